@@ -1,0 +1,46 @@
+import { WatchedJsonFile, writeJsonAtomic } from './json-file.ts';
+
+type Usage = Record<string, string>;
+
+const persistIntervalMs = 1000;
+
+/**
+ * `last_used_at` of API keys, kept apart from the credentials file so that a process recording a use
+ * can never overwrite a concurrent revocation. Each key's first use is written at once; later uses
+ * at most once a second per process, so heavy API-key traffic does not turn into disk writes.
+ */
+export class KeyUsageFile {
+  private readonly watched: WatchedJsonFile<Usage>;
+  private readonly lastPersisted = new Map<string, number>();
+
+  constructor(readonly file: string) {
+    this.watched = new WatchedJsonFile(file, (raw) => (raw && typeof raw === 'object' ? (raw as Usage) : {}));
+  }
+
+  lastUsed(keyId: string): string | null {
+    return this.safeRead()[keyId] ?? null;
+  }
+
+  recordUse(keyId: string, at = new Date()): void {
+    const previous = this.lastPersisted.get(keyId);
+    if (previous !== undefined && at.getTime() - previous < persistIntervalMs) return;
+    this.lastPersisted.set(keyId, at.getTime());
+    const usage = { ...this.safeRead(), [keyId]: at.toISOString() };
+    writeJsonAtomic(this.file, usage);
+  }
+
+  forget(keyId: string): void {
+    const usage = { ...this.safeRead() };
+    if (!(keyId in usage)) return;
+    delete usage[keyId];
+    writeJsonAtomic(this.file, usage);
+  }
+
+  private safeRead(): Usage {
+    try {
+      return this.watched.read() ?? {};
+    } catch {
+      return {};
+    }
+  }
+}

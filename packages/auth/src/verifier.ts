@@ -1,0 +1,103 @@
+import path from 'node:path';
+import { compareApiKey, hasApiKeyShape, keyLookup, sha256Hex } from './api-keys.ts';
+import { CredentialsFile, type Credentials } from './credentials.ts';
+import { KeyUsageFile } from './key-usage.ts';
+import { SecretName, readOrCreateSecret } from './secrets.ts';
+import { findCookie, readSessionValue } from './session-cookie.ts';
+
+export interface Identity {
+  username: string;
+  method: 'cookie' | 'api_key' | 'proxy';
+  keyId?: string;
+}
+
+export interface PresentedCredentials {
+  cookie?: string | undefined;
+  authorization?: string | undefined;
+}
+
+export interface AuthFiles {
+  credentialsFile: string;
+  secretsDir: string;
+}
+
+export function keyUsageFileFor(credentialsFile: string): string {
+  return path.join(path.dirname(credentialsFile), 'api_key_usage.json');
+}
+
+/**
+ * Answers "who is this request?" from a session cookie or a bearer API key. Shared by auth-verify,
+ * cortex-api (direct access) and the embedded default. Reads the credentials file through a stat
+ * check on every call, so a logout or revocation in any process is seen by every other at once.
+ */
+export class Verifier {
+  readonly credentials: CredentialsFile;
+  readonly usage: KeyUsageFile;
+  private readonly sessionSecret: string;
+  /** SHA-256 of a presented key → the stored key it matched; bcrypt runs only on a miss. */
+  private readonly verifiedKeys = new Map<string, { keyId: string; hash: string }>();
+
+  constructor(
+    files: AuthFiles,
+    private readonly cookieName: () => string,
+  ) {
+    this.credentials = new CredentialsFile(files.credentialsFile);
+    this.usage = new KeyUsageFile(keyUsageFileFor(files.credentialsFile));
+    this.sessionSecret = readOrCreateSecret(files.secretsDir, SecretName.session);
+  }
+
+  get secret(): string {
+    return this.sessionSecret;
+  }
+
+  async verify(presented: PresentedCredentials): Promise<Identity | null> {
+    const credentials = this.credentials.read();
+    if (!credentials) return null;
+    const cookie = findCookie(presented.cookie, this.cookieName());
+    if (cookie) {
+      const identity = this.verifyCookie(cookie, credentials);
+      if (identity) return identity;
+    }
+    const bearer = bearerToken(presented.authorization);
+    return bearer ? this.verifyApiKey(bearer, credentials) : null;
+  }
+
+  verifyCookie(value: string, credentials = this.credentials.read()): Identity | null {
+    if (!credentials) return null;
+    const claims = readSessionValue(value, this.sessionSecret);
+    if (!claims || claims.epoch !== credentials.session_epoch || claims.username !== credentials.account.username) {
+      return null;
+    }
+    return { username: claims.username, method: 'cookie' };
+  }
+
+  private async verifyApiKey(presented: string, credentials: Credentials): Promise<Identity | null> {
+    if (!hasApiKeyShape(presented)) return null;
+    const fingerprint = sha256Hex(presented);
+    const cached = this.verifiedKeys.get(fingerprint);
+    if (cached) {
+      const stored = credentials.api_keys.find((key) => key.id === cached.keyId && key.hash === cached.hash);
+      if (stored) return this.acceptKey(stored.id, credentials);
+      this.verifiedKeys.delete(fingerprint);
+      return null;
+    }
+    const lookup = keyLookup(presented);
+    for (const key of credentials.api_keys) {
+      if (key.lookup !== lookup || !(await compareApiKey(presented, key.hash))) continue;
+      this.verifiedKeys.set(fingerprint, { keyId: key.id, hash: key.hash });
+      return this.acceptKey(key.id, credentials);
+    }
+    return null;
+  }
+
+  private acceptKey(keyId: string, credentials: Credentials): Identity {
+    this.usage.recordUse(keyId);
+    return { username: credentials.account.username, method: 'api_key', keyId };
+  }
+}
+
+function bearerToken(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match?.[1];
+}

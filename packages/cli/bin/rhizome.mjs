@@ -1,0 +1,6 @@
+#!/usr/bin/env node
+// The `rhizome` command: loads the TypeScript sources through tsx, then runs the CLI.
+import { register } from 'tsx/esm/api';
+register();
+const { runCli } = await import('../src/main.ts');
+process.exitCode = await runCli(process.argv.slice(2));

@@ -1,0 +1,33 @@
+import http from 'node:http';
+import { createAuthServices, createCortexApi } from '@rhizome/cortex-api';
+import { createNeuronWorker } from '@rhizome/neuron-worker';
+import { createPlatform, type Platform } from '@rhizome/core/platform/create';
+import { closeServer, listen, type ListenOptions } from '@rhizome/core/process/serve';
+
+export interface EmbeddedServer {
+  url: string;
+  platform: Platform;
+  stop(): Promise<void>;
+}
+
+/**
+ * The embedded default: the three services' modules in one process. The auth check runs as an express
+ * hook that behaves like the proxy, the queue and pub/sub are in-process, and nothing else is needed.
+ */
+export async function startEmbedded(listenOn: ListenOptions, env: NodeJS.ProcessEnv = process.env): Promise<EmbeddedServer> {
+  const platform = await createPlatform({ service: 'cortex', migrationPolicy: 'apply', env });
+  const auth = await createAuthServices(platform);
+  const { app } = createCortexApi({ platform, ...auth, authMode: 'embedded' });
+  const worker = createNeuronWorker({ platform });
+  const server = http.createServer(app);
+  const url = await listen(server, listenOn);
+  return {
+    url,
+    platform,
+    async stop() {
+      await closeServer(server);
+      await worker.stop();
+      await platform.close();
+    },
+  };
+}

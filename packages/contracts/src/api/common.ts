@@ -1,0 +1,34 @@
+import { Type, type TSchema } from '@sinclair/typebox';
+
+/** Request bodies drop unknown fields instead of failing (DESIGN §6); known fields validate strictly. */
+export function Body<T extends Parameters<typeof Type.Object>[0]>(properties: T) {
+  return Type.Object(properties, { additionalProperties: false });
+}
+
+export const Pagination = Type.Object({
+  total: Type.Integer(),
+  page: Type.Integer(),
+  page_size: Type.Integer(),
+  total_pages: Type.Integer(),
+  has_next: Type.Boolean(),
+  has_prev: Type.Boolean(),
+});
+
+export const PageQuery = {
+  page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+  page_size: Type.Optional(Type.Integer({ minimum: 1, default: 50 })),
+};
+
+export function Page<T extends TSchema>(item: T) {
+  return Type.Object({ data: Type.Array(item), pagination: Pagination });
+}
+
+export const ErrorBodySchema = Type.Object({
+  error: Type.String(),
+  message: Type.String(),
+  details: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
+});
+
+export const Timestamp = Type.String({ format: 'date-time' });
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+export const AnyObject = Type.Record(Type.String(), Type.Unknown());

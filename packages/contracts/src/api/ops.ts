@@ -1,0 +1,74 @@
+import { Type } from '@sinclair/typebox';
+import { endpoint } from '../endpoint.ts';
+import { AnyObject, Nullable } from './common.ts';
+
+const LinesQuery = Type.Object({ lines: Type.Optional(Type.Integer({ minimum: 1, maximum: 10000 })) });
+const LogsResponse = Type.Object({ service: Nullable(Type.String()), lines: Type.Array(Type.String()), total_lines: Type.Integer() });
+const ServiceStatus = Type.Object({
+  name: Type.String(), state: Type.String(), pid: Nullable(Type.Integer()), uptime_seconds: Type.Number(),
+  start_time: Nullable(Type.String()), description: Type.String(),
+});
+const QueueStats = Type.Object({ queues: Type.Array(AnyObject), note: Type.String() });
+
+export const opsEndpoints = {
+  health: endpoint({
+    method: 'GET', path: '/health', tag: 'health', status: 200,
+    summary: 'Overall status and each subsystem (database, queue, vector index, llm, embeddings, disk)',
+    response: Type.Object({ status: Type.String(), version: Type.String(), timestamp: Type.String(), subsystems: AnyObject }),
+  }),
+  edition: endpoint({
+    method: 'GET', path: '/edition', tag: 'edition', status: 200, summary: 'Edition, version and license',
+    response: Type.Object({ edition: Type.String(), version: Type.String(), license: Type.String(), features: Type.Array(Type.String()) }),
+  }),
+  counts: endpoint({
+    method: 'GET', path: '/counts', tag: 'counts', status: 200, summary: 'Aggregate counts of the active database',
+    response: Type.Object({ database: Type.String(), counts: Type.Record(Type.String(), Type.Integer()) }),
+  }),
+  logs: endpoint({
+    method: 'GET', path: '/logs', tag: 'logs', status: 200, errors: [422], query: LinesQuery, response: LogsResponse,
+    summary: 'Recent lines of every managed service, interleaved by timestamp',
+  }),
+  logsStatus: endpoint({
+    method: 'GET', path: '/logs/status', tag: 'logs', status: 200, summary: 'Process supervisor status of every service',
+    response: Type.Object({ available: Type.Boolean(), services: Type.Array(ServiceStatus) }),
+  }),
+  serviceLogs: endpoint({
+    method: 'GET', path: '/logs/{service_name}', tag: 'logs', status: 200, errors: [404, 422],
+    summary: 'Recent lines of one service: cortex, neuron, nginx, valkey (and auth-verify)',
+    params: Type.Object({ service_name: Type.String() }), query: LinesQuery, response: LogsResponse,
+  }),
+  diagnostics: endpoint({
+    method: 'GET', path: '/diagnostics/export', tag: 'diagnostics', status: 200, produces: 'application/zip',
+    summary: 'chaoscypher-diagnostics.zip: system info, sanitized settings, database statistics, logs, queue and service status',
+  }),
+  pluginsReload: endpoint({
+    method: 'POST', path: '/admin/plugins/reload', tag: 'admin', status: 200, summary: 'Clear plugin registry caches',
+    response: Type.Object({ invalidated: Type.Array(Type.String()), total: Type.Integer() }),
+  }),
+  dashboard: endpoint({
+    method: 'GET', path: '/system/dashboard', tag: 'system', status: 200, summary: 'Counts, llm, queue, workflows and processing at a glance',
+    response: Type.Object({
+      counts: Type.Record(Type.String(), Type.Integer()), llm: Type.Object({ data: AnyObject }), queue: QueueStats,
+      workflows: Type.Record(Type.String(), Type.Number()), processing: AnyObject,
+    }),
+  }),
+};
+
+export const upgradeEndpoints = {
+  pending: endpoint({
+    method: 'GET', path: '/upgrade/pending', tag: 'upgrade', status: 200, summary: 'Pending schema migrations of the active database',
+    response: Type.Object({
+      ready: Type.Boolean(), blocked_on: Type.Array(AnyObject), message: Type.String(), last_backup: Nullable(Type.String()),
+      last_applied: Type.Array(Type.String()), data_changing: Type.Boolean(),
+    }),
+  }),
+  apply: endpoint({
+    method: 'POST', path: '/upgrade/apply', tag: 'upgrade', status: 200, summary: 'Apply pending migrations (backup first)',
+    response: Type.Object({ applied: Type.Array(Type.String()), current_revision: Nullable(Type.String()), backup_path: Nullable(Type.String()) }),
+  }),
+  rollback: endpoint({
+    method: 'POST', path: '/upgrade/rollback', tag: 'upgrade', status: 200, errors: [404],
+    summary: 'Restore the newest pre-upgrade backup of the active database',
+    response: Type.Object({ restored_from: Type.String(), revision: Nullable(Type.String()) }),
+  }),
+};

@@ -1,0 +1,47 @@
+export type HealthState = 'ok' | 'degraded' | 'unavailable' | 'not_configured';
+
+export interface SubsystemHealth {
+  status: HealthState;
+  message?: string;
+  details?: Record<string, unknown>;
+}
+
+export type HealthProbe = () => Promise<SubsystemHealth>;
+
+/** The subsystems GET /health always reports; features register their probes under these names. */
+export const coreSubsystems = ['database', 'queue', 'vector_index', 'llm', 'embeddings', 'disk'] as const;
+
+const probeTimeoutMs = 3000;
+
+export class HealthRegistry {
+  private readonly probes = new Map<string, HealthProbe>();
+
+  register(name: string, probe: HealthProbe): void {
+    this.probes.set(name, probe);
+  }
+
+  async check(): Promise<{ status: 'healthy' | 'degraded' | 'unhealthy'; subsystems: Record<string, SubsystemHealth> }> {
+    const names = [...new Set([...coreSubsystems, ...this.probes.keys()])];
+    const results = await Promise.all(names.map((name) => this.run(name)));
+    const subsystems = Object.fromEntries(names.map((name, index) => [name, results[index]]));
+    const states = results.map((result) => result.status);
+    const status = states.includes('unavailable') ? 'unhealthy' : states.includes('degraded') ? 'degraded' : 'healthy';
+    return { status, subsystems };
+  }
+
+  private async run(name: string): Promise<SubsystemHealth> {
+    const probe = this.probes.get(name);
+    if (!probe) return { status: 'not_configured', message: 'no provider for this subsystem is installed yet' };
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<SubsystemHealth>((resolve) => {
+      timer = setTimeout(() => resolve({ status: 'unavailable', message: `no answer within ${probeTimeoutMs} ms` }), probeTimeoutMs);
+    });
+    try {
+      return await Promise.race([probe(), timeout]);
+    } catch (error) {
+      return { status: 'unavailable', message: error instanceof Error ? error.message : String(error) };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}

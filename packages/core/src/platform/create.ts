@@ -1,0 +1,102 @@
+import { countRows, CountsRegistry } from '../ops/counts.ts';
+import { diskHealth } from '../ops/disk.ts';
+import { HealthRegistry } from '../ops/health.ts';
+import { PluginCaches } from '../ops/plugin-caches.ts';
+import type { PubSub } from '@rhizome/queue';
+import { DatabaseManager, type MigrationPolicy } from '../databases/manager.ts';
+import { defaultSeeds } from '../databases/seeds.ts';
+import { createLogger, setLogLevel, type Logger } from '../logging.ts';
+import { DataPaths, resolveConfigDir, resolveDataDir } from '../paths.ts';
+import { SettingsStore } from '../settings/index.ts';
+import type { Migration } from '../storage/migrations/index.ts';
+import { connectPubSub, queueUrl } from './pubsub.ts';
+import { SettingsSync } from './settings-sync.ts';
+
+export const rhizomeVersion = '0.1.0';
+
+/** Everything a service process shares: data paths, settings, logging, pub/sub, databases, registries. */
+export interface Platform {
+  paths: DataPaths;
+  configDir: string;
+  settings: SettingsStore;
+  settingsSync: SettingsSync;
+  logger: Logger;
+  pubsub: PubSub;
+  databases: DatabaseManager;
+  health: HealthRegistry;
+  counts: CountsRegistry;
+  pluginCaches: PluginCaches;
+  version: string;
+  close(): Promise<void>;
+}
+
+export interface PlatformOptions {
+  /** Log file name: cortex, neuron, or the embedded default's. */
+  service: string;
+  env?: NodeJS.ProcessEnv;
+  migrations?: Migration[];
+  migrationPolicy: MigrationPolicy;
+  /** Replaces the pub/sub the settings select (commands that must not need Redis pass an in-process one). */
+  pubsub?: PubSub;
+}
+
+export async function createPlatform(options: PlatformOptions): Promise<Platform> {
+  const env = options.env ?? process.env;
+  const paths = new DataPaths(resolveDataDir(env));
+  const settings = SettingsStore.open(paths.settingsFile, env, { dataDir: paths.root });
+  const logger = createLogger(options.service, paths.logsDir, settings.get().logging.level);
+  for (const warning of settings.loadWarnings) logger.warning(`settings: ${warning}`);
+  settings.onChange((next) => setLogLevel(logger, next.logging.level));
+
+  const pubsub = options.pubsub ?? (await connectPubSub(settings.get()));
+  const settingsSync = new SettingsSync(settings, pubsub, `${options.service}:${process.pid}`);
+  await settingsSync.start();
+
+  const databases = new DatabaseManager({
+    paths,
+    currentName: () => settings.get().current_database,
+    setCurrentName: async (name) => {
+      settings.patch({ current_database: name });
+      await settingsSync.announce();
+    },
+    seeds: defaultSeeds,
+    migrations: options.migrations,
+    migrationPolicy: options.migrationPolicy,
+  });
+  // Migrations run before any request is served (spec Part A, Versioning 4).
+  if (options.migrationPolicy === 'apply') await databases.current();
+
+  const health = new HealthRegistry();
+  health.register('database', async () => {
+    const { name, db } = await databases.current();
+    await db.raw('SELECT 1');
+    return { status: 'ok', details: { database: name } };
+  });
+  health.register('disk', () => diskHealth(paths.root));
+  health.register('queue', async () => {
+    await pubsub.publish('rhizome:health', 'ping');
+    return { status: 'ok', details: { backend: queueUrl(settings.get()) ? 'redis' : 'embedded' } };
+  });
+
+  const counts = new CountsRegistry();
+  counts.register('templates', (db) => countRows(db, 'graph_templates'));
+
+  return {
+    paths,
+    configDir: resolveConfigDir(env),
+    settings,
+    settingsSync,
+    logger,
+    pubsub,
+    databases,
+    health,
+    counts,
+    pluginCaches: new PluginCaches(),
+    version: rhizomeVersion,
+    async close() {
+      await settingsSync.stop();
+      await databases.close();
+      await pubsub.close();
+    },
+  };
+}

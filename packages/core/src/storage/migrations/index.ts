@@ -1,0 +1,16 @@
+import type { Knex } from 'knex';
+import * as baseline from './0001_baseline.ts';
+
+export interface Migration {
+  /** `<revision>_<slug>`: the revision is the four-digit prefix. */
+  name: string;
+  up(db: Knex): Promise<void>;
+  down(db: Knex): Promise<void>;
+}
+
+/** Every shipped migration, oldest first. Features append theirs here. */
+export const shippedMigrations: Migration[] = [{ name: '0001_baseline', ...baseline }];
+
+export function revisionOf(migrationName: string): string {
+  return migrationName.slice(0, 4);
+}

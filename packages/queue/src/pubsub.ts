@@ -1,0 +1,7 @@
+/** Messages between processes: settings reloads, chat events, cancellation flags (DESIGN §1). */
+export interface PubSub {
+  publish(channel: string, message: string): Promise<void>;
+  /** Resolves once the subscription is active; the returned function unsubscribes. */
+  subscribe(channel: string, handler: (message: string) => void): Promise<() => Promise<void>>;
+  close(): Promise<void>;
+}

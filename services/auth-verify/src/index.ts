@@ -1,0 +1,1 @@
+export { createAuthVerify } from './app.ts';

@@ -1,0 +1,52 @@
+import express, { type Express } from 'express';
+import swaggerUi from 'swagger-ui-express';
+import { errorHandler, notFoundHandler } from './http/errors.ts';
+import { identityMiddleware } from './http/identity.ts';
+import { buildOpenApi } from './http/openapi.ts';
+import { RouteTable } from './http/route.ts';
+import type { CortexDeps } from './deps.ts';
+import { mountAuthRoutes } from './routes/auth.ts';
+import { mountDatabaseRoutes } from './routes/databases.ts';
+import { mountOpsRoutes } from './routes/ops.ts';
+import { mountSettingsRoutes } from './routes/settings.ts';
+import { mountUpgradeRoutes } from './routes/upgrade.ts';
+import { landingPage } from './web/landing.ts';
+
+export type { CortexDeps } from './deps.ts';
+
+const featureRoutes = [mountAuthRoutes, mountSettingsRoutes, mountDatabaseRoutes, mountUpgradeRoutes, mountOpsRoutes];
+const publicDocs = new Set(['/openapi.json', '/docs']);
+
+/** The HTTP API under /api/v1 and the web interface at /, as an express app (no listening). */
+export function createCortexApi(deps: CortexDeps): { app: Express; routes: RouteTable } {
+  const { platform } = deps;
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', false);
+
+  const api = express.Router();
+  const routes = new RouteTable(api);
+  const publicRoutes = new Set<string>();
+  const isPublic = (method: string, path: string) =>
+    publicRoutes.has(`${method} ${path}`) || publicDocs.has(path) || path.startsWith('/docs/');
+
+  api.use(express.json({ limit: `${platform.settings.get().batching.max_request_body_mb}mb`, type: ['application/json', 'application/*+json'] }));
+  api.use(identityMiddleware({ verifier: deps.verifier, edgeToken: deps.edgeToken, mode: deps.authMode, isPublic }));
+  for (const mount of featureRoutes) mount(routes, deps);
+  for (const spec of routes.mounted) if (spec.public) publicRoutes.add(`${spec.method} ${spec.path}`);
+
+  const openApi = buildOpenApi(routes.mounted, platform.version);
+  api.get('/openapi.json', (_req, res) => {
+    res.json(openApi);
+  });
+  api.use('/docs', swaggerUi.serve, swaggerUi.setup(undefined, { swaggerOptions: { url: '/api/v1/openapi.json' } }));
+  api.use(notFoundHandler);
+
+  app.use('/api/v1', api);
+  app.get('/', (_req, res) => {
+    res.type('html').send(landingPage(platform.version));
+  });
+  app.use('/api', notFoundHandler);
+  app.use(errorHandler(platform.logger));
+  return { app, routes };
+}

@@ -1,0 +1,45 @@
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { ApiError, ErrorCode } from '@rhizome/contracts/errors';
+import type { Logger } from '@rhizome/core/logging';
+
+export const notFoundHandler: RequestHandler = (req, _res, next) => {
+  next(new ApiError(404, ErrorCode.notFound, `No route for ${req.method} ${req.path}`, { resource_type: 'route', identifier: req.path }));
+};
+
+interface BodyParserError {
+  type?: string;
+  status?: number;
+  limit?: number;
+  message?: string;
+}
+
+/** The one place that turns any failure into the spec's `{error, message, details}` envelope. */
+export function errorHandler(logger: Logger): ErrorRequestHandler {
+  return (error: unknown, req, res, _next) => {
+    const apiError = toApiError(error);
+    if (apiError.status >= 500) {
+      logger.error(`${req.method} ${req.originalUrl} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    }
+    if (res.headersSent) {
+      res.end();
+      return;
+    }
+    res.status(apiError.status).json(apiError.toBody());
+  };
+}
+
+function toApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  const parserError = error as BodyParserError;
+  if (parserError?.type === 'entity.too.large') return ApiError.payloadTooLarge(parserError.limit ?? 0);
+  if (parserError?.type === 'entity.parse.failed') {
+    return ApiError.validation([{ loc: ['body'], msg: 'Malformed JSON', type: 'json_invalid' }], 'Request body is not valid JSON');
+  }
+  if (parserError?.type === 'encoding.unsupported' || parserError?.type === 'charset.unsupported') {
+    return ApiError.http(415, parserError.message ?? 'Unsupported encoding');
+  }
+  if (typeof parserError?.status === 'number' && parserError.status >= 400 && parserError.status < 500) {
+    return ApiError.http(parserError.status, parserError.message ?? 'Bad request');
+  }
+  return new ApiError(500, ErrorCode.internalError, 'An unexpected error occurred');
+}

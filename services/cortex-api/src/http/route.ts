@@ -1,0 +1,46 @@
+import type { TSchema } from '@sinclair/typebox';
+import type { Request, Response, Router } from 'express';
+import type { BodyOf, Endpoint, ParamsOf, QueryOf } from '@rhizome/contracts/endpoint';
+import { compileValidator } from './validation.ts';
+
+export interface HandlerInput<E> {
+  body: BodyOf<E>;
+  query: QueryOf<E>;
+  params: ParamsOf<E>;
+  req: Request;
+  res: Response;
+}
+
+/**
+ * A handler returns the success body; `undefined` sends the endpoint's status with no body. A handler
+ * that streams or sets its own body writes to `res` itself and the return value is ignored.
+ */
+export type Handler<E> = (input: HandlerInput<E>) => Promise<unknown> | unknown;
+
+/** Endpoints mounted so far; the OpenAPI document is built from this list. */
+export class RouteTable {
+  readonly mounted: Endpoint[] = [];
+
+  constructor(private readonly router: Router) {}
+
+  add<E extends Endpoint<TSchema | undefined, TSchema | undefined, TSchema | undefined>>(spec: E, handler: Handler<E>): void {
+    const validateBody = spec.body ? compileValidator<BodyOf<E>>(spec.body, 'body') : undefined;
+    const validateQuery = spec.query ? compileValidator<QueryOf<E>>(spec.query, 'query') : undefined;
+    const validateParams = spec.params ? compileValidator<ParamsOf<E>>(spec.params, 'path') : undefined;
+    const expressPath = spec.path.replace(/\{(\w+)\}/g, ':$1');
+    this.mounted.push(spec as Endpoint);
+    this.router[spec.method.toLowerCase() as 'get'](expressPath, async (req: Request, res: Response) => {
+      const input = {
+        body: (validateBody ? validateBody(req.body) : undefined) as BodyOf<E>,
+        query: (validateQuery ? validateQuery({ ...(req.query as object) }) : {}) as QueryOf<E>,
+        params: (validateParams ? validateParams({ ...req.params }) : {}) as ParamsOf<E>,
+        req,
+        res,
+      };
+      const result = await handler(input);
+      if (res.headersSent) return;
+      if (result === undefined) res.status(spec.status).end();
+      else res.status(spec.status).json(result);
+    });
+  }
+}

@@ -1,0 +1,16 @@
+import http from 'node:http';
+import { createPlatform } from '@rhizome/core/platform/create';
+import { closeServer, listen, listenOptionsFromEnv, stopOnSignals } from '@rhizome/core/process/serve';
+import { createCortexApi } from './app.ts';
+import { createAuthServices } from './auth-services.ts';
+
+const platform = await createPlatform({ service: 'cortex', migrationPolicy: 'apply' });
+const auth = await createAuthServices(platform);
+const { app } = createCortexApi({ platform, ...auth, authMode: 'direct', supervisorUrl: process.env.RHIZOME_SUPERVISOR_URL });
+const server = http.createServer(app);
+const url = await listen(server, listenOptionsFromEnv(8080));
+platform.logger.info(`cortex-api listening on ${url}`);
+stopOnSignals(platform.logger, async () => {
+  await closeServer(server);
+  await platform.close();
+});

@@ -1,0 +1,71 @@
+import { opsEndpoints as api } from '@rhizome/contracts/api/ops';
+import { buildDiagnosticsZip, systemInfo } from '@rhizome/core/ops/diagnostics';
+import { readAllLogs, readServiceLog } from '@rhizome/core/ops/logs';
+import { getServiceStatus } from '@rhizome/core/ops/supervisor';
+import { SecretName, readOrCreateSecret } from '@rhizome/auth';
+import type { RouteTable } from '../http/route.ts';
+import type { CortexDeps } from '../deps.ts';
+
+const defaultLogLines = 200;
+const dashboardCounts = ['knowledge_nodes', 'links', 'templates', 'workflows', 'lenses', 'sources', 'awaiting_confirmation'];
+
+export function mountOpsRoutes(routes: RouteTable, deps: CortexDeps): void {
+  const { platform } = deps;
+  const { paths, databases } = platform;
+
+  routes.add(api.health, async () => ({
+    ...(await platform.health.check()),
+    version: platform.version,
+    timestamp: new Date().toISOString(),
+  }));
+  routes.add(api.edition, () => ({
+    edition: 'community',
+    version: platform.version,
+    license: 'Apache-2.0',
+    features: ['graph', 'search', 'chat', 'automation', 'ccx-packages', 'registry'],
+  }));
+  routes.add(api.counts, async () => {
+    const { name, db } = await databases.current();
+    return { database: name, counts: { ...(await platform.counts.collect(db)), databases: databases.list().length } };
+  });
+  routes.add(api.logs, ({ query }) => readAllLogs(paths.logsDir, query.lines ?? defaultLogLines));
+  routes.add(api.logsStatus, () => getServiceStatus(deps.supervisorUrl));
+  routes.add(api.serviceLogs, ({ params, query }) => readServiceLog(paths.logsDir, params.service_name, query.lines ?? defaultLogLines));
+  routes.add(api.diagnostics, async ({ res }) => {
+    const current = await databases.current();
+    const zip = await buildDiagnosticsZip({
+      system: systemInfo(platform.version),
+      settings: platform.settings.masked() as unknown as Record<string, unknown>,
+      secrets: knownSecretValues(deps),
+      databases: {
+        current: current.name,
+        databases: databases.list(),
+        counts: await platform.counts.collect(current.db),
+      },
+      logsDir: paths.logsDir,
+      queue: await platform.health.check().then((health) => health.subsystems.queue),
+      services: await getServiceStatus(deps.supervisorUrl),
+    });
+    res.status(200).type('application/zip').attachment('chaoscypher-diagnostics.zip').send(zip);
+  });
+  routes.add(api.pluginsReload, () => platform.pluginCaches.clearAll());
+  routes.add(api.dashboard, async () => {
+    const { db } = await databases.current();
+    return {
+      counts: await platform.counts.collect(db, dashboardCounts),
+      llm: { data: {} },
+      queue: { queues: [], note: 'The task queue reports its lanes here once it is running' },
+      workflows: {
+        total_workflows: 0, active_workflows: 0, inactive_workflows: 0, total_executions: 0,
+        successful_executions: 0, failed_executions: 0, cancelled_executions: 0, success_rate: 0,
+      },
+      processing: { paused: false, paused_at: null, reason: null },
+    };
+  });
+}
+
+/** Every secret value on this machine, so the diagnostics bundle can redact them wherever they appear. */
+function knownSecretValues(deps: CortexDeps): string[] {
+  const secretsDir = deps.platform.paths.secretsDir;
+  return [deps.edgeToken, ...Object.values(SecretName).map((name) => readOrCreateSecret(secretsDir, name))];
+}

@@ -1,0 +1,1 @@
+export { createNeuronWorker, type NeuronWorker } from './worker.ts';
