@@ -3,6 +3,7 @@ import { createAuthServices, createCortexApi } from '@rhizome/cortex-api';
 import { createNeuronWorker } from '@rhizome/neuron-worker';
 import { createPlatform, type Platform } from '@rhizome/core/platform/create';
 import { closeServer, listen, type ListenOptions } from '@rhizome/core/process/serve';
+import type { Migration } from '@rhizome/core/storage/migrations/index';
 
 export interface EmbeddedServer {
   url: string;
@@ -14,8 +15,12 @@ export interface EmbeddedServer {
  * The embedded default: the three services' modules in one process. The auth check runs as an express
  * hook that behaves like the proxy, the queue and pub/sub are in-process, and nothing else is needed.
  */
-export async function startEmbedded(listenOn: ListenOptions, env: NodeJS.ProcessEnv = process.env): Promise<EmbeddedServer> {
-  const platform = await createPlatform({ service: 'cortex', migrationPolicy: 'apply', env });
+export async function startEmbedded(
+  listenOn: ListenOptions,
+  env: NodeJS.ProcessEnv = process.env,
+  migrations?: Migration[],
+): Promise<EmbeddedServer> {
+  const platform = await createPlatform({ service: 'cortex', migrationPolicy: 'apply', env, migrations });
   const auth = await createAuthServices(platform);
   const { app } = createCortexApi({ platform, ...auth, authMode: 'embedded' });
   const worker = createNeuronWorker({ platform });

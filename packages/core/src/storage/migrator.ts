@@ -43,12 +43,13 @@ export class Migrator {
 
   async status(db: Db): Promise<MigrationStatus> {
     await this.restampUnknownRevisions(db);
-    const [completed, pending] = (await db.migrate.list(this.config())) as [{ name: string }[], { file: string }[]];
+    // With a custom migration source, knex lists pending migrations as the source returned them: names.
+    const [completed, pending] = (await db.migrate.list(this.config())) as [{ name: string }[], string[]];
     const applied = completed.map((entry) => entry.name);
     return {
       current_revision: applied.length ? revisionOf(applied[applied.length - 1]) : null,
       applied,
-      pending: pending.map((entry) => entry.file),
+      pending,
     };
   }
 

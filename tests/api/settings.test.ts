@@ -1,0 +1,125 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setUpAccount, startTestServer, type TestServer } from '../support/server.ts';
+
+type Settings = Record<string, Record<string, unknown>>;
+
+describe('settings over HTTP', () => {
+  let server: TestServer;
+  let cookie: string;
+  const call = (method: string, apiPath: string, body?: unknown) => server.call(method, apiPath, { cookie, body });
+  const settingsFile = () => path.join(server.dataDir, 'settings.json');
+  const fileContent = () => (fs.existsSync(settingsFile()) ? fs.readFileSync(settingsFile(), 'utf8') : null);
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    cookie = await setUpAccount(server);
+  });
+  afterAll(() => server.stop());
+
+  it('returns every group the spec names', async () => {
+    const result = await call('GET', '/settings');
+    expect(result.status).toBe(200);
+    const settings = result.body as Settings;
+    for (const key of ['app_name', 'current_database', 'data_dir', 'dark_mode', 'auto_enable', 'custom_settings']) expect(settings).toHaveProperty(key);
+    const groups: Record<string, string[]> = {
+      local_auth: ['cookie_name', 'cookie_ttl_seconds', 'cookie_secure'],
+      llm: ['chat_provider', 'localllm_instances', 'localllm_load_balancing', 'localllm_chat_model', 'localllm_num_ctx', 'ai_max_tokens', 'ai_temperature', 'thinking_for_chat', 'enable_llm_queueing'],
+      queue: ['queue_host', 'queue_port', 'queue_database', 'queue_password', 'queue_ssl'],
+      chunking: ['small_chunk_size', 'small_chunk_overlap', 'group_size'],
+      embedding: ['provider', 'model', 'default_localllm_model', 'api_key', 'api_base', 'max_text_length', 'allow_model_download'],
+      search: ['enable_vector_search', 'embedding_model', 'vector_dimensions', 'min_similarity_threshold', 'enable_rerank'],
+      source_processing: ['auto_extract_entities', 'entity_deduplication_mode', 'relationship_confidence_threshold'],
+      export: ['export_version', 'export_license'],
+      registry: ['url', 'api_path', 'timeout', 'token', 'credentials'],
+      priorities: ['interactive', 'background', 'default'],
+      timeouts: ['llm_chat_wait', 'http_request', 'hot_reload_delay', 'localllm_verify_timeout', 'operations_result_ttl', 'llm_result_ttl', 'failed_result_ttl'],
+      batching: ['embedding_batch_size', 'embedding_concurrency', 'max_upload_files', 'max_upload_bytes', 'allowed_content_types'],
+      pagination: ['default_page_size', 'max_page_size', 'canvas_max_nodes', 'canvas_max_edges'],
+      retries: ['llm_max_retries', 'llm_worker_max_tries', 'operations_worker_max_tries'],
+      backoff: ['retry_delays', 'max_seconds'],
+      chat_context: ['default_context_window', 'history_allocation_percent'],
+      workers: ['operations_max_concurrent', 'health_report_interval'],
+      cors: ['allowed_origins', 'allow_credentials', 'allow_methods', 'allow_headers'],
+      chat: ['tool_approval', 'tool_approval_timeout_seconds'],
+    };
+    for (const [group, keys] of Object.entries(groups)) for (const key of keys) expect(settings[group], `${group}.${key}`).toHaveProperty(key);
+    for (const group of ['paths', 'ports', 'services', 'analysis']) expect(settings).toHaveProperty(group);
+    expect(settings.export.export_version).toBe('1.0.0');
+    expect(settings.priorities).toMatchObject({ interactive: 10, background: 50, default: 0 });
+    expect(settings.batching).toMatchObject({ max_upload_files: 20 });
+    expect(settings.local_auth).toMatchObject({ cookie_name: 'cc_session', cookie_ttl_seconds: 2592000 });
+    expect(settings.llm.openai_api_key).toBeNull();
+  });
+
+  it('deep-merges a group, persists it and masks secrets in every response', async () => {
+    const result = await call('PATCH', '/settings', { llm: { ai_temperature: 0.7, openai_api_key: 'sk-test-secret-value' }, dark_mode: true });
+    expect(result.status).toBe(200);
+    const body = result.body as { settings: Settings; warnings: unknown[] };
+    expect(body.settings.llm).toMatchObject({ ai_temperature: 0.7, openai_api_key: 'configured', ai_max_tokens: 65536 });
+    expect(body.settings.dark_mode).toBe(true);
+    expect(Array.isArray(body.warnings)).toBe(true);
+    expect(fileContent()).toContain('sk-test-secret-value');
+    const read = await call('GET', '/settings');
+    expect(read.text).not.toContain('sk-test-secret-value');
+    expect((read.body as Settings).llm.openai_api_key).toBe('configured');
+
+    const placeholder = await call('PATCH', '/settings', { llm: { openai_api_key: 'configured', ai_temperature: 0.5 } });
+    expect((placeholder.body as { settings: Settings }).settings.llm.ai_temperature).toBe(0.5);
+    expect(fileContent()).toContain('sk-test-secret-value');
+  });
+
+  it.each([
+    [{ llm: { ai_temperature: 'hot' } }, ['body', 'llm', 'ai_temperature']],
+    [{ llm: { ai_temperature: 3 } }, ['body', 'llm', 'ai_temperature']],
+    [{ local_auth: { cookie_ttl_seconds: -5 } }, ['body', 'local_auth', 'cookie_ttl_seconds']],
+    [{ llm: { chat_provider: 'telepathy' } }, ['body', 'llm', 'chat_provider']],
+    [{ batching: { max_upload_files: 'many' } }, ['body', 'batching', 'max_upload_files']],
+  ])('refuses %j with 422 and changes nothing', async (patch, loc) => {
+    const before = fileContent();
+    const result = await call('PATCH', '/settings', patch);
+    expect(result.status).toBe(422);
+    expect(result.body).toMatchObject({ error: 'VALIDATION_FAILED' });
+    const errors = (result.body as { details: { errors: { loc: unknown[] }[] } }).details.errors;
+    expect(errors.map((error) => error.loc)).toContainEqual(loc);
+    expect(fileContent()).toBe(before);
+  });
+
+  it('ignores unknown keys and does not let PATCH /settings move the active database', async () => {
+    const result = await call('PATCH', '/settings', { no_such_group: { x: 1 }, current_database: 'elsewhere', llm: { no_such_key: 1 } });
+    expect(result.status).toBe(200);
+    const settings = (result.body as { settings: Settings }).settings as Record<string, unknown>;
+    expect(settings.no_such_group).toBeUndefined();
+    expect(settings.current_database).toBe('default');
+  });
+
+  it('warns when a change orphans existing embeddings', async () => {
+    const result = await call('PATCH', '/settings', { search: { vector_dimensions: 384 } });
+    const warnings = (result.body as { warnings: { field: string; severity: string }[] }).warnings;
+    expect(warnings.some((warning) => warning.field.includes('vector_dimensions'))).toBe(true);
+  });
+
+  it('changes the logging level at runtime', async () => {
+    expect((await call('GET', '/settings/logging/level')).body).toEqual({
+      level: 'INFO', numeric_level: 20, available_levels: ['DEBUG', 'INFO', 'WARNING', 'ERROR', 'CRITICAL'],
+    });
+    const changed = await call('POST', '/settings/logging/level', { level: 'DEBUG' });
+    expect(changed.body).toMatchObject({ success: true, old_level: 'INFO', new_level: 'DEBUG' });
+    expect(server.platform.logger.level).toBe('debug');
+    expect((await call('GET', '/settings/logging/level')).body).toMatchObject({ level: 'DEBUG', numeric_level: 10 });
+    const bad = await call('POST', '/settings/logging/level', { level: 'LOUD' });
+    expect(bad.status).toBe(422);
+    expect((await call('GET', '/settings/logging/level')).body).toMatchObject({ level: 'DEBUG' });
+  });
+
+  it('resets to defaults, keeping the active database', async () => {
+    const result = await call('POST', '/settings/reset');
+    expect(result.status).toBe(200);
+    const settings = result.body as Settings;
+    expect(settings.llm).toMatchObject({ ai_temperature: 0.3, openai_api_key: null });
+    expect((settings as Record<string, unknown>).dark_mode).toBe(false);
+    expect((settings as Record<string, unknown>).current_database).toBe('default');
+    expect(fileContent()).not.toContain('sk-test-secret-value');
+  });
+});
