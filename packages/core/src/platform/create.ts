@@ -49,7 +49,9 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
   settings.onChange((next) => setLogLevel(logger, next.logging.level));
 
   const pubsub = options.pubsub ?? (await connectPubSub(settings.get()));
-  const settingsSync = new SettingsSync(settings, pubsub, `${options.service}:${process.pid}`);
+  const settingsSync = new SettingsSync(settings, pubsub, `${options.service}:${process.pid}`, () =>
+    logger.info('settings reloaded after a change in another process'),
+  );
   await settingsSync.start();
 
   const databases = new DatabaseManager({

@@ -14,12 +14,15 @@ export class SettingsSync {
     private readonly store: SettingsStore,
     private readonly pubsub: PubSub,
     private readonly origin: string,
+    private readonly onReload: () => void = () => undefined,
   ) {}
 
   async start(): Promise<void> {
     this.unsubscribe = await this.pubsub.subscribe(settingsChangedChannel, (message) => {
       const { origin } = JSON.parse(message) as { origin: string };
-      if (origin !== this.origin) this.store.reload();
+      if (origin === this.origin) return;
+      this.store.reload();
+      this.onReload();
     });
   }
 
