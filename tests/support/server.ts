@@ -35,7 +35,7 @@ export function tempDataDir(): string {
 /** The embedded default on a free 127.0.0.1 port with its own data directory. */
 export async function startTestServer(options: { dataDir?: string; env?: Record<string, string> } = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? tempDataDir();
-  const env = { ...process.env, RHIZOME_DATA_DIR: dataDir, RHIZOME_CONFIG_DIR: path.join(dataDir, 'config'), ...options.env };
+  const env: NodeJS.ProcessEnv = { ...process.env, RHIZOME_DATA_DIR: dataDir, RHIZOME_CONFIG_DIR: path.join(dataDir, 'config'), ...options.env };
   delete env.RHIZOME_QUEUE_URL;
   const server = await startEmbedded({ host: '127.0.0.1', port: 0 }, env);
   const base = `${server.url}/api/v1`;

@@ -3,7 +3,9 @@ import { compareApiKey, hasApiKeyShape, keyLookup, sha256Hex } from './api-keys.
 import { CredentialsFile, type Credentials } from './credentials.ts';
 import { KeyUsageFile } from './key-usage.ts';
 import { SecretName, readOrCreateSecret } from './secrets.ts';
-import { findCookie, readSessionValue } from './session-cookie.ts';
+import { findCookie, readSessionValue, type SessionClaims } from './session-cookie.ts';
+
+const cookieCacheSize = 1024;
 
 export interface Identity {
   username: string;
@@ -36,6 +38,8 @@ export class Verifier {
   private readonly sessionSecret: string;
   /** SHA-256 of a presented key → the stored key it matched; bcrypt runs only on a miss. */
   private readonly verifiedKeys = new Map<string, { keyId: string; hash: string }>();
+  /** Authentic cookie values → their claims, so a repeat request skips the HMAC; epoch and expiry are still checked. */
+  private readonly verifiedCookies = new Map<string, SessionClaims>();
 
   constructor(
     files: AuthFiles,
@@ -64,11 +68,21 @@ export class Verifier {
 
   verifyCookie(value: string, credentials = this.credentials.read()): Identity | null {
     if (!credentials) return null;
-    const claims = readSessionValue(value, this.sessionSecret);
+    const claims = this.authenticCookie(value);
     if (!claims || claims.epoch !== credentials.session_epoch || claims.username !== credentials.account.username) {
       return null;
     }
     return { username: claims.username, method: 'cookie' };
+  }
+
+  private authenticCookie(value: string): SessionClaims | null {
+    const cached = this.verifiedCookies.get(value);
+    if (cached && cached.expiresAt > Date.now() / 1000) return cached;
+    const claims = readSessionValue(value, this.sessionSecret);
+    if (!claims) return null;
+    if (this.verifiedCookies.size >= cookieCacheSize) this.verifiedCookies.clear();
+    this.verifiedCookies.set(value, claims);
+    return claims;
   }
 
   private async verifyApiKey(presented: string, credentials: Credentials): Promise<Identity | null> {

@@ -45,7 +45,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
   const paths = new DataPaths(resolveDataDir(env));
   const settings = SettingsStore.open(paths.settingsFile, env, { dataDir: paths.root });
   const logger = createLogger(options.service, paths.logsDir, settings.get().logging.level);
-  for (const warning of settings.loadWarnings) logger.warning(`settings: ${warning}`);
+  for (const warning of settings.loadWarnings) logger.warning(`settings: ${warning.field}: ${warning.message}`);
   settings.onChange((next) => setLogLevel(logger, next.logging.level));
 
   const pubsub = options.pubsub ?? (await connectPubSub(settings.get()));

@@ -1,0 +1,2 @@
+export { SettingsStore, type PatchResult, type SettingsListener, type SettingsStoreOptions } from './store.ts';
+export { maskSettings } from './mask.ts';
