@@ -86,9 +86,11 @@ describe('auth in the embedded default', () => {
   };
 
   beforeAll(async () => {
-    // The login rate limit (5 per minute per address) would cut this long sequence short; it has its own
-    // server with the default limits below.
-    server = await startTestServer({ env: { RHIZOME_SETTINGS__LOCAL_AUTH__LOGIN_MAX_ATTEMPTS: '1000' } });
+    // The login and setup rate limits (5 and 3 per minute per address, counted before validation) would cut
+    // this long sequence short; they have their own server with the default limits below.
+    server = await startTestServer({
+      env: { RHIZOME_SETTINGS__LOCAL_AUTH__LOGIN_MAX_ATTEMPTS: '1000', RHIZOME_SETTINGS__LOCAL_AUTH__SETUP_MAX_ATTEMPTS: '1000' },
+    });
   });
   afterAll(async () => {
     await server.stop();
@@ -102,8 +104,9 @@ describe('auth in the embedded default', () => {
       expect(result.body).toEqual({ setup_needed: true, authenticated: false, username: null });
     });
 
-    it('refuses login before setup with 409 and stays in setup needed', async () => {
+    it('refuses login before setup with 409 whatever the body, and stays in setup needed', async () => {
       expectError(await login(username, password), 409, 'HTTP_409');
+      expectError(await call('POST', '/auth/login', { body: { username: 1 } }), 409, 'HTTP_409');
       expect((await status()).body).toEqual({ setup_needed: true, authenticated: false, username: null });
     });
 
@@ -149,6 +152,7 @@ describe('auth in the embedded default', () => {
       const before = fs.readFileSync(credentialsFile(), 'utf8');
       const result = await call('POST', '/auth/setup', { body: { username: 'intruder', password: 'another password' } });
       expectError(result, 409, 'CONFLICT');
+      expectError(await call('POST', '/auth/setup', { body: { username: 'x' } }), 409, 'CONFLICT');
       expect(result.headers.get('set-cookie')).toBeNull();
       expect(fs.readFileSync(credentialsFile(), 'utf8')).toBe(before);
     });
@@ -420,6 +424,7 @@ describe('auth in the embedded default', () => {
       ['GET', '/counts'],
       ['GET', '/whatever'],
       ['POST', '/whatever/else'],
+      ['GET', '/../v2/anything'],
     ])('refuses %s %s without credentials with the proxy 401', async (method, apiPath) => {
       const body = method === 'GET' || method === 'DELETE' ? undefined : {};
       expectProxy401(await call(method, apiPath, { body }));
@@ -475,5 +480,21 @@ describe('login and setup rate limits (default settings)', () => {
     const result = await attempt('login');
     expect(result.status).toBe(200);
     expect(result.body).toEqual({ username: credentials.username });
+  });
+});
+
+describe('API key creation rate limit (default settings)', () => {
+  it('answers the 11th key creation within the window with 429 and creates nothing more', async () => {
+    const server = await startTestServer();
+    try {
+      const setup = await server.call('POST', '/auth/setup', { body: { username: 'operator', password: 'correct horse battery' } });
+      for (let n = 1; n <= 10; n++) expect((await server.call('POST', '/auth/keys', { cookie: setup.cookie, body: { name: `k${n}` } })).status).toBe(201);
+      const limited = await server.call('POST', '/auth/keys', { cookie: setup.cookie, body: { name: 'k11' } });
+      expect(limited.status).toBe(429);
+      expect(limited.body).toMatchObject({ error: 'HTTP_429' });
+      expect((await server.call('GET', '/auth/keys', { cookie: setup.cookie })).body).toHaveLength(10);
+    } finally {
+      await server.stop();
+    }
   });
 });

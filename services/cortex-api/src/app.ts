@@ -27,11 +27,14 @@ export function createCortexApi(deps: CortexDeps): { app: Express; routes: Route
   const api = express.Router();
   const routes = new RouteTable(api);
   const publicRoutes = new Set<string>();
-  const isPublic = (method: string, path: string) =>
-    publicRoutes.has(`${method} ${path}`) || publicDocs.has(path) || path.startsWith('/docs/');
+  // Mounted on /api, as nginx's auth_request covers every /api/ path, not only the routes that exist.
+  const isPublic = (method: string, path: string) => {
+    if (!path.startsWith('/v1/')) return false;
+    const route = path.slice('/v1'.length);
+    return publicRoutes.has(`${method} ${route}`) || publicDocs.has(route) || route.startsWith('/docs/');
+  };
 
   api.use(express.json({ limit: `${platform.settings.get().batching.max_request_body_mb}mb`, type: ['application/json', 'application/*+json'] }));
-  api.use(identityMiddleware({ verifier: deps.verifier, edgeToken: deps.edgeToken, mode: deps.authMode, isPublic }));
   for (const mount of featureRoutes) mount(routes, deps);
   for (const spec of routes.mounted) if (spec.public) publicRoutes.add(`${spec.method} ${spec.path}`);
 
@@ -42,6 +45,7 @@ export function createCortexApi(deps: CortexDeps): { app: Express; routes: Route
   api.use('/docs', swaggerUi.serve, swaggerUi.setup(undefined, { swaggerOptions: { url: '/api/v1/openapi.json' } }));
   api.use(notFoundHandler);
 
+  app.use('/api', identityMiddleware({ verifier: deps.verifier, edgeToken: deps.edgeToken, mode: deps.authMode, isPublic }));
   app.use('/api/v1', api);
   app.get('/', (_req, res) => {
     res.type('html').send(landingPage(platform.version));

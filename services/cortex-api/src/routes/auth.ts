@@ -1,4 +1,4 @@
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import { RateLimiter, type AccountResult } from '@rhizome/auth';
 import { authEndpoints as api } from '@rhizome/contracts/api/auth';
 import { ApiError } from '@rhizome/contracts/errors';
@@ -11,6 +11,7 @@ export function mountAuthRoutes(routes: RouteTable, deps: CortexDeps): void {
   const localAuth = () => deps.platform.settings.get().local_auth;
   const loginLimiter = new RateLimiter(() => ({ max: localAuth().login_max_attempts, windowSeconds: localAuth().rate_limit_window_seconds }));
   const setupLimiter = new RateLimiter(() => ({ max: localAuth().setup_max_attempts, windowSeconds: localAuth().rate_limit_window_seconds }));
+  const keyLimiter = new RateLimiter(() => ({ max: localAuth().api_key_create_max_attempts, windowSeconds: localAuth().rate_limit_window_seconds }));
 
   const limit = (limiter: RateLimiter, what: string, client: string, res: Response) => {
     const retryAfter = limiter.hit(client);
@@ -22,16 +23,19 @@ export function mountAuthRoutes(routes: RouteTable, deps: CortexDeps): void {
     if (result.setCookie) res.setHeader('Set-Cookie', result.setCookie);
     return result.body ?? undefined;
   };
-  const username = (req: Parameters<typeof requestState>[0]) => requestState(req).identity!.username;
+  const username = (req: Request) => requestState(req).identity!.username;
 
   routes.add(api.status, ({ req }) => account.status(req.headers.cookie));
-  routes.add(api.setup, async ({ body, req, res }) => {
-    limit(setupLimiter, 'setup', requestState(req).clientAddress, res);
-    return send(res, await account.setup(body.username, body.password));
+  // The state tables answer 409 to "any" setup once set up and to "any" login before setup: checked before the body.
+  const rateLimited = (limiter: RateLimiter, what: string) => (req: Request, res: Response) =>
+    limit(limiter, what, requestState(req).clientAddress, res);
+  routes.add(api.setup, async ({ body, res }) => send(res, await account.setup(body.username, body.password)), (req, res) => {
+    rateLimited(setupLimiter, 'setup')(req, res);
+    if (account.isSetUp()) throw ApiError.conflict('The account is already set up');
   });
-  routes.add(api.login, async ({ body, req, res }) => {
-    limit(loginLimiter, 'login', requestState(req).clientAddress, res);
-    return send(res, await account.login(body.username, body.password));
+  routes.add(api.login, async ({ body, res }) => send(res, await account.login(body.username, body.password)), (req, res) => {
+    rateLimited(loginLimiter, 'login')(req, res);
+    if (!account.isSetUp()) throw new ApiError(409, 'HTTP_409', 'Setup has not been run');
   });
   routes.add(api.logout, async ({ res }) => send(res, await account.logout()));
   routes.add(api.verify, ({ req, res }) => {
@@ -43,7 +47,7 @@ export function mountAuthRoutes(routes: RouteTable, deps: CortexDeps): void {
   routes.add(api.me, ({ req }) => ({ username: username(req) }));
   routes.add(api.password, async ({ body, res }) => send(res, await account.changePassword(body.old_password, body.new_password)));
   routes.add(api.username, async ({ body, res }) => send(res, await account.changeUsername(body.password, body.new_username)));
-  routes.add(api.createKey, ({ body }) => account.createKey(body.name));
+  routes.add(api.createKey, ({ body }) => account.createKey(body.name), rateLimited(keyLimiter, 'API key creation'));
   routes.add(api.listKeys, () => account.listKeys());
   routes.add(api.revokeKey, ({ params }) => account.revokeKey(params.key_id));
 }
