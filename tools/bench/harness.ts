@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -10,6 +10,36 @@ export interface Measurement {
   requestsPerSecond: number;
   p99Ms: number;
   non2xx: number;
+}
+
+export interface Target {
+  label: string;
+  url: string;
+  headers?: Record<string, string>;
+}
+
+// On a two-core machine the load generator and the server under test would fight for the same core;
+// pinning them apart (when taskset exists) makes runs comparable.
+const pinning = hasTaskset() && (process.env.BENCH_NO_PIN ?? '') === '';
+
+function hasTaskset(): boolean {
+  try {
+    execFileSync('taskset', ['-p', String(process.pid)], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Pins this process (the load generator) to core 0; servers started by startProcess go to core 1. */
+export function pinLoadGenerator(): string {
+  if (!pinning) return 'unpinned';
+  execFileSync('taskset', ['-cp', '0', String(process.pid)], { stdio: 'ignore' });
+  return 'load generator on core 0, servers on core 1';
+}
+
+export function pinProcess(pid: number): void {
+  if (pinning) execFileSync('taskset', ['-cp', '1', String(pid)], { stdio: 'ignore' });
 }
 
 export function freePort(): Promise<number> {
@@ -36,6 +66,7 @@ export async function startProcess(entry: string, env: Record<string, string>, r
     child.stderr!.on('data', onData);
     child.once('exit', (code) => reject(new Error(`${entry} exited with ${code}: ${output}`)));
   });
+  pinProcess(child.pid!);
   return child;
 }
 
@@ -46,14 +77,27 @@ export async function stopProcess(child: ChildProcess): Promise<void> {
   await exited;
 }
 
-/** Requests per second of `url` with keep-alive connections, after a short warm-up. */
-export async function measure(label: string, url: string, headers: Record<string, string> = {}, seconds = 8): Promise<Measurement> {
-  await autocannon({ url, headers, connections: 32, duration: 1 });
-  const result = await autocannon({ url, headers, connections: 32, duration: seconds });
-  return { label, requestsPerSecond: Math.round(result.requests.average), p99Ms: result.latency.p99, non2xx: result.non2xx };
+async function once(target: Target, seconds: number): Promise<Measurement> {
+  const result = await autocannon({ url: target.url, headers: target.headers ?? {}, connections: 32, duration: seconds });
+  return { label: target.label, requestsPerSecond: Math.round(result.requests.average), p99Ms: result.latency.p99, non2xx: result.non2xx };
 }
 
-export function report(measurements: Measurement[], reference: Measurement): void {
+/**
+ * Measures the targets in alternating rounds (so drift of the machine hits all of them alike) after a
+ * warm-up, and keeps each target's median round.
+ */
+export async function measureRounds(targets: Target[], rounds = 3, seconds = 4): Promise<Measurement[]> {
+  for (const target of targets) await once(target, 1);
+  const runs = targets.map(() => [] as Measurement[]);
+  for (let round = 0; round < rounds; round++) {
+    for (const [index, target] of targets.entries()) runs[index].push(await once(target, seconds));
+  }
+  return runs.map((list) => list.sort((a, b) => a.requestsPerSecond - b.requestsPerSecond)[Math.floor(list.length / 2)]);
+}
+
+/** Prints each measurement with its ratio to the first one. */
+export function report(measurements: Measurement[]): void {
+  const reference = measurements[0];
   for (const m of measurements) {
     const ratio = (m.requestsPerSecond / reference.requestsPerSecond).toFixed(2);
     console.log(`${m.label.padEnd(44)} ${String(m.requestsPerSecond).padStart(7)} req/s  p99 ${String(m.p99Ms).padStart(4)} ms  ${ratio}x  non-2xx ${m.non2xx}`);

@@ -59,6 +59,7 @@ export class AccountService {
         api_keys: [],
       };
       createExclusively(this.verifier.credentials.file, credentials);
+      this.verifier.credentials.announceChange();
       return { body: { username }, setCookie: this.issueCookie(username, 0) };
     });
   }

@@ -1,4 +1,8 @@
+import { GenerationCounter } from './generation.ts';
 import { WatchedJsonFile, writeJsonAtomic } from './json-file.ts';
+
+// A hand edit of the file does not bump the counter; a full check this often still picks it up.
+const fullCheckIntervalMs = 1000;
 
 export interface StoredApiKey {
   id: string;
@@ -30,20 +34,40 @@ function parseCredentials(raw: unknown): Credentials {
   };
 }
 
-/** `<data_dir>/credentials.json`: the single account, the session epoch and the hashed API keys. */
+/**
+ * `<data_dir>/credentials.json`: the single account, the session epoch and the hashed API keys. Every
+ * write bumps `credentials.json.gen`, which readers check on each call before trusting their cache.
+ */
 export class CredentialsFile {
   private readonly watched: WatchedJsonFile<Credentials>;
+  private readonly generation: GenerationCounter;
+  private seenGeneration = -2;
+  private checkedAt = -Infinity;
+  private cached: Credentials | undefined;
 
   constructor(readonly file: string) {
     this.watched = new WatchedJsonFile(file, parseCredentials);
+    this.generation = new GenerationCounter(`${file}.gen`);
   }
 
   read(): Credentials | undefined {
-    return this.watched.read();
+    const generation = this.generation.current();
+    const now = performance.now();
+    if (generation !== -1 && generation === this.seenGeneration && now - this.checkedAt < fullCheckIntervalMs) return this.cached;
+    this.cached = this.watched.read();
+    this.seenGeneration = generation;
+    this.checkedAt = now;
+    return this.cached;
   }
 
   write(credentials: Credentials): void {
     writeJsonAtomic(this.file, credentials);
+    this.generation.bump();
+  }
+
+  /** Call after creating the file by other means than write(). */
+  announceChange(): void {
+    this.generation.bump();
   }
 
   /** Applies a change to the current content; the caller guarantees the account exists. */

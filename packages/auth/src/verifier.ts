@@ -54,7 +54,11 @@ export class Verifier {
     return this.sessionSecret;
   }
 
-  async verify(presented: PresentedCredentials): Promise<Identity | null> {
+  /**
+   * Synchronous for cookies and already-verified keys (the hot path of auth-verify); a promise only
+   * when an unseen key needs bcrypt.
+   */
+  verify(presented: PresentedCredentials): Identity | null | Promise<Identity | null> {
     const credentials = this.credentials.read();
     if (!credentials) return null;
     const cookie = findCookie(presented.cookie, this.cookieName());
@@ -85,7 +89,7 @@ export class Verifier {
     return claims;
   }
 
-  private async verifyApiKey(presented: string, credentials: Credentials): Promise<Identity | null> {
+  private verifyApiKey(presented: string, credentials: Credentials): Identity | null | Promise<Identity | null> {
     if (!hasApiKeyShape(presented)) return null;
     const fingerprint = sha256Hex(presented);
     const cached = this.verifiedKeys.get(fingerprint);
@@ -95,6 +99,10 @@ export class Verifier {
       this.verifiedKeys.delete(fingerprint);
       return null;
     }
+    return this.verifyUnseenKey(presented, fingerprint, credentials);
+  }
+
+  private async verifyUnseenKey(presented: string, fingerprint: string, credentials: Credentials): Promise<Identity | null> {
     const lookup = keyLookup(presented);
     for (const key of credentials.api_keys) {
       if (key.lookup !== lookup || !(await compareApiKey(presented, key.hash))) continue;
