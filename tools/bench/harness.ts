@@ -1,7 +1,7 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
 import path from 'node:path';
 import autocannon from 'autocannon';
+export { freePort } from '../../tests/support/ports.ts';
 
 export const repoDir = path.resolve(import.meta.dirname, '../..');
 
@@ -40,17 +40,6 @@ export function pinLoadGenerator(): string {
 
 export function pinProcess(pid: number): void {
   if (pinning) execFileSync('taskset', ['-cp', '1', String(pid)], { stdio: 'ignore' });
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Starts a TypeScript entry point in its own process and waits for `readyPattern` on its output. */
