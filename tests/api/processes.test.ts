@@ -128,3 +128,35 @@ describe('the services as separate processes over Redis', () => {
     expect(await cortex.exited).toBe(0);
   });
 });
+
+describe('a database file replaced by another process', () => {
+  let redis: TestRedis;
+  beforeAll(async () => {
+    redis = await startRedis();
+  });
+  afterAll(() => redis.stop());
+
+  it('makes every other process drop its connection to the old file', async () => {
+    const { createPlatform } = await import('@rhizome/core/platform/create');
+    const { backupSqlite } = await import('@rhizome/core/storage/connection');
+    const env = { ...process.env, RHIZOME_DATA_DIR: tempDataDir(), RHIZOME_QUEUE_URL: `${redis.url}/0` };
+    const api = await createPlatform({ service: 'cortex', migrationPolicy: 'apply', env });
+    const worker = await createPlatform({ service: 'neuron', migrationPolicy: 'wait', env });
+    try {
+      const templates = async (platform: typeof api) => Number((await (await platform.databases.connection('default'))('graph_templates').count({ n: '*' }).first())!.n);
+      const backup = path.join(api.paths.migrationBackupsDir('default'), 'pre-0002-20260101T000000Z.db');
+      await backupSqlite(await api.databases.connection('default'), backup);
+      await (await api.databases.connection('default'))('graph_templates').insert({
+        id: 'after_backup', name: 'x', template_type: 'node', properties: '[]', created_at: 'x', updated_at: 'x',
+      });
+      expect(await templates(worker)).toBe(8);
+
+      await api.databases.restore('default', backup);
+      expect(await templates(api)).toBe(7);
+      await expect.poll(() => templates(worker), { timeout: 5000 }).toBe(7);
+    } finally {
+      await worker.close();
+      await api.close();
+    }
+  });
+});

@@ -32,6 +32,8 @@ export interface DatabaseManagerOptions {
   seeds: SeedHook[];
   migrations?: Migration[];
   migrationPolicy: MigrationPolicy;
+  /** Told after a database's file was deleted or replaced, so other processes drop their connections. */
+  onReplaced?: (name: string) => Promise<void>;
 }
 
 export interface OpenDatabase {
@@ -110,6 +112,7 @@ export class DatabaseManager {
     }
     await this.closeOne(name);
     fs.rmSync(this.paths.databaseDir(name), { recursive: true, force: true });
+    await this.options.onReplaced?.(name);
   }
 
   /** Makes `name` active; an existing directory lacking app.db gets one. */
@@ -129,6 +132,7 @@ export class DatabaseManager {
     restoreSqliteFile(backupFile, this.paths.appDb(name));
     const db = Promise.resolve(openSqlite(this.paths.appDb(name)));
     this.open.set(name, db);
+    await this.options.onReplaced?.(name);
     return db;
   }
 

@@ -10,7 +10,7 @@ import { DataPaths, resolveConfigDir, resolveDataDir } from '../paths.ts';
 import { SettingsStore } from '../settings/index.ts';
 import type { Migration } from '../storage/migrations/index.ts';
 import { connectPubSub, queueUrl } from './pubsub.ts';
-import { SettingsSync } from './settings-sync.ts';
+import { Broadcast } from './broadcast.ts';
 
 export const rhizomeVersion = '0.1.0';
 
@@ -19,7 +19,8 @@ export interface Platform {
   paths: DataPaths;
   configDir: string;
   settings: SettingsStore;
-  settingsSync: SettingsSync;
+  /** Tells every other process to re-read the settings file (after a patch or reset here). */
+  announceSettingsChanged(): Promise<void>;
   logger: Logger;
   pubsub: PubSub;
   databases: DatabaseManager;
@@ -49,22 +50,30 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
   settings.onChange((next) => setLogLevel(logger, next.logging.level));
 
   const pubsub = options.pubsub ?? (await connectPubSub(settings.get()));
-  const settingsSync = new SettingsSync(settings, pubsub, `${options.service}:${process.pid}`, () =>
-    logger.info('settings reloaded after a change in another process'),
-  );
-  await settingsSync.start();
+  const origin = `${options.service}:${process.pid}`;
+  // Hot reload: the one subscription point through which every process learns of a settings change.
+  const settingsSync = new Broadcast<{ at: number }>(pubsub, 'rhizome:settings:changed', origin);
+  await settingsSync.listen(() => {
+    settings.reload();
+    logger.info('settings reloaded after a change in another process');
+  });
+  const announceSettingsChanged = () => settingsSync.announce({ at: Date.now() });
+  // A database deleted or restored from a backup elsewhere: drop the connection to the old file.
+  const databaseSync = new Broadcast<{ name: string }>(pubsub, 'rhizome:database:replaced', origin);
 
   const databases = new DatabaseManager({
     paths,
     currentName: () => settings.get().current_database,
     setCurrentName: async (name) => {
       settings.patch({ current_database: name });
-      await settingsSync.announce();
+      await announceSettingsChanged();
     },
+    onReplaced: (name) => databaseSync.announce({ name }),
     seeds: defaultSeeds,
     migrations: options.migrations,
     migrationPolicy: options.migrationPolicy,
   });
+  await databaseSync.listen(({ name }) => databases.closeOne(name));
   // Migrations run before any request is served (spec Part A, Versioning 4).
   if (options.migrationPolicy === 'apply') await databases.current();
 
@@ -87,7 +96,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     paths,
     configDir: resolveConfigDir(env),
     settings,
-    settingsSync,
+    announceSettingsChanged,
     logger,
     pubsub,
     databases,
@@ -97,6 +106,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     version: rhizomeVersion,
     async close() {
       await settingsSync.stop();
+      await databaseSync.stop();
       await databases.close();
       await pubsub.close();
     },

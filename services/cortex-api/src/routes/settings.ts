@@ -7,14 +7,14 @@ import type { CortexDeps } from '../deps.ts';
 const readOnlyFields = ['current_database', 'data_dir'];
 
 export function mountSettingsRoutes(routes: RouteTable, { platform }: CortexDeps): void {
-  const { settings, settingsSync, logger } = platform;
+  const { settings, announceSettingsChanged, logger } = platform;
 
   routes.add(api.get, () => settings.masked());
   routes.add(api.patch, async ({ body }) => {
     const changes = { ...(body as Record<string, unknown>) };
     for (const field of readOnlyFields) delete changes[field];
     const result = settings.patch(changes);
-    await settingsSync.announce();
+    await announceSettingsChanged();
     return result;
   });
   routes.add(api.reset, async () => {
@@ -22,7 +22,7 @@ export function mountSettingsRoutes(routes: RouteTable, { platform }: CortexDeps
     settings.reset();
     // Resetting preferences must not silently move the operator to another database.
     const result = settings.patch({ current_database: current }).settings;
-    await settingsSync.announce();
+    await announceSettingsChanged();
     return result;
   });
   routes.add(api.getLogLevel, () => {
@@ -33,7 +33,7 @@ export function mountSettingsRoutes(routes: RouteTable, { platform }: CortexDeps
     const oldLevel = currentLogLevel(logger);
     const newLevel = isLogLevel(body.level) ? body.level : oldLevel;
     settings.patch({ logging: { level: newLevel } });
-    await settingsSync.announce();
+    await announceSettingsChanged();
     return { success: true, old_level: oldLevel, new_level: newLevel, message: `Logging level set to ${newLevel}` };
   });
 }
