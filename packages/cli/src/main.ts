@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { InProcessPubSub } from '@rhizome/queue';
 import { createPlatform } from '@rhizome/core/platform/create';
 import { listenOptionsFromEnv, stopOnSignals } from '@rhizome/core/process/serve';
+import { runWorkerProcess } from '@rhizome/neuron-worker';
 import { startEmbedded } from './embedded.ts';
 
 const usage: Record<string, string> = {
@@ -9,6 +10,7 @@ const usage: Record<string, string> = {
 
 Commands:
   serve                  Start Rhizome on the embedded default (one process, no other services)
+  worker                 Run a task worker process (against Redis/Valkey or the shared queue.db)
   db migrate status      Show the schema revision of each database
   db migrate rollback    Restore a database's newest pre-upgrade backup
   upgrade                Apply pending schema migrations to every database
@@ -19,6 +21,11 @@ Run 'rhizome <command> --help' for a command's options.`,
 
 Starts the API, the worker and the auth check in one process on the embedded default
 (SQLite queue, in-process pub/sub). Defaults: HOST or 127.0.0.1, PORT or 8888.`,
+  worker: `Usage: rhizome worker
+
+Runs neuron-worker: takes tasks from the queue the settings select (RHIZOME_QUEUE_URL or queue.*
+settings for Redis/Valkey; otherwise <data_dir>/queue.db, shared with a running 'rhizome serve').
+Several workers may run at once.`,
   status: `Usage: rhizome db migrate status
 
 Prints, for each database, the applied revision and the pending migrations.`,
@@ -41,7 +48,7 @@ export async function runCli(argv: string[], out: Out = console.log, err: Out = 
     options: { help: { type: 'boolean', short: 'h' }, host: { type: 'string' }, port: { type: 'string' }, database: { type: 'string' } },
   });
   const command = positionals.join(' ');
-  const topic = { serve: 'serve', 'db migrate status': 'status', 'db migrate rollback': 'rollback', upgrade: 'upgrade' }[command];
+  const topic = { serve: 'serve', worker: 'worker', 'db migrate status': 'status', 'db migrate rollback': 'rollback', upgrade: 'upgrade' }[command];
   if (values.help || !topic) {
     (values.help || command === '' ? out : err)(usage[topic ?? 'main']);
     return values.help || command === '' ? 0 : 2;
@@ -49,6 +56,9 @@ export async function runCli(argv: string[], out: Out = console.log, err: Out = 
   switch (topic) {
     case 'serve':
       return serve(values.host, values.port);
+    case 'worker':
+      await runWorkerProcess();
+      return new Promise(() => undefined);
     case 'status':
       return migrationStatus(out);
     case 'rollback':

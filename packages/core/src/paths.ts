@@ -29,6 +29,7 @@ export class DataPaths {
   get credentialsFile(): string { return path.join(this.root, 'credentials.json'); }
   get secretsDir(): string { return path.join(this.root, 'secrets'); }
   get queueDb(): string { return path.join(this.root, 'queue.db'); }
+  get systemDb(): string { return path.join(this.root, 'system.db'); }
   get logsDir(): string { return path.join(this.root, 'logs'); }
   get databasesDir(): string { return path.join(this.root, 'databases'); }
   get runDir(): string { return path.join(this.root, 'run'); }

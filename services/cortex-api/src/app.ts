@@ -8,13 +8,17 @@ import type { CortexDeps } from './deps.ts';
 import { mountAuthRoutes } from './routes/auth.ts';
 import { mountDatabaseRoutes } from './routes/databases.ts';
 import { mountOpsRoutes } from './routes/ops.ts';
+import { mountProcessingRoutes } from './routes/processing.ts';
+import { mountQueueRoutes } from './routes/queue.ts';
 import { mountSettingsRoutes } from './routes/settings.ts';
 import { mountUpgradeRoutes } from './routes/upgrade.ts';
 import { landingPage } from './web/landing.ts';
 
 export type { CortexDeps } from './deps.ts';
 
-const featureRoutes = [mountAuthRoutes, mountSettingsRoutes, mountDatabaseRoutes, mountUpgradeRoutes, mountOpsRoutes];
+const featureRoutes = [
+  mountAuthRoutes, mountSettingsRoutes, mountDatabaseRoutes, mountUpgradeRoutes, mountOpsRoutes, mountQueueRoutes, mountProcessingRoutes,
+];
 const publicDocs = new Set(['/openapi.json', '/docs']);
 
 /** The HTTP API under /api/v1 and the web interface at /, as an express app (no listening). */

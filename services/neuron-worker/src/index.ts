@@ -1,1 +1,2 @@
 export { createNeuronWorker, type NeuronWorker } from './worker.ts';
+export { runWorkerProcess } from './process.ts';

@@ -1,20 +1,43 @@
-import type { Platform } from '@rhizome/core/platform/create';
 import { queueUrl } from '@rhizome/core/platform/pubsub';
+import { runtimeSettings } from '@rhizome/core/queue/settings';
+import type { Platform } from '@rhizome/core/platform/create';
+import { WorkerRuntime } from '@rhizome/queue';
 
 export interface NeuronWorker {
   /** Where the worker takes its tasks from, for the ready line. */
   readonly queue: string;
+  readonly runtime: WorkerRuntime;
   stop(): Promise<void>;
 }
 
 /**
- * The background worker. It shares the platform (settings with hot reload, databases, pub/sub) with
- * the API process in the embedded default, or runs alone against Redis/Valkey in the stack.
+ * The background worker: runs the platform's operations from its task queue (in the API process in the
+ * embedded default, or as its own process against Redis/Valkey or a shared queue.db), records failed
+ * tasks and recoveries in the system event log.
  */
 export function createNeuronWorker(deps: { platform: Platform }): NeuronWorker {
-  const url = queueUrl(deps.platform.settings.get());
+  const { platform } = deps;
+  const record = (event: Parameters<typeof platform.processing.record>[0]) =>
+    void platform.processing.record(event).catch((error: unknown) => platform.logger.warning(`event log: ${String(error)}`));
+  const runtime = new WorkerRuntime({
+    store: platform.tasks,
+    registry: platform.operations,
+    settings: () => runtimeSettings(platform.settings.get()),
+    pauseFilter: () => platform.pauseFilter.current(),
+    logger: platform.logger,
+    onTaskFailed: (task, failure) =>
+      record({
+        type: 'task_failed', action: task.operation, source: 'worker', reason: failure.message,
+        details: { task_id: task.task_id, queue: task.queue, error_type: failure.type, attempts: task.attempts },
+        database_name: typeof task.metadata.database === 'string' ? task.metadata.database : null,
+      }),
+    onRecovered: (counts) =>
+      record({ type: 'recovery', action: 'reconcile', source: 'reconciler', reason: null, details: { ...counts }, database_name: null }),
+  });
+  runtime.start();
   return {
-    queue: url ? url.replace(/\/\/:[^@]*@/, '//') : 'embedded',
-    async stop() {},
+    queue: queueUrl(platform.settings.get())?.replace(/\/\/:[^@]*@/, '//') ?? platform.paths.queueDb,
+    runtime,
+    stop: () => runtime.stop(),
   };
 }

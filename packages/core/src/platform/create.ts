@@ -2,14 +2,20 @@ import { countRows, CountsRegistry } from '../ops/counts.ts';
 import { diskHealth } from '../ops/disk.ts';
 import { HealthRegistry } from '../ops/health.ts';
 import { PluginCaches } from '../ops/plugin-caches.ts';
-import type { PubSub } from '@rhizome/queue';
+import { OperationRegistry, QueueService, type PubSub, type TaskStore } from '@rhizome/queue';
+import { ProcessingControls } from '../processing/controls.ts';
+import { openTaskStore } from '../queue/open-store.ts';
+import { PauseFilter } from '../queue/pause-filter.ts';
+import { maxTries } from '../queue/settings.ts';
+import { defineSystemOperations } from '../queue/system-operations.ts';
+import { openSqlite } from '../storage/connection.ts';
 import { DatabaseManager, type MigrationPolicy } from '../databases/manager.ts';
 import { defaultSeeds } from '../databases/seeds.ts';
 import { createLogger, setLogLevel, type Logger } from '../logging.ts';
 import { DataPaths, resolveConfigDir, resolveDataDir } from '../paths.ts';
 import { SettingsStore } from '../settings/index.ts';
 import type { Migration } from '../storage/migrations/index.ts';
-import { connectPubSub, queueUrl } from './pubsub.ts';
+import { connectPubSub } from './pubsub.ts';
 import { Broadcast } from './broadcast.ts';
 
 export const rhizomeVersion = '0.1.0';
@@ -27,6 +33,14 @@ export interface Platform {
   health: HealthRegistry;
   counts: CountsRegistry;
   pluginCaches: PluginCaches;
+  /** Operations with their lane and policies; the worker adds the handlers' code. */
+  operations: OperationRegistry;
+  tasks: TaskStore;
+  queue: QueueService;
+  processing: ProcessingControls;
+  pauseFilter: PauseFilter;
+  /** Tells every process that pause flags changed, so workers re-read them before their next claim. */
+  announceProcessingChanged(): Promise<void>;
   version: string;
   close(): Promise<void>;
 }
@@ -77,6 +91,20 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
   // Migrations run before any request is served (spec Part A, Versioning 4).
   if (options.migrationPolicy === 'apply') await databases.current();
 
+  const operations = new OperationRegistry();
+  defineSystemOperations(operations);
+  const tasks = await openTaskStore(settings, paths.queueDb);
+  const queue = new QueueService(tasks, operations, () => maxTries(settings.get()));
+  const systemDb = openSqlite(paths.systemDb);
+  const processing = await ProcessingControls.open(systemDb);
+  const pauseFilter = new PauseFilter(processing, operations);
+  const processingSync = new Broadcast<{ at: number }>(pubsub, 'rhizome:processing:changed', origin);
+  await processingSync.listen(() => pauseFilter.invalidate());
+  const announceProcessingChanged = async () => {
+    pauseFilter.invalidate();
+    await processingSync.announce({ at: Date.now() });
+  };
+
   const health = new HealthRegistry();
   health.register('database', async () => {
     const { name, db } = await databases.current();
@@ -85,8 +113,8 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
   });
   health.register('disk', () => diskHealth(paths.root));
   health.register('queue', async () => {
-    await pubsub.publish('rhizome:health', 'ping');
-    return { status: 'ok', details: { backend: queueUrl(settings.get()) ? 'redis' : 'embedded' } };
+    await Promise.all([tasks.ping(), pubsub.publish('rhizome:health', 'ping')]);
+    return { status: 'ok', details: { backend: tasks.kind } };
   });
 
   const counts = new CountsRegistry();
@@ -103,10 +131,19 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     health,
     counts,
     pluginCaches: new PluginCaches(),
+    operations,
+    tasks,
+    queue,
+    processing,
+    pauseFilter,
+    announceProcessingChanged,
     version: rhizomeVersion,
     async close() {
       await settingsSync.stop();
       await databaseSync.stop();
+      await processingSync.stop();
+      await tasks.close();
+      await systemDb.destroy();
       await databases.close();
       await pubsub.close();
     },

@@ -67,9 +67,12 @@ export class SettingsStore {
     return [...this.#fileWarnings, ...this.#envReadWarnings, ...this.#envWarnings];
   }
 
-  /** The effective settings, secrets included (for the services' own use, never for a response). */
+  /**
+   * The effective settings, secrets included (for the services' own use, never for a response): a
+   * frozen snapshot, replaced as a whole on every change.
+   */
   get(): Settings {
-    return structuredClone(this.#effective);
+    return this.#effective;
   }
 
   /** The effective settings as every response shows them. */
@@ -127,7 +130,7 @@ export class SettingsStore {
     this.#stored = stored;
     this.#effective = this.#applyEnvironment();
     if (isDeepStrictEqual(prev, this.#effective)) return;
-    for (const listener of [...this.#listeners]) listener(this.get(), structuredClone(prev));
+    for (const listener of [...this.#listeners]) listener(this.#effective, prev);
   }
 
   /** The effective settings for the current stored ones; records which overrides applied. */
@@ -135,8 +138,17 @@ export class SettingsStore {
     const { settings, applied, warnings } = applyEnvOverrides(this.#stored, this.#envOverrides);
     this.#appliedOverrides = applied;
     this.#envWarnings = warnings;
-    return withRuntimeInfo(settings, this.#dataDir, this.settingsFile);
+    return deepFreeze(withRuntimeInfo(structuredClone(settings), this.#dataDir, this.settingsFile));
   }
+}
+
+/** The effective settings are shared by every caller of get() (it is on hot paths), so nobody may change them. */
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    for (const child of Object.values(value)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
 }
 
 function withRuntimeInfo(settings: Settings, dataDir: string, settingsFile: string): Settings {

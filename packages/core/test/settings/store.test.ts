@@ -223,9 +223,16 @@ describe('SettingsStore: reset, reload and change notification', () => {
     expect(count).toBe(1);
   });
 
-  it('hands out copies that cannot change the store', () => {
+  it('hands out a frozen snapshot and masked copies that cannot change the store', () => {
     const store = SettingsStore.open(tempSettingsFile(), {});
-    store.get().llm.ai_temperature = 2;
+    expect(() => {
+      store.get().llm.ai_temperature = 2;
+    }).toThrow(TypeError);
+    const before = store.get();
+    store.patch({ llm: { ai_temperature: 0.9 } });
+    expect(before.llm.ai_temperature).toBe(0.3);
+    expect(store.get().llm.ai_temperature).toBe(0.9);
+    store.patch({ llm: { ai_temperature: 0.3 } });
     store.masked().app_name = 'changed';
     expect(store.get().llm.ai_temperature).toBe(0.3);
     expect(store.get().app_name).toBe('Rhizome');

@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { ApiError, ErrorCode } from '@rhizome/contracts/errors';
 import type { Logger } from '@rhizome/core/logging';
+import { QueueFullError, QueueUnavailableError } from '@rhizome/queue';
 
 export const notFoundHandler: RequestHandler = (req, _res, next) => {
   next(new ApiError(404, ErrorCode.notFound, `No route for ${req.method} ${req.path}`, { resource_type: 'route', identifier: req.path }));
@@ -30,6 +31,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
 
 function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
+  if (error instanceof QueueFullError || error instanceof QueueUnavailableError) return ApiError.http(503, error.message);
   const parserError = error as BodyParserError;
   if (parserError?.type === 'entity.too.large') return ApiError.payloadTooLarge(parserError.limit ?? 0);
   if (parserError?.type === 'entity.parse.failed') {

@@ -4,6 +4,7 @@ import { readAllLogs, readServiceLog } from '@rhizome/core/ops/logs';
 import { getServiceStatus } from '@rhizome/core/ops/supervisor';
 import { SecretName, readOrCreateSecret } from '@rhizome/auth';
 import type { RouteTable } from '../http/route.ts';
+import { queueStats } from './queue-stats.ts';
 import type { CortexDeps } from '../deps.ts';
 
 const defaultLogLines = 200;
@@ -54,12 +55,12 @@ export function mountOpsRoutes(routes: RouteTable, deps: CortexDeps): void {
     return {
       counts: await platform.counts.collect(db, dashboardCounts),
       llm: { data: {} },
-      queue: { queues: [], note: 'The task queue reports its lanes here once it is running' },
+      queue: await queueStats(platform),
       workflows: {
         total_workflows: 0, active_workflows: 0, inactive_workflows: 0, total_executions: 0,
         successful_executions: 0, failed_executions: 0, cancelled_executions: 0, success_rate: 0,
       },
-      processing: { paused: false, paused_at: null, reason: null },
+      processing: await platform.processing.status(),
     };
   });
 }

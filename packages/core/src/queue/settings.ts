@@ -1,0 +1,23 @@
+import type { Settings } from '@rhizome/contracts/settings';
+import type { QueueName, RuntimeSettings } from '@rhizome/queue';
+
+/**
+ * The llm lane runs one task at a time, or one per enabled local-LLM instance when the local provider
+ * serves chat (each instance answers one request at a time).
+ */
+export function llmConcurrency(settings: Settings): number {
+  const instances = settings.llm.localllm_instances.filter((instance) => instance.enabled).length;
+  return settings.llm.chat_provider === 'localllm' && instances > 1 ? instances : settings.workers.llm_max_concurrent;
+}
+
+export function runtimeSettings(settings: Settings): RuntimeSettings {
+  return {
+    concurrency: { operations: settings.workers.operations_max_concurrent, llm: llmConcurrency(settings) },
+    resultTtlMs: { operations: settings.timeouts.operations_result_ttl * 1000, llm: settings.timeouts.llm_result_ttl * 1000 },
+    failedTtlMs: settings.timeouts.failed_result_ttl * 1000,
+  };
+}
+
+export function maxTries(settings: Settings): Record<QueueName, number> {
+  return { operations: settings.retries.operations_worker_max_tries, llm: settings.retries.llm_worker_max_tries };
+}

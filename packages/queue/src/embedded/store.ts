@@ -1,0 +1,300 @@
+import { EventEmitter } from 'node:events';
+import { isDeadLocalWorker, isoOrNull, newTaskId } from '../ids.ts';
+import type { TaskStore } from '../store.ts';
+import {
+  maxPendingPerQueue,
+  QueueFullError,
+  type CancelOutcome,
+  type ClaimFilter,
+  type LaneCounts,
+  type NewTask,
+  type QueueName,
+  type ReconcileCounts,
+  type TaskFailure,
+  type TaskRecord,
+  type TaskStatus,
+} from '../task.ts';
+import { queueSchema, recountLanes, type TaskRow } from './schema.ts';
+import { SqliteFile } from './sqlite.ts';
+
+export interface EmbeddedStoreOptions {
+  /** A cap on running tasks of a lane across every process sharing the file (the llm lane's 1). */
+  globalLimit?: (queue: QueueName) => number | undefined;
+}
+
+const activeStatuses = "('queued', 'running')";
+const terminalStatuses = "('completed', 'failed', 'cancelled')";
+
+/**
+ * The embedded default's queue: `<data_dir>/queue.db` (SQLite, WAL). Claims are one atomic UPDATE …
+ * RETURNING, so several worker processes can share the file without taking a task twice.
+ */
+export class EmbeddedTaskStore implements TaskStore {
+  readonly kind = 'embedded';
+  private readonly wake = new EventEmitter().setMaxListeners(0);
+
+  private constructor(
+    private readonly db: SqliteFile,
+    private readonly options: EmbeddedStoreOptions,
+  ) {}
+
+  static async open(file: string, options: EmbeddedStoreOptions = {}): Promise<EmbeddedTaskStore> {
+    const db = await SqliteFile.open(file);
+    await db.exec(queueSchema);
+    await db.exec(`BEGIN IMMEDIATE; ${recountLanes} COMMIT;`);
+    return new EmbeddedTaskStore(db, options);
+  }
+
+  async enqueue(task: NewTask, now: number): Promise<TaskRecord> {
+    // The pending limit is checked inside the INSERT: no row comes back when the lane is full.
+    const row = await this.db.get<TaskRow>(
+      `INSERT INTO tasks (task_id, queue, operation, status, priority, data, metadata, max_tries, retry_on_crash,
+         payload_version, pausable, source_id, created_at, run_after, retry_of)
+       SELECT ?, ?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?
+       WHERE (SELECT n FROM lane_counts WHERE queue = ? AND status = 'queued') < ?
+       RETURNING *`,
+      [
+        newTaskId(), task.queue, task.operation, task.priority, JSON.stringify(task.data), JSON.stringify(task.metadata),
+        task.max_tries, task.retry_on_crash ? 1 : 0, task.payload_version, task.pausable ? 1 : 0, task.source_id, now,
+        task.retry_of ?? null, task.queue, maxPendingPerQueue,
+      ],
+    );
+    if (!row) throw new QueueFullError(task.queue);
+    this.wake.emit(task.queue);
+    return toRecord(row);
+  }
+
+  async get(taskId: string): Promise<TaskRecord | null> {
+    const row = await this.db.get<TaskRow>('SELECT * FROM tasks WHERE task_id = ?', [taskId]);
+    return row ? toRecord(row) : null;
+  }
+
+  async list(options: { queues?: QueueName[]; offset: number; limit: number }): Promise<{ tasks: TaskRecord[]; total: number }> {
+    const queues = JSON.stringify(options.queues ?? []);
+    const where = options.queues ? 'WHERE queue IN (SELECT value FROM json_each(?))' : 'WHERE ? IS NOT NULL';
+    const total = await this.db.get<{ n: number }>(`SELECT count(*) AS n FROM tasks ${where}`, [queues]);
+    const rows = await this.db.all<TaskRow>(`SELECT * FROM tasks ${where} ORDER BY seq DESC LIMIT ? OFFSET ?`, [
+      queues, options.limit, options.offset,
+    ]);
+    return { tasks: rows.map(toRecord), total: total?.n ?? 0 };
+  }
+
+  async counts(): Promise<LaneCounts[]> {
+    const rows = await this.db.all<{ queue: QueueName; status: TaskStatus; n: number }>(
+      `SELECT queue, status, n FROM lane_counts WHERE status IN ${activeStatuses}`,
+    );
+    return (['operations', 'llm'] as const).map((queue) => ({
+      queue,
+      queued: rows.find((row) => row.queue === queue && row.status === 'queued')?.n ?? 0,
+      running: rows.find((row) => row.queue === queue && row.status === 'running')?.n ?? 0,
+    }));
+  }
+
+  async result(taskId: string, now: number): Promise<{ result: unknown } | null> {
+    const row = await this.db.get<Pick<TaskRow, 'status' | 'result' | 'retain_until'>>(
+      'SELECT status, result, retain_until FROM tasks WHERE task_id = ?',
+      [taskId],
+    );
+    if (!row || row.status !== 'completed' || row.retain_until === null || row.retain_until <= now) return null;
+    return { result: row.result === null ? null : JSON.parse(row.result) };
+  }
+
+  async cancel(taskId: string, now: number): Promise<CancelOutcome> {
+    const changed = await this.db.run(
+      `UPDATE tasks SET status = 'cancelled', cancel_requested = 1, completed_at = ? WHERE task_id = ? AND status IN ${activeStatuses}`,
+      [now, taskId],
+    );
+    if (changed) return 'cancelled';
+    return (await this.db.get('SELECT 1 FROM tasks WHERE task_id = ?', [taskId])) ? 'finished' : 'not_found';
+  }
+
+  async cancelMatching(filter: { queue?: QueueName; metadata?: Record<string, unknown> }, now: number): Promise<number> {
+    const conditions = [`status IN ${activeStatuses}`];
+    const params: unknown[] = [now];
+    if (filter.queue) {
+      conditions.push('queue = ?');
+      params.push(filter.queue);
+    }
+    for (const [key, value] of Object.entries(filter.metadata ?? {})) {
+      conditions.push(`json_extract(metadata, ?) IS ? AND json_type(metadata, ?) IS NOT NULL`);
+      params.push(jsonPath(key), value === null ? null : typeof value === 'object' ? JSON.stringify(value) : value, jsonPath(key));
+    }
+    return this.db.run(`UPDATE tasks SET status = 'cancelled', cancel_requested = 1, completed_at = ? WHERE ${conditions.join(' AND ')}`, params);
+  }
+
+  clearHistory(filter: { queue?: QueueName; finishedBefore: number }): Promise<number> {
+    return this.db.run(
+      `DELETE FROM tasks WHERE status IN ${terminalStatuses} AND completed_at < ? AND (? IS NULL OR queue = ?)`,
+      [filter.finishedBefore, filter.queue ?? null, filter.queue ?? null],
+    );
+  }
+
+  async markRetried(taskId: string, newTaskId: string): Promise<void> {
+    await this.db.run('UPDATE tasks SET retried_to = ? WHERE task_id = ?', [newTaskId, taskId]);
+  }
+
+  purgeExpired(now: number): Promise<number> {
+    return this.db.run(`DELETE FROM tasks WHERE status IN ${terminalStatuses} AND retain_until IS NOT NULL AND retain_until <= ?`, [now]);
+  }
+
+  async claim(queue: QueueName, max: number, workerId: string, filter: ClaimFilter, now: number): Promise<TaskRecord[]> {
+    const globalLimit = this.options.globalLimit?.(queue) ?? max;
+    // The lane's global cap is read inside the one UPDATE, so two processes cannot both take the last slot.
+    const rows = await this.db.all<TaskRow>(
+      `UPDATE tasks SET status = 'running', worker_id = ?, started_at = ?, heartbeat_at = ?, attempts = attempts + 1
+       WHERE seq IN (
+         SELECT seq FROM tasks
+         WHERE queue = ? AND status = 'queued' AND run_after <= ?
+           AND operation NOT IN (SELECT value FROM json_each(?))
+           AND (source_id IS NULL OR source_id NOT IN (SELECT value FROM json_each(?)))
+         ORDER BY priority DESC, seq
+         LIMIT max(0, min(?, ? - (SELECT n FROM lane_counts WHERE queue = ? AND status = 'running'))))
+       RETURNING *`,
+      [
+        workerId, now, now, queue, now, JSON.stringify([...filter.excludeOperations]), JSON.stringify([...filter.excludeSourceIds]),
+        max, globalLimit, queue,
+      ],
+    );
+    return rows.sort((a, b) => b.priority - a.priority || a.seq - b.seq).map(toRecord);
+  }
+
+  async heartbeat(taskIds: string[], workerId: string, now: number): Promise<void> {
+    if (taskIds.length === 0) return;
+    await this.db.run(
+      "UPDATE tasks SET heartbeat_at = ? WHERE task_id IN (SELECT value FROM json_each(?)) AND worker_id = ? AND status = 'running'",
+      [now, JSON.stringify(taskIds), workerId],
+    );
+  }
+
+  async isCancelRequested(taskId: string): Promise<boolean> {
+    const row = await this.db.get<{ cancel_requested: number }>('SELECT cancel_requested FROM tasks WHERE task_id = ?', [taskId]);
+    return row?.cancel_requested === 1;
+  }
+
+  async complete(taskId: string, workerId: string, result: unknown, retainUntil: number, now: number): Promise<boolean> {
+    const changed = await this.db.run(
+      `UPDATE tasks SET status = 'completed', completed_at = ?, result = ?, retain_until = ?, error = NULL, error_type = NULL
+       WHERE task_id = ? AND worker_id = ? AND status = 'running'`,
+      [now, JSON.stringify(result ?? null), retainUntil, taskId, workerId],
+    );
+    return changed === 1;
+  }
+
+  async fail(taskId: string, workerId: string, failure: TaskFailure, retryAt: number | null, retainUntil: number, now: number): Promise<boolean> {
+    const changed =
+      retryAt === null
+        ? await this.db.run(
+            `UPDATE tasks SET status = 'failed', completed_at = ?, error = ?, error_type = ?, retain_until = ?
+             WHERE task_id = ? AND worker_id = ? AND status = 'running'`,
+            [now, failure.message, failure.type, retainUntil, taskId, workerId],
+          )
+        : await this.db.run(
+            `UPDATE tasks SET status = 'queued', run_after = ?, error = ?, error_type = ?, worker_id = NULL, heartbeat_at = NULL
+             WHERE task_id = ? AND worker_id = ? AND status = 'running'`,
+            [retryAt, failure.message, failure.type, taskId, workerId],
+          );
+    return changed === 1;
+  }
+
+  async release(taskId: string, workerId: string, runAfter: number): Promise<void> {
+    await this.db.run(
+      `UPDATE tasks SET status = 'queued', run_after = ?, attempts = attempts - 1, worker_id = NULL, heartbeat_at = NULL
+       WHERE task_id = ? AND worker_id = ? AND status = 'running'`,
+      [runAfter, taskId, workerId],
+    );
+  }
+
+  async reconcile(queue: QueueName | undefined, heartbeatTimeoutMs: number, now: number): Promise<ReconcileCounts> {
+    const running = await this.db.all<Pick<TaskRow, 'task_id' | 'worker_id' | 'heartbeat_at' | 'attempts' | 'max_tries' | 'retry_on_crash' | 'queue'>>(
+      "SELECT task_id, worker_id, heartbeat_at, attempts, max_tries, retry_on_crash, queue FROM tasks WHERE status = 'running' AND (? IS NULL OR queue = ?)",
+      [queue ?? null, queue ?? null],
+    );
+    const counts: ReconcileCounts = { recovered_orphans: 0, recovered_crashed: 0, failed_unrecoverable: 0 };
+    for (const task of running) {
+      const silent = (task.heartbeat_at ?? 0) < now - heartbeatTimeoutMs;
+      if (!silent && !isDeadLocalWorker(task.worker_id ?? '')) continue;
+      if (task.retry_on_crash && task.attempts < task.max_tries) {
+        const changed = await this.db.run(
+          "UPDATE tasks SET status = 'queued', worker_id = NULL, heartbeat_at = NULL, run_after = 0 WHERE task_id = ? AND status = 'running' AND worker_id IS ?",
+          [task.task_id, task.worker_id],
+        );
+        counts.recovered_crashed += changed;
+        if (changed) this.wake.emit(task.queue);
+      } else {
+        counts.failed_unrecoverable += await this.db.run(
+          `UPDATE tasks SET status = 'failed', completed_at = ?, error = 'The worker running this task stopped before it finished',
+             error_type = 'worker_crashed', retain_until = ? WHERE task_id = ? AND status = 'running' AND worker_id IS ?`,
+          [now, now + failedRetentionMs, task.task_id, task.worker_id],
+        );
+      }
+    }
+    return counts;
+  }
+
+  async reportWorker(queue: QueueName, workerId: string, ttlMs: number, now: number): Promise<void> {
+    await this.db.run(
+      'INSERT INTO workers (queue, worker_id, expires_at) VALUES (?, ?, ?) ON CONFLICT (queue, worker_id) DO UPDATE SET expires_at = excluded.expires_at',
+      [queue, workerId, now + ttlMs],
+    );
+  }
+
+  async workerCount(queue: QueueName, now: number): Promise<number> {
+    await this.db.run('DELETE FROM workers WHERE expires_at <= ?', [now]);
+    const row = await this.db.get<{ n: number }>('SELECT count(*) AS n FROM workers WHERE queue = ?', [queue]);
+    return row?.n ?? 0;
+  }
+
+  waitForWork(queue: QueueName, timeoutMs: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.wake.off(queue, done);
+        resolve();
+      };
+      const timer = setTimeout(done, timeoutMs);
+      this.wake.once(queue, done);
+    });
+  }
+
+  async ping(): Promise<void> {
+    await this.db.get('SELECT 1');
+  }
+
+  async close(): Promise<void> {
+    this.wake.removeAllListeners();
+    await this.db.close();
+  }
+}
+
+/** Post-mortem retention of tasks failed by the reconciler (failed_result_ttl's default: 14 days). */
+const failedRetentionMs = 14 * 24 * 3600 * 1000;
+
+function jsonPath(key: string): string {
+  return `$."${key.replace(/"/g, '""')}"`;
+}
+
+function toRecord(row: TaskRow): TaskRecord {
+  return {
+    task_id: row.task_id,
+    queue: row.queue as QueueName,
+    operation: row.operation,
+    status: row.status as TaskStatus,
+    priority: row.priority,
+    data: JSON.parse(row.data),
+    metadata: JSON.parse(row.metadata),
+    attempts: row.attempts,
+    max_tries: row.max_tries,
+    retry_on_crash: row.retry_on_crash === 1,
+    payload_version: row.payload_version,
+    created_at: isoOrNull(row.created_at)!,
+    started_at: isoOrNull(row.started_at),
+    completed_at: isoOrNull(row.completed_at),
+    error: row.error,
+    error_type: row.error_type,
+    run_after: row.run_after,
+    retried_to: row.retried_to,
+    retry_of: row.retry_of,
+    pausable: row.pausable === 1,
+    source_id: row.source_id,
+  };
+}

@@ -1,0 +1,41 @@
+/** A failure retrying cannot fix (bad input, missing model, unsupported payload): fail at once. */
+export class PermanentTaskError extends Error {
+  constructor(
+    message: string,
+    readonly type = 'PermanentError',
+  ) {
+    super(message);
+    this.name = 'PermanentTaskError';
+  }
+}
+
+/** Thrown by `checkCancelled()` once the task was cancelled; the runtime records nothing more. */
+export class TaskCancelledError extends Error {
+  constructor() {
+    super('The task was cancelled');
+    this.name = 'TaskCancelledError';
+  }
+}
+
+export interface ClassifiedError {
+  permanent: boolean;
+  type: string;
+  /** Safe to show through the API: no stack, bounded length. */
+  message: string;
+}
+
+const permanentCodes = new Set(['ENOENT', 'EACCES', 'EISDIR', 'ENOTDIR', 'EPERM']);
+
+/** Transient unless the handler said otherwise or the error is a file-system one retrying cannot fix. */
+export function classifyError(error: unknown): ClassifiedError {
+  const message = (error instanceof Error ? error.message : String(error)).slice(0, 2000) || 'Task failed';
+  if (error instanceof PermanentTaskError) return { permanent: true, type: error.type, message };
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const type = error instanceof Error ? (error.name === 'Error' ? 'Error' : error.name) : 'Error';
+  return { permanent: typeof code === 'string' && permanentCodes.has(code), type, message };
+}
+
+/** Retry delay after `attempt` failed: min(5·2^(attempt−1), 300) s, times a jitter in [0.5, 1.5). */
+export function backoffMs(attempt: number, random = Math.random): number {
+  return Math.min(5 * 2 ** (attempt - 1), 300) * 1000 * (0.5 + random());
+}

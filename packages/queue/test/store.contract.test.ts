@@ -1,0 +1,360 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { PermanentTaskError } from '../src/errors.ts';
+import { OperationRegistry, type TaskHandler } from '../src/registry.ts';
+import { WorkerRuntime, type RuntimeSettings } from '../src/runtime.ts';
+import { QueueService } from '../src/service.ts';
+import type { TaskStore } from '../src/store.ts';
+import { QueueFullError, maxPendingPerQueue, type ClaimFilter, type NewTask, type QueueName, type TaskRecord } from '../src/task.ts';
+import { startRedis, type TestRedis } from '../../../tests/support/redis.ts';
+import { embeddedTarget, openStore, type AdapterTarget, type StoreOptions } from './support/adapters.ts';
+import { testRegistry } from './support/test-operations.ts';
+
+let redis: TestRedis;
+let prefixCounter = 0;
+beforeAll(async () => {
+  redis = await startRedis();
+});
+afterAll(() => redis.stop());
+
+const adapters: [string, () => AdapterTarget][] = [
+  ['embedded', embeddedTarget],
+  ['redis', () => ({ kind: 'redis', location: redis.url, prefix: `contract${++prefixCounter}` })],
+];
+
+const noFilter: ClaimFilter = { excludeOperations: new Set(), excludeSourceIds: new Set() };
+const quietLogger = { info: () => undefined, warning: () => undefined, error: () => undefined };
+const settings: RuntimeSettings = { concurrency: { operations: 3, llm: 1 }, resultTtlMs: { operations: 60_000, llm: 30_000 }, failedTtlMs: 120_000 };
+
+function newTask(overrides: Partial<NewTask> = {}): NewTask {
+  return {
+    queue: 'operations', operation: 'test.op', data: {}, priority: 50, metadata: {}, payload_version: 1,
+    max_tries: 3, retry_on_crash: true, pausable: false, source_id: null, ...overrides,
+  };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function waitForStatus(store: TaskStore, taskId: string, status: TaskRecord['status'], timeoutMs = 10_000): Promise<TaskRecord> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const task = await store.get(taskId);
+    if (task?.status === status) return task;
+    if (Date.now() > deadline) throw new Error(`task ${taskId} stayed ${task?.status}, wanted ${status}`);
+    await sleep(20);
+  }
+}
+
+describe.each(adapters)('task queue contract: %s', (_name, target) => {
+  const cleanups: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    while (cleanups.length) await cleanups.pop()!();
+  });
+
+  async function store(options: StoreOptions = {}, at = target()): Promise<TaskStore> {
+    const opened = await openStore(at, options);
+    cleanups.push(() => opened.close());
+    return opened;
+  }
+
+  function runtime(taskStore: TaskStore, registry: OperationRegistry, extra: Partial<ConstructorParameters<typeof WorkerRuntime>[0]> = {}): WorkerRuntime {
+    const worker = new WorkerRuntime({
+      store: taskStore, registry, settings: () => settings, pauseFilter: () => noFilter, logger: quietLogger,
+      backoff: () => 30, idleWaitMs: 50, heartbeatIntervalMs: 100, ...extra,
+    });
+    cleanups.push(() => worker.stop(200));
+    return worker;
+  }
+
+  it('enqueues a queued task with every field of the spec', async () => {
+    const queue = await store();
+    const task = await queue.enqueue(newTask({ data: { a: 1 }, metadata: { source: 'x' }, priority: 70 }), Date.parse('2026-01-01T00:00:00Z'));
+    expect(task).toMatchObject({
+      task_id: expect.stringMatching(/^task_/), queue: 'operations', operation: 'test.op', status: 'queued', priority: 70,
+      data: { a: 1 }, metadata: { source: 'x' }, attempts: 0, created_at: '2026-01-01T00:00:00.000Z', started_at: null,
+      completed_at: null, error: null, error_type: null, payload_version: 1,
+    });
+    expect(await queue.get(task.task_id)).toEqual(task);
+    expect(await queue.get('task_missing')).toBeNull();
+  });
+
+  it('claims by priority, then oldest first, never more than asked', async () => {
+    const queue = await store();
+    const low = await queue.enqueue(newTask({ priority: 0 }), 1);
+    const firstMid = await queue.enqueue(newTask({ priority: 50 }), 2);
+    const high = await queue.enqueue(newTask({ priority: 100 }), 3);
+    const secondMid = await queue.enqueue(newTask({ priority: 50 }), 4);
+    await queue.enqueue(newTask({ queue: 'llm', priority: 100 }), 5);
+    const claimed = await queue.claim('operations', 3, 'w1', noFilter, 10);
+    expect(claimed.map((task) => task.task_id)).toEqual([high.task_id, firstMid.task_id, secondMid.task_id]);
+    expect(claimed.every((task) => task.status === 'running' && task.attempts === 1)).toBe(true);
+    expect((await queue.claim('operations', 5, 'w1', noFilter, 10)).map((task) => task.task_id)).toEqual([low.task_id]);
+    expect(await queue.claim('operations', 5, 'w1', noFilter, 10)).toEqual([]);
+  });
+
+  it('lists newest first with totals, and counts queued and running per lane', async () => {
+    const queue = await store();
+    const ids: string[] = [];
+    for (let n = 0; n < 5; n++) ids.push((await queue.enqueue(newTask({ queue: n % 2 ? 'llm' : 'operations' }), n + 1)).task_id);
+    await queue.claim('operations', 1, 'w', noFilter, 10);
+    const page = await queue.list({ offset: 1, limit: 2 });
+    expect(page.total).toBe(5);
+    expect(page.tasks.map((task) => task.task_id)).toEqual([ids[3], ids[2]]);
+    expect((await queue.list({ queues: ['llm'], offset: 0, limit: 10 })).total).toBe(2);
+    expect(await queue.counts()).toEqual(expect.arrayContaining([
+      { queue: 'operations', queued: 2, running: 1 },
+      { queue: 'llm', queued: 2, running: 0 },
+    ]));
+  });
+
+  it('holds back what the claim filter excludes and hands it out later without counting an attempt', async () => {
+    const queue = await store();
+    const paused = await queue.enqueue(newTask({ operation: 'index', pausable: true }), 1);
+    const pausedSource = await queue.enqueue(newTask({ source_id: 'src_1' }), 2);
+    const free = await queue.enqueue(newTask(), 3);
+    const filter = { excludeOperations: new Set(['index']), excludeSourceIds: new Set(['src_1']) };
+    expect((await queue.claim('operations', 5, 'w', filter, 10)).map((task) => task.task_id)).toEqual([free.task_id]);
+    await sleep(1200);
+    const later = await queue.claim('operations', 5, 'w', noFilter, Date.now() + 5000);
+    expect(later.map((task) => task.task_id).sort()).toEqual([paused.task_id, pausedSource.task_id].sort());
+    expect(later.every((task) => task.attempts === 1)).toBe(true);
+  });
+
+  it('runs no more than the lane concurrency at once, and one llm task across two workers', async () => {
+    const at = target();
+    const llmCap = { globalLimit: (lane: QueueName) => (lane === 'llm' ? 1 : undefined) };
+    const queue = await store(llmCap, at);
+    const other = await store(llmCap, at);
+    let running = 0;
+    const peak: Record<QueueName, number> = { operations: 0, llm: 0 };
+    const registry = new OperationRegistry();
+    const track = (lane: QueueName): TaskHandler => async () => {
+      running++;
+      peak[lane] = Math.max(peak[lane], running);
+      await sleep(60);
+      running--;
+    };
+    registry.define('ops', { queue: 'operations' }, track('operations'));
+    for (let n = 0; n < 9; n++) await queue.enqueue(newTask({ operation: 'ops' }), Date.now());
+    runtime(queue, registry).start(['operations']);
+    await expect.poll(async () => (await queue.counts()).find((c) => c.queue === 'operations')).toMatchObject({ queued: 0, running: 0 });
+    expect(peak.operations).toBe(3);
+
+    running = 0;
+    const llmRegistry = new OperationRegistry();
+    llmRegistry.define('chat', { queue: 'llm' }, track('llm'));
+    const llmTasks = [];
+    for (let n = 0; n < 4; n++) llmTasks.push(await queue.enqueue(newTask({ queue: 'llm', operation: 'chat' }), Date.now()));
+    const wide = { ...settings, concurrency: { operations: 3, llm: 3 } };
+    runtime(queue, llmRegistry, { settings: () => wide }).start(['llm']);
+    runtime(other, llmRegistry, { settings: () => wide }).start(['llm']);
+    for (const task of llmTasks) await waitForStatus(queue, task.task_id, 'completed');
+    expect(peak.llm).toBe(1);
+  });
+
+  it('retries a transient failure with backoff, then completes and keeps the result for the lane retention', async () => {
+    const queue = await store();
+    const registry = new OperationRegistry();
+    const attempts: number[] = [];
+    registry.define('flaky', { queue: 'operations' }, async ({ task }) => {
+      attempts.push(Date.now());
+      if (task.attempts < 3) throw new Error('temporarily unavailable');
+      return { answer: 42 };
+    });
+    const task = await queue.enqueue(newTask({ operation: 'flaky' }), Date.now());
+    runtime(queue, registry, { backoff: () => 150 }).start(['operations']);
+    const done = await waitForStatus(queue, task.task_id, 'completed');
+    expect(done.attempts).toBe(3);
+    expect(attempts[1] - attempts[0]).toBeGreaterThanOrEqual(140);
+    expect(attempts[2] - attempts[1]).toBeGreaterThanOrEqual(140);
+    const completedAt = Date.parse(done.completed_at!);
+    expect(await queue.result(task.task_id, completedAt + 59_000)).toEqual({ result: { answer: 42 } });
+    expect(await queue.result(task.task_id, completedAt + 61_000)).toBeNull();
+  });
+
+  it('fails for good after max_tries transient failures, and at once on a permanent error', async () => {
+    const queue = await store();
+    const registry = new OperationRegistry();
+    registry.define('always', { queue: 'operations' }, async () => {
+      throw new TypeError('still broken');
+    });
+    registry.define('bad', { queue: 'operations' }, async () => {
+      throw new PermanentTaskError('the input is not a PDF', 'ValidationError');
+    });
+    const transient = await queue.enqueue(newTask({ operation: 'always', max_tries: 2 }), Date.now());
+    const permanent = await queue.enqueue(newTask({ operation: 'bad' }), Date.now());
+    const failures: string[] = [];
+    runtime(queue, registry, { onTaskFailed: (task) => failures.push(task.task_id) }).start(['operations']);
+    expect(await waitForStatus(queue, transient.task_id, 'failed')).toMatchObject({ attempts: 2, error: 'still broken', error_type: 'TypeError' });
+    expect(await waitForStatus(queue, permanent.task_id, 'failed')).toMatchObject({ attempts: 1, error: 'the input is not a PDF', error_type: 'ValidationError' });
+    expect(await queue.result(permanent.task_id, Date.now())).toBeNull();
+    expect(failures.sort()).toEqual([transient.task_id, permanent.task_id].sort());
+  });
+
+  it('fails an unknown payload version and an unknown operation permanently, without retrying', async () => {
+    const queue = await store();
+    const registry = new OperationRegistry();
+    let ran = 0;
+    registry.define('test.op', { queue: 'operations' }, async () => void ran++);
+    const future = await queue.enqueue(newTask({ payload_version: 99 }), Date.now());
+    const unknown = await queue.enqueue(newTask({ operation: 'no.such.operation' }), Date.now());
+    runtime(queue, registry).start(['operations']);
+    expect(await waitForStatus(queue, future.task_id, 'failed')).toMatchObject({ attempts: 1, error_type: 'task_unsupported_payload_version' });
+    expect(await waitForStatus(queue, unknown.task_id, 'failed')).toMatchObject({ attempts: 1, error_type: 'unknown_operation' });
+    await sleep(200);
+    expect((await queue.get(future.task_id))!.attempts).toBe(1);
+    expect(ran).toBe(0);
+  });
+
+  it('cancels a queued task at once and a running one cooperatively', async () => {
+    const queue = await store();
+    const queued = await queue.enqueue(newTask(), Date.now());
+    expect(await queue.cancel(queued.task_id, Date.now())).toBe('cancelled');
+    expect((await queue.get(queued.task_id))!.status).toBe('cancelled');
+    expect(await queue.claim('operations', 5, 'w', noFilter, Date.now())).toEqual([]);
+    expect(await queue.cancel(queued.task_id, Date.now())).toBe('finished');
+    expect(await queue.cancel('task_nope', Date.now())).toBe('not_found');
+
+    const registry = testRegistry();
+    let stoppedBySignal = false;
+    registry.define('loop', { queue: 'operations' }, async ({ checkCancelled, signal }) => {
+      signal.addEventListener('abort', () => (stoppedBySignal = true));
+      for (;;) {
+        await checkCancelled();
+        await sleep(10);
+      }
+    });
+    const running = await queue.enqueue(newTask({ operation: 'loop' }), Date.now());
+    runtime(queue, registry).start(['operations']);
+    await waitForStatus(queue, running.task_id, 'running');
+    expect(await queue.cancel(running.task_id, Date.now())).toBe('cancelled');
+    await expect.poll(() => stoppedBySignal).toBe(true);
+    await sleep(100);
+    expect((await queue.get(running.task_id))!.status).toBe('cancelled');
+  });
+
+  it('cancels every active task of a queue, or those whose metadata matches', async () => {
+    const queue = await store();
+    const a = await queue.enqueue(newTask({ metadata: { source_id: 's1', kind: 'x' } }), 1);
+    const b = await queue.enqueue(newTask({ metadata: { source_id: 's2' } }), 2);
+    const c = await queue.enqueue(newTask({ queue: 'llm', metadata: { source_id: 's1' } }), 3);
+    expect(await queue.cancelMatching({ metadata: { source_id: 's1' }, queue: 'operations' }, 10)).toBe(1);
+    expect((await queue.get(a.task_id))!.status).toBe('cancelled');
+    expect((await queue.get(c.task_id))!.status).toBe('queued');
+    expect(await queue.cancelMatching({ metadata: { missing: 'key' } }, 10)).toBe(0);
+    expect(await queue.cancelMatching({ queue: 'llm' }, 10)).toBe(1);
+    expect(await queue.cancelMatching({}, 10)).toBe(1);
+    expect((await queue.get(b.task_id))!.status).toBe('cancelled');
+  });
+
+  it('retries a failed task as a new task with the same parameters', async () => {
+    const queue = await store();
+    const service = new QueueService(queue, new OperationRegistry(), () => ({ operations: 5, llm: 5 }));
+    const original = await service.submit({ queue: 'llm', operation: 'summarise', data: { text: 'x' }, priority: 80, metadata: { m: 1 } });
+    await queue.claim('llm', 1, 'w', noFilter, Date.now());
+    await queue.fail(original.task_id, 'w', { message: 'boom', type: 'Error' }, null, Date.now() + 1000, Date.now());
+    const { new_task_id, original_task_id } = await service.retry(original.task_id);
+    expect(original_task_id).toBe(original.task_id);
+    expect(await queue.get(new_task_id)).toMatchObject({ status: 'queued', queue: 'llm', operation: 'summarise', data: { text: 'x' }, priority: 80, metadata: { m: 1 }, attempts: 0, retry_of: original.task_id });
+    expect(await queue.get(original.task_id)).toMatchObject({ status: 'failed', retried_to: new_task_id });
+    await expect(service.retry(new_task_id)).rejects.toThrow(/only failed tasks/);
+  });
+
+  it('refuses writes from a worker whose claim is gone', async () => {
+    const queue = await store();
+    const task = await queue.enqueue(newTask(), 1);
+    await queue.claim('operations', 1, 'w1', noFilter, 2);
+    expect(await queue.complete(task.task_id, 'w2', 'x', 100, 3)).toBe(false);
+    await queue.cancel(task.task_id, 4);
+    expect(await queue.complete(task.task_id, 'w1', 'x', 100, 5)).toBe(false);
+    expect(await queue.fail(task.task_id, 'w1', { message: 'm', type: 't' }, null, 100, 5)).toBe(false);
+    expect((await queue.get(task.task_id))!.status).toBe('cancelled');
+  });
+
+  it('clears history older than a cut-off and purges expired post-mortems', async () => {
+    const queue = await store();
+    const old = await queue.enqueue(newTask(), 1);
+    const recent = await queue.enqueue(newTask(), 2);
+    const active = await queue.enqueue(newTask(), 3);
+    await queue.claim('operations', 2, 'w', noFilter, 10);
+    await queue.complete(old.task_id, 'w', null, 10_000, 1_000);
+    await queue.fail(recent.task_id, 'w', { message: 'm', type: 't' }, null, 50_000, 5_000);
+    expect(await queue.clearHistory({ finishedBefore: 2_000 })).toBe(1);
+    expect(await queue.get(old.task_id)).toBeNull();
+    expect(await queue.purgeExpired(49_999)).toBe(0);
+    expect(await queue.purgeExpired(50_000)).toBe(1);
+    expect(await queue.get(recent.task_id)).toBeNull();
+    expect((await queue.get(active.task_id))!.status).toBe('queued');
+  });
+
+  it('recovers tasks abandoned by a worker process killed with SIGKILL', async () => {
+    const at = target();
+    const queue = await store({}, at);
+    const registry = testRegistry();
+    const service = new QueueService(queue, registry, () => ({ operations: 5, llm: 5 }));
+    const retried = await service.submit({ queue: 'operations', operation: 'test.block', data: {} });
+    const once = await service.submit({ queue: 'operations', operation: 'test.block_once', data: {} });
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'support/worker-child.ts'), JSON.stringify(at)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    cleanups.push(async () => {
+      child.kill('SIGKILL');
+      await exited;
+    });
+    await waitForStatus(queue, retried.task_id, 'running', 20_000);
+    await waitForStatus(queue, once.task_id, 'running', 20_000);
+    child.kill('SIGKILL');
+    await exited;
+
+    expect(await queue.reconcile('operations', 60_000, Date.now())).toEqual({ recovered_orphans: 0, recovered_crashed: 1, failed_unrecoverable: 1 });
+    expect(await queue.get(retried.task_id)).toMatchObject({ status: 'queued', attempts: 1 });
+    expect(await queue.get(once.task_id)).toMatchObject({ status: 'failed', error_type: 'worker_crashed' });
+    expect(await queue.reconcile('operations', 60_000, Date.now())).toEqual({ recovered_orphans: 0, recovered_crashed: 0, failed_unrecoverable: 0 });
+  }, 40_000);
+
+  it('treats a running task without a heartbeat for the timeout as abandoned', async () => {
+    const queue = await store();
+    const task = await queue.enqueue(newTask({ max_tries: 1 }), 1);
+    await queue.claim('operations', 1, 'elsewhere:1:w', noFilter, 1_000);
+    await queue.heartbeat([task.task_id], 'elsewhere:1:w', 5_000);
+    expect(await queue.reconcile(undefined, 30_000, 30_000)).toMatchObject({ recovered_crashed: 0, failed_unrecoverable: 0 });
+    expect(await queue.reconcile(undefined, 30_000, 35_001)).toMatchObject({ failed_unrecoverable: 1 });
+  });
+
+  it('counts a worker while its health mark lives', async () => {
+    const queue = await store();
+    await queue.reportWorker('llm', 'w1', 1_000, 10_000);
+    expect(await queue.workerCount('llm', 10_500)).toBe(1);
+    expect(await queue.workerCount('operations', 10_500)).toBe(0);
+    expect(await queue.workerCount('llm', 11_001)).toBe(0);
+  });
+
+  it('starts nothing paused while letting running tasks finish', async () => {
+    const queue = await store();
+    const registry = new OperationRegistry();
+    let release: () => void = () => undefined;
+    registry.define('extract', { queue: 'operations', pausable: true }, () => new Promise<void>((resolve) => (release = resolve)));
+    const first = await queue.enqueue(newTask({ operation: 'extract', pausable: true }), Date.now());
+    let paused = false;
+    runtime(queue, registry, { pauseFilter: () => ({ excludeOperations: new Set(paused ? ['extract'] : []), excludeSourceIds: new Set() }) }).start(['operations']);
+    await waitForStatus(queue, first.task_id, 'running');
+    paused = true;
+    const second = await queue.enqueue(newTask({ operation: 'extract', pausable: true }), Date.now());
+    await sleep(300);
+    expect((await queue.get(second.task_id))!.status).toBe('queued');
+    release();
+    await waitForStatus(queue, first.task_id, 'completed');
+    await sleep(200);
+    expect((await queue.get(second.task_id))!.status).toBe('queued');
+    paused = false;
+    await waitForStatus(queue, second.task_id, 'running', 5_000);
+    release();
+  });
+
+  it(`refuses the ${maxPendingPerQueue + 1}th pending task of a lane`, async () => {
+    const queue = await store();
+    for (let n = 0; n < maxPendingPerQueue; n++) await queue.enqueue(newTask(), n);
+    await expect(queue.enqueue(newTask(), 1)).rejects.toBeInstanceOf(QueueFullError);
+    await expect(queue.enqueue(newTask({ queue: 'llm' }), 1)).resolves.toMatchObject({ status: 'queued' });
+  }, 120_000);
+});

@@ -1,0 +1,14 @@
+import { createPlatform } from '@rhizome/core/platform/create';
+import { stopOnSignals } from '@rhizome/core/process/serve';
+import { createNeuronWorker } from './worker.ts';
+
+/** neuron-worker as its own process (the stack's program, or `rhizome worker`). */
+export async function runWorkerProcess(env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  const platform = await createPlatform({ service: 'neuron', migrationPolicy: 'wait', env });
+  const worker = createNeuronWorker({ platform });
+  platform.logger.info(`neuron-worker ready, queue ${worker.queue}`);
+  stopOnSignals(platform.logger, async () => {
+    await worker.stop();
+    await platform.close();
+  });
+}
