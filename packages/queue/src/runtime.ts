@@ -48,6 +48,7 @@ export class WorkerRuntime {
   private readonly timers: NodeJS.Timeout[] = [];
   private readonly loops: Promise<void>[] = [];
   private stopping = false;
+  private pokes = new Set<() => void>();
   private readonly clock: () => number;
 
   constructor(private readonly options: WorkerRuntimeOptions) {
@@ -70,12 +71,24 @@ export class WorkerRuntime {
   /** Stops claiming, lets running tasks finish for up to `graceMs`, then cancels the rest. */
   async stop(graceMs = 10_000): Promise<void> {
     this.stopping = true;
+    this.poke();
     for (const timer of this.timers) clearInterval(timer);
     const drained = Promise.all([...this.running.values()].map((entry) => entry.done));
     const timeout = new Promise((resolve) => setTimeout(resolve, graceMs).unref());
     await Promise.race([drained, timeout]);
     for (const entry of this.running.values()) entry.abort.abort();
     await Promise.all(this.loops);
+  }
+
+  /** Makes every lane look for work now (e.g. processing was resumed: held tasks may start). */
+  poke(): void {
+    const waiting = this.pokes;
+    this.pokes = new Set();
+    for (const resolve of waiting) resolve();
+  }
+
+  private nextPoke(): Promise<void> {
+    return new Promise((resolve) => this.pokes.add(resolve));
   }
 
   runningCount(queue?: QueueName): number {
@@ -90,7 +103,7 @@ export class WorkerRuntime {
         const claimed = free > 0 ? await store.claim(queue, free, this.workerId, await this.options.pauseFilter(), this.clock()) : [];
         for (const task of claimed) this.run(task);
         if (claimed.length === 0 || claimed.length === free) {
-          await Promise.race([store.waitForWork(queue, this.options.idleWaitMs ?? 500), this.nextFinish(queue)]);
+          await Promise.race([store.waitForWork(queue, this.options.idleWaitMs ?? 500), this.nextFinish(queue), this.nextPoke()]);
         }
       } catch (error) {
         if (this.stopping) break;

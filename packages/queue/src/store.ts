@@ -43,6 +43,7 @@ export interface TaskStore {
   /** Moves up to `max` due tasks of `queue` to running for `workerId`, highest priority then oldest first. */
   claim(queue: QueueName, max: number, workerId: string, filter: ClaimFilter, now: number): Promise<TaskRecord[]>;
   heartbeat(taskIds: string[], workerId: string, now: number): Promise<void>;
+  /** True once the task was cancelled, and when its record no longer exists. */
   isCancelRequested(taskId: string): Promise<boolean>;
   complete(taskId: string, workerId: string, result: unknown, retainUntil: number, now: number): Promise<boolean>;
   /** `retryAt` set: back to queued, due then; null: failed for good, kept until `retainUntil`. */

@@ -234,6 +234,29 @@ describe.each(adapters)('task queue contract: %s', (_name, target) => {
     expect((await queue.get(running.task_id))!.status).toBe('cancelled');
   });
 
+  it('stops a running task whose record was cleared after it was cancelled', async () => {
+    const queue = await store();
+    const registry = new OperationRegistry();
+    let stopped = false;
+    registry.define('loop', { queue: 'operations' }, async ({ checkCancelled }) => {
+      try {
+        for (;;) {
+          await checkCancelled();
+          await sleep(10);
+        }
+      } finally {
+        stopped = true;
+      }
+    });
+    const task = await queue.enqueue(newTask({ operation: 'loop' }), Date.now());
+    runtime(queue, registry).start(['operations']);
+    await waitForStatus(queue, task.task_id, 'running');
+    await queue.cancel(task.task_id, Date.now());
+    await queue.clearHistory({ finishedBefore: Number.MAX_SAFE_INTEGER });
+    expect(await queue.get(task.task_id)).toBeNull();
+    await expect.poll(() => stopped).toBe(true);
+  });
+
   it('cancels every active task of a queue, or those whose metadata matches', async () => {
     const queue = await store();
     const a = await queue.enqueue(newTask({ metadata: { source_id: 's1', kind: 'x' } }), 1);

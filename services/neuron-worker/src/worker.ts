@@ -35,9 +35,13 @@ export function createNeuronWorker(deps: { platform: Platform }): NeuronWorker {
       record({ type: 'recovery', action: 'reconcile', source: 'reconciler', reason: null, details: { ...counts }, database_name: null }),
   });
   runtime.start();
+  const unsubscribe = platform.onProcessingChanged(() => runtime.poke());
   return {
     queue: queueUrl(platform.settings.get())?.replace(/\/\/:[^@]*@/, '//') ?? platform.paths.queueDb,
     runtime,
-    stop: () => runtime.stop(),
+    async stop() {
+      unsubscribe();
+      await runtime.stop();
+    },
   };
 }

@@ -41,6 +41,8 @@ export interface Platform {
   pauseFilter: PauseFilter;
   /** Tells every process that pause flags changed, so workers re-read them before their next claim. */
   announceProcessingChanged(): Promise<void>;
+  /** Called in this process whenever pause flags changed here or elsewhere; returns an unsubscribe. */
+  onProcessingChanged(listener: () => void): () => void;
   version: string;
   close(): Promise<void>;
 }
@@ -99,9 +101,14 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
   const processing = await ProcessingControls.open(systemDb);
   const pauseFilter = new PauseFilter(processing, operations);
   const processingSync = new Broadcast<{ at: number }>(pubsub, 'rhizome:processing:changed', origin);
-  await processingSync.listen(() => pauseFilter.invalidate());
-  const announceProcessingChanged = async () => {
+  const processingListeners = new Set<() => void>();
+  const processingChanged = () => {
     pauseFilter.invalidate();
+    for (const listener of processingListeners) listener();
+  };
+  await processingSync.listen(processingChanged);
+  const announceProcessingChanged = async () => {
+    processingChanged();
     await processingSync.announce({ at: Date.now() });
   };
 
@@ -137,6 +144,10 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     processing,
     pauseFilter,
     announceProcessingChanged,
+    onProcessingChanged: (listener) => {
+      processingListeners.add(listener);
+      return () => processingListeners.delete(listener);
+    },
     version: rhizomeVersion,
     async close() {
       await settingsSync.stop();

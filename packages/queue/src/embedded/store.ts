@@ -168,7 +168,8 @@ export class EmbeddedTaskStore implements TaskStore {
 
   async isCancelRequested(taskId: string): Promise<boolean> {
     const row = await this.db.get<{ cancel_requested: number }>('SELECT cancel_requested FROM tasks WHERE task_id = ?', [taskId]);
-    return row?.cancel_requested === 1;
+    // A task whose record is gone (history cleared after a cancel) must stop too.
+    return !row || row.cancel_requested === 1;
   }
 
   async complete(taskId: string, workerId: string, result: unknown, retainUntil: number, now: number): Promise<boolean> {

@@ -31,11 +31,13 @@ export class RouteTable {
     const validateQuery = spec.query ? compileValidator<QueryOf<E>>(spec.query, 'query') : undefined;
     const validateParams = spec.params ? compileValidator<ParamsOf<E>>(spec.params, 'path') : undefined;
     const expressPath = spec.path.replace(/\{(\w+)\}/g, ':$1');
+    // A request without a body means "no fields" when the body has no required field (e.g. a pause reason).
+    const emptyBodyDefault = spec.body && !(spec.body as { required?: string[] }).required?.length ? {} : undefined;
     this.mounted.push(spec as Endpoint);
     this.router[spec.method.toLowerCase() as 'get'](expressPath, async (req: Request, res: Response) => {
       precheck?.(req, res);
       const input = {
-        body: (validateBody ? validateBody(req.body) : undefined) as BodyOf<E>,
+        body: (validateBody ? validateBody(req.body ?? emptyBodyDefault) : undefined) as BodyOf<E>,
         query: (validateQuery ? validateQuery({ ...(req.query as object) }) : {}) as QueryOf<E>,
         params: (validateParams ? validateParams({ ...req.params }) : {}) as ParamsOf<E>,
         req,
