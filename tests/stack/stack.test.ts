@@ -150,4 +150,27 @@ describe('the supervised stack through nginx', () => {
     const me = await send('/auth/me', { headers: { Cookie: fresh } });
     expect(await me.json()).toEqual({ username: 'operator2' });
   });
+
+  it('(j) finishes a task whose neuron-worker was killed mid-run, after supervisord restarts it', async () => {
+    const cookie = sessionCookie(await send('/auth/login', { method: 'POST', body: { username: 'operator2', password: 'another-password' } }));
+    const headers = { Cookie: cookie };
+    const submitted = await send('/queue/tasks', { method: 'POST', headers, body: { queue: 'operations', operation: 'system.sleep', data: { ms: 3000 } } });
+    expect(submitted.status).toBe(201);
+    const { task_id } = (await submitted.json()) as { task_id: string };
+    const task = async () => (await (await send(`/queue/tasks/${task_id}`, { headers })).json()) as { status: string; attempts: number };
+    await waitFor(async () => ((await task()).status === 'running' ? true : undefined), 15_000, 'the task to run');
+
+    const status = (await (await send('/logs/status', { headers })).json()) as LogsStatus;
+    const killed = status.services.find((s) => s.name === 'neuron-worker')!.pid!;
+    process.kill(killed, 'SIGKILL');
+    const done = await waitFor(async () => {
+      const current = await task();
+      return current.status === 'completed' ? current : undefined;
+    }, 45_000, 'the task to complete on the restarted worker');
+    expect(done.attempts).toBe(2);
+    const after = (await (await send('/logs/status', { headers })).json()) as LogsStatus;
+    const worker = after.services.find((s) => s.name === 'neuron-worker')!;
+    expect(worker.state).toBe('RUNNING');
+    expect(worker.pid).not.toBe(killed);
+  }, 60_000);
 });

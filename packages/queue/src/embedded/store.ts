@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import { MicroBatch } from '../batch.ts';
 import { isDeadLocalWorker, isoOrNull, newTaskId } from '../ids.ts';
 import type { TaskStore } from '../store.ts';
 import {
@@ -22,6 +23,14 @@ export interface EmbeddedStoreOptions {
   globalLimit?: (queue: QueueName) => number | undefined;
 }
 
+interface Completion {
+  taskId: string;
+  workerId: string;
+  result: string;
+  retainUntil: number;
+  now: number;
+}
+
 const activeStatuses = "('queued', 'running')";
 const terminalStatuses = "('completed', 'failed', 'cancelled')";
 
@@ -32,6 +41,7 @@ const terminalStatuses = "('completed', 'failed', 'cancelled')";
 export class EmbeddedTaskStore implements TaskStore {
   readonly kind = 'embedded';
   private readonly wake = new EventEmitter().setMaxListeners(0);
+  private readonly completions = new MicroBatch<Completion, boolean>((items) => this.completeBatch(items), 500);
 
   private constructor(
     private readonly db: SqliteFile,
@@ -172,13 +182,25 @@ export class EmbeddedTaskStore implements TaskStore {
     return !row || row.cancel_requested === 1;
   }
 
-  async complete(taskId: string, workerId: string, result: unknown, retainUntil: number, now: number): Promise<boolean> {
-    const changed = await this.db.run(
-      `UPDATE tasks SET status = 'completed', completed_at = ?, result = ?, retain_until = ?, error = NULL, error_type = NULL
-       WHERE task_id = ? AND worker_id = ? AND status = 'running'`,
-      [now, JSON.stringify(result ?? null), retainUntil, taskId, workerId],
+  complete(taskId: string, workerId: string, result: unknown, retainUntil: number, now: number): Promise<boolean> {
+    return this.completions.push({ taskId, workerId, result: JSON.stringify(result ?? null), retainUntil, now });
+  }
+
+  /** Completes a batch in one UPDATE (same worker: one process), reporting which the claim guard allowed. */
+  private async completeBatch(items: Completion[]): Promise<boolean[]> {
+    const byTask = Object.fromEntries(items.map((item) => [item.taskId, [item.result, item.retainUntil, item.now, item.workerId]]));
+    const done = await this.db.all<{ task_id: string }>(
+      `UPDATE tasks SET status = 'completed', error = NULL, error_type = NULL,
+         result = (SELECT json_extract(value, '$[0]') FROM json_each(?1) WHERE key = tasks.task_id),
+         retain_until = (SELECT json_extract(value, '$[1]') FROM json_each(?1) WHERE key = tasks.task_id),
+         completed_at = (SELECT json_extract(value, '$[2]') FROM json_each(?1) WHERE key = tasks.task_id)
+       WHERE task_id IN (SELECT key FROM json_each(?1)) AND status = 'running'
+         AND worker_id = (SELECT json_extract(value, '$[3]') FROM json_each(?1) WHERE key = tasks.task_id)
+       RETURNING task_id`,
+      [JSON.stringify(byTask)],
     );
-    return changed === 1;
+    const completed = new Set(done.map((row) => row.task_id));
+    return items.map((item) => completed.has(item.taskId));
   }
 
   async fail(taskId: string, workerId: string, failure: TaskFailure, retryAt: number | null, retainUntil: number, now: number): Promise<boolean> {
