@@ -1,5 +1,6 @@
 import { PermanentTaskError } from '@rhizome/queue';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { Blocker } from '../support/blocking-operation.ts';
 import { setUpAccount, startTestServer, type TestServer } from '../support/server.ts';
 
 interface SystemEvent {
@@ -27,9 +28,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 describe('system processing pause and event log', () => {
   let server: TestServer;
   let cookie: string;
-  /** Keys of blocking `test.pausable` tasks allowed to finish. */
-  const released = new Set<string>();
-  let activeBlockers = 0;
+  const blocking = new Blocker();
   const call = (method: string, apiPath: string, body?: unknown) => server.call(method, apiPath, { cookie, body });
 
   async function status(): Promise<Status> {
@@ -75,20 +74,9 @@ describe('system processing pause and event log', () => {
   beforeAll(async () => {
     server = await startTestServer();
     cookie = await setUpAccount(server);
-    server.platform.operations.define('test.pausable', { queue: 'operations', pausable: true }, async ({ task, checkCancelled }) => {
-      if (task.data.key === undefined) return { ok: 'pausable' };
-      const key = String(task.data.key);
-      activeBlockers += 1;
-      try {
-        while (!released.has(key)) {
-          await checkCancelled();
-          await sleep(10);
-        }
-        return { released: key };
-      } finally {
-        activeBlockers -= 1;
-      }
-    });
+    server.platform.operations.define('test.pausable', { queue: 'operations', pausable: true }, async (context) =>
+      context.task.data.key === undefined ? { ok: 'pausable' } : blocking.handler(context),
+    );
     server.platform.operations.define('test.fail', { queue: 'operations' }, async () => {
       throw new PermanentTaskError('test.fail never succeeds', 'ValidationError');
     });
@@ -97,8 +85,7 @@ describe('system processing pause and event log', () => {
   afterEach(async () => {
     if ((await status()).paused) expect((await call('POST', '/system/processing/resume')).status).toBe(200);
     await call('DELETE', '/queue/tasks');
-    const deadline = Date.now() + 3000;
-    while (activeBlockers > 0 && Date.now() < deadline) await sleep(10);
+    await blocking.settled();
   });
 
   afterAll(() => server.stop());
@@ -165,7 +152,7 @@ describe('system processing pause and event log', () => {
     await waitFor(other, 'completed');
     expect(await taskStatus(held)).toMatchObject({ status: 'queued', started_at: null });
 
-    released.add('in-flight');
+    blocking.release('in-flight');
     await waitFor(inFlight, 'completed');
     expect((await call('GET', `/queue/tasks/${inFlight}/result`)).body).toEqual({ result: { released: 'in-flight' } });
     await waitFor(await submit({ queue: 'operations', operation: 'system.noop', data: {} }), 'completed');

@@ -1,5 +1,6 @@
 import { PermanentTaskError } from '@rhizome/queue';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { Blocker } from '../support/blocking-operation.ts';
 import { setUpAccount, startTestServer, type CallResult, type TestServer } from '../support/server.ts';
 
 interface Task {
@@ -40,13 +41,10 @@ function notFoundBody(resourceType: string, identifier: string) {
 describe('queue endpoints (embedded default)', () => {
   let server: TestServer;
   let cookie: string;
-  /** Keys of `test.block` tasks allowed to finish. */
-  const released = new Set<string>();
+  const blocking = new Blocker();
   /** Labels of `test.record` tasks in the order the worker ran them. */
   const ran: string[] = [];
   const flakyFailed = new Set<string>();
-  /** `test.block` handlers still running in the worker. */
-  let activeBlockers = 0;
   const call = (method: string, apiPath: string, body?: unknown) => server.call(method, apiPath, { cookie, body });
 
   async function submit(body: Record<string, unknown>): Promise<string> {
@@ -93,19 +91,7 @@ describe('queue endpoints (embedded default)', () => {
     server = await startTestServer();
     cookie = await setUpAccount(server);
     const { operations } = server.platform;
-    operations.define('test.block', { queue: 'operations' }, async ({ task: current, checkCancelled }) => {
-      const key = String(current.data.key);
-      activeBlockers += 1;
-      try {
-        while (!released.has(key)) {
-          await checkCancelled();
-          await sleep(10);
-        }
-        return { released: key };
-      } finally {
-        activeBlockers -= 1;
-      }
-    });
+    operations.define('test.block', { queue: 'operations' }, blocking.handler);
     operations.define('test.record', { queue: 'operations' }, async ({ task: current }) => {
       ran.push(String(current.data.label));
       return { label: current.data.label };
@@ -126,9 +112,7 @@ describe('queue endpoints (embedded default)', () => {
   /** Cancels every active task and waits until the worker has stopped their handlers. */
   async function quiesce(): Promise<void> {
     await call('DELETE', '/queue/tasks');
-    const deadline = Date.now() + 3000;
-    while (activeBlockers > 0 && Date.now() < deadline) await sleep(10);
-    expect(activeBlockers).toBe(0);
+    expect(await blocking.settled()).toBe(0);
   }
 
   /**
@@ -255,7 +239,7 @@ describe('queue endpoints (embedded default)', () => {
       expect(clamped.data).toHaveLength(5);
       for (const query of ['page=0', 'page_size=0', 'page=x']) expect((await call('GET', `/queue/tasks?${query}`)).status).toBe(422);
 
-      released.add('list');
+      blocking.release('list');
       await waitFor(a, 'completed');
       await waitFor(c, 'completed');
       expect(((await call('GET', '/queue/tasks')).body as TaskList).total_in_queue).toBe(0);
@@ -297,7 +281,7 @@ describe('queue endpoints (embedded default)', () => {
         expect(result.status).toBe(404);
         expect(result.body).toEqual(notFoundBody('task_result', taskId));
       }
-      released.add('result');
+      blocking.release('result');
       await waitFor(running, 'completed');
       expect((await call('GET', `/queue/tasks/${running}/result`)).body).toEqual({ result: { released: 'result' } });
       await waitFor(queued, 'completed');
@@ -312,7 +296,7 @@ describe('queue endpoints (embedded default)', () => {
       const result = await call('DELETE', `/queue/tasks/${queued}`);
       expect(result.status).toBe(200);
       expect(result.body).toEqual({ status: 'cancelled' });
-      released.add('cancel-queued');
+      blocking.release('cancel-queued');
       await waitFor(blocker, 'completed');
       // The lane has moved past the cancelled task once a later one ran.
       await waitFor(await record('llm', 'after-cancelled'), 'completed');
@@ -387,7 +371,7 @@ describe('queue endpoints (embedded default)', () => {
       const blocker = await block('llm', 'retry-queued');
       await waitFor(blocker, 'running');
       expectError(await call('POST', `/queue/tasks/${blocker}/retry`), 400, 'VALIDATION_ERROR');
-      released.add('retry-queued');
+      blocking.release('retry-queued');
       await waitFor(blocker, 'completed');
       const unknown = await call('POST', '/queue/tasks/no-such-task/retry');
       expect(unknown.status).toBe(404);
@@ -594,7 +578,7 @@ describe('queue endpoints (embedded default)', () => {
         for (const [label, priority] of labels) ids.push(await record('operations', label, { priority }));
         for (const taskId of ids) expect((await task(taskId)).status).toBe('queued');
         const start = ran.length;
-        released.add('priority');
+        blocking.release('priority');
         for (const taskId of ids) await waitFor(taskId, 'completed');
         expect(ran.slice(start)).toEqual(['p90', 'p50a', 'p50b', 'p20', 'p10', 'p0']);
       } finally {
