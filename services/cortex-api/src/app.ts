@@ -10,6 +10,7 @@ import { mountDatabaseRoutes } from './routes/databases.ts';
 import { mountOpsRoutes } from './routes/ops.ts';
 import { mountProcessingRoutes } from './routes/processing.ts';
 import { mountQueueRoutes } from './routes/queue.ts';
+import { mountSourcePauseRoutes } from './routes/source-pause.ts';
 import { mountSettingsRoutes } from './routes/settings.ts';
 import { mountUpgradeRoutes } from './routes/upgrade.ts';
 import { landingPage } from './web/landing.ts';
@@ -18,6 +19,7 @@ export type { CortexDeps } from './deps.ts';
 
 const featureRoutes = [
   mountAuthRoutes, mountSettingsRoutes, mountDatabaseRoutes, mountUpgradeRoutes, mountOpsRoutes, mountQueueRoutes, mountProcessingRoutes,
+  mountSourcePauseRoutes,
 ];
 const publicDocs = new Set(['/openapi.json', '/docs']);
 

@@ -119,3 +119,26 @@ export const processingEndpoints = {
     response: Type.Object({ deleted: Type.Integer() }),
   }),
 };
+
+const SourceId = Type.Object({ source_id: Type.String({ minLength: 1 }) });
+const SourceIds = Type.Array(Type.String({ minLength: 1 }), { minItems: 1, maxItems: 500 });
+
+export const sourcePauseEndpoints = {
+  pause: endpoint({
+    method: 'POST', path: '/sources/{source_id}/pause', tag: 'sources', status: 200, errors: [422],
+    summary: 'Pause one source: none of its tasks starts until it is resumed', params: SourceId,
+    body: Body({ reason: Reason }), response: Type.Object({ source_id: Type.String(), paused: Type.Literal(true) }),
+  }),
+  resume: endpoint({
+    method: 'POST', path: '/sources/{source_id}/resume', tag: 'sources', status: 200, summary: 'Resume one source',
+    params: SourceId, response: Type.Object({ source_id: Type.String(), paused: Type.Literal(false) }),
+  }),
+  pauseMany: endpoint({
+    method: 'POST', path: '/sources/pause', tag: 'sources', status: 200, errors: [422], summary: 'Pause 1-500 sources',
+    body: Body({ source_ids: SourceIds, reason: Reason }), response: Type.Object({ count: Type.Integer() }),
+  }),
+  resumeMany: endpoint({
+    method: 'POST', path: '/sources/resume', tag: 'sources', status: 200, errors: [422], summary: 'Resume 1-500 sources',
+    body: Body({ source_ids: SourceIds }), response: Type.Object({ count: Type.Integer() }),
+  }),
+};

@@ -73,12 +73,13 @@ export class ProcessingControls {
   /** Pauses sources of a database; returns how many were not paused before. */
   async pauseSources(databaseName: string, sourceIds: string[], reason: string | null): Promise<number> {
     const at = new Date().toISOString();
+    const unique = [...new Set(sourceIds)];
     return this.db.transaction(async (trx) => {
-      let count = 0;
-      for (const sourceId of new Set(sourceIds)) {
-        const inserted = await trx('paused_sources').insert({ database_name: databaseName, source_id: sourceId, reason, paused_at: at }).onConflict(['database_name', 'source_id']).ignore();
-        count += Array.isArray(inserted) && inserted[0] ? 1 : 0;
+      const already = (await trx('paused_sources').where({ database_name: databaseName }).whereIn('source_id', unique).count({ n: '*' }).first()) as { n: number };
+      for (const sourceId of unique) {
+        await trx('paused_sources').insert({ database_name: databaseName, source_id: sourceId, reason, paused_at: at }).onConflict(['database_name', 'source_id']).ignore();
       }
+      const count = unique.length - Number(already.n);
       await trx('system_events').insert({
         timestamp: at, type: 'pause', action: 'source_pause', source: 'user', reason, details: JSON.stringify({ source_ids: sourceIds }), database_name: databaseName,
       });
