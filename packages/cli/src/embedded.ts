@@ -1,5 +1,5 @@
 import http from 'node:http';
-import { createAuthServices, createCortexApi } from '@rhizome/cortex-api';
+import { createAuthServices, createCortexApi, startApiBackgroundJobs } from '@rhizome/cortex-api';
 import { createNeuronWorker } from '@rhizome/neuron-worker';
 import { createPlatform, type Platform } from '@rhizome/core/platform/create';
 import { closeServer, listen, type ListenOptions } from '@rhizome/core/process/serve';
@@ -24,6 +24,7 @@ export async function startEmbedded(
   const auth = await createAuthServices(platform);
   const { app } = createCortexApi({ platform, ...auth, authMode: 'embedded' });
   const worker = createNeuronWorker({ platform });
+  const background = startApiBackgroundJobs(platform);
   const server = http.createServer(app);
   const url = await listen(server, listenOn);
   return {
@@ -31,6 +32,7 @@ export async function startEmbedded(
     platform,
     async stop() {
       await closeServer(server);
+      await background.stop();
       await worker.stop();
       await platform.close();
     },

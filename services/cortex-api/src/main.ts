@@ -3,14 +3,17 @@ import { createPlatform } from '@rhizome/core/platform/create';
 import { closeServer, listen, listenOptionsFromEnv, stopOnSignals } from '@rhizome/core/process/serve';
 import { createCortexApi } from './app.ts';
 import { createAuthServices } from './auth-services.ts';
+import { startApiBackgroundJobs } from './background.ts';
 
 const platform = await createPlatform({ service: 'cortex', migrationPolicy: 'apply' });
 const auth = await createAuthServices(platform);
 const { app } = createCortexApi({ platform, ...auth, authMode: 'direct', supervisorUrl: process.env.RHIZOME_SUPERVISOR_URL });
+const background = startApiBackgroundJobs(platform);
 const server = http.createServer(app);
 const url = await listen(server, listenOptionsFromEnv(8080));
 platform.logger.info(`cortex-api listening on ${url}`);
 stopOnSignals(platform.logger, async () => {
   await closeServer(server);
+  await background.stop();
   await platform.close();
 });

@@ -24,7 +24,7 @@ interface EventRow extends Omit<SystemEvent, 'details'> {
 }
 
 const schema = `
-CREATE TABLE IF NOT EXISTS processing_state (id INTEGER PRIMARY KEY CHECK (id = 1), paused INTEGER NOT NULL, paused_at TEXT, reason TEXT);
+CREATE TABLE IF NOT EXISTS processing_state (id INTEGER PRIMARY KEY CHECK (id = 1), paused INTEGER NOT NULL, paused_at TEXT, reason TEXT, paused_by TEXT);
 INSERT OR IGNORE INTO processing_state (id, paused) VALUES (1, 0);
 CREATE TABLE IF NOT EXISTS paused_sources (
   database_name TEXT NOT NULL, source_id TEXT NOT NULL, reason TEXT, paused_at TEXT NOT NULL,
@@ -54,10 +54,16 @@ export class ProcessingControls {
     return { paused: row.paused === 1, paused_at: row.paused_at, reason: row.reason };
   }
 
+  /** Who paused processing (user, health_monitor), or null when it runs. */
+  async pausedBy(): Promise<string | null> {
+    const row = (await this.db('processing_state').where({ id: 1, paused: 1 }).first()) as { paused_by: string | null } | undefined;
+    return row ? (row.paused_by ?? 'user') : null;
+  }
+
   async pause(reason: string | null, source = 'user'): Promise<void> {
     const at = new Date().toISOString();
     await this.db.transaction(async (trx) => {
-      await trx('processing_state').where({ id: 1 }).update({ paused: 1, paused_at: at, reason });
+      await trx('processing_state').where({ id: 1 }).update({ paused: 1, paused_at: at, reason, paused_by: source });
       await trx('system_events').insert({ timestamp: at, type: 'pause', action: 'system_pause', source, reason, details: null, database_name: null });
     });
   }
@@ -65,7 +71,7 @@ export class ProcessingControls {
   async resume(source = 'user'): Promise<void> {
     const at = new Date().toISOString();
     await this.db.transaction(async (trx) => {
-      await trx('processing_state').where({ id: 1 }).update({ paused: 0, paused_at: null, reason: null });
+      await trx('processing_state').where({ id: 1 }).update({ paused: 0, paused_at: null, reason: null, paused_by: null });
       await trx('system_events').insert({ timestamp: at, type: 'resume', action: 'system_resume', source, reason: null, details: null, database_name: null });
     });
   }
