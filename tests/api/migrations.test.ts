@@ -4,12 +4,15 @@ import type { Knex } from 'knex';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openSqlite } from '@rhizome/core/storage/connection';
 import { Migrator } from '@rhizome/core/storage/migrator';
-import { shippedMigrations, type Migration } from '@rhizome/core/storage/migrations/index';
+import { revisionOf, shippedMigrations, type Migration } from '@rhizome/core/storage/migrations/index';
 import { runCli } from '@rhizome/cli/main';
 import { setUpAccount, startTestServer, tempDataDir, type TestServer } from '../support/server.ts';
 
+const shippedNames = shippedMigrations.map((migration) => migration.name);
+const latestRevision = revisionOf(shippedNames.at(-1)!);
+
 const addNotes: Migration = {
-  name: '0002_add_notes',
+  name: '9001_add_notes',
   up: async (db: Knex) => {
     await db.schema.createTable('notes', (table) => table.string('id').primary());
   },
@@ -29,15 +32,15 @@ describe('schema migrations', () => {
     let db = openSqlite(file);
     cleanups.push(() => db.destroy());
     const baseline = new Migrator(backups, shippedMigrations);
-    expect(await baseline.apply(db)).toMatchObject({ applied: ['0001_baseline'], current_revision: '0001', backup_path: null });
+    expect(await baseline.apply(db)).toMatchObject({ applied: shippedNames, current_revision: latestRevision, backup_path: null });
     await db('graph_templates').insert({ id: 'tpl', name: 'kept', template_type: 'node', properties: '[]', created_at: 'x', updated_at: 'x' });
 
     const upgraded = new Migrator(backups, [...shippedMigrations, addNotes]);
-    expect((await upgraded.status(db)).pending).toEqual(['0002_add_notes']);
+    expect((await upgraded.status(db)).pending).toEqual(['9001_add_notes']);
     const result = await upgraded.apply(db);
-    expect(result.applied).toEqual(['0002_add_notes']);
-    expect(result.current_revision).toBe('0002');
-    expect(path.basename(result.backup_path!)).toMatch(/^pre-0002-\d{8}T\d{6}Z\.db$/);
+    expect(result.applied).toEqual(['9001_add_notes']);
+    expect(result.current_revision).toBe('9001');
+    expect(path.basename(result.backup_path!)).toMatch(/^pre-9001-\d{8}T\d{6}Z\.db$/);
     expect(await db.schema.hasTable('notes')).toBe(true);
     expect(upgraded.latestBackup()).toBe(result.backup_path);
 
@@ -47,7 +50,7 @@ describe('schema migrations', () => {
     db = openSqlite(file);
     expect(await db.schema.hasTable('notes')).toBe(false);
     expect(await db('graph_templates').pluck('name')).toEqual(['kept']);
-    expect((await upgraded.status(db)).current_revision).toBe('0001');
+    expect((await upgraded.status(db)).current_revision).toBe(latestRevision);
   });
 
   it('re-stamps a database recorded at a revision no longer shipped to the baseline', async () => {
@@ -57,7 +60,7 @@ describe('schema migrations', () => {
     const migrator = new Migrator(path.join(dir, 'backups'));
     await migrator.apply(db);
     await db('knex_migrations').insert({ name: '0000_ancient', batch: 1, migration_time: new Date() });
-    expect(await migrator.status(db)).toMatchObject({ current_revision: '0001', applied: ['0001_baseline'], pending: [] });
+    expect(await migrator.status(db)).toMatchObject({ current_revision: latestRevision, applied: shippedNames, pending: [] });
   });
 
   it('serves /upgrade/pending, /upgrade/apply and a 404 rollback without a backup', async () => {
@@ -66,9 +69,9 @@ describe('schema migrations', () => {
     const cookie = await setUpAccount(server);
     const pending = await server.call('GET', '/upgrade/pending', { cookie });
     expect(pending.status).toBe(200);
-    expect(pending.body).toMatchObject({ ready: true, blocked_on: [], last_backup: null, last_applied: ['0001_baseline'], data_changing: false });
+    expect(pending.body).toMatchObject({ ready: true, blocked_on: [], last_backup: null, last_applied: shippedNames, data_changing: false });
     const applied = await server.call('POST', '/upgrade/apply', { cookie });
-    expect(applied.body).toEqual({ applied: [], current_revision: '0001', backup_path: null });
+    expect(applied.body).toEqual({ applied: [], current_revision: latestRevision, backup_path: null });
     const rollback = await server.call('POST', '/upgrade/rollback', { cookie });
     expect(rollback.status).toBe(404);
     expect(rollback.body).toMatchObject({ error: 'NOT_FOUND' });
@@ -86,14 +89,14 @@ describe('schema migrations', () => {
     cleanups.push(() => second.stop());
     const base = `${second.url}/api/v1`;
     const pending = await (await fetch(`${base}/upgrade/pending`, { headers: { cookie } })).json();
-    expect(pending.last_applied).toEqual(['0002_add_notes']);
-    expect(path.basename(pending.last_backup)).toMatch(/^pre-0002-/);
+    expect(pending.last_applied).toEqual(['9001_add_notes']);
+    expect(path.basename(pending.last_backup)).toMatch(/^pre-9001-/);
     const db = await second.platform.databases.connection('default');
     expect(await db.schema.hasTable('notes')).toBe(true);
 
     const rollback = await fetch(`${base}/upgrade/rollback`, { method: 'POST', headers: { cookie } });
     expect(rollback.status).toBe(200);
-    expect(await rollback.json()).toMatchObject({ restored_from: pending.last_backup, revision: '0001' });
+    expect(await rollback.json()).toMatchObject({ restored_from: pending.last_backup, revision: latestRevision });
     const restored = await second.platform.databases.connection('default');
     expect(await restored.schema.hasTable('notes')).toBe(false);
     expect(await restored('graph_templates').where({ id: 'system_template_item' }).count({ n: '*' }).first()).toMatchObject({ n: 1 });
@@ -111,7 +114,7 @@ describe('schema migrations', () => {
     const out: string[] = [];
     const err: string[] = [];
     expect(await runCli(['db', 'migrate', 'status'], (line) => out.push(line), (line) => err.push(line))).toBe(0);
-    expect(out.join('\n')).toMatch(/default: revision 0001; applied 0001_baseline; pending -/);
+    expect(out.join('\n')).toContain(`default: revision ${latestRevision}; applied ${shippedNames.join(', ')}; pending -`);
     expect(await runCli(['db', 'migrate', 'rollback'], (line) => out.push(line), (line) => err.push(line))).toBe(1);
     expect(err.join('\n')).toMatch(/No pre-upgrade backup for database 'default'/);
     expect(await runCli(['upgrade'], (line) => out.push(line))).toBe(0);

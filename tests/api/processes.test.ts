@@ -144,7 +144,7 @@ describe('a database file replaced by another process', () => {
     const worker = await createPlatform({ service: 'neuron', migrationPolicy: 'wait', env });
     try {
       const templates = async (platform: typeof api) => Number((await (await platform.databases.connection('default'))('graph_templates').count({ n: '*' }).first())!.n);
-      const backup = path.join(api.paths.migrationBackupsDir('default'), 'pre-0002-20260101T000000Z.db');
+      const backup = path.join(api.paths.migrationBackupsDir('default'), 'pre-9001-20260101T000000Z.db');
       await backupSqlite(await api.databases.connection('default'), backup);
       await (await api.databases.connection('default'))('graph_templates').insert({
         id: 'after_backup', name: 'x', template_type: 'node', properties: '[]', created_at: 'x', updated_at: 'x',

@@ -10,6 +10,7 @@ import { maxTries } from '../queue/settings.ts';
 import { defineSystemOperations } from '../queue/system-operations.ts';
 import { openSqlite } from '../storage/connection.ts';
 import { DatabaseManager, type MigrationPolicy } from '../databases/manager.ts';
+import { GraphEventBus } from '../graph/events.ts';
 import { defaultSeeds } from '../databases/seeds.ts';
 import { createLogger, setLogLevel, type Logger } from '../logging.ts';
 import { DataPaths, resolveConfigDir, resolveDataDir } from '../paths.ts';
@@ -33,6 +34,8 @@ export interface Platform {
   health: HealthRegistry;
   counts: CountsRegistry;
   pluginCaches: PluginCaches;
+  /** node.create / edge.create events of graph writes made in this process. */
+  graphEvents: GraphEventBus;
   /** Operations with their lane and policies; the worker adds the handlers' code. */
   operations: OperationRegistry;
   tasks: TaskStore;
@@ -126,6 +129,9 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
 
   const counts = new CountsRegistry();
   counts.register('templates', (db) => countRows(db, 'graph_templates'));
+  counts.register('knowledge_nodes', (db) => countRows(db, 'graph_nodes'));
+  counts.register('links', (db) => countRows(db, 'graph_edges'));
+  counts.register('sources', (db) => countRows(db, 'sources'));
 
   return {
     paths,
@@ -138,6 +144,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     health,
     counts,
     pluginCaches: new PluginCaches(),
+    graphEvents: new GraphEventBus(),
     operations,
     tasks,
     queue,

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import * as baseline from './0001_baseline.ts';
+import * as graph from './0002_graph.ts';
 
 export interface Migration {
   /** `<revision>_<slug>`: the revision is the four-digit prefix. */
@@ -9,7 +10,10 @@ export interface Migration {
 }
 
 /** Every shipped migration, oldest first. Features append theirs here. */
-export const shippedMigrations: Migration[] = [{ name: '0001_baseline', ...baseline }];
+export const shippedMigrations: Migration[] = [
+  { name: '0001_baseline', ...baseline },
+  { name: '0002_graph', ...graph },
+];
 
 export function revisionOf(migrationName: string): string {
   return migrationName.slice(0, 4);
