@@ -11,6 +11,7 @@ import { defineSystemOperations } from '../queue/system-operations.ts';
 import { openSqlite } from '../storage/connection.ts';
 import { DatabaseManager, type MigrationPolicy } from '../databases/manager.ts';
 import { GraphEventBus } from '../graph/events.ts';
+import { defineGraphOperations } from '../graph/operations.ts';
 import { defaultSeeds } from '../databases/seeds.ts';
 import { createLogger, setLogLevel, type Logger } from '../logging.ts';
 import { DataPaths, resolveConfigDir, resolveDataDir } from '../paths.ts';
@@ -115,6 +116,9 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     await processingSync.announce({ at: Date.now() });
   };
 
+  const graphEvents = new GraphEventBus();
+  defineGraphOperations(operations, { databases, events: graphEvents });
+
   const health = new HealthRegistry();
   health.register('database', async () => {
     const { name, db } = await databases.current();
@@ -144,7 +148,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     health,
     counts,
     pluginCaches: new PluginCaches(),
-    graphEvents: new GraphEventBus(),
+    graphEvents,
     operations,
     tasks,
     queue,

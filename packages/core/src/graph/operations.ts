@@ -1,0 +1,18 @@
+import type { OperationRegistry } from '@rhizome/queue';
+import type { DatabaseManager } from '../databases/manager.ts';
+import type { GraphEventBus } from './events.ts';
+
+/** What graph tasks need: the databases (a task names the one it was queued for) and the event bus. */
+export interface GraphDeps {
+  databases: DatabaseManager;
+  events: GraphEventBus;
+}
+
+export type DefineOperations = (registry: OperationRegistry, deps: GraphDeps) => void;
+
+/** Every graph feature's queue operations; each feature adds its definer here. */
+export const graphOperationDefiners: DefineOperations[] = [];
+
+export function defineGraphOperations(registry: OperationRegistry, deps: GraphDeps): void {
+  for (const define of graphOperationDefiners) define(registry, deps);
+}
