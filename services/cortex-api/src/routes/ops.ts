@@ -44,7 +44,7 @@ export function mountOpsRoutes(routes: RouteTable, deps: CortexDeps): void {
         counts: await platform.counts.collect(current.db),
       },
       logsDir: paths.logsDir,
-      queue: await platform.health.check().then((health) => health.subsystems.queue),
+      queue: await queueStats(platform),
       services: await getServiceStatus(deps.supervisorUrl),
     });
     res.status(200).type('application/zip').attachment('chaoscypher-diagnostics.zip').send(zip);
