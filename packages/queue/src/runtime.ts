@@ -99,6 +99,8 @@ export class WorkerRuntime {
     const { store } = this.options;
     while (!this.stopping) {
       try {
+        // One macrotask turn lets tasks finishing together free their slots, so one claim fills them all.
+        await new Promise((resolve) => setImmediate(resolve));
         const free = this.options.settings().concurrency[queue] - this.runningCount(queue);
         const claimed = free > 0 ? await store.claim(queue, free, this.workerId, await this.options.pauseFilter(), this.clock()) : [];
         for (const task of claimed) this.run(task);

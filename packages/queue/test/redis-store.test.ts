@@ -1,9 +1,7 @@
 import { spawn } from 'node:child_process';
 import os from 'node:os';
-import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { bullPriority } from '../src/redis/lanes.ts';
 import { RedisTaskStore, type RedisStoreOptions } from '../src/redis/store.ts';
 import { QueueUnavailableError, type ClaimFilter, type NewTask, type QueueName } from '../src/task.ts';
 import { startRedis, type TestRedis } from '../../../tests/support/redis.ts';
@@ -40,27 +38,25 @@ async function connect(options: RedisStoreOptions = {}, url = redis.url): Promis
   return store;
 }
 
-/** bullmq's own view of a lane, to check that no job outlives its task. */
-async function bullJobs(prefix: string, lane: QueueName): Promise<Record<string, number>> {
-  const queue = new Queue(lane, { connection: admin, prefix: `${prefix}:bull` });
-  try {
-    return await queue.getJobCounts('wait', 'prioritized', 'delayed', 'active', 'completed', 'failed');
-  } finally {
-    await queue.close();
-  }
+/** The sizes of a lane's scheduling sets, to check that no entry outlives its task's state. */
+async function laneSets(prefix: string, lane: QueueName): Promise<Record<string, number>> {
+  const base = `${prefix}:queue:${lane}`;
+  const [pending, deferred, queued, running] = await Promise.all([
+    admin.zcard(`${base}:pending`), admin.zcard(`${base}:deferred`), admin.scard(`${base}:queued`), admin.scard(`${base}:running`),
+  ]);
+  return { pending, deferred, queued, running };
 }
 
-const noJobs = { wait: 0, prioritized: 0, delayed: 0, active: 0, completed: 0, failed: 0 };
+const emptyLane = { pending: 0, deferred: 0, queued: 0, running: 0 };
 
-describe('RedisTaskStore on bullmq', () => {
-  it('maps priority 0-100 onto bullmq priorities 101-1 and keeps FIFO within a priority', async () => {
-    expect([0, 50, 100].map(bullPriority)).toEqual([101, 51, 1]);
+describe('RedisTaskStore', () => {
+  it('claims priority 0-100 higher first and FIFO within a priority', async () => {
     const store = await connect();
     const order = [0, 50, 100, 0, 50, 100, 1, 99];
     const ids: string[] = [];
     for (const [index, priority] of order.entries()) ids.push((await store.enqueue(newTask({ priority }), index)).task_id);
     const claimed: string[] = [];
-    // One at a time, so the order is bullmq's and not the sort of one claimed batch.
+    // One at a time, so the order is the pending set's and not that of one claimed batch.
     for (let round = 0; round < order.length; round++) claimed.push(...(await store.claim('operations', 1, 'w', noFilter, 100)).map((task) => task.task_id));
     expect(claimed).toEqual([ids[2], ids[5], ids[7], ids[1], ids[4], ids[6], ids[0], ids[3]]);
     expect(await store.claim('operations', 1, 'w', noFilter, 100)).toEqual([]);
@@ -108,7 +104,26 @@ describe('RedisTaskStore on bullmq', () => {
 
     expect((await store.claim('llm', 1, 'w2', noFilter, 8)).map((claimed) => claimed.task_id)).toEqual([next.task_id]);
     await store.complete(next.task_id, 'w2', null, 1_000, 9);
-    expect(await bullJobs(prefix, 'llm')).toEqual(noJobs);
+    expect(await laneSets(prefix, 'llm')).toEqual(emptyLane);
+  });
+
+  it('caps a lane for a process without the globalLimit option by the limit another one stored', async () => {
+    const prefix = `redis-test${++prefixCounter}`;
+    await connect({ prefix, globalLimit: (lane) => (lane === 'llm' ? 1 : undefined) });
+    const plain = await connect({ prefix });
+    for (let n = 0; n < 3; n++) await plain.enqueue(newTask({ queue: 'llm' }), n);
+    expect(await plain.claim('llm', 3, 'w', noFilter, 5)).toHaveLength(1);
+    expect(await plain.claim('llm', 3, 'w', noFilter, 5)).toEqual([]);
+    expect(await plain.claim('operations', 3, 'w', noFilter, 5)).toEqual([]);
+  });
+
+  it('puts a retried task back at its old place among its priority', async () => {
+    const store = await connect();
+    const first = await store.enqueue(newTask(), 1);
+    const second = await store.enqueue(newTask(), 2);
+    await store.claim('operations', 1, 'w', noFilter, 3);
+    await store.fail(first.task_id, 'w', { message: 'again', type: 'Error' }, 4, 0, 3);
+    expect((await store.claim('operations', 5, 'w', noFilter, 4)).map((task) => task.task_id)).toEqual([first.task_id, second.task_id]);
   });
 
   it('runs an abandoned task once more after reconcile, never twice', async () => {
@@ -129,7 +144,7 @@ describe('RedisTaskStore on bullmq', () => {
     expect(await store.complete(task.task_id, 'gone:1:a', 'stale', 100_000, 43_000)).toBe(false);
     expect(await store.complete(task.task_id, winner, 'fresh', 100_000, 43_000)).toBe(true);
     expect(await store.result(task.task_id, 43_001)).toEqual({ result: 'fresh' });
-    expect(await bullJobs(prefix, 'operations')).toEqual(noJobs);
+    expect(await laneSets(prefix, 'operations')).toEqual(emptyLane);
   });
 
   it('recognises a dead worker process on this host before its heartbeat times out', async () => {
@@ -142,7 +157,7 @@ describe('RedisTaskStore on bullmq', () => {
     expect(await store.get(task.task_id)).toMatchObject({ status: 'failed', error_type: 'worker_crashed' });
   });
 
-  it('drops a running entry whose task hash is gone, and its bullmq job with it', async () => {
+  it('drops a running entry whose task hash is gone', async () => {
     const prefix = `redis-test${++prefixCounter}`;
     const store = await connect({ prefix });
     const task = await store.enqueue(newTask(), 1);
@@ -150,7 +165,7 @@ describe('RedisTaskStore on bullmq', () => {
     await admin.del(`${prefix}:task:${task.task_id}`);
     expect(await store.reconcile('operations', 60_000, 3)).toEqual({ recovered_orphans: 1, recovered_crashed: 0, failed_unrecoverable: 0 });
     expect(await store.counts()).toContainEqual({ queue: 'operations', queued: 0, running: 0 });
-    expect(await bullJobs(prefix, 'operations')).toEqual(noJobs);
+    expect(await laneSets(prefix, 'operations')).toEqual(emptyLane);
   });
 
   it('keeps a retried task back until run_after on the caller clock, however little real time passed', async () => {

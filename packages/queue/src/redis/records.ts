@@ -4,34 +4,44 @@ import type { NewTask, QueueName, TaskRecord, TaskStatus } from '../task.ts';
 /** A task hash as Redis returns it. Absent fields are nulls of the record. */
 export type TaskHash = Record<string, string>;
 
-/** The hash fields of a freshly queued task, as HSET's field/value list. */
-export function newTaskFields(taskId: string, task: NewTask, now: number): string[] {
-  const fields: Record<string, string> = {
+/**
+ * A new task as the enqueue script's 13 positional arguments: a fixed list rather than field/value
+ * pairs (half the arguments to encode). The source id comes as '=' + id, '' for none (so an empty id
+ * stays distinct from none); the retry origin '' for none. The script adds the constant fields
+ * (status, attempts, run_after) and the sequence and rank.
+ */
+export function enqueueArgs(taskId: string, task: NewTask, json: { data: string; metadata: string }, now: number): (string | number)[] {
+  return [
+    task.queue, taskId, task.priority, task.operation, json.data, json.metadata,
+    task.max_tries, task.retry_on_crash ? 1 : 0, task.payload_version, now, task.pausable ? 1 : 0, task.source_id === null ? '' : `=${task.source_id}`, task.retry_of ?? '',
+  ];
+}
+
+/** The record of a task just queued, as `get` would return it (data and metadata parsed from the stored JSON). */
+export function queuedRecord(taskId: string, task: NewTask, json: { data: string; metadata: string }, now: number): TaskRecord {
+  return {
     task_id: taskId,
     queue: task.queue,
     operation: task.operation,
     status: 'queued',
-    priority: String(task.priority),
-    data: JSON.stringify(task.data),
-    metadata: JSON.stringify(task.metadata),
-    attempts: '0',
-    max_tries: String(task.max_tries),
-    retry_on_crash: task.retry_on_crash ? '1' : '0',
-    payload_version: String(task.payload_version),
-    created_at: String(now),
-    run_after: '0',
-    pausable: task.pausable ? '1' : '0',
+    priority: task.priority,
+    data: JSON.parse(json.data) as Record<string, unknown>,
+    metadata: JSON.parse(json.metadata) as Record<string, unknown>,
+    attempts: 0,
+    max_tries: task.max_tries,
+    retry_on_crash: task.retry_on_crash,
+    payload_version: task.payload_version,
+    created_at: isoOrNull(now)!,
+    started_at: null,
+    completed_at: null,
+    error: null,
+    error_type: null,
+    run_after: 0,
+    retried_to: null,
+    retry_of: task.retry_of || null,
+    pausable: task.pausable,
+    source_id: task.source_id,
   };
-  if (task.source_id !== null) fields.source_id = task.source_id;
-  if (task.retry_of) fields.retry_of = task.retry_of;
-  return Object.entries(fields).flat();
-}
-
-/** HGETALL's flat reply (as Lua scripts return it) to a hash object. */
-export function pairsToHash(flat: string[]): TaskHash {
-  const hash: TaskHash = {};
-  for (let index = 0; index < flat.length; index += 2) hash[flat[index]] = flat[index + 1];
-  return hash;
 }
 
 export function toRecord(hash: TaskHash): TaskRecord {
