@@ -1,6 +1,6 @@
 /**
  * Gathers the calls made in one turn of the microtask queue and runs them as one batch: under load
- * many enqueues or completions arrive together, and one script call plus one bullmq bulk call for
+ * many enqueues or completions arrive together, and one script call for
  * all of them costs far less than a round of calls each. A lone call runs alone, without delay.
  * `run` returns one result per input, an Error for an input that failed on its own.
  */

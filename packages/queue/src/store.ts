@@ -10,7 +10,7 @@ import type {
 } from './task.ts';
 
 /**
- * What a queue backend provides. Both adapters (embedded SQLite, Redis/Valkey with bullmq) implement it
+ * What a queue backend provides. Both adapters (embedded SQLite, Redis/Valkey) implement it
  * and pass one contract suite; the worker runtime and the HTTP layer use nothing else. Every time is
  * epoch milliseconds from the clock the caller passes, so tests control expiry and backoff.
  *

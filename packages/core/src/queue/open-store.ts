@@ -9,7 +9,7 @@ export async function openTaskStore(settings: SettingsStore, queueDbFile: string
   const globalLimit = (queue: string) => (queue === 'llm' ? llmConcurrency(settings.get()) : undefined);
   const url = queueUrl(settings.get());
   if (!url) return EmbeddedTaskStore.open(queueDbFile, { globalLimit });
-  // Loaded only when used: the embedded default never needs bullmq.
+  // Loaded only when used: the embedded default never needs a Redis client.
   const { RedisTaskStore } = await import('@rhizome/queue/redis/store');
   return RedisTaskStore.connect(url, { globalLimit });
 }
