@@ -1,7 +1,7 @@
 /**
  * Gathers the calls made in one turn of the microtask queue and runs them as one batch: under load
- * many enqueues or completions arrive together, and one script call for
- * all of them costs far less than a round of calls each. A lone call runs alone, without delay.
+ * many enqueues or completions arrive together, and one statement or script for all of them costs far
+ * less than a round trip each. A lone call runs alone, without delay.
  * `run` returns one result per input, an Error for an input that failed on its own.
  */
 export class MicroBatch<In, Out> {
