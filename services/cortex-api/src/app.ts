@@ -7,11 +7,15 @@ import { RouteTable } from './http/route.ts';
 import type { CortexDeps } from './deps.ts';
 import { mountAuthRoutes } from './routes/auth.ts';
 import { mountDatabaseRoutes } from './routes/databases.ts';
+import { mountEdgeRoutes } from './routes/edges.ts';
+import { mountGraphRoutes } from './routes/graph.ts';
+import { mountNodeRoutes } from './routes/nodes.ts';
 import { mountOpsRoutes } from './routes/ops.ts';
 import { mountProcessingRoutes } from './routes/processing.ts';
 import { mountQueueRoutes } from './routes/queue.ts';
 import { mountSourcePauseRoutes } from './routes/source-pause.ts';
 import { mountSettingsRoutes } from './routes/settings.ts';
+import { mountTemplateRoutes } from './routes/templates.ts';
 import { mountUpgradeRoutes } from './routes/upgrade.ts';
 import { landingPage } from './web/landing.ts';
 
@@ -19,7 +23,7 @@ export type { CortexDeps } from './deps.ts';
 
 const featureRoutes = [
   mountAuthRoutes, mountSettingsRoutes, mountDatabaseRoutes, mountUpgradeRoutes, mountOpsRoutes, mountQueueRoutes, mountProcessingRoutes,
-  mountSourcePauseRoutes,
+  mountSourcePauseRoutes, mountTemplateRoutes, mountNodeRoutes, mountEdgeRoutes, mountGraphRoutes,
 ];
 const publicDocs = new Set(['/openapi.json', '/docs']);
 

@@ -1,6 +1,9 @@
 import type { OperationRegistry } from '@rhizome/queue';
 import type { DatabaseManager } from '../databases/manager.ts';
+import { defineGraphBatchOperations } from './batch-operations.ts';
 import type { GraphEventBus } from './events.ts';
+import { defineGraphMaintenanceOperations } from './maintenance-operations.ts';
+import { defineTemplateOperations } from './templates/operations.ts';
 
 /** What graph tasks need: the databases (a task names the one it was queued for) and the event bus. */
 export interface GraphDeps {
@@ -11,7 +14,7 @@ export interface GraphDeps {
 export type DefineOperations = (registry: OperationRegistry, deps: GraphDeps) => void;
 
 /** Every graph feature's queue operations; each feature adds its definer here. */
-export const graphOperationDefiners: DefineOperations[] = [];
+export const graphOperationDefiners: DefineOperations[] = [defineTemplateOperations, defineGraphBatchOperations, defineGraphMaintenanceOperations];
 
 export function defineGraphOperations(registry: OperationRegistry, deps: GraphDeps): void {
   for (const define of graphOperationDefiners) define(registry, deps);

@@ -1,18 +1,17 @@
 import type { Knex } from 'knex';
 
 /**
- * The one indexing hook every node write goes through, inside the write's transaction, so the
- * full-text index never disagrees with the nodes (vectors join here when embeddings exist).
+ * The one indexing hook every node write goes through, inside the write's transaction and after the
+ * node row exists, so the full-text index never disagrees with the nodes (vectors join here when
+ * embeddings exist). Index rows are keyed by the node's rowid; a trigger drops them when a node goes.
  */
 export async function indexNode(db: Knex, node: { id: string; label: string; properties: Record<string, unknown> }): Promise<void> {
-  await db('fts_nodes').where({ node_id: node.id }).delete();
-  await db('fts_nodes').insert({ node_id: node.id, label: node.label, body: propertyText(node.properties) });
-}
-
-export async function unindexNodes(db: Knex, nodeIds: string[]): Promise<void> {
-  for (let start = 0; start < nodeIds.length; start += 500) {
-    await db('fts_nodes').whereIn('node_id', nodeIds.slice(start, start + 500)).delete();
-  }
+  await db.raw('DELETE FROM fts_nodes WHERE rowid = (SELECT rowid FROM graph_nodes WHERE id = ?)', [node.id]);
+  await db.raw('INSERT INTO fts_nodes (rowid, node_id, label, body) SELECT rowid, id, ?, ? FROM graph_nodes WHERE id = ?', [
+    node.label,
+    propertyText(node.properties),
+    node.id,
+  ]);
 }
 
 /** Every property value as searchable text: strings as they are, everything else as JSON. */

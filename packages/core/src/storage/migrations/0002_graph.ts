@@ -80,7 +80,10 @@ export async function up(db: Knex): Promise<void> {
     table.integer('edge_count').notNullable();
     table.string('generated_at').notNullable();
   });
+  // Index rows share the node's rowid: found without a scan, and removed by the trigger on every delete
+  // path (API, template force delete, cleanup, source cascade).
   await db.raw("CREATE VIRTUAL TABLE fts_nodes USING fts5(node_id UNINDEXED, label, body, tokenize = 'porter unicode61')");
+  await db.raw('CREATE TRIGGER graph_nodes_unindex AFTER DELETE ON graph_nodes BEGIN DELETE FROM fts_nodes WHERE rowid = OLD.rowid; END');
 }
 
 export async function down(): Promise<void> {}

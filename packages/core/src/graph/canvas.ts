@@ -1,0 +1,217 @@
+import type { Db } from '../storage/connection.ts';
+
+export interface CanvasNode {
+  id: string;
+  template_id: string;
+  label: string;
+  position: { x: number; y: number } | null;
+  source_id: string | null;
+}
+
+export interface CanvasEdge {
+  id: string;
+  source_node_id: string;
+  target_node_id: string;
+  template_id: string;
+  label: string;
+}
+
+export interface CanvasTemplate {
+  id: string;
+  name: string;
+  template_type: string;
+  icon: string | null;
+  color: string | null;
+  description: string | null;
+}
+
+export interface CanvasPayload {
+  nodes: CanvasNode[];
+  edges: CanvasEdge[];
+  templates: CanvasTemplate[];
+  total_nodes: number;
+  total_edges: number;
+  truncated: boolean;
+}
+
+export interface CanvasOptions {
+  maxNodes: number;
+  maxEdges: number;
+  /** Only nodes of these sources (and edges whose both ends are returned). */
+  sourceIds?: string[];
+}
+
+interface NodeRow {
+  id: string;
+  template_id: string;
+  label: string;
+  position_x: number | null;
+  position_y: number | null;
+  source_id: string | null;
+}
+
+/**
+ * The canvas: every visible node and edge (nodes of disabled sources excluded) up to the caps. When
+ * there are more nodes than `maxNodes`, the highest-degree ones are kept so the canvas shows the
+ * backbone; edges are only those between returned nodes, the ones of the highest-degree nodes first.
+ * `total_*` are the uncapped counts; `truncated` tells that a cap was exceeded.
+ *
+ * Lean SQL throughout (no properties, embeddings or timestamps read; index-driven counts and joins),
+ * and the payload is cached per connection until anything in the database changes (see canvasCache).
+ */
+export async function canvasData(db: Db, options: CanvasOptions): Promise<CanvasPayload> {
+  const key = JSON.stringify([options.maxNodes, options.maxEdges, options.sourceIds ? [...new Set(options.sourceIds)].sort() : null]);
+  const marker = await changeMarker(db);
+  const cached = canvasCache(db).get(key);
+  if (cached && cached.marker === marker) return cached.payload;
+  const payload = await buildCanvas(db, options);
+  remember(db, key, marker, payload);
+  return payload;
+}
+
+/** Builds the payload without the cache (exported for measuring the cold path). */
+export async function buildCanvas(db: Db, options: CanvasOptions): Promise<CanvasPayload> {
+  const disabled = ((await db.raw('SELECT id FROM sources WHERE enabled = 0')) as { id: string }[]).map((row) => row.id);
+  const disabledJson = JSON.stringify(disabled);
+  let wanted: string[] | null = null;
+  if (options.sourceIds) {
+    const off = new Set(disabled);
+    wanted = [...new Set(options.sourceIds)].filter((id) => !off.has(id));
+    if (!wanted.length) return { nodes: [], edges: [], templates: [], total_nodes: 0, total_edges: 0, truncated: false };
+  }
+  const wantedJson = JSON.stringify(wanted);
+
+  // Which nodes are visible, as a predicate on alias n (bindings in order of appearance). Disabled
+  // sources are an exclusion set, so scans of all nodes stay on the covering id index.
+  const hiddenNodes = 'SELECT h.id FROM graph_nodes h WHERE h.source_id IN (SELECT value FROM json_each(?))';
+  const nodeFilter = wanted
+    ? { sql: 'n.source_id IN (SELECT value FROM json_each(?))', bindings: [wantedJson] }
+    : disabled.length
+      ? { sql: `n.id NOT IN (${hiddenNodes})`, bindings: [disabledJson] }
+      : { sql: '1', bindings: [] as string[] };
+  const edgeOfEnabled = disabled.length ? 'AND (e.source_id IS NULL OR e.source_id NOT IN (SELECT value FROM json_each(?)))' : '';
+  const edgeBindings = disabled.length ? [disabledJson] : [];
+
+  let totalNodes: number;
+  let totalEdges: number;
+  if (wanted) {
+    totalNodes = await scalar(db, 'SELECT COUNT(*) AS n FROM graph_nodes n WHERE n.source_id IN (SELECT value FROM json_each(?))', [wantedJson]);
+    // Edges leaving the selected sources' nodes whose target is one of them too.
+    totalEdges = await scalar(
+      db,
+      `SELECT COUNT(*) AS n FROM graph_nodes n CROSS JOIN graph_edges e ON e.source_node_id = n.id
+       WHERE n.source_id IN (SELECT value FROM json_each(?))
+         AND (SELECT t.source_id FROM graph_nodes t WHERE t.id = e.target_node_id) IN (SELECT value FROM json_each(?)) ${edgeOfEnabled}`,
+      [wantedJson, wantedJson, ...edgeBindings],
+    );
+  } else {
+    // Everything minus what touches a disabled source (cost proportional to that, not to the graph).
+    totalNodes = await scalar(db, 'SELECT COUNT(*) AS n FROM graph_nodes', []);
+    totalEdges = await scalar(db, 'SELECT COUNT(*) AS n FROM graph_edges', []);
+    if (disabled.length) {
+      totalNodes -= await scalar(db, 'SELECT COUNT(*) AS n FROM graph_nodes WHERE source_id IN (SELECT value FROM json_each(?))', [disabledJson]);
+      totalEdges -= await scalar(
+        db,
+        `SELECT COUNT(*) AS n FROM graph_edges e
+         WHERE e.source_id IN (SELECT value FROM json_each(?)) OR e.source_node_id IN (${hiddenNodes}) OR e.target_node_id IN (${hiddenNodes})`,
+        [disabledJson, disabledJson, disabledJson],
+      );
+    }
+  }
+
+  let nodeRows: NodeRow[];
+  if (totalNodes <= options.maxNodes) {
+    nodeRows = await db.raw(
+      `SELECT n.id, n.template_id, n.label, n.position_x, n.position_y, n.source_id FROM graph_nodes n WHERE ${nodeFilter.sql}`,
+      nodeFilter.bindings,
+    );
+  } else {
+    // Rank ids only (a narrow sort), then read the columns of the kept ones, highest degree first.
+    nodeRows = await db.raw(
+      `WITH ranked AS (
+         SELECT n.id AS id,
+                (SELECT COUNT(*) FROM graph_edges WHERE source_node_id = n.id) + (SELECT COUNT(*) FROM graph_edges WHERE target_node_id = n.id) AS degree
+         FROM graph_nodes n WHERE ${nodeFilter.sql}
+         ORDER BY degree DESC, n.id LIMIT ?
+       )
+       SELECT n.id, n.template_id, n.label, n.position_x, n.position_y, n.source_id
+       FROM ranked CROSS JOIN graph_nodes n ON n.id = ranked.id ORDER BY ranked.degree DESC, ranked.id`,
+      [...nodeFilter.bindings, options.maxNodes],
+    );
+  }
+
+  const idsJson = JSON.stringify(nodeRows.map((row) => row.id));
+  // Driven from the kept nodes in rank order through the source_node_id index; the target must be kept
+  // too. The unary + keeps SQLite from probing an index once per (kept source, kept target) pair.
+  const edgeRows: CanvasEdge[] = await db.raw(
+    `SELECT e.id, e.source_node_id, e.target_node_id, e.template_id, e.label
+     FROM json_each(?) kept CROSS JOIN graph_edges e ON e.source_node_id = kept.value
+     WHERE +e.target_node_id IN (SELECT value FROM json_each(?)) ${edgeOfEnabled}
+     LIMIT ?`,
+    [idsJson, idsJson, ...edgeBindings, options.maxEdges],
+  );
+
+  const nodes = nodeRows.map((row) => ({
+    id: row.id,
+    template_id: row.template_id,
+    label: row.label,
+    position: row.position_x !== null && row.position_y !== null ? { x: row.position_x, y: row.position_y } : null,
+    source_id: row.source_id,
+  }));
+  const templateIds = new Set<string>();
+  for (const node of nodeRows) templateIds.add(node.template_id);
+  for (const edge of edgeRows) templateIds.add(edge.template_id);
+  const templates: CanvasTemplate[] = templateIds.size
+    ? await db.raw(
+        'SELECT id, name, template_type, icon, color, description FROM graph_templates WHERE id IN (SELECT value FROM json_each(?)) ORDER BY template_type DESC, name',
+        [JSON.stringify([...templateIds])],
+      )
+    : [];
+  return {
+    nodes,
+    edges: edgeRows,
+    templates,
+    total_nodes: totalNodes,
+    total_edges: totalEdges,
+    truncated: totalNodes > options.maxNodes || totalEdges > options.maxEdges,
+  };
+}
+
+async function scalar(db: Db, sql: string, bindings: unknown[]): Promise<number> {
+  const rows = (await db.raw(sql, bindings as string[])) as { n: number }[];
+  return Number(rows[0]?.n ?? 0);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Cache: the canvas is read far more often than the graph changes. `PRAGMA data_version` changes when
+// another connection (the worker process) commits; `total_changes()` counts this connection's own
+// writes (the embedded worker shares it). Together they change whenever the database does, so a hit is
+// exactly what a rebuild would return. Kept per knex instance, so a reopened database starts empty.
+// ---------------------------------------------------------------------------------------------------
+
+interface CacheEntry {
+  marker: string;
+  payload: CanvasPayload;
+}
+
+const caches = new WeakMap<Db, Map<string, CacheEntry>>();
+const maxEntries = 4;
+
+function canvasCache(db: Db): Map<string, CacheEntry> {
+  let cache = caches.get(db);
+  if (!cache) caches.set(db, (cache = new Map()));
+  return cache;
+}
+
+function remember(db: Db, key: string, marker: string, payload: CanvasPayload): void {
+  const cache = canvasCache(db);
+  cache.delete(key);
+  cache.set(key, { marker, payload });
+  while (cache.size > maxEntries) cache.delete(cache.keys().next().value!);
+}
+
+async function changeMarker(db: Db): Promise<string> {
+  const rows = (await db.raw('SELECT total_changes() AS changes')) as { changes: number }[];
+  const version = (await db.raw('PRAGMA data_version')) as { data_version: number }[];
+  return `${version[0].data_version}:${rows[0].changes}`;
+}

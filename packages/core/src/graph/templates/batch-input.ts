@@ -1,0 +1,51 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import {
+  TemplateBatchUpdateData,
+  TemplateCreateBody,
+  TemplateDeleteData,
+  type TemplateCreate,
+  type TemplateUpdate,
+} from '@rhizome/contracts/api/templates';
+import { ApiError, type ValidationIssue } from '@rhizome/contracts/errors';
+
+// As the HTTP layer validates bodies: unknown fields dropped, defaults filled, no coercion.
+const ajv = new Ajv({ allErrors: true, removeAdditional: true, useDefaults: true, strict: false });
+
+const validators = {
+  create: ajv.compile(TemplateCreateBody),
+  update: ajv.compile(TemplateBatchUpdateData),
+  delete: ajv.compile(TemplateDeleteData),
+};
+
+export type BatchInput =
+  | { operation: 'create'; data: TemplateCreate }
+  | { operation: 'update'; id: string; data: TemplateUpdate }
+  | { operation: 'delete'; id: string; force: boolean };
+
+/**
+ * The `data` of one batch operation checked against the body of the matching single endpoint (update
+ * and delete data also carry the template `id`); 422-style ApiError when it does not match.
+ */
+export function parseBatchInput(operation: string, data: unknown): BatchInput {
+  if (operation !== 'create' && operation !== 'update' && operation !== 'delete') {
+    throw ApiError.validation([{ loc: ['operation'], msg: `Unknown operation '${operation}' (create, update or delete)`, type: 'enum' }]);
+  }
+  const copy = structuredClone(data ?? {});
+  const validate: ValidateFunction = validators[operation];
+  if (!validate(copy)) throw ApiError.validation(toIssues(validate.errors ?? []));
+  if (operation === 'create') return { operation, data: copy as TemplateCreate };
+  const { id, force, ...rest } = copy as { id: string; force?: boolean } & TemplateUpdate;
+  if (operation === 'delete') return { operation, id, force: force ?? false };
+  return { operation, id, data: rest };
+}
+
+function toIssues(errors: ErrorObject[]): ValidationIssue[] {
+  return errors.map((error) => {
+    const loc: (string | number)[] = ['data', ...error.instancePath.split('/').slice(1).map((part) => (/^\d+$/.test(part) ? Number(part) : part))];
+    if (error.keyword === 'required') {
+      loc.push((error.params as { missingProperty: string }).missingProperty);
+      return { loc, msg: 'Field required', type: 'missing' };
+    }
+    return { loc, msg: error.message ?? 'Invalid value', type: error.keyword };
+  });
+}

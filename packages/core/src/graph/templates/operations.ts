@@ -1,0 +1,45 @@
+import { batchResult } from '@rhizome/contracts/api/batch';
+import { PermanentTaskError } from '@rhizome/queue';
+import type { DefineOperations, GraphDeps } from '../operations.ts';
+import { regenerateTemplateEmbeddings, type TemplateEmbedder } from './embeddings.ts';
+import { TemplateService, type TemplateBatchStep } from './service.ts';
+
+export const templateBatchOperation = 'graph.templates_batch';
+export const templateEmbeddingsOperation = 'graph.templates_embeddings';
+
+/**
+ * The template tasks of the operations lane: `graph.templates_batch` (data `{database, operations}`,
+ * result one outcome per operation in order) and `graph.templates_embeddings` (data `{database}`).
+ */
+export const defineTemplateOperations: DefineOperations = (registry, deps) => {
+  // A batch is not idempotent (creates get fresh ids): a task that died half-way must not run again.
+  registry.define(templateBatchOperation, { queue: 'operations', retryOnTransient: false, retryOnCrash: false }, async ({ task, checkCancelled }) => {
+    const operations = task.data.operations;
+    if (!Array.isArray(operations)) throw new PermanentTaskError('data.operations must be a list', 'ValidationError');
+    const db = await databaseOf(deps, task.data.database);
+    return batchResult(await new TemplateService(db).runBatch(operations as TemplateBatchStep[], checkCancelled));
+  });
+  registry.define(templateEmbeddingsOperation, { queue: 'operations' }, async ({ task, checkCancelled }) => {
+    const db = await databaseOf(deps, task.data.database);
+    return regenerateTemplateEmbeddings(db, templateEmbedder(deps), checkCancelled);
+  });
+};
+
+/**
+ * The embedding port for templates. No embedding provider exists yet (a later issue adds them and
+ * wires one here); until then the task embeds nothing and reports every template as skipped.
+ */
+function templateEmbedder(_deps: GraphDeps): TemplateEmbedder | null {
+  return null;
+}
+
+/** The database a task was queued for; one that no longer exists fails the task rather than being recreated. */
+async function databaseOf(deps: GraphDeps, name: unknown) {
+  if (typeof name !== 'string' || !name) throw new PermanentTaskError('data.database must name a database', 'ValidationError');
+  try {
+    deps.databases.info(name);
+  } catch {
+    throw new PermanentTaskError(`Database '${name}' does not exist`, 'NotFound');
+  }
+  return deps.databases.connection(name);
+}
