@@ -521,7 +521,7 @@ describe('templates endpoints', () => {
         expect(task.data.database).toBe('templates_other');
         const [outcome] = (task.result as BatchResult).results;
         expect(outcome.success).toBe(true);
-        expect((await get(outcome.id)).name).toBe('Other created');
+        expect((await get(outcome.id!)).name).toBe('Other created');
       } finally {
         expect((await call('PATCH', '/databases/current', { name: 'default' })).status).toBe(200);
       }
