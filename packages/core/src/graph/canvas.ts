@@ -128,14 +128,8 @@ export async function buildCanvas(db: Db, options: CanvasOptions): Promise<Canva
   } else {
     // Rank ids only (a narrow sort), then read the columns of the kept ones, highest degree first.
     nodeRows = await db.raw(
-      `WITH ranked AS (
-         SELECT n.id AS id,
-                (SELECT COUNT(*) FROM graph_edges WHERE source_node_id = n.id) + (SELECT COUNT(*) FROM graph_edges WHERE target_node_id = n.id) AS degree
-         FROM graph_nodes n WHERE ${nodeFilter.sql}
-         ORDER BY degree DESC, n.id LIMIT ?
-       )
-       SELECT n.id, n.template_id, n.label, n.position_x, n.position_y, n.source_id
-       FROM ranked CROSS JOIN graph_nodes n ON n.id = ranked.id ORDER BY ranked.degree DESC, ranked.id`,
+      `SELECT n.id, n.template_id, n.label, n.position_x, n.position_y, n.source_id FROM graph_nodes n
+       WHERE ${nodeFilter.sql} ORDER BY n.degree DESC, n.id LIMIT ?`,
       [...nodeFilter.bindings, options.maxNodes],
     );
   }

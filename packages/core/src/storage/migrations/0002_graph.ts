@@ -41,10 +41,13 @@ export async function up(db: Knex): Promise<void> {
     table.string('ccx_iri');
     table.string('created_at').notNullable();
     table.string('updated_at').notNullable();
+    // Edges touching the node (a self-loop twice), kept by triggers: ranks the canvas backbone without counting.
+    table.integer('degree').notNullable().defaultTo(0);
     table.index(['template_id']);
     table.index(['source_id']);
     table.index(['label']);
   });
+  await db.raw('CREATE INDEX graph_nodes_degree ON graph_nodes (degree DESC, id)');
   await db.schema.createTable('graph_edges', (table) => {
     table.string('id').primary();
     table.string('template_id').notNullable().references('id').inTable('graph_templates').onDelete('RESTRICT');
@@ -84,6 +87,20 @@ export async function up(db: Knex): Promise<void> {
   // path (API, template force delete, cleanup, source cascade).
   await db.raw("CREATE VIRTUAL TABLE fts_nodes USING fts5(node_id UNINDEXED, label, body, tokenize = 'porter unicode61')");
   await db.raw('CREATE TRIGGER graph_nodes_unindex AFTER DELETE ON graph_nodes BEGIN DELETE FROM fts_nodes WHERE rowid = OLD.rowid; END');
+  await db.raw(`CREATE TRIGGER graph_edges_degree_insert AFTER INSERT ON graph_edges BEGIN
+    UPDATE graph_nodes SET degree = degree + 1 WHERE id = NEW.source_node_id;
+    UPDATE graph_nodes SET degree = degree + 1 WHERE id = NEW.target_node_id;
+  END`);
+  await db.raw(`CREATE TRIGGER graph_edges_degree_delete AFTER DELETE ON graph_edges BEGIN
+    UPDATE graph_nodes SET degree = degree - 1 WHERE id = OLD.source_node_id;
+    UPDATE graph_nodes SET degree = degree - 1 WHERE id = OLD.target_node_id;
+  END`);
+  await db.raw(`CREATE TRIGGER graph_edges_degree_move AFTER UPDATE OF source_node_id, target_node_id ON graph_edges BEGIN
+    UPDATE graph_nodes SET degree = degree - 1 WHERE id = OLD.source_node_id;
+    UPDATE graph_nodes SET degree = degree - 1 WHERE id = OLD.target_node_id;
+    UPDATE graph_nodes SET degree = degree + 1 WHERE id = NEW.source_node_id;
+    UPDATE graph_nodes SET degree = degree + 1 WHERE id = NEW.target_node_id;
+  END`);
 }
 
 export async function down(): Promise<void> {}
