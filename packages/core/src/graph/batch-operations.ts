@@ -1,7 +1,8 @@
+import { validationIssues } from '@rhizome/contracts/validation-issues';
 import { batchResult, type BatchOutcome, type BatchResult } from '@rhizome/contracts/api/batch';
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { Ajv, type ValidateFunction } from 'ajv';
 import { batchDataSchemas } from '@rhizome/contracts/api/graph-nodes';
-import { ApiError, type ValidationIssue } from '@rhizome/contracts/errors';
+import { ApiError } from '@rhizome/contracts/errors';
 import { PermanentTaskError, TaskCancelledError, type HandlerContext } from '@rhizome/queue';
 import type { Db } from '../storage/connection.ts';
 import { draftEdge, publishEdgeCreated, toEdgeRow, deleteEdge, updateEdge, type DraftEdge, type EdgeCreateInput, type EdgeUpdateInput } from './edges/service.ts';
@@ -13,6 +14,7 @@ import {
 } from './nodes/service.ts';
 import { describeFailure, findTemplate, type TemplateRules } from './nodes/template-rules.ts';
 import type { DefineOperations, GraphDeps } from './operations.ts';
+import { taskDatabase } from './task-database.ts';
 
 /**
  * POST /nodes/batch and /edges/batch run here, on the operations lane: operations in order, each
@@ -81,7 +83,7 @@ const edgeBatch: BatchKind<DraftEdge> = {
 
 async function runBatch<Draft extends { id: string }>(context: HandlerContext, deps: GraphDeps, kind: BatchKind<Draft>): Promise<BatchResult> {
   const { database, operations } = readTask(context.task.data);
-  const scope: GraphScope = { db: await openDatabase(deps, database), database, events: deps.events };
+  const scope: GraphScope = { db: await taskDatabase(deps, database), database, events: deps.events };
   const results: BatchOutcome[] = [];
   let nextCheck = 0;
   const checkpoint = async (index: number) => {
@@ -215,16 +217,8 @@ async function groupLookups(db: Db, prefetch: string[]) {
 
 /** The operation's data checked against the single endpoint's body (unknown fields dropped), or 422. */
 function checkData(validate: ValidateFunction, data: Record<string, unknown>): Record<string, unknown> {
-  if (!validate(data)) throw ApiError.validation(issues(validate.errors ?? []), 'Invalid operation data');
+  if (!validate(data)) throw ApiError.validation(validationIssues(validate.errors ?? [], ['data']), 'Invalid operation data');
   return data;
-}
-
-function issues(errors: ErrorObject[]): ValidationIssue[] {
-  return errors.map((error) => {
-    const loc: (string | number)[] = ['data', ...error.instancePath.split('/').slice(1).map((part) => (/^\d+$/.test(part) ? Number(part) : part))];
-    if (error.keyword === 'required') return { loc: [...loc, String(error.params.missingProperty)], msg: 'Field required', type: 'missing' };
-    return { loc, msg: error.message ?? 'Invalid value', type: error.keyword };
-  });
 }
 
 function readTask(data: Record<string, unknown>): { database: string; operations: BatchOperation[] } {
@@ -240,13 +234,4 @@ function readTask(data: Record<string, unknown>): { database: string; operations
       return { operation: String(operation), data: isObject ? (fields as Record<string, unknown>) : {} };
     }),
   };
-}
-
-async function openDatabase(deps: GraphDeps, name: string): Promise<Db> {
-  try {
-    deps.databases.info(name);
-  } catch {
-    throw new PermanentTaskError(`Database '${name}' does not exist`, 'NotFound');
-  }
-  return deps.databases.connection(name);
 }

@@ -1,6 +1,7 @@
-import { PermanentTaskError, type QueueService, type TaskStore } from '@rhizome/queue';
+import type { QueueService, TaskStore } from '@rhizome/queue';
 import type { Db } from '../storage/connection.ts';
-import type { DefineOperations, GraphDeps } from './operations.ts';
+import type { DefineOperations } from './operations.ts';
+import { taskDatabase } from './task-database.ts';
 import { buildSnapshot } from './snapshot.ts';
 
 export const snapshotBuildOperation = 'graph.snapshot_build';
@@ -13,26 +14,15 @@ export const cleanupOperation = 'graph.cleanup';
  */
 export const defineGraphMaintenanceOperations: DefineOperations = (registry, deps) => {
   registry.define(snapshotBuildOperation, { queue: 'operations' }, async ({ task }) => {
-    const breakdown = await buildSnapshot(await databaseOf(deps, task.data.database));
+    const breakdown = await buildSnapshot(await taskDatabase(deps, task.data.database));
     return { generated_at: breakdown.generated_at, node_count: breakdown.totals.nodes, edge_count: breakdown.totals.edges };
   });
   registry.define(cleanupOperation, { queue: 'operations' }, async ({ task, logger }) => {
-    const result = await cleanupGraph(await databaseOf(deps, task.data.database));
+    const result = await cleanupGraph(await taskDatabase(deps, task.data.database));
     logger.info(`graph cleanup on '${String(task.data.database)}': ${result.nodes_removed} nodes and ${result.edges_removed} edges removed`);
     return result;
   });
 };
-
-/** The database a task was queued for; one that no longer exists fails the task rather than being recreated. */
-async function databaseOf(deps: GraphDeps, name: unknown): Promise<Db> {
-  if (typeof name !== 'string' || !name) throw new PermanentTaskError('data.database must name a database', 'ValidationError');
-  try {
-    deps.databases.info(name);
-  } catch {
-    throw new PermanentTaskError(`Database '${name}' does not exist`, 'NotFound');
-  }
-  return deps.databases.connection(name);
-}
 
 /** A node is corrupt without an id, template or label, or when its template no longer exists. */
 const corruptNode = `n.id IS NULL OR n.id = '' OR n.template_id IS NULL OR n.template_id = '' OR n.label IS NULL OR trim(n.label) = ''

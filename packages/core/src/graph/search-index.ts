@@ -14,6 +14,18 @@ export async function indexNode(db: Knex, node: { id: string; label: string; pro
   ]);
 }
 
+/** Indexes nodes just inserted (none has an entry yet) in one statement: the batch path. */
+export async function indexNewNodes(db: Knex, nodes: { id: string; label: string; properties: Record<string, unknown> }[]): Promise<void> {
+  if (nodes.length === 0) return;
+  const entries = JSON.stringify(nodes.map((node) => [node.id, node.label, propertyText(node.properties)]));
+  await db.raw(
+    `INSERT INTO fts_nodes (rowid, node_id, label, body)
+     SELECT n.rowid, n.id, json_extract(e.value, '$[1]'), json_extract(e.value, '$[2]')
+     FROM json_each(?) e JOIN graph_nodes n ON n.id = json_extract(e.value, '$[0]')`,
+    [entries],
+  );
+}
+
 /** Every property value as searchable text: strings as they are, everything else as JSON. */
 export function propertyText(properties: Record<string, unknown>): string {
   return Object.values(properties)

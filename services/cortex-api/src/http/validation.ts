@@ -1,7 +1,8 @@
 import type { TSchema } from '@sinclair/typebox';
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import { ApiError, type ValidationIssue } from '@rhizome/contracts/errors';
+import { ApiError } from '@rhizome/contracts/errors';
+import { validationIssues } from '@rhizome/contracts/validation-issues';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
@@ -17,27 +18,7 @@ export function compileValidator<T>(schema: TSchema, location: Location): (value
   const validate: ValidateFunction = (location === 'body' ? bodyAjv : queryAjv).compile(schema);
   return (value: unknown) => {
     const copy = value === undefined ? (location === 'body' ? undefined : {}) : structuredClone(value);
-    if (!validate(copy)) throw ApiError.validation(toIssues(validate.errors ?? [], location));
+    if (!validate(copy)) throw ApiError.validation(validationIssues(validate.errors ?? [], [location]));
     return copy as T;
   };
-}
-
-export function toIssues(errors: ErrorObject[], location: Location): ValidationIssue[] {
-  return errors.map((error) => {
-    const loc: (string | number)[] = [location, ...pointerSegments(error.instancePath)];
-    if (error.keyword === 'required') {
-      loc.push(String((error.params as { missingProperty: string }).missingProperty));
-      return { loc, msg: 'Field required', type: 'missing' };
-    }
-    return { loc, msg: error.message ?? 'Invalid value', type: error.keyword };
-  });
-}
-
-function pointerSegments(pointer: string): (string | number)[] {
-  if (!pointer) return [];
-  return pointer
-    .split('/')
-    .slice(1)
-    .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .map((segment) => (/^\d+$/.test(segment) ? Number(segment) : segment));
 }

@@ -2,7 +2,7 @@ import { ApiError } from '@rhizome/contracts/errors';
 import type { Db } from '../../storage/connection.ts';
 import type { GraphEventBus } from '../events.ts';
 import { newNodeId } from '../ids.ts';
-import { indexNode } from '../search-index.ts';
+import { indexNewNodes, indexNode } from '../search-index.ts';
 import type { NodeTemplateLookup } from '../templates/property-values.ts';
 import { citationsPage, connectionsPage, type ConnectionSort } from './navigation.ts';
 import {
@@ -94,7 +94,7 @@ export function publishNodeCreated(scope: GraphScope, id: string): void {
 /** Writes checked nodes and indexes each in the caller's transaction. */
 export async function writeNodes(db: Db, nodes: GraphNode[]): Promise<void> {
   await insertNodeRows(db, nodes.map(toRow));
-  for (const node of nodes) await indexNode(db, node);
+  await indexNewNodes(db, nodes);
 }
 
 export async function createNode(scope: GraphScope, input: NodeCreateInput, at: Loc = ['body']): Promise<NodeResponse> {

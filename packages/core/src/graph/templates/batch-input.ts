@@ -1,4 +1,5 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { validationIssues } from '@rhizome/contracts/validation-issues';
+import { Ajv, type ValidateFunction } from 'ajv';
 import {
   TemplateBatchUpdateData,
   TemplateCreateBody,
@@ -6,7 +7,7 @@ import {
   type TemplateCreate,
   type TemplateUpdate,
 } from '@rhizome/contracts/api/templates';
-import { ApiError, type ValidationIssue } from '@rhizome/contracts/errors';
+import { ApiError } from '@rhizome/contracts/errors';
 
 // As the HTTP layer validates bodies: unknown fields dropped, defaults filled, no coercion.
 const ajv = new Ajv({ allErrors: true, removeAdditional: true, useDefaults: true, strict: false });
@@ -32,20 +33,9 @@ export function parseBatchInput(operation: string, data: unknown): BatchInput {
   }
   const copy = structuredClone(data ?? {});
   const validate: ValidateFunction = validators[operation];
-  if (!validate(copy)) throw ApiError.validation(toIssues(validate.errors ?? []));
+  if (!validate(copy)) throw ApiError.validation(validationIssues(validate.errors ?? [], ['data']));
   if (operation === 'create') return { operation, data: copy as TemplateCreate };
   const { id, force, ...rest } = copy as { id: string; force?: boolean } & TemplateUpdate;
   if (operation === 'delete') return { operation, id, force: force ?? false };
   return { operation, id, data: rest };
-}
-
-function toIssues(errors: ErrorObject[]): ValidationIssue[] {
-  return errors.map((error) => {
-    const loc: (string | number)[] = ['data', ...error.instancePath.split('/').slice(1).map((part) => (/^\d+$/.test(part) ? Number(part) : part))];
-    if (error.keyword === 'required') {
-      loc.push((error.params as { missingProperty: string }).missingProperty);
-      return { loc, msg: 'Field required', type: 'missing' };
-    }
-    return { loc, msg: error.message ?? 'Invalid value', type: error.keyword };
-  });
 }

@@ -1,6 +1,7 @@
 import { batchResult } from '@rhizome/contracts/api/batch';
 import { PermanentTaskError } from '@rhizome/queue';
 import type { DefineOperations, GraphDeps } from '../operations.ts';
+import { taskDatabase } from '../task-database.ts';
 import { regenerateTemplateEmbeddings, type TemplateEmbedder } from './embeddings.ts';
 import { TemplateService, type TemplateBatchStep } from './service.ts';
 
@@ -16,11 +17,11 @@ export const defineTemplateOperations: DefineOperations = (registry, deps) => {
   registry.define(templateBatchOperation, { queue: 'operations', retryOnTransient: false, retryOnCrash: false }, async ({ task, checkCancelled }) => {
     const operations = task.data.operations;
     if (!Array.isArray(operations)) throw new PermanentTaskError('data.operations must be a list', 'ValidationError');
-    const db = await databaseOf(deps, task.data.database);
+    const db = await taskDatabase(deps, task.data.database);
     return batchResult(await new TemplateService(db).runBatch(operations as TemplateBatchStep[], checkCancelled));
   });
   registry.define(templateEmbeddingsOperation, { queue: 'operations' }, async ({ task, checkCancelled }) => {
-    const db = await databaseOf(deps, task.data.database);
+    const db = await taskDatabase(deps, task.data.database);
     return regenerateTemplateEmbeddings(db, templateEmbedder(deps), checkCancelled);
   });
 };
@@ -31,15 +32,4 @@ export const defineTemplateOperations: DefineOperations = (registry, deps) => {
  */
 function templateEmbedder(_deps: GraphDeps): TemplateEmbedder | null {
   return null;
-}
-
-/** The database a task was queued for; one that no longer exists fails the task rather than being recreated. */
-async function databaseOf(deps: GraphDeps, name: unknown) {
-  if (typeof name !== 'string' || !name) throw new PermanentTaskError('data.database must name a database', 'ValidationError');
-  try {
-    deps.databases.info(name);
-  } catch {
-    throw new PermanentTaskError(`Database '${name}' does not exist`, 'NotFound');
-  }
-  return deps.databases.connection(name);
 }
