@@ -1,6 +1,7 @@
 // Benchmark (issue 3): no-op task throughput (enqueue + complete) and idle pickup latency, embedded
 // SQLite queue vs Redis/Valkey, in one run. Targets: embedded ≥ 2,000 tasks/s, Redis ≥ 5,000 tasks/s,
 // pickup p99 ≤ 50 ms when idle.
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -102,6 +103,36 @@ try {
   const store = await RedisTaskStore.connect(redis.url, { prefix: 'bench' });
   print('redis', await measure(store), 5000);
   await store.close();
+  for (const workers of [1, 2]) {
+    // A prefix per run: each measurement starts from an empty queue.
+    const prefix = `bench-split-${workers}`;
+    const producers = await RedisTaskStore.connect(redis.url, { prefix });
+    const rate = await measureSplit(producers, redis.url, prefix, workers);
+    console.log(`redis, ${workers} worker process(es) beside the producers (as in the stack): ${rate} tasks/s (target ≥ 5000)`);
+    await producers.close();
+  }
 } finally {
   await redis.stop();
+}
+
+/** Producers here, the worker in a child process: enqueue-to-all-completed throughput. */
+async function measureSplit(store: TaskStore, url: string, prefix: string, count: number): Promise<number> {
+  const workers = Array.from({ length: count }, () =>
+    spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'queue-worker.ts'), url, prefix], { stdio: ['ignore', 'pipe', 'inherit'] }),
+  );
+  await Promise.all(workers.map((worker) => new Promise<void>((resolve) => worker.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes('worker ready') && resolve()))));
+  const queue = new QueueService(store, new OperationRegistry(), () => ({ operations: 5, llm: 5 }));
+  const begin = performance.now();
+  await Promise.all(
+    Array.from({ length: 16 }, async (_, producer) => {
+      for (let n = producer; n < throughputTasks; n += 16) await submitWithBackpressure(queue);
+    }),
+  );
+  await waitIdle(store);
+  const rate = Math.round(throughputTasks / ((performance.now() - begin) / 1000));
+  await Promise.all(workers.map((worker) => new Promise((resolve) => {
+    worker.once('exit', resolve);
+    worker.kill('SIGTERM');
+  })));
+  return rate;
 }

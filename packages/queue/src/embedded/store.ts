@@ -42,6 +42,8 @@ export class EmbeddedTaskStore implements TaskStore {
   readonly kind = 'embedded';
   private readonly wake = new EventEmitter().setMaxListeners(0);
   private readonly completions = new MicroBatch<Completion, boolean>((items) => this.completeBatch(items), 500);
+  private enqueueChain: Promise<unknown> = Promise.resolve();
+  private readonly enqueues = new MicroBatch<{ task: NewTask; now: number }, TaskRecord>((items) => this.enqueueBatch(items), 500);
 
   private constructor(
     private readonly db: SqliteFile,
@@ -55,23 +57,50 @@ export class EmbeddedTaskStore implements TaskStore {
     return new EmbeddedTaskStore(db, options);
   }
 
-  async enqueue(task: NewTask, now: number): Promise<TaskRecord> {
-    // The pending limit is checked inside the INSERT: no row comes back when the lane is full.
-    const row = await this.db.get<TaskRow>(
+  enqueue(task: NewTask, now: number): Promise<TaskRecord> {
+    return this.enqueues.push({ task, now });
+  }
+
+  /**
+   * Inserts a batch in one statement. Each lane's room under the pending limit is read just before: exact
+   * for one process (its batches run one after another); processes sharing the file may overshoot the
+   * limit by at most a batch, which a backpressure limit tolerates.
+   */
+  private enqueueBatch(items: { task: NewTask; now: number }[]): Promise<(TaskRecord | Error)[]> {
+    // Batches run one after another, so each reads the counts its predecessor left.
+    const run = this.enqueueChain.then(() => this.insertBatch(items));
+    this.enqueueChain = run.catch(() => undefined);
+    return run;
+  }
+
+  private async insertBatch(items: { task: NewTask; now: number }[]): Promise<(TaskRecord | Error)[]> {
+    const pending = await this.db.all<{ queue: QueueName; n: number }>("SELECT queue, n FROM lane_counts WHERE status = 'queued'");
+    const room = new Map(pending.map((lane) => [lane.queue, maxPendingPerQueue - lane.n]));
+    const accepted = items.filter(({ task }) => {
+      const left = room.get(task.queue) ?? maxPendingPerQueue;
+      room.set(task.queue, left - 1);
+      return left > 0;
+    });
+    const rows = accepted.map(({ task, now }) => [
+      newTaskId(), task.queue, task.operation, task.priority, JSON.stringify(task.data), JSON.stringify(task.metadata),
+      task.max_tries, task.retry_on_crash ? 1 : 0, task.payload_version, task.pausable ? 1 : 0, task.source_id, now, task.retry_of ?? null,
+    ]);
+    const inserted = await this.db.all<TaskRow>(
       `INSERT INTO tasks (task_id, queue, operation, status, priority, data, metadata, max_tries, retry_on_crash,
          payload_version, pausable, source_id, created_at, run_after, retry_of)
-       SELECT ?, ?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?
-       WHERE (SELECT n FROM lane_counts WHERE queue = ? AND status = 'queued') < ?
+       SELECT r.value ->> 0, r.value ->> 1, r.value ->> 2, 'queued', r.value ->> 3, r.value ->> 4, r.value ->> 5, r.value ->> 6,
+         r.value ->> 7, r.value ->> 8, r.value ->> 9, r.value ->> 10, r.value ->> 11, 0, r.value ->> 12
+       FROM json_each(?) r
        RETURNING *`,
-      [
-        newTaskId(), task.queue, task.operation, task.priority, JSON.stringify(task.data), JSON.stringify(task.metadata),
-        task.max_tries, task.retry_on_crash ? 1 : 0, task.payload_version, task.pausable ? 1 : 0, task.source_id, now,
-        task.retry_of ?? null, task.queue, maxPendingPerQueue,
-      ],
+      [JSON.stringify(rows)],
     );
-    if (!row) throw new QueueFullError(task.queue);
-    this.wake.emit(task.queue);
-    return toRecord(row);
+    const byId = new Map(inserted.map((row) => [row.task_id, row]));
+    const idOf = new Map(accepted.map((item, index) => [item, rows[index][0] as string]));
+    for (const queue of new Set(inserted.map((row) => row.queue))) this.wake.emit(queue);
+    return items.map((item) => {
+      const row = byId.get(idOf.get(item) ?? '');
+      return row ? toRecord(row) : new QueueFullError(item.task.queue);
+    });
   }
 
   async get(taskId: string): Promise<TaskRecord | null> {
