@@ -2,6 +2,7 @@ import type { GraphEvent } from '@rhizome/core/graph/events';
 import type { Knex } from 'knex';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { setUpAccount, startTestServer, type CallResult, type TestServer } from '../support/server.ts';
+import { type PageOf, isoPattern, validationIssuesOf } from '../support/api-assertions.ts';
 
 interface Edge {
   id: string;
@@ -14,36 +15,18 @@ interface Edge {
   updated_at: string;
 }
 
-interface PageOf<T> {
-  data: T[];
-  pagination: { total: number; page: number; page_size: number; total_pages: number; has_next: boolean; has_prev: boolean };
-}
-
-interface Issue {
-  loc: (string | number)[];
-  msg: string;
-  type: string;
-}
-
 interface BatchResult {
   results: { index: number; operation: string; success: boolean; id?: string; error?: string }[];
   succeeded: number;
   failed: number;
 }
 
-const isoPattern = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const person = 'system_template_person';
 const link = 'system_template_link';
 const employs = 'tpl_edges_employs';
 const edgeKeys = ['id', 'template_id', 'source_node_id', 'target_node_id', 'label', 'properties', 'created_at', 'updated_at'].sort();
 const missingNode = 'node_000000000000000000000000';
-
-function issues(result: CallResult): Issue[] {
-  expect(result.status, result.text).toBe(422);
-  expect((result.body as { error: string }).error).toBe('VALIDATION_FAILED');
-  return (result.body as { details: { errors: Issue[] } }).details.errors;
-}
 
 describe('edges endpoints', () => {
   let server: TestServer;
@@ -140,7 +123,7 @@ describe('edges endpoints', () => {
       expect(noTemplate.status).toBe(404);
       expect(noTemplate.body).toEqual({ error: 'NOT_FOUND', message: "template 'tpl_missing' not found", details: { resource_type: 'template', identifier: 'tpl_missing' } });
 
-      const nodeTemplate = issues(await call('POST', '/edges', { template_id: person, source_node_id: alice, target_node_id: bob, label: 'x' }));
+      const nodeTemplate = validationIssuesOf(await call('POST', '/edges', { template_id: person, source_node_id: alice, target_node_id: bob, label: 'x' }));
       expect(nodeTemplate).toEqual([expect.objectContaining({ loc: ['body', 'template_id'], type: 'template_type' })]);
 
       const noSource = await call('POST', '/edges', { template_id: link, source_node_id: missingNode, target_node_id: bob, label: 'x' });
@@ -160,13 +143,13 @@ describe('edges endpoints', () => {
 
     it('validates properties against the edge template (422 naming the field) and required fields', async () => {
       const before = await edgeCount();
-      const missing = issues(await call('POST', '/edges', { template_id: employs, source_node_id: alice, target_node_id: bob, label: 'employs' }));
+      const missing = validationIssuesOf(await call('POST', '/edges', { template_id: employs, source_node_id: alice, target_node_id: bob, label: 'employs' }));
       expect(missing).toEqual([expect.objectContaining({ loc: ['body', 'properties', 'since'], type: 'missing' })]);
-      const badDate = issues(await call('POST', '/edges', { template_id: employs, source_node_id: alice, target_node_id: bob, label: 'employs', properties: { since: '2021-02-30' } }));
+      const badDate = validationIssuesOf(await call('POST', '/edges', { template_id: employs, source_node_id: alice, target_node_id: bob, label: 'employs', properties: { since: '2021-02-30' } }));
       expect(badDate).toEqual([expect.objectContaining({ loc: ['body', 'properties', 'since'], type: 'format' })]);
-      const required = issues(await call('POST', '/edges', {}));
+      const required = validationIssuesOf(await call('POST', '/edges', {}));
       expect(required.map((issue) => issue.loc).sort()).toEqual([['body', 'label'], ['body', 'source_node_id'], ['body', 'target_node_id'], ['body', 'template_id']]);
-      expect(issues(await call('POST', '/edges', { template_id: link, source_node_id: alice, target_node_id: bob, label: '  ' }))[0].loc).toEqual(['body', 'label']);
+      expect(validationIssuesOf(await call('POST', '/edges', { template_id: link, source_node_id: alice, target_node_id: bob, label: '  ' }))[0].loc).toEqual(['body', 'label']);
       expect(await edgeCount()).toBe(before);
     });
   });
@@ -193,7 +176,7 @@ describe('edges endpoints', () => {
 
       const labelOnly = (await call('PATCH', `/edges/${created.id}`, { label: 'employs again' })).body as Edge;
       expect(labelOnly.properties).toEqual(updated.properties);
-      expect(issues(await call('PATCH', `/edges/${created.id}`, { properties: { role: 'x' } }))[0].loc).toEqual(['body', 'properties', 'since']);
+      expect(validationIssuesOf(await call('PATCH', `/edges/${created.id}`, { properties: { role: 'x' } }))[0].loc).toEqual(['body', 'properties', 'since']);
       expect(((await call('GET', `/edges/${created.id}`)).body as Edge).properties).toEqual(updated.properties);
     });
 
@@ -242,7 +225,7 @@ describe('edges endpoints', () => {
       const plain = (await call('GET', '/edges')).body as PageOf<Edge>;
       expect(plain.pagination.page_size).toBe(50);
       expect(((await call('GET', '/edges?page_size=5000')).body as PageOf<Edge>).pagination.page_size).toBe(1000);
-      expect(issues(await call('GET', '/edges?page_size=0'))[0].loc).toEqual(['query', 'page_size']);
+      expect(validationIssuesOf(await call('GET', '/edges?page_size=0'))[0].loc).toEqual(['query', 'page_size']);
     });
 
     it('drops the edges of a deleted node from the list', async () => {
@@ -301,8 +284,8 @@ describe('edges endpoints', () => {
     });
 
     it('refuses malformed batch bodies with 422', async () => {
-      expect(issues(await call('POST', '/edges/batch', { operations: [] }))[0].loc).toEqual(['body', 'operations']);
-      expect(issues(await call('POST', '/edges/batch', { operations: [{ operation: 'merge', data: {} }] }))[0].loc).toEqual(['body', 'operations', 0, 'operation']);
+      expect(validationIssuesOf(await call('POST', '/edges/batch', { operations: [] }))[0].loc).toEqual(['body', 'operations']);
+      expect(validationIssuesOf(await call('POST', '/edges/batch', { operations: [{ operation: 'merge', data: {} }] }))[0].loc).toEqual(['body', 'operations', 0, 'operation']);
     });
   });
 

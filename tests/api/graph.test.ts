@@ -1,11 +1,7 @@
 import type { Knex } from 'knex';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { setUpAccount, startTestServer, type CallResult, type TestServer } from '../support/server.ts';
-
-interface PageOf<T> {
-  data: T[];
-  pagination: { total: number; page: number; page_size: number; total_pages: number; has_next: boolean; has_prev: boolean };
-}
+import { type PageOf } from '../support/api-assertions.ts';
 
 interface GroundNode {
   id: string;

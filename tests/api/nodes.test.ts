@@ -2,6 +2,7 @@ import type { GraphEvent } from '@rhizome/core/graph/events';
 import type { Knex } from 'knex';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { setUpAccount, startTestServer, type CallResult, type TestServer } from '../support/server.ts';
+import { type PageOf, isoPattern, validationIssuesOf } from '../support/api-assertions.ts';
 
 interface Node {
   id: string;
@@ -20,18 +21,6 @@ interface Node {
   relationship_type_count: number | null;
 }
 
-interface PageOf<T> {
-  data: T[];
-  pagination: { total: number; page: number; page_size: number; total_pages: number; has_next: boolean; has_prev: boolean };
-}
-
-interface Issue {
-  loc: (string | number)[];
-  msg: string;
-  type: string;
-}
-
-const isoPattern = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const person = 'system_template_person';
 const link = 'system_template_link';
@@ -41,12 +30,6 @@ const nodeKeys = [
   'id', 'template_id', 'label', 'properties', 'position', 'embedding', 'source_id', 'created_at', 'updated_at',
   'edge_count', 'incoming_edge_count', 'outgoing_edge_count', 'citation_count', 'relationship_type_count',
 ].sort();
-
-function issues(result: CallResult): Issue[] {
-  expect(result.status, result.text).toBe(422);
-  expect((result.body as { error: string }).error).toBe('VALIDATION_FAILED');
-  return (result.body as { details: { errors: Issue[] } }).details.errors;
-}
 
 describe('nodes endpoints', () => {
   let server: TestServer;
@@ -170,7 +153,7 @@ describe('nodes endpoints', () => {
 
     it('answers 422 on template_id for an edge template and writes nothing', async () => {
       const before = await counts();
-      const errors = issues(await call('POST', '/nodes', { template_id: link, label: 'Wrong kind' }));
+      const errors = validationIssuesOf(await call('POST', '/nodes', { template_id: link, label: 'Wrong kind' }));
       expect(errors).toEqual([expect.objectContaining({ loc: ['body', 'template_id'], type: 'template_type' })]);
       expect(errors[0].msg).toContain(link);
       expect(await counts()).toEqual(before);
@@ -178,10 +161,10 @@ describe('nodes endpoints', () => {
 
     it('validates properties against the template: 422 naming each field, nothing written', async () => {
       const before = await counts();
-      const missing = issues(await call('POST', '/nodes', { template_id: company, label: 'No founding year' }));
+      const missing = validationIssuesOf(await call('POST', '/nodes', { template_id: company, label: 'No founding year' }));
       expect(missing).toEqual([expect.objectContaining({ loc: ['body', 'properties', 'founded'], type: 'missing' })]);
 
-      const wrong = issues(await call('POST', '/nodes', {
+      const wrong = validationIssuesOf(await call('POST', '/nodes', {
         template_id: company, label: 'Bad', properties: { founded: 'nineteen', status: 'bankrupt', code: 'abc' },
       }));
       expect(wrong.map((issue) => issue.loc)).toEqual([
@@ -192,14 +175,14 @@ describe('nodes endpoints', () => {
     });
 
     it('requires a non-blank label and a well-formed body', async () => {
-      expect(issues(await call('POST', '/nodes', { template_id: person })).map((issue) => issue.loc)).toEqual([['body', 'label']]);
-      expect(issues(await call('POST', '/nodes', { template_id: person, label: '' }))[0].loc).toEqual(['body', 'label']);
-      expect(issues(await call('POST', '/nodes', { template_id: person, label: '   ' }))[0].loc).toEqual(['body', 'label']);
-      expect(issues(await call('POST', '/nodes', { label: 'x' }))[0].loc).toEqual(['body', 'template_id']);
-      expect(issues(await call('POST', '/nodes', { template_id: person, label: 'x', position: { x: 'left', y: 1 } }))[0].loc).toEqual(['body', 'position', 'x']);
-      expect(issues(await call('POST', '/nodes', { template_id: person, label: 'x', position: { x: 1 } }))[0].loc).toEqual(['body', 'position', 'y']);
-      expect(issues(await call('POST', '/nodes', { template_id: person, label: 'x', embedding: [0.1, 'a'] }))[0].loc).toEqual(['body', 'embedding', 1]);
-      expect(issues(await call('POST', '/nodes', { template_id: person, label: 'x', properties: [1] }))[0].loc).toEqual(['body', 'properties']);
+      expect(validationIssuesOf(await call('POST', '/nodes', { template_id: person })).map((issue) => issue.loc)).toEqual([['body', 'label']]);
+      expect(validationIssuesOf(await call('POST', '/nodes', { template_id: person, label: '' }))[0].loc).toEqual(['body', 'label']);
+      expect(validationIssuesOf(await call('POST', '/nodes', { template_id: person, label: '   ' }))[0].loc).toEqual(['body', 'label']);
+      expect(validationIssuesOf(await call('POST', '/nodes', { label: 'x' }))[0].loc).toEqual(['body', 'template_id']);
+      expect(validationIssuesOf(await call('POST', '/nodes', { template_id: person, label: 'x', position: { x: 'left', y: 1 } }))[0].loc).toEqual(['body', 'position', 'x']);
+      expect(validationIssuesOf(await call('POST', '/nodes', { template_id: person, label: 'x', position: { x: 1 } }))[0].loc).toEqual(['body', 'position', 'y']);
+      expect(validationIssuesOf(await call('POST', '/nodes', { template_id: person, label: 'x', embedding: [0.1, 'a'] }))[0].loc).toEqual(['body', 'embedding', 1]);
+      expect(validationIssuesOf(await call('POST', '/nodes', { template_id: person, label: 'x', properties: [1] }))[0].loc).toEqual(['body', 'properties']);
     });
 
     it('checks source_id: 404 for an unknown source, stored when it exists', async () => {
@@ -249,10 +232,10 @@ describe('nodes endpoints', () => {
       const node = await createNode({ template_id: company, label: 'Keep', properties: { founded: 1, code: 'KEP' } });
       const relabelled = (await call('PATCH', `/nodes/${node.id}`, { label: 'Kept' })).body as Node;
       expect(relabelled.properties).toEqual(node.properties);
-      const errors = issues(await call('PATCH', `/nodes/${node.id}`, { label: 'Changed', properties: { code: 'lower' } }));
+      const errors = validationIssuesOf(await call('PATCH', `/nodes/${node.id}`, { label: 'Changed', properties: { code: 'lower' } }));
       expect(errors.map((issue) => issue.loc)).toEqual([['body', 'properties', 'founded'], ['body', 'properties', 'code']]);
       expect(((await call('GET', `/nodes/${node.id}`)).body as Node).label).toBe('Kept');
-      expect(issues(await call('PATCH', `/nodes/${node.id}`, { label: ' ' }))[0].loc).toEqual(['body', 'label']);
+      expect(validationIssuesOf(await call('PATCH', `/nodes/${node.id}`, { label: ' ' }))[0].loc).toEqual(['body', 'label']);
     });
 
     it('PATCH /position moves the node, refreshes the index and publishes no event', async () => {
@@ -266,8 +249,8 @@ describe('nodes endpoints', () => {
       expect(await ftsLabel(node.id)).toBe('Mover');
       await sleep(30);
       expect(events).toEqual([]);
-      expect(issues(await call('PATCH', `/nodes/${node.id}/position`, {}))[0].loc).toEqual(['body', 'position']);
-      expect(issues(await call('PATCH', `/nodes/${node.id}/position`, { position: { x: 1 } }))[0].loc).toEqual(['body', 'position', 'y']);
+      expect(validationIssuesOf(await call('PATCH', `/nodes/${node.id}/position`, {}))[0].loc).toEqual(['body', 'position']);
+      expect(validationIssuesOf(await call('PATCH', `/nodes/${node.id}/position`, { position: { x: 1 } }))[0].loc).toEqual(['body', 'position', 'y']);
     });
 
     it('DELETE removes the node, its edges, its citations and its fts_nodes row', async () => {
@@ -326,9 +309,9 @@ describe('nodes endpoints', () => {
       const capped = await call('GET', '/nodes?page_size=5000');
       expect(capped.status).toBe(200);
       expect((capped.body as PageOf<Node>).pagination.page_size).toBe(1000);
-      expect(issues(await call('GET', '/nodes?page=0'))[0].loc).toEqual(['query', 'page']);
-      expect(issues(await call('GET', '/nodes?page_size=0'))[0].loc).toEqual(['query', 'page_size']);
-      expect(issues(await call('GET', '/nodes?minimal=perhaps'))[0].loc).toEqual(['query', 'minimal']);
+      expect(validationIssuesOf(await call('GET', '/nodes?page=0'))[0].loc).toEqual(['query', 'page']);
+      expect(validationIssuesOf(await call('GET', '/nodes?page_size=0'))[0].loc).toEqual(['query', 'page_size']);
+      expect(validationIssuesOf(await call('GET', '/nodes?minimal=perhaps'))[0].loc).toEqual(['query', 'minimal']);
     });
 
     it('minimal=true gives only id, label, template_id, position', async () => {
@@ -409,7 +392,7 @@ describe('nodes endpoints', () => {
       expect(await order('sort_by=label&page=2&page_size=3')).toEqual(['Zed:mentors']);
       const paged = (await call('GET', `/nodes/${center.id}/connections?page=2&page_size=3`)).body as PageOf<unknown>;
       expect(paged.pagination).toEqual({ total: 4, page: 2, page_size: 3, total_pages: 2, has_next: false, has_prev: true });
-      expect(issues(await call('GET', `/nodes/${center.id}/connections?sort_by=importance`))[0].loc).toEqual(['query', 'sort_by']);
+      expect(validationIssuesOf(await call('GET', `/nodes/${center.id}/connections?sort_by=importance`))[0].loc).toEqual(['query', 'sort_by']);
 
       const far2 = (await call('GET', `/nodes/${amy.id}/connections`)).body as PageOf<Record<string, unknown>>;
       expect(far2.data).toEqual([{ id: center.id, label: 'Center', template_id: person, edge_count: 4, relationship: 'follows', direction: 'outgoing' }]);
@@ -535,12 +518,12 @@ describe('nodes endpoints', () => {
     });
 
     it('refuses an empty list, more than 10,000 operations and unknown operation names with 422', async () => {
-      expect(issues(await call('POST', '/nodes/batch', { operations: [] }))[0].loc).toEqual(['body', 'operations']);
-      expect(issues(await call('POST', '/nodes/batch', {}))[0].loc).toEqual(['body', 'operations']);
-      expect(issues(await call('POST', '/nodes/batch', { operations: [{ operation: 'upsert', data: {} }] }))[0].loc).toEqual(['body', 'operations', 0, 'operation']);
-      expect(issues(await call('POST', '/nodes/batch', { operations: [{ operation: 'create' }] }))[0].loc).toEqual(['body', 'operations', 0, 'data']);
+      expect(validationIssuesOf(await call('POST', '/nodes/batch', { operations: [] }))[0].loc).toEqual(['body', 'operations']);
+      expect(validationIssuesOf(await call('POST', '/nodes/batch', {}))[0].loc).toEqual(['body', 'operations']);
+      expect(validationIssuesOf(await call('POST', '/nodes/batch', { operations: [{ operation: 'upsert', data: {} }] }))[0].loc).toEqual(['body', 'operations', 0, 'operation']);
+      expect(validationIssuesOf(await call('POST', '/nodes/batch', { operations: [{ operation: 'create' }] }))[0].loc).toEqual(['body', 'operations', 0, 'data']);
       const tooMany = Array.from({ length: 10_001 }, () => ({ operation: 'delete', data: { id: 'x' } }));
-      expect(issues(await call('POST', '/nodes/batch', { operations: tooMany }))[0].loc).toEqual(['body', 'operations']);
+      expect(validationIssuesOf(await call('POST', '/nodes/batch', { operations: tooMany }))[0].loc).toEqual(['body', 'operations']);
     });
   });
 

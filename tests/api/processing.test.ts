@@ -2,6 +2,7 @@ import { PermanentTaskError } from '@rhizome/queue';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Blocker } from '../support/blocking-operation.ts';
 import { setUpAccount, startTestServer, type TestServer } from '../support/server.ts';
+import { isoPattern } from '../support/api-assertions.ts';
 
 interface SystemEvent {
   id: number;
@@ -21,7 +22,6 @@ interface Status {
 }
 
 const proxy401 = '{"error":"authentication_required"}';
-const isoPattern = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const running: Status = { paused: false, paused_at: null, reason: null };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

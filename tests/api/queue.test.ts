@@ -2,6 +2,7 @@ import { PermanentTaskError } from '@rhizome/queue';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Blocker } from '../support/blocking-operation.ts';
 import { setUpAccount, startTestServer, type CallResult, type TestServer } from '../support/server.ts';
+import { isoPattern } from '../support/api-assertions.ts';
 
 interface Task {
   task_id: string;
@@ -27,7 +28,6 @@ interface TaskList {
 }
 
 const proxy401 = '{"error":"authentication_required"}';
-const isoPattern = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function expectError(result: CallResult, status: number, error: string): void {

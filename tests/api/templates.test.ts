@@ -2,6 +2,7 @@ import type { BatchResult } from '@rhizome/contracts/api/batch';
 import { indexNode } from '@rhizome/core/graph/search-index';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setUpAccount, startTestServer, type CallResult, type TestServer } from '../support/server.ts';
+import { isoPattern, validationIssuesOf } from '../support/api-assertions.ts';
 
 interface Property {
   name: string;
@@ -33,13 +34,6 @@ interface TemplatePage {
   pagination: { total: number; page: number; page_size: number; total_pages: number; has_next: boolean; has_prev: boolean };
 }
 
-interface Issue {
-  loc: (string | number)[];
-  msg: string;
-  type: string;
-}
-
-const isoPattern = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const systemIds = [
   'system_template_item', 'system_template_link', 'system_template_person', 'system_template_organization',
   'system_template_location', 'system_template_event', 'system_template_concept',
@@ -75,13 +69,6 @@ describe('templates endpoints', () => {
     const page = result.body as TemplatePage;
     expect(page.pagination.total).toBe(page.data.length);
     return page.data;
-  }
-
-  function issuesOf(result: CallResult): Issue[] {
-    expect(result.status, result.text).toBe(422);
-    const body = result.body as { error: string; details: { errors: Issue[] } };
-    expect(body.error).toBe('VALIDATION_FAILED');
-    return body.details.errors;
   }
 
   function expectBadRequest(result: CallResult, field: string): void {
@@ -217,7 +204,7 @@ describe('templates endpoints', () => {
       ['enum_values not strings', { name: 'X', template_type: 'node', properties: [prop('a', 'enum', { enum_values: [1] })] }, ['body', 'properties', 0, 'enum_values', 0], 'type'],
     ])('refuses %s with 422 and creates nothing', async (_label, body, loc, type) => {
       const before = (await all()).length;
-      const issues = issuesOf(await call('POST', '/templates', body));
+      const issues = validationIssuesOf(await call('POST', '/templates', body));
       expect(issues.map((issue) => issue.loc)).toContainEqual(loc);
       expect(issues.filter((issue) => JSON.stringify(issue.loc) === JSON.stringify(loc)).map((issue) => issue.type)).toContain(type);
       expect((await all()).length).toBe(before);
@@ -239,13 +226,13 @@ describe('templates endpoints', () => {
       ['a default node reference to a missing node', [prop('a', 'node_reference', { default_value: 'node_missing' })], [0, 'default_value'], 'node_reference'],
     ])('refuses %s with 422 naming the definition field, and creates nothing', async (_label, properties, at, type) => {
       const before = (await all()).length;
-      const issues = issuesOf(await call('POST', '/templates', { name: unique('Bad'), template_type: 'node', properties }));
+      const issues = validationIssuesOf(await call('POST', '/templates', { name: unique('Bad'), template_type: 'node', properties }));
       expect(issues).toEqual([{ loc: ['body', 'properties', ...at], msg: expect.any(String), type }]);
       expect((await all()).length).toBe(before);
     });
 
     it('reports every definition problem of a request at once', async () => {
-      const issues = issuesOf(await call('POST', '/templates', {
+      const issues = validationIssuesOf(await call('POST', '/templates', {
         name: 'Many problems', template_type: 'node',
         properties: [prop('a', 'enum'), prop('a', 'string', { validation_pattern: '(' }), prop('c', 'node_reference', { allowed_node_types: ['nope'] })],
       }));
@@ -298,8 +285,8 @@ describe('templates endpoints', () => {
     });
 
     it('refuses an unknown template_type and a page below 1 with 422', async () => {
-      expect(issuesOf(await call('GET', '/templates?template_type=vertex')).map((issue) => issue.loc)).toEqual([['query', 'template_type']]);
-      expect(issuesOf(await call('GET', '/templates?page=0')).map((issue) => issue.loc)).toEqual([['query', 'page']]);
+      expect(validationIssuesOf(await call('GET', '/templates?template_type=vertex')).map((issue) => issue.loc)).toEqual([['query', 'template_type']]);
+      expect(validationIssuesOf(await call('GET', '/templates?page=0')).map((issue) => issue.loc)).toEqual([['query', 'page']]);
     });
   });
 
@@ -342,10 +329,10 @@ describe('templates endpoints', () => {
     it('refuses a system_ name (400) and invalid definitions (422), changing nothing', async () => {
       const created = await create({ name: unique('Guarded'), template_type: 'node', properties: [prop('a', 'string')] });
       expectBadRequest(await call('PATCH', `/templates/${created.id}`, { name: 'system_sneaky', description: 'changed' }), 'name');
-      const dup = issuesOf(await call('PATCH', `/templates/${created.id}`, { properties: [prop('x', 'string'), prop('x', 'string')], description: 'changed' }));
+      const dup = validationIssuesOf(await call('PATCH', `/templates/${created.id}`, { properties: [prop('x', 'string'), prop('x', 'string')], description: 'changed' }));
       expect(dup.map((issue) => [issue.loc, issue.type])).toEqual([[['body', 'properties', 1, 'name'], 'duplicate']]);
-      issuesOf(await call('PATCH', `/templates/${created.id}`, { properties: [prop('x', 'money')] }));
-      issuesOf(await call('PATCH', `/templates/${created.id}`, { properties: [prop('x', 'node_reference', { allowed_node_types: ['system_template_link'] })] }));
+      validationIssuesOf(await call('PATCH', `/templates/${created.id}`, { properties: [prop('x', 'money')] }));
+      validationIssuesOf(await call('PATCH', `/templates/${created.id}`, { properties: [prop('x', 'node_reference', { allowed_node_types: ['system_template_link'] })] }));
       expect(await get(created.id)).toEqual(created);
     });
 
@@ -421,7 +408,7 @@ describe('templates endpoints', () => {
 
     it('refuses a force value that is no boolean (422)', async () => {
       const created = await create({ name: unique('Kept'), template_type: 'node' });
-      issuesOf(await call('DELETE', `/templates/${created.id}?force=perhaps`));
+      validationIssuesOf(await call('DELETE', `/templates/${created.id}?force=perhaps`));
       expect(await get(created.id)).toEqual(created);
     });
   });
@@ -483,11 +470,11 @@ describe('templates endpoints', () => {
 
     it('refuses a batch request that is not a list of create/update/delete operations (422, nothing queued)', async () => {
       const tasksBefore = ((await call('GET', '/queue/tasks')).body as { pagination: { total: number } }).pagination.total;
-      issuesOf(await call('POST', '/templates/batch', {}));
-      issuesOf(await call('POST', '/templates/batch', { operations: [] }));
-      const unknown = issuesOf(await call('POST', '/templates/batch', { operations: [{ operation: 'upsert', data: {} }] }));
+      validationIssuesOf(await call('POST', '/templates/batch', {}));
+      validationIssuesOf(await call('POST', '/templates/batch', { operations: [] }));
+      const unknown = validationIssuesOf(await call('POST', '/templates/batch', { operations: [{ operation: 'upsert', data: {} }] }));
       expect(unknown.map((issue) => issue.loc)).toEqual([['body', 'operations', 0, 'operation']]);
-      issuesOf(await call('POST', '/templates/batch', { operations: [{ operation: 'create', data: 'x' }] }));
+      validationIssuesOf(await call('POST', '/templates/batch', { operations: [{ operation: 'create', data: 'x' }] }));
       expect(((await call('GET', '/queue/tasks')).body as { pagination: { total: number } }).pagination.total).toBe(tasksBefore);
     });
   });
