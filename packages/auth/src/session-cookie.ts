@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { sign, unsign } from 'cookie-signature';
 
 export interface CookieOptions {
@@ -12,11 +13,14 @@ export interface SessionClaims {
   expiresAt: number;
 }
 
-/** Signs the claims with HMAC-SHA256 (cookie-signature); stateless, no session store. */
+/**
+ * Signs the claims with HMAC-SHA256 (cookie-signature); stateless, no session store. A random nonce makes
+ * every session's token distinct, even two issued in the same second.
+ */
 export function createSessionValue(claims: SessionClaims, secret: string): string {
-  const payload = Buffer.from(JSON.stringify({ u: claims.username, e: claims.epoch, x: claims.expiresAt })).toString(
-    'base64url',
-  );
+  const payload = Buffer.from(
+    JSON.stringify({ u: claims.username, e: claims.epoch, x: claims.expiresAt, n: randomBytes(6).toString('base64url') }),
+  ).toString('base64url');
   return sign(payload, secret);
 }
 

@@ -25,6 +25,13 @@ describe('session cookie value', () => {
     expect(readSessionValue(value, secret, now)).toEqual(claims);
   });
 
+  it('gives two sessions with the same claims distinct tokens', () => {
+    const first = createSessionValue(claims, secret);
+    const second = createSessionValue(claims, secret);
+    expect(first).not.toBe(second);
+    expect(readSessionValue(second, secret, now)).toEqual(claims);
+  });
+
   it('refuses a value signed with another secret', () => {
     expect(readSessionValue(createSessionValue(claims, 'another-secret'), secret, now)).toBeNull();
   });
