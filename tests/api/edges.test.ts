@@ -3,23 +3,8 @@ import type { Knex } from 'knex';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { setUpAccount, startTestServer, type CallResult, type TestServer } from '../support/server.ts';
 import { type PageOf, isoPattern, validationIssuesOf } from '../support/api-assertions.ts';
-
-interface Edge {
-  id: string;
-  template_id: string;
-  source_node_id: string;
-  target_node_id: string;
-  label: string;
-  properties: Record<string, unknown>;
-  created_at: string;
-  updated_at: string;
-}
-
-interface BatchResult {
-  results: { index: number; operation: string; success: boolean; id?: string; error?: string }[];
-  succeeded: number;
-  failed: number;
-}
+import type { BatchResult } from '@rhizome/contracts/api/batch';
+import type { GraphEdge as Edge } from '@rhizome/core/graph/edges/repo';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const person = 'system_template_person';

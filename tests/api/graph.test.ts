@@ -2,6 +2,8 @@ import type { Knex } from 'knex';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { setUpAccount, startTestServer, type CallResult, type TestServer } from '../support/server.ts';
 import { type PageOf } from '../support/api-assertions.ts';
+import type { CanvasPayload as Canvas } from '@rhizome/core/graph/canvas';
+import type { GraphBreakdown as Breakdown } from '@rhizome/core/graph/snapshot';
 
 interface GroundNode {
   id: string;
@@ -16,25 +18,6 @@ interface GroundEdge {
   source_node_id: string;
   target_node_id: string;
   [key: string]: unknown;
-}
-
-interface Canvas {
-  nodes: { id: string; template_id: string; label: string; position: { x: number; y: number } | null; source_id: string | null }[];
-  edges: { id: string; source_node_id: string; target_node_id: string; template_id: string; label: string }[];
-  templates: { id: string; name: string; template_type: string; icon: string | null; color: string | null; description: string | null }[];
-  total_nodes: number;
-  total_edges: number;
-  truncated: boolean;
-}
-
-interface Breakdown {
-  generated_at: string;
-  totals: { nodes: number; edges: number; templates: number; sources: number };
-  node_templates: { template_id: string; name: string | null; color: string | null; icon: string | null; count: number }[];
-  edge_templates: { template_id: string; name: string | null; color: string | null; icon: string | null; count: number }[];
-  sources: { source_id: string; title: string | null; node_count: number; edge_count: number }[];
-  degree: { min: number; max: number; mean: number; median: number; p90: number; isolated_nodes: number };
-  top_hubs: { id: string; label: string; template_id: string; degree: number }[];
 }
 
 interface Task {

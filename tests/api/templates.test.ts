@@ -2,37 +2,8 @@ import type { BatchResult } from '@rhizome/contracts/api/batch';
 import { indexNode } from '@rhizome/core/graph/search-index';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setUpAccount, startTestServer, type CallResult, type TestServer } from '../support/server.ts';
-import { isoPattern, validationIssuesOf } from '../support/api-assertions.ts';
-
-interface Property {
-  name: string;
-  display_name: string;
-  property_type: string;
-  required: boolean;
-  default_value: unknown;
-  enum_values: string[] | null;
-  description: string | null;
-  validation_pattern: string | null;
-  allowed_node_types: string[] | null;
-}
-
-interface Template {
-  id: string;
-  name: string;
-  description: string | null;
-  template_type: 'node' | 'edge';
-  icon: string | null;
-  color: string | null;
-  properties: Property[];
-  is_system: boolean;
-  created_at: string;
-  updated_at: string;
-}
-
-interface TemplatePage {
-  data: Template[];
-  pagination: { total: number; page: number; page_size: number; total_pages: number; has_next: boolean; has_prev: boolean };
-}
+import { isoPattern, type PageOf, validationIssuesOf } from '../support/api-assertions.ts';
+import type { TemplateResponse as Template } from '@rhizome/contracts/api/templates';
 
 const systemIds = [
   'system_template_item', 'system_template_link', 'system_template_person', 'system_template_organization',
@@ -66,7 +37,7 @@ describe('templates endpoints', () => {
   async function all(): Promise<Template[]> {
     const result = await call('GET', '/templates?page_size=1000');
     expect(result.status, result.text).toBe(200);
-    const page = result.body as TemplatePage;
+    const page = result.body as PageOf<Template>;
     expect(page.pagination.total).toBe(page.data.length);
     return page.data;
   }
@@ -256,9 +227,9 @@ describe('templates endpoints', () => {
       const names = everything.map((template) => template.name.toLowerCase());
       expect(names).toEqual([...names].sort());
 
-      const edgeList = (await call('GET', '/templates?template_type=edge&page_size=1000')).body as TemplatePage;
+      const edgeList = (await call('GET', '/templates?template_type=edge&page_size=1000')).body as PageOf<Template>;
       expect(edgeList.data.map((template) => template.id)).toEqual(edges.map((template) => template.id));
-      const nodeList = (await call('GET', '/templates?template_type=node&page_size=1000')).body as TemplatePage;
+      const nodeList = (await call('GET', '/templates?template_type=node&page_size=1000')).body as PageOf<Template>;
       expect(nodeList.data.map((template) => template.id)).toEqual(nodes.map((template) => template.id));
 
       const pageSize = 2;
@@ -267,21 +238,21 @@ describe('templates endpoints', () => {
       for (let page = 1; page <= totalPages; page++) {
         const result = await call('GET', `/templates?template_type=edge&page=${page}&page_size=${pageSize}`);
         expect(result.status).toBe(200);
-        const body = result.body as TemplatePage;
+        const body = result.body as PageOf<Template>;
         expect(body.pagination).toEqual({
           total: edges.length, page, page_size: pageSize, total_pages: totalPages, has_next: page < totalPages, has_prev: page > 1,
         });
         collected.push(...body.data.map((template) => template.id));
       }
       expect(collected).toEqual(edges.map((template) => template.id));
-      const beyond = (await call('GET', `/templates?template_type=edge&page=${totalPages + 1}&page_size=${pageSize}`)).body as TemplatePage;
+      const beyond = (await call('GET', `/templates?template_type=edge&page=${totalPages + 1}&page_size=${pageSize}`)).body as PageOf<Template>;
       expect(beyond.data).toEqual([]);
       expect(beyond.pagination).toMatchObject({ total: edges.length, has_next: false, has_prev: true });
     });
 
     it('uses the default page size of 50 and clamps page_size to 1000', async () => {
-      expect(((await call('GET', '/templates')).body as TemplatePage).pagination.page_size).toBe(50);
-      expect(((await call('GET', '/templates?page_size=5000')).body as TemplatePage).pagination.page_size).toBe(1000);
+      expect(((await call('GET', '/templates')).body as PageOf<Template>).pagination.page_size).toBe(50);
+      expect(((await call('GET', '/templates?page_size=5000')).body as PageOf<Template>).pagination.page_size).toBe(1000);
     });
 
     it('refuses an unknown template_type and a page below 1 with 422', async () => {

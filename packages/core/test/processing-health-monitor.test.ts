@@ -48,6 +48,17 @@ describe('health monitor', () => {
     expect(changes[1]).toMatchObject({ source: 'health_monitor', details: { failed: ['disk'] } });
   });
 
+  it('treats a probe that answers too late as degraded, and never pauses for it', async () => {
+    db = openSqlite(path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'monitor-')), 'system.db'));
+    const processing = await ProcessingControls.open(db);
+    const health = new HealthRegistry(50);
+    health.register('database', () => new Promise((resolve) => setTimeout(() => resolve({ status: 'ok' }), 200)));
+    expect((await health.check()).subsystems.database).toMatchObject({ status: 'degraded', message: 'no answer within 50 ms' });
+    const monitor = new HealthMonitor({ health, processing, announce: async () => undefined, logger: { warning: () => undefined, error: () => undefined }, threshold: 3 });
+    for (let n = 0; n < 4; n++) await monitor.check();
+    expect((await processing.status()).paused).toBe(false);
+  });
+
   it('never resumes a pause the operator made', async () => {
     const { processing, monitor } = await setup();
     await processing.pause('maintenance');

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { endpoint } from '../endpoint.ts';
-import { AnyObject, Body, Nullable, Page, Timestamp } from './common.ts';
+import { AnyObject, Body, Nullable, Page, Timestamp, QueuedTask } from './common.ts';
 
 /** Nodes, edges and their navigation (spec Part B "Nodes", "Edges", "Connection item", "Citation item"). */
 
@@ -116,7 +116,6 @@ const BatchBody = Body({
     { minItems: 1, maxItems: maxBatchOperations },
   ),
 });
-const Queued = Type.Object({ task_id: Type.String(), status: Type.Literal('queued'), message: Type.String() });
 
 /** `{results, succeeded, failed}`: the result of a batch task. */
 export const BatchResult = Type.Object({
@@ -147,7 +146,7 @@ export const nodeEndpoints = {
   batch: endpoint({
     method: 'POST', path: '/nodes/batch', tag: 'nodes', status: 202, errors: [422, 503],
     summary: 'Create, update and delete nodes in order on the operations queue; a failure does not stop later operations',
-    body: BatchBody, response: Queued,
+    body: BatchBody, response: QueuedTask,
   }),
   get: endpoint({ method: 'GET', path: '/nodes/{node_id}', tag: 'nodes', status: 200, errors: [404], summary: 'One node', params: NodeIdParam, response: NodeResponse }),
   update: endpoint({
@@ -200,7 +199,7 @@ export const edgeEndpoints = {
   batch: endpoint({
     method: 'POST', path: '/edges/batch', tag: 'edges', status: 202, errors: [422, 503],
     summary: 'Create, update and delete edges in order on the operations queue; a failure does not stop later operations',
-    body: BatchBody, response: Queued,
+    body: BatchBody, response: QueuedTask,
   }),
   get: endpoint({ method: 'GET', path: '/edges/{edge_id}', tag: 'edges', status: 200, errors: [404], summary: 'One edge', params: EdgeIdParam, response: EdgeResponse }),
   update: endpoint({

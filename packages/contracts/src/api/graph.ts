@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { endpoint } from '../endpoint.ts';
-import { AnyObject, Nullable, Page, Pagination } from './common.ts';
+import { AnyObject, Nullable, Page, Pagination, QueuedTask } from './common.ts';
 import { EdgeResponse, NodeResponse, Position, RepeatedIds } from './graph-nodes.ts';
 
 /** Graph maintenance, canvas, snapshot and grounding (spec Part B "Graph maintenance", "Grounding"). */
@@ -61,7 +61,6 @@ export const GraphBreakdown = Type.Object({
   }),
 });
 
-const Queued = Type.Object({ task_id: Type.String(), status: Type.Literal('queued'), message: Type.String() });
 
 export const graphEndpoints = {
   cleanup: endpoint({
@@ -86,7 +85,7 @@ export const graphEndpoints = {
     response: GraphBreakdown,
   }),
   refreshSnapshot: endpoint({
-    method: 'POST', path: '/graph/snapshot/refresh', tag, status: 202, errors: [503], summary: 'Rebuild the snapshot in the background', response: Queued,
+    method: 'POST', path: '/graph/snapshot/refresh', tag, status: 202, errors: [503], summary: 'Rebuild the snapshot in the background', response: QueuedTask,
   }),
   groundingNodes: endpoint({
     method: 'GET', path: '/graph/grounding/nodes', tag: groundingTag, status: 200, errors: [422],

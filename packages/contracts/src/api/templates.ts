@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { endpoint } from '../endpoint.ts';
-import { AnyObject, Body, Nullable, Page, PageQuery, Timestamp } from './common.ts';
+import { AnyObject, Body, Nullable, Page, PageQuery, Timestamp, QueuedTask } from './common.ts';
 
 const tag = 'templates';
 
@@ -107,7 +107,6 @@ export const TemplateBatchBody = Body({
 export type TemplateBatchOperation = Static<typeof TemplateBatchBody>['operations'][number];
 
 const TemplateId = Type.Object({ template_id: Type.String({ minLength: 1 }) });
-const Queued = Type.Object({ task_id: Type.String(), status: Type.Literal('queued'), message: Type.String() });
 
 export const templateEndpoints = {
   list: endpoint({
@@ -136,11 +135,11 @@ export const templateEndpoints = {
   }),
   embeddings: endpoint({
     method: 'POST', path: '/templates/embeddings', tag, status: 202, errors: [503],
-    summary: 'Regenerate the embeddings of every template in the background', response: Queued,
+    summary: 'Regenerate the embeddings of every template in the background', response: QueuedTask,
   }),
   batch: endpoint({
     method: 'POST', path: '/templates/batch', tag, status: 202, errors: [422, 503],
     summary: 'Create, update and delete templates in order on the operations queue; a failure does not stop later operations',
-    body: TemplateBatchBody, response: Queued,
+    body: TemplateBatchBody, response: QueuedTask,
   }),
 };

@@ -1,3 +1,4 @@
+import { submitDatabaseTask } from '../queue/database-task.ts';
 import type { QueueService, TaskStore } from '@rhizome/queue';
 import type { Db } from '../storage/connection.ts';
 import type { DefineOperations } from './operations.ts';
@@ -98,8 +99,7 @@ export function requestSnapshotBuild(request: SnapshotBuildRequest): Promise<{ t
       const task = await request.tasks.get(previous);
       if (task && (task.status === 'queued' || (request.reuseRunning && task.status === 'running'))) return { task_id: previous, reused: true };
     }
-    const data = { database: request.database };
-    const task = await request.queue.submit({ queue: 'operations', operation: snapshotBuildOperation, data, metadata: data });
+    const task = await submitDatabaseTask(request.queue, request.database, snapshotBuildOperation);
     lastTask.set(request.database, task.task_id);
     return { task_id: task.task_id, reused: false };
   };

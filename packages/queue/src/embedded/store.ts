@@ -109,12 +109,10 @@ export class EmbeddedTaskStore implements TaskStore {
   }
 
   async list(options: { queues?: QueueName[]; offset: number; limit: number }): Promise<{ tasks: TaskRecord[]; total: number }> {
-    const queues = JSON.stringify(options.queues ?? []);
-    const where = options.queues ? 'WHERE queue IN (SELECT value FROM json_each(?))' : 'WHERE ? IS NOT NULL';
-    const total = await this.db.get<{ n: number }>(`SELECT count(*) AS n FROM tasks ${where}`, [queues]);
-    const rows = await this.db.all<TaskRow>(`SELECT * FROM tasks ${where} ORDER BY seq DESC LIMIT ? OFFSET ?`, [
-      queues, options.limit, options.offset,
-    ]);
+    const where = options.queues ? 'WHERE queue IN (SELECT value FROM json_each(?))' : '';
+    const filter = options.queues ? [JSON.stringify(options.queues)] : [];
+    const total = await this.db.get<{ n: number }>(`SELECT count(*) AS n FROM tasks ${where}`, filter);
+    const rows = await this.db.all<TaskRow>(`SELECT * FROM tasks ${where} ORDER BY seq DESC LIMIT ? OFFSET ?`, [...filter, options.limit, options.offset]);
     return { tasks: rows.map(toRecord), total: total?.n ?? 0 };
   }
 

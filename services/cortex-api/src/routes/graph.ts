@@ -1,3 +1,4 @@
+import { submitDatabaseTask } from '@rhizome/core/queue/database-task';
 import { graphEndpoints as api } from '@rhizome/contracts/api/graph';
 import { ApiError } from '@rhizome/contracts/errors';
 import { canvasData } from '@rhizome/core/graph/canvas';
@@ -18,8 +19,8 @@ export function mountGraphRoutes(routes: RouteTable, { platform }: CortexDeps): 
     requestSnapshotBuild({ queue: platform.queue, tasks: platform.tasks, database, reuseRunning });
 
   routes.add(api.cleanup, async () => {
-    const { name } = await current();
-    const task = await platform.queue.submit({ queue: 'operations', operation: cleanupOperation, data: { database: name }, metadata: { database: name } });
+    const name = platform.databases.currentName();
+    const task = await submitDatabaseTask(platform.queue, name, cleanupOperation);
     return { task_id: task.task_id, status: 'queued' as const, operation_type: 'graph_cleanup' as const, message: `Graph cleanup of '${name}' queued` };
   });
 

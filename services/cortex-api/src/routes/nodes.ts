@@ -1,3 +1,4 @@
+import { submitDatabaseTask } from '@rhizome/core/queue/database-task';
 import { nodeEndpoints as api } from '@rhizome/contracts/api/graph-nodes';
 import {
   createNode, deleteNode, getNode, listNodes, moveNode, nodeCitations, nodeConnections, updateNode, type GraphScope,
@@ -54,8 +55,7 @@ export function mountNodeRoutes(routes: RouteTable, { platform }: CortexDeps): v
 
 /** Queues a node or edge batch on the operations lane for the active database: 202 `{task_id, status, message}`. */
 export async function queueBatch(platform: Platform, operation: 'graph.nodes_batch' | 'graph.edges_batch', entity: 'node' | 'edge', operations: unknown[]) {
-  const { name } = await platform.databases.current();
-  const task = await platform.queue.submit({ queue: 'operations', operation, data: { database: name, operations }, metadata: { database: name } });
+  const task = await submitDatabaseTask(platform.queue, platform.databases.currentName(), operation, { operations });
   return {
     task_id: task.task_id,
     status: 'queued' as const,

@@ -1,3 +1,4 @@
+import { submitDatabaseTask } from '@rhizome/core/queue/database-task';
 import { templateEndpoints as api } from '@rhizome/contracts/api/templates';
 import { templateBatchOperation, templateEmbeddingsOperation } from '@rhizome/core/graph/templates/operations';
 import { TemplateService } from '@rhizome/core/graph/templates/service';
@@ -12,8 +13,7 @@ export function mountTemplateRoutes(routes: RouteTable, { platform }: CortexDeps
     return { name, templates: new TemplateService(db) };
   };
   const queued = async (operation: string, data: Record<string, unknown>, message: string) => {
-    const { name } = await platform.databases.current();
-    const task = await platform.queue.submit({ queue: 'operations', operation, data: { database: name, ...data }, metadata: { database: name } });
+    const task = await submitDatabaseTask(platform.queue, platform.databases.currentName(), operation, data);
     return { task_id: task.task_id, status: 'queued' as const, message };
   };
 
