@@ -1,0 +1,241 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { deltasOf, fakeEmbedding, fakeReply, wordCount, type FakeProviderControls } from './controls.ts';
+
+export interface FakeOllama extends FakeProviderControls {
+  /** Replaces the installed models (what /api/tags lists and chat/embed accept). */
+  setModels(names: string[]): void;
+  /** While down, every connection is dropped without an answer, as with a crashed server. */
+  setDown(down: boolean): void;
+}
+
+export interface FakeOllamaOptions {
+  models?: string[];
+  version?: string;
+  /** `/api/show` capabilities per model; default `embedding` for names containing "embed", else completion, tools and thinking. */
+  capabilities?: Record<string, string[]>;
+}
+
+interface OllamaMessage {
+  role: string;
+  content?: string;
+}
+
+interface ChatBody {
+  model?: string;
+  messages?: OllamaMessage[];
+  stream?: boolean;
+  tools?: { function?: { name?: string } }[];
+  think?: boolean;
+}
+
+interface EmbedBody {
+  model?: string;
+  input?: string | string[];
+}
+
+class HttpFailure extends Error {
+  constructor(readonly status: number, message: string) {
+    super(message);
+  }
+}
+
+/**
+ * An Ollama server on 127.0.0.1 speaking the real wire format (`/api/version`, `/api/tags`, `/api/show`,
+ * NDJSON `/api/chat`, `/api/embed`, errors as `{error}`), with the shared deterministic behaviour of
+ * `controls.ts`. `failNext` applies to every `/api` request, so a readiness check sees it too.
+ */
+export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<FakeOllama> {
+  const version = options.version ?? '0.12.6';
+  let models = options.models ?? ['llama3.2:latest', 'nomic-embed-text:latest'];
+  let delayMs = 0;
+  let down = false;
+  const failures: { status: number; headers: Record<string, string> }[] = [];
+  const requests: FakeProviderControls['requests'] = [];
+
+  const resolveModel = (name: unknown): string | undefined =>
+    typeof name === 'string' ? models.find((model) => model === name || model === `${name}:latest`) : undefined;
+
+  const capabilitiesOf = (model: string): string[] =>
+    options.capabilities?.[model] ?? options.capabilities?.[model.replace(/:latest$/, '')] ?? (model.includes('embed') ? ['embedding'] : ['completion', 'tools', 'thinking']);
+
+  const requireModel = (name: unknown): string => {
+    const model = resolveModel(name);
+    if (!model) throw new HttpFailure(404, `model "${String(name)}" not found, try pulling it first`);
+    return model;
+  };
+
+  const server = http.createServer((req, res) => {
+    void handle(req, res).catch((error: unknown) => {
+      if (error instanceof HttpFailure) sendJson(res, error.status, { error: error.message });
+      else sendJson(res, 500, { error: error instanceof Error ? error.message : String(error) });
+    });
+  });
+
+  async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const raw = await readBody(req);
+    const path = new URL(req.url ?? '/', 'http://fake').pathname;
+    let body: unknown = null;
+    try {
+      body = raw ? JSON.parse(raw) : null;
+    } catch {
+      body = raw;
+    }
+    requests.push({ method: req.method ?? 'GET', path, body, headers: req.headers });
+    if (down) {
+      req.socket.destroy();
+      return;
+    }
+    if (!(await waitUnlessClosed(delayMs, res))) return;
+    if (path.startsWith('/api/')) {
+      const failure = failures.shift();
+      if (failure) return sendJson(res, failure.status, { error: `fake failure ${failure.status}` }, failure.headers);
+    }
+    if (typeof body === 'string') throw new HttpFailure(400, 'invalid character in request body');
+    const route = `${req.method} ${path}`;
+    switch (route) {
+      case 'GET /':
+        res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end('Ollama is running');
+        return;
+      case 'GET /api/version':
+        return sendJson(res, 200, { version });
+      case 'GET /api/tags':
+        return sendJson(res, 200, { models: models.map(tagOf) });
+      case 'POST /api/show':
+        return show(res, body as { model?: string } | null);
+      case 'POST /api/chat':
+        return chat(res, (body ?? {}) as ChatBody);
+      case 'POST /api/embed':
+        return embed(res, (body ?? {}) as EmbedBody);
+      default:
+        res.writeHead(404, { 'content-type': 'text/plain' }).end('404 page not found');
+    }
+  }
+
+  function show(res: http.ServerResponse, body: { model?: string } | null): void {
+    const model = resolveModel(body?.model);
+    if (!model) throw new HttpFailure(404, `model '${String(body?.model)}' not found`);
+    sendJson(res, 200, {
+      modelfile: `FROM ${model}`,
+      parameters: 'stop "<|eot_id|>"',
+      template: '{{ .Prompt }}',
+      details: detailsOf(model),
+      model_info: { 'general.architecture': 'llama', 'llama.context_length': 131072 },
+      capabilities: capabilitiesOf(model),
+    });
+  }
+
+  function chat(res: http.ServerResponse, body: ChatBody): void {
+    if (!body.model) throw new HttpFailure(400, 'model is required');
+    const model = requireModel(body.model);
+    if (body.think === true && !capabilitiesOf(model).includes('thinking')) throw new HttpFailure(400, `"${body.model}" does not support thinking`);
+    const messages = body.messages ?? [];
+    const last = messages.at(-1);
+    const lastUser = last?.role === 'user' ? (last.content ?? '') : '';
+    const toolName = body.tools?.[0]?.function?.name;
+    const toolCall = toolName && lastUser.includes('use tool') ? { function: { name: toolName, arguments: { query: lastUser } } } : null;
+    const answer = toolCall ? '' : fakeReply(lastUser);
+    const base = () => ({ model: body.model, created_at: new Date().toISOString() });
+    const done = {
+      done: true,
+      done_reason: 'stop',
+      total_duration: 1_200_000,
+      load_duration: 100_000,
+      prompt_eval_count: messages.reduce((sum, message) => sum + wordCount(message.content ?? ''), 0),
+      prompt_eval_duration: 300_000,
+      eval_count: toolCall ? wordCount(JSON.stringify(toolCall.function.arguments)) : wordCount(answer),
+      eval_duration: 800_000,
+    };
+    if (body.stream === false) {
+      const message = { role: 'assistant', content: answer, ...(toolCall ? { tool_calls: [toolCall] } : {}) };
+      return sendJson(res, 200, { ...base(), message, ...done });
+    }
+    res.writeHead(200, { 'content-type': 'application/x-ndjson' });
+    const chunks = toolCall ? [{ role: 'assistant', content: '', tool_calls: [toolCall] }] : deltasOf(answer).map((content) => ({ role: 'assistant', content }));
+    for (const message of chunks) res.write(`${JSON.stringify({ ...base(), message, done: false })}\n`);
+    res.end(`${JSON.stringify({ ...base(), message: { role: 'assistant', content: '' }, ...done })}\n`);
+  }
+
+  function embed(res: http.ServerResponse, body: EmbedBody): void {
+    if (!body.model) throw new HttpFailure(400, 'model is required');
+    requireModel(body.model);
+    const inputs = typeof body.input === 'string' ? [body.input] : (body.input ?? []);
+    sendJson(res, 200, {
+      model: body.model,
+      embeddings: inputs.map(fakeEmbedding),
+      total_duration: 500_000,
+      load_duration: 100_000,
+      prompt_eval_count: inputs.reduce((sum, text) => sum + wordCount(text), 0),
+    });
+  }
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    failNext(status, count = 1, headers = {}) {
+      for (let i = 0; i < count; i++) failures.push({ status, headers });
+    },
+    setDelay(ms) {
+      delayMs = ms;
+    },
+    setModels(names) {
+      models = [...names];
+    },
+    setDown(value) {
+      down = value;
+    },
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}
+
+function tagOf(name: string) {
+  return {
+    name,
+    model: name,
+    modified_at: '2025-01-01T00:00:00.000Z',
+    size: 2_019_393_189,
+    digest: `sha256:${Buffer.from(name).toString('hex').padEnd(64, '0').slice(0, 64)}`,
+    details: detailsOf(name),
+  };
+}
+
+function detailsOf(name: string) {
+  return { parent_model: '', format: 'gguf', family: name.split(/[:.\d]/)[0] || 'llama', families: ['llama'], parameter_size: '3.2B', quantization_level: 'Q4_K_M' };
+}
+
+function sendJson(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  if (res.headersSent || res.destroyed) return;
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers }).end(JSON.stringify(body));
+}
+
+function readBody(req: http.IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+/** Waits `ms`; false when the client went away meanwhile, so a cancelled request gets no answer. */
+function waitUnlessClosed(ms: number, res: http.ServerResponse): Promise<boolean> {
+  if (ms <= 0) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      res.off('close', onClose);
+      resolve(!res.destroyed);
+    }, ms);
+    const onClose = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    res.once('close', onClose);
+  });
+}
