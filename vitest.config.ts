@@ -1,8 +1,12 @@
+import os from 'node:os';
+import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
     include: ['packages/*/test/**/*.test.ts', 'services/*/test/**/*.test.ts', 'tests/**/*.test.ts'],
+    // One converted copy of the builtin word vectors for every test server of the run (see DataPaths.modelsDir).
+    env: { RHIZOME_MODELS_DIR: path.join(os.tmpdir(), 'rhizome-test-models') },
     testTimeout: 30_000,
     hookTimeout: 90_000,
     pool: 'forks',

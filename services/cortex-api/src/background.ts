@@ -1,9 +1,11 @@
 import type { Platform } from '@rhizome/core/platform/create';
 import { HealthMonitor } from '@rhizome/core/processing/health-monitor';
+import { persistInstanceHealth } from '@rhizome/core/providers/instance-health';
 
 /**
  * Periodic work owned by the API process, of which a deployment runs exactly one (workers may be many):
- * the health monitor that records health changes and pauses processing while a subsystem is down.
+ * the health monitor that records health changes and pauses processing while a subsystem is down, and
+ * the `healthy` flags of local model servers in the settings.
  */
 export function startApiBackgroundJobs(platform: Platform): { stop(): Promise<void> } {
   const monitor = new HealthMonitor({
@@ -13,5 +15,11 @@ export function startApiBackgroundJobs(platform: Platform): { stop(): Promise<vo
     logger: platform.logger,
   });
   monitor.start();
-  return { stop: () => monitor.stop() };
+  const stopPersisting = persistInstanceHealth(platform);
+  return {
+    stop: async () => {
+      stopPersisting();
+      await monitor.stop();
+    },
+  };
 }

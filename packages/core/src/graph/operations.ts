@@ -1,3 +1,4 @@
+import type { EmbeddingService } from '../providers/embeddings/service.ts';
 import type { OperationRegistry } from '@rhizome/queue';
 import type { DatabaseManager } from '../databases/manager.ts';
 import { defineGraphBatchOperations } from './batch-operations.ts';
@@ -9,6 +10,7 @@ import { defineTemplateOperations } from './templates/operations.ts';
 export interface GraphDeps {
   databases: DatabaseManager;
   events: GraphEventBus;
+  embeddings: EmbeddingService;
 }
 
 export type DefineOperations = (registry: OperationRegistry, deps: GraphDeps) => void;

@@ -19,6 +19,9 @@ import { SettingsStore } from '../settings/index.ts';
 import type { Migration } from '../storage/migrations/index.ts';
 import { connectPubSub } from './pubsub.ts';
 import { Broadcast } from './broadcast.ts';
+import { Providers } from '../providers/hub.ts';
+import { LlmMetrics } from '../providers/metrics.ts';
+import { registerProviderHealth } from '../providers/health.ts';
 
 export const rhizomeVersion = '0.1.0';
 
@@ -37,6 +40,8 @@ export interface Platform {
   pluginCaches: PluginCaches;
   /** node.create / edge.create events of graph writes made in this process. */
   graphEvents: GraphEventBus;
+  /** Language-model and embedding providers, their readiness gate and metrics. */
+  providers: Providers;
   /** Operations with their lane and policies; the worker adds the handlers' code. */
   operations: OperationRegistry;
   tasks: TaskStore;
@@ -116,8 +121,16 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     await processingSync.announce({ at: Date.now() });
   };
 
+  const providers = new Providers({
+    settings: () => settings.get(),
+    onSettingsChange: (listener) => settings.onChange(listener),
+    metrics: await LlmMetrics.open(systemDb),
+    logger,
+    modelsDir: paths.modelsDir(env),
+  });
+
   const graphEvents = new GraphEventBus();
-  defineGraphOperations(operations, { databases, events: graphEvents });
+  defineGraphOperations(operations, { databases, events: graphEvents, embeddings: providers.embeddings });
 
   const health = new HealthRegistry();
   health.register('database', async () => {
@@ -130,6 +143,8 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     await Promise.all([tasks.ping(), pubsub.publish('rhizome:health', 'ping')]);
     return { status: 'ok', details: { backend: tasks.kind } };
   });
+
+  registerProviderHealth(health, providers);
 
   const counts = new CountsRegistry();
   counts.register('templates', (db) => countRows(db, 'graph_templates'));
@@ -149,6 +164,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     counts,
     pluginCaches: new PluginCaches(),
     graphEvents,
+    providers,
     operations,
     tasks,
     queue,

@@ -2,12 +2,12 @@ import type { Settings } from '@rhizome/contracts/settings';
 import type { QueueName, RuntimeSettings } from '@rhizome/queue';
 
 /**
- * The llm lane runs one task at a time, or one per enabled local-LLM instance when the local provider
- * serves chat (each instance answers one request at a time).
+ * With the local provider the llm lane runs one task per enabled instance (each instance answers one
+ * request at a time); other providers use `workers.llm_max_concurrent`.
  */
 export function llmConcurrency(settings: Settings): number {
   const instances = settings.llm.localllm_instances.filter((instance) => instance.enabled).length;
-  return settings.llm.chat_provider === 'localllm' && instances > 1 ? instances : settings.workers.llm_max_concurrent;
+  return settings.llm.chat_provider === 'localllm' ? Math.max(1, instances) : settings.workers.llm_max_concurrent;
 }
 
 export function runtimeSettings(settings: Settings): RuntimeSettings {

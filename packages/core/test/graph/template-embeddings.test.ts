@@ -27,13 +27,6 @@ const storedEmbeddings = async () => (await db('graph_templates').whereNotNull('
   { id: string; embedding: string; embedding_model: string; embedding_dimensions: number }[];
 
 describe('template embeddings', () => {
-  it('without an embedding provider writes nothing and reports every template as skipped', async () => {
-    expect(await regenerateTemplateEmbeddings(db, null)).toEqual({
-      processed: 0, skipped: systemTemplates.length, message: 'no embedding provider is configured yet',
-    });
-    expect(await storedEmbeddings()).toEqual([]);
-  });
-
   it('with an embedder stores one vector per template, in batches, with the model and dimensions', async () => {
     const calls: string[][] = [];
     const embedder: TemplateEmbedder = {

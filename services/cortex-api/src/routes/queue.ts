@@ -104,11 +104,13 @@ function parseQueues(value: string | undefined): QueueName[] | undefined {
   return names as QueueName[];
 }
 
-function summary(task: TaskRecord) {
+/** A task as the task lists show it. */
+export function summary(task: TaskRecord) {
   const { task_id, queue, operation, status, priority, data, metadata, attempts, created_at, started_at, completed_at } = task;
   return { task_id, queue, operation, status, priority, data, metadata, attempts, created_at, started_at, completed_at };
 }
 
-function detail(task: TaskRecord) {
+/** A task with its failure, as the single-task endpoints show it. */
+export function detail(task: TaskRecord) {
   return { ...summary(task), error: task.error, error_type: task.error_type };
 }

@@ -2,7 +2,7 @@ import type { Db } from '../../storage/connection.ts';
 import { allTemplates, storeTemplateEmbedding } from './repo.ts';
 import type { TemplateResponse } from '@rhizome/contracts/api/templates';
 
-/** The embedding port as template embedding needs it; providers arrive with the embeddings issue. */
+/** The embedding port as template embedding needs it. */
 export interface TemplateEmbedder {
   model: string;
   embed(texts: string[]): Promise<number[][]>;
@@ -14,19 +14,14 @@ export interface TemplateEmbeddingResult {
   message: string;
 }
 
-/**
- * Regenerates the embedding of every template of a database from its name, description and properties.
- * Without an embedder nothing is written and every template counts as skipped, so the task succeeds and
- * says why nothing happened.
- */
+/** Regenerates the embedding of every template of a database from its name, description and properties. */
 export async function regenerateTemplateEmbeddings(
   db: Db,
-  embedder: TemplateEmbedder | null,
+  embedder: TemplateEmbedder,
   checkCancelled: () => Promise<void> = async () => {},
   batchSize = 32,
 ): Promise<TemplateEmbeddingResult> {
   const templates = await allTemplates(db);
-  if (!embedder) return { processed: 0, skipped: templates.length, message: 'no embedding provider is configured yet' };
   let processed = 0;
   for (let start = 0; start < templates.length; start += batchSize) {
     await checkCancelled();

@@ -26,10 +26,10 @@ export const defineTemplateOperations: DefineOperations = (registry, deps) => {
   });
 };
 
-/**
- * The embedding port for templates. No embedding provider exists yet (a later issue adds them and
- * wires one here); until then the task embeds nothing and reports every template as skipped.
- */
-function templateEmbedder(_deps: GraphDeps): TemplateEmbedder | null {
-  return null;
+/** Template embeddings go through the configured embedding provider, like every other vector. */
+function templateEmbedder({ embeddings }: GraphDeps): TemplateEmbedder {
+  return {
+    model: embeddings.identity().model,
+    embed: async (texts) => (await embeddings.embed(texts)).map((vector) => Array.from(vector)),
+  };
 }
