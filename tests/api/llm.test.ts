@@ -91,6 +91,12 @@ describe('/llm and /settings/localllm over HTTP', () => {
     const models = await call('GET', '/settings/localllm/models');
     expect(models.status).toBe(503);
     expect(models.body).toMatchObject({ error: 'HTTP_503' });
+
+    expect((await useLocal(ollama.url)).status).toBe(200);
+    ollama.failNext(429, 1);
+    const limited = await call('GET', '/settings/localllm/models');
+    expect(limited.status).toBe(429);
+    expect(limited.body).toMatchObject({ error: 'HTTP_429', message: expect.stringContaining('rate limit') });
   });
 
   it('lists the llm lane tasks, and counts every model call per provider, model and operation', async () => {

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { BuiltinEmbeddingAdapter } from '@rhizome/core/providers/embeddings/builtin/adapter';
 import { binaryPath, openWordVectors } from '@rhizome/core/providers/embeddings/builtin/word-vectors';
-import { pinProcess } from './harness.ts';
+import { pinProcess, seededRandom } from './harness.ts';
 
 const textCount = Number(process.env.BENCH_TEXTS ?? 10_000);
 const runs = Number(process.env.BENCH_RUNS ?? 5);
@@ -19,14 +19,7 @@ const corpusFile = process.env.BENCH_CORPUS ?? '/work/shared/testdata/eval/2wiki
 const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rhizome-embeddings-bench-'));
 const signal = new AbortController().signal;
 
-// A fixed pseudo-random sequence (mulberry32), so every run embeds the same texts.
-let seed = 20_260_101;
-function random(): number {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-}
+const random = seededRandom(20_260_101);
 
 /** Pieces of text (passages, or single words) joined in random order and cut into chunks at word boundaries. */
 function chunksFrom(nextPiece: () => string): string[] {

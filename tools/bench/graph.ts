@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startEmbedded } from '@rhizome/cli/embedded';
+import { seededRandom } from './harness.ts';
 
 const nodeCount = Number(process.env.BENCH_NODES ?? 100_000);
 const edgeCount = Number(process.env.BENCH_EDGES ?? 300_000);
@@ -20,14 +21,7 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rhizome-graph-bench-'));
 const env: NodeJS.ProcessEnv = { ...process.env, RHIZOME_DATA_DIR: dataDir, RHIZOME_CONFIG_DIR: path.join(dataDir, 'config'), RHIZOME_LOG_LEVEL: 'warning' };
 delete env.RHIZOME_QUEUE_URL;
 
-// A fixed pseudo-random sequence (mulberry32), so every run builds the same graph.
-let seed = 20_260_101;
-function random(): number {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-}
+const random = seededRandom(20_260_101);
 
 const server = await startEmbedded({ host: '127.0.0.1', port: 0 }, env);
 const base = `${server.url}/api/v1`;

@@ -92,3 +92,14 @@ export function report(measurements: Measurement[]): void {
     console.log(`${m.label.padEnd(44)} ${String(m.requestsPerSecond).padStart(7)} req/s  p99 ${String(m.p99Ms).padStart(4)} ms  ${ratio}x  non-2xx ${m.non2xx}`);
   }
 }
+
+/** A fixed pseudo-random sequence (mulberry32), so every run of a benchmark uses the same data. */
+export function seededRandom(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}

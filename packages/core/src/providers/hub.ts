@@ -4,7 +4,7 @@ import type { LlmCallRecord, LlmMetrics } from './metrics.ts';
 import { LlmService } from './llm/service.ts';
 import type { LlmAdapter } from './llm/port.ts';
 import { BuiltinLlmAdapter } from './llm/builtin/adapter.ts';
-import { EmbeddingService } from './embeddings/service.ts';
+import { EmbeddingService, type EmbeddingServiceIdentity } from './embeddings/service.ts';
 import type { EmbeddingAdapter } from './embeddings/port.ts';
 import { BuiltinEmbeddingAdapter } from './embeddings/builtin/adapter.ts';
 import { LocalLlmPool } from './localllm/pool.ts';
@@ -42,6 +42,7 @@ export class Providers {
   readonly #builtinEmbeddings: BuiltinEmbeddingAdapter;
   readonly #chatAdapters = new WeakMap<Settings['llm'], LlmAdapter>();
   readonly #embeddingAdapters = new WeakMap<Settings['embedding'], EmbeddingAdapter>();
+  readonly #identityListeners = new Set<(identity: EmbeddingServiceIdentity) => void>();
 
   constructor(private readonly options: ProvidersOptions) {
     const llm = options.settings().llm;
@@ -56,6 +57,22 @@ export class Providers {
     this.llm = new LlmService({ settings: options.settings, adapter: chatAdapter, record });
     this.embeddings = new EmbeddingService({ settings: options.settings, adapter: (settings) => this.embeddingAdapter(settings), record });
     this.readiness = new ReadinessGate(options.settings, chatAdapter);
+    let identity = identityKey(this.embeddings.identity());
+    options.onSettingsChange(() => {
+      const next = this.embeddings.identity();
+      if (identityKey(next) === identity) return;
+      identity = identityKey(next);
+      for (const listener of this.#identityListeners) listener(next);
+    });
+  }
+
+  /**
+   * Called when the embedding provider or model changes: vectors made before no longer compare with new
+   * ones, so every vector index must be rebuilt. Returns the unsubscribe function.
+   */
+  onEmbeddingIdentityChange(listener: (identity: EmbeddingServiceIdentity) => void): () => void {
+    this.#identityListeners.add(listener);
+    return () => this.#identityListeners.delete(listener);
   }
 
   chatAdapter(settings: Settings): LlmAdapter {
@@ -113,4 +130,8 @@ export class Providers {
         return createGeminiEmbeddingAdapter({ model, apiKey: embedding.api_key ?? settings.llm.gemini_api_key, baseUrl: embedding.api_base ?? settings.llm.gemini_base_url, maxBatch: settings.batching.embedding_api_batch_size });
     }
   }
+}
+
+function identityKey(identity: EmbeddingServiceIdentity): string {
+  return `${identity.provider}/${identity.model}`;
 }

@@ -108,13 +108,19 @@ describe('builtin embedding adapter', () => {
       const intact = fs.readFileSync(binaryPath(cacheDir));
       const damagedDir = tempDir();
       fs.writeFileSync(binaryPath(damagedDir), damage(intact));
+      // What killed conversions leave behind: an abandoned file goes, one that may still be written stays.
+      const abandoned = `${binaryPath(damagedDir)}.999999-1.tmp`;
+      const inProgress = `${binaryPath(damagedDir)}.999998-1.tmp`;
+      fs.writeFileSync(abandoned, 'partial');
+      fs.utimesSync(abandoned, new Date(Date.now() - 2 * 3_600_000), new Date(Date.now() - 2 * 3_600_000));
+      fs.writeFileSync(inProgress, 'partial');
       const rebuilding = new BuiltinEmbeddingAdapter({ cacheDir: damagedDir });
       // Two concurrent first calls: both get the vector, and one file is written.
       const [[first], [second]] = await Promise.all([rebuilding.embed(['The cat sat on the mat'], signal), rebuilding.embed(['The cat sat on the mat'], signal)]);
       expect(second).toEqual(first);
       expect(first).toEqual((await adapter.embed(['The cat sat on the mat'], signal))[0]);
       expect(fs.readFileSync(binaryPath(damagedDir)).equals(intact)).toBe(true);
-      expect(fs.readdirSync(damagedDir)).toEqual([path.basename(binaryPath(damagedDir))]);
+      expect(fs.readdirSync(damagedDir).sort()).toEqual([path.basename(binaryPath(damagedDir)), path.basename(inProgress)].sort());
     });
   });
 });

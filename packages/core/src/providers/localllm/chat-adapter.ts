@@ -2,7 +2,7 @@ import { createOllama } from 'ollama-ai-provider-v2';
 import type { Settings } from '@rhizome/contracts/settings';
 import { AiSdkChatAdapter } from '../llm/ai-sdk.ts';
 import { LlmError } from '../llm/errors.ts';
-import type { AdapterRequest, ChatStreamEvent, LlmAdapter, LlmOperation, ModelsCheck } from '../llm/port.ts';
+import type { AdapterRequest, ChatStreamEvent, LlmAdapter, ModelsCheck } from '../llm/port.ts';
 import { hasModel, isTimeout, ollamaError } from './client.ts';
 import type { LocalLlmPool } from './pool.ts';
 
@@ -41,7 +41,7 @@ export function createLocalLlmChatAdapter(pool: LocalLlmPool, llm: LlmSettings):
     const release = pool.track(instance.id);
     const adapter = adapterFor(instance.base_url);
     const key = `${instance.base_url} ${request.model}`;
-    const thinking = (request.thinking ?? thinkingFor(request.operation, llm)) && !cannotThink.has(key);
+    const thinking = (request.thinking ?? false) && !cannotThink.has(key);
     try {
       try {
         yield* withInstance(adapter.stream({ ...request, thinking }), instance.id);
@@ -64,19 +64,6 @@ export function createLocalLlmChatAdapter(pool: LocalLlmPool, llm: LlmSettings):
 
 async function* withInstance(events: AsyncIterable<ChatStreamEvent>, instanceId: string): AsyncIterable<ChatStreamEvent> {
   for await (const event of events) yield event.type === 'finish' ? { ...event, instanceId } : event;
-}
-
-function thinkingFor(operation: LlmOperation, llm: LlmSettings): boolean {
-  switch (operation) {
-    case 'chat':
-      return llm.thinking_for_chat;
-    case 'tool':
-      return llm.thinking_for_tools;
-    case 'extraction':
-      return llm.thinking_for_extraction;
-    default:
-      return false;
-  }
 }
 
 function refusesThinking(error: unknown): boolean {

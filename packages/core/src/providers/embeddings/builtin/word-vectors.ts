@@ -89,6 +89,7 @@ let writes = 0;
 /** Others (processes, adapters) may convert at the same moment: each writes its own temporary file; rename is atomic. */
 async function writeAtomically(target: string, bytes: Uint8Array): Promise<void> {
   await fs.promises.mkdir(path.dirname(target), { recursive: true });
+  await removeAbandonedTemporaries(target);
   const temporary = `${target}.${process.pid}-${++writes}.tmp`;
   try {
     const handle = await fs.promises.open(temporary, 'w');
@@ -102,6 +103,19 @@ async function writeAtomically(target: string, bytes: Uint8Array): Promise<void>
   } catch (error) {
     await fs.promises.rm(temporary, { force: true });
     throw error;
+  }
+}
+
+const abandonedAfterMs = 3_600_000;
+
+/** Temporary files a killed conversion left behind; one younger than an hour may belong to a running conversion. */
+async function removeAbandonedTemporaries(target: string): Promise<void> {
+  const prefix = `${path.basename(target)}.`;
+  for (const name of await fs.promises.readdir(path.dirname(target))) {
+    if (!name.startsWith(prefix) || !name.endsWith('.tmp')) continue;
+    const file = path.join(path.dirname(target), name);
+    const stats = await fs.promises.stat(file).catch(() => null);
+    if (stats && Date.now() - stats.mtimeMs > abandonedAfterMs) await fs.promises.rm(file, { force: true });
   }
 }
 
