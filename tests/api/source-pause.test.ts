@@ -13,8 +13,19 @@ describe('per-source pause', () => {
     server = await startTestServer();
     cookie = await setUpAccount(server);
     server.platform.operations.define('test.index', { queue: 'operations', sourceIdField: 'source_id' }, async ({ task }) => ({ indexed: task.data.source_id }));
+    const at = new Date().toISOString();
+    const { db } = await server.platform.databases.current();
+    await db('sources').insert({ id: 'src_a', title: 'a', status: 'indexed', created_at: at, updated_at: at });
   });
   afterAll(() => server.stop());
+
+  it('answers 404 for a source that does not exist', async () => {
+    for (const action of ['pause', 'resume']) {
+      const result = await call('POST', `/sources/src_missing/${action}`, {});
+      expect(result.status).toBe(404);
+      expect(result.body).toMatchObject({ error: 'NOT_FOUND', details: { resource_type: 'source', identifier: 'src_missing' } });
+    }
+  });
 
   it('holds back the tasks of a paused source until it is resumed, while others run', async () => {
     expect((await call('POST', '/sources/src_a/pause', { reason: 'checking the file' })).body).toEqual({ source_id: 'src_a', paused: true });

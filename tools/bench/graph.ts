@@ -5,8 +5,7 @@
 // BENCH_NODES / BENCH_EDGES / BENCH_BATCH scale it; BENCH_SAMPLES sets the requests per figure.
 import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
-import { startEmbedded } from '@rhizome/cli/embedded';
+import { startBenchServer } from './api-client.ts';
 import { seededRandom } from './harness.ts';
 
 const nodeCount = Number(process.env.BENCH_NODES ?? 100_000);
@@ -17,31 +16,8 @@ const hubDegree = 1_000;
 const person = 'system_template_person';
 const link = 'system_template_link';
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rhizome-graph-bench-'));
-const env: NodeJS.ProcessEnv = { ...process.env, RHIZOME_DATA_DIR: dataDir, RHIZOME_CONFIG_DIR: path.join(dataDir, 'config'), RHIZOME_LOG_LEVEL: 'warning' };
-delete env.RHIZOME_QUEUE_URL;
-
 const random = seededRandom(20_260_101);
-
-const server = await startEmbedded({ host: '127.0.0.1', port: 0 }, env);
-const base = `${server.url}/api/v1`;
-let cookie = '';
-
-async function call(method: string, apiPath: string, body?: unknown): Promise<{ status: number; body: unknown }> {
-  const response = await fetch(`${base}${apiPath}`, {
-    method,
-    headers: { cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : null };
-}
-
-async function expectOk(method: string, apiPath: string, body?: unknown, status = 200): Promise<unknown> {
-  const result = await call(method, apiPath, body);
-  if (result.status !== status) throw new Error(`${method} ${apiPath}: ${result.status} ${JSON.stringify(result.body).slice(0, 500)}`);
-  return result.body;
-}
+const { server, dataDir, expectOk } = await startBenchServer('graph');
 
 interface BatchResult {
   results: { index: number; success: boolean; id?: string; error?: string }[];
@@ -102,12 +78,6 @@ async function measure(label: string, target: number | null, request: (n: number
 }
 
 try {
-  const setup = await fetch(`${base}/auth/setup`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'bench', password: 'correct horse battery' }),
-  });
-  if (setup.status !== 201) throw new Error(`setup: ${setup.status} ${await setup.text()}`);
-  cookie = setup.headers.get('set-cookie')!.split(';')[0];
-
   console.log(`graph benchmark: ${nodeCount} nodes, ${edgeCount} edges in batches of ${batchSize}; ${samples} requests per figure; node ${process.version}, ${os.cpus().length} CPUs`);
 
   const nodes = await runBatches(

@@ -26,6 +26,9 @@ export interface Endpoint<
   status: number;
   /** Success body; omitted for 204 and for non-JSON bodies. */
   response?: TSchema;
+  /** A multipart form instead of JSON: `body` describes its text fields (coerced from strings), `files` its file field. */
+  consumes?: 'multipart/form-data';
+  files?: { field: string; multiple: boolean };
   /** Media type of a non-JSON success body (a ZIP, markdown). */
   produces?: string;
   /** Error statuses the endpoint documents. */

@@ -207,6 +207,14 @@ const GraphragGroup = Group({
   max_graph_nodes: Int(50_000, 1),
 });
 
+/** URL import (prior-art §16.1): only public addresses unless the operator allows intranet pages. */
+const WebGroup = Group({
+  allow_private_addresses: Bool(false),
+  max_redirects: Int(10, 0, 20),
+  max_fetch_bytes: Int(100 * 1024 * 1024, 1),
+  connect_timeout: Int(10, 1, 300),
+});
+
 const SourceProcessingGroup = Group({
   auto_extract_entities: Bool(true),
   analysis_depth: Enum(['full', 'quick'], 'full'),
@@ -419,6 +427,7 @@ export const SettingsSchema = Type.Object(
     search: SearchGroup,
     graphrag: GraphragGroup,
     source_processing: SourceProcessingGroup,
+    web: WebGroup,
     extraction: ExtractionGroup,
     export: ExportGroup,
     registry: RegistryGroup,

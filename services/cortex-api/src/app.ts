@@ -17,6 +17,7 @@ import { mountOpsRoutes } from './routes/ops.ts';
 import { mountProcessingRoutes } from './routes/processing.ts';
 import { mountQueueRoutes } from './routes/queue.ts';
 import { mountSourcePauseRoutes } from './routes/source-pause.ts';
+import { mountSourceRoutes } from './routes/sources.ts';
 import { mountSettingsRoutes } from './routes/settings.ts';
 import { mountTemplateRoutes } from './routes/templates.ts';
 import { mountUpgradeRoutes } from './routes/upgrade.ts';
@@ -26,7 +27,7 @@ export type { CortexDeps } from './deps.ts';
 
 const featureRoutes = [
   mountAuthRoutes, mountSettingsRoutes, mountPresetRoutes, mountLocalLlmRoutes, mountLlmRoutes, mountDatabaseRoutes, mountUpgradeRoutes, mountOpsRoutes, mountQueueRoutes, mountProcessingRoutes,
-  mountSourcePauseRoutes, mountTemplateRoutes, mountNodeRoutes, mountEdgeRoutes, mountGraphRoutes,
+  mountSourcePauseRoutes, mountSourceRoutes, mountTemplateRoutes, mountNodeRoutes, mountEdgeRoutes, mountGraphRoutes,
 ];
 const publicDocs = new Set(['/openapi.json', '/docs']);
 

@@ -22,6 +22,8 @@ import { Broadcast } from './broadcast.ts';
 import { Providers } from '../providers/hub.ts';
 import { LlmMetrics } from '../providers/metrics.ts';
 import { registerProviderHealth } from '../providers/health.ts';
+import { ChunkVectorWriters } from '../search/vectors/chunk-writers.ts';
+import { defineSourceOperations } from '../sources/operations.ts';
 
 export const rhizomeVersion = '0.1.0';
 
@@ -42,6 +44,8 @@ export interface Platform {
   graphEvents: GraphEventBus;
   /** Language-model and embedding providers, their readiness gate and metrics. */
   providers: Providers;
+  /** The chunk vector indexes this process writes. */
+  chunkVectors: ChunkVectorWriters;
   /** Operations with their lane and policies; the worker adds the handlers' code. */
   operations: OperationRegistry;
   tasks: TaskStore;
@@ -131,6 +135,8 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
 
   const graphEvents = new GraphEventBus();
   defineGraphOperations(operations, { databases, events: graphEvents, embeddings: providers.embeddings });
+  const chunkVectors = new ChunkVectorWriters(databases, providers.embeddings, (error) => logger.error(`chunk vector index: ${String(error)}`));
+  defineSourceOperations(operations, { databases, settings: () => settings.get(), embeddings: providers.embeddings, chunkVectors: async (name) => chunkVectors.sink(name) });
 
   const health = new HealthRegistry();
   health.register('database', async () => {
@@ -165,6 +171,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     pluginCaches: new PluginCaches(),
     graphEvents,
     providers,
+    chunkVectors,
     operations,
     tasks,
     queue,
@@ -181,6 +188,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
       await databaseSync.stop();
       await processingSync.stop();
       await tasks.close();
+      await chunkVectors.close();
       await systemDb.destroy();
       await databases.close();
       await pubsub.close();

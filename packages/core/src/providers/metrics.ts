@@ -104,6 +104,19 @@ export class LlmMetrics {
     return rows.map((row) => ({ ...row, avg_duration_ms: round(row.avg_duration_ms), p95_duration_ms: round(row.p95_duration_ms) }));
   }
 
+  async totalsBy(database: string, column: 'source_id' | 'chat_id', ids: string[]): Promise<Map<string, LlmTotals>> {
+    const empty = (): LlmTotals => ({ calls: 0, failed_calls: 0, input_tokens: 0, output_tokens: 0, duration_ms: 0 });
+    const totals = new Map(ids.map((id) => [id, empty()]));
+    if (!ids.length) return totals;
+    const rows = (await this.db('llm_calls')
+      .where({ database_name: database })
+      .whereIn(column, ids)
+      .groupBy(column)
+      .select(this.db.raw(`${column} AS id, COUNT(*) AS calls, SUM(success = 0) AS failed_calls, SUM(input_tokens) AS input_tokens, SUM(output_tokens) AS output_tokens, SUM(duration_ms) AS duration_ms`))) as (LlmTotals & { id: string })[];
+    for (const { id, ...row } of rows) totals.set(id, { ...row, duration_ms: round(row.duration_ms) });
+    return totals;
+  }
+
   async totals(subject: { database: string; sourceId?: string; chatId?: string }): Promise<LlmTotals> {
     const query = this.db('llm_calls').where({ database_name: subject.database });
     if (subject.sourceId) query.where({ source_id: subject.sourceId });

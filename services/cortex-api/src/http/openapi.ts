@@ -13,7 +13,7 @@ export function buildOpenApi(endpoints: Endpoint[], version: string): Record<str
       responses: responses(spec),
     };
     if (spec.public) operation.security = [];
-    if (spec.body) operation.requestBody = { required: true, content: { 'application/json': { schema: spec.body } } };
+    if (spec.body) operation.requestBody = { required: true, content: requestContent(spec) };
     paths[spec.path] = { ...paths[spec.path], [spec.method.toLowerCase()]: operation };
   }
   return {
@@ -30,6 +30,18 @@ export function buildOpenApi(endpoints: Endpoint[], version: string): Record<str
     },
     paths,
   };
+}
+
+function requestContent(spec: Endpoint): Record<string, unknown> {
+  if (spec.consumes !== 'multipart/form-data' || !spec.files) return { 'application/json': { schema: spec.body } };
+  const fields = spec.body as { properties?: Record<string, unknown> };
+  const file = { type: 'string', format: 'binary' };
+  const schema = {
+    type: 'object',
+    required: [spec.files.field],
+    properties: { [spec.files.field]: spec.files.multiple ? { type: 'array', items: file } : file, ...fields.properties },
+  };
+  return { 'multipart/form-data': { schema } };
 }
 
 function parameters(schema: Endpoint['query'], location: 'path' | 'query'): unknown[] {

@@ -17,8 +17,11 @@ export interface HandlerInput<E> {
  */
 export type Handler<E> = (input: HandlerInput<E>) => Promise<unknown> | unknown;
 
-/** Runs before validation, for rules that win over any body (e.g. 409 for setup after setup, "any" request). */
-export type Precheck = (req: Request, res: Response) => void;
+/**
+ * Runs before validation, for rules that win over any body (e.g. 409 for setup after setup, "any"
+ * request), and to receive a multipart upload before its fields are validated.
+ */
+export type Precheck = (req: Request, res: Response) => void | Promise<void>;
 
 /** Endpoints mounted so far; the OpenAPI document is built from this list. */
 export class RouteTable {
@@ -27,7 +30,7 @@ export class RouteTable {
   constructor(private readonly router: Router) {}
 
   add<E extends Endpoint<TSchema | undefined, TSchema | undefined, TSchema | undefined>>(spec: E, handler: Handler<E>, precheck?: Precheck): void {
-    const validateBody = spec.body ? compileValidator<BodyOf<E>>(spec.body, 'body') : undefined;
+    const validateBody = spec.body ? compileValidator<BodyOf<E>>(spec.body, spec.consumes === 'multipart/form-data' ? 'form' : 'body') : undefined;
     const validateQuery = spec.query ? compileValidator<QueryOf<E>>(spec.query, 'query') : undefined;
     const validateParams = spec.params ? compileValidator<ParamsOf<E>>(spec.params, 'path') : undefined;
     const expressPath = spec.path.replace(/\{(\w+)\}/g, ':$1');
@@ -35,7 +38,7 @@ export class RouteTable {
     const emptyBodyDefault = spec.body && !(spec.body as { required?: string[] }).required?.length ? {} : undefined;
     this.mounted.push(spec as Endpoint);
     this.router[spec.method.toLowerCase() as 'get'](expressPath, async (req: Request, res: Response) => {
-      precheck?.(req, res);
+      await precheck?.(req, res);
       const input = {
         body: (validateBody ? validateBody(req.body ?? emptyBodyDefault) : undefined) as BodyOf<E>,
         query: (validateQuery ? validateQuery({ ...(req.query as object) }) : {}) as QueryOf<E>,

@@ -6,7 +6,8 @@ import { validationIssues } from '@rhizome/contracts/validation-issues';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
-export type Location = 'body' | 'query' | 'path';
+/** `form`: the text fields of a multipart body, strings coerced like query values, reported as `body`. */
+export type Location = 'body' | 'form' | 'query' | 'path';
 
 // Bodies: unknown fields dropped (schemas say additionalProperties false), defaults filled, no coercion.
 const bodyAjv = addFormats(new Ajv({ allErrors: true, removeAdditional: true, useDefaults: true, strict: false }));
@@ -17,8 +18,8 @@ const queryAjv = addFormats(new Ajv({ allErrors: true, removeAdditional: true, u
 export function compileValidator<T>(schema: TSchema, location: Location): (value: unknown) => T {
   const validate: ValidateFunction = (location === 'body' ? bodyAjv : queryAjv).compile(schema);
   return (value: unknown) => {
-    const copy = value === undefined ? (location === 'body' ? undefined : {}) : structuredClone(value);
-    if (!validate(copy)) throw ApiError.validation(validationIssues(validate.errors ?? [], [location]));
+    const copy = value === undefined ? (location === 'body' ? undefined : {}) : structuredClone({ ...(value as object) });
+    if (!validate(copy)) throw ApiError.validation(validationIssues(validate.errors ?? [], [location === 'form' ? 'body' : location]));
     return copy as T;
   };
 }

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import * as baseline from './0001_baseline.ts';
 import * as graph from './0002_graph.ts';
+import * as sources from './0003_sources.ts';
 
 export interface Migration {
   /** `<revision>_<slug>`: the revision is the four-digit prefix. */
@@ -13,6 +14,7 @@ export interface Migration {
 export const shippedMigrations: Migration[] = [
   { name: '0001_baseline', ...baseline },
   { name: '0002_graph', ...graph },
+  { name: '0003_sources', ...sources },
 ];
 
 export function revisionOf(migrationName: string): string {

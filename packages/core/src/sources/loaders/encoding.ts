@@ -1,0 +1,111 @@
+/**
+ * Text encoding detection: a BOM, then UTF-16 without a BOM (many NULs on one side; valid UTF-8 too, so
+ * it goes first), then strict UTF-8, then Windows-1252 unless the bytes use one of its five undefined
+ * positions, in which case ISO-8859-1.
+ */
+
+/** Bytes 0x80–0x9F that Windows-1252 leaves undefined; in ISO-8859-1 they are C1 controls. */
+const CP1252_UNDEFINED = new Set([0x81, 0x8d, 0x8f, 0x90, 0x9d]);
+/** Windows-1252 for 0x80–0x9F (undefined bytes kept as their C1 control). */
+const CP1252_HIGH = '€\u0081‚ƒ„…†‡ˆ‰Š‹Œ\u008dŽ\u008f\u0090‘’“”•–—˜™š›œ\u009džŸ';
+
+/** Node 20's TextDecoder decodes `windows-1252` as ISO-8859-1 (0x80–0x9F become controls), so it is done here. */
+function decodeWindows1252(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+    .toString('latin1')
+    .replace(/[\u0080-\u009f]/g, (char) => CP1252_HIGH[char.charCodeAt(0) - 0x80]);
+}
+
+function bomEncoding(bytes: Uint8Array): string | null {
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return 'utf-8';
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return 'utf-16le';
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return 'utf-16be';
+  return null;
+}
+
+function bomlessUtf16(bytes: Uint8Array): string | null {
+  const n = Math.min(bytes.length, 4096) & ~1;
+  if (n < 4) return null;
+  let evenZeros = 0;
+  let oddZeros = 0;
+  for (let i = 0; i < n; i += 2) {
+    if (bytes[i] === 0) evenZeros++;
+    if (bytes[i + 1] === 0) oddZeros++;
+  }
+  const pairs = n / 2;
+  if (oddZeros > pairs * 0.4 && evenZeros < pairs * 0.05) return 'utf-16le';
+  if (evenZeros > pairs * 0.4 && oddZeros < pairs * 0.05) return 'utf-16be';
+  return null;
+}
+
+/** `partial`: the bytes are a prefix of the file, so a multi-byte character may be cut at the end. */
+export function isValidUtf8(bytes: Uint8Array, partial: boolean): boolean {
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(bytes, { stream: partial });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A charset label the TextDecoder knows, normalised, or null. */
+function supportedLabel(label: string | null | undefined): string | null {
+  if (!label) return null;
+  try {
+    return new TextDecoder(label.trim().toLowerCase()).encoding;
+  } catch {
+    return null;
+  }
+}
+
+/** The charset a document declares in its first bytes: `<?xml … encoding="…"?>` or an HTML `<meta … charset=…>`. */
+export function declaredCharset(head: Uint8Array): string | null {
+  const ascii = Buffer.from(head.buffer, head.byteOffset, Math.min(head.byteLength, 2048)).toString('latin1');
+  const match = /^\s*<\?xml[^>]*?encoding\s*=\s*["']([\w.:-]+)["']/i.exec(ascii) ?? /<meta[^>]+?charset\s*=\s*["']?([\w.:-]+)/i.exec(ascii);
+  return match ? match[1] : null;
+}
+
+/**
+ * `partial`: the bytes are a prefix of the file, so a multi-byte character may be cut at the end.
+ * `declared`: the document's own charset label, used only when the bytes are not UTF-8 or UTF-16.
+ */
+export function detectEncoding(bytes: Uint8Array, options: { partial?: boolean; declared?: string | null } = {}): string {
+  const bom = bomEncoding(bytes);
+  if (bom) return bom;
+  const utf16 = bomlessUtf16(bytes);
+  if (utf16) return utf16;
+  if (isValidUtf8(bytes, options.partial ?? false)) return 'utf-8';
+  const declared = supportedLabel(options.declared);
+  if (declared && declared !== 'utf-8' && !declared.startsWith('utf-16')) return declared;
+  for (const byte of bytes) if (CP1252_UNDEFINED.has(byte)) return 'iso-8859-1';
+  return 'windows-1252';
+}
+
+/** Decodes text, dropping a BOM; with `partial`, an incomplete character at the end is dropped too. */
+export function decodeText(bytes: Uint8Array, options: { partial?: boolean; declared?: string | null } = {}): { text: string; encoding: string } {
+  const encoding = detectEncoding(bytes, options);
+  const text = encoding === 'iso-8859-1'
+    ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1')
+    : encoding === 'windows-1252'
+      ? decodeWindows1252(bytes)
+      : new TextDecoder(encoding).decode(bytes, { stream: options.partial ?? false });
+  return { text, encoding };
+}
+
+/**
+ * Whether a file head is text: a BOM or UTF-16 pattern, else no NUL bytes, almost no control characters,
+ * and either valid UTF-8 or a modest share of high bytes (a single-byte Western encoding).
+ */
+export function looksLikeText(head: Uint8Array): boolean {
+  if (head.length === 0) return true;
+  if (bomEncoding(head) || bomlessUtf16(head)) return true;
+  let controls = 0;
+  let high = 0;
+  for (const byte of head) {
+    if (byte === 0) return false;
+    if ((byte < 0x20 && byte !== 0x09 && byte !== 0x0a && byte !== 0x0c && byte !== 0x0d && byte !== 0x1b) || byte === 0x7f) controls++;
+    else if (byte >= 0x80) high++;
+  }
+  if (controls > head.length * 0.01) return false;
+  return isValidUtf8(head, true) || high <= head.length * 0.3;
+}

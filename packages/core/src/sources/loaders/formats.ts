@@ -1,0 +1,52 @@
+import path from 'node:path';
+import type { LoadedDocument, Loader, LoaderFormat, LoaderInput } from './port.ts';
+
+interface FormatInfo {
+  /** Lower-case, with the dot. */
+  extensions: string[];
+  /** The first one is what sniffing reports; it is always in the default upload allowlist. */
+  mediaTypes: string[];
+}
+
+/**
+ * One table for names and media types, shared by the loaders and by sniffing. TSV and reStructuredText have
+ * no media type in the default allowlist, so they report `text/csv` and `text/plain`.
+ */
+export const formats: Record<LoaderFormat, FormatInfo> = {
+  text: { extensions: ['.txt', '.text', '.log'], mediaTypes: ['text/plain'] },
+  markdown: { extensions: ['.md', '.markdown'], mediaTypes: ['text/markdown', 'text/x-markdown'] },
+  pdf: { extensions: ['.pdf'], mediaTypes: ['application/pdf'] },
+  docx: { extensions: ['.docx'], mediaTypes: ['application/vnd.openxmlformats-officedocument.wordprocessingml.document'] },
+  html: { extensions: ['.html', '.htm', '.xhtml'], mediaTypes: ['text/html', 'application/xhtml+xml'] },
+  csv: { extensions: ['.csv'], mediaTypes: ['text/csv'] },
+  tsv: { extensions: ['.tsv', '.tab'], mediaTypes: ['text/csv', 'text/tab-separated-values'] },
+  json: { extensions: ['.json'], mediaTypes: ['application/json'] },
+  jsonl: { extensions: ['.jsonl', '.ndjson'], mediaTypes: ['application/x-ndjson', 'application/jsonl', 'application/x-jsonlines'] },
+  xml: { extensions: ['.xml'], mediaTypes: ['application/xml', 'text/xml'] },
+  xlsx: { extensions: ['.xlsx'], mediaTypes: ['application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'] },
+  pptx: { extensions: ['.pptx'], mediaTypes: ['application/vnd.openxmlformats-officedocument.presentationml.presentation'] },
+  epub: { extensions: ['.epub'], mediaTypes: ['application/epub+zip'] },
+  rst: { extensions: ['.rst', '.rest'], mediaTypes: ['text/plain', 'text/x-rst'] },
+  image: { extensions: ['.png', '.jpg', '.jpeg', '.gif', '.webp'], mediaTypes: ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] },
+};
+
+export function extensionOf(filename: string): string {
+  return path.extname(filename).toLowerCase();
+}
+
+export function formatForExtension(filename: string): LoaderFormat | null {
+  const ext = extensionOf(filename);
+  if (!ext) return null;
+  for (const [format, info] of Object.entries(formats) as [LoaderFormat, FormatInfo][]) {
+    if (info.extensions.includes(ext)) return format;
+  }
+  return null;
+}
+
+export function canonicalMediaType(format: LoaderFormat): string {
+  return formats[format].mediaTypes[0];
+}
+
+export function defineLoader(format: LoaderFormat, load: (input: LoaderInput) => Promise<LoadedDocument>): Loader {
+  return { format, extensions: [...formats[format].extensions], mediaTypes: [...formats[format].mediaTypes], load };
+}

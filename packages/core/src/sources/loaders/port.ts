@@ -1,0 +1,69 @@
+/**
+ * The loader port: one module per format turns a stored upload into text with its structure. Loaders
+ * run in neuron-worker (never in the API process) and must bound what they read: a hostile file may
+ * claim gigabytes once decompressed.
+ */
+
+/** A stretch of the loaded text that came from one page, slide, sheet, chapter or section. */
+export interface TextSpan {
+  /** Offsets into `LoadedDocument.text`, end exclusive. */
+  start: number;
+  end: number;
+  /** 1-based page (PDF), slide (PPTX) or sheet position (XLSX); null when the format has none. */
+  page: number | null;
+  /** Heading, sheet name, chapter title or similar; null when unknown. */
+  section: string | null;
+}
+
+export interface LoadedDocument {
+  /** Everything readable, spans joined by blank lines. May be empty (an image without vision). */
+  text: string;
+  spans: TextSpan[];
+  format: LoaderFormat;
+  /** `structured` text (CSV, JSON, XML, sheets) is not normalised by default; `image` has no text of its own. */
+  kind: 'prose' | 'structured' | 'image';
+  /** Title from the document's own metadata, when it has one. */
+  title: string | null;
+  /** Format facts worth keeping: page count, sheet names, image size, encoding, author … */
+  metadata: Record<string, unknown>;
+  /** Problems that did not stop loading: an unreadable page, a truncated sheet, a skipped entry. */
+  warnings: string[];
+}
+
+export type LoaderFormat =
+  | 'text' | 'markdown' | 'pdf' | 'docx' | 'html' | 'csv' | 'tsv' | 'json' | 'jsonl' | 'xml' | 'xlsx' | 'pptx' | 'epub' | 'rst' | 'image';
+
+export interface LoaderLimits {
+  /** Most bytes a loader may inflate from an archive-based format (docx, xlsx, pptx, epub). */
+  maxUnpackedBytes: number;
+  /** Most entries it may read from such an archive. */
+  maxEntries: number;
+  /** Most characters of text a loader returns; the rest is dropped with a warning. */
+  maxTextChars: number;
+}
+
+export interface LoaderInput {
+  /** The stored upload on disk. */
+  path: string;
+  /** The name the operator uploaded it under. */
+  filename: string;
+  limits: LoaderLimits;
+  signal: AbortSignal;
+}
+
+/** A file the loader cannot read at all (corrupt, encrypted, not what its name says): the source fails with this message. */
+export class UnreadableFileError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UnreadableFileError';
+  }
+}
+
+export interface Loader {
+  format: LoaderFormat;
+  /** Lower-case extensions with the dot. */
+  extensions: string[];
+  /** Media types this loader reads (the upload allowlist and URL import match against these). */
+  mediaTypes: string[];
+  load(input: LoaderInput): Promise<LoadedDocument>;
+}

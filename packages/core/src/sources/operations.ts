@@ -1,0 +1,50 @@
+import type { Settings } from '@rhizome/contracts/settings';
+import { classifyError, TaskCancelledError, type OperationRegistry } from '@rhizome/queue';
+import type { DatabaseManager } from '../databases/manager.ts';
+import type { EmbeddingService } from '../providers/embeddings/service.ts';
+import { taskDatabaseFor } from '../databases/task-database.ts';
+import { indexSource, type ChunkVectorSink } from './indexing.ts';
+import { builtinDomains } from './domains/registry.ts';
+import { incomingDir } from './files.ts';
+import { fetchUrlOperation, indexSourceOperation } from './operation-names.ts';
+import { stageUrl } from './url-import/staging.ts';
+import { updateSource } from './repo.ts';
+
+export interface SourceOperationDeps {
+  databases: DatabaseManager;
+  settings(): Settings;
+  embeddings: EmbeddingService;
+  chunkVectors(database: string): Promise<ChunkVectorSink>;
+}
+
+/**
+ * `sources.index` (operations lane, held while processing or the source is paused): data
+ * `{database, source_id}`. A failure that will not be retried leaves the source in `error` with
+ * `error_stage: indexing` and the reason; a retried one leaves it `indexing` for the next attempt.
+ */
+export function defineSourceOperations(registry: OperationRegistry, deps: SourceOperationDeps): void {
+  registry.define(indexSourceOperation, { queue: 'operations', pausable: true, sourceIdField: 'source_id' }, async ({ task, signal, checkCancelled }) => {
+    const { name, db } = await taskDatabaseFor(deps.databases, task.data.database);
+    const sourceId = String(task.data.source_id);
+    try {
+      return await indexSource({
+        db, database: name, sourceId, paths: deps.databases.paths, settings: deps.settings(), embeddings: deps.embeddings,
+        vectors: await deps.chunkVectors(name), domains: builtinDomains(), signal, checkCancelled,
+      });
+    } catch (error) {
+      if (error instanceof TaskCancelledError) throw error;
+      const failure = classifyError(error);
+      const final = failure.permanent || task.attempts >= task.max_tries;
+      await updateSource(db, sourceId, final
+        ? { status: 'error', error_stage: 'indexing', error_message: failure.message, current_step: 'error', step_description: `Indexing failed: ${failure.message}`, active_task_id: null }
+        : { step_description: `Attempt ${task.attempts} failed (${failure.message}); retrying` });
+      throw error;
+    }
+  });
+
+  // URL import: the API waits for this task's result, then creates the source from the staged file.
+  registry.define(fetchUrlOperation, { queue: 'operations', retryOnTransient: false }, async ({ task, signal }) => {
+    const { name } = await taskDatabaseFor(deps.databases, task.data.database);
+    return stageUrl(String(task.data.url), incomingDir(deps.databases.paths, name), deps.settings(), signal);
+  });
+}

@@ -1,0 +1,250 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import type { SourceResponseBody, SourceStatus, UploadOptionsInput } from '@rhizome/contracts/api/sources';
+import { ApiError } from '@rhizome/contracts/errors';
+import type { QueueService, TaskStore } from '@rhizome/queue';
+import type { DataPaths } from '../paths.ts';
+import type { ProcessingControls } from '../processing/controls.ts';
+import type { LlmMetrics } from '../providers/metrics.ts';
+import type { Db } from '../storage/connection.ts';
+import { removeSourceFiles, storeOriginal } from './files.ts';
+import { indexSourceOperation } from './operation-names.ts';
+import { findByContentHash, getSource, graphCountsBySource, insertSource, tagsBySource, updateSource, type SourceRow } from './repo.ts';
+import { sourceView } from './views.ts';
+
+export interface SourceServiceDeps {
+  db: Db;
+  database: string;
+  paths: DataPaths;
+  processing: ProcessingControls;
+  metrics: LlmMetrics;
+  queue: QueueService;
+  tasks: TaskStore;
+}
+
+/** A file received by the API: on disk, hashed while it streamed in, its type sniffed from its bytes. */
+export interface ReceivedFile {
+  path: string;
+  filename: string;
+  size: number;
+  sha256: string;
+  mediaType: string;
+  format: string;
+}
+
+export interface NewSourceOrigin {
+  sourceType: 'file' | 'webpage';
+  originUrl?: string;
+  title?: string | null;
+}
+
+const bool = (value: boolean | null | undefined) => (value === null || value === undefined ? null : value ? 1 : 0);
+
+/** The upload options as the source row keeps them, for indexing, retry and re-extract. */
+export function uploadOptionColumns(options: UploadOptionsInput): Partial<SourceRow> {
+  return {
+    extract_entities: options.extract_entities === false ? 0 : 1,
+    analysis_depth: (options.analysis_depth ?? 'full') as SourceRow['analysis_depth'],
+    forced_domain: options.domain ?? null,
+    auto_confirm: options.auto_confirm ? 1 : 0,
+    enable_normalization: bool(options.enable_normalization),
+    enable_vision: bool(options.enable_vision),
+    content_filtering: options.content_filtering === false ? 0 : 1,
+    filtering_mode: options.filtering_mode ?? null,
+    enable_direction_correction: bool(options.enable_direction_correction),
+    protect_orphans: bool(options.protect_orphans),
+    enable_inverse_relationships: bool(options.enable_inverse_relationships),
+    max_entity_degree_override: options.max_entity_degree_override ?? null,
+  };
+}
+
+export interface ConfirmationOptions {
+  domain?: string | null;
+  analysis_depth?: 'full' | 'quick';
+  filtering_mode?: string | null;
+  content_filtering?: boolean;
+  enable_direction_correction?: boolean | null;
+  protect_orphans?: boolean | null;
+  enable_inverse_relationships?: boolean | null;
+  max_entity_degree_override?: number | null;
+}
+
+/** The options a confirmation may change, as columns; absent ones stay as uploaded. */
+function confirmationColumns(options: ConfirmationOptions): Partial<SourceRow> {
+  const columns: Partial<SourceRow> = {};
+  if (options.domain !== undefined) columns.forced_domain = options.domain;
+  if (options.analysis_depth !== undefined) columns.analysis_depth = options.analysis_depth;
+  if (options.filtering_mode !== undefined) columns.filtering_mode = options.filtering_mode;
+  if (options.content_filtering !== undefined) columns.content_filtering = options.content_filtering ? 1 : 0;
+  if (options.enable_direction_correction !== undefined) columns.enable_direction_correction = bool(options.enable_direction_correction);
+  if (options.protect_orphans !== undefined) columns.protect_orphans = bool(options.protect_orphans);
+  if (options.enable_inverse_relationships !== undefined) columns.enable_inverse_relationships = bool(options.enable_inverse_relationships);
+  if (options.max_entity_degree_override !== undefined) columns.max_entity_degree_override = options.max_entity_degree_override;
+  return columns;
+}
+
+export function newSourceId(): string {
+  return `src_${randomBytes(12).toString('hex')}`;
+}
+
+/** Sources of one database: creating them from uploads, their views, and lifecycle changes made by the operator. */
+export class SourceService {
+  constructor(private readonly deps: SourceServiceDeps) {}
+
+  async require(id: string): Promise<SourceRow> {
+    const row = await getSource(this.deps.db, id);
+    if (!row) throw ApiError.notFound('source', id);
+    return row;
+  }
+
+  async views(rows: SourceRow[]): Promise<SourceResponseBody[]> {
+    const ids = rows.map((row) => row.id);
+    const [paused, llm, graph, tags] = await Promise.all([
+      this.deps.processing.pausedSourceIds(),
+      this.deps.metrics.totalsBy(this.deps.database, 'source_id', ids),
+      graphCountsBySource(this.deps.db, ids),
+      tagsBySource(this.deps.db, ids),
+    ]);
+    return rows.map((row) => sourceView(row, { paused: paused.has(row.id), llm: llm.get(row.id)!, graph: graph.get(row.id)!, tags: tags.get(row.id)! }));
+  }
+
+  async view(row: SourceRow): Promise<SourceResponseBody> {
+    return (await this.views([row]))[0];
+  }
+
+  /**
+   * Creates a source from a received file and queues its indexing. With `skip_duplicates`, a file whose
+   * content another source already has creates nothing: the existing source is returned.
+   */
+  async createFromFile(file: ReceivedFile, options: UploadOptionsInput, origin: NewSourceOrigin = { sourceType: 'file' }): Promise<{ source: SourceRow; duplicate: boolean }> {
+    if (options.skip_duplicates) {
+      const existing = await findByContentHash(this.deps.db, file.sha256);
+      if (existing) {
+        await fs.promises.rm(file.path, { force: true });
+        return { source: existing, duplicate: true };
+      }
+    }
+    const id = newSourceId();
+    const storedFilename = await storeOriginal(this.deps.paths, this.deps.database, id, file.path, file.filename);
+    const at = new Date().toISOString();
+    try {
+      await insertSource(this.deps.db, {
+        id, created_at: at, updated_at: at, last_activity_at: at,
+        title: origin.title ?? file.filename, filename: file.filename, source_type: origin.sourceType, origin_url: origin.originUrl ?? null,
+        status: 'pending', file_type: file.format, file_size: file.size, content_type: file.mediaType, content_hash: file.sha256, stored_filename: storedFilename,
+        current_step: 'queued', step_description: 'Waiting to be indexed',
+        ...uploadOptionColumns(options),
+      });
+    } catch (error) {
+      await removeSourceFiles(this.deps.paths, this.deps.database, id);
+      throw error;
+    }
+    await this.queueIndexing(id);
+    return { source: await this.require(id), duplicate: false };
+  }
+
+  async queueIndexing(sourceId: string, priority = 50): Promise<string> {
+    const task = await this.deps.queue.submit({
+      queue: 'operations', operation: indexSourceOperation, priority,
+      data: { database: this.deps.database, source_id: sourceId }, metadata: { database: this.deps.database, source_id: sourceId },
+    });
+    await updateSource(this.deps.db, sourceId, { active_task_id: task.task_id });
+    return task.task_id;
+  }
+
+  async patch(id: string, changes: { title?: string | null; processing_status?: 'ready' | 'error'; enabled?: boolean; user_metadata?: Record<string, unknown> }): Promise<SourceRow> {
+    const current = await this.require(id);
+    const update: Partial<SourceRow> = {};
+    if (changes.title !== undefined) update.title = changes.title;
+    if (changes.enabled !== undefined) update.enabled = changes.enabled ? 1 : 0;
+    if (changes.user_metadata !== undefined) update.user_metadata = JSON.stringify(changes.user_metadata);
+    // The spec's "ready" is the end state of processing; "error" parks the source for a later retry.
+    if (changes.processing_status === 'ready') Object.assign(update, { status: 'committed' satisfies SourceStatus, error_stage: null, error_message: null });
+    if (changes.processing_status === 'error') Object.assign(update, { status: 'error' satisfies SourceStatus, error_message: current.error_message ?? 'set by the operator' });
+    if (Object.keys(update).length) await updateSource(this.deps.db, id, update);
+    return this.require(id);
+  }
+
+  /**
+   * Confirms the domain of a source (compare-and-swap). Parked at the gate: it moves to `indexed` with the
+   * chosen domain and options. Before the gate (pending, indexing): the choice is recorded and applied
+   * when indexing finishes, so the source does not park. A repeat, or a source past the gate or in
+   * error, is 409.
+   */
+  async confirm(id: string, options: ConfirmationOptions): Promise<{ status: SourceStatus; domain: string | null; message: string }> {
+    const row = await this.require(id);
+    const at = new Date().toISOString();
+    const overrides = confirmationColumns(options);
+    if (row.status === 'awaiting_confirmation') {
+      const domain = options.domain ?? row.extraction_domain;
+      const swapped = await updateSource(this.deps.db, id, { ...overrides, status: 'indexed', extraction_domain: domain, extraction_confirmed_at: row.extraction_confirmed_at ?? at, current_step: 'indexed', step_description: 'Domain confirmed' }, ['awaiting_confirmation']);
+      if (!swapped) throw ApiError.conflict(`Source '${id}' was confirmed concurrently`);
+      return { status: 'indexed', domain, message: `Confirmed ${domain ?? 'the detected domain'}` };
+    }
+    if ((row.status === 'pending' || row.status === 'indexing') && row.pending_confirmation === null) {
+      const swapped = await updateSource(this.deps.db, id, { ...overrides, pending_confirmation: JSON.stringify({ domain: options.domain ?? null, at }), extraction_confirmed_at: at }, ['pending', 'indexing']);
+      if (swapped) return { status: row.status, domain: options.domain ?? null, message: 'Recorded: the source will not wait for confirmation when indexing finishes' };
+    }
+    throw ApiError.conflict(`Source '${id}' is ${row.status}${row.extraction_confirmed_at ? ' and already confirmed' : ''}: nothing to confirm`, { status: row.status });
+  }
+
+  /**
+   * Re-queues a source's unfinished indexing when no task is working on it (after a resume, a crash, a
+   * lost task). Returns whether it queued anything. `maxAttempts` bounds automatic recovery: past it
+   * the source goes to `error` with `error_stage: recovery_exhausted`.
+   */
+  async recover(id: string, options: { maxAttempts?: number } = {}): Promise<boolean> {
+    const row = await this.require(id);
+    if (row.status !== 'pending' && row.status !== 'indexing') return false;
+    if (row.active_task_id) {
+      const task = await this.deps.tasks.get(row.active_task_id);
+      if (task && (task.status === 'queued' || task.status === 'running')) return false;
+    }
+    if (options.maxAttempts !== undefined && row.recovery_attempts >= options.maxAttempts) {
+      await updateSource(this.deps.db, id, { status: 'error', error_stage: 'recovery_exhausted', error_message: `Gave up after ${row.recovery_attempts} recovery attempts`, active_task_id: null });
+      return false;
+    }
+    await updateSource(this.deps.db, id, { recovery_attempts: row.recovery_attempts + 1, step_description: 'Recovered: indexing queued again' });
+    await this.queueIndexing(id);
+    return true;
+  }
+
+  /** Sources whose indexing made no progress for `stalledMs`: candidates for `recover`. */
+  async stalled(stalledMs: number): Promise<string[]> {
+    const before = new Date(Date.now() - stalledMs).toISOString();
+    const rows = (await this.deps.db('sources').whereIn('status', ['pending', 'indexing']).where((query) => query.whereNull('last_activity_at').orWhere('last_activity_at', '<', before)).select('id')) as { id: string }[];
+    return rows.map((row) => row.id);
+  }
+
+  /** Stops a source's queued and running tasks; the source keeps its chunks and returns to a resumable state. */
+  async stopProcessing(id: string): Promise<{ cancelled: number; status: SourceStatus }> {
+    const row = await this.require(id);
+    const cancelled = await this.deps.tasks.cancelMatching({ metadata: { database: this.deps.database, source_id: id } }, Date.now());
+    const status: SourceStatus = row.status === 'indexing' || row.status === 'pending' ? (row.chunk_count > 0 ? 'indexed' : 'pending') : row.status;
+    await updateSource(this.deps.db, id, { status, active_task_id: null, current_step: 'stopped', step_description: 'Processing stopped by the operator' });
+    return { cancelled, status };
+  }
+
+  /**
+   * Deletes a source: its running tasks stop, the row goes with everything that references it (chunks,
+   * their index rows and embeddings, groups, citations, nodes, edges, tag links — by foreign keys and
+   * triggers, in one statement), then its files. Returns the chunk rowids so vector indexes can drop them.
+   */
+  async delete(id: string): Promise<number[]> {
+    await this.require(id);
+    await this.deps.tasks.cancelMatching({ metadata: { database: this.deps.database, source_id: id } }, Date.now());
+    const labels = await this.deps.db.transaction(async (trx) => {
+      const rows = (await trx('document_chunks').where({ source_id: id }).select('rowid')) as { rowid: number }[];
+      await trx('sources').where({ id }).delete();
+      // Templates the source brought, unless something else now uses them.
+      await trx('graph_templates')
+        .where({ source_id: id })
+        .whereNotExists(trx('graph_nodes').whereRaw('graph_nodes.template_id = graph_templates.id'))
+        .whereNotExists(trx('graph_edges').whereRaw('graph_edges.template_id = graph_templates.id'))
+        .delete();
+      return rows.map((row) => row.rowid);
+    });
+    await removeSourceFiles(this.deps.paths, this.deps.database, id);
+    return labels;
+  }
+}
