@@ -18,7 +18,8 @@ const queryAjv = addFormats(new Ajv({ allErrors: true, removeAdditional: true, u
 export function compileValidator<T>(schema: TSchema, location: Location): (value: unknown) => T {
   const validate: ValidateFunction = (location === 'body' ? bodyAjv : queryAjv).compile(schema);
   return (value: unknown) => {
-    const copy = value === undefined ? (location === 'body' ? undefined : {}) : structuredClone({ ...(value as object) });
+    // Multer's form fields come in an object without a prototype, which structuredClone keeps as-is: spread into a plain one.
+    const copy = value === undefined ? (location === 'body' ? undefined : {}) : structuredClone(location === 'form' ? { ...(value as object) } : value);
     if (!validate(copy)) throw ApiError.validation(validationIssues(validate.errors ?? [], [location === 'form' ? 'body' : location]));
     return copy as T;
   };

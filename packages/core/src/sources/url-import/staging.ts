@@ -4,18 +4,13 @@ import path from 'node:path';
 import type { Settings } from '@rhizome/contracts/settings';
 import { PermanentTaskError } from '@rhizome/queue';
 import { UnreadableFileError } from '../loaders/port.ts';
+import type { ReceivedFile } from '../service.ts';
 import { loadDocument } from '../loaders/registry.ts';
 import { sniffFile } from '../loaders/sniff-file.ts';
 import { fetchUrl, UrlFetchError, UrlRefusedError } from './fetch-url.ts';
 
 /** A fetched page or file, written where uploads land, ready to become a source. */
-export interface StagedFetch {
-  path: string;
-  filename: string;
-  size: number;
-  sha256: string;
-  mediaType: string;
-  format: string;
+export interface StagedFetch extends ReceivedFile {
   finalUrl: string;
   title: string | null;
 }
