@@ -5,15 +5,13 @@ import type { DataPaths } from '../paths.ts';
 import type { EmbeddingService } from '../providers/embeddings/service.ts';
 import type { Db } from '../storage/connection.ts';
 import { originalPath } from './files.ts';
-import { detectDomain, detectionSamples } from './domains/detect.ts';
+import { detectDomain } from './domains/detect.ts';
 import type { DomainDefinition } from './domains/schema.ts';
 import { UnreadableFileError } from './loaders/port.ts';
-import { loadDocument } from './loaders/registry.ts';
 import { getSource, updateSource, type SourceRow } from './repo.ts';
-import { chunkText, type Chunk } from './text/chunk.ts';
 import { chunkGroups } from './text/groups.ts';
-import { locateInOriginal } from './text/citation-offsets.ts';
-import { normalizeText, type OffsetMap } from './text/normalize.ts';
+import { prepareInThread } from './prepare/run-in-thread.ts';
+import type { PreparedChunk, PreparedDocument } from './prepare/prepare.ts';
 
 /** Where chunk vectors go once their embeddings are stored (the search feature's vector index). */
 export interface ChunkVectorSink {
@@ -37,7 +35,7 @@ export interface IndexContext {
 const insertBatch = 500;
 
 /**
- * Indexes one source: load the stored original, normalise, chunk, store chunks (full-text indexed by
+ * Indexes one source: load the stored original, normalise and chunk it (on a worker thread), store chunks (full-text indexed by
  * trigger), embed them in waves into SQLite and the vector index, detect the domain, then pass the
  * confirmation gate. Progress is written at every step. Safe to run again after a crash: chunk ids
  * are stable and a run starts by removing what an earlier run left.
@@ -59,24 +57,16 @@ export async function indexSource(context: IndexContext): Promise<{ status: Sour
   const started = new Date().toISOString();
   await updateSource(db, sourceId, { status: 'indexing', indexing_started_at: row.indexing_started_at ?? started, error_stage: null, error_message: null });
 
-  const chunking = context.settings.chunking;
-  const document = await timed('loading', `Reading ${row.filename ?? 'the file'}`, () => load(context, row));
-  const normalized = await timed('normalizing', 'Cleaning the text', () =>
-    normalizeText(document.text, {
-      kind: document.kind, enabled: row.enable_normalization === null ? null : row.enable_normalization === 1,
-      removeStructuralNoise: chunking.normalize_remove_structural_noise, normalizeNewlines: chunking.normalize_newlines, spans: document.spans,
-    }),
-  );
-  const chunks = await timed('chunking', 'Splitting into chunks', () => chunkText(sourceId, normalized.text, normalized.spans, chunking));
-  if (normalized.text.trim() && !chunks.length) throw new PermanentTaskError('The document has text but produced no chunks', 'ValidationError');
-  const changedByNormalization = normalized.text !== document.text && chunking.preserve_original_text_for_citations;
-  const locate = changedByNormalization ? originalLocator(document.text, normalized.offsetMap) : null;
-  await timed('storing', `Storing ${chunks.length} chunks`, () => storeChunks(context, chunks, locate));
-  await updateSource(db, sourceId, { chunk_count: chunks.length, loader_warnings: JSON.stringify(document.warnings) });
+  const prepared = await timed('preparing', `Reading and splitting ${row.filename ?? 'the file'}`, () => prepare(context, row));
+  Object.assign(timings, prepared.timings);
+  const { chunks } = prepared;
+  if (prepared.hasText && !chunks.length) throw new PermanentTaskError('The document has text but produced no chunks', 'ValidationError');
+  await timed('storing', `Storing ${chunks.length} chunks`, () => storeChunks(context, chunks));
+  await updateSource(db, sourceId, { chunk_count: chunks.length, loader_warnings: JSON.stringify(prepared.warnings) });
 
   await timed('embedding', `Embedding ${chunks.length} chunks`, () => embedChunks(context, chunks.length));
   const proposal = await timed('detecting_domain', 'Detecting the domain', () =>
-    detectDomain({ samples: detectionSamples(normalized.text), filename: row.filename ?? '', docType: document.format }, context.domains),
+    detectDomain({ samples: prepared.samples, filename: row.filename ?? '', docType: prepared.format }, context.domains),
   );
 
   const confirmed = row.forced_domain !== null || row.auto_confirm === 1 || row.pending_confirmation !== null;
@@ -86,7 +76,7 @@ export async function indexSource(context: IndexContext): Promise<{ status: Sour
   await updateSource(db, sourceId, {
     status,
     extraction_domain: row.forced_domain ?? pre?.domain ?? proposal.detected_domain,
-    detection_proposal: JSON.stringify({ ...proposal, ...(document.text.trim() ? {} : { no_text: true }) }),
+    detection_proposal: JSON.stringify({ ...proposal, ...(prepared.hasText ? {} : { no_text: true }) }),
     extraction_confirmed_at: row.pending_confirmation ? (row.extraction_confirmed_at ?? at) : row.extraction_confirmed_at,
     indexing_completed_at: at,
     index_timings: JSON.stringify(timings),
@@ -98,41 +88,22 @@ export async function indexSource(context: IndexContext): Promise<{ status: Sour
   return { status, chunks: chunks.length };
 }
 
-async function load(context: IndexContext, row: SourceRow) {
+async function prepare(context: IndexContext, row: SourceRow): Promise<PreparedDocument> {
   if (!row.stored_filename) throw new PermanentTaskError('The source has no stored file', 'ValidationError');
   const batching = context.settings.batching;
   try {
-    return await loadDocument({
+    return await prepareInThread({
+      sourceId: row.id,
       path: originalPath(context.paths, context.database, row.id, row.stored_filename),
       filename: row.filename ?? row.stored_filename,
       limits: { maxUnpackedBytes: Math.min(batching.max_upload_bytes, 500 * 1024 * 1024), maxEntries: 10_000, maxTextChars: 200_000_000 },
-      signal: context.signal,
-    });
+      normalize: row.enable_normalization === null ? null : row.enable_normalization === 1,
+      chunking: context.settings.chunking,
+    }, context.signal);
   } catch (error) {
     if (error instanceof UnreadableFileError) throw new PermanentTaskError(error.message, 'UnreadableFile');
     throw error;
   }
-}
-
-type Locate = (chunk: Chunk) => { start: number | null; end: number | null; match: 'exact' | 'fuzzy' | 'none' };
-
-/**
- * Where a chunk of the normalised text lies in the loader's original text (citations point there): the
- * normaliser's offset map gives the range directly; the search cascade is only the fallback.
- */
-function originalLocator(original: string, offsetMap: OffsetMap): Locate {
-  let hint = 0;
-  return (chunk) => {
-    const start = offsetMap.toOriginal(chunk.start);
-    const end = offsetMap.toOriginal(chunk.end, 'end');
-    if (end > start) {
-      hint = start;
-      return { start, end, match: original.slice(start, end) === chunk.content ? 'exact' : 'fuzzy' };
-    }
-    const found = locateInOriginal(chunk.content, original, hint);
-    if (found.start !== null) hint = found.start;
-    return found;
-  };
 }
 
 /**
@@ -140,7 +111,7 @@ function originalLocator(original: string, offsetMap: OffsetMap): Locate {
  * shares the database connection, and a transaction over a whole large document would stall its reads.
  * A run interrupted half-way is safe: the next run starts by deleting what this one wrote.
  */
-async function storeChunks(context: IndexContext, chunks: Chunk[], locate: Locate | null): Promise<void> {
+async function storeChunks(context: IndexContext, chunks: PreparedChunk[]): Promise<void> {
   const at = new Date().toISOString();
   await context.db.transaction(async (trx) => {
     await trx('document_chunks').where({ source_id: context.sourceId }).delete();
@@ -148,14 +119,11 @@ async function storeChunks(context: IndexContext, chunks: Chunk[], locate: Locat
   });
   for (let start = 0; start < chunks.length; start += insertBatch) {
     await context.checkCancelled();
-    const rows = chunks.slice(start, start + insertBatch).map((chunk) => {
-      const located = locate ? locate(chunk) : { start: chunk.start, end: chunk.end, match: 'exact' as const };
-      return {
-        id: chunk.id, source_id: context.sourceId, chunk_index: chunk.index, content: chunk.content, page_number: chunk.page, section: chunk.section,
-        start_offset: chunk.start, end_offset: chunk.end, original_start: located.start, original_end: located.end, offset_match: located.match,
-        token_estimate: chunk.tokenEstimate, created_at: at,
-      };
-    });
+    const rows = chunks.slice(start, start + insertBatch).map((chunk) => ({
+      id: chunk.id, source_id: context.sourceId, chunk_index: chunk.index, content: chunk.content, page_number: chunk.page, section: chunk.section,
+      start_offset: chunk.start, end_offset: chunk.end, original_start: chunk.originalStart, original_end: chunk.originalEnd, offset_match: chunk.offsetMatch,
+      token_estimate: chunk.tokenEstimate, created_at: at,
+    }));
     await context.db('document_chunks').insert(rows);
   }
   const groups = chunkGroups(chunks.length, context.settings.chunking.group_size, context.settings.chunking.group_overlap);
