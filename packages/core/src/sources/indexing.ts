@@ -4,6 +4,7 @@ import { PermanentTaskError } from '@rhizome/queue';
 import type { DataPaths } from '../paths.ts';
 import type { EmbeddingService } from '../providers/embeddings/service.ts';
 import type { Db } from '../storage/connection.ts';
+import { encodeVector } from '../search/vectors/sources.ts';
 import { originalPath } from './files.ts';
 import { detectDomain } from './domains/detect.ts';
 import type { DomainDefinition } from './domains/schema.ts';
@@ -148,7 +149,7 @@ async function embedChunks(context: IndexContext, total: number): Promise<void> 
     for (let start = 0; start < rows.length; start += insertBatch) {
       await context.db('chunk_embeddings').insert(rows.slice(start, start + insertBatch).map((row, offset) => {
         const vector = vectors[start + offset];
-        return { chunk_id: row.id, model: identity.model, dimensions: vector.length, vector: Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength) };
+        return { chunk_id: row.id, model: identity.model, dimensions: vector.length, vector: encodeVector(vector) };
       })).onConflict('chunk_id').merge();
     }
     await context.vectors.upsert(rows.map((row, index) => ({ label: row.rowid, vector: vectors[index] })));

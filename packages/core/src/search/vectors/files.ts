@@ -67,8 +67,9 @@ export class VectorFiles {
 
   /**
    * Writes both files beside their final names, flushes them, then renames the graph and the marker in.
-   * A crash leaves either the old pair, or (between the two renames) a graph whose size disagrees with
-   * the marker, which start-up treats as unusable.
+   * A crash between the two renames leaves the new graph beside the old marker: of another size, it is
+   * treated as unusable; of the same size, it differs from the old graph only in labels the old
+   * checkpoint's journal lists (the caller drops journals after this returns), which start-up re-applies.
    */
   async commit(save: (file: string) => Promise<void>, meta: Omit<VectorMeta, 'bytes'>): Promise<VectorMeta> {
     await fsp.mkdir(this.dir, { recursive: true });

@@ -22,13 +22,13 @@ export interface SqlVectorColumns {
   from: string;
   /** Integer expression stable for the row's life (a rowid). */
   label: string;
-  /** A BLOB of little-endian float32 (`encodeVector`). */
+  /** A BLOB of float32 values (`encodeVector`). */
   vector: string;
   model: string;
   dimensions: string;
 }
 
-/** A vector as stored in SQLite: its float32 values, little-endian. */
+/** A vector as stored in SQLite: its float32 values in platform order (little-endian wherever Node runs here). */
 export function encodeVector(vector: Float32Array): Buffer {
   return Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
 }
