@@ -6,7 +6,7 @@ import type { LlmAdapter } from './llm/port.ts';
 import { BuiltinLlmAdapter } from './llm/builtin/adapter.ts';
 import { EmbeddingService, type EmbeddingServiceIdentity } from './embeddings/service.ts';
 import type { EmbeddingAdapter } from './embeddings/port.ts';
-import { BuiltinEmbeddingAdapter } from './embeddings/builtin/adapter.ts';
+import { ThreadedBuiltinEmbeddingAdapter } from './embeddings/builtin/threaded.ts';
 import { LocalLlmPool } from './localllm/pool.ts';
 import { createLocalLlmChatAdapter } from './localllm/chat-adapter.ts';
 import { createLocalLlmEmbeddingAdapter } from './localllm/embedding-adapter.ts';
@@ -39,7 +39,7 @@ export class Providers {
   readonly readiness: ReadinessGate;
   readonly metrics: LlmMetrics;
   readonly #builtinLlm = new BuiltinLlmAdapter();
-  readonly #builtinEmbeddings: BuiltinEmbeddingAdapter;
+  readonly #builtinEmbeddings: ThreadedBuiltinEmbeddingAdapter;
   readonly #chatAdapters = new WeakMap<Settings['llm'], LlmAdapter>();
   readonly #embeddingAdapters = new WeakMap<Settings['embedding'], EmbeddingAdapter>();
   readonly #identityListeners = new Set<(identity: EmbeddingServiceIdentity) => void>();
@@ -49,7 +49,7 @@ export class Providers {
     this.metrics = options.metrics;
     this.localPool = new LocalLlmPool({ instances: llm.localllm_instances, strategy: llm.localllm_load_balancing });
     options.onSettingsChange((next) => this.localPool.update(next.llm.localllm_instances, next.llm.localllm_load_balancing));
-    this.#builtinEmbeddings = new BuiltinEmbeddingAdapter({ cacheDir: options.modelsDir });
+    this.#builtinEmbeddings = new ThreadedBuiltinEmbeddingAdapter({ cacheDir: options.modelsDir });
     const record = (call: LlmCallRecord) => {
       this.metrics.record(call).catch((error: unknown) => options.logger.warning(`llm metrics: ${String(error)}`));
     };

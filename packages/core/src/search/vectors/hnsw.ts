@@ -5,10 +5,14 @@ const { HierarchicalNSW } = hnswlib;
 type Hnsw = InstanceType<typeof HierarchicalNSW>;
 
 /**
- * Graph parameters. Measured on uniformly random 100-d unit vectors, the hardest case (real embeddings
- * cluster and reach a given recall at a far smaller ef): recall@10 ≥ 0.95 needs M = 32 with ef ≈ 200
- * at 20k items and ef ≈ 400 at 1M, where a query still takes a few milliseconds against the 50 ms budget.
- * efConstruction above 100 slowed building without buying recall that a larger ef does not buy cheaper.
+ * Graph parameters, from `pnpm bench:vectors` on this 2-core machine. Building is the scarce resource
+ * (hnswlib-node inserts on one thread, and indexing must keep pace with the embedder), query time is
+ * not (budget 50 ms): so a cheap build, efConstruction 64 (100 cost 1.5–1.7× the build time for
+ * recall a larger ef buys cheaper), with M = 32 (M = 16 and 24 lost recall on hard data at the same
+ * build cost), and a generous ef. Recall@10 at ef 400:
+ * - real embeddings (the builtin model's 341k word vectors): 0.978, p95 2.8 ms; 3,300 inserts/s;
+ * - uniform random unit vectors, the worst case: 0.996 at 20k; at 1M only 0.50 (p95 4.7 ms), which
+ *   takes ef 3,200 to reach 0.96 (p95 29 ms); 800 inserts/s.
  */
 export interface HnswParams {
   m: number;
