@@ -8,6 +8,7 @@ import { encodeVector } from '../search/vectors/sources.ts';
 import { originalPath } from './files.ts';
 import { detectDomain } from './domains/detect.ts';
 import type { DomainDefinition } from './domains/schema.ts';
+import { loaderLimits } from './loaders/limits.ts';
 import { UnreadableFileError } from './loaders/port.ts';
 import { getSource, updateSource, type SourceRow } from './repo.ts';
 import { chunkGroups } from './text/groups.ts';
@@ -91,13 +92,12 @@ export async function indexSource(context: IndexContext): Promise<{ status: Sour
 
 async function prepare(context: IndexContext, row: SourceRow): Promise<PreparedDocument> {
   if (!row.stored_filename) throw new PermanentTaskError('The source has no stored file', 'ValidationError');
-  const batching = context.settings.batching;
   try {
     return await prepareInThread({
       sourceId: row.id,
       path: originalPath(context.paths, context.database, row.id, row.stored_filename),
       filename: row.filename ?? row.stored_filename,
-      limits: { maxUnpackedBytes: Math.min(batching.max_upload_bytes, 500 * 1024 * 1024), maxEntries: 10_000, maxTextChars: 200_000_000 },
+      limits: loaderLimits(context.settings),
       normalize: row.enable_normalization === null ? null : row.enable_normalization === 1,
       chunking: context.settings.chunking,
     }, context.signal);

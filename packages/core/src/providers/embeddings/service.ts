@@ -22,7 +22,7 @@ export interface EmbedOptions {
 /**
  * The one entry point for embeddings: truncates to `embedding.max_text_length`, splits into provider
  * batches, runs `batching.embedding_concurrency` of them at once under the retry policy, and records
- * one metrics row per batch. Vectors come back in input order.
+ * one metrics row per call. Vectors come back in input order.
  */
 export class EmbeddingService {
   constructor(private readonly deps: EmbeddingServiceDeps) {}
@@ -50,40 +50,26 @@ export class EmbeddingService {
     const worker = async () => {
       while (next < batches.length) {
         const start = batches[next++];
-        const batch = prepared.slice(start, start + batchSize);
-        const result = await this.#embedBatch(adapter, batch, policy, options);
+        const result = await embedWithPolicy(adapter, prepared.slice(start, start + batchSize), policy, options.signal);
         for (const [offset, vector] of result.entries()) vectors[start + offset] = vector;
       }
     };
-    await Promise.all(Array.from({ length: Math.min(settings.batching.embedding_concurrency, batches.length) }, worker));
-    return vectors;
-  }
-
-  async #embedBatch(adapter: EmbeddingAdapter, batch: string[], policy: ReturnType<typeof llmCallPolicy>, options: EmbedOptions): Promise<Float32Array[]> {
     const started = performance.now();
+    // One metrics row per call, not per provider batch: indexing embeds in waves of thousands of texts.
     const record = (success: boolean, errorKind?: string) =>
       this.deps.record({
-        provider: adapter.provider,
-        model: adapter.model,
-        operation: 'embedding',
-        inputTokens: batch.reduce((sum, text) => sum + Math.ceil(text.length / 4), 0),
-        outputTokens: 0,
-        durationMs: performance.now() - started,
-        attempts: 1,
-        success,
-        errorKind,
-        database: options.context?.database,
-        sourceId: options.context?.sourceId,
-        chatId: options.context?.chatId,
-        taskId: options.context?.taskId,
+        provider: adapter.provider, model: adapter.model, operation: 'embedding',
+        inputTokens: prepared.reduce((sum, text) => sum + Math.ceil(text.length / 4), 0), outputTokens: 0,
+        durationMs: performance.now() - started, attempts: batches.length, success, errorKind,
+        database: options.context?.database, sourceId: options.context?.sourceId, chatId: options.context?.chatId, taskId: options.context?.taskId,
       });
     try {
-      const vectors = await embedWithPolicy(adapter, batch, policy, options.signal);
-      record(true);
-      return vectors;
+      await Promise.all(Array.from({ length: Math.min(settings.batching.embedding_concurrency, batches.length) }, worker));
     } catch (error) {
       record(false, (error as { kind?: string }).kind ?? 'unavailable');
       throw error;
     }
+    record(true);
+    return vectors;
   }
 }

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import type { DatabaseManager } from '../../databases/manager.ts';
 import type { EmbeddingService } from '../../providers/embeddings/service.ts';
 import type { ChunkVectorSink } from '../../sources/indexing.ts';
@@ -52,7 +51,7 @@ export class ChunkVectorWriters {
     }
     const opening = this.databases
       .connection(database)
-      .then((db) => VectorStore.open(path.join(this.databases.paths.databaseDir(database)), 'chunks', identity, db, chunkVectorSource, { onError: this.onError }));
+      .then((db) => VectorStore.open(this.databases.paths.databaseDir(database), 'chunks', identity, db, chunkVectorSource, { onError: this.onError }));
     this.#stores.set(database, opening);
     opening.catch(() => this.#stores.delete(database));
     return opening;

@@ -1,17 +1,8 @@
-import fs from 'node:fs';
-import { sniffMediaType } from './sniff.ts';
+import { readHead } from './read.ts';
+import { SNIFF_BYTES, sniffMediaType } from './sniff.ts';
 import type { LoaderFormat } from './port.ts';
 
-const headBytes = 8192;
-
-/** The type of a stored file from its first bytes (and its name for text formats), reading nothing more. */
+/** The type of a stored file from its first bytes (and its name for text formats), exactly as the loaders decide it. */
 export async function sniffFile(file: string, filename: string): Promise<{ mediaType: string; format: LoaderFormat } | null> {
-  const handle = await fs.promises.open(file, 'r');
-  try {
-    const head = Buffer.alloc(headBytes);
-    const { bytesRead } = await handle.read(head, 0, headBytes, 0);
-    return sniffMediaType(head.subarray(0, bytesRead), filename);
-  } finally {
-    await handle.close();
-  }
+  return sniffMediaType(await readHead(file, SNIFF_BYTES), filename);
 }

@@ -5,6 +5,7 @@ import type { Settings } from '@rhizome/contracts/settings';
 import { PermanentTaskError } from '@rhizome/queue';
 import { UnreadableFileError } from '../loaders/port.ts';
 import type { ReceivedFile } from '../service.ts';
+import { loaderLimits } from '../loaders/limits.ts';
 import { loadDocument } from '../loaders/registry.ts';
 import { sniffFile } from '../loaders/sniff-file.ts';
 import { fetchUrl, UrlFetchError, UrlRefusedError } from './fetch-url.ts';
@@ -49,7 +50,7 @@ export async function stageUrl(url: string, dir: string, settings: Settings, sig
     if (!allowed.includes('*') && !allowed.includes(sniffed.mediaType)) {
       throw new PermanentTaskError(`${fetched.finalUrl} returned ${sniffed.mediaType}, which batching.allowed_content_types does not allow`, urlErrorTypes.failed);
     }
-    const document = await loadDocument({ path: target, filename, limits: { maxUnpackedBytes: 500 * 1024 * 1024, maxEntries: 10_000, maxTextChars: 50_000_000 }, signal }).catch((error: unknown) => {
+    const document = await loadDocument({ path: target, filename, limits: loaderLimits(settings), signal }).catch((error: unknown) => {
       throw error instanceof UnreadableFileError ? new PermanentTaskError(error.message, urlErrorTypes.failed) : error;
     });
     if (document.kind !== 'image' && document.text.trim().length < minimumTextChars) {
