@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SourceResponseBody } from '@rhizome/contracts/api/sources';
 import { writeBadFixtures, writeFixtures, type BadFixture, type BadFixtureName, type Fixture, type FixtureName } from '../../packages/core/test/sources/fixtures.ts';
 import { setUpAccount, startTestServer, type TestServer } from '../support/server.ts';
+import { uploadSources, waitForSource } from '../support/sources.ts';
 
 /** Every supported format, uploaded over HTTP, indexed in the worker and findable by keyword. */
 describe('every format through upload and indexing', () => {
@@ -14,21 +15,10 @@ describe('every format through upload and indexing', () => {
   let bad: Record<BadFixtureName, BadFixture>;
 
   const upload = async (file: { path: string; filename: string }) => {
-    const form = new FormData();
-    form.append('auto_confirm', 'true');
-    form.append('file', new Blob([new Uint8Array(fs.readFileSync(file.path))]), file.filename);
-    const response = await fetch(`${server.base}/sources`, { method: 'POST', headers: { cookie }, body: form });
-    return { status: response.status, body: (await response.json()) as SourceResponseBody };
+    const result = await uploadSources(server, cookie, '/sources', [{ name: file.filename, content: fs.readFileSync(file.path) }], { auto_confirm: 'true' });
+    return { status: result.status, body: result.body as SourceResponseBody };
   };
-  const settled = async (id: string): Promise<SourceResponseBody> => {
-    const deadline = Date.now() + 30_000;
-    for (;;) {
-      const source = (await server.call('GET', `/sources/${id}`, { cookie })).body as SourceResponseBody;
-      if (source.status === 'indexed' || source.status === 'error') return source;
-      if (Date.now() > deadline) throw new Error(`${id} still ${source.status}`);
-      await new Promise((resolve) => setTimeout(resolve, 30));
-    }
-  };
+  const settled = (id: string) => waitForSource(server, cookie, id, ['indexed', 'error']);
 
   beforeAll(async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rhizome-formats-'));

@@ -5,7 +5,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SourceResponseBody } from '@rhizome/contracts/api/sources';
 import { validationIssuesOf } from '../support/api-assertions.ts';
-import { setUpAccount, startTestServer, tempDataDir, type CallResult, type TestServer } from '../support/server.ts';
+import { setUpAccount, startTestServer, tempDataDir, type TestServer } from '../support/server.ts';
+import { uploadSources, waitForSource } from '../support/sources.ts';
 
 type Source = SourceResponseBody;
 
@@ -15,14 +16,7 @@ const essay = [
   'Her notebooks are still kept in lead-lined boxes because they remain radioactive; readers sign a liability waiver.',
 ].join('\n\n');
 
-async function upload(server: TestServer, cookie: string, route: string, files: { name: string; content: string | Buffer; field?: string }[], fields: Record<string, string> = {}): Promise<CallResult> {
-  const form = new FormData();
-  for (const [key, value] of Object.entries(fields)) form.append(key, value);
-  for (const file of files) form.append(file.field ?? (route === '/sources/batch' ? 'files' : 'file'), new Blob([typeof file.content === 'string' ? file.content : new Uint8Array(file.content)]), file.name);
-  const response = await fetch(`${server.base}${route}`, { method: 'POST', headers: { cookie }, body: form });
-  const text = await response.text();
-  return { status: response.status, headers: response.headers, text, body: text ? (JSON.parse(text) as unknown) : null };
-}
+const upload = uploadSources;
 
 describe('sources over HTTP', () => {
   let server: TestServer;
@@ -30,15 +24,7 @@ describe('sources over HTTP', () => {
   const call = (method: string, apiPath: string, body?: unknown) => server.call(method, apiPath, { cookie, body });
   const db = async () => (await server.platform.databases.current()).db;
 
-  async function settled(id: string, statuses = ['indexed', 'awaiting_confirmation', 'error']): Promise<Source> {
-    const deadline = Date.now() + 20_000;
-    for (;;) {
-      const source = (await call('GET', `/sources/${id}`)).body as Source;
-      if (statuses.includes(source.status)) return source;
-      if (Date.now() > deadline) throw new Error(`source ${id} still ${source.status}: ${source.step_description}`);
-      await new Promise((resolve) => setTimeout(resolve, 30));
-    }
-  }
+  const settled = (id: string, statuses = ['indexed', 'awaiting_confirmation', 'error']) => waitForSource(server, cookie, id, statuses);
 
   // Received files are removed when the request ends, which can be a moment after the answer arrived.
   const incomingFiles = async () => {

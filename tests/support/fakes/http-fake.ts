@@ -78,7 +78,8 @@ export async function startHttpFake(spec: FakeServerSpec): Promise<FakeProviderC
   };
 }
 
-async function readBody(req: http.IncomingMessage): Promise<string> {
+/** The request body as text (every fake, the Ollama one included, reads bodies this way). */
+export async function readBody(req: http.IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString('utf8');
@@ -94,7 +95,7 @@ function parseJson(text: string): unknown {
 }
 
 /** Waits `ms`; resolves false as soon as the client disconnects, so an aborted call frees the fake at once. */
-function waitUnlessGone(ms: number, res: ServerResponse): Promise<boolean> {
+export function waitUnlessGone(ms: number, res: ServerResponse): Promise<boolean> {
   if (ms <= 0) return Promise.resolve(!res.destroyed);
   return new Promise((resolve) => {
     const onClose = () => {

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { deltasOf, fakeEmbedding, fakeReply, wordCount, type FakeProviderControls } from './controls.ts';
+import { readBody, waitUnlessGone } from './http-fake.ts';
 
 export interface FakeOllama extends FakeProviderControls {
   /** Replaces the installed models (what /api/tags lists and chat/embed accept). */
@@ -86,7 +87,7 @@ export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<
       req.socket.destroy();
       return;
     }
-    if (!(await waitUnlessClosed(delayMs, res))) return;
+    if (!(await waitUnlessGone(delayMs, res))) return;
     if (path.startsWith('/api/')) {
       const failure = failures.shift();
       if (failure) return sendJson(res, failure.status, { error: `fake failure ${failure.status}` }, failure.headers);
@@ -213,29 +214,4 @@ function detailsOf(name: string) {
 function sendJson(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   if (res.headersSent || res.destroyed) return;
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers }).end(JSON.stringify(body));
-}
-
-function readBody(req: http.IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
-
-/** Waits `ms`; false when the client went away meanwhile, so a cancelled request gets no answer. */
-function waitUnlessClosed(ms: number, res: http.ServerResponse): Promise<boolean> {
-  if (ms <= 0) return Promise.resolve(true);
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => {
-      res.off('close', onClose);
-      resolve(!res.destroyed);
-    }, ms);
-    const onClose = () => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    res.once('close', onClose);
-  });
 }

@@ -5,6 +5,11 @@ export function Body<T extends Parameters<typeof Type.Object>[0]>(properties: T)
   return Type.Object(properties, { additionalProperties: false });
 }
 
+/** One of a fixed set of strings, as a JSON Schema `enum`: a bad value is one validation error, not one per choice. */
+export function OneOf<const T extends string>(values: readonly T[]) {
+  return Type.Unsafe<T>({ type: 'string', enum: [...values] });
+}
+
 export const Pagination = Type.Object({
   total: Type.Integer(),
   page: Type.Integer(),

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { endpoint } from '../endpoint.ts';
-import { AnyObject, Body, Nullable, Pagination } from './common.ts';
+import { AnyObject, Body, Nullable, OneOf, Pagination } from './common.ts';
 
 const tag = 'queue';
 const QueueName = Type.Union([Type.Literal('operations'), Type.Literal('llm')]);
@@ -9,7 +9,7 @@ const QueueParam = Type.Object({ queue: Type.Optional(QueueName) });
 
 export const TaskSummary = Type.Object({
   task_id: Type.String(), queue: Type.String(), operation: Type.String(),
-  status: Type.Union(['queued', 'running', 'completed', 'failed', 'cancelled'].map((s) => Type.Literal(s))),
+  status: OneOf(['queued', 'running', 'completed', 'failed', 'cancelled']),
   priority: Type.Integer(), data: AnyObject, metadata: AnyObject, attempts: Type.Integer(),
   created_at: Nullable(Type.String()), started_at: Nullable(Type.String()), completed_at: Nullable(Type.String()),
 });

@@ -1,9 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import { endpoint } from '../endpoint.ts';
-import { AnyObject, Body } from './common.ts';
+import { AnyObject, Body, OneOf } from './common.ts';
 
 const tag = 'settings';
-const Level = Type.Union(['DEBUG', 'INFO', 'WARNING', 'ERROR', 'CRITICAL'].map((level) => Type.Literal(level)));
+const Level = OneOf(['DEBUG', 'INFO', 'WARNING', 'ERROR', 'CRITICAL']);
 
 export const settingsEndpoints = {
   get: endpoint({ method: 'GET', path: '/settings', tag, status: 200, summary: 'Every settings group; secrets masked', response: AnyObject }),

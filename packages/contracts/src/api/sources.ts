@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { endpoint } from '../endpoint.ts';
 import { filteringModes } from '../settings.ts';
-import { AnyObject, Body, Nullable, Page, PageQuery } from './common.ts';
+import { AnyObject, Body, Nullable, OneOf, Page, PageQuery } from './common.ts';
 
 const tag = 'sources';
 
@@ -11,20 +11,19 @@ export const sourceStatuses = [
 export type SourceStatus = (typeof sourceStatuses)[number];
 export const errorStages = ['indexing', 'extraction', 'commit', 'url_fetch', 'recovery_exhausted'] as const;
 
-const Literals = <T extends readonly string[]>(values: T) => Type.Unsafe<T[number]>(Type.Union(values.map((value) => Type.Literal(value))));
 const NullableBool = Nullable(Type.Boolean());
 const SourceId = Type.Object({ source_id: Type.String() });
 
 /** Spec Part C upload parameters; multipart fields arrive as strings and are coerced. */
 export const UploadOptions = {
   extract_entities: Type.Optional(Type.Boolean({ default: true })),
-  analysis_depth: Type.Optional(Literals(['full', 'quick'] as const)),
+  analysis_depth: Type.Optional(OneOf(['full', 'quick'] as const)),
   domain: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 100 }))),
   auto_confirm: Type.Optional(Type.Boolean({ default: false })),
   enable_normalization: Type.Optional(NullableBool),
   enable_vision: Type.Optional(NullableBool),
   content_filtering: Type.Optional(Type.Boolean({ default: true })),
-  filtering_mode: Type.Optional(Nullable(Literals(filteringModes))),
+  filtering_mode: Type.Optional(Nullable(OneOf(filteringModes))),
   skip_duplicates: Type.Optional(Type.Boolean({ default: false })),
   enable_direction_correction: Type.Optional(NullableBool),
   protect_orphans: Type.Optional(NullableBool),
@@ -40,10 +39,10 @@ const Timestamp = Nullable(Type.String());
 export const SourceResponse = Type.Object({
   id: Type.String(), title: Nullable(Type.String()), filename: Nullable(Type.String()), file_type: Nullable(Type.String()), file_size: Nullable(Type.Integer()),
   content_type: Nullable(Type.String()), content_hash: Nullable(Type.String()),
-  status: Literals(sourceStatuses), enabled: Type.Boolean(), paused: Type.Boolean(),
-  progress: Literals(['waiting_to_index', 'indexing', 'awaiting_input', 'extracting', 'ready'] as const),
+  status: OneOf(sourceStatuses), enabled: Type.Boolean(), paused: Type.Boolean(),
+  progress: OneOf(['waiting_to_index', 'indexing', 'awaiting_input', 'extracting', 'ready'] as const),
   source_type: Type.String(), origin_url: Nullable(Type.String()),
-  extraction_depth: Literals(['full', 'quick'] as const), extract_entities: Type.Boolean(),
+  extraction_depth: OneOf(['full', 'quick'] as const), extract_entities: Type.Boolean(),
   forced_domain: Nullable(Type.String()), extraction_domain: Nullable(Type.String()), auto_confirm: Type.Boolean(),
   enable_normalization: NullableBool, enable_vision: NullableBool, content_filtering: Type.Boolean(), filtering_mode: Nullable(Type.String()),
   enable_direction_correction: NullableBool, protect_orphans: NullableBool, enable_inverse_relationships: NullableBool,
@@ -71,8 +70,8 @@ const TagParams = Type.Object({ tag_id: Type.String() });
 const SourceTagParams = Type.Object({ source_id: Type.String(), tag_id: Type.String() });
 const ConfirmationOptions = {
   domain: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 100 }))),
-  analysis_depth: Type.Optional(Literals(['full', 'quick'] as const)),
-  filtering_mode: Type.Optional(Nullable(Literals(filteringModes))),
+  analysis_depth: Type.Optional(OneOf(['full', 'quick'] as const)),
+  filtering_mode: Type.Optional(Nullable(OneOf(filteringModes))),
   content_filtering: Type.Optional(Type.Boolean()),
   enable_direction_correction: Type.Optional(NullableBool),
   protect_orphans: Type.Optional(NullableBool),
@@ -101,8 +100,8 @@ export const sourceEndpoints = {
   list: endpoint({
     method: 'GET', path: '/sources', tag, status: 200, errors: [422], summary: 'Sources, newest first',
     query: Type.Object({
-      ...PageQuery, source_type: Type.Optional(Type.String()), status: Type.Optional(Literals(sourceStatuses)),
-      enabled: Type.Optional(Literals(['enabled', 'disabled'] as const)), search: Type.Optional(Type.String({ maxLength: 500 })), tag_id: Type.Optional(Type.String()),
+      ...PageQuery, source_type: Type.Optional(Type.String()), status: Type.Optional(OneOf(sourceStatuses)),
+      enabled: Type.Optional(OneOf(['enabled', 'disabled'] as const)), search: Type.Optional(Type.String({ maxLength: 500 })), tag_id: Type.Optional(Type.String()),
     }),
     response: Page(SourceResponse),
   }),
@@ -130,7 +129,7 @@ export const sourceEndpoints = {
   patch: endpoint({
     method: 'PATCH', path: '/sources/{source_id}', tag, status: 200, errors: [404, 422], summary: 'Rename, enable/disable, set user metadata or force a status', params: SourceId,
     body: Body({
-      title: Type.Optional(Nullable(Type.String({ maxLength: 500 }))), processing_status: Type.Optional(Literals(['ready', 'error'] as const)),
+      title: Type.Optional(Nullable(Type.String({ maxLength: 500 }))), processing_status: Type.Optional(OneOf(['ready', 'error'] as const)),
       enabled: Type.Optional(Type.Boolean()), user_metadata: Type.Optional(AnyObject),
     }),
     response: SourceResponse,
