@@ -36,7 +36,7 @@ async function failureOf(promise: Promise<unknown>): Promise<LlmError> {
 }
 
 /**
- * One contract every model adapter meets against its fake server: chat, streaming, tools, embeddings,
+ * One contract every model adapter meets against its fake server: chat, streaming, images, tools, embeddings,
  * cancellation, timeouts, a transient 429 retried to success, and a 401 that is not retried.
  */
 export function describeAdapterContract(name: string, setup: () => Promise<ContractSubject>, teardown: () => Promise<void> = async () => {}) {
@@ -67,6 +67,18 @@ export function describeAdapterContract(name: string, setup: () => Promise<Contr
         expect(deltas.length).toBeGreaterThanOrEqual(2);
         expect(deltas.map((event) => event.delta).join('')).toBe(fakeReply('stream me please'));
         expect(events.at(-1)?.type).toBe('finish');
+      } finally {
+        await teardown();
+      }
+    });
+
+    it('sends the images of a user message, their bytes intact', async () => {
+      subject = await setup();
+      try {
+        const image = Uint8Array.from({ length: 300 }, (_, index) => (index * 7) % 256);
+        const request = chat('what is in this picture?');
+        const result = await completeWithPolicy(subject.chat, { ...request, operation: 'vision', messages: [{ role: 'user', content: 'what is in this picture?', images: [{ mediaType: 'image/png', data: image }] }] }, policy);
+        expect(result.text).toBe(fakeReply('what is in this picture?', [image]));
       } finally {
         await teardown();
       }

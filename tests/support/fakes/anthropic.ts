@@ -1,4 +1,4 @@
-import type { FakeProviderControls } from './controls.ts';
+import { bytesOfBase64, type FakeProviderControls } from './controls.ts';
 import { answerChat, startHttpFake, textOf, type FakeAnswer, type FakeTurn, type SseEvent } from './http-fake.ts';
 
 /** A fake Anthropic Messages API (messages, streamed or not, and models). */
@@ -8,6 +8,7 @@ interface Block {
   text?: string;
   input?: unknown;
   content?: unknown;
+  source?: { type: string; media_type?: string; data?: string };
 }
 
 interface MessagesBody {
@@ -46,8 +47,9 @@ function turnsOf(body: MessagesBody): FakeTurn[] {
       if (typeof message.content === 'string') return { role: message.role, text: message.content };
       const results = message.content.filter((block) => block.type === 'tool_result');
       if (results.length) return { role: 'tool', text: results.map((block) => textOf(block.content)).join(' ') };
-      const text = message.content.map((block) => (block.type === 'tool_use' ? JSON.stringify(block.input) : (block.text ?? ''))).join(' ');
-      return { role: message.role, text };
+      const images = message.content.flatMap((block) => (block.type === 'image' && block.source?.type === 'base64' ? [bytesOfBase64(block.source.data ?? '')] : []));
+      const text = message.content.filter((block) => block.type !== 'image').map((block) => (block.type === 'tool_use' ? JSON.stringify(block.input) : (block.text ?? ''))).join(' ');
+      return { role: message.role, text, ...(images.length ? { images } : {}) };
     }),
   ];
 }

@@ -1,4 +1,4 @@
-import { fakeEmbedding, type FakeProviderControls } from './controls.ts';
+import { bytesOfBase64, fakeEmbedding, type FakeProviderControls } from './controls.ts';
 import { answerChat, startHttpFake, textOf, type FakeAnswer, type FakeTurn } from './http-fake.ts';
 
 /** A fake Gemini API (generateContent, streamGenerateContent over SSE, batchEmbedContents, models). */
@@ -7,6 +7,7 @@ interface Part {
   text?: string;
   functionCall?: { name: string; args: unknown };
   functionResponse?: { name: string; response: unknown };
+  inlineData?: { mimeType: string; data: string };
 }
 
 interface GenerateBody {
@@ -49,8 +50,9 @@ function turnsOf(body: GenerateBody): FakeTurn[] {
     ...body.contents.map((content): FakeTurn => {
       const responses = content.parts.filter((part) => part.functionResponse);
       if (responses.length) return { role: 'tool', text: responses.map((part) => JSON.stringify(part.functionResponse?.response)).join(' ') };
-      const text = content.parts.map((part) => (part.functionCall ? JSON.stringify(part.functionCall.args) : (part.text ?? ''))).join(' ');
-      return { role: content.role === 'model' ? 'assistant' : 'user', text };
+      const images = content.parts.flatMap((part) => (part.inlineData ? [bytesOfBase64(part.inlineData.data)] : []));
+      const text = content.parts.filter((part) => !part.inlineData).map((part) => (part.functionCall ? JSON.stringify(part.functionCall.args) : (part.text ?? ''))).join(' ');
+      return { role: content.role === 'model' ? 'assistant' : 'user', text, ...(images.length ? { images } : {}) };
     }),
   ];
 }

@@ -130,6 +130,8 @@ function responderFor(res: ServerResponse): FakeResponder {
 export interface FakeTurn {
   role: 'system' | 'user' | 'assistant' | 'tool';
   text: string;
+  /** Images sent with a user message, decoded. */
+  images?: Uint8Array[];
 }
 
 export interface FakeUsage {
@@ -150,7 +152,8 @@ export function answerChat(turns: FakeTurn[], toolNames: string[]): FakeAnswer {
     const json = JSON.stringify(args);
     return { kind: 'tool', name: toolNames[0], arguments: args, argumentDeltas: deltasOf(json), usage: { input, output: wordCount(json) } };
   }
-  const text = fakeReply([...turns].reverse().find((turn) => turn.role === 'user')?.text ?? '');
+  const lastUser = [...turns].reverse().find((turn) => turn.role === 'user');
+  const text = fakeReply(lastUser?.text ?? '', lastUser?.images);
   return { kind: 'text', text, deltas: deltasOf(text), usage: { input, output: wordCount(text) } };
 }
 

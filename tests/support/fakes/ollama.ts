@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { deltasOf, fakeEmbedding, fakeReply, wordCount, type FakeProviderControls } from './controls.ts';
+import { bytesOfBase64, deltasOf, fakeEmbedding, fakeReply, wordCount, type FakeProviderControls } from './controls.ts';
 import { readBody, waitUnlessGone } from './http-fake.ts';
 
 export interface FakeOllama extends FakeProviderControls {
@@ -8,6 +8,19 @@ export interface FakeOllama extends FakeProviderControls {
   setModels(names: string[]): void;
   /** While down, every connection is dropped without an answer, as with a crashed server. */
   setDown(down: boolean): void;
+  /**
+   * Answers the next `/api/chat` calls with these texts, one per call in order, instead of the echo;
+   * once they are used up the echo returns. Failures (`failNext`) still come first.
+   */
+  scriptChat(...answers: (string | ScriptedChat)[]): void;
+  /** For each scripted answer served, in order: how many of its deltas were written before the client went away or it ended. */
+  scriptedDeliveries: { deltas: number; delivered: number }[];
+}
+
+/** A scripted chat answer, streamed as these deltas with a pause between them (so a client can cut it short). */
+export interface ScriptedChat {
+  deltas: string[];
+  intervalMs?: number;
 }
 
 export interface FakeOllamaOptions {
@@ -20,6 +33,8 @@ export interface FakeOllamaOptions {
 interface OllamaMessage {
   role: string;
   content?: string;
+  /** Base64 images of a user message (vision). */
+  images?: string[];
 }
 
 interface ChatBody {
@@ -53,6 +68,8 @@ export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<
   let down = false;
   const failures: { status: number; headers: Record<string, string> }[] = [];
   const requests: FakeProviderControls['requests'] = [];
+  const scripted: ScriptedChat[] = [];
+  const scriptedDeliveries: FakeOllama['scriptedDeliveries'] = [];
 
   const resolveModel = (name: unknown): string | undefined =>
     typeof name === 'string' ? models.find((model) => model === name || model === `${name}:latest`) : undefined;
@@ -105,7 +122,7 @@ export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<
       case 'POST /api/show':
         return show(res, body as { model?: string } | null);
       case 'POST /api/chat':
-        return chat(res, (body ?? {}) as ChatBody);
+        return await chat(res, (body ?? {}) as ChatBody);
       case 'POST /api/embed':
         return embed(res, (body ?? {}) as EmbedBody);
       default:
@@ -126,7 +143,7 @@ export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<
     });
   }
 
-  function chat(res: http.ServerResponse, body: ChatBody): void {
+  async function chat(res: http.ServerResponse, body: ChatBody): Promise<void> {
     if (!body.model) throw new HttpFailure(400, 'model is required');
     const model = requireModel(body.model);
     if (body.think === true && !capabilitiesOf(model).includes('thinking')) throw new HttpFailure(400, `"${body.model}" does not support thinking`);
@@ -134,8 +151,10 @@ export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<
     const last = messages.at(-1);
     const lastUser = last?.role === 'user' ? (last.content ?? '') : '';
     const toolName = body.tools?.[0]?.function?.name;
+    const script = scripted.shift();
+    if (script) return streamScripted(res, body, messages, script);
     const toolCall = toolName && lastUser.includes('use tool') ? { function: { name: toolName, arguments: { query: lastUser } } } : null;
-    const answer = toolCall ? '' : fakeReply(lastUser);
+    const answer = toolCall ? '' : fakeReply(lastUser, last?.role === 'user' ? (last.images ?? []).map(bytesOfBase64) : []);
     const base = () => ({ model: body.model, created_at: new Date().toISOString() });
     const done = {
       done: true,
@@ -154,6 +173,31 @@ export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<
     res.writeHead(200, { 'content-type': 'application/x-ndjson' });
     const chunks = toolCall ? [{ role: 'assistant', content: '', tool_calls: [toolCall] }] : deltasOf(answer).map((content) => ({ role: 'assistant', content }));
     for (const message of chunks) res.write(`${JSON.stringify({ ...base(), message, done: false })}\n`);
+    res.end(`${JSON.stringify({ ...base(), message: { role: 'assistant', content: '' }, ...done })}\n`);
+  }
+
+  async function streamScripted(res: http.ServerResponse, body: ChatBody, messages: OllamaMessage[], script: ScriptedChat): Promise<void> {
+    const answer = script.deltas.join('');
+    const delivery = { deltas: script.deltas.length, delivered: 0 };
+    scriptedDeliveries.push(delivery);
+    const base = () => ({ model: body.model, created_at: new Date().toISOString() });
+    const done = {
+      done: true,
+      done_reason: 'stop',
+      prompt_eval_count: messages.reduce((sum, message) => sum + wordCount(message.content ?? ''), 0),
+      eval_count: wordCount(answer),
+    };
+    if (body.stream === false) {
+      delivery.delivered = script.deltas.length;
+      return sendJson(res, 200, { ...base(), message: { role: 'assistant', content: answer }, ...done });
+    }
+    res.writeHead(200, { 'content-type': 'application/x-ndjson' });
+    for (const [index, content] of script.deltas.entries()) {
+      if (index > 0 && !(await waitUnlessGone(script.intervalMs ?? 0, res))) return;
+      if (res.destroyed) return;
+      res.write(`${JSON.stringify({ ...base(), message: { role: 'assistant', content }, done: false })}\n`);
+      delivery.delivered += 1;
+    }
     res.end(`${JSON.stringify({ ...base(), message: { role: 'assistant', content: '' }, ...done })}\n`);
   }
 
@@ -188,6 +232,10 @@ export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<
     setDown(value) {
       down = value;
     },
+    scriptChat(...answers) {
+      scripted.push(...answers.map((answer) => (typeof answer === 'string' ? { deltas: deltasOf(answer) } : answer)));
+    },
+    scriptedDeliveries,
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));

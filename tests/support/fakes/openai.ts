@@ -1,4 +1,4 @@
-import { fakeEmbedding, type FakeProviderControls } from './controls.ts';
+import { bytesOfBase64, fakeEmbedding, type FakeProviderControls } from './controls.ts';
 import { answerChat, startHttpFake, textOf, type FakeAnswer, type FakeTurn, type SseEvent } from './http-fake.ts';
 
 /** A fake OpenAI API (Chat Completions, embeddings, models) — also stands in for OpenAI-compatible servers. */
@@ -44,7 +44,10 @@ export function startFakeOpenAi(options: { models?: string[] } = {}): Promise<Fa
 function turnOf(message: ChatBody['messages'][number]): FakeTurn {
   const role = message.role === 'developer' ? 'system' : (message.role as FakeTurn['role']);
   const calls = message.tool_calls?.map((call) => call.function.arguments).join(' ') ?? '';
-  return { role, text: `${textOf(message.content)} ${calls}`.trim() };
+  // Images arrive as `image_url` parts holding a data URL.
+  const parts = Array.isArray(message.content) ? (message.content as { type?: string; image_url?: { url?: string } }[]) : [];
+  const images = parts.flatMap((part) => (part.type === 'image_url' && part.image_url?.url ? [bytesOfBase64(part.image_url.url)] : []));
+  return { role, text: `${textOf(message.content)} ${calls}`.trim(), ...(images.length ? { images } : {}) };
 }
 
 const toolCallId = 'call_0';

@@ -214,6 +214,15 @@ describe('builtin provider: titles, other operations, check', () => {
     }
   });
 
+  it('refuses a request with images instead of answering as if it had seen them', async () => {
+    const image = { mediaType: 'image/png', data: new Uint8Array([0x89, 0x50, 0x4e, 0x47]) };
+    for (const operation of ['vision', 'chat'] as const) {
+      const error = await run({ operation, messages: [{ role: 'user', content: 'Describe this image.', images: [image] }] }).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(LlmError);
+      expect(error).toMatchObject({ kind: 'bad_request', permanent: true, message: expect.stringMatching(/cannot describe images/) });
+    }
+  });
+
   it('is always verified', async () => {
     expect(await adapter.check(['anything'], new AbortController().signal)).toEqual({ verified: true, missingModels: [], message: 'builtin provider: no model needed' });
     expect(adapter.provider).toBe('builtin');

@@ -35,7 +35,13 @@ interface ProviderCase {
   /** The assistant tool call and the tool result of `toolConversation`, in the provider's format. */
   expectedToolTurns: unknown[];
   toolTurnsOf(body: Record<string, unknown>): unknown[];
+  /** The image part of the first user message, and what it must be for a PNG with this base64 data. */
+  imagePartOf(body: Record<string, unknown>): unknown;
+  expectedImagePart(base64: string): unknown;
 }
+
+type Parts = { content?: unknown; parts?: unknown }[];
+const partsOf = (list: unknown, at: number, key: 'content' | 'parts') => ((list as Parts)[at][key] as Record<string, unknown>[]);
 
 const openAiCase: ProviderCase = {
   name: 'openai',
@@ -52,6 +58,8 @@ const openAiCase: ProviderCase = {
     { role: 'assistant', tool_calls: [{ id: 'call_a', type: 'function', function: { name: 'search_graph', arguments: '{"query":"alpha"}' } }] },
     { role: 'tool', tool_call_id: 'call_a', content: 'alpha is a letter' },
   ],
+  imagePartOf: (body) => partsOf(body.messages, 1, 'content').find((part) => part.type === 'image_url'),
+  expectedImagePart: (base64) => ({ type: 'image_url', image_url: { url: `data:image/png;base64,${base64}` } }),
 };
 
 const cases: ProviderCase[] = [
@@ -79,6 +87,8 @@ const cases: ProviderCase[] = [
       { role: 'assistant', content: [{ type: 'tool_use', id: 'call_a', name: 'search_graph', input: { query: 'alpha' } }] },
       { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'call_a', content: 'alpha is a letter' }] },
     ],
+    imagePartOf: (body) => partsOf(body.messages, 0, 'content').find((part) => part.type === 'image'),
+    expectedImagePart: (base64) => ({ type: 'image', source: { type: 'base64', media_type: 'image/png', data: base64 } }),
   },
   {
     name: 'gemini',
@@ -95,6 +105,8 @@ const cases: ProviderCase[] = [
       { role: 'model', parts: [{ functionCall: { name: 'search_graph', args: { query: 'alpha' } } }] },
       { role: 'user', parts: [{ functionResponse: { name: 'search_graph', response: { name: 'search_graph', content: 'alpha is a letter' } } }] },
     ],
+    imagePartOf: (body) => partsOf(body.contents, 0, 'parts').find((part) => part.inlineData),
+    expectedImagePart: (base64) => ({ inlineData: { mimeType: 'image/png', data: base64 } }),
   },
 ];
 
@@ -169,6 +181,14 @@ describe.concurrent.each(cases)('$name wire format', (provider) => {
       const result = await completeWithPolicy(provider.chat(fake.url, provider.key), chatRequest(provider, toolConversation, true), policy);
       expect(result.text).toBe(fakeReply('find alpha'));
       expect(provider.toolTurnsOf(firstBody(fake))).toMatchObject(provider.expectedToolTurns);
+    }));
+
+  it('sends an image as the provider’s image part, its bytes intact', ({ expect }) =>
+    withFake(provider, async (fake) => {
+      const image = Uint8Array.from({ length: 1000 }, (_, index) => (index * 31 + 7) % 256);
+      const result = await completeWithPolicy(provider.chat(fake.url, provider.key), chatRequest(provider, [{ role: 'user', content: 'describe', images: [{ mediaType: 'image/png', data: image }] }]), policy);
+      expect(result.text).toBe(fakeReply('describe', [image]));
+      expect(provider.imagePartOf(firstBody(fake))).toEqual(provider.expectedImagePart(Buffer.from(image).toString('base64')));
     }));
 
   it('waits at least as long as Retry-After before retrying a 429', ({ expect }) =>

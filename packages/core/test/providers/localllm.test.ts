@@ -11,7 +11,7 @@ import { verifyServer } from '../../src/providers/localllm/client.ts';
 import { createLocalLlmEmbeddingAdapter } from '../../src/providers/localllm/embedding-adapter.ts';
 import { LocalLlmPool, type HealthChange, type LoadBalancing } from '../../src/providers/localllm/pool.ts';
 import { describeAdapterContract } from '../../../../tests/support/llm-adapter-contract.ts';
-import { fakeEmbedding } from '../../../../tests/support/fakes/controls.ts';
+import { fakeEmbedding, fakeReply } from '../../../../tests/support/fakes/controls.ts';
 import { startFakeOllama, type FakeOllama, type FakeOllamaOptions } from '../../../../tests/support/fakes/ollama.ts';
 
 const policy: CallPolicy = { maxRetries: 2, retryDelaysMs: [10], maxDelayMs: 50, timeoutMs: 5000, idleTimeoutMs: 5000 };
@@ -88,6 +88,17 @@ describe('localllm chat adapter', () => {
       options: { num_ctx: 4096, num_batch: 256, temperature: 0.2, num_predict: 128 },
       messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'options please' }],
     });
+  });
+
+  it('sends the images of a user message as base64 on the Ollama message', async () => {
+    const server = await fake({ models: ['qwen3-vl:8b'] });
+    const pool = new LocalLlmPool({ instances: instancesOf([server]), strategy: 'round_robin' });
+    const image = Uint8Array.from({ length: 777 }, (_, index) => (index * 13) % 256);
+    const request = { ...ask('what does it say?', 'vision'), model: 'qwen3-vl:8b', messages: [{ role: 'user' as const, content: 'what does it say?', images: [{ mediaType: 'image/jpeg', data: image }] }] };
+    const result = await completeWithPolicy(createLocalLlmChatAdapter(pool, llm), request, policy);
+    expect(result.text).toBe(fakeReply('what does it say?', [image]));
+    const sent = (chatRequests(server)[0].body as { messages: { role: string; content: string; images?: string[] }[] }).messages;
+    expect(sent).toEqual([{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'what does it say?', images: [Buffer.from(image).toString('base64')] }]);
   });
 
   it('sends the thinking flag of the request, and stops asking once a model says it cannot think', async () => {

@@ -89,7 +89,15 @@ function toPrompt(request: AdapterRequest): LanguageModelV3Prompt {
 function toPromptMessage(message: ChatMessage): LanguageModelV3Message {
   switch (message.role) {
     case 'user':
-      return { role: 'user', content: [{ type: 'text', text: message.content }] };
+      // Images as base64 text: every provider package accepts it, while ollama-ai-provider-v2 passes the
+      // data through to Ollama's `images` as is (bytes would reach the wire as a JSON object).
+      return {
+        role: 'user',
+        content: [
+          ...(message.images ?? []).map((image) => ({ type: 'file' as const, mediaType: image.mediaType, data: Buffer.from(image.data.buffer, image.data.byteOffset, image.data.byteLength).toString('base64') })),
+          { type: 'text', text: message.content },
+        ],
+      };
     case 'assistant':
       return {
         role: 'assistant',

@@ -14,8 +14,16 @@ export interface ToolCall {
   arguments: Record<string, unknown>;
 }
 
+/** An image given to the model with a user message (vision): the file's bytes and its media type. */
+export interface ImageInput {
+  /** `image/png`, `image/jpeg`, `image/gif` or `image/webp`. */
+  mediaType: string;
+  data: Uint8Array;
+}
+
 export type ChatMessage =
-  | { role: 'user'; content: string }
+  /** `images` go to the model with the text; an adapter whose provider cannot see images refuses the call. */
+  | { role: 'user'; content: string; images?: ImageInput[] }
   | { role: 'assistant'; content: string; toolCalls?: ToolCall[] }
   | { role: 'tool'; toolCallId: string; toolName: string; content: string };
 

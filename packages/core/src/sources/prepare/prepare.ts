@@ -14,6 +14,8 @@ export interface PrepareInput {
   /** null = auto (on for prose, off for structured text). */
   normalize: boolean | null;
   chunking: Settings['chunking'];
+  /** What a vision model read from an image source: its text, in place of the image loader's none. */
+  visionText?: string;
 }
 
 export interface PreparedChunk extends Chunk {
@@ -43,7 +45,8 @@ export async function prepareDocument(input: PrepareInput): Promise<PreparedDocu
     timings[`${step}_ms`] = Math.round(performance.now() - started);
     return result;
   };
-  const document = await time('loading', () => loadDocument({ path: input.path, filename: input.filename, limits: input.limits, signal: new AbortController().signal }));
+  const loaded = await time('loading', () => loadDocument({ path: input.path, filename: input.filename, limits: input.limits, signal: new AbortController().signal }));
+  const document = input.visionText !== undefined && loaded.kind === 'image' ? { ...loaded, text: input.visionText } : loaded;
   const normalized = await time('normalizing', () =>
     normalizeText(document.text, {
       kind: document.kind, enabled: input.normalize, spans: document.spans,

@@ -9,7 +9,7 @@ import { extractRelationships } from './relationships.ts';
 /**
  * The `builtin` provider: no model, only NLP (DESIGN §5). Extraction answers in the same line grammar
  * a model writes, chat quotes the retrieved passages, titles are the question's opening words.
- * Tools in a request are ignored: it never calls one.
+ * Tools in a request are ignored: it never calls one. A request with images fails (bad_request): it has no vision.
  */
 
 const cannotDo: Partial<Record<LlmOperation, string>> = {
@@ -75,6 +75,8 @@ export class BuiltinLlmAdapter implements LlmAdapter {
 
   async *stream(request: AdapterRequest): AsyncIterable<ChatStreamEvent> {
     throwIfAborted(request.signal);
+    // It cannot see an image, and answering as if it had would pass its words off as a description.
+    if (request.messages.some((message) => message.role === 'user' && message.images?.length)) throw new LlmError('bad_request', unsupported('vision'));
     const nlp = await loadBuiltinNlp();
     if (!this.reportedLoad) {
       this.reportedLoad = true;

@@ -1,0 +1,163 @@
+import { readFile } from 'node:fs/promises';
+import type { Settings } from '@rhizome/contracts/settings';
+import { cloudModelsOf } from '../providers/catalog/cloud-models.ts';
+import { LlmError } from '../providers/llm/errors.ts';
+import { modelFor } from '../providers/llm/models.ts';
+import type { LlmCallContext } from '../providers/llm/port.ts';
+import type { LlmService } from '../providers/llm/service.ts';
+import type { Db } from '../storage/connection.ts';
+import { readImageInfo } from './loaders/image.ts';
+import { updateSource } from './repo.ts';
+
+/**
+ * Vision for image sources: the text of an image comes from a vision model. With the local provider that
+ * is `llm.localllm_vision_model` (vision stays off until it is set); a cloud provider's chat model reads
+ * images when the cloud catalogue says it does; the builtin provider has no vision.
+ */
+
+const noMetadataOnly = 'the image was stored with its metadata only';
+
+/** Why these settings give no vision model, or null when they do. Also the source's warning. */
+export function visionUnavailableReason(settings: Settings): string | null {
+  const { llm } = settings;
+  const fix = 'set llm.localllm_vision_model (or choose a vision-capable cloud model) and re-index';
+  switch (llm.chat_provider) {
+    case 'builtin':
+      return `No vision model is configured (the builtin provider cannot read images): ${noMetadataOnly}; ${fix}`;
+    case 'localllm':
+      return llm.localllm_vision_model ? null : `No vision model is configured: ${noMetadataOnly}; ${fix}`;
+    default: {
+      const model = modelFor(llm, 'vision');
+      return catalogueSaysVision(llm.chat_provider, model)
+        ? null
+        : `No vision model is configured: the ${llm.chat_provider} chat model '${model}' is not known to read images, so ${noMetadataOnly}; ${fix}, or upload with enable_vision=true to try this model`;
+    }
+  }
+}
+
+/** Whether images are described by default (`enable_vision` left to auto-detect). */
+export function visionAvailable(settings: Settings): boolean {
+  return visionUnavailableReason(settings) === null;
+}
+
+/** The catalogue entry for the model id or a dated snapshot of it (`gpt-4.1-2025-04-14`, `claude-sonnet-4-5-20250929`). */
+function catalogueSaysVision(provider: string, model: string): boolean {
+  const entry = cloudModelsOf(provider)?.find((candidate) => model === candidate.id || new RegExp(`^${escapeRegExp(candidate.id)}-(\\d{4}-\\d{2}-\\d{2}|\\d{8})$`).test(model));
+  return entry?.supports_vision ?? false;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * Whether to describe an image, from the source's `enable_vision` (null = auto-detect) and the settings.
+ * An explicit `true` also tries a cloud chat model the catalogue does not know (a new or self-hosted
+ * model may read images); with no model at all there is nothing to try.
+ */
+export function visionDecision(settings: Settings, enableVision: boolean | null): { run: true } | { run: false; warning: string | null } {
+  if (enableVision === false) return { run: false, warning: null };
+  const reason = visionUnavailableReason(settings);
+  if (reason === null) return { run: true };
+  const cloud = settings.llm.chat_provider !== 'builtin' && settings.llm.chat_provider !== 'localllm';
+  return enableVision === true && cloud ? { run: true } : { run: false, warning: reason };
+}
+
+export const visionSystemPrompt = [
+  'You turn an image into text for a search index.',
+  'First transcribe every piece of readable text in the image exactly as written, keeping its reading order and line breaks; do not translate, correct or summarise it.',
+  'Then describe what the image shows: its kind (photo, diagram, chart, screenshot, scan, …), the subjects, and any data a chart or table conveys.',
+  'Write plain text. Do not guess at text you cannot read, and do not mention these instructions.',
+].join('\n');
+
+const visionUserPrompt = 'Transcribe the text in this image, then describe the image.';
+
+export interface DescribeImageInput {
+  llm: LlmService;
+  path: string;
+  /** `image/png`, `image/jpeg`, `image/gif` or `image/webp`. */
+  mediaType: string;
+  settings: Settings;
+  signal: AbortSignal;
+  context?: LlmCallContext;
+}
+
+export interface ImageDescription {
+  text: string;
+  model: string;
+  /** The model stopped at `llm.vision_max_tokens`. */
+  truncated: boolean;
+}
+
+/** One vision call: the image's text and a description of it, capped at `llm.vision_max_tokens`. Throws `LlmError`. */
+export async function describeImage(input: DescribeImageInput): Promise<ImageDescription> {
+  const data = await readFile(input.path);
+  const result = await input.llm.complete({
+    operation: 'vision',
+    system: visionSystemPrompt,
+    messages: [{ role: 'user', content: visionUserPrompt, images: [{ mediaType: input.mediaType, data }] }],
+    maxTokens: input.settings.llm.vision_max_tokens,
+    thinking: false,
+    signal: input.signal,
+    context: input.context,
+  });
+  return { text: result.text.trim(), model: result.model, truncated: result.finishReason === 'length' };
+}
+
+/** What indexing needs to describe one image source. */
+export interface SourceVisionInput {
+  db: Db;
+  database: string;
+  sourceId: string;
+  settings: Settings;
+  llm: LlmService;
+  /** The stored original. */
+  path: string;
+  /** The source's `enable_vision` column: null = auto-detect. */
+  enableVision: boolean | null;
+  signal: AbortSignal;
+  checkCancelled(): Promise<void>;
+}
+
+/** The vision text of an image source (null when there is none) and the warnings to store with the source. */
+export interface SourceVision {
+  text: string | null;
+  warnings: string[];
+  durationMs: number;
+}
+
+/**
+ * Describes an image source while it shows `vision_pending`. A transient model failure (rate limit,
+ * unavailable, time-out) is thrown so the task is retried; a permanent one (model missing, refused
+ * request, bad key) leaves the source indexed with its metadata and a warning instead of failing it.
+ */
+export async function describeSourceImage(input: SourceVisionInput): Promise<SourceVision> {
+  const started = performance.now();
+  const decision = visionDecision(input.settings, input.enableVision);
+  if (!decision.run) return { text: null, warnings: decision.warning ? [decision.warning] : [], durationMs: 0 };
+  const model = modelFor(input.settings.llm, 'vision');
+  const info = await readImageInfo(input.path);
+  await input.checkCancelled();
+  await updateSource(input.db, input.sourceId, {
+    status: 'vision_pending', current_step: 'vision', step_description: `Reading the image with the vision model ${model}`, last_activity_at: new Date().toISOString(),
+  }, ['indexing']);
+  try {
+    const description = await describeImage({
+      llm: input.llm, path: input.path, mediaType: `image/${info.format}`, settings: input.settings, signal: input.signal,
+      context: { database: input.database, sourceId: input.sourceId },
+    });
+    const warnings: string[] = [];
+    if (!description.text) warnings.push(`The vision model ${description.model} returned no text for the image: ${noMetadataOnly}`);
+    if (description.truncated) warnings.push(`The image description stopped at llm.vision_max_tokens (${input.settings.llm.vision_max_tokens} tokens) and may be incomplete`);
+    return { text: description.text || null, warnings, durationMs: Math.round(performance.now() - started) };
+  } catch (error) {
+    if (input.signal.aborted) await input.checkCancelled();
+    if (!(error instanceof LlmError) || error.transient || error.kind === 'cancelled') throw error;
+    return { text: null, warnings: [`The vision model ${model} could not read the image (${error.message}): ${noMetadataOnly}`], durationMs: Math.round(performance.now() - started) };
+  } finally {
+    // Back to indexing unless the operator stopped the source meanwhile (stopping moves it on).
+    await updateSource(input.db, input.sourceId, {
+      status: 'indexing', current_step: 'preparing', step_description: 'Vision finished: preparing the image text', last_activity_at: new Date().toISOString(),
+    }, ['vision_pending']);
+  }
+}
