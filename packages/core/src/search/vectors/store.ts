@@ -53,6 +53,9 @@ export interface StartupReport {
 }
 
 const rebuildBatch = 256;
+/** Vectors inserted between clock reads, and how long an insertion slice may hold the event loop. */
+const applyStep = 8;
+const applySliceMs = 4;
 /** Tombstones still take a graph slot each and slow searches; past this share of slots, rebuild. */
 const compactionShare = 0.2;
 const compactionMinimum = 1000;
@@ -60,6 +63,7 @@ const compactionMinimum = 1000;
 export class VectorStore {
   private index: VectorIndex;
   private checkpoint: string | null = null;
+  private closeRequested = false;
   private pending = 0;
   private lastCheckpointAt = 0;
   private timer: NodeJS.Timeout | null = null;
@@ -133,12 +137,27 @@ export class VectorStore {
   }
 
   /** Rows the caller has already committed to SQLite. */
+  /**
+   * Inserting into HNSW is synchronous and costly (about 0.3–1 ms a vector), so a large batch is
+   * applied in slices of about `applySliceMs`, yielding in between: in the embedded default this event
+   * loop also answers the API.
+   */
   upsert(rows: VectorItem[]): Promise<void> {
-    return this.write(rows.map((row) => row.label), () => this.index.add(rows));
+    // Closing skips queued insertions rather than waiting for them: SQLite has the vectors, and the next open's reconcile adds them.
+    return this.write('upsert', rows.map((row) => row.label), async () => {
+      let sliceStarted = performance.now();
+      for (let start = 0; start < rows.length; start += applyStep) {
+        this.index.add(rows.slice(start, start + applyStep));
+        if (performance.now() - sliceStarted >= applySliceMs && start + applyStep < rows.length) {
+          await new Promise((resolve) => setImmediate(resolve));
+          sliceStarted = performance.now();
+        }
+      }
+    });
   }
 
   remove(labels: number[]): Promise<void> {
-    return this.write(labels, () => this.index.remove(labels));
+    return this.write('remove', labels, () => this.index.remove(labels));
   }
 
   search(vector: Float32Array, k: number, filter?: LabelFilter): VectorHit[] {
@@ -168,6 +187,7 @@ export class VectorStore {
   }
 
   close(): Promise<void> {
+    this.closeRequested = true;
     this.closing ??= this.serial(async () => {
       if (this.role === 'writer' && this.pending > 0) await this.checkpointNow();
       this.clearTimer();
@@ -186,12 +206,12 @@ export class VectorStore {
     return run;
   }
 
-  private write(labels: number[], apply: () => void): Promise<void> {
+  private write(kind: 'upsert' | 'remove', labels: number[], apply: () => void | Promise<void>): Promise<void> {
     if (this.role !== 'writer') return Promise.reject(new Error('a reader vector store cannot write'));
     return this.serial(async () => {
-      if (labels.length === 0) return;
+      if (labels.length === 0 || (this.closeRequested && kind === 'upsert')) return;
       this.files.appendJournal(this.checkpoint!, labels);
-      apply();
+      await apply();
       this.pending += labels.length;
       if (this.pending >= this.checkpointWrites) return this.checkpointNow();
       if (!this.timer) {
