@@ -15,7 +15,7 @@ describe('every format through upload and indexing', () => {
   let bad: Record<BadFixtureName, BadFixture>;
 
   const upload = async (file: { path: string; filename: string }) => {
-    const result = await uploadSources(server, cookie, '/sources', [{ name: file.filename, content: fs.readFileSync(file.path) }], { auto_confirm: 'true' });
+    const result = await uploadSources(server, cookie, '/sources', [{ name: file.filename, content: fs.readFileSync(file.path) }], { auto_confirm: 'true', extract_entities: 'false' });
     return { status: result.status, body: result.body as SourceResponseBody };
   };
   const settled = (id: string) => waitForSource(server, cookie, id, ['indexed', 'error']);

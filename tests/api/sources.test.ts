@@ -72,13 +72,14 @@ describe('sources over HTTP', () => {
     const confirmed = await call('POST', `/sources/${created.id}/confirmation`, { domain: 'biographical' });
     expect(confirmed.status, confirmed.text).toBe(200);
     expect(confirmed.body).toMatchObject({ source_id: created.id, status: 'indexed', confirmed: true, domain: 'biographical' });
-    expect(((await call('GET', `/sources/${created.id}`)).body as Source)).toMatchObject({ status: 'indexed', extraction_domain: 'biographical', forced_domain: 'biographical' });
+    // Confirmation releases the source to extraction (uploaded with extract_entities on by default).
+    expect(await waitForSource(server, cookie, created.id, ['committed', 'error'])).toMatchObject({ status: 'committed', extraction_domain: 'biographical', forced_domain: 'biographical' });
     expect((await call('POST', `/sources/${created.id}/confirmation`, {})).status).toBe(409);
   });
 
   it('goes straight to indexed with a forced domain or auto_confirm', async () => {
-    const forced = (await upload(server, cookie, '/sources', [{ name: 'forced.txt', content: `${essay} forced` }], { domain: 'historical' })).body as Source;
-    const auto = (await upload(server, cookie, '/sources', [{ name: 'auto.txt', content: `${essay} auto` }], { auto_confirm: 'true' })).body as Source;
+    const forced = (await upload(server, cookie, '/sources', [{ name: 'forced.txt', content: `${essay} forced` }], { domain: 'historical', extract_entities: 'false' })).body as Source;
+    const auto = (await upload(server, cookie, '/sources', [{ name: 'auto.txt', content: `${essay} auto` }], { auto_confirm: 'true', extract_entities: 'false' })).body as Source;
     expect(await settled(forced.id)).toMatchObject({ status: 'indexed', extraction_domain: 'historical' });
     expect((await settled(auto.id)).status).toBe('indexed');
   });
@@ -142,7 +143,7 @@ describe('sources over HTTP', () => {
 
   it('holds a paused source back and indexes it on resume; resume also recovers lost work', async () => {
     expect((await call('POST', '/system/processing/pause', { reason: 'maintenance' })).status).toBe(200);
-    const held = (await upload(server, cookie, '/sources', [{ name: 'held.txt', content: `${essay} held` }], { auto_confirm: 'true' })).body as Source;
+    const held = (await upload(server, cookie, '/sources', [{ name: 'held.txt', content: `${essay} held` }], { auto_confirm: 'true', extract_entities: 'false' })).body as Source;
     expect((await call('POST', `/sources/${held.id}/pause`, { reason: 'wait' })).body).toEqual({ source_id: held.id, paused: true });
     expect((await call('POST', '/system/processing/resume')).status).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 300));

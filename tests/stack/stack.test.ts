@@ -244,6 +244,46 @@ describe('the supervised stack through nginx', () => {
     expect(worker.state).toBe('RUNNING');
     expect(worker.pid).not.toBe(killed);
   }, 150_000);
+
+  it('(l) finishes an extraction whose neuron-worker was killed mid-way, without duplicate nodes', async () => {
+    const headers = { Cookie: cookie };
+    const form = new FormData();
+    form.append('auto_confirm', 'true');
+    form.append('domain', 'biographical');
+    form.append('file', new Blob([biographies(160)]), 'biographies.txt');
+    const uploaded = await fetch(`${stack!.publicUrl}/api/v1/sources`, { method: 'POST', headers, body: form });
+    expect(uploaded.status, await uploaded.clone().text()).toBe(202);
+    const { id } = (await uploaded.json()) as { id: string };
+    const progress = async () => (await (await send(`/sources/${id}/extraction`, { headers })).json()) as { status: string; total_chunks: number; completed_chunks: number; failed_chunks: number };
+
+    await waitFor(async () => {
+      const current = await progress();
+      if (current.status === 'completed') throw new Error('the extraction finished before the kill');
+      return current.completed_chunks >= 3 ? current : undefined;
+    }, 60_000, 'some groups to be extracted');
+    const status = (await (await send('/logs/status', { headers })).json()) as LogsStatus;
+    process.kill(status.services.find((s) => s.name === 'neuron-worker')!.pid!, 'SIGKILL');
+
+    const committed = await waitFor(async () => {
+      const current = (await (await send(`/sources/${id}`, { headers })).json()) as Source & { extraction_entities_count: number };
+      if (current.status === 'error') throw new Error(`the source failed: ${current.error_stage}: ${current.error_message}`);
+      return current.status === 'committed' ? current : undefined;
+    }, 120_000, 'the extraction to be committed on the restarted worker');
+    const done = await progress();
+    expect(done).toMatchObject({ status: 'completed', failed_chunks: 0 });
+    expect(done.completed_chunks).toBe(done.total_chunks);
+
+    const db = openSqlite(path.join(dataDir, 'databases', 'default', 'app.db'));
+    try {
+      const duplicates = (await db.raw('SELECT name_key, template_id, COUNT(*) AS n FROM graph_nodes WHERE extracted = 1 GROUP BY name_key, template_id HAVING n > 1')) as unknown[];
+      expect(duplicates).toEqual([]);
+      const [linked] = (await db.raw('SELECT COUNT(*) AS n FROM node_sources WHERE source_id = ?', [id])) as { n: number }[];
+      expect(linked.n).toBe(committed.extraction_entities_count);
+      expect(linked.n).toBeGreaterThan(0);
+    } finally {
+      await db.destroy();
+    }
+  }, 200_000);
 });
 
 interface Source {
@@ -291,4 +331,17 @@ function variedText(bytes: number, marker: string): string {
     size += paragraph.length + 2;
   }
   return paragraphs.join('\n\n');
+}
+
+/** `count` short biographies of made-up people with common names: enough extraction groups to kill the worker between them. */
+function biographies(count: number): string {
+  const first = ['John', 'Mary', 'Robert', 'Patricia', 'James', 'Linda', 'William', 'Elizabeth', 'David', 'Susan', 'Richard', 'Margaret'];
+  const last = ['Smith', 'Johnson', 'Brown', 'Taylor', 'Anderson', 'Thomas', 'Jackson', 'White', 'Harris', 'Martin', 'Thompson', 'Walker'];
+  const cities = ['London', 'Paris', 'Berlin', 'Madrid', 'Rome', 'Vienna', 'Dublin', 'Boston', 'Chicago', 'Toronto'];
+  const person = (index: number) => `${first[index % first.length]} ${last[Math.floor(index / first.length) % last.length]}`;
+  return Array.from({ length: count }, (_, index) => [
+    `${person(index)} was born in ${cities[index % cities.length]} in ${1900 + (index % 80)}.`,
+    `${person(index)} married ${person(index + 7)} in ${cities[(index + 3) % cities.length]}.`,
+    `${person(index)} worked at the University of ${cities[(index + 5) % cities.length]} for many years and later moved to ${cities[(index + 1) % cities.length]}.`,
+  ].join(' ')).join('\n\n');
 }

@@ -18,6 +18,7 @@ import { mountProcessingRoutes } from './routes/processing.ts';
 import { mountQueueRoutes } from './routes/queue.ts';
 import { mountSourcePauseRoutes } from './routes/source-pause.ts';
 import { mountSourceRoutes } from './routes/sources.ts';
+import { mountExtractionRoutes } from './routes/extraction.ts';
 import { mountSettingsRoutes } from './routes/settings.ts';
 import { mountTemplateRoutes } from './routes/templates.ts';
 import { mountUpgradeRoutes } from './routes/upgrade.ts';
@@ -27,7 +28,7 @@ export type { CortexDeps } from './deps.ts';
 
 const featureRoutes = [
   mountAuthRoutes, mountSettingsRoutes, mountPresetRoutes, mountLocalLlmRoutes, mountLlmRoutes, mountDatabaseRoutes, mountUpgradeRoutes, mountOpsRoutes, mountQueueRoutes, mountProcessingRoutes,
-  mountSourcePauseRoutes, mountSourceRoutes, mountTemplateRoutes, mountNodeRoutes, mountEdgeRoutes, mountGraphRoutes,
+  mountSourcePauseRoutes, mountSourceRoutes, mountExtractionRoutes, mountTemplateRoutes, mountNodeRoutes, mountEdgeRoutes, mountGraphRoutes,
 ];
 const publicDocs = new Set(['/openapi.json', '/docs']);
 

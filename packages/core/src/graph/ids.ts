@@ -28,3 +28,21 @@ export function stableEdgeId(database: string, sourceId: string | null, template
 function sha(value: string): string {
   return createHash('sha256').update(value).digest('hex').slice(0, 24);
 }
+
+/**
+ * Node id of an extracted entity: content-addressed by type and normalised name, not by source, so the
+ * same entity extracted from two sources is one node (with citations from both).
+ */
+export function entityNodeId(database: string, typeKey: string, nameKey: string): string {
+  return `node_${sha(`${database}:entity:${typeKey}:${nameKey}`)}`;
+}
+
+/** Edge id of an extracted relationship: one edge per type between two nodes, whichever sources state it. */
+export function relationshipEdgeId(database: string, typeKey: string, sourceNodeId: string, targetNodeId: string): string {
+  return `edge_${sha(`${database}:relationship:${typeKey}:${sourceNodeId}:${targetNodeId}`)}`;
+}
+
+/** Id of a template a source brought (templates are per source, prior-art §2.12). */
+export function sourceTemplateId(sourceId: string, templateType: 'node' | 'edge', nameKey: string): string {
+  return `tpl_${sha(`${sourceId}:${templateType}:${nameKey}`)}`;
+}

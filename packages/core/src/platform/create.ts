@@ -8,7 +8,7 @@ import { openTaskStore } from '../queue/open-store.ts';
 import { PauseFilter } from '../queue/pause-filter.ts';
 import { maxTries } from '../queue/settings.ts';
 import { defineSystemOperations } from '../queue/system-operations.ts';
-import { openSqlite } from '../storage/connection.ts';
+import { openSqlite, type Db } from '../storage/connection.ts';
 import { DatabaseManager, type MigrationPolicy } from '../databases/manager.ts';
 import { GraphEventBus } from '../graph/events.ts';
 import { defineGraphOperations } from '../graph/operations.ts';
@@ -24,6 +24,9 @@ import { LlmMetrics } from '../providers/metrics.ts';
 import { registerProviderHealth } from '../providers/health.ts';
 import { ChunkVectorWriters } from '../search/vectors/chunk-writers.ts';
 import { defineSourceOperations } from '../sources/operations.ts';
+import { startAfterGate } from '../extraction/auto-start.ts';
+import { defineExtractionOperations } from '../extraction/operations.ts';
+import { ExtractionService } from '../extraction/service.ts';
 
 export const rhizomeVersion = '0.1.0';
 
@@ -46,6 +49,8 @@ export interface Platform {
   providers: Providers;
   /** The chunk vector indexes this process writes. */
   chunkVectors: ChunkVectorWriters;
+  /** Extraction jobs of one database (the service the API and the pipeline start them through). */
+  extraction(database: string, db: Db): ExtractionService;
   /** Operations with their lane and policies; the worker adds the handlers' code. */
   operations: OperationRegistry;
   tasks: TaskStore;
@@ -136,7 +141,12 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
   const graphEvents = new GraphEventBus();
   defineGraphOperations(operations, { databases, events: graphEvents, embeddings: providers.embeddings });
   const chunkVectors = new ChunkVectorWriters(databases, providers.embeddings, (error) => logger.error(`chunk vector index: ${String(error)}`));
-  defineSourceOperations(operations, { databases, settings: () => settings.get(), embeddings: providers.embeddings, chunkVectors: async (name) => chunkVectors.sink(name) });
+  const extraction = (database: string, db: Db) => new ExtractionService({ db, database, queue, tasks, settings: () => settings.get(), readiness: providers.readiness });
+  defineExtractionOperations(operations, { databases, settings: () => settings.get(), llm: providers.llm, embeddings: providers.embeddings, queue, events: graphEvents });
+  defineSourceOperations(operations, {
+    databases, settings: () => settings.get(), embeddings: providers.embeddings, llm: providers.llm, chunkVectors: async (name) => chunkVectors.sink(name),
+    afterIndexed: (database, db, sourceId) => startAfterGate(extraction(database, db), db, sourceId),
+  });
 
   const health = new HealthRegistry();
   health.register('database', async () => {
@@ -172,6 +182,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     graphEvents,
     providers,
     chunkVectors,
+    extraction,
     operations,
     tasks,
     queue,

@@ -3,6 +3,7 @@ import type { SourceStatus } from '@rhizome/contracts/api/sources';
 import { PermanentTaskError } from '@rhizome/queue';
 import type { DataPaths } from '../paths.ts';
 import type { EmbeddingService } from '../providers/embeddings/service.ts';
+import type { LlmService } from '../providers/llm/service.ts';
 import type { Db } from '../storage/connection.ts';
 import { encodeVector } from '../search/vectors/sources.ts';
 import { originalPath } from './files.ts';
@@ -13,7 +14,8 @@ import { UnreadableFileError } from './loaders/port.ts';
 import { getSource, updateSource, type SourceRow } from './repo.ts';
 import { chunkGroups } from './text/groups.ts';
 import { prepareInThread } from './prepare/run-in-thread.ts';
-import type { PreparedChunk, PreparedDocument } from './prepare/prepare.ts';
+import type { PreparedChunk, PreparedDocument, PrepareInput } from './prepare/prepare.ts';
+import { describeSourceImage } from './vision.ts';
 
 /** Where chunk vectors go once their embeddings are stored (the search feature's vector index). */
 export interface ChunkVectorSink {
@@ -27,14 +29,16 @@ export interface IndexContext {
   paths: DataPaths;
   settings: Settings;
   embeddings: EmbeddingService;
+  /** Describes image sources (vision). */
+  llm: LlmService;
   vectors: ChunkVectorSink;
   domains: DomainDefinition[];
   signal: AbortSignal;
   checkCancelled(): Promise<void>;
 }
 
-// SQLite allows 32,766 bound parameters per statement; chunk rows have 13 columns.
-const insertBatch = 500;
+// knex writes a multi-row insert as a compound SELECT, which SQLite caps at 500 terms.
+const insertBatch = 100;
 
 /**
  * Indexes one source: load the stored original, normalise and chunk it (on a worker thread), store chunks (full-text indexed by
@@ -46,7 +50,7 @@ export async function indexSource(context: IndexContext): Promise<{ status: Sour
   const { db, sourceId } = context;
   const row = await getSource(db, sourceId);
   if (!row) throw new PermanentTaskError(`Source '${sourceId}' no longer exists`, 'NotFound');
-  if (!['pending', 'indexing', 'error'].includes(row.status)) return { status: row.status, chunks: row.chunk_count };
+  if (!['pending', 'indexing', 'vision_pending', 'error'].includes(row.status)) return { status: row.status, chunks: row.chunk_count };
   const timings: Record<string, number> = {};
   const timed = async <T>(step: string, description: string, work: () => Promise<T> | T): Promise<T> => {
     await context.checkCancelled();
@@ -63,23 +67,27 @@ export async function indexSource(context: IndexContext): Promise<{ status: Sour
   Object.assign(timings, prepared.timings);
   const { chunks } = prepared;
   if (prepared.hasText && !chunks.length) throw new PermanentTaskError('The document has text but produced no chunks', 'ValidationError');
+  // Embedding starts at once, on its own thread, while the chunks are being stored.
+  const waves = embeddingWaves(context, chunks);
   await timed('storing', `Storing ${chunks.length} chunks`, () => storeChunks(context, chunks));
   await updateSource(db, sourceId, { chunk_count: chunks.length, loader_warnings: JSON.stringify(prepared.warnings) });
 
-  await timed('embedding', `Embedding ${chunks.length} chunks`, () => embedChunks(context, chunks.length));
+  await timed('embedding', `Embedding ${chunks.length} chunks`, () => storeEmbeddings(context, waves, chunks.length));
   const proposal = await timed('detecting_domain', 'Detecting the domain', () =>
     detectDomain({ samples: prepared.samples, filename: row.filename ?? '', docType: prepared.format }, context.domains),
   );
 
-  const confirmed = row.forced_domain !== null || row.auto_confirm === 1 || row.pending_confirmation !== null;
+  // Re-read: a confirmation may have arrived while this run was working.
+  const gate = (await getSource(db, sourceId)) ?? row;
+  const confirmed = gate.forced_domain !== null || gate.auto_confirm === 1 || gate.pending_confirmation !== null;
   const status: SourceStatus = confirmed ? 'indexed' : 'awaiting_confirmation';
-  const pre = row.pending_confirmation ? (JSON.parse(row.pending_confirmation) as { domain?: string | null }) : null;
+  const pre = gate.pending_confirmation ? (JSON.parse(gate.pending_confirmation) as { domain?: string | null }) : null;
   const at = new Date().toISOString();
   await updateSource(db, sourceId, {
     status,
-    extraction_domain: row.forced_domain ?? pre?.domain ?? proposal.detected_domain,
+    extraction_domain: gate.forced_domain ?? pre?.domain ?? proposal.detected_domain,
     detection_proposal: JSON.stringify({ ...proposal, ...(prepared.hasText ? {} : { no_text: true }) }),
-    extraction_confirmed_at: row.pending_confirmation ? (row.extraction_confirmed_at ?? at) : row.extraction_confirmed_at,
+    extraction_confirmed_at: gate.pending_confirmation ? (gate.extraction_confirmed_at ?? at) : gate.extraction_confirmed_at,
     indexing_completed_at: at,
     index_timings: JSON.stringify(timings),
     current_step: status,
@@ -93,14 +101,20 @@ export async function indexSource(context: IndexContext): Promise<{ status: Sour
 async function prepare(context: IndexContext, row: SourceRow): Promise<PreparedDocument> {
   if (!row.stored_filename) throw new PermanentTaskError('The source has no stored file', 'ValidationError');
   try {
-    return await prepareInThread({
+    const input: PrepareInput = {
       sourceId: row.id,
       path: originalPath(context.paths, context.database, row.id, row.stored_filename),
       filename: row.filename ?? row.stored_filename,
       limits: loaderLimits(context.settings),
       normalize: row.enable_normalization === null ? null : row.enable_normalization === 1,
       chunking: context.settings.chunking,
-    }, context.signal);
+    };
+    const prepared = await prepareInThread(input, context.signal);
+    if (prepared.format !== 'image') return prepared;
+    // An image has no text of its own: a vision model's transcription and description, prepared like any text, stands in.
+    const vision = await describeSourceImage({ ...context, path: input.path, enableVision: row.enable_vision === null ? null : row.enable_vision === 1 });
+    const described = vision.text === null ? prepared : await prepareInThread({ ...input, visionText: vision.text }, context.signal);
+    return { ...described, warnings: [...described.warnings, ...vision.warnings], timings: { ...described.timings, ...(vision.durationMs ? { vision_ms: vision.durationMs } : {}) } };
   } catch (error) {
     if (error instanceof UnreadableFileError) throw new PermanentTaskError(error.message, 'UnreadableFile');
     throw error;
@@ -117,6 +131,7 @@ async function storeChunks(context: IndexContext, chunks: PreparedChunk[]): Prom
   await context.db.transaction(async (trx) => {
     await trx('document_chunks').where({ source_id: context.sourceId }).delete();
     await trx('chunk_groups').where({ source_id: context.sourceId }).delete();
+    await trx('sources').where({ id: context.sourceId }).update({ chunk_count: 0, embedded_chunk_count: 0 });
   });
   for (let start = 0; start < chunks.length; start += insertBatch) {
     await context.checkCancelled();
@@ -135,26 +150,59 @@ async function storeChunks(context: IndexContext, chunks: PreparedChunk[]): Prom
   }
 }
 
-/** Embeds the source's chunks in waves (`batching.embedding_wave_size`), committing each wave before the next. */
-async function embedChunks(context: IndexContext, total: number): Promise<void> {
-  const wave = context.settings.batching.embedding_wave_size;
+/** Embedding waves (`batching.embedding_wave_size` chunks) computed ahead of the consumer, at most this many. */
+const wavesAhead = 3;
+
+interface EmbeddedWave {
+  chunks: PreparedChunk[];
+  vectors: Float32Array[];
+}
+
+/** Starts embedding the chunks wave after wave, staying at most `wavesAhead` waves in front of the consumer. */
+function embeddingWaves(context: IndexContext, chunks: PreparedChunk[]): AsyncGenerator<EmbeddedWave> {
+  const size = context.settings.batching.embedding_wave_size;
+  const count = Math.ceil(chunks.length / size);
+  const started: Promise<EmbeddedWave>[] = [];
+  let previous: Promise<unknown> = Promise.resolve();
+  const start = (index: number) => {
+    const wave = chunks.slice(index * size, (index + 1) * size);
+    const embedded = previous.then(async () => ({
+      chunks: wave,
+      vectors: await context.embeddings.embed(wave.map((chunk) => chunk.content), { signal: context.signal, context: { database: context.database, sourceId: context.sourceId } }),
+    }));
+    // Handled here so a wave failing while an earlier one is awaited is not an unhandled rejection; the consumer still sees it.
+    previous = embedded.catch(() => undefined);
+    started[index] = embedded;
+  };
+  for (let index = 0; index < Math.min(wavesAhead, count); index++) start(index);
+  return (async function* () {
+    for (let index = 0; index < count; index++) {
+      const wave = await started[index];
+      if (index + wavesAhead < count) start(index + wavesAhead);
+      yield wave;
+    }
+  })();
+}
+
+/**
+ * Stores each embedded wave in SQLite (the source of truth) and hands its vectors to the vector index,
+ * labelled by chunk rowid; the index inserts them behind us (decision 0010).
+ */
+async function storeEmbeddings(context: IndexContext, waves: AsyncGenerator<EmbeddedWave>, total: number): Promise<void> {
+  const rows = (await context.db('document_chunks').where({ source_id: context.sourceId }).select('rowid', 'id')) as { rowid: number; id: string }[];
+  const rowids = new Map(rows.map((row) => [row.id, row.rowid]));
+  const identity = context.embeddings.identity();
   let done = 0;
-  let lastRowid = 0;
-  for (;;) {
+  for await (const { chunks, vectors } of waves) {
     await context.checkCancelled();
-    const rows = (await context.db('document_chunks').where({ source_id: context.sourceId }).andWhere('rowid', '>', lastRowid).orderBy('rowid').limit(wave).select('rowid', 'id', 'content')) as { rowid: number; id: string; content: string }[];
-    if (!rows.length) break;
-    const vectors = await context.embeddings.embed(rows.map((row) => row.content), { signal: context.signal, context: { database: context.database, sourceId: context.sourceId } });
-    const identity = context.embeddings.identity();
-    for (let start = 0; start < rows.length; start += insertBatch) {
-      await context.db('chunk_embeddings').insert(rows.slice(start, start + insertBatch).map((row, offset) => {
+    for (let start = 0; start < chunks.length; start += insertBatch) {
+      await context.db('chunk_embeddings').insert(chunks.slice(start, start + insertBatch).map((chunk, offset) => {
         const vector = vectors[start + offset];
-        return { chunk_id: row.id, model: identity.model, dimensions: vector.length, vector: encodeVector(vector) };
+        return { chunk_id: chunk.id, model: identity.model, dimensions: vector.length, vector: encodeVector(vector) };
       })).onConflict('chunk_id').merge();
     }
-    await context.vectors.upsert(rows.map((row, index) => ({ label: row.rowid, vector: vectors[index] })));
-    done += rows.length;
-    lastRowid = rows[rows.length - 1].rowid;
+    await context.vectors.upsert(chunks.map((chunk, index) => ({ label: rowids.get(chunk.id)!, vector: vectors[index] })));
+    done += chunks.length;
     await updateSource(context.db, context.sourceId, {
       embedded_chunk_count: done, embedding_model: identity.model, embedding_dimensions: vectors[0]?.length ?? null,
       step_description: `Embedded ${done} of ${total} chunks`, last_activity_at: new Date().toISOString(),

@@ -1,7 +1,9 @@
 import type { Settings } from '@rhizome/contracts/settings';
 import { classifyError, TaskCancelledError, type OperationRegistry } from '@rhizome/queue';
 import type { DatabaseManager } from '../databases/manager.ts';
+import type { Db } from '../storage/connection.ts';
 import type { EmbeddingService } from '../providers/embeddings/service.ts';
+import type { LlmService } from '../providers/llm/service.ts';
 import { taskDatabaseFor } from '../databases/task-database.ts';
 import { indexSource, type ChunkVectorSink } from './indexing.ts';
 import { builtinDomains } from './domains/registry.ts';
@@ -14,7 +16,11 @@ export interface SourceOperationDeps {
   databases: DatabaseManager;
   settings(): Settings;
   embeddings: EmbeddingService;
+  /** Vision for image sources. */
+  llm: LlmService;
   chunkVectors(database: string): Promise<ChunkVectorSink>;
+  /** Called once a source is indexed (past the gate or parked at it): extraction starts from here. */
+  afterIndexed(database: string, db: Db, sourceId: string): Promise<void>;
 }
 
 /**
@@ -26,9 +32,10 @@ export function defineSourceOperations(registry: OperationRegistry, deps: Source
   registry.define(indexSourceOperation, { queue: 'operations', pausable: true, sourceIdField: 'source_id' }, async ({ task, signal, checkCancelled }) => {
     const { name, db } = await taskDatabaseFor(deps.databases, task.data.database);
     const sourceId = String(task.data.source_id);
+    let indexed: Awaited<ReturnType<typeof indexSource>>;
     try {
-      return await indexSource({
-        db, database: name, sourceId, paths: deps.databases.paths, settings: deps.settings(), embeddings: deps.embeddings,
+      indexed = await indexSource({
+        db, database: name, sourceId, paths: deps.databases.paths, settings: deps.settings(), embeddings: deps.embeddings, llm: deps.llm,
         vectors: await deps.chunkVectors(name), domains: builtinDomains(), signal, checkCancelled,
       });
     } catch (error) {
@@ -40,6 +47,8 @@ export function defineSourceOperations(registry: OperationRegistry, deps: Source
         : { step_description: `Attempt ${task.attempts} failed (${failure.message}); retrying` });
       throw error;
     }
+    await deps.afterIndexed(name, db, sourceId);
+    return indexed;
   });
 
   // URL import: the API waits for this task's result, then creates the source from the staged file.

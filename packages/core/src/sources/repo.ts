@@ -32,6 +32,9 @@ export interface SourceRow {
   pending_confirmation: string | null;
   extraction_confirmed_at: string | null;
   extraction_queued_at: string | null;
+  extraction_job_id: string | null;
+  estimated_tokens: number | null;
+  estimated_cost_usd: number | null;
   current_step: string | null;
   step_description: string | null;
   error_stage: string | null;
@@ -111,8 +114,8 @@ export interface GraphCounts {
 export async function graphCountsBySource(db: Db, sourceIds: string[]): Promise<Map<string, GraphCounts>> {
   const counts = new Map<string, GraphCounts>(sourceIds.map((id) => [id, { entities: 0, relationships: 0 }]));
   if (!sourceIds.length) return counts;
-  const nodes = (await db('graph_nodes').whereIn('source_id', sourceIds).groupBy('source_id').select('source_id').count({ n: '*' })) as { source_id: string; n: number }[];
-  const edges = (await db('graph_edges').whereIn('source_id', sourceIds).groupBy('source_id').select('source_id').count({ n: '*' })) as { source_id: string; n: number }[];
+  const nodes = (await db('node_sources').whereIn('source_id', sourceIds).groupBy('source_id').select('source_id').count({ n: '*' })) as { source_id: string; n: number }[];
+  const edges = (await db('edge_sources').whereIn('source_id', sourceIds).groupBy('source_id').select('source_id').count({ n: '*' })) as { source_id: string; n: number }[];
   for (const row of nodes) counts.get(row.source_id)!.entities = Number(row.n);
   for (const row of edges) counts.get(row.source_id)!.relationships = Number(row.n);
   return counts;

@@ -7,6 +7,8 @@ import type { DataPaths } from '../paths.ts';
 import type { ProcessingControls } from '../processing/controls.ts';
 import type { LlmMetrics } from '../providers/metrics.ts';
 import type { Db } from '../storage/connection.ts';
+import { removeContribution } from '../extraction/commit/contributions.ts';
+import { cancelActiveJobs } from '../extraction/jobs.ts';
 import { removeSourceFiles, storeOriginal } from './files.ts';
 import { indexSourceOperation } from './operation-names.ts';
 import { findByContentHash, getSource, graphCountsBySource, insertSource, tagsBySource, updateSource, type SourceRow } from './repo.ts';
@@ -181,8 +183,8 @@ export class SourceService {
       if (!swapped) throw ApiError.conflict(`Source '${id}' was confirmed concurrently`);
       return { status: 'indexed', domain, message: `Confirmed ${domain ?? 'the detected domain'}` };
     }
-    if ((row.status === 'pending' || row.status === 'indexing') && row.pending_confirmation === null) {
-      const swapped = await updateSource(this.deps.db, id, { ...overrides, pending_confirmation: JSON.stringify({ domain: options.domain ?? null, at }), extraction_confirmed_at: at }, ['pending', 'indexing']);
+    if ((row.status === 'pending' || row.status === 'indexing' || row.status === 'vision_pending') && row.pending_confirmation === null) {
+      const swapped = await updateSource(this.deps.db, id, { ...overrides, pending_confirmation: JSON.stringify({ domain: options.domain ?? null, at }), extraction_confirmed_at: at }, ['pending', 'indexing', 'vision_pending']);
       if (swapped) return { status: row.status, domain: options.domain ?? null, message: 'Recorded: the source will not wait for confirmation when indexing finishes' };
     }
     throw ApiError.conflict(`Source '${id}' is ${row.status}${row.extraction_confirmed_at ? ' and already confirmed' : ''}: nothing to confirm`, { status: row.status });
@@ -195,7 +197,7 @@ export class SourceService {
    */
   async recover(id: string, options: { maxAttempts?: number } = {}): Promise<boolean> {
     const row = await this.require(id);
-    if (row.status !== 'pending' && row.status !== 'indexing') return false;
+    if (row.status !== 'pending' && row.status !== 'indexing' && row.status !== 'vision_pending') return false;
     if (row.active_task_id) {
       const task = await this.deps.tasks.get(row.active_task_id);
       if (task && (task.status === 'queued' || task.status === 'running')) return false;
@@ -212,7 +214,7 @@ export class SourceService {
   /** Sources whose indexing made no progress for `stalledMs`: candidates for `recover`. */
   async stalled(stalledMs: number): Promise<string[]> {
     const before = new Date(Date.now() - stalledMs).toISOString();
-    const rows = (await this.deps.db('sources').whereIn('status', ['pending', 'indexing']).where((query) => query.whereNull('last_activity_at').orWhere('last_activity_at', '<', before)).select('id')) as { id: string }[];
+    const rows = (await this.deps.db('sources').whereIn('status', ['pending', 'indexing', 'vision_pending']).where((query) => query.whereNull('last_activity_at').orWhere('last_activity_at', '<', before)).select('id')) as { id: string }[];
     return rows.map((row) => row.id);
   }
 
@@ -220,7 +222,9 @@ export class SourceService {
   async stopProcessing(id: string): Promise<{ cancelled: number; status: SourceStatus }> {
     const row = await this.require(id);
     const cancelled = await this.deps.tasks.cancelMatching({ metadata: { database: this.deps.database, source_id: id } }, Date.now());
-    const status: SourceStatus = row.status === 'indexing' || row.status === 'pending' ? (row.chunk_count > 0 ? 'indexed' : 'pending') : row.status;
+    const extracting = row.status === 'extracting' || row.status === 'extracted' || row.status === 'committing';
+    if (extracting) await cancelActiveJobs(this.deps.db, id, 'stopped by the operator');
+    const status: SourceStatus = row.status === 'indexing' || row.status === 'vision_pending' || row.status === 'pending' ? (row.chunk_count > 0 ? 'indexed' : 'pending') : extracting ? 'indexed' : row.status;
     await updateSource(this.deps.db, id, { status, active_task_id: null, current_step: 'stopped', step_description: 'Processing stopped by the operator' });
     return { cancelled, status };
   }
@@ -235,13 +239,9 @@ export class SourceService {
     await this.deps.tasks.cancelMatching({ metadata: { database: this.deps.database, source_id: id } }, Date.now());
     const labels = await this.deps.db.transaction(async (trx) => {
       const rows = (await trx('document_chunks').where({ source_id: id }).select('rowid')) as { rowid: number }[];
+      // What only this source contributed to the graph goes; nodes other sources also cite stay.
+      await removeContribution(trx, id);
       await trx('sources').where({ id }).delete();
-      // Templates the source brought, unless something else now uses them.
-      await trx('graph_templates')
-        .where({ source_id: id })
-        .whereNotExists(trx('graph_nodes').whereRaw('graph_nodes.template_id = graph_templates.id'))
-        .whereNotExists(trx('graph_edges').whereRaw('graph_edges.template_id = graph_templates.id'))
-        .delete();
       return rows.map((row) => row.rowid);
     });
     await removeSourceFiles(this.deps.paths, this.deps.database, id);

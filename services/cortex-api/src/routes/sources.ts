@@ -12,6 +12,8 @@ import { domainSummary } from '@rhizome/core/sources/domains/registry';
 import { listSources, sourceStatistics } from '@rhizome/core/sources/repo';
 import { SourceTags } from '@rhizome/core/sources/tags';
 import { SourceService, type ReceivedFile } from '@rhizome/core/sources/service';
+import { startAfterGate } from '@rhizome/core/extraction/auto-start';
+import { extractionServiceFor } from './extraction.ts';
 import { pageWindow, pagination } from '../http/pagination.ts';
 import type { Request, Response } from 'express';
 import { receiveUpload, type UploadedFile } from '../http/upload.ts';
@@ -36,6 +38,10 @@ export function mountSourceRoutes(routes: RouteTable, { platform }: CortexDeps):
       maxBytes: current.max_upload_bytes, maxFiles: multiple ? current.max_upload_files : 1,
     });
     (req as WithUploads)[receivedKey] = files;
+  };
+  const startExtraction = async (sourceId: string) => {
+    const { db } = await platform.databases.current();
+    await startAfterGate(await extractionServiceFor(platform), db, sourceId);
   };
   const withUploads = <T>(req: Request, work: (files: UploadedFile[]) => Promise<T>) => work((req as WithUploads)[receivedKey] ?? []);
 
@@ -103,6 +109,7 @@ export function mountSourceRoutes(routes: RouteTable, { platform }: CortexDeps):
   routes.add(api.confirm, async ({ params, body }) => {
     const service = await sourceServiceFor(platform);
     const outcome = await service.confirm(params.source_id, body);
+    await startExtraction(params.source_id);
     return { source_id: params.source_id, confirmed: true, ...outcome };
   });
   routes.add(api.confirmMany, async ({ body }) => {
@@ -112,6 +119,7 @@ export function mountSourceRoutes(routes: RouteTable, { platform }: CortexDeps):
     for (const sourceId of new Set(ids)) {
       try {
         results.push({ source_id: sourceId, success: true, status: (await service.confirm(sourceId, options)).status, error: null });
+        await startExtraction(sourceId);
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
         results.push({ source_id: sourceId, success: false, status: null, error: error.message });

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import * as baseline from './0001_baseline.ts';
 import * as graph from './0002_graph.ts';
 import * as sources from './0003_sources.ts';
+import * as extraction from './0004_extraction.ts';
 
 export interface Migration {
   /** `<revision>_<slug>`: the revision is the four-digit prefix. */
@@ -15,6 +16,7 @@ export const shippedMigrations: Migration[] = [
   { name: '0001_baseline', ...baseline },
   { name: '0002_graph', ...graph },
   { name: '0003_sources', ...sources },
+  { name: '0004_extraction', ...extraction },
 ];
 
 export function revisionOf(migrationName: string): string {

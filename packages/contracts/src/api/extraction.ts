@@ -1,0 +1,70 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { endpoint } from '../endpoint.ts';
+import { filteringModes } from '../settings.ts';
+import { AnyObject, Body, Nullable, OneOf, Page, PageQuery } from './common.ts';
+
+const tag = 'sources';
+const SourceId = Type.Object({ source_id: Type.String() });
+const Timestamp = Nullable(Type.String());
+
+/** Spec Part C: an extraction "chunk" is one extraction group (a few consecutive chunks sent to the model together). */
+const ExtractionProgress = Type.Object({
+  source_id: Type.String(),
+  job_id: Nullable(Type.String()),
+  status: Type.String(),
+  has_extraction_job: Type.Boolean(),
+  message: Type.Optional(Type.String()),
+  total_chunks: Type.Optional(Type.Integer()),
+  completed_chunks: Type.Optional(Type.Integer()),
+  failed_chunks: Type.Optional(Type.Integer()),
+  progress_percent: Type.Optional(Type.Number()),
+  chunks_by_status: Type.Optional(Type.Record(Type.String(), Type.Integer())),
+  total_entities: Type.Optional(Type.Integer()),
+  total_relationships: Type.Optional(Type.Integer()),
+  extraction_depth: Type.Optional(Type.String()),
+  domain: Type.Optional(Type.String()),
+  started_at: Type.Optional(Timestamp),
+  completed_at: Type.Optional(Timestamp),
+  timing: Type.Optional(Type.Object({ avg_duration_ms: Nullable(Type.Number()), min_duration_ms: Nullable(Type.Number()), max_duration_ms: Nullable(Type.Number()) })),
+  current_chunk: Type.Optional(Nullable(Type.Object({ chunk_index: Type.Integer(), status: Type.String(), started_at: Timestamp }))),
+  estimated_tokens: Type.Optional(Type.Integer()),
+  estimated_cost_usd: Type.Optional(Nullable(Type.Number())),
+  error_message: Type.Optional(Nullable(Type.String())),
+  stats: Type.Optional(Nullable(AnyObject)),
+});
+export type ExtractionProgressBody = Static<typeof ExtractionProgress>;
+
+const ExtractionTask = Type.Object({
+  group_index: Type.Integer(), first_chunk_index: Type.Integer(), last_chunk_index: Type.Integer(), status: Type.String(), task_id: Nullable(Type.String()),
+  attempts: Type.Integer(), entity_count: Nullable(Type.Integer()), relationship_count: Nullable(Type.Integer()), error_message: Nullable(Type.String()),
+  started_at: Timestamp, completed_at: Timestamp, duration_ms: Nullable(Type.Integer()),
+});
+
+export const extractionEndpoints = {
+  start: endpoint({
+    method: 'POST', path: '/sources/{source_id}/extraction', tag, status: 202, errors: [400, 404, 409, 422],
+    summary: 'Extract entities and relationships from an indexed source (force restarts a running extraction)', params: SourceId,
+    body: Body({
+      analysis_depth: Type.Optional(OneOf(['full', 'quick'] as const)),
+      domain: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 100 }))),
+      filtering_mode: Type.Optional(Nullable(OneOf(filteringModes))),
+      content_filtering: Type.Optional(Type.Boolean()),
+      enable_vision: Type.Optional(Nullable(Type.Boolean())),
+      force: Type.Optional(Type.Boolean({ default: false })),
+    }),
+    response: Type.Object({ source_id: Type.String(), job_id: Type.String(), status: Type.Literal('queued'), message: Type.String() }),
+  }),
+  progress: endpoint({
+    method: 'GET', path: '/sources/{source_id}/extraction', tag, status: 200, errors: [404], summary: 'Progress of the source\'s extraction', params: SourceId,
+    response: ExtractionProgress,
+  }),
+  cancel: endpoint({
+    method: 'DELETE', path: '/sources/{source_id}/extraction', tag, status: 204, errors: [404],
+    summary: 'Cancel the pending and queued groups of a running extraction; the source returns to indexed', params: SourceId,
+  }),
+  tasks: endpoint({
+    method: 'GET', path: '/sources/{source_id}/extraction/tasks', tag, status: 200, errors: [404, 422],
+    summary: 'Per-group status, attempts, entity and relationship counts and errors of the latest extraction', params: SourceId,
+    query: Type.Object(PageQuery), response: Page(ExtractionTask),
+  }),
+};

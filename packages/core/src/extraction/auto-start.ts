@@ -1,0 +1,25 @@
+import { ApiError, ErrorCode } from '@rhizome/contracts/errors';
+import { getSource, updateSource } from '../sources/repo.ts';
+import type { Db } from '../storage/connection.ts';
+import type { ExtractionService } from './service.ts';
+
+/**
+ * Starts extraction of a source that just passed the gate (indexed with `auto_confirm` or a forced
+ * domain, or confirmed), when it was uploaded with `extract_entities`. A provider that is not ready
+ * leaves the source `indexed` with the reason, to be started later; a refusal on the source itself
+ * (over the token budget, an unknown domain) is its error.
+ */
+export async function startAfterGate(service: ExtractionService, db: Db, sourceId: string): Promise<void> {
+  const source = await getSource(db, sourceId);
+  if (!source || source.status !== 'indexed' || source.extract_entities !== 1) return;
+  try {
+    await service.start(sourceId);
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    const notReady = error.code === ErrorCode.llmNotVerified || error.code === ErrorCode.extractionModelMissing;
+    if (error.code === ErrorCode.conflict) return;
+    await updateSource(db, sourceId, notReady
+      ? { step_description: `Indexed; extraction waits until the model provider is ready: ${error.message}` }
+      : { status: 'error', error_stage: 'extraction', error_message: error.message, current_step: 'error', step_description: `Extraction refused: ${error.message}` }, ['indexed']);
+  }
+}

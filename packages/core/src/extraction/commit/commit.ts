@@ -1,0 +1,233 @@
+import { createHash } from 'node:crypto';
+import type { Knex } from 'knex';
+import { entityNodeId, relationshipEdgeId } from '../../graph/ids.ts';
+import { indexNewNodes, indexNode } from '../../graph/search-index.ts';
+import type { DomainDefinition } from '../../sources/domains/schema.ts';
+import type { Db } from '../../storage/connection.ts';
+import { normalizeNameKey as nameKey } from '../finalize/names.ts';
+import type { Evidence, FinalEntity, FinalizeResult, FinalRelationship } from '../types.ts';
+import { removeContribution } from './contributions.ts';
+import { ensureSourceTemplates, typeKey } from './templates.ts';
+import { mergeNodeProperties, type NodeProperties } from './node-properties.ts';
+
+export interface CommitInput {
+  db: Db;
+  database: string;
+  sourceId: string;
+  jobId: string;
+  domain: DomainDefinition;
+  result: FinalizeResult;
+  /** `extraction_method` of the citations: `llm`, or `builtin` for the builtin provider. */
+  method: string;
+}
+
+export interface CommitOutcome {
+  nodesCreated: string[];
+  nodesMerged: number;
+  edgesCreated: string[];
+  edgesMerged: number;
+  entityCitations: number;
+  relationshipCitations: number;
+  nodesRemoved: number;
+  edgesRemoved: number;
+}
+
+interface ExistingNode {
+  id: string;
+  name_key: string;
+  label: string;
+  properties: string;
+  template_name: string;
+}
+
+const batch = 100;
+const snippetMaxChars = 1000;
+const sha = (value: string) => createHash('sha256').update(value).digest('hex').slice(0, 24);
+const genericTemplateNames = new Set(['item', 'concept']);
+
+/**
+ * Commits a finalised extraction in one transaction (prior-art §2.12): the source's previous
+ * contribution is taken back, its templates created, each entity upserted onto the node that already
+ * holds it (same normalised name and compatible type, from any source) or a new node with a stable id,
+ * each relationship onto its stable edge, and citations written with the sentences that support them.
+ * Nodes are full-text indexed in the same transaction.
+ */
+export async function commitExtraction(input: CommitInput): Promise<CommitOutcome> {
+  const { db, sourceId, result } = input;
+  const now = new Date().toISOString();
+  return db.transaction(async (trx) => {
+    const removed = await removeContribution(trx, sourceId);
+    const templates = await ensureSourceTemplates(trx, sourceId, input.domain, result, now);
+    const nodes = await upsertNodes(trx, input, templates.node, now);
+    const edges = await upsertEdges(trx, input, nodes.ids, templates.edge, now);
+    const entityCitations = await writeCitations(trx, 'source_citations', 'entity_uri', sourceId, input, result.entities.map((entity, index) => ({ target: nodes.ids[index], confidence: entity.confidence, evidence: entity.evidence, metadata: { extracted_name: entity.name, extracted_type: entity.type } })), now);
+    const relationshipCitations = await writeCitations(trx, 'relationship_citations', 'edge_id', sourceId, input, result.relationships.flatMap((relationship, index) => (edges.ids[index] ? [{ target: edges.ids[index]!, confidence: relationship.confidence, evidence: relationship.evidence, metadata: { justification: relationship.justification, extracted_type: relationship.type } }] : [])), now);
+    return {
+      nodesCreated: nodes.created, nodesMerged: nodes.merged, edgesCreated: edges.created, edgesMerged: edges.merged,
+      entityCitations, relationshipCitations, nodesRemoved: removed.nodes.length, edgesRemoved: removed.edges.length,
+    };
+  });
+}
+
+async function findExisting(trx: Knex.Transaction, keys: string[]): Promise<ExistingNode[]> {
+  const found: ExistingNode[] = [];
+  for (let start = 0; start < keys.length; start += 500) {
+    found.push(...((await trx('graph_nodes as n').join('graph_templates as t', 't.id', 'n.template_id').whereIn('n.name_key', keys.slice(start, start + 500)).where('n.extracted', true)
+      .select('n.id', 'n.name_key', 'n.label', 'n.properties', 't.name as template_name')) as ExistingNode[]));
+  }
+  return found;
+}
+
+const compatible = (a: string, b: string) => typeKey(a) === typeKey(b) || genericTemplateNames.has(typeKey(a)) || genericTemplateNames.has(typeKey(b));
+
+/** The node already holding an entity: its name's node of a compatible type first, then one named by an alias. */
+function match(entity: FinalEntity, byKey: Map<string, ExistingNode[]>): ExistingNode | undefined {
+  const named = byKey.get(entity.key)?.find((node) => compatible(node.template_name, entity.type));
+  if (named) return named;
+  for (const alias of entity.aliases) {
+    const node = byKey.get(nameKey(alias))?.find((candidate) => typeKey(candidate.template_name) === typeKey(entity.type));
+    if (node) return node;
+  }
+  return undefined;
+}
+
+function newProperties(entity: FinalEntity, domain: string, templateId: string): NodeProperties {
+  return {
+    ...entity.properties,
+    description: entity.description,
+    aliases: entity.aliases,
+    confidence: entity.confidence,
+    extraction_domain: domain,
+    ...(entity.typeNormalizedFrom ? { type_normalized_from: entity.typeNormalizedFrom } : {}),
+    ...(templateId === 'system_template_item' ? { definition: entity.description || entity.name } : {}),
+  };
+}
+
+async function upsertNodes(trx: Knex.Transaction, input: CommitInput, templateFor: (type: string) => string, now: string) {
+  const { result, database, sourceId } = input;
+  const keys = [...new Set(result.entities.flatMap((entity) => [entity.key, ...entity.aliases.map(nameKey)]))];
+  const byKey = new Map<string, ExistingNode[]>();
+  for (const node of await findExisting(trx, keys)) byKey.set(node.name_key, [...(byKey.get(node.name_key) ?? []), node]);
+  const ids: string[] = [];
+  const inserted = new Map<string, { id: string; label: string; properties: NodeProperties; row: Record<string, unknown> }>();
+  const updated = new Map<string, { id: string; label: string; properties: NodeProperties }>();
+  for (const entity of result.entities) {
+    const existing = match(entity, byKey);
+    const templateId = templateFor(entity.type);
+    const incoming = newProperties(entity, input.domain.name, templateId);
+    if (existing) {
+      const current = updated.get(existing.id) ?? { id: existing.id, label: existing.label, properties: JSON.parse(existing.properties) as NodeProperties };
+      updated.set(existing.id, { ...current, properties: mergeNodeProperties(current.properties, incoming, current.label) });
+      ids.push(existing.id);
+      continue;
+    }
+    const id = entityNodeId(database, typeKey(entity.type), entity.key);
+    const earlier = inserted.get(id);
+    if (earlier) {
+      earlier.properties = mergeNodeProperties(earlier.properties, incoming, earlier.label);
+    } else {
+      inserted.set(id, { id, label: entity.name, properties: incoming, row: { id, template_id: templateId, label: entity.name, name_key: entity.key, extracted: true, created_at: now, updated_at: now } });
+    }
+    ids.push(id);
+  }
+  const rows = [...inserted.values()].map((node) => ({ ...node.row, properties: JSON.stringify(node.properties) }));
+  for (let start = 0; start < rows.length; start += batch) await trx('graph_nodes').insert(rows.slice(start, start + batch)).onConflict('id').ignore();
+  await indexNewNodes(trx, [...inserted.values()]);
+  for (const node of updated.values()) {
+    await trx('graph_nodes').where({ id: node.id }).update({ properties: JSON.stringify(node.properties), updated_at: now });
+    await indexNode(trx, node);
+  }
+  const links = [...new Set(ids)].map((nodeId) => ({ node_id: nodeId, source_id: sourceId }));
+  for (let start = 0; start < links.length; start += 400) await trx('node_sources').insert(links.slice(start, start + 400)).onConflict(['node_id', 'source_id']).ignore();
+  return { ids, created: [...inserted.keys()], merged: updated.size };
+}
+
+function edgeProperties(relationship: FinalRelationship, domain: string): Record<string, unknown> {
+  return {
+    confidence: relationship.confidence,
+    justification: relationship.justification,
+    extraction_domain: domain,
+    ...(relationship.directionCorrected ? { direction_corrected: true } : {}),
+    ...(relationship.inverseOf ? { inverse_of: relationship.inverseOf } : {}),
+  };
+}
+
+async function upsertEdges(trx: Knex.Transaction, input: CommitInput, nodeIds: string[], templateFor: (type: string) => string, now: string) {
+  const { result, database, sourceId } = input;
+  const ids: (string | null)[] = [];
+  const wanted = new Map<string, { row: Record<string, unknown>; properties: Record<string, unknown> }>();
+  for (const relationship of result.relationships) {
+    const source = nodeIds[relationship.sourceIndex];
+    const target = nodeIds[relationship.targetIndex];
+    // Two entities the graph already held as one node: the relationship would be a self-loop.
+    if (!source || !target || source === target) {
+      ids.push(null);
+      continue;
+    }
+    const id = relationshipEdgeId(database, typeKey(relationship.type), source, target);
+    ids.push(id);
+    const properties = edgeProperties(relationship, input.domain.name);
+    const earlier = wanted.get(id);
+    if (earlier) {
+      earlier.properties.confidence = Math.max(Number(earlier.properties.confidence), relationship.confidence);
+      continue;
+    }
+    wanted.set(id, { properties, row: { id, template_id: templateFor(relationship.type), source_node_id: source, target_node_id: target, label: typeKey(relationship.type), extracted: true, created_at: now, updated_at: now } });
+  }
+  const existing = new Map<string, Record<string, unknown>>();
+  const all = [...wanted.keys()];
+  for (let start = 0; start < all.length; start += 500) {
+    for (const row of (await trx('graph_edges').whereIn('id', all.slice(start, start + 500)).select('id', 'properties')) as { id: string; properties: string }[]) {
+      existing.set(row.id, JSON.parse(row.properties) as Record<string, unknown>);
+    }
+  }
+  const created: string[] = [];
+  const rows: Record<string, unknown>[] = [];
+  for (const [id, edge] of wanted) {
+    const current = existing.get(id);
+    if (current) {
+      const confidence = Math.max(Number(current.confidence ?? 0), Number(edge.properties.confidence));
+      await trx('graph_edges').where({ id }).update({ properties: JSON.stringify({ ...edge.properties, ...current, confidence }), updated_at: now });
+      continue;
+    }
+    created.push(id);
+    rows.push({ ...edge.row, properties: JSON.stringify(edge.properties) });
+  }
+  for (let start = 0; start < rows.length; start += batch) await trx('graph_edges').insert(rows.slice(start, start + batch));
+  const links = all.map((edgeId) => ({ edge_id: edgeId, source_id: sourceId }));
+  for (let start = 0; start < links.length; start += 400) await trx('edge_sources').insert(links.slice(start, start + 400)).onConflict(['edge_id', 'source_id']).ignore();
+  return { ids, created, merged: wanted.size - created.length };
+}
+
+interface Cited {
+  target: string;
+  confidence: number;
+  evidence: Evidence[];
+  metadata: Record<string, unknown>;
+}
+
+/**
+ * One citation per (cited item, chunk): the context snippet is rebuilt from the supporting sentences
+ * of that chunk; their offsets within the chunk go in `citation_metadata`.
+ */
+async function writeCitations(trx: Knex.Transaction, table: string, targetColumn: string, sourceId: string, input: CommitInput, items: Cited[], now: string): Promise<number> {
+  const rows = new Map<string, Record<string, unknown>>();
+  for (const item of items) {
+    const byChunk = new Map<string, Evidence[]>();
+    for (const evidence of item.evidence) byChunk.set(evidence.chunkId, [...(byChunk.get(evidence.chunkId) ?? []), evidence]);
+    for (const [chunkId, sentences] of byChunk) {
+      const id = `cit_${sha(`${table}:${sourceId}:${item.target}:${chunkId}`)}`;
+      if (rows.has(id)) continue;
+      const ordered = [...sentences].sort((a, b) => a.start - b.start);
+      rows.set(id, {
+        id, [targetColumn]: item.target, source_id: sourceId, chunk_id: chunkId, confidence: Math.min(1, Math.max(0, item.confidence)),
+        extraction_method: input.method, context_snippet: ordered.map((sentence) => sentence.sentence).join(' … ').slice(0, snippetMaxChars),
+        citation_metadata: JSON.stringify({ ...item.metadata, job_id: input.jobId, chunk_index: ordered[0].chunkIndex, sentences: ordered.map(({ start, end }) => ({ start, end })) }),
+        created_at: now,
+      });
+    }
+  }
+  const all = [...rows.values()];
+  for (let start = 0; start < all.length; start += batch) await trx(table).insert(all.slice(start, start + batch));
+  return all.length;
+}

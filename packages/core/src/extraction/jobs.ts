@@ -1,0 +1,106 @@
+import { randomBytes } from 'node:crypto';
+import type { Db } from '../storage/connection.ts';
+import type { ExtractionOptions } from './options.ts';
+
+export type JobStatus = 'queued' | 'running' | 'finalizing' | 'committing' | 'completed' | 'cancelled' | 'failed';
+export type GroupStatus = 'pending' | 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
+
+/** A job still working: a new run needs `force` to replace it. */
+export const activeJobStatuses: readonly JobStatus[] = ['queued', 'running', 'finalizing', 'committing'];
+/** Groups that may still produce a harvest. */
+export const openGroupStatuses: readonly GroupStatus[] = ['pending', 'queued', 'running'];
+
+export interface JobRow {
+  id: string;
+  source_id: string;
+  status: JobStatus;
+  depth: 'full' | 'quick';
+  domain: string;
+  options: string;
+  total_groups: number;
+  estimated_input_tokens: number;
+  estimated_output_tokens: number;
+  estimated_cost_usd: number | null;
+  result: string | null;
+  stats: string | null;
+  error_message: string | null;
+  created_at: string;
+  started_at: string | null;
+  finalized_at: string | null;
+  completed_at: string | null;
+}
+
+export interface GroupRow {
+  job_id: string;
+  group_index: number;
+  first_chunk_index: number;
+  last_chunk_index: number;
+  status: GroupStatus;
+  task_id: string | null;
+  attempts: number;
+  harvest: string | null;
+  entity_count: number | null;
+  relationship_count: number | null;
+  error_message: string | null;
+  started_at: string | null;
+  completed_at: string | null;
+  duration_ms: number | null;
+}
+
+export const newJobId = (): string => `job_${randomBytes(12).toString('hex')}`;
+
+export function jobOptions(job: JobRow): ExtractionOptions {
+  return JSON.parse(job.options) as ExtractionOptions;
+}
+
+export async function getJob(db: Db, id: string): Promise<JobRow | undefined> {
+  return (await db('extraction_jobs').where({ id }).first()) as JobRow | undefined;
+}
+
+export async function latestJob(db: Db, sourceId: string): Promise<JobRow | undefined> {
+  return (await db('extraction_jobs').where({ source_id: sourceId }).orderBy('created_at', 'desc').orderBy('rowid', 'desc').first()) as JobRow | undefined;
+}
+
+/** Compare-and-swap on the job's status; false when it was not in one of `from`. */
+export async function moveJob(db: Db, id: string, from: readonly JobStatus[], changes: Partial<JobRow>): Promise<boolean> {
+  return (await db('extraction_jobs').where({ id }).whereIn('status', from).update(changes)) > 0;
+}
+
+export async function moveGroup(db: Db, jobId: string, groupIndex: number, from: readonly GroupStatus[], changes: Partial<GroupRow>): Promise<boolean> {
+  return (await db('extraction_groups').where({ job_id: jobId, group_index: groupIndex }).whereIn('status', from).update(changes)) > 0;
+}
+
+export async function getGroup(db: Db, jobId: string, groupIndex: number): Promise<GroupRow | undefined> {
+  return (await db('extraction_groups').where({ job_id: jobId, group_index: groupIndex }).first()) as GroupRow | undefined;
+}
+
+export async function listGroups(db: Db, jobId: string): Promise<GroupRow[]> {
+  return (await db('extraction_groups').where({ job_id: jobId }).orderBy('group_index').select(
+    'job_id', 'group_index', 'first_chunk_index', 'last_chunk_index', 'status', 'task_id', 'attempts', 'entity_count', 'relationship_count',
+    'error_message', 'started_at', 'completed_at', 'duration_ms',
+  )) as GroupRow[];
+}
+
+export async function groupCounts(db: Db, jobId: string): Promise<Record<GroupStatus, number>> {
+  const counts: Record<GroupStatus, number> = { pending: 0, queued: 0, running: 0, completed: 0, failed: 0, cancelled: 0 };
+  const rows = (await db('extraction_groups').where({ job_id: jobId }).groupBy('status').select('status').count({ n: '*' })) as { status: GroupStatus; n: number }[];
+  for (const row of rows) counts[row.status] = Number(row.n);
+  return counts;
+}
+
+/** Completed groups' harvests in group order (the finalisation's input). */
+export async function completedHarvests(db: Db, jobId: string): Promise<string[]> {
+  const rows = (await db('extraction_groups').where({ job_id: jobId, status: 'completed' }).orderBy('group_index').select('harvest')) as { harvest: string }[];
+  return rows.map((row) => row.harvest);
+}
+
+/** Marks a source's active jobs cancelled with their open groups (its tasks are cancelled by the caller). */
+export async function cancelActiveJobs(db: Db, sourceId: string, reason: string): Promise<number> {
+  const now = new Date().toISOString();
+  const jobs = (await db('extraction_jobs').where({ source_id: sourceId }).whereIn('status', activeJobStatuses).select('id')) as { id: string }[];
+  for (const { id } of jobs) {
+    await db('extraction_groups').where({ job_id: id }).whereIn('status', openGroupStatuses).update({ status: 'cancelled', completed_at: now });
+    await moveJob(db, id, activeJobStatuses, { status: 'cancelled', completed_at: now, error_message: reason });
+  }
+  return jobs.length;
+}

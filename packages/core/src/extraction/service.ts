@@ -1,0 +1,142 @@
+import type { Settings } from '@rhizome/contracts/settings';
+import { ApiError } from '@rhizome/contracts/errors';
+import type { QueueService, TaskStore } from '@rhizome/queue';
+import type { ReadinessGate } from '../providers/readiness.ts';
+import { domainRegistryFor } from '../sources/domains/custom.ts';
+import { fallbackDomain } from '../sources/domains/detect.ts';
+import { getSource, updateSource, type SourceRow } from '../sources/repo.ts';
+import type { Db } from '../storage/connection.ts';
+import { activeJobStatuses, getJob, groupCounts, latestJob, listGroups, moveGroup, moveJob, newJobId, type GroupRow, type JobRow } from './jobs.ts';
+import { extractGroupOperation, finalizeExtractionOperation } from './operation-names.ts';
+import { resolveExtractionOptions, type ExtractionRequest } from './options.ts';
+import { planExtraction } from './plan.ts';
+
+export interface ExtractionServiceDeps {
+  db: Db;
+  database: string;
+  queue: QueueService;
+  tasks: TaskStore;
+  settings(): Settings;
+  readiness: Pick<ReadinessGate, 'assertReady'>;
+}
+
+/** Statuses a run may start from (spec Part C state table); a running job may be replaced with `force`. */
+const startable = ['indexed', 'extracted'] as const;
+const enqueueConcurrency = 64;
+
+/**
+ * Extraction jobs of one database: start (plan the groups, estimate and check the budget, queue one
+ * llm-lane task per group), cancel, and report progress. The queue handlers (operations.ts) do the work.
+ */
+export class ExtractionService {
+  constructor(private readonly deps: ExtractionServiceDeps) {}
+
+  async start(sourceId: string, request: ExtractionRequest = {}): Promise<{ job: JobRow; message: string }> {
+    const { db } = this.deps;
+    const source = await getSource(db, sourceId);
+    if (!source) throw ApiError.notFound('Source', sourceId);
+    const running = await this.activeJob(sourceId);
+    if (running && !request.force) throw ApiError.conflict(`Extraction of source '${sourceId}' is already in progress (job ${running.id}); pass force to restart it`, { job_id: running.id });
+    if (!running && !(startable as readonly string[]).includes(source.status)) {
+      throw ApiError.badRequest(`Source '${sourceId}' is ${source.status}: extraction starts from ${startable.join(' or ')}`, 'status');
+    }
+    await this.deps.readiness.assertReady('extraction');
+    const registry = await domainRegistryFor(db);
+    const domainName = request.domain ?? source.forced_domain ?? source.extraction_domain ?? fallbackDomain;
+    const domain = registry.get(domainName);
+    if (!domain) throw ApiError.badRequest(`Unknown domain '${domainName}'`, 'domain');
+    const settings = this.deps.settings();
+    const options = resolveExtractionOptions(source, request, domain, settings);
+    const plan = await planExtraction(db, sourceId, options, domain, settings);
+    const estimatedTokens = plan.estimate.inputTokens + plan.estimate.outputTokens;
+    const budget = settings.llm.max_tokens_per_source;
+    if (budget !== null && estimatedTokens > budget) {
+      throw ApiError.badRequest(
+        `Extracting this source would use about ${estimatedTokens} tokens, over llm.max_tokens_per_source (${budget}); raise the limit, use analysis_depth 'quick' or a stricter filtering_mode`,
+        'llm.max_tokens_per_source',
+      );
+    }
+    if (running) await this.cancelJob(running, 'replaced by a forced restart');
+
+    const now = new Date().toISOString();
+    const job: JobRow = {
+      id: newJobId(), source_id: sourceId, status: 'queued', depth: options.depth, domain: domain.name, options: JSON.stringify(options),
+      total_groups: plan.groups.length, estimated_input_tokens: plan.estimate.inputTokens, estimated_output_tokens: plan.estimate.outputTokens,
+      estimated_cost_usd: plan.estimate.costUsd, result: null, stats: null, error_message: null, created_at: now, started_at: null, finalized_at: null, completed_at: null,
+    };
+    await db.transaction(async (trx) => {
+      await trx('extraction_jobs').insert(job);
+      const rows = plan.groups.map((group) => ({ job_id: job.id, group_index: group.groupIndex, first_chunk_index: group.firstChunkIndex, last_chunk_index: group.lastChunkIndex, status: 'pending' }));
+      for (let start = 0; start < rows.length; start += 100) await trx('extraction_groups').insert(rows.slice(start, start + 100));
+      await trx('sources').where({ id: sourceId }).update({
+        status: 'extracting', extraction_job_id: job.id, extraction_domain: domain.name, analysis_depth: options.depth, extraction_started_at: now, extraction_completed_at: null,
+        commit_started_at: null, commit_completed_at: null, extraction_queued_at: now, estimated_tokens: estimatedTokens, estimated_cost_usd: plan.estimate.costUsd,
+        error_stage: null, error_message: null, current_step: 'extracting',
+        step_description: `Extracting ${plan.groups.length} groups of ${plan.chunksKept} chunks (${plan.chunksTotal - plan.chunksKept} filtered out)`,
+        last_activity_at: now, updated_at: now,
+      } satisfies Partial<SourceRow>);
+    });
+    await this.enqueueGroups(job);
+    return { job, message: `Extraction queued: ${plan.groups.length} groups, about ${estimatedTokens} tokens` };
+  }
+
+  /** Queues every pending group (and the finalisation at once when there is nothing to extract). */
+  async enqueueGroups(job: JobRow): Promise<void> {
+    const { db, queue } = this.deps;
+    const priority = this.deps.settings().priorities.background;
+    const pending = (await listGroups(db, job.id)).filter((group) => group.status === 'pending');
+    if (job.total_groups === 0) {
+      await queue.submit({ queue: 'llm', operation: finalizeExtractionOperation, priority, data: { database: this.deps.database, source_id: job.source_id, job_id: job.id }, metadata: { database: this.deps.database, source_id: job.source_id, job_id: job.id } });
+      return;
+    }
+    for (let start = 0; start < pending.length; start += enqueueConcurrency) {
+      await Promise.all(pending.slice(start, start + enqueueConcurrency).map(async (group) => {
+        const metadata = { database: this.deps.database, source_id: job.source_id, job_id: job.id, group_index: group.group_index };
+        const task = await queue.submit({ queue: 'llm', operation: extractGroupOperation, priority, data: metadata, metadata });
+        await moveGroup(db, job.id, group.group_index, ['pending'], { status: 'queued', task_id: task.task_id });
+      }));
+    }
+  }
+
+  /** DELETE /sources/{id}/extraction: cancels the groups not yet running; running and finished ones are left to end; the source returns to `indexed`. */
+  async cancel(sourceId: string): Promise<void> {
+    const source = await getSource(this.deps.db, sourceId);
+    if (!source) throw ApiError.notFound('Source', sourceId);
+    const job = await this.activeJob(sourceId);
+    if (!job) throw ApiError.notFound('Extraction job', sourceId);
+    await this.cancelJob(job, 'cancelled by the operator');
+  }
+
+  private async cancelJob(job: JobRow, reason: string): Promise<void> {
+    const { db, tasks } = this.deps;
+    const now = new Date().toISOString();
+    await moveJob(db, job.id, activeJobStatuses, { status: 'cancelled', completed_at: now, error_message: reason });
+    const open = (await listGroups(db, job.id)).filter((group) => group.status === 'pending' || group.status === 'queued');
+    for (const group of open) {
+      if (group.task_id) await tasks.cancel(group.task_id, Date.now());
+      await moveGroup(db, job.id, group.group_index, ['pending', 'queued'], { status: 'cancelled', completed_at: now });
+    }
+    await updateSource(db, job.source_id, {
+      status: 'indexed', extraction_job_id: null, current_step: 'indexed', step_description: `Extraction ${reason}`, last_activity_at: now,
+    }, ['extracting', 'extracted', 'committing']);
+  }
+
+  async activeJob(sourceId: string): Promise<JobRow | undefined> {
+    const job = await latestJob(this.deps.db, sourceId);
+    return job && activeJobStatuses.includes(job.status) ? job : undefined;
+  }
+
+  async job(sourceId: string): Promise<JobRow | undefined> {
+    const source = await getSource(this.deps.db, sourceId);
+    if (!source) throw ApiError.notFound('Source', sourceId);
+    return source.extraction_job_id ? getJob(this.deps.db, source.extraction_job_id) : latestJob(this.deps.db, sourceId);
+  }
+
+  async groups(job: JobRow): Promise<GroupRow[]> {
+    return listGroups(this.deps.db, job.id);
+  }
+
+  async counts(job: JobRow) {
+    return groupCounts(this.deps.db, job.id);
+  }
+}

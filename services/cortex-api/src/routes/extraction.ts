@@ -1,0 +1,69 @@
+import { extractionEndpoints as api, type ExtractionProgressBody } from '@rhizome/contracts/api/extraction';
+import type { Platform } from '@rhizome/core/platform/create';
+import type { ExtractionService } from '@rhizome/core/extraction/service';
+import type { GroupRow, JobRow } from '@rhizome/core/extraction/jobs';
+import { getSource } from '@rhizome/core/sources/repo';
+import { ApiError } from '@rhizome/contracts/errors';
+import { pageWindow, pagination } from '../http/pagination.ts';
+import type { RouteTable } from '../http/route.ts';
+import type { CortexDeps } from '../deps.ts';
+
+export async function extractionServiceFor(platform: Platform): Promise<ExtractionService> {
+  const { name, db } = await platform.databases.current();
+  return platform.extraction(name, db);
+}
+
+function timing(groups: GroupRow[]): ExtractionProgressBody['timing'] {
+  const durations = groups.flatMap((group) => (group.status === 'completed' && group.duration_ms !== null ? [group.duration_ms] : []));
+  if (!durations.length) return { avg_duration_ms: null, min_duration_ms: null, max_duration_ms: null };
+  return { avg_duration_ms: Math.round(durations.reduce((sum, value) => sum + value, 0) / durations.length), min_duration_ms: Math.min(...durations), max_duration_ms: Math.max(...durations) };
+}
+
+function progress(sourceId: string, job: JobRow, groups: GroupRow[]): ExtractionProgressBody {
+  const byStatus: Record<string, number> = { pending: 0, queued: 0, running: 0, completed: 0, failed: 0, cancelled: 0 };
+  for (const group of groups) byStatus[group.status] = (byStatus[group.status] ?? 0) + 1;
+  const result = job.result ? (JSON.parse(job.result) as { entities: unknown[]; relationships: unknown[] }) : null;
+  const current = groups.find((group) => group.status === 'running') ?? groups.find((group) => group.status === 'queued') ?? null;
+  const done = byStatus.completed + byStatus.failed + byStatus.cancelled;
+  return {
+    source_id: sourceId, job_id: job.id, status: job.status, has_extraction_job: true,
+    total_chunks: job.total_groups, completed_chunks: byStatus.completed, failed_chunks: byStatus.failed,
+    progress_percent: job.total_groups ? Math.round((1000 * done) / job.total_groups) / 10 : 100, chunks_by_status: byStatus,
+    total_entities: result ? result.entities.length : groups.reduce((sum, group) => sum + (group.entity_count ?? 0), 0),
+    total_relationships: result ? result.relationships.length : groups.reduce((sum, group) => sum + (group.relationship_count ?? 0), 0),
+    extraction_depth: job.depth, domain: job.domain, started_at: job.started_at ?? job.created_at, completed_at: job.completed_at, timing: timing(groups),
+    current_chunk: current ? { chunk_index: current.group_index, status: current.status, started_at: current.started_at } : null,
+    estimated_tokens: job.estimated_input_tokens + job.estimated_output_tokens, estimated_cost_usd: job.estimated_cost_usd,
+    error_message: job.error_message, stats: job.stats ? (JSON.parse(job.stats) as Record<string, unknown>) : null,
+  };
+}
+
+/** Start, watch and cancel the extraction of a source (spec Part C `/sources/{id}/extraction`). */
+export function mountExtractionRoutes(routes: RouteTable, { platform }: CortexDeps): void {
+  routes.add(api.start, async ({ params, body }) => {
+    const service = await extractionServiceFor(platform);
+    const { job, message } = await service.start(params.source_id, body);
+    return { source_id: params.source_id, job_id: job.id, status: 'queued' as const, message };
+  });
+  routes.add(api.progress, async ({ params }) => {
+    const service = await extractionServiceFor(platform);
+    const job = await service.job(params.source_id);
+    if (!job) {
+      const { db } = await platform.databases.current();
+      const source = await getSource(db, params.source_id);
+      return { source_id: params.source_id, job_id: null, status: source?.status ?? 'unknown', has_extraction_job: false, message: 'This source has not been extracted yet' };
+    }
+    return progress(params.source_id, job, await service.groups(job));
+  });
+  routes.add(api.cancel, async ({ params }) => {
+    await (await extractionServiceFor(platform)).cancel(params.source_id);
+  });
+  routes.add(api.tasks, async ({ params, query }) => {
+    const service = await extractionServiceFor(platform);
+    const job = await service.job(params.source_id);
+    if (!job) throw ApiError.notFound('Extraction job', params.source_id);
+    const window = pageWindow(query, platform.settings.get().pagination);
+    const groups = await service.groups(job);
+    return { data: groups.slice(window.offset, window.offset + window.pageSize), pagination: pagination(groups.length, window) };
+  });
+}
