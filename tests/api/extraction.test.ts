@@ -58,6 +58,8 @@ describe('extraction through the builtin provider', () => {
     expect(marie.extracted).toBe(1);
     const template = (await (await db())('graph_templates').where({ id: marie.template_id }).first()) as { name: string; source_id: string };
     expect(template).toMatchObject({ name: 'Person', source_id: id });
+    // Committed nodes are embedded (the builtin embedder: 100 dimensions).
+    expect(((await call('GET', `/nodes/${marie.id}`)).body as { embedding: number[] | null }).embedding).toHaveLength(100);
     const citations = await citationsOf(marie.id);
     expect(citations.length).toBeGreaterThan(0);
     expect(citations[0]).toMatchObject({ source: { id }, extraction_method: 'builtin' });

@@ -54,6 +54,7 @@ async function pdfBytes(pages: number): Promise<Uint8Array> {
 async function upload(filename: string, content: Uint8Array | string): Promise<string> {
   const form = new FormData();
   form.append('auto_confirm', 'true');
+  form.append('extract_entities', 'false');
   form.append('file', new Blob([typeof content === 'string' ? content : new Uint8Array(content)]), filename);
   const response = await fetch(`${base}/sources`, { method: 'POST', headers: { cookie }, body: form });
   if (response.status !== 202) throw new Error(`upload ${filename}: ${response.status} ${await response.text()}`);

@@ -10,6 +10,7 @@ import type { DomainDefinition } from '../sources/domains/schema.ts';
 import { updateSource } from '../sources/repo.ts';
 import type { Db } from '../storage/connection.ts';
 import { commitExtraction } from './commit/commit.ts';
+import { embedNodes } from './commit/node-vectors.ts';
 import { finalizeExtraction } from './finalize/index.ts';
 import { harvestGroup } from './harvest/index.ts';
 import { completedHarvests, getGroup, getJob, groupCounts, jobOptions, moveGroup, moveJob, type JobRow } from './jobs.ts';
@@ -129,7 +130,7 @@ export function defineExtractionOperations(registry: OperationRegistry, deps: Ex
     return { entities: result.entities.length, relationships: result.relationships.length };
   });
 
-  registry.define(commitExtractionOperation, { queue: 'operations', pausable: true, sourceIdField: 'source_id' }, async ({ task }) => {
+  registry.define(commitExtractionOperation, { queue: 'operations', pausable: true, sourceIdField: 'source_id' }, async ({ task, signal, logger }) => {
     const { name, db } = await taskDatabaseFor(deps.databases, task.data.database);
     const job = await getJob(db, String(task.data.job_id));
     if (!job || job.status !== 'committing' || !job.result) return skipped('the job is not committing');
@@ -140,6 +141,9 @@ export function defineExtractionOperations(registry: OperationRegistry, deps: Ex
         db, database: name, sourceId: job.source_id, jobId: job.id, domain: await jobDomain(db, job), result: JSON.parse(job.result) as FinalizeResult,
         method: deps.settings().llm.chat_provider === 'builtin' ? 'builtin' : 'llm',
       });
+      await updateSource(db, job.source_id, { step_description: 'Embedding the committed nodes', last_activity_at: new Date().toISOString() });
+      await embedNodes(db, [...outcome.nodesCreated, ...outcome.nodesUpdated], (texts) => deps.embeddings.embed(texts, { signal, context: { database: name, sourceId: job.source_id } }))
+        .catch((error: unknown) => logger.warning(`source ${job.source_id}: committed nodes left without embeddings: ${String(error)}`));
       const at = new Date().toISOString();
       await moveJob(db, job.id, ['committing'], { status: 'completed', completed_at: at });
       await updateSource(db, job.source_id, {

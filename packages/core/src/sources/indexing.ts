@@ -38,7 +38,7 @@ export interface IndexContext {
 }
 
 // knex writes a multi-row insert as a compound SELECT, which SQLite caps at 500 terms.
-const insertBatch = 100;
+const insertBatch = 25;
 
 /**
  * Indexes one source: load the stored original, normalise and chunk it (on a worker thread), store chunks (full-text indexed by

@@ -1,8 +1,13 @@
+import os from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import type { ThreadRequest, ThreadResponse } from './protocol.ts';
 
 /** Inside a worker thread: answers each request with the handler's value or failure. */
+/** Nice value of background threads (0 normal, 19 lowest). */
+const backgroundNice = 10;
+
 export function serveThread<Input, Output>(handler: (input: Input) => Promise<Output>): void {
+  lowerThreadPriority();
   parentPort!.on('message', ({ id, input }: ThreadRequest<Input>) => {
     handler(input).then(
       (value) => parentPort!.postMessage({ id, ok: true, value } satisfies ThreadResponse<Output>),
@@ -12,4 +17,18 @@ export function serveThread<Input, Output>(handler: (input: Input) => Promise<Ou
       },
     );
   });
+}
+
+/**
+ * Background threads (document preparation, embedding) yield the CPU to the main thread, which answers
+ * the API: on Linux, nice values are per thread and `os.setPriority` without a pid sets the caller's.
+ * Elsewhere (or without permission) the thread keeps its priority.
+ */
+function lowerThreadPriority(): void {
+  if (process.platform !== 'linux') return;
+  try {
+    os.setPriority(backgroundNice);
+  } catch {
+    // not permitted here: run at normal priority
+  }
 }

@@ -23,6 +23,8 @@ export interface CommitInput {
 
 export interface CommitOutcome {
   nodesCreated: string[];
+  /** Existing nodes (other sources') this commit added to. */
+  nodesUpdated: string[];
   nodesMerged: number;
   edgesCreated: string[];
   edgesMerged: number;
@@ -63,7 +65,7 @@ export async function commitExtraction(input: CommitInput): Promise<CommitOutcom
     const entityCitations = await writeCitations(trx, 'source_citations', 'entity_uri', sourceId, input, result.entities.map((entity, index) => ({ target: nodes.ids[index], confidence: entity.confidence, evidence: entity.evidence, metadata: { extracted_name: entity.name, extracted_type: entity.type } })), now);
     const relationshipCitations = await writeCitations(trx, 'relationship_citations', 'edge_id', sourceId, input, result.relationships.flatMap((relationship, index) => (edges.ids[index] ? [{ target: edges.ids[index]!, confidence: relationship.confidence, evidence: relationship.evidence, metadata: { justification: relationship.justification, extracted_type: relationship.type } }] : [])), now);
     return {
-      nodesCreated: nodes.created, nodesMerged: nodes.merged, edgesCreated: edges.created, edgesMerged: edges.merged,
+      nodesCreated: nodes.created, nodesUpdated: nodes.updated, nodesMerged: nodes.updated.length, edgesCreated: edges.created, edgesMerged: edges.merged,
       entityCitations, relationshipCitations, nodesRemoved: removed.nodes.length, edgesRemoved: removed.edges.length,
     };
   });
@@ -139,7 +141,7 @@ async function upsertNodes(trx: Knex.Transaction, input: CommitInput, templateFo
   }
   const links = [...new Set(ids)].map((nodeId) => ({ node_id: nodeId, source_id: sourceId }));
   for (let start = 0; start < links.length; start += 400) await trx('node_sources').insert(links.slice(start, start + 400)).onConflict(['node_id', 'source_id']).ignore();
-  return { ids, created: [...inserted.keys()], merged: updated.size };
+  return { ids, created: [...inserted.keys()], updated: [...updated.keys()] };
 }
 
 function edgeProperties(relationship: FinalRelationship, domain: string): Record<string, unknown> {
