@@ -1,5 +1,5 @@
 import type { Settings } from '@rhizome/contracts/settings';
-import { classifyError, TaskCancelledError, type OperationRegistry, type QueueService } from '@rhizome/queue';
+import { classifyError, TaskCancelledError, type OperationRegistry, type QueueService, type TaskRecord } from '@rhizome/queue';
 import type { DatabaseManager } from '../databases/manager.ts';
 import { taskDatabaseFor } from '../databases/task-database.ts';
 import type { GraphEventBus } from '../graph/events.ts';
@@ -106,17 +106,22 @@ export function defineExtractionOperations(registry: OperationRegistry, deps: Ex
       await updateSource(db, job.source_id, { status: 'error', error_stage: 'extraction', error_message: message, current_step: 'error', step_description: message });
       return skipped(message);
     }
-    const options = jobOptions(job);
-    const domain = await jobDomain(db, job);
-    const preset = runPreset(options);
     const harvests = (await completedHarvests(db, job.id)).map((text) => JSON.parse(text) as GroupHarvest);
     await updateSource(db, job.source_id, { step_description: `Merging ${harvests.length} groups`, last_activity_at: new Date().toISOString() });
-    const result = await finalizeExtraction(harvests, {
-      domain, preset, dedupThreshold: preset.dedupThreshold, dedupMode: 'semantic', filterStructural: options.filterStructural,
-      directionCorrection: options.directionCorrection, protectOrphans: options.protectOrphans, inverseRelationships: options.inverseRelationships,
-      strictEdgeTypes: options.strictEdgeTypes, allowSelfLoops: false, limits: options.limits,
-      embed: (texts) => deps.embeddings.embed(texts, { signal, context: { database: name, sourceId: job.source_id } }),
-    });
+    let result: FinalizeResult;
+    try {
+      const options = jobOptions(job);
+      const preset = runPreset(options);
+      result = await finalizeExtraction(harvests, {
+        domain: await jobDomain(db, job), preset, dedupThreshold: preset.dedupThreshold, dedupMode: 'semantic', filterStructural: options.filterStructural,
+        directionCorrection: options.directionCorrection, protectOrphans: options.protectOrphans, inverseRelationships: options.inverseRelationships,
+        strictEdgeTypes: options.strictEdgeTypes, allowSelfLoops: false, limits: options.limits,
+        embed: (texts) => deps.embeddings.embed(texts, { signal, context: { database: name, sourceId: job.source_id } }),
+      });
+    } catch (error) {
+      await failOnLastAttempt(db, job, task, error, 'extraction');
+      throw error;
+    }
     const at = new Date().toISOString();
     if (!(await moveJob(db, job.id, ['finalizing'], { status: 'committing', result: JSON.stringify(result), stats: JSON.stringify({ finalize: result.stats, harvest: harvestTotals(harvests) }), finalized_at: at }))) {
       return skipped('the job changed while finalizing');
@@ -154,14 +159,18 @@ export function defineExtractionOperations(registry: OperationRegistry, deps: Ex
       for (const id of outcome.edgesCreated) deps.events.publish({ source: 'edge.create', database: name, payload: { entity_type: 'edge', entity_id: id } });
       return { nodes_created: outcome.nodesCreated.length, nodes_merged: outcome.nodesMerged, edges_created: outcome.edgesCreated.length, citations: outcome.entityCitations + outcome.relationshipCitations };
     } catch (error) {
-      const failure = classifyError(error);
-      if (failure.permanent || task.attempts >= task.max_tries) {
-        await moveJob(db, job.id, ['committing'], { status: 'failed', error_message: failure.message, completed_at: new Date().toISOString() });
-        await updateSource(db, job.source_id, { status: 'error', error_stage: 'commit', error_message: failure.message, current_step: 'error', step_description: `Commit failed: ${failure.message}` });
-      }
+      await failOnLastAttempt(db, job, task, error, 'commit');
       throw error;
     }
   });
+}
+
+/** A finalisation or commit that will not be retried fails its job and leaves the source in `error` with the reason. */
+async function failOnLastAttempt(db: Db, job: JobRow, task: TaskRecord, error: unknown, stage: 'extraction' | 'commit'): Promise<void> {
+  const failure = classifyError(error);
+  if (!failure.permanent && task.attempts < task.max_tries) return;
+  await moveJob(db, job.id, stage === 'commit' ? ['committing'] : ['finalizing'], { status: 'failed', error_message: failure.message, completed_at: new Date().toISOString() });
+  await updateSource(db, job.source_id, { status: 'error', error_stage: stage, error_message: failure.message, current_step: 'error', step_description: `${stage === 'commit' ? 'Commit' : 'Finalising the extraction'} failed: ${failure.message}` });
 }
 
 function harvestTotals(harvests: GroupHarvest[]): Record<string, number> {
