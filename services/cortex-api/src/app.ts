@@ -16,6 +16,8 @@ import { mountPresetRoutes } from './routes/presets.ts';
 import { mountOpsRoutes } from './routes/ops.ts';
 import { mountProcessingRoutes } from './routes/processing.ts';
 import { mountQueueRoutes } from './routes/queue.ts';
+import { mountSearchRoutes } from './routes/search.ts';
+import { mountSearchIndexRoutes } from './routes/search-indexes.ts';
 import { mountSourcePauseRoutes } from './routes/source-pause.ts';
 import { mountSourceRoutes } from './routes/sources.ts';
 import { mountExtractionRoutes } from './routes/extraction.ts';
@@ -28,7 +30,7 @@ export type { CortexDeps } from './deps.ts';
 
 const featureRoutes = [
   mountAuthRoutes, mountSettingsRoutes, mountPresetRoutes, mountLocalLlmRoutes, mountLlmRoutes, mountDatabaseRoutes, mountUpgradeRoutes, mountOpsRoutes, mountQueueRoutes, mountProcessingRoutes,
-  mountSourcePauseRoutes, mountSourceRoutes, mountExtractionRoutes, mountTemplateRoutes, mountNodeRoutes, mountEdgeRoutes, mountGraphRoutes,
+  mountSourcePauseRoutes, mountSourceRoutes, mountExtractionRoutes, mountTemplateRoutes, mountNodeRoutes, mountEdgeRoutes, mountGraphRoutes, mountSearchRoutes, mountSearchIndexRoutes,
 ];
 const publicDocs = new Set(['/openapi.json', '/docs']);
 

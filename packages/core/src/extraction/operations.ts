@@ -8,6 +8,7 @@ import type { LlmService } from '../providers/llm/service.ts';
 import { domainRegistryFor } from '../sources/domains/custom.ts';
 import type { DomainDefinition } from '../sources/domains/schema.ts';
 import { updateSource } from '../sources/repo.ts';
+import type { VectorSink } from '../search/vectors/writers.ts';
 import type { Db } from '../storage/connection.ts';
 import { commitExtraction } from './commit/commit.ts';
 import { embedNodes } from './commit/node-vectors.ts';
@@ -26,6 +27,8 @@ export interface ExtractionOperationDeps {
   embeddings: EmbeddingService;
   queue: QueueService;
   events: GraphEventBus;
+  /** The node vector index of a database, fed with committed nodes' vectors. */
+  nodeVectors?(database: string): VectorSink;
 }
 
 const skipped = (reason: string) => ({ skipped: reason });
@@ -147,7 +150,8 @@ export function defineExtractionOperations(registry: OperationRegistry, deps: Ex
         method: deps.settings().llm.chat_provider === 'builtin' ? 'builtin' : 'llm',
       });
       await updateSource(db, job.source_id, { step_description: 'Embedding the committed nodes', last_activity_at: new Date().toISOString() });
-      await embedNodes(db, [...outcome.nodesCreated, ...outcome.nodesUpdated], (texts) => deps.embeddings.embed(texts, { signal, context: { database: name, sourceId: job.source_id } }))
+      const embedder = { identity: () => deps.embeddings.identity(), embed: (texts: string[]) => deps.embeddings.embed(texts, { signal, context: { database: name, sourceId: job.source_id } }) };
+      await embedNodes(db, [...outcome.nodesCreated, ...outcome.nodesUpdated], embedder, deps.nodeVectors?.(name))
         .catch((error: unknown) => logger.warning(`source ${job.source_id}: committed nodes left without embeddings: ${String(error)}`));
       const at = new Date().toISOString();
       await moveJob(db, job.id, ['committing'], { status: 'completed', completed_at: at });

@@ -22,7 +22,9 @@ import { Broadcast } from './broadcast.ts';
 import { Providers } from '../providers/hub.ts';
 import { LlmMetrics } from '../providers/metrics.ts';
 import { registerProviderHealth } from '../providers/health.ts';
-import { ChunkVectorWriters } from '../search/vectors/chunk-writers.ts';
+import { createVectorWriters, type VectorWriters, type VectorWriterSet } from '../search/vectors/writers.ts';
+import { vectorReaders } from '../search/vectors/readers.ts';
+import { defineSearchOperations } from '../search/maintenance.ts';
 import { defineSourceOperations } from '../sources/operations.ts';
 import { startAfterGate } from '../extraction/auto-start.ts';
 import { defineExtractionOperations } from '../extraction/operations.ts';
@@ -47,8 +49,10 @@ export interface Platform {
   graphEvents: GraphEventBus;
   /** Language-model and embedding providers, their readiness gate and metrics. */
   providers: Providers;
-  /** The chunk vector indexes this process writes. */
-  chunkVectors: ChunkVectorWriters;
+  /** The vector indexes of every kind this process writes (the worker's; opened on first write). */
+  vectorWriters: VectorWriterSet;
+  /** The chunk vector indexes this process writes (`vectorWriters.chunks`). */
+  chunkVectors: VectorWriters;
   /** Extraction jobs of one database (the service the API and the pipeline start them through). */
   extraction(database: string, db: Db): ExtractionService;
   /** Operations with their lane and policies; the worker adds the handlers' code. */
@@ -140,9 +144,13 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
 
   const graphEvents = new GraphEventBus();
   defineGraphOperations(operations, { databases, events: graphEvents, embeddings: providers.embeddings });
-  const chunkVectors = new ChunkVectorWriters(databases, providers.embeddings, (error) => logger.error(`chunk vector index: ${String(error)}`));
+  const vectorWriters = createVectorWriters(databases, providers.embeddings, (kind, error) => logger.error(`${kind} vector index: ${String(error)}`));
+  const chunkVectors = vectorWriters.chunks;
   const extraction = (database: string, db: Db) => new ExtractionService({ db, database, queue, tasks, settings: () => settings.get(), readiness: providers.readiness });
-  defineExtractionOperations(operations, { databases, settings: () => settings.get(), llm: providers.llm, embeddings: providers.embeddings, queue, events: graphEvents });
+  defineExtractionOperations(operations, {
+    databases, settings: () => settings.get(), llm: providers.llm, embeddings: providers.embeddings, queue, events: graphEvents, nodeVectors: (name) => vectorWriters.nodes.sink(name),
+  });
+  defineSearchOperations(operations, { databases, settings: () => settings.get(), embeddings: providers.embeddings, writers: vectorWriters });
   defineSourceOperations(operations, {
     databases, settings: () => settings.get(), embeddings: providers.embeddings, llm: providers.llm, chunkVectors: async (name) => chunkVectors.sink(name),
     afterIndexed: (database, db, sourceId) => startAfterGate(extraction(database, db), db, sourceId),
@@ -181,6 +189,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     pluginCaches: new PluginCaches(),
     graphEvents,
     providers,
+    vectorWriters,
     chunkVectors,
     extraction,
     operations,
@@ -199,7 +208,8 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
       await databaseSync.stop();
       await processingSync.stop();
       await tasks.close();
-      await chunkVectors.close();
+      await Promise.all(Object.values(vectorWriters).map((writers) => writers.close()));
+      await vectorReaders.close(paths.root);
       await systemDb.destroy();
       await databases.close();
       await pubsub.close();

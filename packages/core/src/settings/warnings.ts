@@ -19,7 +19,7 @@ export function changeWarnings(prev: Settings, next: Settings, envOverrides: rea
     if (!changed(path)) continue;
     warnings.push({
       field: formatPath(path),
-      message: `${reason}: they are orphaned and must be re-embedded before semantic search uses them again`,
+      message: `${reason}: they are orphaned and must be re-embedded (POST /search/indexes) before semantic search uses them again`,
       severity: 'warning',
     });
   }

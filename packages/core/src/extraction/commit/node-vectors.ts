@@ -1,3 +1,8 @@
+import type { EmbeddingIdentity } from '../../providers/embeddings/port.ts';
+import type { EmbeddingServiceIdentity } from '../../providers/embeddings/service.ts';
+import { storeNodeVectors } from '../../search/node-embeddings.ts';
+import { userVectorModel } from '../../search/vectors/sources.ts';
+import type { VectorSink } from '../../search/vectors/writers.ts';
 import type { Db } from '../../storage/connection.ts';
 
 const batchSize = 256;
@@ -8,21 +13,34 @@ export function nodeVectorText(label: string, properties: Record<string, unknown
   return description ? `${label}. ${description}` : label;
 }
 
+/** The embedding port as node embedding needs it (`EmbeddingService` with the call's signal and context bound). */
+export interface NodeEmbedder {
+  embed(texts: string[]): Promise<Float32Array[]>;
+  identity(): EmbeddingServiceIdentity;
+}
+
 /**
- * Stores an embedding on each committed node (`graph_nodes.embedding`), in batches through the
- * embedding port. Runs after the commit's transaction: a provider that fails leaves the nodes without
- * one (the search index embeds those later) rather than failing the commit.
+ * Embeds nodes in batches through the embedding port and stores the vectors (`node_embeddings`, the
+ * source of truth, and the JSON copy on `graph_nodes.embedding`), then hands them to the node vector
+ * index when a sink is given. Nodes whose embedding a client supplied keep it. Commit runs this after its
+ * transaction: a provider that fails leaves the nodes without one (`POST /search/embeddings` embeds
+ * those later) rather than failing the commit. Returns how many nodes were embedded.
  */
-export async function embedNodes(db: Db, nodeIds: string[], embed: (texts: string[]) => Promise<Float32Array[]>): Promise<number> {
+export async function embedNodes(db: Db, nodeIds: string[], embedder: NodeEmbedder, sink?: VectorSink): Promise<number> {
   let embedded = 0;
   for (let start = 0; start < nodeIds.length; start += batchSize) {
-    const rows = (await db('graph_nodes').whereIn('id', nodeIds.slice(start, start + batchSize)).select('id', 'label', 'properties')) as { id: string; label: string; properties: string }[];
-    const vectors = await embed(rows.map((row) => nodeVectorText(row.label, JSON.parse(row.properties) as Record<string, unknown>)));
-    await db.transaction(async (trx) => {
-      for (const [index, row] of rows.entries()) {
-        await trx('graph_nodes').where({ id: row.id }).update({ embedding: JSON.stringify(Array.from(vectors[index], (value) => Math.round(value * 1e6) / 1e6)) });
-      }
-    });
+    const rows = (await db('graph_nodes')
+      .leftJoin('node_embeddings', 'node_embeddings.node_id', 'graph_nodes.id')
+      .whereIn('graph_nodes.id', nodeIds.slice(start, start + batchSize))
+      .where((query) => query.whereNull('node_embeddings.model').orWhereNot('node_embeddings.model', userVectorModel))
+      .select('graph_nodes.rowid as rowid', 'graph_nodes.id as id', 'graph_nodes.label as label', 'graph_nodes.properties as properties')) as
+      { rowid: number; id: string; label: string; properties: string }[];
+    if (!rows.length) continue;
+    const { provider, model } = embedder.identity();
+    const vectors = await embedder.embed(rows.map((row) => nodeVectorText(row.label, JSON.parse(row.properties) as Record<string, unknown>)));
+    await db.transaction((trx) => storeNodeVectors(trx, rows.map((row, index) => ({ nodeId: row.id, model, vector: vectors[index] }))));
+    const identity: EmbeddingIdentity = { provider, model, dimensions: vectors[0].length };
+    await sink?.upsert(rows.map((row, index) => ({ label: row.rowid, vector: vectors[index] })), identity);
     embedded += rows.length;
   }
   return embedded;

@@ -3,6 +3,7 @@ import type { Db } from '../../storage/connection.ts';
 import type { GraphEventBus } from '../events.ts';
 import { newNodeId } from '../ids.ts';
 import { indexNewNodes, indexNode } from '../search-index.ts';
+import { setClientNodeVector, storeClientNodeVectors } from '../../search/node-embeddings.ts';
 import type { NodeTemplateLookup } from '../templates/property-values.ts';
 import { citationsPage, connectionsPage, type ConnectionSort } from './navigation.ts';
 import {
@@ -95,6 +96,7 @@ export function publishNodeCreated(scope: GraphScope, id: string): void {
 export async function writeNodes(db: Db, nodes: GraphNode[]): Promise<void> {
   await insertNodeRows(db, nodes.map(toRow));
   await indexNewNodes(db, nodes);
+  await storeClientNodeVectors(db, nodes);
 }
 
 export async function createNode(scope: GraphScope, input: NodeCreateInput, at: Loc = ['body']): Promise<NodeResponse> {
@@ -154,6 +156,7 @@ export async function updateNode(scope: GraphScope, id: string, input: NodeUpdat
     const { id: _id, created_at: _created, ...changes } = toRow(next);
     await updateNodeRow(trx, id, changes);
     await indexNode(trx, next);
+    if (input.embedding !== undefined) await setClientNodeVector(trx, id, input.embedding);
     return withStats(next);
   });
 }

@@ -1,4 +1,5 @@
 import hnswlib from 'hnswlib-node';
+import { LabelSet } from './label-set.ts';
 import type { LabelFilter, VectorHit, VectorIndex, VectorIndexFactory, VectorItem } from './port.ts';
 
 const { HierarchicalNSW } = hnswlib;
@@ -34,10 +35,13 @@ const maxLabel = 0xffff_ffff;
 export class HnswIndex implements VectorIndex {
   private hnsw: Hnsw | null;
   private readonly removed: Set<number>;
+  /** Live labels, for `has` (hnswlib can only answer it by throwing). */
+  private readonly live: LabelSet;
 
   private constructor(hnsw: Hnsw, readonly dimensions: number, private readonly params: HnswParams, tombstones: Iterable<number>) {
     this.hnsw = hnsw;
     this.removed = new Set(tombstones);
+    this.live = LabelSet.of(hnsw.getCurrentCount() ? hnsw.getIdsList().filter((label) => !this.removed.has(label)) : []);
     hnsw.setEf(params.efSearch);
   }
 
@@ -77,6 +81,7 @@ export class HnswIndex implements VectorIndex {
       // Re-adding a label replaces its vector in place, un-deleting it if it was removed.
       index.addPoint(Array.from(item.vector), item.label);
       this.removed.delete(item.label);
+      this.live.add(item.label);
     }
   }
 
@@ -87,11 +92,14 @@ export class HnswIndex implements VectorIndex {
       try {
         index.markDelete(label);
         this.removed.add(label);
+        this.live.delete(label);
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         // A tombstone list saved a moment before the file it belongs to can miss a removal.
-        if (message.includes('already deleted')) this.removed.add(label);
-        else if (!message.includes('Label not found')) throw error;
+        if (message.includes('already deleted')) {
+          this.removed.add(label);
+          this.live.delete(label);
+        } else if (!message.includes('Label not found')) throw error;
       }
     }
   }
@@ -108,6 +116,15 @@ export class HnswIndex implements VectorIndex {
 
   labels(): number[] {
     return this.index.getIdsList().filter((label) => !this.removed.has(label));
+  }
+
+  has(label: number): boolean {
+    return this.live.has(label);
+  }
+
+  vector(label: number): Float32Array | null {
+    if (!this.live.has(label)) return null;
+    return Float32Array.from(this.index.getPoint(label));
   }
 
   tombstones(): number[] {

@@ -33,6 +33,10 @@ export interface VectorIndex {
   search(vector: Float32Array, k: number, filter?: LabelFilter): VectorHit[];
   /** Every live label, in no particular order. */
   labels(): number[];
+  /** Whether `label` is live. */
+  has(label: number): boolean;
+  /** The stored vector of a live label (normalised, as the index compares it), else null. */
+  vector(label: number): Float32Array | null;
   /**
    * Removed labels that still occupy a slot in the saved file: whoever saves the index keeps this list
    * and gives it back to `load`, since the file alone does not tell which labels are live cheaply.

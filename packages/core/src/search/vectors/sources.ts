@@ -1,10 +1,15 @@
 import type { Db } from '../../storage/connection.ts';
 import type { EmbeddingIdentity } from '../../providers/embeddings/port.ts';
+import type { VectorKind } from './files.ts';
 import type { VectorItem } from './port.ts';
 
 /**
  * How one item kind's vectors are read back from SQLite, the source of truth an index is rebuilt and
  * reconciled from. Only rows of the identity's model and dimensions count.
+ *
+ * Every kind also has a write sequence (`seq`): an integer that grows with every vector written (a
+ * replaced vector gets a new one). A reader uses it to find, cheaply, the rows written since the
+ * checkpoint it loaded (decision 0010: it covers them by an exact scan).
  */
 export interface VectorSource {
   count(db: Db, identity: EmbeddingIdentity): Promise<number>;
@@ -14,18 +19,38 @@ export interface VectorSource {
   fetch(db: Db, identity: EmbeddingIdentity, labels: number[]): Promise<VectorItem[]>;
   /** Every label, ascending. */
   labels(db: Db, identity: EmbeddingIdentity): Promise<number[]>;
+  /** The highest write sequence of any row (whatever its identity), 0 when there is none. */
+  lastSeq(db: Db): Promise<number>;
+  /** Rows written after `seq`, ascending by sequence, at most `limit`. */
+  since(db: Db, identity: EmbeddingIdentity, seq: number, limit: number): Promise<SequencedItem[]>;
+  /** Sequence and label of the rows written before `seq`, newest first, at most `limit`. */
+  before(db: Db, identity: EmbeddingIdentity, seq: number, limit: number): Promise<{ seq: number; label: number }[]>;
+}
+
+export interface SequencedItem extends VectorItem {
+  seq: number;
 }
 
 /** SQL expressions locating the vectors of one kind; they are trusted constants, never user input. */
 export interface SqlVectorColumns {
   /** Table or join holding one row per item with a vector. */
   from: string;
+  /** The table of the vectors alone, when `from` is a join that only adds the label: counts and sequences read it. */
+  vectorTable?: string;
   /** Integer expression stable for the row's life (a rowid). */
   label: string;
-  /** A BLOB of float32 values (`encodeVector`). */
+  /** The vector: a BLOB of float32 values (`encodeVector`), or a JSON array of numbers. */
   vector: string;
+  encoding?: 'float32' | 'json';
   model: string;
   dimensions: string;
+  /** Integer expression that grows with every vector written (the vector row's rowid when rows are replaced, not updated). */
+  seq: string;
+  /**
+   * Models whose rows count for any identity of their dimensions: vectors a client supplied
+   * (`userVectorModel`), made by a model Rhizome cannot know.
+   */
+  sharedModels?: readonly string[];
 }
 
 /** A vector as stored in SQLite: its float32 values in platform order (little-endian wherever Node runs here). */
@@ -42,21 +67,27 @@ export function decodeVector(blob: Buffer, dimensions: number): Float32Array {
 const fetchBatch = 500;
 
 export function sqlVectorSource(columns: SqlVectorColumns): VectorSource {
-  const { from, label, vector, model, dimensions } = columns;
-  const where = `${model} = ? and ${dimensions} = ?`;
-  const toItems = (rows: { label: number; vector: Buffer }[], identity: EmbeddingIdentity): VectorItem[] =>
-    rows.map((row) => ({ label: row.label, vector: decodeVector(row.vector, identity.dimensions) }));
+  const { from, label, vector, model, dimensions, seq } = columns;
+  const shared = columns.sharedModels ?? [];
+  const vectorTable = columns.vectorTable ?? from;
+  const where = `${model} in (${['?', ...shared.map(() => '?')].join(', ')}) and ${dimensions} = ?`;
+  const bind = (identity: EmbeddingIdentity) => [identity.model, ...shared, identity.dimensions];
+  const decode = columns.encoding === 'json' ? decodeJsonVector : decodeVector;
+  const toItem = (row: { label: number; vector: Buffer | string }, identity: EmbeddingIdentity): VectorItem => ({
+    label: row.label,
+    vector: decode(row.vector as Buffer & string, identity.dimensions),
+  });
   return {
     async count(db, identity) {
-      const rows = (await db.raw(`select count(*) as count from ${from} where ${where}`, [identity.model, identity.dimensions])) as { count: number }[];
+      const rows = (await db.raw(`select count(*) as count from ${vectorTable} where ${where}`, bind(identity))) as { count: number }[];
       return rows[0].count;
     },
     async scan(db, identity, after, limit) {
       const rows = (await db.raw(
         `select ${label} as label, ${vector} as vector from ${from} where ${where} and ${label} > ? order by ${label} limit ?`,
-        [identity.model, identity.dimensions, after, limit],
+        [...bind(identity), after, limit],
       )) as { label: number; vector: Buffer }[];
-      return toItems(rows, identity);
+      return rows.map((row) => toItem(row, identity));
     },
     async fetch(db, identity, labels) {
       const items: VectorItem[] = [];
@@ -64,24 +95,81 @@ export function sqlVectorSource(columns: SqlVectorColumns): VectorSource {
         const batch = labels.slice(start, start + fetchBatch);
         const rows = (await db.raw(
           `select ${label} as label, ${vector} as vector from ${from} where ${where} and ${label} in (${batch.map(() => '?').join(', ')})`,
-          [identity.model, identity.dimensions, ...batch],
+          [...bind(identity), ...batch],
         )) as { label: number; vector: Buffer }[];
-        items.push(...toItems(rows, identity));
+        items.push(...rows.map((row) => toItem(row, identity)));
       }
       return items;
     },
     async labels(db, identity) {
-      const rows = (await db.raw(`select ${label} as label from ${from} where ${where} order by ${label}`, [identity.model, identity.dimensions])) as { label: number }[];
+      const rows = (await db.raw(`select ${label} as label from ${from} where ${where} order by ${label}`, bind(identity))) as { label: number }[];
       return rows.map((row) => row.label);
+    },
+    async lastSeq(db) {
+      const rows = (await db.raw(`select max(${seq}) as seq from ${vectorTable}`)) as { seq: number | null }[];
+      return rows[0].seq ?? 0;
+    },
+    async since(db, identity, after, limit) {
+      const rows = (await db.raw(
+        `select ${seq} as seq, ${label} as label, ${vector} as vector from ${from} where ${where} and ${seq} > ? order by ${seq} limit ?`,
+        [...bind(identity), after, limit],
+      )) as { seq: number; label: number; vector: Buffer }[];
+      return rows.map((row) => ({ seq: row.seq, ...toItem(row, identity) }));
+    },
+    async before(db, identity, before, limit) {
+      return (await db.raw(
+        `select ${seq} as seq, ${label} as label from ${from} where ${where} and ${seq} < ? order by ${seq} desc limit ?`,
+        [...bind(identity), before, limit],
+      )) as { seq: number; label: number }[];
     },
   };
 }
 
+export function decodeJsonVector(text: string, dimensions: number): Float32Array {
+  const values = JSON.parse(text) as unknown;
+  if (!Array.isArray(values) || values.length !== dimensions) throw new Error(`stored vector is not a list of ${dimensions} numbers`);
+  return Float32Array.from(values as number[]);
+}
+
+/** The model recorded for a vector a client supplied with a node (POST/PATCH /nodes `embedding`). */
+export const userVectorModel = 'user';
+
 /** Chunk vectors: `chunk_embeddings`, labelled by the chunk row's rowid (the FTS index uses it too). */
 export const chunkVectorSource = sqlVectorSource({
   from: 'chunk_embeddings join document_chunks on document_chunks.id = chunk_embeddings.chunk_id',
+  // Every vector row has its chunk (foreign key, ON DELETE CASCADE), so counting needs no join.
+  vectorTable: 'chunk_embeddings',
   label: 'document_chunks.rowid',
   vector: 'chunk_embeddings.vector',
   model: 'chunk_embeddings.model',
   dimensions: 'chunk_embeddings.dimensions',
+  seq: 'chunk_embeddings.rowid',
 });
+
+/**
+ * Node vectors: `node_embeddings`, labelled by the node row's rowid (as the node full-text index is).
+ * Vectors a client supplied count whenever their dimensions match (the client vouches for the model).
+ */
+export const nodeVectorSource = sqlVectorSource({
+  from: 'node_embeddings join graph_nodes on graph_nodes.id = node_embeddings.node_id',
+  vectorTable: 'node_embeddings',
+  label: 'graph_nodes.rowid',
+  vector: 'node_embeddings.vector',
+  model: 'node_embeddings.model',
+  dimensions: 'node_embeddings.dimensions',
+  seq: 'node_embeddings.rowid',
+  sharedModels: [userVectorModel],
+});
+
+/** Template vectors: the JSON `embedding` of `graph_templates`, labelled by rowid; a trigger numbers every write (migration 0005). */
+export const templateVectorSource = sqlVectorSource({
+  from: 'graph_templates',
+  label: 'graph_templates.rowid',
+  vector: 'graph_templates.embedding',
+  encoding: 'json',
+  model: 'graph_templates.embedding_model',
+  dimensions: 'graph_templates.embedding_dimensions',
+  seq: 'graph_templates.embedding_seq',
+});
+
+export const vectorSources: Record<VectorKind, VectorSource> = { chunks: chunkVectorSource, nodes: nodeVectorSource, templates: templateVectorSource };

@@ -74,6 +74,7 @@ export class VectorStore {
   private closed = false;
   private closing: Promise<void> | null = null;
   private report: StartupReport = { action: 'empty', replayed: 0, added: 0, removed: 0 };
+  private changes = 0;
 
   private readonly files: VectorFiles;
   private readonly role: 'writer' | 'reader';
@@ -114,6 +115,26 @@ export class VectorStore {
 
   get size(): number {
     return this.index.size;
+  }
+
+  /** Changes whenever what the index holds may have changed (a write applied, a checkpoint swapped in, a rebuild). */
+  get generation(): number {
+    return this.changes;
+  }
+
+  /** Whether the index holds `label` now. */
+  has(label: number): boolean {
+    return this.index.has(label);
+  }
+
+  /** The vector the index holds for `label` (normalised), or null. */
+  vector(label: number): Float32Array | null {
+    return this.index.vector(label);
+  }
+
+  /** Whose vectors the index holds (or, for a reader, is waiting for). */
+  get heldIdentity(): EmbeddingIdentity {
+    return this.identity;
   }
 
   /** True when the vectors held are not of `identity` (the embedding provider, model or dimensions changed). */
@@ -212,6 +233,7 @@ export class VectorStore {
       if (labels.length === 0 || (this.closeRequested && kind === 'upsert')) return;
       this.files.appendJournal(this.checkpoint!, labels);
       await apply();
+      this.changes += 1;
       this.pending += labels.length;
       if (this.pending >= this.checkpointWrites) return this.checkpointNow();
       if (!this.timer) {
@@ -275,6 +297,7 @@ export class VectorStore {
     const held = new Set(this.index.labels());
     const missing = await this.source.fetch(this.db, this.identity, stored.filter((label) => !held.has(label)));
     this.index.add(missing);
+    this.changes += 1;
     return { added: missing.length, removed: extra.length };
   }
 
@@ -341,6 +364,7 @@ export class VectorStore {
     if (index !== this.index) this.index.close();
     this.index = index;
     this.checkpoint = checkpoint;
+    this.changes += 1;
   }
 
   private clearTimer(): void {

@@ -3,6 +3,8 @@ import * as baseline from './0001_baseline.ts';
 import * as graph from './0002_graph.ts';
 import * as sources from './0003_sources.ts';
 import * as extraction from './0004_extraction.ts';
+import * as nodeVectors from './0005_node_vectors.ts';
+import * as graphVersion from './0006_graph_version.ts';
 
 export interface Migration {
   /** `<revision>_<slug>`: the revision is the four-digit prefix. */
@@ -17,6 +19,8 @@ export const shippedMigrations: Migration[] = [
   { name: '0002_graph', ...graph },
   { name: '0003_sources', ...sources },
   { name: '0004_extraction', ...extraction },
+  { name: '0005_node_vectors', ...nodeVectors },
+  { name: '0006_graph_version', ...graphVersion },
 ];
 
 export function revisionOf(migrationName: string): string {

@@ -1,0 +1,74 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { endpoint } from '../endpoint.ts';
+import { Nullable, OneOf } from './common.ts';
+
+const tag = 'search';
+
+/** Spec Part B `search_type`, plus `graph` (our extension). */
+export const searchTypes = ['keyword', 'semantic', 'hybrid', 'graph'] as const;
+export type SearchType = (typeof searchTypes)[number];
+
+/** Spec Part B "Limits": search limit default 50, maximum 1000 (a larger value is clamped, not refused). */
+export const searchLimitDefault = 50;
+export const searchLimitMax = 1000;
+
+/** Spec Part B "Search objects". */
+export const SearchNodeHit = Type.Object({
+  id: Type.String(),
+  label: Type.String(),
+  template_id: Nullable(Type.String()),
+  edge_count: Type.Integer({ description: 'incoming plus outgoing edges (a self-loop counts twice)' }),
+});
+
+export const ChunkResult = Type.Object({
+  chunk_id: Type.String(),
+  source_id: Type.String(),
+  chunk_index: Type.Integer(),
+  content: Type.String(),
+  page_number: Nullable(Type.Integer()),
+  section: Nullable(Type.String()),
+  filename: Type.String({ description: "the source's filename (its title or URL when it has none)" }),
+});
+
+export const SearchResult = Type.Object({
+  result_type: OneOf(['node', 'chunk'] as const),
+  score: Type.Number({ description: "the mode's score, higher is better: keyword BM25 relative to the best hit of its kind (0–1], semantic cosine similarity, hybrid RRF, graph personalised PageRank" }),
+  node: Nullable(SearchNodeHit),
+  chunk: Nullable(ChunkResult),
+});
+export type SearchResultBody = Static<typeof SearchResult>;
+
+const TripleEnd = Type.Object({ id: Type.String(), label: Type.String(), template_id: Type.String() });
+export const SearchTriple = Type.Object({ source: TripleEnd, relationship: Type.String(), target: TripleEnd });
+
+const modes = [
+  'keyword (default): BM25 full text over node labels (weighted 3) and properties and over chunk text, each kind scored',
+  'relative to its best hit, then merged; `"exact phrase"` and a trailing `term*` (2+ characters) are honoured, any other',
+  'query syntax is searched as plain words; terms are ANDed, and when nothing contains them all the search retries with any',
+  'term and says so in `fallback`. semantic: vector similarity. hybrid: semantic and keyword fused by reciprocal rank',
+  '(keyword alone when there is no vector result). graph (extension): personalised PageRank from the entities best matching',
+  'the query, with the traversed `triples`.',
+].join(' ');
+
+export const searchEndpoints = {
+  search: endpoint({
+    method: 'GET', path: '/search', tag, status: 200, errors: [422],
+    summary: 'Search nodes and the chunks of enabled sources by keyword (default), semantic, hybrid or graph (extension); extensions: '
+      + '`source_ids` and `template_id` filters, `fallback` (why a mode fell back) and `triples` (graph mode) in the response',
+    query: Type.Object({
+      q: Type.String({ description: 'the query; input without a searchable word gives no results' }),
+      search_type: Type.Optional(Type.Unsafe<SearchType>({ type: 'string', enum: [...searchTypes], default: 'keyword', description: modes })),
+      limit: Type.Optional(Type.Integer({ minimum: 1, default: searchLimitDefault, description: `clamped to ${searchLimitMax}` })),
+      source_ids: Type.Optional(Type.Union([Type.Array(Type.String()), Type.String()], {
+        description: 'extension: only chunks of these sources and nodes they contributed; comma-separated, or repeat the parameter',
+      })),
+      template_id: Type.Optional(Type.String({ minLength: 1, description: 'extension: only nodes of this template (no chunks)' })),
+    }),
+    response: Type.Object({
+      data: Type.Array(SearchResult),
+      type: Type.String({ description: 'the search_type that ran' }),
+      fallback: Nullable(Type.String({ description: 'extension: why the mode fell back (e.g. hybrid to keyword, keyword to any term), else null' })),
+      triples: Type.Optional(Type.Array(SearchTriple, { description: 'extension: graph mode only, the node–edge–node steps traversed' })),
+    }),
+  }),
+};

@@ -1,0 +1,64 @@
+/**
+ * Chunk rankings of graph search: the provenance of the top entities (prior-art §4.7 step 5) and the
+ * scope filter applied to vector chunks.
+ */
+import type { Db } from '../../storage/connection.ts';
+import type { RankedItem, SearchScope } from '../types.ts';
+
+export interface RankedEntity {
+  id: string;
+  score: number;
+}
+
+const scopeClause = (scope: Pick<SearchScope, 'sourceIds'>) => (scope.sourceIds ? 'AND d.source_id IN (SELECT value FROM json_each(?))' : '');
+const scopeBindings = (scope: Pick<SearchScope, 'sourceIds'>) => (scope.sourceIds ? [JSON.stringify(scope.sourceIds)] : []);
+
+/**
+ * Chunks citing the top entities, of enabled sources in scope: ordered by the citing entity's PPR rank,
+ * then citation confidence (a chunk's confidence for an entity is its best citation of it). So that
+ * one heavily cited entity cannot fill the list, each entity first gets an equal share of the `size`
+ * slots (`ceil(size / entities)`, its most confident chunks), in rank order; the slots left go to the
+ * entities' further chunks, again in rank order. A chunk citing several entities keeps its best place.
+ * Score: the entity's PPR score × the citation confidence (RRF uses the order only).
+ */
+export async function provenanceChunks(db: Db, entities: readonly RankedEntity[], scope: Pick<SearchScope, 'sourceIds'>, size: number): Promise<RankedItem[]> {
+  if (!entities.length || size <= 0) return [];
+  const share = Math.ceil(size / entities.length);
+  const rows = (await db.raw(
+    `WITH top AS (SELECT value AS id, key AS rank FROM json_each(?)),
+     cited AS (
+       SELECT top.rank AS rank, c.chunk_id AS chunk_id, MAX(c.confidence) AS confidence
+       FROM top
+       JOIN source_citations c ON c.entity_uri = top.id
+       JOIN document_chunks d ON d.id = c.chunk_id
+       JOIN sources s ON s.id = d.source_id
+       WHERE s.enabled = 1 ${scopeClause(scope)}
+       GROUP BY top.rank, c.chunk_id),
+     numbered AS (
+       SELECT rank, chunk_id, confidence, ROW_NUMBER() OVER (PARTITION BY rank ORDER BY confidence DESC, chunk_id) AS n FROM cited),
+     placed AS (
+       SELECT rank, chunk_id, confidence, n, n > ? AS overflow,
+              ROW_NUMBER() OVER (PARTITION BY chunk_id ORDER BY n > ?, rank, n) AS place
+       FROM numbered WHERE n <= ?)
+     SELECT rank, chunk_id, confidence FROM placed WHERE place = 1 ORDER BY overflow, rank, n LIMIT ?`,
+    [JSON.stringify(entities.map((entity) => entity.id)), ...scopeBindings(scope), share, share, size, size],
+  )) as { rank: number; chunk_id: string; confidence: number }[];
+  return rows.map((row) => ({ kind: 'chunk', id: row.chunk_id, score: entities[row.rank].score * row.confidence }));
+}
+
+/**
+ * The chunks of a ranking that may be shown: of enabled sources, in scope, existing; order kept,
+ * duplicates dropped. The injected vector search may not know the scope; this makes sure.
+ */
+export async function chunksInScope(db: Db, items: readonly RankedItem[], scope: Pick<SearchScope, 'sourceIds'>): Promise<RankedItem[]> {
+  const chunks = items.filter((item) => item.kind === 'chunk');
+  if (!chunks.length) return [];
+  const rows = (await db.raw(
+    `SELECT d.id FROM document_chunks d JOIN sources s ON s.id = d.source_id
+     WHERE d.id IN (SELECT value FROM json_each(?)) AND s.enabled = 1 ${scopeClause(scope)}`,
+    [JSON.stringify(chunks.map((item) => item.id)), ...scopeBindings(scope)],
+  )) as { id: string }[];
+  const allowed = new Set(rows.map((row) => row.id));
+  const seen = new Set<string>();
+  return chunks.filter((item) => allowed.has(item.id) && !seen.has(item.id) && (seen.add(item.id), true));
+}

@@ -1,0 +1,177 @@
+/**
+ * Personalized PageRank over the cached adjacency (prior-art §4.7 step 3), by power iteration.
+ *
+ * The walk is undirected: from a node it steps to any neighbour along an outgoing or incoming edge
+ * (each slot of the undirected CSR counts once, so parallel edges weigh more). Extracted relations have a direction
+ * chosen by wording ("A part of B" vs "B contains A"; finalisation even adds inverse edges), and a
+ * directed walk strands mass on the many sink entities and cannot reach a passage about an entity
+ * that points *at* the query's entity. Undirected PPR reaches both.
+ *
+ * The scope is a mask over the dense node indices (nodes outside it hold no mass, receive none and
+ * do not count towards their neighbours' degree), so narrowing a search never rebuilds the graph.
+ * Mass of dangling nodes (no neighbour in the mask) returns to the personalization, as in networkx and
+ * rustworkx. Convergence follows them too: stop when the L1 change of an iteration is below
+ * `nodes in scope × tolerance`, or after `maxIterations`.
+ */
+import type { AdjacencyGraph } from './adjacency.ts';
+
+export interface PprOptions {
+  /** Probability of following an edge rather than jumping back to the seeds (`graphrag.ppr_damping`). */
+  damping: number;
+  /** Per-node L1 tolerance (default 1e-6). */
+  tolerance?: number;
+  /** Default 100. */
+  maxIterations?: number;
+}
+
+export interface PprResult {
+  /** Score per dense node index (0 outside the mask); sums to 1 when any seed is in the mask. */
+  scores: Float64Array;
+  iterations: number;
+  converged: boolean;
+  /** Nodes the walk ran over (the mask's size). */
+  activeCount: number;
+}
+
+/** The dense indices a mask admits (every node when `mask` is null). */
+function activeNodes(nodeCount: number, mask: Uint8Array | null): Int32Array {
+  if (!mask) {
+    const all = new Int32Array(nodeCount);
+    for (let v = 0; v < nodeCount; v++) all[v] = v;
+    return all;
+  }
+  let count = 0;
+  for (let v = 0; v < nodeCount; v++) count += mask[v];
+  const active = new Int32Array(count);
+  for (let v = 0, i = 0; v < nodeCount; v++) if (mask[v]) active[i++] = v;
+  return active;
+}
+
+/**
+ * PPR of `personalization` (dense index → weight, normalised here; seeds outside the mask ignored)
+ * over `graph` restricted to `mask` (1 = in scope; null = every node).
+ */
+export function personalizedPageRank(graph: AdjacencyGraph, personalization: ReadonlyMap<number, number>, mask: Uint8Array | null, options: PprOptions): PprResult {
+  const n = graph.nodeCount;
+  const damping = options.damping;
+  const tolerance = options.tolerance ?? 1e-6;
+  const maxIterations = options.maxIterations ?? 100;
+  const active = activeNodes(n, mask);
+  const scores = new Float64Array(n);
+
+  const p = new Float64Array(n);
+  let total = 0;
+  for (const [v, weight] of personalization) {
+    if (v < 0 || v >= n || (mask && !mask[v]) || !(weight > 0)) continue;
+    p[v] += weight;
+    total += weight;
+  }
+  if (total === 0) return { scores, iterations: 0, converged: true, activeCount: active.length };
+  for (const v of personalization.keys()) if (v >= 0 && v < n) p[v] /= total;
+
+  const offsets = graph.offsets;
+  const neighbors = graph.neighbors;
+
+  // Degree within the mask: the number of slots whose other end is in scope.
+  const degree = new Float64Array(n);
+  for (let i = 0; i < active.length; i++) {
+    const v = active[i];
+    if (!mask) {
+      degree[v] = offsets[v + 1] - offsets[v];
+      continue;
+    }
+    let d = 0;
+    for (let j = offsets[v], end = offsets[v + 1]; j < end; j++) d += mask[neighbors[j]];
+    degree[v] = d;
+  }
+
+  let x = scores;
+  x.set(p);
+  let next = new Float64Array(n);
+  // Each node's share per slot; stays 0 outside the mask and for dangling nodes, so pulls need no test.
+  const share = new Float64Array(n);
+  let iterations = 0;
+  let converged = false;
+  while (iterations < maxIterations) {
+    iterations++;
+    let dangling = 0;
+    for (let i = 0; i < active.length; i++) {
+      const v = active[i];
+      if (degree[v] === 0) dangling += x[v];
+      else share[v] = x[v] / degree[v];
+    }
+    const restart = 1 - damping + damping * dangling;
+    let change = 0;
+    for (let i = 0; i < active.length; i++) {
+      const v = active[i];
+      let sum = 0;
+      for (let j = offsets[v], end = offsets[v + 1]; j < end; j++) sum += share[neighbors[j]];
+      const value = damping * sum + restart * p[v];
+      change += Math.abs(value - x[v]);
+      next[v] = value;
+    }
+    const previous = x;
+    x = next;
+    next = previous;
+    if (change < active.length * tolerance) {
+      converged = true;
+      break;
+    }
+  }
+  if (x !== scores) scores.set(x);
+  return { scores, iterations, converged, activeCount: active.length };
+}
+
+/**
+ * The part of the scope PPR runs over when the scope is larger than `maxNodes`
+ * (`graphrag.max_graph_nodes`): the `maxNodes` in-scope nodes nearest the seeds, breadth-first along
+ * edges of either direction, seeds first in the order given. Returns `mask` itself when it fits. PPR
+ * mass decays by the damping factor with every hop, so the far nodes left out would hold almost none;
+ * bounding the region bounds the work per query however large the graph grows.
+ */
+export function seedRegion(graph: AdjacencyGraph, seeds: readonly number[], mask: Uint8Array | null, maxNodes: number): Uint8Array | null {
+  const n = graph.nodeCount;
+  let inScope = n;
+  if (mask) {
+    inScope = 0;
+    for (let v = 0; v < n; v++) inScope += mask[v];
+  }
+  if (inScope <= maxNodes) return mask;
+  const region = new Uint8Array(n);
+  const queue = new Int32Array(Math.min(maxNodes, n));
+  let size = 0;
+  const visit = (v: number) => {
+    if (size >= maxNodes || region[v] || (mask && !mask[v])) return;
+    region[v] = 1;
+    queue[size++] = v;
+  };
+  for (const seed of seeds) visit(seed);
+  for (let head = 0; head < size && size < maxNodes; head++) {
+    const v = queue[head];
+    for (let j = graph.offsets[v], end = graph.offsets[v + 1]; j < end && size < maxNodes; j++) visit(graph.neighbors[j]);
+  }
+  return region;
+}
+
+/**
+ * The `k` highest-scoring nodes with a positive score that `accept` admits, best first (ties by
+ * lower index). Linear in the node count for small `k`.
+ */
+export function topNodes(scores: Float64Array, k: number, accept: (v: number) => boolean = () => true): number[] {
+  const top: number[] = [];
+  if (k <= 0) return top;
+  for (let v = 0; v < scores.length; v++) {
+    const score = scores[v];
+    if (!(score > 0)) continue;
+    if (top.length === k && score <= scores[top[k - 1]]) continue;
+    if (!accept(v)) continue;
+    if (top.length < k) top.push(v);
+    let at = top.length - 1;
+    while (at > 0 && scores[top[at - 1]] < score) {
+      top[at] = top[at - 1];
+      at--;
+    }
+    top[at] = v;
+  }
+  return top;
+}

@@ -1,0 +1,90 @@
+/**
+ * Which nodes of the cached adjacency a graph search may reach, as a mask over dense indices.
+ *
+ * A node belongs to the sources that contributed it (`node_sources`, written by extraction commits)
+ * and to its own `source_id` (set by API writes). Then:
+ * - no `sourceIds`: every node except those whose sources are all disabled. Nodes of no source
+ *   (created by hand) stay in: no disabled source hides them, and they often join extracted ones.
+ * - `sourceIds`: only nodes of those sources that are enabled. Hand-made nodes belong to no source, so
+ *   a scoped search leaves them out (the scope reads "what these sources say").
+ *
+ * Computed in SQL with cost proportional to the disabled or selected sources' contributions, not to
+ * the graph, and cached with the adjacency until `graph_version.scope` moves (node_sources, a node's
+ * source, a source enabled, disabled or deleted).
+ */
+import type { Db } from '../../storage/connection.ts';
+import type { SearchScope } from '../types.ts';
+import type { GraphAdjacency } from './adjacency.ts';
+
+export interface ScopeMask {
+  /** 1 = reachable, per dense node index; null = every node. */
+  mask: Uint8Array | null;
+  /** Nodes in scope. */
+  size: number;
+}
+
+const maxCachedMasks = 16;
+const caches = new WeakMap<GraphAdjacency, Map<string, { version: number; scope: ScopeMask }>>();
+
+export async function scopeMask(db: Db, adjacency: GraphAdjacency, scope: Pick<SearchScope, 'sourceIds'>, scopeVersion: number): Promise<ScopeMask> {
+  const key = scope.sourceIds ? JSON.stringify([...new Set(scope.sourceIds)].sort()) : '*';
+  let cache = caches.get(adjacency);
+  if (!cache) caches.set(adjacency, (cache = new Map()));
+  const hit = cache.get(key);
+  if (hit && hit.version === scopeVersion) return hit.scope;
+  const computed = await computeMask(db, adjacency, scope.sourceIds);
+  cache.delete(key);
+  cache.set(key, { version: scopeVersion, scope: computed });
+  while (cache.size > maxCachedMasks) cache.delete(cache.keys().next().value!);
+  return computed;
+}
+
+async function idList(db: Db, sql: string, bindings: string[]): Promise<string[]> {
+  const rows = (await db.raw(`SELECT json_group_array(id) AS ids FROM (${sql})`, bindings)) as { ids: string }[];
+  return JSON.parse(rows[0].ids) as string[];
+}
+
+async function computeMask(db: Db, adjacency: GraphAdjacency, sourceIds: string[] | null): Promise<ScopeMask> {
+  const n = adjacency.nodeCount;
+  if (sourceIds) {
+    const ids = await idList(
+      db,
+      `SELECT ns.node_id AS id FROM node_sources ns JOIN sources s ON s.id = ns.source_id
+         WHERE ns.source_id IN (SELECT value FROM json_each(?)) AND s.enabled = 1
+       UNION
+       SELECT n.id FROM graph_nodes n JOIN sources s ON s.id = n.source_id
+         WHERE n.source_id IN (SELECT value FROM json_each(?)) AND s.enabled = 1`,
+      [JSON.stringify(sourceIds), JSON.stringify(sourceIds)],
+    );
+    const mask = new Uint8Array(n);
+    let size = 0;
+    for (const id of ids) {
+      const v = adjacency.index.get(id);
+      if (v !== undefined && !mask[v]) {
+        mask[v] = 1;
+        size++;
+      }
+    }
+    return { mask, size };
+  }
+  const hidden = await idList(
+    db,
+    `WITH off AS (SELECT id FROM sources WHERE enabled = 0),
+     touched AS (SELECT node_id AS id FROM node_sources WHERE source_id IN off UNION SELECT id FROM graph_nodes WHERE source_id IN off)
+     SELECT t.id FROM touched t
+     WHERE NOT EXISTS (SELECT 1 FROM node_sources ns JOIN sources s ON s.id = ns.source_id WHERE ns.node_id = t.id AND s.enabled = 1)
+       AND NOT EXISTS (SELECT 1 FROM graph_nodes n JOIN sources s ON s.id = n.source_id WHERE n.id = t.id AND s.enabled = 1)`,
+    [],
+  );
+  if (!hidden.length) return { mask: null, size: n };
+  const mask = new Uint8Array(n).fill(1);
+  let size = n;
+  for (const id of hidden) {
+    const v = adjacency.index.get(id);
+    if (v !== undefined && mask[v]) {
+      mask[v] = 0;
+      size--;
+    }
+  }
+  return { mask, size };
+}

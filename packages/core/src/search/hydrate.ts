@@ -1,0 +1,70 @@
+import type { SearchResultBody } from '@rhizome/contracts/api/search';
+import type { Db } from '../storage/connection.ts';
+import type { RankedItem } from './types.ts';
+
+export type SearchResult = SearchResultBody;
+
+interface NodeRow {
+  id: string;
+  label: string;
+  template_id: string | null;
+  degree: number;
+}
+
+interface ChunkRow {
+  id: string;
+  source_id: string;
+  chunk_index: number;
+  content: string;
+  page_number: number | null;
+  section: string | null;
+  filename: string;
+}
+
+/**
+ * A ranking as the spec's SearchResult objects, in rank order: one query for the nodes (edge_count is
+ * the degree the edge triggers keep) and one for the chunks with their source's filename. An item whose
+ * row went away since it was ranked is left out.
+ */
+export async function hydrate(db: Db, items: RankedItem[]): Promise<SearchResult[]> {
+  const nodeIds = [...new Set(items.filter((item) => item.kind === 'node').map((item) => item.id))];
+  const chunkIds = [...new Set(items.filter((item) => item.kind === 'chunk').map((item) => item.id))];
+  const nodes = new Map<string, NodeRow>();
+  const chunks = new Map<string, ChunkRow>();
+  if (nodeIds.length) {
+    const rows = (await db.raw('SELECT n.id, n.label, n.template_id, n.degree FROM graph_nodes n WHERE n.id IN (SELECT value FROM json_each(?))', [
+      JSON.stringify(nodeIds),
+    ])) as NodeRow[];
+    for (const row of rows) nodes.set(row.id, row);
+  }
+  if (chunkIds.length) {
+    const rows = (await db.raw(
+      `SELECT c.id, c.source_id, c.chunk_index, c.content, c.page_number, c.section, COALESCE(s.filename, s.title, s.origin_url, '') AS filename
+       FROM document_chunks c JOIN sources s ON s.id = c.source_id WHERE c.id IN (SELECT value FROM json_each(?))`,
+      [JSON.stringify(chunkIds)],
+    )) as ChunkRow[];
+    for (const row of rows) chunks.set(row.id, row);
+  }
+  const results: SearchResult[] = [];
+  for (const item of items) {
+    if (item.kind === 'node') {
+      const node = nodes.get(item.id);
+      if (!node) continue;
+      results.push({
+        result_type: 'node', score: item.score, chunk: null,
+        node: { id: node.id, label: node.label, template_id: node.template_id, edge_count: Math.max(0, node.degree) },
+      });
+    } else {
+      const chunk = chunks.get(item.id);
+      if (!chunk) continue;
+      results.push({
+        result_type: 'chunk', score: item.score, node: null,
+        chunk: {
+          chunk_id: chunk.id, source_id: chunk.source_id, chunk_index: chunk.chunk_index, content: chunk.content,
+          page_number: chunk.page_number, section: chunk.section, filename: chunk.filename,
+        },
+      });
+    }
+  }
+  return results;
+}

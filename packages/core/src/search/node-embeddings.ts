@@ -1,0 +1,55 @@
+import type { Db } from '../storage/connection.ts';
+import { encodeVector, userVectorModel } from './vectors/sources.ts';
+
+/**
+ * Writes to `node_embeddings`, the source of truth of node vectors. Rows are replaced, never updated
+ * in place, so a rewritten vector gets a new rowid: the write sequence by which vector index readers
+ * find what their checkpoint lacks.
+ */
+
+export interface NodeVectorRow {
+  nodeId: string;
+  model: string;
+  vector: Float32Array;
+}
+
+/** Rows per INSERT (4 bindings each). */
+const insertBatch = 100;
+
+async function replaceRows(db: Db, rows: { node_id: string; model: string; dimensions: number; vector: Buffer }[]): Promise<void> {
+  for (let start = 0; start < rows.length; start += insertBatch) {
+    const batch = rows.slice(start, start + insertBatch);
+    await db.raw(
+      `INSERT OR REPLACE INTO node_embeddings (node_id, model, dimensions, vector) VALUES ${batch.map(() => '(?, ?, ?, ?)').join(', ')}`,
+      batch.flatMap((row) => [row.node_id, row.model, row.dimensions, row.vector]),
+    );
+  }
+}
+
+/** Vectors the embedder made, with the JSON copy `graph_nodes.embedding` the API shows; run it in a transaction. */
+export async function storeNodeVectors(db: Db, rows: NodeVectorRow[]): Promise<void> {
+  await replaceRows(db, rows.map((row) => ({ node_id: row.nodeId, model: row.model, dimensions: row.vector.length, vector: encodeVector(row.vector) })));
+  for (const row of rows) {
+    await db('graph_nodes').where({ id: row.nodeId }).update({ embedding: JSON.stringify(Array.from(row.vector, (value) => Math.round(value * 1e6) / 1e6)) });
+  }
+}
+
+/**
+ * Embeddings a client gave nodes it created (POST /nodes, batch creates). They are recorded with the
+ * model `user`: Rhizome cannot know which model made them, so they are searched whenever their
+ * dimensions match the configured embedder's, and never overwritten by re-embedding.
+ */
+export async function storeClientNodeVectors(db: Db, nodes: { id: string; embedding: number[] | null }[]): Promise<void> {
+  const rows = nodes.flatMap((node) => {
+    if (!node.embedding?.length) return [];
+    const vector = Float32Array.from(node.embedding);
+    return [{ node_id: node.id, model: userVectorModel, dimensions: vector.length, vector: encodeVector(vector) }];
+  });
+  await replaceRows(db, rows);
+}
+
+/** A client set a node's embedding (PATCH /nodes): null or an empty list removes it, so the node lacks one. */
+export async function setClientNodeVector(db: Db, nodeId: string, embedding: number[] | null): Promise<void> {
+  if (embedding?.length) await storeClientNodeVectors(db, [{ id: nodeId, embedding }]);
+  else await db('node_embeddings').where({ node_id: nodeId }).delete();
+}

@@ -1,0 +1,118 @@
+import type { EmbeddingIdentity } from '../providers/embeddings/port.ts';
+import type { EmbeddingService } from '../providers/embeddings/service.ts';
+import { embedNodes } from '../extraction/commit/node-vectors.ts';
+import { allTemplates, storeTemplateEmbedding } from '../graph/templates/repo.ts';
+import { templateText } from '../graph/templates/embeddings.ts';
+import type { Db } from '../storage/connection.ts';
+import { encodeVector, userVectorModel } from './vectors/sources.ts';
+import type { VectorSink } from './vectors/writers.ts';
+
+/**
+ * Embedding what lacks a vector of the configured embedder: chunks, nodes and templates whose vector is
+ * missing or of another model or dimensions. Every pass walks its table by rowid and only touches rows
+ * still lacking one, so a pass cut short (a crash, a retry, a cancel) resumes where it stopped. Stored
+ * rows are replaced, not updated, so vector index readers see them by their new rowid.
+ */
+
+export type Embed = (texts: string[]) => Promise<Float32Array[]>;
+
+/** The configured embedder's identity; a remote model that has not answered yet is asked once for its dimensions. */
+export async function embedderIdentity(embeddings: EmbeddingService, embed: Embed): Promise<EmbeddingIdentity> {
+  const { provider, model, dimensions } = embeddings.identity();
+  return { provider, model, dimensions: dimensions ?? (await embed(['dimensions']))[0].length };
+}
+
+/** Nodes after `after` (rowid) without a usable vector: none, or one the embedder made with another model or dimensions (a client's is kept). */
+export async function nodesLackingVectors(db: Db, identity: EmbeddingIdentity, after: number, limit: number): Promise<{ rowid: number; id: string }[]> {
+  return (await db.raw(
+    `SELECT n.rowid AS rowid, n.id AS id FROM graph_nodes n LEFT JOIN node_embeddings e ON e.node_id = n.id
+     WHERE n.rowid > ? AND (e.node_id IS NULL OR (e.model <> ? AND (e.model <> ? OR e.dimensions <> ?)))
+     ORDER BY n.rowid LIMIT ?`,
+    [after, userVectorModel, identity.model, identity.dimensions, limit],
+  )) as { rowid: number; id: string }[];
+}
+
+const nodePage = 1_000;
+
+export interface NodePassResult {
+  embedded: number;
+  failed: number;
+  errors: string[];
+}
+
+/**
+ * Embeds every node lacking a usable vector, a page at a time. With `keepGoing`, a page that fails is
+ * counted and skipped (POST /search/embeddings reports it); otherwise the failure is thrown (a task retries).
+ */
+export async function embedLackingNodes(
+  db: Db, identity: EmbeddingIdentity, embeddings: EmbeddingService, embed: Embed, sink: VectorSink | undefined,
+  options: { keepGoing: boolean; checkCancelled?: () => Promise<void> },
+): Promise<NodePassResult> {
+  const result: NodePassResult = { embedded: 0, failed: 0, errors: [] };
+  const embedder = { identity: () => embeddings.identity(), embed };
+  for (let after = 0; ;) {
+    await options.checkCancelled?.();
+    const page = await nodesLackingVectors(db, identity, after, nodePage);
+    if (!page.length) return result;
+    after = page[page.length - 1].rowid;
+    try {
+      result.embedded += await embedNodes(db, page.map((row) => row.id), embedder, sink);
+    } catch (error) {
+      if (!options.keepGoing) throw error;
+      result.failed += page.length;
+      const reason = error instanceof Error ? error.message : String(error);
+      if (!result.errors.includes(reason)) result.errors.push(reason);
+    }
+  }
+}
+
+/** Templates lacking a vector of `identity`, re-embedded from their name, description and properties. */
+export async function embedLackingTemplates(db: Db, identity: EmbeddingIdentity, embed: Embed, sink: VectorSink): Promise<number> {
+  const rows = (await db('graph_templates').select('rowid', 'id', 'embedding_model', 'embedding_dimensions')) as
+    { rowid: number; id: string; embedding_model: string | null; embedding_dimensions: number | null }[];
+  const lacking = new Map(rows.filter((row) => row.embedding_model !== identity.model || row.embedding_dimensions !== identity.dimensions).map((row) => [row.id, row.rowid]));
+  const templates = (await allTemplates(db)).filter((template) => lacking.has(template.id));
+  for (let start = 0; start < templates.length; start += 32) {
+    const batch = templates.slice(start, start + 32);
+    const vectors = await embed(batch.map(templateText));
+    await db.transaction(async (trx) => {
+      for (const [index, template] of batch.entries()) await storeTemplateEmbedding(trx, template.id, Array.from(vectors[index]), identity.model);
+    });
+    await sink.upsert(batch.map((template, index) => ({ label: lacking.get(template.id)!, vector: vectors[index] })), identity);
+  }
+  return templates.length;
+}
+
+/** Rows per INSERT of chunk vectors (4 bindings each). */
+const chunkInsertBatch = 100;
+
+/** Chunks lacking a vector of `identity`, embedded in waves of `waveSize`. */
+export async function embedLackingChunks(
+  db: Db, identity: EmbeddingIdentity, embed: Embed, sink: VectorSink, waveSize: number, checkCancelled: () => Promise<void>,
+): Promise<number> {
+  let embedded = 0;
+  for (let after = 0; ;) {
+    await checkCancelled();
+    const wave = (await db.raw(
+      `SELECT c.rowid AS rowid, c.id AS id, c.content AS content FROM document_chunks c LEFT JOIN chunk_embeddings e ON e.chunk_id = c.id
+       WHERE c.rowid > ? AND (e.chunk_id IS NULL OR e.model <> ? OR e.dimensions <> ?) ORDER BY c.rowid LIMIT ?`,
+      [after, identity.model, identity.dimensions, waveSize],
+    )) as { rowid: number; id: string; content: string }[];
+    if (!wave.length) break;
+    after = wave[wave.length - 1].rowid;
+    const vectors = await embed(wave.map((chunk) => chunk.content));
+    await db.transaction(async (trx) => {
+      for (let start = 0; start < wave.length; start += chunkInsertBatch) {
+        const batch = wave.slice(start, start + chunkInsertBatch);
+        await trx.raw(
+          `INSERT OR REPLACE INTO chunk_embeddings (chunk_id, model, dimensions, vector) VALUES ${batch.map(() => '(?, ?, ?, ?)').join(', ')}`,
+          batch.flatMap((chunk, offset) => [chunk.id, identity.model, vectors[start + offset].length, encodeVector(vectors[start + offset])]),
+        );
+      }
+    });
+    await sink.upsert(wave.map((chunk, index) => ({ label: chunk.rowid, vector: vectors[index] })), identity);
+    embedded += wave.length;
+  }
+  await db('sources').where('chunk_count', '>', 0).update({ embedding_model: identity.model, embedding_dimensions: identity.dimensions });
+  return embedded;
+}

@@ -1,0 +1,199 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { openSqlite, type Db } from '../../src/storage/connection.ts';
+import { Migrator } from '../../src/storage/migrator.ts';
+import type { EmbeddingIdentity } from '../../src/providers/embeddings/port.ts';
+import { LabelSet } from '../../src/search/vectors/label-set.ts';
+import { registerLocalStore, unregisterLocalStore } from '../../src/search/vectors/local-stores.ts';
+import { VectorReaders } from '../../src/search/vectors/readers.ts';
+import { chunkVectorSource, encodeVector } from '../../src/search/vectors/sources.ts';
+import { VectorStore } from '../../src/search/vectors/store.ts';
+
+const identity: EmbeddingIdentity = { provider: 'builtin', model: 'test-16d', dimensions: 16 };
+
+let dir: string;
+let db: Db;
+let readers: VectorReaders;
+let stores: VectorStore[];
+let nextChunk = 0;
+
+beforeEach(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rhizome-readers-'));
+  db = openSqlite(path.join(dir, 'app.db'));
+  await new Migrator(path.join(dir, 'backups')).apply(db);
+  const at = new Date().toISOString();
+  await db('sources').insert({ id: 's1', created_at: at, updated_at: at });
+  readers = new VectorReaders({ store: { pollMs: 0 } });
+  stores = [];
+});
+
+afterEach(async () => {
+  await readers.close();
+  for (const store of stores) await store.close().catch(() => undefined);
+  await db.destroy();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+async function openWriter(): Promise<VectorStore> {
+  const store = await VectorStore.open(dir, 'chunks', identity, db, chunkVectorSource, { checkpointIntervalMs: 3_600_000, checkpointWrites: 1_000_000 });
+  stores.push(store);
+  return store;
+}
+
+function randomUnit(): Float32Array {
+  const vector = Float32Array.from({ length: identity.dimensions }, () => Math.random() * 2 - 1);
+  const norm = Math.hypot(...vector);
+  return vector.map((value) => value / norm);
+}
+
+interface Row { label: number; vector: Float32Array; id: string }
+
+/** Commits chunks with their vectors to SQLite, as indexing does. */
+async function insertChunks(count: number, model = identity.model): Promise<Row[]> {
+  const rows: Row[] = [];
+  const at = new Date().toISOString();
+  for (let i = 0; i < count; i += 1) {
+    const id = `chunk-${(nextChunk += 1)}`;
+    const vector = randomUnit();
+    await db('document_chunks').insert({ id, source_id: 's1', chunk_index: nextChunk, content: `chunk ${nextChunk}`, created_at: at });
+    await db('chunk_embeddings').insert({ chunk_id: id, model, dimensions: identity.dimensions, vector: encodeVector(vector) });
+    const [{ rowid }] = (await db('document_chunks').where({ id }).select('rowid')) as { rowid: number }[];
+    rows.push({ label: rowid, vector, id });
+  }
+  return rows;
+}
+
+const reader = () => readers.reader(db, 'chunks', identity);
+const top = async (vector: Float32Array, k = 1, filter?: (label: number) => boolean) => (await reader().search(vector, k, filter)).map((hit) => hit.label);
+
+describe('vector readers', () => {
+  it('cover the vectors SQLite has and the loaded checkpoint lacks, by an exact scan, until the index has them', async () => {
+    const writer = await openWriter();
+    const rows = await insertChunks(30);
+    await writer.upsert(rows.slice(0, 20));
+    await writer.flush();
+
+    expect(await top(rows[5].vector)).toEqual([rows[5].label]);
+    // Never handed to the index: only the tail can find them.
+    const [hit] = await reader().search(rows[25].vector, 1);
+    expect(hit.label).toBe(rows[25].label);
+    expect(hit.similarity).toBeCloseTo(1, 5);
+    expect(reader().tailSize).toBe(10);
+    expect(await reader().size()).toBe(30);
+
+    // Written after the reader looked: found by their write sequence.
+    const later = await insertChunks(3);
+    expect(await top(later[1].vector)).toEqual([later[1].label]);
+    expect(reader().tailSize).toBe(13);
+
+    await writer.upsert([...rows.slice(20), ...later]);
+    await writer.flush();
+    await vi.waitFor(async () => {
+      await reader().search(rows[0].vector, 1);
+      expect(reader().tailSize).toBe(0);
+    }, { timeout: 2_000, interval: 20 });
+    expect(await reader().size()).toBe(33);
+    expect(await top(later[2].vector)).toEqual([later[2].label]);
+  });
+
+  it('find at open what the checkpoint lacks, and leave other identities out', async () => {
+    const writer = await openWriter();
+    const rows = await insertChunks(12);
+    await writer.upsert(rows.slice(0, 4));
+    await writer.flush();
+    const others = await insertChunks(3, 'another-model');
+
+    expect(await reader().size()).toBe(12);
+    expect(reader().tailSize).toBe(8);
+    for (const row of rows) expect(await top(row.vector)).toEqual([row.label]);
+    for (const row of others) expect(await top(row.vector)).not.toContain(row.label);
+  });
+
+  it('answer a replaced vector with the new one, while the index still holds the old', async () => {
+    const writer = await openWriter();
+    const rows = await insertChunks(10);
+    await writer.upsert(rows);
+    await writer.flush();
+    expect(await top(rows[3].vector)).toEqual([rows[3].label]);
+
+    const moved = randomUnit();
+    await db.raw('INSERT OR REPLACE INTO chunk_embeddings (chunk_id, model, dimensions, vector) VALUES (?, ?, ?, ?)', [rows[3].id, identity.model, 16, encodeVector(moved)]);
+    const [hit] = await reader().search(moved, 1);
+    expect(hit).toMatchObject({ label: rows[3].label });
+    expect(hit.similarity).toBeCloseTo(1, 5);
+    const old = (await reader().search(rows[3].vector, 10)).find((entry) => entry.label === rows[3].label);
+    expect(old?.similarity ?? 0).toBeLessThan(0.99);
+
+    // The writer applies the replacement and checkpoints: the tail entry goes, the index answers alike.
+    await writer.upsert([{ label: rows[3].label, vector: moved }]);
+    await writer.flush();
+    await vi.waitFor(async () => {
+      await reader().search(moved, 1);
+      expect(reader().tailSize).toBe(0);
+    }, { timeout: 2_000, interval: 20 });
+    expect(await top(moved)).toEqual([rows[3].label]);
+  });
+
+  it('apply the filter callback to index and tail hits alike', async () => {
+    const writer = await openWriter();
+    const rows = await insertChunks(40);
+    await writer.upsert(rows.slice(0, 20));
+    await writer.flush();
+    const allowed = LabelSet.of(rows.filter((_, index) => index % 2 === 1).map((row) => row.label));
+    const hits = await top(rows[0].vector, 40, (label) => allowed.has(label));
+    expect(hits).toHaveLength(20);
+    for (const label of hits) expect(allowed.has(label)).toBe(true);
+    expect(await top(rows[30].vector, 5, () => false)).toEqual([]);
+  });
+
+  it('search an exact list of labels from SQLite', async () => {
+    const rows = await insertChunks(8);
+    const among = [rows[1].label, rows[4].label, rows[6].label];
+    const hits = await reader().searchAmong(rows[4].vector, among, 2);
+    expect(hits.map((hit) => hit.label)[0]).toBe(rows[4].label);
+    expect(hits).toHaveLength(2);
+    for (const hit of hits) expect(among).toContain(hit.label);
+  });
+
+  it('search the writer of this process when it has the index open, instead of loading a copy', async () => {
+    const rows = await insertChunks(6);
+    expect(await top(rows[2].vector)).toEqual([rows[2].label]);
+    expect(reader().tailSize).toBe(6);
+
+    const writer = await openWriter();
+    registerLocalStore(dir, 'chunks', writer);
+    try {
+      const later = await insertChunks(4);
+      await writer.upsert(later.slice(0, 2));
+      // No checkpoint: the live writer index answers, the tail covers what it has not inserted yet.
+      for (const row of [...rows, ...later]) expect(await top(row.vector)).toEqual([row.label]);
+      expect(reader().tailSize).toBe(2);
+      await writer.upsert(later.slice(2));
+      await vi.waitFor(async () => {
+        await reader().search(rows[0].vector, 1);
+        expect(reader().tailSize).toBe(0);
+      }, { timeout: 2_000, interval: 20 });
+      expect(await reader().size()).toBe(10);
+    } finally {
+      unregisterLocalStore(dir, 'chunks', writer);
+    }
+  });
+
+  it('look again from what is left when the newest rows were deleted and their sequences reused', async () => {
+    const writer = await openWriter();
+    const rows = await insertChunks(10);
+    await writer.upsert(rows);
+    await writer.flush();
+    await top(rows[0].vector);
+    await db('document_chunks').whereIn('id', rows.slice(7).map((row) => row.id)).delete();
+    await writer.remove(rows.slice(7).map((row) => row.label));
+    // The reader's checkpoint still holds the deleted labels: callers map labels to rows, which drops them.
+    await top(rows[0].vector);
+    // SQLite hands the deleted rowids out again, to rows with other vectors.
+    const again = await insertChunks(3);
+    expect(again.map((row) => row.label)).toEqual(rows.slice(7).map((row) => row.label));
+    for (const row of again) expect(await top(row.vector)).toEqual([row.label]);
+  });
+});
