@@ -7,7 +7,8 @@ import type { Db } from '../../storage/connection.ts';
 import { normalizeNameKey as nameKey } from '../finalize/names.ts';
 import type { Evidence, FinalEntity, FinalizeResult, FinalRelationship } from '../types.ts';
 import { removeContribution } from './contributions.ts';
-import { ensureSourceTemplates, typeKey } from './templates.ts';
+import { ensureSourceTemplates } from './templates.ts';
+import { GENERIC_TYPES, typeKey } from '../finalize/types.ts';
 import { mergeNodeProperties, type NodeProperties } from './node-properties.ts';
 
 export interface CommitInput {
@@ -45,7 +46,6 @@ interface ExistingNode {
 const batch = 100;
 const snippetMaxChars = 1000;
 const sha = (value: string) => createHash('sha256').update(value).digest('hex').slice(0, 24);
-const genericTemplateNames = new Set(['item', 'concept']);
 
 /**
  * Commits a finalised extraction in one transaction (prior-art §2.12): the source's previous
@@ -80,7 +80,7 @@ async function findExisting(trx: Knex.Transaction, keys: string[]): Promise<Exis
   return found;
 }
 
-const compatible = (a: string, b: string) => typeKey(a) === typeKey(b) || genericTemplateNames.has(typeKey(a)) || genericTemplateNames.has(typeKey(b));
+const compatible = (a: string, b: string) => typeKey(a) === typeKey(b) || GENERIC_TYPES.has(typeKey(a)) || GENERIC_TYPES.has(typeKey(b));
 
 /** The node already holding an entity: its name's node of a compatible type first, then one named by an alias. */
 function match(entity: FinalEntity, byKey: Map<string, ExistingNode[]>): ExistingNode | undefined {
@@ -174,7 +174,7 @@ async function upsertEdges(trx: Knex.Transaction, input: CommitInput, nodeIds: s
       earlier.properties.confidence = Math.max(Number(earlier.properties.confidence), relationship.confidence);
       continue;
     }
-    wanted.set(id, { properties, row: { id, template_id: templateFor(relationship.type), source_node_id: source, target_node_id: target, label: typeKey(relationship.type), extracted: true, created_at: now, updated_at: now } });
+    wanted.set(id, { properties, row: { id, template_id: templateFor(relationship.type), source_node_id: source, target_node_id: target, label: relationship.type, extracted: true, created_at: now, updated_at: now } });
   }
   const existing = new Map<string, Record<string, unknown>>();
   const all = [...wanted.keys()];

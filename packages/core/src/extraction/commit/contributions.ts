@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { sourceTemplateId } from '../../graph/ids.ts';
+import { typeKey } from '../finalize/types.ts';
 
 const inBatches = async <T>(items: T[], size: number, work: (batch: T[]) => Promise<unknown>) => {
   for (let start = 0; start < items.length; start += size) await work(items.slice(start, start + size));
@@ -52,7 +53,7 @@ async function repointShared(trx: Knex.Transaction, sourceId: string, kind: 'nod
     const heir = (await trx(links).where({ [`${kind}_id`]: row.id }).orderBy('source_id').first('source_id')) as { source_id: string } | undefined;
     if (!heir) continue;
     const template = (await trx('graph_templates').where({ id: row.template_id }).first()) as Record<string, unknown>;
-    const heirTemplateId = sourceTemplateId(heir.source_id, kind, String(template.name).toLowerCase());
+    const heirTemplateId = sourceTemplateId(heir.source_id, kind, typeKey(String(template.name)));
     await trx('graph_templates').insert({ ...template, id: heirTemplateId, source_id: heir.source_id }).onConflict('id').ignore();
     await trx(table).where({ id: row.id }).update({ template_id: heirTemplateId });
   }

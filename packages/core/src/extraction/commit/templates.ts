@@ -1,13 +1,11 @@
 import type { Knex } from 'knex';
 import { sourceTemplateId } from '../../graph/ids.ts';
 import type { DomainDefinition } from '../../sources/domains/schema.ts';
+import { GENERIC_TYPES, typeKey } from '../finalize/types.ts';
 import type { FinalizeResult } from '../types.ts';
 
-/** Types that say nothing: entities of these types go to the system Item template. */
-const genericTypes = new Set(['', 'unknown', 'thing', 'entity', 'item', 'object', 'other', 'n/a', 'none', 'untitled']);
+/** Entities of a generic type (nothing said about them) go to the system Item template. */
 const itemTemplateId = 'system_template_item';
-
-export const typeKey = (type: string): string => type.trim().toLowerCase();
 
 /** Template ids by lower-cased type name, for the node and the edge types of one commit. */
 export interface SourceTemplates {
@@ -28,7 +26,7 @@ export async function ensureSourceTemplates(trx: Knex.Transaction, sourceId: str
   for (const entity of result.entities) {
     const key = typeKey(entity.type);
     if (nodeTypes.has(key)) continue;
-    if (genericTypes.has(key)) {
+    if (GENERIC_TYPES.has(key)) {
       nodeTypes.set(key, itemTemplateId);
       continue;
     }
@@ -49,7 +47,7 @@ export async function ensureSourceTemplates(trx: Knex.Transaction, sourceId: str
     edgeTypes.set(key, id);
     const definition = edgeDefinitions.get(key);
     rows.push({
-      id, name: definition?.name ?? key, template_type: 'edge', description: definition?.description ?? `Extracted ${key} relationships`,
+      id, name: definition?.name ?? relationship.type.trim(), template_type: 'edge', description: definition?.description ?? `Extracted ${relationship.type.trim()} relationships`,
       icon: null, color: null, is_system: false, source_id: sourceId, created_at: now, updated_at: now, properties: '[]',
     });
   }
