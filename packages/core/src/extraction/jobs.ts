@@ -74,8 +74,11 @@ export async function getGroup(db: Db, jobId: string, groupIndex: number): Promi
   return (await db('extraction_groups').where({ job_id: jobId, group_index: groupIndex }).first()) as GroupRow | undefined;
 }
 
-export async function listGroups(db: Db, jobId: string): Promise<GroupRow[]> {
-  return (await db('extraction_groups').where({ job_id: jobId }).orderBy('group_index').select(
+/** A job's groups in order (without their harvests), all of them or one page. */
+export async function listGroups(db: Db, jobId: string, page?: { offset: number; limit: number }): Promise<GroupRow[]> {
+  const query = db('extraction_groups').where({ job_id: jobId }).orderBy('group_index');
+  if (page) query.offset(page.offset).limit(page.limit);
+  return (await query.select(
     'job_id', 'group_index', 'first_chunk_index', 'last_chunk_index', 'status', 'task_id', 'attempts', 'entity_count', 'relationship_count',
     'error_message', 'started_at', 'completed_at', 'duration_ms',
   )) as GroupRow[];

@@ -126,7 +126,7 @@ export function defineExtractionOperations(registry: OperationRegistry, deps: Ex
       throw error;
     }
     const at = new Date().toISOString();
-    if (!(await moveJob(db, job.id, ['finalizing'], { status: 'committing', result: JSON.stringify(result), stats: JSON.stringify({ finalize: result.stats, harvest: harvestTotals(harvests) }), finalized_at: at }))) {
+    if (!(await moveJob(db, job.id, ['finalizing'], { status: 'committing', result: JSON.stringify(result), stats: JSON.stringify({ entities: result.entities.length, relationships: result.relationships.length, finalize: result.stats, harvest: harvestTotals(harvests) }), finalized_at: at }))) {
       return skipped('the job changed while finalizing');
     }
     await updateSource(db, job.source_id, {

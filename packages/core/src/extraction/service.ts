@@ -132,8 +132,8 @@ export class ExtractionService {
     return source.extraction_job_id ? getJob(this.deps.db, source.extraction_job_id) : latestJob(this.deps.db, sourceId);
   }
 
-  async groups(job: JobRow): Promise<GroupRow[]> {
-    return listGroups(this.deps.db, job.id);
+  async groups(job: JobRow, page?: { offset: number; limit: number }): Promise<GroupRow[]> {
+    return listGroups(this.deps.db, job.id, page);
   }
 
   async counts(job: JobRow) {

@@ -22,19 +22,19 @@ function timing(groups: GroupRow[]): ExtractionProgressBody['timing'] {
 function progress(sourceId: string, job: JobRow, groups: GroupRow[]): ExtractionProgressBody {
   const byStatus: Record<string, number> = { pending: 0, queued: 0, running: 0, completed: 0, failed: 0, cancelled: 0 };
   for (const group of groups) byStatus[group.status] = (byStatus[group.status] ?? 0) + 1;
-  const result = job.result ? (JSON.parse(job.result) as { entities: unknown[]; relationships: unknown[] }) : null;
+  const stats = job.stats ? (JSON.parse(job.stats) as { entities: number; relationships: number } & Record<string, unknown>) : null;
   const current = groups.find((group) => group.status === 'running') ?? groups.find((group) => group.status === 'queued') ?? null;
   const done = byStatus.completed + byStatus.failed + byStatus.cancelled;
   return {
     source_id: sourceId, job_id: job.id, status: job.status, has_extraction_job: true,
     total_chunks: job.total_groups, completed_chunks: byStatus.completed, failed_chunks: byStatus.failed,
     progress_percent: job.total_groups ? Math.round((1000 * done) / job.total_groups) / 10 : 100, chunks_by_status: byStatus,
-    total_entities: result ? result.entities.length : groups.reduce((sum, group) => sum + (group.entity_count ?? 0), 0),
-    total_relationships: result ? result.relationships.length : groups.reduce((sum, group) => sum + (group.relationship_count ?? 0), 0),
+    total_entities: stats ? stats.entities : groups.reduce((sum, group) => sum + (group.entity_count ?? 0), 0),
+    total_relationships: stats ? stats.relationships : groups.reduce((sum, group) => sum + (group.relationship_count ?? 0), 0),
     extraction_depth: job.depth, domain: job.domain, started_at: job.started_at ?? job.created_at, completed_at: job.completed_at, timing: timing(groups),
     current_chunk: current ? { chunk_index: current.group_index, status: current.status, started_at: current.started_at } : null,
     estimated_tokens: job.estimated_input_tokens + job.estimated_output_tokens, estimated_cost_usd: job.estimated_cost_usd,
-    error_message: job.error_message, stats: job.stats ? (JSON.parse(job.stats) as Record<string, unknown>) : null,
+    error_message: job.error_message, stats,
   };
 }
 
@@ -63,7 +63,6 @@ export function mountExtractionRoutes(routes: RouteTable, { platform }: CortexDe
     const job = await service.job(params.source_id);
     if (!job) throw ApiError.notFound('Extraction job', params.source_id);
     const window = pageWindow(query, platform.settings.get().pagination);
-    const groups = await service.groups(job);
-    return { data: groups.slice(window.offset, window.offset + window.pageSize), pagination: pagination(groups.length, window) };
+    return { data: await service.groups(job, { offset: window.offset, limit: window.pageSize }), pagination: pagination(job.total_groups, window) };
   });
 }
