@@ -5,6 +5,8 @@
  * - `"exact phrase"`: a balanced pair of double quotes keeps its words as one phrase (adjacent, in order);
  * - `term*`: a trailing star on a bare word of at least 2 characters is a prefix query.
  *
+ * A trailing possessive `'s` is dropped from a bare word (`Curie's` searches `Curie`).
+ *
  * Column filters naming an indexed column (`label:x`, `{label body}: x`) are dropped, keeping `x`. Every
  * other piece of whitespace-separated input is quoted as a string, so operators (`AND`, `OR`, `NOT`,
  * `NEAR(…)`, `+`, `^`), parentheses, other `word:` prefixes and stray stars lose their meaning and only
@@ -87,9 +89,11 @@ function term(piece: Piece, limits: FtsQueryLimits): string | null {
   if (piece.phrase) return wordChar.test(text) ? quote(text) : null;
   // Trailing stars are a prefix marker on a bare word of 2+ characters (one character would expand to a
   // large part of the vocabulary), and dropped anywhere else.
-  const stem = text.replace(/\*+$/u, '');
+  const unstarred = text.replace(/\*+$/u, '');
+  // A possessive ("Curie's") is searched as its noun: as typed it is the two-token phrase "curie s".
+  const stem = unstarred.replace(/['’]s$/iu, '');
   if (!wordChar.test(stem)) return null;
-  const prefix = stem !== text && bareWord.test(stem) && Array.from(stem).length >= 2;
+  const prefix = unstarred !== text && bareWord.test(stem) && Array.from(stem).length >= 2;
   return prefix ? `${quote(stem)}*` : quote(stem);
 }
 

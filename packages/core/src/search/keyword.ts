@@ -1,4 +1,5 @@
 import type { Db } from '../storage/connection.ts';
+import { commonTermRows, requiredTerms, selectiveTerms, termRowCounts } from './common-terms.ts';
 import { ftsQuery } from './fts-query.ts';
 import type { ModeResult, RankedItem, SearchContext, SearchScope } from './types.ts';
 
@@ -61,6 +62,19 @@ interface RankedRow {
 }
 
 /**
+ * The lowest rowid an unscoped ranking needs to score. FTS5 scores every match before it can sort, a few
+ * microseconds each, so a query left with only common terms (say "film" alone) would score a third of a
+ * million chunks. When more than `commonTermRows` rows match, only the newest that many (the highest
+ * rowids) are ranked: found by walking the doclist backwards without scoring, a small share of the
+ * scoring's cost. Every result still matches the query; what is given up is the best-scoring older
+ * match of a very common query. Null when every match fits.
+ */
+async function rankingWindowStart(db: Db, fts: string, match: string): Promise<number | null> {
+  const rows = (await db.raw(`SELECT rowid FROM ${fts} WHERE ${fts} MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?`, [match, commonTermRows])) as { rowid: number }[];
+  return rows.length ? rows[0].rowid + 1 : null;
+}
+
+/**
  * The best `limit` rows matching `match` that pass the spec's filter, best first.
  *
  * FTS5 computes BM25 for every match whatever the LIMIT, and joining each match to its row and source
@@ -69,13 +83,19 @@ interface RankedRow {
  * top rows (twice the limit, plus slack) are filtered; disabled sources rarely hold a large share of a
  * ranking, and when the filter leaves too few rows, or a scope may keep only a small share, the joined
  * query ranks just the rows that pass (its CROSS JOINs keep the full-text match as the outer loop, so
- * the planner never scans the rows and probes the index per row). Ties go by rowid either way.
+ * the planner never scans the rows and probes the index per row). Ties go by rowid either way. The
+ * unscoped ranking is confined to the newest matches of a very common query (`rankingWindowStart`); the
+ * joined one is not, as a scope may keep none of them.
  */
 async function topMatches(db: Db, spec: MatchSpec, match: string, limit: number): Promise<KeywordHit[]> {
   const { fts, rank, from, alias, keep, bindings } = spec;
   if (!spec.selective) {
     const fetch = limit * 2 + 20;
-    const ranked = (await db.raw(`SELECT rowid, ${rank} AS rank FROM ${fts} WHERE ${fts} MATCH ? ORDER BY rank, rowid LIMIT ?`, [match, fetch])) as RankedRow[];
+    const windowStart = await rankingWindowStart(db, fts, match);
+    const ranked = (await db.raw(
+      `SELECT rowid, ${rank} AS rank FROM ${fts} WHERE ${fts} MATCH ? AND rowid >= ? ORDER BY rank, rowid LIMIT ?`,
+      [match, windowStart ?? 0, fetch],
+    )) as RankedRow[];
     const kept = (await db.raw(
       `SELECT ${alias}.rowid AS rowid, ${alias}.id AS id FROM ${from} WHERE ${alias}.rowid IN (SELECT value FROM json_each(?)) AND ${keep}`,
       [JSON.stringify(ranked.map((row) => row.rowid)), ...bindings],
@@ -148,8 +168,10 @@ export function mergeKeywordRankings(nodes: KeywordHit[], chunks: KeywordHit[], 
 /**
  * Keyword mode: BM25 over node labels and properties (label weighted 3, properties 1) and over chunk
  * text, each list cut at `limit` inside SQL after the scope and enabled-source filters, merged by
- * relative score (see mergeKeywordRankings). When no node or chunk contains every term, the terms are
- * ORed instead and `fallback` says so. Input without a searchable term gives no results.
+ * relative score (see mergeKeywordRankings). Every term is required except common ones (see
+ * `commonTermRows`: words in so many rows that they add nothing to the ranking but cost). When no node
+ * or chunk holds every required term, the rarest terms are ORed instead (`selectiveTerms`) and
+ * `fallback` says so. Input without a searchable term gives no results.
  */
 export async function keywordSearch(context: SearchContext, query: string, scope: SearchScope, limit: number): Promise<ModeResult> {
   const parsed = ftsQuery(query);
@@ -160,8 +182,10 @@ export async function keywordSearch(context: SearchContext, query: string, scope
     const chunks = await matchChunks(context.db, match, scope, size);
     return mergeKeywordRankings(nodes, chunks, size);
   };
-  const items = await run(parsed.all);
-  if (items.length || parsed.any === null) return { items, fallback: null };
-  const relaxed = await run(parsed.any);
+  const counts = await termRowCounts(context.db, parsed.terms);
+  const required = requiredTerms(parsed.terms, counts);
+  const items = await run(required.join(' '));
+  if (items.length || required.length === 1) return { items, fallback: null };
+  const relaxed = await run(selectiveTerms(required, counts).join(' OR '));
   return { items: relaxed, fallback: relaxed.length ? anyTermFallback : null };
 }

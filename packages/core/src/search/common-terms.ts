@@ -1,0 +1,90 @@
+import type { Db } from '../storage/connection.ts';
+
+/**
+ * What a full-text ranking costs, and how keyword search keeps it bounded. FTS5's bm25() first counts,
+ * for each term, every row holding it (its IDF), then scores every match: at a million chunks a word
+ * like "the" costs about 100 ms before a single row is scored, "film" 20 ms, and scoring runs at a few
+ * microseconds a match. Such words add next to nothing to BM25 (IDF near zero), so a term found in
+ * `commonTermRows` rows or more is *common*: a query leaves it out when it has rarer terms, exactly as
+ * search engines drop stop words, and the any-term fallback ORs the rarest terms while their summed
+ * frequency stays within the same figure.
+ */
+export const commonTermRows = 10_000;
+/**
+ * Counts stop here (a rowid walk, no scoring: about 10 ms at the cap, once per term and database while
+ * cached). A query of common terms only keeps those under it, so "the" never joins "Private Life".
+ */
+export const countedTermRows = 100_000;
+
+/** How long a database's term counts are reused: they move slowly, and a stale count only shifts a cut-off. */
+const countsTtlMs = 10 * 60_000;
+
+interface TermCounts {
+  at: number;
+  rows: Map<string, number>;
+}
+
+const caches = new WeakMap<Db, TermCounts>();
+
+/** Rows of chunks and nodes matching the quoted term, counted up to `countedTermRows`. */
+async function countRows(db: Db, term: string): Promise<number> {
+  const rows = (await db.raw(
+    `SELECT (SELECT count(*) FROM (SELECT 1 FROM fts_chunks WHERE fts_chunks MATCH ? LIMIT ?))
+          + (SELECT count(*) FROM (SELECT 1 FROM fts_nodes WHERE fts_nodes MATCH ? LIMIT ?)) AS n`,
+    [term, countedTermRows, term, countedTermRows],
+  )) as { n: number }[];
+  return Math.min(rows[0]?.n ?? 0, countedTermRows);
+}
+
+/** Each quoted term (as `ftsQuery` makes them: a word, a phrase or a prefix) with its row count, capped at `countedTermRows`. */
+export async function termRowCounts(db: Db, terms: string[]): Promise<Map<string, number>> {
+  let cache = caches.get(db);
+  if (!cache || Date.now() - cache.at > countsTtlMs) {
+    cache = { at: Date.now(), rows: new Map() };
+    caches.set(db, cache);
+  }
+  const counts = new Map<string, number>();
+  for (const term of terms) {
+    let rows = cache.rows.get(term);
+    if (rows === undefined) {
+      rows = await countRows(db, term);
+      cache.rows.set(term, rows);
+    }
+    counts.set(term, rows);
+  }
+  return counts;
+}
+
+/** Drops the cached counts of `db` (tests; a database replaced). */
+export function forgetTermCounts(db: Db): void {
+  caches.delete(db);
+}
+
+/**
+ * The terms every result must hold: those under `commonTermRows`; when every term is common, those
+ * under `countedTermRows`; when every term is that common, the rarest one.
+ */
+export function requiredTerms(terms: string[], counts: Map<string, number>): string[] {
+  const rowsOf = (term: string) => counts.get(term) ?? 0;
+  for (const below of [commonTermRows, countedTermRows]) {
+    const kept = terms.filter((term) => rowsOf(term) < below);
+    if (kept.length) return kept;
+  }
+  return [terms.reduce((rarest, term) => (rowsOf(term) < rowsOf(rarest) ? term : rarest))];
+}
+
+/**
+ * The terms an any-term search ORs, in input order: the rarest first while their summed row count stays
+ * within `commonTermRows`, and always the rarest one.
+ */
+export function selectiveTerms(terms: string[], counts: Map<string, number>): string[] {
+  const kept = new Set<string>();
+  let spent = 0;
+  const byRarity = terms.map((term, position) => ({ term, position, rows: counts.get(term) ?? 0 })).sort((a, b) => a.rows - b.rows || a.position - b.position);
+  for (const entry of byRarity) {
+    if (kept.size > 0 && spent + entry.rows > commonTermRows) break;
+    kept.add(entry.term);
+    spent += entry.rows;
+  }
+  return terms.filter((term) => kept.has(term));
+}
