@@ -6,14 +6,18 @@
 //   graph index: in 100-d the 10th and the 1000th neighbour are almost equally far.
 // BENCH_DATA=words: the builtin embedder's 100-d word vectors (~341k, as GloVe-100-angular is for
 //   ann-benchmarks), a real embedding geometry; 200 held-out words are the queries.
+// BENCH_DATA=chunks: what the search benchmark indexes — passages of three random sentences of the
+//   2wiki corpus embedded by the builtin model (clustered, with near-duplicates); queries are the
+//   evaluation questions and title-plus-phrase queries.
 // BENCH_VECTORS (default 1,000,000), BENCH_BUILD_SECONDS (stop adding after this long; default 300),
 // BENCH_QUERIES (default 200), BENCH_EF (default 100,200,400,800,1600), BENCH_M and
 // BENCH_EF_CONSTRUCTION (default: the store's).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { BuiltinEmbeddingAdapter } from '../../packages/core/src/providers/embeddings/builtin/adapter.ts';
 import { openWordVectors } from '../../packages/core/src/providers/embeddings/builtin/word-vectors.ts';
-import { defaultHnswParams, HnswIndex, type HnswParams } from '../../packages/core/src/search/vectors/hnsw.ts';
+import { defaultHnswParams, HnswIndex, searchEf, type HnswParams } from '../../packages/core/src/search/vectors/hnsw.ts';
 import { seededRandom } from './harness.ts';
 
 const dimensions = 100;
@@ -47,7 +51,8 @@ async function generate(): Promise<{ vectors: Float32Array; count: number }> {
     for (let row = 0; row < wanted + queryCount; row += 1) normalise(vectors, row * dimensions);
     return { vectors, count: wanted };
   }
-  if (dataKind !== 'words') throw new Error(`BENCH_DATA must be uniform or words, not ${dataKind}`);
+  if (dataKind === 'chunks') return chunkVectors();
+  if (dataKind !== 'words') throw new Error(`BENCH_DATA must be uniform, words or chunks, not ${dataKind}`);
   const words = await openWordVectors(process.env.RHIZOME_MODELS_DIR ?? path.join(os.tmpdir(), 'rhizome-bench-models'));
   const count = Math.min(wanted, words.count - queryCount);
   // Shuffled, so the held-out queries are words of every frequency, not the rarest.
@@ -65,10 +70,27 @@ async function generate(): Promise<{ vectors: Float32Array; count: number }> {
   return { vectors, count };
 }
 
+async function chunkVectors(): Promise<{ vectors: Float32Array; count: number }> {
+  const passages = JSON.parse(fs.readFileSync('/work/shared/testdata/eval/2wiki/corpus.json', 'utf8')) as { title: string; text: string }[];
+  const sentences = passages.flatMap((passage) => passage.text.split(/(?<=[.!?])\s+/).filter((sentence) => sentence.length > 30));
+  const questions = (JSON.parse(fs.readFileSync('/work/shared/testdata/eval/2wiki/questions-51.json', 'utf8')) as { question: string }[]).map((entry) => entry.question);
+  const pick = <T>(items: T[]) => items[Math.floor(random() * items.length)];
+  const texts = Array.from({ length: wanted }, () => `${pick(sentences)} ${pick(sentences)} ${pick(sentences)}`);
+  for (let q = 0; q < queryCount; q += 1) texts.push(q < questions.length ? questions[q] : `${pick(passages).title} ${pick(sentences).split(' ').slice(2, 5).join(' ')}`);
+  const embedder = new BuiltinEmbeddingAdapter({ cacheDir: process.env.RHIZOME_MODELS_DIR ?? path.join(os.tmpdir(), 'rhizome-bench-models') });
+  const vectors = new Float32Array(texts.length * dimensions);
+  const signal = new AbortController().signal;
+  for (let start = 0; start < texts.length; start += 5_000) {
+    const embedded = await embedder.embed(texts.slice(start, start + 5_000), signal);
+    embedded.forEach((vector, offset) => vectors.set(vector, (start + offset) * dimensions));
+  }
+  return { vectors, count: wanted };
+}
+
 const percentile = (sorted: number[], share: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * share))];
 const ms = (value: number) => `${value.toFixed(2)} ms`;
 
-console.log(`data: ${dataKind}; HNSW M=${params.m} efConstruction=${params.efConstruction} (store default efSearch ${defaultHnswParams.efSearch}), space cosine, ${dimensions}-d`);
+console.log(`data: ${dataKind}; HNSW M=${params.m} efConstruction=${params.efConstruction} (the store's search ef at this size: ${searchEf(defaultHnswParams, wanted, k)}), space cosine, ${dimensions}-d`);
 const { vectors, count: available } = await generate();
 const vectorAt = (row: number) => vectors.subarray(row * dimensions, (row + 1) * dimensions);
 
@@ -116,7 +138,7 @@ console.log(`exact search for ${queryCount} queries: ${((performance.now() - exa
 const halfOfLabels = (label: number) => label % 2 === 0;
 for (const ef of efValues) {
   const loadStart = performance.now();
-  const loaded = await HnswIndex.load(file, dimensions, [], { ...params, efSearch: ef });
+  const loaded = await HnswIndex.load(file, dimensions, [], { ...params, efSearch: ef, efSearchMax: ef });
   const loadMs = performance.now() - loadStart;
   const latencies: number[] = [];
   const filtered: number[] = [];
@@ -134,7 +156,7 @@ for (const ef of efValues) {
   latencies.sort((a, b) => a - b);
   filtered.sort((a, b) => a - b);
   console.log(
-    `ef=${ef}${ef === defaultHnswParams.efSearch ? ' (default)' : ''}: recall@${k} ${(found / (queryCount * k)).toFixed(3)}, ` +
+    `ef=${ef}${ef === searchEf(defaultHnswParams, count, k) ? ' (the store\'s)' : ''}: recall@${k} ${(found / (queryCount * k)).toFixed(3)}, ` +
       `p50 ${ms(percentile(latencies, 0.5))}, p95 ${ms(percentile(latencies, 0.95))}; ` +
       `half-admitting filter p50 ${ms(percentile(filtered, 0.5))}, p95 ${ms(percentile(filtered, 0.95))}; load ${ms(loadMs)}`,
   );

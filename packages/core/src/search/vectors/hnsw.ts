@@ -7,23 +7,34 @@ type Hnsw = InstanceType<typeof HierarchicalNSW>;
 
 /**
  * Graph parameters, from `pnpm bench:vectors` on this 2-core machine. Building is the scarce resource
- * (hnswlib-node inserts on one thread, and indexing must keep pace with the embedder), query time is
- * not (budget 50 ms): so a cheap build, efConstruction 64 (100 cost 1.5–1.7× the build time for
- * recall a larger ef buys cheaper), with M = 32 (M = 16 and 24 lost recall on hard data at the same
- * build cost), and a generous ef. Recall@10 at ef 400:
- * - real embeddings (the builtin model's 341k word vectors): 0.978, p95 2.8 ms; 3,300 inserts/s;
- * - uniform random unit vectors, the worst case: 0.996 at 20k; at 1M only 0.50 (p95 4.7 ms), which
- *   takes ef 3,200 to reach 0.96 (p95 29 ms); 800 inserts/s.
+ * (hnswlib-node inserts on one thread, the same thread that keeps indexing pace with the embedder),
+ * query time is not (budget 50 ms): so a cheap graph, M 16 and efConstruction 40 (twice the insert
+ * rate of M 32 / efConstruction 64), and recall bought at query time with an ef that grows with the
+ * index. On chunk-like data (BENCH_DATA=chunks: three-sentence passages of the 2wiki corpus, builtin
+ * 100-d vectors, dense with near-ties), recall@10 against exact search:
+ * - 200k vectors: built in 23 s (8,700/s); ef 800 0.948, ef 1,600 0.975 (p95 2.6 ms);
+ * - 1M vectors: built in 306 s (3,300/s, the host shared); ef 1,600 0.928, ef 3,200 0.953 (p95 9 ms,
+ *   20 ms through a filter admitting half the labels); 523 MiB file.
+ * (M 32 / efConstruction 64 at 200k: 4,400/s, ef 400 0.944.) Uniform random unit vectors, the worst
+ * case for any graph index, need far more; real embeddings are far kinder.
  */
 export interface HnswParams {
   m: number;
   efConstruction: number;
+  /** ef of a search in an index of up to `efSearch × efSearchItemsPerEf` items; it grows with the index beyond. */
   efSearch: number;
+  efSearchItemsPerEf: number;
+  efSearchMax: number;
   /** Capacity of a new index; it grows by half whenever an add would overflow it. */
   initialCapacity: number;
 }
 
-export const defaultHnswParams: HnswParams = { m: 32, efConstruction: 64, efSearch: 400, initialCapacity: 1024 };
+export const defaultHnswParams: HnswParams = { m: 16, efConstruction: 40, efSearch: 400, efSearchItemsPerEf: 150, efSearchMax: 3200, initialCapacity: 1024 };
+
+/** The search ef for an index of `size` items (never below the `k` asked for). */
+export function searchEf(params: HnswParams, size: number, k: number): number {
+  return Math.max(k, Math.min(params.efSearchMax, Math.max(params.efSearch, Math.ceil(size / params.efSearchItemsPerEf))));
+}
 
 const maxLabel = 0xffff_ffff;
 
@@ -42,7 +53,7 @@ export class HnswIndex implements VectorIndex {
     this.hnsw = hnsw;
     this.removed = new Set(tombstones);
     this.live = LabelSet.of(hnsw.getCurrentCount() ? hnsw.getIdsList().filter((label) => !this.removed.has(label)) : []);
-    hnsw.setEf(params.efSearch);
+    hnsw.setEf(searchEf(params, hnsw.getCurrentCount(), 1));
   }
 
   static create(dimensions: number, params: HnswParams = defaultHnswParams, capacity = params.initialCapacity): HnswIndex {
@@ -109,7 +120,7 @@ export class HnswIndex implements VectorIndex {
     const count = Math.min(k, index.getCurrentCount());
     if (count <= 0) return [];
     if (vector.length !== this.dimensions) throw new Error(`query has ${vector.length} dimensions, the index ${this.dimensions}`);
-    index.setEf(Math.max(this.params.efSearch, count));
+    index.setEf(searchEf(this.params, this.size, count));
     const result = index.searchKnn(Array.from(vector), count, filter);
     return result.neighbors.map((label, position) => ({ label, distance: result.distances[position], similarity: 1 - result.distances[position] }));
   }
