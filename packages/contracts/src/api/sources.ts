@@ -55,6 +55,8 @@ export const SourceResponse = Type.Object({
   commit_started_at: Timestamp, commit_completed_at: Timestamp, index_timings: Nullable(AnyObject), loader_warnings: Type.Array(Type.String()),
   llm_total_calls: Type.Integer(), llm_failed_calls: Type.Integer(), llm_total_input_tokens: Type.Integer(), llm_total_output_tokens: Type.Integer(), llm_total_duration_ms: Type.Number(),
   extraction_entities_count: Type.Integer(), extraction_relationships_count: Type.Integer(),
+  cached_quality_grade: Nullable(Type.String({ description: 'Label of the cached quality grade (Outstanding … Low); null until scored' })),
+  cached_quality_score: Nullable(Type.Number({ description: 'The cached quality grade, 0-100' })),
   extraction_job_id: Nullable(Type.String()), estimated_tokens: Nullable(Type.Integer()), estimated_cost_usd: Nullable(Type.Number()),
   tags: Type.Array(SourceTag), user_metadata: AnyObject, created_at: Type.String(), updated_at: Type.String(),
 });

@@ -8,6 +8,7 @@ import type { LlmService } from '../providers/llm/service.ts';
 import { domainRegistryFor } from '../sources/domains/custom.ts';
 import type { DomainDefinition } from '../sources/domains/schema.ts';
 import { updateSource } from '../sources/repo.ts';
+import { QualityService } from '../quality/service.ts';
 import type { VectorSink } from '../search/vectors/writers.ts';
 import type { Db } from '../storage/connection.ts';
 import { commitExtraction } from './commit/commit.ts';
@@ -153,6 +154,9 @@ export function defineExtractionOperations(registry: OperationRegistry, deps: Ex
       const embedder = { identity: () => deps.embeddings.identity(), embed: (texts: string[]) => deps.embeddings.embed(texts, { signal, context: { database: name, sourceId: job.source_id } }) };
       await embedNodes(db, [...outcome.nodesCreated, ...outcome.nodesUpdated], embedder, deps.nodeVectors?.(name))
         .catch((error: unknown) => logger.warning(`source ${job.source_id}: committed nodes left without embeddings: ${String(error)}`));
+      // Scored before the source shows as committed, so its grade is there as soon as it is; a scoring failure never fails the commit.
+      await new QualityService({ db, settings: () => deps.settings() }).refresh(job.source_id)
+        .catch((error: unknown) => logger.warning(`source ${job.source_id}: quality score not cached: ${String(error)}`));
       const at = new Date().toISOString();
       await moveJob(db, job.id, ['committing'], { status: 'completed', completed_at: at });
       await updateSource(db, job.source_id, {

@@ -13,6 +13,7 @@ import { removeSourceFiles, storeOriginal } from './files.ts';
 import { indexSourceOperation } from './operation-names.ts';
 import { findByContentHash, getSource, graphCountsBySource, insertSource, tagsBySource, updateSource, type SourceRow } from './repo.ts';
 import { sourceView } from './views.ts';
+import { cachedGrades } from '../quality/cache.ts';
 
 export interface SourceServiceDeps {
   db: Db;
@@ -101,13 +102,14 @@ export class SourceService {
 
   async views(rows: SourceRow[]): Promise<SourceResponseBody[]> {
     const ids = rows.map((row) => row.id);
-    const [paused, llm, graph, tags] = await Promise.all([
+    const [paused, llm, graph, tags, quality] = await Promise.all([
       this.deps.processing.pausedSourceIds(),
       this.deps.metrics.totalsBy(this.deps.database, 'source_id', ids),
       graphCountsBySource(this.deps.db, ids),
       tagsBySource(this.deps.db, ids),
+      cachedGrades(this.deps.db, ids),
     ]);
-    return rows.map((row) => sourceView(row, { paused: paused.has(row.id), llm: llm.get(row.id)!, graph: graph.get(row.id)!, tags: tags.get(row.id)! }));
+    return rows.map((row) => sourceView(row, { paused: paused.has(row.id), llm: llm.get(row.id)!, graph: graph.get(row.id)!, tags: tags.get(row.id)!, quality: quality.get(row.id) }));
   }
 
   async view(row: SourceRow): Promise<SourceResponseBody> {

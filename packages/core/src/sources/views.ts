@@ -7,6 +7,8 @@ export interface SourceViewContext {
   llm: LlmTotals;
   graph: GraphCounts;
   tags: TagRow[];
+  /** The cached quality grade, when the source has been scored. */
+  quality: { grade: number; label: string } | undefined;
 }
 
 const nullableBool = (value: number | null) => (value === null ? null : value === 1);
@@ -50,6 +52,7 @@ export function sourceView(row: SourceRow, context: SourceViewContext): SourceRe
     llm_total_calls: context.llm.calls, llm_failed_calls: context.llm.failed_calls, llm_total_input_tokens: context.llm.input_tokens,
     llm_total_output_tokens: context.llm.output_tokens, llm_total_duration_ms: context.llm.duration_ms,
     extraction_entities_count: context.graph.entities, extraction_relationships_count: context.graph.relationships,
+    cached_quality_grade: context.quality?.label ?? null, cached_quality_score: context.quality?.grade ?? null,
     extraction_job_id: row.extraction_job_id, estimated_tokens: row.estimated_tokens, estimated_cost_usd: row.estimated_cost_usd,
     tags: context.tags, user_metadata: json(row.user_metadata, {}), created_at: row.created_at, updated_at: row.updated_at,
   };

@@ -1,0 +1,31 @@
+import type { QualityLabel } from '@rhizome/contracts/api/quality';
+import { clamp, stepScore, type Steps } from './steps.ts';
+
+/** The formula's version (prior-art §7, v7): cached scores of another version are outdated. */
+export const scoringVersion = 7;
+
+export interface GradeInputs {
+  entityCount: number;
+  relationshipCount: number;
+  avgEntityQuality: number;
+  avgRelationshipQuality: number;
+  topology: number;
+  pollutionPenalty: number;
+  structuralPenalty: number;
+}
+
+/**
+ * 0–100, independent of volume: 0.50 R + 0.35 E + 0.15 T with relationships, 0.55 E + 0.45 T without,
+ * less both penalties. A source without entities grades 0.
+ */
+export function qualityGrade(inputs: GradeInputs): number {
+  if (inputs.entityCount === 0) return 0;
+  const weighted = inputs.relationshipCount > 0
+    ? 0.5 * inputs.avgRelationshipQuality + 0.35 * inputs.avgEntityQuality + 0.15 * inputs.topology
+    : 0.55 * inputs.avgEntityQuality + 0.45 * inputs.topology;
+  return clamp(weighted - inputs.pollutionPenalty - inputs.structuralPenalty, 0, 100);
+}
+
+const labelSteps: Steps<QualityLabel> = [[85, 'Outstanding'], [70, 'Excellent'], [50, 'Good'], [30, 'Fair']];
+
+export const qualityLabel = (grade: number): QualityLabel => stepScore(grade, labelSteps, 'Low');
