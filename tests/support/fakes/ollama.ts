@@ -21,6 +21,8 @@ export interface FakeOllama extends FakeProviderControls {
 export interface ScriptedChat {
   deltas: string[];
   intervalMs?: number;
+  /** Tool calls the answer ends with, after its deltas (a chat model's tool loop). */
+  toolCalls?: { name: string; arguments: Record<string, unknown> }[];
 }
 
 export interface FakeOllamaOptions {
@@ -197,6 +199,10 @@ export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<
       if (res.destroyed) return;
       res.write(`${JSON.stringify({ ...base(), message: { role: 'assistant', content }, done: false })}\n`);
       delivery.delivered += 1;
+    }
+    if (script.toolCalls?.length) {
+      const tool_calls = script.toolCalls.map((call) => ({ function: { name: call.name, arguments: call.arguments } }));
+      res.write(`${JSON.stringify({ ...base(), message: { role: 'assistant', content: '', tool_calls }, done: false })}\n`);
     }
     res.end(`${JSON.stringify({ ...base(), message: { role: 'assistant', content: '' }, ...done })}\n`);
   }

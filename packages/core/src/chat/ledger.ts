@@ -1,0 +1,93 @@
+import { sentenceSpans } from '../extraction/harvest/sentences.ts';
+import type { Db } from '../storage/connection.ts';
+
+/**
+ * What a turn actually retrieved: the chunks shown to the model under short aliases (`C0`, `C1`, …)
+ * with their sentences numbered `S1…`, and the entities it was shown. Citations are validated against
+ * this and nothing else, so an answer cannot cite a passage it never saw (nor one outside the scope,
+ * which retrieval never returned).
+ */
+
+export interface LedgerChunk {
+  alias: string;
+  chunkId: string;
+  sourceId: string;
+  filename: string;
+  pageNumber: number | null;
+  sentences: string[];
+}
+
+export interface LedgerNode {
+  id: string;
+  label: string;
+  template_id: string | null;
+}
+
+interface ChunkRow {
+  id: string;
+  source_id: string;
+  content: string;
+  page_number: number | null;
+  filename: string;
+}
+
+/** The sentences of a chunk as citations number them (S1 is index 0); the same splitter as extraction's. */
+export function chunkSentences(content: string): string[] {
+  return sentenceSpans(content).map(([start, end]) => content.slice(start, end).replace(/\s+/g, ' '));
+}
+
+export class RetrievalLedger {
+  private readonly byAlias = new Map<string, LedgerChunk>();
+  private readonly byChunkId = new Map<string, LedgerChunk>();
+  readonly nodes = new Map<string, LedgerNode>();
+
+  /** Registers chunks (new ones get the next alias), in the given order; unknown ids are skipped. */
+  async addChunks(db: Db, chunkIds: readonly string[]): Promise<LedgerChunk[]> {
+    const missing = [...new Set(chunkIds)].filter((id) => !this.byChunkId.has(id));
+    if (missing.length) {
+      const rows = (await db.raw(
+        `SELECT c.id, c.source_id, c.content, c.page_number, COALESCE(s.filename, s.title, s.origin_url, '') AS filename
+         FROM document_chunks c JOIN sources s ON s.id = c.source_id WHERE c.id IN (SELECT value FROM json_each(?))`,
+        [JSON.stringify(missing)],
+      )) as ChunkRow[];
+      const found = new Map(rows.map((row) => [row.id, row]));
+      for (const id of missing) {
+        const row = found.get(id);
+        if (!row) continue;
+        const chunk: LedgerChunk = {
+          alias: `C${this.byAlias.size}`, chunkId: row.id, sourceId: row.source_id, filename: row.filename, pageNumber: row.page_number,
+          sentences: chunkSentences(row.content),
+        };
+        this.byAlias.set(chunk.alias, chunk);
+        this.byChunkId.set(chunk.chunkId, chunk);
+      }
+    }
+    return chunkIds.flatMap((id) => this.byChunkId.get(id) ?? []);
+  }
+
+  addNodes(nodes: readonly LedgerNode[]): void {
+    for (const node of nodes) this.nodes.set(node.id, node);
+  }
+
+  /** A chunk by alias (any case) or by its real id. */
+  chunk(ref: string): LedgerChunk | undefined {
+    return this.byAlias.get(ref.toUpperCase()) ?? this.byChunkId.get(ref);
+  }
+
+  /** Every chunk retrieved, in alias order. */
+  chunks(): LedgerChunk[] {
+    return [...this.byAlias.values()];
+  }
+}
+
+/** Document text can neither close the wrapper it is shown in nor pass for an answer marker. */
+function neutralise(text: string): string {
+  return text.replace(/<\/?\s*untrusted_document\s*>/gi, '').replace(/\[\[/g, '[ [');
+}
+
+/** A chunk as the model reads it: wrapped as untrusted data, with its alias, file and numbered sentences. */
+export function formatChunk(chunk: LedgerChunk): string {
+  const page = chunk.pageNumber === null ? '' : ` | page ${chunk.pageNumber}`;
+  const sentences = chunk.sentences.map((sentence, index) => `[S${index + 1}] ${neutralise(sentence)}`).join('\n');
+  return `<untrusted_document>\n[CHUNK ${chunk.alias} | ${neutralise(chunk.filename)}${page}]\n${sentences}\n</untrusted_document>`;
+}

@@ -1,0 +1,76 @@
+import { chatEndpoints as api } from '@rhizome/contracts/api/chats';
+import { isFinalEvent, subscribeChatEvents, type ChatEvent } from '@rhizome/core/chat/events';
+import { chatToMarkdown, exportFilename } from '@rhizome/core/chat/export';
+import type { ChatService } from '@rhizome/core/chat/service';
+import type { Platform } from '@rhizome/core/platform/create';
+import type { Request, Response } from 'express';
+import { pageWindow, pagination } from '../http/pagination.ts';
+import type { RouteTable } from '../http/route.ts';
+import { openEventStream } from '../http/sse.ts';
+import type { CortexDeps } from '../deps.ts';
+
+async function chatServiceFor(platform: Platform): Promise<ChatService> {
+  const { name, db } = await platform.databases.current();
+  return platform.chats(name, db);
+}
+
+/**
+ * GET /chats/{id}/events (spec Part B "Events"): subscribes before answering (so a client holding the
+ * response headers misses nothing published afterwards), then looks at the chat, so an answer finishing
+ * in between is either seen as an event or as the idle chat's `done`. An idle chat gets its last answer
+ * as `done` (an errored one its `error`) and the stream closes; otherwise events are forwarded until
+ * `done` or `error`, or until the client leaves (the worker carries on regardless).
+ */
+async function streamEvents(platform: Platform, service: ChatService, chatId: string, req: Request, res: Response): Promise<void> {
+  await service.require(chatId);
+  const early: [ChatEvent, string][] = [];
+  let forward: ((event: ChatEvent, json: string) => void) | null = null;
+  // Published events go out as published: a hundred listeners do not re-serialise each one.
+  const unsubscribe = await subscribeChatEvents(platform.pubsub, chatId, (event, json) => (forward ? forward(event, json) : early.push([event, json])));
+  const stream = openEventStream(req, res);
+  stream.onClose(() => void unsubscribe());
+  const send = (event: ChatEvent, json: string) => {
+    stream.send(json);
+    if (isFinalEvent(event)) stream.close();
+  };
+  const chat = await service.require(chatId);
+  if (chat.status !== 'processing') {
+    const idle = await service.idleEvent(chat);
+    return send(idle, JSON.stringify(idle));
+  }
+  for (const [event, json] of early) if (!stream.closed) send(event, json);
+  forward = send;
+}
+
+/** Spec Part B `/chats`. */
+export function mountChatRoutes(routes: RouteTable, { platform }: CortexDeps): void {
+  const service = () => chatServiceFor(platform);
+  routes.add(api.list, async ({ query }) => {
+    const window = pageWindow(query, platform.settings.get().pagination);
+    const { rows, total } = await (await service()).list({ scoped: query.scoped, q: query.q }, { offset: window.offset, limit: window.pageSize });
+    return { data: rows, pagination: pagination(total, window) };
+  });
+  routes.add(api.create, async ({ body }) => (await service()).create(body));
+  routes.add(api.deleteAll, async () => (await service()).deleteAll());
+  routes.add(api.count, async () => ({ count: await (await service()).count() }));
+  routes.add(api.get, async ({ params }) => (await service()).get(params.chat_id));
+  routes.add(api.rename, async ({ params, body }) => (await service()).rename(params.chat_id, body.title));
+  routes.add(api.setStatus, async ({ params, body }) => (await service()).setStatus(params.chat_id, body.status));
+  routes.add(api.delete, async ({ params }) => (await service()).delete(params.chat_id));
+  routes.add(api.addMessage, async ({ params, body }) => (await service()).addMessage(params.chat_id, body));
+  routes.add(api.messages, async ({ params }) => (await service()).messages(params.chat_id));
+  routes.add(api.send, async ({ params, body }) => (await service()).send(params.chat_id, body));
+  routes.add(api.events, async ({ params, req, res }) => streamEvents(platform, await service(), params.chat_id, req, res));
+  routes.add(api.toolDecision, async ({ params, body }) => (await service()).decide(params.chat_id, body.tool_call_id, body.decision));
+  routes.add(api.cancel, async ({ params }) => (await service()).cancel(params.chat_id));
+  routes.add(api.retry, async ({ params }) => (await service()).rerun(params.chat_id, 'retry'));
+  routes.add(api.regenerate, async ({ params }) => (await service()).rerun(params.chat_id, 'regenerate'));
+  routes.add(api.export, async ({ params, query, res }) => {
+    const chat = await (await service()).get(params.chat_id);
+    if (query.format !== 'markdown') return { data: chat };
+    res.status(200).type('text/markdown; charset=utf-8').attachment(exportFilename(chat)).send(chatToMarkdown(chat));
+  });
+  routes.add(api.generateTitle, async ({ params }) => (await service()).generateTitle(params.chat_id));
+  routes.add(api.setScope, async ({ params, body }) => (await service()).setScope(params.chat_id, body));
+  routes.add(api.clearScope, async ({ params }) => (await service()).clearScope(params.chat_id));
+}
