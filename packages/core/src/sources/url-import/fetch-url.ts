@@ -110,7 +110,7 @@ export async function fetchUrl(url: string, options: FetchOptions): Promise<Fetc
   }
 }
 
-function checkUrl(text: string): URL {
+export function checkUrl(text: string): URL {
   let url: URL;
   try {
     url = new URL(text);
@@ -134,7 +134,7 @@ function resolveLocation(location: string, base: URL): string {
   }
 }
 
-async function vetHost(url: URL, options: FetchOptions, signal: AbortSignal): Promise<IpLiteral[]> {
+export async function vetHost(url: URL, options: FetchOptions, signal: AbortSignal): Promise<IpLiteral[]> {
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (isMetadataHostname(host)) {
     throw new UrlRefusedError('metadata_host', url.href, `${host} is a cloud metadata service and is never fetched.`);
@@ -182,7 +182,7 @@ const systemLookup: ResolveHost = async (hostname) => {
 };
 
 /** A lookup for got that never asks DNS again: it answers with the vetted addresses only. */
-function pinnedLookup(addresses: IpLiteral[]): LookupFunction {
+export function pinnedLookup(addresses: IpLiteral[]): LookupFunction {
   return (hostname, lookupOptions, callback) => {
     const family = lookupOptions.family === 'IPv4' ? 4 : lookupOptions.family === 'IPv6' ? 6 : lookupOptions.family;
     const usable = family === 4 || family === 6 ? addresses.filter((a) => a.family === family) : addresses;

@@ -1,0 +1,249 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { endpoint } from '../endpoint.ts';
+import { AnyObject, Body, Nullable, OneOf, Page, PageQuery, Timestamp } from './common.ts';
+import { TriggerResponse } from './triggers.ts';
+
+const tag = 'workflows';
+
+export const stepToolTypes = ['system_tool', 'user_tool', 'workflow'] as const;
+export const executionStatusNames = ['queued', 'running', 'completed', 'failed', 'cancelled'] as const;
+export const stepRunStatusNames = ['running', 'completed', 'failed', 'skipped', 'cancelled'] as const;
+
+const Name = Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' });
+const StepIdSchema = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z][A-Za-z0-9_-]*$', description: 'unique within the workflow; what {{steps.<id>…}} references' });
+const Tags = Nullable(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 100 }));
+const Condition = Type.Unknown({
+  description: 'null (always run); a value judged by truthiness after interpolation, e.g. "{{steps.check.output.result}}"; or {value, operator, compare_to}',
+});
+
+/** The editable fields of a step (all of them optional in an update). */
+const stepFields = {
+  step_number: Type.Integer({ minimum: 1, maximum: 100_000, description: 'display and start order among ready steps; default: after the last' }),
+  name: Name,
+  description: Nullable(Type.String({ maxLength: 10_000 })),
+  tool_type: OneOf(stepToolTypes),
+  tool_id: Type.String({ minLength: 1, maxLength: 200, description: 'a system tool id (ai.prompt), a user tool id, or a workflow id' }),
+  configuration: Type.Record(Type.String(), Type.Unknown(), { description: 'the tool input; strings may hold {{inputs.x}} and {{steps.<id>.output.…}}' }),
+  condition: Condition,
+  retry_on_failure: Type.Boolean({ description: "retried up to the workflow's max_retries, backing off 1 s ×2 up to 30 s" }),
+  timeout_seconds: Nullable(Type.Integer({ minimum: 1, maximum: 86_400 })),
+  depends_on: Type.Array(StepIdSchema, { maxItems: 200, uniqueItems: true }),
+  continue_on_error: Type.Boolean(),
+  thinking_mode: Type.Boolean(),
+};
+
+export const StepCreateBody = Body({
+  id: Type.Optional(StepIdSchema),
+  step_number: Type.Optional(stepFields.step_number),
+  name: stepFields.name,
+  description: Type.Optional(stepFields.description),
+  tool_type: stepFields.tool_type,
+  tool_id: stepFields.tool_id,
+  configuration: Type.Optional(stepFields.configuration),
+  condition: Type.Optional(Condition),
+  retry_on_failure: Type.Optional(stepFields.retry_on_failure),
+  timeout_seconds: Type.Optional(stepFields.timeout_seconds),
+  depends_on: Type.Optional(stepFields.depends_on),
+  continue_on_error: Type.Optional(stepFields.continue_on_error),
+  thinking_mode: Type.Optional(stepFields.thinking_mode),
+});
+export type StepCreate = Static<typeof StepCreateBody>;
+
+export const StepUpdateBody = Body(Type.Partial(Type.Object(stepFields)).properties);
+
+export const StepResponse = Type.Object({
+  id: Type.String(),
+  workflow_id: Type.String(),
+  ...stepFields,
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+
+const workflowFields = {
+  name: Name,
+  description: Nullable(Type.String({ maxLength: 10_000 })),
+  category: Type.String({ minLength: 1, maxLength: 100 }),
+  is_active: Type.Boolean(),
+  expose_as_ai_tool: Type.Boolean(),
+  input_schema: Type.Record(Type.String(), Type.Unknown(), { description: 'JSON schema of the inputs; declared properties are what {{inputs.x}} may reference' }),
+  output_schema: Nullable(AnyObject),
+  allow_parallel_execution: Type.Boolean({ description: 'false: a new execution waits until the running one finished' }),
+  timeout_seconds: Type.Integer({ minimum: 1, maximum: 86_400 }),
+  max_retries: Type.Integer({ minimum: 0, maximum: 10 }),
+  tags: Tags,
+  icon: Nullable(Type.String({ maxLength: 200 })),
+};
+
+const { name: _name, ...optionalWorkflowFields } = workflowFields;
+
+export const WorkflowCreateBody = Body({
+  name: workflowFields.name,
+  ...Type.Partial(Type.Object(optionalWorkflowFields)).properties,
+  steps: Type.Optional(Type.Array(StepCreateBody, { maxItems: 200 })),
+});
+
+export const WorkflowUpdateBody = Body(Type.Partial(Type.Object(workflowFields)).properties);
+
+export const WorkflowSummary = Type.Object({
+  id: Type.String(),
+  ...workflowFields,
+  is_system: Type.Boolean(),
+  version: Type.Integer(),
+  step_count: Type.Integer(),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+
+export const WorkflowResponse = Type.Object({ ...WorkflowSummary.properties, steps: Type.Array(StepResponse) });
+
+export const ExecutionSummary = Type.Object({
+  id: Type.String(),
+  workflow_id: Type.String(),
+  task_id: Nullable(Type.String()),
+  trigger_id: Nullable(Type.String()),
+  parent_execution_id: Nullable(Type.String()),
+  depth: Type.Integer(),
+  status: OneOf(executionStatusNames),
+  inputs: AnyObject,
+  outputs: Nullable(AnyObject),
+  error: Nullable(Type.String()),
+  created_at: Timestamp,
+  started_at: Nullable(Timestamp),
+  completed_at: Nullable(Timestamp),
+  duration_ms: Nullable(Type.Integer()),
+});
+
+export const StepRunResponse = Type.Object({
+  step_id: Type.String(),
+  step_number: Type.Integer(),
+  name: Type.String(),
+  tool_type: Type.String(),
+  tool_id: Type.String(),
+  status: OneOf(stepRunStatusNames),
+  input: Type.Unknown({ description: 'the configuration the step ran with, interpolated' }),
+  output: Type.Unknown(),
+  error: Nullable(Type.String()),
+  attempts: Type.Integer(),
+  started_at: Nullable(Timestamp),
+  completed_at: Nullable(Timestamp),
+  duration_ms: Nullable(Type.Integer()),
+});
+
+export const ExecutionResponse = Type.Object({
+  ...ExecutionSummary.properties,
+  steps: Type.Array(StepRunResponse),
+  child_execution_ids: Type.Array(Type.String(), { description: 'executions of nested workflows' }),
+});
+
+export const ExecutionQueued = Type.Object({ execution_id: Type.String(), task_id: Type.String(), status: Type.Literal('queued'), message: Type.String() });
+
+export const WorkflowStatsResponse = Type.Object({
+  total_workflows: Type.Integer(),
+  active_workflows: Type.Integer(),
+  inactive_workflows: Type.Integer(),
+  total_executions: Type.Integer(),
+  successful_executions: Type.Integer(),
+  failed_executions: Type.Integer(),
+  cancelled_executions: Type.Integer(),
+  pending_executions: Type.Integer(),
+  success_rate: Type.Number(),
+  average_duration_ms: Type.Integer(),
+});
+
+/** A workflow definition as exported and imported: no ids but the steps' own (they are scoped to the workflow). */
+export const WorkflowDefinition = Type.Object({
+  format: Type.Literal('rhizome.workflow'),
+  version: Type.Literal(1),
+  workflow: Type.Object({
+    id: Type.Optional(Type.String({ description: 'kept on import when no workflow has it yet' })),
+    name: Name,
+    description: Type.Optional(workflowFields.description),
+    category: Type.Optional(workflowFields.category),
+    is_active: Type.Optional(workflowFields.is_active),
+    expose_as_ai_tool: Type.Optional(workflowFields.expose_as_ai_tool),
+    input_schema: Type.Optional(workflowFields.input_schema),
+    output_schema: Type.Optional(workflowFields.output_schema),
+    allow_parallel_execution: Type.Optional(workflowFields.allow_parallel_execution),
+    timeout_seconds: Type.Optional(workflowFields.timeout_seconds),
+    max_retries: Type.Optional(workflowFields.max_retries),
+    tags: Type.Optional(workflowFields.tags),
+    icon: Type.Optional(workflowFields.icon),
+  }),
+  steps: Type.Array(StepCreateBody, { maxItems: 200 }),
+});
+export type WorkflowDefinitionBody = Static<typeof WorkflowDefinition>;
+
+const WorkflowId = Type.Object({ workflow_id: Type.String({ minLength: 1 }) });
+const StepPath = Type.Object({ workflow_id: Type.String({ minLength: 1 }), step_id: Type.String({ minLength: 1 }) });
+const ExecutionId = Type.Object({ execution_id: Type.String({ minLength: 1 }) });
+
+export const workflowEndpoints = {
+  list: endpoint({
+    method: 'GET', path: '/workflows', tag, status: 200, errors: [422], summary: 'Workflows, newest first',
+    query: Type.Object({
+      category: Type.Optional(Type.String()), is_active: Type.Optional(Type.Boolean()), is_system: Type.Optional(Type.Boolean()),
+      search: Type.Optional(Type.String({ description: 'part of the name' })), ...PageQuery,
+    }),
+    response: Page(WorkflowSummary),
+  }),
+  create: endpoint({
+    method: 'POST', path: '/workflows', tag, status: 201, errors: [422],
+    summary: 'Create a workflow, optionally with its steps; an unknown tool, a cycle in depends_on or a bad {{…}} reference is refused naming the step',
+    body: WorkflowCreateBody, response: WorkflowResponse,
+  }),
+  stats: endpoint({ method: 'GET', path: '/workflows/stats', tag, status: 200, summary: 'Workflows and top-level executions by outcome', response: WorkflowStatsResponse }),
+  import: endpoint({
+    method: 'POST', path: '/workflows/import', tag, status: 201, errors: [422], summary: 'Create a workflow from an exported definition',
+    body: WorkflowDefinition, response: WorkflowResponse,
+  }),
+  execution: endpoint({
+    method: 'GET', path: '/workflows/executions/{execution_id}', tag, status: 200, errors: [404],
+    summary: 'One execution: status, inputs, outputs, error, timings and every step run', params: ExecutionId, response: ExecutionResponse,
+  }),
+  cancelExecution: endpoint({
+    method: 'POST', path: '/workflows/executions/{execution_id}/cancel', tag, status: 200, errors: [404, 409],
+    summary: 'Cancel a queued or running execution (running steps stop cooperatively)', params: ExecutionId, response: ExecutionSummary,
+  }),
+  get: endpoint({ method: 'GET', path: '/workflows/{workflow_id}', tag, status: 200, errors: [404], summary: 'One workflow with its steps', params: WorkflowId, response: WorkflowResponse }),
+  update: endpoint({
+    method: 'PATCH', path: '/workflows/{workflow_id}', tag, status: 200, errors: [400, 404, 422],
+    summary: 'Update a workflow (system workflows: is_active only)', params: WorkflowId, body: WorkflowUpdateBody, response: WorkflowResponse,
+  }),
+  remove: endpoint({
+    method: 'DELETE', path: '/workflows/{workflow_id}', tag, status: 204, errors: [400, 404, 409],
+    summary: 'Delete a workflow with its steps, executions and triggers (refused while another workflow runs it as a step)', params: WorkflowId,
+  }),
+  steps: endpoint({
+    method: 'GET', path: '/workflows/{workflow_id}/steps', tag, status: 200, errors: [404], summary: 'The steps of a workflow by step_number',
+    params: WorkflowId, response: Type.Array(StepResponse),
+  }),
+  addStep: endpoint({
+    method: 'POST', path: '/workflows/{workflow_id}/steps', tag, status: 201, errors: [400, 404, 409, 422], summary: 'Add a step',
+    params: WorkflowId, body: StepCreateBody, response: StepResponse,
+  }),
+  updateStep: endpoint({
+    method: 'PATCH', path: '/workflows/{workflow_id}/steps/{step_id}', tag, status: 200, errors: [400, 404, 422], summary: 'Update a step',
+    params: StepPath, body: StepUpdateBody, response: StepResponse,
+  }),
+  removeStep: endpoint({
+    method: 'DELETE', path: '/workflows/{workflow_id}/steps/{step_id}', tag, status: 204, errors: [400, 404, 422],
+    summary: 'Delete a step (refused while other steps depend on or reference it)', params: StepPath,
+  }),
+  run: endpoint({
+    method: 'POST', path: '/workflows/{workflow_id}/executions', tag, status: 202, errors: [404, 409, 422, 503],
+    summary: 'Run the workflow with inputs (checked against its input_schema) on the operations queue',
+    params: WorkflowId, body: Body({ inputs: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { default: {} })) }), response: ExecutionQueued,
+  }),
+  executions: endpoint({
+    method: 'GET', path: '/workflows/{workflow_id}/executions', tag, status: 200, errors: [404, 422], summary: 'Executions of a workflow, newest first',
+    params: WorkflowId, query: Type.Object({ status: Type.Optional(OneOf(executionStatusNames)), ...PageQuery }), response: Page(ExecutionSummary),
+  }),
+  export: endpoint({
+    method: 'GET', path: '/workflows/{workflow_id}/export', tag, status: 200, errors: [404], summary: 'The workflow definition as JSON, for POST /workflows/import',
+    params: WorkflowId, response: WorkflowDefinition,
+  }),
+  triggers: endpoint({
+    method: 'GET', path: '/workflows/{workflow_id}/triggers', tag, status: 200, errors: [404], summary: 'The triggers that start this workflow',
+    params: WorkflowId, response: Type.Array(TriggerResponse),
+  }),
+};

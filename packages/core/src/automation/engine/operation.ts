@@ -1,0 +1,53 @@
+import type { Settings } from '@rhizome/contracts/settings';
+import type { OperationRegistry, QueueService } from '@rhizome/queue';
+import { taskDatabaseFor } from '../../databases/task-database.ts';
+import type { DatabaseManager } from '../../databases/manager.ts';
+import type { EmbeddingService } from '../../providers/embeddings/service.ts';
+import type { LlmService } from '../../providers/llm/service.ts';
+import type { VectorSink } from '../../search/vectors/writers.ts';
+import { findExecutionRow, insertExecution } from '../workflows/executions.ts';
+import { runExecution } from './run-execution.ts';
+
+export const executeWorkflowOperation = 'automation.execute_workflow';
+
+export interface AutomationOperationDeps {
+  databases: DatabaseManager;
+  settings(): Settings;
+  llm: LlmService;
+  embeddings: EmbeddingService;
+  nodeVectors(database: string): VectorSink;
+}
+
+/** What a task carries: the execution to run; a trigger-started one is written by the task itself. */
+export interface ExecutionTaskData {
+  database: string;
+  execution_id: string;
+  workflow_id: string;
+  inputs: Record<string, unknown>;
+  trigger_id: string | null;
+}
+
+/**
+ * `automation.execute_workflow` on the operations lane. The engine owns step retries, so the task is
+ * not retried; a task restarted after a worker crash finds its execution running and starts it over.
+ */
+export function defineAutomationOperations(registry: OperationRegistry, deps: AutomationOperationDeps): void {
+  registry.define(executeWorkflowOperation, { queue: 'operations', retryOnTransient: false }, async ({ task, signal, logger }) => {
+    const data = task.data as unknown as ExecutionTaskData;
+    const { name, db } = await taskDatabaseFor(deps.databases, data.database);
+    await insertExecution(db, { id: data.execution_id, workflowId: data.workflow_id, inputs: data.inputs ?? {}, triggerId: data.trigger_id, taskId: task.task_id });
+    const existing = await findExecutionRow(db, data.execution_id);
+    if (existing?.status === 'running') {
+      await db('workflow_step_runs').where({ execution_id: data.execution_id }).delete();
+      await db('workflow_executions').where({ id: data.execution_id }).update({ status: 'queued', started_at: null });
+    }
+    const context = { db, database: name, settings: deps.settings(), llm: deps.llm, embeddings: deps.embeddings, nodeVectors: deps.nodeVectors(name), logger };
+    const result = await runExecution(context, data.execution_id, signal);
+    return { execution_id: data.execution_id, status: result.status, error: result.error };
+  });
+}
+
+/** Queues an execution at `priority` (0-100, higher first). */
+export function submitExecution(queue: QueueService, data: ExecutionTaskData, priority: number) {
+  return queue.submit({ queue: 'operations', operation: executeWorkflowOperation, data: { ...data }, priority, metadata: { database: data.database, execution_id: data.execution_id } });
+}

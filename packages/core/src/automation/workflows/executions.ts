@@ -1,0 +1,152 @@
+import { ApiError } from '@rhizome/contracts/errors';
+import type { Db } from '../../storage/connection.ts';
+import { fromJson, now } from '../rows.ts';
+
+export const executionStatuses = ['queued', 'running', 'completed', 'failed', 'cancelled'] as const;
+export type ExecutionStatus = (typeof executionStatuses)[number];
+export type StepRunStatus = 'running' | 'completed' | 'failed' | 'skipped' | 'cancelled';
+export const finishedStatuses: readonly ExecutionStatus[] = ['completed', 'failed', 'cancelled'];
+
+export interface ExecutionRow {
+  id: string;
+  workflow_id: string;
+  task_id: string | null;
+  trigger_id: string | null;
+  parent_execution_id: string | null;
+  depth: number;
+  status: ExecutionStatus;
+  inputs: string;
+  outputs: string | null;
+  error: string | null;
+  created_at: string;
+  started_at: string | null;
+  completed_at: string | null;
+  duration_ms: number | null;
+}
+
+interface StepRunRow {
+  step_id: string;
+  step_number: number;
+  name: string;
+  tool_type: string;
+  tool_id: string;
+  status: StepRunStatus;
+  input: string | null;
+  output: string | null;
+  error: string | null;
+  attempts: number;
+  started_at: string | null;
+  completed_at: string | null;
+  duration_ms: number | null;
+}
+
+/** A step run as the API shows it: input and output parsed. */
+export type StepRun = Omit<StepRunRow, 'input' | 'output'> & { input: unknown; output: unknown };
+
+export function toExecution(row: ExecutionRow) {
+  return {
+    id: row.id,
+    workflow_id: row.workflow_id,
+    task_id: row.task_id,
+    trigger_id: row.trigger_id,
+    parent_execution_id: row.parent_execution_id,
+    depth: row.depth,
+    status: row.status,
+    inputs: fromJson<Record<string, unknown>>(row.inputs, {}),
+    outputs: fromJson<Record<string, unknown> | null>(row.outputs, null),
+    error: row.error,
+    created_at: row.created_at,
+    started_at: row.started_at,
+    completed_at: row.completed_at,
+    duration_ms: row.duration_ms,
+  };
+}
+
+const stepRunColumns = [
+  'step_id', 'step_number', 'name', 'tool_type', 'tool_id', 'status', 'input', 'output', 'error', 'attempts', 'started_at', 'completed_at', 'duration_ms',
+] satisfies (keyof StepRunRow)[];
+
+function toStepRun(row: StepRunRow): StepRun {
+  return { ...row, input: fromJson(row.input, null), output: fromJson(row.output, null) };
+}
+
+export interface NewExecution {
+  id: string;
+  workflowId: string;
+  inputs: Record<string, unknown>;
+  triggerId?: string | null;
+  parentExecutionId?: string | null;
+  depth?: number;
+  taskId?: string | null;
+}
+
+/** Inserts a queued execution; a trigger-started one is written by its task, so an id already there is left alone. */
+export async function insertExecution(db: Db, execution: NewExecution): Promise<void> {
+  await db('workflow_executions')
+    .insert({
+      id: execution.id, workflow_id: execution.workflowId, task_id: execution.taskId ?? null, trigger_id: execution.triggerId ?? null,
+      parent_execution_id: execution.parentExecutionId ?? null, depth: execution.depth ?? 0, status: 'queued',
+      inputs: JSON.stringify(execution.inputs), created_at: now(),
+    })
+    .onConflict('id')
+    .ignore();
+}
+
+export async function findExecutionRow(db: Db, id: string): Promise<ExecutionRow | undefined> {
+  return (await db('workflow_executions').where({ id }).first()) as ExecutionRow | undefined;
+}
+
+export async function executionDetail(db: Db, id: string) {
+  const row = await findExecutionRow(db, id);
+  if (!row) throw ApiError.notFound('execution', id);
+  const steps = (await db('workflow_step_runs').where({ execution_id: id }).select(stepRunColumns).orderBy([{ column: 'step_number' }, { column: 'id' }])) as StepRunRow[];
+  const children = (await db('workflow_executions').where({ parent_execution_id: id }).orderBy('created_at').pluck('id')) as string[];
+  return { ...toExecution(row), steps: steps.map(toStepRun), child_execution_ids: children };
+}
+
+export async function listExecutions(db: Db, filter: { workflowId: string; status?: ExecutionStatus }, window: { offset: number; limit: number }) {
+  const query = db('workflow_executions').where({ workflow_id: filter.workflowId });
+  if (filter.status) query.where({ status: filter.status });
+  const [{ n }] = (await query.clone().count({ n: '*' })) as { n: number }[];
+  const rows = (await query.orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).offset(window.offset).limit(window.limit)) as ExecutionRow[];
+  return { items: rows.map(toExecution), total: Number(n) };
+}
+
+/** Moves an execution on, only from one of the `from` states; false when it was elsewhere (e.g. cancelled meanwhile). */
+export async function moveExecution(db: Db, id: string, from: readonly ExecutionStatus[], changes: Partial<ExecutionRow>): Promise<boolean> {
+  return (await db('workflow_executions').where({ id }).whereIn('status', from).update(changes)) > 0;
+}
+
+export async function finishExecution(db: Db, row: Pick<ExecutionRow, 'id' | 'started_at'>, status: ExecutionStatus, outputs: Record<string, unknown> | null, error: string | null): Promise<boolean> {
+  const at = now();
+  const duration = row.started_at ? Date.parse(at) - Date.parse(row.started_at) : null;
+  return moveExecution(db, row.id, ['queued', 'running'], { status, outputs: outputs === null ? null : JSON.stringify(outputs), error, completed_at: at, duration_ms: duration });
+}
+
+export async function saveStepRun(db: Db, executionId: string, run: StepRun): Promise<void> {
+  await db('workflow_step_runs')
+    .insert({ execution_id: executionId, ...run, input: JSON.stringify(run.input ?? null), output: JSON.stringify(run.output ?? null) })
+    .onConflict(['execution_id', 'step_id'])
+    .merge();
+}
+
+/** Executions by outcome: for GET /workflows/stats, the dashboard and one trigger's stats. */
+export async function executionOutcomes(db: Db, where: { trigger_id?: string; workflow_id?: string } = {}) {
+  const row = (await db('workflow_executions')
+    .where(where)
+    .whereNull('parent_execution_id')
+    .first(
+      db.raw('COUNT(*) AS total'),
+      db.raw("COALESCE(SUM(status = 'completed'), 0) AS completed"),
+      db.raw("COALESCE(SUM(status = 'failed'), 0) AS failed"),
+      db.raw("COALESCE(SUM(status = 'cancelled'), 0) AS cancelled"),
+      db.raw("COALESCE(SUM(status IN ('queued', 'running')), 0) AS pending"),
+      db.raw("AVG(CASE WHEN status IN ('completed', 'failed') THEN duration_ms END) AS average_ms"),
+    )) as { total: number; completed: number; failed: number; cancelled: number; pending: number; average_ms: number | null };
+  const finished = row.completed + row.failed + row.cancelled;
+  return {
+    total: row.total, completed: row.completed, failed: row.failed, cancelled: row.cancelled, pending: row.pending,
+    successRate: finished ? Math.round((row.completed / finished) * 10_000) / 10_000 : 0,
+    averageMs: Math.round(row.average_ms ?? 0),
+  };
+}

@@ -1,0 +1,45 @@
+import { ApiError } from '@rhizome/contracts/errors';
+import type { Db } from '../../storage/connection.ts';
+import type { Automation } from '../automation.ts';
+import { schemaProblems } from '../json-schema.ts';
+import { newId, now } from '../rows.ts';
+import { executionDetail, findExecutionRow, finishedStatuses, insertExecution, moveExecution, toExecution } from './executions.ts';
+import { requireWorkflowRow, toWorkflow } from './repo.ts';
+
+/** POST /workflows/{id}/executions: checks the inputs, records the execution as queued and queues it. */
+export async function startExecution(db: Db, database: string, automation: Automation, workflowId: string, inputs: Record<string, unknown>) {
+  const workflow = toWorkflow(await requireWorkflowRow(db, workflowId), 0);
+  if (!workflow.is_active) throw ApiError.conflict(`workflow '${workflowId}' is inactive`);
+  const problems = schemaProblems(workflow.input_schema, inputs);
+  if (problems.length) {
+    throw ApiError.validation(problems.map((problem) => ({ loc: ['body', 'inputs'], msg: problem, type: 'value_error' })), `inputs do not match the workflow's input_schema: ${problems.join('; ')}`);
+  }
+  const id = newId('exec');
+  await insertExecution(db, { id, workflowId, inputs });
+  try {
+    const task = await automation.run({ database, execution_id: id, workflow_id: workflowId, inputs, trigger_id: null });
+    await db('workflow_executions').where({ id }).update({ task_id: task.task_id });
+    return { execution_id: id, task_id: task.task_id, status: 'queued' as const, message: `Workflow '${workflow.name}' queued` };
+  } catch (error) {
+    await db('workflow_executions').where({ id }).delete();
+    throw error;
+  }
+}
+
+/**
+ * Cancels a queued or running execution: it is recorded as cancelled at once and its task is cancelled;
+ * a running engine notices (task signal or its own poll) and stops its steps cooperatively.
+ */
+export async function cancelExecution(db: Db, executionId: string, cancelTask: (taskId: string) => Promise<unknown>) {
+  const row = await findExecutionRow(db, executionId);
+  if (!row) throw ApiError.notFound('execution', executionId);
+  if (finishedStatuses.includes(row.status)) throw ApiError.conflict(`execution '${executionId}' already ${row.status}`, { status: row.status });
+  const at = now();
+  const duration = row.started_at ? Date.parse(at) - Date.parse(row.started_at) : null;
+  if (!(await moveExecution(db, executionId, ['queued', 'running'], { status: 'cancelled', completed_at: at, duration_ms: duration, error: 'cancelled by request' }))) {
+    const current = await executionDetail(db, executionId);
+    throw ApiError.conflict(`execution '${executionId}' already ${current.status}`, { status: current.status });
+  }
+  if (row.task_id) await cancelTask(row.task_id);
+  return toExecution((await findExecutionRow(db, executionId))!);
+}
