@@ -1,0 +1,50 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Platform } from '../platform/create.ts';
+import { newImportFile } from './files.ts';
+import type { CcxPackageInfo } from './model.ts';
+import { importCcxOperation } from './operation-names.ts';
+import { readCcxPackage } from './read-package.ts';
+
+/** What a valid package holds, as checked before anything is queued or written. */
+export interface ValidatedCcx extends CcxPackageInfo {
+  counts: { templates: number; nodes: number; edges: number; sources: number; chunks: number; workflows: number };
+  warnings: string[];
+}
+
+/**
+ * Reads the whole package (zip safety, manifest, every checksum, every file's shape); throws ApiError
+ * 400 naming the first problem. The import task reads it again from the stored copy.
+ */
+export async function validateCcxPackage(bytes: Buffer): Promise<ValidatedCcx> {
+  const content = readCcxPackage(bytes);
+  return {
+    ...content.info,
+    counts: {
+      templates: content.templates.length, nodes: content.nodes.length, edges: content.edges.length, sources: content.sources.length,
+      chunks: content.sources.reduce((sum, source) => sum + source.chunks.length, 0), workflows: content.workflows.length,
+    },
+    warnings: content.warnings,
+  };
+}
+
+/** Validates the package, stores it under the data directory and queues its import (operations lane). */
+export async function queueCcxImport(platform: Platform, input: { bytes: Buffer; merge: boolean; database?: string }): Promise<{ task_id: string }> {
+  const validated = await validateCcxPackage(input.bytes);
+  const database = input.database ?? platform.databases.currentName();
+  platform.databases.info(database);
+  const file = newImportFile(platform.paths);
+  await fs.promises.mkdir(path.dirname(file), { recursive: true });
+  await fs.promises.writeFile(file, input.bytes);
+  try {
+    const task = await platform.queue.submit({
+      queue: 'operations', operation: importCcxOperation, priority: platform.settings.get().priorities.background,
+      data: { database, file, merge: input.merge },
+      metadata: { database, operation_type: importCcxOperation, package_name: validated.name, package_version: validated.package_version },
+    });
+    return { task_id: task.task_id };
+  } catch (error) {
+    await fs.promises.rm(file, { force: true });
+    throw error;
+  }
+}

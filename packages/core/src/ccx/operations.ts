@@ -1,0 +1,102 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Settings } from '@rhizome/contracts/settings';
+import { PermanentTaskError, type OperationRegistry, type QueueService } from '@rhizome/queue';
+import type { ExportResult } from '@rhizome/contracts/api/exports';
+import { ApiError } from '@rhizome/contracts/errors';
+import { taskDatabaseFor } from '../databases/task-database.ts';
+import type { DatabaseManager } from '../databases/manager.ts';
+import type { GraphEventBus } from '../graph/events.ts';
+import type { DataPaths } from '../paths.ts';
+import type { EmbeddingService } from '../providers/embeddings/service.ts';
+import { reembedOperation } from '../search/maintenance.ts';
+import { configuredIdentity } from '../search/vector-identity.ts';
+import { removeSourceFiles } from '../sources/files.ts';
+import { VectorFiles, type VectorKind } from '../search/vectors/files.ts';
+import type { VectorWriterSet } from '../search/vectors/writers.ts';
+import { exportDatabase, type CcxExportOptions } from './export-service.ts';
+import { exportFile, exportFilename, isImportFile, pruneExports } from './files.ts';
+import { applyCcxImport } from './import-apply.ts';
+import { exportBySourcesOperation, exportGraphOperation, importCcxOperation } from './operation-names.ts';
+import { readCcxPackage } from './read-package.ts';
+import { workflowImporter } from './workflows.ts';
+
+export interface CcxOperationDeps {
+  databases: DatabaseManager;
+  paths: DataPaths;
+  settings(): Settings;
+  embeddings: EmbeddingService;
+  queue: QueueService;
+  events: GraphEventBus;
+  writers: VectorWriterSet;
+  version: string;
+}
+
+/**
+ * Packages larger than this come back through the download endpoint only: base64 inside a JSON task
+ * result (the spec's flow) costs a third more and sits in the task store (decision 0014).
+ */
+export const inlineResultLimit = 32 * 1024 * 1024;
+const vectorKinds: VectorKind[] = ['chunks', 'nodes', 'templates'];
+
+/**
+ * `export_graph` and `export_by_sources` write the package to `<data_dir>/exports/<task_id>.ccx` and
+ * return `{filename, content (base64), size_bytes, download_url, …}`; `import_ccx` reads a stored,
+ * validated package, applies it in one transaction, then refreshes what lives outside SQLite: events
+ * for the created nodes and edges, the vector indexes, and a background re-embedding of what came
+ * without usable vectors. An import is never retried: any failure is final and changed nothing.
+ */
+export function defineCcxOperations(registry: OperationRegistry, deps: CcxOperationDeps): void {
+  const exportHandler = (bySources: boolean) => async ({ task }: { task: { task_id: string; data: Record<string, unknown> } }): Promise<ExportResult> => {
+    const { name, db } = await taskDatabaseFor(deps.databases, task.data.database);
+    const options: CcxExportOptions = { ...(task.data as CcxExportOptions), ...(bySources ? { source_ids: (task.data.source_ids as string[] | undefined) ?? [] } : { source_ids: undefined }) };
+    const target = exportFile(deps.paths, task.task_id);
+    await pruneExports(deps.paths, deps.settings().timeouts.operations_result_ttl * 1000);
+    await fs.promises.mkdir(path.dirname(target), { recursive: true });
+    const written = await exportDatabase(deps, name, db, options, target);
+    const content = written.size_bytes <= inlineResultLimit ? (await fs.promises.readFile(target)).toString('base64') : null;
+    return {
+      filename: exportFilename(new Date(), written.source_count), content, size_bytes: written.size_bytes, download_url: `/api/v1/exports/${task.task_id}/download`,
+      package_type: written.package_type, counts: written.counts,
+    };
+  };
+  registry.define(exportGraphOperation, { queue: 'operations' }, exportHandler(false));
+  registry.define(exportBySourcesOperation, { queue: 'operations' }, exportHandler(true));
+
+  registry.define(importCcxOperation, { queue: 'operations', retryOnTransient: false, retryOnCrash: false }, async ({ task, logger }) => {
+    const { name, db } = await taskDatabaseFor(deps.databases, task.data.database);
+    const file = String(task.data.file);
+    if (!isImportFile(deps.paths, file)) throw new PermanentTaskError('data.file must name a stored package under <data_dir>/imports', 'ValidationError');
+    try {
+      let content;
+      try {
+        content = readCcxPackage(await fs.promises.readFile(file));
+      } catch (error) {
+        if (error instanceof ApiError) throw new PermanentTaskError(error.message, 'ValidationError');
+        throw error;
+      }
+      const { identity } = await configuredIdentity(db, deps.embeddings, deps.settings());
+      const merge = task.data.merge === true;
+      const replaced = merge ? [] : ((await db('sources').select('id')) as { id: string }[]).map((row) => row.id);
+      const outcome = await applyCcxImport(db, content, { merge, embedder: identity, workflows: workflowImporter });
+      // The replaced sources' uploaded originals go once their rows are gone for good.
+      for (const sourceId of replaced) await removeSourceFiles(deps.paths, name, sourceId);
+      for (const id of outcome.nodesCreated) deps.events.publish({ source: 'node.create', database: name, payload: { entity_type: 'node', entity_id: id } });
+      for (const id of outcome.edgesCreated) deps.events.publish({ source: 'edge.create', database: name, payload: { entity_type: 'edge', entity_id: id } });
+      // Rows were replaced or added behind the indexes' backs (a replace reuses rowids): rebuild what is open here.
+      for (const kind of vectorKinds) {
+        const open = await deps.writers[kind].opened(name);
+        if (merge) await open?.reconcile();
+        else if (open || fs.existsSync(new VectorFiles(deps.paths.databaseDir(name), kind).meta)) await (await deps.writers[kind].ensure(name, identity)).rebuild(identity);
+      }
+      if (outcome.stats.embeddings_pending > 0) {
+        const reembed = await deps.queue.submit({ queue: 'llm', operation: reembedOperation, priority: deps.settings().priorities.background, data: { database: name }, metadata: { database: name } });
+        outcome.stats.reembed_task_id = reembed.task_id;
+        logger.info(`import into '${name}': ${outcome.stats.embeddings_pending} item(s) re-embedded in the background (task ${reembed.task_id})`);
+      }
+      return outcome.stats;
+    } finally {
+      await fs.promises.rm(file, { force: true });
+    }
+  });
+}
