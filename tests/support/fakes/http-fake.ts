@@ -43,27 +43,20 @@ export async function startHttpFake(spec: FakeServerSpec): Promise<FakeProviderC
   const failures: { status: number; headers: Record<string, string> }[] = [];
   let delayMs = 0;
 
-  const server = http.createServer((req, res) => {
-    void (async () => {
-      const target = new URL(req.url ?? '/', 'http://fake');
-      const body = parseJson(await readBody(req));
-      requests.push({ method: req.method ?? 'GET', path: target.pathname + target.search, body, headers: req.headers });
-      if (!(await waitUnlessGone(delayMs, res))) return;
-      const respond = responderFor(res);
-      const failure = failures.shift();
-      if (failure) return respond.json(spec.errorBody(failure.status), failure.status, failure.headers);
-      const request: FakeRequest = { method: req.method ?? 'GET', path: target.pathname, query: target.searchParams, body, headers: req.headers };
-      if (!spec.route(request, respond)) respond.json(spec.errorBody(404), 404);
-    })().catch((error: unknown) => {
-      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
-      res.end(String(error));
-    });
+  const server = await serveOnLoopback(async (req, res) => {
+    const target = new URL(req.url ?? '/', 'http://fake');
+    const body = parseJson(await readBody(req));
+    requests.push({ method: req.method ?? 'GET', path: target.pathname + target.search, body, headers: req.headers });
+    if (!(await waitUnlessGone(delayMs, res))) return;
+    const respond = responderFor(res);
+    const failure = failures.shift();
+    if (failure) return respond.json(spec.errorBody(failure.status), failure.status, failure.headers);
+    const request: FakeRequest = { method: req.method ?? 'GET', path: target.pathname, query: target.searchParams, body, headers: req.headers };
+    if (!spec.route(request, respond)) respond.json(spec.errorBody(404), 404);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
 
   return {
-    url: `http://127.0.0.1:${port}${spec.basePath}`,
+    url: `${server.origin}${spec.basePath}`,
     requests,
     failNext(status, count = 1, headers = {}) {
       for (let i = 0; i < count; i++) failures.push({ status, headers });
@@ -71,6 +64,28 @@ export async function startHttpFake(spec: FakeServerSpec): Promise<FakeProviderC
     setDelay(ms) {
       delayMs = ms;
     },
+    close: server.close,
+  };
+}
+
+export interface LoopbackServer {
+  /** `http://127.0.0.1:<port>` */
+  origin: string;
+  close(): Promise<void>;
+}
+
+/** A node:http server on a free 127.0.0.1 port; a handler that throws answers 500 with the error's text. */
+export async function serveOnLoopback(handle: (req: http.IncomingMessage, res: ServerResponse) => Promise<void>): Promise<LoopbackServer> {
+  const server = http.createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
+      res.end(String(error));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    origin: `http://127.0.0.1:${port}`,
     close() {
       server.closeAllConnections();
       return new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));

@@ -124,13 +124,14 @@ export class DatabaseManager {
   }
 
   /**
-   * Replaces a database with a pre-upgrade backup and reopens it as restored, without migrating it
-   * again (the next start-up or POST /upgrade/apply does that).
+   * Replaces a database with a backup and reopens it: a pre-upgrade backup as restored, without
+   * migrating it again (the next start-up or POST /upgrade/apply does that); with `ready`, migrated and
+   * seeded as any database is when a process first opens it (an operator backup of an older revision).
    */
-  async restore(name: string, backupFile: string): Promise<Db> {
+  async restore(name: string, backupFile: string, options: { ready?: boolean } = {}): Promise<Db> {
     await this.closeOne(name);
     restoreSqliteFile(backupFile, this.paths.appDb(name));
-    const db = Promise.resolve(openSqlite(this.paths.appDb(name)));
+    const db = options.ready ? this.connection(name) : Promise.resolve(openSqlite(this.paths.appDb(name)));
     this.open.set(name, db);
     await this.options.onReplaced?.(name);
     return db;

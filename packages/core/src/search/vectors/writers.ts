@@ -86,6 +86,20 @@ export class VectorWriters {
     return store;
   }
 
+  /**
+   * Closes and forgets the index of `database` (its file was replaced by a backup): the next write or
+   * `ensure` opens it again against the database's current connection.
+   */
+  async forget(database: string): Promise<void> {
+    const opening = this.#stores.get(database);
+    this.#stores.delete(database);
+    this.#lastWrite.delete(database);
+    const store = await opening?.catch(() => null);
+    if (!store) return;
+    unregisterLocalStore(this.databases.paths.databaseDir(database), this.kind, store);
+    await store.close();
+  }
+
   async close(): Promise<void> {
     if (this.#timer) clearInterval(this.#timer);
     this.#timer = null;

@@ -1,0 +1,43 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { endpoint } from '../endpoint.ts';
+import { OneOf, Page, PageQuery, Timestamp } from './common.ts';
+
+const tag = 'backup';
+const Filename = Type.Object({ filename: Type.String({ minLength: 1, maxLength: 255 }) });
+
+export const BackupInfoSchema = Type.Object({
+  filename: Type.String(),
+  database: Type.String(),
+  /** `backup`: taken on request or by the schedule; `safety`: the copy a restore takes first. */
+  kind: OneOf(['backup', 'safety'] as const),
+  size: Type.Integer(),
+  created_at: Timestamp,
+});
+export type BackupInfoBody = Static<typeof BackupInfoSchema>;
+
+export const backupEndpoints = {
+  create: endpoint({
+    method: 'POST', path: '/backup', tag, status: 201, errors: [409],
+    summary: 'Back up the active database now (a consistent online copy named app_YYYYMMDD_HHMMSS.db, UTC)',
+    response: BackupInfoSchema,
+  }),
+  list: endpoint({
+    method: 'GET', path: '/backup', tag, status: 200, errors: [422],
+    summary: 'Backups of the active database, newest first, with size and time', query: Type.Object(PageQuery), response: Page(BackupInfoSchema),
+  }),
+  download: endpoint({
+    method: 'GET', path: '/backup/{filename}', tag, status: 200, errors: [400, 404], produces: 'application/vnd.sqlite3',
+    summary: 'Download a backup file', params: Filename,
+  }),
+  restore: endpoint({
+    method: 'POST', path: '/backup/{filename}/restore', tag, status: 200, errors: [400, 404],
+    summary: 'Replace the active database with a backup, after a pre-restore safety backup; the vector indexes are rebuilt in the background',
+    params: Filename,
+    response: Type.Object({
+      database: Type.String(), restored_from: Type.String(), safety_backup: BackupInfoSchema, vector_task_id: Type.String(), message: Type.String(),
+    }),
+  }),
+  remove: endpoint({
+    method: 'DELETE', path: '/backup/{filename}', tag, status: 204, errors: [400, 404], summary: 'Delete a backup', params: Filename,
+  }),
+};

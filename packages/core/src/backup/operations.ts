@@ -1,0 +1,51 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Settings } from '@rhizome/contracts/settings';
+import type { OperationRegistry } from '@rhizome/queue';
+import type { DatabaseManager } from '../databases/manager.ts';
+import { taskDatabaseFor } from '../databases/task-database.ts';
+import type { EmbeddingService } from '../providers/embeddings/service.ts';
+import { configuredIdentity } from '../search/vector-identity.ts';
+import type { VectorKind } from '../search/vectors/files.ts';
+import type { VectorWriterSet } from '../search/vectors/writers.ts';
+
+/** Rebuilds a restored database's vector indexes (operations lane): data `{database, restored_by}`. */
+export const rebuildVectorsOperation = 'backup.rebuild_vectors';
+
+/** Which process restored the database (its connection is the new file's already). */
+export function thisProcess(): string {
+  return `${os.hostname()}:${process.pid}`;
+}
+
+const kinds: VectorKind[] = ['chunks', 'nodes', 'templates'];
+
+export interface BackupOperationDeps {
+  databases: DatabaseManager;
+  settings(): Settings;
+  embeddings: EmbeddingService;
+  writers: VectorWriterSet;
+}
+
+/**
+ * The index files describe the rows of the database as it was before the restore, and a label (a rowid)
+ * may now stand for another row, so they are discarded rather than reconciled: the open writers are
+ * closed, the files removed, and each index is built again from the restored vectors in SQLite.
+ */
+export function defineBackupOperations(registry: OperationRegistry, deps: BackupOperationDeps): void {
+  registry.define(rebuildVectorsOperation, { queue: 'operations' }, async ({ task }) => {
+    const database = String(task.data.database ?? '');
+    // A worker of another process may not have dropped its connection to the replaced file yet.
+    if (task.data.restored_by !== thisProcess()) await deps.databases.closeOne(database);
+    const { name, db } = await taskDatabaseFor(deps.databases, database);
+    for (const kind of kinds) await deps.writers[kind].forget(name);
+    const vectorsDir = path.join(deps.databases.paths.databaseDir(name), 'vectors');
+    fs.rmSync(vectorsDir, { recursive: true, force: true });
+    fs.mkdirSync(vectorsDir, { recursive: true });
+    const { identity, dimensionsKnown } = await configuredIdentity(db, deps.embeddings, deps.settings());
+    const vectors: Partial<Record<VectorKind, number>> = {};
+    // Without known dimensions no vector of the configured model is stored: the first write builds each index.
+    if (dimensionsKnown) for (const kind of kinds) vectors[kind] = (await deps.writers[kind].ensure(name, identity)).size;
+    return { database: name, model: identity.model, vectors };
+  });
+}

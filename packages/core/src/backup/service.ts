@@ -1,0 +1,159 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { ApiError } from '@rhizome/contracts/errors';
+import type { QueueService } from '@rhizome/queue';
+import type { DatabaseManager } from '../databases/manager.ts';
+import { checkBackupFile, copyLiveDatabase } from './files.ts';
+import { backupNames, parseBackupName, requireBackupName, type BackupKind } from './names.ts';
+import { rebuildVectorsOperation, thisProcess } from './operations.ts';
+
+export interface BackupInfo {
+  filename: string;
+  database: string;
+  kind: BackupKind;
+  size: number;
+  /** ISO 8601 UTC, from the name. */
+  created_at: string;
+}
+
+export interface RestoreResult {
+  database: string;
+  restored_from: string;
+  /** The copy of the database as it was just before the restore. */
+  safety_backup: BackupInfo;
+  /** The background task rebuilding the vector indexes from the restored data. */
+  vector_task_id: string;
+}
+
+export interface BackupServiceDeps {
+  databases: DatabaseManager;
+  queue: QueueService;
+  /** Priority of the vector rebuild task. */
+  priority(): number;
+}
+
+/**
+ * Operator backups of the active database under `<data_dir>/backups/<database>/` (DESIGN §4): create,
+ * list, locate for download, restore, delete and prune. Changes are serialised within the process (the
+ * API process, which also runs the schedule, is the only one that makes them).
+ */
+export class BackupService {
+  #serial: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly deps: BackupServiceDeps) {}
+
+  get database(): string {
+    return this.deps.databases.currentName();
+  }
+
+  create(kind: BackupKind = 'backup', at = new Date()): Promise<BackupInfo> {
+    return this.#exclusive(() => this.#write(this.database, kind, at));
+  }
+
+  /** Newest first. */
+  list(): BackupInfo[] {
+    const database = this.database;
+    const dir = this.#dir(database);
+    if (!fs.existsSync(dir)) return [];
+    return fs
+      .readdirSync(dir)
+      .filter((filename) => parseBackupName(filename))
+      .map((filename) => this.#describe(database, filename))
+      .filter((info): info is BackupInfo => info !== null)
+      .sort((a, b) => b.created_at.localeCompare(a.created_at) || b.filename.localeCompare(a.filename));
+  }
+
+  /** The path of a backup of the active database: 400 for a name that is not a backup's, 404 when there is none. */
+  locate(filename: string): { path: string; info: BackupInfo } {
+    requireBackupName(filename);
+    const database = this.database;
+    const info = this.#describe(database, filename);
+    if (!info) throw ApiError.notFound('backup', filename);
+    return { path: path.join(this.#dir(database), filename), info };
+  }
+
+  /**
+   * Replaces the active database with a backup: the backup is checked first, then the database as it
+   * stands is copied to a `pre-restore_` safety backup, then the file is swapped under the closed
+   * connection (stale WAL files removed), reopened, migrated if older, and every process told to drop
+   * its connection; when the backup cannot be readied, the safety copy goes back in. The vector indexes
+   * are rebuilt from the restored rows in the background.
+   */
+  restore(filename: string): Promise<RestoreResult> {
+    return this.#exclusive(async () => {
+      const { path: file } = this.locate(filename);
+      await checkBackupFile(file, filename);
+      const database = this.database;
+      const safety = await this.#write(database, 'safety', new Date());
+      try {
+        await this.deps.databases.restore(database, file, { ready: true });
+      } catch (error) {
+        // The backup could not be brought up (a migration failed): put the database back as it was.
+        await this.deps.databases.restore(database, path.join(this.#dir(database), safety.filename), { ready: true });
+        const reason = error instanceof Error ? error.message : String(error);
+        throw ApiError.badRequest(`Backup '${filename}' cannot be restored: bringing it up to date failed (${reason}); the database is unchanged`, 'filename');
+      }
+      const task = await this.deps.queue.submit({
+        queue: 'operations', operation: rebuildVectorsOperation, priority: this.deps.priority(),
+        data: { database, restored_by: thisProcess() }, metadata: { database },
+      });
+      return { database, restored_from: filename, safety_backup: safety, vector_task_id: task.task_id };
+    });
+  }
+
+  remove(filename: string): Promise<void> {
+    return this.#exclusive(async () => {
+      fs.rmSync(this.locate(filename).path);
+    });
+  }
+
+  /** Deletes all but the newest `keep` regular backups (safety copies are left alone); returns the names deleted. */
+  prune(keep: number): Promise<string[]> {
+    return this.#exclusive(async () => {
+      const database = this.database;
+      const excess = this.list().filter((info) => info.kind === 'backup').slice(keep);
+      for (const { filename } of excess) fs.rmSync(path.join(this.#dir(database), filename), { force: true });
+      return excess.map((info) => info.filename);
+    });
+  }
+
+  /** When the newest regular backup of the active database was taken, or null. */
+  latestBackupAt(): Date | null {
+    const newest = this.list().find((info) => info.kind === 'backup');
+    return newest ? new Date(newest.created_at) : null;
+  }
+
+  async #write(database: string, kind: BackupKind, at: Date): Promise<BackupInfo> {
+    const dir = this.#dir(database);
+    fs.mkdirSync(dir, { recursive: true });
+    const taken = new Set(fs.readdirSync(dir));
+    let filename = '';
+    for (const candidate of backupNames(kind, at)) {
+      if (taken.has(candidate)) continue;
+      filename = candidate;
+      break;
+    }
+    if (!filename) throw ApiError.conflict('Too many backups were taken within one second');
+    // The connection readies the database (migrated) before its file is copied.
+    await this.deps.databases.connection(database);
+    await copyLiveDatabase(this.deps.databases.paths.appDb(database), path.join(dir, filename));
+    return this.#describe(database, filename)!;
+  }
+
+  #describe(database: string, filename: string): BackupInfo | null {
+    const parsed = parseBackupName(filename);
+    const stat = parsed && fs.lstatSync(path.join(this.#dir(database), filename), { throwIfNoEntry: false });
+    if (!parsed || !stat?.isFile()) return null;
+    return { filename, database, kind: parsed.kind, size: stat.size, created_at: parsed.takenAt.toISOString() };
+  }
+
+  #dir(database: string): string {
+    return this.deps.databases.paths.operatorBackupsDir(database);
+  }
+
+  #exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.#serial.then(work);
+    this.#serial = run.catch(() => undefined);
+    return run;
+  }
+}

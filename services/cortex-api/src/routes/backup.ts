@@ -1,0 +1,36 @@
+import fs from 'node:fs';
+import { pipeline } from 'node:stream/promises';
+import { backupEndpoints as api } from '@rhizome/contracts/api/backup';
+import { ApiError } from '@rhizome/contracts/errors';
+import { pageWindow, pagination } from '../http/pagination.ts';
+import type { RouteTable } from '../http/route.ts';
+import type { CortexDeps } from '../deps.ts';
+
+/** Operator backups of the active database (`/backup`). */
+export function mountBackupRoutes(routes: RouteTable, { platform }: CortexDeps): void {
+  const { backups } = platform;
+
+  routes.add(api.create, () => backups.create());
+  routes.add(api.list, ({ query }) => {
+    const all = backups.list();
+    const window = pageWindow(query, platform.settings.get().pagination);
+    return { data: all.slice(window.offset, window.offset + window.pageSize), pagination: pagination(all.length, window) };
+  });
+  routes.add(api.download, async ({ params, res }) => {
+    const { path, info } = backups.locate(params.filename);
+    // Opened before the headers go out, so a backup deleted meanwhile is still a clean 404.
+    const stream = fs.createReadStream(path);
+    await new Promise<void>((resolve, reject) => stream.once('open', () => resolve()).once('error', reject)).catch(() => {
+      throw ApiError.notFound('backup', info.filename);
+    });
+    res.status(200).attachment(info.filename).type('application/vnd.sqlite3').setHeader('content-length', String(info.size));
+    await pipeline(stream, res);
+  });
+  routes.add(api.restore, async ({ params }) => {
+    const result = await backups.restore(params.filename);
+    return { ...result, message: `Database '${result.database}' restored from ${result.restored_from}; its state before is kept as ${result.safety_backup.filename}` };
+  });
+  routes.add(api.remove, async ({ params }) => {
+    await backups.remove(params.filename);
+  });
+}
