@@ -83,7 +83,8 @@ describe('operations endpoints', () => {
     expect((await call('POST', '/admin/plugins/reload')).body).toEqual({ invalidated: [], total: 0 });
     const dashboard = await call('GET', '/system/dashboard');
     expect(dashboard.body).toMatchObject({
-      counts: { knowledge_nodes: 0, links: 0, templates: 7, workflows: 0, lenses: 0, sources: 0, awaiting_confirmation: 0 },
+      // The system workflow (Generate Embeddings) is seeded in every database, as the system templates are.
+      counts: { knowledge_nodes: 0, links: 0, templates: 7, workflows: 1, lenses: 0, sources: 0, awaiting_confirmation: 0 },
       llm: { data: {} },
       processing: { paused: false, paused_at: null, reason: null },
     });

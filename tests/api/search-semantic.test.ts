@@ -87,6 +87,8 @@ describe('semantic search and index maintenance', () => {
   });
 
   it('POST /search/embeddings embeds every node lacking an embedding, and keeps a client-supplied one', async () => {
+    // Nodes created through the API are otherwise embedded by the seeded auto-embedding trigger.
+    ok(await call('PATCH', '/settings', { embedding: { enable_auto_embedding: false } }));
     const create = async (label: string, description: string, embedding?: number[]) =>
       ok<{ id: string }>(await call('POST', '/nodes', { template_id: 'profession', label, properties: { description }, ...(embedding ? { embedding } : {}) }), 201).id;
     const surgeon = await create('Surgeon', 'operates on patients in hospital');

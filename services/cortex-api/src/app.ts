@@ -6,6 +6,9 @@ import { buildOpenApi } from './http/openapi.ts';
 import { RouteTable } from './http/route.ts';
 import type { CortexDeps } from './deps.ts';
 import { mountAuthRoutes } from './routes/auth.ts';
+import { mountChatRoutes } from './routes/chats.ts';
+import { mountBackupRoutes } from './routes/backup.ts';
+import { mountRegistryRoutes } from './routes/registry.ts';
 import { mountDatabaseRoutes } from './routes/databases.ts';
 import { mountEdgeRoutes } from './routes/edges.ts';
 import { mountGraphRoutes } from './routes/graph.ts';
@@ -24,13 +27,19 @@ import { mountExtractionRoutes } from './routes/extraction.ts';
 import { mountSettingsRoutes } from './routes/settings.ts';
 import { mountTemplateRoutes } from './routes/templates.ts';
 import { mountUpgradeRoutes } from './routes/upgrade.ts';
+import { mountQualityRoutes } from './routes/quality.ts';
+import { mountExportRoutes } from './routes/exports.ts';
+import { mountToolRoutes } from './routes/tools.ts';
+import { mountTriggerRoutes } from './routes/triggers.ts';
+import { mountWorkflowRoutes } from './routes/workflows.ts';
 import { landingPage } from './web/landing.ts';
 
 export type { CortexDeps } from './deps.ts';
 
 const featureRoutes = [
   mountAuthRoutes, mountSettingsRoutes, mountPresetRoutes, mountLocalLlmRoutes, mountLlmRoutes, mountDatabaseRoutes, mountUpgradeRoutes, mountOpsRoutes, mountQueueRoutes, mountProcessingRoutes,
-  mountSourcePauseRoutes, mountSourceRoutes, mountExtractionRoutes, mountTemplateRoutes, mountNodeRoutes, mountEdgeRoutes, mountGraphRoutes, mountSearchRoutes, mountSearchIndexRoutes,
+  mountSourcePauseRoutes, mountSourceRoutes, mountExtractionRoutes, mountTemplateRoutes, mountNodeRoutes, mountEdgeRoutes, mountGraphRoutes, mountSearchRoutes, mountSearchIndexRoutes, mountChatRoutes,
+  mountBackupRoutes, mountRegistryRoutes, mountQualityRoutes, mountExportRoutes, mountToolRoutes, mountTriggerRoutes, mountWorkflowRoutes,
 ];
 const publicDocs = new Set(['/openapi.json', '/docs']);
 

@@ -1,6 +1,8 @@
 import type { Platform } from '@rhizome/core/platform/create';
 import { HealthMonitor } from '@rhizome/core/processing/health-monitor';
+import { startBackupSchedule } from '@rhizome/core/backup/schedule';
 import { persistInstanceHealth } from '@rhizome/core/providers/instance-health';
+import { graphAdjacency } from '@rhizome/core/search/graph/adjacency';
 import { sourceServiceFor } from './routes/sources.ts';
 
 const sourceRecoveryIntervalMs = 60_000;
@@ -20,10 +22,21 @@ async function recoverStalledSources(platform: Platform): Promise<void> {
   }
 }
 
+/** Builds the active database's graph-search adjacency now, so the first graph search does not pay for it (seconds at a million edges). */
+async function warmGraphSearch(platform: Platform): Promise<void> {
+  try {
+    const { db } = await platform.databases.current();
+    await graphAdjacency(db);
+  } catch (error) {
+    platform.logger.warning(`graph search warm-up: ${String(error)}`);
+  }
+}
+
 /**
  * Periodic work owned by the API process, of which a deployment runs exactly one (workers may be many):
  * the health monitor that records health changes and pauses processing while a subsystem is down, and
- * the `healthy` flags of local model servers in the settings, and the scan that re-queues stalled sources.
+ * the `healthy` flags of local model servers in the settings, the scan that re-queues stalled sources,
+ * and the scheduled backups.
  */
 export function startApiBackgroundJobs(platform: Platform): { stop(): Promise<void> } {
   const monitor = new HealthMonitor({
@@ -36,8 +49,11 @@ export function startApiBackgroundJobs(platform: Platform): { stop(): Promise<vo
   const stopPersisting = persistInstanceHealth(platform);
   const recovery = setInterval(() => void recoverStalledSources(platform), sourceRecoveryIntervalMs);
   recovery.unref();
+  void warmGraphSearch(platform);
+  const backups = startBackupSchedule({ service: platform.backups, settings: () => platform.settings.get().backup, log: platform.logger });
   return {
     stop: async () => {
+      await backups.stop();
       clearInterval(recovery);
       stopPersisting();
       await monitor.stop();

@@ -50,6 +50,8 @@ export const opsEndpoints = {
     response: Type.Object({
       counts: Type.Record(Type.String(), Type.Integer()), llm: Type.Object({ data: AnyObject }), queue: QueueStats,
       workflows: Type.Record(Type.String(), Type.Number()), processing: AnyObject,
+      // Extension (docs/decisions/0016-quality-scores-cached-per-source.md): the mean cached quality grade of the committed sources.
+      quality: Type.Object({ scored_sources: Type.Integer(), avg_quality_grade: Type.Number(), quality_label: Nullable(Type.String()) }),
     }),
   }),
 };

@@ -25,10 +25,18 @@ import { registerProviderHealth } from '../providers/health.ts';
 import { createVectorWriters, type VectorWriters, type VectorWriterSet } from '../search/vectors/writers.ts';
 import { vectorReaders } from '../search/vectors/readers.ts';
 import { defineSearchOperations } from '../search/maintenance.ts';
+import { defineBackupOperations } from '../backup/operations.ts';
+import { defineCcxOperations } from '../ccx/operations.ts';
+import { BackupService } from '../backup/service.ts';
 import { defineSourceOperations } from '../sources/operations.ts';
+import { createAutomation, type Automation } from '../automation/automation.ts';
+import { setSystemTriggersEnabled } from '../automation/seeds.ts';
 import { startAfterGate } from '../extraction/auto-start.ts';
 import { defineExtractionOperations } from '../extraction/operations.ts';
 import { ExtractionService } from '../extraction/service.ts';
+import { defineChatOperations } from '../chat/answer.ts';
+import { reconcileChats } from '../chat/reconcile.ts';
+import { ChatService } from '../chat/service.ts';
 
 export const rhizomeVersion = '0.1.0';
 
@@ -53,8 +61,14 @@ export interface Platform {
   vectorWriters: VectorWriterSet;
   /** The chunk vector indexes this process writes (`vectorWriters.chunks`). */
   chunkVectors: VectorWriters;
+  /** Operator backups of the active database (`/backup`, the schedule). */
+  backups: BackupService;
+  /** Workflows, executions and the triggers that start them from graph events. */
+  automation: Automation;
   /** Extraction jobs of one database (the service the API and the pipeline start them through). */
   extraction(database: string, db: Db): ExtractionService;
+  /** Chats of one database (the API's side: CRUD, turns, cancel, decisions); the worker answers them. */
+  chats(database: string, db: Db): ChatService;
   /** Operations with their lane and policies; the worker adds the handlers' code. */
   operations: OperationRegistry;
   tasks: TaskStore;
@@ -107,7 +121,10 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
       await announceSettingsChanged();
     },
     onReplaced: (name) => databaseSync.announce({ name }),
-    seeds: defaultSeeds,
+    // A database made while auto-embedding is off gets its system triggers off too, as PATCH /settings would have set them.
+    seeds: [...defaultSeeds, async (db) => {
+      if (!settings.get().embedding.enable_auto_embedding) await setSystemTriggersEnabled(db, false);
+    }],
     migrations: options.migrations,
     migrationPolicy: options.migrationPolicy,
   });
@@ -151,9 +168,27 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     databases, settings: () => settings.get(), llm: providers.llm, embeddings: providers.embeddings, queue, events: graphEvents, nodeVectors: (name) => vectorWriters.nodes.sink(name),
   });
   defineSearchOperations(operations, { databases, settings: () => settings.get(), embeddings: providers.embeddings, writers: vectorWriters });
+  defineChatOperations(operations, { databases, settings: () => settings.get(), llm: providers.llm, embeddings: providers.embeddings, pubsub });
+  const chats = (database: string, db: Db) =>
+    new ChatService({ db, database, settings: () => settings.get(), queue, tasks, pubsub, readiness: providers.readiness, llm: providers.llm });
+  // A chat whose answering task ended while no process was up to see it must not stay `processing`.
+  if (options.migrationPolicy === 'apply') {
+    const { db } = await databases.current();
+    const settled = await reconcileChats(db, tasks, pubsub).catch((error: unknown) => {
+      logger.warning(`chat reconcile: ${String(error)}`);
+      return 0;
+    });
+    if (settled) logger.info(`chats: ${settled} left processing by an ended task settled`);
+  }
+  defineBackupOperations(operations, { databases, settings: () => settings.get(), embeddings: providers.embeddings, writers: vectorWriters });
+  defineCcxOperations(operations, { databases, paths, settings: () => settings.get(), embeddings: providers.embeddings, queue, events: graphEvents, writers: vectorWriters, version: rhizomeVersion });
   defineSourceOperations(operations, {
     databases, settings: () => settings.get(), embeddings: providers.embeddings, llm: providers.llm, chunkVectors: async (name) => chunkVectors.sink(name),
     afterIndexed: (database, db, sourceId) => startAfterGate(extraction(database, db), db, sourceId),
+  });
+
+  const automation = await createAutomation({
+    databases, settings: () => settings.get(), queue, operations, events: graphEvents, providers, vectorWriters, pubsub, origin, logger,
   });
 
   const health = new HealthRegistry();
@@ -175,6 +210,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
   counts.register('knowledge_nodes', (db) => countRows(db, 'graph_nodes'));
   counts.register('links', (db) => countRows(db, 'graph_edges'));
   counts.register('sources', (db) => countRows(db, 'sources'));
+  counts.register('workflows', (db) => countRows(db, 'workflows'));
 
   return {
     paths,
@@ -191,7 +227,10 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     providers,
     vectorWriters,
     chunkVectors,
+    automation,
+    backups: new BackupService({ databases, queue, priority: () => settings.get().priorities.interactive }),
     extraction,
+    chats,
     operations,
     tasks,
     queue,
@@ -204,6 +243,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     },
     version: rhizomeVersion,
     async close() {
+      await automation.close();
       await settingsSync.stop();
       await databaseSync.stop();
       await processingSync.stop();

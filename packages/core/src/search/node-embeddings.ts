@@ -53,3 +53,12 @@ export async function setClientNodeVector(db: Db, nodeId: string, embedding: num
   if (embedding?.length) await storeClientNodeVectors(db, [{ id: nodeId, embedding }]);
   else await db('node_embeddings').where({ node_id: nodeId }).delete();
 }
+
+/**
+ * The node's label or description changed, so a vector made from them (not one a client supplied) no
+ * longer says what the node is: it goes, and the node lacks one until it is embedded again. Returns
+ * whether one was dropped.
+ */
+export async function dropDerivedNodeVector(db: Db, nodeId: string): Promise<boolean> {
+  return (await db('node_embeddings').where({ node_id: nodeId }).whereNot({ model: userVectorModel }).delete()) > 0;
+}

@@ -1,7 +1,7 @@
 import { submitDatabaseTask } from '@rhizome/core/queue/database-task';
 import { nodeEndpoints as api } from '@rhizome/contracts/api/graph-nodes';
 import {
-  createNode, deleteNode, getNode, listNodes, moveNode, nodeCitations, nodeConnections, updateNode, type GraphScope,
+  createNode, deleteNode, getNode, listNodes, moveNode, nodeCitations, nodeConnections, textChanged, updateNode, type GraphScope,
 } from '@rhizome/core/graph/nodes/service';
 import { asList } from '@rhizome/core/graph/nodes/sql';
 import { pageWindow, pagination } from '../http/pagination.ts';
@@ -32,7 +32,12 @@ export function mountNodeRoutes(routes: RouteTable, { platform }: CortexDeps): v
   // Before the /nodes/{node_id} patterns.
   routes.add(api.batch, ({ body }) => queueBatch(platform, 'graph.nodes_batch', 'node', body.operations));
   routes.add(api.get, async ({ params }) => getNode((await scope()).db, params.node_id));
-  routes.add(api.update, async ({ params, body }) => updateNode(await scope(), params.node_id, body));
+  routes.add(api.update, async ({ params, body }) => {
+    const where = await scope();
+    const node = await updateNode(where, params.node_id, body);
+    if (textChanged(body)) await platform.automation.reembedNode(where.database, params.node_id);
+    return node;
+  });
   routes.add(api.position, async ({ params, body }) => moveNode(await scope(), params.node_id, body.position));
   routes.add(api.remove, async ({ params }) => {
     await deleteNode(await scope(), params.node_id);

@@ -2,6 +2,8 @@ import { opsEndpoints as api } from '@rhizome/contracts/api/ops';
 import { buildDiagnosticsZip, systemInfo } from '@rhizome/core/ops/diagnostics';
 import { readAllLogs, readServiceLog } from '@rhizome/core/ops/logs';
 import { getServiceStatus } from '@rhizome/core/ops/supervisor';
+import { workflowStats } from '@rhizome/core/automation/workflows/stats';
+import { corpusGrade } from '@rhizome/core/quality/cache';
 import { SecretName, readOrCreateSecret } from '@rhizome/auth';
 import type { RouteTable } from '../http/route.ts';
 import { queueStats } from './queue-stats.ts';
@@ -56,11 +58,9 @@ export function mountOpsRoutes(routes: RouteTable, deps: CortexDeps): void {
       counts: await platform.counts.collect(db, dashboardCounts),
       llm: { data: {} },
       queue: await queueStats(platform),
-      workflows: {
-        total_workflows: 0, active_workflows: 0, inactive_workflows: 0, total_executions: 0,
-        successful_executions: 0, failed_executions: 0, cancelled_executions: 0, success_rate: 0,
-      },
+      workflows: dashboardWorkflows(await workflowStats(db)),
       processing: await platform.processing.status(),
+      quality: await corpusGrade(db),
     };
   });
 }
@@ -69,4 +69,9 @@ export function mountOpsRoutes(routes: RouteTable, deps: CortexDeps): void {
 function knownSecretValues(deps: CortexDeps): string[] {
   const secretsDir = deps.platform.paths.secretsDir;
   return [deps.edgeToken, ...Object.values(SecretName).map((name) => readOrCreateSecret(secretsDir, name))];
+}
+
+/** The dashboard's workflow figures (spec Part C): the stats without the pending count and average duration. */
+function dashboardWorkflows({ pending_executions: _pending, average_duration_ms: _average, ...figures }: Awaited<ReturnType<typeof workflowStats>>) {
+  return figures;
 }

@@ -3,7 +3,7 @@ import type { Db } from '../../storage/connection.ts';
 import type { GraphEventBus } from '../events.ts';
 import { newNodeId } from '../ids.ts';
 import { indexNewNodes, indexNode } from '../search-index.ts';
-import { setClientNodeVector, storeClientNodeVectors } from '../../search/node-embeddings.ts';
+import { dropDerivedNodeVector, setClientNodeVector, storeClientNodeVectors } from '../../search/node-embeddings.ts';
 import type { NodeTemplateLookup } from '../templates/property-values.ts';
 import { citationsPage, connectionsPage, type ConnectionSort } from './navigation.ts';
 import {
@@ -133,8 +133,14 @@ export async function listNodes(db: Db, options: NodeListOptions) {
   return { items: rows.map((row) => withStats(toNode(row), stats?.get(row.id))), total };
 }
 
+/** Whether a PATCH rewrites what a node's vector is made of (its label and description) without supplying a vector. */
+export function textChanged(input: NodeUpdateInput): boolean {
+  return input.embedding === undefined && (input.label !== undefined || input.properties !== undefined);
+}
+
 /**
  * PATCH: label, properties (a full replacement, checked against the template), position, embedding.
+ * A label or properties change drops a vector Rhizome made from the old text (see `textChanged`).
  * The spec says updating a node publishes events, but the only sources the event bus carries are
  * node.create and edge.create (Part C: editing a node emits no event), so none is published here.
  */
@@ -153,6 +159,7 @@ export async function updateNode(scope: GraphScope, id: string, input: NodeUpdat
     }
     if (input.position !== undefined) next.position = input.position;
     if (input.embedding !== undefined) next.embedding = input.embedding;
+    else if (textChanged(input) && (await dropDerivedNodeVector(trx, id))) next.embedding = null;
     const { id: _id, created_at: _created, ...changes } = toRow(next);
     await updateNodeRow(trx, id, changes);
     await indexNode(trx, next);

@@ -5,6 +5,10 @@ import * as sources from './0003_sources.ts';
 import * as extraction from './0004_extraction.ts';
 import * as nodeVectors from './0005_node_vectors.ts';
 import * as graphVersion from './0006_graph_version.ts';
+import * as quality from './0007_quality.ts';
+import * as chats from './0008_chats.ts';
+import * as automation from './0009_automation.ts';
+import * as portability from './0010_portability.ts';
 
 export interface Migration {
   /** `<revision>_<slug>`: the revision is the four-digit prefix. */
@@ -21,6 +25,10 @@ export const shippedMigrations: Migration[] = [
   { name: '0004_extraction', ...extraction },
   { name: '0005_node_vectors', ...nodeVectors },
   { name: '0006_graph_version', ...graphVersion },
+  { name: '0007_quality', ...quality },
+  { name: '0008_chats', ...chats },
+  { name: '0009_automation', ...automation },
+  { name: '0010_portability', ...portability },
 ];
 
 export function revisionOf(migrationName: string): string {
