@@ -132,24 +132,25 @@ describe('automation: seeded auto-embedding, settings and every creation path', 
     client.ok(await client.call('DELETE', `/triggers/${userTrigger.id}`), 204);
   });
 
-  it('fires node.create for nodes an extraction commits, which are embedded at commit already', async () => {
+  it('fires node.create for nodes an extraction commits; the auto-embed trigger skips them, as commit embeds them itself', async () => {
+    const witness = await client.createWorkflow({ name: 'Commit witness', steps: [toolStep('see', 'data.merge', { items: [{ id: '{{inputs.entity_id}}' }] })] });
+    const userTrigger = client.ok<{ id: string }>(await client.call('POST', '/triggers', { name: 'commit witness', event_source: 'node.create', filters: {}, workflow_id: witness.id }), 201);
     const text = 'Marie Curie was a physicist who was born in Warsaw. Marie Curie married Pierre Curie in Paris.';
     const accepted = await uploadSources(server, cookie, '/sources', [{ name: 'curie.txt', content: text }], { auto_confirm: 'true', domain: 'biographical' });
     expect(accepted.status, accepted.text).toBe(202);
     const source = await waitForSource(server, cookie, (accepted.body as { id: string }).id, ['committed', 'error'], 60_000);
     expect(source.status).toBe('committed');
-    const committed = (await db('graph_nodes').where({ source_id: source.id }).pluck('id')) as string[];
-    const created = committed.length ? committed : ((await db('node_sources').where({ source_id: source.id }).pluck('node_id')) as string[]);
+    const created = (await db('node_sources').where({ source_id: source.id }).pluck('node_id')) as string[];
     expect(created.length).toBeGreaterThan(0);
     for (const nodeId of created) {
-      const [row] = (await client.eventually(async () => {
-        const rows = (await systemExecutionsFor(nodeId)) as { id: string }[];
-        return rows.length ? rows : undefined;
-      }, `the execution for ${nodeId}`)) as { id: string }[];
-      const execution = await client.waitForExecution(row.id);
-      expect(execution.status).toBe('completed');
-      expect(execution.steps[0].output).toMatchObject({ embedded: false, reason: 'already embedded with this model' });
+      await client.eventually(async () => {
+        const row = (await db('workflow_executions').where({ trigger_id: userTrigger.id, status: 'completed' }).whereRaw("json_extract(inputs, '$.entity_id') = ?", [nodeId]).first()) as unknown;
+        return row ?? undefined;
+      }, `the witness execution for ${nodeId}`);
+      expect(await systemExecutionsFor(nodeId)).toEqual([]);
+      expect(await vectorOf(nodeId)).toEqual({ model: server.platform.providers.embeddings.identity().model, dimensions: expect.any(Number) });
     }
+    client.ok(await client.call('DELETE', `/triggers/${userTrigger.id}`), 204);
   });
 
   it('logs a warning for a filter key the event payload never has', async () => {

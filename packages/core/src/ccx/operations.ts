@@ -6,7 +6,7 @@ import type { ExportResult } from '@rhizome/contracts/api/exports';
 import { ApiError } from '@rhizome/contracts/errors';
 import { taskDatabaseFor } from '../databases/task-database.ts';
 import type { DatabaseManager } from '../databases/manager.ts';
-import type { GraphEventBus } from '../graph/events.ts';
+import { publishBulkCreations, type GraphEventBus } from '../graph/events.ts';
 import type { DataPaths } from '../paths.ts';
 import type { EmbeddingService } from '../providers/embeddings/service.ts';
 import { reembedOperation } from '../search/maintenance.ts';
@@ -81,8 +81,7 @@ export function defineCcxOperations(registry: OperationRegistry, deps: CcxOperat
       const outcome = await applyCcxImport(db, content, { merge, embedder: identity, workflows: workflowImporter });
       // The replaced sources' uploaded originals go once their rows are gone for good.
       for (const sourceId of replaced) await removeSourceFiles(deps.paths, name, sourceId);
-      for (const id of outcome.nodesCreated) deps.events.publish({ source: 'node.create', database: name, payload: { entity_type: 'node', entity_id: id } });
-      for (const id of outcome.edgesCreated) deps.events.publish({ source: 'edge.create', database: name, payload: { entity_type: 'edge', entity_id: id } });
+      publishBulkCreations(deps.events, name, { nodes: outcome.nodesCreated, edges: outcome.edgesCreated });
       // Rows were replaced or added behind the indexes' backs (a replace reuses rowids): rebuild what is open here.
       for (const kind of vectorKinds) {
         const open = await deps.writers[kind].opened(name);

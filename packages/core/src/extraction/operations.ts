@@ -2,7 +2,7 @@ import type { Settings } from '@rhizome/contracts/settings';
 import { classifyError, TaskCancelledError, type OperationRegistry, type QueueService, type TaskRecord } from '@rhizome/queue';
 import type { DatabaseManager } from '../databases/manager.ts';
 import { taskDatabaseFor } from '../databases/task-database.ts';
-import type { GraphEventBus } from '../graph/events.ts';
+import { publishBulkCreations, type GraphEventBus } from '../graph/events.ts';
 import type { EmbeddingService } from '../providers/embeddings/service.ts';
 import type { LlmService } from '../providers/llm/service.ts';
 import { domainRegistryFor } from '../sources/domains/custom.ts';
@@ -163,8 +163,7 @@ export function defineExtractionOperations(registry: OperationRegistry, deps: Ex
         status: 'committed', commit_completed_at: at, current_step: 'committed', last_activity_at: at, active_task_id: null,
         step_description: `Committed ${outcome.nodesCreated.length} new and ${outcome.nodesMerged} merged entities, ${outcome.edgesCreated.length + outcome.edgesMerged} relationships`,
       });
-      for (const id of outcome.nodesCreated) deps.events.publish({ source: 'node.create', database: name, payload: { entity_type: 'node', entity_id: id } });
-      for (const id of outcome.edgesCreated) deps.events.publish({ source: 'edge.create', database: name, payload: { entity_type: 'edge', entity_id: id } });
+      publishBulkCreations(deps.events, name, { nodes: outcome.nodesCreated, edges: outcome.edgesCreated });
       return { nodes_created: outcome.nodesCreated.length, nodes_merged: outcome.nodesMerged, edges_created: outcome.edgesCreated.length, citations: outcome.entityCitations + outcome.relationshipCitations };
     } catch (error) {
       await failOnLastAttempt(db, job, task, error, 'commit');

@@ -5,6 +5,8 @@ export interface GraphEvent {
   source: 'node.create' | 'edge.create';
   database: string;
   payload: { entity_type: 'node' | 'edge'; entity_id: string };
+  /** The writer embeds the nodes it created itself (extraction commit, CCX import): the seeded auto-embedding trigger has nothing to add. */
+  embedsItself?: boolean;
 }
 
 /**
@@ -29,4 +31,10 @@ export class GraphEventBus {
     this.emitter.on('event', safe);
     return () => this.emitter.off('event', safe);
   }
+}
+
+/** node.create for every node and edge.create for every edge a bulk write created; such writers (commit, import) embed their nodes themselves. */
+export function publishBulkCreations(bus: GraphEventBus, database: string, created: { nodes: string[]; edges: string[] }): void {
+  for (const id of created.nodes) bus.publish({ source: 'node.create', database, payload: { entity_type: 'node', entity_id: id }, embedsItself: true });
+  for (const id of created.edges) bus.publish({ source: 'edge.create', database, payload: { entity_type: 'edge', entity_id: id }, embedsItself: true });
 }

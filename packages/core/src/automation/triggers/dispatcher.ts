@@ -3,6 +3,7 @@ import type { DatabaseManager } from '../../databases/manager.ts';
 import type { GraphEvent } from '../../graph/events.ts';
 import { submitExecution } from '../engine/operation.ts';
 import { fromJson, newId } from '../rows.ts';
+import { autoEmbedTriggerId } from '../seeds.ts';
 import { matchFilters } from './matching.ts';
 import { armedTriggers } from './repo.ts';
 
@@ -12,6 +13,9 @@ interface ArmedTrigger {
   filters: Record<string, unknown>;
   workflowInputs: Record<string, unknown> | null;
 }
+
+/** A graph event (or any `{entity}.{action}` event) as the dispatcher handles it. */
+type DispatchedEvent = { source: string; database: string; payload: Record<string, unknown>; embedsItself?: boolean };
 
 /** Armed triggers of one database by event source, lower priority first. */
 type TriggerIndex = Map<string, ArmedTrigger[]>;
@@ -45,7 +49,7 @@ export class TriggerDispatcher {
   constructor(private readonly deps: DispatcherDeps) {}
 
   /** Handles one event; resolves once its executions are queued. */
-  dispatch(event: { source: string; database: string; payload: Record<string, unknown> }): Promise<void> {
+  dispatch(event: DispatchedEvent): Promise<void> {
     const work = this.#dispatch(event).catch((error: unknown) => {
       this.deps.logger.error(`trigger dispatch for ${event.source}: ${String(error)}`);
     });
@@ -69,10 +73,12 @@ export class TriggerDispatcher {
     while (this.#pending.size) await Promise.all(this.#pending);
   }
 
-  async #dispatch(event: { source: string; database: string; payload: Record<string, unknown> }): Promise<void> {
+  async #dispatch(event: DispatchedEvent): Promise<void> {
     const triggers = (await this.#index(event.database)).get(event.source);
     if (!triggers) return;
     const matching = triggers.filter((trigger) => {
+      // Commit and import embed what they create: a 100k-node import would otherwise queue 100k no-op executions.
+      if (event.embedsItself && trigger.id === autoEmbedTriggerId) return false;
       const verdict = matchFilters(trigger.filters, event.payload);
       if (!verdict.matches && verdict.absentKey !== undefined) this.#warnAbsent(trigger, event.source, verdict.absentKey);
       return verdict.matches;
