@@ -22,6 +22,12 @@ async function recoverStalledSources(platform: Platform): Promise<void> {
   }
 }
 
+/** Whether a source of the active database is being indexed, described or extracted right now. */
+async function sourcesInProgress(platform: Platform): Promise<boolean> {
+  const { db } = await platform.databases.current();
+  return (await db('sources').whereIn('status', ['indexing', 'vision_pending', 'extracting', 'committing']).first('id')) !== undefined;
+}
+
 /** Builds the active database's graph-search adjacency now, so the first graph search does not pay for it (seconds at a million edges). */
 async function warmGraphSearch(platform: Platform): Promise<void> {
   try {
@@ -50,7 +56,9 @@ export function startApiBackgroundJobs(platform: Platform): { stop(): Promise<vo
   const recovery = setInterval(() => void recoverStalledSources(platform), sourceRecoveryIntervalMs);
   recovery.unref();
   void warmGraphSearch(platform);
-  const backups = startBackupSchedule({ service: platform.backups, settings: () => platform.settings.get().backup, log: platform.logger });
+  const backups = startBackupSchedule({
+    service: platform.backups, settings: () => platform.settings.get().backup, log: platform.logger, busy: () => sourcesInProgress(platform),
+  });
   return {
     stop: async () => {
       await backups.stop();

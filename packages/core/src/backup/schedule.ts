@@ -20,10 +20,15 @@ export interface ScheduledRun {
 /**
  * One look at the schedule (`backup.enabled`, `schedule`, `keep`): takes a backup of the active database
  * when one is due and prunes the regular backups down to the newest `keep`. Due-ness is judged from the
- * backups on disk, so a restart neither skips nor repeats one.
+ * backups on disk, so a restart neither skips nor repeats one. While sources are being processed
+ * (`busy`) a due backup waits for a quiet look — copying the database mid-ingestion slows it and holds
+ * memory, and catches sources half-indexed — unless it is overdue by a whole period more.
  */
-export async function runScheduledBackup(service: BackupService, settings: Settings['backup'], now = new Date()): Promise<ScheduledRun> {
-  if (!settings.enabled || !backupDue(settings.schedule, service.latestBackupAt(), now)) return { created: null, pruned: [] };
+export async function runScheduledBackup(service: BackupService, settings: Settings['backup'], now = new Date(), busy: () => Promise<boolean> = async () => false): Promise<ScheduledRun> {
+  const latest = service.latestBackupAt();
+  if (!settings.enabled || !backupDue(settings.schedule, latest, now)) return { created: null, pruned: [] };
+  const overdue = latest !== null && now.getTime() - latest.getTime() >= 2 * periodMs[settings.schedule];
+  if (!overdue && (await busy())) return { created: null, pruned: [] };
   const created = await service.create('backup', now);
   return { created: created.filename, pruned: await service.prune(settings.keep) };
 }
@@ -32,6 +37,8 @@ export interface BackupScheduleDeps {
   service: BackupService;
   settings(): Settings['backup'];
   log: { info(message: string): unknown; warning(message: string): unknown };
+  /** Whether sources of the active database are being indexed or extracted now. */
+  busy(): Promise<boolean>;
 }
 
 /** Looks at the schedule every minute until stopped (run by the one API process of a deployment). */
@@ -39,7 +46,7 @@ export function startBackupSchedule(deps: BackupScheduleDeps): { stop(): Promise
   let running: Promise<void> | null = null;
   const tick = () => {
     // A backup still being written when the next look comes is not due twice.
-    running ??= runScheduledBackup(deps.service, deps.settings())
+    running ??= runScheduledBackup(deps.service, deps.settings(), new Date(), deps.busy)
       .then(({ created, pruned }) => {
         if (created) deps.log.info(`scheduled backup ${created} written${pruned.length ? `; pruned ${pruned.join(', ')}` : ''}`);
       })

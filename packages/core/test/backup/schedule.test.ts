@@ -75,5 +75,14 @@ describe('backup schedule', () => {
       expect(names).toEqual([...taken.slice(-keep), safety.filename].sort());
       expect(platform.backups.list().map((info) => info.filename)).toEqual([...taken.slice(-keep).reverse(), safety.filename]);
     });
+
+    it('waits for a quiet look while sources are being processed, unless a whole period overdue', async () => {
+      const daily = settings({ schedule: 'daily', keep: 10 });
+      const busy = async () => true;
+      // The newest backup is of 2026-06-05 03:00 (the test before): due a day later, overdue two days later.
+      expect(await runScheduledBackup(platform.backups, daily, at('2026-06-06T04:00:00Z'), busy)).toEqual({ created: null, pruned: [] });
+      expect((await runScheduledBackup(platform.backups, daily, at('2026-06-06T04:01:00Z'), async () => false)).created).toBe('app_20260606_040100.db');
+      expect((await runScheduledBackup(platform.backups, daily, at('2026-06-08T05:00:00Z'), busy)).created).toBe('app_20260608_050000.db');
+    });
   });
 });
