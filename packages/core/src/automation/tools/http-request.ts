@@ -1,7 +1,5 @@
-import http from 'node:http';
-import https from 'node:https';
 import got, { type Method } from 'got';
-import { checkUrl, pinnedLookup, vetHost, UrlRefusedError } from '../../sources/url-import/fetch-url.ts';
+import { checkUrl, pinnedRequestOptions, vetHost, UrlRefusedError } from '../../sources/url-import/fetch-url.ts';
 import { defineTool, ToolInputError } from './types.ts';
 
 interface HttpInput {
@@ -56,18 +54,13 @@ export const httpRequest = defineTool<HttpInput>({
       throw error;
     }
     const json = input.body !== undefined && typeof input.body !== 'string';
-    const agent = { http: new http.Agent({ keepAlive: false }), https: new https.Agent({ keepAlive: false }) };
+    const pinned = pinnedRequestOptions(addresses);
     try {
       const request = got(url, {
+        ...pinned,
         method: input.method,
         headers: { 'user-agent': 'rhizome-workflows', ...(json ? { 'content-type': 'application/json' } : {}), ...input.headers },
         body: input.body === undefined ? undefined : json ? JSON.stringify(input.body) : (input.body as string),
-        dnsLookup: pinnedLookup(addresses),
-        agent,
-        http2: false,
-        followRedirect: false,
-        throwHttpErrors: false,
-        retry: { limit: 0 },
         timeout: { request: timeoutMs },
         signal,
         responseType: 'buffer',
@@ -84,8 +77,8 @@ export const httpRequest = defineTool<HttpInput>({
       if (signal.aborted) throw new Error(`the request to ${url.href} took longer than ${timeoutMs} ms`);
       throw error;
     } finally {
-      agent.http.destroy();
-      agent.https.destroy();
+      pinned.agent.http.destroy();
+      pinned.agent.https.destroy();
     }
   },
 });

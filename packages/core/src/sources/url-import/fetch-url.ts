@@ -196,17 +196,27 @@ export function pinnedLookup(addresses: IpLiteral[]): LookupFunction {
   };
 }
 
-async function requestOnce(url: URL, addresses: IpLiteral[], options: FetchOptions, signal: AbortSignal, remainingMs: number): Promise<Hop> {
-  // Fresh agents without keep-alive: a pooled socket opened elsewhere for this host must never be reused.
-  const agent = { http: new http.Agent({ keepAlive: false }), https: new https.Agent({ keepAlive: false }) };
-  const budget = Math.max(1, remainingMs);
-  const stream = got.stream(url, {
+/**
+ * got options for one request to vetted addresses: DNS pinned to them, fresh agents without keep-alive
+ * (a pooled socket opened elsewhere for this host must never be reused), no HTTP/2, no redirects
+ * followed (each hop is vetted by the caller), no retries, statuses returned rather than thrown.
+ */
+export function pinnedRequestOptions(addresses: IpLiteral[]) {
+  return {
     dnsLookup: pinnedLookup(addresses),
-    agent,
+    agent: { http: new http.Agent({ keepAlive: false }), https: new https.Agent({ keepAlive: false }) },
     http2: false,
     followRedirect: false,
     throwHttpErrors: false,
     retry: { limit: 0 },
+  } as const;
+}
+
+async function requestOnce(url: URL, addresses: IpLiteral[], options: FetchOptions, signal: AbortSignal, remainingMs: number): Promise<Hop> {
+  const budget = Math.max(1, remainingMs);
+  const pinned = pinnedRequestOptions(addresses);
+  const stream = got.stream(url, {
+    ...pinned,
     decompress: true,
     timeout: { connect: Math.min(options.connectTimeoutMs ?? 10_000, budget), request: budget },
     signal,
@@ -247,8 +257,8 @@ async function requestOnce(url: URL, addresses: IpLiteral[], options: FetchOptio
     });
   } finally {
     stream.destroy();
-    agent.http.destroy();
-    agent.https.destroy();
+    pinned.agent.http.destroy();
+    pinned.agent.https.destroy();
   }
 }
 
