@@ -88,3 +88,18 @@ export function selectiveTerms(terms: string[], counts: Map<string, number>): st
   }
   return terms.filter((term) => kept.has(term));
 }
+
+/** A MATCH expression of quoted terms, and whether it may match more than `commonTermRows` rows. */
+export interface TermMatch {
+  expression: string;
+  many: boolean;
+}
+
+/**
+ * Whether the terms, joined by AND (`all`) or OR (`any`), may match more than `commonTermRows` rows,
+ * judged from their counts: an AND matches no more rows than its rarest term, an OR no more than the sum.
+ */
+export function mayMatchMany(terms: string[], counts: Map<string, number>, join: 'all' | 'any'): boolean {
+  const rows = terms.map((term) => counts.get(term) ?? 0);
+  return (join === 'all' ? Math.min(...rows) : rows.reduce((sum, value) => sum + value, 0)) > commonTermRows;
+}

@@ -1,5 +1,5 @@
 import type { Db } from '../storage/connection.ts';
-import { commonTermRows, requiredTerms, selectiveTerms, termRowCounts } from './common-terms.ts';
+import { commonTermRows, mayMatchMany, requiredTerms, selectiveTerms, termRowCounts, type TermMatch } from './common-terms.ts';
 import { ftsQuery } from './fts-query.ts';
 import type { ModeResult, RankedItem, SearchContext, SearchScope } from './types.ts';
 
@@ -87,11 +87,12 @@ async function rankingWindowStart(db: Db, fts: string, match: string): Promise<n
  * unscoped ranking is confined to the newest matches of a very common query (`rankingWindowStart`); the
  * joined one is not, as a scope may keep none of them.
  */
-async function topMatches(db: Db, spec: MatchSpec, match: string, limit: number): Promise<KeywordHit[]> {
+async function topMatches(db: Db, spec: MatchSpec, { expression: match, many }: TermMatch, limit: number): Promise<KeywordHit[]> {
   const { fts, rank, from, alias, keep, bindings } = spec;
   if (!spec.selective) {
     const fetch = limit * 2 + 20;
-    const windowStart = await rankingWindowStart(db, fts, match);
+    // The term counts already say whether the window can apply: most searches skip the probe.
+    const windowStart = many ? await rankingWindowStart(db, fts, match) : null;
     const ranked = (await db.raw(
       `SELECT rowid, ${rank} AS rank FROM ${fts} WHERE ${fts} MATCH ? AND rowid >= ? ORDER BY rank, rowid LIMIT ?`,
       [match, windowStart ?? 0, fetch],
@@ -116,7 +117,7 @@ async function topMatches(db: Db, spec: MatchSpec, match: string, limit: number)
 }
 
 /** Visible nodes (of the scope's template and sources) matching `match`, by BM25 with the label weighted 3 and properties 1. */
-function matchNodes(db: Db, match: string, scope: SearchScope, limit: number): Promise<KeywordHit[]> {
+function matchNodes(db: Db, match: TermMatch, scope: SearchScope, limit: number): Promise<KeywordHit[]> {
   const visible = nodeVisibility(scope);
   const template = scope.templateId === null ? '' : 'n.template_id = ? AND ';
   return topMatches(db, {
@@ -127,7 +128,7 @@ function matchNodes(db: Db, match: string, scope: SearchScope, limit: number): P
 }
 
 /** Chunks of enabled sources (in the scope) matching `match`, by BM25. */
-async function matchChunks(db: Db, match: string, scope: SearchScope, limit: number): Promise<KeywordHit[]> {
+async function matchChunks(db: Db, match: TermMatch, scope: SearchScope, limit: number): Promise<KeywordHit[]> {
   // A template narrows the search to nodes of that template: a chunk has none.
   if (scope.templateId !== null) return [];
   return topMatches(db, {
@@ -177,15 +178,16 @@ export async function keywordSearch(context: SearchContext, query: string, scope
   const parsed = ftsQuery(query);
   const size = Number.isFinite(limit) ? Math.max(1, Math.floor(limit)) : 1;
   if (!parsed || (scope.sourceIds && scope.sourceIds.length === 0)) return { items: [], fallback: null };
-  const run = async (match: string) => {
+  const run = async (match: TermMatch) => {
     const nodes = await matchNodes(context.db, match, scope, size);
     const chunks = await matchChunks(context.db, match, scope, size);
     return mergeKeywordRankings(nodes, chunks, size);
   };
   const counts = await termRowCounts(context.db, parsed.terms);
   const required = requiredTerms(parsed.terms, counts);
-  const items = await run(required.join(' '));
+  const items = await run({ expression: required.join(' '), many: mayMatchMany(required, counts, 'all') });
   if (items.length || required.length === 1) return { items, fallback: null };
-  const relaxed = await run(selectiveTerms(required, counts).join(' OR '));
+  const selective = selectiveTerms(required, counts);
+  const relaxed = await run({ expression: selective.join(' OR '), many: mayMatchMany(selective, counts, 'any') });
   return { items: relaxed, fallback: relaxed.length ? anyTermFallback : null };
 }

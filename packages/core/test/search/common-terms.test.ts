@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { commonTermRows, countedTermRows, forgetTermCounts, requiredTerms, selectiveTerms, termRowCounts } from '../../src/search/common-terms.ts';
+import { commonTermRows, countedTermRows, forgetTermCounts, mayMatchMany, requiredTerms, selectiveTerms, termRowCounts } from '../../src/search/common-terms.ts';
 import { ftsQuery } from '../../src/search/fts-query.ts';
 import { openSqlite, type Db } from '../../src/storage/connection.ts';
 import { Migrator } from '../../src/storage/migrator.ts';
@@ -17,6 +17,14 @@ describe('which terms a keyword search requires and ORs', () => {
     expect(requiredTerms(terms('who was born in Warsaw'), counts)).toEqual(['"born"', '"in"', '"Warsaw"']);
     expect(requiredTerms(terms('who was film private'), counts)).toEqual(['"film"', '"private"']);
     expect(requiredTerms(terms('who was'), counts)).toEqual(['"who"']);
+  });
+
+  it('tells from the counts whether an AND or an OR may match more than the common-term rows', () => {
+    expect(mayMatchMany(terms('who was'), counts, 'all')).toBe(true);
+    expect(mayMatchMany(terms('who born'), counts, 'all')).toBe(false);
+    expect(mayMatchMany(terms('film'), counts, 'all')).toBe(false);
+    expect(mayMatchMany(terms('born physicist Warsaw'), counts, 'any')).toBe(true);
+    expect(mayMatchMany(terms('born physicist'), counts, 'any')).toBe(false);
   });
 
   it('ORs the rarest terms while their summed rows fit, always the rarest, in input order', () => {
