@@ -2,6 +2,9 @@ import { Type, type Static } from '@sinclair/typebox';
 import { endpoint } from '../endpoint.ts';
 import { Body, Nullable, OneOf, PageQuery, Pagination } from './common.ts';
 
+/** A score or share between 0 and `maximum`. */
+const upTo = (maximum: number) => Type.Number({ minimum: 0, maximum });
+
 const tag = 'quality';
 
 export const qualityLabels = ['Outstanding', 'Excellent', 'Good', 'Fair', 'Low'] as const;
@@ -18,34 +21,34 @@ export const SourceQualityScore = Type.Object({
   relationship_contribution: Type.Number(),
   connectivity_bonus: Type.Number(),
   total_score: Type.Number({ description: 'Unbounded richness: grows with the volume of good items' }),
-  avg_entity_quality: Type.Number({ minimum: 0, maximum: 100 }),
-  avg_relationship_quality: Type.Number({ minimum: 0, maximum: 100 }),
-  connectivity_ratio: Type.Number({ minimum: 0, maximum: 1 }),
+  avg_entity_quality: upTo(100),
+  avg_relationship_quality: upTo(100),
+  connectivity_ratio: upTo(1),
   quality_grade: Type.Number({ minimum: 0, maximum: 100, description: 'Independent of volume' }),
   quality_label: OneOf(qualityLabels),
   low_quality_entity_count: Type.Integer(),
   low_quality_relationship_count: Type.Integer(),
   density_ratio: Type.Number(),
-  density_score: Type.Number({ minimum: 0, maximum: 100 }),
-  topology_score: Type.Number({ minimum: 0, maximum: 100 }),
-  pollution_penalty: Type.Number({ minimum: 0, maximum: 15 }),
-  structural_penalty: Type.Number({ minimum: 0, maximum: 15 }),
+  density_score: upTo(100),
+  topology_score: upTo(100),
+  pollution_penalty: upTo(15),
+  structural_penalty: upTo(15),
   hub_skew: Type.Number({ minimum: 1 }),
-  reciprocal_rate: Type.Number({ minimum: 0, maximum: 1 }),
-  coverage_score: Type.Number({ minimum: 0, maximum: 100 }),
+  reciprocal_rate: upTo(1),
+  coverage_score: upTo(100),
 });
 export type SourceQualityScoreBody = Static<typeof SourceQualityScore>;
 
 export const EntityQualityScore = Type.Object({
   entity_name: Type.String(),
   entity_type: Type.String(),
-  description_score: Type.Number({ minimum: 0, maximum: 20 }),
-  confidence_score: Type.Number({ minimum: 0, maximum: 15 }),
-  cross_chunk_score: Type.Number({ minimum: 0, maximum: 15 }),
-  properties_score: Type.Number({ minimum: 0, maximum: 15 }),
-  aliases_score: Type.Number({ minimum: 0, maximum: 10 }),
-  type_value_score: Type.Number({ minimum: 0, maximum: 25 }),
-  total_score: Type.Number({ minimum: 0, maximum: 100 }),
+  description_score: upTo(20),
+  confidence_score: upTo(15),
+  cross_chunk_score: upTo(15),
+  properties_score: upTo(15),
+  aliases_score: upTo(10),
+  type_value_score: upTo(25),
+  total_score: upTo(100),
 });
 export type EntityQualityScoreBody = Static<typeof EntityQualityScore>;
 
@@ -53,11 +56,11 @@ export const RelationshipQualityScore = Type.Object({
   relationship_type: Type.String(),
   source_entity: Type.String(),
   target_entity: Type.String(),
-  justification_score: Type.Number({ minimum: 0, maximum: 35 }),
-  confidence_score: Type.Number({ minimum: 0, maximum: 25 }),
-  specificity_score: Type.Number({ minimum: 0, maximum: 25 }),
-  valid_refs_score: Type.Number({ minimum: 0, maximum: 15 }),
-  total_score: Type.Number({ minimum: 0, maximum: 100 }),
+  justification_score: upTo(35),
+  confidence_score: upTo(25),
+  specificity_score: upTo(25),
+  valid_refs_score: upTo(15),
+  total_score: upTo(100),
 });
 export type RelationshipQualityScoreBody = Static<typeof RelationshipQualityScore>;
 
