@@ -26,15 +26,25 @@ export async function startEmbedded(
   const worker = createNeuronWorker({ platform });
   const background = startApiBackgroundJobs(platform);
   const server = http.createServer(app);
-  const url = await listen(server, listenOn);
+  const stopServices = async () => {
+    await background.stop();
+    await worker.stop();
+    await platform.close();
+  };
+  let url: string;
+  try {
+    url = await listen(server, listenOn);
+  } catch (error) {
+    // Nothing may keep the process alive once it cannot serve (a port in use).
+    await stopServices();
+    throw error;
+  }
   return {
     url,
     platform,
     async stop() {
       await closeServer(server);
-      await background.stop();
-      await worker.stop();
-      await platform.close();
+      await stopServices();
     },
   };
 }

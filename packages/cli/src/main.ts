@@ -1,9 +1,9 @@
 import { parseArgs } from 'node:util';
-import { InProcessPubSub } from '@rhizome/queue';
-import { createPlatform } from '@rhizome/core/platform/create';
-import { listenOptionsFromEnv, stopOnSignals } from '@rhizome/core/process/serve';
-import { runWorkerProcess } from '@rhizome/neuron-worker';
-import { startEmbedded } from './embedded.ts';
+import { resolveDataDir, DataPaths } from '@rhizome/core/paths';
+import { lockDataDir } from '@rhizome/core/process/data-dir-lock';
+import { FileLock } from '@rhizome/core/process/file-lock';
+import { listenFailure, listenOptionsFromEnv, stopOnSignals, type ListenOptions } from '@rhizome/core/process/serve';
+import type { EmbeddedServer } from './embedded.ts';
 
 const usage: Record<string, string> = {
   main: `Usage: rhizome <command> [options]
@@ -36,28 +36,63 @@ Replaces the database (default: the active one) with its newest pre-upgrade back
   upgrade: `Usage: rhizome upgrade
 
 Applies pending migrations to every database, each after a backup.`,
+  db: `Usage: rhizome db <command>
+
+Commands:
+  db migrate status      Show the schema revision of each database
+  db migrate rollback    Restore a database's newest pre-upgrade backup
+
+Run 'rhizome db migrate <command> --help' for a command's options.`,
 };
 
 type Out = (line: string) => void;
+type Topic = 'serve' | 'worker' | 'status' | 'rollback' | 'upgrade';
+
+/** Each command's words, help topic and the options it takes. */
+const commands: Record<string, { topic: Topic; options: string[] }> = {
+  serve: { topic: 'serve', options: ['host', 'port'] },
+  worker: { topic: 'worker', options: [] },
+  'db migrate status': { topic: 'status', options: [] },
+  'db migrate rollback': { topic: 'rollback', options: ['database'] },
+  upgrade: { topic: 'upgrade', options: [] },
+};
+/** Words that start commands without being one: their help lists what follows. */
+const groups: Record<string, string> = { db: 'db', 'db migrate': 'db' };
 
 /** Runs one CLI command; returns the process exit code. */
 export async function runCli(argv: string[], out: Out = console.log, err: Out = console.error): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: { help: { type: 'boolean', short: 'h' }, host: { type: 'string' }, port: { type: 'string' }, database: { type: 'string' } },
-  });
-  const command = positionals.join(' ');
-  const topic = { serve: 'serve', worker: 'worker', 'db migrate status': 'status', 'db migrate rollback': 'rollback', upgrade: 'upgrade' }[command];
-  if (values.help || !topic) {
-    (values.help || command === '' ? out : err)(usage[topic ?? 'main']);
-    return values.help || command === '' ? 0 : 2;
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(argv);
+  } catch (error) {
+    err(`rhizome: ${(error as Error).message}\nRun 'rhizome --help' for the commands and their options.`);
+    return 2;
   }
-  switch (topic) {
+  const { values, positionals } = parsed;
+  const command = positionals.join(' ');
+  const known = commands[command];
+  if (!known) {
+    if (command === '' || (values.help && groups[command])) {
+      out(usage[groups[command] ?? 'main']);
+      return 0;
+    }
+    err(`rhizome: ${groups[command] ? `'${command}' needs a command` : `unknown command '${command}'`}\n\n${usage[groups[command] ?? nearestGroup(command)]}`);
+    return 2;
+  }
+  if (values.help) {
+    out(usage[known.topic]);
+    return 0;
+  }
+  const foreign = (['host', 'port', 'database'] as const).filter((option) => values[option] !== undefined && !known.options.includes(option));
+  if (foreign.length) {
+    err(`rhizome: '${command}' takes no --${foreign[0]} option\n\n${usage[known.topic]}`);
+    return 2;
+  }
+  switch (known.topic) {
     case 'serve':
-      return serve(values.host, values.port);
+      return serve(values.host, values.port, err);
     case 'worker':
-      await runWorkerProcess();
+      await (await import('@rhizome/neuron-worker')).runWorkerProcess();
       return new Promise(() => undefined);
     case 'status':
       return migrationStatus(out);
@@ -68,16 +103,59 @@ export async function runCli(argv: string[], out: Out = console.log, err: Out = 
   }
 }
 
-async function serve(host: string | undefined, port: string | undefined): Promise<number> {
+function parse(argv: string[]) {
+  return parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { help: { type: 'boolean', short: 'h' }, host: { type: 'string' }, port: { type: 'string' }, database: { type: 'string' } },
+  });
+}
+
+/** The help that lists the commands an unknown one was probably meant among. */
+function nearestGroup(command: string): string {
+  return command.startsWith('db ') ? 'db' : 'main';
+}
+
+async function serve(host: string | undefined, port: string | undefined, err: Out): Promise<number> {
   const env = { ...process.env, ...(host ? { HOST: host } : {}), ...(port ? { PORT: port } : {}) };
-  const server = await startEmbedded(listenOptionsFromEnv(8888, env), env);
+  let listenOn: ListenOptions;
+  try {
+    listenOn = listenOptionsFromEnv(8888, env);
+  } catch (error) {
+    err(`rhizome: ${(error as Error).message}`);
+    return 2;
+  }
+  const lock = await lockDataDir(new DataPaths(resolveDataDir(env)));
+  if (!(lock instanceof FileLock)) {
+    err(`rhizome: ${lock.refusal}`);
+    return 1;
+  }
+  let server: EmbeddedServer;
+  try {
+    server = await (await import('./embedded.ts')).startEmbedded(listenOn, env);
+  } catch (error) {
+    await lock.release();
+    const reason = listenFailure(error, listenOn);
+    if (!reason) throw error;
+    err(`rhizome: ${reason}`);
+    return 1;
+  }
   server.platform.logger.info(`Rhizome (embedded default) listening on ${server.url}`);
-  stopOnSignals(server.platform.logger, () => server.stop());
+  stopOnSignals(server.platform.logger, async () => {
+    await server.stop();
+    await lock.release();
+  });
   return new Promise(() => undefined);
 }
 
+/** The platform of a one-shot command, loaded on demand: help and usage errors answer without loading it. */
+async function cliPlatform(migrationPolicy: 'none' | 'apply') {
+  const [{ createPlatform }, { InProcessPubSub }] = await Promise.all([import('@rhizome/core/platform/create'), import('@rhizome/queue')]);
+  return createPlatform({ service: 'cli', migrationPolicy, pubsub: new InProcessPubSub() });
+}
+
 async function migrationStatus(out: Out): Promise<number> {
-  const platform = await createPlatform({ service: 'cli', migrationPolicy: 'none', pubsub: new InProcessPubSub() });
+  const platform = await cliPlatform('none');
   try {
     for (const { name } of platform.databases.list()) {
       const db = await platform.databases.connection(name);
@@ -91,7 +169,7 @@ async function migrationStatus(out: Out): Promise<number> {
 }
 
 async function rollback(database: string | undefined, out: Out, err: Out): Promise<number> {
-  const platform = await createPlatform({ service: 'cli', migrationPolicy: 'none', pubsub: new InProcessPubSub() });
+  const platform = await cliPlatform('none');
   try {
     const name = database ?? platform.databases.currentName();
     const migrator = platform.databases.migrator(name);
@@ -109,7 +187,7 @@ async function rollback(database: string | undefined, out: Out, err: Out): Promi
 }
 
 async function upgrade(out: Out): Promise<number> {
-  const platform = await createPlatform({ service: 'cli', migrationPolicy: 'apply', pubsub: new InProcessPubSub() });
+  const platform = await cliPlatform('apply');
   try {
     for (const { name } of platform.databases.list()) {
       await platform.databases.connection(name);

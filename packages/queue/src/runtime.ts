@@ -1,7 +1,8 @@
-import { backoffMs, classifyError, TaskCancelledError } from './errors.ts';
+import { backoffMs, classifyError, PermanentTaskError, TaskCancelledError } from './errors.ts';
 import { newWorkerId } from './ids.ts';
-import type { OperationRegistry, QueueLogger } from './registry.ts';
+import type { HandlerContext, OperationRegistry, QueueLogger, TaskHandler } from './registry.ts';
 import type { TaskStore } from './store.ts';
+import { runInTaskScope } from './task-scope.ts';
 import { supportedPayloadVersions, type ClaimFilter, type QueueName, type ReconcileCounts, type TaskRecord } from './task.ts';
 
 export interface RuntimeSettings {
@@ -144,7 +145,7 @@ export class WorkerRuntime {
           throw new TaskCancelledError();
         }
       };
-      const result = await operation.handler({ task, signal: abort.signal, checkCancelled, logger });
+      const result = await this.contained(operation.handler, { task, signal: abort.signal, checkCancelled, logger }, abort);
       await store.complete(task.task_id, this.workerId, result, this.clock() + this.options.settings().resultTtlMs[task.queue], this.clock());
     } catch (error) {
       if (error instanceof TaskCancelledError || (await store.isCancelRequested(task.task_id))) return;
@@ -158,6 +159,29 @@ export class WorkerRuntime {
         await this.failFor(task, failure);
       }
     }
+  }
+
+  /**
+   * Runs a handler so that an error escaping it (a callback's throw, an unhandled 'error' event or
+   * rejection of something it started) fails this task at once, permanently — it is a defect a retry
+   * repeats — instead of ending the process. Its handler is aborted; it may linger, but its claim is gone.
+   */
+  private contained(handler: TaskHandler, context: HandlerContext, abort: AbortController): Promise<unknown> {
+    const { task } = context;
+    let settled = false;
+    let escape: (error: Error) => void = () => undefined;
+    const escaped = new Promise<never>((_resolve, reject) => (escape = reject));
+    const onEscape = (error: unknown) => {
+      const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+      if (settled) {
+        this.options.logger.warning(`task ${task.task_id} (${task.operation}): error after it finished: ${detail}`);
+        return;
+      }
+      this.options.logger.error(`task ${task.task_id} (${task.operation}): uncaught error in its handler: ${detail}`);
+      abort.abort();
+      escape(new PermanentTaskError(error instanceof Error ? error.message : String(error), 'uncaught_error'));
+    };
+    return Promise.race([runInTaskScope(onEscape, () => handler(context)), escaped]).finally(() => (settled = true));
   }
 
   private async failFor(task: TaskRecord, failure: { message: string; type: string }): Promise<void> {

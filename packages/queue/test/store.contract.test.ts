@@ -36,14 +36,18 @@ function newTask(overrides: Partial<NewTask> = {}): NewTask {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function waitForStatus(store: TaskStore, taskId: string, status: TaskRecord['status'], timeoutMs = 10_000): Promise<TaskRecord> {
+async function waitFor(store: TaskStore, taskId: string, wanted: (task: TaskRecord) => boolean, timeoutMs = 20_000): Promise<TaskRecord> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const task = await store.get(taskId);
-    if (task?.status === status) return task;
-    if (Date.now() > deadline) throw new Error(`task ${taskId} stayed ${task?.status}, wanted ${status}`);
+    if (task && wanted(task)) return task;
+    if (Date.now() > deadline) throw new Error(`task ${taskId} stayed ${task?.status} (attempts ${task?.attempts}): ${task?.error}`);
     await sleep(20);
   }
+}
+
+function waitForStatus(store: TaskStore, taskId: string, status: TaskRecord['status'], timeoutMs = 10_000): Promise<TaskRecord> {
+  return waitFor(store, taskId, (task) => task.status === status, timeoutMs);
 }
 
 describe.each(adapters)('task queue contract: %s', (_name, target) => {
@@ -311,6 +315,18 @@ describe.each(adapters)('task queue contract: %s', (_name, target) => {
     expect((await queue.get(active.task_id))!.status).toBe('queued');
   });
 
+  /** A real worker process (support/worker-child.ts) on the queue at `at`. */
+  function workerProcess(at: AdapterTarget) {
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'support/worker-child.ts'), JSON.stringify(at)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    const kill = async () => {
+      child.kill('SIGKILL');
+      await exited;
+    };
+    cleanups.push(kill);
+    return { child, kill };
+  }
+
   it('recovers tasks abandoned by a worker process killed with SIGKILL', async () => {
     const at = target();
     const queue = await store({}, at);
@@ -318,22 +334,54 @@ describe.each(adapters)('task queue contract: %s', (_name, target) => {
     const service = new QueueService(queue, registry, () => ({ operations: 5, llm: 5 }));
     const retried = await service.submit({ queue: 'operations', operation: 'test.block', data: {} });
     const once = await service.submit({ queue: 'operations', operation: 'test.block_once', data: {} });
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'support/worker-child.ts'), JSON.stringify(at)], { stdio: ['ignore', 'pipe', 'inherit'] });
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    cleanups.push(async () => {
-      child.kill('SIGKILL');
-      await exited;
-    });
+    const worker = workerProcess(at);
     await waitForStatus(queue, retried.task_id, 'running', 20_000);
     await waitForStatus(queue, once.task_id, 'running', 20_000);
-    child.kill('SIGKILL');
-    await exited;
+    await worker.kill();
 
     expect(await queue.reconcile('operations', 60_000, Date.now())).toEqual({ recovered_orphans: 0, recovered_crashed: 1, failed_unrecoverable: 1 });
     expect(await queue.get(retried.task_id)).toMatchObject({ status: 'queued', attempts: 1 });
     expect(await queue.get(once.task_id)).toMatchObject({ status: 'failed', error_type: 'worker_crashed' });
     expect(await queue.reconcile('operations', 60_000, Date.now())).toEqual({ recovered_orphans: 0, recovered_crashed: 0, failed_unrecoverable: 0 });
   }, 40_000);
+
+  it('fails a task as crashed_twice when its worker process is killed twice under it, and the next worker stays up', async () => {
+    const at = target();
+    const queue = await store({}, at);
+    const service = new QueueService(queue, testRegistry(), () => ({ operations: 5, llm: 5 }));
+    const task = await service.submit({ queue: 'operations', operation: 'test.block', data: {} });
+    for (let crash = 1; crash <= 2; crash++) {
+      // Each new worker reconciles at start: the first kill puts the task back, so the second worker runs it again.
+      const worker = workerProcess(at);
+      await waitFor(queue, task.task_id, (record) => record.status === 'running' && record.attempts === crash);
+      await worker.kill();
+    }
+    const survivor = workerProcess(at);
+    const failed = await waitForStatus(queue, task.task_id, 'failed', 20_000);
+    expect(failed.error_type).toBe('crashed_twice');
+    expect(failed.error).toMatch(/stopped 2 times before it finished, so it is not run again \(last run: attempt 2, worker [^,]+:\d+:/);
+    expect(failed.attempts).toBe(2);
+    const after = await service.submit({ queue: 'operations', operation: 'test.quick', data: {} });
+    await waitForStatus(queue, after.task_id, 'completed', 20_000);
+    expect(survivor.child.exitCode).toBeNull();
+    expect(await queue.get(task.task_id)).toMatchObject({ status: 'failed', attempts: 2 });
+  }, 90_000);
+
+  it('fails a task whose handler lets an error escape, and the worker process stays up', async () => {
+    const at = target();
+    const queue = await store({}, at);
+    const service = new QueueService(queue, testRegistry(), () => ({ operations: 5, llm: 5 }));
+    const worker = workerProcess(at);
+    const escaped = await service.submit({ queue: 'operations', operation: 'test.escape', data: {} });
+    const thrown = await service.submit({ queue: 'operations', operation: 'test.throw_in_callback', data: {} });
+    expect(await waitForStatus(queue, escaped.task_id, 'failed', 20_000)).toMatchObject({
+      error_type: 'uncaught_error', error: 'write after the stream was destroyed', attempts: 1,
+    });
+    expect(await waitForStatus(queue, thrown.task_id, 'failed', 20_000)).toMatchObject({ error_type: 'uncaught_error', error: 'thrown in a timer callback' });
+    const after = await service.submit({ queue: 'operations', operation: 'test.quick', data: {} });
+    await waitForStatus(queue, after.task_id, 'completed', 20_000);
+    expect(worker.child.exitCode).toBeNull();
+  }, 60_000);
 
   it('treats a running task without a heartbeat for the timeout as abandoned', async () => {
     const queue = await store();

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import { createPlatform } from '@rhizome/core/platform/create';
-import { closeServer, listen, listenOptionsFromEnv, stopOnSignals } from '@rhizome/core/process/serve';
+import { closeServer, listen, listenFailure, listenOptionsFromEnv, stopOnSignals } from '@rhizome/core/process/serve';
 import { createCortexApi } from './app.ts';
 import { createAuthServices } from './auth-services.ts';
 import { startApiBackgroundJobs } from './background.ts';
@@ -10,10 +10,20 @@ const auth = await createAuthServices(platform);
 const { app } = createCortexApi({ platform, ...auth, authMode: 'direct', supervisorUrl: process.env.RHIZOME_SUPERVISOR_URL });
 const background = startApiBackgroundJobs(platform);
 const server = http.createServer(app);
-const url = await listen(server, listenOptionsFromEnv(8080));
-platform.logger.info(`cortex-api listening on ${url}`);
-stopOnSignals(platform.logger, async () => {
-  await closeServer(server);
+const listenOn = listenOptionsFromEnv(8080);
+try {
+  const url = await listen(server, listenOn);
+  platform.logger.info(`cortex-api listening on ${url}`);
+  stopOnSignals(platform.logger, async () => {
+    await closeServer(server);
+    await background.stop();
+    await platform.close();
+  });
+} catch (error) {
+  const reason = listenFailure(error, listenOn);
+  if (!reason) throw error;
+  platform.logger.error(reason);
   await background.stop();
   await platform.close();
-});
+  process.exitCode = 1;
+}

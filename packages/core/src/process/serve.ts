@@ -60,3 +60,18 @@ export function closeServer(server: Server): Promise<void> {
     setTimeout(() => server.closeAllConnections(), 2000).unref();
   });
 }
+
+/** One line for the operator when the server cannot listen for a reason of the machine, else null (a bug: keep its stack). */
+export function listenFailure(error: unknown, options: ListenOptions): string | null {
+  const where = `${options.host}:${options.port}`;
+  switch ((error as NodeJS.ErrnoException | null)?.code) {
+    case 'EADDRINUSE':
+      return `port ${options.port} on ${options.host} is already in use: stop what listens there, or choose another port (--port or PORT)`;
+    case 'EACCES':
+      return `no permission to listen on ${where}: choose a port above 1023 (--port or PORT)`;
+    case 'EADDRNOTAVAIL':
+      return `cannot listen on ${where}: ${options.host} is not an address of this machine (--host or HOST)`;
+    default:
+      return null;
+  }
+}

@@ -33,8 +33,11 @@ export interface RegistryResponse {
 }
 
 /** Whatever else went wrong talking to the registry (spec Part A "Errors"). */
-export function upstreamError(): ApiError {
-  return new ApiError(503, ErrorCode.registryUpstreamError, 'Upstream registry request failed', null);
+export function upstreamError(cause?: unknown): ApiError {
+  const error = new ApiError(503, ErrorCode.registryUpstreamError, 'Upstream registry request failed', null);
+  // For the log line (the client sees the envelope only): why, e.g. "connect ECONNREFUSED 127.0.0.1:443".
+  if (cause !== undefined) error.cause = cause;
+  return error;
 }
 
 /** What each mapped upstream status means, per request (spec: 401, 403, 404, 408, 410 → 408, any other → 503). */
@@ -79,7 +82,7 @@ export async function registryRequest(target: RegistryTarget, request: RegistryR
     dnsLookup = pinnedLookup(await vetHost(url, { allowPrivate: target.allowPrivate, timeoutMs, maxBytes: 0, maxRedirects: 0 }, signal));
   } catch (error) {
     if (error instanceof UrlRefusedError) throw ApiError.badRequest(`Registry address refused: ${error.message}`, 'registry_url');
-    if (error instanceof UrlFetchError) throw upstreamError();
+    if (error instanceof UrlFetchError) throw upstreamError(error);
     throw error;
   }
   const raw = request.maxBytes !== undefined;
@@ -108,8 +111,8 @@ export async function registryRequest(target: RegistryTarget, request: RegistryR
     }
     const response = await pending;
     return { status: response.statusCode, body: raw && response.statusCode < 300 ? response.body : parseJson(response.body) };
-  } catch {
-    throw upstreamError();
+  } catch (error) {
+    throw upstreamError(error);
   }
 }
 

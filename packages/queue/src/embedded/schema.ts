@@ -30,7 +30,8 @@ CREATE TABLE IF NOT EXISTS tasks (
   heartbeat_at INTEGER,
   cancel_requested INTEGER NOT NULL DEFAULT 0,
   result TEXT,
-  retain_until INTEGER
+  retain_until INTEGER,
+  crashes INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS tasks_pending ON tasks (queue, priority DESC, seq) WHERE status = 'queued';
 CREATE INDEX IF NOT EXISTS tasks_running ON tasks (queue) WHERE status = 'running';
@@ -88,7 +89,12 @@ export interface TaskRow {
   cancel_requested: number;
   result: string | null;
   retain_until: number | null;
+  /** How often a worker died while running the task. */
+  crashes: number;
 }
+
+/** Columns added after the first release, for queue files created before them. */
+export const addedColumns: { name: string; definition: string }[] = [{ name: 'crashes', definition: 'INTEGER NOT NULL DEFAULT 0' }];
 
 /** Rebuilds the counts from the tasks (at open: the triggers keep them from then on). */
 export const recountLanes = `

@@ -15,7 +15,8 @@ import {
   type TaskRecord,
   type TaskStatus,
 } from '../task.ts';
-import { queueSchema, recountLanes, type TaskRow } from './schema.ts';
+import { crashFailures, crashLimit, crashedTwicePostMortem } from '../crashes.ts';
+import { addedColumns, queueSchema, recountLanes, type TaskRow } from './schema.ts';
 import { SqliteFile } from './sqlite.ts';
 
 export interface EmbeddedStoreOptions {
@@ -53,6 +54,7 @@ export class EmbeddedTaskStore implements TaskStore {
   static async open(file: string, options: EmbeddedStoreOptions = {}): Promise<EmbeddedTaskStore> {
     const db = await SqliteFile.open(file);
     await db.exec(queueSchema);
+    await addMissingColumns(db);
     await db.exec(`BEGIN IMMEDIATE; ${recountLanes} COMMIT;`);
     return new EmbeddedTaskStore(db, options);
   }
@@ -255,26 +257,33 @@ export class EmbeddedTaskStore implements TaskStore {
   }
 
   async reconcile(queue: QueueName | undefined, heartbeatTimeoutMs: number, now: number): Promise<ReconcileCounts> {
-    const running = await this.db.all<Pick<TaskRow, 'task_id' | 'worker_id' | 'heartbeat_at' | 'attempts' | 'max_tries' | 'retry_on_crash' | 'queue'>>(
-      "SELECT task_id, worker_id, heartbeat_at, attempts, max_tries, retry_on_crash, queue FROM tasks WHERE status = 'running' AND (? IS NULL OR queue = ?)",
+    type Running = Pick<TaskRow, 'task_id' | 'worker_id' | 'heartbeat_at' | 'started_at' | 'attempts' | 'max_tries' | 'retry_on_crash' | 'queue' | 'crashes'>;
+    const running = await this.db.all<Running>(
+      `SELECT task_id, worker_id, heartbeat_at, started_at, attempts, max_tries, retry_on_crash, queue, crashes
+       FROM tasks WHERE status = 'running' AND (? IS NULL OR queue = ?)`,
       [queue ?? null, queue ?? null],
     );
     const counts: ReconcileCounts = { recovered_orphans: 0, recovered_crashed: 0, failed_unrecoverable: 0 };
     for (const task of running) {
       const silent = (task.heartbeat_at ?? 0) < now - heartbeatTimeoutMs;
       if (!silent && !isDeadLocalWorker(task.worker_id ?? '')) continue;
-      if (task.retry_on_crash && task.attempts < task.max_tries) {
+      const crashes = task.crashes + 1;
+      // Each write is guarded by the state seen: a task finished or reclaimed meanwhile keeps its newer state.
+      const guard = "WHERE task_id = ? AND status = 'running' AND worker_id IS ?";
+      if (crashes < crashLimit && task.retry_on_crash && task.attempts < task.max_tries) {
         const changed = await this.db.run(
-          "UPDATE tasks SET status = 'queued', worker_id = NULL, heartbeat_at = NULL, run_after = 0 WHERE task_id = ? AND status = 'running' AND worker_id IS ?",
-          [task.task_id, task.worker_id],
+          `UPDATE tasks SET status = 'queued', worker_id = NULL, heartbeat_at = NULL, run_after = 0, crashes = ?, error = ?, error_type = ? ${guard}`,
+          [crashes, crashFailures.rerun.message, crashFailures.rerun.type, task.task_id, task.worker_id],
         );
         counts.recovered_crashed += changed;
         if (changed) this.wake.emit(task.queue);
       } else {
+        const failure = crashes >= crashLimit
+          ? { type: crashFailures.crashedTwice.type, message: crashedTwicePostMortem(task) }
+          : crashFailures.unrecoverable;
         counts.failed_unrecoverable += await this.db.run(
-          `UPDATE tasks SET status = 'failed', completed_at = ?, error = 'The worker running this task stopped before it finished',
-             error_type = 'worker_crashed', retain_until = ? WHERE task_id = ? AND status = 'running' AND worker_id IS ?`,
-          [now, now + failedRetentionMs, task.task_id, task.worker_id],
+          `UPDATE tasks SET status = 'failed', completed_at = ?, error = ?, error_type = ?, retain_until = ?, crashes = ? ${guard}`,
+          [now, failure.message, failure.type, now + failedRetentionMs, crashes, task.task_id, task.worker_id],
         );
       }
     }
@@ -318,6 +327,16 @@ export class EmbeddedTaskStore implements TaskStore {
 
 /** Post-mortem retention of tasks failed by the reconciler (failed_result_ttl's default: 14 days). */
 const failedRetentionMs = 14 * 24 * 3600 * 1000;
+
+async function addMissingColumns(db: SqliteFile): Promise<void> {
+  const present = new Set((await db.all<{ name: string }>('PRAGMA table_info(tasks)')).map((column) => column.name));
+  for (const column of addedColumns.filter(({ name }) => !present.has(name))) {
+    // Another process opening the same file may add it first.
+    await db.exec(`ALTER TABLE tasks ADD COLUMN ${column.name} ${column.definition}`).catch((error: Error) => {
+      if (!error.message.includes('duplicate column')) throw error;
+    });
+  }
+}
 
 function jsonPath(key: string): string {
   return `$."${key.replace(/"/g, '""')}"`;

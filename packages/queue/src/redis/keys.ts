@@ -7,7 +7,7 @@ import type { QueueName } from '../task.ts';
 export class Keys {
   constructor(readonly prefix: string) {}
 
-  /** Hash: every TaskRecord field plus seq, rank, worker_id, heartbeat_at, retain_until, held. */
+  /** Hash: every TaskRecord field plus seq, rank, worker_id, heartbeat_at, retain_until, held, crashes. */
   task(taskId: string): string {
     return `${this.prefix}:task:${taskId}`;
   }

@@ -291,36 +291,44 @@ return out
 `);
 
 /**
- * ARGV: prefix, queue, now, retain until, GC ttl ms, error message, then (task id, worker id seen)
- * pairs of running entries the caller judged abandoned. Per id whose state still matches:
- * {id, 'orphan' | 'requeued' | 'failed'}. A requeued task returns to `pending` at its rank (it is in
- * no other set, so it cannot run twice) and wakes the lane.
+ * ARGV: prefix, queue, now, retain until, GC ttl ms, crash limit, message of an unrecoverable crash,
+ * message of a crash the task runs once more after, then (task id, worker id seen, post-mortem) triples
+ * of running entries the caller judged abandoned. Per id whose state still matches:
+ * {id, 'orphan' | 'requeued' | 'failed'}. The task's crash count goes up by one; at the limit it fails
+ * as crashed_twice with the post-mortem. A requeued task returns to `pending` at its rank (it is in no
+ * other set, so it cannot run twice) and wakes the lane.
  */
 export const recoverScript = new LuaScript(`${header}
 local qk = qkey(ARGV[2])
 local out = {}
-for i = 7, #ARGV, 2 do
+local function fail(h, id, message, errorType, crashes)
+  redis.call('HSET', h, 'status', 'failed', 'completed_at', ARGV[3], 'retain_until', ARGV[4],
+    'error', message, 'error_type', errorType, 'crashes', crashes)
+  redis.call('ZADD', qk .. ':finished', ARGV[3], id)
+  redis.call('ZADD', p .. ':retention', ARGV[4], id)
+  redis.call('PEXPIRE', h, ARGV[5])
+  out[#out + 1] = {id, 'failed'}
+end
+for i = 9, #ARGV, 3 do
   local id, worker = ARGV[i], ARGV[i + 1]
   local h = tkey(id)
-  local f = redis.call('HMGET', h, 'status', 'worker_id', 'retry_on_crash', 'attempts', 'max_tries', 'rank')
+  local f = redis.call('HMGET', h, 'status', 'worker_id', 'retry_on_crash', 'attempts', 'max_tries', 'rank', 'crashes')
   if not f[1] or (f[1] ~= 'running' and worker == '') then
     if redis.call('SREM', qk .. ':running', id) == 1 and not f[1] then out[#out + 1] = {id, 'orphan'} end
   elseif f[1] == 'running' and f[2] == worker then
     redis.call('SREM', qk .. ':running', id)
-    if f[3] == '1' and tonumber(f[4]) < tonumber(f[5]) then
-      redis.call('HSET', h, 'status', 'queued', 'run_after', '0')
+    local crashes = (tonumber(f[7]) or 0) + 1
+    if crashes >= tonumber(ARGV[6]) then
+      fail(h, id, ARGV[i + 2], 'crashed_twice', crashes)
+    elseif f[3] == '1' and tonumber(f[4]) < tonumber(f[5]) then
+      redis.call('HSET', h, 'status', 'queued', 'run_after', '0', 'crashes', crashes, 'error', ARGV[8], 'error_type', 'worker_crashed')
       redis.call('HDEL', h, 'worker_id', 'heartbeat_at')
       redis.call('SADD', qk .. ':queued', id)
       redis.call('ZADD', qk .. ':pending', f[6], id)
       redis.call('PUBLISH', qk .. ':wake', '1')
       out[#out + 1] = {id, 'requeued'}
     else
-      redis.call('HSET', h, 'status', 'failed', 'completed_at', ARGV[3], 'retain_until', ARGV[4],
-        'error', ARGV[6], 'error_type', 'worker_crashed')
-      redis.call('ZADD', qk .. ':finished', ARGV[3], id)
-      redis.call('ZADD', p .. ':retention', ARGV[4], id)
-      redis.call('PEXPIRE', h, ARGV[5])
-      out[#out + 1] = {id, 'failed'}
+      fail(h, id, ARGV[7], 'worker_crashed', crashes)
     end
   end
 end

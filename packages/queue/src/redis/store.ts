@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Redis } from 'ioredis';
+import { crashFailures, crashLimit, crashedTwicePostMortem } from '../crashes.ts';
 import { isDeadLocalWorker, newTaskId } from '../ids.ts';
 import type { TaskStore } from '../store.ts';
 import {
@@ -248,18 +249,25 @@ export class RedisTaskStore implements TaskStore {
       const counts: ReconcileCounts = { recovered_orphans: 0, recovered_crashed: 0, failed_unrecoverable: 0 };
       for (const lane of queue ? [queue] : queueNames) {
         const running = await this.client.smembers(this.keys.queue(lane).running);
-        const states = await Promise.all(running.map((taskId) => this.client.hmget(this.keys.task(taskId), 'status', 'worker_id', 'heartbeat_at')));
-        // No hash (orphan) or not running (a stale entry): '' as the worker; running: the worker seen.
+        const states = await Promise.all(
+          running.map((taskId) => this.client.hmget(this.keys.task(taskId), 'status', 'worker_id', 'heartbeat_at', 'started_at', 'attempts')),
+        );
+        // Per running entry judged abandoned: its id, the worker seen ('' for an orphan or a stale entry: no
+        // hash, or not running) and the post-mortem it fails with should this be its second crash.
         const suspects = running.flatMap((taskId, index) => {
-          const [status, workerId, heartbeatAt] = states[index];
-          if (status !== 'running') return [taskId, ''];
+          const [status, workerId, heartbeatAt, startedAt, attempts] = states[index];
+          if (status !== 'running') return [taskId, '', ''];
           const silent = Number(heartbeatAt ?? 0) < now - heartbeatTimeoutMs;
-          return silent || isDeadLocalWorker(workerId ?? '') ? [taskId, workerId ?? ''] : [];
+          if (!silent && !isDeadLocalWorker(workerId ?? '')) return [];
+          const postMortem = crashedTwicePostMortem({
+            attempts: Number(attempts), worker_id: workerId, started_at: numberOrNull(startedAt), heartbeat_at: numberOrNull(heartbeatAt),
+          });
+          return [taskId, workerId ?? '', postMortem];
         });
         if (suspects.length > 0) {
           const outcomes = (await recoverScript.run(this.client, [
-            this.keys.prefix, lane, now, now + failedRetentionMs, failedRetentionMs + expiryMarginMs,
-            'The worker running this task stopped before it finished', ...suspects,
+            this.keys.prefix, lane, now, now + failedRetentionMs, failedRetentionMs + expiryMarginMs, crashLimit,
+            crashFailures.unrecoverable.message, crashFailures.rerun.message, ...suspects,
           ])) as [string, 'orphan' | 'requeued' | 'failed'][];
           for (const [, outcome] of outcomes) {
             if (outcome === 'orphan') counts.recovered_orphans++;
@@ -375,6 +383,10 @@ interface Completion {
   result: unknown;
   retainUntil: number;
   now: number;
+}
+
+function numberOrNull(value: string | null): number | null {
+  return value === null ? null : Number(value);
 }
 
 /** Top-level equality on every wanted key (the key must exist, also for a null value). */

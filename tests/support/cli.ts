@@ -1,0 +1,78 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { call, type CallOptions, type CallResult } from './server.ts';
+
+const bin = path.resolve(import.meta.dirname, '../../packages/cli/bin/rhizome.mjs');
+
+export interface CliRun {
+  child: ChildProcess;
+  /** stdout and stderr so far, interleaved. */
+  output(): string;
+  /** Resolves with the exit code (or the signal's name) once the process ended. */
+  exited: Promise<number | string>;
+  /** SIGTERM, then SIGKILL after `graceMs`; resolves once the process ended. */
+  stop(graceMs?: number): Promise<number | string>;
+}
+
+/** `rhizome <args>` as its own process, with its data and config in `dataDir`. */
+export function spawnRhizome(args: string[], dataDir: string, env: Record<string, string> = {}): CliRun {
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, RHIZOME_DATA_DIR: dataDir, RHIZOME_CONFIG_DIR: path.join(dataDir, 'config'), ...env };
+  delete childEnv.RHIZOME_QUEUE_URL;
+  const child = spawn(process.execPath, [bin, ...args], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | string>((resolve) => child.once('close', (code, signal) => resolve(code ?? signal ?? 'unknown')));
+  return {
+    child,
+    output: () => output,
+    exited,
+    async stop(graceMs = 5_000) {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGTERM');
+        const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+        await exited;
+        clearTimeout(timer);
+      }
+      return exited;
+    },
+  };
+}
+
+/** Runs a command that ends by itself; resolves with its exit code and output. */
+export async function runRhizome(args: string[], dataDir: string, env: Record<string, string> = {}, timeoutMs = 60_000): Promise<{ code: number | string; output: string }> {
+  const run = spawnRhizome(args, dataDir, env);
+  const timer = setTimeout(() => run.child.kill('SIGKILL'), timeoutMs);
+  const code = await run.exited;
+  clearTimeout(timer);
+  return { code, output: run.output() };
+}
+
+export interface ServeProcess extends CliRun {
+  url: string;
+  /** The API root (`<url>/api/v1`). */
+  base: string;
+  call(method: string, apiPath: string, options?: CallOptions): Promise<CallResult>;
+}
+
+/** `rhizome serve` on a free port; resolves once it listens. */
+export async function startServeProcess(dataDir: string, env: Record<string, string> = {}): Promise<ServeProcess> {
+  const run = spawnRhizome(['serve', '--port', '0'], dataDir, env);
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`rhizome serve did not start:\n${run.output()}`)), 60_000);
+    const look = () => {
+      const match = /listening on (http:\/\/\S+)/.exec(run.output());
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    };
+    run.child.stdout!.on('data', look);
+    void run.exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`rhizome serve exited (${code}):\n${run.output()}`));
+    });
+  });
+  const base = `${url}/api/v1`;
+  return { ...run, url, base, call: (method, apiPath, options) => call(base, method, apiPath, options) };
+}
