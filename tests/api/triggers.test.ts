@@ -93,7 +93,7 @@ describe('triggers: CRUD, dispatch rules and statistics', () => {
   it('refuses bad triggers with 422 and answers 404 for unknown ones', async () => {
     const before = await db('triggers').count({ n: '*' });
     expect(validationIssuesOf(await client.call('POST', '/triggers', { name: 'x', event_source: 'node.create', filters: {}, workflow_id: 'wf_nope' }))[0].loc).toEqual(['body', 'workflow_id']);
-    expect(validationIssuesOf(await client.call('POST', '/triggers', { name: 'x', event_source: 'nodecreate', filters: {}, workflow_id: recorder }))[0].loc).toEqual(['body', 'event_source']);
+    expect(validationIssuesOf(await client.call('POST', '/triggers', { name: 'x', event_source: '  ', filters: {}, workflow_id: recorder }))[0].loc).toEqual(['body', 'event_source']);
     expect(validationIssuesOf(await client.call('POST', '/triggers', { name: 'x', event_source: 'node.create', workflow_id: recorder }))[0].loc).toEqual(['body', 'filters']);
     expect(validationIssuesOf(await client.call('POST', '/triggers', { name: 'x', event_source: 'node.create', filters: {}, workflow_id: recorder, priority: 1.5 }))[0].loc).toEqual(['body', 'priority']);
     expect(await db('triggers').count({ n: '*' })).toEqual(before);

@@ -45,6 +45,21 @@ const Scope = {
 
 const TurnQueued = Type.Object({ task_id: Type.String(), status: Type.Literal('processing') });
 
+export const toolApprovalStatuses = ['pending', 'approved', 'rejected', 'expired'] as const;
+
+/** A tool call that asked the operator for approval (`chat.tool_approval`). */
+export const ToolApproval = Type.Object({
+  tool_call_id: Type.String(),
+  tool_name: Type.String(),
+  arguments: AnyObject,
+  status: OneOf(toolApprovalStatuses),
+  turn_id: Type.String(),
+  created_at: Timestamp,
+  decided_at: Nullable(Timestamp),
+});
+export type ToolApprovalBody = Static<typeof ToolApproval>;
+export type ToolApprovalStatus = (typeof toolApprovalStatuses)[number];
+
 const sseEventTypes = [
   'content', 'thinking', 'thinking_delta', 'tool_calls', 'cached_tool_calls', 'tool_start', 'tool_result', 'timing_update',
   'iteration_progress', 'context_info', 'warning', 'tool_approval_required', 'tool_rejected', 'done', 'error',
@@ -97,11 +112,17 @@ export const chatEndpoints = {
   }),
   events: endpoint({
     method: 'GET', path: '/chats/{chat_id}/events', tag, status: 200, errors: [404], produces: 'text/event-stream', params: ChatId,
-    summary: `Server-sent events of the chat's turn: frames \`data: {"type": …}\`; types ${sseEventTypes.join(', ')}. An idle chat gets one done (an errored one one error) and the stream closes`,
+    summary: `Server-sent events of the chat's turn: frames \`data: {"type": …}\`; types ${sseEventTypes.join(', ')}. An idle chat gets one done (an errored one one error) and the stream closes; a client joining a running turn first gets its events so far (marked \`replayed: true\`, a pending tool_approval_required among them)`,
   }),
   toolDecision: endpoint({
     method: 'POST', path: '/chats/{chat_id}/tool_decision', tag, status: 204, errors: [404, 422], summary: 'Approve or reject a tool call awaiting approval', params: ChatId,
     body: Body({ tool_call_id: Type.String(), decision: OneOf(['approve', 'reject'] as const) }),
+  }),
+  toolApprovals: endpoint({
+    method: 'GET', path: '/chats/{chat_id}/tool_approvals', tag, status: 200, errors: [404, 422], params: ChatId,
+    summary: 'Tool calls that asked for approval, oldest first; pending ones await POST /chats/{chat_id}/tool_decision',
+    query: Type.Object({ status: Type.Optional(OneOf(toolApprovalStatuses)) }),
+    response: Type.Array(ToolApproval),
   }),
   cancel: endpoint({
     method: 'POST', path: '/chats/{chat_id}/cancel', tag, status: 202, errors: [404, 409, 503], summary: 'Stop the turn in progress; the partial answer is kept', params: ChatId,

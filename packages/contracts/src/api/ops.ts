@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { endpoint } from '../endpoint.ts';
-import { AnyObject, Nullable } from './common.ts';
+import { AnyObject, Nullable, OneOf } from './common.ts';
 
 const LinesQuery = Type.Object({ lines: Type.Optional(Type.Integer({ minimum: 1, maximum: 10000 })) });
 const LogsResponse = Type.Object({ service: Nullable(Type.String()), lines: Type.Array(Type.String()), total_lines: Type.Integer() });
@@ -13,8 +13,11 @@ const QueueStats = Type.Object({ queues: Type.Array(AnyObject), note: Type.Strin
 export const opsEndpoints = {
   health: endpoint({
     method: 'GET', path: '/health', tag: 'health', status: 200,
-    summary: 'Overall status and each subsystem (database, queue, vector index, llm, embeddings, disk)',
-    response: Type.Object({ status: Type.String(), version: Type.String(), timestamp: Type.String(), subsystems: AnyObject }),
+    summary: 'Overall status (healthy, degraded or unhealthy), `healthy` (false only when a subsystem is unavailable: what wait scripts and load balancers poll) and each subsystem (database, queue, vector_index, llm, embeddings, disk) with its real state',
+    response: Type.Object({
+      status: Type.String(), healthy: Type.Boolean(), version: Type.String(), timestamp: Type.String(),
+      subsystems: Type.Record(Type.String(), Type.Object({ status: OneOf(['ok', 'degraded', 'unavailable', 'not_configured'] as const), message: Type.Optional(Type.String()), details: Type.Optional(AnyObject) })),
+    }),
   }),
   edition: endpoint({
     method: 'GET', path: '/edition', tag: 'edition', status: 200, summary: 'Edition, version and license',

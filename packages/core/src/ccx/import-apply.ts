@@ -6,7 +6,7 @@ import { newSourceId } from '../sources/service.ts';
 import { encodeVector } from '../search/vectors/sources.ts';
 import type { Db } from '../storage/connection.ts';
 import { ownIdOf } from './format-v2.ts';
-import type { CcxCitation, CcxContent, CcxEdge, CcxNode, CcxSource, CcxTemplate } from './model.ts';
+import type { CcxCitation, CcxContent, CcxEdge, CcxNode, CcxSource, CcxTemplate, CcxTrigger } from './model.ts';
 import { inSlices, insertRows } from './sql.ts';
 
 /**
@@ -39,6 +39,8 @@ export interface ImportStats {
   tags_imported: number;
   workflows_imported: number;
   workflows_skipped: number;
+  triggers_imported: number;
+  triggers_skipped: number;
   embeddings_restored: number;
   embeddings_pending: number;
   /** The background re-embedding of what arrived without usable vectors, when one was queued. */
@@ -54,9 +56,12 @@ export interface ImportOutcome {
 }
 
 export interface WorkflowImporter {
-  /** Stores one workflow definition in the transaction; false when it already exists (skipped). */
-  import(trx: Db, definition: Record<string, unknown>): Promise<boolean>;
-  /** Removes every workflow (a replacing import). */
+  /** Stores one workflow definition in the transaction: its local id, and false for `created` when the database already had it (skipped). */
+  import(trx: Db, definition: Record<string, unknown>): Promise<{ id: string; created: boolean }>;
+  /** Stores one trigger, starting the local workflow `workflowId`; false when it already exists (skipped). */
+  importTrigger(trx: Db, trigger: CcxTrigger, workflowId: string): Promise<boolean>;
+  workflowExists(trx: Db, id: string): Promise<boolean>;
+  /** Removes every user workflow and trigger (a replacing import). */
   clear(trx: Db): Promise<void>;
 }
 
@@ -81,7 +86,7 @@ export async function applyCcxImport(db: Db, content: CcxContent, options: Apply
   const stats: ImportStats = {
     success: true, format_version: content.info.ccx_version, package_name: content.info.name, package_version: content.info.package_version, merge: options.merge,
     checksum_verified: true, templates_imported: 0, templates_skipped: 0, nodes_imported: 0, nodes_updated: 0, nodes_skipped: 0, edges_imported: 0, edges_updated: 0,
-    edges_skipped: 0, sources_imported: 0, sources_skipped: 0, chunks_imported: 0, citations_imported: 0, tags_imported: 0, workflows_imported: 0, workflows_skipped: 0,
+    edges_skipped: 0, sources_imported: 0, sources_skipped: 0, chunks_imported: 0, citations_imported: 0, tags_imported: 0, workflows_imported: 0, workflows_skipped: 0, triggers_imported: 0, triggers_skipped: 0,
     embeddings_restored: 0, embeddings_pending: 0, reembed_task_id: null, errors: [], warnings: [...content.warnings],
   };
   const outcome: ImportOutcome = { stats, nodesCreated: [], edgesCreated: [] };
@@ -422,21 +427,37 @@ class ImportRun {
   }
 
   async workflows(): Promise<void> {
-    if (!this.content.workflows.length) return;
-    if (!this.options.workflows) {
-      this.warn(`${this.content.workflows.length} workflow(s) not imported: workflows are not available in this build`);
-      this.stats.workflows_skipped += this.content.workflows.length;
+    const { workflows: definitions, triggers } = this.content;
+    if (!definitions.length && !triggers.length) return;
+    const importer = this.options.workflows;
+    if (!importer) {
+      this.warn(`${definitions.length} workflow(s) and ${triggers.length} trigger(s) not imported: workflows are not available in this build`);
+      this.stats.workflows_skipped += definitions.length;
+      this.stats.triggers_skipped += triggers.length;
       return;
     }
-    for (const [index, definition] of this.content.workflows.entries()) {
+    // The package's workflow ids → the local ones, for the triggers that start them.
+    const workflowIds = new Map<string, string>();
+    for (const [index, definition] of definitions.entries()) {
       try {
-        if (await this.options.workflows.import(this.trx, definition)) this.stats.workflows_imported += 1;
-        else this.stats.workflows_skipped += 1;
+        const { id, created } = await importer.import(this.trx, definition);
+        const packageId = (definition.workflow as { id?: unknown } | undefined)?.id;
+        if (typeof packageId === 'string') workflowIds.set(packageId, id);
+        this.stats[created ? 'workflows_imported' : 'workflows_skipped'] += 1;
       } catch (error) {
         // The workflow's own savepoint rolled back; the rest of the import stands.
         this.stats.workflows_skipped += 1;
         this.warn(`Workflow ${index + 1} of the package was not imported: ${error instanceof Error ? error.message : String(error)}`);
       }
+    }
+    for (const trigger of triggers) {
+      const workflowId = workflowIds.get(trigger.workflow_id) ?? ((await importer.workflowExists(this.trx, trigger.workflow_id)) ? trigger.workflow_id : undefined);
+      if (!workflowId) {
+        this.stats.triggers_skipped += 1;
+        this.warn(`Trigger '${trigger.name}' was not imported: its workflow '${trigger.workflow_id}' is neither in the package nor in this database`);
+        continue;
+      }
+      this.stats[(await importer.importTrigger(this.trx, trigger, workflowId)) ? 'triggers_imported' : 'triggers_skipped'] += 1;
     }
   }
 }

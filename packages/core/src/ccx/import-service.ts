@@ -8,7 +8,7 @@ import { readCcxPackage } from './read-package.ts';
 
 /** What a valid package holds, as checked before anything is queued or written. */
 export interface ValidatedCcx extends CcxPackageInfo {
-  counts: { templates: number; nodes: number; edges: number; sources: number; chunks: number; workflows: number };
+  counts: { templates: number; nodes: number; edges: number; sources: number; chunks: number; workflows: number; triggers: number };
   warnings: string[];
 }
 
@@ -23,6 +23,7 @@ export async function validateCcxPackage(bytes: Buffer): Promise<ValidatedCcx> {
     counts: {
       templates: content.templates.length, nodes: content.nodes.length, edges: content.edges.length, sources: content.sources.length,
       chunks: content.sources.reduce((sum, source) => sum + source.chunks.length, 0), workflows: content.workflows.length,
+      triggers: content.triggers.length,
     },
     warnings: content.warnings,
   };

@@ -104,6 +104,18 @@ export interface CcxSource {
   tags: CcxTag[];
 }
 
+/** An event trigger as `workflows.jsonld` carries it (TriggerResponse's fields); `workflow_id` is the package's id of its workflow. */
+export interface CcxTrigger {
+  id: string;
+  name: string;
+  event_source: string;
+  filters: Record<string, unknown>;
+  workflow_id: string;
+  workflow_inputs: Record<string, unknown> | null;
+  enabled: boolean;
+  priority: number;
+}
+
 export interface CcxPackageInfo {
   ccx_version: string;
   name: string;
@@ -119,6 +131,8 @@ export interface CcxContent {
   sources: CcxSource[];
   /** Workflow definitions as the automation feature exports them. */
   workflows: Record<string, unknown>[];
+  /** Triggers of those workflows (or of system workflows the target database has). */
+  triggers: CcxTrigger[];
   /** The model and dimensions of the node vectors the package carries, when it carries any. */
   node_vector_model: { model: string; dimensions: number } | null;
   warnings: string[];

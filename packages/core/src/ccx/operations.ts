@@ -30,6 +30,8 @@ export interface CcxOperationDeps {
   events: GraphEventBus;
   writers: VectorWriterSet;
   version: string;
+  /** The triggers of `database` changed (an import brought or removed some): every process reloads them. */
+  triggersChanged(database: string): Promise<void>;
 }
 
 /**
@@ -81,6 +83,8 @@ export function defineCcxOperations(registry: OperationRegistry, deps: CcxOperat
       const outcome = await applyCcxImport(db, content, { merge, embedder: identity, workflows: workflowImporter });
       // The replaced sources' uploaded originals go once their rows are gone for good.
       for (const sourceId of replaced) await removeSourceFiles(deps.paths, name, sourceId);
+      // The events of what was imported meet the triggers that exist after the import.
+      await deps.triggersChanged(name);
       publishBulkCreations(deps.events, name, { nodes: outcome.nodesCreated, edges: outcome.edgesCreated });
       // Rows were replaced or added behind the indexes' backs (a replace reuses rowids): rebuild what is open here.
       for (const kind of vectorKinds) {

@@ -2,7 +2,7 @@ import { digestMatches, digestsOf } from './checksums.ts';
 import { invalidPackage } from './errors.ts';
 import { dataFiles, manifestPath, nodeIdOfEntityUri, previewPath, readmePath, type DataFileType } from './format-v2.ts';
 import { isoDate, numberOrNull, objectOrNull, stringOrNull, type CcxChunk, type CcxCitation, type CcxContent, type CcxEdge, type CcxNode, type CcxSource, type CcxTemplate } from './model.ts';
-import { workflowProblems } from './workflows.ts';
+import { readTriggers, workflowProblems } from './workflows.ts';
 import { checkName, type ZipArchive } from './zip-reader.ts';
 
 /**
@@ -40,7 +40,9 @@ export function readCcx2(archive: ZipArchive, manifest: Record<string, unknown>)
   };
   const templates = readTemplates(json('templates'), name);
   const knowledge = readKnowledge(json('knowledge'), name);
-  const workflows = readWorkflows(json('workflows'));
+  const workflowsDocument = json('workflows');
+  const workflows = readWorkflows(workflowsDocument);
+  const triggers = workflowsDocument === null ? [] : readTriggers(listOf(workflowsDocument, 'triggers', dataFiles.workflows.path));
   const sourcesText = text('sources');
   const sources = sourcesText === null ? [] : readSources(sourcesText, name);
   const embeddings = objectOrNull(objectOrNull(manifest.knowledge_stats)?.embeddings);
@@ -48,7 +50,7 @@ export function readCcx2(archive: ZipArchive, manifest: Record<string, unknown>)
   const dimensions = numberOrNull(embeddings?.dimensions) ?? knowledge.nodes.find((node) => node.embedding)?.embedding?.length ?? null;
   return {
     info: { ccx_version: String(manifest.ccx_version), name, package_version: stringOrNull(manifest.package_version) ?? '1.0.0', license: stringOrNull(manifest.license) },
-    templates, nodes: knowledge.nodes, edges: knowledge.edges, sources, workflows,
+    templates, nodes: knowledge.nodes, edges: knowledge.edges, sources, workflows, triggers,
     node_vector_model: model && dimensions && knowledge.nodes.some((node) => node.embedding) ? { model, dimensions } : null,
     warnings,
   };

@@ -54,7 +54,7 @@ export function readCcx3(archive: ZipArchive, manifest: Record<string, unknown>)
   if (Array.isArray(manifest.embeddings) && manifest.embeddings.length) warnings.push('Embedding sidecars are not read; the imported items are embedded again in the background');
   return {
     info: { ccx_version: String(manifest.ccx_version), name: String(manifest.name), package_version: String(manifest.package_version), license: stringOrNull(manifest.license) },
-    templates, nodes: knowledge.nodes, edges: knowledge.edges, sources, workflows: [], node_vector_model: null, warnings,
+    templates, nodes: knowledge.nodes, edges: knowledge.edges, sources, workflows: [], triggers: [], node_vector_model: null, warnings,
   };
 }
 

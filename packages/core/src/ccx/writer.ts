@@ -31,6 +31,8 @@ export interface PackageMetadata {
 export interface WorkflowSource {
   /** Workflow definitions to carry; none when the automation feature is absent. */
   definitions(db: Db): Promise<Record<string, unknown>[]>;
+  /** The triggers to carry with them. */
+  triggers(db: Db): Promise<Record<string, unknown>[]>;
 }
 
 export interface WrittenPackage {
@@ -54,63 +56,76 @@ export async function writeCcxPackage(db: Db, scope: ExportScope, switches: Expo
     const sourceStats = new SourceStatsCollector();
     const usedTemplates = new Set<string>();
     const keptEdges = scope.nodeIds ? new Set<string>() : null;
-    const file = (type: DataFileType) => new DataFileWriter(path.join(workDir, dataFiles[type].path));
-    const finish = async (type: DataFileType, writer: DataFileWriter, keep: boolean) => {
+    /** Writes one data file; `produce` says whether it has content worth keeping. A failure removes the file. */
+    const dataFile = async (type: DataFileType, produce: (writer: DataFileWriter) => Promise<boolean>) => {
+      const writer = new DataFileWriter(path.join(workDir, dataFiles[type].path));
+      let keep: boolean;
+      try {
+        keep = await produce(writer);
+      } catch (error) {
+        await writer.discard();
+        throw error;
+      }
       if (!keep) return writer.discard();
       const { size, sha256, sha512 } = await writer.close();
       written.set(type, { type, path: dataFiles[type].path, media_type: dataFiles[type].media_type, file_size_bytes: size, checksum_sha256: sha256, checksum_sha512: sha512 });
     };
 
     if (switches.include_knowledge) {
-      const writer = file('knowledge');
-      let separator = '\n';
-      await writer.write('{"nodes":[');
-      for await (const nodes of nodeRecords(db, scope)) {
-        for (const node of nodes) {
-          knowledge.addNode(node);
-          usedTemplates.add(node.template_id as string);
+      await dataFile('knowledge', async (writer) => {
+        let separator = '\n';
+        await writer.write('{"nodes":[');
+        for await (const nodes of nodeRecords(db, scope)) {
+          for (const node of nodes) {
+            knowledge.addNode(node);
+            usedTemplates.add(node.template_id as string);
+          }
+          await writer.write(separator + nodes.map((node) => JSON.stringify(node)).join(',\n'));
+          if (nodes.length) separator = ',\n';
         }
-        await writer.write(separator + nodes.map((node) => JSON.stringify(node)).join(',\n'));
-        if (nodes.length) separator = ',\n';
-      }
-      separator = '\n';
-      await writer.write('\n],"edges":[');
-      for await (const edges of edgeRecords(db, scope)) {
-        for (const edge of edges) {
-          knowledge.addEdge(edge);
-          usedTemplates.add(edge.template_id as string);
-          keptEdges?.add(edge.id as string);
+        separator = '\n';
+        await writer.write('\n],"edges":[');
+        for await (const edges of edgeRecords(db, scope)) {
+          for (const edge of edges) {
+            knowledge.addEdge(edge);
+            usedTemplates.add(edge.template_id as string);
+            keptEdges?.add(edge.id as string);
+          }
+          await writer.write(separator + edges.map((edge) => JSON.stringify(edge)).join(',\n'));
+          if (edges.length) separator = ',\n';
         }
-        await writer.write(separator + edges.map((edge) => JSON.stringify(edge)).join(',\n'));
-        if (edges.length) separator = ',\n';
-      }
-      await writer.write('\n]}');
-      await finish('knowledge', writer, knowledge.nodes + knowledge.edges > 0);
+        await writer.write('\n]}');
+        return knowledge.nodes + knowledge.edges > 0;
+      });
     }
 
     const templates = switches.include_templates ? await templateRecords(db, scope, usedTemplates) : [];
     if (templates.length) {
-      const writer = file('templates');
-      await writer.write(JSON.stringify({ templates }, null, 2));
-      await finish('templates', writer, true);
+      await dataFile('templates', async (writer) => {
+        await writer.write(JSON.stringify({ templates }, null, 2));
+        return true;
+      });
     }
 
     const definitions = switches.include_workflows ? await workflows.definitions(db) : [];
-    if (definitions.length) {
-      const writer = file('workflows');
-      await writer.write(JSON.stringify({ nodes: [], edges: [], triggers: [], workflows: definitions }, null, 2));
-      await finish('workflows', writer, true);
+    const triggers = switches.include_workflows ? await workflows.triggers(db) : [];
+    if (definitions.length || triggers.length) {
+      await dataFile('workflows', async (writer) => {
+        await writer.write(JSON.stringify({ nodes: [], edges: [], triggers, workflows: definitions }, null, 2));
+        return true;
+      });
     }
 
     if (switches.include_sources) {
-      const writer = file('sources');
-      let separator = '';
-      for await (const source of sourceRecords(db, scope, switches.include_embeddings, keptEdges)) {
-        sourceStats.add(source);
-        await writer.write(separator + JSON.stringify(source));
-        separator = '\n';
-      }
-      await finish('sources', writer, sourceStats.sources > 0);
+      await dataFile('sources', async (writer) => {
+        let separator = '';
+        for await (const source of sourceRecords(db, scope, switches.include_embeddings, keptEdges)) {
+          sourceStats.add(source);
+          await writer.write(separator + JSON.stringify(source));
+          separator = '\n';
+        }
+        return sourceStats.sources > 0;
+      });
     }
 
     const contents = dataFileOrder.flatMap((type) => written.get(type) ?? []);
@@ -124,7 +139,7 @@ export async function writeCcxPackage(db: Db, scope: ExportScope, switches: Expo
       template_stats: switches.include_templates ? templateStats(templates) : null,
       knowledge_stats: switches.include_knowledge ? knowledge.toJSON(metadata.embedder, switches.include_embeddings) : null,
       lens_stats: null,
-      workflow_stats: switches.include_workflows ? { total_workflows: definitions.length } : null,
+      workflow_stats: switches.include_workflows ? { total_workflows: definitions.length, trigger_count: triggers.length } : null,
       source_stats: switches.include_sources ? sourceStats.toJSON(switches.include_embeddings) : null,
       generator: `${generator}@${metadata.generatorVersion}`,
     };

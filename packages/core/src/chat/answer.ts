@@ -9,6 +9,7 @@ import type { Db } from '../storage/connection.ts';
 import { finalizeAnswer } from './citations.ts';
 import { chatProcessingFailed, publishChatEvent, subscribeChatControl, type ChatEvent } from './events.ts';
 import { findChat, finishTurn, insertMessages, listMessages, type ChatRow } from './repo.ts';
+import { TurnLog } from './turn-log.ts';
 import { runTurn, TurnState } from './turn.ts';
 
 /**
@@ -60,13 +61,21 @@ class TurnRunner {
     private readonly settings: Settings,
   ) {}
 
-  emit = (event: ChatEvent): Promise<void> => publishChatEvent(this.deps.pubsub, this.chat.id, event);
+  private readonly log = new TurnLog();
+
+  emit = (event: ChatEvent): Promise<void> => {
+    this.log.record(event);
+    return publishChatEvent(this.deps.pubsub, this.chat.id, event);
+  };
 
   async run(database: string, context: HandlerContext): Promise<unknown> {
     const stop = new AbortController();
     const signal = AbortSignal.any([context.signal, stop.signal]);
     const unsubscribe = await subscribeChatControl(this.deps.pubsub, this.chat.id, (message) => {
       if (message.type === 'cancel' && message.turn_id === this.turnId) stop.abort();
+      if (message.type === 'replay' && message.turn_id === this.turnId) {
+        void publishChatEvent(this.deps.pubsub, this.chat.id, { type: 'turn_state', request_id: message.request_id, events: this.log.snapshot() }).catch(() => undefined);
+      }
     });
     const checkCancelled = async () => {
       signal.throwIfAborted();

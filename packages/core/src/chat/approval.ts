@@ -1,3 +1,4 @@
+import type { ToolApprovalBody, ToolApprovalStatus } from '@rhizome/contracts/api/chats';
 import { ApiError } from '@rhizome/contracts/errors';
 import type { PubSub } from '@rhizome/queue';
 import type { Db } from '../storage/connection.ts';
@@ -85,4 +86,25 @@ export async function decideTool(db: Db, pubsub: PubSub, chatId: string, toolCal
     .update({ status: decision === 'approve' ? 'approved' : 'rejected', decided_at: nowIso() });
   if (!moved) throw ApiError.notFound('pending tool approval', toolCallId);
   await publishChatControl(pubsub, chatId, { type: 'decision', tool_call_id: toolCallId });
+}
+
+/**
+ * Requests of turns the chat is no longer running (a worker that died while waiting, a turn replaced)
+ * can never be acted on: they are expired, so nothing lists them as pending or accepts a decision on them.
+ */
+export async function expireStaleApprovals(db: Db, chat: { id: string; status: string; current_turn_id: string | null }): Promise<void> {
+  const stale = db('chat_tool_approvals').where({ chat_id: chat.id, status: 'pending' });
+  if (chat.status === 'processing' && chat.current_turn_id) stale.whereNot({ turn_id: chat.current_turn_id });
+  await stale.update({ status: 'expired', decided_at: nowIso() });
+}
+
+/** The chat's approval requests, oldest first, optionally of one status. */
+export async function listApprovals(db: Db, chatId: string, status?: ToolApprovalStatus): Promise<ToolApprovalBody[]> {
+  const query = db('chat_tool_approvals').where({ chat_id: chatId });
+  if (status) query.where({ status });
+  const rows = (await query.orderBy([{ column: 'created_at' }, { column: 'tool_call_id' }])) as (Omit<ToolApprovalBody, 'arguments'> & { arguments: string })[];
+  return rows.map((row) => ({
+    tool_call_id: row.tool_call_id, tool_name: row.tool_name, arguments: JSON.parse(row.arguments) as Record<string, unknown>, status: row.status,
+    turn_id: row.turn_id, created_at: row.created_at, decided_at: row.decided_at ?? null,
+  }));
 }

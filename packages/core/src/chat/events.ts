@@ -16,7 +16,19 @@ export type ChatEvent =
   | { type: 'tool_approval_required'; tool_call_id: string; tool_name: string; arguments: Record<string, unknown>; iteration: number }
   | { type: 'tool_rejected'; tool_call_id: string; tool_name: string; decision: 'reject' | 'timeout' | 'not_allowed' }
   | DoneEvent
-  | { type: 'error'; error: string; error_code: string; error_details?: Record<string, unknown> };
+  | { type: 'error'; error: string; error_code: string; error_details?: Record<string, unknown> }
+  | TurnStateEvent;
+
+/**
+ * Internal, never forwarded as such: the worker's answer to a `replay` request, the turn's events so
+ * far (compacted), addressed to the one subscriber that asked. It travels on the event channel so it
+ * lands in order among the live events: whatever arrived before it is covered by it.
+ */
+export interface TurnStateEvent {
+  type: 'turn_state';
+  request_id: string;
+  events: ChatEvent[];
+}
 
 export interface DoneEvent {
   type: 'done';
@@ -54,8 +66,11 @@ export function subscribeChatEvents(pubsub: PubSub, chatId: string, listener: (e
   return pubsub.subscribe(chatEventChannel(chatId), (json) => listener(JSON.parse(json) as ChatEvent, json));
 }
 
-/** Messages from the API to the worker answering a chat: stop the turn, or a tool decision was recorded. */
-export type ChatControl = { type: 'cancel'; turn_id: string } | { type: 'decision'; tool_call_id: string };
+/**
+ * Messages from the API to the worker answering a chat: stop the turn, a tool decision was recorded,
+ * or a subscriber that joined late asks for the turn's events so far.
+ */
+export type ChatControl = { type: 'cancel'; turn_id: string } | { type: 'decision'; tool_call_id: string } | { type: 'replay'; turn_id: string; request_id: string };
 
 export const chatControlChannel = (chatId: string) => `chat:${chatId}:control`;
 

@@ -1,12 +1,12 @@
-import type { ChatBody, ChatListItemBody, ChatStatus, MessageBody } from '@rhizome/contracts/api/chats';
-import { ApiError } from '@rhizome/contracts/errors';
+import type { ChatBody, ChatListItemBody, ChatStatus, MessageBody, ToolApprovalBody, ToolApprovalStatus } from '@rhizome/contracts/api/chats';
+import { ApiError, type ValidationIssue } from '@rhizome/contracts/errors';
 import type { Settings } from '@rhizome/contracts/settings';
 import { type PubSub, type QueueService, type TaskStore } from '@rhizome/queue';
 import type { LlmService } from '../providers/llm/service.ts';
 import type { ReadinessGate } from '../providers/readiness.ts';
 import type { Db } from '../storage/connection.ts';
 import { chatCompletionOperation, type TurnTaskData } from './answer.ts';
-import { decideTool } from './approval.ts';
+import { decideTool, expireStaleApprovals, listApprovals } from './approval.ts';
 import { chatProcessingFailed, publishChatControl, publishChatEvent, type ChatEvent } from './events.ts';
 import { reconcileChat } from './reconcile.ts';
 import {
@@ -46,6 +46,15 @@ function toListItem(row: ChatRow, messageCount: number): ChatListItemBody {
   };
 }
 
+/** A validation issue naming the ids of `field` that `table` lacks; none when all exist. */
+async function unknownIdIssue(db: Db, table: 'sources' | 'source_tags', field: 'source_ids' | 'tag_ids', ids: string[]): Promise<ValidationIssue[]> {
+  if (!ids.length) return [];
+  const known = new Set((await db.raw(`SELECT id FROM ${table} WHERE id IN (SELECT value FROM json_each(?))`, [JSON.stringify(ids)]) as { id: string }[]).map((row) => row.id));
+  const unknown = ids.filter((id) => !known.has(id));
+  const what = table === 'sources' ? 'source' : 'tag';
+  return unknown.length ? [{ loc: ['body', field], msg: `unknown ${what} id(s): ${unknown.join(', ')}`, type: 'not_found' }] : [];
+}
+
 const scopeCleared = 'Scope cleared: all enabled sources are searched.';
 
 const unavailable = (what: string, error: unknown) => ApiError.http(503, `${what}: ${error instanceof Error ? error.message : String(error)}`);
@@ -82,11 +91,20 @@ export class ChatService {
     return countChats(this.db);
   }
 
-  /** Source ids of the scope: the given ones and those carrying the given tags, deduplicated; null when both are empty. */
+  /**
+   * Source ids of the scope: the given ones and those carrying the given tags, deduplicated; null when
+   * both are empty. 422 naming every id the database does not have: a scope that silently drops them
+   * would answer from other sources than the ones asked for.
+   */
   async resolveScope(input: ScopeInput): Promise<string[] | null> {
-    const sourceIds = input.source_ids ?? [];
-    const tagIds = input.tag_ids ?? [];
+    const sourceIds = [...new Set(input.source_ids ?? [])];
+    const tagIds = [...new Set(input.tag_ids ?? [])];
     if (!sourceIds.length && !tagIds.length) return null;
+    const issues = [
+      ...(await unknownIdIssue(this.db, 'sources', 'source_ids', sourceIds)),
+      ...(await unknownIdIssue(this.db, 'source_tags', 'tag_ids', tagIds)),
+    ];
+    if (issues.length) throw ApiError.validation(issues, issues.map((issue) => issue.msg).join('; '));
     const tagged = tagIds.length ? ((await this.db('source_tag_links').whereIn('tag_id', tagIds).select('source_id')) as { source_id: string }[]) : [];
     return [...new Set([...sourceIds, ...tagged.map((row) => row.source_id)])];
   }
@@ -242,8 +260,27 @@ export class ChatService {
   }
 
   async decide(id: string, toolCallId: string, decision: 'approve' | 'reject'): Promise<void> {
-    await this.require(id);
+    await expireStaleApprovals(this.db, await this.require(id));
     await decideTool(this.db, this.deps.pubsub, id, toolCallId, decision);
+  }
+
+  /** GET /tool_approvals: the chat's approval requests, oldest first; `pending` ones await POST /tool_decision. */
+  async toolApprovals(id: string, status?: ToolApprovalStatus): Promise<ToolApprovalBody[]> {
+    await expireStaleApprovals(this.db, await this.require(id));
+    return listApprovals(this.db, id, status);
+  }
+
+  /**
+   * A subscriber joined the chat's running turn: asks the worker answering it for the turn's events so
+   * far, which come back on the event channel as `turn_state` for `requestId`. False when the turn's
+   * task has not started, so a subscriber that is already listening can have missed nothing.
+   */
+  async requestReplay(chat: ChatRow, requestId: string): Promise<boolean> {
+    if (chat.status !== 'processing' || !chat.current_turn_id) return false;
+    const task = chat.current_task_id ? await this.deps.tasks.get(chat.current_task_id) : null;
+    if (task && !task.started_at) return false;
+    await publishChatControl(this.deps.pubsub, chat.id, { type: 'replay', turn_id: chat.current_turn_id, request_id: requestId });
+    return true;
   }
 
   /** What a client connecting to an idle chat's events receives at once: its last answer, or its error. */

@@ -11,7 +11,6 @@ export type HealthProbe = () => Promise<SubsystemHealth>;
 /** The subsystems GET /health always reports; features register their probes under these names. */
 export const coreSubsystems = ['database', 'queue', 'vector_index', 'llm', 'embeddings', 'disk'] as const;
 
-
 export class HealthRegistry {
   private readonly probes = new Map<string, HealthProbe>();
 
@@ -21,13 +20,17 @@ export class HealthRegistry {
     this.probes.set(name, probe);
   }
 
-  async check(): Promise<{ status: 'healthy' | 'degraded' | 'unhealthy'; subsystems: Record<string, SubsystemHealth> }> {
+  /**
+   * Every subsystem's state and the overall one. `healthy` is what a wait script or a load balancer
+   * polls: true unless a subsystem is unavailable (degraded still serves; not_configured is not in use).
+   */
+  async check(): Promise<{ status: 'healthy' | 'degraded' | 'unhealthy'; healthy: boolean; subsystems: Record<string, SubsystemHealth> }> {
     const names = [...new Set([...coreSubsystems, ...this.probes.keys()])];
     const results = await Promise.all(names.map((name) => this.run(name)));
     const subsystems = Object.fromEntries(names.map((name, index) => [name, results[index]]));
     const states = results.map((result) => result.status);
     const status = states.includes('unavailable') ? 'unhealthy' : states.includes('degraded') ? 'degraded' : 'healthy';
-    return { status, subsystems };
+    return { status, healthy: status !== 'unhealthy', subsystems };
   }
 
   private async run(name: string): Promise<SubsystemHealth> {

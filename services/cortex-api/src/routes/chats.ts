@@ -1,5 +1,6 @@
 import { chatEndpoints as api } from '@rhizome/contracts/api/chats';
 import { isFinalEvent, subscribeChatEvents, type ChatEvent } from '@rhizome/core/chat/events';
+import { ChatEventFeed } from '@rhizome/core/chat/feed';
 import { chatToMarkdown, exportFilename } from '@rhizome/core/chat/export';
 import type { ChatService } from '@rhizome/core/chat/service';
 import type { Platform } from '@rhizome/core/platform/create';
@@ -18,28 +19,32 @@ async function chatServiceFor(platform: Platform): Promise<ChatService> {
  * GET /chats/{id}/events (spec Part B "Events"): subscribes before answering (so a client holding the
  * response headers misses nothing published afterwards), then looks at the chat, so an answer finishing
  * in between is either seen as an event or as the idle chat's `done`. An idle chat gets its last answer
- * as `done` (an errored one its `error`) and the stream closes; otherwise events are forwarded until
- * `done` or `error`, or until the client leaves (the worker carries on regardless).
+ * as `done` (an errored one its `error`) and the stream closes. A client joining a turn already under
+ * way first receives the turn's events so far (a pending tool approval among them), then the live
+ * ones, until `done` or `error`, or until the client leaves (the worker carries on regardless).
  */
 async function streamEvents(platform: Platform, service: ChatService, chatId: string, req: Request, res: Response): Promise<void> {
   await service.require(chatId);
-  const early: [ChatEvent, string][] = [];
-  let forward: ((event: ChatEvent, json: string) => void) | null = null;
+  const feed = new ChatEventFeed();
   // Published events go out as published: a hundred listeners do not re-serialise each one.
-  const unsubscribe = await subscribeChatEvents(platform.pubsub, chatId, (event, json) => (forward ? forward(event, json) : early.push([event, json])));
+  const unsubscribe = await subscribeChatEvents(platform.pubsub, chatId, feed.receive);
   const stream = openEventStream(req, res);
-  stream.onClose(() => void unsubscribe());
+  stream.onClose(() => {
+    feed.close();
+    void unsubscribe();
+  });
   const send = (event: ChatEvent, json: string) => {
     stream.send(json);
     if (isFinalEvent(event)) stream.close();
   };
   const chat = await service.require(chatId);
   if (chat.status !== 'processing') {
+    feed.close();
     const idle = await service.idleEvent(chat);
     return send(idle, JSON.stringify(idle));
   }
-  for (const [event, json] of early) if (!stream.closed) send(event, json);
-  forward = send;
+  if (await service.requestReplay(chat, feed.requestId)) feed.replay(send);
+  else feed.live(send);
 }
 
 /** Spec Part B `/chats`. */
@@ -62,6 +67,7 @@ export function mountChatRoutes(routes: RouteTable, { platform }: CortexDeps): v
   routes.add(api.send, async ({ params, body }) => (await service()).send(params.chat_id, body));
   routes.add(api.events, async ({ params, req, res }) => streamEvents(platform, await service(), params.chat_id, req, res));
   routes.add(api.toolDecision, async ({ params, body }) => (await service()).decide(params.chat_id, body.tool_call_id, body.decision));
+  routes.add(api.toolApprovals, async ({ params, query }) => (await service()).toolApprovals(params.chat_id, query.status));
   routes.add(api.cancel, async ({ params }) => (await service()).cancel(params.chat_id));
   routes.add(api.retry, async ({ params }) => (await service()).rerun(params.chat_id, 'retry'));
   routes.add(api.regenerate, async ({ params }) => (await service()).rerun(params.chat_id, 'regenerate'));

@@ -1,4 +1,5 @@
 import { triggerEndpoints as api } from '@rhizome/contracts/api/triggers';
+import { fireTrigger } from '@rhizome/core/automation/triggers/fire';
 import { executionOutcomes } from '@rhizome/core/automation/workflows/executions';
 import { createTrigger, deleteTrigger, listTriggers, requireTriggerRow, toTrigger, toTriggerSummary, updateTrigger } from '@rhizome/core/automation/triggers/repo';
 import type { CortexDeps } from '../deps.ts';
@@ -39,6 +40,10 @@ export function mountTriggerRoutes(routes: RouteTable, { platform }: CortexDeps)
   routes.add(api.update, async ({ params, body }) => {
     const { name, db } = await current();
     return changed(name, toTrigger(await updateTrigger(db, params.trigger_id, body)));
+  });
+  routes.add(api.fire, async ({ params, body }) => {
+    const { name, db } = await current();
+    return fireTrigger(db, name, platform.automation, params.trigger_id, body);
   });
   routes.add(api.remove, async ({ params }) => {
     const { name, db } = await current();

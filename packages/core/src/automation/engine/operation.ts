@@ -6,6 +6,7 @@ import type { EmbeddingService } from '../../providers/embeddings/service.ts';
 import type { LlmService } from '../../providers/llm/service.ts';
 import type { VectorSink } from '../../search/vectors/writers.ts';
 import { findExecutionRow, insertExecution } from '../workflows/executions.ts';
+import { findWorkflowRow } from '../workflows/repo.ts';
 import { runExecution } from './run-execution.ts';
 
 export const executeWorkflowOperation = 'automation.execute_workflow';
@@ -35,7 +36,14 @@ export function defineAutomationOperations(registry: OperationRegistry, deps: Au
   registry.define(executeWorkflowOperation, { queue: 'operations', retryOnTransient: false }, async ({ task, signal, logger }) => {
     const data = task.data as unknown as ExecutionTaskData;
     const { name, db } = await taskDatabaseFor(deps.databases, data.database);
-    await insertExecution(db, { id: data.execution_id, workflowId: data.workflow_id, inputs: data.inputs ?? {}, triggerId: data.trigger_id, taskId: task.task_id });
+    // Queued before its workflow went (deleted, or replaced by an import without it): nothing to run.
+    if (!(await findWorkflowRow(db, data.workflow_id))) {
+      logger.info(`execution ${data.execution_id}: workflow '${data.workflow_id}' no longer exists, nothing run`);
+      return { execution_id: data.execution_id, status: 'skipped', error: `workflow '${data.workflow_id}' no longer exists` };
+    }
+    // A trigger deleted since it fired leaves its executions without one, as deleting it does to those already recorded.
+    const triggerId = data.trigger_id && (await db('triggers').where({ id: data.trigger_id }).first('id')) ? data.trigger_id : null;
+    await insertExecution(db, { id: data.execution_id, workflowId: data.workflow_id, inputs: data.inputs ?? {}, triggerId, taskId: task.task_id });
     const existing = await findExecutionRow(db, data.execution_id);
     if (existing?.status === 'running') {
       await db('workflow_step_runs').where({ execution_id: data.execution_id }).delete();

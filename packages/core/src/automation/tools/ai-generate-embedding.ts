@@ -66,7 +66,13 @@ async function embedNode(nodeId: string, force: boolean, context: ToolContext): 
     identity: () => context.embeddings.identity(),
     embed: (texts: string[]) => context.embeddings.embed(texts, { signal: context.signal, context: { database: context.database } }),
   };
-  await embedNodes(context.db, [nodeId], embedder, context.nodeVectors);
+  try {
+    await embedNodes(context.db, [nodeId], embedder, context.nodeVectors);
+  } catch (error) {
+    // Deleted while it was embedded (a replacing import, a delete): nothing is left to embed.
+    if (!(await context.db('graph_nodes').where({ id: nodeId }).first('id'))) return { embedded: false, entity_id: nodeId, model, dimensions: null, reason: 'the node was deleted meanwhile' };
+    throw error;
+  }
   const stored = (await context.db('node_embeddings').where({ node_id: nodeId }).first('dimensions')) as { dimensions: number } | undefined;
   return { embedded: stored !== undefined, entity_id: nodeId, model, dimensions: stored?.dimensions ?? null };
 }

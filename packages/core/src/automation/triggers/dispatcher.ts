@@ -4,7 +4,7 @@ import type { GraphEvent } from '../../graph/events.ts';
 import { submitExecution } from '../engine/operation.ts';
 import { fromJson, newId } from '../rows.ts';
 import { autoEmbedTriggerId } from '../seeds.ts';
-import { matchFilters } from './matching.ts';
+import { executionInputs, matchFilters } from './matching.ts';
 import { armedTriggers } from './repo.ts';
 
 interface ArmedTrigger {
@@ -88,7 +88,7 @@ export class TriggerDispatcher {
       matching.map((trigger) =>
         submitExecution(this.deps.queue, {
           database: event.database, execution_id: newId('exec'), workflow_id: trigger.workflowId,
-          inputs: { ...event.payload, ...trigger.workflowInputs }, trigger_id: trigger.id,
+          inputs: executionInputs(event.payload, trigger.workflowInputs), trigger_id: trigger.id,
         }, this.deps.priority()),
       ),
     );

@@ -104,8 +104,9 @@ export async function executionDetail(db: Db, id: string) {
   return { ...toExecution(row), steps: steps.map(toStepRun), child_execution_ids: children };
 }
 
-export async function listExecutions(db: Db, filter: { workflowId: string; status?: ExecutionStatus }, window: { offset: number; limit: number }) {
-  const query = db('workflow_executions').where({ workflow_id: filter.workflowId });
+export async function listExecutions(db: Db, filter: { workflowId?: string; status?: ExecutionStatus }, window: { offset: number; limit: number }) {
+  const query = db('workflow_executions');
+  if (filter.workflowId) query.where({ workflow_id: filter.workflowId });
   if (filter.status) query.where({ status: filter.status });
   const [{ n }] = (await query.clone().count({ n: '*' })) as { n: number }[];
   const rows = (await query.orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).offset(window.offset).limit(window.limit)) as ExecutionRow[];

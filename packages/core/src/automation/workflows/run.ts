@@ -6,18 +6,30 @@ import { newId, now } from '../rows.ts';
 import { executionDetail, findExecutionRow, finishedStatuses, insertExecution, moveExecution, toExecution } from './executions.ts';
 import { requireWorkflowRow, toWorkflow } from './repo.ts';
 
-/** POST /workflows/{id}/executions: checks the inputs, records the execution as queued and queues it. */
-export async function startExecution(db: Db, database: string, automation: Automation, workflowId: string, inputs: Record<string, unknown>) {
+export interface StartOptions {
+  /** The trigger fired from outside that starts this execution. */
+  triggerId?: string;
+  /** Where the inputs sit in the request, for the 422 that names them. */
+  inputsLoc?: string[];
+}
+
+/**
+ * POST /workflows/{id}/executions and POST /triggers/{id}/fire: checks the inputs against the
+ * workflow's input_schema, records the execution as queued and queues it.
+ */
+export async function startExecution(db: Db, database: string, automation: Automation, workflowId: string, inputs: Record<string, unknown>, options: StartOptions = {}) {
   const workflow = toWorkflow(await requireWorkflowRow(db, workflowId), 0);
   if (!workflow.is_active) throw ApiError.conflict(`workflow '${workflowId}' is inactive`);
   const problems = schemaProblems(workflow.input_schema, inputs);
   if (problems.length) {
-    throw ApiError.validation(problems.map((problem) => ({ loc: ['body', 'inputs'], msg: problem, type: 'value_error' })), `inputs do not match the workflow's input_schema: ${problems.join('; ')}`);
+    const loc = options.inputsLoc ?? ['body', 'inputs'];
+    throw ApiError.validation(problems.map((problem) => ({ loc, msg: problem, type: 'value_error' })), `inputs do not match the workflow's input_schema: ${problems.join('; ')}`);
   }
   const id = newId('exec');
-  await insertExecution(db, { id, workflowId, inputs });
+  const triggerId = options.triggerId ?? null;
+  await insertExecution(db, { id, workflowId, inputs, triggerId });
   try {
-    const task = await automation.run({ database, execution_id: id, workflow_id: workflowId, inputs, trigger_id: null });
+    const task = await automation.run({ database, execution_id: id, workflow_id: workflowId, inputs, trigger_id: triggerId });
     await db('workflow_executions').where({ id }).update({ task_id: task.task_id });
     return { execution_id: id, task_id: task.task_id, status: 'queued' as const, message: `Workflow '${workflow.name}' queued` };
   } catch (error) {
