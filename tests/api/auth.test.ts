@@ -456,21 +456,28 @@ describe('login and setup rate limits (default settings)', () => {
     fs.rmSync(server.dataDir, { recursive: true, force: true });
   });
 
-  // Before setup a login answers 409 without hashing anything, which keeps these attempts cheap; the
-  // limiter counts every attempt whatever its outcome.
-  it('answers the 6th login attempt within the window with 429', async () => {
-    for (let n = 1; n <= 5; n++) expect((await attempt('login')).status).toBe(409);
-    expectRateLimited(await attempt('login'));
-  });
-
-  it('answers the 4th setup attempt within the window with 429, counted separately from logins', async () => {
+  // An attempt that cannot succeed in the current state (a login before setup, a setup after it) answers 409
+  // and is not counted; every other attempt counts whatever its outcome.
+  it('answers the 6th login attempt within the window with 429; logins before setup are not counted', async () => {
+    for (let n = 1; n <= 6; n++) expect((await attempt('login')).status).toBe(409);
     const setup = await attempt('setup');
     expect(setup.status).toBe(201);
     cookie = setup.cookie!;
-    for (let n = 2; n <= 3; n++) expect((await attempt('setup')).status).toBe(409);
-    expectRateLimited(await attempt('setup'));
+    for (let n = 1; n <= 5; n++) expect((await server.call('POST', '/auth/login', { body: { ...credentials, password: 'wrong password' } })).status).toBe(401);
     // Still limited: the right password does not get through while the window lasts.
     expectRateLimited(await attempt('login'));
+    for (let n = 1; n <= 4; n++) expect((await attempt('setup')).status).toBe(409);
+  });
+
+  it('answers the 4th setup attempt within the window with 429, counted separately from logins', async () => {
+    const fresh = await startTestServer();
+    try {
+      for (let n = 1; n <= 3; n++) expect((await fresh.call('POST', '/auth/setup', { body: { ...credentials, password: 'short' } })).status).toBe(422);
+      expectRateLimited(await fresh.call('POST', '/auth/setup', { body: credentials }));
+      expect((await fresh.call('POST', '/auth/login', { body: credentials })).status).toBe(409);
+    } finally {
+      await fresh.stop();
+    }
   });
 
   it('lets logins through again once the window has passed', async () => {

@@ -133,7 +133,7 @@ describe('CCX export and import', () => {
   });
 
   it('exports by sources exactly the entities those sources cite, the edges among them, and those sources', async () => {
-    const { result, bytes } = await from.exportPackage('/exports/by_sources', [sourceIds[1], 'src_missing']);
+    const { result, bytes } = await from.exportPackage('/exports/by_sources', [sourceIds[1]]);
     expect(result.filename).toMatch(/^sources_export_1_knowledge_export_/);
     const entries = await entriesOf(bytes);
     const knowledge = JSON.parse(entries.get('knowledge.jsonld')!.toString()) as { nodes: { id: string }[]; edges: { source_node_id: string; target_node_id: string }[] };

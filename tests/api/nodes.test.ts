@@ -120,7 +120,7 @@ describe('nodes endpoints', () => {
         template_id: company, label: 'Acme', position: { x: 1.5, y: -2.25 }, embedding: [0.1, 0.2, 0.3], source_id: null,
         // the template's default fills the absent enum property
         properties: { founded: 1999, code: 'ACM', extra: 'free-form', status: 'active' },
-        edge_count: null, incoming_edge_count: null, outgoing_edge_count: null, citation_count: null, relationship_type_count: null,
+        edge_count: 0, incoming_edge_count: 0, outgoing_edge_count: 0, citation_count: 0, relationship_type_count: 0,
       });
       expect(node.id).toMatch(/^node_[0-9a-f]{24}$/);
       expect(node.created_at).toMatch(isoPattern);

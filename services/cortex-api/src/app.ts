@@ -2,6 +2,7 @@ import express, { type Express } from 'express';
 import swaggerUi from 'swagger-ui-express';
 import { errorHandler, notFoundHandler } from './http/errors.ts';
 import { identityMiddleware } from './http/identity.ts';
+import { refuseUnsafeJson } from './http/json-guard.ts';
 import { buildOpenApi } from './http/openapi.ts';
 import { RouteTable } from './http/route.ts';
 import type { CortexDeps } from './deps.ts';
@@ -60,7 +61,7 @@ export function createCortexApi(deps: CortexDeps): { app: Express; routes: Route
     return publicRoutes.has(`${method} ${route}`) || publicDocs.has(route) || route.startsWith('/docs/');
   };
 
-  api.use(express.json({ limit: `${platform.settings.get().batching.max_request_body_mb}mb`, type: ['application/json', 'application/*+json'] }));
+  api.use(express.json({ limit: `${platform.settings.get().batching.max_request_body_mb}mb`, type: ['application/json', 'application/*+json'], verify: refuseUnsafeJson }));
   for (const mount of featureRoutes) mount(routes, deps);
   for (const spec of routes.mounted) if (spec.public) publicRoutes.add(`${spec.method} ${spec.path}`);
 

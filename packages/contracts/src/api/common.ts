@@ -19,8 +19,12 @@ export const Pagination = Type.Object({
   has_prev: Type.Boolean(),
 });
 
+/** The highest page any list serves: a billion rows at the largest page size, and offsets that stay exact integers. */
+export const maxPage = 1_000_000;
+export const PageNumber = Type.Integer({ minimum: 1, maximum: maxPage, default: 1 });
+
 export const PageQuery = {
-  page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+  page: Type.Optional(PageNumber),
   page_size: Type.Optional(Type.Integer({ minimum: 1, default: 50 })),
 };
 

@@ -39,7 +39,7 @@ export const exportEndpoints = {
     summary: 'Export the active database as a CCX 2.0 package (a task; its result holds the package)', query: ExportQuery, response: QueuedTask,
   }),
   exportBySources: endpoint({
-    method: 'POST', path: '/exports/by_sources', tag, status: 202, errors: [422],
+    method: 'POST', path: '/exports/by_sources', tag, status: 202, errors: [404, 422],
     summary: 'Export the entities cited by these sources, the edges between them, their templates, and the sources with chunks, citations and tags',
     body: Type.Array(Type.String({ minLength: 1 }), { minItems: 1, description: 'source ids' }), query: BySourcesQuery, response: QueuedTask,
   }),

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { endpoint } from '../endpoint.ts';
-import { AnyObject, Body, Nullable, Page, Timestamp, QueuedTask } from './common.ts';
+import { AnyObject, Body, Nullable, Page, Timestamp, QueuedTask, PageNumber } from './common.ts';
 
 /** Nodes, edges and their navigation (spec Part B "Nodes", "Edges", "Connection item", "Citation item"). */
 
@@ -16,7 +16,7 @@ const Stat = Nullable(Type.Integer());
 export const RepeatedIds = Type.Union([Type.Array(Type.String()), Type.String()], { description: 'repeat the parameter for several values' });
 
 const PageQuery = {
-  page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+  page: Type.Optional(PageNumber),
   page_size: Type.Optional(Type.Integer({ minimum: 1, description: 'default from settings (pagination.default_page_size), capped at pagination.max_page_size' })),
 };
 

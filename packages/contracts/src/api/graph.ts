@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { endpoint } from '../endpoint.ts';
-import { AnyObject, Nullable, Page, Pagination, QueuedTask } from './common.ts';
+import { AnyObject, Nullable, Page, Pagination, QueuedTask, PageNumber } from './common.ts';
 import { EdgeResponse, NodeResponse, Position, RepeatedIds } from './graph-nodes.ts';
 
 /** Graph maintenance, canvas, snapshot and grounding (spec Part B "Graph maintenance", "Grounding"). */
@@ -9,7 +9,7 @@ const tag = 'graph';
 const groundingTag = 'grounding';
 const NodeIdParam = Type.Object({ node_id: Type.String({ minLength: 1 }) });
 const PageQuery = {
-  page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+  page: Type.Optional(PageNumber),
   page_size: Type.Optional(Type.Integer({ minimum: 1, description: 'default from settings (pagination.default_page_size), capped at pagination.max_page_size' })),
 };
 

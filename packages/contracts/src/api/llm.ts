@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { endpoint } from '../endpoint.ts';
-import { Body, Nullable, Pagination } from './common.ts';
+import { Body, Nullable, Pagination, PageNumber } from './common.ts';
 import { TaskDetail, TaskSummary } from './queue.ts';
 
 const tag = 'llm';
@@ -64,7 +64,7 @@ export const llmEndpoints = {
   }),
   tasks: endpoint({
     method: 'GET', path: '/llm/tasks', tag, status: 200, errors: [422, 503], summary: 'Tasks of the llm lane, newest first',
-    query: Type.Object({ page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })), page_size: Type.Optional(Type.Integer({ minimum: 1, default: 50 })) }),
+    query: Type.Object({ page: Type.Optional(PageNumber), page_size: Type.Optional(Type.Integer({ minimum: 1, default: 50 })) }),
     response: Type.Object({ data: Type.Array(TaskSummary), pagination: Pagination }),
   }),
   task: endpoint({

@@ -122,7 +122,7 @@ export const qualityEndpoints = {
     }),
   }),
   analyze: endpoint({
-    method: 'POST', path: '/quality/analyze', tag, status: 200, errors: [422],
+    method: 'POST', path: '/quality/analyze', tag, status: 200, errors: [404, 422],
     summary: 'Scores of committed sources (all, or the given ids), filtered by domain and minimum entity count, by total_score descending',
     body: Body({
       source_ids: Type.Optional(Nullable(Type.Array(Type.String(), { maxItems: 10_000 }))),

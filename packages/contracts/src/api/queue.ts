@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { endpoint } from '../endpoint.ts';
-import { AnyObject, Body, Nullable, OneOf, Pagination } from './common.ts';
+import { AnyObject, Body, Nullable, OneOf, Pagination, PageNumber } from './common.ts';
 
 const tag = 'queue';
 const QueueName = Type.Union([Type.Literal('operations'), Type.Literal('llm')]);
@@ -31,7 +31,7 @@ export const queueEndpoints = {
   list: endpoint({
     method: 'GET', path: '/queue/tasks', tag, status: 200, errors: [422, 503], summary: 'Tasks, newest first',
     query: Type.Object({
-      page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })), page_size: Type.Optional(Type.Integer({ minimum: 1, default: 50 })),
+      page: Type.Optional(PageNumber), page_size: Type.Optional(Type.Integer({ minimum: 1, default: 50 })),
       queues: Type.Optional(Type.String({ description: 'comma-separated queue names' })),
     }),
     response: Type.Object({ data: Type.Array(TaskSummary), pagination: Pagination, total_in_queue: Type.Integer(), queues: Nullable(Type.Array(Type.String())) }),

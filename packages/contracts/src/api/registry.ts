@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { endpoint } from '../endpoint.ts';
-import { Body, Nullable, OneOf } from './common.ts';
+import { Body, Nullable, OneOf, PageNumber } from './common.ts';
 
 const tag = 'registry';
 const RegistryUrl = Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 2048 })));
@@ -59,7 +59,7 @@ export const registryEndpoints = {
     method: 'GET', path: '/registry/search', tag, status: 200, errors: [400, 401, 403, 404, 408, 422, 503], summary: 'Search the registry\'s packages',
     query: Type.Object({
       query: Type.Optional(Type.String({ default: '', maxLength: 500 })),
-      page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+      page: Type.Optional(PageNumber),
       limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
       sort_by: Type.Optional(OneOf(sortValues)),
       is_public: Type.Optional(Nullable(Type.Boolean())),

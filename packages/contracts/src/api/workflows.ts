@@ -196,6 +196,11 @@ export const workflowEndpoints = {
     method: 'POST', path: '/workflows/import', tag, status: 201, errors: [422], summary: 'Create a workflow from an exported definition',
     body: WorkflowDefinition, response: WorkflowResponse,
   }),
+  allExecutions: endpoint({
+    method: 'GET', path: '/workflows/executions', tag, status: 200, errors: [422], summary: 'Executions of every workflow (or of one), newest first',
+    query: Type.Object({ workflow_id: Type.Optional(Type.String({ minLength: 1 })), status: Type.Optional(OneOf(executionStatusNames)), ...PageQuery }),
+    response: Page(ExecutionSummary),
+  }),
   execution: endpoint({
     method: 'GET', path: '/workflows/executions/{execution_id}', tag, status: 200, errors: [404],
     summary: 'One execution: status, inputs, outputs, error, timings and every step run', params: ExecutionId, response: ExecutionResponse,

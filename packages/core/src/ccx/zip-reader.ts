@@ -81,7 +81,7 @@ export class ZipArchive {
         data = inflateRawSync(raw, { maxOutputLength: Math.max(entry.size, 1) });
       } catch (error) {
         const tooBig = (error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE' || error instanceof RangeError;
-        throw invalidPackage(tooBig ? `Entry '${entry.name}' inflates beyond its declared size (possible zip bomb)` : `Entry '${entry.name}' is corrupt: ${(error as Error).message}`);
+        throw invalidPackage(tooBig ? `Entry '${entry.name}' inflates beyond its declared size (possible zip bomb)` : `Entry '${entry.name}' is corrupt: its compressed data cannot be unpacked`);
       }
     }
     if (data.length !== entry.size) throw invalidPackage(`Entry '${entry.name}' holds ${data.length} bytes, not the ${entry.size} it declares`);

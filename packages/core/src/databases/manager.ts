@@ -99,6 +99,8 @@ export class DatabaseManager {
     if (!namePattern.test(name)) {
       throw ApiError.badRequest('Database names may contain only letters, digits, underscores and hyphens (1-64)', 'name');
     }
+    // `/databases/current` is the active database: a database of that name could never be read or deleted by name.
+    if (name === 'current') throw ApiError.badRequest("'current' is reserved: /databases/current names the active database", 'name');
     if (fs.existsSync(this.paths.databaseDir(name))) throw ApiError.badRequest(`Database '${name}' already exists`, 'name');
     await this.connection(name);
     return this.describe(name);

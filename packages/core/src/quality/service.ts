@@ -3,6 +3,7 @@ import { ApiError } from '@rhizome/contracts/errors';
 import type { Settings } from '@rhizome/contracts/settings';
 import { domainRegistryFor } from '../sources/domains/custom.ts';
 import type { DomainDefinition } from '../sources/domains/schema.ts';
+import { requireSources } from '../sources/require-sources.ts';
 import type { Db } from '../storage/connection.ts';
 import { cachedScore, committedSources, corpusAverages, domainAverages, listScores, outdatedSources, storeScores, unscoredSourceIds, type ScoreFilter } from './cache.ts';
 import { defaultTypeValue } from './entity.ts';
@@ -69,6 +70,7 @@ export class QualityService {
 
   /** Matching committed sources' scores (all, or one window) in order, with averages over every match. */
   async analyze(filter: ScoreFilter, order: { sortBy: AnalysisSortField; direction: 'asc' | 'desc' }, window?: { offset: number; limit: number }) {
+    if (filter.sourceIds?.length) await requireSources(this.deps.db, filter.sourceIds);
     await this.scoreUnscored(filter.domain);
     const [averages, sources] = await Promise.all([corpusAverages(this.deps.db, filter), listScores(this.deps.db, filter, order, window)]);
     return {

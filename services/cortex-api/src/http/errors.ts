@@ -18,7 +18,13 @@ interface BodyParserError {
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error: unknown, req, res, _next) => {
     const apiError = toApiError(error);
-    if (apiError.status >= 500) {
+    if (clientWentAway(error, res)) {
+      logger.warning(`${req.method} ${req.originalUrl}: the client closed the connection before the response was complete`);
+    } else if (apiError.status > 500) {
+      // An outside service (the registry, a model server) is unreachable or failing: expected, no stack.
+      const cause = error instanceof Error && error.cause instanceof Error ? ` (${error.cause.message})` : '';
+      logger.warning(`${req.method} ${req.originalUrl}: ${apiError.status} ${apiError.message}${cause}`);
+    } else if (apiError.status >= 500) {
       logger.error(`${req.method} ${req.originalUrl} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     }
     if (res.headersSent) {
@@ -27,6 +33,14 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     }
     res.status(apiError.status).json(apiError.toBody());
   };
+}
+
+const disconnectCodes = new Set(['ERR_STREAM_PREMATURE_CLOSE', 'ECONNRESET', 'EPIPE', 'ECONNABORTED']);
+
+/** The response failed because the client disconnected (a download it closed), not because of us. */
+function clientWentAway(error: unknown, res: { destroyed: boolean; headersSent: boolean }): boolean {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  return typeof code === 'string' && disconnectCodes.has(code) && (res.destroyed || res.headersSent);
 }
 
 function toApiError(error: unknown): ApiError {

@@ -13,7 +13,7 @@ export function buildOpenApi(endpoints: Endpoint[], version: string): Record<str
       responses: responses(spec),
     };
     if (spec.public) operation.security = [];
-    if (spec.body) operation.requestBody = { required: true, content: requestContent(spec) };
+    if (spec.body || spec.files) operation.requestBody = { required: true, content: requestContent(spec) };
     paths[spec.path] = { ...paths[spec.path], [spec.method.toLowerCase()]: operation };
   }
   return {
@@ -34,7 +34,7 @@ export function buildOpenApi(endpoints: Endpoint[], version: string): Record<str
 
 function requestContent(spec: Endpoint): Record<string, unknown> {
   if (spec.consumes !== 'multipart/form-data' || !spec.files) return { 'application/json': { schema: spec.body } };
-  const fields = spec.body as { properties?: Record<string, unknown> };
+  const fields = (spec.body ?? {}) as { properties?: Record<string, unknown> };
   const file = { type: 'string', format: 'binary' };
   const schema = {
     type: 'object',

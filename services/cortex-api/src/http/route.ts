@@ -1,5 +1,5 @@
 import type { TSchema } from '@sinclair/typebox';
-import type { Request, Response, Router } from 'express';
+import type { NextFunction, Request, Response, Router } from 'express';
 import type { BodyOf, Endpoint, ParamsOf, QueryOf } from '@rhizome/contracts/endpoint';
 import { compileValidator } from './validation.ts';
 
@@ -37,7 +37,11 @@ export class RouteTable {
     // A request without a body means "no fields" when the body has no required field (e.g. a pause reason).
     const emptyBodyDefault = spec.body && !(spec.body as { required?: string[] }).required?.length ? {} : undefined;
     this.mounted.push(spec as Endpoint);
-    this.router[spec.method.toLowerCase() as 'get'](expressPath, async (req: Request, res: Response) => {
+    let reserved: Map<string, Set<string>> | undefined;
+    this.router[spec.method.toLowerCase() as 'get'](expressPath, async (req: Request, res: Response, next: NextFunction) => {
+      // Known once every route is mounted: `/workflows/executions` is never the workflow 'executions'.
+      reserved ??= literalSiblings(spec.path, this.mounted.map((other) => other.path));
+      for (const [name, literals] of reserved) if (literals.has(String(req.params[name]))) return next('route');
       await precheck?.(req, res);
       const input = {
         body: (validateBody ? validateBody(req.body ?? emptyBodyDefault) : undefined) as BodyOf<E>,
@@ -52,4 +56,26 @@ export class RouteTable {
       else res.status(spec.status).json(result);
     });
   }
+}
+
+const isParam = (segment: string) => segment.startsWith('{');
+
+/**
+ * For each `{param}` of `path`, the literal segments other routes have in its place under the same prefix:
+ * values the parameter never takes, so a literal path wins over `{id}` whatever the order routes were added in.
+ */
+export function literalSiblings(path: string, paths: readonly string[]): Map<string, Set<string>> {
+  const segments = path.split('/');
+  const siblings = new Map<string, Set<string>>();
+  segments.forEach((segment, index) => {
+    if (!isParam(segment)) return;
+    const literals = new Set<string>();
+    for (const other of paths.map((candidate) => candidate.split('/'))) {
+      if (other.length <= index || isParam(other[index])) continue;
+      const samePrefix = segments.slice(0, index).every((own, at) => (isParam(own) ? isParam(other[at]) : own === other[at]));
+      if (samePrefix) literals.add(other[index]);
+    }
+    siblings.set(segment.slice(1, -1), literals);
+  });
+  return siblings;
 }

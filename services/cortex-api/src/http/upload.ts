@@ -19,7 +19,14 @@ type HashedFile = Express.Multer.File & { sha256: string };
 
 /** Writes each part straight to `dir` and hashes it on the way; a part cut off by the size limit is removed. */
 class HashingDiskStorage implements StorageEngine {
+  private readonly writing = new Set<Promise<void>>();
+
   constructor(private readonly dir: string) {}
+
+  /** Resolves once no part is being written or removed: multer reports a broken body before a cut-off part is gone. */
+  async settled(): Promise<void> {
+    while (this.writing.size) await Promise.allSettled([...this.writing]);
+  }
 
   _handleFile(_req: Request, file: Express.Multer.File, callback: (error?: unknown, info?: Partial<HashedFile>) => void): void {
     const target = path.join(this.dir, `${randomBytes(12).toString('hex')}.part`);
@@ -33,7 +40,7 @@ class HashingDiskStorage implements StorageEngine {
         done(null, chunk);
       },
     });
-    fs.promises
+    const writing = fs.promises
       .mkdir(this.dir, { recursive: true })
       .then(() => pipeline(file.stream, hashing, fs.createWriteStream(target)))
       .then(
@@ -42,7 +49,9 @@ class HashingDiskStorage implements StorageEngine {
           await fs.promises.rm(target, { force: true });
           callback(error);
         },
-      );
+      )
+      .finally(() => this.writing.delete(writing));
+    this.writing.add(writing);
   }
 
   _removeFile(_req: Request, file: Express.Multer.File, callback: (error: Error | null) => void): void {
@@ -66,18 +75,42 @@ export async function receiveUpload(req: Request, res: Response, limits: UploadL
   const received: UploadedFile[] = [];
   // Whatever the request's outcome (a validation error included), files not moved into a source go.
   res.once('close', () => void discardUploads(received));
-  const upload = multer({ storage: new HashingDiskStorage(limits.dir), limits: { fileSize: limits.maxBytes, files: limits.maxFiles, fields: 100, fieldSize: 64 * 1024 } });
+  const storage = new HashingDiskStorage(limits.dir);
+  const upload = multer({ storage, limits: { fileSize: limits.maxBytes, files: limits.maxFiles, fields: 100, fieldSize: 64 * 1024 } });
   const middleware = limits.multiple ? upload.array(limits.field, limits.maxFiles) : upload.single(limits.field);
-  await new Promise<void>((resolve, reject) => {
-    middleware(req, res, (error: unknown) => (error ? reject(uploadError(error, limits)) : resolve()));
+  const failure = await new Promise<unknown>((resolve) => {
+    middleware(req, res, (error: unknown) => resolve(error));
   });
+  if (failure) {
+    await storage.settled();
+    throw uploadError(failure, limits);
+  }
   const files = ((limits.multiple ? req.files : req.file ? [req.file] : []) ?? []) as HashedFile[];
   received.push(...files.map((file) => ({ path: file.path, filename: file.originalname, size: file.size, sha256: file.sha256 })));
+  const empty = received.filter((file) => file.size === 0);
+  if (empty.length) {
+    await discardUploads(received);
+    throw emptyFilesError(empty, limits.field);
+  }
   return received;
 }
 
+/** An empty file has nothing to store, index or import: the whole request is refused, like an oversize one. */
+function emptyFilesError(empty: UploadedFile[], field: string): ApiError {
+  const names = empty.map((file) => `'${file.filename}'`).join(', ');
+  return ApiError.validation(
+    empty.map((file) => ({ loc: ['body', field], msg: `the file '${file.filename}' is empty`, type: 'empty_file' })),
+    empty.length === 1 ? `The file ${names} is empty` : `The files ${names} are empty`,
+  );
+}
+
 function uploadError(error: unknown, limits: UploadLimits): unknown {
-  if (!(error instanceof multer.MulterError)) return error;
+  if (error instanceof ApiError) return error;
+  if (!(error instanceof multer.MulterError)) {
+    // A failure writing the file (disk full, permissions) is ours; anything else is the multipart parser refusing the body.
+    if ((error as NodeJS.ErrnoException).syscall) return error;
+    return ApiError.badRequest(`Malformed multipart body: ${(error as Error).message ?? String(error)}`);
+  }
   switch (error.code) {
     case 'LIMIT_FILE_SIZE':
       return new ApiError(413, ErrorCode.payloadTooLarge, `The upload exceeds the limit of ${limits.maxBytes} bytes (batching.max_upload_bytes)`, { limit: limits.maxBytes });

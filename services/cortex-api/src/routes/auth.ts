@@ -26,16 +26,17 @@ export function mountAuthRoutes(routes: RouteTable, deps: CortexDeps): void {
   const username = (req: Request) => requestState(req).identity!.username;
 
   routes.add(api.status, ({ req }) => account.status(req.headers.cookie));
-  // The state tables answer 409 to "any" setup once set up and to "any" login before setup: checked before the body.
   const rateLimited = (limiter: RateLimiter, what: string) => (req: Request, res: Response) =>
     limit(limiter, what, requestState(req).clientAddress, res);
+  // The state tables answer 409 to "any" setup once set up and to "any" login before setup: checked before the body,
+  // and before the rate limit, as an attempt that cannot succeed must neither count nor be refused as one.
   routes.add(api.setup, async ({ body, res }) => send(res, await account.setup(body.username, body.password)), (req, res) => {
-    rateLimited(setupLimiter, 'setup')(req, res);
     if (account.isSetUp()) throw ApiError.conflict('The account is already set up');
+    rateLimited(setupLimiter, 'setup')(req, res);
   });
   routes.add(api.login, async ({ body, res }) => send(res, await account.login(body.username, body.password)), (req, res) => {
-    rateLimited(loginLimiter, 'login')(req, res);
     if (!account.isSetUp()) throw new ApiError(409, 'HTTP_409', 'Setup has not been run');
+    rateLimited(loginLimiter, 'login')(req, res);
   });
   routes.add(api.logout, async ({ res }) => send(res, await account.logout()));
   routes.add(api.verify, ({ req, res }) => {

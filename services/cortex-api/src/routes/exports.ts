@@ -10,6 +10,7 @@ import { queueCcxImport } from '@rhizome/core/ccx/import-service';
 import { exportBySourcesOperation, exportGraphOperation } from '@rhizome/core/ccx/operation-names';
 import { defaultZipLimits } from '@rhizome/core/ccx/zip-reader';
 import { submitDatabaseTask } from '@rhizome/core/queue/database-task';
+import { requireSources } from '@rhizome/core/sources/require-sources';
 import { receiveUpload, type UploadedFile } from '../http/upload.ts';
 import type { RouteTable } from '../http/route.ts';
 import type { CortexDeps } from '../deps.ts';
@@ -28,7 +29,8 @@ export function mountExportRoutes(routes: RouteTable, { platform }: CortexDeps):
   });
 
   routes.add(api.exportBySources, async ({ body, query }) => {
-    const database = platform.databases.currentName();
+    const { name: database, db } = await platform.databases.current();
+    await requireSources(db, body);
     const task = await submitDatabaseTask(platform.queue, database, exportBySourcesOperation, { ...query, source_ids: [...new Set(body)] });
     return queued(task.task_id, `Exporting what ${body.length} source(s) of '${database}' brought`);
   });

@@ -29,7 +29,6 @@ export function mountNodeRoutes(routes: RouteTable, { platform }: CortexDeps): v
     return { data: items, pagination: pagination(total, window) };
   });
   routes.add(api.create, async ({ body }) => createNode(await scope(), body));
-  // Before the /nodes/{node_id} patterns.
   routes.add(api.batch, ({ body }) => queueBatch(platform, 'graph.nodes_batch', 'node', body.operations));
   routes.add(api.get, async ({ params }) => getNode((await scope()).db, params.node_id));
   routes.add(api.update, async ({ params, body }) => {

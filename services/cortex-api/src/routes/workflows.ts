@@ -1,11 +1,12 @@
 import { workflowEndpoints as api } from '@rhizome/contracts/api/workflows';
 import { listTriggers, toTrigger } from '@rhizome/core/automation/triggers/repo';
-import { executionDetail, listExecutions } from '@rhizome/core/automation/workflows/executions';
+import { executionDetail, listExecutions, type ExecutionStatus } from '@rhizome/core/automation/workflows/executions';
 import { exportWorkflowDefinition, importWorkflowDefinition } from '@rhizome/core/automation/workflows/portable';
 import { listWorkflows, requireWorkflowRow, workflowDetail, workflowSteps } from '@rhizome/core/automation/workflows/repo';
 import { cancelExecution, startExecution } from '@rhizome/core/automation/workflows/run';
 import { addStep, createWorkflow, deleteStep, deleteWorkflow, updateStep, updateWorkflow } from '@rhizome/core/automation/workflows/service';
 import { workflowStats } from '@rhizome/core/automation/workflows/stats';
+import type { Db } from '@rhizome/core/storage/connection';
 import type { CortexDeps } from '../deps.ts';
 import { pageWindow, pagination } from '../http/pagination.ts';
 import type { RouteTable } from '../http/route.ts';
@@ -25,6 +26,13 @@ export function mountWorkflowRoutes(routes: RouteTable, { platform }: CortexDeps
   routes.add(api.create, async ({ body }) => createWorkflow(await db(), body));
   routes.add(api.stats, async () => workflowStats(await db()));
   routes.add(api.import, async ({ body }) => importWorkflowDefinition(await db(), body));
+  const executionsPage = async (database: Db, filter: { workflowId?: string; status?: ExecutionStatus }, query: { page?: number; page_size?: number }) => {
+    const page = window(query);
+    const { items, total } = await listExecutions(database, filter, { offset: page.offset, limit: page.pageSize });
+    return { data: items, pagination: pagination(total, page) };
+  };
+
+  routes.add(api.allExecutions, async ({ query }) => executionsPage(await db(), { workflowId: query.workflow_id, status: query.status }, query));
   routes.add(api.execution, async ({ params }) => executionDetail(await db(), params.execution_id));
   routes.add(api.cancelExecution, async ({ params }) => cancelExecution(await db(), params.execution_id, (taskId) => platform.tasks.cancel(taskId, Date.now())));
   routes.add(api.get, async ({ params }) => workflowDetail(await db(), params.workflow_id));
@@ -57,9 +65,7 @@ export function mountWorkflowRoutes(routes: RouteTable, { platform }: CortexDeps
   routes.add(api.executions, async ({ params, query }) => {
     const database = await db();
     await requireWorkflowRow(database, params.workflow_id);
-    const page = window(query);
-    const { items, total } = await listExecutions(database, { workflowId: params.workflow_id, status: query.status }, { offset: page.offset, limit: page.pageSize });
-    return { data: items, pagination: pagination(total, page) };
+    return executionsPage(database, { workflowId: params.workflow_id, status: query.status }, query);
   });
   routes.add(api.export, async ({ params }) => exportWorkflowDefinition(await db(), params.workflow_id));
   routes.add(api.triggers, async ({ params }) => {

@@ -45,6 +45,11 @@ export function withStats(node: GraphNode, stats?: NodeStats): NodeResponse {
   return { ...node, ...(stats ?? noStats) };
 }
 
+/** A single node always carries its counts (lists only with include_stats, where they cost one statement per page). */
+async function withOwnStats(db: Db, node: GraphNode): Promise<NodeResponse> {
+  return withStats(node, (await nodeStats(db, [node.id])).get(node.id));
+}
+
 /** The lookups checking a new node needs; the batch passes cached ones that also see its pending rows. */
 export interface NodeDraftLookups {
   template(id: string): Promise<TemplateRules | null>;
@@ -106,7 +111,7 @@ export async function createNode(scope: GraphScope, input: NodeCreateInput, at: 
     return draft;
   });
   publishNodeCreated(scope, node.id);
-  return withStats(node);
+  return withOwnStats(scope.db, node);
 }
 
 export async function requireNodeRow(db: Db, id: string): Promise<NodeRow> {
@@ -116,7 +121,7 @@ export async function requireNodeRow(db: Db, id: string): Promise<NodeRow> {
 }
 
 export async function getNode(db: Db, id: string): Promise<NodeResponse> {
-  return withStats(toNode(await requireNodeRow(db, id)));
+  return withOwnStats(db, toNode(await requireNodeRow(db, id)));
 }
 
 export interface NodeListOptions {
@@ -164,7 +169,7 @@ export async function updateNode(scope: GraphScope, id: string, input: NodeUpdat
     await updateNodeRow(trx, id, changes);
     await indexNode(trx, next);
     if (input.embedding !== undefined) await setClientNodeVector(trx, id, input.embedding);
-    return withStats(next);
+    return withOwnStats(trx, next);
   });
 }
 
@@ -175,7 +180,7 @@ export async function moveNode(scope: GraphScope, id: string, position: Position
     const next: GraphNode = { ...current, position, updated_at: new Date().toISOString() };
     await updateNodeRow(trx, id, { position_x: position.x, position_y: position.y, updated_at: next.updated_at });
     await indexNode(trx, next);
-    return withStats(next);
+    return withOwnStats(trx, next);
   });
 }
 

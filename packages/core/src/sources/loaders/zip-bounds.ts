@@ -115,7 +115,8 @@ export class BoundedArchive {
           reject(new UnreadableFileError(`${this.what} unpacks to more than the limit of ${this.limits.maxUnpackedBytes} bytes`));
         } else if (keep) chunks.push(chunk);
       });
-      stream.on('error', (error: Error) => reject(new UnreadableFileError(`${this.what} entry ${file.name} is corrupt: ${error.message}`)));
+      // jszip's own wording ("Bug : uncompressed data size mismatch") says nothing to the person who sent the file.
+      stream.on('error', () => reject(new UnreadableFileError(`${this.what} is damaged: its entry ${file.name} does not unpack to the size and checksum the archive records`)));
       stream.on('end', () => resolve(keep ? Buffer.concat(chunks) : null));
     });
   }
@@ -128,7 +129,8 @@ export async function openArchive(bytes: Buffer, limits: LoaderLimits, what: str
   try {
     zip = await JSZip.loadAsync(bytes, { createFolders: false });
   } catch (error) {
-    throw new UnreadableFileError(`${what} is not a valid zip archive (${(error as Error).message})`);
+    const detail = /encrypt/i.test((error as Error).message) ? 'it is encrypted' : 'its entry headers are damaged';
+    throw new UnreadableFileError(`${what} is not a valid zip archive (${detail})`);
   }
   return new BoundedArchive(zip, limits, what, entries.filter((entry) => !entry.name.endsWith('/')).map((entry) => entry.name));
 }
