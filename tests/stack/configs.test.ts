@@ -18,6 +18,8 @@ import { waitFor } from './helpers.ts';
 
 const run = promisify(execFile);
 const edgeToken = 'edge-0123456789abcdef';
+/** A bundle-sized script: larger than nginx's default proxy buffers. */
+const webAsset = Array.from({ length: 60_000 }, (_, index) => `export const value${index} = ${index};`).join('\n');
 
 interface Echo {
   method: string;
@@ -70,10 +72,14 @@ describe('rendered nginx.conf in front of fake services', () => {
         res.writeHead(401, { 'Content-Type': 'application/json' }).end('{"error":"HTTP_401","message":"wrong password"}');
         return;
       }
-      if (req.url === '/api/v1/chats/c1/stream') {
+      if (req.url === '/api/v1/chats/c1/events' || req.url === '/api/v1/events') {
         res.writeHead(200, { 'Content-Type': 'text/event-stream' });
         res.write('data: one\n\n');
         releaseStream = () => res.end('data: two\n\n');
+        return;
+      }
+      if (req.url === '/assets/app-3f2a9c.js') {
+        res.writeHead(200, { 'Content-Type': 'text/javascript' }).end(webAsset);
         return;
       }
       let bodyLength = 0;
@@ -182,6 +188,26 @@ describe('rendered nginx.conf in front of fake services', () => {
     expect(seen.headers['x-auth-user']).toBeUndefined();
   });
 
+  it.each(['GET', 'POST'])('proxies %s on the bare chat collection /api/v1/chats instead of redirecting it', async (method) => {
+    const response = await fetch(`${base}/api/v1/chats`, { method, redirect: 'manual', headers: { Cookie: 'cc_session=good' }, body: method === 'POST' ? '{}' : undefined });
+    const seen = await echo(response);
+    expect(seen).toMatchObject({ method, url: '/api/v1/chats' });
+    expect(seen.headers['x-auth-user']).toBe('alice');
+  });
+
+  it('refuses the chat event stream without credentials, like the rest of /api/', async () => {
+    const response = await fetch(`${base}/api/v1/chats/c1/events`);
+    expect(response.status).toBe(401);
+    expect(await response.text()).toBe('{"error":"authentication_required"}');
+  });
+
+  it('serves a bundle-sized web asset whole, compressed for clients that accept it', async () => {
+    const response = await fetch(`${base}/assets/app-3f2a9c.js`, { headers: { 'Accept-Encoding': 'gzip' } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-encoding')).toBe('gzip');
+    expect(await response.text()).toBe(webAsset);
+  });
+
   it("passes the API server's own 401 through unchanged", async () => {
     const response = await fetch(`${base}/api/v1/own-401`, { headers: { Cookie: 'cc_session=good' } });
     expect(response.status).toBe(401);
@@ -192,8 +218,9 @@ describe('rendered nginx.conf in front of fake services', () => {
     expect((await fetch(`${base}/_auth_verify`, { headers: { Cookie: 'cc_session=good' } })).status).toBe(404);
   });
 
-  it('streams chat events without buffering', async () => {
-    const response = await fetch(`${base}/api/v1/chats/c1/stream`, { headers: { Cookie: 'cc_session=good' } });
+  // The fake streams without X-Accel-Buffering: only nginx's own location keeps these unbuffered.
+  it.each(['/api/v1/chats/c1/events', '/api/v1/events'])('streams %s without buffering', async (route) => {
+    const response = await fetch(`${base}${route}`, { headers: { Cookie: 'cc_session=good' } });
     expect(response.status).toBe(200);
     const reader = response.body!.getReader();
     const first = await Promise.race([
