@@ -70,7 +70,9 @@ export async function findEdgeRow(db: Db, id: string): Promise<EdgeRow | undefin
 function filtered(db: Db, filter: EdgeFilter) {
   const query = db('graph_edges');
   if (filter.sourceNodeId !== undefined) query.where('source_node_id', filter.sourceNodeId);
-  if (filter.sourceIds !== undefined) query.whereIn('source_id', filter.sourceIds);
+  const sourceIds = filter.sourceIds;
+  // A source's extracted items are owned through edge_sources; source_id alone names only the creating source.
+  if (sourceIds !== undefined) query.where((scope) => scope.whereIn('source_id', sourceIds).orWhereIn('id', db('edge_sources').whereIn('source_id', sourceIds).select('edge_id')));
   return query;
 }
 

@@ -116,7 +116,9 @@ export async function nodeTemplates(db: Db, ids: string[]): Promise<Map<string, 
 function filtered(db: Db, filter: NodeFilter) {
   const query = db('graph_nodes');
   if (filter.templateId !== undefined) query.where('template_id', filter.templateId);
-  if (filter.sourceIds !== undefined) query.whereIn('source_id', filter.sourceIds);
+  const sourceIds = filter.sourceIds;
+  // A source's extracted items are owned through node_sources; source_id alone names only the creating source.
+  if (sourceIds !== undefined) query.where((scope) => scope.whereIn('source_id', sourceIds).orWhereIn('id', db('node_sources').whereIn('source_id', sourceIds).select('node_id')));
   return query;
 }
 
