@@ -1,6 +1,7 @@
 import type { Platform } from '@rhizome/core/platform/create';
 import { HealthMonitor } from '@rhizome/core/processing/health-monitor';
 import { startBackupSchedule } from '@rhizome/core/backup/schedule';
+import { finishIdleExtractions } from '@rhizome/core/extraction/recovery';
 import { persistInstanceHealth } from '@rhizome/core/providers/instance-health';
 import { graphAdjacency } from '@rhizome/core/search/graph/adjacency';
 import { sourceServiceFor } from './routes/sources.ts';
@@ -10,12 +11,23 @@ const sourceRecoveryIntervalMs = 60_000;
 const stalledAfterMs = 600_000;
 const maxRecoveryAttempts = 10;
 
-/** Re-queues the unfinished indexing of stalled sources of the active database, at most ten times each. */
+/** A source showing extraction in progress with no activity for this long is checked for an extraction with no work left. */
+const idleExtractionAfterMs = 60_000;
+
+/**
+ * Re-queues the unfinished indexing of stalled sources of the active database, at most ten times each,
+ * and finishes the sources whose extraction has no work left.
+ */
 async function recoverStalledSources(platform: Platform): Promise<void> {
   try {
     const service = await sourceServiceFor(platform);
     for (const id of await service.stalled(stalledAfterMs)) {
       if (await service.recover(id, { maxAttempts: maxRecoveryAttempts })) platform.logger.info(`source ${id}: stalled indexing queued again`);
+    }
+    const { name, db } = await platform.databases.current();
+    const context = { db, database: name, queue: platform.queue, tasks: platform.tasks, priority: platform.settings.get().priorities.background };
+    for (const { sourceId, outcome } of await finishIdleExtractions(context, idleExtractionAfterMs)) {
+      platform.logger.info(`source ${sourceId}: extraction with no work left finished (${outcome})`);
     }
   } catch (error) {
     platform.logger.warning(`source recovery scan: ${String(error)}`);
@@ -53,7 +65,9 @@ export function startApiBackgroundJobs(platform: Platform): { stop(): Promise<vo
   });
   monitor.start();
   const stopPersisting = persistInstanceHealth(platform);
-  const recovery = setInterval(() => void recoverStalledSources(platform), sourceRecoveryIntervalMs);
+  // Once at start-up (work left stuck by the last run), then periodically; stop waits for a scan in flight.
+  let scan = recoverStalledSources(platform);
+  const recovery = setInterval(() => (scan = recoverStalledSources(platform)), sourceRecoveryIntervalMs);
   recovery.unref();
   void warmGraphSearch(platform);
   const backups = startBackupSchedule({
@@ -63,6 +77,7 @@ export function startApiBackgroundJobs(platform: Platform): { stop(): Promise<vo
     stop: async () => {
       await backups.stop();
       clearInterval(recovery);
+      await scan;
       stopPersisting();
       await monitor.stop();
     },

@@ -43,7 +43,7 @@ const ExtractionTask = Type.Object({
 export const extractionEndpoints = {
   start: endpoint({
     method: 'POST', path: '/sources/{source_id}/extraction', tag, status: 202, errors: [400, 404, 409, 422],
-    summary: 'Extract entities and relationships from an indexed source (force restarts a running extraction)', params: SourceId,
+    summary: 'Extract entities and relationships from an indexed source (force restarts a running extraction); a source whose domain was never chosen waits at the confirmation gate first (status awaiting_confirmation, no job yet)', params: SourceId,
     body: Body({
       analysis_depth: Type.Optional(OneOf(['full', 'quick'] as const)),
       domain: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 100 }))),
@@ -52,7 +52,7 @@ export const extractionEndpoints = {
       enable_vision: Type.Optional(Nullable(Type.Boolean())),
       force: Type.Optional(Type.Boolean({ default: false })),
     }),
-    response: Type.Object({ source_id: Type.String(), job_id: Type.String(), status: Type.Literal('queued'), message: Type.String() }),
+    response: Type.Object({ source_id: Type.String(), job_id: Nullable(Type.String()), status: OneOf(['queued', 'awaiting_confirmation'] as const), message: Type.String() }),
   }),
   progress: endpoint({
     method: 'GET', path: '/sources/{source_id}/extraction', tag, status: 200, errors: [404], summary: 'Progress of the source\'s extraction', params: SourceId,

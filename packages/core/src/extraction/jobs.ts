@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import type { QueueService } from '@rhizome/queue';
 import type { Db } from '../storage/connection.ts';
+import { extractGroupOperation, finalizeExtractionOperation } from './operation-names.ts';
 import type { ExtractionOptions } from './options.ts';
 
 export type JobStatus = 'queued' | 'running' | 'finalizing' | 'committing' | 'completed' | 'cancelled' | 'failed';
@@ -106,4 +108,24 @@ export async function cancelActiveJobs(db: Db, sourceId: string, reason: string)
     await moveJob(db, id, activeJobStatuses, { status: 'cancelled', completed_at: now, error_message: reason });
   }
   return jobs.length;
+}
+
+/** Queues one pending group's extraction task (llm lane) and records the task on the group. */
+export async function queueGroup(db: Db, queue: QueueService, database: string, job: JobRow, groupIndex: number, priority: number): Promise<void> {
+  const metadata = { database, source_id: job.source_id, job_id: job.id, group_index: groupIndex };
+  const task = await queue.submit({ queue: 'llm', operation: extractGroupOperation, priority, data: metadata, metadata });
+  await moveGroup(db, job.id, groupIndex, ['pending'], { status: 'queued', task_id: task.task_id });
+}
+
+/**
+ * When no group of a running job can still produce a harvest, moves it to `finalizing` and queues the
+ * finalisation. Exactly one caller wins (compare-and-swap); returns whether this one did.
+ */
+export async function finalizeWhenDone(db: Db, queue: QueueService, database: string, job: JobRow, priority: number): Promise<boolean> {
+  const counts = await groupCounts(db, job.id);
+  if (counts.pending + counts.queued + counts.running > 0) return false;
+  if (!(await moveJob(db, job.id, ['queued', 'running'], { status: 'finalizing' }))) return false;
+  const metadata = { database, source_id: job.source_id, job_id: job.id };
+  await queue.submit({ queue: 'llm', operation: finalizeExtractionOperation, priority, data: metadata, metadata });
+  return true;
 }

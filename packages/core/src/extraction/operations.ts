@@ -15,7 +15,7 @@ import { commitExtraction } from './commit/commit.ts';
 import { embedNodes } from './commit/node-vectors.ts';
 import { finalizeExtraction } from './finalize/index.ts';
 import { harvestGroup } from './harvest/index.ts';
-import { completedHarvests, getGroup, getJob, groupCounts, jobOptions, moveGroup, moveJob, type JobRow } from './jobs.ts';
+import { completedHarvests, finalizeWhenDone, getGroup, getJob, groupCounts, jobOptions, moveGroup, moveJob, type JobRow } from './jobs.ts';
 import { commitExtractionOperation, extractGroupOperation, finalizeExtractionOperation } from './operation-names.ts';
 import { groupChunks } from './plan.ts';
 import { runPreset } from './options.ts';
@@ -48,7 +48,9 @@ async function jobDomain(db: Db, job: JobRow): Promise<DomainDefinition> {
  * replaced job's leftover tasks do nothing, and each is safe to run again after a crash.
  */
 export function defineExtractionOperations(registry: OperationRegistry, deps: ExtractionOperationDeps): void {
-  registry.define(extractGroupOperation, { queue: 'llm', pausable: true, sourceIdField: 'source_id' }, async ({ task, signal }) => {
+  const finalizeIfDone = (db: Db, database: string, job: JobRow) => finalizeWhenDone(db, deps.queue, database, job, deps.settings().priorities.background);
+
+  registry.define(extractGroupOperation, { queue: 'llm', pausable: true, sourceIdField: 'source_id' }, async ({ task, signal, logger }) => {
     const { name, db } = await taskDatabaseFor(deps.databases, task.data.database);
     const jobId = String(task.data.job_id);
     const groupIndex = Number(task.data.group_index);
@@ -58,7 +60,7 @@ export function defineExtractionOperations(registry: OperationRegistry, deps: Ex
     if (!group || group.status === 'completed' || group.status === 'cancelled') return skipped(`group ${groupIndex} is ${group?.status ?? 'gone'}`);
     const started = Date.now();
     const at = new Date(started).toISOString();
-    await moveJob(db, jobId, ['queued'], { status: 'running', started_at: at });
+    if (await moveJob(db, jobId, ['queued'], { status: 'running', started_at: at })) logger.info(`source ${job.source_id}: extraction started, ${job.total_groups} groups (${job.domain}, job ${jobId})`);
     await moveGroup(db, jobId, groupIndex, ['pending', 'queued', 'running', 'failed'], { status: 'running', started_at: at, attempts: task.attempts, error_message: null });
     await updateSource(db, job.source_id, { step_description: `Extracting group ${groupIndex + 1} of ${job.total_groups}`, last_activity_at: at });
     try {
@@ -73,41 +75,34 @@ export function defineExtractionOperations(registry: OperationRegistry, deps: Ex
         status: 'completed', harvest: JSON.stringify(harvest), entity_count: harvest.entities.length, relationship_count: harvest.relationships.length,
         completed_at: new Date().toISOString(), duration_ms: Date.now() - started,
       });
-      await finalizeWhenDone(db, name, job);
+      await finalizeIfDone(db, name, job);
       return { entities: harvest.entities.length, relationships: harvest.relationships.length };
     } catch (error) {
       if (error instanceof TaskCancelledError || signal.aborted) {
         await moveGroup(db, jobId, groupIndex, ['running'], { status: 'cancelled', completed_at: new Date().toISOString(), error_message: 'cancelled' });
-        await finalizeWhenDone(db, name, job);
+        await finalizeIfDone(db, name, job);
         throw error;
       }
       const failure = classifyError(error);
       const final = failure.permanent || task.attempts >= task.max_tries;
       await moveGroup(db, jobId, groupIndex, ['running'], { status: final ? 'failed' : 'queued', error_message: failure.message, duration_ms: Date.now() - started, ...(final ? { completed_at: new Date().toISOString() } : {}) });
-      if (final) await finalizeWhenDone(db, name, job);
+      if (final) await finalizeIfDone(db, name, job);
       throw error;
     }
   });
 
-  /** When no group can still produce a harvest, exactly one caller moves the job on to finalisation. */
-  async function finalizeWhenDone(db: Db, database: string, job: JobRow): Promise<void> {
-    const counts = await groupCounts(db, job.id);
-    if (counts.pending + counts.queued + counts.running > 0) return;
-    if (!(await moveJob(db, job.id, ['queued', 'running'], { status: 'finalizing' }))) return;
-    const metadata = { database, source_id: job.source_id, job_id: job.id };
-    await deps.queue.submit({ queue: 'llm', operation: finalizeExtractionOperation, priority: deps.settings().priorities.background, data: metadata, metadata });
-  }
-
-  registry.define(finalizeExtractionOperation, { queue: 'llm', pausable: true, sourceIdField: 'source_id' }, async ({ task, signal }) => {
+  registry.define(finalizeExtractionOperation, { queue: 'llm', pausable: true, sourceIdField: 'source_id' }, async ({ task, signal, logger }) => {
     const { name, db } = await taskDatabaseFor(deps.databases, task.data.database);
     const job = await getJob(db, String(task.data.job_id));
     if (!job || job.status !== 'finalizing') return skipped('the job is not finalizing');
     const counts = await groupCounts(db, job.id);
     if (job.total_groups > 0 && counts.completed === 0) {
-      const failed = (await db('extraction_groups').where({ job_id: job.id, status: 'failed' }).first('error_message')) as { error_message: string | null } | undefined;
-      const message = `Every extraction group failed${failed?.error_message ? `: ${failed.error_message}` : ''}`;
+      const failed = (await db('extraction_groups').where({ job_id: job.id }).whereIn('status', ['failed', 'cancelled']).whereNotNull('error_message')
+        .orderBy('group_index').first('error_message')) as { error_message: string } | undefined;
+      const message = `No extraction group completed${failed ? `: ${failed.error_message}` : ''}`;
       await moveJob(db, job.id, ['finalizing'], { status: 'failed', error_message: message, completed_at: new Date().toISOString() });
       await updateSource(db, job.source_id, { status: 'error', error_stage: 'extraction', error_message: message, current_step: 'error', step_description: message });
+      logger.info(`source ${job.source_id}: extraction failed: ${message}`);
       return skipped(message);
     }
     const harvests = (await completedHarvests(db, job.id)).map((text) => JSON.parse(text) as GroupHarvest);
@@ -134,6 +129,7 @@ export function defineExtractionOperations(registry: OperationRegistry, deps: Ex
       status: 'extracted', extraction_completed_at: at, current_step: 'extracted',
       step_description: `Extracted ${result.entities.length} entities and ${result.relationships.length} relationships`, last_activity_at: at,
     }, ['extracting']);
+    logger.info(`source ${job.source_id}: extracted ${result.entities.length} entities and ${result.relationships.length} relationships`);
     const metadata = { database: name, source_id: job.source_id, job_id: job.id };
     await deps.queue.submit({ queue: 'operations', operation: commitExtractionOperation, priority: deps.settings().priorities.background, data: metadata, metadata });
     return { entities: result.entities.length, relationships: result.relationships.length };
@@ -163,6 +159,7 @@ export function defineExtractionOperations(registry: OperationRegistry, deps: Ex
         status: 'committed', commit_completed_at: at, current_step: 'committed', last_activity_at: at, active_task_id: null,
         step_description: `Committed ${outcome.nodesCreated.length} new and ${outcome.nodesMerged} merged entities, ${outcome.edgesCreated.length + outcome.edgesMerged} relationships`,
       });
+      logger.info(`source ${job.source_id}: committed, ${outcome.nodesCreated.length} new and ${outcome.nodesMerged} merged entities, ${outcome.edgesCreated.length + outcome.edgesMerged} relationships`);
       publishBulkCreations(deps.events, name, { nodes: outcome.nodesCreated, edges: outcome.edgesCreated });
       return { nodes_created: outcome.nodesCreated.length, nodes_merged: outcome.nodesMerged, edges_created: outcome.edgesCreated.length, citations: outcome.entityCitations + outcome.relationshipCitations };
     } catch (error) {

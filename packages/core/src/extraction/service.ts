@@ -1,13 +1,12 @@
 import type { Settings } from '@rhizome/contracts/settings';
-import { ApiError } from '@rhizome/contracts/errors';
+import { ApiError, ErrorCode } from '@rhizome/contracts/errors';
 import type { QueueService, TaskStore } from '@rhizome/queue';
 import type { ReadinessGate } from '../providers/readiness.ts';
 import { domainRegistryFor } from '../sources/domains/custom.ts';
 import { fallbackDomain } from '../sources/domains/detect.ts';
 import { getSource, updateSource, type SourceRow } from '../sources/repo.ts';
 import type { Db } from '../storage/connection.ts';
-import { activeJobStatuses, getJob, groupCounts, latestJob, listGroups, moveGroup, moveJob, newJobId, type GroupRow, type JobRow } from './jobs.ts';
-import { extractGroupOperation, finalizeExtractionOperation } from './operation-names.ts';
+import { activeJobStatuses, getJob, groupCounts, latestJob, listGroups, moveGroup, moveJob, newJobId, queueGroup, type GroupRow, type JobRow } from './jobs.ts';
 import { resolveExtractionOptions, type ExtractionRequest } from './options.ts';
 import { planExtraction } from './plan.ts';
 
@@ -24,6 +23,21 @@ export interface ExtractionServiceDeps {
 const startable = ['indexed', 'extracted'] as const;
 const enqueueConcurrency = 64;
 
+/** A source with no chunk left to extract from (no text, or all filtered out): 400, and the source stays as it is. */
+export class NothingToExtractError extends ApiError {
+  constructor(sourceId: string, readonly why: string) {
+    super(400, ErrorCode.validationError, `Source '${sourceId}' has nothing to extract: ${why}`, { reason: 'nothing_to_extract' });
+  }
+}
+
+/** What a start did: queued a job, or parked the source at the confirmation gate first. */
+export type StartOutcome =
+  | { status: 'queued'; job: JobRow; message: string }
+  | { status: 'awaiting_confirmation'; job: null; message: string };
+
+/** Whether a source's domain was ever chosen: forced at upload, auto-confirmed, or confirmed at the gate. */
+const domainConfirmed = (source: SourceRow) => source.forced_domain !== null || source.auto_confirm === 1 || source.extraction_confirmed_at !== null;
+
 /**
  * Extraction jobs of one database: start (plan the groups, estimate and check the budget, queue one
  * llm-lane task per group), cancel, and report progress. The queue handlers (operations.ts) do the work.
@@ -31,7 +45,12 @@ const enqueueConcurrency = 64;
 export class ExtractionService {
   constructor(private readonly deps: ExtractionServiceDeps) {}
 
-  async start(sourceId: string, request: ExtractionRequest = {}): Promise<{ job: JobRow; message: string }> {
+  /**
+   * Starts a run. A source indexed without extraction whose domain nobody chose (uploaded with
+   * `extract_entities=false` and neither `domain` nor `auto_confirm`) passes the confirmation gate now:
+   * unless the request names a domain, it parks at `awaiting_confirmation` and confirming it starts the run.
+   */
+  async start(sourceId: string, request: ExtractionRequest = {}): Promise<StartOutcome> {
     const { db } = this.deps;
     const source = await getSource(db, sourceId);
     if (!source) throw ApiError.notFound('Source', sourceId);
@@ -40,6 +59,8 @@ export class ExtractionService {
     if (!running && !(startable as readonly string[]).includes(source.status)) {
       throw ApiError.badRequest(`Source '${sourceId}' is ${source.status}: extraction starts from ${startable.join(' or ')}`, 'status');
     }
+    if (source.chunk_count === 0) throw new NothingToExtractError(sourceId, 'no text could be read from it (see loader_warnings)');
+    if (source.status === 'indexed' && !running && !domainConfirmed(source) && !request.domain) return this.park(source, request);
     await this.deps.readiness.assertReady('extraction');
     const registry = await domainRegistryFor(db);
     const domainName = request.domain ?? source.forced_domain ?? source.extraction_domain ?? fallbackDomain;
@@ -48,6 +69,9 @@ export class ExtractionService {
     const settings = this.deps.settings();
     const options = resolveExtractionOptions(source, request, domain, settings);
     const plan = await planExtraction(db, sourceId, options, domain, settings);
+    if (plan.groups.length === 0) {
+      throw new NothingToExtractError(sourceId, `content filtering (${options.filteringMode}) kept none of its ${plan.chunksTotal} chunks; pass content_filtering false or a milder filtering_mode`);
+    }
     const estimatedTokens = plan.estimate.inputTokens + plan.estimate.outputTokens;
     const budget = settings.llm.max_tokens_per_source;
     if (budget !== null && estimatedTokens > budget) {
@@ -77,24 +101,29 @@ export class ExtractionService {
       } satisfies Partial<SourceRow>);
     });
     await this.enqueueGroups(job);
-    return { job, message: `Extraction queued: ${plan.groups.length} groups, about ${estimatedTokens} tokens` };
+    return { status: 'queued', job, message: `Extraction queued: ${plan.groups.length} groups, about ${estimatedTokens} tokens` };
   }
 
-  /** Queues every pending group (and the finalisation at once when there is nothing to extract). */
+  /** Parks a source at the gate, keeping what the request asked for so the run after confirmation uses it. */
+  private async park(source: SourceRow, request: ExtractionRequest): Promise<StartOutcome> {
+    const changes: Partial<SourceRow> = {
+      status: 'awaiting_confirmation', extract_entities: 1, current_step: 'awaiting_confirmation',
+      step_description: 'Waiting for the domain to be confirmed; extraction starts once it is', last_activity_at: new Date().toISOString(),
+    };
+    if (request.analysis_depth !== undefined) changes.analysis_depth = request.analysis_depth;
+    if (request.filtering_mode !== undefined) changes.filtering_mode = request.filtering_mode;
+    if (request.content_filtering !== undefined) changes.content_filtering = request.content_filtering ? 1 : 0;
+    if (!(await updateSource(this.deps.db, source.id, changes, ['indexed']))) throw ApiError.conflict(`Source '${source.id}' changed while extraction was being started`);
+    return { status: 'awaiting_confirmation', job: null, message: 'The detected domain needs confirming first (POST /sources/{id}/confirmation); extraction starts once it is confirmed' };
+  }
+
+  /** Queues every pending group. */
   async enqueueGroups(job: JobRow): Promise<void> {
     const { db, queue } = this.deps;
     const priority = this.deps.settings().priorities.background;
     const pending = (await listGroups(db, job.id)).filter((group) => group.status === 'pending');
-    if (job.total_groups === 0) {
-      await queue.submit({ queue: 'llm', operation: finalizeExtractionOperation, priority, data: { database: this.deps.database, source_id: job.source_id, job_id: job.id }, metadata: { database: this.deps.database, source_id: job.source_id, job_id: job.id } });
-      return;
-    }
     for (let start = 0; start < pending.length; start += enqueueConcurrency) {
-      await Promise.all(pending.slice(start, start + enqueueConcurrency).map(async (group) => {
-        const metadata = { database: this.deps.database, source_id: job.source_id, job_id: job.id, group_index: group.group_index };
-        const task = await queue.submit({ queue: 'llm', operation: extractGroupOperation, priority, data: metadata, metadata });
-        await moveGroup(db, job.id, group.group_index, ['pending'], { status: 'queued', task_id: task.task_id });
-      }));
+      await Promise.all(pending.slice(start, start + enqueueConcurrency).map((group) => queueGroup(db, queue, this.deps.database, job, group.group_index, priority)));
     }
   }
 

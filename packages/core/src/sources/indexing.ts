@@ -70,7 +70,10 @@ export async function indexSource(context: IndexContext): Promise<{ status: Sour
   // Embedding starts at once, on its own thread, while the chunks are being stored.
   const waves = embeddingWaves(context, chunks);
   await timed('storing', `Storing ${chunks.length} chunks`, () => storeChunks(context, chunks));
-  await updateSource(db, sourceId, { chunk_count: chunks.length, loader_warnings: JSON.stringify(prepared.warnings) });
+  // An image's lack of text is told by vision (or was asked for with enable_vision=false); other silent loaders get the reason here.
+  const silent = !prepared.hasText && prepared.warnings.length === 0 && prepared.format !== 'image';
+  const warnings = silent ? [noTextWarning] : prepared.warnings;
+  await updateSource(db, sourceId, { chunk_count: chunks.length, loader_warnings: JSON.stringify(warnings), ...titleFromDocument(row, prepared) });
 
   await timed('embedding', `Embedding ${chunks.length} chunks`, () => storeEmbeddings(context, waves, chunks.length));
   const proposal = await timed('detecting_domain', 'Detecting the domain', () =>
@@ -80,7 +83,8 @@ export async function indexSource(context: IndexContext): Promise<{ status: Sour
   // Re-read: a confirmation may have arrived while this run was working.
   const gate = (await getSource(db, sourceId)) ?? row;
   const confirmed = gate.forced_domain !== null || gate.auto_confirm === 1 || gate.pending_confirmation !== null;
-  const status: SourceStatus = confirmed ? 'indexed' : 'awaiting_confirmation';
+  // The gate confirms a domain for extraction: a source with none to run (not asked for, or no text) does not wait at it.
+  const status: SourceStatus = confirmed || gate.extract_entities === 0 || chunks.length === 0 ? 'indexed' : 'awaiting_confirmation';
   const pre = gate.pending_confirmation ? (JSON.parse(gate.pending_confirmation) as { domain?: string | null }) : null;
   const at = new Date().toISOString();
   await updateSource(db, sourceId, {
@@ -96,6 +100,15 @@ export async function indexSource(context: IndexContext): Promise<{ status: Sour
     last_activity_at: at,
   });
   return { status, chunks: chunks.length };
+}
+
+/** Why a source has no chunks, when neither its loader nor vision said why. */
+const noTextWarning = 'No text could be read from this file: it has no chunks to search or to extract entities from';
+
+/** The title the document declares (PDF Title, DOCX core title, EPUB dc:title, HTML <title>) replaces the file name an upload was titled with; a title set by hand stays. */
+function titleFromDocument(row: SourceRow, prepared: PreparedDocument): Partial<SourceRow> {
+  const title = prepared.title?.trim();
+  return title && row.source_type === 'file' && row.title === row.filename ? { title } : {};
 }
 
 async function prepare(context: IndexContext, row: SourceRow): Promise<PreparedDocument> {
@@ -138,7 +151,7 @@ async function storeChunks(context: IndexContext, chunks: PreparedChunk[]): Prom
     const rows = chunks.slice(start, start + insertBatch).map((chunk) => ({
       id: chunk.id, source_id: context.sourceId, chunk_index: chunk.index, content: chunk.content, page_number: chunk.page, section: chunk.section,
       start_offset: chunk.start, end_offset: chunk.end, original_start: chunk.originalStart, original_end: chunk.originalEnd, offset_match: chunk.offsetMatch,
-      token_estimate: chunk.tokenEstimate, created_at: at,
+      token_estimate: chunk.tokenEstimate, chunk_metadata: chunk.pageStarts ? JSON.stringify({ page_starts: chunk.pageStarts }) : null, created_at: at,
     }));
     await context.db('document_chunks').insert(rows);
   }

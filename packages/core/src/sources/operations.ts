@@ -29,7 +29,7 @@ export interface SourceOperationDeps {
  * `error_stage: indexing` and the reason; a retried one leaves it `indexing` for the next attempt.
  */
 export function defineSourceOperations(registry: OperationRegistry, deps: SourceOperationDeps): void {
-  registry.define(indexSourceOperation, { queue: 'operations', pausable: true, sourceIdField: 'source_id' }, async ({ task, signal, checkCancelled }) => {
+  registry.define(indexSourceOperation, { queue: 'operations', pausable: true, sourceIdField: 'source_id' }, async ({ task, signal, checkCancelled, logger }) => {
     const { name, db } = await taskDatabaseFor(deps.databases, task.data.database);
     const sourceId = String(task.data.source_id);
     let indexed: Awaited<ReturnType<typeof indexSource>>;
@@ -47,6 +47,7 @@ export function defineSourceOperations(registry: OperationRegistry, deps: Source
         : { step_description: `Attempt ${task.attempts} failed (${failure.message}); retrying` });
       throw error;
     }
+    logger.info(`source ${sourceId}: indexed, ${indexed.chunks} chunks (${indexed.status})`);
     await deps.afterIndexed(name, db, sourceId);
     return indexed;
   });

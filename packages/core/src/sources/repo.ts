@@ -81,6 +81,12 @@ export async function updateSource(db: Db, id: string, changes: Partial<SourceRo
   return (await query.update({ ...changes, updated_at: changes.updated_at ?? new Date().toISOString() })) > 0;
 }
 
+/** The source's loader warnings (a JSON array) with `warning` added once. */
+export function withLoaderWarning(row: Pick<SourceRow, 'loader_warnings'>, warning: string): string {
+  const warnings = row.loader_warnings ? (JSON.parse(row.loader_warnings) as string[]) : [];
+  return JSON.stringify(warnings.includes(warning) ? warnings : [...warnings, warning]);
+}
+
 export async function findByContentHash(db: Db, contentHash: string): Promise<SourceRow | undefined> {
   return (await db('sources').where({ content_hash: contentHash }).orderBy('created_at').first()) as SourceRow | undefined;
 }

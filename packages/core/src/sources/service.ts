@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import type { SourceResponseBody, SourceStatus, UploadOptionsInput } from '@rhizome/contracts/api/sources';
 import { ApiError } from '@rhizome/contracts/errors';
 import type { QueueService, TaskStore } from '@rhizome/queue';
+import type { Logger } from '../logging.ts';
 import type { DataPaths } from '../paths.ts';
 import type { ProcessingControls } from '../processing/controls.ts';
 import type { LlmMetrics } from '../providers/metrics.ts';
@@ -23,6 +24,7 @@ export interface SourceServiceDeps {
   metrics: LlmMetrics;
   queue: QueueService;
   tasks: TaskStore;
+  logger: Pick<Logger, 'info'>;
 }
 
 /** A file received by the API: on disk, hashed while it streamed in, its type sniffed from its bytes. */
@@ -125,6 +127,7 @@ export class SourceService {
       const existing = await findByContentHash(this.deps.db, file.sha256);
       if (existing) {
         await fs.promises.rm(file.path, { force: true });
+        this.deps.logger.info(`source ${existing.id}: upload of ${file.filename} skipped, same content (skip_duplicates)`);
         return { source: existing, duplicate: true };
       }
     }
@@ -144,6 +147,7 @@ export class SourceService {
       throw error;
     }
     await this.queueIndexing(id);
+    this.deps.logger.info(`source ${id}: uploaded ${file.filename} (${origin.sourceType === 'webpage' ? `${origin.originUrl}, ` : ''}${file.format}, ${file.size} bytes), indexing queued`);
     return { source: await this.require(id), duplicate: false };
   }
 

@@ -42,8 +42,8 @@ function progress(sourceId: string, job: JobRow, groups: GroupRow[]): Extraction
 export function mountExtractionRoutes(routes: RouteTable, { platform }: CortexDeps): void {
   routes.add(api.start, async ({ params, body }) => {
     const service = await extractionServiceFor(platform);
-    const { job, message } = await service.start(params.source_id, body);
-    return { source_id: params.source_id, job_id: job.id, status: 'queued' as const, message };
+    const { job, status, message } = await service.start(params.source_id, body);
+    return { source_id: params.source_id, job_id: job?.id ?? null, status, message };
   });
   routes.add(api.progress, async ({ params }) => {
     const service = await extractionServiceFor(platform);

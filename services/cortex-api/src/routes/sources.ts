@@ -25,7 +25,9 @@ type WithUploads = Request & { [receivedKey]?: UploadedFile[] };
 
 export async function sourceServiceFor(platform: Platform): Promise<SourceService> {
   const { name, db } = await platform.databases.current();
-  return new SourceService({ db, database: name, paths: platform.paths, processing: platform.processing, metrics: platform.providers.metrics, queue: platform.queue, tasks: platform.tasks });
+  return new SourceService({
+    db, database: name, paths: platform.paths, processing: platform.processing, metrics: platform.providers.metrics, queue: platform.queue, tasks: platform.tasks, logger: platform.logger,
+  });
 }
 
 /** Upload, list, inspect, change and delete sources of the active database. */

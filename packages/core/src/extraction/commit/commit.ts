@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import { entityNodeId, relationshipEdgeId } from '../../graph/ids.ts';
 import { indexNewNodes, indexNode } from '../../graph/search-index.ts';
 import type { DomainDefinition } from '../../sources/domains/schema.ts';
+import { pageAtOffset, type PageStart } from '../../sources/text/chunk.ts';
 import type { Db } from '../../storage/connection.ts';
 import { normalizeNameKey as nameKey } from '../finalize/names.ts';
 import type { Evidence, FinalEntity, FinalizeResult, FinalRelationship } from '../types.ts';
@@ -208,12 +209,43 @@ interface Cited {
   metadata: Record<string, unknown>;
 }
 
+interface CitedChunk {
+  content: string;
+  page: number | null;
+  pageStarts: PageStart[] | null;
+}
+
+/** The cited chunks' pages: where a chunk runs over a page break, its sentences are on different pages. */
+async function citedChunks(trx: Knex.Transaction, items: Cited[]): Promise<Map<string, CitedChunk>> {
+  const ids = [...new Set(items.flatMap((item) => item.evidence.map((evidence) => evidence.chunkId)))];
+  const chunks = new Map<string, CitedChunk>();
+  for (let start = 0; start < ids.length; start += 500) {
+    const rows = (await trx('document_chunks').whereIn('id', ids.slice(start, start + 500)).select('id', 'content', 'page_number', 'chunk_metadata')) as
+      { id: string; content: string; page_number: number | null; chunk_metadata: string | null }[];
+    for (const row of rows) {
+      const metadata = row.chunk_metadata ? (JSON.parse(row.chunk_metadata) as { page_starts?: PageStart[] }) : {};
+      chunks.set(row.id, { content: row.content, page: row.page_number, pageStarts: metadata.page_starts ?? null });
+    }
+  }
+  return chunks;
+}
+
+/** The page a supporting sentence is on. The model saw a content-filtered copy, so the sentence is found in the stored chunk first. */
+function sentencePage(chunk: CitedChunk | undefined, evidence: Evidence): number | null {
+  if (!chunk) return null;
+  if (!chunk.pageStarts) return chunk.page;
+  const found = chunk.content.indexOf(evidence.sentence);
+  return pageAtOffset(chunk, found >= 0 ? found : evidence.start);
+}
+
 /**
  * One citation per (cited item, chunk): the context snippet is rebuilt from the supporting sentences
- * of that chunk; their offsets within the chunk go in `citation_metadata`.
+ * of that chunk; their offsets within the chunk, and the page the first of them is on, go in
+ * `citation_metadata`.
  */
 async function writeCitations(trx: Knex.Transaction, table: string, targetColumn: string, sourceId: string, input: CommitInput, items: Cited[], now: string): Promise<number> {
   const rows = new Map<string, Record<string, unknown>>();
+  const chunks = await citedChunks(trx, items);
   for (const item of items) {
     const byChunk = new Map<string, Evidence[]>();
     for (const evidence of item.evidence) byChunk.set(evidence.chunkId, [...(byChunk.get(evidence.chunkId) ?? []), evidence]);
@@ -224,7 +256,10 @@ async function writeCitations(trx: Knex.Transaction, table: string, targetColumn
       rows.set(id, {
         id, [targetColumn]: item.target, source_id: sourceId, chunk_id: chunkId, confidence: Math.min(1, Math.max(0, item.confidence)),
         extraction_method: input.method, context_snippet: ordered.map((sentence) => sentence.sentence).join(' … ').slice(0, snippetMaxChars),
-        citation_metadata: JSON.stringify({ ...item.metadata, job_id: input.jobId, chunk_index: ordered[0].chunkIndex, sentences: ordered.map(({ start, end }) => ({ start, end })) }),
+        citation_metadata: JSON.stringify({
+          ...item.metadata, job_id: input.jobId, chunk_index: ordered[0].chunkIndex, page_number: sentencePage(chunks.get(chunkId), ordered[0]),
+          sentences: ordered.map(({ start, end }) => ({ start, end })),
+        }),
         created_at: now,
       });
     }

@@ -1,7 +1,10 @@
 import type { DomainDefinition } from './schema.ts';
 import { boundedMatchCount, withinTimeLimit } from './regex-safety.ts';
 
-/** The domain chosen when no other reaches its threshold. */
+/**
+ * The domain chosen when no other reaches its threshold. Its threshold is its score: the bar a domain
+ * must clear to rank above it.
+ */
 export const fallbackDomain = 'generic';
 /** Most hits one detection pattern contributes, so a pattern that matches every line cannot swamp the score. */
 const patternHitCap = 3;
@@ -17,12 +20,15 @@ export interface DetectionInput {
 
 /** Stored on the source as `detection_proposal` (prior-art §2.7). */
 export interface DetectionProposal {
-  /** Every domain, best first. */
+  /**
+   * Every domain, best first: those that reach their threshold by score, then the fallback (scored at
+   * its threshold, the bar the others must clear), then those that do not. The first is the detected one.
+   */
   ranking: { domain: string; score: number }[];
   /** The detected domain's score, capped at 1. */
   confidence: number;
   detected_domain: string;
-  /** The pick is the fallback, or not the top-ranked domain (which missed its own threshold). */
+  /** The pick is the fallback, or a domain that scored higher missed its own threshold. */
   low_confidence: boolean;
 }
 
@@ -44,17 +50,20 @@ export function detectDomain(input: DetectionInput, domains: DomainDefinition[])
   const extension = extensionOf(input.filename);
   const docType = input.docType?.trim().toLowerCase() ?? '';
 
-  const scored = domains.map((domain) => ({ domain, score: scoreDomain(domain, input.samples, lowered, extension, docType) }));
-  scored.sort((a, b) => b.score - a.score || a.domain.name.localeCompare(b.domain.name));
+  const scored = domains.map((domain) => {
+    const score = domain.name === fallbackDomain ? domain.detection.confidence.min_threshold : scoreDomain(domain, input.samples, lowered, extension, docType);
+    const tier = domain.name === fallbackDomain ? 1 : score >= domain.detection.confidence.min_threshold ? 0 : 2;
+    return { domain, score, tier };
+  });
+  scored.sort((a, b) => a.tier - b.tier || b.score - a.score || a.domain.name.localeCompare(b.domain.name));
 
-  const pick = scored.find(({ domain, score }) => domain.name !== fallbackDomain && score >= domain.detection.confidence.min_threshold);
-  const detected = pick ?? scored.find(({ domain }) => domain.name === fallbackDomain);
-  const detectedName = detected?.domain.name ?? fallbackDomain;
+  const detected = scored[0] as (typeof scored)[number] | undefined;
+  const picked = detected?.tier === 0 ? detected : undefined;
   return {
     ranking: scored.map(({ domain, score }) => ({ domain: domain.name, score: round(score) })),
     confidence: round(Math.min(1, detected?.score ?? 0)),
-    detected_domain: detectedName,
-    low_confidence: !pick || scored[0].domain !== pick.domain,
+    detected_domain: detected?.domain.name ?? fallbackDomain,
+    low_confidence: !picked || scored.some(({ tier, score }) => tier === 2 && score > picked.score),
   };
 }
 

@@ -79,9 +79,12 @@ const edgeName = { type: 'string', minLength: 2, maxLength: 80, pattern: '^(?!sy
 const typeRef = { type: 'string', minLength: 1, maxLength: 80 } as const;
 const closed = { type: 'object', additionalProperties: false } as const;
 
-/** Detection tuning a domain may leave out (prior-art §2.7). */
+/**
+ * Detection tuning a domain may leave out (prior-art §2.7). The threshold is calibrated for these boosts
+ * on a labelled set of short documents (test/sources/domain-calibration.test.ts); the built-in domains use it too.
+ */
 export const defaultConfidence: ConfidenceSettings = {
-  base_score: 0.1, per_keyword_boost: 0.05, extension_boost: 0.1, doc_type_boost: 0.2, pattern_boost: 0.15, min_threshold: 0.4,
+  base_score: 0.1, per_keyword_boost: 0.05, extension_boost: 0.1, doc_type_boost: 0.2, pattern_boost: 0.15, min_threshold: 0.25,
 };
 
 const ConfidenceSchema: JSONSchemaType<ConfidenceSettings> = {

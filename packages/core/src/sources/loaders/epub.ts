@@ -84,24 +84,26 @@ export const epubLoader = defineLoader('epub', async (input): Promise<LoadedDocu
   if (pkg.spine.some((entry) => encrypted.has(entry))) throw new UnreadableFileError(`${WHAT} is DRM-protected; its chapters are encrypted`);
 
   const assembler = new TextAssembler(input.limits.maxTextChars);
+  const unreadable: string[] = [];
   for (const entry of pkg.spine) {
     if (assembler.full) break;
     input.signal.throwIfAborted();
     const xhtml = await archive.readText(entry);
-    if (xhtml === null) {
-      warnings.push(`spine document ${entry} is missing`);
+    const { document } = parseHTML(xhtml ?? '');
+    if (!document.documentElement) {
+      unreadable.push(`spine document ${entry} ${xhtml === null ? 'is missing' : 'is not an XHTML document'}`);
       continue;
     }
-    const { document } = parseHTML(xhtml);
     const chapterTitle = collapseWhitespace(document.querySelector('title')?.textContent ?? '') || null;
     for (const section of domSections(document.body ?? document.documentElement, chapterTitle)) {
       if (!assembler.add(section.text, null, section.section)) break;
     }
   }
+  if (unreadable.length === pkg.spine.length) throw new UnreadableFileError(`${WHAT} has no readable chapter: ${unreadable.join('; ')}`);
   const result = assembler.result();
   return {
     ...result,
-    warnings: [...warnings, ...result.warnings],
+    warnings: [...warnings, ...unreadable, ...result.warnings],
     format: 'epub',
     kind: 'prose',
     title: pkg.title,

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { LoadedDocument, Loader, LoaderFormat, LoaderInput } from './port.ts';
+import { UnreadableFileError, type LoadedDocument, type Loader, type LoaderFormat, type LoaderInput } from './port.ts';
 
 interface FormatInfo {
   /** Lower-case, with the dot. */
@@ -47,6 +47,19 @@ export function canonicalMediaType(format: LoaderFormat): string {
   return formats[format].mediaTypes[0];
 }
 
+/**
+ * A loader whose unexpected failures (a parser's TypeError on odd content, say) are reported as an
+ * unreadable file: the same bytes fail the same way on every retry. A cancellation and a system error
+ * (a file system code such as EMFILE) pass through as they are.
+ */
 export function defineLoader(format: LoaderFormat, load: (input: LoaderInput) => Promise<LoadedDocument>): Loader {
-  return { format, extensions: [...formats[format].extensions], mediaTypes: [...formats[format].mediaTypes], load };
+  const guarded = async (input: LoaderInput): Promise<LoadedDocument> => {
+    try {
+      return await load(input);
+    } catch (error) {
+      if (error instanceof UnreadableFileError || input.signal.aborted || typeof (error as NodeJS.ErrnoException | null)?.code === 'string') throw error;
+      throw new UnreadableFileError(`${input.filename} could not be read as ${format.toUpperCase()} (${error instanceof Error ? error.message : String(error)})`);
+    }
+  };
+  return { format, extensions: [...formats[format].extensions], mediaTypes: [...formats[format].mediaTypes], load: guarded };
 }

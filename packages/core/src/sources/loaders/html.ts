@@ -30,8 +30,14 @@ function stripFurniture(document: Document): Document {
   return document;
 }
 
+/** The page as a DOM; text without any markup is read as the body of an otherwise empty page. */
+function parsePage(source: string): Document {
+  const { document } = parseHTML(source);
+  return document.documentElement ? document : parseHTML(`<!doctype html><html><body>${source}</body></html>`).document;
+}
+
 function readableSections(source: string): { sections: SectionText[]; byline: string | null; lang: string | null } | null {
-  const document = stripFurniture(parseHTML(source).document);
+  const document = stripFurniture(parsePage(source));
   try {
     const article = new Readability(document, { maxElemsToParse: MAX_READABILITY_ELEMENTS }).parse();
     if (!article?.content) return null;
@@ -44,7 +50,7 @@ function readableSections(source: string): { sections: SectionText[]; byline: st
 
 export const htmlLoader = defineLoader('html', async (input): Promise<LoadedDocument> => {
   const file = await readTextFile(input, declaredCharset);
-  const { document } = parseHTML(file.text);
+  const document = parsePage(file.text);
   const title = collapseWhitespace(document.querySelector('title')?.textContent ?? '') || null;
   const lang = document.documentElement?.getAttribute('lang') || null;
   stripFurniture(document);

@@ -33,6 +33,7 @@ export function loaderFor(format: LoaderFormat): Loader {
 export async function loadDocument(input: LoaderInput): Promise<LoadedDocument & { mediaType: string }> {
   input.signal.throwIfAborted();
   const head = await readHead(input.path, SNIFF_BYTES);
+  if (head.length === 0) throw new UnreadableFileError(`${input.filename} is empty (0 bytes): there is nothing to index`);
   const sniffed = sniffMediaType(head, input.filename);
   if (!sniffed) {
     const kind = describeUnsupported(head, input.filename);

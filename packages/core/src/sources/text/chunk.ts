@@ -16,10 +16,25 @@ export interface Chunk {
   /** Offsets into the chunked text, end exclusive. */
   start: number;
   end: number;
+  /** The page the chunk starts on. */
   page: number | null;
+  /** For a chunk that runs over a page break: where each of its pages begins in `content`, the first at 0. */
+  pageStarts: PageStart[] | null;
   section: string | null;
   /** Characters / 4, rounded up. */
   tokenEstimate: number;
+}
+
+export interface PageStart {
+  offset: number;
+  page: number;
+}
+
+/** The page of the character at `offset` in a chunk's content: the last page begun at or before it. */
+export function pageAtOffset(chunk: { page: number | null; pageStarts: readonly PageStart[] | null }, offset: number): number | null {
+  let page = chunk.page;
+  for (const start of chunk.pageStarts ?? []) if (start.offset <= offset) page = start.page;
+  return page;
 }
 
 export type ChunkingOptions = Pick<
@@ -139,14 +154,26 @@ function chunkRanges(text: string, limits: Limits, separators: readonly string[]
   return ranges;
 }
 
-function spanLookup(spans: readonly TextSpan[]): (offset: number) => TextSpan | null {
+/** The spans a chunk's range [start, end) overlaps, in order. Chunk starts only grow, so one forward pointer serves every lookup. */
+function spanLookup(spans: readonly TextSpan[]): (start: number, end: number) => TextSpan[] {
   const sorted = [...spans].sort((a, b) => a.start - b.start);
   let i = 0;
-  // Chunk starts only grow, so one forward pointer serves every lookup.
-  return (offset) => {
-    while (i < sorted.length && sorted[i].end <= offset) i++;
-    return i < sorted.length && sorted[i].start <= offset ? sorted[i] : null;
+  return (start, end) => {
+    while (i < sorted.length && sorted[i].end <= start) i++;
+    const overlapping: TextSpan[] = [];
+    for (let j = i; j < sorted.length && sorted[j].start < end; j++) if (sorted[j].end > start) overlapping.push(sorted[j]);
+    return overlapping;
   };
+}
+
+/** Where the pages after the chunk's first begin within it; null when it stays on one page. */
+function pageStartsOf(spans: readonly TextSpan[], chunkStart: number): PageStart[] | null {
+  const starts: PageStart[] = [];
+  for (const span of spans) {
+    if (span.page === null || span.page === starts.at(-1)?.page) continue;
+    starts.push({ offset: Math.max(0, span.start - chunkStart), page: span.page });
+  }
+  return starts.length > 1 ? starts : null;
 }
 
 /**
@@ -157,7 +184,7 @@ function spanLookup(spans: readonly TextSpan[]): (offset: number) => TextSpan | 
 export function chunkText(sourceId: string, text: string, spans: readonly TextSpan[], options: ChunkingOptions): Chunk[] {
   const separators = options.respect_boundaries ? BOUNDARY_SEPARATORS : WORD_SEPARATORS;
   const ranges = chunkRanges(text, limitsOf(options), separators);
-  const spanAt = spanLookup(spans);
+  const spansOf = spanLookup(spans);
   const chunks: Chunk[] = [];
   for (let r = 0; r < ranges.length; r += 2) {
     let start = ranges[r];
@@ -167,15 +194,18 @@ export function chunkText(sourceId: string, text: string, spans: readonly TextSp
     if (start === end) continue;
     const content = text.slice(start, end);
     const index = chunks.length;
-    const span = spanAt(start);
+    const overlapping = spansOf(start, end);
+    const first = overlapping[0]?.start <= start ? overlapping[0] : null;
+    const pageStarts = pageStartsOf(overlapping, start);
     chunks.push({
       index,
       id: chunkId(sourceId, index, content),
       content,
       start,
       end,
-      page: span?.page ?? null,
-      section: span?.section ?? null,
+      page: overlapping[0]?.page ?? null,
+      pageStarts,
+      section: first?.section ?? null,
       tokenEstimate: estimateTokens(content),
     });
   }
