@@ -4,6 +4,7 @@ import { PDFDocument, StandardFonts } from 'pdf-lib';
 import type { SourceResponseBody } from '@rhizome/contracts/api/sources';
 import { epubWith } from '../../packages/core/test/sources/broken-files.ts';
 import { png } from '../../packages/core/test/sources/fixtures.ts';
+import { createChat, sendMessage, waitIdle } from '../support/chats.ts';
 import { setUpAccount, startTestServer, tempDataDir, type TestServer } from '../support/server.ts';
 import { uploadSources, waitForSource } from '../support/sources.ts';
 
@@ -176,6 +177,13 @@ describe('sources pipeline hardening over HTTP', () => {
       };
       expect(await pageOfCitations('Warsaw')).toEqual([{ chunk: 1, sentence: 1 }]);
       expect(await pageOfCitations('Henri Becquerel')).toEqual([{ chunk: 1, sentence: 2 }]);
+
+      const chat = await createChat(server, cookie);
+      await sendMessage(server, cookie, chat.id, 'When did Henri Becquerel discover radioactivity?');
+      const answer = (await waitIdle(server, cookie, chat.id)).messages.at(-1)!;
+      const cited = Object.values((answer.extra_metadata as { chunk_citations: Record<string, { sentence_text: string; page_number: number | null }> }).chunk_citations);
+      expect(cited.map((citation) => citation.page_number)).toEqual(cited.map((citation) => (citation.sentence_text.includes('Warsaw') ? 1 : 2)));
+      expect(cited.find((citation) => citation.sentence_text.includes('discovered radioactivity'))?.page_number).toBe(2);
     });
   });
 });

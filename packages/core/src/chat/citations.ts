@@ -105,7 +105,7 @@ function repairCitations(text: string, ledger: RetrievalLedger): Omit<FinalizedA
     const key = `${chunk.chunkId}:${refs.join(',')}`;
     citations[key] = {
       chunk_id: chunk.chunkId, sentence_refs: refs, label: chunk.filename, sentence_text: numbers.map((n) => chunk.sentences[n - 1]).join(' '),
-      source_id: chunk.sourceId, page_number: chunk.pageNumber, has_vision_image: false,
+      source_id: chunk.sourceId, page_number: chunk.sentencePages[numbers[0] - 1] ?? chunk.pageNumber, has_vision_image: false,
     };
     // The same citation twice in a row says nothing more.
     const repeated = key === lastKey && adjacent;

@@ -1,4 +1,5 @@
 import { sentenceSpans } from '../extraction/harvest/sentences.ts';
+import { pageAtOffset, type PageStart } from '../sources/text/chunk.ts';
 import type { Db } from '../storage/connection.ts';
 
 /**
@@ -15,6 +16,8 @@ export interface LedgerChunk {
   filename: string;
   pageNumber: number | null;
   sentences: string[];
+  /** The page each sentence begins on (a chunk may run over a page break). */
+  sentencePages: (number | null)[];
 }
 
 export interface LedgerNode {
@@ -28,12 +31,18 @@ interface ChunkRow {
   source_id: string;
   content: string;
   page_number: number | null;
+  chunk_metadata: string | null;
   filename: string;
 }
 
 /** The sentences of a chunk as citations number them (S1 is index 0); the same splitter as extraction's. */
 export function chunkSentences(content: string): string[] {
   return sentenceSpans(content).map(([start, end]) => content.slice(start, end).replace(/\s+/g, ' '));
+}
+
+function sentencePages(row: ChunkRow): (number | null)[] {
+  const pageStarts = (row.chunk_metadata ? (JSON.parse(row.chunk_metadata) as { page_starts?: PageStart[] }).page_starts : undefined) ?? null;
+  return sentenceSpans(row.content).map(([start]) => pageAtOffset({ page: row.page_number, pageStarts }, start));
 }
 
 export class RetrievalLedger {
@@ -46,7 +55,7 @@ export class RetrievalLedger {
     const missing = [...new Set(chunkIds)].filter((id) => !this.byChunkId.has(id));
     if (missing.length) {
       const rows = (await db.raw(
-        `SELECT c.id, c.source_id, c.content, c.page_number, COALESCE(s.filename, s.title, s.origin_url, '') AS filename
+        `SELECT c.id, c.source_id, c.content, c.page_number, c.chunk_metadata, COALESCE(s.filename, s.title, s.origin_url, '') AS filename
          FROM document_chunks c JOIN sources s ON s.id = c.source_id WHERE c.id IN (SELECT value FROM json_each(?))`,
         [JSON.stringify(missing)],
       )) as ChunkRow[];
@@ -56,7 +65,7 @@ export class RetrievalLedger {
         if (!row) continue;
         const chunk: LedgerChunk = {
           alias: `C${this.byAlias.size}`, chunkId: row.id, sourceId: row.source_id, filename: row.filename, pageNumber: row.page_number,
-          sentences: chunkSentences(row.content),
+          sentences: chunkSentences(row.content), sentencePages: sentencePages(row),
         };
         this.byAlias.set(chunk.alias, chunk);
         this.byChunkId.set(chunk.chunkId, chunk);
