@@ -8,17 +8,7 @@ import { validationIssuesOf } from '../support/api-assertions.ts';
 import type { LocalWeb } from '../support/local-web.ts';
 import { type TestServer } from '../support/server.ts';
 import { uploadSources } from '../support/sources.ts';
-
-interface Trigger {
-  id: string;
-  name: string;
-  event_source: string;
-  filters: Record<string, unknown>;
-  workflow_id: string;
-  workflow_inputs: Record<string, unknown> | null;
-  enabled: boolean;
-  priority: number;
-}
+import type { TriggerResponseBody as Trigger } from '@rhizome/contracts/api/triggers';
 
 interface Fired {
   trigger_id: string;

@@ -1,15 +1,11 @@
 // The embedded default's first-session journey, through nginx in front of the supervised stack, and the
 // proxy checked route by route against cortex-api answering directly.
-import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStack, type RunningStack } from '../../tools/stack/launch.ts';
+import { describe, expect, it } from 'vitest';
 import { readEvents } from '../support/chats-sse.ts';
 import { startFakeOllama, type FakeOllama } from '../support/fakes/ollama.ts';
 import { journeySteps } from '../support/journey.ts';
 import { call } from '../support/server.ts';
-import { freePorts } from './helpers.ts';
+import { useStack } from './helpers.ts';
 
 interface ApiDocument {
   paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, unknown> }> }>>;
@@ -50,20 +46,9 @@ async function firstFrame(url: string, headers: Record<string, string>, timeoutM
 }
 
 describe('a first session through nginx in front of the stack', () => {
-  let dataDir = '';
-  let stack: RunningStack | undefined;
-  const publicApi = () => `${stack!.publicUrl}/api/v1`;
+  const running = useStack('rhizome-stack-journey-');
+  const publicApi = () => `${running.stack.publicUrl}/api/v1`;
 
-  beforeAll(async () => {
-    dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'rhizome-stack-journey-'));
-    const [publicPort, apiPort, authPort, redisPort, supervisorPort] = await freePorts(5);
-    stack = await startStack({ dataDir, configDir: path.join(dataDir, 'config'), publicPort, apiPort, authPort, redisPort, supervisorPort });
-  }, 60_000);
-
-  afterAll(async () => {
-    await stack?.stop();
-    if (dataDir) await fs.rm(dataDir, { recursive: true, force: true });
-  }, 60_000);
 
   const { credentials } = journeySteps(publicApi);
 
@@ -77,7 +62,7 @@ describe('a first session through nginx in front of the stack', () => {
     expect(local.status, local.text).toBe(200);
     const differences: string[] = [];
     for (const route of routes) {
-      const [proxied, direct] = [await statusLine(`${publicApi()}${route}`, headers), await statusLine(`${stack!.apiDirectUrl}/api/v1${route}`, headers)];
+      const [proxied, direct] = [await statusLine(`${publicApi()}${route}`, headers), await statusLine(`${running.stack.apiDirectUrl}/api/v1${route}`, headers)];
       if (proxied !== direct) differences.push(`GET ${route}: nginx ${proxied}, cortex-api ${direct}`);
     }
     expect(differences).toEqual([]);
@@ -93,10 +78,10 @@ describe('a first session through nginx in front of the stack', () => {
   });
 
   it('serves the web interface, any path outside /api and its assets exactly as cortex-api does', async () => {
-    const page = await whole(`${stack!.publicUrl}/`);
+    const page = await whole(`${running.stack.publicUrl}/`);
     const assets = [...page.body.toString('utf8').matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((match) => match[1]);
     for (const route of ['/', '/graph', '/sources/src_123/chunks', ...assets]) {
-      const [proxied, direct] = [await whole(`${stack!.publicUrl}${route}`), await whole(`${stack!.apiDirectUrl}${route}`)];
+      const [proxied, direct] = [await whole(`${running.stack.publicUrl}${route}`), await whole(`${running.stack.apiDirectUrl}${route}`)];
       expect({ route, status: proxied.status, contentType: proxied.contentType }).toEqual({ route, status: direct.status, contentType: direct.contentType });
       expect(proxied.body.equals(direct.body), route).toBe(true);
     }

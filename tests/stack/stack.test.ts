@@ -1,11 +1,8 @@
 // Journeys through the supervised stack: real nginx, queue store, supervisord and the three services.
-import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openSqlite } from '@rhizome/core/storage/connection';
-import { startStack, type RunningStack } from '../../tools/stack/launch.ts';
-import { freePorts, waitFor } from './helpers.ts';
+import { useStack, waitFor } from './helpers.ts';
 
 interface LogsStatus {
   available: boolean;
@@ -16,12 +13,11 @@ const proxyRefusal = '{"error":"authentication_required"}';
 const account = { username: 'admin', password: 'correct-horse-battery' };
 
 describe('the supervised stack through nginx', () => {
-  let dataDir = '';
-  let stack: RunningStack | undefined;
+  const running = useStack('rhizome-stack-');
   let cookie = '';
 
   const send = (route: string, init: { method?: string; headers?: Record<string, string>; body?: unknown } = {}) =>
-    fetch(`${stack!.publicUrl}/api/v1${route}`, {
+    fetch(`${running.stack.publicUrl}/api/v1${route}`, {
       method: init.method ?? 'GET',
       headers: { ...(init.body === undefined ? {} : { 'Content-Type': 'application/json' }), ...init.headers },
       body: init.body === undefined ? undefined : JSON.stringify(init.body),
@@ -32,16 +28,6 @@ describe('the supervised stack through nginx', () => {
     return header!.split(';')[0];
   };
 
-  beforeAll(async () => {
-    dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'rhizome-stack-'));
-    const [publicPort, apiPort, authPort, redisPort, supervisorPort] = await freePorts(5);
-    stack = await startStack({ dataDir, configDir: path.join(dataDir, 'config'), publicPort, apiPort, authPort, redisPort, supervisorPort });
-  }, 60_000);
-
-  afterAll(async () => {
-    await stack?.stop();
-    if (dataDir) await fs.rm(dataDir, { recursive: true, force: true });
-  }, 60_000);
 
   it('(a) reports setup needed on the public status endpoint', async () => {
     const response = await send('/auth/status');
@@ -89,7 +75,7 @@ describe('the supervised stack through nginx', () => {
   });
 
   it('(f) ignores a forged X-Auth-User sent straight to cortex-api', async () => {
-    const response = await fetch(`${stack!.apiDirectUrl}/api/v1/auth/me`, { headers: { 'X-Auth-User': account.username } });
+    const response = await fetch(`${running.stack.apiDirectUrl}/api/v1/auth/me`, { headers: { 'X-Auth-User': account.username } });
     expect(response.status).toBe(401);
     expect(await response.json()).toMatchObject({ error: 'AUTH_REQUIRED' });
   });
@@ -184,7 +170,7 @@ describe('the supervised stack through nginx', () => {
     // Indexing only: with extraction the source would move on from `indexed` by itself.
     form.append('extract_entities', 'false');
     form.append('file', new Blob([variedText(6_000_000, marker)]), 'long-chronicle.txt');
-    const uploaded = await fetch(`${stack!.publicUrl}/api/v1/sources`, { method: 'POST', headers, body: form });
+    const uploaded = await fetch(`${running.stack.publicUrl}/api/v1/sources`, { method: 'POST', headers, body: form });
     expect(uploaded.status, await uploaded.clone().text()).toBe(202);
     const { id } = (await uploaded.json()) as { id: string };
     const source = async () => (await (await send(`/sources/${id}`, { headers })).json()) as Source;
@@ -224,7 +210,7 @@ describe('the supervised stack through nginx', () => {
     expect(chunks.some((chunk) => chunk.content.includes(marker))).toBe(true);
 
     // Searchable: the full-text index holds each chunk once, and finds the marker in this source.
-    const db = openSqlite(path.join(dataDir, 'databases', 'default', 'app.db'));
+    const db = openSqlite(path.join(running.dataDir, 'databases', 'default', 'app.db'));
     try {
       const [indexedRows] = (await db.raw('SELECT COUNT(*) AS n FROM fts_chunks WHERE rowid IN (SELECT rowid FROM document_chunks WHERE source_id = ?)', [id])) as { n: number }[];
       expect(indexedRows.n).toBe(indexed.chunk_count);
@@ -251,7 +237,7 @@ describe('the supervised stack through nginx', () => {
     form.append('auto_confirm', 'true');
     form.append('domain', 'biographical');
     form.append('file', new Blob([biographies(160)]), 'biographies.txt');
-    const uploaded = await fetch(`${stack!.publicUrl}/api/v1/sources`, { method: 'POST', headers, body: form });
+    const uploaded = await fetch(`${running.stack.publicUrl}/api/v1/sources`, { method: 'POST', headers, body: form });
     expect(uploaded.status, await uploaded.clone().text()).toBe(202);
     const { id } = (await uploaded.json()) as { id: string };
     const progress = async () => (await (await send(`/sources/${id}/extraction`, { headers })).json()) as { status: string; total_chunks: number; completed_chunks: number; failed_chunks: number };
@@ -273,7 +259,7 @@ describe('the supervised stack through nginx', () => {
     expect(done).toMatchObject({ status: 'completed', failed_chunks: 0 });
     expect(done.completed_chunks).toBe(done.total_chunks);
 
-    const db = openSqlite(path.join(dataDir, 'databases', 'default', 'app.db'));
+    const db = openSqlite(path.join(running.dataDir, 'databases', 'default', 'app.db'));
     try {
       const duplicates = (await db.raw('SELECT name_key, template_id, COUNT(*) AS n FROM graph_nodes WHERE extracted = 1 GROUP BY name_key, template_id HAVING n > 1')) as unknown[];
       expect(duplicates).toEqual([]);

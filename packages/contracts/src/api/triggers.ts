@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { endpoint } from '../endpoint.ts';
 import { AnyObject, Body, Nullable, OneOf, Page, PageNumber, Timestamp } from './common.ts';
 
@@ -16,6 +16,7 @@ export const TriggerSummary = Type.Object({
 });
 
 export const TriggerResponse = Type.Object({ ...TriggerSummary.properties, filters: AnyObject, workflow_inputs: Nullable(AnyObject) });
+export type TriggerResponseBody = Static<typeof TriggerResponse>;
 
 export const TriggerStatsResponse = Type.Object({
   total_executions: Type.Integer(),
