@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { BuiltinEmbeddingAdapter } from '@rhizome/core/providers/embeddings/builtin/adapter';
 import { indexNewNodes } from '@rhizome/core/graph/search-index';
-import { requiredTerms, selectiveTerms, termRowCounts } from '@rhizome/core/search/common-terms';
+import { requiredTerms, termRowCounts } from '@rhizome/core/search/common-terms';
 import { ftsQuery } from '@rhizome/core/search/fts-query';
 import { encodeVector, vectorSources } from '@rhizome/core/search/vectors/sources';
 import { VectorStore } from '@rhizome/core/search/vectors/store';
@@ -147,7 +147,7 @@ try {
   for (const mode of ['keyword', 'semantic', 'hybrid', 'graph']) await timeApi(mode, list.slice(0, 5));
 
   // The full-text statements keyword search runs, bare: top 10 of nodes and of chunks for the required
-  // terms, then, when neither has a match, for the selective terms ORed (no filtering, hydration or HTTP).
+  // terms, then, when neither has a match, for the same terms ORed (no filtering, hydration or HTTP).
   const rawFts: number[] = [];
   const rawTop = async (match: string) => {
     const nodes = (await db.raw('SELECT rowid, bm25(fts_nodes, 0, 3.0, 1.0) AS rank FROM fts_nodes WHERE fts_nodes MATCH ? ORDER BY rank LIMIT 10', [match])) as unknown[];
@@ -160,7 +160,7 @@ try {
     if (query) {
       const counts = await termRowCounts(db, query.terms);
       const required = requiredTerms(query.terms, counts);
-      if (!(await rawTop(required.join(' '))) && required.length > 1) await rawTop(selectiveTerms(required, counts).join(' OR '));
+      if (!(await rawTop(required.join(' '))) && required.length > 1) await rawTop(required.join(' OR '));
     }
     rawFts.push(performance.now() - started);
   }
@@ -171,7 +171,7 @@ try {
     stores.chunks.search(vector, 10);
     rawHnsw.push(performance.now() - started);
   }
-  console.log(`raw FTS5 queries (nodes and chunks, the required terms, then the selective terms ORed; bm25 top 10): ${figures(rawFts)}`);
+  console.log(`raw FTS5 queries (nodes and chunks, the required terms, then ORed; bm25 top 10): ${figures(rawFts)}`);
   console.log(`raw HNSW chunk query (top 10): ${figures(rawHnsw)}`);
   for (const mode of ['keyword', 'semantic', 'hybrid', 'graph']) {
     const times = await timeApi(mode, list);

@@ -32,7 +32,10 @@ export const ChunkResult = Type.Object({
 
 export const SearchResult = Type.Object({
   result_type: OneOf(['node', 'chunk'] as const),
-  score: Type.Number({ description: "the mode's score, higher is better: keyword BM25 relative to the best hit of its kind (0–1], semantic cosine similarity, hybrid RRF, graph personalised PageRank" }),
+  score: Type.Number({
+    description: 'relevance in 0–1 in every mode, higher is better: keyword, BM25 relative to the best hit of its kind (the best node and the best chunk score 1); '
+      + 'semantic, cosine similarity (absolute, comparable across queries); graph and hybrid, personalised PageRank mass relative to the best passage and the best entity',
+  }),
   node: Nullable(SearchNodeHit),
   chunk: Nullable(ChunkResult),
 });
@@ -45,9 +48,10 @@ const modes = [
   'keyword (default): BM25 full text over node labels (weighted 3) and properties and over chunk text, each kind scored',
   'relative to its best hit, then merged; `"exact phrase"` and a trailing `term*` (2+ characters) are honoured, any other',
   'query syntax is searched as plain words; terms are ANDed, and when nothing contains them all the search retries with any',
-  'term and says so in `fallback`. semantic: vector similarity. hybrid: semantic and keyword fused by reciprocal rank',
-  '(keyword alone when there is no vector result). graph (extension): personalised PageRank from the entities best matching',
-  'the query, with the traversed `triples`.',
+  'term and says so in `fallback`. semantic: vector similarity. graph (extension): GraphRAG over passages and entities in one',
+  'graph, personalised PageRank seeded by the entities the query names and the passages keyword search finds (and those they',
+  'name by title), passages ranked by the mass they collect, with the traversed `triples`. hybrid: the same walk seeded by',
+  'keyword and vector hits alike (keyword alone, and why, when there is no vector result)',
 ].join(' ');
 
 export const searchEndpoints = {

@@ -6,8 +6,8 @@ import type { Db } from '../storage/connection.ts';
  * like "the" costs about 100 ms before a single row is scored, "film" 20 ms, and scoring runs at a few
  * microseconds a match. Such words add next to nothing to BM25 (IDF near zero), so a term found in
  * `commonTermRows` rows or more is *common*: a query leaves it out when it has rarer terms, exactly as
- * search engines drop stop words, and the any-term fallback ORs the rarest terms while their summed
- * frequency stays within the same figure.
+ * search engines drop stop words. The any-term fallback ORs the same terms; when together they may
+ * match more than that figure, keyword search ranks only the newest matches (`rankingWindowStart`).
  */
 export const commonTermRows = 10_000;
 /**
@@ -71,22 +71,6 @@ export function requiredTerms(terms: string[], counts: Map<string, number>): str
     if (kept.length) return kept;
   }
   return [terms.reduce((rarest, term) => (rowsOf(term) < rowsOf(rarest) ? term : rarest))];
-}
-
-/**
- * The terms an any-term search ORs, in input order: the rarest first while their summed row count stays
- * within `commonTermRows`, and always the rarest one.
- */
-export function selectiveTerms(terms: string[], counts: Map<string, number>): string[] {
-  const kept = new Set<string>();
-  let spent = 0;
-  const byRarity = terms.map((term, position) => ({ term, position, rows: counts.get(term) ?? 0 })).sort((a, b) => a.rows - b.rows || a.position - b.position);
-  for (const entry of byRarity) {
-    if (kept.size > 0 && spent + entry.rows > commonTermRows) break;
-    kept.add(entry.term);
-    spent += entry.rows;
-  }
-  return terms.filter((term) => kept.has(term));
 }
 
 /** A MATCH expression of quoted terms, and whether it may match more than `commonTermRows` rows. */

@@ -1,5 +1,5 @@
 import type { Db } from '../storage/connection.ts';
-import { commonTermRows, mayMatchMany, requiredTerms, selectiveTerms, termRowCounts, type TermMatch } from './common-terms.ts';
+import { commonTermRows, mayMatchMany, requiredTerms, termRowCounts, type TermMatch } from './common-terms.ts';
 import { ftsQuery } from './fts-query.ts';
 import type { ModeResult, RankedItem, SearchContext, SearchScope } from './types.ts';
 
@@ -166,28 +166,42 @@ export function mergeKeywordRankings(nodes: KeywordHit[], chunks: KeywordHit[], 
   return [...normalised('node', nodes), ...normalised('chunk', chunks)].sort((a, b) => b.score - a.score).slice(0, limit);
 }
 
+/** What a keyword search ranks: the nodes and chunks matching a MATCH expression, merged, at most `limit`. */
+type KeywordRun = (db: Db, match: TermMatch, scope: SearchScope, limit: number) => Promise<RankedItem[]>;
+
+const nodesAndChunks: KeywordRun = async (db, match, scope, limit) =>
+  mergeKeywordRankings(await matchNodes(db, match, scope, limit), await matchChunks(db, match, scope, limit), limit);
+
+const chunksOnly: KeywordRun = async (db, match, scope, limit) => normalised('chunk', await matchChunks(db, match, scope, limit));
+
 /**
- * Keyword mode: BM25 over node labels and properties (label weighted 3, properties 1) and over chunk
- * text, each list cut at `limit` inside SQL after the scope and enabled-source filters, merged by
- * relative score (see mergeKeywordRankings). Every term is required except common ones (see
- * `commonTermRows`: words in so many rows that they add nothing to the ranking but cost). When no node
- * or chunk holds every required term, the rarest terms are ORed instead (`selectiveTerms`) and
- * `fallback` says so. Input without a searchable term gives no results.
+ * Every term is required except common ones (see `commonTermRows`: words in so many rows that they add
+ * nothing to the ranking but cost). When nothing holds every required term, they are ORed instead, so
+ * BM25 ranks whatever holds any of them (the rare ones weigh most), and `fallback` says so. Input
+ * without a searchable term gives no results.
  */
-export async function keywordSearch(context: SearchContext, query: string, scope: SearchScope, limit: number): Promise<ModeResult> {
+async function rankByKeyword(context: SearchContext, query: string, scope: SearchScope, limit: number, run: KeywordRun): Promise<ModeResult> {
   const parsed = ftsQuery(query);
   const size = Number.isFinite(limit) ? Math.max(1, Math.floor(limit)) : 1;
   if (!parsed || (scope.sourceIds && scope.sourceIds.length === 0)) return { items: [], fallback: null };
-  const run = async (match: TermMatch) => {
-    const nodes = await matchNodes(context.db, match, scope, size);
-    const chunks = await matchChunks(context.db, match, scope, size);
-    return mergeKeywordRankings(nodes, chunks, size);
-  };
   const counts = await termRowCounts(context.db, parsed.terms);
   const required = requiredTerms(parsed.terms, counts);
-  const items = await run({ expression: required.join(' '), many: mayMatchMany(required, counts, 'all') });
+  const items = await run(context.db, { expression: required.join(' '), many: mayMatchMany(required, counts, 'all') }, scope, size);
   if (items.length || required.length === 1) return { items, fallback: null };
-  const selective = selectiveTerms(required, counts);
-  const relaxed = await run({ expression: selective.join(' OR '), many: mayMatchMany(selective, counts, 'any') });
+  const relaxed = await run(context.db, { expression: required.join(' OR '), many: mayMatchMany(required, counts, 'any') }, scope, size);
   return { items: relaxed, fallback: relaxed.length ? anyTermFallback : null };
+}
+
+/**
+ * Keyword mode: BM25 over node labels and properties (label weighted 3, properties 1) and over chunk
+ * text, each list cut at `limit` inside SQL after the scope and enabled-source filters, merged by
+ * relative score (see mergeKeywordRankings); the terms as `rankByKeyword` chooses them.
+ */
+export function keywordSearch(context: SearchContext, query: string, scope: SearchScope, limit: number): Promise<ModeResult> {
+  return rankByKeyword(context, query, scope, limit, nodesAndChunks);
+}
+
+/** Chunks only, by the same terms and BM25, scored relative to the best (graph search's keyword passages). */
+export function keywordChunks(context: SearchContext, query: string, scope: SearchScope, limit: number): Promise<ModeResult> {
+  return rankByKeyword(context, query, scope, limit, chunksOnly);
 }

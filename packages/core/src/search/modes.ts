@@ -1,8 +1,7 @@
 import { ApiError } from '@rhizome/contracts/errors';
 import type { SearchType } from '@rhizome/contracts/api/search';
-import { createGraphSearch } from './graph/index.ts';
-import { keywordSearch } from './keyword.ts';
-import { reciprocalRankFusion } from './rrf.ts';
+import { createGraphSearch, type GraphSearchDeps } from './graph/index.ts';
+import { keywordChunks, keywordSearch } from './keyword.ts';
 import { semanticChunks, semanticNodes, semanticSearch } from './semantic.ts';
 import type { ModeResult, SearchContext, SearchScope } from './types.ts';
 
@@ -21,20 +20,36 @@ const semanticOrKeyword: SearchMode = async (context, query, scope, limit) => {
   return { ...keyword, fallback: `${semantic.fallback}; keyword results instead` };
 };
 
-/**
- * Keyword and semantic rankings fused by reciprocal rank fusion (k = 60) rather than by mixing BM25
- * with cosine; keyword alone (and why) when the semantic side has no results.
- */
-const hybrid: SearchMode = async (context, query, scope, limit) => {
-  const [keyword, semantic] = await Promise.all([keywordSearch(context, query, scope, limit), semanticSearch(context, query, scope, limit)]);
-  if (!semantic.items.length) return { ...keyword, fallback: `no vector results${semantic.fallback ? ` (${semantic.fallback})` : ''}; keyword results only` };
-  return { items: reciprocalRankFusion([keyword.items, semantic.items], limit), fallback: keyword.fallback };
-};
-
-const graph = createGraphSearch({
+const graphDeps: GraphSearchDeps = {
   seedNodes: async (context, query, k, scope) => (await semanticNodes(context, query, scope ?? everything, k)).items,
   vectorChunks: async (context, query, k, scope) => (await semanticChunks(context, query, scope ?? everything, k)).items,
-});
+  keywordChunks: async (context, query, k, scope) => (await keywordChunks(context, query, { sourceIds: scope?.sourceIds ?? null, templateId: null }, k)).items,
+};
+
+const graph = createGraphSearch(graphDeps);
+
+/**
+ * Keyword and vector hits, each list scored relative to its best, summed per passage and spread
+ * through the graph: the graph walk seeded by both retrievals alike (whatever the embedder), without
+ * the triples. With no graph (nothing extracted) every passage stands alone and this is the relative
+ * score fusion of the two lists. Keyword alone (and why) when the semantic side has no results.
+ */
+const hybrid: SearchMode = async (context, query, scope, limit) => {
+  let vectorFallback: string | null = null;
+  let vectorFound = false;
+  const search = createGraphSearch({
+    ...graphDeps,
+    vectorChunks: async (innerContext, innerQuery, k, innerScope) => {
+      const result = await semanticChunks(innerContext, innerQuery, innerScope ?? everything, k);
+      vectorFallback = result.fallback;
+      vectorFound = result.items.length > 0;
+      return result.items;
+    },
+  }, { vectorPassages: 'always' });
+  const { items } = await search(context, query, scope, limit);
+  const fallback = vectorFound ? null : `no vector results${vectorFallback ? ` (${vectorFallback})` : ''}; keyword results only`;
+  return { items, fallback };
+};
 
 /** The modes this process can run; a mode not registered here is refused with 422. */
 export const searchModes: Partial<Record<SearchType, SearchMode>> = {

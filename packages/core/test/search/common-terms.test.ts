@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { commonTermRows, countedTermRows, forgetTermCounts, mayMatchMany, requiredTerms, selectiveTerms, termRowCounts } from '../../src/search/common-terms.ts';
+import { commonTermRows, countedTermRows, forgetTermCounts, mayMatchMany, requiredTerms, termRowCounts } from '../../src/search/common-terms.ts';
 import { ftsQuery } from '../../src/search/fts-query.ts';
 import { openSqlite, type Db } from '../../src/storage/connection.ts';
 import { Migrator } from '../../src/storage/migrator.ts';
@@ -25,12 +25,6 @@ describe('which terms a keyword search requires and ORs', () => {
     expect(mayMatchMany(terms('film'), counts, 'all')).toBe(false);
     expect(mayMatchMany(terms('born physicist Warsaw'), counts, 'any')).toBe(true);
     expect(mayMatchMany(terms('born physicist'), counts, 'any')).toBe(false);
-  });
-
-  it('ORs the rarest terms while their summed rows fit, always the rarest, in input order', () => {
-    expect(selectiveTerms(terms('born physicist Warsaw zebra'), counts)).toEqual(['"born"', '"Warsaw"', '"zebra"']);
-    expect(selectiveTerms(terms('who was'), counts)).toEqual(['"who"']);
-    expect(selectiveTerms(terms('physicist born'), counts)).toEqual(['"physicist"', '"born"']);
   });
 });
 

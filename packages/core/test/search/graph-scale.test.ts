@@ -28,6 +28,7 @@ async function bulkGraph(db: Db): Promise<void> {
 const exactLabel: GraphSearchDeps = {
   seedNodes: async (context, query) => ((await context.db('graph_nodes').where({ label: query }).select('id')) as { id: string }[]).map((row) => ({ kind: 'node', id: row.id, score: 1 })),
   vectorChunks: async () => [],
+  keywordChunks: async () => [],
 };
 
 describe('graph search at 1M edges', () => {

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { defaultSettings, type Settings } from '@rhizome/contracts/settings';
 import { EmbeddingService } from '../../src/providers/embeddings/service.ts';
 import type { GraphSearchDeps } from '../../src/search/graph/index.ts';
+import { keywordChunks } from '../../src/search/keyword.ts';
 import type { RankedItem, SearchContext } from '../../src/search/types.ts';
 import { openSqlite, type Db } from '../../src/storage/connection.ts';
 import { Migrator } from '../../src/storage/migrator.ts';
@@ -85,10 +86,11 @@ export async function exactSearch(db: Db, kind: 'node' | 'chunk', query: string,
     .slice(0, k);
 }
 
-/** Seeds and vector chunks from the test table (vector chunks at the prior art's 0.3 minimum similarity). */
+/** Seeds and vector chunks from the test table (vector chunks at the prior art's 0.3 minimum similarity), keyword chunks from the real keyword search. */
 export const testDeps: GraphSearchDeps = {
   seedNodes: (context, query, k) => exactSearch(context.db, 'node', query, k, 0),
   vectorChunks: (context, query, k) => exactSearch(context.db, 'chunk', query, k, 0.3),
+  keywordChunks: async (context, query, k, scope) => (await keywordChunks(context, query, { sourceIds: scope?.sourceIds ?? null, templateId: null }, k)).items,
 };
 
 export async function addSource(db: Db, id: string, enabled = true): Promise<void> {

@@ -209,12 +209,14 @@ describe('graph search', () => {
     expect(nodes.every((id) => ['C', 'E', 'Z'].includes(id))).toBe(true);
   });
 
-  it('falls back to vector chunks when no entity passes the seed threshold', async () => {
+  it('walks from passage seeds alone when the query names no entity, and says when nothing seeds it', async () => {
     await curieFixture();
     const result = await createGraphSearch(testDeps)(testContext(t.db), 'weather in spring', everywhere, 5);
-    expect(result.fallback).toBe(noSeedsFallback);
-    expect(result.items.map((item) => item.id)).toEqual(['c4']);
-    expect(result.triples).toEqual([]);
+    expect(result.fallback).toBeNull();
+    // The passage found by its words hands its mass to the entity it mentions.
+    expect(result.items.map((item) => `${item.kind}:${item.id}`)).toEqual(['chunk:c4', 'node:Z']);
+    const nothing = await createGraphSearch(testDeps)(testContext(t.db), 'zeppelin', everywhere, 5);
+    expect(nothing).toEqual({ items: [], fallback: noSeedsFallback, triples: [] });
   });
 
   it('serves the cached adjacency until the graph changes, and sees a node or edge write at once', async () => {

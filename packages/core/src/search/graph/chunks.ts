@@ -1,6 +1,6 @@
 /**
- * Chunk rankings of graph search: the provenance of the top entities (prior-art §4.7 step 5) and the
- * scope filter applied to vector chunks.
+ * Chunks of the graph: the provenance of entities (the chat's node tool) and the scope filter graph
+ * search applies to the passages keyword and vector search hand it.
  */
 import type { Db } from '../../storage/connection.ts';
 import type { RankedItem, SearchScope } from '../types.ts';

@@ -1,98 +1,151 @@
 /**
- * Graph search, GraphRAG (prior-art §4.7; issue 8 scope 4): from the entities most similar to the
- * query, follow the graph to the passages that support what they are connected to.
+ * Graph search, GraphRAG in the manner of HippoRAG 2: passages and entities in one graph
+ * (`passages.ts`), Personalized PageRank from what the query names and what it retrieves, passages
+ * ranked by the mass they collect.
  *
- * 1. Seeds: `seedNodes(query, seedLimit × graphrag.vector_overfetch_multiplier)`, node items with a
- *    similarity ≥ `graphrag.seed_similarity_threshold`, in scope, best `seedLimit` kept. None: the
- *    vector chunks alone, with `fallback` saying so.
- * 2. Personalized PageRank (`ppr.ts`) over the cached adjacency (`adjacency.ts`) masked to the scope
- *    (`scope.ts`), personalised by the seeds' similarities, damping `graphrag.ppr_damping`; when the
- *    scope has more than `graphrag.max_graph_nodes` nodes, over that many nearest the seeds.
- * 3. Top `graphrag.ppr_top_k` entities (of `scope.templateId` when set); their 1-hop triples, at most
- *    `batching.graphrag_edge_query_limit` per direction and `graphrag.max_triples` in all.
- * 4. Three rankings fused by reciprocal rank fusion (k = 60) into one list of `limit` items:
- *    - provenance chunks of the top entities (`chunks.ts`), 2 × limit;
- *    - vector chunks, `vectorChunks(query, 2 × limit)`, in scope;
- *    - the top entities themselves as node items, in PPR order.
- *    A chunk both cited by a top entity and similar to the query gets two terms and leads; then chunks
- *    and entities interleave by their position in their own list (the entity PPR ranked r-th ties with
- *    the r-th provenance or vector chunk; ties keep that order: provenance, vector, entity). So
- *    entities show up among the passages instead of all before or after them, and every score is on
- *    the one RRF scale.
+ * 1. Seeds, the personalization (`seeds.ts`):
+ *    - the entities the query names (`link.ts`, exact names), each weighted by its specificity
+ *      (1 / the passages mentioning it); when it names none, the entities most similar to it by
+ *      vector (`seedNodes`, ≥ `graphrag.seed_similarity_threshold`, best `seedLimit`);
+ *    - the passages keyword (`keywordChunks`) and vector search (`vectorChunks`) find, best
+ *      `passageSeeds` of each, by score relative to each list's best (the builtin embedder's only when
+ *      keyword search finds none); and the first passage of every source whose title such a passage
+ *      names.
+ *    The entities share `entityShare` of the mass and the passages the rest (either side takes it all
+ *    when the other has none). No seed at all: the vector chunks, with `fallback` saying so.
+ * 2. Personalized PageRank (`ppr.ts`, damping `graphrag.ppr_damping`) over the passage graph masked
+ *    to the scope (`scope.ts`); over the `graphrag.max_graph_nodes` nodes nearest the seeds when the
+ *    scope is larger.
+ * 3. Passages by their mass, and the top `graphrag.ppr_top_k` entities (of `scope.templateId` when
+ *    set), each scored relative to the best of its kind (0–1: the best passage and the best entity
+ *    score 1), merged, a passage first on a tie. A template filter returns entities only, as keyword
+ *    search does. The top entities' 1-hop triples come along (at most
+ *    `batching.graphrag_edge_query_limit` per direction and `graphrag.max_triples` in all).
  */
 import type { RankedItem, SearchContext, SearchScope, ModeResult } from '../types.ts';
-import { reciprocalRankFusion } from '../rrf.ts';
-import { graphAdjacency, readGraphVersion, type GraphAdjacency } from './adjacency.ts';
-import { chunksInScope, provenanceChunks } from './chunks.ts';
+import { graphAdjacency, readGraphVersion } from './adjacency.ts';
+import { chunksInScope } from './chunks.ts';
+import { linkEntities } from './link.ts';
+import { passageGraph, type PassageGraph } from './passages.ts';
 import { personalizedPageRank, seedRegion, topNodes } from './ppr.ts';
-import { scopeMask } from './scope.ts';
+import { passageMask, scopeMask } from './scope.ts';
+import { entitySeeds, passageSeeds, relative } from './seeds.ts';
 import { collectTriples, hydrateTriples } from './triples.ts';
 
 export { graphAdjacency, readGraphVersion, loadAdjacency, buildAdjacencyGraph, forgetAdjacency, labelOf, isOutgoing } from './adjacency.ts';
 export type { GraphAdjacency, AdjacencyGraph, GraphVersion } from './adjacency.ts';
 export { personalizedPageRank, seedRegion, topNodes } from './ppr.ts';
 export type { PprOptions, PprResult } from './ppr.ts';
-export { scopeMask } from './scope.ts';
+export { passageMask, scopeMask } from './scope.ts';
 export type { ScopeMask } from './scope.ts';
+export { passageGraph } from './passages.ts';
+export type { PassageGraph } from './passages.ts';
 
-/** The retrieval graph search builds on (vector search; the lead wires the real ones). */
+/** The retrievals graph search builds on (the modes module wires the real ones). */
 export interface GraphSearchDeps {
   /** Nodes most similar to the query, best first, score = cosine similarity in 0–1. */
   seedNodes(context: SearchContext, query: string, k: number, scope?: SearchScope): Promise<RankedItem[]>;
   /** Chunks most similar to the query, best first. Filtered to the scope again here. */
   vectorChunks(context: SearchContext, query: string, k: number, scope?: SearchScope): Promise<RankedItem[]>;
+  /** Chunks matching the query's words, best first, score relative to the best (0–1]. Filtered to the scope again here. */
+  keywordChunks(context: SearchContext, query: string, k: number, scope?: SearchScope): Promise<RankedItem[]>;
 }
 
 export interface GraphSearchOptions {
-  /** Seeds kept after the threshold (prior-art `seed_limit`, default 10). */
+  /** Vector seed entities kept after the threshold (prior-art `seed_limit`, default 10). */
   seedLimit?: number;
+  /** Passages each of keyword and vector search contribute as seeds (default 20). */
+  passageSeeds?: number;
+  /** The entity seeds' share of the personalization when there are passage seeds too (default 0.5). */
+  entityShare?: number;
+  /**
+   * When vector hits seed the walk: `always`, or `unless-builtin` (default): the builtin embedder ranks
+   * passages poorly (a fraction of keyword search on multi-hop questions), so its hits seed the walk
+   * only when keyword search finds nothing.
+   */
+  vectorPassages?: 'always' | 'unless-builtin';
 }
 
 export type GraphSearchMode = (context: SearchContext, query: string, scope: SearchScope, limit: number) => Promise<ModeResult>;
 
-export const noSeedsFallback = 'no seed entities: vector chunks only';
+export const noSeedsFallback = 'no seeds: nothing in the graph matched the query, vector chunks only';
 
-/** Seeds as dense indices → similarity: node items above the threshold, in scope, best `limit`. */
-function pickSeeds(items: readonly RankedItem[], adjacency: GraphAdjacency, mask: Uint8Array | null, threshold: number, limit: number): Map<number, number> {
-  const seeds = new Map<number, number>();
-  const ranked = items.filter((item) => item.kind === 'node' && item.score >= threshold).sort((a, b) => b.score - a.score);
-  for (const item of ranked) {
-    if (seeds.size >= limit) break;
-    const v = adjacency.index.get(item.id);
-    if (v === undefined || (mask && !mask[v]) || seeds.has(v)) continue;
-    seeds.set(v, item.score);
-  }
-  return seeds;
+/** Weights scaled to sum to `share`; nothing when they sum to 0. */
+function scaled(weights: Map<number, number>, share: number): Map<number, number> {
+  let total = 0;
+  for (const weight of weights.values()) total += weight;
+  const out = new Map<number, number>();
+  if (total > 0) for (const [v, weight] of weights) out.set(v, (weight / total) * share);
+  return out;
 }
 
 export function createGraphSearch(deps: GraphSearchDeps, options: GraphSearchOptions = {}): GraphSearchMode {
   const seedLimit = options.seedLimit ?? 10;
+  const passageCount = options.passageSeeds ?? 20;
+  const entityShare = options.entityShare ?? 0.5;
+  const vectorPassages = options.vectorPassages ?? 'unless-builtin';
   return async (context, query, scope, limit) => {
     if (limit <= 0) return { items: [], fallback: null, triples: [] };
     const { db, settings } = context;
     const graphrag = settings.graphrag;
-    const [seedItems, vectorItems, version] = await Promise.all([
+    const [seedItems, vectorItems, keywordItems, linked, version] = await Promise.all([
       deps.seedNodes(context, query, seedLimit * graphrag.vector_overfetch_multiplier, scope),
-      deps.vectorChunks(context, query, 2 * limit, scope),
+      deps.vectorChunks(context, query, Math.max(passageCount, 2 * limit), scope),
+      deps.keywordChunks(context, query, passageCount, scope),
+      linkEntities(db, query),
       readGraphVersion(db),
     ]);
     const adjacency = await graphAdjacency(db, version);
-    const { mask } = await scopeMask(db, adjacency, scope, version.scope);
-    const vector = await chunksInScope(db, vectorItems, scope);
-    const seeds = pickSeeds(seedItems, adjacency, mask, graphrag.seed_similarity_threshold, seedLimit);
-    if (!seeds.size) return { items: vector.slice(0, limit), fallback: noSeedsFallback, triples: [] };
+    const graph = await passageGraph(db, adjacency, version);
+    const entityScope = await scopeMask(db, adjacency, scope, version.scope);
+    const mask = await passageMask(db, graph, entityScope, scope, version.scope);
+    const inScope = (v: number | undefined): v is number => v !== undefined && (!mask || mask[v] === 1);
 
-    const region = seedRegion(adjacency, [...seeds.keys()], mask, graphrag.max_graph_nodes);
-    const { scores } = personalizedPageRank(adjacency, seeds, region, { damping: graphrag.ppr_damping });
+    const similar = seedItems.filter((item) => item.kind === 'node' && item.score >= graphrag.seed_similarity_threshold).sort((a, b) => b.score - a.score);
+    const entityWeights = entitySeeds(graph, linked, similar, inScope, seedLimit);
+    const [vector, keyword] = await Promise.all([chunksInScope(db, vectorItems, scope), chunksInScope(db, keywordItems, scope)]);
+    const vectorWanted = vectorPassages === 'always' || settings.embedding.provider !== 'builtin' || !keyword.length;
+    const vectorSeeds = vectorWanted ? vector.slice(0, passageCount) : [];
+    const passageWeights = await passageSeeds(db, graph, [keyword.slice(0, passageCount), vectorSeeds]);
+    if (!entityWeights.size && !passageWeights.size) return { items: vector.slice(0, limit), fallback: noSeedsFallback, triples: [] };
+
+    // A passage seed outside the graph (a later chunk no entity cites) gets an index past its nodes.
+    const outside: string[] = [];
+    const passageIndexWeights = new Map<number, number>();
+    for (const [id, weight] of passageWeights) {
+      const chunk = graph.chunkIndex.get(id);
+      if (chunk === undefined) {
+        passageIndexWeights.set(graph.nodeCount + outside.length, weight);
+        outside.push(id);
+      } else if (inScope(graph.entityCount + chunk)) passageIndexWeights.set(graph.entityCount + chunk, weight);
+    }
+    const entityPart = passageIndexWeights.size ? (entityWeights.size ? entityShare : 0) : 1;
+    const personalization = new Map([...scaled(entityWeights, entityPart), ...scaled(passageIndexWeights, 1 - entityPart)]);
+
+    const inGraph = [...personalization.keys()].filter((v) => v < graph.nodeCount);
+    const region = seedRegion(graph, inGraph, mask, graphrag.max_graph_nodes);
+    const walk = personalizedPageRank(graph, personalization, region, { damping: graphrag.ppr_damping });
+    const { scores } = walk;
+
     const template = scope.templateId === null ? null : adjacency.templates.indexOf(scope.templateId);
-    const entities = topNodes(scores, graphrag.ppr_top_k, template === null ? undefined : (v) => adjacency.nodeTemplates[v] === template);
+    const entities = topNodes(scores, graphrag.ppr_top_k, (v) => v < graph.entityCount && (template === null || adjacency.nodeTemplates[v] === template));
+    const nodes = relative(entities.map((v) => ({ kind: 'node', id: adjacency.ids[v], score: scores[v] })));
+    const triples = await hydrateTriples(db, adjacency, collectTriples(adjacency, entities, scores, entityScope.mask, {
+      perDirection: settings.batching.graphrag_edge_query_limit, total: graphrag.max_triples,
+    }));
+    if (scope.templateId !== null) return { items: nodes.slice(0, limit), fallback: null, triples };
 
-    const ranked = entities.map((v) => ({ id: adjacency.ids[v], score: scores[v] }));
-    const [triples, provenance] = await Promise.all([
-      hydrateTriples(db, adjacency, collectTriples(adjacency, entities, scores, mask, { perDirection: settings.batching.graphrag_edge_query_limit, total: graphrag.max_triples })),
-      provenanceChunks(db, ranked, scope, 2 * limit),
-    ]);
-    const nodes: RankedItem[] = ranked.map((entity) => ({ kind: 'node', id: entity.id, score: entity.score }));
-    return { items: reciprocalRankFusion([provenance, vector, nodes], limit), fallback: null, triples };
+    // The walk normalises the seeds it holds to 1; an outside seed holds what an isolated node would.
+    const held = inGraph.reduce((sum, v) => sum + (region && !region[v] ? 0 : personalization.get(v)!), 0);
+    const passages = rankPassages(graph, scores, held, limit, outside.map((id, i) => ({ id, score: walk.restart * personalization.get(graph.nodeCount + i)! })));
+    const items = [...relative(passages), ...nodes].sort((a, b) => b.score - a.score).slice(0, limit);
+    return { items, fallback: null, triples };
   };
+}
+
+/** The `limit` passages with the most mass, outside seeds included, best first. */
+function rankPassages(graph: PassageGraph, scores: Float64Array, held: number, limit: number, outside: { id: string; score: number }[]): RankedItem[] {
+  const inside = topNodes(scores, limit, (v) => v >= graph.entityCount).map((v) => ({ kind: 'chunk' as const, id: graph.chunkIds[v - graph.entityCount], score: scores[v] * held }));
+  const ranked: RankedItem[] = [...inside, ...outside.filter((item) => item.score > 0).map((item) => ({ kind: 'chunk' as const, ...item }))];
+  return ranked.sort((a, b) => b.score - a.score).slice(0, limit);
 }

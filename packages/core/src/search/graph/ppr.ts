@@ -31,6 +31,12 @@ export interface PprResult {
   converged: boolean;
   /** Nodes the walk ran over (the mask's size). */
   activeCount: number;
+  /**
+   * The share of the personalization each node received per unit of its weight in the last iteration
+   * (1 − damping plus the dangling mass returned): an isolated seed outside the graph would hold
+   * `restart × its weight`.
+   */
+  restart: number;
 }
 
 /** The dense indices a mask admits (every node when `mask` is null). */
@@ -66,7 +72,7 @@ export function personalizedPageRank(graph: AdjacencyGraph, personalization: Rea
     p[v] += weight;
     total += weight;
   }
-  if (total === 0) return { scores, iterations: 0, converged: true, activeCount: active.length };
+  if (total === 0) return { scores, iterations: 0, converged: true, activeCount: active.length, restart: 1 - damping };
   for (const v of personalization.keys()) if (v >= 0 && v < n) p[v] /= total;
 
   const offsets = graph.offsets;
@@ -92,6 +98,7 @@ export function personalizedPageRank(graph: AdjacencyGraph, personalization: Rea
   const share = new Float64Array(n);
   let iterations = 0;
   let converged = false;
+  let restart = 1 - damping;
   while (iterations < maxIterations) {
     iterations++;
     let dangling = 0;
@@ -100,7 +107,7 @@ export function personalizedPageRank(graph: AdjacencyGraph, personalization: Rea
       if (degree[v] === 0) dangling += x[v];
       else share[v] = x[v] / degree[v];
     }
-    const restart = 1 - damping + damping * dangling;
+    restart = 1 - damping + damping * dangling;
     let change = 0;
     for (let i = 0; i < active.length; i++) {
       const v = active[i];
@@ -119,7 +126,7 @@ export function personalizedPageRank(graph: AdjacencyGraph, personalization: Rea
     }
   }
   if (x !== scores) scores.set(x);
-  return { scores, iterations, converged, activeCount: active.length };
+  return { scores, iterations, converged, activeCount: active.length, restart };
 }
 
 /**

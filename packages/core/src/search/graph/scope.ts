@@ -15,6 +15,7 @@
 import type { Db } from '../../storage/connection.ts';
 import type { SearchScope } from '../types.ts';
 import type { GraphAdjacency } from './adjacency.ts';
+import type { PassageGraph } from './passages.ts';
 
 export interface ScopeMask {
   /** 1 = reachable, per dense node index; null = every node. */
@@ -87,4 +88,36 @@ async function computeMask(db: Db, adjacency: GraphAdjacency, sourceIds: string[
     }
   }
   return { mask, size };
+}
+
+const passageCaches = new WeakMap<PassageGraph, Map<string, { version: number; mask: Uint8Array | null }>>();
+
+/**
+ * The scope over the passage graph: the entity nodes as `entityMask` says, and the passages of enabled
+ * sources (of the scope's sources when it names some). Null when everything is in. Cached per graph
+ * and scope until `graph_version.scope` moves.
+ */
+export async function passageMask(db: Db, graph: PassageGraph, entityMask: ScopeMask, scope: Pick<SearchScope, 'sourceIds'>, scopeVersion: number): Promise<Uint8Array | null> {
+  const key = scope.sourceIds ? JSON.stringify([...new Set(scope.sourceIds)].sort()) : '*';
+  let cache = passageCaches.get(graph);
+  if (!cache) passageCaches.set(graph, (cache = new Map()));
+  const hit = cache.get(key);
+  if (hit && hit.version === scopeVersion) return hit.mask;
+  const allowed = new Set(
+    scope.sourceIds
+      ? await idList(db, 'SELECT id FROM sources WHERE enabled = 1 AND id IN (SELECT value FROM json_each(?))', [JSON.stringify(scope.sourceIds)])
+      : await idList(db, 'SELECT id FROM sources WHERE enabled = 1', []),
+  );
+  const sourceAllowed = graph.sources.map((source) => allowed.has(source));
+  let mask: Uint8Array | null = null;
+  if (entityMask.mask || sourceAllowed.some((ok) => !ok)) {
+    mask = new Uint8Array(graph.nodeCount);
+    if (entityMask.mask) mask.set(entityMask.mask);
+    else mask.fill(1, 0, graph.entityCount);
+    for (let i = 0; i < graph.chunkIds.length; i++) mask[graph.entityCount + i] = sourceAllowed[graph.chunkSources[i]] ? 1 : 0;
+  }
+  cache.delete(key);
+  cache.set(key, { version: scopeVersion, mask });
+  while (cache.size > maxCachedMasks) cache.delete(cache.keys().next().value!);
+  return mask;
 }
