@@ -140,6 +140,13 @@ describe('HTTP input hardening', () => {
     expect(((await call('GET', '/sources')).body as { pagination: { total: number } }).pagination.total).toBe(0);
   });
 
+  it('keeps a file name written in UTF-8 as the browser sent it', async () => {
+    const names = ['bråk.txt', 'Müller – Notizen.md', '北京.txt'];
+    const result = await uploadSources(server, cookie, '/sources/batch', names.map((name) => ({ name, content: `Notes kept in ${name}.` })), { extract_entities: 'false' });
+    expect(result.status, result.text).toBe(202);
+    expect((result.body as { files: { filename: string }[] }).files.map((file) => file.filename)).toEqual(names);
+  });
+
   it('answers 404 naming the unknown ids of /exports/by_sources and /quality/analyze, and accepts known ones', async () => {
     const uploaded = await uploadSources(server, cookie, '/sources', [{ name: 'known.txt', content: 'Ada Lovelace wrote about the Analytical Engine.' }]);
     expect(uploaded.status, uploaded.text).toBe(202);

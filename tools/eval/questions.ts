@@ -49,11 +49,7 @@ export function scoreRankings(kit: Kit, mode: string, rankings: readonly string[
 
 /** Every question through GET /search in `mode`. */
 export async function scoreMode(client: EvalClient, kit: Kit, mode: string, k: number): Promise<ModeScore> {
-  // The multipart parser may decode a non-ASCII filename as Latin-1: either spelling names the passage.
-  const titles = new Map(kit.passages.flatMap((passage) => {
-    const filename = passageFilename(passage);
-    return [[filename, passage.title], [Buffer.from(filename, 'utf8').toString('latin1'), passage.title]] as const;
-  }));
+  const titles = new Map(kit.passages.map((passage) => [passageFilename(passage), passage.title] as const));
   const rankings: string[][] = [];
   const times: number[] = [];
   let fallbacks = 0;

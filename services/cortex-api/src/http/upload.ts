@@ -76,7 +76,8 @@ export async function receiveUpload(req: Request, res: Response, limits: UploadL
   // Whatever the request's outcome (a validation error included), files not moved into a source go.
   res.once('close', () => void discardUploads(received));
   const storage = new HashingDiskStorage(limits.dir);
-  const upload = multer({ storage, limits: { fileSize: limits.maxBytes, files: limits.maxFiles, fields: 100, fieldSize: 64 * 1024 } });
+  // Browsers and curl send a file name's UTF-8 bytes as they are; busboy's default would read them as Latin-1.
+  const upload = multer({ storage, defParamCharset: 'utf8', limits: { fileSize: limits.maxBytes, files: limits.maxFiles, fields: 100, fieldSize: 64 * 1024 } });
   const middleware = limits.multiple ? upload.array(limits.field, limits.maxFiles) : upload.single(limits.field);
   const failure = await new Promise<unknown>((resolve) => {
     middleware(req, res, (error: unknown) => resolve(error));
