@@ -24,7 +24,7 @@ describe('GET /nodes and GET /edges scoped by source_ids', () => {
   });
   afterAll(() => server.stop());
 
-  it('returns the nodes and edges an extracted source contributed, and only those', async () => {
+  it('returns the nodes and edges an extracted source contributed, and only those, and counts them in /sources/stats', async () => {
     const curieId = await extracted('curie.txt', curie);
     const darwinId = await extracted('darwin.txt', darwin);
     const { db } = await server.platform.databases.current();
@@ -40,5 +40,11 @@ describe('GET /nodes and GET /edges scoped by source_ids', () => {
       expect(ownedEdges.length).toBeGreaterThan(0);
       expect(edges.map((edge) => edge.id).sort()).toEqual(ownedEdges);
     }
+
+    const stats = (await server.call('GET', '/sources/stats', { cookie })).body as { total_entities: number; total_relationships: number };
+    const distinct = async (table: string, column: string) => Number(((await db(table).countDistinct({ n: column }).first()) as { n: number }).n);
+    expect(stats.total_entities).toBe(await distinct('node_sources', 'node_id'));
+    expect(stats.total_relationships).toBe(await distinct('edge_sources', 'edge_id'));
+    expect(stats.total_entities).toBeGreaterThan(0);
   });
 });

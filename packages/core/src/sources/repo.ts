@@ -152,7 +152,8 @@ export async function sourceStatistics(db: Db): Promise<{ total_files: number; b
     total_files: byStatus.reduce((sum, row) => sum + Number(row.n), 0),
     by_status: Object.fromEntries(byStatus.map((row) => [row.status, Number(row.n)])),
     total_chunks: await count('document_chunks'),
-    total_entities: await count('graph_nodes', (query) => query.whereNotNull('source_id')),
-    total_relationships: await count('graph_edges', (query) => query.whereNotNull('source_id')),
+    // Extraction's items are owned through node_sources / edge_sources; source_id names only a creating source.
+    total_entities: await count('graph_nodes', (query) => query.whereNotNull('source_id').orWhereIn('id', db('node_sources').select('node_id'))),
+    total_relationships: await count('graph_edges', (query) => query.whereNotNull('source_id').orWhereIn('id', db('edge_sources').select('edge_id'))),
   };
 }
