@@ -3,7 +3,8 @@ import { HealthMonitor } from '@rhizome/core/processing/health-monitor';
 import { startBackupSchedule } from '@rhizome/core/backup/schedule';
 import { finishIdleExtractions } from '@rhizome/core/extraction/recovery';
 import { persistInstanceHealth } from '@rhizome/core/providers/instance-health';
-import { graphAdjacency } from '@rhizome/core/search/graph/adjacency';
+import { graphAdjacency, readGraphVersion } from '@rhizome/core/search/graph/adjacency';
+import { passageGraph } from '@rhizome/core/search/graph/passages';
 import { sourceServiceFor } from './routes/sources.ts';
 
 const sourceRecoveryIntervalMs = 60_000;
@@ -40,11 +41,15 @@ async function sourcesInProgress(platform: Platform): Promise<boolean> {
   return (await db('sources').whereIn('status', ['indexing', 'vision_pending', 'extracting', 'committing']).first('id')) !== undefined;
 }
 
-/** Builds the active database's graph-search adjacency now, so the first graph search does not pay for it (seconds at a million edges). */
+/**
+ * Builds the active database's graph-search adjacency and passage graph now, so the first graph or hybrid
+ * search does not pay for them (seconds at a million edges).
+ */
 async function warmGraphSearch(platform: Platform): Promise<void> {
   try {
     const { db } = await platform.databases.current();
-    await graphAdjacency(db);
+    const version = await readGraphVersion(db);
+    await passageGraph(db, await graphAdjacency(db, version), version);
   } catch (error) {
     platform.logger.warning(`graph search warm-up: ${String(error)}`);
   }
