@@ -27,7 +27,7 @@ import { graphAdjacency, readGraphVersion } from './adjacency.ts';
 import { chunksInScope } from './chunks.ts';
 import { linkEntities } from './link.ts';
 import { passageGraph, type PassageGraph } from './passages.ts';
-import { personalizedPageRank, seedRegion, topNodes } from './ppr.ts';
+import { personalizedPageRank, seedRegion, topNodes, type PprResult } from './ppr.ts';
 import { passageMask, scopeMask } from './scope.ts';
 import { entitySeeds, passageSeeds, relative } from './seeds.ts';
 import { collectTriples, hydrateTriples } from './triples.ts';
@@ -128,7 +128,7 @@ export function createGraphSearch(deps: GraphSearchDeps, options: GraphSearchOpt
     const { scores } = walk;
 
     const template = scope.templateId === null ? null : adjacency.templates.indexOf(scope.templateId);
-    const entities = topNodes(scores, graphrag.ppr_top_k, (v) => v < graph.entityCount && (template === null || adjacency.nodeTemplates[v] === template));
+    const entities = topNodes(scores, graphrag.ppr_top_k, (v) => v < graph.entityCount && (template === null || adjacency.nodeTemplates[v] === template), walk.active);
     const nodes = relative(entities.map((v) => ({ kind: 'node', id: adjacency.ids[v], score: scores[v] })));
     const triples = await hydrateTriples(db, adjacency, collectTriples(adjacency, entities, scores, entityScope.mask, {
       perDirection: settings.batching.graphrag_edge_query_limit, total: graphrag.max_triples,
@@ -137,15 +137,15 @@ export function createGraphSearch(deps: GraphSearchDeps, options: GraphSearchOpt
 
     // The walk normalises the seeds it holds to 1; an outside seed holds what an isolated node would.
     const held = inGraph.reduce((sum, v) => sum + (region && !region[v] ? 0 : personalization.get(v)!), 0);
-    const passages = rankPassages(graph, scores, held, limit, outside.map((id, i) => ({ id, score: walk.restart * personalization.get(graph.nodeCount + i)! })));
+    const passages = rankPassages(graph, walk, held, limit, outside.map((id, i) => ({ id, score: walk.restart * personalization.get(graph.nodeCount + i)! })));
     const items = [...relative(passages), ...nodes].sort((a, b) => b.score - a.score).slice(0, limit);
     return { items, fallback: null, triples };
   };
 }
 
 /** The `limit` passages with the most mass, outside seeds included, best first. */
-function rankPassages(graph: PassageGraph, scores: Float64Array, held: number, limit: number, outside: { id: string; score: number }[]): RankedItem[] {
-  const inside = topNodes(scores, limit, (v) => v >= graph.entityCount).map((v) => ({ kind: 'chunk' as const, id: graph.chunkIds[v - graph.entityCount], score: scores[v] * held }));
+function rankPassages(graph: PassageGraph, { scores, active }: PprResult, held: number, limit: number, outside: { id: string; score: number }[]): RankedItem[] {
+  const inside = topNodes(scores, limit, (v) => v >= graph.entityCount, active).map((v) => ({ kind: 'chunk' as const, id: graph.chunkIds[v - graph.entityCount], score: scores[v] * held }));
   const ranked: RankedItem[] = [...inside, ...outside.filter((item) => item.score > 0).map((item) => ({ kind: 'chunk' as const, ...item }))];
   return ranked.sort((a, b) => b.score - a.score).slice(0, limit);
 }

@@ -31,6 +31,8 @@ export interface PprResult {
   converged: boolean;
   /** Nodes the walk ran over (the mask's size). */
   activeCount: number;
+  /** Those nodes' dense indices: the only ones that can hold a score (see `topNodes`). */
+  active: Int32Array;
   /**
    * The share of the personalization each node received per unit of its weight in the last iteration
    * (1 − damping plus the dangling mass returned): an isolated seed outside the graph would hold
@@ -54,8 +56,21 @@ function activeNodes(nodeCount: number, mask: Uint8Array | null): Int32Array {
 }
 
 /**
+ * A node-sized scratch array per graph, all zeros between calls: a walk over a small region of a large
+ * graph then touches only its region, instead of allocating and clearing arrays the size of the graph.
+ */
+const shareScratch = new WeakMap<AdjacencyGraph, Float64Array>();
+
+function zeroedShare(graph: AdjacencyGraph): Float64Array {
+  let share = shareScratch.get(graph);
+  if (!share) shareScratch.set(graph, (share = new Float64Array(graph.nodeCount)));
+  return share;
+}
+
+/**
  * PPR of `personalization` (dense index → weight, normalised here; seeds outside the mask ignored)
- * over `graph` restricted to `mask` (1 = in scope; null = every node).
+ * over `graph` restricted to `mask` (1 = in scope; null = every node). The iteration runs over the
+ * mask's nodes only, so its cost follows the region, not the graph.
  */
 export function personalizedPageRank(graph: AdjacencyGraph, personalization: ReadonlyMap<number, number>, mask: Uint8Array | null, options: PprOptions): PprResult {
   const n = graph.nodeCount;
@@ -63,70 +78,76 @@ export function personalizedPageRank(graph: AdjacencyGraph, personalization: Rea
   const tolerance = options.tolerance ?? 1e-6;
   const maxIterations = options.maxIterations ?? 100;
   const active = activeNodes(n, mask);
+  const k = active.length;
   const scores = new Float64Array(n);
 
-  const p = new Float64Array(n);
+  // Local arrays, indexed by position in `active`.
+  const p = new Float64Array(k);
   let total = 0;
-  for (const [v, weight] of personalization) {
-    if (v < 0 || v >= n || (mask && !mask[v]) || !(weight > 0)) continue;
-    p[v] += weight;
-    total += weight;
+  for (let i = 0; i < k; i++) {
+    const weight = personalization.get(active[i]);
+    if (weight !== undefined && weight > 0) {
+      p[i] = weight;
+      total += weight;
+    }
   }
-  if (total === 0) return { scores, iterations: 0, converged: true, activeCount: active.length, restart: 1 - damping };
-  for (const v of personalization.keys()) if (v >= 0 && v < n) p[v] /= total;
+  if (total === 0) return { scores, iterations: 0, converged: true, activeCount: k, active, restart: 1 - damping };
+  for (let i = 0; i < k; i++) p[i] /= total;
 
   const offsets = graph.offsets;
   const neighbors = graph.neighbors;
 
   // Degree within the mask: the number of slots whose other end is in scope.
-  const degree = new Float64Array(n);
-  for (let i = 0; i < active.length; i++) {
+  const degree = new Float64Array(k);
+  for (let i = 0; i < k; i++) {
     const v = active[i];
     if (!mask) {
-      degree[v] = offsets[v + 1] - offsets[v];
+      degree[i] = offsets[v + 1] - offsets[v];
       continue;
     }
     let d = 0;
     for (let j = offsets[v], end = offsets[v + 1]; j < end; j++) d += mask[neighbors[j]];
-    degree[v] = d;
+    degree[i] = d;
   }
 
-  let x = scores;
-  x.set(p);
-  let next = new Float64Array(n);
-  // Each node's share per slot; stays 0 outside the mask and for dangling nodes, so pulls need no test.
-  const share = new Float64Array(n);
+  let x = Float64Array.from(p);
+  let next = new Float64Array(k);
+  // Each node's share per slot, by dense index; stays 0 outside the mask and for dangling nodes, so pulls need no test.
+  const share = zeroedShare(graph);
   let iterations = 0;
   let converged = false;
   let restart = 1 - damping;
-  while (iterations < maxIterations) {
-    iterations++;
-    let dangling = 0;
-    for (let i = 0; i < active.length; i++) {
-      const v = active[i];
-      if (degree[v] === 0) dangling += x[v];
-      else share[v] = x[v] / degree[v];
+  try {
+    while (iterations < maxIterations) {
+      iterations++;
+      let dangling = 0;
+      for (let i = 0; i < k; i++) {
+        if (degree[i] === 0) dangling += x[i];
+        else share[active[i]] = x[i] / degree[i];
+      }
+      restart = 1 - damping + damping * dangling;
+      let change = 0;
+      for (let i = 0; i < k; i++) {
+        const v = active[i];
+        let sum = 0;
+        for (let j = offsets[v], end = offsets[v + 1]; j < end; j++) sum += share[neighbors[j]];
+        const value = damping * sum + restart * p[i];
+        change += Math.abs(value - x[i]);
+        next[i] = value;
+      }
+      const previous = x;
+      x = next;
+      next = previous;
+      if (change < k * tolerance) {
+        converged = true;
+        break;
+      }
     }
-    restart = 1 - damping + damping * dangling;
-    let change = 0;
-    for (let i = 0; i < active.length; i++) {
-      const v = active[i];
-      let sum = 0;
-      for (let j = offsets[v], end = offsets[v + 1]; j < end; j++) sum += share[neighbors[j]];
-      const value = damping * sum + restart * p[v];
-      change += Math.abs(value - x[v]);
-      next[v] = value;
-    }
-    const previous = x;
-    x = next;
-    next = previous;
-    if (change < active.length * tolerance) {
-      converged = true;
-      break;
-    }
+  } finally {
+    for (let i = 0; i < k; i++) share[active[i]] = 0;
   }
-  if (x !== scores) scores.set(x);
-  return { scores, iterations, converged, activeCount: active.length, restart };
+  for (let i = 0; i < k; i++) scores[active[i]] = x[i];
+  return { scores, iterations, converged, activeCount: k, active, restart };
 }
 
 /**
@@ -162,19 +183,22 @@ export function seedRegion(graph: AdjacencyGraph, seeds: readonly number[], mask
 
 /**
  * The `k` highest-scoring nodes with a positive score that `accept` admits, best first (ties by
- * lower index). Linear in the node count for small `k`.
+ * lower index). Looks only at `candidates` when given (a walk's `active` nodes), else at every node.
  */
-export function topNodes(scores: Float64Array, k: number, accept: (v: number) => boolean = () => true): number[] {
+export function topNodes(scores: Float64Array, k: number, accept: (v: number) => boolean = () => true, candidates?: Int32Array): number[] {
   const top: number[] = [];
   if (k <= 0) return top;
-  for (let v = 0; v < scores.length; v++) {
+  const count = candidates ? candidates.length : scores.length;
+  for (let i = 0; i < count; i++) {
+    const v = candidates ? candidates[i] : i;
     const score = scores[v];
     if (!(score > 0)) continue;
-    if (top.length === k && score <= scores[top[k - 1]]) continue;
+    if (top.length === k && (score < scores[top[k - 1]] || (score === scores[top[k - 1]] && v > top[k - 1]))) continue;
     if (!accept(v)) continue;
-    if (top.length < k) top.push(v);
+    if (top.length === k) top.pop();
+    top.push(v);
     let at = top.length - 1;
-    while (at > 0 && scores[top[at - 1]] < score) {
+    while (at > 0 && (scores[top[at - 1]] < score || (scores[top[at - 1]] === score && top[at - 1] > v))) {
       top[at] = top[at - 1];
       at--;
     }
