@@ -56,8 +56,8 @@ describe('extraction through the builtin provider', () => {
     const [marie] = await nodeNamed('Marie Curie');
     expect(marie).toBeDefined();
     expect(marie.extracted).toBe(1);
-    const template = (await (await db())('graph_templates').where({ id: marie.template_id }).first()) as { name: string; source_id: string };
-    expect(template).toMatchObject({ name: 'Person', source_id: id });
+    // One template per type, shared by every source: extracted people are typed by the system Person template.
+    expect(marie.template_id).toBe('system_template_person');
     // Committed nodes are embedded (the builtin embedder: 100 dimensions).
     expect(((await call('GET', `/nodes/${marie.id}`)).body as { embedding: number[] | null }).embedding).toHaveLength(100);
     const citations = await citationsOf(marie.id);

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { endpoint } from '../endpoint.ts';
 import { filteringModes } from '../settings.ts';
-import { AnyObject, Body, Nullable, OneOf, Page, PageQuery } from './common.ts';
+import { AnyObject, Body, Nullable, OneOf, Page, PageQuery, QueuedTask } from './common.ts';
 
 const tag = 'sources';
 const SourceId = Type.Object({ source_id: Type.String() });
@@ -40,19 +40,51 @@ const ExtractionTask = Type.Object({
   started_at: Timestamp, completed_at: Timestamp, duration_ms: Nullable(Type.Integer()),
 });
 
+const RunOptions = {
+  analysis_depth: Type.Optional(OneOf(['full', 'quick'] as const)),
+  domain: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 100 }))),
+  filtering_mode: Type.Optional(Nullable(OneOf(filteringModes))),
+  content_filtering: Type.Optional(Type.Boolean()),
+  enable_vision: Type.Optional(Nullable(Type.Boolean())),
+};
+
+const BulkProgress = Type.Object({
+  task_id: Type.String(),
+  task_status: Type.String(),
+  total: Type.Integer({ description: 'Sources the run extracts (those it skipped left out once it has finished starting them)' }),
+  not_started: Type.Integer(),
+  in_progress: Type.Integer(),
+  completed: Type.Integer(),
+  failed: Type.Integer(),
+  cancelled: Type.Integer(),
+  progress_percent: Type.Number(),
+  failures: Type.Array(Type.Object({ source_id: Type.String(), error: Nullable(Type.String()) })),
+  skipped: Type.Array(Type.Object({ source_id: Type.String(), reason: Type.String() })),
+});
+export type BulkExtractionProgressBody = Static<typeof BulkProgress>;
+
 export const extractionEndpoints = {
   start: endpoint({
     method: 'POST', path: '/sources/{source_id}/extraction', tag, status: 202, errors: [400, 404, 409, 422],
-    summary: 'Extract entities and relationships from an indexed source (force restarts a running extraction); a source whose domain was never chosen waits at the confirmation gate first (status awaiting_confirmation, no job yet)', params: SourceId,
-    body: Body({
-      analysis_depth: Type.Optional(OneOf(['full', 'quick'] as const)),
-      domain: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 100 }))),
-      filtering_mode: Type.Optional(Nullable(OneOf(filteringModes))),
-      content_filtering: Type.Optional(Type.Boolean()),
-      enable_vision: Type.Optional(Nullable(Type.Boolean())),
-      force: Type.Optional(Type.Boolean({ default: false })),
-    }),
+    summary: 'Extract entities and relationships from an indexed or extracted source. force restarts a running extraction, and re-extracts a committed source (or one whose extraction failed): what it contributed to the graph is replaced when the new extraction commits, and stays until then. A source whose domain was never chosen waits at the confirmation gate first (status awaiting_confirmation, no job yet)', params: SourceId,
+    body: Body({ ...RunOptions, force: Type.Optional(Type.Boolean({ default: false })) }),
     response: Type.Object({ source_id: Type.String(), job_id: Nullable(Type.String()), status: OneOf(['queued', 'awaiting_confirmation'] as const), message: Type.String() }),
+  }),
+  bulkStart: endpoint({
+    method: 'POST', path: '/sources/extraction', tag, status: 202, errors: [400, 404, 409, 422],
+    summary: 'Re-extract many sources as queued work, for instance after switching to another model: by source_ids, or all (every committed or extracted source and every one whose extraction failed). Each source is replaced in the graph only when its new extraction commits. Running extractions are refused (by id) or skipped (all) unless force. Follow it with GET /sources/extraction/{task_id}',
+    body: Body({
+      source_ids: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { minItems: 1, maxItems: 100_000 })),
+      all: Type.Optional(Type.Boolean()),
+      force: Type.Optional(Type.Boolean({ default: false })),
+      ...RunOptions,
+    }),
+    response: Type.Intersect([QueuedTask, Type.Object({ total: Type.Integer() })]),
+  }),
+  bulkProgress: endpoint({
+    method: 'GET', path: '/sources/extraction/{task_id}', tag, status: 200, errors: [404],
+    summary: 'Progress of a bulk extraction: its sources by the state of the extraction it started', params: Type.Object({ task_id: Type.String() }),
+    response: BulkProgress,
   }),
   progress: endpoint({
     method: 'GET', path: '/sources/{source_id}/extraction', tag, status: 200, errors: [404], summary: 'Progress of the source\'s extraction', params: SourceId,

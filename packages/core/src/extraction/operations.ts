@@ -11,6 +11,7 @@ import { updateSource } from '../sources/repo.ts';
 import { QualityService } from '../quality/service.ts';
 import type { VectorSink } from '../search/vectors/writers.ts';
 import type { Db } from '../storage/connection.ts';
+import { defineBulkExtractionOperation } from './bulk.ts';
 import { commitExtraction } from './commit/commit.ts';
 import { embedNodes } from './commit/node-vectors.ts';
 import { finalizeExtraction } from './finalize/index.ts';
@@ -19,6 +20,7 @@ import { completedHarvests, finalizeWhenDone, getGroup, getJob, groupCounts, job
 import { commitExtractionOperation, extractGroupOperation, finalizeExtractionOperation } from './operation-names.ts';
 import { groupChunks } from './plan.ts';
 import { runPreset } from './options.ts';
+import type { ExtractionService } from './service.ts';
 import type { FinalizeResult, GroupHarvest } from './types.ts';
 
 export interface ExtractionOperationDeps {
@@ -30,6 +32,8 @@ export interface ExtractionOperationDeps {
   events: GraphEventBus;
   /** The node vector index of a database, fed with committed nodes' vectors. */
   nodeVectors?(database: string): VectorSink;
+  /** A database's extraction service, which the bulk operation starts each source's run with. */
+  extraction(database: string, db: Db): ExtractionService;
 }
 
 const skipped = (reason: string) => ({ skipped: reason });
@@ -49,6 +53,7 @@ async function jobDomain(db: Db, job: JobRow): Promise<DomainDefinition> {
  */
 export function defineExtractionOperations(registry: OperationRegistry, deps: ExtractionOperationDeps): void {
   const finalizeIfDone = (db: Db, database: string, job: JobRow) => finalizeWhenDone(db, deps.queue, database, job, deps.settings().priorities.background);
+  defineBulkExtractionOperation(registry, deps);
 
   registry.define(extractGroupOperation, { queue: 'llm', pausable: true, sourceIdField: 'source_id' }, async ({ task, signal, logger }) => {
     const { name, db } = await taskDatabaseFor(deps.databases, task.data.database);

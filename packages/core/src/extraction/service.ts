@@ -19,8 +19,10 @@ export interface ExtractionServiceDeps {
   readiness: Pick<ReadinessGate, 'assertReady'>;
 }
 
-/** Statuses a run may start from (spec Part C state table); a running job may be replaced with `force`. */
+/** Statuses a run may start from; a running job may be replaced with `force`. */
 const startable = ['indexed', 'extracted'] as const;
+/** What `force` also re-extracts: a committed source (its contribution is replaced at commit) or one whose extraction failed. */
+const forceStartable = ['committed', 'error'] as const;
 const enqueueConcurrency = 64;
 
 /** A source with no chunk left to extract from (no text, or all filtered out): 400, and the source stays as it is. */
@@ -56,8 +58,10 @@ export class ExtractionService {
     if (!source) throw ApiError.notFound('Source', sourceId);
     const running = await this.activeJob(sourceId);
     if (running && !request.force) throw ApiError.conflict(`Extraction of source '${sourceId}' is already in progress (job ${running.id}); pass force to restart it`, { job_id: running.id });
-    if (!running && !(startable as readonly string[]).includes(source.status)) {
-      throw ApiError.badRequest(`Source '${sourceId}' is ${source.status}: extraction starts from ${startable.join(' or ')}`, 'status');
+    const allowed: readonly string[] = request.force ? [...startable, ...forceStartable] : startable;
+    if (!running && !allowed.includes(source.status)) {
+      const hint = (forceStartable as readonly string[]).includes(source.status) ? '; pass force true to re-extract it' : '';
+      throw ApiError.badRequest(`Source '${sourceId}' is ${source.status}: extraction starts from ${startable.join(' or ')}${hint}`, 'status');
     }
     if (source.chunk_count === 0) throw new NothingToExtractError(sourceId, 'no text could be read from it (see loader_warnings)');
     if (source.status === 'indexed' && !running && !domainConfirmed(source) && !request.domain) return this.park(source, request);
@@ -145,8 +149,10 @@ export class ExtractionService {
       if (group.task_id) await tasks.cancel(group.task_id, Date.now());
       await moveGroup(db, job.id, group.group_index, ['pending', 'queued'], { status: 'cancelled', completed_at: now });
     }
+    // A re-extraction that stops leaves the source's earlier contribution in the graph: it stays committed.
+    const status = (await hasContribution(db, job.source_id)) ? 'committed' : 'indexed';
     await updateSource(db, job.source_id, {
-      status: 'indexed', extraction_job_id: null, current_step: 'indexed', step_description: `Extraction ${reason}`, last_activity_at: now,
+      status, extraction_job_id: null, current_step: status, step_description: `Extraction ${reason}`, last_activity_at: now,
     }, ['extracting', 'extracted', 'committing']);
   }
 
@@ -168,4 +174,8 @@ export class ExtractionService {
   async counts(job: JobRow) {
     return groupCounts(this.deps.db, job.id);
   }
+}
+
+async function hasContribution(db: Db, sourceId: string): Promise<boolean> {
+  return Boolean((await db('node_sources').where({ source_id: sourceId }).first('node_id')) ?? (await db('edge_sources').where({ source_id: sourceId }).first('edge_id')));
 }

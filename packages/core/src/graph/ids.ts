@@ -41,8 +41,3 @@ export function entityNodeId(database: string, typeKey: string, nameKey: string)
 export function relationshipEdgeId(database: string, typeKey: string, sourceNodeId: string, targetNodeId: string): string {
   return `edge_${sha(`${database}:relationship:${typeKey}:${sourceNodeId}:${targetNodeId}`)}`;
 }
-
-/** Id of a template a source brought (templates are per source, prior-art §2.12). */
-export function sourceTemplateId(sourceId: string, templateType: 'node' | 'edge', nameKey: string): string {
-  return `tpl_${sha(`${sourceId}:${templateType}:${nameKey}`)}`;
-}

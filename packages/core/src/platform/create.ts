@@ -166,7 +166,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
   const chunkVectors = vectorWriters.chunks;
   const extraction = (database: string, db: Db) => new ExtractionService({ db, database, queue, tasks, settings: () => settings.get(), readiness: providers.readiness });
   defineExtractionOperations(operations, {
-    databases, settings: () => settings.get(), llm: providers.llm, embeddings: providers.embeddings, queue, events: graphEvents, nodeVectors: (name) => vectorWriters.nodes.sink(name),
+    databases, settings: () => settings.get(), llm: providers.llm, embeddings: providers.embeddings, queue, events: graphEvents, nodeVectors: (name) => vectorWriters.nodes.sink(name), extraction,
   });
   defineSearchOperations(operations, { databases, settings: () => settings.get(), embeddings: providers.embeddings, writers: vectorWriters });
   defineChatOperations(operations, { databases, settings: () => settings.get(), llm: providers.llm, embeddings: providers.embeddings, pubsub });

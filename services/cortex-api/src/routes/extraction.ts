@@ -2,6 +2,7 @@ import { extractionEndpoints as api, type ExtractionProgressBody } from '@rhizom
 import type { Platform } from '@rhizome/core/platform/create';
 import type { ExtractionService } from '@rhizome/core/extraction/service';
 import type { GroupRow, JobRow } from '@rhizome/core/extraction/jobs';
+import { bulkExtractionOperation, bulkProgress, bulkTargets, type BulkExtractionResult } from '@rhizome/core/extraction/bulk';
 import { getSource } from '@rhizome/core/sources/repo';
 import { ApiError } from '@rhizome/contracts/errors';
 import { pageWindow, pagination } from '../http/pagination.ts';
@@ -38,8 +39,27 @@ function progress(sourceId: string, job: JobRow, groups: GroupRow[]): Extraction
   };
 }
 
-/** Start, watch and cancel the extraction of a source (spec Part C `/sources/{id}/extraction`). */
+/** Start, watch and cancel the extraction of a source, or of many at once. */
 export function mountExtractionRoutes(routes: RouteTable, { platform }: CortexDeps): void {
+  routes.add(api.bulkStart, async ({ body }) => {
+    const { name, db } = await platform.databases.current();
+    const ids = await bulkTargets(db, body);
+    await platform.providers.readiness.assertReady('extraction');
+    const { analysis_depth, domain, filtering_mode, content_filtering } = body;
+    const data = { database: name, source_ids: ids, force: Boolean(body.force), options: { analysis_depth, domain, filtering_mode, content_filtering } };
+    const task = await platform.queue.submit({ queue: 'operations', operation: bulkExtractionOperation, priority: platform.settings.get().priorities.background, data, metadata: { database: name } });
+    return { task_id: task.task_id, status: 'queued' as const, message: `Extraction of ${ids.length} sources queued; follow it at /sources/extraction/${task.task_id}`, total: ids.length };
+  });
+  routes.add(api.bulkProgress, async ({ params }) => {
+    const task = await platform.tasks.get(params.task_id);
+    if (!task || task.operation !== bulkExtractionOperation) throw ApiError.notFound('Bulk extraction', params.task_id);
+    const db = await platform.databases.connection(String(task.data.database));
+    const result = task.status === 'completed' ? ((await platform.tasks.result(task.task_id, Date.now()))?.result as BulkExtractionResult | undefined) : undefined;
+    const skipped = result?.skipped ?? [];
+    const left = new Set(skipped.map((entry) => entry.source_id));
+    const ids = (task.data.source_ids as string[]).filter((id) => !left.has(id));
+    return { task_id: task.task_id, task_status: task.status, ...(await bulkProgress(db, ids, task.created_at)), skipped };
+  });
   routes.add(api.start, async ({ params, body }) => {
     const service = await extractionServiceFor(platform);
     const { job, status, message } = await service.start(params.source_id, body);

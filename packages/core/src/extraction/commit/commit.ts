@@ -8,7 +8,8 @@ import type { Db } from '../../storage/connection.ts';
 import { normalizeNameKey as nameKey } from '../finalize/names.ts';
 import type { Evidence, FinalEntity, FinalizeResult, FinalRelationship } from '../types.ts';
 import { removeContribution } from './contributions.ts';
-import { ensureSourceTemplates } from './templates.ts';
+import { linkSourceTemplates } from './template-ownership.ts';
+import { ensureTypeTemplates } from './templates.ts';
 import { GENERIC_TYPES, typeKey } from '../finalize/types.ts';
 import { mergeNodeProperties, type NodeProperties } from './node-properties.ts';
 
@@ -49,20 +50,22 @@ const snippetMaxChars = 1000;
 const sha = (value: string) => createHash('sha256').update(value).digest('hex').slice(0, 24);
 
 /**
- * Commits a finalised extraction in one transaction (prior-art §2.12): the source's previous
- * contribution is taken back, its templates created, each entity upserted onto the node that already
- * holds it (same normalised name and compatible type, from any source) or a new node with a stable id,
- * each relationship onto its stable edge, and citations written with the sentences that support them.
- * Nodes are full-text indexed in the same transaction.
+ * Commits a finalised extraction in one transaction: the source's previous contribution is taken
+ * back; each type finds its template (one per type, shared by every source); each entity is upserted
+ * onto the node that already holds it (same normalised name and compatible type, from any source) or a
+ * new node with a stable id, each relationship onto its stable edge; citations are written with the
+ * sentences that support them, and the templates the source now uses are linked to it. Nodes are
+ * full-text indexed in the same transaction.
  */
 export async function commitExtraction(input: CommitInput): Promise<CommitOutcome> {
   const { db, sourceId, result } = input;
   const now = new Date().toISOString();
   return db.transaction(async (trx) => {
     const removed = await removeContribution(trx, sourceId);
-    const templates = await ensureSourceTemplates(trx, sourceId, input.domain, result, now);
+    const templates = await ensureTypeTemplates(trx, input.domain, result, now);
     const nodes = await upsertNodes(trx, input, templates.node, now);
     const edges = await upsertEdges(trx, input, nodes.ids, templates.edge, now);
+    await linkSourceTemplates(trx, sourceId);
     const entityCitations = await writeCitations(trx, 'source_citations', 'entity_uri', sourceId, input, result.entities.map((entity, index) => ({ target: nodes.ids[index], confidence: entity.confidence, evidence: entity.evidence, metadata: { extracted_name: entity.name, extracted_type: entity.type } })), now);
     const relationshipCitations = await writeCitations(trx, 'relationship_citations', 'edge_id', sourceId, input, result.relationships.flatMap((relationship, index) => (edges.ids[index] ? [{ target: edges.ids[index]!, confidence: relationship.confidence, evidence: relationship.evidence, metadata: { justification: relationship.justification, extracted_type: relationship.type } }] : [])), now);
     return {

@@ -1,5 +1,5 @@
+import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
-import { sourceTemplateId } from '../../graph/ids.ts';
 import type { DomainDefinition } from '../../sources/domains/schema.ts';
 import { GENERIC_TYPES, typeKey } from '../finalize/types.ts';
 import type { FinalizeResult } from '../types.ts';
@@ -7,53 +7,83 @@ import type { FinalizeResult } from '../types.ts';
 /** Entities of a generic type (nothing said about them) go to the system Item template. */
 const itemTemplateId = 'system_template_item';
 
-/** Template ids by lower-cased type name, for the node and the edge types of one commit. */
-export interface SourceTemplates {
+type TemplateType = 'node' | 'edge';
+
+/** Id of the template extraction creates for a type no existing template is named after: one per type in a database. */
+export function extractedTemplateId(templateType: TemplateType, key: string): string {
+  return `tpl_${createHash('sha256').update(`extracted:${templateType}:${key}`).digest('hex').slice(0, 24)}`;
+}
+
+/** Template ids by type name, for the node and the edge types of one commit. */
+export interface TypeTemplates {
   node(type: string): string;
   edge(type: string): string;
 }
 
 /**
- * Creates this source's templates (prior-art §2.12: templates are per source) for every type the result
- * uses, from the domain's definition where one matches (description, colour, icon, properties;
- * inverse types for edges) and bare otherwise. Generic entity types use the system Item template.
+ * The template already standing for each type name (by `typeKey` of its name): a system template first
+ * (so extracted people are `system_template_person`), then the one extraction created, then the oldest
+ * a user created.
  */
-export async function ensureSourceTemplates(trx: Knex.Transaction, sourceId: string, domain: DomainDefinition, result: FinalizeResult, now: string): Promise<SourceTemplates> {
-  const nodeDefinitions = new Map(domain.templates.node_templates.map((template) => [typeKey(template.name), template]));
-  const edgeDefinitions = new Map(domain.templates.edge_templates.map((template) => [typeKey(template.name), template]));
+export async function templatesByTypeKey(db: Knex | Knex.Transaction, templateType: TemplateType): Promise<Map<string, string>> {
+  const rows = (await db('graph_templates').where({ template_type: templateType })
+    .orderBy([{ column: 'is_system', order: 'desc' }, { column: 'extracted', order: 'desc' }, { column: 'rowid', order: 'asc' }])
+    .select('id', 'name')) as { id: string; name: string }[];
+  const byKey = new Map<string, string>();
+  for (const row of rows) if (!byKey.has(typeKey(row.name))) byKey.set(typeKey(row.name), row.id);
+  return byKey;
+}
+
+interface TypeDefinition {
+  name: string;
+  description?: string | null;
+  icon?: string | null;
+  color?: string | null;
+  properties?: unknown[];
+}
+
+/**
+ * One template per entity type and one per relation type, shared by every source that uses it: the
+ * existing template named after the type, or a new one made from the domain's definition where one
+ * matches (description, colour, icon, properties) and bare otherwise. Generic entity types use the
+ * system Item template. Which sources use a template is recorded after the commit (`linkSourceTemplates`).
+ */
+export async function ensureTypeTemplates(trx: Knex.Transaction, domain: DomainDefinition, result: FinalizeResult, now: string): Promise<TypeTemplates> {
+  const node = await resolve(trx, 'node', result.entities.map((entity) => entity.type), new Map(domain.templates.node_templates.map((template) => [typeKey(template.name), template])), now);
+  const edge = await resolve(trx, 'edge', result.relationships.map((relationship) => relationship.type), new Map(domain.templates.edge_templates.map((template) => [typeKey(template.name), template])), now);
+  return {
+    node: (type) => node.get(typeKey(type)) ?? itemTemplateId,
+    edge: (type) => edge.get(typeKey(type))!,
+  };
+}
+
+async function resolve(trx: Knex.Transaction, templateType: TemplateType, types: string[], definitions: Map<string, TypeDefinition>, now: string): Promise<Map<string, string>> {
+  const ids = new Map<string, string>();
+  if (!types.length) return ids;
+  const existing = await templatesByTypeKey(trx, templateType);
   const rows: Record<string, unknown>[] = [];
-  const nodeTypes = new Map<string, string>();
-  for (const entity of result.entities) {
-    const key = typeKey(entity.type);
-    if (nodeTypes.has(key)) continue;
-    if (GENERIC_TYPES.has(key)) {
-      nodeTypes.set(key, itemTemplateId);
+  const noun = templateType === 'node' ? 'entities' : 'relationships';
+  for (const type of types) {
+    const key = typeKey(type);
+    if (ids.has(key)) continue;
+    if (templateType === 'node' && GENERIC_TYPES.has(key)) {
+      ids.set(key, itemTemplateId);
       continue;
     }
-    const id = sourceTemplateId(sourceId, 'node', key);
-    nodeTypes.set(key, id);
-    const definition = nodeDefinitions.get(key);
+    const found = existing.get(key);
+    if (found) {
+      ids.set(key, found);
+      continue;
+    }
+    const id = extractedTemplateId(templateType, key);
+    ids.set(key, id);
+    const definition = definitions.get(key);
     rows.push({
-      id, name: definition?.name ?? entity.type.trim(), template_type: 'node', description: definition?.description ?? `Extracted ${entity.type.trim()} entities`,
-      icon: definition?.icon ?? null, color: definition?.color ?? null, is_system: false, source_id: sourceId, created_at: now, updated_at: now,
-      properties: JSON.stringify((definition?.properties ?? []).map((property) => ({ ...property, required: false }))),
-    });
-  }
-  const edgeTypes = new Map<string, string>();
-  for (const relationship of result.relationships) {
-    const key = typeKey(relationship.type);
-    if (edgeTypes.has(key)) continue;
-    const id = sourceTemplateId(sourceId, 'edge', key);
-    edgeTypes.set(key, id);
-    const definition = edgeDefinitions.get(key);
-    rows.push({
-      id, name: definition?.name ?? relationship.type.trim(), template_type: 'edge', description: definition?.description ?? `Extracted ${relationship.type.trim()} relationships`,
-      icon: null, color: null, is_system: false, source_id: sourceId, created_at: now, updated_at: now, properties: '[]',
+      id, name: definition?.name ?? type.trim(), template_type: templateType, description: definition?.description ?? `Extracted ${type.trim()} ${noun}`,
+      icon: definition?.icon ?? null, color: definition?.color ?? null, is_system: false, extracted: true, source_id: null, created_at: now, updated_at: now,
+      properties: JSON.stringify((definition?.properties ?? []).map((property) => ({ ...(property as object), required: false }))),
     });
   }
   for (let start = 0; start < rows.length; start += 100) await trx('graph_templates').insert(rows.slice(start, start + 100)).onConflict('id').ignore();
-  return {
-    node: (type) => nodeTypes.get(typeKey(type)) ?? itemTemplateId,
-    edge: (type) => edgeTypes.get(typeKey(type))!,
-  };
+  return ids;
 }

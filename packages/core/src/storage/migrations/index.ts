@@ -9,6 +9,7 @@ import * as quality from './0007_quality.ts';
 import * as chats from './0008_chats.ts';
 import * as automation from './0009_automation.ts';
 import * as portability from './0010_portability.ts';
+import * as sharedTemplates from './0011_shared_templates.ts';
 
 export interface Migration {
   /** `<revision>_<slug>`: the revision is the four-digit prefix. */
@@ -29,6 +30,7 @@ export const shippedMigrations: Migration[] = [
   { name: '0008_chats', ...chats },
   { name: '0009_automation', ...automation },
   { name: '0010_portability', ...portability },
+  { name: '0011_shared_templates', ...sharedTemplates },
 ];
 
 export function revisionOf(migrationName: string): string {
