@@ -132,7 +132,7 @@ describe('quality scores of sources extracted through the builtin provider', () 
     // A formula bump leaves the cached rows one version behind: the same as marking a row with the previous version.
     await (await db())('source_quality_scores').where({ source_id: flemingId }).update({ cached_scores_version: 6 });
     const outdated = await ok<{ outdated_count: number; sources: unknown[] }>('GET', '/quality/outdated');
-    expect(outdated).toEqual({ outdated_count: 1, sources: [{ id: flemingId, title: 'fleming.txt', cached_scores_version: 6, current_version: 7 }] });
+    expect(outdated).toEqual({ outdated_count: 1, sources: [{ id: flemingId, title: 'fleming.txt', cached_scores_version: 6, current_version: 8 }] });
     expect(await ok('POST', '/quality/recalculate', { domain: null })).toEqual({ recalculated_count: 2, errors: [] });
     expect((await ok<{ outdated_count: number }>('GET', '/quality/outdated')).outdated_count).toBe(0);
   });

@@ -4,6 +4,7 @@ import { qualityGrade, qualityLabel } from './grade.ts';
 import { hubPenalty, hubSkew, pollutionPenalty, reciprocalPenalty, reciprocalRate, structuralPenalty } from './penalties.ts';
 import { scoreRelationship, type RelationshipFacts } from './relationship.ts';
 import { connectivityRatio, countBelow, coverageScore, richness } from './source.ts';
+import { isGenericLink, scoreGenericLink, scoreUnreadable, unreadableEntity } from './readability.ts';
 import { mean, round4 } from './steps.ts';
 import { densityRatio, densityScore, topologyScore } from './topology.ts';
 
@@ -42,11 +43,16 @@ export function scoreSource(graph: SourceGraph, params: ScoringParams): SourceQu
     if (sourceValid) degrees.set(edge.sourceNodeId, (degrees.get(edge.sourceNodeId) ?? 0) + 1);
     if (targetValid) degrees.set(edge.targetNodeId, (degrees.get(edge.targetNodeId) ?? 0) + 1);
     const validRefs = ((sourceValid ? 1 : 0) + (targetValid ? 1 : 0)) as RelationshipFacts['validRefs'];
-    return scoreRelationship({
+    const generic = isGenericLink(edge.type);
+    const score = scoreRelationship({
       type: edge.type, sourceName: edge.sourceName, targetName: edge.targetName, justificationLength: edge.justificationLength, confidence: edge.confidence, validRefs,
-    }, params.specificity);
+    }, generic ? 0 : params.specificity);
+    return generic ? scoreGenericLink(score) : score;
   });
-  const entityScores = graph.entities.map((entity) => scoreEntity(entity, params.typeValue));
+  const entityScores = graph.entities.map((entity) => {
+    const score = scoreEntity(entity, params.typeValue);
+    return unreadableEntity(entity.name, entity.type) ? scoreUnreadable(score) : score;
+  });
   const entityTotals = entityScores.map((score) => score.total_score);
   const relationshipTotals = relationshipScores.map((score) => score.total_score);
   const entityCount = graph.entities.length;

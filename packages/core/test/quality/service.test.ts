@@ -77,7 +77,7 @@ describe('quality scores of a database', () => {
     expect(details.relationship_scores.map((relationship) => [relationship.relationship_type, relationship.total_score])).toEqual(expect.arrayContaining([['married_to', 80], ['knows', 28]]));
     expect(details).toMatchObject({ entity_count: 2, relationship_count: 2, avg_entity_quality: 58.25, avg_relationship_quality: 54, low_quality_entity_count: 1, low_quality_relationship_count: 1 });
     const row = (await db('source_quality_scores').where({ source_id: 'src_a' }).first()) as { cached_scores_version: number; quality_grade: number; score: string };
-    expect(row.cached_scores_version).toBe(7);
+    expect(row.cached_scores_version).toBe(8);
     expect(row.quality_grade).toBe(details.quality_grade);
     expect(JSON.parse(row.score)).not.toHaveProperty('entity_scores');
   });
@@ -108,8 +108,8 @@ describe('quality scores of a database', () => {
     const outdated = await service.outdated();
     expect(outdated.outdated_count).toBe(2);
     expect(outdated.sources).toEqual(expect.arrayContaining([
-      { id: 'src_bad', title: 'Bad', cached_scores_version: null, current_version: 7 },
-      { id: 'src_b', title: 'SRC_B', cached_scores_version: 6, current_version: 7 },
+      { id: 'src_bad', title: 'Bad', cached_scores_version: null, current_version: 8 },
+      { id: 'src_b', title: 'SRC_B', cached_scores_version: 6, current_version: 8 },
     ]));
     await service.recalculate('historical');
     expect((await service.outdated()).sources.map((source) => source.id)).toEqual(['src_bad']);

@@ -1,5 +1,5 @@
 import { LlmError } from '../errors.ts';
-import { formatEntityLine, formatRelationshipLine } from '../line-grammar.ts';
+import { formatEntityLine, formatPropertyLine, formatRelationshipLine } from '../line-grammar.ts';
 import type { AdapterRequest, ChatStreamEvent, LlmAdapter, LlmOperation, ModelsCheck, TokenUsage } from '../port.ts';
 import { extractiveAnswer, NOTHING_RELEVANT, titleFrom } from './answers.ts';
 import { extractEntities } from './entities.ts';
@@ -48,7 +48,11 @@ function userMessage(request: AdapterRequest, which: 'first' | 'last'): string {
 /** The output, cut where it is streamed: one piece per line or quoted sentence. */
 function answer(nlp: BuiltinNlp, request: AdapterRequest): string[] {
   const extraction = request.extraction;
-  if (extraction?.pass === 'entities') return extractEntities(nlp, extraction.sentences, extraction.nodeTypes).map((entity) => `${formatEntityLine(entity)}\n`);
+  if (extraction?.pass === 'entities') {
+    return extractEntities(nlp, extraction.sentences, extraction.nodeTypes).map(({ properties, ...entity }, index) =>
+      [formatEntityLine(entity), ...Object.entries(properties).map(([key, value]) => formatPropertyLine({ entityIndex: index, key, value }))].map((line) => `${line}\n`).join(''),
+    );
+  }
   if (extraction?.pass === 'relationships') return extractRelationships(nlp, extraction).map((relationship) => `${formatRelationshipLine(relationship)}\n`);
   if (request.operation === 'title') return [titleFrom(userMessage(request, 'first'))];
   if (request.operation === 'chat') {

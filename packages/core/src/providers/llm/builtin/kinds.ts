@@ -1,17 +1,18 @@
 import type { NamedKind } from './nlp.ts';
 
-/** What the builtin extractor can tell about an entity: compromise's three kinds, or nothing more. */
-export type EntityKind = NamedKind | 'generic';
+/** What the builtin extractor can tell about an entity: compromise's three kinds, a creative work, or nothing more. */
+export type EntityKind = NamedKind | 'work' | 'generic';
 
 /** Node-type names that mean each kind, most specific first. */
 const kindWords: Record<EntityKind, readonly string[]> = {
   person: ['person', 'people', 'individual', 'human', 'character', 'author'],
   place: ['place', 'location', 'city', 'country', 'region', 'geography', 'gpe'],
   organisation: ['organization', 'organisation', 'org', 'institution', 'company', 'agency', 'group'],
+  work: ['creative work', 'work', 'film', 'book', 'publication', 'artwork', 'creation'],
   generic: ['entity', 'concept', 'thing', 'topic', 'item', 'object', 'term', 'other'],
 };
 
-const defaultTypeName: Record<EntityKind, string> = { person: 'Person', place: 'Place', organisation: 'Organization', generic: 'Entity' };
+const defaultTypeName: Record<EntityKind, string> = { person: 'Person', place: 'Place', organisation: 'Organization', work: 'Work', generic: 'Entity' };
 
 function words(typeName: string): string[] {
   return typeName
@@ -43,7 +44,7 @@ export function nodeTypeFor(kind: EntityKind, nodeTypes: readonly string[]): str
 /** The kind a node-type name stands for, the reverse of `nodeTypeFor`. */
 export function kindOfType(typeName: string): EntityKind {
   const parts = words(typeName);
-  for (const kind of ['person', 'place', 'organisation'] as const) {
+  for (const kind of ['person', 'place', 'organisation', 'work'] as const) {
     if (parts.some((part) => kindWords[kind].includes(part))) return kind;
   }
   return 'generic';

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import type { ItemSentence, ItemToken, ItsFunction, PartOfSpeech, WinkMethods } from 'wink-nlp';
 import type compromiseModule from 'compromise';
+import { epithets } from './gazetteer.ts';
 
 /**
  * The NLP the builtin provider stands on: wink-nlp (sentences, tokens, POS, lemmas) and compromise
@@ -139,8 +140,11 @@ export interface Span {
   text: string;
 }
 
-/** Lowercase words that may join two capitalised parts of one name: "University of Paris", "Ludwig van Beethoven". */
-const nameConnectors = new Set(['of', 'de', 'du', 'da', 'del', 'della', 'der', 'van', 'von', 'la', 'le', 'y', '&']);
+/**
+ * Lowercase words that may join two capitalised parts of one name: "University of Paris", "Ludwig van
+ * Beethoven", "European Organization for Nuclear Research", "Hanau-Lichtenberg" written "Hanau- Lichtenberg".
+ */
+const nameConnectors = new Set(['of', 'de', 'du', 'da', 'del', 'della', 'der', 'van', 'von', 'la', 'le', 'y', '&', 'for', '-']);
 const calendarWords = /^(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t|tember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|mon(?:day)?|tue(?:sday)?|wed(?:nesday)?|thu(?:rsday)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?|today|tomorrow|yesterday)\.?$/i;
 
 function isCapitalised(token: Token): boolean {
@@ -202,6 +206,11 @@ export function properNounSpans(tokens: readonly Token[], knownNames: readonly s
     for (;;) {
       if (to < tokens.length && isNamePart(tokens[to], to)) {
         to++;
+        continue;
+      }
+      // An epithet belongs to the name: "Boso the Elder", "Alfred the Great".
+      if (tokens[to]?.key === 'the' && tokens[to + 1] && isCapitalised(tokens[to + 1]) && epithets.has(tokens[to + 1].key)) {
+        to += 2;
         continue;
       }
       let gap = to;

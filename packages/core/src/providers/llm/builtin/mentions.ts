@@ -1,0 +1,139 @@
+import { organisationNouns, personNouns, placeNouns, workNouns } from './gazetteer.ts';
+import type { EntityKind } from './kinds.ts';
+import { longestFirst, nameKey, properNounSpans, spanText, trimName, type Span, type Token } from './nlp.ts';
+import { isHeading, labelLength } from './readable.ts';
+
+/**
+ * The name spans of one sentence, with what the sentence's shape says about their kind:
+ *   - the subject of a definition, taken whole up to "is"/"was" or "(" ("Such a Little Pirate is a
+ *     1918 film", "Teutberga( died 875) was a queen"), typed by the noun after the copula;
+ *   - a quoted title ("the film" God Is the Bigger Elvis"") is a creative work;
+ *   - proper-noun runs elsewhere, except inside a list label ("Vocals:") or a heading;
+ *   - an acronym in brackets right after a name it abbreviates ("Victorian Football League( VFL)") is
+ *     that name's alias, not another entity.
+ */
+
+export interface NameMention extends Span {
+  /** The kind the sentence's shape implies; null when it says nothing. */
+  kind: EntityKind | null;
+  /** The abbreviation given in brackets after it. */
+  acronym: string | null;
+}
+
+const COPULA = new Set(['is', 'was', 'are', 'were']);
+const QUOTES = new Set(['"', '“', '”', '«', '»']);
+/** Words a title may hold in lowercase: "Such a Little Pirate", "Love, Honor and Obey", "Next of Kin". */
+const TITLE_JOINERS = new Set(['a', 'an', 'the', 'of', 'and', 'for', 'in', 'on', 'to', 'with', 'de', 'la', 'le', 'du', 'del', 'von', 'van', ',', '-', "'s", '’s']);
+/** Words that open a sentence without naming anything ("However, Paris is …", "In 1895 …"). */
+const OPENERS = new Set([
+  'however', 'in', 'on', 'at', 'after', 'before', 'during', 'when', 'while', 'since', 'by', 'from', 'with', 'as', 'for', 'this', 'that', 'these',
+  'those', 'his', 'her', 'their', 'its', 'there', 'here', 'although', 'because', 'if', 'but', 'and', 'or', 'so', 'today', 'meanwhile', 'later',
+  'also', 'then', 'thus', 'finally', 'it', 'he', 'she', 'they', 'we', 'i', 'you', 'other', 'some', 'many', 'most', 'all', 'both', 'each',
+]);
+const MAX_TITLE_WORDS = 8;
+
+const isCapitalised = (token: Token) => /^\p{Lu}/u.test(token.text) || /^\p{N}/u.test(token.text);
+
+/** The kind named by the first noun after "is a"/"was the" (past determiners, dates, nationalities and adjectives). */
+function kindAfterCopula(tokens: readonly Token[], from: number): EntityKind | null {
+  for (let i = from; i < tokens.length && i < from + 10; i++) {
+    const token = tokens[i];
+    if (token.text === ',' || token.text === '.' || token.pos === 'VERB' || token.pos === 'ADP' || token.key === 'who' || token.key === 'which') break;
+    const two = i + 1 < tokens.length ? `${token.key} ${tokens[i + 1].key}` : '';
+    const noun = token.key.replace(/s$/, '');
+    for (const candidate of [two, token.key, noun]) {
+      if (!candidate) continue;
+      if (workNouns.has(candidate)) return 'work';
+      if (personNouns.has(candidate)) return 'person';
+      if (organisationNouns.has(candidate)) return 'organisation';
+      if (placeNouns.has(candidate)) return 'place';
+    }
+  }
+  return null;
+}
+
+/** Whether the brackets opening at `open` hold a life span ("born 1950", "1643 – 1702", "died 875"). */
+function bracketsHoldLifeSpan(tokens: readonly Token[], open: number): boolean {
+  const inside = [];
+  for (let i = open + 1; i < tokens.length && tokens[i].text !== ')'; i++) inside.push(tokens[i]);
+  return inside.some((token) => ['born', 'died', 'b.', 'd.', 'fl.', 'c.'].includes(token.key)) || inside.filter((token) => /^\d{3,4}/.test(token.text)).length >= 2;
+}
+
+/** The sentence's subject when it is a short name followed by a copula or brackets. */
+function definitionSubject(tokens: readonly Token[], start: number): NameMention | null {
+  const first = tokens[start];
+  if (!first || !isCapitalised(first) || OPENERS.has(first.key) || first.pos === 'PRON') return null;
+  let end = start;
+  while (end < tokens.length && end - start < MAX_TITLE_WORDS + 2) {
+    const token = tokens[end];
+    if (COPULA.has(token.key) || token.text === '(') break;
+    if (!isCapitalised(token) && !TITLE_JOINERS.has(token.key)) return null;
+    end++;
+  }
+  const terminator = tokens[end];
+  if (!terminator || end === start || !isCapitalised(tokens[end - 1])) return null;
+  let kind: EntityKind | null = null;
+  if (terminator.text === '(') {
+    if (bracketsHoldLifeSpan(tokens, end)) kind = 'person';
+    let close = end;
+    while (close < tokens.length && tokens[close].text !== ')') close++;
+    if (COPULA.has(tokens[close + 1]?.key ?? '')) kind = kindAfterCopula(tokens, close + 2) ?? kind;
+  } else {
+    kind = kindAfterCopula(tokens, end + 1);
+  }
+  // "The Black Marble" is the title; "The Curie Institute" is the Curie Institute.
+  const from = first.key === 'the' && kind !== 'work' && end - start > 1 ? start + 1 : start;
+  const text = trimName(spanText(tokens, from, end));
+  return text ? { from, to: end, text, kind, acronym: null } : null;
+}
+
+/** Capitalised phrases between quotes: titles of works. */
+function quotedTitles(tokens: readonly Token[], from: number): NameMention[] {
+  const found: NameMention[] = [];
+  let open = -1;
+  for (let i = from; i < tokens.length; i++) {
+    if (!QUOTES.has(tokens[i].text)) continue;
+    if (open === -1) {
+      open = i;
+      continue;
+    }
+    const [start, end] = [open + 1, i];
+    open = -1;
+    const words = tokens.slice(start, end);
+    if (words.length === 0 || words.length > MAX_TITLE_WORDS + 2 || !isCapitalised(words[0])) continue;
+    const text = trimName(spanText(tokens, start, end));
+    if (text) found.push({ from: start, to: end, text, kind: 'work', acronym: null });
+  }
+  return found;
+}
+
+/** "Victorian Football League( VFL)": the bracketed capitals spell the name's initials. */
+function acronymAfter(tokens: readonly Token[], span: Span): { acronym: string; to: number } | null {
+  if (tokens[span.to]?.text !== '(' || tokens[span.to + 2]?.text !== ')') return null;
+  const acronym = tokens[span.to + 1].text;
+  if (!/^\p{Lu}{2,8}$/u.test(acronym)) return null;
+  const initials = tokens.slice(span.from, span.to).filter((token) => /^\p{Lu}/u.test(token.text)).map((token) => token.text[0]).join('');
+  return initials === acronym ? { acronym, to: span.to + 3 } : null;
+}
+
+export function nameMentions(tokens: readonly Token[], knownNames: readonly string[][], knownKeys: ReadonlySet<string>): NameMention[] {
+  if (isHeading(tokens)) {
+    return properNounSpans(tokens, knownNames)
+      .filter((span) => knownKeys.has(nameKey(span.text)))
+      .map((span) => ({ ...span, kind: null, acronym: null }));
+  }
+  const start = labelLength(tokens);
+  const subject = definitionSubject(tokens, start);
+  const runs = properNounSpans(tokens, knownNames)
+    .filter((span) => span.from >= start)
+    .map((span): NameMention => ({ ...span, kind: null, acronym: null }));
+  const spans = longestFirst([...(subject ? [subject] : []), ...quotedTitles(tokens, start), ...runs]);
+  const acronymPositions = new Set<number>();
+  for (const span of spans) {
+    const found = acronymAfter(tokens, span);
+    if (!found) continue;
+    span.acronym = found.acronym;
+    acronymPositions.add(found.to - 2);
+  }
+  return spans.filter((span) => !(span.to - span.from === 1 && acronymPositions.has(span.from)));
+}
