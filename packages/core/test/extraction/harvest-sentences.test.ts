@@ -58,6 +58,23 @@ describe('harvest: sentence splitting', () => {
     ]);
   });
 
+  it('ends a heading on a line of its own, and never a line wrapped inside a paragraph', () => {
+    expect(texts('Marie Curie\n\nEarly life\nMarie Curie was born in Warsaw in 1867.\n\n## Legacy\nShe is remembered in Paris.\nReturn\nPierre Curie returned in 1895.')).toEqual([
+      'Marie Curie',
+      'Early life',
+      'Marie Curie was born in Warsaw in 1867.',
+      '## Legacy',
+      'She is remembered in Paris.',
+      'Return',
+      'Pierre Curie returned in 1895.',
+    ]);
+    // A short wrapped line after another wrapped line, or one followed by lower-case text, is no heading.
+    expect(texts('The laboratory on the rue Cuvier where she worked for\nmany years\nWas later named after her.\nShort line\nfollowed by lower case.')).toEqual([
+      'The laboratory on the rue Cuvier where she worked for\nmany years\nWas later named after her.',
+      'Short line\nfollowed by lower case.',
+    ]);
+  });
+
   it('cuts long unpunctuated text near 400 characters at a comma or space', () => {
     const run = Array.from({ length: 120 }, (_, i) => `word${i}`).join(' ');
     const sentences = splitSentences([chunk(run)]);

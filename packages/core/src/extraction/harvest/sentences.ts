@@ -6,7 +6,7 @@ import type { Evidence, GroupChunk, GroupSentence } from '../types.ts';
  *
  * A sentence ends at `.`, `!`, `?` or `…` (closing quotes and brackets included) followed by white
  * space and something that can open a sentence (a capital, a digit, an opening quote or bracket), at a
- * blank line, and before a bullet or numbered list line. A period does not end a sentence after a
+ * blank line, before a bullet or numbered list line, and after a heading on a line of its own. A period does not end a sentence after a
  * title or a Latin abbreviation ("Dr.", "e.g.", "cf."), after an initial ("J. R. R. Tolkien"), or
  * inside a number ("3.14", no space follows). Text that runs on without punctuation is cut near
  * 400 characters, at the last line break, semicolon, colon, comma or space before the limit.
@@ -68,6 +68,25 @@ function periodEnds(text: string, index: number, nextWord: string): boolean {
   return true;
 }
 
+/** Most words a heading line has; a line wrapped inside a paragraph almost always has more. */
+const HEADING_MAX_WORDS = 8;
+
+/**
+ * Whether the line before the break at `index` is a heading ("Early life", "## Legacy"): a short line
+ * without closing punctuation that stands on its own (at the start, after a blank line or after a line
+ * that ended a sentence) with a line opening a sentence below it. Loaders put a heading on its own line;
+ * gluing it to the next sentence made "Early life Marie Curie" one name.
+ */
+function endsHeading(text: string, index: number, thisLine: string, nextLine: string): boolean {
+  const heading = thisLine.trim();
+  if (!heading || /[.!?…:;,]$/.test(heading) || heading.split(/\s+/).length > HEADING_MAX_WORDS) return false;
+  if (!/^[\s"'“‘«([]*[\p{Lu}\p{N}]/u.test(nextLine)) return false;
+  const lineStart = text.lastIndexOf('\n', index - 1);
+  if (lineStart <= 0) return true;
+  const previousLine = text.slice(text.lastIndexOf('\n', lineStart - 1) + 1, lineStart).trim();
+  return previousLine === '' || /[.!?…]["'”’»)\]]*$/.test(previousLine);
+}
+
 /** End offsets (exclusive) of the sentences of a text. */
 function boundaries(text: string): number[] {
   const ends: number[] = [];
@@ -78,7 +97,7 @@ function boundaries(text: string): number[] {
       const nextEnd = text.indexOf('\n', i + 1);
       const nextLine = text.slice(i + 1, nextEnd === -1 ? text.length : nextEnd);
       const thisLine = text.slice(text.lastIndexOf('\n', i - 1) + 1, i);
-      if ((nextEnd !== -1 && nextLine.trim() === '') || BULLET_LINE.test(nextLine) || BULLET_LINE.test(thisLine)) ends.push(i);
+      if ((nextEnd !== -1 && nextLine.trim() === '') || BULLET_LINE.test(nextLine) || BULLET_LINE.test(thisLine) || endsHeading(text, i, thisLine, nextLine)) ends.push(i);
       continue;
     }
     if (!'.!?…'.includes(char)) continue;
