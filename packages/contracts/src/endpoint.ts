@@ -11,6 +11,7 @@ export interface Endpoint<
   B extends TSchema | undefined = TSchema | undefined,
   Q extends TSchema | undefined = TSchema | undefined,
   P extends TSchema | undefined = TSchema | undefined,
+  R extends TSchema | undefined = TSchema | undefined,
 > {
   method: HttpMethod;
   /** Path under /api/v1 in the spec's `{param}` form. */
@@ -25,7 +26,7 @@ export interface Endpoint<
   /** Success status. */
   status: number;
   /** Success body; omitted for 204 and for non-JSON bodies. */
-  response?: TSchema;
+  response?: R;
   /** A multipart form instead of JSON: `body` describes its text fields (coerced from strings), `files` its file field. */
   consumes?: 'multipart/form-data';
   files?: { field: string; multiple: boolean };
@@ -39,8 +40,11 @@ export type BodyOf<E> = E extends Endpoint<infer B, TSchema | undefined, TSchema
 export type QueryOf<E> = E extends Endpoint<TSchema | undefined, infer Q, TSchema | undefined> ? (Q extends TSchema ? Static<Q> : Record<string, never>) : never;
 export type ParamsOf<E> = E extends Endpoint<TSchema | undefined, TSchema | undefined, infer P> ? (P extends TSchema ? Static<P> : Record<string, never>) : never;
 
-export function endpoint<B extends TSchema | undefined = undefined, Q extends TSchema | undefined = undefined, P extends TSchema | undefined = undefined>(
-  spec: Endpoint<B, Q, P>,
-): Endpoint<B, Q, P> {
+/** The success body's type, so a client is typed by the same contract the server documents. */
+export type ResponseOf<E> = E extends { response?: infer R } ? (R extends TSchema ? Static<R> : undefined) : never;
+
+export function endpoint<
+  B extends TSchema | undefined = undefined, Q extends TSchema | undefined = undefined, P extends TSchema | undefined = undefined, R extends TSchema | undefined = undefined,
+>(spec: Endpoint<B, Q, P, R>): Endpoint<B, Q, P, R> {
   return spec;
 }

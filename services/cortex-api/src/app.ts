@@ -12,6 +12,7 @@ import { mountBackupRoutes } from './routes/backup.ts';
 import { mountRegistryRoutes } from './routes/registry.ts';
 import { mountDatabaseRoutes } from './routes/databases.ts';
 import { mountEdgeRoutes } from './routes/edges.ts';
+import { mountEventRoutes } from './routes/events.ts';
 import { mountGraphRoutes } from './routes/graph.ts';
 import { mountLlmRoutes } from './routes/llm.ts';
 import { mountLocalLlmRoutes } from './routes/localllm.ts';
@@ -33,14 +34,14 @@ import { mountExportRoutes } from './routes/exports.ts';
 import { mountToolRoutes } from './routes/tools.ts';
 import { mountTriggerRoutes } from './routes/triggers.ts';
 import { mountWorkflowRoutes } from './routes/workflows.ts';
-import { landingPage } from './web/landing.ts';
+import { mountWebInterface } from './web/interface.ts';
 
 export type { CortexDeps } from './deps.ts';
 
 const featureRoutes = [
   mountAuthRoutes, mountSettingsRoutes, mountPresetRoutes, mountLocalLlmRoutes, mountLlmRoutes, mountDatabaseRoutes, mountUpgradeRoutes, mountOpsRoutes, mountQueueRoutes, mountProcessingRoutes,
   mountSourcePauseRoutes, mountSourceRoutes, mountExtractionRoutes, mountTemplateRoutes, mountNodeRoutes, mountEdgeRoutes, mountGraphRoutes, mountSearchRoutes, mountSearchIndexRoutes, mountChatRoutes,
-  mountBackupRoutes, mountRegistryRoutes, mountQualityRoutes, mountExportRoutes, mountToolRoutes, mountTriggerRoutes, mountWorkflowRoutes,
+  mountBackupRoutes, mountRegistryRoutes, mountQualityRoutes, mountExportRoutes, mountToolRoutes, mountTriggerRoutes, mountWorkflowRoutes, mountEventRoutes,
 ];
 const publicDocs = new Set(['/openapi.json', '/docs']);
 
@@ -74,9 +75,7 @@ export function createCortexApi(deps: CortexDeps): { app: Express; routes: Route
 
   app.use('/api', identityMiddleware({ verifier: deps.verifier, edgeToken: deps.edgeToken, mode: deps.authMode, isPublic }));
   app.use('/api/v1', api);
-  app.get('/', (_req, res) => {
-    res.type('html').send(landingPage(platform.version));
-  });
+  mountWebInterface(app, platform.version);
   app.use('/api', notFoundHandler);
   app.use(errorHandler(platform.logger));
   return { app, routes };

@@ -1,0 +1,44 @@
+import { lazy, Suspense, useState } from 'react';
+import { Center, Loader } from '@mantine/core';
+import { Route, Routes, useNavigate } from 'react-router-dom';
+import { ChangesProvider } from './lib/changes.tsx';
+import { Layout } from './shell/Layout.tsx';
+import { NotFound } from './components/NotFound.tsx';
+import { InspectorProvider } from './components/Inspector.tsx';
+
+const Dashboard = lazy(() => import('./screens/Dashboard.tsx'));
+const Sources = lazy(() => import('./screens/sources/SourcesScreen.tsx'));
+const SourceDetail = lazy(() => import('./screens/sources/SourceDetail.tsx'));
+const Search = lazy(() => import('./screens/Search.tsx'));
+const Chat = lazy(() => import('./screens/chat/ChatScreen.tsx'));
+const Settings = lazy(() => import('./screens/settings/SettingsScreen.tsx'));
+
+/** The signed-in interface; screens load on first visit, and all of them reload after a database switch. */
+export function App() {
+  const [database, setDatabase] = useState('');
+  const navigate = useNavigate();
+  const switched = (name: string) => {
+    setDatabase(name);
+    navigate('/');
+  };
+  return (
+    <ChangesProvider>
+      <Layout onDatabaseSwitched={switched}>
+        <InspectorProvider key={database}>
+        <Suspense fallback={<Center mih={300}><Loader aria-label="Loading" /></Center>}>
+          <Routes key={database}>
+            <Route path="/" element={<Dashboard />} />
+            <Route path="/sources" element={<Sources />} />
+            <Route path="/sources/:sourceId" element={<SourceDetail />} />
+            <Route path="/search" element={<Search />} />
+            <Route path="/chat" element={<Chat />} />
+            <Route path="/chat/:chatId" element={<Chat />} />
+            <Route path="/settings" element={<Settings />} />
+            <Route path="*" element={<NotFound />} />
+          </Routes>
+        </Suspense>
+        </InspectorProvider>
+      </Layout>
+    </ChangesProvider>
+  );
+}

@@ -1,0 +1,25 @@
+import '@mantine/core/styles.css';
+import '@mantine/dropzone/styles.css';
+import '@mantine/notifications/styles.css';
+import './app.css';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { MantineProvider } from '@mantine/core';
+import { Notifications } from '@mantine/notifications';
+import { BrowserRouter } from 'react-router-dom';
+import { App } from './App.tsx';
+import { SessionGate } from './auth/session.tsx';
+import { colorSchemeManager, theme } from './shell/theme.ts';
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <MantineProvider theme={theme} defaultColorScheme="auto" colorSchemeManager={colorSchemeManager}>
+      <Notifications position="top-right" />
+      <BrowserRouter>
+        <SessionGate>
+          <App />
+        </SessionGate>
+      </BrowserRouter>
+    </MantineProvider>
+  </StrictMode>,
+);

@@ -1,0 +1,59 @@
+import { useState } from 'react';
+import { Button, Group, MultiSelect, Popover, Stack, Text } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { IconFilter } from '@tabler/icons-react';
+import { chatEndpoints, type ChatBody } from '@rhizome/contracts/api/chats';
+import { sourceEndpoints } from '@rhizome/contracts/api/sources';
+import { api, messageOf } from '../../lib/api.ts';
+import { useLoad } from '../../lib/use-load.ts';
+
+/** Which sources a chat searches: all enabled ones, or the chosen sources and tagged sources. */
+export function ScopePicker({ chat, onChanged }: { chat: ChatBody; onChanged: (chat: ChatBody) => void }) {
+  const [opened, setOpened] = useState(false);
+  const [sourceIds, setSourceIds] = useState<string[]>(chat.source_ids ?? []);
+  const [tagIds, setTagIds] = useState<string[]>([]);
+  const [busy, setBusy] = useState(false);
+  const options = useLoad(async () => {
+    if (!opened) return null;
+    const [sources, tags] = await Promise.all([api.call(sourceEndpoints.list, { query: { page_size: 1000 } }), api.call(sourceEndpoints.listTags)]);
+    return { sources: sources.data, tags: tags.tags };
+  }, [opened]);
+
+  const apply = async (clear: boolean) => {
+    setBusy(true);
+    try {
+      const params = { chat_id: chat.id };
+      const updated = clear || (!sourceIds.length && !tagIds.length)
+        ? await api.call(chatEndpoints.clearScope, { params })
+        : await api.call(chatEndpoints.setScope, { params, body: { source_ids: sourceIds, tag_ids: tagIds } });
+      onChanged(updated);
+      setSourceIds(updated.source_ids ?? []);
+      setTagIds([]);
+      setOpened(false);
+    } catch (error) {
+      notifications.show({ color: 'red', title: 'Could not change the scope', message: messageOf(error) });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const label = chat.source_ids ? `${chat.source_ids.length} ${chat.source_ids.length === 1 ? 'source' : 'sources'}` : 'All sources';
+  return (
+    <Popover opened={opened} onChange={setOpened} position="bottom-end" width={320} withinPortal trapFocus>
+      <Popover.Target>
+        <Button variant="default" size="xs" leftSection={<IconFilter size={14} />} onClick={() => setOpened((open) => !open)} aria-label={`Scope: ${label}`}>{label}</Button>
+      </Popover.Target>
+      <Popover.Dropdown>
+        <Stack gap="xs">
+          <Text fz="sm">Answer from these sources only:</Text>
+          <MultiSelect label="Sources" searchable clearable data={(options.data?.sources ?? []).map((source) => ({ value: source.id, label: source.title ?? source.filename ?? source.id }))} value={sourceIds} onChange={setSourceIds} comboboxProps={{ withinPortal: false }} />
+          <MultiSelect label="Sources with the tags" clearable data={(options.data?.tags ?? []).map((tag) => ({ value: tag.id, label: tag.name }))} value={tagIds} onChange={setTagIds} comboboxProps={{ withinPortal: false }} />
+          <Group justify="space-between">
+            <Button variant="subtle" size="xs" onClick={() => void apply(true)} disabled={busy || !chat.source_ids}>Search everything</Button>
+            <Button size="xs" onClick={() => void apply(false)} loading={busy}>Apply</Button>
+          </Group>
+        </Stack>
+      </Popover.Dropdown>
+    </Popover>
+  );
+}

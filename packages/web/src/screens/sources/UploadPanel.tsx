@@ -1,0 +1,90 @@
+import { useState, type FormEvent } from 'react';
+import { Alert, Button, Checkbox, Group, List, Paper, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { Dropzone } from '@mantine/dropzone';
+import { IconCloudUpload, IconLink } from '@tabler/icons-react';
+import { notifications } from '@mantine/notifications';
+import { sourceEndpoints, type SourceResponseBody } from '@rhizome/contracts/api/sources';
+import { api, messageOf } from '../../lib/api.ts';
+
+/** Files go up in batches of this many (the server's default batching.max_upload_files). */
+const batchSize = 20;
+
+/** Drag-and-drop (or pick) many files, or import a web page by URL. */
+export function UploadPanel({ onAdded }: { onAdded: (sources: SourceResponseBody[]) => void }) {
+  const [uploading, setUploading] = useState(false);
+  const [failures, setFailures] = useState<{ filename: string; error: string }[]>([]);
+  const [extract, setExtract] = useState(true);
+  const [url, setUrl] = useState('');
+  const [importing, setImporting] = useState(false);
+  const [urlError, setUrlError] = useState<string | null>(null);
+
+  async function upload(files: File[]) {
+    setUploading(true);
+    setFailures([]);
+    const failed: { filename: string; error: string }[] = [];
+    let added = 0;
+    for (let start = 0; start < files.length; start += batchSize) {
+      const batch = files.slice(start, start + batchSize);
+      try {
+        const result = await api.upload(sourceEndpoints.uploadBatch, batch, { extract_entities: extract });
+        added += result.files.length;
+        onAdded(result.files);
+        failed.push(...result.errors);
+      } catch (error) {
+        failed.push(...batch.map((file) => ({ filename: file.name, error: messageOf(error) })));
+      }
+    }
+    setFailures(failed);
+    setUploading(false);
+    if (added) notifications.show({ color: 'teal', message: `${added} ${added === 1 ? 'file' : 'files'} added: reading and indexing has started.` });
+  }
+
+  async function importUrl(event: FormEvent) {
+    event.preventDefault();
+    setImporting(true);
+    setUrlError(null);
+    try {
+      const source = await api.call(sourceEndpoints.importUrl, { body: { url: url.trim(), extract_entities: extract } });
+      onAdded([source]);
+      setUrl('');
+      notifications.show({ color: 'teal', message: `Imported ${source.title ?? source.origin_url ?? 'the page'}.` });
+    } catch (error) {
+      setUrlError(messageOf(error));
+    } finally {
+      setImporting(false);
+    }
+  }
+
+  return (
+    <Paper withBorder p="md" radius="md">
+      <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
+        <Dropzone onDrop={(files) => void upload(files)} loading={uploading} multiple aria-label="Upload files: drop them here or press to choose" radius="md" p="md" data-testid="dropzone">
+          <Group justify="center" gap="md" mih={96} style={{ pointerEvents: 'none' }} wrap="nowrap">
+            <IconCloudUpload size={40} stroke={1.4} color="var(--mantine-color-dimmed)" />
+            <div>
+              <Text fw={600}>Drop files here or click to choose</Text>
+              <Text fz="sm" c="dimmed">PDF, Word, Markdown, text, HTML, CSV, JSON, images… as many as you like.</Text>
+            </div>
+          </Group>
+        </Dropzone>
+        <Stack gap="xs" justify="space-between">
+          <form onSubmit={importUrl}>
+            <Group align="flex-start" gap="xs" wrap="nowrap">
+              <TextInput
+                flex={1} label="Import a web page" placeholder="https://example.org/article" value={url} type="url"
+                onChange={(event) => setUrl(event.currentTarget.value)} error={urlError} leftSection={<IconLink size={16} />}
+              />
+              <Button type="submit" mt={25} loading={importing} disabled={!url.trim()}>Import</Button>
+            </Group>
+          </form>
+          <Checkbox label="Extract entities and relationships after indexing" checked={extract} onChange={(event) => setExtract(event.currentTarget.checked)} />
+        </Stack>
+      </SimpleGrid>
+      {failures.length > 0 && (
+        <Alert color="red" mt="md" title={`${failures.length} ${failures.length === 1 ? 'file was' : 'files were'} not added`} role="alert" withCloseButton onClose={() => setFailures([])}>
+          <List size="sm">{failures.map((failure) => <List.Item key={failure.filename}><b>{failure.filename}</b>: {failure.error}</List.Item>)}</List>
+        </Alert>
+      )}
+    </Paper>
+  );
+}

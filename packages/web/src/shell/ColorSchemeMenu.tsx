@@ -1,0 +1,34 @@
+import { ActionIcon, Menu, useMantineColorScheme, type MantineColorScheme } from '@mantine/core';
+import { IconDeviceDesktop, IconMoon, IconSun } from '@tabler/icons-react';
+import { settingsEndpoints } from '@rhizome/contracts/api/settings';
+import { api } from '../lib/api.ts';
+
+const choices: { value: MantineColorScheme; label: string; icon: typeof IconSun }[] = [
+  { value: 'light', label: 'Light', icon: IconSun },
+  { value: 'dark', label: 'Dark', icon: IconMoon },
+  { value: 'auto', label: 'Follow the system', icon: IconDeviceDesktop },
+];
+
+/** Light, dark or the system's scheme; an explicit choice is also saved as settings.dark_mode for other browsers. */
+export function ColorSchemeMenu() {
+  const { colorScheme, setColorScheme } = useMantineColorScheme();
+  const Current = choices.find((choice) => choice.value === colorScheme)?.icon ?? IconDeviceDesktop;
+  const choose = (value: MantineColorScheme) => {
+    setColorScheme(value);
+    if (value !== 'auto') void api.call(settingsEndpoints.patch, { body: { dark_mode: value === 'dark' } }).catch(() => undefined);
+  };
+  return (
+    <Menu position="bottom-end" withinPortal>
+      <Menu.Target>
+        <ActionIcon variant="default" size="lg" aria-label="Colour scheme"><Current size={18} stroke={1.7} /></ActionIcon>
+      </Menu.Target>
+      <Menu.Dropdown>
+        {choices.map(({ value, label, icon: Icon }) => (
+          <Menu.Item key={value} leftSection={<Icon size={16} />} onClick={() => choose(value)} aria-checked={colorScheme === value} role="menuitemradio" fw={colorScheme === value ? 600 : undefined}>
+            {label}
+          </Menu.Item>
+        ))}
+      </Menu.Dropdown>
+    </Menu>
+  );
+}

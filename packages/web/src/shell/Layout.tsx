@@ -1,0 +1,67 @@
+import { useEffect, type ReactNode } from 'react';
+import { AppShell, Burger, Group, NavLink, Text, UnstyledButton, useMantineColorScheme } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { IconFiles, IconLayoutDashboard, IconMessages, IconSearch, IconSettings } from '@tabler/icons-react';
+import { Link, useLocation } from 'react-router-dom';
+import { settingsEndpoints } from '@rhizome/contracts/api/settings';
+import { Logo } from '../components/Logo.tsx';
+import { api } from '../lib/api.ts';
+import { ColorSchemeMenu } from './ColorSchemeMenu.tsx';
+import { DatabaseSwitcher } from './DatabaseSwitcher.tsx';
+import { hasStoredColorScheme } from './theme.ts';
+import { UserMenu } from './UserMenu.tsx';
+
+const sections = [
+  { to: '/', label: 'Dashboard', icon: IconLayoutDashboard },
+  { to: '/sources', label: 'Sources', icon: IconFiles },
+  { to: '/search', label: 'Search', icon: IconSearch },
+  { to: '/chat', label: 'Chat', icon: IconMessages },
+  { to: '/settings', label: 'Settings', icon: IconSettings },
+];
+
+/** Header with the database and account, navigation on the side (a drawer on a phone). */
+export function Layout({ children, onDatabaseSwitched }: { children: ReactNode; onDatabaseSwitched: (name: string) => void }) {
+  const [opened, { toggle, close }] = useDisclosure();
+  const { pathname } = useLocation();
+  const { setColorScheme } = useMantineColorScheme();
+
+  useEffect(() => {
+    close();
+  }, [pathname, close]);
+  // Until this browser has a choice of its own, settings.dark_mode decides (and the system when it is off).
+  useEffect(() => {
+    if (hasStoredColorScheme()) return;
+    void api.call(settingsEndpoints.get).then((settings) => {
+      if (settings.dark_mode === true) setColorScheme('dark');
+    }).catch(() => undefined);
+  }, [setColorScheme]);
+
+  const active = (to: string) => (to === '/' ? pathname === '/' : pathname === to || pathname.startsWith(`${to}/`));
+
+  return (
+    <AppShell header={{ height: 60 }} navbar={{ width: 220, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
+      <a href="#main" className="skip-link">Skip to content</a>
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap" gap="xs">
+          <Group gap="xs" wrap="nowrap">
+            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label={opened ? 'Close navigation' : 'Open navigation'} />
+            <UnstyledButton component={Link} to="/" aria-label="Rhizome dashboard">
+              <Group gap={8} wrap="nowrap"><Logo /><Text fw={700} fz="lg" className="hide-narrow">Rhizome</Text></Group>
+            </UnstyledButton>
+          </Group>
+          <Group gap="xs" wrap="nowrap">
+            <DatabaseSwitcher onSwitched={onDatabaseSwitched} />
+            <ColorSchemeMenu />
+            <UserMenu />
+          </Group>
+        </Group>
+      </AppShell.Header>
+      <AppShell.Navbar p="xs" aria-label="Main">
+        {sections.map(({ to, label, icon: Icon }) => (
+          <NavLink key={to} component={Link} to={to} label={label} leftSection={<Icon size={18} stroke={1.7} />} active={active(to)} aria-current={active(to) ? 'page' : undefined} />
+        ))}
+      </AppShell.Navbar>
+      <AppShell.Main id="main" tabIndex={-1}>{children}</AppShell.Main>
+    </AppShell>
+  );
+}

@@ -1,0 +1,41 @@
+import { Alert, createTheme, defaultVariantColorsResolver, Drawer, Modal, Notification, ScrollArea, localStorageColorSchemeManager, parseThemeColor, type VariantColorsResolver } from '@mantine/core';
+
+/**
+ * Light and outline variants take their text colour from the per-scheme CSS variables app.css darkens for
+ * AA contrast, instead of a fixed shade that is too pale on light backgrounds.
+ */
+const variantColorResolver: VariantColorsResolver = (input) => {
+  const resolved = defaultVariantColorsResolver(input);
+  const parsed = parseThemeColor({ color: input.color ?? input.theme.primaryColor, theme: input.theme });
+  if (!parsed.isThemeColor) return resolved;
+  if (input.variant === 'light') return { ...resolved, color: `var(--mantine-color-${parsed.color}-light-color)` };
+  if (input.variant === 'outline') return { ...resolved, color: `var(--mantine-color-${parsed.color}-outline)`, border: `1px solid var(--mantine-color-${parsed.color}-outline)` };
+  return resolved;
+};
+
+export const theme = createTheme({
+  variantColorResolver,
+  components: {
+    Alert: Alert.extend({ defaultProps: { closeButtonLabel: 'Dismiss' } }),
+    // A scrolling region is reachable by keyboard, so its content can be scrolled without a mouse.
+    ScrollArea: ScrollArea.extend({ defaultProps: { viewportProps: { tabIndex: 0 } } }),
+    Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
+    Drawer: Drawer.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
+    Notification: Notification.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Dismiss' } } }),
+  },
+  primaryColor: 'teal',
+  primaryShade: { light: 9, dark: 9 },
+  defaultRadius: 'md',
+  fontFamily: 'ui-sans-serif, system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
+  headings: { fontWeight: '650' },
+  focusRing: 'auto',
+  respectReducedMotion: true,
+});
+
+/** This browser's explicit light/dark/auto choice; until one is made the interface follows settings.dark_mode and the system. */
+export const colorSchemeKey = 'rhizome-color-scheme';
+export const colorSchemeManager = localStorageColorSchemeManager({ key: colorSchemeKey });
+
+export function hasStoredColorScheme(): boolean {
+  return window.localStorage.getItem(colorSchemeKey) !== null;
+}

@@ -1,0 +1,115 @@
+import type { ChangeEventBody } from '@rhizome/contracts/api/events';
+import type { Platform } from '@rhizome/core/platform/create';
+import type { SourceRow } from '@rhizome/core/sources/repo';
+import { sourceServiceFor } from './sources.ts';
+import { summary } from './queue.ts';
+
+/** How often the feed looks for changes while someone listens. */
+const tickMs = 500;
+/** The newest tasks compared on every tick; older ones rarely change state. */
+const watchedTasks = 200;
+
+type Listener = (event: ChangeEventBody) => void;
+
+interface SourceBaseline {
+  database: string;
+  /** updated_at of every source of the database. */
+  stamps: Map<string, string>;
+  cursor: string;
+}
+
+/**
+ * One watcher of source and task changes shared by every events subscriber. The worker may run in
+ * another process (the stack), so changes are read from the stores rather than from in-process calls:
+ * one cheap query per tick for everybody, instead of every open page polling the list endpoints.
+ */
+export class ChangeFeed {
+  private readonly listeners = new Set<Listener>();
+  private timer: NodeJS.Timeout | null = null;
+  private running = false;
+  private sources: SourceBaseline | null = null;
+  private taskStamps: Map<string, string> | null = null;
+  /** The last lane counts, handed to each new listener so it starts from the current state. */
+  private lanes: Extract<ChangeEventBody, { type: 'lanes' }> | null = null;
+
+  constructor(private readonly platform: Platform) {}
+
+  /** Starts watching with the first listener; the returned function removes it (and stops with the last). */
+  subscribe(listener: Listener): () => void {
+    this.listeners.add(listener);
+    if (this.lanes) listener(this.lanes);
+    if (!this.timer) {
+      this.timer = setInterval(() => void this.tick(), tickMs);
+      this.timer.unref();
+      void this.tick();
+    }
+    return () => {
+      this.listeners.delete(listener);
+      if (this.listeners.size || !this.timer) return;
+      clearInterval(this.timer);
+      this.timer = null;
+      this.sources = null;
+      this.taskStamps = null;
+      this.lanes = null;
+    };
+  }
+
+  private emit(event: ChangeEventBody): void {
+    for (const listener of this.listeners) listener(event);
+  }
+
+  private async tick(): Promise<void> {
+    if (this.running) return;
+    this.running = true;
+    try {
+      await this.checkSources();
+      await this.checkTasks();
+    } catch (error) {
+      this.platform.logger.warning(`events: change check failed: ${error instanceof Error ? error.message : String(error)}`);
+    } finally {
+      this.running = false;
+    }
+  }
+
+  private async checkSources(): Promise<void> {
+    const { name, db } = await this.platform.databases.current();
+    const baseline = this.sources;
+    if (!baseline || baseline.database !== name) {
+      const rows = (await db('sources').select('id', 'updated_at')) as Pick<SourceRow, 'id' | 'updated_at'>[];
+      const stamps = new Map(rows.map((row) => [row.id, row.updated_at]));
+      this.sources = { database: name, stamps, cursor: rows.reduce((max, row) => (row.updated_at > max ? row.updated_at : max), '') };
+      if (baseline) this.emit({ type: 'database', database: name });
+      return;
+    }
+    // `>=`: two writes within the cursor's millisecond are both seen; the stamps drop repeats.
+    const rows = ((await db('sources').where('updated_at', '>=', baseline.cursor)) as SourceRow[]).filter((row) => baseline.stamps.get(row.id) !== row.updated_at);
+    if (rows.length) {
+      const views = await (await sourceServiceFor(this.platform)).views(rows);
+      for (const [index, row] of rows.entries()) {
+        baseline.stamps.set(row.id, row.updated_at);
+        if (row.updated_at > baseline.cursor) baseline.cursor = row.updated_at;
+        this.emit({ type: 'source', database: name, source: views[index] });
+      }
+    }
+    const [{ n }] = (await db('sources').count({ n: '*' })) as { n: number }[];
+    if (Number(n) >= baseline.stamps.size) return;
+    const present = new Set(((await db('sources').select('id')) as { id: string }[]).map((row) => row.id));
+    for (const id of [...baseline.stamps.keys()].filter((known) => !present.has(known))) {
+      baseline.stamps.delete(id);
+      this.emit({ type: 'source_deleted', database: name, source_id: id });
+    }
+  }
+
+  private async checkTasks(): Promise<void> {
+    const { tasks } = this.platform;
+    const { tasks: recent } = await tasks.list({ offset: 0, limit: watchedTasks });
+    const stamps = new Map(recent.map((task) => [task.task_id, `${task.status}|${task.attempts}|${task.started_at}|${task.completed_at}`]));
+    const previous = this.taskStamps;
+    this.taskStamps = stamps;
+    if (previous) for (const task of recent) if (previous.get(task.task_id) !== stamps.get(task.task_id)) this.emit({ type: 'task', task: summary(task) });
+    const queues = (await tasks.counts()).map(({ queue, queued, running }) => ({ queue, queued, running }));
+    if (JSON.stringify(queues) === JSON.stringify(this.lanes?.queues)) return;
+    this.lanes = { type: 'lanes', queues };
+    this.emit(this.lanes);
+  }
+}

@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { setUpAccount, startTestServer, type TestServer } from '../support/server.ts';
+import { indexedText } from '../support/chats.ts';
+import { captureScreen, openBrowser, type Session } from './support/browser.ts';
+
+/** A turn's controls in the browser: tool approval (allow, deny), stop, regenerate and retry. */
+describe('web interface: chat turn controls', { timeout: 60_000 }, () => {
+  let server: TestServer;
+  let session: Session;
+  let page: Page;
+  let cookie: string;
+
+  const approval = () => page.getByTestId('tool-approval');
+  const answers = () => page.locator('[data-role="assistant"]');
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    cookie = await setUpAccount(server);
+    await indexedText(server, cookie, 'lighthouse.txt', 'The Kestrel Point lighthouse was built in 1871 by the engineer Miriam Holloway. Its lamp was converted to electricity in 1932.');
+    const patched = await server.call('PATCH', '/settings', { cookie, body: { chat: { tool_approval: 'always-ask' } } });
+    expect(patched.status, patched.text).toBe(200);
+    session = await openBrowser(server.url);
+    page = session.page;
+    const [name, ...value] = cookie.split('=');
+    await session.context.addCookies([{ name, value: value.join('='), url: server.url }]);
+  });
+  afterAll(async () => {
+    await session?.close();
+    await server?.stop();
+  });
+
+  it('asks before a tool runs; denying it still ends the turn', async () => {
+    await page.goto('/chat');
+    await page.getByRole('button', { name: 'New chat' }).click();
+    await page.getByLabel('Message').fill('When was the Kestrel Point lighthouse built?');
+    await page.keyboard.press('Enter');
+    await approval().waitFor();
+    await approval().getByText(/wants to run/).waitFor();
+    await captureScreen(page, 'chat-approval');
+    await approval().getByRole('button', { name: 'Deny' }).click();
+    await page.getByRole('button', { name: 'Regenerate' }).waitFor({ timeout: 30_000 });
+    expect(await answers().count()).toBe(1);
+  });
+
+  it('stops an answer waiting for approval and keeps what was written with the stopped notice', async () => {
+    await page.getByRole('button', { name: 'Regenerate' }).click();
+    await approval().waitFor();
+    await page.getByRole('button', { name: 'Stop' }).click();
+    await answers().last().getByText(/stopped by the user/i).waitFor({ timeout: 30_000 });
+    await page.getByRole('button', { name: 'Regenerate' }).waitFor();
+  });
+
+  it('regenerates the answer, and an allowed tool leads to a cited answer', async () => {
+    await page.getByRole('button', { name: 'Regenerate' }).click();
+    await approval().getByRole('button', { name: 'Allow' }).click();
+    await page.getByTestId('citation-chip').first().waitFor({ timeout: 30_000 });
+    expect(await answers().count()).toBe(1);
+  });
+
+  it('retries a question left without an answer', async () => {
+    const chatId = new URL(page.url()).pathname.split('/').at(-1)!;
+    const added = await server.call('POST', `/chats/${chatId}/messages`, { cookie, body: { role: 'user', content: 'Who was the engineer of the Kestrel Point lighthouse?' } });
+    expect(added.status, added.text).toBe(201);
+    await page.reload();
+    await page.getByRole('button', { name: 'Retry' }).click();
+    await approval().getByRole('button', { name: 'Allow' }).click();
+    await expect.poll(() => answers().count(), { timeout: 30_000 }).toBe(2);
+    await expect.poll(async () => answers().last().innerText()).toMatch(/Holloway/);
+  });
+});

@@ -1,0 +1,145 @@
+import fs from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { startTestServer, type TestServer } from '../support/server.ts';
+import { captureScreen, dropFiles, openBrowser, type Session } from './support/browser.ts';
+import { journeyDocuments, sentences } from './support/documents.ts';
+
+const nav = (page: Page, name: string) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name });
+
+/**
+ * The issue's journey in a real browser against a real server: first-run setup, three real files
+ * dropped, live progress to committed, every search mode, a chat answer whose citation opens the
+ * cited sentence, and the export. Each screen is captured at two sizes in light and dark and checked
+ * with axe on the way.
+ */
+describe('web interface: the first-run journey', { timeout: 180_000 }, () => {
+  let server: TestServer;
+  let session: Session;
+  let page: Page;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    session = await openBrowser(server.url);
+    page = session.page;
+  });
+  afterAll(async () => {
+    await session?.close();
+    await server?.stop();
+  });
+
+  it('creates the account on first run and lands on the dashboard', async () => {
+    await page.goto('/');
+    await page.getByRole('heading', { name: 'Create your account' }).waitFor();
+    await captureScreen(page, 'setup');
+    await page.getByLabel('Username').fill('operator');
+    await page.getByLabel(/^Password/).fill('correct horse battery');
+    await page.getByLabel('Repeat the password').fill('correct horse battery');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+    await page.getByText('Nothing here yet').waitFor();
+    await captureScreen(page, 'dashboard-empty');
+  });
+
+  it('uploads a PDF, a Word file and Markdown by drag-and-drop and shows them reach committed live', async () => {
+    await nav(page, 'Sources').click();
+    await page.getByText('No sources yet').waitFor();
+    await captureScreen(page, 'sources-empty');
+    await dropFiles(page, '[data-testid="dropzone"]', await journeyDocuments());
+    const rows = page.locator('tr[data-source-id]');
+    await expect.poll(() => rows.count(), { timeout: 15_000 }).toBe(3);
+
+    // The confirmation gate: each parked source shows its detected domain and ranking before extraction.
+    const gate = page.getByRole('dialog');
+    for (let confirmed = 0; confirmed < 3; confirmed += 1) {
+      const review = page.getByRole('button', { name: /^Confirm domain of/ }).first();
+      await review.waitFor({ timeout: 30_000 });
+      await review.click();
+      await gate.getByText('(detected)').waitFor();
+      if (confirmed === 0) await captureScreen(page, 'sources-confirmation');
+      await gate.getByRole('button', { name: 'Confirm and extract' }).click();
+      await gate.waitFor({ state: 'hidden' });
+    }
+    // The rows change without a reload: the events stream carries every step.
+    await expect.poll(() => page.locator('[data-testid="source-status"]', { hasText: 'Committed' }).count(), { timeout: 90_000, interval: 500 }).toBe(3);
+    await captureScreen(page, 'sources');
+  });
+
+  it('opens a source with its passages, entities, extraction and quality', async () => {
+    await page.getByRole('link', { name: 'Kestrel Point lighthouse' }).click();
+    await page.getByRole('heading', { name: /lighthouse/i }).waitFor();
+    await page.getByText('Quality', { exact: true }).waitFor();
+    await page.locator('text=/\\d+ \\/ 100|\\/ 100/').first().waitFor();
+    await captureScreen(page, 'source-detail');
+    const [original] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Original' }).click()]);
+    expect(fs.readFileSync(await original.path()).subarray(0, 5).toString()).toBe('%PDF-');
+    await page.getByRole('tab', { name: /Passages/ }).click();
+    await page.getByRole('button', { name: /built in 1871/ }).first().click();
+    await page.getByTestId('passage-viewer').getByText(/built in 1871/).waitFor();
+    await page.getByRole('tab', { name: /Entities/ }).click();
+    await page.getByRole('heading', { name: /Entities \(\d+\)/ }).waitFor();
+    await captureScreen(page, 'source-entities');
+  });
+
+  it('finds a sentence of each document in every search mode', async () => {
+    await nav(page, 'Search').click();
+    await page.getByLabel('Compare the four modes').check();
+    const queries = [['Kestrel Point lighthouse engineer', sentences.pdf], ['Bramblewood orchard heritage apples', sentences.docx], ['Woodbridge tide mill wheel', sentences.markdown]] as const;
+    for (const [query, sentence] of queries) {
+      await page.getByLabel('Search query').fill(query);
+      await page.getByRole('button', { name: 'Search', exact: true }).click();
+      for (const mode of ['keyword', 'semantic', 'hybrid', 'graph']) {
+        const column = page.getByTestId(`results-${mode}`);
+        await column.waitFor();
+        if (mode === 'graph') {
+          await expect.poll(() => column.locator('button').count(), { message: `graph mode for ${query}` }).toBeGreaterThan(0);
+          continue;
+        }
+        await expect.poll(async () => (await column.getByTestId('chunk-result').allInnerTexts()).join('\n').replace(/\s+/g, ' '), { message: `${mode} for ${query}` })
+          .toContain(sentence.split(' ').slice(1, 5).join(' '));
+      }
+    }
+    await captureScreen(page, 'search');
+    await page.getByTestId('results-keyword').getByTestId('chunk-result').first().click();
+    await page.getByTestId('passage-viewer').waitFor();
+    await page.keyboard.press('Escape');
+  });
+
+  it('answers in a chat with a citation that opens the cited sentence highlighted, and exports the chat', async () => {
+    await nav(page, 'Chat').click();
+    await page.getByText('No chats yet').waitFor();
+    await page.getByRole('button', { name: 'New chat' }).click();
+    await page.getByLabel('Message').fill('When was the Kestrel Point lighthouse built?');
+    await page.getByRole('button', { name: 'Send' }).click();
+    const chip = page.getByTestId('citation-chip').first();
+    await chip.waitFor({ timeout: 30_000 });
+    await captureScreen(page, 'chat');
+    await chip.click();
+    const cited = page.getByTestId('passage-viewer').getByTestId('cited-sentence');
+    await cited.waitFor();
+    expect((await cited.innerText()).replace(/\s+/g, ' ')).toContain('built in 1871');
+    await captureScreen(page, 'chat-citation');
+    await page.keyboard.press('Escape');
+
+    // An entity named in the answer opens its node: properties, connections and the passages citing it.
+    await page.getByTestId('entity-chip').first().click();
+    const node = page.getByTestId('node-drawer');
+    await node.getByText('Cited in').waitFor();
+    await node.getByRole('button', { name: /lighthouse/i }).first().waitFor();
+    await captureScreen(page, 'entity');
+    await page.keyboard.press('Escape');
+
+    for (const [format, expected] of [['Markdown', /1871/], ['JSON', /"messages"/]] as const) {
+      await page.getByRole('button', { name: 'Export' }).click();
+      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('menuitem', { name: format }).click()]);
+      expect(fs.readFileSync(await download.path(), 'utf8')).toMatch(expected);
+    }
+  });
+
+  it('shows the dashboard with counts, lanes, recent sources and the quality summary', async () => {
+    await nav(page, 'Dashboard').click();
+    await page.getByText('Extraction quality').waitFor();
+    await page.getByText(/average/).waitFor();
+    await captureScreen(page, 'dashboard');
+  });
+});
