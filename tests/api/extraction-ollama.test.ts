@@ -95,7 +95,8 @@ describe('extraction through a local model server (fake Ollama)', () => {
 
     const citations = ((await call('GET', `/nodes/${id0('Warsaw')}/citations`)).body as { data: { context_snippet: string; source: { id: string }; extraction_method: string }[] }).data;
     expect(citations).toEqual([expect.objectContaining({ context_snippet: 'Marie Curie was born in Warsaw in 1867.', source: expect.objectContaining({ id }), extraction_method: 'llm' })]);
-    const templates = (await database('graph_templates').where({ source_id: id }).orderBy('name').select('name', 'template_type')) as { name: string; template_type: string }[];
+    // Templates are shared per type: the source is linked to the ones its graph uses.
+    const templates = (await database('graph_templates as t').join('template_sources as ts', 'ts.template_id', 't.id').where('ts.source_id', id).orderBy('t.name').select('t.name', 't.template_type')) as { name: string; template_type: string }[];
     expect(templates.filter((template) => template.template_type === 'node').map((template) => template.name)).toEqual(['Award', 'Organization', 'Person', 'Place']);
 
     const progress = (await call('GET', `/sources/${id}/extraction`)).body as { stats: { harvest: Record<string, number> } };
