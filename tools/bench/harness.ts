@@ -1,4 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
 export { freePort } from '../../tests/support/ports.ts';
@@ -10,12 +11,16 @@ export interface Measurement {
   requestsPerSecond: number;
   p99Ms: number;
   non2xx: number;
+  /** CPU time the serving process spent per request, when the target names its pid (Linux). */
+  serverCpuUs?: number;
 }
 
 export interface Target {
   label: string;
   url: string;
   headers?: Record<string, string>;
+  /** The serving process: its CPU time per request is measured too, a figure that load on the machine barely moves. */
+  pid?: number;
 }
 
 // On a two-core machine the load generator and the server under test would fight for the same core;
@@ -67,8 +72,22 @@ export async function stopProcess(child: ChildProcess): Promise<void> {
 }
 
 async function once(target: Target, seconds: number): Promise<Measurement> {
+  const cpuBefore = target.pid === undefined ? null : processCpuMicros(target.pid);
   const result = await autocannon({ url: target.url, headers: target.headers ?? {}, connections: 32, duration: seconds });
-  return { label: target.label, requestsPerSecond: Math.round(result.requests.average), p99Ms: result.latency.p99, non2xx: result.non2xx };
+  const cpuAfter = target.pid === undefined ? null : processCpuMicros(target.pid);
+  const serverCpuUs = cpuBefore !== null && cpuAfter !== null && result.requests.total > 0 ? (cpuAfter - cpuBefore) / result.requests.total : undefined;
+  return { label: target.label, requestsPerSecond: Math.round(result.requests.average), p99Ms: result.latency.p99, non2xx: result.non2xx, serverCpuUs };
+}
+
+/** User plus system CPU time of a process in microseconds, from /proc (null elsewhere). */
+export function processCpuMicros(pid: number): number | null {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    const ticksPerSecond = 100; // USER_HZ, 100 on every Linux architecture node runs on
+    return ((Number(fields[11]) + Number(fields[12])) / ticksPerSecond) * 1_000_000;
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -84,12 +103,13 @@ export async function measureRounds(targets: Target[], rounds = 3, seconds = 4):
   return runs.map((list) => list.sort((a, b) => a.requestsPerSecond - b.requestsPerSecond)[Math.floor(list.length / 2)]);
 }
 
-/** Prints each measurement with its ratio to the first one. */
+/** Prints each measurement with its ratio to the first one (and the server CPU per request, when measured). */
 export function report(measurements: Measurement[]): void {
   const reference = measurements[0];
   for (const m of measurements) {
     const ratio = (m.requestsPerSecond / reference.requestsPerSecond).toFixed(2);
-    console.log(`${m.label.padEnd(44)} ${String(m.requestsPerSecond).padStart(7)} req/s  p99 ${String(m.p99Ms).padStart(4)} ms  ${ratio}x  non-2xx ${m.non2xx}`);
+    const cpu = m.serverCpuUs === undefined || reference.serverCpuUs === undefined ? '' : `  server CPU ${m.serverCpuUs.toFixed(1)} us/req (${(reference.serverCpuUs / m.serverCpuUs).toFixed(2)}x)`;
+    console.log(`${m.label.padEnd(44)} ${String(m.requestsPerSecond).padStart(7)} req/s  p99 ${String(m.p99Ms).padStart(4)} ms  ${ratio}x  non-2xx ${m.non2xx}${cpu}`);
   }
 }
 

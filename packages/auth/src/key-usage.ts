@@ -21,11 +21,12 @@ export class KeyUsageFile {
     return this.safeRead()[keyId] ?? null;
   }
 
-  recordUse(keyId: string, at = new Date()): void {
+  /** Called on every API-key request: allocates nothing unless the use is persisted. */
+  recordUse(keyId: string, atMs = Date.now()): void {
     const previous = this.lastPersisted.get(keyId);
-    if (previous !== undefined && at.getTime() - previous < persistIntervalMs) return;
-    this.lastPersisted.set(keyId, at.getTime());
-    const usage = { ...this.safeRead(), [keyId]: at.toISOString() };
+    if (previous !== undefined && atMs - previous < persistIntervalMs) return;
+    this.lastPersisted.set(keyId, atMs);
+    const usage = { ...this.safeRead(), [keyId]: new Date(atMs).toISOString() };
     writeJsonAtomic(this.file, usage);
   }
 

@@ -53,18 +53,36 @@ function serialize(options: CookieOptions, value: string, maxAge: number, expire
   return parts.join('; ');
 }
 
-/** Finds one cookie in a Cookie header without parsing the others. */
+/**
+ * Finds one cookie in a Cookie header without parsing the others; runs on every verification, so it
+ * walks the header by index instead of splitting it.
+ */
 export function findCookie(header: string | undefined, name: string): string | undefined {
   if (!header) return undefined;
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq < 0) continue;
-    if (part.slice(0, eq).trim() !== name) continue;
-    try {
-      return decodeURIComponent(part.slice(eq + 1).trim());
-    } catch {
-      return undefined; // malformed percent-encoding: no usable cookie (never a 500)
+  for (let start = 0; start < header.length; ) {
+    let end = header.indexOf(';', start);
+    if (end < 0) end = header.length;
+    const nameStart = skipSpaces(header, start, end);
+    if (header.startsWith(name, nameStart)) {
+      const eq = skipSpaces(header, nameStart + name.length, end);
+      if (eq < end && header.charCodeAt(eq) === 61 /* = */) return cookieValue(header.slice(eq + 1, end).trim());
     }
+    start = end + 1;
   }
   return undefined;
+}
+
+function skipSpaces(text: string, from: number, end: number): number {
+  let index = from;
+  while (index < end && (text.charCodeAt(index) === 32 || text.charCodeAt(index) === 9)) index++;
+  return index;
+}
+
+function cookieValue(raw: string): string | undefined {
+  if (!raw.includes('%')) return raw;
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return undefined; // malformed percent-encoding: no usable cookie (never a 500)
+  }
 }

@@ -23,14 +23,23 @@ export interface AuthFiles {
   secretsDir: string;
 }
 
+/**
+ * How often the credentials' change counter is consulted. `every-call` suits a process that also
+ * changes the credentials; `once-per-turn` is for a reader that never writes them (auth-verify): every
+ * request handled in one event-loop turn was received before that turn's I/O poll returned, so a change
+ * completed before any of them was sent is already visible to a check made while handling the first.
+ */
+export type CredentialsCheck = 'every-call' | 'once-per-turn';
+
 export function keyUsageFileFor(credentialsFile: string): string {
   return path.join(path.dirname(credentialsFile), 'api_key_usage.json');
 }
 
 /**
  * Answers "who is this request?" from a session cookie or a bearer API key. Shared by auth-verify,
- * cortex-api (direct access) and the embedded default. Reads the credentials file through a stat
- * check on every call, so a logout or revocation in any process is seen by every other at once.
+ * cortex-api (direct access) and the embedded default. Consults the credentials' change counter before
+ * trusting its cache (see CredentialsCheck), so a logout or revocation in any process is seen by every
+ * other on its very next request.
  */
 export class Verifier {
   readonly credentials: CredentialsFile;
@@ -41,13 +50,18 @@ export class Verifier {
   /** Authentic cookie values → their claims, so a repeat request skips the HMAC; epoch and expiry are still checked. */
   private readonly verifiedCookies = new Map<string, SessionClaims>();
 
+  private readonly currentCredentials: () => Credentials | undefined;
+
   constructor(
     files: AuthFiles,
     private readonly cookieName: () => string,
+    check: CredentialsCheck = 'every-call',
   ) {
     this.credentials = new CredentialsFile(files.credentialsFile);
     this.usage = new KeyUsageFile(keyUsageFileFor(files.credentialsFile));
     this.sessionSecret = readOrCreateSecret(files.secretsDir, SecretName.session);
+    const read = () => this.credentials.read();
+    this.currentCredentials = check === 'once-per-turn' ? oncePerTurn(read) : read;
   }
 
   get secret(): string {
@@ -59,18 +73,23 @@ export class Verifier {
    * when an unseen key needs bcrypt.
    */
   verify(presented: PresentedCredentials): Identity | null | Promise<Identity | null> {
-    const credentials = this.credentials.read();
+    return this.verifyHeaders(presented.cookie, presented.authorization);
+  }
+
+  /** verify() for callers holding the two header values, without wrapping them in an object. */
+  verifyHeaders(cookieHeader: string | undefined, authorization: string | undefined): Identity | null | Promise<Identity | null> {
+    const credentials = this.currentCredentials();
     if (!credentials) return null;
-    const cookie = findCookie(presented.cookie, this.cookieName());
+    const cookie = findCookie(cookieHeader, this.cookieName());
     if (cookie) {
       const identity = this.verifyCookie(cookie, credentials);
       if (identity) return identity;
     }
-    const bearer = bearerToken(presented.authorization);
+    const bearer = bearerToken(authorization);
     return bearer ? this.verifyApiKey(bearer, credentials) : null;
   }
 
-  verifyCookie(value: string, credentials = this.credentials.read()): Identity | null {
+  verifyCookie(value: string, credentials = this.currentCredentials()): Identity | null {
     if (!credentials) return null;
     const claims = this.authenticCookie(value);
     if (!claims || claims.epoch !== credentials.session_epoch || claims.username !== credentials.account.username) {
@@ -94,8 +113,7 @@ export class Verifier {
     const fingerprint = sha256Hex(presented);
     const cached = this.verifiedKeys.get(fingerprint);
     if (cached) {
-      const stored = credentials.api_keys.find((key) => key.id === cached.keyId && key.hash === cached.hash);
-      if (stored) return this.acceptKey(stored.id, credentials);
+      if (isStored(credentials, cached)) return this.acceptKey(cached.keyId, credentials);
       this.verifiedKeys.delete(fingerprint);
       return null;
     }
@@ -118,8 +136,29 @@ export class Verifier {
   }
 }
 
+function isStored(credentials: Credentials, verified: { keyId: string; hash: string }): boolean {
+  for (const key of credentials.api_keys) if (key.id === verified.keyId && key.hash === verified.hash) return true;
+  return false;
+}
+
 function bearerToken(header: string | undefined): string | undefined {
   if (!header) return undefined;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   return match?.[1];
+}
+
+/** Memoises `read` until the current event-loop turn ends (setImmediate runs right after the I/O poll). */
+function oncePerTurn<T>(read: () => T): () => T {
+  let fresh = false;
+  let value: T;
+  const expire = () => {
+    fresh = false;
+  };
+  return () => {
+    if (fresh) return value;
+    value = read();
+    fresh = true;
+    setImmediate(expire);
+    return value;
+  };
 }

@@ -96,6 +96,16 @@ describe('cookie headers', () => {
     expect(findCookie('cc_session=a%2Bb', 'cc_session')).toBe('a+b');
   });
 
+  it('finds a cookie whatever the spacing around names, values and separators', () => {
+    expect(findCookie(' cc_session = abc.def ; b=2', 'cc_session')).toBe('abc.def');
+    expect(findCookie('a=1;cc_session=x;b=2', 'cc_session')).toBe('x');
+    expect(findCookie('a=1;\tcc_session=x', 'cc_session')).toBe('x');
+    expect(findCookie('cc_session; cc_session=second', 'cc_session')).toBe('second');
+    expect(findCookie('cc_sessionx=1; a=cc_session=2', 'cc_session')).toBeUndefined();
+    expect(findCookie('cc_session=', 'cc_session')).toBe('');
+    expect(findCookie('', 'cc_session')).toBeUndefined();
+  });
+
   it('treats a malformed percent-encoding as no cookie instead of throwing', () => {
     expect(() => findCookie('cc_session=%E0%A4%A', 'cc_session')).not.toThrow();
     expect(findCookie('cc_session=%E0%A4%A', 'cc_session')).toBeUndefined();
