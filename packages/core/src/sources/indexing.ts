@@ -41,8 +41,9 @@ export interface IndexContext {
 const insertBatch = 25;
 
 /**
- * Indexes one source: load the stored original, normalise and chunk it (on a worker thread), store chunks (full-text indexed by
- * trigger), embed them in waves into SQLite and the vector index, detect the domain, then pass the
+ * Indexes one source: load the stored original, normalise and chunk it (on a worker thread), then wave by
+ * wave store chunks (full-text indexed by trigger) while their embeddings are computed and store those in
+ * SQLite and the vector index, detect the domain, then pass the
  * confirmation gate. Progress is written at every step. Safe to run again after a crash: chunk ids
  * are stable and a run starts by removing what an earlier run left.
  */
@@ -67,15 +68,16 @@ export async function indexSource(context: IndexContext): Promise<{ status: Sour
   Object.assign(timings, prepared.timings);
   const { chunks } = prepared;
   if (prepared.hasText && !chunks.length) throw new PermanentTaskError('The document has text but produced no chunks', 'ValidationError');
-  // Embedding starts at once, on its own thread, while the chunks are being stored.
-  const waves = embeddingWaves(context, chunks);
-  await timed('storing', `Storing ${chunks.length} chunks`, () => storeChunks(context, chunks));
   // An image's lack of text is told by vision (or was asked for with enable_vision=false); other silent loaders get the reason here.
   const silent = !prepared.hasText && prepared.warnings.length === 0 && prepared.format !== 'image';
   const warnings = silent ? [noTextWarning] : prepared.warnings;
+  // Embedding starts at once, on its own thread, and runs ahead of the storing of each wave.
+  const waves = embeddingWaves(context, chunks);
+  await clearEarlierRun(context);
   await updateSource(db, sourceId, { chunk_count: chunks.length, loader_warnings: JSON.stringify(warnings), ...titleFromDocument(row, prepared) });
-
-  await timed('embedding', `Embedding ${chunks.length} chunks`, () => storeEmbeddings(context, waves, chunks.length));
+  const spent = await timed('embedding', `Storing and embedding ${chunks.length} chunks`, () => storeWaves(context, chunks, waves));
+  timings.storing_ms = Math.round(spent.storingMs);
+  timings.embedding_wait_ms = Math.round(spent.waitingMs);
   const proposal = await timed('detecting_domain', 'Detecting the domain', () =>
     detectDomain({ samples: prepared.samples, filename: row.filename ?? '', docType: prepared.format }, context.domains),
   );
@@ -134,28 +136,39 @@ async function prepare(context: IndexContext, row: SourceRow): Promise<PreparedD
   }
 }
 
-/**
- * Stores chunks in short statements rather than one long transaction: in the embedded default the API
- * shares the database connection, and a transaction over a whole large document would stall its reads.
- * A run interrupted half-way is safe: the next run starts by deleting what this one wrote.
- */
-async function storeChunks(context: IndexContext, chunks: PreparedChunk[]): Promise<void> {
-  const at = new Date().toISOString();
+/** A run interrupted half-way is safe: the next run starts by deleting what the earlier one wrote. */
+async function clearEarlierRun(context: IndexContext): Promise<void> {
   await context.db.transaction(async (trx) => {
     await trx('document_chunks').where({ source_id: context.sourceId }).delete();
     await trx('chunk_groups').where({ source_id: context.sourceId }).delete();
     await trx('sources').where({ id: context.sourceId }).update({ chunk_count: 0, embedded_chunk_count: 0 });
   });
+}
+
+/**
+ * Stores chunks in short statements rather than one long transaction: in the embedded default the API
+ * shares the database connection, and a transaction over a whole large document would stall its reads.
+ * Returns the rowids the chunks got (the vector index labels them by rowid). Also the storing floor
+ * bench:ingest measures the pipeline against.
+ */
+export async function storeChunkRows(db: Db, sourceId: string, chunks: PreparedChunk[], at: string): Promise<Map<string, number>> {
   for (let start = 0; start < chunks.length; start += insertBatch) {
-    await context.checkCancelled();
     const rows = chunks.slice(start, start + insertBatch).map((chunk) => ({
-      id: chunk.id, source_id: context.sourceId, chunk_index: chunk.index, content: chunk.content, page_number: chunk.page, section: chunk.section,
+      id: chunk.id, source_id: sourceId, chunk_index: chunk.index, content: chunk.content, page_number: chunk.page, section: chunk.section,
       start_offset: chunk.start, end_offset: chunk.end, original_start: chunk.originalStart, original_end: chunk.originalEnd, offset_match: chunk.offsetMatch,
       token_estimate: chunk.tokenEstimate, chunk_metadata: chunk.pageStarts ? JSON.stringify({ page_starts: chunk.pageStarts }) : null, created_at: at,
     }));
-    await context.db('document_chunks').insert(rows);
+    await db('document_chunks').insert(rows);
   }
-  const groups = chunkGroups(chunks.length, context.settings.chunking.group_size, context.settings.chunking.group_overlap);
+  const stored = (await db('document_chunks')
+    .where({ source_id: sourceId })
+    .whereBetween('chunk_index', [chunks[0].index, chunks[chunks.length - 1].index])
+    .select('rowid', 'id')) as { rowid: number; id: string }[];
+  return new Map(stored.map((row) => [row.id, row.rowid]));
+}
+
+async function storeChunkGroups(context: IndexContext, chunkCount: number): Promise<void> {
+  const groups = chunkGroups(chunkCount, context.settings.chunking.group_size, context.settings.chunking.group_overlap);
   for (let start = 0; start < groups.length; start += insertBatch) {
     await context.db('chunk_groups').insert(groups.slice(start, start + insertBatch).map((group) => ({
       source_id: context.sourceId, group_index: group.groupIndex, first_chunk_index: group.firstChunkIndex, last_chunk_index: group.lastChunkIndex,
@@ -166,59 +179,73 @@ async function storeChunks(context: IndexContext, chunks: PreparedChunk[]): Prom
 /** Embedding waves (`batching.embedding_wave_size` chunks) computed ahead of the consumer, at most this many. */
 const wavesAhead = 3;
 
-interface EmbeddedWave {
-  chunks: PreparedChunk[];
-  vectors: Float32Array[];
+interface EmbeddingWaves {
+  count: number;
+  chunksOf(index: number): PreparedChunk[];
+  /** The wave's vectors; asking for wave i lets the waves up to i + wavesAhead start. */
+  vectorsOf(index: number): Promise<Float32Array[]>;
 }
 
-/** Starts embedding the chunks wave after wave, staying at most `wavesAhead` waves in front of the consumer. */
-function embeddingWaves(context: IndexContext, chunks: PreparedChunk[]): AsyncGenerator<EmbeddedWave> {
+/** Embeds the chunks wave after wave, one call at a time, staying at most `wavesAhead` waves in front of the consumer. */
+function embeddingWaves(context: IndexContext, chunks: PreparedChunk[]): EmbeddingWaves {
   const size = context.settings.batching.embedding_wave_size;
   const count = Math.ceil(chunks.length / size);
-  const started: Promise<EmbeddedWave>[] = [];
+  const chunksOf = (index: number) => chunks.slice(index * size, (index + 1) * size);
+  const started: Promise<Float32Array[]>[] = [];
   let previous: Promise<unknown> = Promise.resolve();
   const start = (index: number) => {
-    const wave = chunks.slice(index * size, (index + 1) * size);
-    const embedded = previous.then(async () => ({
-      chunks: wave,
-      vectors: await context.embeddings.embed(wave.map((chunk) => chunk.content), { signal: context.signal, context: { database: context.database, sourceId: context.sourceId } }),
-    }));
+    const texts = chunksOf(index).map((chunk) => chunk.content);
+    const embedded = previous.then(() => context.embeddings.embed(texts, { signal: context.signal, context: { database: context.database, sourceId: context.sourceId } }));
     // Handled here so a wave failing while an earlier one is awaited is not an unhandled rejection; the consumer still sees it.
     previous = embedded.catch(() => undefined);
     started[index] = embedded;
   };
   for (let index = 0; index < Math.min(wavesAhead, count); index++) start(index);
-  return (async function* () {
-    for (let index = 0; index < count; index++) {
-      const wave = await started[index];
-      if (index + wavesAhead < count) start(index + wavesAhead);
-      yield wave;
-    }
-  })();
+  return {
+    count,
+    chunksOf,
+    vectorsOf: (index) => {
+      if (index + wavesAhead < count && !started[index + wavesAhead]) start(index + wavesAhead);
+      return started[index];
+    },
+  };
 }
 
 /**
- * Stores each embedded wave in SQLite (the source of truth) and hands its vectors to the vector index,
- * labelled by chunk rowid; the index inserts them behind us (decision 0010).
+ * Stores the chunks wave by wave: a wave's rows (full-text indexed by trigger) while its vectors are
+ * still being computed, then its embeddings in SQLite (the source of truth) and its vectors in the vector
+ * index, labelled by chunk rowid; the index inserts them behind us (decision 0010). Storing and
+ * embedding thus overlap for the whole document instead of one waiting for the other. Returns the
+ * time spent storing chunk rows and the time spent waiting for vectors.
  */
-async function storeEmbeddings(context: IndexContext, waves: AsyncGenerator<EmbeddedWave>, total: number): Promise<void> {
-  const rows = (await context.db('document_chunks').where({ source_id: context.sourceId }).select('rowid', 'id')) as { rowid: number; id: string }[];
-  const rowids = new Map(rows.map((row) => [row.id, row.rowid]));
+async function storeWaves(context: IndexContext, chunks: PreparedChunk[], waves: EmbeddingWaves): Promise<{ storingMs: number; waitingMs: number }> {
+  await storeChunkGroups(context, chunks.length);
   const identity = context.embeddings.identity();
+  const at = new Date().toISOString();
   let done = 0;
-  for await (const { chunks, vectors } of waves) {
+  let storingMs = 0;
+  let waitingMs = 0;
+  for (let index = 0; index < waves.count; index++) {
     await context.checkCancelled();
-    for (let start = 0; start < chunks.length; start += insertBatch) {
-      await context.db('chunk_embeddings').insert(chunks.slice(start, start + insertBatch).map((chunk, offset) => {
+    const wave = waves.chunksOf(index);
+    const started = performance.now();
+    const rowids = await storeChunkRows(context.db, context.sourceId, wave, at);
+    const stored = performance.now();
+    storingMs += stored - started;
+    const vectors = await waves.vectorsOf(index);
+    waitingMs += performance.now() - stored;
+    for (let start = 0; start < wave.length; start += insertBatch) {
+      await context.db('chunk_embeddings').insert(wave.slice(start, start + insertBatch).map((chunk, offset) => {
         const vector = vectors[start + offset];
         return { chunk_id: chunk.id, model: identity.model, dimensions: vector.length, vector: encodeVector(vector) };
       })).onConflict('chunk_id').merge();
     }
-    await context.vectors.upsert(chunks.map((chunk, index) => ({ label: rowids.get(chunk.id)!, vector: vectors[index] })));
-    done += chunks.length;
+    await context.vectors.upsert(wave.map((chunk, offset) => ({ label: rowids.get(chunk.id)!, vector: vectors[offset] })));
+    done += wave.length;
     await updateSource(context.db, context.sourceId, {
       embedded_chunk_count: done, embedding_model: identity.model, embedding_dimensions: vectors[0]?.length ?? null,
-      step_description: `Embedded ${done} of ${total} chunks`, last_activity_at: new Date().toISOString(),
+      step_description: `Stored and embedded ${done} of ${chunks.length} chunks`, last_activity_at: new Date().toISOString(),
     });
   }
+  return { storingMs, waitingMs };
 }

@@ -1,11 +1,12 @@
 import os from 'node:os';
 import { ThreadClient } from '../../threads/client.ts';
 import { UnreadableFileError } from '../loaders/port.ts';
+import { unpackDocument, type PackedDocument } from './packed.ts';
 import type { PrepareInput, PreparedDocument } from './prepare.ts';
 
 const threads = Array.from(
   { length: Math.max(1, Math.min(2, os.cpus().length - 1)) },
-  () => new ThreadClient<PrepareInput, PreparedDocument>(new URL('./thread.ts', import.meta.url), (failure) =>
+  () => new ThreadClient<PrepareInput, PackedDocument>(new URL('./thread.ts', import.meta.url), (failure) =>
     failure.name === 'UnreadableFileError' ? new UnreadableFileError(failure.message) : new Error(failure.message)),
 );
 
@@ -13,7 +14,7 @@ const threads = Array.from(
  * Prepares a document on a preparation thread (starting one costs about a second, so they live long),
  * so parsing a large file never stalls the event loop of the process — in the embedded default, the API's.
  */
-export function prepareInThread(input: PrepareInput, signal: AbortSignal): Promise<PreparedDocument> {
+export async function prepareInThread(input: PrepareInput, signal: AbortSignal): Promise<PreparedDocument> {
   const thread = threads.reduce((best, candidate) => (candidate.busy < best.busy ? candidate : best));
-  return thread.run(input, signal);
+  return unpackDocument(await thread.run(input, signal));
 }

@@ -1,5 +1,29 @@
+import { collectGarbage } from '../../threads/garbage.ts';
 import { serveThread } from '../../threads/serve.ts';
-import { prepareDocument } from './prepare.ts';
+import { packDocument, packedBuffers } from './packed.ts';
+import { prepareDocument, type PrepareInput } from './prepare.ts';
 
-// Worker-thread entry: prepares documents, one request at a time.
-serveThread(prepareDocument);
+/**
+ * Preparing a document leaves garbage of several times its size (copies of its text); above this size
+ * it is collected at once instead of staying resident in the idle thread. Below it a collection would
+ * only slow down a batch of small files.
+ */
+const collectAfterBytes = 4 * 1024 * 1024;
+
+let preparedBytes = 0;
+
+// Worker-thread entry: prepares documents, one request at a time; the chunks' texts are transferred.
+serveThread(
+  async (input: PrepareInput) => {
+    preparedBytes = 0;
+    const packed = packDocument(await prepareDocument(input));
+    preparedBytes = packed.contents.byteLength;
+    return packed;
+  },
+  {
+    transfer: packedBuffers,
+    afterAnswer: () => {
+      if (preparedBytes > collectAfterBytes) collectGarbage();
+    },
+  },
+);

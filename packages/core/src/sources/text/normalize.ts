@@ -196,10 +196,33 @@ function characterEdits(text: string): Edit[] {
   });
 }
 
-/** NFC per run of non-ASCII characters (with the ASCII letter a combining mark may attach to). */
+/** Characters per window of the NFC check: normalising a whole large text at once holds three copies of it. */
+const nfcWindow = 1 << 20;
+
+/**
+ * NFC per run of non-ASCII characters (with the ASCII letter a combining mark may attach to), looked for
+ * only in the windows whose NFC form differs. Windows end between two ASCII characters, so no run spans two.
+ */
 function nfcEdits(text: string): Edit[] {
-  if (text.normalize('NFC') === text) return [];
-  return regexEdits(text, /[^\u0080-\uffff]?[\u0080-\uffff]+/g, ([run]) => run.normalize('NFC'));
+  const edits: Edit[] = [];
+  for (let start = 0; start < text.length; ) {
+    const end = asciiBoundary(text, Math.min(text.length, start + nfcWindow));
+    const window = text.slice(start, end);
+    if (window.normalize('NFC') !== window) {
+      for (const edit of regexEdits(window, /[^\u0080-\uffff]?[\u0080-\uffff]+/g, ([run]) => run.normalize('NFC'))) {
+        edits.push({ start: start + edit.start, end: start + edit.end, text: edit.text });
+      }
+    }
+    start = end;
+  }
+  return edits;
+}
+
+/** The first position at or after `from` preceded and followed by an ASCII character (or the text's end). */
+function asciiBoundary(text: string, from: number): number {
+  let index = from;
+  while (index < text.length && (text.charCodeAt(index) >= 0x80 || text.charCodeAt(index - 1) >= 0x80)) index++;
+  return index;
 }
 
 /** Horizontal space that needs work: runs, other spaces than U+0020, a space before a line end. */

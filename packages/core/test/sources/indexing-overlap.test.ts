@@ -1,0 +1,89 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultSettings } from '@rhizome/contracts/settings';
+import { DataPaths } from '../../src/paths.ts';
+import { BuiltinEmbeddingAdapter } from '../../src/providers/embeddings/builtin/adapter.ts';
+import { EmbeddingService } from '../../src/providers/embeddings/service.ts';
+import type { LlmService } from '../../src/providers/llm/service.ts';
+import { builtinDomains } from '../../src/sources/domains/registry.ts';
+import { originalPath } from '../../src/sources/files.ts';
+import { indexSource, type ChunkVectorSink } from '../../src/sources/indexing.ts';
+import { openSqlite, type Db } from '../../src/storage/connection.ts';
+import { Migrator } from '../../src/storage/migrator.ts';
+
+// Indexing a real document into a real database with the builtin embedder: storing and embedding overlap
+// wave by wave, so the first vectors reach the index while later chunks are not stored yet.
+
+const waveSize = 20;
+
+function documentText(paragraphs: number): string {
+  const topics = ['harbour', 'orchard', 'observatory', 'glacier', 'archive', 'foundry', 'lagoon', 'monastery'];
+  return Array.from({ length: paragraphs }, (_, index) => {
+    const topic = topics[index % topics.length];
+    return `Paragraph ${index} tells of the ${topic} near Quillonbrae, where keeper number ${index} kept a ledger of every ship, storm and visitor. `.repeat(5);
+  }).join('\n\n');
+}
+
+describe('indexing a source', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'indexing-overlap-'));
+  const paths = new DataPaths(dir);
+  const settings = defaultSettings();
+  settings.batching.embedding_wave_size = waveSize;
+  let db: Db;
+
+  beforeAll(async () => {
+    db = openSqlite(path.join(dir, 'app.db'));
+    await new Migrator(path.join(dir, 'backups')).apply(db);
+  });
+  afterAll(async () => {
+    await db.destroy();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('stores and embeds wave by wave, ending with every chunk stored, embedded and in the vector index once', async () => {
+    const sourceId = 'src_overlap';
+    const file = originalPath(paths, 'default', sourceId, 'chronicle.txt');
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, documentText(200));
+    const at = new Date().toISOString();
+    await db('sources').insert({
+      id: sourceId, title: 'chronicle.txt', source_type: 'file', status: 'pending', filename: 'chronicle.txt', stored_filename: 'chronicle.txt',
+      auto_confirm: true, extract_entities: false, created_at: at, updated_at: at,
+    });
+
+    const adapter = new BuiltinEmbeddingAdapter({ cacheDir: process.env.RHIZOME_MODELS_DIR ?? path.join(dir, 'models') });
+    const embeddings = new EmbeddingService({ settings: () => settings, adapter: () => adapter, record: () => undefined });
+    const upserts: { labels: number[]; storedRows: number }[] = [];
+    const vectors: ChunkVectorSink = {
+      upsert: async (rows) => {
+        const [{ n }] = (await db('document_chunks').where({ source_id: sourceId }).count({ n: '*' })) as { n: number }[];
+        upserts.push({ labels: rows.map((row) => row.label), storedRows: Number(n) });
+      },
+    };
+
+    const result = await indexSource({
+      db, database: 'default', sourceId, paths, settings, embeddings, vectors, domains: builtinDomains(),
+      // A text source never asks for vision.
+      llm: null as unknown as LlmService,
+      signal: new AbortController().signal, checkCancelled: async () => undefined,
+    });
+
+    expect(result.status).toBe('indexed');
+    expect(result.chunks).toBeGreaterThan(waveSize * 3);
+    // The first wave's vectors were handed over before the later waves' rows existed.
+    expect(upserts[0]).toMatchObject({ storedRows: waveSize });
+    expect(upserts).toHaveLength(Math.ceil(result.chunks / waveSize));
+
+    const source = await db('sources').where({ id: sourceId }).first();
+    expect(source).toMatchObject({ chunk_count: result.chunks, embedded_chunk_count: result.chunks, current_step: 'indexed' });
+    expect(JSON.parse(source.index_timings)).toMatchObject({ storing_ms: expect.any(Number), embedding_ms: expect.any(Number), embedding_wait_ms: expect.any(Number) });
+    const rowids = ((await db('document_chunks').where({ source_id: sourceId }).orderBy('rowid').select('rowid')) as { rowid: number }[]).map((row) => row.rowid);
+    expect(upserts.flatMap((upsert) => upsert.labels).sort((a, b) => a - b)).toEqual(rowids);
+    const [{ embedded }] = (await db('chunk_embeddings').count({ embedded: '*' })) as { embedded: number }[];
+    expect(Number(embedded)).toBe(result.chunks);
+    const [{ indexed }] = (await db.raw('SELECT COUNT(*) AS indexed FROM fts_chunks WHERE fts_chunks MATCH ?', ['Quillonbrae'])) as { indexed: number }[];
+    expect(indexed).toBe(result.chunks);
+  });
+});
