@@ -178,7 +178,8 @@ describe('sources pipeline hardening over HTTP', () => {
       expect(await pageOfCitations('Warsaw')).toEqual([{ chunk: 1, sentence: 1 }]);
       expect(await pageOfCitations('Henri Becquerel')).toEqual([{ chunk: 1, sentence: 2 }]);
 
-      const chat = await createChat(server, cookie);
+      // Scoped to the PDF: other tests of this server upload the same sentences as text.
+      const chat = await createChat(server, cookie, { title: 'Pages', source_ids: [id] });
       await sendMessage(server, cookie, chat.id, 'When did Henri Becquerel discover radioactivity?');
       const answer = (await waitIdle(server, cookie, chat.id)).messages.at(-1)!;
       const cited = Object.values((answer.extra_metadata as { chunk_citations: Record<string, { sentence_text: string; page_number: number | null }> }).chunk_citations);
