@@ -38,6 +38,14 @@ function strictCurl(binDir: string): void {
  * gives (one `it` each, in the surrounding describe); each must exit 0. A block marked
  * `<!-- readme-test: skip … -->` (installing, starting a service, reaching the internet) is left out.
  */
+/** The server's recent error and warning log lines (every service's), so a failing example says what went wrong inside. */
+function serverErrors(dataDir: string): string {
+  const logsDir = path.join(dataDir, 'logs');
+  const files = fs.existsSync(logsDir) ? fs.readdirSync(logsDir).filter((name) => name.endsWith('.log')) : [];
+  const lines = files.flatMap((name) => fs.readFileSync(path.join(logsDir, name), 'utf8').split('\n').filter((line) => /"level":"(error|warn)/i.test(line)).slice(-5).map((line) => `${name}: ${line}`));
+  return lines.length ? `\nserver log:\n${lines.join('\n').slice(-6000)}` : '';
+}
+
 export function readmeExamples(start: () => Promise<ExampleServer>): { server: () => ExampleServer } {
   const blocks = shellBlocks(readmeMarkdown);
   let server: ExampleServer | undefined;
@@ -66,7 +74,8 @@ export function readmeExamples(start: () => Promise<ExampleServer>): { server: (
   for (const block of blocks) {
     (block.skip ? it.skip : it)(`README.md:${block.line} ${firstCommand(block.code)}`, async () => {
       const run = await session.run(block.code, blockTimeoutMs);
-      const report = `the example at README.md:${block.line} ${run.timedOut ? 'timed out' : `exited ${run.exitCode}`}:\n${run.output.slice(-4000)}`;
+      const failed = run.timedOut || run.exitCode !== 0;
+      const report = `the example at README.md:${block.line} ${run.timedOut ? 'timed out' : `exited ${run.exitCode}`}:\n${run.output.slice(-4000)}${failed ? serverErrors(server!.dataDir) : ''}`;
       expect(run.timedOut, report).toBe(false);
       expect(run.exitCode, report).toBe(0);
     }, blockTimeoutMs + 10_000);
