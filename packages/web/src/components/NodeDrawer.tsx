@@ -21,7 +21,7 @@ export function NodeDrawer({ nodeId, onClose, onOpenNode, onOpenPassage }: {
     return { detail, template: template?.name ?? detail.template_id, connections: connections.data, citations: citations.data };
   }, [nodeId]);
 
-  const properties = Object.entries(node.data?.detail.properties ?? {});
+  const properties = Object.entries(node.data?.detail.properties ?? {}).filter(([, value]) => hasContent(value));
   return (
     <Drawer opened={nodeId !== null} onClose={onClose} position="right" size="md" title={node.data?.detail.label ?? "Entity"}>
       {node.error && <ErrorNotice title="Could not open the entity" message={node.error} onRetry={() => void node.reload()} />}
@@ -33,7 +33,7 @@ export function NodeDrawer({ nodeId, onClose, onOpenNode, onOpenPassage }: {
             <Table withRowBorders={false} verticalSpacing={4}>
               <Table.Tbody>
                 {properties.map(([key, value]) => (
-                  <Table.Tr key={key}><Table.Th w={130} fz="sm">{key}</Table.Th><Table.Td fz="sm">{typeof value === 'object' ? <Code>{JSON.stringify(value)}</Code> : String(value)}</Table.Td></Table.Tr>
+                  <Table.Tr key={key}><Table.Th w={130} fz="sm">{key.replace(/_/g, ' ')}</Table.Th><Table.Td fz="sm">{Array.isArray(value) && value.every((item) => typeof item !== 'object') ? value.join(', ') : typeof value === 'object' ? <Code>{JSON.stringify(value)}</Code> : String(value)}</Table.Td></Table.Tr>
                 ))}
               </Table.Tbody>
             </Table>
@@ -67,4 +67,11 @@ export function NodeDrawer({ nodeId, onClose, onOpenNode, onOpenPassage }: {
       )}
     </Drawer>
   );
+}
+
+/** Whether a property says anything: empty lists, objects and text are left out of the panel. */
+function hasContent(value: unknown): boolean {
+  if (value === null || value === undefined || value === '') return false;
+  if (Array.isArray(value)) return value.length > 0;
+  return typeof value !== 'object' || Object.keys(value).length > 0;
 }
