@@ -2,7 +2,8 @@ import { useState, type FormEvent } from 'react';
 import { Alert, Button, PasswordInput, TextInput } from '@mantine/core';
 import { authEndpoints } from '@rhizome/contracts/api/auth';
 import { RequestError } from '@rhizome/client';
-import { api, messageOf } from '../lib/api.ts';
+import { api } from '../lib/api.ts';
+import { useSubmit } from '../lib/use-submit.ts';
 import { AuthLayout } from './AuthLayout.tsx';
 
 /** First run: creates the single account (and signs in). */
@@ -10,8 +11,7 @@ export function SetupScreen({ onDone }: { onDone: (username: string) => void }) 
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [repeat, setRepeat] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<RequestError | string | null>(null);
+  const { busy, failure, run } = useSubmit();
 
   const mismatch = repeat.length > 0 && repeat !== password ? 'The passwords differ' : undefined;
   const fieldError = (field: string) => (failure instanceof RequestError ? failure.issueFor(field) : undefined);
@@ -19,16 +19,10 @@ export function SetupScreen({ onDone }: { onDone: (username: string) => void }) 
   async function submit(event: FormEvent) {
     event.preventDefault();
     if (mismatch) return;
-    setBusy(true);
-    setFailure(null);
-    try {
+    await run(async () => {
       const created = await api.call(authEndpoints.setup, { body: { username, password } });
       onDone(created.username);
-    } catch (error) {
-      setFailure(error instanceof RequestError ? error : messageOf(error));
-    } finally {
-      setBusy(false);
-    }
+    });
   }
 
   return (

@@ -3,29 +3,28 @@ import { Alert, Button, PasswordInput, TextInput } from '@mantine/core';
 import { authEndpoints } from '@rhizome/contracts/api/auth';
 import { RequestError } from '@rhizome/client';
 import { api, messageOf } from '../lib/api.ts';
+import { useSubmit } from '../lib/use-submit.ts';
 import { AuthLayout } from './AuthLayout.tsx';
 
 /** Sign-in with the wrong-password and rate-limit messages the server gives. */
 export function SignInScreen({ notice, onDone, onSetupNeeded }: { notice?: string; onDone: (username: string) => void; onSetupNeeded: () => void }) {
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
+  const { busy, failure, run } = useSubmit();
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    setBusy(true);
-    setFailure(null);
-    try {
+    await run(async () => {
       const signedIn = await api.call(authEndpoints.login, { body: { username, password } });
       onDone(signedIn.username);
-    } catch (error) {
-      if (error instanceof RequestError && error.status === 409) return onSetupNeeded();
-      setFailure(error instanceof RequestError && error.status === 401 ? 'Wrong username or password.' : messageOf(error));
+    }, (error) => {
+      if (error instanceof RequestError && error.status === 409) {
+        onSetupNeeded();
+        return null;
+      }
       setPassword('');
-    } finally {
-      setBusy(false);
-    }
+      return error instanceof RequestError && error.status === 401 ? 'Wrong username or password.' : messageOf(error);
+    });
   }
 
   return (
@@ -34,7 +33,7 @@ export function SignInScreen({ notice, onDone, onSetupNeeded }: { notice?: strin
       <form onSubmit={submit} noValidate>
         <TextInput label="Username" autoComplete="username" required value={username} onChange={(event) => setUsername(event.currentTarget.value)} data-autofocus mb="sm" />
         <PasswordInput label="Password" autoComplete="current-password" required value={password} onChange={(event) => setPassword(event.currentTarget.value)} mb="md" />
-        {failure && <Alert color="red" mb="md" role="alert" title="Not signed in">{failure}</Alert>}
+        {failure && <Alert color="red" mb="md" role="alert" title="Not signed in">{typeof failure === 'string' ? failure : failure.message}</Alert>}
         <Button type="submit" fullWidth loading={busy} disabled={!username || !password}>Sign in</Button>
       </form>
     </AuthLayout>

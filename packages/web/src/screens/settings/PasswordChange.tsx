@@ -3,7 +3,8 @@ import { Alert, Button, Card, PasswordInput, Text, Title } from '@mantine/core';
 import { authEndpoints } from '@rhizome/contracts/api/auth';
 import { RequestError } from '@rhizome/client';
 import { useSession } from '../../auth/session.tsx';
-import { api, messageOf } from '../../lib/api.ts';
+import { api } from '../../lib/api.ts';
+import { useSubmit } from '../../lib/use-submit.ts';
 
 /** Changing the password ends every session, this one included: the sign-in screen follows. */
 export function PasswordChange() {
@@ -11,22 +12,16 @@ export function PasswordChange() {
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
   const [repeat, setRepeat] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<RequestError | string | null>(null);
+  const { busy, failure, run } = useSubmit();
   const mismatch = repeat && repeat !== next ? 'The passwords differ' : undefined;
 
   async function submit(event: FormEvent) {
     event.preventDefault();
     if (mismatch) return;
-    setBusy(true);
-    setFailure(null);
-    try {
+    await run(async () => {
       await api.call(authEndpoints.password, { body: { old_password: current, new_password: next } });
       ended('Your password was changed: sign in with the new one.');
-    } catch (error) {
-      setFailure(error instanceof RequestError ? error : messageOf(error));
-      setBusy(false);
-    }
+    });
   }
 
   const wrong = failure instanceof RequestError && failure.status === 403;
