@@ -17,6 +17,7 @@
  * so a commit or an API write is seen by the very next query and nothing else rebuilds it.
  */
 import type { Db } from '../../storage/connection.ts';
+import { scanColumns } from './scan.ts';
 
 /**
  * The undirected CSR: node `v`'s slots are `offsets[v]` … `offsets[v + 1] - 1`, each an edge touching
@@ -56,8 +57,6 @@ export interface GraphVersion {
   structure: number;
   scope: number;
 }
-
-const batchRows = 50_000;
 
 /** The change counters of the graph (one single-row read). */
 export async function readGraphVersion(db: Db): Promise<GraphVersion> {
@@ -127,21 +126,6 @@ function intern(table: Map<string, number>, list: string[], value: string): numb
   return id;
 }
 
-interface NodeBatch {
-  ids: string | null;
-  templates: string | null;
-  last: number | null;
-  n: number;
-}
-
-interface EdgeBatch {
-  sources: string | null;
-  targets: string | null;
-  labels: string | null;
-  last: number | null;
-  n: number;
-}
-
 /**
  * Reads the graph from SQL and builds its adjacency. Not one transaction (the build must not hold the
  * connection for seconds): a write landing mid-build may be half seen, but it bumped the version read
@@ -155,39 +139,21 @@ export async function loadAdjacency(db: Db, structureVersion: number): Promise<G
   const templates: string[] = [];
   const templateIndex = new Map<string, number>();
   const nodeTemplateColumn = new IntColumn();
-  for (let after = Number.MIN_SAFE_INTEGER; ; ) {
-    const [batch] = (await db.raw(
-      `SELECT json_group_array(id) AS ids, json_group_array(template_id) AS templates, max(r) AS last, count(*) AS n
-       FROM (SELECT rowid AS r, id, template_id FROM graph_nodes WHERE rowid > ? ORDER BY rowid LIMIT ?)`,
-      [after, batchRows],
-    )) as NodeBatch[];
-    if (!batch || !batch.n) break;
-    const batchIds = JSON.parse(batch.ids!) as string[];
-    const batchTemplates = JSON.parse(batch.templates!) as string[];
+  await scanColumns(db, 'SELECT rowid AS r, id, template_id FROM graph_nodes WHERE rowid > ? ORDER BY rowid LIMIT ?', ['id', 'template_id'], ([batchIds, batchTemplates]) => {
     for (let i = 0; i < batchIds.length; i++) {
       index.set(batchIds[i], ids.length);
       ids.push(batchIds[i]);
       nodeTemplateColumn.push(intern(templateIndex, templates, batchTemplates[i]));
     }
-    after = batch.last!;
-    if (batch.n < batchRows) break;
-  }
+  });
 
   const labels: string[] = [];
   const labelIndex = new Map<string, number>();
   const from = new IntColumn();
   const to = new IntColumn();
   const label = new IntColumn();
-  for (let after = Number.MIN_SAFE_INTEGER; ; ) {
-    const [batch] = (await db.raw(
-      `SELECT json_group_array(s) AS sources, json_group_array(t) AS targets, json_group_array(l) AS labels, max(r) AS last, count(*) AS n
-       FROM (SELECT rowid AS r, source_node_id AS s, target_node_id AS t, label AS l FROM graph_edges WHERE rowid > ? ORDER BY rowid LIMIT ?)`,
-      [after, batchRows],
-    )) as EdgeBatch[];
-    if (!batch || !batch.n) break;
-    const sources = JSON.parse(batch.sources!) as string[];
-    const targets = JSON.parse(batch.targets!) as string[];
-    const edgeLabels = JSON.parse(batch.labels!) as string[];
+  const edges = 'SELECT rowid AS r, source_node_id AS s, target_node_id AS t, label AS l FROM graph_edges WHERE rowid > ? ORDER BY rowid LIMIT ?';
+  await scanColumns(db, edges, ['s', 't', 'l'], ([sources, targets, edgeLabels]) => {
     for (let i = 0; i < sources.length; i++) {
       const s = index.get(sources[i]);
       const t = index.get(targets[i]);
@@ -196,9 +162,7 @@ export async function loadAdjacency(db: Db, structureVersion: number): Promise<G
       to.push(t);
       label.push(intern(labelIndex, labels, edgeLabels[i]));
     }
-    after = batch.last!;
-    if (batch.n < batchRows) break;
-  }
+  });
 
   const nodeCount = ids.length;
   const graph = buildAdjacencyGraph(nodeCount, from.data, to.data, label.data, from.length);
