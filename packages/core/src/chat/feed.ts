@@ -4,7 +4,7 @@ import { isFinalEvent, type ChatEvent } from './events.ts';
 type Deliver = (event: ChatEvent, json: string) => void;
 
 /** How long a subscriber that joined a running turn waits for the worker's account of it. */
-export const replayWaitMs = 1500;
+const replayWaitMs = 1500;
 
 /**
  * One subscriber's view of a chat's event channel. Events are held from the moment it subscribed until

@@ -2,9 +2,9 @@ import type { IncomingMessage } from 'node:http';
 import { ApiError } from '@rhizome/contracts/errors';
 
 /** Far deeper than any request body of the API; low enough that cloning and validating never exhaust the stack. */
-export const maxJsonDepth = 128;
+const maxJsonDepth = 128;
 
-export type JsonTextProblem = 'too_deep' | 'lone_surrogate';
+type JsonTextProblem = 'too_deep' | 'lone_surrogate';
 
 const code = (char: string) => char.charCodeAt(0);
 const [openBracket, openBrace, closeBracket, closeBrace, quote, backslash, lowerU] = ['[', '{', ']', '}', '"', '\\', 'u'].map(code);
@@ -14,7 +14,7 @@ const [openBracket, openBrace, closeBracket, closeBrace, quote, backslash, lower
  * nesting deeper than `maxDepth`, and a `\uD800`-style escape of half a surrogate pair, which is no Unicode text
  * and breaks every later encoding step (URLs, files, UTF-8). UTF-8 bytes themselves cannot carry a lone surrogate.
  */
-export function jsonTextProblem(text: Uint8Array, maxDepth: number): JsonTextProblem | null {
+function jsonTextProblem(text: Uint8Array, maxDepth: number): JsonTextProblem | null {
   let depth = 0;
   let inString = false;
   let pendingHigh = false;

@@ -13,7 +13,7 @@
 import type { Db } from '../../storage/connection.ts';
 
 /** Words of the longest entity name looked up. */
-export const maxNameWords = 8;
+const maxNameWords = 8;
 /** Query words read: a name is rarely further in than this. */
 const maxQueryWords = 64;
 
@@ -52,8 +52,6 @@ export function nameSpans(query: string): Span[] {
 
 export interface LinkedEntity {
   id: string;
-  /** Words of the query the name covers. */
-  words: number;
 }
 
 interface NameRow {
@@ -87,7 +85,7 @@ export async function linkEntities(db: Db, query: string): Promise<LinkedEntity[
     const ids = [...new Set(span.keys.flatMap((key) => byKey.get(key.toLowerCase()) ?? []))];
     if (!ids.length || taken.subarray(span.start, span.end).some(Boolean)) continue;
     taken.fill(1, span.start, span.end);
-    for (const id of ids) if (!linked.has(id)) linked.set(id, { id, words: span.end - span.start });
+    for (const id of ids) if (!linked.has(id)) linked.set(id, { id });
   }
   return [...linked.values()];
 }

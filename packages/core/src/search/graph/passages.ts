@@ -16,6 +16,7 @@
  * until the next one; it can only name a chunk that went away, which the hydration then leaves out.
  */
 import type { Db } from '../../storage/connection.ts';
+import { scanColumns } from './scan.ts';
 import { buildAdjacencyGraph, type AdjacencyGraph, type GraphAdjacency, type GraphVersion } from './adjacency.ts';
 
 export interface PassageGraph extends AdjacencyGraph {
@@ -32,18 +33,15 @@ export interface PassageGraph extends AdjacencyGraph {
   titles: Map<string, number>;
   /** Per entity: how many passages mention it (its specificity is the inverse). */
   entityPassages: Int32Array;
-  fingerprint: string;
 }
 
-const batchRows = 50_000;
-
 /** A title as a name: without a file extension, lower case. */
-export function titleKey(title: string): string {
+function titleKey(title: string): string {
   return title.trim().replace(/\.[a-z0-9]{1,5}$/i, '').trim().toLowerCase();
 }
 
 /** What the citations and chunks look like now: a rebuild is due when this moves. */
-export async function passageFingerprint(db: Db, version: GraphVersion): Promise<string> {
+async function passageFingerprint(db: Db, version: GraphVersion): Promise<string> {
   const [row] = (await db.raw(
     'SELECT (SELECT max(rowid) FROM source_citations) AS cited, (SELECT max(rowid) FROM document_chunks) AS chunks, (SELECT max(updated_at) FROM sources) AS sources',
   )) as { cited: number | null; chunks: number | null; sources: string | null }[];
@@ -89,34 +87,15 @@ class PassageBuilder {
   }
 }
 
-interface MentionBatch {
-  entities: string | null;
-  chunks: string | null;
-  sources: string | null;
-  last: number | null;
-  n: number;
-}
-
 async function addCitations(db: Db, entities: GraphAdjacency, builder: PassageBuilder): Promise<void> {
-  for (let after = Number.MIN_SAFE_INTEGER; ; ) {
-    const [batch] = (await db.raw(
-      `SELECT json_group_array(e) AS entities, json_group_array(c) AS chunks, json_group_array(s) AS sources, max(r) AS last, count(*) AS n
-       FROM (SELECT c.rowid AS r, c.entity_uri AS e, c.chunk_id AS c, d.source_id AS s
-             FROM source_citations c JOIN document_chunks d ON d.id = c.chunk_id
-             WHERE c.rowid > ? ORDER BY c.rowid LIMIT ?)`,
-      [after, batchRows],
-    )) as MentionBatch[];
-    if (!batch || !batch.n) break;
-    const batchEntities = JSON.parse(batch.entities!) as string[];
-    const batchChunks = JSON.parse(batch.chunks!) as string[];
-    const batchSources = JSON.parse(batch.sources!) as string[];
+  const citations = `SELECT c.rowid AS r, c.entity_uri AS e, c.chunk_id AS c, d.source_id AS s
+    FROM source_citations c JOIN document_chunks d ON d.id = c.chunk_id WHERE c.rowid > ? ORDER BY c.rowid LIMIT ?`;
+  await scanColumns(db, citations, ['e', 'c', 's'], ([batchEntities, batchChunks, batchSources]) => {
     for (let i = 0; i < batchEntities.length; i++) {
       const entity = entities.index.get(batchEntities[i]);
       if (entity !== undefined) builder.mention(entity, builder.passage(batchChunks[i], batchSources[i]));
     }
-    after = batch.last!;
-    if (batch.n < batchRows) break;
-  }
+  });
 }
 
 /** Every source's first chunk, known by the source's title, and linked to the extracted entity of that name. */
@@ -142,7 +121,7 @@ async function addTitles(db: Db, entities: GraphAdjacency, builder: PassageBuild
 }
 
 /** The entity edges (each once, leaving its source), then the mentions. */
-export async function loadPassageGraph(db: Db, entities: GraphAdjacency, fingerprint: string): Promise<PassageGraph> {
+async function loadPassageGraph(db: Db, entities: GraphAdjacency): Promise<PassageGraph> {
   const entityCount = entities.nodeCount;
   const builder = new PassageBuilder(entityCount);
   await addCitations(db, entities, builder);
@@ -172,7 +151,7 @@ export async function loadPassageGraph(db: Db, entities: GraphAdjacency, fingerp
   const graph = buildAdjacencyGraph(entityCount + builder.chunkIds.length, from, to, labels, e);
   return {
     ...graph, entities, entityCount, chunkIds: builder.chunkIds, chunkIndex: builder.chunkIndex, chunkSources: Int32Array.from(builder.chunkSources),
-    sources: builder.sources, titles, entityPassages, fingerprint,
+    sources: builder.sources, titles, entityPassages,
   };
 }
 
@@ -183,7 +162,7 @@ export async function passageGraph(db: Db, entities: GraphAdjacency, version: Gr
   const fingerprint = await passageFingerprint(db, version);
   const cached = caches.get(entities);
   if (cached && cached.fingerprint === fingerprint) return cached.graph;
-  const entry = { fingerprint, graph: loadPassageGraph(db, entities, fingerprint) };
+  const entry = { fingerprint, graph: loadPassageGraph(db, entities) };
   caches.set(entities, entry);
   entry.graph.catch(() => {
     if (caches.get(entities) === entry) caches.delete(entities);

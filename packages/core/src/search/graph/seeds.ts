@@ -8,7 +8,7 @@ import { nameKeys, type LinkedEntity } from './link.ts';
 import type { PassageGraph } from './passages.ts';
 
 /** How much a passage weighs: 1 / the passages mentioning it, so a name every other passage mentions steers little. */
-export const specificity = (graph: PassageGraph, v: number) => 1 / Math.max(1, graph.entityPassages[v]);
+const specificity = (graph: PassageGraph, v: number) => 1 / Math.max(1, graph.entityPassages[v]);
 
 /**
  * Entity seeds (dense index → weight): the entities the query names, each weighted by its specificity;
