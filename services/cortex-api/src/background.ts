@@ -74,7 +74,8 @@ export function startApiBackgroundJobs(platform: Platform): { stop(): Promise<vo
   let scan = recoverStalledSources(platform);
   const recovery = setInterval(() => (scan = recoverStalledSources(platform)), sourceRecoveryIntervalMs);
   recovery.unref();
-  void warmGraphSearch(platform);
+  // Stop waits for it too: a warm-up query issued after the database closed would hold the process for a minute.
+  const warmUp = warmGraphSearch(platform);
   const backups = startBackupSchedule({
     service: platform.backups, settings: () => platform.settings.get().backup, log: platform.logger, busy: () => sourcesInProgress(platform),
   });
@@ -82,7 +83,7 @@ export function startApiBackgroundJobs(platform: Platform): { stop(): Promise<vo
     stop: async () => {
       await backups.stop();
       clearInterval(recovery);
-      await scan;
+      await Promise.all([scan, warmUp]);
       stopPersisting();
       await monitor.stop();
     },
