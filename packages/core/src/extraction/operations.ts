@@ -159,10 +159,13 @@ export function defineExtractionOperations(registry: OperationRegistry, deps: Ex
       await new QualityService({ db, settings: () => deps.settings() }).refresh(job.source_id)
         .catch((error: unknown) => logger.warning(`source ${job.source_id}: quality score not cached: ${String(error)}`));
       const at = new Date().toISOString();
-      await moveJob(db, job.id, ['committing'], { status: 'completed', completed_at: at });
-      await updateSource(db, job.source_id, {
-        status: 'committed', commit_completed_at: at, current_step: 'committed', last_activity_at: at, active_task_id: null,
-        step_description: `Committed ${outcome.nodesCreated.length} new and ${outcome.nodesMerged} merged entities, ${outcome.edgesCreated.length + outcome.edgesMerged} relationships`,
+      // One transaction: another process never sees the job finished while its source is still committing.
+      await db.transaction(async (trx) => {
+        await moveJob(trx, job.id, ['committing'], { status: 'completed', completed_at: at });
+        await updateSource(trx, job.source_id, {
+          status: 'committed', commit_completed_at: at, current_step: 'committed', last_activity_at: at, active_task_id: null,
+          step_description: `Committed ${outcome.nodesCreated.length} new and ${outcome.nodesMerged} merged entities, ${outcome.edgesCreated.length + outcome.edgesMerged} relationships`,
+        });
       });
       logger.info(`source ${job.source_id}: committed, ${outcome.nodesCreated.length} new and ${outcome.nodesMerged} merged entities, ${outcome.edgesCreated.length + outcome.edgesMerged} relationships`);
       publishBulkCreations(deps.events, name, { nodes: outcome.nodesCreated, edges: outcome.edgesCreated });
@@ -178,8 +181,10 @@ export function defineExtractionOperations(registry: OperationRegistry, deps: Ex
 async function failOnLastAttempt(db: Db, job: JobRow, task: TaskRecord, error: unknown, stage: 'extraction' | 'commit'): Promise<void> {
   const failure = classifyError(error);
   if (!failure.permanent && task.attempts < task.max_tries) return;
-  await moveJob(db, job.id, stage === 'commit' ? ['committing'] : ['finalizing'], { status: 'failed', error_message: failure.message, completed_at: new Date().toISOString() });
-  await updateSource(db, job.source_id, { status: 'error', error_stage: stage, error_message: failure.message, current_step: 'error', step_description: `${stage === 'commit' ? 'Commit' : 'Finalising the extraction'} failed: ${failure.message}` });
+  await db.transaction(async (trx) => {
+    await moveJob(trx, job.id, stage === 'commit' ? ['committing'] : ['finalizing'], { status: 'failed', error_message: failure.message, completed_at: new Date().toISOString() });
+    await updateSource(trx, job.source_id, { status: 'error', error_stage: stage, error_message: failure.message, current_step: 'error', step_description: `${stage === 'commit' ? 'Commit' : 'Finalising the extraction'} failed: ${failure.message}` });
+  });
 }
 
 function harvestTotals(harvests: GroupHarvest[]): Record<string, number> {

@@ -143,17 +143,20 @@ export class ExtractionService {
   private async cancelJob(job: JobRow, reason: string): Promise<void> {
     const { db, tasks } = this.deps;
     const now = new Date().toISOString();
-    await moveJob(db, job.id, activeJobStatuses, { status: 'cancelled', completed_at: now, error_message: reason });
+    // A re-extraction that stops leaves the source's earlier contribution in the graph: it stays committed.
+    const status = (await hasContribution(db, job.source_id)) ? 'committed' : 'indexed';
+    // One transaction: another process never sees the job ended while its source still shows it running.
+    await db.transaction(async (trx) => {
+      await moveJob(trx, job.id, activeJobStatuses, { status: 'cancelled', completed_at: now, error_message: reason });
+      await updateSource(trx, job.source_id, {
+        status, extraction_job_id: null, current_step: status, step_description: `Extraction ${reason}`, last_activity_at: now,
+      }, ['extracting', 'extracted', 'committing']);
+    });
     const open = (await listGroups(db, job.id)).filter((group) => group.status === 'pending' || group.status === 'queued');
     for (const group of open) {
       if (group.task_id) await tasks.cancel(group.task_id, Date.now());
       await moveGroup(db, job.id, group.group_index, ['pending', 'queued'], { status: 'cancelled', completed_at: now });
     }
-    // A re-extraction that stops leaves the source's earlier contribution in the graph: it stays committed.
-    const status = (await hasContribution(db, job.source_id)) ? 'committed' : 'indexed';
-    await updateSource(db, job.source_id, {
-      status, extraction_job_id: null, current_step: status, step_description: `Extraction ${reason}`, last_activity_at: now,
-    }, ['extracting', 'extracted', 'committing']);
   }
 
   async activeJob(sourceId: string): Promise<JobRow | undefined> {
