@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
 import { resolveDataDir, DataPaths } from '@rhizome/core/paths';
-import { lockDataDir } from '@rhizome/core/process/data-dir-lock';
-import { FileLock } from '@rhizome/core/process/file-lock';
-import { listenFailure, listenOptionsFromEnv, stopOnSignals, type ListenOptions } from '@rhizome/core/process/serve';
+import { lockDataDir } from '@rhizome/core/runtime/data-dir-lock';
+import { FileLock } from '@rhizome/core/runtime/file-lock';
+import { listenFailure, listenOptionsFromEnv, stopOnSignals, type ListenOptions } from '@rhizome/core/runtime/listen';
 import type { EmbeddedServer } from './embedded.ts';
 
 const usage: Record<string, string> = {

@@ -1,5 +1,5 @@
 import type { Platform } from '@rhizome/core/platform/create';
-import { HealthMonitor } from '@rhizome/core/processing/health-monitor';
+import { HealthMonitor } from '@rhizome/core/pause/health-monitor';
 import { startBackupSchedule } from '@rhizome/core/backup/schedule';
 import { finishIdleExtractions } from '@rhizome/core/extraction/recovery';
 import { persistInstanceHealth } from '@rhizome/core/providers/instance-health';

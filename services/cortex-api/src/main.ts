@@ -1,6 +1,6 @@
 import http from 'node:http';
 import { createPlatform } from '@rhizome/core/platform/create';
-import { closeServer, listen, listenFailure, listenOptionsFromEnv, stopOnSignals } from '@rhizome/core/process/serve';
+import { closeServer, listen, listenFailure, listenOptionsFromEnv, stopOnSignals } from '@rhizome/core/runtime/listen';
 import { createCortexApi } from './app.ts';
 import { createAuthServices } from './auth-services.ts';
 import { startApiBackgroundJobs } from './background.ts';

@@ -1,5 +1,5 @@
 import { queueUrl } from '@rhizome/core/platform/pubsub';
-import { runtimeSettings } from '@rhizome/core/queue/settings';
+import { runtimeSettings } from '@rhizome/core/tasks/settings';
 import type { Platform } from '@rhizome/core/platform/create';
 import { WorkerRuntime } from '@rhizome/queue';
 

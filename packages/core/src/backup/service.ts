@@ -5,7 +5,7 @@ import type { QueueService } from '@rhizome/queue';
 import type { DatabaseManager } from '../databases/manager.ts';
 import { checkBackupFile, copyLiveDatabase } from './files.ts';
 import { backupNames, parseBackupName, requireBackupName, type BackupKind } from './names.ts';
-import { rebuildVectorsOperation, thisProcess } from './operations.ts';
+import { rebuildVectorsOperation, thisProcess } from './tasks.ts';
 
 export interface BackupInfo {
   filename: string;

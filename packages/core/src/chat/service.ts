@@ -5,7 +5,7 @@ import { type PubSub, type QueueService, type TaskStore } from '@rhizome/queue';
 import type { LlmService } from '../providers/llm/service.ts';
 import type { ReadinessGate } from '../providers/readiness.ts';
 import type { Db } from '../storage/connection.ts';
-import { chatCompletionOperation, type TurnTaskData } from './answer.ts';
+import { chatCompletionOperation, type TurnTaskData } from './tasks.ts';
 import { decideTool, expireStaleApprovals, listApprovals } from './approval.ts';
 import { chatProcessingFailed, publishChatControl, publishChatEvent, type ChatEvent } from './events.ts';
 import { reconcileChat } from './reconcile.ts';

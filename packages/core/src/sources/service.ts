@@ -5,7 +5,7 @@ import { ApiError } from '@rhizome/contracts/errors';
 import type { QueueService, TaskStore } from '@rhizome/queue';
 import type { Logger } from '../logging.ts';
 import type { DataPaths } from '../paths.ts';
-import type { ProcessingControls } from '../processing/controls.ts';
+import type { ProcessingControls } from '../pause/controls.ts';
 import type { LlmMetrics } from '../providers/metrics.ts';
 import type { Db } from '../storage/connection.ts';
 import { removeContribution } from '../extraction/commit/contributions.ts';

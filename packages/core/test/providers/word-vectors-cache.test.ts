@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FileLock } from '../../src/process/file-lock.ts';
+import { FileLock } from '../../src/runtime/file-lock.ts';
 import { BuiltinEmbeddingAdapter } from '../../src/providers/embeddings/builtin/adapter.ts';
 import { ThreadedBuiltinEmbeddingAdapter } from '../../src/providers/embeddings/builtin/threaded.ts';
 import { binaryPath, openWordVectors } from '../../src/providers/embeddings/builtin/word-vectors.ts';

@@ -9,7 +9,7 @@ import { exportFile } from '@rhizome/core/ccx/files';
 import { queueCcxImport } from '@rhizome/core/ccx/import-service';
 import { exportBySourcesOperation, exportGraphOperation } from '@rhizome/core/ccx/operation-names';
 import { defaultZipLimits } from '@rhizome/core/ccx/zip-reader';
-import { submitDatabaseTask } from '@rhizome/core/queue/database-task';
+import { submitDatabaseTask } from '@rhizome/core/tasks/database-task';
 import { requireSources } from '@rhizome/core/sources/require-sources';
 import { receiveUpload, type UploadedFile } from '../http/upload.ts';
 import type { RouteTable } from '../http/route.ts';

@@ -1,11 +1,11 @@
-import { submitDatabaseTask } from '@rhizome/core/queue/database-task';
+import { submitDatabaseTask } from '@rhizome/core/tasks/database-task';
 import { graphEndpoints as api } from '@rhizome/contracts/api/graph';
 import { ApiError } from '@rhizome/contracts/errors';
 import { canvasData } from '@rhizome/core/graph/canvas';
 import {
   groundingEdges, groundingNeighbors, groundingNodeDetail, groundingNodes, neighborDirections, type NeighborDirection,
 } from '@rhizome/core/graph/grounding';
-import { cleanupOperation, requestSnapshotBuild } from '@rhizome/core/graph/maintenance-operations';
+import { cleanupOperation, requestSnapshotBuild } from '@rhizome/core/graph/maintenance-tasks';
 import { isSnapshotStale, readSnapshot } from '@rhizome/core/graph/snapshot';
 import { sourceGroups } from '@rhizome/core/graph/source-groups';
 import { pageWindow, pagination } from '../http/pagination.ts';

@@ -1,7 +1,7 @@
 import { llmEndpoints as api } from '@rhizome/contracts/api/llm';
 import { ApiError } from '@rhizome/contracts/errors';
 import type { Settings } from '@rhizome/contracts/settings';
-import { llmConcurrency } from '@rhizome/core/queue/settings';
+import { llmConcurrency } from '@rhizome/core/tasks/settings';
 import { cloudModelsOf } from '@rhizome/core/providers/catalog/cloud-models';
 import type { LlmStatsRow } from '@rhizome/core/providers/metrics';
 import { pageWindow, pagination } from '../http/pagination.ts';

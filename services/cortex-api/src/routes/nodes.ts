@@ -1,4 +1,4 @@
-import { submitDatabaseTask } from '@rhizome/core/queue/database-task';
+import { submitDatabaseTask } from '@rhizome/core/tasks/database-task';
 import { nodeEndpoints as api } from '@rhizome/contracts/api/graph-nodes';
 import {
   createNode, deleteNode, getNode, listNodes, moveNode, nodeCitations, nodeConnections, textChanged, updateNode, type GraphScope,

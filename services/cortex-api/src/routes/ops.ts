@@ -1,7 +1,7 @@
 import { opsEndpoints as api } from '@rhizome/contracts/api/ops';
-import { buildDiagnosticsZip, systemInfo } from '@rhizome/core/ops/diagnostics';
-import { readAllLogs, readServiceLog } from '@rhizome/core/ops/logs';
-import { getServiceStatus } from '@rhizome/core/ops/supervisor';
+import { buildDiagnosticsZip, systemInfo } from '@rhizome/core/observability/diagnostics';
+import { readAllLogs, readServiceLog } from '@rhizome/core/observability/logs';
+import { getServiceStatus } from '@rhizome/core/observability/supervisor';
 import { workflowStats } from '@rhizome/core/automation/workflows/stats';
 import { corpusGrade } from '@rhizome/core/quality/cache';
 import { SecretName, readOrCreateSecret } from '@rhizome/auth';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { sourceEndpoints as api, type UploadOptionsInput } from '@rhizome/contracts/api/sources';
 import { ApiError, ErrorCode } from '@rhizome/contracts/errors';
-import { awaitTask } from '@rhizome/core/queue/await-task';
+import { awaitTask } from '@rhizome/core/tasks/await-task';
 import { fetchUrlOperation } from '@rhizome/core/sources/operation-names';
 import { urlErrorTypes, type StagedFetch } from '@rhizome/core/sources/url-import/staging';
 import type { Platform } from '@rhizome/core/platform/create';

@@ -1,6 +1,6 @@
-import { submitDatabaseTask } from '@rhizome/core/queue/database-task';
+import { submitDatabaseTask } from '@rhizome/core/tasks/database-task';
 import { templateEndpoints as api } from '@rhizome/contracts/api/templates';
-import { templateBatchOperation, templateEmbeddingsOperation } from '@rhizome/core/graph/templates/operations';
+import { templateBatchOperation, templateEmbeddingsOperation } from '@rhizome/core/graph/templates/tasks';
 import { TemplateService } from '@rhizome/core/graph/templates/service';
 import type { CortexDeps } from '../deps.ts';
 import { pageWindow, pagination } from '../http/pagination.ts';

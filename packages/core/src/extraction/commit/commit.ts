@@ -10,7 +10,7 @@ import type { Evidence, FinalEntity, FinalizeResult, FinalRelationship } from '.
 import { removeContribution } from './contributions.ts';
 import { linkSourceTemplates } from './template-ownership.ts';
 import { ensureTypeTemplates } from './templates.ts';
-import { GENERIC_TYPES, typeKey } from '../finalize/types.ts';
+import { GENERIC_TYPES, typeKey } from '../finalize/entity-types.ts';
 import { mergeNodeProperties, type NodeProperties } from './node-properties.ts';
 
 export interface CommitInput {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { DomainDefinition } from '../../sources/domains/schema.ts';
-import { GENERIC_TYPES, typeKey } from '../finalize/types.ts';
+import { GENERIC_TYPES, typeKey } from '../finalize/entity-types.ts';
 import type { FinalizeResult } from '../types.ts';
 
 /** Entities of a generic type (nothing said about them) go to the system Item template. */

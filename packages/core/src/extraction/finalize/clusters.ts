@@ -5,7 +5,7 @@
  */
 import type { StepResult, WorkEntity } from './model.ts';
 import { mergeEntities } from './merge.ts';
-import type { TypeResolver } from './types.ts';
+import type { TypeResolver } from './entity-types.ts';
 
 export class EntityClusters {
   private readonly parent: Int32Array;

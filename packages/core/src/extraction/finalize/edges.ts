@@ -4,7 +4,7 @@
  * types satisfy its `source_types`/`target_types`.
  */
 import type { DomainDefinition, EdgeTemplateDefinition } from '../../sources/domains/schema.ts';
-import type { TypeResolver } from './types.ts';
+import type { TypeResolver } from './entity-types.ts';
 
 /** Relationship types in the templates' form: trimmed, lower case, snake_case. */
 export function edgeTypeKey(type: string): string {

@@ -10,7 +10,7 @@
 import { EntityClusters } from './clusters.ts';
 import type { StepResult, WorkEntity } from './model.ts';
 import { normalizeNameKey } from './names.ts';
-import type { TypeResolver } from './types.ts';
+import type { TypeResolver } from './entity-types.ts';
 
 function push(index: Map<string, number[]>, key: string, value: number): void {
   const list = index.get(key);

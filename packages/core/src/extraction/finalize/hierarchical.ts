@@ -22,7 +22,7 @@
 import { EntityClusters } from './clusters.ts';
 import type { StepResult, WorkEntity } from './model.ts';
 import { contentWords, coversName as covers, isProperName, nameWords, numbersConflict, TITLE_WORDS } from './names.ts';
-import type { TypeResolver } from './types.ts';
+import type { TypeResolver } from './entity-types.ts';
 
 export const MIN_COVERAGE = 0.4;
 

@@ -25,7 +25,7 @@ import { collapseRelationships, remapRelationships } from './relationships.ts';
 import { semanticDedup } from './semantic-dedup.ts';
 import { keepTemplateTypes } from './strict-types.ts';
 import { StructuralFilter } from './structural.ts';
-import { normalizeTypes, TypeResolver } from './types.ts';
+import { normalizeTypes, TypeResolver } from './entity-types.ts';
 
 export async function finalizeExtraction(harvests: GroupHarvest[], options: FinalizeOptions): Promise<FinalizeResult> {
   const stats = emptyStats();

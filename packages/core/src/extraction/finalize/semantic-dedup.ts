@@ -15,7 +15,7 @@
 import { EntityClusters } from './clusters.ts';
 import type { StepResult, WorkEntity } from './model.ts';
 import { nameWords, normalizeNameKey, numbersConflict } from './names.ts';
-import type { TypeResolver } from './types.ts';
+import type { TypeResolver } from './entity-types.ts';
 import { UnitVectors } from './vectors.ts';
 
 export const MAX_ENTITY_TEXT = 16_000;

@@ -9,7 +9,7 @@
  */
 import type { DomainDefinition } from '../../sources/domains/schema.ts';
 import { keepEntities, type StepResult, type WorkEntity } from './model.ts';
-import { typeKey, type TypeResolver } from './types.ts';
+import { typeKey, type TypeResolver } from './entity-types.ts';
 
 const STRUCTURAL_TYPES: ReadonlySet<string> = new Set([
   'chapter', 'section', 'subsection', 'sub section', 'figure', 'table', 'page', 'appendix', 'footnote', 'endnote', 'paragraph',

@@ -1,5 +1,5 @@
 import { collectGarbage } from '../../threads/garbage.ts';
-import { serveThread } from '../../threads/serve.ts';
+import { serveThread } from '../../threads/answer-requests.ts';
 import { packDocument, packedBuffers } from './packed.ts';
 import { prepareDocument, type PrepareInput } from './prepare.ts';
 

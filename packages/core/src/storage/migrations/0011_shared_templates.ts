@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import { extractedTemplateId } from '../../extraction/commit/templates.ts';
-import { typeKey } from '../../extraction/finalize/types.ts';
+import { typeKey } from '../../extraction/finalize/entity-types.ts';
 
 interface TemplateRow {
   id: string;

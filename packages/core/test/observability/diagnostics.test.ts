@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import JSZip from 'jszip';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildDiagnosticsZip, systemInfo, type DiagnosticsInput } from '../../src/ops/diagnostics.ts';
+import { buildDiagnosticsZip, systemInfo, type DiagnosticsInput } from '../../src/observability/diagnostics.ts';
 
 let logsDir = '';
 

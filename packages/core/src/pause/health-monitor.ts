@@ -1,4 +1,4 @@
-import type { HealthRegistry } from '../ops/health.ts';
+import type { HealthRegistry } from '../observability/health.ts';
 import type { ProcessingControls } from './controls.ts';
 
 export interface HealthMonitorOptions {

@@ -1,5 +1,5 @@
 import type { ClaimFilter, OperationRegistry } from '@rhizome/queue';
-import type { ProcessingControls } from '../processing/controls.ts';
+import type { ProcessingControls } from '../pause/controls.ts';
 
 const maxAgeMs = 1000;
 

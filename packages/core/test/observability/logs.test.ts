@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiError } from '@rhizome/contracts/errors';
-import { logServices, readAllLogs, readServiceLog } from '../../src/ops/logs.ts';
+import { logServices, readAllLogs, readServiceLog } from '../../src/observability/logs.ts';
 
 let logsDir = '';
 

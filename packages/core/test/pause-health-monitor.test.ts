@@ -2,9 +2,9 @@ import path from 'node:path';
 import fs from 'node:fs';
 import os from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
-import { HealthRegistry, type SubsystemHealth } from '../src/ops/health.ts';
-import { ProcessingControls } from '../src/processing/controls.ts';
-import { HealthMonitor } from '../src/processing/health-monitor.ts';
+import { HealthRegistry, type SubsystemHealth } from '../src/observability/health.ts';
+import { ProcessingControls } from '../src/pause/controls.ts';
+import { HealthMonitor } from '../src/pause/health-monitor.ts';
 import { openSqlite, type Db } from '../src/storage/connection.ts';
 
 describe('health monitor', () => {

@@ -13,7 +13,7 @@ import {
   type GraphScope, type NodeCreateInput, type NodeDraftLookups, type NodeUpdateInput,
 } from './nodes/service.ts';
 import { describeFailure, findTemplate, type TemplateRules } from './nodes/template-rules.ts';
-import type { DefineOperations, GraphDeps } from './operations.ts';
+import type { DefineOperations, GraphDeps } from './tasks.ts';
 import { taskDatabase } from './task-database.ts';
 
 /**

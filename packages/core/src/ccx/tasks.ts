@@ -9,7 +9,7 @@ import type { DatabaseManager } from '../databases/manager.ts';
 import { publishBulkCreations, type GraphEventBus } from '../graph/events.ts';
 import type { DataPaths } from '../paths.ts';
 import type { EmbeddingService } from '../providers/embeddings/service.ts';
-import { reembedOperation } from '../search/maintenance.ts';
+import { reembedOperation } from '../search/tasks.ts';
 import { configuredIdentity } from '../search/vector-identity.ts';
 import { removeSourceFiles } from '../sources/files.ts';
 import { VectorFiles, type VectorKind } from '../search/vectors/files.ts';

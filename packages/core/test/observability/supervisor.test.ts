@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../../../tests/support/ports.ts';
-import { getServiceStatus, type SupervisorStatus } from '../../src/ops/supervisor.ts';
+import { getServiceStatus, type SupervisorStatus } from '../../src/observability/supervisor.ts';
 
 async function waitFor(check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;

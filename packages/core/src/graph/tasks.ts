@@ -1,10 +1,10 @@
 import type { EmbeddingService } from '../providers/embeddings/service.ts';
 import type { OperationRegistry } from '@rhizome/queue';
 import type { DatabaseManager } from '../databases/manager.ts';
-import { defineGraphBatchOperations } from './batch-operations.ts';
+import { defineGraphBatchOperations } from './batch-tasks.ts';
 import type { GraphEventBus } from './events.ts';
-import { defineGraphMaintenanceOperations } from './maintenance-operations.ts';
-import { defineTemplateOperations } from './templates/operations.ts';
+import { defineGraphMaintenanceOperations } from './maintenance-tasks.ts';
+import { defineTemplateOperations } from './templates/tasks.ts';
 
 /** What graph tasks need: the databases (a task names the one it was queued for) and the event bus. */
 export interface GraphDeps {

@@ -1,7 +1,7 @@
-import { submitDatabaseTask } from '../queue/database-task.ts';
+import { submitDatabaseTask } from '../tasks/database-task.ts';
 import type { QueueService, TaskStore } from '@rhizome/queue';
 import type { Db } from '../storage/connection.ts';
-import type { DefineOperations } from './operations.ts';
+import type { DefineOperations } from './tasks.ts';
 import { taskDatabase } from './task-database.ts';
 import { buildSnapshot } from './snapshot.ts';
 
