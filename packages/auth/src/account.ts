@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { ApiError } from '@rhizome/contracts/errors';
+import { NotFound, Conflict, NotReady, Unauthenticated, Forbidden } from '@rhizome/contracts/errors';
 import { generateApiKey, generateKeyId, hashApiKey, keyLookup } from './api-keys.ts';
 import type { Credentials } from './credentials.ts';
 import { hashPassword, verifyPassword } from './password.ts';
@@ -51,7 +51,7 @@ export class AccountService {
 
   setup(username: string, password: string): Promise<AccountResult<{ username: string }>> {
     return this.serially(async () => {
-      if (this.isSetUp()) throw ApiError.conflict('The account is already set up');
+      if (this.isSetUp()) throw new Conflict('The account is already set up');
       const credentials: Credentials = {
         version: 1,
         account: { username, password_hash: await hashPassword(password), created_at: new Date().toISOString() },
@@ -66,10 +66,10 @@ export class AccountService {
 
   async login(username: string, password: string): Promise<AccountResult<{ username: string }>> {
     const credentials = this.verifier.credentials.read();
-    if (!credentials) throw new ApiError(409, 'HTTP_409', 'Setup has not been run');
+    if (!credentials) throw new NotReady('Setup has not been run');
     const nameMatches = equalSecret(username, credentials.account.username);
     const passwordMatches = await verifyPassword(nameMatches ? credentials.account.password_hash : undefined, password);
-    if (!nameMatches || !passwordMatches) throw ApiError.http(401, 'Invalid username or password');
+    if (!nameMatches || !passwordMatches) throw new Unauthenticated('Invalid username or password');
     return { body: { username }, setCookie: this.issueCookie(credentials.account.username, credentials.session_epoch) };
   }
 
@@ -84,7 +84,7 @@ export class AccountService {
     return this.serially(async () => {
       const current = this.requireCredentials();
       if (!(await verifyPassword(current.account.password_hash, oldPassword))) {
-        throw ApiError.http(403, 'Current password does not match');
+        throw new Forbidden('Current password does not match');
       }
       const hash = await hashPassword(newPassword);
       this.verifier.credentials.update((c) => ({
@@ -100,7 +100,7 @@ export class AccountService {
     return this.serially(async () => {
       const current = this.requireCredentials();
       if (!(await verifyPassword(current.account.password_hash, password))) {
-        throw ApiError.http(403, 'Password confirmation failed');
+        throw new Forbidden('Password confirmation failed');
       }
       const next = this.verifier.credentials.update((c) => ({
         ...c,
@@ -140,7 +140,7 @@ export class AccountService {
   revokeKey(keyId: string): Promise<void> {
     return this.serially(async () => {
       const credentials = this.requireCredentials();
-      if (!credentials.api_keys.some((key) => key.id === keyId)) throw ApiError.notFound('api_key', keyId);
+      if (!credentials.api_keys.some((key) => key.id === keyId)) throw NotFound.resource('api_key', keyId);
       this.verifier.credentials.update((c) => ({ ...c, api_keys: c.api_keys.filter((key) => key.id !== keyId) }));
       this.verifier.usage.forget(keyId);
     });
@@ -166,7 +166,7 @@ export class AccountService {
 
   private requireCredentials(): Credentials {
     const credentials = this.verifier.credentials.read();
-    if (!credentials) throw new ApiError(409, 'HTTP_409', 'Setup has not been run');
+    if (!credentials) throw new NotReady('Setup has not been run');
     return credentials;
   }
 
@@ -190,7 +190,7 @@ function createExclusively(file: string, credentials: Credentials): void {
   try {
     fs.linkSync(temp, file);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw ApiError.conflict('The account is already set up');
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new Conflict('The account is already set up');
     throw error;
   } finally {
     fs.rmSync(temp, { force: true });

@@ -1,3 +1,4 @@
+import { describeError } from '@rhizome/contracts/errors';
 /** A failure retrying cannot fix (bad input, missing model, unsupported payload): fail at once. */
 export class PermanentTaskError extends Error {
   constructor(
@@ -37,7 +38,7 @@ export interface SelfClassifyingError {
 
 /** Transient unless the handler or the error itself says otherwise, or it is a file-system error retrying cannot fix. */
 export function classifyError(error: unknown): ClassifiedError {
-  const message = (error instanceof Error ? error.message : String(error)).slice(0, 2000) || 'Task failed';
+  const message = describeError(error).slice(0, 2000) || 'Task failed';
   if (error instanceof PermanentTaskError) return { permanent: true, type: error.type, message };
   if (isSelfClassifying(error)) return { permanent: error.permanent, type: error.errorType, message };
   const code = (error as NodeJS.ErrnoException | undefined)?.code;

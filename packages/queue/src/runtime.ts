@@ -4,6 +4,7 @@ import type { HandlerContext, OperationRegistry, QueueLogger, TaskHandler } from
 import type { TaskStore } from './store.ts';
 import { runInTaskScope } from './task-scope.ts';
 import { supportedPayloadVersions, type ClaimFilter, type QueueName, type ReconcileCounts, type TaskRecord } from './task.ts';
+import { describeError } from '@rhizome/contracts/errors';
 
 export interface RuntimeSettings {
   concurrency: Record<QueueName, number>;
@@ -110,7 +111,7 @@ export class WorkerRuntime {
         }
       } catch (error) {
         if (this.stopping) break;
-        this.options.logger.error(`queue ${queue}: ${error instanceof Error ? error.message : String(error)}`);
+        this.options.logger.error(`queue ${queue}: ${describeError(error)}`);
         await sleep(1000);
       }
     }
@@ -179,7 +180,7 @@ export class WorkerRuntime {
       }
       this.options.logger.error(`task ${task.task_id} (${task.operation}): uncaught error in its handler: ${detail}`);
       abort.abort();
-      escape(new PermanentTaskError(error instanceof Error ? error.message : String(error), 'uncaught_error'));
+      escape(new PermanentTaskError(describeError(error), 'uncaught_error'));
     };
     return Promise.race([runInTaskScope(onEscape, () => handler(context)), escaped]).finally(() => (settled = true));
   }
@@ -202,7 +203,7 @@ export class WorkerRuntime {
         if (await store.isCancelRequested(entry.task.task_id)) entry.abort.abort();
       }
     } catch (error) {
-      this.options.logger.warning(`heartbeat failed: ${error instanceof Error ? error.message : String(error)}`);
+      this.options.logger.warning(`heartbeat failed: ${describeError(error)}`);
     }
   }
 
@@ -216,7 +217,7 @@ export class WorkerRuntime {
         this.options.onRecovered?.(counts);
       }
     } catch (error) {
-      this.options.logger.warning(`reconcile failed: ${error instanceof Error ? error.message : String(error)}`);
+      this.options.logger.warning(`reconcile failed: ${describeError(error)}`);
     }
   }
 }

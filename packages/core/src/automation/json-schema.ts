@@ -1,4 +1,5 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { describeError } from '@rhizome/contracts/errors';
 
 /** A JSON Schema object as tools and workflows declare their inputs and outputs. */
 export type JsonSchema = Record<string, unknown>;
@@ -28,7 +29,7 @@ export function schemaError(schema: JsonSchema): string | null {
     ajv.compile(schema);
     return null;
   } catch (error) {
-    return error instanceof Error ? error.message : String(error);
+    return describeError(error);
   }
 }
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import knex from 'knex';
-import { ApiError } from '@rhizome/contracts/errors';
+import { BadInput, describeError } from '@rhizome/contracts/errors';
 import { backupSqlite, openSqlite } from '../storage/connection.ts';
 
 /**
@@ -32,9 +32,9 @@ export async function checkBackupFile(file: string, filename: string): Promise<v
     if (check?.quick_check !== 'ok') problem = `it fails SQLite's integrity check (${check?.quick_check ?? 'no answer'})`;
     else if (!(await probe.schema.hasTable('knex_migrations'))) problem = 'it is not a Rhizome database';
   } catch (error) {
-    problem = `it cannot be read as a SQLite database (${error instanceof Error ? error.message : String(error)})`;
+    problem = `it cannot be read as a SQLite database (${describeError(error)})`;
   } finally {
     await probe.destroy();
   }
-  if (problem) throw ApiError.badRequest(`Backup '${filename}' cannot be restored: ${problem}`, 'filename');
+  if (problem) throw BadInput.field(`Backup '${filename}' cannot be restored: ${problem}`, 'filename');
 }

@@ -1,4 +1,4 @@
-import { ApiError } from '@rhizome/contracts/errors';
+import { BadInput } from '@rhizome/contracts/errors';
 
 /**
  * Names of operator backups: `app_YYYYMMDD_HHMMSS.db` (UTC), with `_<n>` when several are taken within
@@ -30,7 +30,7 @@ export function parseBackupName(filename: string): ParsedBackupName | null {
 export function requireBackupName(filename: string): ParsedBackupName {
   const parsed = parseBackupName(filename);
   if (!parsed) {
-    throw ApiError.badRequest(`'${filename}' is not a backup file name (app_YYYYMMDD_HHMMSS.db or pre-restore_YYYYMMDD_HHMMSS.db)`, 'filename');
+    throw BadInput.field(`'${filename}' is not a backup file name (app_YYYYMMDD_HHMMSS.db or pre-restore_YYYYMMDD_HHMMSS.db)`, 'filename');
   }
   return parsed;
 }

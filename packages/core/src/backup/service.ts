@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { ApiError } from '@rhizome/contracts/errors';
+import { BadInput, NotFound, Conflict, describeError } from '@rhizome/contracts/errors';
 import type { QueueService } from '@rhizome/queue';
 import type { DatabaseManager } from '../databases/manager.ts';
 import { checkBackupFile, copyLiveDatabase } from './files.ts';
@@ -68,7 +68,7 @@ export class BackupService {
     requireBackupName(filename);
     const database = this.database;
     const info = this.#describe(database, filename);
-    if (!info) throw ApiError.notFound('backup', filename);
+    if (!info) throw NotFound.resource('backup', filename);
     return { path: path.join(this.#dir(database), filename), info };
   }
 
@@ -90,8 +90,8 @@ export class BackupService {
       } catch (error) {
         // The backup could not be brought up (a migration failed): put the database back as it was.
         await this.deps.databases.restore(database, path.join(this.#dir(database), safety.filename), { ready: true });
-        const reason = error instanceof Error ? error.message : String(error);
-        throw ApiError.badRequest(`Backup '${filename}' cannot be restored: bringing it up to date failed (${reason}); the database is unchanged`, 'filename');
+        const reason = describeError(error);
+        throw BadInput.field(`Backup '${filename}' cannot be restored: bringing it up to date failed (${reason}); the database is unchanged`, 'filename');
       }
       const task = await this.deps.queue.submit({
         queue: 'operations', operation: rebuildVectorsOperation, priority: this.deps.priority(),
@@ -133,7 +133,7 @@ export class BackupService {
       filename = candidate;
       break;
     }
-    if (!filename) throw ApiError.conflict('Too many backups were taken within one second');
+    if (!filename) throw new Conflict('Too many backups were taken within one second');
     // The connection readies the database (migrated) before its file is copied.
     await this.deps.databases.connection(database);
     await copyLiveDatabase(this.deps.databases.paths.appDb(database), path.join(dir, filename));

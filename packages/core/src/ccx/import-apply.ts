@@ -8,6 +8,7 @@ import type { Db } from '../storage/connection.ts';
 import { ownIdOf } from './format-v2.ts';
 import type { CcxCitation, CcxContent, CcxEdge, CcxNode, CcxSource, CcxTemplate, CcxTrigger } from './model.ts';
 import { inSlices, insertRows } from './sql.ts';
+import { describeError } from '@rhizome/contracts/errors';
 
 /**
  * Writes a read package into a database in one transaction. `merge=false` first clears the graph,
@@ -447,7 +448,7 @@ class ImportRun {
       } catch (error) {
         // The workflow's own savepoint rolled back; the rest of the import stands.
         this.stats.workflows_skipped += 1;
-        this.warn(`Workflow ${index + 1} of the package was not imported: ${error instanceof Error ? error.message : String(error)}`);
+        this.warn(`Workflow ${index + 1} of the package was not imported: ${describeError(error)}`);
       }
     }
     for (const trigger of triggers) {

@@ -13,7 +13,7 @@ export interface ValidatedCcx extends CcxPackageInfo {
 }
 
 /**
- * Reads the whole package (zip safety, manifest, every checksum, every file's shape); throws ApiError
+ * Reads the whole package (zip safety, manifest, every checksum, every file's shape); throws BadInput
  * 400 naming the first problem. The import task reads it again from the stored copy.
  */
 export async function validateCcxPackage(bytes: Buffer): Promise<ValidatedCcx> {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Settings } from '@rhizome/contracts/settings';
 import { PermanentTaskError, type OperationRegistry, type QueueService } from '@rhizome/queue';
 import type { ExportResult } from '@rhizome/contracts/api/exports';
-import { ApiError } from '@rhizome/contracts/errors';
+import { DomainError } from '@rhizome/contracts/errors';
 import { taskDatabaseFor } from '../databases/task-database.ts';
 import type { DatabaseManager } from '../databases/manager.ts';
 import { publishBulkCreations, type GraphEventBus } from '../graph/events.ts';
@@ -74,7 +74,7 @@ export function defineCcxOperations(registry: OperationRegistry, deps: CcxOperat
       try {
         content = readCcxPackage(await fs.promises.readFile(file));
       } catch (error) {
-        if (error instanceof ApiError) throw new PermanentTaskError(error.message, 'ValidationError');
+        if (error instanceof DomainError) throw new PermanentTaskError(error.message, 'ValidationError');
         throw error;
       }
       const { identity } = await configuredIdentity(db, deps.embeddings, deps.settings());

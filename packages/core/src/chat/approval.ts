@@ -1,5 +1,5 @@
 import type { ToolApprovalBody, ToolApprovalStatus } from '@rhizome/contracts/api/chats';
-import { ApiError } from '@rhizome/contracts/errors';
+import { NotFound } from '@rhizome/contracts/errors';
 import type { PubSub } from '@rhizome/queue';
 import type { Db } from '../storage/connection.ts';
 import { nowIso } from './repo.ts';
@@ -84,7 +84,7 @@ export async function decideTool(db: Db, pubsub: PubSub, chatId: string, toolCal
   const moved = await db('chat_tool_approvals')
     .where({ chat_id: chatId, tool_call_id: toolCallId, status: 'pending' })
     .update({ status: decision === 'approve' ? 'approved' : 'rejected', decided_at: nowIso() });
-  if (!moved) throw ApiError.notFound('pending tool approval', toolCallId);
+  if (!moved) throw NotFound.resource('pending tool approval', toolCallId);
   await publishChatControl(pubsub, chatId, { type: 'decision', tool_call_id: toolCallId });
 }
 

@@ -1,5 +1,5 @@
 import type { ChatBody, ChatListItemBody, ChatStatus, MessageBody, ToolApprovalBody, ToolApprovalStatus } from '@rhizome/contracts/api/chats';
-import { ApiError, type ValidationIssue } from '@rhizome/contracts/errors';
+import { Invalid, NotFound, Conflict, Unavailable, type ValidationIssue, describeError } from '@rhizome/contracts/errors';
 import type { Settings } from '@rhizome/contracts/settings';
 import { type PubSub, type QueueService, type TaskStore } from '@rhizome/queue';
 import type { LlmService } from '../providers/llm/service.ts';
@@ -57,7 +57,7 @@ async function unknownIdIssue(db: Db, table: 'sources' | 'source_tags', field: '
 
 const scopeCleared = 'Scope cleared: all enabled sources are searched.';
 
-const unavailable = (what: string, error: unknown) => ApiError.http(503, `${what}: ${error instanceof Error ? error.message : String(error)}`);
+const unavailable = (what: string, error: unknown) => new Unavailable(`${what}: ${describeError(error)}`);
 
 export class ChatService {
   constructor(private readonly deps: ChatServiceDeps) {}
@@ -69,7 +69,7 @@ export class ChatService {
   /** The chat, with a finished task's leftovers settled; 404 when it does not exist. */
   async require(id: string): Promise<ChatRow> {
     const chat = await findChat(this.db, id);
-    if (!chat) throw ApiError.notFound('chat', id);
+    if (!chat) throw NotFound.resource('chat', id);
     return reconcileChat(this.db, this.deps.tasks, this.deps.pubsub, chat);
   }
 
@@ -104,7 +104,7 @@ export class ChatService {
       ...(await unknownIdIssue(this.db, 'sources', 'source_ids', sourceIds)),
       ...(await unknownIdIssue(this.db, 'source_tags', 'tag_ids', tagIds)),
     ];
-    if (issues.length) throw ApiError.validation(issues, issues.map((issue) => issue.msg).join('; '));
+    if (issues.length) throw new Invalid(issues, issues.map((issue) => issue.msg).join('; '));
     const tagged = tagIds.length ? ((await this.db('source_tag_links').whereIn('tag_id', tagIds).select('source_id')) as { source_id: string }[]) : [];
     return [...new Set([...sourceIds, ...tagged.map((row) => row.source_id)])];
   }
@@ -132,7 +132,7 @@ export class ChatService {
   }
 
   async delete(id: string): Promise<void> {
-    if (!(await deleteChat(this.db, id))) throw ApiError.notFound('chat', id);
+    if (!(await deleteChat(this.db, id))) throw NotFound.resource('chat', id);
   }
 
   deleteAll(): Promise<void> {
@@ -183,7 +183,7 @@ export class ChatService {
     if (input.replace_from_message_id !== undefined) {
       replaceFrom = await findMessage(this.db, id, input.replace_from_message_id);
       if (!replaceFrom || replaceFrom.role !== 'user') {
-        throw ApiError.conflict(`message '${input.replace_from_message_id}' is not a user message of this chat`, { message_id: input.replace_from_message_id });
+        throw new Conflict(`message '${input.replace_from_message_id}' is not a user message of this chat`, { message_id: input.replace_from_message_id });
       }
     }
     await this.deps.readiness.assertReady('chat');
@@ -196,9 +196,9 @@ export class ChatService {
   /** POST /retry and /regenerate: answer the last user message again (regenerate drops what came after it first). */
   async rerun(id: string, mode: 'retry' | 'regenerate'): Promise<{ task_id: string; status: 'processing' }> {
     const chat = await this.require(id);
-    if (chat.status === 'processing') throw ApiError.conflict('a turn is already in progress', { chat_id: id });
+    if (chat.status === 'processing') throw new Conflict('a turn is already in progress', { chat_id: id });
     const hasUser = await this.db('chat_messages').where({ chat_id: id, role: 'user' }).first('id');
-    if (!hasUser) throw ApiError.conflict('the chat has no user message to answer', { chat_id: id });
+    if (!hasUser) throw new Conflict('the chat has no user message to answer', { chat_id: id });
     await this.deps.readiness.assertReady('chat');
     return this.startTurn(chat, async (trx) => {
       if (mode === 'regenerate') await truncateAfterLastUser(trx, id);
@@ -226,7 +226,7 @@ export class ChatService {
       });
       taskId = task.task_id;
     } catch (error) {
-      await finishTurn(this.db, chat.id, turnId, { status: 'error', last_error: error instanceof Error ? error.message : String(error) });
+      await finishTurn(this.db, chat.id, turnId, { status: 'error', last_error: describeError(error) });
       throw error;
     }
     await this.db('chats').where({ id: chat.id, current_turn_id: turnId }).update({ current_task_id: taskId });
@@ -245,7 +245,7 @@ export class ChatService {
   /** POST /cancel (spec: 202 cancelling; 409 when idle; 503 when the stop cannot be delivered). */
   async cancel(id: string): Promise<{ status: 'cancelling' }> {
     const chat = await this.require(id);
-    if (chat.status !== 'processing' || !chat.current_turn_id) throw ApiError.conflict('no turn is in progress', { chat_id: id, status: chat.status });
+    if (chat.status !== 'processing' || !chat.current_turn_id) throw new Conflict('no turn is in progress', { chat_id: id, status: chat.status });
     let neverStarted: boolean;
     try {
       neverStarted = await this.stopTask(chat);

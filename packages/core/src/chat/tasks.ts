@@ -11,6 +11,7 @@ import { chatProcessingFailed, publishChatEvent, subscribeChatControl, type Chat
 import { findChat, finishTurn, insertMessages, listMessages, type ChatRow } from './repo.ts';
 import { TurnLog } from './turn-log.ts';
 import { runTurn, TurnState } from './turn.ts';
+import { describeError } from '@rhizome/contracts/errors';
 
 /**
  * The queue operation answering a chat turn (llm lane, interactive priority). It answers only while
@@ -122,7 +123,7 @@ class TurnRunner {
   }
 
   private async fail(error: unknown): Promise<void> {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = describeError(error);
     const moved = await finishTurn(this.db, this.chat.id, this.turnId, { status: 'error', last_error: message.slice(0, 2000) });
     if (!moved) return;
     const details = error instanceof LlmError ? { kind: error.kind } : undefined;

@@ -1,4 +1,4 @@
-import { ApiError } from '@rhizome/contracts/errors';
+import { NotFound } from '@rhizome/contracts/errors';
 import { groundingNeighbors, groundingNodeDetail, type NeighborDirection } from '../graph/grounding.ts';
 import type { ToolDefinition } from '../providers/llm/port.ts';
 import { provenanceChunks } from '../search/graph/chunks.ts';
@@ -102,7 +102,7 @@ async function nodeOrMissing(context: ToolContext, id: string) {
   try {
     return await groundingNodeDetail(context.search.db, id, 25);
   } catch (error) {
-    if (error instanceof ApiError && error.status === 404) throw new ToolArgumentError(`no node has the id '${id}'`);
+    if (error instanceof NotFound) throw new ToolArgumentError(`no node has the id '${id}'`);
     throw error;
   }
 }

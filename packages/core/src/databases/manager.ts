@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { ApiError } from '@rhizome/contracts/errors';
+import { BadInput, NotFound } from '@rhizome/contracts/errors';
 import type { DataPaths } from '../paths.ts';
 import { openSqlite, type Db } from '../storage/connection.ts';
 import { Migrator, restoreSqliteFile, type ApplyResult } from '../storage/migrator.ts';
@@ -91,26 +91,26 @@ export class DatabaseManager {
   }
 
   info(name: string): DatabaseInfo {
-    if (!namePattern.test(name) || !fs.existsSync(this.paths.databaseDir(name))) throw ApiError.notFound('database', name);
+    if (!namePattern.test(name) || !fs.existsSync(this.paths.databaseDir(name))) throw NotFound.resource('database', name);
     return this.describe(name);
   }
 
   async create(name: string): Promise<DatabaseInfo> {
     if (!namePattern.test(name)) {
-      throw ApiError.badRequest('Database names may contain only letters, digits, underscores and hyphens (1-64)', 'name');
+      throw BadInput.field('Database names may contain only letters, digits, underscores and hyphens (1-64)', 'name');
     }
     // `/databases/current` is the active database: a database of that name could never be read or deleted by name.
-    if (name === 'current') throw ApiError.badRequest("'current' is reserved: /databases/current names the active database", 'name');
-    if (fs.existsSync(this.paths.databaseDir(name))) throw ApiError.badRequest(`Database '${name}' already exists`, 'name');
+    if (name === 'current') throw BadInput.field("'current' is reserved: /databases/current names the active database", 'name');
+    if (fs.existsSync(this.paths.databaseDir(name))) throw BadInput.field(`Database '${name}' already exists`, 'name');
     await this.connection(name);
     return this.describe(name);
   }
 
   async remove(name: string): Promise<void> {
-    if (name === defaultDatabaseName) throw ApiError.badRequest('The default database cannot be deleted', 'name');
-    if (name === this.currentName()) throw ApiError.badRequest('The active database cannot be deleted', 'name');
+    if (name === defaultDatabaseName) throw BadInput.field('The default database cannot be deleted', 'name');
+    if (name === this.currentName()) throw BadInput.field('The active database cannot be deleted', 'name');
     if (!namePattern.test(name) || !fs.existsSync(this.paths.databaseDir(name))) {
-      throw ApiError.badRequest(`Database '${name}' does not exist`, 'name');
+      throw BadInput.field(`Database '${name}' does not exist`, 'name');
     }
     await this.closeOne(name);
     fs.rmSync(this.paths.databaseDir(name), { recursive: true, force: true });

@@ -1,4 +1,4 @@
-import { ApiError, ErrorCode } from '@rhizome/contracts/errors';
+import { ErrorCode, DomainError } from '@rhizome/contracts/errors';
 import { getSource, updateSource, withLoaderWarning } from '../sources/repo.ts';
 import type { Db } from '../storage/connection.ts';
 import { NothingToExtractError, type ExtractionService } from './service.ts';
@@ -20,7 +20,7 @@ export async function startAfterGate(service: ExtractionService, db: Db, sourceI
       await updateSource(db, sourceId, { loader_warnings: withLoaderWarning(source, `Not extracted: nothing to extract, ${error.why}`), step_description: `Indexed; nothing to extract: ${error.why}` }, ['indexed']);
       return;
     }
-    if (!(error instanceof ApiError)) throw error;
+    if (!(error instanceof DomainError)) throw error;
     const notReady = error.code === ErrorCode.llmNotVerified || error.code === ErrorCode.extractionModelMissing;
     if (error.code === ErrorCode.conflict) return;
     await updateSource(db, sourceId, notReady

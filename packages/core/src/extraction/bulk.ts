@@ -1,4 +1,4 @@
-import { ApiError } from '@rhizome/contracts/errors';
+import { DomainError, BadInput, Invalid, NotFound, Conflict } from '@rhizome/contracts/errors';
 import { TaskCancelledError, type OperationRegistry, type TaskRecord } from '@rhizome/queue';
 import type { DatabaseManager } from '../databases/manager.ts';
 import { taskDatabaseFor } from '../databases/task-database.ts';
@@ -45,7 +45,7 @@ async function sourceStates(db: Db, ids: string[]): Promise<SourceState[]> {
 export async function bulkTargets(db: Db, request: BulkExtractionRequest): Promise<string[]> {
   const named = request.source_ids !== undefined;
   if (named === Boolean(request.all)) {
-    throw ApiError.validation([{ loc: ['body', 'source_ids'], msg: 'Give either source_ids (a non-empty list) or all: true, not both', type: 'value_error' }]);
+    throw new Invalid([{ loc: ['body', 'source_ids'], msg: 'Give either source_ids (a non-empty list) or all: true, not both', type: 'value_error' }]);
   }
   if (!named) {
     const ids = (await db('sources').where((query) => query.whereIn('status', allStatuses).orWhere((errored) => errored.where({ status: 'error' }).whereIn('error_stage', allErrorStages)))
@@ -58,11 +58,11 @@ export async function bulkTargets(db: Db, request: BulkExtractionRequest): Promi
   const ids = [...new Set(request.source_ids)];
   const states = new Map((await sourceStates(db, ids)).map((source) => [source.id, source]));
   const missing = ids.filter((id) => !states.has(id));
-  if (missing.length) throw new ApiError(404, 'NOT_FOUND', `${missing.length} of the sources were not found: ${missing.slice(0, 10).join(', ')}`, { resource_type: 'Source', missing });
+  if (missing.length) throw new NotFound(`${missing.length} of the sources were not found: ${missing.slice(0, 10).join(', ')}`, { resource_type: 'Source', missing });
   const running = ids.filter((id) => states.get(id)!.active);
-  if (running.length && !request.force) throw ApiError.conflict(`${running.length} of the sources are being extracted already; pass force to restart them`, { running });
+  if (running.length && !request.force) throw new Conflict(`${running.length} of the sources are being extracted already; pass force to restart them`, { running });
   const refused = ids.filter((id) => !states.get(id)!.active && !bulkStartable.includes(states.get(id)!.status)).map((id) => ({ source_id: id, status: states.get(id)!.status }));
-  if (refused.length) throw new ApiError(400, 'VALIDATION_ERROR', `${refused.length} of the sources cannot be extracted in their state (extraction starts from ${bulkStartable.join(', ')})`, { sources: refused });
+  if (refused.length) throw new BadInput(`${refused.length} of the sources cannot be extracted in their state (extraction starts from ${bulkStartable.join(', ')})`, { sources: refused });
   return ids;
 }
 
@@ -105,7 +105,7 @@ export function defineBulkExtractionOperation(registry: OperationRegistry, deps:
         if (outcome.status === 'queued') result.started += 1;
         else result.skipped.push({ source_id: id, reason: outcome.message });
       } catch (error) {
-        if (error instanceof TaskCancelledError || !(error instanceof ApiError)) throw error;
+        if (error instanceof TaskCancelledError || !(error instanceof DomainError)) throw error;
         result.skipped.push({ source_id: id, reason: error.message });
       }
     }

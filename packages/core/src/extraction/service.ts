@@ -1,5 +1,5 @@
 import type { Settings } from '@rhizome/contracts/settings';
-import { ApiError, ErrorCode } from '@rhizome/contracts/errors';
+import { BadInput, NotFound, Conflict } from '@rhizome/contracts/errors';
 import type { QueueService, TaskStore } from '@rhizome/queue';
 import type { ReadinessGate } from '../providers/readiness.ts';
 import { domainRegistryFor } from '../sources/domains/custom.ts';
@@ -26,9 +26,9 @@ const forceStartable = ['committed', 'error'] as const;
 const enqueueConcurrency = 64;
 
 /** A source with no chunk left to extract from (no text, or all filtered out): 400, and the source stays as it is. */
-export class NothingToExtractError extends ApiError {
+export class NothingToExtractError extends BadInput {
   constructor(sourceId: string, readonly why: string) {
-    super(400, ErrorCode.validationError, `Source '${sourceId}' has nothing to extract: ${why}`, { reason: 'nothing_to_extract' });
+    super(`Source '${sourceId}' has nothing to extract: ${why}`, { reason: 'nothing_to_extract' });
   }
 }
 
@@ -55,13 +55,13 @@ export class ExtractionService {
   async start(sourceId: string, request: ExtractionRequest = {}): Promise<StartOutcome> {
     const { db } = this.deps;
     const source = await getSource(db, sourceId);
-    if (!source) throw ApiError.notFound('Source', sourceId);
+    if (!source) throw NotFound.resource('Source', sourceId);
     const running = await this.activeJob(sourceId);
-    if (running && !request.force) throw ApiError.conflict(`Extraction of source '${sourceId}' is already in progress (job ${running.id}); pass force to restart it`, { job_id: running.id });
+    if (running && !request.force) throw new Conflict(`Extraction of source '${sourceId}' is already in progress (job ${running.id}); pass force to restart it`, { job_id: running.id });
     const allowed: readonly string[] = request.force ? [...startable, ...forceStartable] : startable;
     if (!running && !allowed.includes(source.status)) {
       const hint = (forceStartable as readonly string[]).includes(source.status) ? '; pass force true to re-extract it' : '';
-      throw ApiError.badRequest(`Source '${sourceId}' is ${source.status}: extraction starts from ${startable.join(' or ')}${hint}`, 'status');
+      throw BadInput.field(`Source '${sourceId}' is ${source.status}: extraction starts from ${startable.join(' or ')}${hint}`, 'status');
     }
     if (source.chunk_count === 0) throw new NothingToExtractError(sourceId, 'no text could be read from it (see loader_warnings)');
     if (source.status === 'indexed' && !running && !domainConfirmed(source) && !request.domain) return this.park(source, request);
@@ -69,7 +69,7 @@ export class ExtractionService {
     const registry = await domainRegistryFor(db);
     const domainName = request.domain ?? source.forced_domain ?? source.extraction_domain ?? fallbackDomain;
     const domain = registry.get(domainName);
-    if (!domain) throw ApiError.badRequest(`Unknown domain '${domainName}'`, 'domain');
+    if (!domain) throw BadInput.field(`Unknown domain '${domainName}'`, 'domain');
     const settings = this.deps.settings();
     const options = resolveExtractionOptions(source, request, domain, settings);
     const plan = await planExtraction(db, sourceId, options, domain, settings);
@@ -79,7 +79,7 @@ export class ExtractionService {
     const estimatedTokens = plan.estimate.inputTokens + plan.estimate.outputTokens;
     const budget = settings.llm.max_tokens_per_source;
     if (budget !== null && estimatedTokens > budget) {
-      throw ApiError.badRequest(
+      throw BadInput.field(
         `Extracting this source would use about ${estimatedTokens} tokens, over llm.max_tokens_per_source (${budget}); raise the limit, use analysis_depth 'quick' or a stricter filtering_mode`,
         'llm.max_tokens_per_source',
       );
@@ -117,7 +117,7 @@ export class ExtractionService {
     if (request.analysis_depth !== undefined) changes.analysis_depth = request.analysis_depth;
     if (request.filtering_mode !== undefined) changes.filtering_mode = request.filtering_mode;
     if (request.content_filtering !== undefined) changes.content_filtering = request.content_filtering ? 1 : 0;
-    if (!(await updateSource(this.deps.db, source.id, changes, ['indexed']))) throw ApiError.conflict(`Source '${source.id}' changed while extraction was being started`);
+    if (!(await updateSource(this.deps.db, source.id, changes, ['indexed']))) throw new Conflict(`Source '${source.id}' changed while extraction was being started`);
     return { status: 'awaiting_confirmation', job: null, message: 'The detected domain needs confirming first (POST /sources/{id}/confirmation); extraction starts once it is confirmed' };
   }
 
@@ -134,9 +134,9 @@ export class ExtractionService {
   /** DELETE /sources/{id}/extraction: cancels the groups not yet running; running and finished ones are left to end; the source returns to `indexed`. */
   async cancel(sourceId: string): Promise<void> {
     const source = await getSource(this.deps.db, sourceId);
-    if (!source) throw ApiError.notFound('Source', sourceId);
+    if (!source) throw NotFound.resource('Source', sourceId);
     const job = await this.activeJob(sourceId);
-    if (!job) throw ApiError.notFound('Extraction job', sourceId);
+    if (!job) throw NotFound.resource('Extraction job', sourceId);
     await this.cancelJob(job, 'cancelled by the operator');
   }
 
@@ -166,7 +166,7 @@ export class ExtractionService {
 
   async job(sourceId: string): Promise<JobRow | undefined> {
     const source = await getSource(this.deps.db, sourceId);
-    if (!source) throw ApiError.notFound('Source', sourceId);
+    if (!source) throw NotFound.resource('Source', sourceId);
     return source.extraction_job_id ? getJob(this.deps.db, source.extraction_job_id) : latestJob(this.deps.db, sourceId);
   }
 

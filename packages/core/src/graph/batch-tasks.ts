@@ -2,7 +2,7 @@ import { validationIssues } from '@rhizome/contracts/validation-issues';
 import { batchResult, type BatchOutcome, type BatchResult } from '@rhizome/contracts/api/batch';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { batchDataSchemas } from '@rhizome/contracts/api/graph-nodes';
-import { ApiError } from '@rhizome/contracts/errors';
+import { DomainError, Invalid } from '@rhizome/contracts/errors';
 import { PermanentTaskError, TaskCancelledError, type HandlerContext } from '@rhizome/queue';
 import type { Db } from '../storage/connection.ts';
 import { draftEdge, publishEdgeCreated, toEdgeRow, deleteEdge, updateEdge, type DraftEdge, type EdgeCreateInput, type EdgeUpdateInput } from './edges/service.ts';
@@ -136,7 +136,7 @@ async function createGroup<Draft extends { id: string }>(
           drafts.push(draft);
           outcomes.push({ index, operation: 'create', success: true, id: draft.id });
         } catch (error) {
-          if (!(error instanceof ApiError)) throw error;
+          if (!(error instanceof DomainError)) throw error;
           outcomes.push({ index, operation: 'create', success: false, error: describeFailure(error) });
         }
       }
@@ -217,7 +217,7 @@ async function groupLookups(db: Db, prefetch: string[]) {
 
 /** The operation's data checked against the single endpoint's body (unknown fields dropped), or 422. */
 function checkData(validate: ValidateFunction, data: Record<string, unknown>): Record<string, unknown> {
-  if (!validate(data)) throw ApiError.validation(validationIssues(validate.errors ?? [], ['data']), 'Invalid operation data');
+  if (!validate(data)) throw new Invalid(validationIssues(validate.errors ?? [], ['data']), 'Invalid operation data');
   return data;
 }
 

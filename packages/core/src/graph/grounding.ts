@@ -1,4 +1,4 @@
-import { ApiError } from '@rhizome/contracts/errors';
+import { NotFound } from '@rhizome/contracts/errors';
 import type { Db } from '../storage/connection.ts';
 import { toEdge, type EdgeRow, type GraphEdge } from './edges/repo.ts';
 import { toNode, type NodeRow } from './nodes/repo.ts';
@@ -56,7 +56,7 @@ function valueMatches(value: unknown, needle: string): boolean {
 
 async function requireNode(db: Db, id: string): Promise<NodeRow> {
   const rows = (await db.raw(`SELECT ${nodeColumns} FROM graph_nodes n WHERE n.id = ?`, [id])) as NodeRow[];
-  if (!rows.length) throw ApiError.notFound('node', id);
+  if (!rows.length) throw NotFound.resource('node', id);
   return rows[0];
 }
 

@@ -1,3 +1,5 @@
+import { describeError } from '@rhizome/contracts/errors';
+
 export type HealthState = 'ok' | 'degraded' | 'unavailable' | 'not_configured';
 
 export interface SubsystemHealth {
@@ -45,7 +47,7 @@ export class HealthRegistry {
     try {
       return await Promise.race([probe(), timeout]);
     } catch (error) {
-      return { status: 'unavailable', message: error instanceof Error ? error.message : String(error) };
+      return { status: 'unavailable', message: describeError(error) };
     } finally {
       clearTimeout(timer);
     }

@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { ApiError } from '@rhizome/contracts/errors';
+import { NotFound } from '@rhizome/contracts/errors';
 
 /** Services whose `<logs_dir>/<service>.log` the /logs endpoints read (spec Part C, plus auth-verify). */
 export const logServices = ['cortex', 'neuron', 'auth-verify', 'nginx', 'valkey'] as const;
@@ -25,7 +25,7 @@ const maxTailBytes = 16 * 1024 * 1024;
 
 /** The last `lines` lines of one service's log, oldest first; a missing file reads as empty. */
 export async function readServiceLog(logsDir: string, service: string, lines: number): Promise<ServiceLog> {
-  if (!isLogService(service)) throw ApiError.notFound('log_service', service);
+  if (!isLogService(service)) throw NotFound.resource('log_service', service);
   const tail = await tailLines(path.join(logsDir, `${service}.log`), clampLines(lines));
   return { service, lines: tail, total_lines: tail.length };
 }

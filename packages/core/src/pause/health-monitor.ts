@@ -1,5 +1,6 @@
 import type { HealthRegistry } from '../observability/health.ts';
 import type { ProcessingControls } from './controls.ts';
+import { describeError } from '@rhizome/contracts/errors';
 
 export interface HealthMonitorOptions {
   health: HealthRegistry;
@@ -66,7 +67,7 @@ export class HealthMonitor {
         this.options.logger.warning('processing resumed: every subsystem answers again');
       }
     } catch (error) {
-      this.options.logger.error(`health monitor: ${error instanceof Error ? error.message : String(error)}`);
+      this.options.logger.error(`health monitor: ${describeError(error)}`);
     }
   }
 }

@@ -1,4 +1,4 @@
-import { ApiError, ErrorCode } from '@rhizome/contracts/errors';
+import { ErrorCode, NotReady, describeError } from '@rhizome/contracts/errors';
 import type { ChatProvider, Settings } from '@rhizome/contracts/settings';
 import { configuredModels } from './llm/models.ts';
 import type { LlmAdapter } from './llm/port.ts';
@@ -39,18 +39,18 @@ export class ReadinessGate {
     return readiness;
   }
 
-  /** Throws 409 LLM_NOT_VERIFIED or EXTRACTION_MODEL_MISSING (with details.missing_models) when not ready. */
+  /** Throws NotReady LLM_NOT_VERIFIED or EXTRACTION_MODEL_MISSING (with details.missing_models) when not ready. */
   async assertReady(purpose: ReadinessPurpose): Promise<void> {
     const readiness = await this.status();
     if (!readiness.verified) {
-      throw new ApiError(409, ErrorCode.llmNotVerified, `the ${readiness.provider} provider is not verified: ${readiness.message}`, { provider: readiness.provider });
+      throw new NotReady(`the ${readiness.provider} provider is not verified: ${readiness.message}`, { provider: readiness.provider }, ErrorCode.llmNotVerified);
     }
     const needed = purpose === 'chat' ? readiness.models.chat : readiness.models.extraction;
     if (readiness.missing_models.includes(needed)) {
-      throw new ApiError(409, ErrorCode.extractionModelMissing, `the ${purpose} model '${needed}' is not available on the ${readiness.provider} provider`, {
+      throw new NotReady(`the ${purpose} model '${needed}' is not available on the ${readiness.provider} provider`, {
         provider: readiness.provider,
         missing_models: readiness.missing_models,
-      });
+      }, ErrorCode.extractionModelMissing);
     }
   }
 
@@ -60,7 +60,7 @@ export class ReadinessGate {
     const check = await this.adapter(settings).check(wanted, AbortSignal.timeout(checkTimeoutMs)).catch((error: unknown) => ({
       verified: false,
       missingModels: [],
-      message: error instanceof Error ? error.message : String(error),
+      message: describeError(error),
     }));
     return {
       verified: check.verified,

@@ -1,5 +1,5 @@
 import type { AnalysisSortField, SourceQualityDetailsBody, SourceQualityScoreBody } from '@rhizome/contracts/api/quality';
-import { ApiError } from '@rhizome/contracts/errors';
+import { NotFound, describeError } from '@rhizome/contracts/errors';
 import type { Settings } from '@rhizome/contracts/settings';
 import { domainRegistryFor } from '../sources/domains/custom.ts';
 import type { DomainDefinition } from '../sources/domains/schema.ts';
@@ -48,7 +48,7 @@ export class QualityService {
   /** Always computed (and the cache refreshed), with every entity's and relationship's score. */
   async sourceDetails(sourceId: string): Promise<SourceQualityDetailsBody> {
     const [details] = await this.computeAndCache([sourceId]);
-    if (!details) throw ApiError.notFound('Source', sourceId);
+    if (!details) throw NotFound.resource('Source', sourceId);
     return details;
   }
 
@@ -116,7 +116,7 @@ export class QualityService {
           try {
             result.recalculated_count += (await this.computeAndCache([id])).length;
           } catch (single) {
-            result.errors.push({ source_id: id, error: single instanceof Error ? single.message : String(single) });
+            result.errors.push({ source_id: id, error: describeError(single) });
           }
         }
       }

@@ -1,5 +1,5 @@
 import got, { type Method } from 'got';
-import { ApiError, ErrorCode } from '@rhizome/contracts/errors';
+import { ErrorCode, DomainError, BadInput, NotFound, Unauthenticated, Forbidden, Expired, Unavailable } from '@rhizome/contracts/errors';
 import { checkUrl, pinnedLookup, UrlFetchError, UrlRefusedError, vetHost } from '../sources/url-import/fetch-url.ts';
 
 /** Where and how to reach one registry. */
@@ -32,15 +32,15 @@ export interface RegistryResponse {
   body: unknown;
 }
 
-/** Whatever else went wrong talking to the registry (spec Part A "Errors"). */
-export function upstreamError(cause?: unknown): ApiError {
-  const error = new ApiError(503, ErrorCode.registryUpstreamError, 'Upstream registry request failed', null);
+/** Whatever else went wrong talking to the registry. */
+export function upstreamError(cause?: unknown): Unavailable {
+  const error = new Unavailable('Upstream registry request failed', null, ErrorCode.registryUpstreamError);
   // For the log line (the client sees the envelope only): why, e.g. "connect ECONNREFUSED 127.0.0.1:443".
   if (cause !== undefined) error.cause = cause;
   return error;
 }
 
-/** What each mapped upstream status means, per request (spec: 401, 403, 404, 408, 410 → 408, any other → 503). */
+/** What each mapped upstream status means, per request (401, 403, 404, 408 and 410 as expired, any other unavailable). */
 export interface StatusMeanings {
   unauthorized?: string;
   forbidden?: string;
@@ -48,19 +48,19 @@ export interface StatusMeanings {
 }
 
 /** The spec's upstream status mapping; statuses it does not name are upstream failures. */
-export function mapUpstreamStatus(status: number, meanings: StatusMeanings = {}): ApiError {
+export function mapUpstreamStatus(status: number, meanings: StatusMeanings = {}): DomainError {
   switch (status) {
     case 401:
-      return ApiError.http(401, meanings.unauthorized ?? 'The registry requires authentication: log in with /registry/auth/device or /registry/auth/login');
+      return new Unauthenticated(meanings.unauthorized ?? 'The registry requires authentication: log in with /registry/auth/device or /registry/auth/login');
     case 403:
-      return ApiError.http(403, meanings.forbidden ?? 'The registry refused: insufficient permissions');
+      return new Forbidden(meanings.forbidden ?? 'The registry refused: insufficient permissions');
     case 404: {
       const missing = meanings.notFound ?? { resource_type: 'registry_resource', identifier: '' };
-      return ApiError.notFound(missing.resource_type, missing.identifier);
+      return NotFound.resource(missing.resource_type, missing.identifier);
     }
     case 408:
     case 410:
-      return ApiError.http(408, 'The registry request expired');
+      return new Expired('The registry request expired');
     default:
       return upstreamError();
   }
@@ -81,7 +81,7 @@ export async function registryRequest(target: RegistryTarget, request: RegistryR
     url = checkUrl(`${base}${request.path}`);
     dnsLookup = pinnedLookup(await vetHost(url, { allowPrivate: target.allowPrivate, timeoutMs, maxBytes: 0, maxRedirects: 0 }, signal));
   } catch (error) {
-    if (error instanceof UrlRefusedError) throw ApiError.badRequest(`Registry address refused: ${error.message}`, 'registry_url');
+    if (error instanceof UrlRefusedError) throw BadInput.field(`Registry address refused: ${error.message}`, 'registry_url');
     if (error instanceof UrlFetchError) throw upstreamError(error);
     throw error;
   }

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { ApiError } from '@rhizome/contracts/errors';
+import { NotFound, Unauthenticated, Forbidden, Expired } from '@rhizome/contracts/errors';
 import type { Settings } from '@rhizome/contracts/settings';
 import { mapUpstreamStatus, registryRequest, type RegistryResponse, type RegistryTarget, type StatusMeanings } from './client.ts';
 import { CredentialsFile } from './credentials.ts';
@@ -102,10 +102,10 @@ export class RegistryService {
       }
       case 'access_denied':
         this.#intervals.delete(options.device_code);
-        throw ApiError.http(403, 'The login was denied at the registry');
+        throw new Forbidden('The login was denied at the registry');
       case 'expired_token':
         this.#intervals.delete(options.device_code);
-        throw ApiError.http(408, 'The device code expired; start again with POST /registry/auth/device');
+        throw new Expired('The device code expired; start again with POST /registry/auth/device');
       default:
         throw mapUpstreamStatus(response.status);
     }
@@ -161,7 +161,7 @@ export class RegistryService {
       if (match) return match;
       if (found.packages.length < limit || page * limit >= found.total) break;
     }
-    throw ApiError.notFound('package', `${owner}/${name}`);
+    throw NotFound.resource('package', `${owner}/${name}`);
   }
 
   /** The package's `.ccx` bytes (`version` or `latest`), at most `batching.max_upload_bytes`. */
@@ -179,7 +179,7 @@ export class RegistryService {
   /** Publishes the `.ccx` at `file`; `token` (from the request) wins over the stored one. */
   async upload(file: string, options: { public: boolean; message: string | null; token: string | null }): Promise<PackageInfo> {
     const token = options.token ?? this.#storedToken();
-    if (!token) throw ApiError.http(401, 'Registry authentication required: log in with /registry/auth/device or /registry/auth/login, or send a registry token');
+    if (!token) throw new Unauthenticated('Registry authentication required: log in with /registry/auth/device or /registry/auth/login, or send a registry token');
     const form = new FormData();
     form.append('package', await fs.openAsBlob(file, { type: 'application/zip' }), 'package.ccx');
     form.append('public', String(options.public));

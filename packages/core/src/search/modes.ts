@@ -1,4 +1,4 @@
-import { ApiError } from '@rhizome/contracts/errors';
+import { Invalid } from '@rhizome/contracts/errors';
 import type { SearchType } from '@rhizome/contracts/api/search';
 import { createGraphSearch, type GraphSearchDeps } from './graph/index.ts';
 import { keywordChunks, keywordSearch } from './keyword.ts';
@@ -64,7 +64,7 @@ export async function runSearch(context: SearchContext, type: SearchType, query:
   const mode = Object.hasOwn(searchModes, type) ? searchModes[type] : undefined;
   if (!mode) {
     const available = Object.keys(searchModes).join(', ');
-    throw ApiError.validation(
+    throw new Invalid(
       [{ loc: ['query', 'search_type'], msg: `search_type '${type}' is not available (available: ${available})`, type: 'enum' }],
       `search_type '${type}' is not available`,
     );

@@ -6,6 +6,7 @@ import { templateText } from '../graph/templates/embeddings.ts';
 import type { Db } from '../storage/connection.ts';
 import { encodeVector, userVectorModel } from './vectors/sources.ts';
 import type { VectorSink } from './vectors/writers.ts';
+import { describeError } from '@rhizome/contracts/errors';
 
 /**
  * Embedding what lacks a vector of the configured embedder: chunks, nodes and templates whose vector is
@@ -60,7 +61,7 @@ export async function embedLackingNodes(
     } catch (error) {
       if (!options.keepGoing) throw error;
       result.failed += page.length;
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = describeError(error);
       if (!result.errors.includes(reason)) result.errors.push(reason);
     }
   }

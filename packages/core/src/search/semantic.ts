@@ -6,6 +6,7 @@ import { describeIdentity, hasOrphanedVectors } from './vector-identity.ts';
 import type { VectorKind } from './vectors/files.ts';
 import type { VectorHit } from './vectors/port.ts';
 import { vectorReaders, type VectorReaders } from './vectors/readers.ts';
+import { describeError } from '@rhizome/contracts/errors';
 
 /**
  * Semantic search: the query's embedding against the vector indexes of chunks and nodes, by cosine
@@ -148,7 +149,7 @@ function clamp(limit: number): number {
 }
 
 function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  return describeError(error);
 }
 
 const shared = createSemanticSearch();

@@ -11,6 +11,7 @@ import { configuredIdentity, describeIdentity, hasOrphanedVectors, storedVectorG
 import type { VectorKind } from './vectors/files.ts';
 import { vectorReaders, type VectorReaders } from './vectors/readers.ts';
 import type { VectorWriterSet } from './vectors/writers.ts';
+import { describeError } from '@rhizome/contracts/errors';
 
 /** The background re-embedding (llm lane): data `{database}`. */
 export const reembedOperation = 'search.reembed';
@@ -73,7 +74,7 @@ export class SearchMaintenance {
           : null,
       };
     } catch (error) {
-      return { ...empty, error: error instanceof Error ? error.message : String(error) };
+      return { ...empty, error: describeError(error) };
     }
   }
 
@@ -117,7 +118,7 @@ export class SearchMaintenance {
     try {
       identity = await embedderIdentity(this.deps.embeddings, embed);
     } catch (error) {
-      return { success: false, total_nodes: total, processed_count: 0, message: `No node was embedded: ${error instanceof Error ? error.message : String(error)}` };
+      return { success: false, total_nodes: total, processed_count: 0, message: `No node was embedded: ${describeError(error)}` };
     }
     const result = await embedLackingNodes(db, identity, this.deps.embeddings, embed, this.deps.writers.nodes.openSink(database), { keepGoing: true });
     const failures = result.failed ? `; ${result.failed} node(s) failed: ${result.errors.join('; ')}` : '';

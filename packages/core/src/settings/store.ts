@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { ApiError } from '@rhizome/contracts/errors';
+import { Invalid } from '@rhizome/contracts/errors';
 import { defaultSettings, type Settings, type SettingsWarning } from '@rhizome/contracts/settings';
 import { DataPaths } from '../paths.ts';
 import { applyEnvOverrides, readEnvOverrides, type EnvOverride } from './env-overrides.ts';
@@ -82,16 +82,16 @@ export class SettingsStore {
 
   /**
    * Applies a PATCH body: deep merge per top-level group, unknown and read-only keys ignored, the
-   * masked secret placeholder ignored. An invalid result throws a 422 ApiError and writes nothing.
+   * masked secret placeholder ignored. An invalid result throws Invalid and writes nothing.
    */
   patch(body: unknown): PatchResult {
-    if (!isPlainObject(body)) throw ApiError.validation([{ loc: ['body'], msg: 'must be an object', type: 'type' }]);
+    if (!isPlainObject(body)) throw new Invalid([{ loc: ['body'], msg: 'must be an object', type: 'type' }]);
     const input = normalizeSecretInput(body);
     for (const key of readOnlySettingKeys) delete input[key];
     const candidate = mergeSettings(this.#stored as JsonObject, input);
     const issues = validateSettings(candidate);
     if (issues.length > 0) {
-      throw ApiError.validation(issues.map((issue) => ({ loc: ['body', ...issue.path], msg: issue.message, type: issue.type })));
+      throw new Invalid(issues.map((issue) => ({ loc: ['body', ...issue.path], msg: issue.message, type: issue.type })));
     }
     const next = candidate as Settings;
     const warnings = changeWarnings(this.#stored, next, this.#appliedOverrides);

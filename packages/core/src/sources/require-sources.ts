@@ -1,4 +1,4 @@
-import { ApiError, ErrorCode } from '@rhizome/contracts/errors';
+import { NotFound } from '@rhizome/contracts/errors';
 import type { Db } from '../storage/connection.ts';
 
 const lookupChunk = 500;
@@ -18,7 +18,7 @@ export async function requireSources(db: Db, ids: readonly string[]): Promise<vo
   const unknown = await unknownSourceIds(db, ids);
   if (!unknown.length) return;
   const listed = unknown.slice(0, 20).join(', ') + (unknown.length > 20 ? ` and ${unknown.length - 20} more` : '');
-  throw new ApiError(404, ErrorCode.notFound, `${unknown.length === 1 ? 'source' : 'sources'} not found: ${listed}`, {
+  throw new NotFound(`${unknown.length === 1 ? 'source' : 'sources'} not found: ${listed}`, {
     resource_type: 'source', identifier: listed, unknown_ids: unknown,
   });
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import type { SourceResponseBody, SourceStatus, UploadOptionsInput } from '@rhizome/contracts/api/sources';
-import { ApiError } from '@rhizome/contracts/errors';
+import { NotFound, Conflict } from '@rhizome/contracts/errors';
 import type { QueueService, TaskStore } from '@rhizome/queue';
 import type { Logger } from '../logging.ts';
 import type { DataPaths } from '../paths.ts';
@@ -98,7 +98,7 @@ export class SourceService {
 
   async require(id: string): Promise<SourceRow> {
     const row = await getSource(this.deps.db, id);
-    if (!row) throw ApiError.notFound('source', id);
+    if (!row) throw NotFound.resource('source', id);
     return row;
   }
 
@@ -186,14 +186,14 @@ export class SourceService {
     if (row.status === 'awaiting_confirmation') {
       const domain = options.domain ?? row.extraction_domain;
       const swapped = await updateSource(this.deps.db, id, { ...overrides, status: 'indexed', extraction_domain: domain, extraction_confirmed_at: row.extraction_confirmed_at ?? at, current_step: 'indexed', step_description: 'Domain confirmed' }, ['awaiting_confirmation']);
-      if (!swapped) throw ApiError.conflict(`Source '${id}' was confirmed concurrently`);
+      if (!swapped) throw new Conflict(`Source '${id}' was confirmed concurrently`);
       return { status: 'indexed', domain, message: `Confirmed ${domain ?? 'the detected domain'}` };
     }
     if ((row.status === 'pending' || row.status === 'indexing' || row.status === 'vision_pending') && row.pending_confirmation === null) {
       const swapped = await updateSource(this.deps.db, id, { ...overrides, pending_confirmation: JSON.stringify({ domain: options.domain ?? null, at }), extraction_confirmed_at: at }, ['pending', 'indexing', 'vision_pending']);
       if (swapped) return { status: row.status, domain: options.domain ?? null, message: 'Recorded: the source will not wait for confirmation when indexing finishes' };
     }
-    throw ApiError.conflict(`Source '${id}' is ${row.status}${row.extraction_confirmed_at ? ' and already confirmed' : ''}: nothing to confirm`, { status: row.status });
+    throw new Conflict(`Source '${id}' is ${row.status}${row.extraction_confirmed_at ? ' and already confirmed' : ''}: nothing to confirm`, { status: row.status });
   }
 
   /**

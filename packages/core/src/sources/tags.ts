@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { ApiError } from '@rhizome/contracts/errors';
+import { NotFound, Conflict } from '@rhizome/contracts/errors';
 import type { Db } from '../storage/connection.ts';
 import { tagsBySource, type TagRow } from './repo.ts';
 
@@ -54,11 +54,11 @@ export class SourceTags {
 
   private async require(id: string): Promise<TagRow> {
     const tag = (await this.db('source_tags').where({ id }).first('id', 'name', 'color')) as TagRow | undefined;
-    if (!tag) throw ApiError.notFound('source_tag', id);
+    if (!tag) throw NotFound.resource('source_tag', id);
     return tag;
   }
 
   private async assertNameFree(name: string): Promise<void> {
-    if (await this.db('source_tags').whereRaw('lower(name) = lower(?)', [name]).first()) throw ApiError.conflict(`A tag named '${name}' exists`, { field: 'name' });
+    if (await this.db('source_tags').whereRaw('lower(name) = lower(?)', [name]).first()) throw new Conflict(`A tag named '${name}' exists`, { field: 'name' });
   }
 }

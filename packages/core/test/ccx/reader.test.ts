@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '@rhizome/contracts/errors';
+import { BadInput } from '@rhizome/contracts/errors';
 import { digestsOf } from '../../src/ccx/checksums.ts';
 import { readCcxPackage } from '../../src/ccx/read-package.ts';
 import { ZipArchive } from '../../src/ccx/zip-reader.ts';
@@ -13,9 +13,9 @@ function refusal(bytes: Buffer): string {
   try {
     readCcxPackage(bytes);
   } catch (error) {
-    expect(error).toBeInstanceOf(ApiError);
-    expect((error as ApiError).status).toBe(400);
-    return (error as ApiError).message;
+    expect(error).toBeInstanceOf(BadInput);
+    expect((error as BadInput).code).toBe('VALIDATION_ERROR');
+    return (error as BadInput).message;
   }
   throw new Error('the package was accepted');
 }

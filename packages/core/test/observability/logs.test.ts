@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ApiError } from '@rhizome/contracts/errors';
+import { NotFound } from '@rhizome/contracts/errors';
 import { logServices, readAllLogs, readServiceLog } from '../../src/observability/logs.ts';
 
 let logsDir = '';
@@ -65,12 +65,12 @@ describe('readServiceLog', () => {
     expect(await readServiceLog(logsDir, 'neuron', 10)).toEqual({ service: 'neuron', lines: [], total_lines: 0 });
   });
 
-  it('rejects an unknown service, including path tricks, with a 404 ApiError', async () => {
+  it('rejects an unknown service, including path tricks, as not found', async () => {
     write('cortex', 'x\n');
     for (const service of ['postgres', '../logs/cortex', 'cortex.log']) {
       const error = await readServiceLog(logsDir, service, 10).catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(ApiError);
-      expect(error).toMatchObject({ status: 404, code: 'NOT_FOUND', details: { resource_type: 'log_service', identifier: service } });
+      expect(error).toBeInstanceOf(NotFound);
+      expect(error).toMatchObject({ code: 'NOT_FOUND', details: { resource_type: 'log_service', identifier: service } });
     }
   });
 

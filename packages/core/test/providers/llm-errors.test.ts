@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { classifyError } from '@rhizome/queue';
-import { kindOfStatus, LlmError, llmErrorToApiError } from '../../src/providers/llm/errors.ts';
+import { kindOfStatus, LlmError, llmFailure } from '../../src/providers/llm/errors.ts';
 
 describe('LlmError', () => {
   it('classes provider statuses: 429 rate limit, 401/403 auth, 404 missing model, 408/5xx unavailable, other 4xx bad request', () => {
@@ -16,10 +16,8 @@ describe('LlmError', () => {
     expect(classifyError(new LlmError('model_missing', 'pull it', 404))).toMatchObject({ permanent: true, type: 'llm_model_missing' });
   });
 
-  it('maps to the spec errors: 429 for a provider rate limit, 503 otherwise', () => {
-    expect(llmErrorToApiError(new LlmError('rate_limited', 'slow down', 429)).toBody()).toMatchObject({ error: 'HTTP_429' });
-    expect(llmErrorToApiError(new LlmError('rate_limited', 'slow down', 429)).status).toBe(429);
-    expect(llmErrorToApiError(new LlmError('unavailable', 'down')).status).toBe(503);
-    expect(llmErrorToApiError(new LlmError('unavailable', 'down')).code).toBe('HTTP_503');
+  it('turns a provider rate limit into rate_limited, anything else into unavailable', () => {
+    expect(llmFailure(new LlmError('rate_limited', 'slow down', 429))).toMatchObject({ kind: 'rate_limited', code: 'HTTP_429' });
+    expect(llmFailure(new LlmError('unavailable', 'down'))).toMatchObject({ kind: 'unavailable', code: 'HTTP_503' });
   });
 });

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError } from '@rhizome/contracts/errors';
+import { DomainError } from '@rhizome/contracts/errors';
 import { createLogger } from '../../src/logging.ts';
 import { Providers } from '../../src/providers/hub.ts';
 import { LlmMetrics } from '../../src/providers/metrics.ts';
@@ -45,10 +45,10 @@ describe('Providers: one port, chosen by settings, switched without a restart', 
   const useLocal = (baseUrl: string, extra: Record<string, unknown> = {}) =>
     settings.patch({ llm: { chat_provider: 'localllm', thinking_for_chat: false, localllm_instances: [{ id: 'gpu', name: 'GPU', base_url: baseUrl, enabled: true }], ...extra } });
 
-  async function gateError(purpose: 'chat' | 'extraction'): Promise<ApiError> {
+  async function gateError(purpose: 'chat' | 'extraction'): Promise<DomainError> {
     const error = await providers.readiness.assertReady(purpose).then(() => null, (caught: unknown) => caught);
-    expect(error).toBeInstanceOf(ApiError);
-    return error as ApiError;
+    expect(error).toBeInstanceOf(DomainError);
+    return error as DomainError;
   }
 
   it('a fresh install is verified with builtin and answers offline', async () => {
@@ -76,13 +76,13 @@ describe('Providers: one port, chosen by settings, switched without a restart', 
     useLocal(ollama.url, { localllm_extraction_model: 'llama3.3:70b' });
     await expect(providers.readiness.assertReady('chat')).resolves.toBeUndefined();
     const missing = await gateError('extraction');
-    expect(missing).toMatchObject({ status: 409, code: 'EXTRACTION_MODEL_MISSING', details: { missing_models: ['llama3.3:70b'] } });
+    expect(missing).toMatchObject({ kind: 'not_ready', code: 'EXTRACTION_MODEL_MISSING', details: { missing_models: ['llama3.3:70b'] } });
 
     ollama.setDown(true);
     try {
       useLocal(ollama.url, { localllm_extraction_model: chatModel });
       const down = await gateError('chat');
-      expect(down).toMatchObject({ status: 409, code: 'LLM_NOT_VERIFIED' });
+      expect(down).toMatchObject({ kind: 'not_ready', code: 'LLM_NOT_VERIFIED' });
       const failure = await providers.llm.complete({ operation: 'chat', messages: [{ role: 'user', content: 'anyone there?' }] }).catch((error: unknown) => error);
       expect(failure).toMatchObject({ kind: 'unavailable' });
     } finally {

@@ -90,7 +90,7 @@ describe('quality scores of a database', () => {
     const fresh = await service.sourceScore('src_a', true);
     expect(fresh).toMatchObject({ relationship_count: 1, source_title: 'Renamed' });
     expect(fresh).not.toHaveProperty('entity_scores');
-    await expect(service.sourceScore('src_missing')).rejects.toMatchObject({ status: 404 });
+    await expect(service.sourceScore('src_missing')).rejects.toMatchObject({ kind: 'not_found' });
   });
 
   it('recalculates every committed source, reporting a source that cannot be scored without failing the rest', async () => {

@@ -63,19 +63,18 @@ describe('registry login status', () => {
 });
 
 describe('registry wire formats', () => {
-  it('maps the spec table of upstream statuses, everything else to 503 REGISTRY_UPSTREAM_ERROR', () => {
+  it('maps the upstream statuses it knows to their failures, everything else to unavailable REGISTRY_UPSTREAM_ERROR', () => {
     const mapped = (status: number) => {
       const error = mapUpstreamStatus(status);
-      return [error.status, error.code];
+      return [error.kind, error.code];
     };
-    expect(mapped(401)).toEqual([401, 'HTTP_401']);
-    expect(mapped(403)).toEqual([403, 'HTTP_403']);
-    expect(mapped(404)).toEqual([404, 'NOT_FOUND']);
-    expect(mapped(408)).toEqual([408, 'HTTP_408']);
-    expect(mapped(410)).toEqual([408, 'HTTP_408']);
+    expect(mapped(401)).toEqual(['unauthenticated', 'HTTP_401']);
+    expect(mapped(403)).toEqual(['forbidden', 'HTTP_403']);
+    expect(mapped(404)).toEqual(['not_found', 'NOT_FOUND']);
+    expect(mapped(408)).toEqual(['expired', 'HTTP_408']);
+    expect(mapped(410)).toEqual(['expired', 'HTTP_408']);
     for (const status of [400, 409, 413, 429, 500, 502, 503, 301]) {
-      expect(mapUpstreamStatus(status).toBody()).toEqual({ error: 'REGISTRY_UPSTREAM_ERROR', message: 'Upstream registry request failed', details: null });
-      expect(mapUpstreamStatus(status).status).toBe(503);
+      expect(mapUpstreamStatus(status)).toMatchObject({ kind: 'unavailable', code: 'REGISTRY_UPSTREAM_ERROR', message: 'Upstream registry request failed', details: null });
     }
   });
 

@@ -116,8 +116,8 @@ describe('keyword search', () => {
   });
 
   it('refuses a mode that is not registered with 422', async () => {
-    await expect(runSearch(context, 'no-such-mode' as never, 'x', everywhere, 5)).rejects.toMatchObject({ status: 422, code: 'VALIDATION_FAILED' });
-    await expect(runSearch(context, 'toString' as never, 'x', everywhere, 5)).rejects.toMatchObject({ status: 422 });
+    await expect(runSearch(context, 'no-such-mode' as never, 'x', everywhere, 5)).rejects.toMatchObject({ kind: 'invalid', code: 'VALIDATION_FAILED' });
+    await expect(runSearch(context, 'toString' as never, 'x', everywhere, 5)).rejects.toMatchObject({ kind: 'invalid' });
     expect((await runSearch(context, 'keyword', 'gamma', everywhere, 5)).items.length).toBeGreaterThan(0);
   });
 });

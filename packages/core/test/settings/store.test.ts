@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultSettings, secretSettingPaths, type Settings } from '@rhizome/contracts/settings';
 import { SettingsStore } from '../../src/settings/index.ts';
-import { apiErrorOf, readJson, tempSettingsFile } from './support.ts';
+import { failureOf, readJson, tempSettingsFile } from './support.ts';
 
 /** The parts of the effective settings that come from the file or defaults (no runtime info). */
 function stored(settings: Settings): Omit<Settings, 'data_dir' | 'paths'> {
@@ -103,8 +103,8 @@ describe('SettingsStore: merging a patch', () => {
   });
 
   it('rejects a body that is not an object', () => {
-    const error = apiErrorOf(() => SettingsStore.open(tempSettingsFile(), {}).patch([1]));
-    expect(error.status).toBe(422);
+    const error = failureOf(() => SettingsStore.open(tempSettingsFile(), {}).patch([1]));
+    expect(error.kind).toBe('invalid');
     expect(error.details).toEqual({ errors: [{ loc: ['body'], msg: 'must be an object', type: 'type' }] });
   });
 });

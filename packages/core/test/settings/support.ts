@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach } from 'vitest';
-import { ApiError } from '@rhizome/contracts/errors';
+import { DomainError } from '@rhizome/contracts/errors';
 
 const created: string[] = [];
 
@@ -21,13 +21,13 @@ export function readJson(file: string): Record<string, unknown> {
   return JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
 }
 
-/** The ApiError `run` throws; fails the test when it throws nothing or something else. */
-export function apiErrorOf(run: () => unknown): ApiError {
+/** The domain failure `run` throws; fails the test when it throws nothing or something else. */
+export function failureOf(run: () => unknown): DomainError {
   try {
     run();
   } catch (error) {
-    if (error instanceof ApiError) return error;
+    if (error instanceof DomainError) return error;
     throw error;
   }
-  throw new Error('expected an ApiError, nothing was thrown');
+  throw new Error('expected a domain failure, nothing was thrown');
 }

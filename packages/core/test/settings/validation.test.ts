@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { SettingsStore } from '../../src/settings/index.ts';
-import { apiErrorOf, tempSettingsFile } from './support.ts';
+import { failureOf, tempSettingsFile } from './support.ts';
 
 const badValues: [string, Record<string, unknown>, (string | number)[], string][] = [
   ['a string for a number', { llm: { ai_temperature: 'hot' } }, ['llm', 'ai_temperature'], 'type'],
@@ -39,9 +39,9 @@ describe('SettingsStore.patch validation', () => {
     let notified = 0;
     store.onChange(() => notified++);
 
-    const error = apiErrorOf(() => store.patch(body));
+    const error = failureOf(() => store.patch(body));
 
-    expect(error.status).toBe(422);
+    expect(error.kind).toBe('invalid');
     expect(error.code).toBe('VALIDATION_FAILED');
     const errors = (error.details as { errors: { loc: unknown[]; msg: string; type: string }[] }).errors;
     expect(errors).toHaveLength(1);
@@ -56,7 +56,7 @@ describe('SettingsStore.patch validation', () => {
   it('reports each bad field once and applies none of the valid ones', () => {
     const file = tempSettingsFile();
     const store = SettingsStore.open(file, {});
-    const error = apiErrorOf(() =>
+    const error = failureOf(() =>
       store.patch({ app_name: 'Never', llm: { ai_temperature: 5, chat_provider: 1 }, queue: { queue_port: 0 } }),
     );
     const locs = (error.details as { errors: { loc: unknown[] }[] }).errors.map((issue) => issue.loc);
@@ -71,7 +71,7 @@ describe('SettingsStore.patch validation', () => {
   });
 
   it('names the allowed values of an enum in the message', () => {
-    const error = apiErrorOf(() => SettingsStore.open(tempSettingsFile(), {}).patch({ logging: { level: 'TRACE' } }));
+    const error = failureOf(() => SettingsStore.open(tempSettingsFile(), {}).patch({ logging: { level: 'TRACE' } }));
     const [issue] = (error.details as { errors: { msg: string }[] }).errors;
     expect(issue.msg).toBe('must be one of: DEBUG, INFO, WARNING, ERROR, CRITICAL');
   });

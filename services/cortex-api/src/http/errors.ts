@@ -1,5 +1,5 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { ApiError, ErrorCode } from '@rhizome/contracts/errors';
+import { ApiError, DomainError, ErrorCode, type FailureKind } from '@rhizome/contracts/errors';
 import type { Logger } from '@rhizome/core/logging';
 import { QueueFullError, QueueUnavailableError } from '@rhizome/queue';
 
@@ -43,8 +43,33 @@ function clientWentAway(error: unknown, res: { destroyed: boolean; headersSent: 
   return typeof code === 'string' && disconnectCodes.has(code) && (res.destroyed || res.headersSent);
 }
 
-function toApiError(error: unknown): ApiError {
+/** A failure the caller can be told about (a request-level or domain refusal), as opposed to a fault of ours. */
+export function isRefusal(error: unknown): error is ApiError | DomainError {
+  return error instanceof ApiError || error instanceof DomainError;
+}
+
+/** The one mapping from what went wrong in the domain to an HTTP status. */
+const statusOfKind: Record<FailureKind, number> = {
+  bad_input: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  not_found: 404,
+  expired: 408,
+  conflict: 409,
+  not_ready: 409,
+  too_large: 413,
+  invalid: 422,
+  rate_limited: 429,
+  unavailable: 503,
+};
+
+export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
+  if (error instanceof DomainError) {
+    const apiError = new ApiError(statusOfKind[error.kind], error.code, error.message, error.details);
+    if (error.cause !== undefined) apiError.cause = error.cause;
+    return apiError;
+  }
   if (error instanceof QueueFullError || error instanceof QueueUnavailableError) return ApiError.http(503, error.message);
   const parserError = error as BodyParserError;
   if (parserError?.type === 'entity.too.large') return ApiError.payloadTooLarge(parserError.limit ?? 0);

@@ -3,6 +3,7 @@ import type { Platform } from '@rhizome/core/platform/create';
 import type { SourceRow } from '@rhizome/core/sources/repo';
 import { sourceServiceFor } from './sources.ts';
 import { summary } from './queue.ts';
+import { describeError } from '@rhizome/contracts/errors';
 
 /** How often the feed looks for changes while someone listens. */
 const tickMs = 500;
@@ -65,7 +66,7 @@ export class ChangeFeed {
       await this.checkSources();
       await this.checkTasks();
     } catch (error) {
-      this.platform.logger.warning(`events: change check failed: ${error instanceof Error ? error.message : String(error)}`);
+      this.platform.logger.warning(`events: change check failed: ${describeError(error)}`);
     } finally {
       this.running = false;
     }

@@ -1,6 +1,6 @@
 import { submitDatabaseTask } from '@rhizome/core/tasks/database-task';
 import { graphEndpoints as api } from '@rhizome/contracts/api/graph';
-import { ApiError } from '@rhizome/contracts/errors';
+import { ApiError, describeError } from '@rhizome/contracts/errors';
 import { canvasData } from '@rhizome/core/graph/canvas';
 import {
   groundingEdges, groundingNeighbors, groundingNodeDetail, groundingNodes, neighborDirections, type NeighborDirection,
@@ -43,7 +43,7 @@ export function mountGraphRoutes(routes: RouteTable, { platform }: CortexDeps): 
     if (await isSnapshotStale(db, stored)) {
       // The stale breakdown is still the answer; a full or unreachable queue only delays the rebuild.
       await snapshotBuild(name, true).catch((error: unknown) => {
-        platform.logger.warning(`graph snapshot rebuild of '${name}' not queued: ${error instanceof Error ? error.message : String(error)}`);
+        platform.logger.warning(`graph snapshot rebuild of '${name}' not queued: ${describeError(error)}`);
       });
     }
     return stored.breakdown;

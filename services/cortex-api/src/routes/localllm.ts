@@ -1,6 +1,6 @@
 import { llmEndpoints as api } from '@rhizome/contracts/api/llm';
 import { ApiError } from '@rhizome/contracts/errors';
-import { LlmError, llmErrorToApiError } from '@rhizome/core/providers/llm/errors';
+import { LlmError, llmFailure } from '@rhizome/core/providers/llm/errors';
 import { OllamaClient, verifyServer } from '@rhizome/core/providers/localllm/client';
 import type { RouteTable } from '../http/route.ts';
 import type { CortexDeps } from '../deps.ts';
@@ -19,7 +19,7 @@ export function mountLocalLlmRoutes(routes: RouteTable, { platform }: CortexDeps
     if (instances.length && failures.length === instances.length) {
       const first = failures[0];
       // A server that answers 429 is rate limiting us (429); any other failure means unavailable (503).
-      throw first instanceof LlmError ? llmErrorToApiError(first) : ApiError.http(503, `no local model server answers (${instances.map((instance) => instance.base_url).join(', ')})`);
+      throw first instanceof LlmError ? llmFailure(first) : ApiError.http(503, `no local model server answers (${instances.map((instance) => instance.base_url).join(', ')})`);
     }
     const models = answers.flatMap((answer, index) => (answer.status === 'fulfilled' ? answer.value.map((model) => ({ ...model, instance_id: instances[index].id })) : []));
     return { models };

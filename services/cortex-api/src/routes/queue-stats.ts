@@ -1,4 +1,5 @@
 import type { Platform } from '@rhizome/core/platform/create';
+import { describeError } from '@rhizome/contracts/errors';
 
 /** GET /queue/stats, also shown on the dashboard; `{queues: [], note}` when the queue store is down. */
 export async function queueStats(platform: Platform) {
@@ -11,6 +12,6 @@ export async function queueStats(platform: Platform) {
     );
     return { queues, note: `${tasks.kind} queue; completed_recent and failed_recent are not tracked (always 0)` };
   } catch (error) {
-    return { queues: [], note: `queue unavailable: ${error instanceof Error ? error.message : String(error)}` };
+    return { queues: [], note: `queue unavailable: ${describeError(error)}` };
   }
 }

@@ -1,5 +1,5 @@
 import { queueEndpoints as api } from '@rhizome/contracts/api/queue';
-import { ApiError } from '@rhizome/contracts/errors';
+import { ApiError, describeError } from '@rhizome/contracts/errors';
 import { TaskNotFoundError, TaskStateError, queueNames, type QueueName, type TaskRecord } from '@rhizome/queue';
 import { pageWindow, pagination } from '../http/pagination.ts';
 import type { RouteTable } from '../http/route.ts';
@@ -90,7 +90,7 @@ export function mountQueueRoutes(routes: RouteTable, { platform }: CortexDeps): 
       await tasks.ping();
       return { status: 'healthy', enabled: true, connected: true, system: tasks.kind, note: `${tasks.kind} task queue answers` };
     } catch (error) {
-      return { status: 'unavailable', enabled: true, connected: false, system: tasks.kind, note: error instanceof Error ? error.message : String(error) };
+      return { status: 'unavailable', enabled: true, connected: false, system: tasks.kind, note: describeError(error) };
     }
   });
   routes.add(api.reconcile, async ({ body }) => tasks.reconcile(body.queue ?? undefined, 30_000, now()));

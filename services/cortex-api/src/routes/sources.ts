@@ -18,6 +18,7 @@ import { pageWindow, pagination } from '../http/pagination.ts';
 import type { Request, Response } from 'express';
 import { receiveUpload, type UploadedFile } from '../http/upload.ts';
 import type { RouteTable } from '../http/route.ts';
+import { isRefusal } from '../http/errors.ts';
 import type { CortexDeps } from '../deps.ts';
 
 const receivedKey = Symbol('received uploads');
@@ -64,7 +65,7 @@ export function mountSourceRoutes(routes: RouteTable, { platform }: CortexDeps):
       try {
         created.push((await service.createFromFile(await accept(file, settings.get().batching.allowed_content_types), body as UploadOptionsInput)).source);
       } catch (error) {
-        if (!(error instanceof ApiError)) throw error;
+        if (!isRefusal(error)) throw error;
         errors.push({ filename: file.filename, error: error.message });
       }
     }
@@ -123,7 +124,7 @@ export function mountSourceRoutes(routes: RouteTable, { platform }: CortexDeps):
         results.push({ source_id: sourceId, success: true, status: (await service.confirm(sourceId, options)).status, error: null });
         await startExtraction(sourceId);
       } catch (error) {
-        if (!(error instanceof ApiError)) throw error;
+        if (!isRefusal(error)) throw error;
         results.push({ source_id: sourceId, success: false, status: null, error: error.message });
       }
     }

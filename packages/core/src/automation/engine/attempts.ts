@@ -1,4 +1,5 @@
 import { ToolInputError } from '../tools/types.ts';
+import { describeError } from '@rhizome/contracts/errors';
 
 /** Retry delays of a failing step (prior-art §11.2): 1 s, growing by 2.0, capped at 30 s. */
 export const retryBackoff = { firstMs: 1000, multiplier: 2, maxMs: 30_000 };
@@ -58,5 +59,5 @@ export function isRetryable(error: unknown): boolean {
 }
 
 export function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  return describeError(error);
 }

@@ -1,4 +1,4 @@
-import { ApiError } from '@rhizome/contracts/errors';
+import { Invalid, NotFound } from '@rhizome/contracts/errors';
 import type { Db } from '../../storage/connection.ts';
 import { partialSchema, schemaProblems } from '../json-schema.ts';
 import { bool, fromJson, newId, now, toJson } from '../rows.ts';
@@ -67,7 +67,7 @@ export function toUserTool(row: UserToolRow): UserTool {
 function checkConfiguration(tool: SystemToolDefinition, configuration: Record<string, unknown>): void {
   const problems = schemaProblems(partialSchema(tool.inputSchema), structuredClone(configuration));
   if (problems.length) {
-    throw ApiError.validation(
+    throw new Invalid(
       problems.map((problem) => ({ loc: ['body', 'configuration'], msg: problem, type: 'value_error' })),
       `configuration does not match the input schema of ${tool.id}: ${problems.join('; ')}`,
     );
@@ -76,7 +76,7 @@ function checkConfiguration(tool: SystemToolDefinition, configuration: Record<st
 
 function requireSystemTool(id: string): SystemToolDefinition {
   const tool = findSystemTool(id);
-  if (!tool) throw ApiError.validation([{ loc: ['body', 'system_tool_id'], msg: `unknown system tool '${id}'`, type: 'value_error' }], `unknown system tool '${id}'`);
+  if (!tool) throw new Invalid([{ loc: ['body', 'system_tool_id'], msg: `unknown system tool '${id}'`, type: 'value_error' }], `unknown system tool '${id}'`);
   return tool;
 }
 
@@ -86,7 +86,7 @@ export async function findUserToolRow(db: Db, id: string): Promise<UserToolRow |
 
 export async function getUserTool(db: Db, id: string): Promise<UserTool> {
   const row = await findUserToolRow(db, id);
-  if (!row) throw ApiError.notFound('tool', id);
+  if (!row) throw NotFound.resource('tool', id);
   return toUserTool(row);
 }
 
@@ -119,7 +119,7 @@ export async function createUserTool(db: Db, input: UserToolInput): Promise<User
 
 export async function updateUserTool(db: Db, id: string, patch: UserToolPatch): Promise<UserTool> {
   const row = await findUserToolRow(db, id);
-  if (!row) throw ApiError.notFound('tool', id);
+  if (!row) throw NotFound.resource('tool', id);
   if (patch.configuration !== undefined) checkConfiguration(requireSystemTool(row.system_tool_id), patch.configuration);
   const changes: Partial<UserToolRow> = { updated_at: now() };
   if (patch.name !== undefined) changes.name = patch.name;
@@ -132,5 +132,5 @@ export async function updateUserTool(db: Db, id: string, patch: UserToolPatch): 
 }
 
 export async function deleteUserTool(db: Db, id: string): Promise<void> {
-  if (!(await db('user_tools').where({ id }).delete())) throw ApiError.notFound('tool', id);
+  if (!(await db('user_tools').where({ id }).delete())) throw NotFound.resource('tool', id);
 }

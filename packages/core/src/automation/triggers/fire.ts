@@ -1,4 +1,4 @@
-import { ApiError } from '@rhizome/contracts/errors';
+import { Conflict } from '@rhizome/contracts/errors';
 import type { Db } from '../../storage/connection.ts';
 import type { Automation } from '../automation.ts';
 import { startExecution } from '../workflows/run.ts';
@@ -22,7 +22,7 @@ export interface FireOutcome {
  */
 export async function fireTrigger(db: Db, database: string, automation: Automation, triggerId: string, payload: Record<string, unknown>): Promise<FireOutcome> {
   const trigger = toTrigger(await requireTriggerRow(db, triggerId));
-  if (!trigger.enabled) throw ApiError.conflict(`trigger '${triggerId}' is disabled`, { trigger_id: triggerId });
+  if (!trigger.enabled) throw new Conflict(`trigger '${triggerId}' is disabled`, { trigger_id: triggerId });
   const verdict = matchFilters(trigger.filters, payload);
   if (!verdict.matches) {
     const why = verdict.absentKey === undefined ? 'does not match the trigger\'s filters' : `lacks the filter key '${verdict.absentKey}'`;

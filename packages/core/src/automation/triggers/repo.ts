@@ -1,4 +1,4 @@
-import { ApiError } from '@rhizome/contracts/errors';
+import { BadInput, Invalid, NotFound } from '@rhizome/contracts/errors';
 import type { Db } from '../../storage/connection.ts';
 import { bool, fromJson, newId, now, toJson } from '../rows.ts';
 
@@ -50,13 +50,13 @@ export function toTriggerSummary(row: TriggerRow) {
 
 export async function requireTriggerRow(db: Db, id: string): Promise<TriggerRow> {
   const row = (await db('triggers').where({ id }).first()) as TriggerRow | undefined;
-  if (!row) throw ApiError.notFound('trigger', id);
+  if (!row) throw NotFound.resource('trigger', id);
   return row;
 }
 
 async function requireWorkflowFor(db: Db, workflowId: string): Promise<void> {
   if (!(await db('workflows').where({ id: workflowId }).first('id'))) {
-    throw ApiError.validation([{ loc: ['body', 'workflow_id'], msg: `workflow '${workflowId}' not found`, type: 'value_error' }], `workflow '${workflowId}' not found`);
+    throw new Invalid([{ loc: ['body', 'workflow_id'], msg: `workflow '${workflowId}' not found`, type: 'value_error' }], `workflow '${workflowId}' not found`);
   }
 }
 
@@ -109,7 +109,7 @@ export async function updateTrigger(db: Db, id: string, patch: TriggerPatch): Pr
 /** System triggers come back with every seeding, so they are switched off (enable_auto_embedding, PATCH) rather than deleted. */
 export async function deleteTrigger(db: Db, id: string): Promise<void> {
   const row = await requireTriggerRow(db, id);
-  if (row.is_system) throw ApiError.badRequest(`trigger '${id}' is a system trigger: disable it instead of deleting it`);
+  if (row.is_system) throw BadInput.field(`trigger '${id}' is a system trigger: disable it instead of deleting it`);
   await db('triggers').where({ id }).delete();
 }
 

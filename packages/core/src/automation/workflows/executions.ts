@@ -1,4 +1,4 @@
-import { ApiError } from '@rhizome/contracts/errors';
+import { NotFound } from '@rhizome/contracts/errors';
 import type { Db } from '../../storage/connection.ts';
 import { fromJson, now } from '../rows.ts';
 
@@ -98,7 +98,7 @@ export async function findExecutionRow(db: Db, id: string): Promise<ExecutionRow
 
 export async function executionDetail(db: Db, id: string) {
   const row = await findExecutionRow(db, id);
-  if (!row) throw ApiError.notFound('execution', id);
+  if (!row) throw NotFound.resource('execution', id);
   const steps = (await db('workflow_step_runs').where({ execution_id: id }).select(stepRunColumns).orderBy([{ column: 'step_number' }, { column: 'id' }])) as StepRunRow[];
   const children = (await db('workflow_executions').where({ parent_execution_id: id }).orderBy('created_at').pluck('id')) as string[];
   return { ...toExecution(row), steps: steps.map(toStepRun), child_execution_ids: children };

@@ -1,4 +1,4 @@
-import { ApiError } from '@rhizome/contracts/errors';
+import { Invalid } from '@rhizome/contracts/errors';
 import { WorkflowDefinition, type WorkflowDefinitionBody } from '@rhizome/contracts/api/workflows';
 import type { Db } from '../../storage/connection.ts';
 import { schemaProblems, type JsonSchema } from '../json-schema.ts';
@@ -37,7 +37,7 @@ export async function importWorkflowDefinition(db: Db, definition: unknown): Pro
   const copy = structuredClone(definition);
   const problems = schemaProblems(WorkflowDefinition as unknown as JsonSchema, copy);
   if (problems.length) {
-    throw ApiError.validation(problems.map((problem) => ({ loc: ['body'], msg: problem, type: 'value_error' })), `not a workflow definition: ${problems.join('; ')}`);
+    throw new Invalid(problems.map((problem) => ({ loc: ['body'], msg: problem, type: 'value_error' })), `not a workflow definition: ${problems.join('; ')}`);
   }
   const { workflow, steps } = copy as WorkflowDefinitionBody;
   const { id, ...fields } = workflow;

@@ -1,4 +1,4 @@
-import { ApiError } from '@rhizome/contracts/errors';
+import { NotFound } from '@rhizome/contracts/errors';
 import type { Db } from '../../storage/connection.ts';
 import { bool, fromJson, now, toJson } from '../rows.ts';
 import type { StepInput, Workflow, WorkflowDetail, WorkflowStep, StepToolType } from './types.ts';
@@ -143,7 +143,7 @@ export async function findWorkflowRow(db: Db, id: string): Promise<WorkflowRow |
 
 export async function requireWorkflowRow(db: Db, id: string): Promise<WorkflowRow> {
   const row = await findWorkflowRow(db, id);
-  if (!row) throw ApiError.notFound('workflow', id);
+  if (!row) throw NotFound.resource('workflow', id);
   return row;
 }
 

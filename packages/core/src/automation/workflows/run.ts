@@ -1,4 +1,4 @@
-import { ApiError } from '@rhizome/contracts/errors';
+import { Invalid, NotFound, Conflict } from '@rhizome/contracts/errors';
 import type { Db } from '../../storage/connection.ts';
 import type { Automation } from '../automation.ts';
 import { schemaProblems } from '../json-schema.ts';
@@ -19,11 +19,11 @@ export interface StartOptions {
  */
 export async function startExecution(db: Db, database: string, automation: Automation, workflowId: string, inputs: Record<string, unknown>, options: StartOptions = {}) {
   const workflow = toWorkflow(await requireWorkflowRow(db, workflowId), 0);
-  if (!workflow.is_active) throw ApiError.conflict(`workflow '${workflowId}' is inactive`);
+  if (!workflow.is_active) throw new Conflict(`workflow '${workflowId}' is inactive`);
   const problems = schemaProblems(workflow.input_schema, inputs);
   if (problems.length) {
     const loc = options.inputsLoc ?? ['body', 'inputs'];
-    throw ApiError.validation(problems.map((problem) => ({ loc, msg: problem, type: 'value_error' })), `inputs do not match the workflow's input_schema: ${problems.join('; ')}`);
+    throw new Invalid(problems.map((problem) => ({ loc, msg: problem, type: 'value_error' })), `inputs do not match the workflow's input_schema: ${problems.join('; ')}`);
   }
   const id = newId('exec');
   const triggerId = options.triggerId ?? null;
@@ -44,13 +44,13 @@ export async function startExecution(db: Db, database: string, automation: Autom
  */
 export async function cancelExecution(db: Db, executionId: string, cancelTask: (taskId: string) => Promise<unknown>) {
   const row = await findExecutionRow(db, executionId);
-  if (!row) throw ApiError.notFound('execution', executionId);
-  if (finishedStatuses.includes(row.status)) throw ApiError.conflict(`execution '${executionId}' already ${row.status}`, { status: row.status });
+  if (!row) throw NotFound.resource('execution', executionId);
+  if (finishedStatuses.includes(row.status)) throw new Conflict(`execution '${executionId}' already ${row.status}`, { status: row.status });
   const at = now();
   const duration = row.started_at ? Date.parse(at) - Date.parse(row.started_at) : null;
   if (!(await moveExecution(db, executionId, ['queued', 'running'], { status: 'cancelled', completed_at: at, duration_ms: duration, error: 'cancelled by request' }))) {
     const current = await executionDetail(db, executionId);
-    throw ApiError.conflict(`execution '${executionId}' already ${current.status}`, { status: current.status });
+    throw new Conflict(`execution '${executionId}' already ${current.status}`, { status: current.status });
   }
   if (row.task_id) await cancelTask(row.task_id);
   return toExecution((await findExecutionRow(db, executionId))!);

@@ -1,4 +1,4 @@
-import { ApiError } from '@rhizome/contracts/errors';
+import { BadInput, NotFound, Conflict } from '@rhizome/contracts/errors';
 import type { Db } from '../../storage/connection.ts';
 import { newId, now, toJson } from '../rows.ts';
 import {
@@ -46,7 +46,7 @@ export async function createWorkflow(db: Db, input: WorkflowInput, options: { id
 
 /** System workflows keep their definition: only switching them on and off is allowed. */
 function refuseSystemChange(row: WorkflowRow, what: string): void {
-  if (row.is_system) throw ApiError.badRequest(`workflow '${row.id}' is a system workflow: ${what}`);
+  if (row.is_system) throw BadInput.field(`workflow '${row.id}' is a system workflow: ${what}`);
 }
 
 export async function updateWorkflow(db: Db, id: string, patch: WorkflowPatch): Promise<WorkflowDetail> {
@@ -84,7 +84,7 @@ export async function deleteWorkflow(db: Db, id: string): Promise<void> {
     refuseSystemChange(await requireWorkflowRow(trx, id), 'it cannot be deleted (disable it instead)');
     const users = (await trx('workflow_steps').where({ tool_type: 'workflow', tool_id: id }).distinct('workflow_id')) as { workflow_id: string }[];
     if (users.length) {
-      throw ApiError.conflict(`workflow '${id}' runs as a step of ${users.map((user) => `'${user.workflow_id}'`).join(', ')}`, { workflow_ids: users.map((user) => user.workflow_id) });
+      throw new Conflict(`workflow '${id}' runs as a step of ${users.map((user) => `'${user.workflow_id}'`).join(', ')}`, { workflow_ids: users.map((user) => user.workflow_id) });
     }
     await trx('workflows').where({ id }).delete();
   });
@@ -95,7 +95,7 @@ export async function addStep(db: Db, workflowId: string, input: StepInput): Pro
     const row = await requireWorkflowRow(trx, workflowId);
     refuseSystemChange(row, 'its steps cannot be changed');
     const existing = await workflowSteps(trx, workflowId);
-    if (input.id && existing.some((step) => step.id === input.id)) throw ApiError.conflict(`step '${input.id}' already exists in workflow '${workflowId}'`);
+    if (input.id && existing.some((step) => step.id === input.id)) throw new Conflict(`step '${input.id}' already exists in workflow '${workflowId}'`);
     const [numbered] = numberSteps([input], existing);
     const step = stepFromInput(workflowId, numbered, now());
     await validateWorkflow(trx, workflowId, JSON.parse(row.input_schema) as Record<string, unknown>, [...existing, step]);
@@ -112,7 +112,7 @@ export async function updateStep(db: Db, workflowId: string, stepId: string, pat
     const row = await requireWorkflowRow(trx, workflowId);
     const existing = await workflowSteps(trx, workflowId);
     const current = existing.find((step) => step.id === stepId);
-    if (!current) throw ApiError.notFound('step', stepId);
+    if (!current) throw NotFound.resource('step', stepId);
     refuseSystemChange(row, 'its steps cannot be changed');
     const defined = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined));
     const next = stepFromInput(workflowId, { ...current, ...defined }, now(), current.created_at);
@@ -129,7 +129,7 @@ export async function deleteStep(db: Db, workflowId: string, stepId: string): Pr
   await db.transaction(async (trx) => {
     const row = await requireWorkflowRow(trx, workflowId);
     const existing = await workflowSteps(trx, workflowId);
-    if (!existing.some((step) => step.id === stepId)) throw ApiError.notFound('step', stepId);
+    if (!existing.some((step) => step.id === stepId)) throw NotFound.resource('step', stepId);
     refuseSystemChange(row, 'its steps cannot be changed');
     await validateWorkflow(trx, workflowId, JSON.parse(row.input_schema) as Record<string, unknown>, existing.filter((step) => step.id !== stepId));
     await trx('workflow_steps').where({ workflow_id: workflowId, id: stepId }).delete();

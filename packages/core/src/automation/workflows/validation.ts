@@ -1,4 +1,4 @@
-import { ApiError, type ValidationIssue } from '@rhizome/contracts/errors';
+import { Invalid, type ValidationIssue } from '@rhizome/contracts/errors';
 import type { Db } from '../../storage/connection.ts';
 import { schemaError } from '../json-schema.ts';
 import { findSystemTool } from '../tools/catalogue.ts';
@@ -47,7 +47,7 @@ export async function validateWorkflow(db: Db, workflowId: string, inputSchema: 
       }
     }
   }
-  if (issues.length) throw ApiError.validation(issues, issues[0].msg);
+  if (issues.length) throw new Invalid(issues, issues[0].msg);
 }
 
 async function missingTool(db: Db, workflowId: string, step: WorkflowStep): Promise<string | null> {

@@ -1,4 +1,4 @@
-import { ApiError, ErrorCode } from '@rhizome/contracts/errors';
+import { NotFound } from '@rhizome/contracts/errors';
 import type { Db } from '../../storage/connection.ts';
 import { newEdgeId } from '../ids.ts';
 import { directLookups, type GraphScope, type NodeDraftLookups } from '../nodes/service.ts';
@@ -38,11 +38,11 @@ export async function draftEdge(lookups: NodeDraftLookups, input: EdgeCreateInpu
   for (const [field, name] of [['source_node_id', 'Source'], ['target_node_id', 'Target']] as const) {
     const nodeId = input[field];
     if ((await lookups.nodeTemplateOf(nodeId)) === null) {
-      throw new ApiError(404, ErrorCode.notFound, `${name} node '${nodeId}' not found`, { resource_type: 'node', identifier: nodeId, field });
+      throw new NotFound(`${name} node '${nodeId}' not found`, { resource_type: 'node', identifier: nodeId, field });
     }
   }
   const sourceId = input.source_id ?? null;
-  if (sourceId !== null && !(await lookups.sourceExists(sourceId))) throw ApiError.notFound('source', sourceId);
+  if (sourceId !== null && !(await lookups.sourceExists(sourceId))) throw NotFound.resource('source', sourceId);
   const properties = await checkedProperties(template, input.properties, lookups.nodeTemplateOf, [...at, 'properties']);
   return {
     id: newEdgeId(),
@@ -82,7 +82,7 @@ export async function createEdge(scope: GraphScope, input: EdgeCreateInput, at: 
 
 export async function requireEdgeRow(db: Db, id: string): Promise<EdgeRow> {
   const row = await findEdgeRow(db, id);
-  if (!row) throw ApiError.notFound('edge', id);
+  if (!row) throw NotFound.resource('edge', id);
   return row;
 }
 
@@ -106,7 +106,7 @@ export async function updateEdge(scope: GraphScope, id: string, input: EdgeUpdat
     }
     if (input.properties !== undefined) {
       const template = await findTemplate(trx, current.template_id);
-      if (!template) throw ApiError.notFound('template', current.template_id);
+      if (!template) throw NotFound.resource('template', current.template_id);
       next.properties = await checkedProperties(template, input.properties, nodeTemplateLookup(trx), [...at, 'properties']);
     }
     await updateEdgeRow(trx, id, { label: next.label, properties: JSON.stringify(next.properties), updated_at: next.updated_at });
@@ -115,5 +115,5 @@ export async function updateEdge(scope: GraphScope, id: string, input: EdgeUpdat
 }
 
 export async function deleteEdge(scope: GraphScope, id: string): Promise<void> {
-  if (!(await deleteEdgeRow(scope.db, id))) throw ApiError.notFound('edge', id);
+  if (!(await deleteEdgeRow(scope.db, id))) throw NotFound.resource('edge', id);
 }

@@ -1,4 +1,4 @@
-import { ApiError } from '@rhizome/contracts/errors';
+import { NotFound } from '@rhizome/contracts/errors';
 import type { Db } from '../../storage/connection.ts';
 import type { GraphEventBus } from '../events.ts';
 import { newNodeId } from '../ids.ts';
@@ -78,7 +78,7 @@ export async function draftNode(lookups: NodeDraftLookups, input: NodeCreateInpu
   const template = checkTemplate(await lookups.template(input.template_id), input.template_id, 'node', [...at, 'template_id']);
   checkLabel(input.label, [...at, 'label']);
   const sourceId = input.source_id ?? null;
-  if (sourceId !== null && !(await lookups.sourceExists(sourceId))) throw ApiError.notFound('source', sourceId);
+  if (sourceId !== null && !(await lookups.sourceExists(sourceId))) throw NotFound.resource('source', sourceId);
   const properties = await checkedProperties(template, input.properties, lookups.nodeTemplateOf, [...at, 'properties']);
   return {
     id: newNodeId(),
@@ -116,7 +116,7 @@ export async function createNode(scope: GraphScope, input: NodeCreateInput, at: 
 
 export async function requireNodeRow(db: Db, id: string): Promise<NodeRow> {
   const row = await findNodeRow(db, id);
-  if (!row) throw ApiError.notFound('node', id);
+  if (!row) throw NotFound.resource('node', id);
   return row;
 }
 
@@ -159,7 +159,7 @@ export async function updateNode(scope: GraphScope, id: string, input: NodeUpdat
     }
     if (input.properties !== undefined) {
       const template = await findTemplate(trx, current.template_id);
-      if (!template) throw ApiError.notFound('template', current.template_id);
+      if (!template) throw NotFound.resource('template', current.template_id);
       next.properties = await checkedProperties(template, input.properties, nodeTemplateLookup(trx), [...at, 'properties']);
     }
     if (input.position !== undefined) next.position = input.position;

@@ -1,4 +1,4 @@
-import { ApiError, ErrorCode, type ValidationIssue } from '@rhizome/contracts/errors';
+import { Invalid, NotFound, describeError } from '@rhizome/contracts/errors';
 import type { Db } from '../../storage/connection.ts';
 import type { PropertyDefinition } from '../templates/property-types.ts';
 import { validatePropertyValues, withDefaults, type NodeTemplateLookup } from '../templates/property-values.ts';
@@ -26,10 +26,10 @@ export async function findTemplate(db: Db, id: string): Promise<TemplateRules | 
  * it is of the other kind (a node typed by an edge template, or the reverse).
  */
 export function checkTemplate(template: TemplateRules | null, id: string, kind: TemplateKind, loc: Loc = ['body', 'template_id']): TemplateRules {
-  if (!template) throw ApiError.notFound('template', id);
+  if (!template) throw NotFound.resource('template', id);
   if (template.template_type !== kind) {
     const article = template.template_type === 'edge' ? 'an edge' : `a ${template.template_type}`;
-    throw ApiError.validation(
+    throw new Invalid(
       [{ loc, msg: `Template '${id}' is ${article} template; ${kind === 'node' ? 'a node' : 'an edge'} needs ${kind === 'node' ? 'a node' : 'an edge'} template`, type: 'template_type' }],
       `Template '${id}' is not ${kind === 'node' ? 'a node' : 'an edge'} template`,
     );
@@ -46,7 +46,7 @@ export async function checkedProperties(
 ): Promise<Record<string, unknown>> {
   const filled = withDefaults(template.definitions, properties ?? {});
   const issues = await validatePropertyValues(template.definitions, filled, nodeTemplateOf, loc);
-  if (issues.length) throw ApiError.validation(issues, `Properties do not match template '${template.id}'`);
+  if (issues.length) throw new Invalid(issues, `Properties do not match template '${template.id}'`);
   return filled;
 }
 
@@ -60,19 +60,15 @@ export function nodeTemplateLookup(db: Db): NodeTemplateLookup {
 
 /** 422 for a label that is only white space (the schema already refuses an empty one). */
 export function checkLabel(label: string, loc: Loc = ['body', 'label']): void {
-  if (!label.trim()) throw ApiError.validation([{ loc, msg: 'Label must not be blank', type: 'string_too_short' }]);
+  if (!label.trim()) throw new Invalid([{ loc, msg: 'Label must not be blank', type: 'string_too_short' }]);
 }
 
 /** The message of a failure as one line, with validation issues spelled out (batch results). */
 export function describeFailure(error: unknown): string {
-  if (error instanceof ApiError) {
-    const issues = (error.details?.errors as ValidationIssue[] | undefined) ?? [];
-    if (error.code === ErrorCode.validationFailed && issues.length) {
-      return `${error.message}: ${issues.map((issue) => `${issue.loc.join('.')}: ${issue.msg}`).join('; ')}`;
-    }
-    return error.message;
+  if (error instanceof Invalid && error.issues.length) {
+    return `${error.message}: ${error.issues.map((issue) => `${issue.loc.join('.')}: ${issue.msg}`).join('; ')}`;
   }
-  return error instanceof Error ? error.message : String(error);
+  return describeError(error);
 }
 
 function parseDefinitions(text: string | null): PropertyDefinition[] {

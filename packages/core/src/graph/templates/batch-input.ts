@@ -7,7 +7,7 @@ import {
   type TemplateCreate,
   type TemplateUpdate,
 } from '@rhizome/contracts/api/templates';
-import { ApiError } from '@rhizome/contracts/errors';
+import { Invalid } from '@rhizome/contracts/errors';
 
 // As the HTTP layer validates bodies: unknown fields dropped, defaults filled, no coercion.
 const ajv = new Ajv({ allErrors: true, removeAdditional: true, useDefaults: true, strict: false });
@@ -25,15 +25,15 @@ export type BatchInput =
 
 /**
  * The `data` of one batch operation checked against the body of the matching single endpoint (update
- * and delete data also carry the template `id`); 422-style ApiError when it does not match.
+ * and delete data also carry the template `id`); Invalid when it does not match.
  */
 export function parseBatchInput(operation: string, data: unknown): BatchInput {
   if (operation !== 'create' && operation !== 'update' && operation !== 'delete') {
-    throw ApiError.validation([{ loc: ['operation'], msg: `Unknown operation '${operation}' (create, update or delete)`, type: 'enum' }]);
+    throw new Invalid([{ loc: ['operation'], msg: `Unknown operation '${operation}' (create, update or delete)`, type: 'enum' }]);
   }
   const copy = structuredClone(data ?? {});
   const validate: ValidateFunction = validators[operation];
-  if (!validate(copy)) throw ApiError.validation(validationIssues(validate.errors ?? [], ['data']));
+  if (!validate(copy)) throw new Invalid(validationIssues(validate.errors ?? [], ['data']));
   if (operation === 'create') return { operation, data: copy as TemplateCreate };
   const { id, force, ...rest } = copy as { id: string; force?: boolean } & TemplateUpdate;
   if (operation === 'delete') return { operation, id, force: force ?? false };

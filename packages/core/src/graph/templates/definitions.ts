@@ -1,4 +1,4 @@
-import type { ValidationIssue } from '@rhizome/contracts/errors';
+import { type ValidationIssue } from '@rhizome/contracts/errors';
 import { isPropertyType, referenceTypes, type PropertyDefinition } from './property-types.ts';
 import { checkPropertyValue, compilePattern, type NodeTemplateLookup } from './property-values.ts';
 

@@ -1,4 +1,4 @@
-import type { ValidationIssue } from '@rhizome/contracts/errors';
+import { type ValidationIssue } from '@rhizome/contracts/errors';
 import { stringLikeTypes, type PropertyDefinition } from './property-types.ts';
 
 /** The template id of a node, or null when no such node exists. */

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { BatchOutcome } from '@rhizome/contracts/api/batch';
 import type { TemplateCreate, TemplateResponse, TemplateTypeName, TemplateUpdate } from '@rhizome/contracts/api/templates';
-import { ApiError } from '@rhizome/contracts/errors';
+import { DomainError, BadInput, Invalid, NotFound, Conflict, describeError } from '@rhizome/contracts/errors';
 import type { Db } from '../../storage/connection.ts';
 import { newTemplateId } from '../ids.ts';
 import { parseBatchInput } from './batch-input.ts';
@@ -37,7 +37,7 @@ export class TemplateService {
 
   async get(id: string): Promise<TemplateResponse> {
     const template = await findTemplate(this.db, id);
-    if (!template) throw ApiError.notFound('template', id);
+    if (!template) throw NotFound.resource('template', id);
     return template;
   }
 
@@ -66,7 +66,7 @@ export class TemplateService {
     const current = await this.get(id);
     if (patch.name !== undefined) {
       checkName(patch.name);
-      if (current.is_system && patch.name !== current.name) throw ApiError.badRequest(`System template '${id}' cannot be renamed`, 'name');
+      if (current.is_system && patch.name !== current.name) throw BadInput.field(`System template '${id}' cannot be renamed`, 'name');
     }
     const properties = patch.properties ? await this.checkDefinitions(patch.properties) : undefined;
     await updateTemplateRow(this.db, id, {
@@ -86,17 +86,17 @@ export class TemplateService {
    */
   async remove(id: string, options: { force?: boolean } = {}): Promise<{ nodes_removed: number; edges_removed: number }> {
     const current = await this.get(id);
-    if (current.is_system) throw ApiError.badRequest(`System template '${id}' cannot be deleted`, 'template_id');
+    if (current.is_system) throw BadInput.field(`System template '${id}' cannot be deleted`, 'template_id');
     return this.db.transaction(async (trx) => {
       const usage = await templateUsage(trx, id);
       if ((usage.node_count > 0 || usage.edge_count > 0) && !options.force) {
-        throw ApiError.conflict(
+        throw new Conflict(
           `Template '${id}' is used by ${usage.node_count} node(s) and ${usage.edge_count} edge(s); delete with force=true to remove them too`,
           usage,
         );
       }
       const removed = usage.node_count + usage.edge_count > 0 ? await deleteUsers(trx, id) : { nodes_removed: 0, edges_removed: 0 };
-      if ((await deleteTemplateRow(trx, id)) === 0) throw ApiError.notFound('template', id);
+      if ((await deleteTemplateRow(trx, id)) === 0) throw NotFound.resource('template', id);
       return removed;
     });
   }
@@ -123,7 +123,7 @@ export class TemplateService {
         }
         outcomes.push({ index, operation, success: true, id });
       } catch (error) {
-        outcomes.push({ index, operation, success: false, ...(knownId && operation !== 'create' ? { id: knownId } : {}), error: describeError(error) });
+        outcomes.push({ index, operation, success: false, ...(knownId && operation !== 'create' ? { id: knownId } : {}), error: describeBatchFailure(error) });
       }
     }
     return outcomes;
@@ -135,14 +135,14 @@ export class TemplateService {
       templateTypesOf: (ids) => templateTypesOf(this.db, ids),
       nodeTemplateOf: nodeTemplateLookup(this.db),
     });
-    if (issues.length) throw ApiError.validation(issues, 'Invalid property definitions');
+    if (issues.length) throw new Invalid(issues, 'Invalid property definitions');
     return definitions.map(normalizeDefinition);
   }
 }
 
 function checkName(name: string): void {
   if (name.toLowerCase().startsWith(reservedPrefix)) {
-    throw ApiError.badRequest(`Template names must not start with '${reservedPrefix}' (reserved for system templates)`, 'name');
+    throw BadInput.field(`Template names must not start with '${reservedPrefix}' (reserved for system templates)`, 'name');
   }
 }
 
@@ -159,11 +159,10 @@ async function deleteUsers(trx: Knex.Transaction, templateId: string): Promise<{
 }
 
 /** A failed batch operation as one line: the message, plus the field issues of a validation failure. */
-export function describeError(error: unknown): string {
-  if (error instanceof ApiError) {
-    const issues = (error.details?.errors as { loc: (string | number)[]; msg: string }[] | undefined) ?? [];
-    const detail = issues.map((issue) => `${issue.loc.join('.')}: ${issue.msg}`).join('; ');
-    return `${error.status} ${error.code}: ${error.message}${detail ? ` (${detail})` : ''}`;
+export function describeBatchFailure(error: unknown): string {
+  if (error instanceof DomainError) {
+    const detail = error instanceof Invalid ? error.issues.map((issue) => `${issue.loc.join('.')}: ${issue.msg}`).join('; ') : '';
+    return `${error.code}: ${error.message}${detail ? ` (${detail})` : ''}`;
   }
-  return error instanceof Error ? error.message : String(error);
+  return describeError(error);
 }

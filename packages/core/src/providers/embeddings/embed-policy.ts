@@ -1,6 +1,7 @@
 import { LlmError } from '../llm/errors.ts';
 import { retryDelay, sleep, type CallPolicy } from '../retry.ts';
 import type { EmbeddingAdapter } from './port.ts';
+import { describeError } from '@rhizome/contracts/errors';
 
 /**
  * Embeds one batch (at most `adapter.maxBatch` texts) under a policy: transient failures are retried
@@ -28,5 +29,5 @@ export async function embedWithPolicy(adapter: EmbeddingAdapter, texts: string[]
 function classify(raw: unknown, caller: AbortSignal | undefined, deadline: AbortSignal): LlmError {
   if (caller?.aborted) return new LlmError('cancelled', 'the embedding call was cancelled');
   if (deadline.aborted) return new LlmError('timeout', 'the embedding call took longer than its time limit');
-  return raw instanceof LlmError ? raw : new LlmError('unavailable', raw instanceof Error ? raw.message : String(raw));
+  return raw instanceof LlmError ? raw : new LlmError('unavailable', describeError(raw));
 }

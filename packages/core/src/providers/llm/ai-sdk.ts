@@ -3,6 +3,7 @@ import { APICallError, type LanguageModel } from 'ai';
 import type { ChatProvider } from '@rhizome/contracts/settings';
 import { kindOfStatus, LlmError } from './errors.ts';
 import type { AdapterRequest, ChatMessage, ChatStreamEvent, FinishReason, LlmAdapter, ModelsCheck } from './port.ts';
+import { describeError } from '@rhizome/contracts/errors';
 
 /** Provider-specific call options (e.g. Ollama's num_ctx), keyed by the AI SDK provider name. */
 export type ProviderOptions = Record<string, Record<string, unknown>>;
@@ -144,7 +145,7 @@ export function toLlmError(error: unknown, signal?: AbortSignal): LlmError {
     const retryAfter = Number(error.responseHeaders?.['retry-after']);
     return new LlmError(status === null ? 'unavailable' : kindOfStatus(status), error.message, status, Number.isFinite(retryAfter) ? retryAfter : null);
   }
-  const message = error instanceof Error ? error.message : String(error);
+  const message = describeError(error);
   // fetch reports refused connections, resets and DNS failures as TypeError('fetch failed').
   if (error instanceof TypeError || /ECONNREFUSED|ECONNRESET|ETIMEDOUT|socket|network/i.test(message)) return new LlmError('unavailable', message);
   return new LlmError('bad_request', message);

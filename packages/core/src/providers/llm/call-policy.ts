@@ -1,3 +1,4 @@
+import { describeError } from '@rhizome/contracts/errors';
 import { LlmError } from './errors.ts';
 import { retryDelay, sleep, type CallPolicy } from '../retry.ts';
 
@@ -100,7 +101,7 @@ function classify(raw: unknown, signals: { caller?: AbortSignal; deadline: Abort
   if (signals.caller?.aborted) return new LlmError('cancelled', 'the call was cancelled');
   if (signals.deadline.aborted) return new LlmError('timeout', 'the call took longer than its time limit');
   if (signals.attempt.aborted) return idleTimeout;
-  return raw instanceof LlmError ? raw : new LlmError('unavailable', raw instanceof Error ? raw.message : String(raw));
+  return raw instanceof LlmError ? raw : new LlmError('unavailable', describeError(raw));
 }
 
 class IdleTimer {

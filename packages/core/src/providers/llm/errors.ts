@@ -1,4 +1,4 @@
-import { ApiError } from '@rhizome/contracts/errors';
+import { RateLimited, Unavailable } from '@rhizome/contracts/errors';
 
 /**
  * Why a model call failed. `rate_limited`, `unavailable` and `timeout` are transient and retried;
@@ -43,8 +43,8 @@ export function kindOfStatus(status: number): LlmErrorKind {
   return 'bad_request';
 }
 
-/** Spec Part A: 429 for a provider rate limit, 503 when the provider is unavailable. */
-export function llmErrorToApiError(error: LlmError): ApiError {
-  if (error.kind === 'rate_limited') return ApiError.http(429, `language-model provider rate limit exceeded: ${error.message}`);
-  return ApiError.http(503, `language-model provider unavailable: ${error.message}`);
+/** A provider's rate limit (429 on the wire), or the provider unavailable (503). */
+export function llmFailure(error: LlmError): RateLimited | Unavailable {
+  if (error.kind === 'rate_limited') return new RateLimited(`language-model provider rate limit exceeded: ${error.message}`);
+  return new Unavailable(`language-model provider unavailable: ${error.message}`);
 }

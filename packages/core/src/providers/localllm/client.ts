@@ -1,4 +1,5 @@
 import { kindOfStatus, LlmError } from '../llm/errors.ts';
+import { describeError } from '@rhizome/contracts/errors';
 
 /** One entry of `GET /api/tags`. */
 export interface OllamaModel {
@@ -126,7 +127,7 @@ export function isTimeout(reason: unknown): boolean {
 
 function networkMessage(error: unknown): string {
   const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
-  return cause instanceof Error ? cause.message : String(cause);
+  return describeError(cause);
 }
 
 /** The answer of `POST /settings/localllm/verify`; always sent with status 200. */
@@ -215,6 +216,6 @@ function verifyMessage(type: string, url: string, timeoutMs: number, error: unkn
     case 'invalid_response':
       return `${url} answered, but not like an Ollama server (the base URL has no /api suffix)`;
     default:
-      return error instanceof Error ? error.message : String(error);
+      return describeError(error);
   }
 }

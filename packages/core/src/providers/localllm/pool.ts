@@ -1,6 +1,7 @@
 import type { LocalLlmInstance, Settings } from '@rhizome/contracts/settings';
 import { LlmError } from '../llm/errors.ts';
 import { OllamaClient } from './client.ts';
+import { describeError } from '@rhizome/contracts/errors';
 
 export type LoadBalancing = Settings['llm']['localllm_load_balancing'];
 
@@ -210,5 +211,5 @@ export class LocalLlmPool {
 }
 
 function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  return describeError(error);
 }

@@ -1,6 +1,7 @@
 import hnswlib from 'hnswlib-node';
 import { LabelSet } from './label-set.ts';
 import type { LabelFilter, VectorHit, VectorIndex, VectorIndexFactory, VectorItem } from './port.ts';
+import { describeError } from '@rhizome/contracts/errors';
 
 const { HierarchicalNSW } = hnswlib;
 type Hnsw = InstanceType<typeof HierarchicalNSW>;
@@ -105,7 +106,7 @@ export class HnswIndex implements VectorIndex {
         this.removed.add(label);
         this.live.delete(label);
       } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
+        const message = describeError(error);
         // A tombstone list saved a moment before the file it belongs to can miss a removal.
         if (message.includes('already deleted')) {
           this.removed.add(label);

@@ -27,6 +27,7 @@ import { metaFormat, newCheckpointId, VectorFiles, type VectorKind, type VectorM
 import { hnswFactory } from './hnsw.ts';
 import type { LabelFilter, VectorHit, VectorIndex, VectorIndexFactory, VectorItem } from './port.ts';
 import type { VectorSource } from './sources.ts';
+import { describeError } from '@rhizome/contracts/errors';
 
 export type { VectorKind } from './files.ts';
 
@@ -91,7 +92,7 @@ export class VectorStore {
     this.checkpointIntervalMs = options.checkpointIntervalMs ?? 15_000;
     this.checkpointWrites = options.checkpointWrites ?? 50_000;
     this.pollMs = options.pollMs ?? 1_000;
-    this.onError = options.onError ?? ((error) => process.emitWarning(`vector index ${this.files.index}: ${error instanceof Error ? error.message : String(error)}`));
+    this.onError = options.onError ?? ((error) => process.emitWarning(`vector index ${this.files.index}: ${describeError(error)}`));
     this.index = this.factory.create(identity.dimensions);
   }
 
@@ -281,7 +282,7 @@ export class VectorStore {
     try {
       index = await this.factory.load(this.files.index, this.identity.dimensions, meta.tombstones);
     } catch (error) {
-      return `the index file cannot be read (${error instanceof Error ? error.message : String(error)})`;
+      return `the index file cannot be read (${describeError(error)})`;
     }
     if (index.size === meta.count) return index;
     index.close();

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
-import type { ValidationIssue } from '@rhizome/contracts/errors';
+import { type ValidationIssue } from '@rhizome/contracts/errors';
 import { parseDomain, type DomainDefinition, type DomainParseResult } from './schema.ts';
 
 const dataDir = new URL('./data/', import.meta.url);

@@ -1,6 +1,6 @@
 import { Ajv, type JSONSchemaType } from 'ajv';
 import { propertyTypeNames, type PropertyTypeName } from '@rhizome/contracts/api/templates';
-import type { ValidationIssue } from '@rhizome/contracts/errors';
+import { type ValidationIssue } from '@rhizome/contracts/errors';
 import { filteringModes } from '@rhizome/contracts/settings';
 import { validationIssues } from '@rhizome/contracts/validation-issues';
 import { unsafeRegexReason } from './regex-safety.ts';

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { UnreadableFileError, type LoadedDocument, type Loader, type LoaderFormat, type LoaderInput } from './port.ts';
+import { describeError } from '@rhizome/contracts/errors';
 
 interface FormatInfo {
   /** Lower-case, with the dot. */
@@ -58,7 +59,7 @@ export function defineLoader(format: LoaderFormat, load: (input: LoaderInput) =>
       return await load(input);
     } catch (error) {
       if (error instanceof UnreadableFileError || input.signal.aborted || typeof (error as NodeJS.ErrnoException | null)?.code === 'string') throw error;
-      throw new UnreadableFileError(`${input.filename} could not be read as ${format.toUpperCase()} (${error instanceof Error ? error.message : String(error)})`);
+      throw new UnreadableFileError(`${input.filename} could not be read as ${format.toUpperCase()} (${describeError(error)})`);
     }
   };
   return { format, extensions: [...formats[format].extensions], mediaTypes: [...formats[format].mediaTypes], load: guarded };

@@ -13,6 +13,7 @@ import got from 'got';
 import { classifyAddress, isLocalhostName, isMetadataHostname, isPublicAddress, parseIpLiteral } from './address-policy.ts';
 import type { IpLiteral } from './address-policy.ts';
 import { parseContentType } from './decode.ts';
+import { describeError } from '@rhizome/contracts/errors';
 
 export type ResolveHost = (hostname: string) => Promise<IpLiteral[]>;
 
@@ -278,6 +279,6 @@ function explain(error: unknown, url: string, options: FetchOptions, deadline: A
     return new UrlFetchError('timeout', url, `Fetching ${url} took longer than ${options.timeoutMs} ms.`);
   }
   if (options.signal?.aborted) return new UrlFetchError('aborted', url, `Fetching ${url} was cancelled.`);
-  const reason = error instanceof Error ? error.message : String(error);
+  const reason = describeError(error);
   return new UrlFetchError('network', url, `Could not fetch ${url}: ${reason}`);
 }
