@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatBody, ChatListItemBody, MessageBody } from '@rhizome/contracts/api/chats';
 import type { SourceResponseBody } from '@rhizome/contracts/api/sources';
-import type { ChunkCitation as Citation } from '@rhizome/core/chat/citations';
+import type { ChunkCitation as Citation } from '@rhizome/core/chat';
 import { validationIssuesOf } from '../support/api-assertions.ts';
 import { setUpAccount, startTestServer, type TestServer } from '../support/server.ts';
 import { uploadSources, waitForSource } from '../support/sources.ts';

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAuthServices, createCortexApi } from '@rhizome/cortex-api';
-import { createPlatform, type Platform } from '@rhizome/core/platform/create';
+import { createPlatform, type Platform } from '@rhizome/core/platform';
 import { InProcessPubSub } from '@rhizome/queue';
 import { call, tempDataDir, type CallOptions, type CallResult } from '../support/server.ts';
 

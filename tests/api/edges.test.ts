@@ -1,10 +1,10 @@
-import type { GraphEvent } from '@rhizome/core/graph/events';
+import type { GraphEvent } from '@rhizome/core/graph';
 import type { Knex } from 'knex';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { setUpAccount, startTestServer, type CallResult, type TestServer } from '../support/server.ts';
 import { type PageOf, isoPattern, validationIssuesOf } from '../support/api-assertions.ts';
 import type { BatchResult } from '@rhizome/contracts/api/batch';
-import type { GraphEdge as Edge } from '@rhizome/core/graph/edges/repo';
+import type { GraphEdge as Edge } from '@rhizome/core/graph';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const person = 'system_template_person';

@@ -2,8 +2,8 @@ import type { Knex } from 'knex';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { setUpAccount, startTestServer, type CallResult, type TestServer } from '../support/server.ts';
 import { type PageOf } from '../support/api-assertions.ts';
-import type { CanvasPayload as Canvas } from '@rhizome/core/graph/canvas';
-import type { GraphBreakdown as Breakdown } from '@rhizome/core/graph/snapshot';
+import type { CanvasPayload as Canvas } from '@rhizome/core/graph';
+import type { GraphBreakdown as Breakdown } from '@rhizome/core/graph';
 
 interface GroundNode {
   id: string;

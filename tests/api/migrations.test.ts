@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Knex } from 'knex';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openSqlite } from '@rhizome/core/storage/connection';
-import { Migrator } from '@rhizome/core/storage/migrator';
-import { revisionOf, shippedMigrations, type Migration } from '@rhizome/core/storage/migrations/index';
+import { openSqlite } from '@rhizome/core/storage';
+import { Migrator } from '@rhizome/core/storage';
+import { revisionOf, shippedMigrations, type Migration } from '@rhizome/core/storage';
 import { runCli } from '@rhizome/cli/main';
 import { setUpAccount, startTestServer, tempDataDir, type TestServer } from '../support/server.ts';
 
@@ -45,7 +45,7 @@ describe('schema migrations', () => {
     expect(upgraded.latestBackup()).toBe(result.backup_path);
 
     await db.destroy();
-    const { restoreSqliteFile } = await import('@rhizome/core/storage/migrator');
+    const { restoreSqliteFile } = await import('@rhizome/core/storage');
     restoreSqliteFile(result.backup_path!, file);
     db = openSqlite(file);
     expect(await db.schema.hasTable('notes')).toBe(false);

@@ -1,4 +1,4 @@
-import type { GraphEvent } from '@rhizome/core/graph/events';
+import type { GraphEvent } from '@rhizome/core/graph';
 import type { Knex } from 'knex';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { setUpAccount, startTestServer, type CallResult, type TestServer } from '../support/server.ts';

@@ -137,8 +137,8 @@ describe('a database file replaced by another process', () => {
   afterAll(() => redis.stop());
 
   it('makes every other process drop its connection to the old file', async () => {
-    const { createPlatform } = await import('@rhizome/core/platform/create');
-    const { backupSqlite } = await import('@rhizome/core/storage/connection');
+    const { createPlatform } = await import('@rhizome/core/platform');
+    const { backupSqlite } = await import('@rhizome/core/storage');
     const env = { ...process.env, RHIZOME_DATA_DIR: tempDataDir(), RHIZOME_QUEUE_URL: `${redis.url}/0` };
     const api = await createPlatform({ service: 'cortex', migrationPolicy: 'apply', env });
     const worker = await createPlatform({ service: 'neuron', migrationPolicy: 'wait', env });

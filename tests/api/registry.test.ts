@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildCcxPackage } from '@rhizome/core/ccx/export-service';
+import { buildCcxPackage } from '@rhizome/core/ccx';
 import { startRegistryFake, type RegistryFake } from '../support/fakes/registry-server.ts';
 import { setUpAccount, startTestServer, type TestServer } from '../support/server.ts';
 

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SourceResponseBody } from '@rhizome/contracts/api/sources';
 import type { SearchResultBody } from '@rhizome/contracts/api/search';
-import { indexNewNodes } from '@rhizome/core/graph/search-index';
+import { indexNewNodes } from '@rhizome/core/graph';
 import { validationIssuesOf } from '../support/api-assertions.ts';
 import { setUpAccount, startTestServer, type CallResult, type TestServer } from '../support/server.ts';
 import { uploadSources, waitForSource } from '../support/sources.ts';

@@ -1,5 +1,5 @@
 import type { BatchResult } from '@rhizome/contracts/api/batch';
-import { indexNode } from '@rhizome/core/graph/search-index';
+import { indexNode } from '@rhizome/core/graph';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setUpAccount, startTestServer, type CallResult, type TestServer } from '../support/server.ts';
 import { isoPattern, type PageOf, validationIssuesOf } from '../support/api-assertions.ts';

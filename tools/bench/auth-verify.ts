@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { AccountService, Verifier } from '@rhizome/auth';
 import { DataPaths } from '@rhizome/core/paths';
-import { getServiceStatus } from '@rhizome/core/observability/supervisor';
+import { getServiceStatus } from '@rhizome/core/observability';
 import { startStack } from '../stack/launch.ts';
 import { freePort, measureRounds, pinLoadGenerator, pinProcess, report, startProcess, stopProcess } from './harness.ts';
 

@@ -4,9 +4,9 @@
 // API's task (POST /exports), the import as the task queueCcxImport queues (into an empty database).
 // Target: each ≤ 60 s with the process's peak RSS ≤ 1.5 GB. Prints durations, sizes and peak RSS.
 import fs from 'node:fs';
-import { indexNewNodes } from '@rhizome/core/graph/search-index';
-import { exportFile } from '@rhizome/core/ccx/files';
-import { queueCcxImport } from '@rhizome/core/ccx/import-service';
+import { indexNewNodes } from '@rhizome/core/graph';
+import { exportFile } from '@rhizome/core/ccx';
+import { queueCcxImport } from '@rhizome/core/ccx';
 import { startBenchServer } from './api-client.ts';
 import { seededRandom } from './harness.ts';
 

@@ -7,8 +7,8 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { BuiltinEmbeddingAdapter } from '@rhizome/core/providers/embeddings/builtin/adapter';
-import { binaryPath, openWordVectors } from '@rhizome/core/providers/embeddings/builtin/word-vectors';
+import { BuiltinEmbeddingAdapter } from '@rhizome/core/providers';
+import { binaryPath, openWordVectors } from '@rhizome/core/providers';
 import { pinProcess, seededRandom } from './harness.ts';
 
 const textCount = Number(process.env.BENCH_TEXTS ?? 10_000);

@@ -4,9 +4,9 @@
 // BENCH_GROUPS (default 200) and BENCH_BUILTIN_KB (default 1024) scale it.
 import fs from 'node:fs';
 import path from 'node:path';
-import { commitExtraction } from '@rhizome/core/extraction/commit/commit';
-import type { Evidence, FinalizeResult } from '@rhizome/core/extraction/types';
-import { builtinDomains } from '@rhizome/core/sources/domains/registry';
+import { commitExtraction } from '@rhizome/core/extraction';
+import type { Evidence, FinalizeResult } from '@rhizome/core/extraction';
+import { builtinDomains } from '@rhizome/core/sources';
 import { startBenchServer } from './api-client.ts';
 import { seededRandom, startProcess, stopProcess } from './harness.ts';
 

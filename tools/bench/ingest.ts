@@ -8,10 +8,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import type { PreparedChunk } from '@rhizome/core/sources/prepare/prepare';
-import { storeChunkRows } from '@rhizome/core/sources/indexing';
-import { openSqlite } from '@rhizome/core/storage/connection';
-import { Migrator } from '@rhizome/core/storage/migrator';
+import type { PreparedChunk } from '@rhizome/core/sources';
+import { storeChunkRows } from '@rhizome/core/sources';
+import { openSqlite } from '@rhizome/core/storage';
+import { Migrator } from '@rhizome/core/storage';
 import { startBenchServer } from './api-client.ts';
 
 const corpusMb = Number(process.env.BENCH_MB ?? 50);

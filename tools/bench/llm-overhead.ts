@@ -1,13 +1,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createAnthropicChatAdapter } from '@rhizome/core/providers/cloud/anthropic';
-import { createGeminiChatAdapter } from '@rhizome/core/providers/cloud/gemini';
-import { createOpenAiChatAdapter } from '@rhizome/core/providers/cloud/openai';
-import { completeWithPolicy } from '@rhizome/core/providers/llm/call-policy';
-import type { LlmAdapter } from '@rhizome/core/providers/llm/port';
-import { createLocalLlmChatAdapter } from '@rhizome/core/providers/localllm/chat-adapter';
-import { LocalLlmPool } from '@rhizome/core/providers/localllm/pool';
+import { createAnthropicChatAdapter } from '@rhizome/core/providers';
+import { createGeminiChatAdapter } from '@rhizome/core/providers';
+import { createOpenAiChatAdapter } from '@rhizome/core/providers';
+import { completeWithPolicy } from '@rhizome/core/providers';
+import type { LlmAdapter } from '@rhizome/core/providers';
+import { createLocalLlmChatAdapter } from '@rhizome/core/providers';
+import { LocalLlmPool } from '@rhizome/core/providers';
 import { defaultSettings } from '@rhizome/contracts/settings';
 import { pinLoadGenerator, startProcess, stopProcess } from './harness.ts';
 

@@ -6,7 +6,7 @@
 // - One source of BENCH_LARGE_ENTITIES entities (5,000) with 2.5 relationships per entity:
 //   GET /quality/sources/{id}/details, always computed (target ≤ 300 ms).
 import fs from 'node:fs';
-import type { Db } from '@rhizome/core/storage/connection';
+import type { Db } from '@rhizome/core/storage';
 import { startBenchServer } from './api-client.ts';
 import { seededRandom } from './harness.ts';
 

@@ -6,12 +6,12 @@
 // against exact search, index build times and file sizes.
 import fs from 'node:fs';
 import path from 'node:path';
-import { BuiltinEmbeddingAdapter } from '@rhizome/core/providers/embeddings/builtin/adapter';
-import { indexNewNodes } from '@rhizome/core/graph/search-index';
-import { requiredTerms, termRowCounts } from '@rhizome/core/search/common-terms';
-import { ftsQuery } from '@rhizome/core/search/fts-query';
-import { encodeVector, vectorSources } from '@rhizome/core/search/vectors/sources';
-import { VectorStore } from '@rhizome/core/search/vectors/store';
+import { BuiltinEmbeddingAdapter } from '@rhizome/core/providers';
+import { indexNewNodes } from '@rhizome/core/graph';
+import { requiredTerms, termRowCounts } from '@rhizome/core/search';
+import { ftsQuery } from '@rhizome/core/search';
+import { encodeVector, vectorSources } from '@rhizome/core/search';
+import { VectorStore } from '@rhizome/core/search';
 import { startBenchServer } from './api-client.ts';
 import { seededRandom } from './harness.ts';
 

@@ -15,9 +15,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { BuiltinEmbeddingAdapter } from '../../packages/core/src/providers/embeddings/builtin/adapter.ts';
-import { openWordVectors } from '../../packages/core/src/providers/embeddings/builtin/word-vectors.ts';
-import { defaultHnswParams, HnswIndex, searchEf, type HnswParams } from '../../packages/core/src/search/vectors/hnsw.ts';
+import { BuiltinEmbeddingAdapter } from '@rhizome/core/providers';
+import { openWordVectors } from '@rhizome/core/providers';
+import { defaultHnswParams, HnswIndex, searchEf, type HnswParams } from '@rhizome/core/search';
 import { seededRandom } from './harness.ts';
 
 const dimensions = 100;

@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { chromium, type Browser } from 'playwright-core';
-import { subscribeChatEvents } from '@rhizome/core/chat/events';
+import { subscribeChatEvents } from '@rhizome/core/chat';
 import { webDistDir } from '@rhizome/cortex-api/web/interface';
 import { startBenchServer } from './api-client.ts';
 

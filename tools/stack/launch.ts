@@ -5,7 +5,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SecretName, ensureSecrets, readOrCreateSecret } from '@rhizome/auth/secrets';
 import { DataPaths, resolveConfigDir } from '@rhizome/core/paths';
-import { getServiceStatus, type ServiceStatus } from '@rhizome/core/observability/supervisor';
+import { getServiceStatus, type ServiceStatus } from '@rhizome/core/observability';
 import { requireBinary } from './binaries.ts';
 import { assertPortsFree } from './ports.ts';
 import { renderNginxConf } from './render-nginx.ts';

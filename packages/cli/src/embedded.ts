@@ -1,9 +1,9 @@
 import http from 'node:http';
 import { createAuthServices, createCortexApi, startApiBackgroundJobs } from '@rhizome/cortex-api';
 import { createNeuronWorker } from '@rhizome/neuron-worker';
-import { createPlatform, type Platform } from '@rhizome/core/platform/create';
-import { closeServer, listen, type ListenOptions } from '@rhizome/core/runtime/listen';
-import type { Migration } from '@rhizome/core/storage/migrations/index';
+import { createPlatform, type Platform } from '@rhizome/core/platform';
+import { closeServer, listen, type ListenOptions } from '@rhizome/core/runtime';
+import type { Migration } from '@rhizome/core/storage';
 
 export interface EmbeddedServer {
   url: string;

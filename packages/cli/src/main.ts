@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
 import { resolveDataDir, DataPaths } from '@rhizome/core/paths';
-import { lockDataDir } from '@rhizome/core/runtime/data-dir-lock';
-import { FileLock } from '@rhizome/core/runtime/file-lock';
-import { listenFailure, listenOptionsFromEnv, stopOnSignals, type ListenOptions } from '@rhizome/core/runtime/listen';
+import { lockDataDir } from '@rhizome/core/runtime';
+import { FileLock } from '@rhizome/core/runtime';
+import { listenFailure, listenOptionsFromEnv, stopOnSignals, type ListenOptions } from '@rhizome/core/runtime';
 import type { EmbeddedServer } from './embedded.ts';
 
 const usage: Record<string, string> = {
@@ -150,7 +150,7 @@ async function serve(host: string | undefined, port: string | undefined, err: Ou
 
 /** The platform of a one-shot command, loaded on demand: help and usage errors answer without loading it. */
 async function cliPlatform(migrationPolicy: 'none' | 'apply') {
-  const [{ createPlatform }, { InProcessPubSub }] = await Promise.all([import('@rhizome/core/platform/create'), import('@rhizome/queue')]);
+  const [{ createPlatform }, { InProcessPubSub }] = await Promise.all([import('@rhizome/core/platform'), import('@rhizome/queue')]);
   return createPlatform({ service: 'cli', migrationPolicy, pubsub: new InProcessPubSub() });
 }
 

@@ -2,7 +2,7 @@ import http from 'node:http';
 import { Verifier, ensureSecrets } from '@rhizome/auth';
 import { createLogger, isLogLevel } from '@rhizome/core/logging';
 import { DataPaths, resolveDataDir } from '@rhizome/core/paths';
-import { closeServer, listen, listenOptionsFromEnv, stopOnSignals } from '@rhizome/core/runtime/listen';
+import { closeServer, listen, listenOptionsFromEnv, stopOnSignals } from '@rhizome/core/runtime';
 import { createAuthVerify } from './app.ts';
 import { cookieNameReader } from './cookie-name.ts';
 

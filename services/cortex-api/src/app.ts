@@ -17,6 +17,7 @@ import { mountGraphRoutes } from './routes/graph.ts';
 import { mountLlmRoutes } from './routes/llm.ts';
 import { mountLocalLlmRoutes } from './routes/localllm.ts';
 import { mountNodeRoutes } from './routes/nodes.ts';
+import { mountNodeMergeRoutes } from './routes/node-merge.ts';
 import { mountPresetRoutes } from './routes/presets.ts';
 import { mountOpsRoutes } from './routes/ops.ts';
 import { mountProcessingRoutes } from './routes/processing.ts';
@@ -40,7 +41,7 @@ export type { CortexDeps } from './deps.ts';
 
 const featureRoutes = [
   mountAuthRoutes, mountSettingsRoutes, mountPresetRoutes, mountLocalLlmRoutes, mountLlmRoutes, mountDatabaseRoutes, mountUpgradeRoutes, mountOpsRoutes, mountQueueRoutes, mountProcessingRoutes,
-  mountSourcePauseRoutes, mountSourceRoutes, mountExtractionRoutes, mountTemplateRoutes, mountNodeRoutes, mountEdgeRoutes, mountGraphRoutes, mountSearchRoutes, mountSearchIndexRoutes, mountChatRoutes,
+  mountSourcePauseRoutes, mountSourceRoutes, mountExtractionRoutes, mountTemplateRoutes, mountNodeRoutes, mountNodeMergeRoutes, mountEdgeRoutes, mountGraphRoutes, mountSearchRoutes, mountSearchIndexRoutes, mountChatRoutes,
   mountBackupRoutes, mountRegistryRoutes, mountQualityRoutes, mountExportRoutes, mountToolRoutes, mountTriggerRoutes, mountWorkflowRoutes, mountEventRoutes,
 ];
 const publicDocs = new Set(['/openapi.json', '/docs']);

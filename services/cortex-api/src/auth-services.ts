@@ -1,5 +1,5 @@
 import { AccountService, SecretName, Verifier, ensureSecrets, readOrCreateSecret } from '@rhizome/auth';
-import type { Platform } from '@rhizome/core/platform/create';
+import type { Platform } from '@rhizome/core/platform';
 
 /** The verifier, the account service and the edge secret, wired to the platform's settings. */
 export async function createAuthServices(platform: Platform) {

@@ -1,10 +1,10 @@
-import type { Platform } from '@rhizome/core/platform/create';
-import { HealthMonitor } from '@rhizome/core/pause/health-monitor';
-import { startBackupSchedule } from '@rhizome/core/backup/schedule';
-import { finishIdleExtractions } from '@rhizome/core/extraction/recovery';
-import { persistInstanceHealth } from '@rhizome/core/providers/instance-health';
-import { graphAdjacency, readGraphVersion } from '@rhizome/core/search/graph/adjacency';
-import { passageGraph } from '@rhizome/core/search/graph/passages';
+import type { Platform } from '@rhizome/core/platform';
+import { HealthMonitor } from '@rhizome/core/pause';
+import { startBackupSchedule } from '@rhizome/core/backup';
+import { finishIdleExtractions } from '@rhizome/core/extraction';
+import { persistInstanceHealth } from '@rhizome/core/providers';
+import { graphAdjacency, readGraphVersion } from '@rhizome/core/search';
+import { passageGraph } from '@rhizome/core/search';
 import { sourceServiceFor } from './routes/sources.ts';
 
 const sourceRecoveryIntervalMs = 60_000;

@@ -1,5 +1,5 @@
 import type { AccountService, Verifier } from '@rhizome/auth';
-import type { Platform } from '@rhizome/core/platform/create';
+import type { Platform } from '@rhizome/core/platform';
 import type { AuthMode } from './http/identity.ts';
 
 export interface CortexDeps {

@@ -1,6 +1,6 @@
 import http from 'node:http';
-import { createPlatform } from '@rhizome/core/platform/create';
-import { closeServer, listen, listenFailure, listenOptionsFromEnv, stopOnSignals } from '@rhizome/core/runtime/listen';
+import { createPlatform } from '@rhizome/core/platform';
+import { closeServer, listen, listenFailure, listenOptionsFromEnv, stopOnSignals } from '@rhizome/core/runtime';
 import { createCortexApi } from './app.ts';
 import { createAuthServices } from './auth-services.ts';
 import { startApiBackgroundJobs } from './background.ts';

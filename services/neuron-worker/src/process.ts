@@ -1,5 +1,5 @@
-import { createPlatform } from '@rhizome/core/platform/create';
-import { stopOnSignals } from '@rhizome/core/runtime/listen';
+import { createPlatform } from '@rhizome/core/platform';
+import { stopOnSignals } from '@rhizome/core/runtime';
 import { createNeuronWorker } from './worker.ts';
 
 /** neuron-worker as its own process (the stack's program, or `rhizome worker`). */

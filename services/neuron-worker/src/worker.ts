@@ -1,6 +1,6 @@
-import { queueUrl } from '@rhizome/core/platform/pubsub';
-import { runtimeSettings } from '@rhizome/core/tasks/settings';
-import type { Platform } from '@rhizome/core/platform/create';
+import { queueUrl } from '@rhizome/core/pubsub';
+import { runtimeSettings } from '@rhizome/core/tasks';
+import type { Platform } from '@rhizome/core/platform';
 import { WorkerRuntime } from '@rhizome/queue';
 
 export interface NeuronWorker {

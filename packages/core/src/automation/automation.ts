@@ -1,11 +1,11 @@
 import type { Settings } from '@rhizome/contracts/settings';
 import type { OperationRegistry, PubSub, QueueService } from '@rhizome/queue';
-import type { DatabaseManager } from '../databases/manager.ts';
-import type { GraphEventBus } from '../graph/events.ts';
+import type { DatabaseManager } from '../databases/index.ts';
+import type { GraphEventBus } from '../graph/index.ts';
 import type { Logger } from '../logging.ts';
-import { Broadcast } from '../platform/broadcast.ts';
-import type { Providers } from '../providers/hub.ts';
-import type { VectorWriterSet } from '../search/vectors/writers.ts';
+import { Broadcast } from '../pubsub/index.ts';
+import type { Providers } from '../providers/index.ts';
+import type { VectorWriterSet } from '../search/index.ts';
 import { defineAutomationOperations, submitExecution, type ExecutionTaskData } from './engine/operation.ts';
 import { generateEmbeddingsWorkflowId, setSystemTriggersEnabled } from './seeds.ts';
 import { newId } from './rows.ts';

@@ -1,4 +1,4 @@
-import type { Db } from '../storage/connection.ts';
+import type { Db } from '../storage/index.ts';
 import { now } from './rows.ts';
 import { toStepRow, stepFromInput } from './workflows/repo.ts';
 import { defaultWorkflowMaxRetries, defaultWorkflowTimeoutSeconds } from './workflows/types.ts';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import knex from 'knex';
 import { BadInput, describeError } from '@rhizome/contracts/errors';
-import { backupSqlite, openSqlite } from '../storage/connection.ts';
+import { backupSqlite, openSqlite } from '../storage/index.ts';
 
 /**
  * A consistent copy of the live database file `source` at `target` (`VACUUM INTO`, WAL content

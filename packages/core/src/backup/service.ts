@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { BadInput, NotFound, Conflict, describeError } from '@rhizome/contracts/errors';
 import type { QueueService } from '@rhizome/queue';
-import type { DatabaseManager } from '../databases/manager.ts';
+import type { DatabaseManager } from '../databases/index.ts';
 import { checkBackupFile, copyLiveDatabase } from './files.ts';
 import { backupNames, parseBackupName, requireBackupName, type BackupKind } from './names.ts';
 import { rebuildVectorsOperation, thisProcess } from './tasks.ts';

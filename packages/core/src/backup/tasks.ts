@@ -3,12 +3,12 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Settings } from '@rhizome/contracts/settings';
 import type { OperationRegistry } from '@rhizome/queue';
-import type { DatabaseManager } from '../databases/manager.ts';
-import { taskDatabaseFor } from '../databases/task-database.ts';
-import type { EmbeddingService } from '../providers/embeddings/service.ts';
-import { configuredIdentity } from '../search/vector-identity.ts';
-import type { VectorKind } from '../search/vectors/files.ts';
-import type { VectorWriterSet } from '../search/vectors/writers.ts';
+import type { DatabaseManager } from '../databases/index.ts';
+import { taskDatabaseFor } from '../databases/index.ts';
+import type { EmbeddingService } from '../providers/index.ts';
+import { configuredIdentity } from '../search/index.ts';
+import type { VectorKind } from '../search/index.ts';
+import type { VectorWriterSet } from '../search/index.ts';
 
 /** Rebuilds a restored database's vector indexes (operations lane): data `{database, restored_by}`. */
 export const rebuildVectorsOperation = 'backup.rebuild_vectors';

@@ -1,9 +1,9 @@
-import type { EdgeRow } from '../graph/edges/repo.ts';
-import type { NodeRow } from '../graph/nodes/repo.ts';
-import type { TemplateRow } from '../graph/templates/repo.ts';
-import type { EmbeddingIdentity } from '../providers/embeddings/port.ts';
-import { decodeVector, userVectorModel } from '../search/vectors/sources.ts';
-import type { Db } from '../storage/connection.ts';
+import type { EdgeRow } from '../graph/index.ts';
+import type { NodeRow } from '../graph/index.ts';
+import type { TemplateRow } from '../graph/index.ts';
+import type { EmbeddingIdentity } from '../providers/index.ts';
+import { decodeVector, userVectorModel } from '../search/index.ts';
+import type { Db } from '../storage/index.ts';
 import { entityUri, ownIri } from './format-v2.ts';
 
 /**

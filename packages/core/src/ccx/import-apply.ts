@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { newEdgeId, newNodeId, newTemplateId } from '../graph/ids.ts';
-import { indexNewNodes, indexNode } from '../graph/search-index.ts';
-import type { EmbeddingIdentity } from '../providers/embeddings/port.ts';
-import { newSourceId } from '../sources/service.ts';
-import { encodeVector } from '../search/vectors/sources.ts';
-import type { Db } from '../storage/connection.ts';
+import { newEdgeId, newNodeId, newTemplateId } from '../graph/index.ts';
+import { indexNewNodes, indexNode } from '../graph/index.ts';
+import type { EmbeddingIdentity } from '../providers/index.ts';
+import { newSourceId } from '../sources/index.ts';
+import { encodeVector } from '../search/index.ts';
+import type { Db } from '../storage/index.ts';
 import { ownIdOf } from './format-v2.ts';
 import type { CcxCitation, CcxContent, CcxEdge, CcxNode, CcxSource, CcxTemplate, CcxTrigger } from './model.ts';
 import { inSlices, insertRows } from './sql.ts';

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Platform } from '../platform/create.ts';
+import type { Platform } from '../platform/index.ts';
 import { newImportFile } from './files.ts';
 import type { CcxPackageInfo } from './model.ts';
 import { importCcxOperation } from './operation-names.ts';

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
-import { placeholders } from '../graph/nodes/sql.ts';
-import type { Db } from '../storage/connection.ts';
+import { placeholders } from '../graph/index.ts';
+import type { Db } from '../storage/index.ts';
 
 const jsonBatch = 5_000;
 

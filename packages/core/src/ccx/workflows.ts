@@ -1,10 +1,10 @@
 import { PortableTrigger } from '@rhizome/contracts/api/triggers';
 import { WorkflowDefinition } from '@rhizome/contracts/api/workflows';
-import { schemaProblems, type JsonSchema } from '../automation/json-schema.ts';
-import { createTrigger, listTriggers, toTrigger } from '../automation/triggers/repo.ts';
-import { exportWorkflowDefinition, importWorkflowDefinition } from '../automation/workflows/portable.ts';
-import { findWorkflowRow, listWorkflows } from '../automation/workflows/repo.ts';
-import type { Db } from '../storage/connection.ts';
+import { schemaProblems, type JsonSchema } from '../automation/index.ts';
+import { createTrigger, listTriggers, toTrigger } from '../automation/index.ts';
+import { exportWorkflowDefinition, importWorkflowDefinition } from '../automation/index.ts';
+import { findWorkflowRow, listWorkflows } from '../automation/index.ts';
+import type { Db } from '../storage/index.ts';
 import { invalidPackage } from './errors.ts';
 import type { WorkflowImporter } from './import-apply.ts';
 import type { CcxTrigger } from './model.ts';

@@ -1,7 +1,7 @@
 import type { ToolApprovalBody, ToolApprovalStatus } from '@rhizome/contracts/api/chats';
 import { NotFound } from '@rhizome/contracts/errors';
 import type { PubSub } from '@rhizome/queue';
-import type { Db } from '../storage/connection.ts';
+import type { Db } from '../storage/index.ts';
 import { nowIso } from './repo.ts';
 import { publishChatControl, subscribeChatControl } from './events.ts';
 

@@ -1,6 +1,6 @@
-import { sentenceSpans } from '../extraction/harvest/sentences.ts';
-import { pageAtOffset, type PageStart } from '../sources/text/chunk.ts';
-import type { Db } from '../storage/connection.ts';
+import { sentenceSpans } from '../extraction/index.ts';
+import { pageAtOffset, type PageStart } from '../sources/index.ts';
+import type { Db } from '../storage/index.ts';
 
 /**
  * What a turn actually retrieved: the chunks shown to the model under short aliases (`C0`, `C1`, …)

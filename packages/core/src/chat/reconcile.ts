@@ -1,5 +1,5 @@
 import type { PubSub, TaskStore } from '@rhizome/queue';
-import type { Db } from '../storage/connection.ts';
+import type { Db } from '../storage/index.ts';
 import { chatProcessingFailed, publishChatEvent } from './events.ts';
 import { findChat, finishTurn, type ChatRow } from './repo.ts';
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { ChatStatus } from '@rhizome/contracts/api/chats';
-import type { Db } from '../storage/connection.ts';
+import type { Db } from '../storage/index.ts';
 
 /** Chats and their messages in SQL (migration 0008). */
 

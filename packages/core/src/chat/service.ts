@@ -2,9 +2,9 @@ import type { ChatBody, ChatListItemBody, ChatStatus, MessageBody, ToolApprovalB
 import { Invalid, NotFound, Conflict, Unavailable, type ValidationIssue, describeError } from '@rhizome/contracts/errors';
 import type { Settings } from '@rhizome/contracts/settings';
 import { type PubSub, type QueueService, type TaskStore } from '@rhizome/queue';
-import type { LlmService } from '../providers/llm/service.ts';
-import type { ReadinessGate } from '../providers/readiness.ts';
-import type { Db } from '../storage/connection.ts';
+import type { LlmService } from '../providers/index.ts';
+import type { ReadinessGate } from '../providers/index.ts';
+import type { Db } from '../storage/index.ts';
 import { chatCompletionOperation, type TurnTaskData } from './tasks.ts';
 import { decideTool, expireStaleApprovals, listApprovals } from './approval.ts';
 import { chatProcessingFailed, publishChatControl, publishChatEvent, type ChatEvent } from './events.ts';

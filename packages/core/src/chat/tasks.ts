@@ -1,11 +1,11 @@
 import type { Settings } from '@rhizome/contracts/settings';
 import { TaskCancelledError, type HandlerContext, type OperationRegistry, type PubSub } from '@rhizome/queue';
-import type { DatabaseManager } from '../databases/manager.ts';
-import { taskDatabaseFor } from '../databases/task-database.ts';
-import type { EmbeddingService } from '../providers/embeddings/service.ts';
-import { LlmError } from '../providers/llm/errors.ts';
-import type { LlmService } from '../providers/llm/service.ts';
-import type { Db } from '../storage/connection.ts';
+import type { DatabaseManager } from '../databases/index.ts';
+import { taskDatabaseFor } from '../databases/index.ts';
+import type { EmbeddingService } from '../providers/index.ts';
+import { LlmError } from '../providers/index.ts';
+import type { LlmService } from '../providers/index.ts';
+import type { Db } from '../storage/index.ts';
 import { finalizeAnswer } from './citations.ts';
 import { chatProcessingFailed, publishChatEvent, subscribeChatControl, type ChatEvent } from './events.ts';
 import { findChat, finishTurn, insertMessages, listMessages, type ChatRow } from './repo.ts';

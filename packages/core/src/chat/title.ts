@@ -1,5 +1,5 @@
 import type { Settings } from '@rhizome/contracts/settings';
-import type { LlmService } from '../providers/llm/service.ts';
+import type { LlmService } from '../providers/index.ts';
 
 /**
  * Chat titles (prior-art §5.7): one non-streaming call on the first user message. The reply's last

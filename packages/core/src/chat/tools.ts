@@ -1,10 +1,10 @@
 import { NotFound } from '@rhizome/contracts/errors';
-import { groundingNeighbors, groundingNodeDetail, type NeighborDirection } from '../graph/grounding.ts';
-import type { ToolDefinition } from '../providers/llm/port.ts';
-import { provenanceChunks } from '../search/graph/chunks.ts';
-import { hydrate } from '../search/hydrate.ts';
-import { runSearch, type SearchType } from '../search/modes.ts';
-import type { ModeResult, RankedItem, SearchContext, SearchScope, Triple } from '../search/types.ts';
+import { groundingNeighbors, groundingNodeDetail, type NeighborDirection } from '../graph/index.ts';
+import type { ToolDefinition } from '../providers/index.ts';
+import { provenanceChunks } from '../search/index.ts';
+import { hydrate } from '../search/index.ts';
+import { runSearch, type SearchType } from '../search/index.ts';
+import type { ModeResult, RankedItem, SearchContext, SearchScope, Triple } from '../search/index.ts';
 import { formatChunk, type LedgerNode, type RetrievalLedger } from './ledger.ts';
 
 /**

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { Settings } from '@rhizome/contracts/settings';
 import type { PubSub } from '@rhizome/queue';
-import type { LlmService } from '../providers/llm/service.ts';
-import type { ChatMessage, RetrievedPassage, TokenUsage, ToolCall } from '../providers/llm/port.ts';
-import type { SearchContext } from '../search/types.ts';
-import type { Db } from '../storage/connection.ts';
+import type { LlmService } from '../providers/index.ts';
+import type { ChatMessage, RetrievedPassage, TokenUsage, ToolCall } from '../providers/index.ts';
+import type { SearchContext } from '../search/index.ts';
+import type { Db } from '../storage/index.ts';
 import { awaitDecision, needsApproval, requestApproval } from './approval.ts';
 import { compactToolResults, estimateTokens, fitHistory } from './context-budget.ts';
 import type { ChatEvent, ToolCallSummary } from './events.ts';

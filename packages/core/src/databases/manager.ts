@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import { BadInput, NotFound } from '@rhizome/contracts/errors';
 import type { DataPaths } from '../paths.ts';
-import { openSqlite, type Db } from '../storage/connection.ts';
-import { Migrator, restoreSqliteFile, type ApplyResult } from '../storage/migrator.ts';
-import type { Migration } from '../storage/migrations/index.ts';
+import { openSqlite, type Db } from '../storage/index.ts';
+import { Migrator, restoreSqliteFile, type ApplyResult } from '../storage/index.ts';
+import type { Migration } from '../storage/index.ts';
 
 export const defaultDatabaseName = 'default';
 const namePattern = /^[A-Za-z0-9_-]{1,64}$/;

@@ -1,5 +1,5 @@
-import { seedAutomation } from '../automation/seeds.ts';
-import { seedSystemTemplates } from '../graph/system-templates.ts';
+import { seedAutomation } from '../automation/index.ts';
+import { seedSystemTemplates } from '../graph/index.ts';
 import type { SeedHook } from './manager.ts';
 
 /** The one seeding hook list every new database goes through; features add their seeds here. */

@@ -1,5 +1,5 @@
 import { PermanentTaskError } from '@rhizome/queue';
-import type { Db } from '../storage/connection.ts';
+import type { Db } from '../storage/index.ts';
 import type { DatabaseManager } from './manager.ts';
 
 /** The database a task was queued for; one that no longer exists fails the task rather than being recreated. */

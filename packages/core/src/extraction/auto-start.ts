@@ -1,6 +1,6 @@
 import { ErrorCode, DomainError } from '@rhizome/contracts/errors';
-import { getSource, updateSource, withLoaderWarning } from '../sources/repo.ts';
-import type { Db } from '../storage/connection.ts';
+import { getSource, updateSource, withLoaderWarning } from '../sources/index.ts';
+import type { Db } from '../storage/index.ts';
 import { NothingToExtractError, type ExtractionService } from './service.ts';
 
 /**

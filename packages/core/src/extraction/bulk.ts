@@ -1,8 +1,8 @@
 import { DomainError, BadInput, Invalid, NotFound, Conflict } from '@rhizome/contracts/errors';
 import { TaskCancelledError, type OperationRegistry, type TaskRecord } from '@rhizome/queue';
-import type { DatabaseManager } from '../databases/manager.ts';
-import { taskDatabaseFor } from '../databases/task-database.ts';
-import type { Db } from '../storage/connection.ts';
+import type { DatabaseManager } from '../databases/index.ts';
+import { taskDatabaseFor } from '../databases/index.ts';
+import type { Db } from '../storage/index.ts';
 import { activeJobStatuses, type JobStatus } from './jobs.ts';
 import type { ExtractionRequest } from './options.ts';
 import type { ExtractionService } from './service.ts';

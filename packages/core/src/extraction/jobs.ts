@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { QueueService } from '@rhizome/queue';
-import type { Db } from '../storage/connection.ts';
+import type { Db } from '../storage/index.ts';
 import { extractGroupOperation, finalizeExtractionOperation } from './operation-names.ts';
 import type { ExtractionOptions } from './options.ts';
 

@@ -1,8 +1,8 @@
 import type { Settings } from '@rhizome/contracts/settings';
-import type { FilteringMode } from '../sources/domains/schema.ts';
-import type { DomainDefinition } from '../sources/domains/schema.ts';
-import type { SourceRow } from '../sources/repo.ts';
-import { filteringPreset, type FilteringPreset } from '../sources/text/content-filter.ts';
+import type { FilteringMode } from '../sources/index.ts';
+import type { DomainDefinition } from '../sources/index.ts';
+import type { SourceRow } from '../sources/index.ts';
+import { filteringPreset, type FilteringPreset } from '../sources/index.ts';
 import type { RelationshipLimits } from './types.ts';
 
 /** What an extraction run is asked for (POST /sources/{id}/extraction); omitted fields reuse the source's persisted options. */

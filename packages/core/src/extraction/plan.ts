@@ -1,11 +1,11 @@
 import type { Settings } from '@rhizome/contracts/settings';
-import { cloudModelsOf } from '../providers/catalog/cloud-models.ts';
-import { modelFor } from '../providers/llm/models.ts';
-import type { DomainDefinition } from '../sources/domains/schema.ts';
-import { promptTokens } from '../sources/domains/registry.ts';
-import { filterForExtraction } from '../sources/text/content-filter.ts';
-import { extractionGroups, sampleGroups, type ExtractionGroup } from '../sources/text/groups.ts';
-import type { Db } from '../storage/connection.ts';
+import { cloudModelsOf } from '../providers/index.ts';
+import { modelFor } from '../providers/index.ts';
+import type { DomainDefinition } from '../sources/index.ts';
+import { promptTokens } from '../sources/index.ts';
+import { filterForExtraction } from '../sources/index.ts';
+import { extractionGroups, sampleGroups, type ExtractionGroup } from '../sources/index.ts';
+import type { Db } from '../storage/index.ts';
 import type { ExtractionOptions } from './options.ts';
 import type { GroupChunk } from './types.ts';
 

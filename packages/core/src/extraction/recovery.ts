@@ -1,6 +1,6 @@
 import type { QueueService, TaskStore } from '@rhizome/queue';
-import { updateSource, withLoaderWarning, type SourceRow } from '../sources/repo.ts';
-import type { Db } from '../storage/connection.ts';
+import { updateSource, withLoaderWarning, type SourceRow } from '../sources/index.ts';
+import type { Db } from '../storage/index.ts';
 import { activeJobStatuses, finalizeWhenDone, getJob, latestJob, listGroups, moveGroup, moveJob, openGroupStatuses, queueGroup, type JobRow } from './jobs.ts';
 
 export interface IdleExtractionContext {

@@ -1,11 +1,11 @@
 import type { Settings } from '@rhizome/contracts/settings';
 import { BadInput, NotFound, Conflict } from '@rhizome/contracts/errors';
 import type { QueueService, TaskStore } from '@rhizome/queue';
-import type { ReadinessGate } from '../providers/readiness.ts';
-import { domainRegistryFor } from '../sources/domains/custom.ts';
-import { fallbackDomain } from '../sources/domains/detect.ts';
-import { getSource, updateSource, type SourceRow } from '../sources/repo.ts';
-import type { Db } from '../storage/connection.ts';
+import type { ReadinessGate } from '../providers/index.ts';
+import { domainRegistryFor } from '../sources/index.ts';
+import { fallbackDomain } from '../sources/index.ts';
+import { getSource, updateSource, type SourceRow } from '../sources/index.ts';
+import type { Db } from '../storage/index.ts';
 import { activeJobStatuses, getJob, groupCounts, latestJob, listGroups, moveGroup, moveJob, newJobId, queueGroup, type GroupRow, type JobRow } from './jobs.ts';
 import { resolveExtractionOptions, type ExtractionRequest } from './options.ts';
 import { planExtraction } from './plan.ts';

@@ -2,8 +2,8 @@
  * The shapes extraction passes between its stages: a group's harvest (two LLM passes over numbered
  * sentences, harvest/), the source-wide finalisation (finalize/), and the commit to the graph.
  */
-import type { DomainDefinition } from '../sources/domains/schema.ts';
-import type { FilteringPreset } from '../sources/text/content-filter.ts';
+import type { DomainDefinition } from '../sources/index.ts';
+import type { FilteringPreset } from '../sources/index.ts';
 
 /** One chunk of an extraction group, as the LLM sees it (a content-filtered copy; stored chunks stay intact). */
 export interface GroupChunk {

@@ -4,7 +4,7 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import { batchDataSchemas } from '@rhizome/contracts/api/graph-nodes';
 import { DomainError, Invalid } from '@rhizome/contracts/errors';
 import { PermanentTaskError, TaskCancelledError, type HandlerContext } from '@rhizome/queue';
-import type { Db } from '../storage/connection.ts';
+import type { Db } from '../storage/index.ts';
 import { draftEdge, publishEdgeCreated, toEdgeRow, deleteEdge, updateEdge, type DraftEdge, type EdgeCreateInput, type EdgeUpdateInput } from './edges/service.ts';
 import { insertEdgeRows } from './edges/repo.ts';
 import { nodeTemplates, type GraphNode } from './nodes/repo.ts';

@@ -1,5 +1,5 @@
 import { NotFound } from '@rhizome/contracts/errors';
-import type { Db } from '../storage/connection.ts';
+import type { Db } from '../storage/index.ts';
 import { toEdge, type EdgeRow, type GraphEdge } from './edges/repo.ts';
 import { toNode, type NodeRow } from './nodes/repo.ts';
 import { parseJsonObject } from './nodes/sql.ts';

@@ -1,6 +1,6 @@
-import { submitDatabaseTask } from '../tasks/database-task.ts';
+import { submitDatabaseTask } from '../tasks/index.ts';
 import type { QueueService, TaskStore } from '@rhizome/queue';
-import type { Db } from '../storage/connection.ts';
+import type { Db } from '../storage/index.ts';
 import type { DefineOperations } from './tasks.ts';
 import { taskDatabase } from './task-database.ts';
 import { buildSnapshot } from './snapshot.ts';

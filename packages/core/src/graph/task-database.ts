@@ -1,5 +1,5 @@
-import { taskDatabaseFor } from '../databases/task-database.ts';
-import type { Db } from '../storage/connection.ts';
+import { taskDatabaseFor } from '../databases/index.ts';
+import type { Db } from '../storage/index.ts';
 import type { GraphDeps } from './tasks.ts';
 
 export async function taskDatabase(deps: GraphDeps, name: unknown): Promise<Db> {

@@ -1,6 +1,6 @@
-import type { EmbeddingService } from '../providers/embeddings/service.ts';
+import type { EmbeddingService } from '../providers/index.ts';
 import type { OperationRegistry } from '@rhizome/queue';
-import type { DatabaseManager } from '../databases/manager.ts';
+import type { DatabaseManager } from '../databases/index.ts';
 import { defineGraphBatchOperations } from './batch-tasks.ts';
 import type { GraphEventBus } from './events.ts';
 import { defineGraphMaintenanceOperations } from './maintenance-tasks.ts';

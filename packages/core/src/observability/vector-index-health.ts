@@ -1,10 +1,10 @@
 import type { Settings } from '@rhizome/contracts/settings';
-import type { DatabaseManager } from '../databases/manager.ts';
-import type { EmbeddingIdentity } from '../providers/embeddings/port.ts';
-import type { EmbeddingService } from '../providers/embeddings/service.ts';
-import { configuredIdentity, describeIdentity, storedVectorGroups } from '../search/vector-identity.ts';
-import { VectorFiles, type VectorKind } from '../search/vectors/files.ts';
-import { localStore } from '../search/vectors/local-stores.ts';
+import type { DatabaseManager } from '../databases/index.ts';
+import type { EmbeddingIdentity } from '../providers/index.ts';
+import type { EmbeddingService } from '../providers/index.ts';
+import { configuredIdentity, describeIdentity, storedVectorGroups } from '../search/index.ts';
+import { VectorFiles, type VectorKind } from '../search/index.ts';
+import { localStore } from '../search/index.ts';
 import type { SubsystemHealth } from './health.ts';
 
 export interface VectorIndexHealthDeps {

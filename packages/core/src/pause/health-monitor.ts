@@ -1,4 +1,4 @@
-import type { HealthRegistry } from '../observability/health.ts';
+import type { HealthRegistry } from '../observability/index.ts';
 import type { ProcessingControls } from './controls.ts';
 import { describeError } from '@rhizome/contracts/errors';
 

@@ -1,4 +1,4 @@
-import type { HealthRegistry, SubsystemHealth } from '../observability/health.ts';
+import type { HealthRegistry, SubsystemHealth } from '../observability/index.ts';
 import type { Providers } from './hub.ts';
 
 /** The llm and embeddings subsystems of GET /health (and of the health monitor that pauses processing). */

@@ -1,4 +1,4 @@
-import type { Platform } from '../platform/create.ts';
+import type { Platform } from '../platform/index.ts';
 
 /**
  * Keeps `llm.localllm_instances[].healthy` in the settings in step with what this process's pool

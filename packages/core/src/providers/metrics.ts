@@ -1,4 +1,4 @@
-import type { Db } from '../storage/connection.ts';
+import type { Db } from '../storage/index.ts';
 
 /** One model or embedding call as the metrics table keeps it. */
 export interface LlmCallRecord {

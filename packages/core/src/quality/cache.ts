@@ -1,6 +1,6 @@
 import type { AnalysisSortField, DomainPerformanceBody, QualityLabel, SourceQualityScoreBody } from '@rhizome/contracts/api/quality';
 import type { Knex } from 'knex';
-import type { Db } from '../storage/connection.ts';
+import type { Db } from '../storage/index.ts';
 import { qualityLabel, scoringVersion } from './grade.ts';
 
 const table = 'source_quality_scores';

@@ -1,6 +1,6 @@
 import type { EntityQualityScoreBody, RelationshipQualityScoreBody } from '@rhizome/contracts/api/quality';
-import { places } from '../providers/llm/builtin/gazetteer.ts';
-import { isDemonym } from '../providers/llm/builtin/readable.ts';
+import { places } from '../providers/index.ts';
+import { isDemonym } from '../providers/index.ts';
 import { round4 } from './steps.ts';
 
 /**

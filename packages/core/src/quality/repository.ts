@@ -1,4 +1,4 @@
-import type { Db } from '../storage/connection.ts';
+import type { Db } from '../storage/index.ts';
 import type { SourceGraph } from './score-source.ts';
 
 /**

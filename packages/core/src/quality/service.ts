@@ -1,10 +1,10 @@
 import type { AnalysisSortField, SourceQualityDetailsBody, SourceQualityScoreBody } from '@rhizome/contracts/api/quality';
 import { NotFound, describeError } from '@rhizome/contracts/errors';
 import type { Settings } from '@rhizome/contracts/settings';
-import { domainRegistryFor } from '../sources/domains/custom.ts';
-import type { DomainDefinition } from '../sources/domains/schema.ts';
-import { requireSources } from '../sources/require-sources.ts';
-import type { Db } from '../storage/connection.ts';
+import { domainRegistryFor } from '../sources/index.ts';
+import type { DomainDefinition } from '../sources/index.ts';
+import { requireSources } from '../sources/index.ts';
+import type { Db } from '../storage/index.ts';
 import { cachedScore, committedSources, corpusAverages, domainAverages, listScores, outdatedSources, storeScores, unscoredSourceIds, type ScoreFilter } from './cache.ts';
 import { defaultTypeValue } from './entity.ts';
 import { scoringVersion } from './grade.ts';

@@ -1,6 +1,6 @@
 import got, { type Method } from 'got';
 import { ErrorCode, DomainError, BadInput, NotFound, Unauthenticated, Forbidden, Expired, Unavailable } from '@rhizome/contracts/errors';
-import { checkUrl, pinnedLookup, UrlFetchError, UrlRefusedError, vetHost } from '../sources/url-import/fetch-url.ts';
+import { checkUrl, pinnedLookup, UrlFetchError, UrlRefusedError, vetHost } from '../sources/index.ts';
 
 /** Where and how to reach one registry. */
 export interface RegistryTarget {

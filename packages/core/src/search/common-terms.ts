@@ -1,4 +1,4 @@
-import type { Db } from '../storage/connection.ts';
+import type { Db } from '../storage/index.ts';
 
 /**
  * What a full-text ranking costs, and how keyword search keeps it bounded. FTS5's bm25() first counts,

@@ -1,5 +1,5 @@
 import type { SearchResultBody } from '@rhizome/contracts/api/search';
-import type { Db } from '../storage/connection.ts';
+import type { Db } from '../storage/index.ts';
 import type { RankedItem } from './types.ts';
 
 export type SearchResult = SearchResultBody;

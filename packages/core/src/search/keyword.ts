@@ -1,4 +1,4 @@
-import type { Db } from '../storage/connection.ts';
+import type { Db } from '../storage/index.ts';
 import { commonTermRows, mayMatchMany, requiredTerms, termRowCounts, type TermMatch } from './common-terms.ts';
 import { ftsQuery } from './fts-query.ts';
 import type { ModeResult, RankedItem, SearchContext, SearchScope } from './types.ts';

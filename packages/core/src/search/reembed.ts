@@ -1,9 +1,9 @@
-import type { EmbeddingIdentity } from '../providers/embeddings/port.ts';
-import type { EmbeddingService } from '../providers/embeddings/service.ts';
-import { embedNodes } from '../extraction/commit/node-vectors.ts';
-import { allTemplates, storeTemplateEmbedding } from '../graph/templates/repo.ts';
-import { templateText } from '../graph/templates/embeddings.ts';
-import type { Db } from '../storage/connection.ts';
+import type { EmbeddingIdentity } from '../providers/index.ts';
+import type { EmbeddingService } from '../providers/index.ts';
+import { embedNodes } from '../extraction/index.ts';
+import { allTemplates, storeTemplateEmbedding } from '../graph/index.ts';
+import { templateText } from '../graph/index.ts';
+import type { Db } from '../storage/index.ts';
 import { encodeVector, userVectorModel } from './vectors/sources.ts';
 import type { VectorSink } from './vectors/writers.ts';
 import { describeError } from '@rhizome/contracts/errors';

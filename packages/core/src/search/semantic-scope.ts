@@ -1,4 +1,4 @@
-import type { Db } from '../storage/connection.ts';
+import type { Db } from '../storage/index.ts';
 import type { SearchScope } from './types.ts';
 import { LabelSet } from './vectors/label-set.ts';
 import type { LabelFilter } from './vectors/port.ts';

@@ -1,5 +1,5 @@
-import type { EmbeddingIdentity } from '../providers/embeddings/port.ts';
-import type { Db } from '../storage/connection.ts';
+import type { EmbeddingIdentity } from '../providers/index.ts';
+import type { Db } from '../storage/index.ts';
 import { chunkLabelScope, labelFilter, nodeLabelScope, type LabelScope } from './semantic-scope.ts';
 import type { ModeResult, RankedItem, SearchContext, SearchScope } from './types.ts';
 import { describeIdentity, hasOrphanedVectors } from './vector-identity.ts';

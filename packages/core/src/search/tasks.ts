@@ -1,11 +1,11 @@
 import type { IndexStatusBody, NodeEmbeddingsBody, RebuiltBody, RegeneratingBody, SearchStatsBody } from '@rhizome/contracts/api/search-indexes';
 import type { Settings } from '@rhizome/contracts/settings';
 import type { OperationRegistry, QueueService } from '@rhizome/queue';
-import type { DatabaseManager } from '../databases/manager.ts';
-import { taskDatabaseFor } from '../databases/task-database.ts';
-import { indexNewNodes } from '../graph/search-index.ts';
-import type { EmbeddingService } from '../providers/embeddings/service.ts';
-import type { Db } from '../storage/connection.ts';
+import type { DatabaseManager } from '../databases/index.ts';
+import { taskDatabaseFor } from '../databases/index.ts';
+import { indexNewNodes } from '../graph/index.ts';
+import type { EmbeddingService } from '../providers/index.ts';
+import type { Db } from '../storage/index.ts';
 import { embedderIdentity, embedLackingChunks, embedLackingNodes, embedLackingTemplates } from './reembed.ts';
 import { configuredIdentity, describeIdentity, hasOrphanedVectors, storedVectorGroups } from './vector-identity.ts';
 import type { VectorKind } from './vectors/files.ts';

@@ -3,8 +3,8 @@
  * the scope); `hydrate.ts` turns a ranking into the spec's SearchResult objects.
  */
 import type { Settings } from '@rhizome/contracts/settings';
-import type { EmbeddingService } from '../providers/embeddings/service.ts';
-import type { Db } from '../storage/connection.ts';
+import type { EmbeddingService } from '../providers/index.ts';
+import type { Db } from '../storage/index.ts';
 
 /** What the caller may narrow a search to; disabled sources are always left out. */
 export interface SearchScope {

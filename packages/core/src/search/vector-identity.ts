@@ -1,7 +1,7 @@
 import type { Settings } from '@rhizome/contracts/settings';
-import type { EmbeddingIdentity } from '../providers/embeddings/port.ts';
-import type { EmbeddingService } from '../providers/embeddings/service.ts';
-import type { Db } from '../storage/connection.ts';
+import type { EmbeddingIdentity } from '../providers/index.ts';
+import type { EmbeddingService } from '../providers/index.ts';
+import type { Db } from '../storage/index.ts';
 import type { VectorKind } from './vectors/files.ts';
 import { userVectorModel } from './vectors/sources.ts';
 

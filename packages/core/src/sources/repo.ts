@@ -1,5 +1,5 @@
 import type { SourceStatus } from '@rhizome/contracts/api/sources';
-import type { Db } from '../storage/connection.ts';
+import type { Db } from '../storage/index.ts';
 
 /** A sources row as stored (booleans as 0/1, JSON columns as text). */
 export interface SourceRow {

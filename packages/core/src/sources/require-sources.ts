@@ -1,5 +1,5 @@
 import { NotFound } from '@rhizome/contracts/errors';
-import type { Db } from '../storage/connection.ts';
+import type { Db } from '../storage/index.ts';
 
 const lookupChunk = 500;
 

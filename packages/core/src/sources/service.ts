@@ -5,16 +5,16 @@ import { NotFound, Conflict } from '@rhizome/contracts/errors';
 import type { QueueService, TaskStore } from '@rhizome/queue';
 import type { Logger } from '../logging.ts';
 import type { DataPaths } from '../paths.ts';
-import type { ProcessingControls } from '../pause/controls.ts';
-import type { LlmMetrics } from '../providers/metrics.ts';
-import type { Db } from '../storage/connection.ts';
-import { removeContribution } from '../extraction/commit/contributions.ts';
-import { cancelActiveJobs } from '../extraction/jobs.ts';
+import type { ProcessingControls } from '../pause/index.ts';
+import type { LlmMetrics } from '../providers/index.ts';
+import type { Db } from '../storage/index.ts';
+import { removeContribution } from '../extraction/index.ts';
+import { cancelActiveJobs } from '../extraction/index.ts';
 import { removeSourceFiles, storeOriginal } from './files.ts';
 import { indexSourceOperation } from './operation-names.ts';
 import { findByContentHash, getSource, graphCountsBySource, insertSource, tagsBySource, updateSource, type SourceRow } from './repo.ts';
 import { sourceView } from './views.ts';
-import { cachedGrades } from '../quality/cache.ts';
+import { cachedGrades } from '../quality/index.ts';
 
 export interface SourceServiceDeps {
   db: Db;

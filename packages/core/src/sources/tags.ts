@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { NotFound, Conflict } from '@rhizome/contracts/errors';
-import type { Db } from '../storage/connection.ts';
+import type { Db } from '../storage/index.ts';
 import { tagsBySource, type TagRow } from './repo.ts';
 
 /** Source tags of one database: named, optionally coloured labels an operator puts on sources. */

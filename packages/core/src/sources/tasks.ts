@@ -1,10 +1,10 @@
 import type { Settings } from '@rhizome/contracts/settings';
 import { classifyError, TaskCancelledError, type OperationRegistry } from '@rhizome/queue';
-import type { DatabaseManager } from '../databases/manager.ts';
-import type { Db } from '../storage/connection.ts';
-import type { EmbeddingService } from '../providers/embeddings/service.ts';
-import type { LlmService } from '../providers/llm/service.ts';
-import { taskDatabaseFor } from '../databases/task-database.ts';
+import type { DatabaseManager } from '../databases/index.ts';
+import type { Db } from '../storage/index.ts';
+import type { EmbeddingService } from '../providers/index.ts';
+import type { LlmService } from '../providers/index.ts';
+import { taskDatabaseFor } from '../databases/index.ts';
 import { indexSource, type ChunkVectorSink } from './indexing.ts';
 import { builtinDomains } from './domains/registry.ts';
 import { incomingDir } from './files.ts';

@@ -1,5 +1,5 @@
 import type { SourceResponseBody } from '@rhizome/contracts/api/sources';
-import type { LlmTotals } from '../providers/metrics.ts';
+import type { LlmTotals } from '../providers/index.ts';
 import type { GraphCounts, SourceRow, TagRow } from './repo.ts';
 
 export interface SourceViewContext {

@@ -1,11 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import type { Settings } from '@rhizome/contracts/settings';
-import { cloudModelsOf } from '../providers/catalog/cloud-models.ts';
-import { LlmError } from '../providers/llm/errors.ts';
-import { modelFor } from '../providers/llm/models.ts';
-import type { LlmCallContext } from '../providers/llm/port.ts';
-import type { LlmService } from '../providers/llm/service.ts';
-import type { Db } from '../storage/connection.ts';
+import { cloudModelsOf } from '../providers/index.ts';
+import { LlmError } from '../providers/index.ts';
+import { modelFor } from '../providers/index.ts';
+import type { LlmCallContext } from '../providers/index.ts';
+import type { LlmService } from '../providers/index.ts';
+import type { Db } from '../storage/index.ts';
 import { readImageInfo } from './loaders/image.ts';
 import { updateSource } from './repo.ts';
 

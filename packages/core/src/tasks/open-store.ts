@@ -1,6 +1,6 @@
 import { EmbeddedTaskStore, type TaskStore } from '@rhizome/queue';
 import type { SettingsStore } from '../settings/index.ts';
-import { queueUrl } from '../platform/pubsub.ts';
+import { queueUrl } from '../pubsub/index.ts';
 import { llmConcurrency } from './settings.ts';
 
 /** The queue the settings select: Redis/Valkey when configured, else `<data_dir>/queue.db`. */

@@ -1,5 +1,5 @@
 import type { ClaimFilter, OperationRegistry } from '@rhizome/queue';
-import type { ProcessingControls } from '../pause/controls.ts';
+import type { ProcessingControls } from '../pause/index.ts';
 
 const maxAgeMs = 1000;
 

@@ -1,6 +1,6 @@
 import type { ChangeEventBody } from '@rhizome/contracts/api/events';
-import type { Platform } from '@rhizome/core/platform/create';
-import type { SourceRow } from '@rhizome/core/sources/repo';
+import type { Platform } from '@rhizome/core/platform';
+import type { SourceRow } from '@rhizome/core/sources';
 import { sourceServiceFor } from './sources.ts';
 import { summary } from './queue.ts';
 import { describeError } from '@rhizome/contracts/errors';

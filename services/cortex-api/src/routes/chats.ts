@@ -1,9 +1,9 @@
 import { chatEndpoints as api } from '@rhizome/contracts/api/chats';
-import { isFinalEvent, subscribeChatEvents, type ChatEvent } from '@rhizome/core/chat/events';
-import { ChatEventFeed } from '@rhizome/core/chat/feed';
-import { chatToMarkdown, exportFilename } from '@rhizome/core/chat/export';
-import type { ChatService } from '@rhizome/core/chat/service';
-import type { Platform } from '@rhizome/core/platform/create';
+import { isFinalEvent, subscribeChatEvents, type ChatEvent } from '@rhizome/core/chat';
+import { ChatEventFeed } from '@rhizome/core/chat';
+import { chatToMarkdown, exportFilename } from '@rhizome/core/chat';
+import type { ChatService } from '@rhizome/core/chat';
+import type { Platform } from '@rhizome/core/platform';
 import type { Request, Response } from 'express';
 import { pageWindow, pagination } from '../http/pagination.ts';
 import type { RouteTable } from '../http/route.ts';

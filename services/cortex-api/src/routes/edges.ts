@@ -1,7 +1,7 @@
 import { edgeEndpoints as api } from '@rhizome/contracts/api/graph-nodes';
-import { createEdge, deleteEdge, getEdge, listEdges, updateEdge } from '@rhizome/core/graph/edges/service';
-import type { GraphScope } from '@rhizome/core/graph/nodes/service';
-import { asList } from '@rhizome/core/graph/nodes/sql';
+import { createEdge, deleteEdge, getEdge, listEdges, updateEdge } from '@rhizome/core/graph';
+import type { GraphScope } from '@rhizome/core/graph';
+import { asList } from '@rhizome/core/graph';
 import { pageWindow, pagination } from '../http/pagination.ts';
 import type { RouteTable } from '../http/route.ts';
 import type { CortexDeps } from '../deps.ts';

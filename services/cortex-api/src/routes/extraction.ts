@@ -1,9 +1,9 @@
 import { extractionEndpoints as api, type ExtractionProgressBody } from '@rhizome/contracts/api/extraction';
-import type { Platform } from '@rhizome/core/platform/create';
-import type { ExtractionService } from '@rhizome/core/extraction/service';
-import type { GroupRow, JobRow } from '@rhizome/core/extraction/jobs';
-import { bulkExtractionOperation, bulkProgress, bulkTargets, type BulkExtractionResult } from '@rhizome/core/extraction/bulk';
-import { getSource } from '@rhizome/core/sources/repo';
+import type { Platform } from '@rhizome/core/platform';
+import type { ExtractionService } from '@rhizome/core/extraction';
+import type { GroupRow, JobRow } from '@rhizome/core/extraction';
+import { bulkExtractionOperation, bulkProgress, bulkTargets, type BulkExtractionResult } from '@rhizome/core/extraction';
+import { getSource } from '@rhizome/core/sources';
 import { ApiError } from '@rhizome/contracts/errors';
 import { pageWindow, pagination } from '../http/pagination.ts';
 import type { RouteTable } from '../http/route.ts';

@@ -1,13 +1,13 @@
-import { submitDatabaseTask } from '@rhizome/core/tasks/database-task';
+import { submitDatabaseTask } from '@rhizome/core/tasks';
 import { graphEndpoints as api } from '@rhizome/contracts/api/graph';
 import { ApiError, describeError } from '@rhizome/contracts/errors';
-import { canvasData } from '@rhizome/core/graph/canvas';
+import { canvasData } from '@rhizome/core/graph';
 import {
   groundingEdges, groundingNeighbors, groundingNodeDetail, groundingNodes, neighborDirections, type NeighborDirection,
-} from '@rhizome/core/graph/grounding';
-import { cleanupOperation, requestSnapshotBuild } from '@rhizome/core/graph/maintenance-tasks';
-import { isSnapshotStale, readSnapshot } from '@rhizome/core/graph/snapshot';
-import { sourceGroups } from '@rhizome/core/graph/source-groups';
+} from '@rhizome/core/graph';
+import { cleanupOperation, requestSnapshotBuild } from '@rhizome/core/graph';
+import { isSnapshotStale, readSnapshot } from '@rhizome/core/graph';
+import { sourceGroups } from '@rhizome/core/graph';
 import { pageWindow, pagination } from '../http/pagination.ts';
 import type { RouteTable } from '../http/route.ts';
 import type { CortexDeps } from '../deps.ts';

@@ -1,9 +1,9 @@
 import { llmEndpoints as api } from '@rhizome/contracts/api/llm';
 import { ApiError } from '@rhizome/contracts/errors';
 import type { Settings } from '@rhizome/contracts/settings';
-import { llmConcurrency } from '@rhizome/core/tasks/settings';
-import { cloudModelsOf } from '@rhizome/core/providers/catalog/cloud-models';
-import type { LlmStatsRow } from '@rhizome/core/providers/metrics';
+import { llmConcurrency } from '@rhizome/core/tasks';
+import { cloudModelsOf } from '@rhizome/core/providers';
+import type { LlmStatsRow } from '@rhizome/core/providers';
 import { pageWindow, pagination } from '../http/pagination.ts';
 import type { RouteTable } from '../http/route.ts';
 import type { CortexDeps } from '../deps.ts';

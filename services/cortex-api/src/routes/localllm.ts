@@ -1,7 +1,7 @@
 import { llmEndpoints as api } from '@rhizome/contracts/api/llm';
 import { ApiError } from '@rhizome/contracts/errors';
-import { LlmError, llmFailure } from '@rhizome/core/providers/llm/errors';
-import { OllamaClient, verifyServer } from '@rhizome/core/providers/localllm/client';
+import { LlmError, llmFailure } from '@rhizome/core/providers';
+import { OllamaClient, verifyServer } from '@rhizome/core/providers';
 import type { RouteTable } from '../http/route.ts';
 import type { CortexDeps } from '../deps.ts';
 

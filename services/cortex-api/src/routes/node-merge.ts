@@ -1,5 +1,5 @@
 import { nodeMergeEndpoints as api } from '@rhizome/contracts/api/node-merge';
-import { mergeNodes } from '@rhizome/core/graph/nodes/merge';
+import { mergeNodes } from '@rhizome/core/graph';
 import type { RouteTable } from '../http/route.ts';
 import type { CortexDeps } from '../deps.ts';
 

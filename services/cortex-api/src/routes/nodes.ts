@@ -1,12 +1,12 @@
-import { submitDatabaseTask } from '@rhizome/core/tasks/database-task';
+import { submitDatabaseTask } from '@rhizome/core/tasks';
 import { nodeEndpoints as api } from '@rhizome/contracts/api/graph-nodes';
 import {
   createNode, deleteNode, getNode, listNodes, moveNode, nodeCitations, nodeConnections, textChanged, updateNode, type GraphScope,
-} from '@rhizome/core/graph/nodes/service';
-import { asList } from '@rhizome/core/graph/nodes/sql';
+} from '@rhizome/core/graph';
+import { asList } from '@rhizome/core/graph';
 import { pageWindow, pagination } from '../http/pagination.ts';
 import type { RouteTable } from '../http/route.ts';
-import type { Platform } from '@rhizome/core/platform/create';
+import type { Platform } from '@rhizome/core/platform';
 import type { CortexDeps } from '../deps.ts';
 
 const citationPageCap = 100;

@@ -1,9 +1,9 @@
 import { opsEndpoints as api } from '@rhizome/contracts/api/ops';
-import { buildDiagnosticsZip, systemInfo } from '@rhizome/core/observability/diagnostics';
-import { readAllLogs, readServiceLog } from '@rhizome/core/observability/logs';
-import { getServiceStatus } from '@rhizome/core/observability/supervisor';
-import { workflowStats } from '@rhizome/core/automation/workflows/stats';
-import { corpusGrade } from '@rhizome/core/quality/cache';
+import { buildDiagnosticsZip, systemInfo } from '@rhizome/core/observability';
+import { readAllLogs, readServiceLog } from '@rhizome/core/observability';
+import { getServiceStatus } from '@rhizome/core/observability';
+import { workflowStats } from '@rhizome/core/automation';
+import { corpusGrade } from '@rhizome/core/quality';
 import { SecretName, readOrCreateSecret } from '@rhizome/auth';
 import type { RouteTable } from '../http/route.ts';
 import { queueStats } from './queue-stats.ts';

@@ -1,7 +1,7 @@
 import { presetEndpoints as api } from '@rhizome/contracts/api/presets';
 import { ApiError } from '@rhizome/contracts/errors';
-import { cloudModelCatalog, cloudModelsOf } from '@rhizome/core/providers/catalog/cloud-models';
-import { findPreset, missingPresetModels, presetSettingsPatch, vramPresets } from '@rhizome/core/providers/catalog/presets';
+import { cloudModelCatalog, cloudModelsOf } from '@rhizome/core/providers';
+import { findPreset, missingPresetModels, presetSettingsPatch, vramPresets } from '@rhizome/core/providers';
 import type { RouteTable } from '../http/route.ts';
 import type { CortexDeps } from '../deps.ts';
 

@@ -1,6 +1,6 @@
 import { qualityEndpoints as api } from '@rhizome/contracts/api/quality';
-import type { Platform } from '@rhizome/core/platform/create';
-import { QualityService } from '@rhizome/core/quality/service';
+import type { Platform } from '@rhizome/core/platform';
+import { QualityService } from '@rhizome/core/quality';
 import { pageWindow, pagination } from '../http/pagination.ts';
 import type { RouteTable } from '../http/route.ts';
 import type { CortexDeps } from '../deps.ts';

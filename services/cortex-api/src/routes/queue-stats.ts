@@ -1,4 +1,4 @@
-import type { Platform } from '@rhizome/core/platform/create';
+import type { Platform } from '@rhizome/core/platform';
 import { describeError } from '@rhizome/contracts/errors';
 
 /** GET /queue/stats, also shown on the dashboard; `{queues: [], note}` when the queue store is down. */

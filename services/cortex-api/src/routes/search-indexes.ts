@@ -1,5 +1,5 @@
 import { searchIndexEndpoints as api } from '@rhizome/contracts/api/search-indexes';
-import { SearchMaintenance } from '@rhizome/core/search/tasks';
+import { SearchMaintenance } from '@rhizome/core/search';
 import type { RouteTable } from '../http/route.ts';
 import type { CortexDeps } from '../deps.ts';
 

@@ -1,7 +1,7 @@
 import { searchEndpoints as api, searchLimitDefault, searchLimitMax } from '@rhizome/contracts/api/search';
-import { hydrate } from '@rhizome/core/search/hydrate';
-import { runSearch } from '@rhizome/core/search/modes';
-import type { SearchContext, SearchScope } from '@rhizome/core/search/types';
+import { hydrate } from '@rhizome/core/search';
+import { runSearch } from '@rhizome/core/search';
+import type { SearchContext, SearchScope } from '@rhizome/core/search';
 import type { RouteTable } from '../http/route.ts';
 import type { CortexDeps } from '../deps.ts';
 

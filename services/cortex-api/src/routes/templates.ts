@@ -1,7 +1,7 @@
-import { submitDatabaseTask } from '@rhizome/core/tasks/database-task';
+import { submitDatabaseTask } from '@rhizome/core/tasks';
 import { templateEndpoints as api } from '@rhizome/contracts/api/templates';
-import { templateBatchOperation, templateEmbeddingsOperation } from '@rhizome/core/graph/templates/tasks';
-import { TemplateService } from '@rhizome/core/graph/templates/service';
+import { templateBatchOperation, templateEmbeddingsOperation } from '@rhizome/core/graph';
+import { TemplateService } from '@rhizome/core/graph';
 import type { CortexDeps } from '../deps.ts';
 import { pageWindow, pagination } from '../http/pagination.ts';
 import type { RouteTable } from '../http/route.ts';

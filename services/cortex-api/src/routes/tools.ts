@@ -1,8 +1,8 @@
 import { ApiError } from '@rhizome/contracts/errors';
 import { toolEndpoints as api } from '@rhizome/contracts/api/tools';
-import { findSystemTool, systemToolDetail, systemToolSummary, systemTools } from '@rhizome/core/automation/tools/catalogue';
-import { toolStats } from '@rhizome/core/automation/tools/stats';
-import { createUserTool, deleteUserTool, getUserTool, listUserTools, updateUserTool } from '@rhizome/core/automation/tools/user-tools';
+import { findSystemTool, systemToolDetail, systemToolSummary, systemTools } from '@rhizome/core/automation';
+import { toolStats } from '@rhizome/core/automation';
+import { createUserTool, deleteUserTool, getUserTool, listUserTools, updateUserTool } from '@rhizome/core/automation';
 import type { CortexDeps } from '../deps.ts';
 import { pageWindow, pagination } from '../http/pagination.ts';
 import type { RouteTable } from '../http/route.ts';

@@ -1,7 +1,7 @@
 import { triggerEndpoints as api } from '@rhizome/contracts/api/triggers';
-import { fireTrigger } from '@rhizome/core/automation/triggers/fire';
-import { executionOutcomes } from '@rhizome/core/automation/workflows/executions';
-import { createTrigger, deleteTrigger, listTriggers, requireTriggerRow, toTrigger, toTriggerSummary, updateTrigger } from '@rhizome/core/automation/triggers/repo';
+import { fireTrigger } from '@rhizome/core/automation';
+import { executionOutcomes } from '@rhizome/core/automation';
+import { createTrigger, deleteTrigger, listTriggers, requireTriggerRow, toTrigger, toTriggerSummary, updateTrigger } from '@rhizome/core/automation';
 import type { CortexDeps } from '../deps.ts';
 import { pageWindow, pagination } from '../http/pagination.ts';
 import type { RouteTable } from '../http/route.ts';

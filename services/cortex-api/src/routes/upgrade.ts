@@ -1,6 +1,6 @@
 import { upgradeEndpoints as api } from '@rhizome/contracts/api/ops';
 import { ApiError } from '@rhizome/contracts/errors';
-import { revisionOf } from '@rhizome/core/storage/migrations/index';
+import { revisionOf } from '@rhizome/core/storage';
 import type { RouteTable } from '../http/route.ts';
 import type { CortexDeps } from '../deps.ts';
 

@@ -1,10 +1,10 @@
 import type { Settings } from '@rhizome/contracts/settings';
 import type { OperationRegistry, QueueService } from '@rhizome/queue';
-import { taskDatabaseFor } from '../../databases/task-database.ts';
-import type { DatabaseManager } from '../../databases/manager.ts';
-import type { EmbeddingService } from '../../providers/embeddings/service.ts';
-import type { LlmService } from '../../providers/llm/service.ts';
-import type { VectorSink } from '../../search/vectors/writers.ts';
+import { taskDatabaseFor } from '../../databases/index.ts';
+import type { DatabaseManager } from '../../databases/index.ts';
+import type { EmbeddingService } from '../../providers/index.ts';
+import type { LlmService } from '../../providers/index.ts';
+import type { VectorSink } from '../../search/index.ts';
 import { findExecutionRow, insertExecution } from '../workflows/executions.ts';
 import { findWorkflowRow } from '../workflows/repo.ts';
 import { runExecution } from './run-execution.ts';

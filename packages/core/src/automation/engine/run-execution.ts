@@ -8,7 +8,7 @@ import {
 import { interpolate, type InterpolationScope } from '../workflows/interpolation.ts';
 import { findWorkflowRow, toWorkflow, workflowSteps } from '../workflows/repo.ts';
 import type { Workflow, WorkflowStep } from '../workflows/types.ts';
-import { sleep } from '../../providers/retry.ts';
+import { sleep } from '../../providers/index.ts';
 import { ExecutionCancelledError, messageOf } from './attempts.ts';
 import { cancelPollMs, maxNestingDepth, type EngineContext } from './context.ts';
 import { runStep, type StepRunner } from './run-step.ts';

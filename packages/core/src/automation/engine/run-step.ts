@@ -5,7 +5,7 @@ import { ToolInputError, type SystemToolDefinition, type ToolContext } from '../
 import { findUserToolRow } from '../tools/user-tools.ts';
 import { fromJson } from '../rows.ts';
 import type { WorkflowStep } from '../workflows/types.ts';
-import { sleep } from '../../providers/retry.ts';
+import { sleep } from '../../providers/index.ts';
 import { attemptWithin, isRetryable, messageOf, retryDelayMs } from './attempts.ts';
 import type { EngineContext } from './context.ts';
 

@@ -1,5 +1,5 @@
-import { embedNodes } from '../../extraction/commit/node-vectors.ts';
-import { userVectorModel } from '../../search/vectors/sources.ts';
+import { embedNodes } from '../../extraction/index.ts';
+import { userVectorModel } from '../../search/index.ts';
 import { defineTool, ToolInputError, type ToolContext } from './types.ts';
 
 interface EmbeddingInput {

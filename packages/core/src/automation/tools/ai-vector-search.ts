@@ -1,6 +1,6 @@
-import { hydrate } from '../../search/hydrate.ts';
-import { semanticChunks, semanticNodes, semanticSearch } from '../../search/semantic.ts';
-import type { SearchScope } from '../../search/types.ts';
+import { hydrate } from '../../search/index.ts';
+import { semanticChunks, semanticNodes, semanticSearch } from '../../search/index.ts';
+import type { SearchScope } from '../../search/index.ts';
 import { defineTool } from './types.ts';
 
 interface VectorSearchInput {

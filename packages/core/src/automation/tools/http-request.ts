@@ -1,5 +1,5 @@
 import got, { type Method } from 'got';
-import { checkUrl, pinnedRequestOptions, vetHost, UrlRefusedError } from '../../sources/url-import/fetch-url.ts';
+import { checkUrl, pinnedRequestOptions, vetHost, UrlRefusedError } from '../../sources/index.ts';
 import { defineTool, ToolInputError } from './types.ts';
 
 interface HttpInput {

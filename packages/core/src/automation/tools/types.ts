@@ -1,8 +1,8 @@
 import type { Settings } from '@rhizome/contracts/settings';
-import type { EmbeddingService } from '../../providers/embeddings/service.ts';
-import type { LlmService } from '../../providers/llm/service.ts';
-import type { VectorSink } from '../../search/vectors/writers.ts';
-import type { Db } from '../../storage/connection.ts';
+import type { EmbeddingService } from '../../providers/index.ts';
+import type { LlmService } from '../../providers/index.ts';
+import type { VectorSink } from '../../search/index.ts';
+import type { Db } from '../../storage/index.ts';
 import type { JsonSchema } from '../json-schema.ts';
 
 export type ToolCategory = 'ai' | 'data' | 'http' | 'logic' | 'templates';

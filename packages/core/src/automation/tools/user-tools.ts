@@ -1,5 +1,5 @@
 import { Invalid, NotFound } from '@rhizome/contracts/errors';
-import type { Db } from '../../storage/connection.ts';
+import type { Db } from '../../storage/index.ts';
 import { partialSchema, schemaProblems } from '../json-schema.ts';
 import { bool, fromJson, newId, now, toJson } from '../rows.ts';
 import { findSystemTool, systemToolDetail } from './catalogue.ts';

@@ -1,6 +1,6 @@
 import type { QueueLogger, QueueService } from '@rhizome/queue';
-import type { DatabaseManager } from '../../databases/manager.ts';
-import type { GraphEvent } from '../../graph/events.ts';
+import type { DatabaseManager } from '../../databases/index.ts';
+import type { GraphEvent } from '../../graph/index.ts';
 import { submitExecution } from '../engine/operation.ts';
 import { fromJson, newId } from '../rows.ts';
 import { autoEmbedTriggerId } from '../seeds.ts';

@@ -1,5 +1,5 @@
 import { Conflict } from '@rhizome/contracts/errors';
-import type { Db } from '../../storage/connection.ts';
+import type { Db } from '../../storage/index.ts';
 import type { Automation } from '../automation.ts';
 import { startExecution } from '../workflows/run.ts';
 import { executionInputs, matchFilters } from './matching.ts';

@@ -1,5 +1,5 @@
 import { BadInput, Invalid, NotFound } from '@rhizome/contracts/errors';
-import type { Db } from '../../storage/connection.ts';
+import type { Db } from '../../storage/index.ts';
 import { bool, fromJson, newId, now, toJson } from '../rows.ts';
 
 export interface TriggerRow {

@@ -1,5 +1,5 @@
 import { NotFound } from '@rhizome/contracts/errors';
-import type { Db } from '../../storage/connection.ts';
+import type { Db } from '../../storage/index.ts';
 import { fromJson, now } from '../rows.ts';
 
 export const executionStatuses = ['queued', 'running', 'completed', 'failed', 'cancelled'] as const;

@@ -1,6 +1,6 @@
 import { Invalid } from '@rhizome/contracts/errors';
 import { WorkflowDefinition, type WorkflowDefinitionBody } from '@rhizome/contracts/api/workflows';
-import type { Db } from '../../storage/connection.ts';
+import type { Db } from '../../storage/index.ts';
 import { schemaProblems, type JsonSchema } from '../json-schema.ts';
 import { findWorkflowRow, workflowDetail } from './repo.ts';
 import { createWorkflow } from './service.ts';

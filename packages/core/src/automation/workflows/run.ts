@@ -1,5 +1,5 @@
 import { Invalid, NotFound, Conflict } from '@rhizome/contracts/errors';
-import type { Db } from '../../storage/connection.ts';
+import type { Db } from '../../storage/index.ts';
 import type { Automation } from '../automation.ts';
 import { schemaProblems } from '../json-schema.ts';
 import { newId, now } from '../rows.ts';

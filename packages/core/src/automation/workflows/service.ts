@@ -1,5 +1,5 @@
 import { BadInput, NotFound, Conflict } from '@rhizome/contracts/errors';
-import type { Db } from '../../storage/connection.ts';
+import type { Db } from '../../storage/index.ts';
 import { newId, now, toJson } from '../rows.ts';
 import {
   insertSteps, numberSteps, requireWorkflowRow, stepFromInput, toStepRow, touchWorkflow, workflowDetail, workflowSteps, type WorkflowRow,

@@ -1,4 +1,4 @@
-import type { Db } from '../../storage/connection.ts';
+import type { Db } from '../../storage/index.ts';
 import { executionOutcomes } from './executions.ts';
 
 /** Workflows by state and top-level executions by outcome: GET /workflows/stats and the dashboard. */

@@ -1,5 +1,5 @@
 import { Invalid, type ValidationIssue } from '@rhizome/contracts/errors';
-import type { Db } from '../../storage/connection.ts';
+import type { Db } from '../../storage/index.ts';
 import { schemaError } from '../json-schema.ts';
 import { findSystemTool } from '../tools/catalogue.ts';
 import { referenceRoots, referencesIn, stepReferenceFields } from './interpolation.ts';

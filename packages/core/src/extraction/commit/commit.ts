@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
-import { entityNodeId, relationshipEdgeId } from '../../graph/ids.ts';
-import { indexNewNodes, indexNode } from '../../graph/search-index.ts';
-import type { DomainDefinition } from '../../sources/domains/schema.ts';
-import { pageAtOffset, type PageStart } from '../../sources/text/chunk.ts';
-import type { Db } from '../../storage/connection.ts';
+import { entityNodeId, relationshipEdgeId } from '../../graph/index.ts';
+import { indexNewNodes, indexNode } from '../../graph/index.ts';
+import type { DomainDefinition } from '../../sources/index.ts';
+import { pageAtOffset, type PageStart } from '../../sources/index.ts';
+import type { Db } from '../../storage/index.ts';
 import { normalizeNameKey as nameKey } from '../finalize/names.ts';
 import type { Evidence, FinalEntity, FinalizeResult, FinalRelationship } from '../types.ts';
 import { removeContribution } from './contributions.ts';

@@ -1,9 +1,9 @@
-import type { EmbeddingIdentity } from '../../providers/embeddings/port.ts';
-import type { EmbeddingServiceIdentity } from '../../providers/embeddings/service.ts';
-import { storeNodeVectors } from '../../search/node-embeddings.ts';
-import { userVectorModel } from '../../search/vectors/sources.ts';
-import type { VectorSink } from '../../search/vectors/writers.ts';
-import type { Db } from '../../storage/connection.ts';
+import type { EmbeddingIdentity } from '../../providers/index.ts';
+import type { EmbeddingServiceIdentity } from '../../providers/index.ts';
+import { storeNodeVectors } from '../../search/index.ts';
+import { userVectorModel } from '../../search/index.ts';
+import type { VectorSink } from '../../search/index.ts';
+import type { Db } from '../../storage/index.ts';
 
 const batchSize = 256;
 

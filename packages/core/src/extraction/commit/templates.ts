@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
-import type { DomainDefinition } from '../../sources/domains/schema.ts';
+import type { DomainDefinition } from '../../sources/index.ts';
 import { GENERIC_TYPES, typeKey } from '../finalize/entity-types.ts';
 import type { FinalizeResult } from '../types.ts';
 

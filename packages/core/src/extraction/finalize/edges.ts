@@ -3,7 +3,7 @@
  * symmetric, what is its inverse, which of an inverse pair is the canonical direction, and do endpoint
  * types satisfy its `source_types`/`target_types`.
  */
-import type { DomainDefinition, EdgeTemplateDefinition } from '../../sources/domains/schema.ts';
+import type { DomainDefinition, EdgeTemplateDefinition } from '../../sources/index.ts';
 import type { TypeResolver } from './entity-types.ts';
 
 /** Relationship types in the templates' form: trimmed, lower case, snake_case. */

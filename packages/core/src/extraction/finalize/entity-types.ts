@@ -3,7 +3,7 @@
  * "LifeEvent", "organisation"), which types are generic, which two types may merge, and the
  * normalisation step that rewrites types to template names (step 7).
  */
-import type { DomainDefinition, NodeTemplateDefinition } from '../../sources/domains/schema.ts';
+import type { DomainDefinition, NodeTemplateDefinition } from '../../sources/index.ts';
 import type { FinalizeStats } from '../types.ts';
 import type { WorkEntity } from './model.ts';
 

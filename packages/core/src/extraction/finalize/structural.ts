@@ -7,7 +7,7 @@
  * Statute "Section 230" stays, a generic "Section 4.2" goes. A domain that has a template named like a
  * structural type (a "Table" for furniture) keeps entities of that type.
  */
-import type { DomainDefinition } from '../../sources/domains/schema.ts';
+import type { DomainDefinition } from '../../sources/index.ts';
 import { keepEntities, type StepResult, type WorkEntity } from './model.ts';
 import { typeKey, type TypeResolver } from './entity-types.ts';
 

@@ -1,4 +1,4 @@
-import type { DomainDefinition } from '../../sources/domains/schema.ts';
+import type { DomainDefinition } from '../../sources/index.ts';
 import { foldText } from './text-match.ts';
 
 /**

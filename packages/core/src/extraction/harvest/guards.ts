@@ -1,4 +1,4 @@
-import type { ParsedLine } from '../../providers/llm/line-grammar.ts';
+import type { ParsedLine } from '../../providers/index.ts';
 import { snakeCase } from './text-match.ts';
 
 /**

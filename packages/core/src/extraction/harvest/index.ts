@@ -1,7 +1,7 @@
-import type { LlmCallContext } from '../../providers/llm/port.ts';
-import type { LlmService } from '../../providers/llm/service.ts';
-import type { DomainDefinition } from '../../sources/domains/schema.ts';
-import type { FilteringPreset } from '../../sources/text/content-filter.ts';
+import type { LlmCallContext } from '../../providers/index.ts';
+import type { LlmService } from '../../providers/index.ts';
+import type { DomainDefinition } from '../../sources/index.ts';
+import type { FilteringPreset } from '../../sources/index.ts';
 import type { GroupChunk, GroupHarvest } from '../types.ts';
 import { collectEntities } from './entities.ts';
 import { guardLimits, StreamGuard } from './guards.ts';

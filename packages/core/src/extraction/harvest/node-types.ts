@@ -1,4 +1,4 @@
-import type { NodeTemplateDefinition } from '../../sources/domains/schema.ts';
+import type { NodeTemplateDefinition } from '../../sources/index.ts';
 import { singular, typeWords } from './text-match.ts';
 
 /**

@@ -1,6 +1,6 @@
-import { LineSplitter, parseLine, type ExtractionRecord } from '../../providers/llm/line-grammar.ts';
-import type { ExtractionTask, LlmCallContext } from '../../providers/llm/port.ts';
-import type { LlmService } from '../../providers/llm/service.ts';
+import { LineSplitter, parseLine, type ExtractionRecord } from '../../providers/index.ts';
+import type { ExtractionTask, LlmCallContext } from '../../providers/index.ts';
+import type { LlmService } from '../../providers/index.ts';
 import type { HarvestStats } from '../types.ts';
 import { isEntityLine, type StreamGuard } from './guards.ts';
 import { countRejected } from './stats.ts';

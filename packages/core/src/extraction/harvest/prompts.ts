@@ -1,5 +1,5 @@
-import type { DomainDefinition } from '../../sources/domains/schema.ts';
-import { defaultExamplesMaxChars } from '../../sources/domains/registry.ts';
+import type { DomainDefinition } from '../../sources/index.ts';
+import { defaultExamplesMaxChars } from '../../sources/index.ts';
 import type { GroupSentence } from '../types.ts';
 import { promptText } from './sentences.ts';
 

@@ -1,4 +1,4 @@
-import type { DomainDefinition } from '../../sources/domains/schema.ts';
+import type { DomainDefinition } from '../../sources/index.ts';
 import type { GroupSentence, HarvestedEntity, HarvestedRelationship, HarvestStats } from '../types.ts';
 import { matchEdgeType } from './edge-types.ts';
 import type { PassItem } from './passes.ts';

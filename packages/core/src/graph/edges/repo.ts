@@ -1,4 +1,4 @@
-import type { Db } from '../../storage/connection.ts';
+import type { Db } from '../../storage/index.ts';
 import { parseJsonObject, placeholders } from '../nodes/sql.ts';
 
 /** A row of graph_edges as SQLite returns it. */

@@ -1,5 +1,5 @@
 import { NotFound } from '@rhizome/contracts/errors';
-import type { Db } from '../../storage/connection.ts';
+import type { Db } from '../../storage/index.ts';
 import { newEdgeId } from '../ids.ts';
 import { directLookups, type GraphScope, type NodeDraftLookups } from '../nodes/service.ts';
 import { checkedProperties, checkLabel, checkTemplate, findTemplate, nodeTemplateLookup } from '../nodes/template-rules.ts';

@@ -1,4 +1,4 @@
-import type { Db } from '../../storage/connection.ts';
+import type { Db } from '../../storage/index.ts';
 import { parseJsonObject } from './sql.ts';
 
 export type ConnectionSort = 'edge_count' | 'label' | 'relationship';

@@ -1,4 +1,4 @@
-import type { Db } from '../../storage/connection.ts';
+import type { Db } from '../../storage/index.ts';
 import { parseJsonArray, parseJsonObject, placeholders } from './sql.ts';
 
 /** A row of graph_nodes as SQLite returns it. */

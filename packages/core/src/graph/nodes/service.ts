@@ -1,9 +1,9 @@
 import { NotFound } from '@rhizome/contracts/errors';
-import type { Db } from '../../storage/connection.ts';
+import type { Db } from '../../storage/index.ts';
 import type { GraphEventBus } from '../events.ts';
 import { newNodeId } from '../ids.ts';
 import { indexNewNodes, indexNode } from '../search-index.ts';
-import { dropDerivedNodeVector, setClientNodeVector, storeClientNodeVectors } from '../../search/node-embeddings.ts';
+import { dropDerivedNodeVector, setClientNodeVector, storeClientNodeVectors } from '../../search/index.ts';
 import type { NodeTemplateLookup } from '../templates/property-values.ts';
 import { citationsPage, connectionsPage, type ConnectionSort } from './navigation.ts';
 import {

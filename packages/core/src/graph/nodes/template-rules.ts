@@ -1,5 +1,5 @@
 import { Invalid, NotFound, describeError } from '@rhizome/contracts/errors';
-import type { Db } from '../../storage/connection.ts';
+import type { Db } from '../../storage/index.ts';
 import type { PropertyDefinition } from '../templates/property-types.ts';
 import { validatePropertyValues, withDefaults, type NodeTemplateLookup } from '../templates/property-values.ts';
 

@@ -1,4 +1,4 @@
-import type { Db } from '../../storage/connection.ts';
+import type { Db } from '../../storage/index.ts';
 import { allTemplates, storeTemplateEmbedding } from './repo.ts';
 import type { TemplateResponse } from '@rhizome/contracts/api/templates';
 

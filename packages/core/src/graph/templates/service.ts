@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { BatchOutcome } from '@rhizome/contracts/api/batch';
 import type { TemplateCreate, TemplateResponse, TemplateTypeName, TemplateUpdate } from '@rhizome/contracts/api/templates';
 import { DomainError, BadInput, Invalid, NotFound, Conflict, describeError } from '@rhizome/contracts/errors';
-import type { Db } from '../../storage/connection.ts';
+import type { Db } from '../../storage/index.ts';
 import { newTemplateId } from '../ids.ts';
 import { parseBatchInput } from './batch-input.ts';
 import { validateDefinitions } from './definitions.ts';

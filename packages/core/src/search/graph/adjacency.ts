@@ -16,7 +16,7 @@
  * query against the `graph_version` counters (migration 0006, kept by triggers on every write path),
  * so a commit or an API write is seen by the very next query and nothing else rebuilds it.
  */
-import type { Db } from '../../storage/connection.ts';
+import type { Db } from '../../storage/index.ts';
 import { scanColumns } from './scan.ts';
 
 /**

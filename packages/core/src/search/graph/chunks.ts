@@ -2,7 +2,7 @@
  * Chunks of the graph: the provenance of entities (the chat's node tool) and the scope filter graph
  * search applies to the passages keyword and vector search hand it.
  */
-import type { Db } from '../../storage/connection.ts';
+import type { Db } from '../../storage/index.ts';
 import type { RankedItem, SearchScope } from '../types.ts';
 
 export interface RankedEntity {

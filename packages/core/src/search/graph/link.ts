@@ -10,7 +10,7 @@
  * extraction leaves common nouns among its entities). A query typed without any capital letter has
  * nothing to go by, so there every run of words may be a name.
  */
-import type { Db } from '../../storage/connection.ts';
+import type { Db } from '../../storage/index.ts';
 
 /** Words of the longest entity name looked up. */
 const maxNameWords = 8;

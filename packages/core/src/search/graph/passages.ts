@@ -15,7 +15,7 @@
  * commit adds citations, every ingest chunks) and the latest change of a source (its title). A citation deleted with no such write leaves a stale mention
  * until the next one; it can only name a chunk that went away, which the hydration then leaves out.
  */
-import type { Db } from '../../storage/connection.ts';
+import type { Db } from '../../storage/index.ts';
 import { scanColumns } from './scan.ts';
 import { buildAdjacencyGraph, type AdjacencyGraph, type GraphAdjacency, type GraphVersion } from './adjacency.ts';
 

@@ -1,4 +1,4 @@
-import type { Db } from '../../storage/connection.ts';
+import type { Db } from '../../storage/index.ts';
 
 /** Rows read per statement when a table is loaded into an in-memory graph. */
 const batchRows = 50_000;

@@ -12,7 +12,7 @@
  * the graph, and cached with the adjacency until `graph_version.scope` moves (node_sources, a node's
  * source, a source enabled, disabled or deleted).
  */
-import type { Db } from '../../storage/connection.ts';
+import type { Db } from '../../storage/index.ts';
 import type { SearchScope } from '../types.ts';
 import type { GraphAdjacency } from './adjacency.ts';
 import type { PassageGraph } from './passages.ts';

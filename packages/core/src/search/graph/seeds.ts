@@ -2,7 +2,7 @@
  * The personalization of graph search's walk: the entities the query names and the passages it
  * retrieves, each side's weights before they are scaled to its share.
  */
-import type { Db } from '../../storage/connection.ts';
+import type { Db } from '../../storage/index.ts';
 import type { RankedItem } from '../types.ts';
 import { nameKeys, type LinkedEntity } from './link.ts';
 import type { PassageGraph } from './passages.ts';

@@ -2,7 +2,7 @@
  * The 1-hop context of the top entities (prior-art §4.7 step 4): their edges, read from the cached
  * adjacency (in scope only), turned into triples with the labels and templates of both ends.
  */
-import type { Db } from '../../storage/connection.ts';
+import type { Db } from '../../storage/index.ts';
 import type { Triple } from '../types.ts';
 import { isOutgoing, labelOf, type GraphAdjacency } from './adjacency.ts';
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import type { EmbeddingIdentity } from '../../providers/embeddings/port.ts';
+import type { EmbeddingIdentity } from '../../providers/index.ts';
 
 /**
  * The files of one index under `<database>/vectors/`: `<kind>.hnsw` (the graph), `<kind>.meta.json`

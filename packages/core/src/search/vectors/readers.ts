@@ -1,6 +1,6 @@
 import path from 'node:path';
-import type { EmbeddingIdentity } from '../../providers/embeddings/port.ts';
-import type { Db } from '../../storage/connection.ts';
+import type { EmbeddingIdentity } from '../../providers/index.ts';
+import type { Db } from '../../storage/index.ts';
 import type { VectorKind } from './files.ts';
 import { localStore } from './local-stores.ts';
 import type { LabelFilter, VectorHit } from './port.ts';

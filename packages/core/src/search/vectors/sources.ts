@@ -1,5 +1,5 @@
-import type { Db } from '../../storage/connection.ts';
-import type { EmbeddingIdentity } from '../../providers/embeddings/port.ts';
+import type { Db } from '../../storage/index.ts';
+import type { EmbeddingIdentity } from '../../providers/index.ts';
 import type { VectorKind } from './files.ts';
 import type { VectorItem } from './port.ts';
 

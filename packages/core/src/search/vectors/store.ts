@@ -21,8 +21,8 @@
  * a reader lags the writer by at most one checkpoint interval plus one poll. Search results are labels;
  * callers hydrate them from SQLite, which drops any label deleted since.
  */
-import type { Db } from '../../storage/connection.ts';
-import type { EmbeddingIdentity } from '../../providers/embeddings/port.ts';
+import type { Db } from '../../storage/index.ts';
+import type { EmbeddingIdentity } from '../../providers/index.ts';
 import { metaFormat, newCheckpointId, VectorFiles, type VectorKind, type VectorMeta } from './files.ts';
 import { hnswFactory } from './hnsw.ts';
 import type { LabelFilter, VectorHit, VectorIndex, VectorIndexFactory, VectorItem } from './port.ts';

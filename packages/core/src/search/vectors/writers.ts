@@ -1,6 +1,6 @@
-import type { DatabaseManager } from '../../databases/manager.ts';
-import type { EmbeddingIdentity } from '../../providers/embeddings/port.ts';
-import type { EmbeddingService } from '../../providers/embeddings/service.ts';
+import type { DatabaseManager } from '../../databases/index.ts';
+import type { EmbeddingIdentity } from '../../providers/index.ts';
+import type { EmbeddingService } from '../../providers/index.ts';
 import type { VectorKind } from './files.ts';
 import { registerLocalStore, unregisterLocalStore } from './local-stores.ts';
 import type { VectorItem } from './port.ts';

@@ -1,5 +1,5 @@
 import os from 'node:os';
-import { ThreadClient } from '../../threads/client.ts';
+import { ThreadClient } from '../../threads/index.ts';
 import { UnreadableFileError } from '../loaders/port.ts';
 import { unpackDocument, type PackedDocument } from './packed.ts';
 import type { PrepareInput, PreparedDocument } from './prepare.ts';

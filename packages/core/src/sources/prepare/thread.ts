@@ -1,5 +1,5 @@
-import { collectGarbage } from '../../threads/garbage.ts';
-import { serveThread } from '../../threads/answer-requests.ts';
+import { collectGarbage } from '../../threads/index.ts';
+import { serveThread } from '../../threads/index.ts';
 import { packDocument, packedBuffers } from './packed.ts';
 import { prepareDocument, type PrepareInput } from './prepare.ts';
 

@@ -1,7 +1,5 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
-import { extractedTemplateId } from '../../extraction/commit/templates.ts';
-import { typeKey } from '../../extraction/finalize/entity-types.ts';
 
 interface TemplateRow {
   id: string;
@@ -15,6 +13,16 @@ interface TemplateRow {
   is_system: number;
   created_at: string;
 }
+
+// A migration must do the same thing whenever it runs, so the naming rules it relies on are frozen here as
+// they were at this revision rather than imported from extraction, whose rules may change later.
+
+/** A type name as one key: "FilmDirector", "film_director" and "Film director" are one type. */
+const typeKey = (type: string) => type.trim().replace(/([\p{Ll}\d])(\p{Lu})/gu, '$1 $2').toLowerCase().replace(/[\s_-]+/g, ' ').trim();
+
+/** The shared template extraction makes for a type. */
+const extractedTemplateId = (templateType: string, key: string) =>
+  `tpl_${createHash('sha256').update(`extracted:${templateType}:${key}`).digest('hex').slice(0, 24)}`;
 
 /** How extraction named a source's own template before templates were shared: identifies them exactly. */
 const perSourceTemplateId = (sourceId: string, templateType: string, key: string) =>

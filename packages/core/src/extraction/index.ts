@@ -1,0 +1,14 @@
+export { startAfterGate } from './auto-start.ts';
+export { bulkExtractionOperation, bulkProgress, bulkTargets, type BulkExtractionResult } from './bulk.ts';
+export { commitExtraction } from './commit/commit.ts';
+export { removeContribution } from './commit/contributions.ts';
+export { embedNodes } from './commit/node-vectors.ts';
+export { extractedTemplateId } from './commit/templates.ts';
+export { typeKey } from './finalize/entity-types.ts';
+export { mergeAliases } from './finalize/merge.ts';
+export { sentenceSpans } from './harvest/sentences.ts';
+export { cancelActiveJobs, type GroupRow, type JobRow } from './jobs.ts';
+export { finishIdleExtractions } from './recovery.ts';
+export { ExtractionService } from './service.ts';
+export { defineExtractionOperations } from './tasks.ts';
+export type { Evidence, FinalizeResult } from './types.ts';

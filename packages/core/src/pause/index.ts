@@ -1,0 +1,2 @@
+export { ProcessingControls } from './controls.ts';
+export { HealthMonitor } from './health-monitor.ts';

@@ -1,0 +1,1 @@
+export { createPlatform, type Platform } from './create.ts';

@@ -1,0 +1,2 @@
+export { Broadcast } from './broadcast.ts';
+export { connectPubSub, queueUrl } from './connect.ts';

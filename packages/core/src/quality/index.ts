@@ -1,0 +1,2 @@
+export { cachedGrades, corpusGrade } from './cache.ts';
+export { QualityService } from './service.ts';

@@ -1,0 +1,3 @@
+export { backupSqlite, openSqlite, type Db } from './connection.ts';
+export { revisionOf, shippedMigrations, type Migration } from './migrations/index.ts';
+export { Migrator, restoreSqliteFile, type ApplyResult } from './migrator.ts';

@@ -1,0 +1,6 @@
+export { awaitTask } from './await-task.ts';
+export { submitDatabaseTask } from './database-task.ts';
+export { openTaskStore } from './open-store.ts';
+export { PauseFilter } from './pause-filter.ts';
+export { llmConcurrency, maxTries, runtimeSettings } from './settings.ts';
+export { defineSystemOperations } from './system-tasks.ts';

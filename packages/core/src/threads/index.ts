@@ -1,0 +1,3 @@
+export { serveThread } from './answer-requests.ts';
+export { ThreadClient } from './client.ts';
+export { collectGarbage } from './garbage.ts';
