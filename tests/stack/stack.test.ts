@@ -1,7 +1,7 @@
 // Journeys through the supervised stack: real nginx, queue store, supervisord and the three services.
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openSqlite } from '@rhizome/core/storage/connection';
+import { openSqlite } from '@rhizome/core/storage';
 import { useStack, waitFor } from './helpers.ts';
 
 interface LogsStatus {

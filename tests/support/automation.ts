@@ -1,4 +1,4 @@
-import type { StepRun } from '@rhizome/core/automation/workflows/executions';
+import type { StepRun } from '@rhizome/core/automation';
 import { expect } from 'vitest';
 import type { Knex } from 'knex';
 import { startLocalWeb, type LocalWeb } from './local-web.ts';

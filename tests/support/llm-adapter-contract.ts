@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { completeWithPolicy, streamWithPolicy, type CallPolicy } from '@rhizome/core/providers/llm/call-policy';
-import { LlmError } from '@rhizome/core/providers/llm/errors';
-import type { ChatStreamEvent, LlmAdapter } from '@rhizome/core/providers/llm/port';
-import type { EmbeddingAdapter } from '@rhizome/core/providers/embeddings/port';
-import { embedWithPolicy } from '@rhizome/core/providers/embeddings/embed-policy';
+import { completeWithPolicy, streamWithPolicy, type CallPolicy } from '@rhizome/core/providers';
+import { LlmError } from '@rhizome/core/providers';
+import type { ChatStreamEvent, LlmAdapter } from '@rhizome/core/providers';
+import type { EmbeddingAdapter } from '@rhizome/core/providers';
+import { embedWithPolicy } from '@rhizome/core/providers';
 import { fakeEmbedding, fakeEmbeddingDimensions, fakeReply, type FakeProviderControls } from './fakes/controls.ts';
 
 export interface ContractSubject {
