@@ -54,7 +54,7 @@ export function createCortexApi(deps: CortexDeps): { app: Express; routes: Route
   app.set('trust proxy', false);
 
   const api = express.Router();
-  const routes = new RouteTable(api);
+  const routes = new RouteTable(api, deps.platform);
   const publicRoutes = new Set<string>();
   // Mounted on /api, as nginx's auth_request covers every /api/ path, not only the routes that exist.
   const isPublic = (method: string, path: string) => {

@@ -1,1 +1,2 @@
 export { createPlatform, type Platform } from './create.ts';
+export type { BackgroundJob, DatabaseHandle, FeatureModule, ServiceOf, TaskRegistrar } from './module.ts';

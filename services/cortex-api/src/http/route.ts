@@ -1,12 +1,16 @@
 import type { TSchema } from '@sinclair/typebox';
 import type { NextFunction, Request, Response, Router } from 'express';
 import type { BodyOf, Endpoint, ParamsOf, QueryOf } from '@rhizome/contracts/endpoint';
+import type { Platform } from '@rhizome/core/platform';
+import { RequestScope } from './request-scope.ts';
 import { compileValidator } from './validation.ts';
 
 export interface HandlerInput<E> {
   body: BodyOf<E>;
   query: QueryOf<E>;
   params: ParamsOf<E>;
+  /** The request's database and the features' services for it. */
+  scope: RequestScope;
   req: Request;
   res: Response;
 }
@@ -27,7 +31,10 @@ export type Precheck = (req: Request, res: Response) => void | Promise<void>;
 export class RouteTable {
   readonly mounted: Endpoint[] = [];
 
-  constructor(private readonly router: Router) {}
+  constructor(
+    private readonly router: Router,
+    private readonly platform: Platform,
+  ) {}
 
   add<E extends Endpoint<TSchema | undefined, TSchema | undefined, TSchema | undefined>>(spec: E, handler: Handler<E>, precheck?: Precheck): void {
     const validateBody = spec.body ? compileValidator<BodyOf<E>>(spec.body, spec.consumes === 'multipart/form-data' ? 'form' : 'body') : undefined;
@@ -47,6 +54,7 @@ export class RouteTable {
         body: (validateBody ? validateBody(req.body ?? emptyBodyDefault) : undefined) as BodyOf<E>,
         query: (validateQuery ? validateQuery({ ...(req.query as object) }) : {}) as QueryOf<E>,
         params: (validateParams ? validateParams({ ...req.params }) : {}) as ParamsOf<E>,
+        scope: new RequestScope(this.platform),
         req,
         res,
       };
