@@ -1,0 +1,38 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const cli = path.join(root, 'node_modules/.bin/depcruise');
+const execute = promisify(execFile);
+
+interface Violation {
+  from: string;
+  to: string;
+  rule: { name: string };
+  cycle?: { name: string }[];
+}
+
+/** The violations of .dependency-cruiser.cjs's rules in `paths`, as dependency-cruiser reports them. */
+async function violations(paths: string[], exclude = 'node_modules|packages/web/|tests/architecture/fixtures/'): Promise<Violation[]> {
+  const args = [...paths, '--config', '.dependency-cruiser.cjs', '--output-type', 'json', '--exclude', exclude];
+  // depcruise exits non-zero when it finds violations; the JSON report is on stdout either way.
+  const { stdout } = await execute(cli, args, { cwd: root, maxBuffer: 256 * 1024 * 1024 }).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }));
+  return (JSON.parse(stdout) as { summary: { violations: Violation[] } }).summary.violations;
+}
+
+const describeViolation = (violation: Violation) =>
+  `${violation.rule.name}: ${violation.from} -> ${violation.to}${violation.cycle ? ` (cycle ${violation.cycle.map((step) => step.name).join(' -> ')})` : ''}`;
+
+describe('the dependency rules', () => {
+  it('hold over the whole tree: features meet through their faces, no value import cycles, auth-verify stays small', async () => {
+    const found = await violations(['packages', 'services', 'tools', 'tests']);
+    expect(found.map(describeViolation)).toEqual([]);
+  }, 120_000);
+
+  it('are able to fail: a file reaching into another feature is reported', async () => {
+    const found = await violations(['tests/architecture/fixtures/reaches-in.ts'], 'node_modules');
+    expect(found.map((violation) => violation.rule.name)).toContain('outside-core-uses-faces');
+  }, 60_000);
+});
