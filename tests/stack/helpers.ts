@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { startStack, type RunningStack } from '../../tools/stack/launch.ts';
+import { until } from '../support/wait.ts';
 
 /** `count` distinct ports that were free a moment ago on 127.0.0.1 (bound to port 0 together, then released). */
 export async function freePorts(count: number): Promise<number[]> {
@@ -15,14 +16,8 @@ export async function freePorts(count: number): Promise<number[]> {
   return ports;
 }
 
-export async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs: number, what: string): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 150));
-  }
+export function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs: number, what: string): Promise<T> {
+  return until(probe, { timeoutMs, intervalMs: 150, what });
 }
 
 export interface StackUnderTest {

@@ -3,6 +3,8 @@ import { expect } from 'vitest';
 import type { Knex } from 'knex';
 import { startLocalWeb, type LocalWeb } from './local-web.ts';
 import { setUpAccount, startTestServer, type CallResult, type TestServer } from './server.ts';
+import { sleep } from './wait.ts';
+import { until } from './wait.ts';
 
 /** An execution as the automation tests read it back from the API. */
 export interface Execution {
@@ -21,7 +23,6 @@ export interface Execution {
   child_execution_ids: string[];
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A client bound to one server and session, whose `ok` asserts the status and returns the body. */
 export function automationClient(server: TestServer, cookie: string) {
@@ -33,13 +34,10 @@ export function automationClient(server: TestServer, cookie: string) {
 
   /** Polls an execution until it reaches one of `statuses` (finished ones by default). */
   async function waitForExecution(id: string, statuses = ['completed', 'failed', 'cancelled'], timeoutMs = 30_000): Promise<Execution> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
+    return until(async () => {
       const result = await call('GET', `/workflows/executions/${id}`);
-      if (result.status === 200 && statuses.includes((result.body as Execution).status)) return result.body as Execution;
-      if (Date.now() > deadline) throw new Error(`execution ${id} did not reach ${statuses.join('/')}: ${result.text}`);
-      await sleep(25);
-    }
+      return result.status === 200 && statuses.includes((result.body as Execution).status) ? (result.body as Execution) : undefined;
+    }, { timeoutMs, what: `execution ${id} to reach ${statuses.join('/')}` });
   }
 
   /** Runs a workflow and waits for the execution to finish. */

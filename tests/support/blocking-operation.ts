@@ -1,4 +1,5 @@
 import type { HandlerContext } from '@rhizome/queue';
+import { sleep } from './wait.ts';
 
 /**
  * A handler that holds its worker slot until the test releases its `data.key` (or the task is
@@ -14,7 +15,7 @@ export class Blocker {
     try {
       while (!this.released.has(key)) {
         await checkCancelled();
-        await new Promise((resolve) => setTimeout(resolve, 10));
+        await sleep(10);
       }
       return { released: key };
     } finally {
@@ -29,7 +30,7 @@ export class Blocker {
   /** Waits until no blocking handler runs any more (cancelled ones stop at their next check). */
   async settled(timeoutMs = 3000): Promise<number> {
     const deadline = Date.now() + timeoutMs;
-    while (this.active > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+    while (this.active > 0 && Date.now() < deadline) await sleep(10);
     return this.active;
   }
 }

@@ -4,6 +4,7 @@ import type { SourceResponseBody } from '@rhizome/contracts/api/sources';
 import type { TestServer } from './server.ts';
 import type { EventRead } from './chats-sse.ts';
 import { uploadSources, waitForSource } from './sources.ts';
+import { sleep } from './wait.ts';
 
 /** What the chat tests share: setting up chats and sources (the event stream reader is `chats-sse.ts`). */
 
@@ -37,7 +38,7 @@ export async function waitIdle(server: TestServer, cookie: string, chatId: strin
     const chat = await getChat(server, cookie, chatId);
     if (chat.status !== 'processing') return chat;
     if (Date.now() > deadline) throw new Error(`chat ${chatId} still processing`);
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    await sleep(30);
   }
 }
 

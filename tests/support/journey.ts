@@ -1,6 +1,7 @@
 import { expect, it } from 'vitest';
 import { readEvents } from './chats-sse.ts';
 import { call, type CallOptions, type CallResult } from './server.ts';
+import { sleep } from './wait.ts';
 
 /**
  * A new operator's first session over plain HTTP: setup → upload → extraction → search → chat → export.
@@ -31,7 +32,7 @@ export function journeySteps(base: () => string): { credentials: () => { cookie:
       const value = await probe();
       if (value !== undefined) return value;
       if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await sleep(100);
     }
   };
 

@@ -1,5 +1,6 @@
 import type { SourceResponseBody } from '@rhizome/contracts/api/sources';
 import type { CallResult, TestServer } from './server.ts';
+import { until } from './wait.ts';
 
 export interface UploadFile {
   name: string;
@@ -22,11 +23,13 @@ export async function uploadSources(server: TestServer, cookie: string, route: s
 
 /** Polls a source until its status is one of `statuses`. */
 export async function waitForSource(server: TestServer, cookie: string, id: string, statuses: string[], timeoutMs = 30_000): Promise<SourceResponseBody> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const source = (await server.call('GET', `/sources/${id}`, { cookie })).body as SourceResponseBody;
-    if (statuses.includes(source.status)) return source;
-    if (Date.now() > deadline) throw new Error(`source ${id} still ${source.status}: ${source.step_description}`);
-    await new Promise((resolve) => setTimeout(resolve, 30));
+  let last: SourceResponseBody | undefined;
+  try {
+    return await until(async () => {
+      last = (await server.call('GET', `/sources/${id}`, { cookie })).body as SourceResponseBody;
+      return statuses.includes(last.status) ? last : undefined;
+    }, { timeoutMs, intervalMs: 30, what: `source ${id} to be ${statuses.join('/')}` });
+  } catch (error) {
+    throw new Error(`source ${id} still ${last?.status}: ${last?.step_description}`, { cause: error });
   }
 }
