@@ -35,7 +35,7 @@ module.exports = {
     tsConfig: { fileName: 'tsconfig.json' },
     tsPreCompilationDeps: true,
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: 'node_modules|packages/web/' },
+    exclude: { path: 'node_modules|packages/web/|tests/architecture/fixtures/' },
     enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'default'], extensions: ['.ts', '.mjs', '.js'] },
   },
 };

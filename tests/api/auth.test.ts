@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSessionValue, type SessionClaims } from '@rhizome/auth/session-cookie';
 import { startTestServer, type CallOptions, type CallResult, type TestServer } from '../support/server.ts';
+import { sleep } from '../support/wait.ts';
 
 // Spec Part A: "Local account", "API key record", "Account setup", "Session and keys", the Auth
 // endpoint table, "Authentication" and "Errors", exercised against the embedded default.
@@ -483,7 +484,7 @@ describe('login and setup rate limits (default settings)', () => {
   it('lets logins through again once the window has passed', async () => {
     const patch = await server.call('PATCH', '/settings', { cookie, body: { local_auth: { rate_limit_window_seconds: 1 } } });
     expect(patch.status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 1100));
+    await sleep(1100);
     const result = await attempt('login');
     expect(result.status).toBe(200);
     expect(result.body).toEqual({ username: credentials.username });

@@ -9,6 +9,7 @@ import type { LocalWeb } from '../support/local-web.ts';
 import { type TestServer } from '../support/server.ts';
 import { uploadSources } from '../support/sources.ts';
 import type { TriggerResponseBody as Trigger } from '@rhizome/contracts/api/triggers';
+import { sleep } from '../support/wait.ts';
 
 interface Fired {
   trigger_id: string;
@@ -155,7 +156,7 @@ describe('automation hardening: triggers fired from outside, triggers carried by
     await client.eventually(async () => ((await db('workflow_executions').whereIn('status', ['queued', 'running']).first('id')) ? undefined : true), 'all executions');
     const failed = client.ok<{ data: { error: string | null }[] }>(await client.call('GET', '/queue/tasks?status=failed&page_size=1000')).data;
     expect(failed.filter((task) => /FOREIGN KEY/i.test(task.error ?? ''))).toEqual([]);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await sleep(200);
     expect(logText()).not.toMatch(/FOREIGN KEY/i);
   });
 

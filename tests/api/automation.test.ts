@@ -49,7 +49,7 @@ describe('automation: seeded auto-embedding, settings and every creation path', 
     expect(await second('workflow_steps').where({ workflow_id: workflowId }).count({ n: '*' })).toEqual([{ n: 1 }]);
     // Seeding again (every start) leaves the rows, and an operator's choices, as they are.
     await db('triggers').where({ id: triggerId }).update({ priority: 7 });
-    for (const seed of (await import('@rhizome/core/databases')).defaultSeeds) await seed(db, 'default');
+    for (const seed of (await import('@rhizome/core/platform')).featureModules.flatMap((module) => module.seeds ?? [])) await seed(db, 'default');
     expect(await db('triggers').where({ id: triggerId }).select('priority')).toEqual([{ priority: 7 }]);
     expect(await db('workflows').where({ id: workflowId }).count({ n: '*' })).toEqual([{ n: 1 }]);
     await db('triggers').where({ id: triggerId }).update({ priority: 0 });

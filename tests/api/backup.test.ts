@@ -3,6 +3,7 @@ import path from 'node:path';
 import knex from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setUpAccount, startTestServer, type TestServer } from '../support/server.ts';
+import { waitForTask } from '../support/wait.ts';
 
 interface BackupInfo {
   filename: string;
@@ -38,14 +39,6 @@ describe('backups', () => {
     const result = await call('GET', '/backup');
     expect(result.status).toBe(200);
     return (result.body as { data: BackupInfo[]; pagination: { total: number } });
-  };
-  const waitForTask = async (taskId: string) => {
-    for (let attempt = 0; attempt < 600; attempt++) {
-      const task = (await call('GET', `/queue/tasks/${taskId}`)).body as { status: string };
-      if (['completed', 'failed', 'cancelled'].includes(task.status)) return task;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    throw new Error(`task ${taskId} did not finish`);
   };
   const nodeIndexCount = () => (JSON.parse(fs.readFileSync(path.join(server.dataDir, 'databases', 'default', 'vectors', 'nodes.meta.json'), 'utf8')) as { count: number }).count;
 
@@ -113,7 +106,7 @@ describe('backups', () => {
     expect(body.safety_backup.filename).toMatch(/^pre-restore_\d{8}_\d{6}\.db$/);
     expect(await nodes()).toEqual(atBackup);
 
-    expect(await waitForTask(body.vector_task_id)).toMatchObject({ status: 'completed' });
+    expect(await waitForTask(call, body.vector_task_id)).toMatchObject({ status: 'completed' });
     const rebuilt = await call('GET', `/queue/tasks/${body.vector_task_id}/result`);
     expect(rebuilt.body).toMatchObject({ result: { database: 'default', vectors: { nodes: atBackup.length } } });
     expect(nodeIndexCount()).toBe(atBackup.length);
@@ -122,7 +115,7 @@ describe('backups', () => {
     const undone = await call('POST', `/backup/${body.safety_backup.filename}/restore`);
     expect(undone.status).toBe(200);
     expect(await nodes()).toEqual(changed);
-    await waitForTask((undone.body as { vector_task_id: string }).vector_task_id);
+    await waitForTask(call, (undone.body as { vector_task_id: string }).vector_task_id);
     expect(nodeIndexCount()).toBe(changed.length);
     expect((await list()).data.map((info) => info.kind).sort()).toEqual(['backup', 'safety', 'safety']);
   });

@@ -3,6 +3,7 @@ import type { ChatBody } from '@rhizome/contracts/api/chats';
 import { createChat, readEvents, sendMessage, waitIdle } from '../support/chats.ts';
 import { validationIssuesOf } from '../support/api-assertions.ts';
 import { setUpAccount, startTestServer, type TestServer } from '../support/server.ts';
+import { sleep } from '../support/wait.ts';
 
 interface Approval {
   tool_call_id: string;
@@ -27,7 +28,7 @@ describe('chats: unknown scope ids and tool approvals a client can use', () => {
       expect(listed.status, listed.text).toBe(200);
       if ((listed.body as Approval[]).length >= count) return listed.body as Approval[];
       if (Date.now() > deadline) throw new Error(`no ${status} approval for ${chatId}: ${listed.text}`);
-      await new Promise((resolve) => setTimeout(resolve, 25));
+      await sleep(25);
     }
   }
 

@@ -6,6 +6,7 @@ import { freePort } from '../support/ports.ts';
 import { startRedis, type TestRedis } from '../support/redis.ts';
 import { call, tempDataDir } from '../support/server.ts';
 import { readEvents } from '../support/chats-sse.ts';
+import { sleep } from '../support/wait.ts';
 
 const repo = path.resolve(__dirname, '../..');
 const model = 'qwen3:8b';
@@ -30,7 +31,7 @@ async function waitFor(service: Service, pattern: RegExp): Promise<RegExpMatchAr
     const match = service.output().match(pattern);
     if (match) return match;
     if (service.child.exitCode !== null || Date.now() > deadline) throw new Error(`no ${pattern}: ${service.output()}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await sleep(50);
   }
 }
 

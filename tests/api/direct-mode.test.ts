@@ -8,7 +8,7 @@ import { createPlatform, type Platform } from '@rhizome/core/platform';
 import { InProcessPubSub } from '@rhizome/queue';
 import { call, tempDataDir, type CallOptions, type CallResult } from '../support/server.ts';
 
-// The stack's API server reached without the proxy (spec Part A "Authentication", item 1 and the
+// The stack's API server reached without the proxy (docs/api-conventions.md#authentication and the
 // AUTH_REQUIRED row of "Errors"): X-Auth-User is trusted only together with the edge secret.
 
 describe('cortex-api in direct mode', () => {

@@ -5,8 +5,8 @@ import { setUpAccount, startTestServer, type CallResult, type TestServer } from 
 import { type PageOf, isoPattern, validationIssuesOf } from '../support/api-assertions.ts';
 import type { BatchResult } from '@rhizome/contracts/api/batch';
 import type { GraphEdge as Edge } from '@rhizome/core/graph';
+import { sleep } from '../support/wait.ts';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const person = 'system_template_person';
 const link = 'system_template_link';
 const employs = 'tpl_edges_employs';
@@ -96,7 +96,7 @@ describe('edges endpoints', () => {
       await insertSource('src_edge_create');
       const created = await edge({ source_node_id: alice, target_node_id: bob, source_id: 'src_edge_create' });
       expect(created.properties).toEqual({});
-      expect((await db('graph_edges').where({ id: created.id }).first('source_id')).source_id).toBe('src_edge_create');
+      expect((await db('graph_edges').where({ id: created.id }).first('source_id'))?.source_id).toBe('src_edge_create');
       const missing = await call('POST', '/edges', { template_id: link, source_node_id: alice, target_node_id: bob, label: 'x', source_id: 'src_missing' });
       expect(missing.status).toBe(404);
       expect((missing.body as { details: unknown }).details).toEqual({ resource_type: 'source', identifier: 'src_missing' });

@@ -2,12 +2,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SourceResponseBody } from '@rhizome/contracts/api/sources';
-import { buildCcxPackage } from '@rhizome/core/ccx';
+import { exportedPackage } from '../support/ccx-package.ts';
 import { queueCcxImport, validateCcxPackage } from '@rhizome/core/ccx';
 import { countsOf, graphImage } from '../../packages/core/test/ccx/graph-image.ts';
 import { entriesOf, rawZip, zipEntries } from '../../packages/core/test/ccx/zip-fixtures.ts';
 import { setUpAccount, startTestServer, type TestServer } from '../support/server.ts';
 import { uploadSources, waitForSource } from '../support/sources.ts';
+import { waitForTask } from '../support/wait.ts';
 
 const curie = [
   'Marie Curie was a physicist and chemist who was born in Warsaw in 1867.',
@@ -20,25 +21,12 @@ const becquerel = [
 ].join(' ');
 const conformance = path.resolve(import.meta.dirname, '../../../shared/testdata/ccx3-conformance');
 
-interface Task { status: string; error: string | null }
-
 /** A server with an account, and the calls the tests make against it. */
 async function client(server: TestServer) {
   const cookie = await setUpAccount(server);
   const call = (method: string, apiPath: string, body?: unknown) => server.call(method, apiPath, { cookie, body });
   const db = async () => (await server.platform.databases.current()).db;
-  const waitForTask = async (taskId: string): Promise<Task & { result: unknown }> => {
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      const task = (await call('GET', `/queue/tasks/${taskId}`)).body as Task;
-      if (['completed', 'failed', 'cancelled'].includes(task.status)) {
-        const result = task.status === 'completed' ? ((await call('GET', `/queue/tasks/${taskId}/result`)).body as { result: unknown }).result : null;
-        return { ...task, result };
-      }
-      if (Date.now() > deadline) throw new Error(`task ${taskId} still ${task.status}`);
-      await new Promise((resolve) => setTimeout(resolve, 30));
-    }
-  };
+  const finished = (taskId: string) => waitForTask(call, taskId, { timeoutMs: 60_000 });
   const importPackage = async (bytes: Buffer, fields: Record<string, string> = {}, filename = 'package.ccx') => {
     const response = await uploadSources(server, cookie, '/exports/import', [{ name: filename, content: bytes }], fields);
     return response;
@@ -46,23 +34,23 @@ async function client(server: TestServer) {
   const importAndWait = async (bytes: Buffer, merge: boolean) => {
     const accepted = await importPackage(bytes, { merge: String(merge) });
     expect(accepted.status, accepted.text).toBe(202);
-    const task = await waitForTask((accepted.body as { task_id: string }).task_id);
+    const task = await finished((accepted.body as { task_id: string }).task_id);
     expect(task.status, task.error ?? '').toBe('completed');
     const stats = task.result as Record<string, unknown>;
     // What arrived without vectors is embedded in the background: wait, so counts are settled.
-    if (stats.reembed_task_id) expect((await waitForTask(stats.reembed_task_id as string)).status).toBe('completed');
+    if (stats.reembed_task_id) expect((await finished(stats.reembed_task_id as string)).status).toBe('completed');
     return stats;
   };
   const exportPackage = async (route: string, body?: unknown) => {
     const accepted = await call('POST', route, body);
     expect(accepted.status, accepted.text).toBe(202);
     const taskId = (accepted.body as { task_id: string }).task_id;
-    const task = await waitForTask(taskId);
+    const task = await finished(taskId);
     expect(task.status, task.error ?? '').toBe('completed');
     const result = task.result as { content: string; filename: string; size_bytes: number; download_url: string };
     return { taskId, result, bytes: Buffer.from(result.content, 'base64') };
   };
-  return { cookie, call, db, waitForTask, importPackage, importAndWait, exportPackage };
+  return { cookie, call, db, finished, importPackage, importAndWait, exportPackage };
 }
 
 describe('CCX export and import', () => {
@@ -216,14 +204,14 @@ describe('CCX export and import', () => {
   });
 
   it('builds, validates and queues packages for other features (the registry) into a named database', async () => {
-    const bytes = await buildCcxPackage(origin.platform, { include_embeddings: true });
+    const bytes = await exportedPackage(origin.platform, { include_embeddings: true });
     const counts = await countsOf(await from.db());
     const validated = await validateCcxPackage(bytes);
     expect(validated).toMatchObject({ ccx_version: '2.0', name: 'rhizome/default', counts: { nodes: counts.graph_nodes, edges: counts.graph_edges, sources: counts.sources } });
-    await expect(validateCcxPackage(Buffer.from('nope'))).rejects.toMatchObject({ status: 400, message: expect.stringMatching(/not a ZIP archive/) });
+    await expect(validateCcxPackage(Buffer.from('nope'))).rejects.toMatchObject({ kind: 'bad_input', message: expect.stringMatching(/not a ZIP archive/) });
     await target.platform.databases.create('copy');
     const { task_id } = await queueCcxImport(target.platform, { bytes, merge: false, database: 'copy' });
-    expect(await into.waitForTask(task_id)).toMatchObject({ status: 'completed' });
+    expect(await into.finished(task_id)).toMatchObject({ status: 'completed' });
     expect(await countsOf(await target.platform.databases.connection('copy'))).toMatchObject({ graph_nodes: counts.graph_nodes, graph_edges: counts.graph_edges, source_citations: counts.source_citations });
   });
 

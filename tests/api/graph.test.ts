@@ -1,9 +1,11 @@
 import type { Knex } from 'knex';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { setUpAccount, startTestServer, type CallResult, type TestServer } from '../support/server.ts';
+import type { SourceStatus } from '@rhizome/contracts/api/sources';
 import { type PageOf } from '../support/api-assertions.ts';
 import type { CanvasPayload as Canvas } from '@rhizome/core/graph';
 import type { GraphBreakdown as Breakdown } from '@rhizome/core/graph';
+import { sleep, waitForTask } from '../support/wait.ts';
 
 interface GroundNode {
   id: string;
@@ -35,7 +37,6 @@ const nodeKeys = [
   'edge_count', 'incoming_edge_count', 'outgoing_edge_count', 'citation_count', 'relationship_type_count',
 ].sort();
 const edgeKeys = ['id', 'template_id', 'source_node_id', 'target_node_id', 'label', 'properties', 'created_at', 'updated_at'].sort();
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const ids = (list: { id: string }[]) => list.map((entry) => entry.id).sort();
 
 describe('graph endpoints', () => {
@@ -53,11 +54,11 @@ describe('graph endpoints', () => {
   /** Rows in insertion order with increasing timestamps (grounding lists are in insertion order). */
   const stamp = () => new Date((clock += 1000)).toISOString();
 
-  async function addSource(id: string, fields: { source_type?: string; status?: string; enabled?: boolean; title?: string; filename?: string; extraction_domain?: string } = {}) {
+  async function addSource(id: string, fields: { source_type?: string; status?: SourceStatus; enabled?: boolean; title?: string; filename?: string; extraction_domain?: string } = {}) {
     const now = stamp();
     await db('sources').insert({
       id, title: fields.title ?? `Title ${id}`, filename: fields.filename ?? `${id}.png`, source_type: fields.source_type ?? 'image',
-      status: fields.status ?? 'committed', enabled: fields.enabled ?? true, extraction_domain: fields.extraction_domain ?? null, created_at: now, updated_at: now,
+      status: fields.status ?? 'committed', enabled: (fields.enabled ?? true) ? 1 : 0, extraction_domain: fields.extraction_domain ?? null, created_at: now, updated_at: now,
     });
   }
 
@@ -82,15 +83,7 @@ describe('graph endpoints', () => {
     ok(await call('PATCH', '/settings', patch));
   }
 
-  async function waitForTask(taskId: string): Promise<unknown> {
-    const deadline = Date.now() + 10_000;
-    for (;;) {
-      const task = ok<Task>(await call('GET', `/queue/tasks/${taskId}`));
-      if (task.status === 'completed') return ok<{ result: unknown }>(await call('GET', `/queue/tasks/${taskId}/result`)).result;
-      if (task.status === 'failed' || task.status === 'cancelled' || Date.now() > deadline) throw new Error(`task ${taskId} is ${task.status}`);
-      await sleep(20);
-    }
-  }
+  const completedResult = async (taskId: string) => (await waitForTask(call, taskId, { statuses: ['completed'] })).result;
 
   async function tasksOf(operation: string): Promise<Task[]> {
     return ok<PageOf<Task>>(await call('GET', '/queue/tasks?page_size=1000')).data.filter((task) => task.operation === operation);
@@ -272,7 +265,7 @@ describe('graph endpoints', () => {
     it('lists committed image sources with their owned and cited entities, once each', async () => {
       await addSource('img_1', { title: 'Whiteboard', filename: 'board.png', extraction_domain: 'general' });
       await addSource('img_empty');
-      await addSource('img_pending', { status: 'processing' });
+      await addSource('img_pending', { status: 'indexing' });
       await addSource('txt_1', { source_type: 'text' });
       await addNode('owned', { source: 'img_1' });
       await addNode('cited');
@@ -293,7 +286,7 @@ describe('graph endpoints', () => {
     });
 
     it('is empty without committed image sources', async () => {
-      await addSource('img_pending', { status: 'processing' });
+      await addSource('img_pending', { status: 'indexing' });
       await addNode('n', { source: 'img_pending' });
       expect(ok(await call('GET', '/graph/source_groups'))).toEqual({ groups: [] });
     });
@@ -408,14 +401,14 @@ describe('graph endpoints', () => {
       await buildGraph(2);
       const queued = ok<Record<string, unknown>>(await call('POST', '/graph/snapshot/refresh'), 202);
       expect(queued).toEqual({ task_id: expect.any(String), status: 'queued', message: expect.any(String) });
-      const result = (await waitForTask(queued.task_id as string)) as Record<string, unknown>;
+      const result = (await completedResult(queued.task_id as string)) as Record<string, unknown>;
       expect(result).toMatchObject({ node_count: 2, edge_count: 0 });
       expect(ok<Breakdown>(await call('GET', '/graph/snapshot')).totals.nodes).toBe(2);
 
       await addNode('n3');
       const again = ok<{ task_id: string }>(await call('POST', '/graph/snapshot/refresh'), 202);
       expect(again.task_id).not.toBe(queued.task_id);
-      await waitForTask(again.task_id);
+      await completedResult(again.task_id);
       expect(ok<Breakdown>(await call('GET', '/graph/snapshot')).totals.nodes).toBe(3);
     });
   });
@@ -454,13 +447,13 @@ describe('graph endpoints', () => {
 
       const queued = ok<Record<string, unknown>>(await call('POST', '/graph/cleanup'), 202);
       expect(queued).toEqual({ task_id: expect.any(String), status: 'queued', operation_type: 'graph_cleanup', message: expect.any(String) });
-      expect(await waitForTask(queued.task_id as string)).toEqual({ nodes_removed: 5, edges_removed: 5 });
+      expect(await completedResult(queued.task_id as string)).toEqual({ nodes_removed: 5, edges_removed: 5 });
       expect((await db('graph_nodes').select('id')).map((row) => row.id).sort()).toEqual(['good_1', 'good_2']);
       expect((await db('graph_edges').select('id')).map((row) => row.id)).toEqual(['good_edge']);
       expect((await db('fts_nodes').select('node_id')).map((row) => row.node_id)).toEqual(['good_1']);
 
       const again = ok<{ task_id: string }>(await call('POST', '/graph/cleanup'), 202);
-      expect(await waitForTask(again.task_id)).toEqual({ nodes_removed: 0, edges_removed: 0 });
+      expect(await completedResult(again.task_id)).toEqual({ nodes_removed: 0, edges_removed: 0 });
     });
   });
 

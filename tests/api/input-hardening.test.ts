@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { maxPage } from '@rhizome/contracts/api/common';
 import { setUpAccount, startTestServer, type CallResult, type TestServer } from '../support/server.ts';
 import { uploadSources } from '../support/sources.ts';
+import { sleep } from '../support/wait.ts';
 
 interface Operation {
   method: string;
@@ -73,6 +74,12 @@ describe('HTTP input hardening', () => {
     for (const { method, path: apiPath } of jsonOperations) {
       for (const body of [deepArray, deepObject]) {
         const result = await raw(method, concrete(apiPath), body);
+        if (apiPath.startsWith('/openai/')) {
+          // The OpenAI-compatible API answers in OpenAI's error shape, where a malformed request is a 400.
+          expect(result.status, `${method} ${apiPath}`).toBe(400);
+          expect((result.body as { error: { message: string } }).error.message).toContain('nested more than 128 levels');
+          continue;
+        }
         const error = expectEnvelope(result, 422);
         expect(error.error, `${method} ${apiPath}`).toBe('VALIDATION_FAILED');
         expect(error.message).toContain('nested more than 128 levels');
@@ -233,7 +240,7 @@ describe('HTTP input hardening', () => {
     const deadline = Date.now() + 20_000;
     let listed = await call('GET', '/workflows/executions?page_size=5');
     while ((listed.body as Listed).pagination.total < 13 && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await sleep(50);
       listed = await call('GET', '/workflows/executions?page_size=5');
     }
     expect(listed.status, listed.text).toBe(200);

@@ -3,6 +3,7 @@ import { startFakeOllama, type FakeOllama } from '../support/fakes/ollama.ts';
 import { validationIssuesOf } from '../support/api-assertions.ts';
 import { freePort } from '../support/ports.ts';
 import { setUpAccount, startTestServer, type CallResult, type TestServer } from '../support/server.ts';
+import { sleep } from '../support/wait.ts';
 
 interface Health {
   verified: boolean;
@@ -134,7 +135,7 @@ async function eventually<T>(probe: () => Promise<T>, timeoutMs = 20_000): Promi
       return await probe();
     } catch (error) {
       if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await sleep(50);
     }
   }
 }

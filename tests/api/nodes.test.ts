@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { setUpAccount, startTestServer, type CallResult, type TestServer } from '../support/server.ts';
 import { type PageOf, isoPattern, validationIssuesOf } from '../support/api-assertions.ts';
+import { sleep } from '../support/wait.ts';
 
 interface Node {
   id: string;
@@ -21,7 +22,6 @@ interface Node {
   relationship_type_count: number | null;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const person = 'system_template_person';
 const link = 'system_template_link';
 const company = 'tpl_test_company';

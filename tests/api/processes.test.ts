@@ -6,6 +6,7 @@ import { runCli } from '@rhizome/cli/main';
 import { call, setUpAccount, startTestServer, tempDataDir } from '../support/server.ts';
 import { freePort } from '../support/ports.ts';
 import { startRedis, type TestRedis } from '../support/redis.ts';
+import { sleep } from '../support/wait.ts';
 
 const repo = path.resolve(__dirname, '../..');
 
@@ -30,7 +31,7 @@ async function waitFor(running: Running, pattern: RegExp, timeoutMs = 30_000): P
     const match = running.output().match(pattern);
     if (match) return match;
     if (running.child.exitCode !== null) throw new Error(`process exited: ${running.output()}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await sleep(50);
   }
   throw new Error(`timed out waiting for ${pattern}: ${running.output()}`);
 }

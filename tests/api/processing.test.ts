@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Blocker } from '../support/blocking-operation.ts';
 import { setUpAccount, startTestServer, type TestServer } from '../support/server.ts';
 import { isoPattern } from '../support/api-assertions.ts';
+import { sleep, waitForTask } from '../support/wait.ts';
 
 interface SystemEvent {
   id: number;
@@ -23,7 +24,6 @@ interface Status {
 
 const proxy401 = '{"error":"authentication_required"}';
 const running: Status = { paused: false, paused_at: null, reason: null };
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('system processing pause and event log', () => {
   let server: TestServer;
@@ -56,15 +56,7 @@ describe('system processing pause and event log', () => {
   }
 
   async function waitFor(taskId: string, wanted: string): Promise<void> {
-    const deadline = Date.now() + 5000;
-    for (;;) {
-      const { status: current } = await taskStatus(taskId);
-      if (current === wanted) return;
-      if (['completed', 'failed', 'cancelled'].includes(current) || Date.now() > deadline) {
-        throw new Error(`task ${taskId} is ${current}, expected ${wanted}`);
-      }
-      await sleep(15);
-    }
+    await waitForTask(call, taskId, { statuses: [wanted], timeoutMs: 5000 });
   }
 
   async function pause(body: unknown) {

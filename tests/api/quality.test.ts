@@ -3,6 +3,7 @@ import type { DomainPerformanceBody, SourceQualityDetailsBody, SourceQualityScor
 import type { SourceResponseBody } from '@rhizome/contracts/api/sources';
 import { setUpAccount, startTestServer, type TestServer } from '../support/server.ts';
 import { uploadSources, waitForSource } from '../support/sources.ts';
+import { sleep } from '../support/wait.ts';
 
 const lovelace = [
   'Ada Lovelace was an English mathematician who was born in London in 1815.',
@@ -201,7 +202,7 @@ describe('quality scores of sources extracted through the builtin provider', () 
       const deadline = Date.now() + 60_000;
       let status = '';
       while (!['committed', 'error'].includes(status) && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
+        await sleep(50);
         status = ((await database('sources').where({ id }).first('status')) as { status: string }).status;
       }
       expect(status).toBe('committed');

@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Blocker } from '../support/blocking-operation.ts';
 import { setUpAccount, startTestServer, type CallResult, type TestServer } from '../support/server.ts';
 import { isoPattern } from '../support/api-assertions.ts';
+import { sleep, waitForTask } from '../support/wait.ts';
 
 interface Task {
   task_id: string;
@@ -28,7 +29,6 @@ interface TaskList {
 }
 
 const proxy401 = '{"error":"authentication_required"}';
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function expectError(result: CallResult, status: number, error: string): void {
   expect({ status: result.status, error: (result.body as { error?: string } | null)?.error }).toEqual({ status, error });
@@ -61,14 +61,8 @@ describe('queue endpoints (embedded default)', () => {
 
   /** Polls until the task reaches `status` (fails after 5 s, or at once on another terminal state). */
   async function waitFor(taskId: string, status: string): Promise<Task> {
-    const deadline = Date.now() + 5000;
-    for (;;) {
-      const current = await task(taskId);
-      if (current.status === status) return current;
-      const terminal = ['completed', 'failed', 'cancelled'].includes(current.status);
-      if (terminal || Date.now() > deadline) throw new Error(`task ${taskId} is ${current.status}, expected ${status}`);
-      await sleep(15);
-    }
+    await waitForTask(call, taskId, { statuses: [status], timeoutMs: 5000 });
+    return task(taskId);
   }
 
   const block = (queue: string, key: string, extra: Record<string, unknown> = {}) =>

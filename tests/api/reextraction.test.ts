@@ -3,6 +3,7 @@ import type { SourceResponseBody } from '@rhizome/contracts/api/sources';
 import type { BulkExtractionProgressBody } from '@rhizome/contracts/api/extraction';
 import { setUpAccount, startTestServer, type TestServer } from '../support/server.ts';
 import { uploadSources, waitForSource } from '../support/sources.ts';
+import { sleep } from '../support/wait.ts';
 
 const curie = 'Marie Curie was a physicist who was born in Warsaw. Marie Curie married Pierre Curie in Paris in 1895. Marie Curie worked at the University of Paris.';
 const becquerel = 'Henri Becquerel was a physicist who discovered radioactivity. Henri Becquerel worked in Paris. Henri Becquerel shared the Nobel Prize with Marie Curie and Pierre Curie.';
@@ -38,7 +39,7 @@ describe('re-extraction of committed sources', () => {
       expect(polled.status, polled.text).toBe(200);
       const progress = polled.body as BulkExtractionProgressBody;
       if (progress.completed === count || Date.now() > deadline) return progress;
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await sleep(50);
     }
   };
 

@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildCcxPackage } from '@rhizome/core/ccx';
+import { exportedPackage } from '../support/ccx-package.ts';
 import { startRegistryFake, type RegistryFake } from '../support/fakes/registry-server.ts';
 import { setUpAccount, startTestServer, type TestServer } from '../support/server.ts';
+import { sleep } from '../support/wait.ts';
 
 const upstreamFailure = { error: 'REGISTRY_UPSTREAM_ERROR', message: 'Upstream registry request failed', details: null };
 
@@ -222,7 +223,7 @@ describe('package registry', () => {
         const created = await call('POST', '/nodes', { template_id: 'system_template_item', label, properties: { definition: label } });
         expect(created.status).toBe(201);
       }
-      ccx = await buildCcxPackage(server.platform, { database: 'default' });
+      ccx = await exportedPackage(server.platform, { database: 'default' });
       fake.addPackage({ name: 'chemistry', ownerUsername: 'ada', packageType: 'KNOWLEDGE' }, ccx);
       expect((await call('POST', '/databases', { name: 'pulled' })).status).toBe(201);
       expect((await call('PATCH', '/databases/current', { name: 'pulled' })).status).toBe(200);
@@ -239,7 +240,7 @@ describe('package registry', () => {
       let status = '';
       for (let attempt = 0; attempt < 400 && !['completed', 'failed'].includes(status); attempt++) {
         status = ((await call('GET', `/queue/tasks/${taskId}`)).body as { status: string }).status;
-        if (status !== 'completed') await new Promise((resolve) => setTimeout(resolve, 50));
+        if (status !== 'completed') await sleep(50);
       }
       expect(status).toBe('completed');
       expect(await labels()).toEqual(['Marie Curie', 'Polonium']);

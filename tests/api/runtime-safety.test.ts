@@ -6,6 +6,7 @@ import { startServeProcess, type ServeProcess } from '../support/cli.ts';
 import { freePort } from '../support/ports.ts';
 import { setUpAccount, startTestServer, tempDataDir, type TestServer } from '../support/server.ts';
 import { uploadSources, waitForSource } from '../support/sources.ts';
+import { sleep } from '../support/wait.ts';
 
 interface Task { status: string; error: string | null; error_type: string | null }
 
@@ -28,7 +29,7 @@ async function finishedTask(server: ServeProcess, cookie: string, taskId: string
     const task = (await server.call('GET', `/queue/tasks/${taskId}`, { cookie })).body as Task;
     if (['completed', 'failed', 'cancelled'].includes(task.status)) return task;
     if (Date.now() > deadline) throw new Error(`task ${taskId} still ${task.status}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await sleep(50);
   }
 }
 
@@ -40,7 +41,7 @@ describe('runtime safety of a real rhizome serve process', () => {
     const task = await finishedTask(server, cookie, (accepted.body as { task_id: string }).task_id);
     expect(task, server.output()).toMatchObject({ status: 'completed', error: null });
     // The process died a moment after the 202 before: give it that moment.
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await sleep(500);
     expect(server.child.exitCode, server.output()).toBeNull();
     expect((await server.call('GET', '/health', { cookie })).status).toBe(200);
     const download = await fetch(`${server.base}/exports/${(accepted.body as { task_id: string }).task_id}/download`, { headers: { cookie } });
@@ -62,7 +63,7 @@ describe('runtime safety of a real rhizome serve process', () => {
       expect(accepted.status, accepted.text).toBe(202);
       expect(await finishedTask(server, cookie, (accepted.body as { task_id: string }).task_id), server.output()).toMatchObject({ status: 'completed' });
     }
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await sleep(500);
     expect(server.child.exitCode, server.output()).toBeNull();
   }, 90_000);
 });
@@ -80,7 +81,7 @@ async function logged(server: TestServer, pattern: RegExp): Promise<LogEntry[]> 
   for (;;) {
     const entries = logEntries(server, pattern);
     if (entries.length || Date.now() > deadline) return entries;
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await sleep(50);
   }
 }
 
@@ -120,7 +121,7 @@ describe('log levels of expected conditions', () => {
   it('logs a download the client closed as one warning line', async () => {
     const accepted = await server.call('POST', '/exports', { cookie, body: {} });
     const taskId = (accepted.body as { task_id: string }).task_id;
-    for (let task = { status: 'queued' }; task.status !== 'completed'; await new Promise((resolve) => setTimeout(resolve, 50))) {
+    for (let task = { status: 'queued' }; task.status !== 'completed'; await sleep(50)) {
       task = (await server.call('GET', `/queue/tasks/${taskId}`, { cookie })).body as { status: string };
     }
     const { port } = new URL(server.url);

@@ -10,6 +10,7 @@ import { startFakeOpenAi } from '../support/fakes/openai.ts';
 import type { FakeProviderControls } from '../support/fakes/controls.ts';
 import { setUpAccount, startTestServer, type TestServer } from '../support/server.ts';
 import { uploadSources, waitForSource } from '../support/sources.ts';
+import { waitForTask } from '../support/wait.ts';
 
 const passages = {
   medicine: 'The physician examined her patients at the clinic every morning and prescribed medicine for their illnesses.',
@@ -183,7 +184,7 @@ describe('semantic search and index maintenance', () => {
     // Asked again while it runs: the same task.
     const again = await call('POST', '/search/indexes');
     if (again.status === 202) expect((again.body as RegeneratingBody).task_id).toBe(task.task_id);
-    const done = await waitForTask(task.task_id);
+    const done = (await waitForTask(call, task.task_id, { statuses: ['completed'] })).result;
     expect(done).toMatchObject({ model: 'fake-embed-8', dimensions: 8, chunks: 3, nodes: 4 });
 
     const current = ok<IndexStatusBody>(await call('GET', '/search/indexes/status'));
@@ -220,14 +221,4 @@ describe('semantic search and index maintenance', () => {
     expect(Object.keys(document.paths['/search/embeddings'])).toEqual(['post']);
   });
 
-  async function waitForTask(taskId: string): Promise<Record<string, unknown>> {
-    const deadline = Date.now() + 30_000;
-    for (;;) {
-      const task = ok<{ status: string; error: string | null }>(await call('GET', `/queue/tasks/${taskId}`));
-      if (task.status === 'completed') break;
-      if (task.status === 'failed' || task.status === 'cancelled' || Date.now() > deadline) throw new Error(`task ${taskId} is ${task.status}: ${task.error}`);
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-    return ok<{ result: Record<string, unknown> }>(await call('GET', `/queue/tasks/${taskId}/result`)).result;
-  }
 });

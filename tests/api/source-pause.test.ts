@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setUpAccount, startTestServer, type TestServer } from '../support/server.ts';
+import { sleep } from '../support/wait.ts';
 
 describe('per-source pause', () => {
   let server: TestServer;
@@ -32,7 +33,7 @@ describe('per-source pause', () => {
     const held = await submit('src_a');
     const other = await submit('src_b');
     await expect.poll(() => status(other)).toBe('completed');
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await sleep(300);
     expect(await status(held)).toBe('queued');
 
     expect((await call('POST', '/sources/src_a/resume')).body).toEqual({ source_id: 'src_a', paused: false });

@@ -7,6 +7,7 @@ import { png } from '../../packages/core/test/sources/fixtures.ts';
 import { createChat, sendMessage, waitIdle } from '../support/chats.ts';
 import { setUpAccount, startTestServer, tempDataDir, type TestServer } from '../support/server.ts';
 import { uploadSources, waitForSource } from '../support/sources.ts';
+import { sleep } from '../support/wait.ts';
 
 interface Task {
   task_id: string;
@@ -59,7 +60,7 @@ describe('sources pipeline hardening over HTTP', () => {
       const tasks = ((await call('GET', '/queue/tasks?page_size=1000')).body as { data: Task[] }).data;
       task = tasks.find((candidate) => candidate.operation === 'sources.index' && candidate.data.source_id === id);
       if ((task && ['completed', 'failed', 'cancelled'].includes(task.status)) || Date.now() > deadline) return task;
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await sleep(50);
     }
   };
   /** The source after its indexing task (and the extraction start it runs at the end) finished. */
@@ -215,7 +216,7 @@ describe('the recovery scan at start-up', () => {
     const { db } = await server.platform.databases.current();
     const longAgo = new Date(Date.now() - 3_600_000).toISOString();
     await db('sources').where({ id: orphaned }).update({ last_activity_at: longAgo });
-    const jobs = [{ id: 'job_zero_groups', status: 'queued' }, { id: 'job_cancelled', status: 'cancelled' }];
+    const jobs = [{ id: 'job_zero_groups', status: 'queued' as const }, { id: 'job_cancelled', status: 'cancelled' as const }];
     for (const [index, job] of jobs.entries()) {
       await db('extraction_jobs').insert({ id: job.id, source_id: ids[index], status: job.status, depth: 'full', domain: 'biographical', options: '{}', total_groups: 0, created_at: longAgo });
       await db('sources').where({ id: ids[index] }).update({ status: 'extracting', extraction_job_id: job.id, last_activity_at: longAgo, step_description: 'Extracting 0 groups of 0 chunks' });

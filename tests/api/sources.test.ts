@@ -7,6 +7,7 @@ import type { SourceResponseBody } from '@rhizome/contracts/api/sources';
 import { validationIssuesOf } from '../support/api-assertions.ts';
 import { setUpAccount, startTestServer, tempDataDir, type TestServer } from '../support/server.ts';
 import { uploadSources, waitForSource } from '../support/sources.ts';
+import { sleep } from '../support/wait.ts';
 
 type Source = SourceResponseBody;
 
@@ -30,7 +31,7 @@ describe('sources over HTTP', () => {
   const incomingFiles = async () => {
     const dir = path.join(server.dataDir, 'databases', 'default', 'sources', '.incoming');
     const list = () => (fs.existsSync(dir) ? fs.readdirSync(dir) : []);
-    for (let attempt = 0; attempt < 50 && list().length; attempt++) await new Promise((resolve) => setTimeout(resolve, 10));
+    for (let attempt = 0; attempt < 50 && list().length; attempt++) await sleep(10);
     return list();
   };
 
@@ -146,7 +147,7 @@ describe('sources over HTTP', () => {
     const held = (await upload(server, cookie, '/sources', [{ name: 'held.txt', content: `${essay} held` }], { auto_confirm: 'true', extract_entities: 'false' })).body as Source;
     expect((await call('POST', `/sources/${held.id}/pause`, { reason: 'wait' })).body).toEqual({ source_id: held.id, paused: true });
     expect((await call('POST', '/system/processing/resume')).status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await sleep(300);
     expect(((await call('GET', `/sources/${held.id}`)).body as Source)).toMatchObject({ status: 'pending', paused: true });
     expect((await call('POST', `/sources/${held.id}/resume`)).status).toBe(200);
     expect((await settled(held.id)).status).toBe('indexed');

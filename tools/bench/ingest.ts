@@ -138,7 +138,7 @@ const verdict = (met: boolean) => (met ? 'ok' : 'MISSED');
 /** The source's chunks as indexing stored them, to replay them through the floor measurements. */
 async function storedChunks(sourceId: string): Promise<PreparedChunk[]> {
   const { db } = await server.platform.databases.current();
-  const rows = (await db('document_chunks').where({ source_id: sourceId }).orderBy('chunk_index').select()) as Record<string, unknown>[];
+  const rows = await db('document_chunks').where({ source_id: sourceId }).orderBy('chunk_index').select();
   return rows.map((row) => ({
     id: row.id as string, index: row.chunk_index as number, content: row.content as string, start: row.start_offset as number, end: row.end_offset as number,
     page: row.page_number as number | null, section: row.section as string | null, tokenEstimate: row.token_estimate as number,
@@ -147,7 +147,7 @@ async function storedChunks(sourceId: string): Promise<PreparedChunk[]> {
   }));
 }
 
-/** Storing floor: the chunks' rows and full-text index into a fresh database, with the statements indexing uses, nothing else running. */
+/** Storing floor: the chunks' rows and full-text index into a fresh database, with the statements and transactions indexing uses, nothing else running. */
 async function storingSeconds(chunks: PreparedChunk[]): Promise<number> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rhizome-ingest-floor-'));
   const db = openSqlite(path.join(dir, 'floor.db'));
@@ -155,9 +155,9 @@ async function storingSeconds(chunks: PreparedChunk[]): Promise<number> {
     await new Migrator(path.join(dir, 'backups')).apply(db);
     const at = new Date().toISOString();
     await db('sources').insert({ id: 'floor', title: 'floor', source_type: 'file', status: 'indexing', created_at: at, updated_at: at });
-    const wave = 1000;
+    const wave = server.platform.settings.get().batching.embedding_wave_size;
     const started = performance.now();
-    for (let start = 0; start < chunks.length; start += wave) await storeChunkRows(db, 'floor', chunks.slice(start, start + wave), at);
+    for (let start = 0; start < chunks.length; start += wave) await db.transaction((trx) => storeChunkRows(trx, 'floor', chunks.slice(start, start + wave), at));
     return (performance.now() - started) / 1000;
   } finally {
     await db.destroy();

@@ -5,6 +5,7 @@
 // executions the events started. BENCH_NODES / BENCH_BASELINE / BENCH_CONCURRENCY scale it.
 import fs from 'node:fs';
 import { startBenchServer } from './api-client.ts';
+import type { ExecutionStatus } from '@rhizome/core/automation';
 
 const nodeCount = Number(process.env.BENCH_NODES ?? 10_000);
 const baselineCount = Number(process.env.BENCH_BASELINE ?? 2_000);
@@ -37,7 +38,7 @@ async function createNodes(count: number, prefix: string): Promise<{ latencies: 
   return { latencies, seconds: (performance.now() - begin) / 1000 };
 }
 
-const executionCount = async (workflowId: string, status?: string) => {
+const executionCount = async (workflowId: string, status?: ExecutionStatus) => {
   const query = db('workflow_executions').where({ workflow_id: workflowId });
   if (status) query.where({ status });
   return Number(((await query.count({ n: '*' })) as { n: number }[])[0].n);

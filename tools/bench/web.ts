@@ -68,7 +68,7 @@ async function fillSources(bench: Awaited<ReturnType<typeof startBenchServer>>, 
     if (waited > 300) throw new Error('the seed source was not indexed');
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  const seed = (await db('sources').where({ id: seedId }).first()) as Record<string, unknown>;
+  const seed = await db('sources').where({ id: seedId }).first();
   const rows = Array.from({ length: count - 1 }, (_, index) => ({
     ...seed, id: `src_bench${String(index).padStart(6, '0')}`, title: `Bench source ${index + 1}`, filename: `bench-${index + 1}.md`, content_hash: `bench-${index}`,
   }));

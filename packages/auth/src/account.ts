@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { NotFound, Conflict, NotReady, Unauthenticated, Forbidden } from '@rhizome/contracts/errors';
+import { SerialQueue } from '@rhizome/contracts/serial';
 import { generateApiKey, generateKeyId, hashApiKey, keyLookup } from './api-keys.ts';
 import type { Credentials } from './credentials.ts';
 import { hashPassword, verifyPassword } from './password.ts';
@@ -27,11 +28,11 @@ export interface ApiKeyView {
 }
 
 /**
- * The single operator account (spec Part A "Account setup", "Session and keys"). Every change of the
+ * The single operator account (docs/api-conventions.md#authentication). Every change of the
  * credentials file goes through `serially`, so two requests never interleave a read-modify-write.
  */
 export class AccountService {
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly queue = new SerialQueue();
 
   constructor(
     private readonly verifier: Verifier,
@@ -171,9 +172,7 @@ export class AccountService {
   }
 
   private serially<T>(work: () => Promise<T>): Promise<T> {
-    const run = this.queue.then(work, work);
-    this.queue = run.catch(() => undefined);
-    return run;
+    return this.queue.run(work);
   }
 }
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 
-/** Secret files under `<data_dir>/secrets/` (DESIGN §4), each created once with mode 0600. */
+/** Secret files under `<data_dir>/secrets/` (docs/api-conventions.md#data-directory), each created once with mode 0600. */
 export const SecretName = {
   session: 'session_secret',
   edgeToken: 'edge_auth_token',

@@ -1,7 +1,7 @@
 import http from 'node:http';
-import { createAuthServices, createCortexApi, startApiBackgroundJobs } from '@rhizome/cortex-api';
+import { createAuthServices, createCortexApi } from '@rhizome/cortex-api';
 import { createNeuronWorker } from '@rhizome/neuron-worker';
-import { createPlatform, type Platform } from '@rhizome/core/platform';
+import { createPlatform, startBackgroundJobs, type Platform } from '@rhizome/core/platform';
 import { closeServer, listen, type ListenOptions } from '@rhizome/core/runtime';
 import type { Migration } from '@rhizome/core/storage';
 
@@ -24,21 +24,23 @@ export async function startEmbedded(
   const auth = await createAuthServices(platform);
   const { app } = createCortexApi({ platform, ...auth, authMode: 'embedded' });
   const worker = createNeuronWorker({ platform });
-  const background = startApiBackgroundJobs(platform);
   const server = http.createServer(app);
-  const stopServices = async () => {
-    await background.stop();
-    await worker.stop();
-    await platform.close();
-  };
   let url: string;
   try {
     url = await listen(server, listenOn);
   } catch (error) {
     // Nothing may keep the process alive once it cannot serve (a port in use).
-    await stopServices();
+    await worker.stop();
+    await platform.close();
     throw error;
   }
+  // Started only once serving: a process that cannot listen must exit without side work or log lines.
+  const background = startBackgroundJobs(platform);
+  const stopServices = async () => {
+    await background.stop();
+    await worker.stop();
+    await platform.close();
+  };
   return {
     url,
     platform,

@@ -18,7 +18,7 @@ export interface Endpoint<
   path: string;
   tag: string;
   summary: string;
-  /** Reachable without credentials (spec Part A, Authentication 2). */
+  /** Reachable without credentials (docs/api-conventions.md#authentication). */
   public?: boolean;
   body?: B;
   query?: Q;

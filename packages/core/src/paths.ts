@@ -21,7 +21,7 @@ export function resolveConfigDir(env: NodeJS.ProcessEnv = process.env): string {
   return path.join(env.XDG_CONFIG_HOME ?? path.join(home, '.config'), appName);
 }
 
-/** Every well-known location under one data directory (DESIGN §4). */
+/** Every well-known location under one data directory (docs/api-conventions.md#data-directory). */
 export class DataPaths {
   constructor(readonly root: string) {}
 

@@ -1,4 +1,4 @@
-/** Messages between processes: settings reloads, chat events, cancellation flags (DESIGN §1). */
+/** Messages between processes: settings reloads, chat events, cancellation flags (docs/architecture.md#processes). */
 export interface PubSub {
   publish(channel: string, message: string): Promise<void>;
   /** Resolves once the subscription is active; the returned function unsubscribes. */

@@ -22,7 +22,7 @@ export interface WorkerRuntimeOptions {
   pauseFilter: () => ClaimFilter | Promise<ClaimFilter>;
   logger: QueueLogger;
   clock?: () => number;
-  /** Retry delay after a failed attempt; the default is prior-art's exponential backoff with jitter. */
+  /** Retry delay after a failed attempt; by default exponential with jitter (docs/api-conventions.md#tasks-and-queue-lanes). */
   backoff?: (attempt: number) => number;
   heartbeatIntervalMs?: number;
   heartbeatTimeoutMs?: number;

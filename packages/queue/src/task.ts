@@ -6,11 +6,11 @@ export type QueueName = (typeof queueNames)[number];
 export type TaskStatus = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
 export const terminalStatuses: readonly TaskStatus[] = ['completed', 'failed', 'cancelled'];
 
-/** The payload versions this build's workers understand (spec Part A, Versioning 3). */
+/** The payload versions this build's workers understand (docs/api-conventions.md#tasks-and-queue-lanes). */
 export const currentPayloadVersion = 1;
 export const supportedPayloadVersions: readonly number[] = [1];
 
-/** A lane refuses new tasks once this many are pending (prior-art §8). */
+/** A lane refuses new tasks once this many are pending (docs/api-conventions.md#tasks-and-queue-lanes). */
 export const maxPendingPerQueue = 10_000;
 
 export interface TaskRecord {

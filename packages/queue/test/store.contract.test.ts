@@ -119,8 +119,8 @@ describe.each(adapters)('task queue contract: %s', (_name, target) => {
     const free = await queue.enqueue(newTask(), 3);
     const filter = { excludeOperations: new Set(['index']), excludeSourceIds: new Set(['src_1']) };
     expect((await queue.claim('operations', 5, 'w', filter, 10)).map((task) => task.task_id)).toEqual([free.task_id]);
-    await sleep(1200);
-    const later = await queue.claim('operations', 5, 'w', noFilter, Date.now() + 5000);
+    // A later claim on the injected clock, with the filter lifted.
+    const later = await queue.claim('operations', 5, 'w', noFilter, 10 + 1_200);
     expect(later.map((task) => task.task_id).sort()).toEqual([paused.task_id, pausedSource.task_id].sort());
     expect(later.every((task) => task.attempts === 1)).toBe(true);
   });
@@ -206,7 +206,8 @@ describe.each(adapters)('task queue contract: %s', (_name, target) => {
     runtime(queue, registry).start(['operations']);
     expect(await waitForStatus(queue, future.task_id, 'failed')).toMatchObject({ attempts: 1, error_type: 'task_unsupported_payload_version' });
     expect(await waitForStatus(queue, unknown.task_id, 'failed')).toMatchObject({ attempts: 1, error_type: 'unknown_operation' });
-    await sleep(200);
+    // Nothing is left to run at any later time: no retry was scheduled.
+    expect(await queue.claim('operations', 5, 'w', noFilter, Date.now() + 3_600_000)).toEqual([]);
     expect((await queue.get(future.task_id))!.attempts).toBe(1);
     expect(ran).toBe(0);
   });
@@ -230,11 +231,13 @@ describe.each(adapters)('task queue contract: %s', (_name, target) => {
       }
     });
     const running = await queue.enqueue(newTask({ operation: 'loop' }), Date.now());
-    runtime(queue, registry).start(['operations']);
+    const worker = runtime(queue, registry);
+    worker.start(['operations']);
     await waitForStatus(queue, running.task_id, 'running');
     expect(await queue.cancel(running.task_id, Date.now())).toBe('cancelled');
     await expect.poll(() => stoppedBySignal).toBe(true);
-    await sleep(100);
+    // Once the worker has stopped, whatever it wrote after the handler ended is in the store.
+    await worker.stop();
     expect((await queue.get(running.task_id))!.status).toBe('cancelled');
   });
 
@@ -407,15 +410,25 @@ describe.each(adapters)('task queue contract: %s', (_name, target) => {
     registry.define('extract', { queue: 'operations', pausable: true }, () => new Promise<void>((resolve) => (release = resolve)));
     const first = await queue.enqueue(newTask({ operation: 'extract', pausable: true }), Date.now());
     let paused = false;
-    runtime(queue, registry, { pauseFilter: () => ({ excludeOperations: new Set(paused ? ['extract'] : []), excludeSourceIds: new Set() }) }).start(['operations']);
+    let claims = 0;
+    const pauseFilter = () => {
+      claims++;
+      return { excludeOperations: new Set(paused ? ['extract'] : []), excludeSourceIds: new Set<string>() };
+    };
+    // Settles once the worker has claimed twice more: whatever it was going to take, it has looked at.
+    const twoMoreClaims = async () => {
+      const seen = claims;
+      await expect.poll(() => claims).toBeGreaterThan(seen + 1);
+    };
+    runtime(queue, registry, { pauseFilter }).start(['operations']);
     await waitForStatus(queue, first.task_id, 'running');
     paused = true;
     const second = await queue.enqueue(newTask({ operation: 'extract', pausable: true }), Date.now());
-    await sleep(300);
+    await twoMoreClaims();
     expect((await queue.get(second.task_id))!.status).toBe('queued');
     release();
     await waitForStatus(queue, first.task_id, 'completed');
-    await sleep(200);
+    await twoMoreClaims();
     expect((await queue.get(second.task_id))!.status).toBe('queued');
     paused = false;
     await waitForStatus(queue, second.task_id, 'running', 5_000);

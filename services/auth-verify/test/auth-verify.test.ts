@@ -8,7 +8,7 @@ import { AccountService, Verifier, type AuthFiles } from '@rhizome/auth';
 import { createAuthVerify } from '../src/app.ts';
 import { cookieNameReader } from '../src/cookie-name.ts';
 
-// auth-verify is the proxy's auth_request target (spec Part A "Authentication" 1, 3-6). It runs in its
+// auth-verify is the proxy's auth_request target (docs/api-conventions.md#authentication). It runs in its
 // own process: here it gets its own Verifier, while the "cortex process" changing the account is a
 // second Verifier/AccountService pair over the same data directory.
 

@@ -1,3 +1,2 @@
 export { createCortexApi, type CortexDeps } from './app.ts';
 export { createAuthServices } from './auth-services.ts';
-export { startApiBackgroundJobs } from './background.ts';

@@ -1,14 +1,13 @@
 import http from 'node:http';
-import { createPlatform } from '@rhizome/core/platform';
+import { createPlatform, startBackgroundJobs } from '@rhizome/core/platform';
 import { closeServer, listen, listenFailure, listenOptionsFromEnv, stopOnSignals } from '@rhizome/core/runtime';
 import { createCortexApi } from './app.ts';
 import { createAuthServices } from './auth-services.ts';
-import { startApiBackgroundJobs } from './background.ts';
 
 const platform = await createPlatform({ service: 'cortex', migrationPolicy: 'apply' });
 const auth = await createAuthServices(platform);
 const { app } = createCortexApi({ platform, ...auth, authMode: 'direct', supervisorUrl: process.env.RHIZOME_SUPERVISOR_URL });
-const background = startApiBackgroundJobs(platform);
+const background = startBackgroundJobs(platform);
 const server = http.createServer(app);
 const listenOn = listenOptionsFromEnv(8080);
 try {

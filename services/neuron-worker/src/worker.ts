@@ -1,6 +1,6 @@
 import { queueUrl } from '@rhizome/core/pubsub';
 import { runtimeSettings } from '@rhizome/core/tasks';
-import type { Platform } from '@rhizome/core/platform';
+import { registerTaskHandlers, type Platform } from '@rhizome/core/platform';
 import { WorkerRuntime } from '@rhizome/queue';
 
 export interface NeuronWorker {
@@ -11,12 +11,13 @@ export interface NeuronWorker {
 }
 
 /**
- * The background worker: runs the platform's operations from its task queue (in the API process in the
+ * The background worker: registers every module's task handlers and runs them from its task queue (in the API process in the
  * embedded default, or as its own process against Redis/Valkey or a shared queue.db), records failed
  * tasks and recoveries in the system event log.
  */
 export function createNeuronWorker(deps: { platform: Platform }): NeuronWorker {
   const { platform } = deps;
+  registerTaskHandlers(platform);
   const record = (event: Parameters<typeof platform.processing.record>[0]) =>
     void platform.processing.record(event).catch((error: unknown) => platform.logger.warning(`event log: ${String(error)}`));
   const runtime = new WorkerRuntime({

@@ -4,7 +4,7 @@ import JSZip from 'jszip';
 import { serveOnLoopback, waitUnlessGone } from './http-fake.ts';
 
 /**
- * A package registry on 127.0.0.1 speaking the wire calls of prior-art §10 under `/api/v1`: device
+ * A package registry on 127.0.0.1 speaking the registry's wire calls (docs/api-conventions.md#package-registry) under `/api/v1`: device
  * authorization (RFC 8628), password login, search, download and multipart upload, with failure
  * injection (the next requests answer a status) and a delay for timeouts.
  */

@@ -1,6 +1,6 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 
-/** Request bodies drop unknown fields instead of failing (DESIGN §6); known fields validate strictly. */
+/** Request bodies drop unknown fields instead of failing (docs/api-conventions.md#base-path-and-bodies); known fields validate strictly. */
 export function Body<T extends Parameters<typeof Type.Object>[0]>(properties: T) {
   return Type.Object(properties, { additionalProperties: false });
 }

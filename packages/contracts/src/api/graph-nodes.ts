@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { endpoint } from '../endpoint.ts';
 import { AnyObject, Body, Nullable, Page, Timestamp, QueuedTask, PageNumber } from './common.ts';
 
-/** Nodes, edges and their navigation (spec Part B "Nodes", "Edges", "Connection item", "Citation item"). */
+/** Nodes, edges and their navigation. */
 
 const Id = Type.String({ minLength: 1 });
 const NodeIdParam = Type.Object({ node_id: Id });

@@ -3,7 +3,7 @@ import { endpoint } from '../endpoint.ts';
 import { AnyObject, Nullable, Page, Pagination, QueuedTask, PageNumber } from './common.ts';
 import { EdgeResponse, NodeResponse, Position, RepeatedIds } from './graph-nodes.ts';
 
-/** Graph maintenance, canvas, snapshot and grounding (spec Part B "Graph maintenance", "Grounding"). */
+/** Graph maintenance, canvas, snapshot and grounding. */
 
 const tag = 'graph';
 const groundingTag = 'grounding';

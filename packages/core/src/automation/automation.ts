@@ -1,12 +1,10 @@
 import type { Settings } from '@rhizome/contracts/settings';
-import type { OperationRegistry, PubSub, QueueService } from '@rhizome/queue';
+import type { PubSub, QueueService } from '@rhizome/queue';
 import type { DatabaseManager } from '../databases/index.ts';
 import type { GraphEventBus } from '../graph/index.ts';
 import type { Logger } from '../logging.ts';
 import { Broadcast } from '../pubsub/index.ts';
-import type { Providers } from '../providers/index.ts';
-import type { VectorWriterSet } from '../search/index.ts';
-import { defineAutomationOperations, submitExecution, type ExecutionTaskData } from './engine/operation.ts';
+import { submitExecution, type ExecutionTaskData } from './engine/operation.ts';
 import { generateEmbeddingsWorkflowId, setSystemTriggersEnabled } from './seeds.ts';
 import { newId } from './rows.ts';
 import { TriggerDispatcher } from './triggers/dispatcher.ts';
@@ -15,10 +13,7 @@ export interface AutomationDeps {
   databases: DatabaseManager;
   settings(): Settings;
   queue: QueueService;
-  operations: OperationRegistry;
   events: GraphEventBus;
-  providers: Providers;
-  vectorWriters: VectorWriterSet;
   pubsub: PubSub;
   /** This process, for the broadcast that tells the others to reload their triggers. */
   origin: string;
@@ -42,11 +37,12 @@ export interface Automation {
   close(): Promise<void>;
 }
 
-export async function createAutomation(deps: AutomationDeps): Promise<Automation> {
-  defineAutomationOperations(deps.operations, {
-    databases: deps.databases, settings: deps.settings, llm: deps.providers.llm, embeddings: deps.providers.embeddings,
-    nodeVectors: (name) => deps.vectorWriters.nodes.sink(name),
-  });
+/**
+ * The process-wide part of automation: the trigger dispatcher listening to this process's graph events,
+ * and the broadcast that keeps every process's cached triggers current. The execution task itself is
+ * defined by the module (`automationModule.defineTasks`).
+ */
+export async function startAutomation(deps: AutomationDeps): Promise<Automation> {
   const dispatcher = new TriggerDispatcher({ databases: deps.databases, queue: deps.queue, priority: () => deps.settings().priorities.background, logger: deps.logger });
   const unsubscribe = deps.events.subscribe(dispatcher.onGraphEvent);
   const sync = new Broadcast<{ database: string | null }>(deps.pubsub, 'rhizome:triggers:changed', deps.origin);

@@ -1,10 +1,11 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { ajvFor } from '@rhizome/contracts/ajv';
 import { describeError } from '@rhizome/contracts/errors';
 
 /** A JSON Schema object as tools and workflows declare their inputs and outputs. */
 export type JsonSchema = Record<string, unknown>;
 
-const ajv = new Ajv({ allErrors: true, strict: false, useDefaults: true });
+const ajv = ajvFor('userSchema');
 const compiled = new WeakMap<JsonSchema, ValidateFunction>();
 
 /** The problems of `value` against `schema` as `path: message` lines; empty when it is valid. Fills the schema's defaults in. */

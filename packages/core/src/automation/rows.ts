@@ -9,8 +9,10 @@ export function fromJson<T>(text: string | null | undefined, fallback: T): T {
   return text === null || text === undefined ? fallback : (JSON.parse(text) as T);
 }
 
-/** SQLite hands booleans back as 0/1. */
-export const bool = (value: number | boolean | null | undefined): boolean => Boolean(value);
+/** A boolean column: written as a boolean, handed back by SQLite as 0/1. */
+export type Flag = number | boolean;
+
+export const bool = (value: Flag | null | undefined): boolean => Boolean(value);
 
 export function newId(prefix: 'wf' | 'exec' | 'trg' | 'tool'): string {
   return `${prefix}_${randomBytes(12).toString('hex')}`;

@@ -3,7 +3,7 @@ import { now } from './rows.ts';
 import { toStepRow, stepFromInput } from './workflows/repo.ts';
 import { defaultWorkflowMaxRetries, defaultWorkflowTimeoutSeconds } from './workflows/types.ts';
 
-/** The system workflow that embeds new nodes and the trigger that runs it (prior-art §11.5). */
+/** The system workflow that embeds new nodes and the trigger that runs it on every node created. */
 export const generateEmbeddingsWorkflowId = 'system_workflow_generate_embeddings_v1';
 export const autoEmbedTriggerId = 'system_trigger_auto_embed_create_v1';
 

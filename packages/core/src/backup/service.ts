@@ -30,20 +30,23 @@ export interface BackupServiceDeps {
   queue: QueueService;
   /** Priority of the vector rebuild task. */
   priority(): number;
+  /** The database backed up; when left out, whichever is active at each call (the schedule's view). */
+  database?: string;
 }
 
+/** The change in progress per backup folder: changes to one folder run one after the other in this process. */
+const changesInProgress = new Map<string, Promise<unknown>>();
+
 /**
- * Operator backups of the active database under `<data_dir>/backups/<database>/` (DESIGN §4): create,
- * list, locate for download, restore, delete and prune. Changes are serialised within the process (the
- * API process, which also runs the schedule, is the only one that makes them).
+ * Operator backups of one database under `<data_dir>/backups/<database>/` (docs/api-conventions.md#data-directory):
+ * create, list, locate for download, restore, delete and prune. Changes are serialised within the process
+ * (the API process, which also runs the schedule, is the only one that makes them).
  */
 export class BackupService {
-  #serial: Promise<unknown> = Promise.resolve();
-
   constructor(private readonly deps: BackupServiceDeps) {}
 
   get database(): string {
-    return this.deps.databases.currentName();
+    return this.deps.database ?? this.deps.databases.currentName();
   }
 
   create(kind: BackupKind = 'backup', at = new Date()): Promise<BackupInfo> {
@@ -152,8 +155,13 @@ export class BackupService {
   }
 
   #exclusive<T>(work: () => Promise<T>): Promise<T> {
-    const run = this.#serial.then(work);
-    this.#serial = run.catch(() => undefined);
+    const dir = this.#dir(this.database);
+    const run = (changesInProgress.get(dir) ?? Promise.resolve()).then(work);
+    const settled = run.catch(() => undefined);
+    changesInProgress.set(dir, settled);
+    void settled.then(() => {
+      if (changesInProgress.get(dir) === settled) changesInProgress.delete(dir);
+    });
     return run;
   }
 }

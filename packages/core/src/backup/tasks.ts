@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Settings } from '@rhizome/contracts/settings';
-import type { OperationRegistry } from '@rhizome/queue';
+import type { TaskRegistrar } from '../platform/index.ts';
 import type { DatabaseManager } from '../databases/index.ts';
 import { taskDatabaseFor } from '../databases/index.ts';
 import type { EmbeddingService } from '../providers/index.ts';
@@ -32,7 +32,7 @@ export interface BackupOperationDeps {
  * may now stand for another row, so they are discarded rather than reconciled: the open writers are
  * closed, the files removed, and each index is built again from the restored vectors in SQLite.
  */
-export function defineBackupOperations(registry: OperationRegistry, deps: BackupOperationDeps): void {
+export function defineBackupOperations(registry: TaskRegistrar, deps: BackupOperationDeps): void {
   registry.define(rebuildVectorsOperation, { queue: 'operations' }, async ({ task }) => {
     const database = String(task.data.database ?? '');
     // A worker of another process may not have dropped its connection to the replaced file yet.

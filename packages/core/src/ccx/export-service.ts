@@ -1,13 +1,9 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { Settings } from '@rhizome/contracts/settings';
 import type { DatabaseManager } from '../databases/index.ts';
-import type { Platform } from '../platform/index.ts';
 import type { EmbeddingService } from '../providers/index.ts';
 import { configuredIdentity } from '../search/index.ts';
 import type { Db } from '../storage/index.ts';
-import { citedNodeIds, existingSourceIds, type ExportScope } from './export-data.ts';
+import { citedNodeIds, existingSourceIds, type ExportScope } from './read-model.ts';
 import { workflowSource } from './workflows.ts';
 import { writeCcxPackage, type ExportSwitches, type WrittenPackage } from './writer.ts';
 
@@ -47,19 +43,4 @@ export async function exportDatabase(deps: CcxExportDeps, database: string, db: 
 
 function definedSwitches(options: CcxExportOptions): Partial<ExportSwitches> {
   return Object.fromEntries(Object.entries(options).filter(([key, value]) => key.startsWith('include_') && typeof value === 'boolean'));
-}
-
-/** The package as bytes, outside any task (the registry upload uses it). */
-export async function buildCcxPackage(platform: Platform, options: CcxExportOptions = {}): Promise<Buffer> {
-  const database = options.database ?? platform.databases.currentName();
-  platform.databases.info(database);
-  const db = await platform.databases.connection(database);
-  const workDir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'rhizome-ccx-'));
-  try {
-    const target = path.join(workDir, 'package.ccx');
-    await exportDatabase({ databases: platform.databases, settings: () => platform.settings.get(), embeddings: platform.providers.embeddings, version: platform.version }, database, db, options, target);
-    return await fs.promises.readFile(target);
-  } finally {
-    await fs.promises.rm(workDir, { recursive: true, force: true });
-  }
 }

@@ -1,5 +1,5 @@
 /**
- * The CCX 2.0 layout as upstream 0.2 wrote it (reference/ccx-2.0.md §1-3), shared by the writer and
+ * The CCX 2.0 layout as upstream 0.2 wrote it (docs/decisions/0014-ccx-packages.md), shared by the writer and
  * the reader. Fields marked "extension" are Rhizome additions other readers ignore: stable identities
  * (`ccx_iri`), every source a node or edge came from, relationship citations, and the extraction
  * markers the pipeline uses to merge later extractions into imported nodes.

@@ -3,7 +3,7 @@ import { newEdgeId, newNodeId, newTemplateId } from '../graph/index.ts';
 import { indexNewNodes, indexNode } from '../graph/index.ts';
 import type { EmbeddingIdentity } from '../providers/index.ts';
 import { newSourceId } from '../sources/index.ts';
-import { encodeVector } from '../search/index.ts';
+import { encodeVector } from '../storage/index.ts';
 import type { Db } from '../storage/index.ts';
 import { ownIdOf } from './format-v2.ts';
 import type { CcxCitation, CcxContent, CcxEdge, CcxNode, CcxSource, CcxTemplate, CcxTrigger } from './model.ts';
@@ -227,7 +227,7 @@ class ImportRun {
     for (const source of list) for (const tag of source.tags) if (!wanted.has(tag.name)) wanted.set(tag.name, tag.color);
     const ids = new Map<string, string>();
     if (!wanted.size) return ids;
-    const rows = (await this.trx('source_tags').whereIn('name', [...wanted.keys()]).select('id', 'name')) as { id: string; name: string }[];
+    const rows = await this.trx('source_tags').whereIn('name', [...wanted.keys()]).select('id', 'name');
     for (const row of rows) ids.set(row.name, row.id);
     const created = [...wanted].filter(([name]) => !ids.has(name)).map(([name, color]) => ({ id: shortId('tag'), name, color, created_at: now(), updated_at: now() }));
     await insertRows(this.trx, 'source_tags', ['id', 'name', 'color', 'created_at', 'updated_at'], created);
@@ -237,7 +237,7 @@ class ImportRun {
   }
 
   async templates(): Promise<void> {
-    const existing = (await this.trx('graph_templates').select('id', 'name', 'template_type', 'is_system').orderBy('rowid')) as { id: string; name: string; template_type: string; is_system: number }[];
+    const existing = await this.trx('graph_templates').select('id', 'name', 'template_type', 'is_system').orderBy('rowid');
     for (const row of existing) {
       this.templateIds.set(row.id, row.id);
       const key = `${row.template_type}\0${row.name.toLowerCase()}`;

@@ -5,7 +5,7 @@ import { parseJson } from './reader-v2.ts';
 import { checkName, type ZipArchive } from './zip-reader.ts';
 
 /**
- * Reads the CCX 3.0 container (prior-art §9): a stored `mimetype` first, a manifest that passes the
+ * Reads the CCX 3.0 container (docs/decisions/0014-ccx-packages.md): a stored `mimetype` first, a manifest that passes the
  * schema's required fields, both checksums of every declared graph and asset, a bundled local
  * `@context` only (a remote context or `@import` anywhere is refused), JSON-LD graphs mapped to nodes
  * and edges, and `sources.jsonl` with inline chunks or selectors into a content-addressed text asset.

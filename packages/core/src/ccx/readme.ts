@@ -14,7 +14,7 @@ interface ManifestView {
   source_stats: { total_chunks: number } | null;
 }
 
-/** `README.txt`, generated from the manifest (reference/ccx-2.0.md §3.7); nothing reads it back. */
+/** `README.txt`, generated from the manifest (part of the CCX 2.0 layout); nothing reads it back. */
 export function readme(manifest: ManifestView): string {
   const rule = '='.repeat(80);
   const lines = [

@@ -1,5 +1,5 @@
 /**
- * The manifest's statistics objects (reference/ccx-2.0.md §2.1), gathered while the records stream
+ * The manifest's statistics objects (the CCX 2.0 manifest, docs/decisions/0014-ccx-packages.md), gathered while the records stream
  * past so nothing has to be held or read twice.
  */
 

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Settings } from '@rhizome/contracts/settings';
-import { PermanentTaskError, type OperationRegistry, type QueueService } from '@rhizome/queue';
+import { PermanentTaskError, type QueueService } from '@rhizome/queue';
+import type { TaskRegistrar } from '../platform/index.ts';
 import type { ExportResult } from '@rhizome/contracts/api/exports';
 import { DomainError } from '@rhizome/contracts/errors';
 import { taskDatabaseFor } from '../databases/index.ts';
@@ -19,6 +20,7 @@ import { exportFile, exportFilename, isImportFile, pruneExports } from './files.
 import { applyCcxImport } from './import-apply.ts';
 import { exportBySourcesOperation, exportGraphOperation, importCcxOperation } from './operation-names.ts';
 import { readCcxPackage } from './read-package.ts';
+import { allSourceIds } from './read-model.ts';
 import { workflowImporter } from './workflows.ts';
 
 export interface CcxOperationDeps {
@@ -48,7 +50,7 @@ const vectorKinds: VectorKind[] = ['chunks', 'nodes', 'templates'];
  * for the created nodes and edges, the vector indexes, and a background re-embedding of what came
  * without usable vectors. An import is never retried: any failure is final and changed nothing.
  */
-export function defineCcxOperations(registry: OperationRegistry, deps: CcxOperationDeps): void {
+export function defineCcxOperations(registry: TaskRegistrar, deps: CcxOperationDeps): void {
   const exportHandler = (bySources: boolean) => async ({ task }: { task: { task_id: string; data: Record<string, unknown> } }): Promise<ExportResult> => {
     const { name, db } = await taskDatabaseFor(deps.databases, task.data.database);
     const options: CcxExportOptions = { ...(task.data as CcxExportOptions), ...(bySources ? { source_ids: (task.data.source_ids as string[] | undefined) ?? [] } : { source_ids: undefined }) };
@@ -79,7 +81,7 @@ export function defineCcxOperations(registry: OperationRegistry, deps: CcxOperat
       }
       const { identity } = await configuredIdentity(db, deps.embeddings, deps.settings());
       const merge = task.data.merge === true;
-      const replaced = merge ? [] : ((await db('sources').select('id')) as { id: string }[]).map((row) => row.id);
+      const replaced = merge ? [] : await allSourceIds(db);
       const outcome = await applyCcxImport(db, content, { merge, embedder: identity, workflows: workflowImporter });
       // The replaced sources' uploaded originals go once their rows are gone for good.
       for (const sourceId of replaced) await removeSourceFiles(deps.paths, name, sourceId);

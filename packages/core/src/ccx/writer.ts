@@ -5,7 +5,7 @@ import JSZip from 'jszip';
 import type { EmbeddingIdentity } from '../providers/index.ts';
 import type { Db } from '../storage/index.ts';
 import { DataFileWriter } from './data-file.ts';
-import { edgeRecords, nodeRecords, sourceRecords, templateRecords, type ExportScope } from './export-data.ts';
+import { edgeRecords, nodeRecords, sourceRecords, templateRecords, type ExportScope } from './read-model.ts';
 import { ccx2Version, dataFileOrder, dataFiles, generator, manifestDate, manifestPath, readmePath, type ContentFile, type DataFileType } from './format-v2.ts';
 import { readme } from './readme.ts';
 import { KnowledgeStatsCollector, SourceStatsCollector, templateStats } from './stats.ts';

@@ -18,7 +18,7 @@ export interface ZipLimits {
   ratioFloorBytes: number;
 }
 
-/** The CCX 3.0 reference limits (prior-art §9.4) and a ratio far above what real JSON reaches. */
+/** The CCX 3.0 reference limits (docs/api-conventions.md#ccx-packages) and a ratio far above what real JSON reaches. */
 export const defaultZipLimits: ZipLimits = {
   maxEntries: 100_000,
   maxEntryBytes: 512 * 1024 * 1024,

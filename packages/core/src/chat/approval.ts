@@ -6,7 +6,7 @@ import { nowIso } from './repo.ts';
 import { publishChatControl, subscribeChatControl } from './events.ts';
 
 /**
- * Tool approval (prior-art §5.4). The pending request is a row both processes see; the first move away
+ * Tool approval. The pending request is a row both processes see; the first move away
  * from `pending` wins (the operator's decision or the worker's timeout), so a late decision cannot
  * change an outcome already acted on. A decision also wakes the waiting worker over the control
  * channel; polling covers a missed message.
@@ -39,7 +39,7 @@ export async function requestApproval(db: Db, request: PendingApproval): Promise
 const outcomes: Record<string, ApprovalOutcome> = { approved: 'approve', rejected: 'reject', expired: 'timeout' };
 
 async function outcomeOf(db: Db, chatId: string, toolCallId: string): Promise<ApprovalOutcome | null> {
-  const row = (await db('chat_tool_approvals').where({ chat_id: chatId, tool_call_id: toolCallId }).first('status')) as { status: string } | undefined;
+  const row = await db('chat_tool_approvals').where({ chat_id: chatId, tool_call_id: toolCallId }).first('status');
   return row ? (outcomes[row.status] ?? null) : 'timeout';
 }
 
@@ -102,7 +102,7 @@ export async function expireStaleApprovals(db: Db, chat: { id: string; status: s
 export async function listApprovals(db: Db, chatId: string, status?: ToolApprovalStatus): Promise<ToolApprovalBody[]> {
   const query = db('chat_tool_approvals').where({ chat_id: chatId });
   if (status) query.where({ status });
-  const rows = (await query.orderBy([{ column: 'created_at' }, { column: 'tool_call_id' }])) as (Omit<ToolApprovalBody, 'arguments'> & { arguments: string })[];
+  const rows = await query.orderBy([{ column: 'created_at' }, { column: 'tool_call_id' }]);
   return rows.map((row) => ({
     tool_call_id: row.tool_call_id, tool_name: row.tool_name, arguments: JSON.parse(row.arguments) as Record<string, unknown>, status: row.status,
     turn_id: row.turn_id, created_at: row.created_at, decided_at: row.decided_at ?? null,

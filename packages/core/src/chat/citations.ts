@@ -1,8 +1,9 @@
 import type { Db } from '../storage/index.ts';
 import type { LedgerChunk, RetrievalLedger } from './ledger.ts';
+import { entityLabels } from './read-model.ts';
 
 /**
- * Citation repair and validation (prior-art §5.6). The model cites `[[cite:C0:S2|file]]` by the
+ * Citation repair and validation (docs/decisions/0012). The model cites `[[cite:C0:S2|file]]` by the
  * aliases it was shown; what is stored cites the real chunk: `[[cite:<chunk_id>:S2,S3|<filename>]]`,
  * keyed `"<chunk_id>:S2,S3"` in `chunk_citations` with the sentence text, source and page, so a marker
  * resolves after the turn's aliases are gone.
@@ -119,11 +120,10 @@ async function repairEntities(db: Db, text: string): Promise<{ content: string; 
   const mentions = [...text.matchAll(entityMarker)].map((match) => ({ kind: match[1].toLowerCase() as 'node' | 'edge', id: match[2].trim() }));
   const ids = (kind: 'node' | 'edge') => [...new Set(mentions.filter((mention) => mention.kind === kind).map((mention) => mention.id))];
   const known = new Map<string, ReferencedEntity>();
-  for (const [kind, table] of [['node', 'graph_nodes'], ['edge', 'graph_edges']] as const) {
+  for (const kind of ['node', 'edge'] as const) {
     const wanted = ids(kind);
     if (!wanted.length) continue;
-    const rows = (await db(table).whereIn('id', wanted).select('id', 'label', 'template_id')) as { id: string; label: string; template_id: string }[];
-    for (const row of rows) known.set(`${kind}:${row.id}`, { ...row, kind });
+    for (const row of await entityLabels(db, kind, wanted)) known.set(`${kind}:${row.id}`, { ...row, kind });
   }
   const entities = new Map<string, ReferencedEntity>();
   const content = text.replace(entityMarker, (_marker: string, kind: string, id: string, label: string | undefined) => {

@@ -1,7 +1,7 @@
 import type { Settings } from '@rhizome/contracts/settings';
 
 /**
- * How much conversation a turn sends (prior-art §5.2): history gets `history_allocation_percent` of
+ * How much conversation a turn sends: history gets `history_allocation_percent` of
  * the provider's context window, less the system prompt and the tool schemas, never less than
  * `min_history_budget_tokens`; the newest messages that fit are kept (the question always is).
  */

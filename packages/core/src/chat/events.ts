@@ -1,7 +1,7 @@
 import type { PubSub } from '@rhizome/queue';
 
 /**
- * The events of a chat turn (prior-art §5.5), published by the worker on the chat's channel and
+ * The events of a chat turn (docs/decisions/0012 and 0022), published by the worker on the chat's channel and
  * forwarded by the API as server-sent events `data: {"type": …}`. `done` and `error` end a turn.
  */
 export type ChatEvent =

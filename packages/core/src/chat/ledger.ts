@@ -1,6 +1,7 @@
 import { sentenceSpans } from '../extraction/index.ts';
 import { pageAtOffset, type PageStart } from '../sources/index.ts';
 import type { Db } from '../storage/index.ts';
+import { chunksWithSource, type ChunkWithSource } from './read-model.ts';
 
 /**
  * What a turn actually retrieved: the chunks shown to the model under short aliases (`C0`, `C1`, …)
@@ -26,21 +27,12 @@ export interface LedgerNode {
   template_id: string | null;
 }
 
-interface ChunkRow {
-  id: string;
-  source_id: string;
-  content: string;
-  page_number: number | null;
-  chunk_metadata: string | null;
-  filename: string;
-}
-
 /** The sentences of a chunk as citations number them (S1 is index 0); the same splitter as extraction's. */
 export function chunkSentences(content: string): string[] {
   return sentenceSpans(content).map(([start, end]) => content.slice(start, end).replace(/\s+/g, ' '));
 }
 
-function sentencePages(row: ChunkRow): (number | null)[] {
+function sentencePages(row: ChunkWithSource): (number | null)[] {
   const pageStarts = (row.chunk_metadata ? (JSON.parse(row.chunk_metadata) as { page_starts?: PageStart[] }).page_starts : undefined) ?? null;
   return sentenceSpans(row.content).map(([start]) => pageAtOffset({ page: row.page_number, pageStarts }, start));
 }
@@ -54,11 +46,7 @@ export class RetrievalLedger {
   async addChunks(db: Db, chunkIds: readonly string[]): Promise<LedgerChunk[]> {
     const missing = [...new Set(chunkIds)].filter((id) => !this.byChunkId.has(id));
     if (missing.length) {
-      const rows = (await db.raw(
-        `SELECT c.id, c.source_id, c.content, c.page_number, c.chunk_metadata, COALESCE(s.filename, s.title, s.origin_url, '') AS filename
-         FROM document_chunks c JOIN sources s ON s.id = c.source_id WHERE c.id IN (SELECT value FROM json_each(?))`,
-        [JSON.stringify(missing)],
-      )) as ChunkRow[];
+      const rows = await chunksWithSource(db, missing);
       const found = new Map(rows.map((row) => [row.id, row]));
       for (const id of missing) {
         const row = found.get(id);

@@ -41,7 +41,7 @@ export async function reconcileChat(db: Db, tasks: TaskStore, pubsub: PubSub, ch
 
 /** Settles every processing chat of a database whose task has ended (at start-up). */
 export async function reconcileChats(db: Db, tasks: TaskStore, pubsub: PubSub): Promise<number> {
-  const processing = (await db('chats').where({ status: 'processing' })) as ChatRow[];
+  const processing = await db('chats').where({ status: 'processing' });
   let settled = 0;
   for (const chat of processing) {
     if ((await reconcileChat(db, tasks, pubsub, chat)).status !== 'processing') settled += 1;

@@ -52,7 +52,7 @@ export async function insertChat(db: Db, chat: { title: string; sourceIds: strin
 }
 
 export async function findChat(db: Db, id: string): Promise<ChatRow | undefined> {
-  return (await db('chats').where({ id }).first()) as ChatRow | undefined;
+  return db('chats').where({ id }).first();
 }
 
 function listQuery(db: Db, filter: ChatListFilter) {
@@ -65,7 +65,7 @@ function listQuery(db: Db, filter: ChatListFilter) {
 }
 
 export async function listChats(db: Db, filter: ChatListFilter, window: { offset: number; limit: number }): Promise<{ rows: (ChatRow & { message_count: number })[]; total: number }> {
-  const [{ total }] = (await listQuery(db, filter).count({ total: '*' })) as { total: number }[];
+  const [{ total }] = await listQuery(db, filter).count({ total: '*' });
   const rows = (await listQuery(db, filter)
     .select('chats.*', db.raw('(SELECT COUNT(*) FROM chat_messages m WHERE m.chat_id = chats.id) AS message_count'))
     .orderBy([{ column: 'updated_at', order: 'desc' }, { column: 'id', order: 'desc' }])
@@ -75,7 +75,7 @@ export async function listChats(db: Db, filter: ChatListFilter, window: { offset
 }
 
 export async function countChats(db: Db): Promise<number> {
-  const [{ total }] = (await db('chats').count({ total: '*' })) as { total: number }[];
+  const [{ total }] = await db('chats').count({ total: '*' });
   return Number(total);
 }
 
@@ -105,11 +105,11 @@ export async function deleteAllChats(db: Db): Promise<void> {
 }
 
 export async function listMessages(db: Db, chatId: string): Promise<MessageRow[]> {
-  return (await db('chat_messages').where({ chat_id: chatId }).orderBy('seq')) as MessageRow[];
+  return db('chat_messages').where({ chat_id: chatId }).orderBy('seq');
 }
 
 export async function findMessage(db: Db, chatId: string, id: string): Promise<MessageRow | undefined> {
-  return (await db('chat_messages').where({ chat_id: chatId, id }).first()) as MessageRow | undefined;
+  return db('chat_messages').where({ chat_id: chatId, id }).first();
 }
 
 export interface NewMessage {
@@ -138,7 +138,7 @@ export async function truncateFrom(db: Db, chatId: string, seq: number): Promise
 
 /** Removes the messages after the chat's last user message; false when it has none. */
 export async function truncateAfterLastUser(db: Db, chatId: string): Promise<boolean> {
-  const last = (await db('chat_messages').where({ chat_id: chatId, role: 'user' }).max({ seq: 'seq' }).first()) as { seq: number | null } | undefined;
+  const last = await db('chat_messages').where({ chat_id: chatId, role: 'user' }).max({ seq: 'seq' }).first();
   if (last?.seq === null || last?.seq === undefined) return false;
   await db('chat_messages').where({ chat_id: chatId }).andWhere('seq', '>', last.seq).delete();
   return true;

@@ -6,6 +6,7 @@ import type { LlmService } from '../providers/index.ts';
 import type { ReadinessGate } from '../providers/index.ts';
 import type { Db } from '../storage/index.ts';
 import { chatCompletionOperation, type TurnTaskData } from './tasks.ts';
+import type { TurnOptions } from './turn.ts';
 import { decideTool, expireStaleApprovals, listApprovals } from './approval.ts';
 import { chatProcessingFailed, publishChatControl, publishChatEvent, type ChatEvent } from './events.ts';
 import { reconcileChat } from './reconcile.ts';
@@ -13,10 +14,11 @@ import {
   countChats, deleteAllChats, deleteChat, findChat, findMessage, finishTurn, insertChat, insertMessages, listChats, listMessages, newTurnId, nowIso,
   scopeOf, truncateAfterLastUser, truncateFrom, updateChat, type ChatListFilter, type ChatRow, type MessageRow, type NewMessage,
 } from './repo.ts';
+import { existingIds, sourcesTagged } from './read-model.ts';
 import { generateTitle } from './title.ts';
 
 /**
- * Chats of one database as the API serves them (spec Part B "Chats"): CRUD, scope, starting turns on
+ * Chats of one database as the API serves them (`/chats`): CRUD, scope, starting turns on
  * the queue, cancelling them, tool decisions and titles. The answering itself is `answer.ts`, in the worker.
  */
 
@@ -36,6 +38,14 @@ export interface ScopeInput {
   tag_ids?: string[] | null;
 }
 
+/** How a turn started by another face (the OpenAI-compatible API) differs from a plain send. */
+export interface SendOptions {
+  /** The client's parameters of the answering turn. */
+  turn?: TurnOptions;
+  /** Kept on the user's message (who asked, for a client that says so). */
+  messageMetadata?: Record<string, unknown>;
+}
+
 export function toMessage(row: Omit<MessageRow, 'seq'>): MessageBody {
   return { id: row.id, role: row.role, content: row.content, timestamp: row.timestamp, extra_metadata: row.extra_metadata ? (JSON.parse(row.extra_metadata) as Record<string, unknown>) : null };
 }
@@ -49,7 +59,7 @@ function toListItem(row: ChatRow, messageCount: number): ChatListItemBody {
 /** A validation issue naming the ids of `field` that `table` lacks; none when all exist. */
 async function unknownIdIssue(db: Db, table: 'sources' | 'source_tags', field: 'source_ids' | 'tag_ids', ids: string[]): Promise<ValidationIssue[]> {
   if (!ids.length) return [];
-  const known = new Set((await db.raw(`SELECT id FROM ${table} WHERE id IN (SELECT value FROM json_each(?))`, [JSON.stringify(ids)]) as { id: string }[]).map((row) => row.id));
+  const known = await existingIds(db, table, ids);
   const unknown = ids.filter((id) => !known.has(id));
   const what = table === 'sources' ? 'source' : 'tag';
   return unknown.length ? [{ loc: ['body', field], msg: `unknown ${what} id(s): ${unknown.join(', ')}`, type: 'not_found' }] : [];
@@ -105,8 +115,8 @@ export class ChatService {
       ...(await unknownIdIssue(this.db, 'source_tags', 'tag_ids', tagIds)),
     ];
     if (issues.length) throw new Invalid(issues, issues.map((issue) => issue.msg).join('; '));
-    const tagged = tagIds.length ? ((await this.db('source_tag_links').whereIn('tag_id', tagIds).select('source_id')) as { source_id: string }[]) : [];
-    return [...new Set([...sourceIds, ...tagged.map((row) => row.source_id)])];
+    const tagged = tagIds.length ? await sourcesTagged(this.db, tagIds) : [];
+    return [...new Set([...sourceIds, ...tagged])];
   }
 
   async create(input: { title: string } & ScopeInput): Promise<ChatBody> {
@@ -177,7 +187,7 @@ export class ChatService {
   }
 
   /** POST /send: the user's message is saved and its answer queued. */
-  async send(id: string, input: { content: string; replace_from_message_id?: string }): Promise<{ task_id: string; status: 'processing' }> {
+  async send(id: string, input: { content: string; replace_from_message_id?: string }, options: SendOptions = {}): Promise<{ task_id: string; status: 'processing' }> {
     const chat = await this.require(id);
     let replaceFrom: MessageRow | undefined;
     if (input.replace_from_message_id !== undefined) {
@@ -189,8 +199,8 @@ export class ChatService {
     await this.deps.readiness.assertReady('chat');
     return this.startTurn(chat, async (trx) => {
       if (replaceFrom) await truncateFrom(trx, id, replaceFrom.seq);
-      await insertMessages(trx, id, [{ role: 'user', content: input.content }]);
-    });
+      await insertMessages(trx, id, [{ role: 'user', content: input.content, extra_metadata: options.messageMetadata }]);
+    }, options.turn);
   }
 
   /** POST /retry and /regenerate: answer the last user message again (regenerate drops what came after it first). */
@@ -210,7 +220,7 @@ export class ChatService {
    * queues its answer. A turn still running is superseded. When queueing fails the turn ends in error
    * and the user's message stays, as after any failed run.
    */
-  private async startTurn(chat: ChatRow, prepare: (trx: Db) => Promise<void>): Promise<{ task_id: string; status: 'processing' }> {
+  private async startTurn(chat: ChatRow, prepare: (trx: Db) => Promise<void>, turnOptions?: TurnOptions): Promise<{ task_id: string; status: 'processing' }> {
     const turnId = newTurnId();
     await this.db.transaction(async (trx) => {
       await prepare(trx);
@@ -218,7 +228,7 @@ export class ChatService {
     });
     if (chat.status === 'processing' && chat.current_turn_id) await this.stopTask(chat).catch(() => undefined);
     const settings = this.deps.settings();
-    const data: TurnTaskData = { database: this.deps.database, chat_id: chat.id, turn_id: turnId };
+    const data: TurnTaskData = { database: this.deps.database, chat_id: chat.id, turn_id: turnId, ...(turnOptions ? { options: turnOptions } : {}) };
     let taskId: string;
     try {
       const task = await this.deps.queue.submit({
@@ -286,7 +296,7 @@ export class ChatService {
   /** What a client connecting to an idle chat's events receives at once: its last answer, or its error. */
   async idleEvent(chat: ChatRow): Promise<ChatEvent> {
     if (chat.status === 'error') return { type: 'error', error: chat.last_error ?? 'the last answer failed', error_code: chatProcessingFailed };
-    const last = (await this.db('chat_messages').where({ chat_id: chat.id, role: 'assistant' }).orderBy('seq', 'desc').first()) as MessageRow | undefined;
+    const last = await this.db('chat_messages').where({ chat_id: chat.id, role: 'assistant' }).orderBy('seq', 'desc').first();
     const metadata = last?.extra_metadata ? (JSON.parse(last.extra_metadata) as Record<string, unknown>) : {};
     return {
       type: 'done', status: chat.status, content: last?.content ?? '', llm_debug: (metadata.llm_debug as Record<string, unknown> | undefined) ?? null,
@@ -298,7 +308,7 @@ export class ChatService {
   /** POST /generate_title: the chat unchanged when it has no user message or the model gives no usable title. */
   async generateTitle(id: string): Promise<ChatBody> {
     const chat = await this.require(id);
-    const first = (await this.db('chat_messages').where({ chat_id: id, role: 'user' }).orderBy('seq').first('content')) as { content: string } | undefined;
+    const first = await this.db('chat_messages').where({ chat_id: id, role: 'user' }).orderBy('seq').first('content');
     if (!first) return this.view(chat);
     const title = await generateTitle(this.deps.llm, this.deps.settings(), first.content, { database: this.deps.database, chatId: id }).catch(() => null);
     if (title) await this.db('chats').where({ id }).update({ title, updated_at: nowIso() });

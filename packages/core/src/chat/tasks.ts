@@ -1,16 +1,17 @@
 import type { Settings } from '@rhizome/contracts/settings';
-import { TaskCancelledError, type HandlerContext, type OperationRegistry, type PubSub } from '@rhizome/queue';
+import { TaskCancelledError, type HandlerContext, type PubSub } from '@rhizome/queue';
 import type { DatabaseManager } from '../databases/index.ts';
 import { taskDatabaseFor } from '../databases/index.ts';
 import type { EmbeddingService } from '../providers/index.ts';
 import { LlmError } from '../providers/index.ts';
 import type { LlmService } from '../providers/index.ts';
+import type { TaskRegistrar } from '../platform/index.ts';
 import type { Db } from '../storage/index.ts';
 import { finalizeAnswer } from './citations.ts';
 import { chatProcessingFailed, publishChatEvent, subscribeChatControl, type ChatEvent } from './events.ts';
 import { findChat, finishTurn, insertMessages, listMessages, type ChatRow } from './repo.ts';
 import { TurnLog } from './turn-log.ts';
-import { runTurn, TurnState } from './turn.ts';
+import { runTurn, TurnState, type TurnOptions } from './turn.ts';
 import { describeError } from '@rhizome/contracts/errors';
 
 /**
@@ -37,6 +38,8 @@ export interface TurnTaskData {
   database: string;
   chat_id: string;
   turn_id: string;
+  /** The client's parameters of this turn (absent: the settings alone decide). */
+  options?: TurnOptions;
 }
 
 function isCancellation(error: unknown, signal: AbortSignal): boolean {
@@ -46,7 +49,7 @@ function isCancellation(error: unknown, signal: AbortSignal): boolean {
 function llmDebug(state: TurnState, settings: Settings, startedAt: number): Record<string, unknown> {
   return {
     provider: settings.llm.chat_provider, model: state.model || null, iterations: state.iterations, tool_call_count: state.toolCalls.length,
-    input_tokens: state.usage.inputTokens, output_tokens: state.usage.outputTokens, duration_ms: Math.round(performance.now() - startedAt),
+    input_tokens: state.usage.inputTokens, output_tokens: state.usage.outputTokens, finish_reason: state.finishReason, duration_ms: Math.round(performance.now() - startedAt),
   };
 }
 
@@ -60,6 +63,7 @@ class TurnRunner {
     private readonly chat: ChatRow,
     private readonly turnId: string,
     private readonly settings: Settings,
+    private readonly options: TurnOptions,
   ) {}
 
   private readonly log = new TurnLog();
@@ -86,7 +90,7 @@ class TurnRunner {
       await checkCancelled();
       const history = await listMessages(this.db, this.chat.id);
       const search = { db: this.db, database, settings: this.settings, embeddings: this.deps.embeddings };
-      await runTurn({ llm: this.deps.llm, pubsub: this.deps.pubsub, settings: this.settings, search, emit: this.emit }, { db: this.db, chat: this.chat, turnId: this.turnId, taskId: context.task.task_id, history, signal, checkCancelled }, this.state);
+      await runTurn({ llm: this.deps.llm, pubsub: this.deps.pubsub, settings: this.settings, search, emit: this.emit }, { db: this.db, chat: this.chat, turnId: this.turnId, taskId: context.task.task_id, history, options: this.options, signal, checkCancelled }, this.state);
       return await this.persist('completed');
     } catch (error) {
       if (isCancellation(error, signal)) return this.persist('cancelled');
@@ -131,13 +135,13 @@ class TurnRunner {
   }
 }
 
-export function defineChatOperations(registry: OperationRegistry, deps: ChatOperationDeps): void {
+export function defineChatOperations(registry: TaskRegistrar, deps: ChatOperationDeps): void {
   // A turn's failure is the operator's to retry (POST /retry): re-running it silently would stream a second answer.
   registry.define(chatCompletionOperation, { queue: 'llm', retryOnTransient: false }, async (context) => {
     const data = context.task.data as Partial<TurnTaskData>;
     const { name, db } = await taskDatabaseFor(deps.databases, data.database);
     const chat = await findChat(db, String(data.chat_id));
     if (!chat || chat.status !== 'processing' || chat.current_turn_id !== data.turn_id) return { skipped: 'the chat is no longer on this turn' };
-    return new TurnRunner(deps, db, chat, chat.current_turn_id, deps.settings()).run(name, context);
+    return new TurnRunner(deps, db, chat, chat.current_turn_id, deps.settings(), data.options ?? {}).run(name, context);
   });
 }

@@ -2,7 +2,7 @@ import type { Settings } from '@rhizome/contracts/settings';
 import type { LlmService } from '../providers/index.ts';
 
 /**
- * Chat titles (prior-art §5.7): one non-streaming call on the first user message. The reply's last
+ * Chat titles: one non-streaming call on the first user message. The reply's last
  * non-empty line is taken, quotes, emphasis and a final period stripped; more than 10 words is a
  * model thinking aloud and is discarded; otherwise at most 6 words are kept.
  */

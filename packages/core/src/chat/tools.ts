@@ -6,9 +6,10 @@ import { hydrate } from '../search/index.ts';
 import { runSearch, type SearchType } from '../search/index.ts';
 import type { ModeResult, RankedItem, SearchContext, SearchScope, Triple } from '../search/index.ts';
 import { formatChunk, type LedgerNode, type RetrievalLedger } from './ledger.ts';
+import { edgesTouching, entityLabels } from './read-model.ts';
 
 /**
- * The chat's tools (prior-art §5.3): read-only retrieval over the knowledge base within the chat's
+ * The chat's tools: read-only retrieval over the knowledge base within the chat's
  * scope. Each returns text for the model; chunks come back wrapped as untrusted documents under the
  * aliases the answer cites them by, entities with the ids the answer marks them with.
  */
@@ -17,6 +18,8 @@ export interface ToolContext {
   search: SearchContext;
   scope: SearchScope;
   ledger: RetrievalLedger;
+  /** The mode every search tool runs instead of its own; null: each tool's own mode. */
+  searchMode: SearchType | null;
 }
 
 export interface ChatTool {
@@ -57,7 +60,10 @@ async function chunkDocuments(context: ToolContext, chunkIds: readonly string[])
   return chunks.length ? chunks.map(formatChunk).join('\n\n') : 'No passages found.';
 }
 
-/** A tool that runs one search mode for `query` (at most `limit` items, default `defaultLimit`) and formats what it found. */
+/**
+ * A tool that runs one search mode for `query` (at most `limit` items, default `defaultLimit`) and
+ * formats what it found; the turn's search mode, when it names one, replaces the tool's.
+ */
 function searchTool(
   name: string, description: string, type: SearchType, defaultLimit: number, format: (context: ToolContext, result: ModeResult) => Promise<string>,
 ): ChatTool {
@@ -68,7 +74,7 @@ function searchTool(
       parameters: { type: 'object', properties: { query: { type: 'string' }, limit: { type: 'integer', minimum: 1, maximum: maxLimit } }, required: ['query'] },
     },
     async run(context, args) {
-      return format(context, await runSearch(context.search, type, text(args, 'query'), context.scope, limit(args, defaultLimit)));
+      return format(context, await runSearch(context.search, context.searchMode ?? type, text(args, 'query'), context.scope, limit(args, defaultLimit)));
     },
   };
 }
@@ -177,11 +183,7 @@ async function shortestPath(context: ToolContext, from: string, to: string, hops
   const previous = new Map<string, { node: string; edge: string; label: string } | null>([[from, null]]);
   let frontier = [from];
   for (let hop = 0; hop < hops && frontier.length && !previous.has(to); hop++) {
-    const rows = (await context.search.db.raw(
-      `SELECT e.id, e.label, e.source_node_id AS a, e.target_node_id AS b FROM graph_edges e
-       WHERE e.source_node_id IN (SELECT value FROM json_each(?)) OR e.target_node_id IN (SELECT value FROM json_each(?)) LIMIT 20000`,
-      [JSON.stringify(frontier), JSON.stringify(frontier)],
-    )) as { id: string; label: string; a: string; b: string }[];
+    const rows = await edgesTouching(context.search.db, frontier, 20_000);
     const inFrontier = new Set(frontier);
     const next: string[] = [];
     for (const row of rows) {
@@ -219,7 +221,7 @@ const traversePath: ChatTool = {
     const steps = await shortestPath(context, from, to, hops);
     if (!steps) return `No path of at most ${hops} relationships connects them.`;
     const ids = [from, ...steps.map((step) => step.node)];
-    const labels = new Map(((await context.search.db('graph_nodes').whereIn('id', ids).select('id', 'label', 'template_id')) as LedgerNode[]).map((node) => [node.id, node]));
+    const labels = new Map((await entityLabels(context.search.db, 'node', ids)).map((node) => [node.id, node]));
     context.ledger.addNodes([...labels.values()]);
     const name = (id: string) => `[[node:${id}|${labels.get(id)?.label ?? id}]]`;
     return [name(from), ...steps.map((step) => `—${step.label}— ${name(step.node)}`)].join(' ');

@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { Settings } from '@rhizome/contracts/settings';
 import type { PubSub } from '@rhizome/queue';
 import type { LlmService } from '../providers/index.ts';
-import type { ChatMessage, RetrievedPassage, TokenUsage, ToolCall } from '../providers/index.ts';
-import type { SearchContext } from '../search/index.ts';
+import type { ChatMessage, ChatStreamEvent, RetrievedPassage, TokenUsage, ToolCall } from '../providers/index.ts';
+import type { SearchContext, SearchType } from '../search/index.ts';
 import type { Db } from '../storage/index.ts';
 import { awaitDecision, needsApproval, requestApproval } from './approval.ts';
 import { compactToolResults, estimateTokens, fitHistory } from './context-budget.ts';
@@ -15,7 +15,7 @@ import { scopeOf, type ChatRow, type MessageRow } from './repo.ts';
 import { chatTools, findTool, runTool, type ChatTool, type ToolContext } from './tools.ts';
 
 /**
- * One chat turn (prior-art §5.1 step 3): the model answers with the chat's tools in a bounded loop —
+ * One chat turn: the model answers with the chat's tools in a bounded loop —
  * at most `chat.max_tool_iterations` rounds and `chat.max_total_tool_calls` calls, a final answer
  * without tools forced at the limits — streaming its text as `content` events. The builtin provider
  * calls no tools, so its turn runs graph search itself and quotes the best sentences of what it found.
@@ -30,12 +30,25 @@ export interface TurnDeps {
   emit(event: ChatEvent): Promise<void>;
 }
 
+/** What the client asked of one turn beyond its question; unset fields keep the settings' behaviour. */
+export interface TurnOptions {
+  /** Sampling temperature of every model call of the turn. */
+  temperature?: number;
+  /** Output token limit of each model call of the turn. */
+  maxTokens?: number;
+  /** The client's instructions, appended to the system prompt below its rules. */
+  instructions?: string;
+  /** The mode every retrieval tool searches with, instead of each tool's own. */
+  searchMode?: SearchType;
+}
+
 export interface TurnInput {
   db: Db;
   chat: ChatRow;
   turnId: string;
   taskId: string;
   history: MessageRow[];
+  options: TurnOptions;
   signal: AbortSignal;
   /** Throws once the turn was cancelled; called between steps. */
   checkCancelled(): Promise<void>;
@@ -55,6 +68,8 @@ export class TurnState {
   readonly usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
   iterations = 0;
   model = '';
+  /** Why the last model call stopped: 'length' when the output token limit cut the answer. */
+  finishReason: Extract<ChatStreamEvent, { type: 'finish' }>['finishReason'] | null = null;
 }
 
 const maxEventResultChars = 2000;
@@ -84,11 +99,11 @@ class ChatTurn {
     state: TurnState,
   ) {
     this.state = state;
-    this.context = { search: deps.search, scope: { sourceIds: scopeOf(input.chat), templateId: null }, ledger: state.ledger };
+    this.context = { search: deps.search, scope: { sourceIds: scopeOf(input.chat), templateId: null }, ledger: state.ledger, searchMode: input.options.searchMode ?? null };
   }
 
   async run(): Promise<void> {
-    const system = systemPrompt(scopeOf(this.input.chat));
+    const system = systemPrompt(scopeOf(this.input.chat), this.input.options.instructions);
     const fit = fitHistory(this.deps.settings, system, conversation(this.input.history));
     await this.deps.emit({
       type: 'context_info', context_window: fit.window, history_budget_tokens: fit.budgetTokens, history_messages: fit.messages.length, dropped_messages: fit.dropped,
@@ -106,8 +121,9 @@ class ChatTurn {
   /** Streams one model call, publishing its text; returns the tool calls it asked for. */
   private async stream(request: { system?: string; messages: ChatMessage[]; tools?: ChatTool[]; passages?: RetrievedPassage[] }): Promise<ToolCall[]> {
     const calls: ToolCall[] = [];
+    const { temperature, maxTokens } = this.input.options;
     const stream = this.deps.llm.stream({
-      operation: 'chat', system: request.system, messages: request.messages, tools: request.tools?.map((tool) => tool.definition), passages: request.passages,
+      operation: 'chat', system: request.system, messages: request.messages, tools: request.tools?.map((tool) => tool.definition), passages: request.passages, temperature, maxTokens,
       signal: this.input.signal, context: { database: this.deps.search.database, chatId: this.input.chat.id, taskId: this.input.taskId },
     });
     for await (const event of stream) {
@@ -123,6 +139,7 @@ class ChatTurn {
         this.state.usage.inputTokens += event.usage.inputTokens;
         this.state.usage.outputTokens += event.usage.outputTokens;
         this.state.model = event.model;
+        this.state.finishReason = event.finishReason;
       }
       // Cancellation lands between deltas: what streamed so far is the partial answer.
       this.input.signal.throwIfAborted();

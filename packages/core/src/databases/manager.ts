@@ -42,7 +42,7 @@ export interface OpenDatabase {
 }
 
 /**
- * The databases of one data directory (spec Part C "Databases"): one directory and `app.db` each,
+ * The databases of one data directory (docs/api-conventions.md#databases): one directory and `app.db` each,
  * migrated and seeded before first use. Connections are opened once per process and shared.
  */
 export class DatabaseManager {

@@ -1,6 +1,8 @@
 import { DomainError, BadInput, Invalid, NotFound, Conflict } from '@rhizome/contracts/errors';
-import { TaskCancelledError, type OperationRegistry, type TaskRecord } from '@rhizome/queue';
+import { TaskCancelledError, type TaskRecord } from '@rhizome/queue';
 import type { DatabaseManager } from '../databases/index.ts';
+import type { TaskRegistrar } from '../platform/index.ts';
+import { sourceIdsIn, sourceStatuses } from '../sources/index.ts';
 import { taskDatabaseFor } from '../databases/index.ts';
 import type { Db } from '../storage/index.ts';
 import { activeJobStatuses, type JobStatus } from './jobs.ts';
@@ -18,9 +20,9 @@ export interface BulkExtractionRequest extends Omit<ExtractionRequest, 'force'> 
 }
 
 /** What a bulk run may (re-)extract: a committed source's contribution is replaced when its new extraction commits. */
-const bulkStartable = ['indexed', 'extracted', 'committed', 'error'];
+const bulkStartable: readonly string[] = ['indexed', 'extracted', 'committed', 'error'];
 /** What `all` selects: every source extraction already ran on, successfully or not. */
-const allStatuses = ['extracted', 'committed'];
+const allStatuses = ['extracted', 'committed'] as const;
 const allErrorStages = ['extraction', 'commit'];
 
 interface SourceState { id: string; status: string; active: boolean }
@@ -29,8 +31,8 @@ async function sourceStates(db: Db, ids: string[]): Promise<SourceState[]> {
   const states: SourceState[] = [];
   for (let start = 0; start < ids.length; start += 500) {
     const slice = ids.slice(start, start + 500);
-    const rows = (await db('sources').whereIn('id', slice).select('id', 'status')) as { id: string; status: string }[];
-    const active = new Set((await db('extraction_jobs').whereIn('source_id', slice).whereIn('status', activeJobStatuses).pluck('source_id')) as string[]);
+    const rows = await sourceStatuses(db, slice);
+    const active = new Set(await db('extraction_jobs').whereIn('source_id', slice).whereIn('status', activeJobStatuses).pluck('source_id'));
     states.push(...rows.map((row) => ({ ...row, active: active.has(row.id) })));
   }
   return states;
@@ -48,11 +50,10 @@ export async function bulkTargets(db: Db, request: BulkExtractionRequest): Promi
     throw new Invalid([{ loc: ['body', 'source_ids'], msg: 'Give either source_ids (a non-empty list) or all: true, not both', type: 'value_error' }]);
   }
   if (!named) {
-    const ids = (await db('sources').where((query) => query.whereIn('status', allStatuses).orWhere((errored) => errored.where({ status: 'error' }).whereIn('error_stage', allErrorStages)))
-      .orderBy('created_at').pluck('id')) as string[];
+    const ids = await sourceIdsIn(db, allStatuses, allErrorStages);
     if (request.force) return ids;
     // The running extractions are few: one read of them, not a second pass over every selected source.
-    const active = new Set((await db('extraction_jobs').whereIn('status', activeJobStatuses).pluck('source_id')) as string[]);
+    const active = new Set(await db('extraction_jobs').whereIn('status', activeJobStatuses).pluck('source_id'));
     return ids.filter((id) => !active.has(id));
   }
   const ids = [...new Set(request.source_ids)];
@@ -82,7 +83,7 @@ export interface BulkExtractionDeps {
  * start (nothing to extract, changed meanwhile) is listed as skipped and the run goes on. Cancelling the
  * task stops starting further sources.
  */
-export function defineBulkExtractionOperation(registry: OperationRegistry, deps: BulkExtractionDeps): void {
+export function defineBulkExtractionOperation(registry: TaskRegistrar, deps: BulkExtractionDeps): void {
   registry.define(bulkExtractionOperation, { queue: 'operations', retryOnCrash: true }, async ({ task, checkCancelled }) => {
     const { name, db } = await taskDatabaseFor(deps.databases, task.data.database);
     const service = deps.extraction(name, db);
@@ -133,8 +134,8 @@ export interface BulkExtractionProgress {
 export async function bulkProgress(db: Db, sourceIds: string[], since: string): Promise<BulkExtractionProgress> {
   const latest = new Map<string, { status: JobStatus; error_message: string | null; created_at: string }>();
   for (let start = 0; start < sourceIds.length; start += 500) {
-    const rows = (await db('extraction_jobs').whereIn('source_id', sourceIds.slice(start, start + 500)).where('created_at', '>=', since)
-      .select('source_id', 'status', 'error_message', 'created_at')) as { source_id: string; status: JobStatus; error_message: string | null; created_at: string }[];
+    const rows = await db('extraction_jobs').whereIn('source_id', sourceIds.slice(start, start + 500)).where('created_at', '>=', since)
+      .select('source_id', 'status', 'error_message', 'created_at');
     for (const row of rows) if ((latest.get(row.source_id)?.created_at ?? '') <= row.created_at) latest.set(row.source_id, row);
   }
   const count = (statuses: readonly JobStatus[]) => [...latest.values()].filter((job) => statuses.includes(job.status)).length;

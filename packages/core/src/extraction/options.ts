@@ -41,7 +41,7 @@ const flag = (value: number | null): boolean | null => (value === null ? null : 
 /**
  * Resolves a run's options with the cascade source → domain → global. The filtering mode comes from the
  * request or the source, else the domain, else `extraction.extraction_filtering_mode`; its preset
- * (prior-art §12) sets the caps, orphan protection and strict edge types. The global `extraction.*`
+ * sets the caps, orphan protection and strict edge types. The global `extraction.*`
  * caps and switches are the values of the global mode: they apply to runs in that mode, so tuning them
  * never silently changes sources that asked for another mode. A source's `max_entity_degree_override`
  * wins over both.

@@ -5,24 +5,14 @@ import type { DomainDefinition } from '../sources/index.ts';
 import { promptTokens } from '../sources/index.ts';
 import { filterForExtraction } from '../sources/index.ts';
 import { extractionGroups, sampleGroups, type ExtractionGroup } from '../sources/index.ts';
+import { chunkRange, sourceChunks, type ChunkRow } from '../sources/index.ts';
 import type { Db } from '../storage/index.ts';
 import type { ExtractionOptions } from './options.ts';
 import type { GroupChunk } from './types.ts';
 
-interface ChunkRow {
-  id: string;
-  chunk_index: number;
-  content: string;
-  page_number: number | null;
-  section: string | null;
-  token_estimate: number | null;
-}
-
 /** The chunks of a source between two indices, as the LLM sees them: content-filtered copies (stored chunks stay intact). */
 export async function groupChunks(db: Db, sourceId: string, first: number, last: number, options: ExtractionOptions, domain: DomainDefinition): Promise<GroupChunk[]> {
-  const rows = (await db('document_chunks').where({ source_id: sourceId }).whereBetween('chunk_index', [first, last]).orderBy('chunk_index')
-    .select('id', 'chunk_index', 'content', 'page_number', 'section', 'token_estimate')) as ChunkRow[];
-  return filtered(rows, options, domain).map(toGroupChunk);
+  return filtered(await chunkRange(db, sourceId, first, last), options, domain).map(toGroupChunk);
 }
 
 const toGroupChunk = (row: ChunkRow): GroupChunk => ({ id: row.id, index: row.chunk_index, content: row.content, pageNumber: row.page_number, section: row.section });
@@ -43,15 +33,14 @@ export interface ExtractionPlan {
 const promptOverheadTokens = 700;
 
 /**
- * The groups a run extracts (prior-art §2.5: packed to `chunking.target_group_tokens` with one chunk of
+ * The groups a run extracts (packed to `chunking.target_group_tokens` with one chunk of
  * overlap; `quick` takes an even sample of `chunking.quick_mode_max_groups`, `full` at most
  * `chunking.max_groups_per_source`) and what they should cost: two passes per group, each sending the
  * domain material and the group's text (the second also the entity list), answering about half as
  * many tokens as the group holds.
  */
 export async function planExtraction(db: Db, sourceId: string, options: ExtractionOptions, domain: DomainDefinition, settings: Settings): Promise<ExtractionPlan> {
-  const rows = (await db('document_chunks').where({ source_id: sourceId }).orderBy('chunk_index')
-    .select('id', 'chunk_index', 'content', 'page_number', 'section', 'token_estimate')) as ChunkRow[];
+  const rows = await sourceChunks(db, sourceId);
   const kept = filtered(rows, options, domain);
   const packed = extractionGroups(kept.map((row) => ({ index: row.chunk_index, tokenEstimate: Math.ceil(row.content.length / 4) })), settings.chunking.target_group_tokens, 1);
   const chosen = options.depth === 'quick' ? sampleGroups(packed, settings.chunking.quick_mode_max_groups) : packed.slice(0, settings.chunking.max_groups_per_source);

@@ -1,5 +1,5 @@
 import type { QueueService, TaskStore } from '@rhizome/queue';
-import { updateSource, withLoaderWarning, type SourceRow } from '../sources/index.ts';
+import { idleSources, updateSource, withLoaderWarning, type SourceRow } from '../sources/index.ts';
 import type { Db } from '../storage/index.ts';
 import { activeJobStatuses, finalizeWhenDone, getJob, latestJob, listGroups, moveGroup, moveJob, openGroupStatuses, queueGroup, type JobRow } from './jobs.ts';
 
@@ -32,8 +32,7 @@ const inExtraction: SourceRow['status'][] = ['extracting', 'extracted', 'committ
 export async function finishIdleExtractions(context: IdleExtractionContext, idleMs: number): Promise<FinishedExtraction[]> {
   const { db } = context;
   const before = new Date(Date.now() - idleMs).toISOString();
-  const sources = (await db('sources').whereIn('status', inExtraction)
-    .where((query) => query.whereNull('last_activity_at').orWhere('last_activity_at', '<', before))) as SourceRow[];
+  const sources = await idleSources(db, inExtraction, before);
   const finished: FinishedExtraction[] = [];
   for (const source of sources) {
     const job = source.extraction_job_id ? await getJob(db, source.extraction_job_id) : await latestJob(db, source.id);

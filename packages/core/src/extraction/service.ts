@@ -1,12 +1,16 @@
 import type { Settings } from '@rhizome/contracts/settings';
-import { BadInput, NotFound, Conflict } from '@rhizome/contracts/errors';
+import { BadInput, NotFound, Conflict, DomainError, ErrorCode } from '@rhizome/contracts/errors';
 import type { QueueService, TaskStore } from '@rhizome/queue';
+import type { Knex } from 'knex';
 import type { ReadinessGate } from '../providers/index.ts';
 import { domainRegistryFor } from '../sources/index.ts';
 import { fallbackDomain } from '../sources/index.ts';
-import { getSource, updateSource, type SourceRow } from '../sources/index.ts';
+import { getSource, updateSource, withLoaderWarning, type SourceRow } from '../sources/index.ts';
 import type { Db } from '../storage/index.ts';
-import { activeJobStatuses, getJob, groupCounts, latestJob, listGroups, moveGroup, moveJob, newJobId, queueGroup, type GroupRow, type JobRow } from './jobs.ts';
+import { bulkExtractionOperation, bulkTargets, type BulkExtractionRequest } from './bulk.ts';
+import { removeContribution } from './commit/contributions.ts';
+import { activeJobStatuses, cancelActiveJobs, getJob, groupCounts, latestJob, listGroups, moveGroup, moveJob, newJobId, queueGroup, type GroupRow, type JobRow } from './jobs.ts';
+import { finishIdleExtractions, type FinishedExtraction } from './recovery.ts';
 import { resolveExtractionOptions, type ExtractionRequest } from './options.ts';
 import { planExtraction } from './plan.ts';
 
@@ -42,7 +46,7 @@ const domainConfirmed = (source: SourceRow) => source.forced_domain !== null || 
 
 /**
  * Extraction jobs of one database: start (plan the groups, estimate and check the budget, queue one
- * llm-lane task per group), cancel, and report progress. The queue handlers (operations.ts) do the work.
+ * llm-lane task per group), cancel, and report progress. The queue handlers (tasks.ts) do the work.
  */
 export class ExtractionService {
   constructor(private readonly deps: ExtractionServiceDeps) {}
@@ -94,15 +98,15 @@ export class ExtractionService {
     };
     await db.transaction(async (trx) => {
       await trx('extraction_jobs').insert(job);
-      const rows = plan.groups.map((group) => ({ job_id: job.id, group_index: group.groupIndex, first_chunk_index: group.firstChunkIndex, last_chunk_index: group.lastChunkIndex, status: 'pending' }));
+      const rows = plan.groups.map((group) => ({ job_id: job.id, group_index: group.groupIndex, first_chunk_index: group.firstChunkIndex, last_chunk_index: group.lastChunkIndex, status: 'pending' as const }));
       for (let start = 0; start < rows.length; start += 100) await trx('extraction_groups').insert(rows.slice(start, start + 100));
-      await trx('sources').where({ id: sourceId }).update({
+      await updateSource(trx, sourceId, {
         status: 'extracting', extraction_job_id: job.id, extraction_domain: domain.name, analysis_depth: options.depth, extraction_started_at: now, extraction_completed_at: null,
         commit_started_at: null, commit_completed_at: null, extraction_queued_at: now, estimated_tokens: estimatedTokens, estimated_cost_usd: plan.estimate.costUsd,
         error_stage: null, error_message: null, current_step: 'extracting',
         step_description: `Extracting ${plan.groups.length} groups of ${plan.chunksKept} chunks (${plan.chunksTotal - plan.chunksKept} filtered out)`,
         last_activity_at: now, updated_at: now,
-      } satisfies Partial<SourceRow>);
+      });
     });
     await this.enqueueGroups(job);
     return { status: 'queued', job, message: `Extraction queued: ${plan.groups.length} groups, about ${estimatedTokens} tokens` };
@@ -121,6 +125,20 @@ export class ExtractionService {
     return { status: 'awaiting_confirmation', job: null, message: 'The detected domain needs confirming first (POST /sources/{id}/confirmation); extraction starts once it is confirmed' };
   }
 
+  /**
+   * Checks a bulk request's sources (see bulk.ts `bulkTargets`) and queues the task that starts each
+   * one's extraction in turn; nothing is queued when a named source is refused.
+   */
+  async queueBulk(request: BulkExtractionRequest): Promise<{ taskId: string; total: number }> {
+    const { db, database } = this.deps;
+    const ids = await bulkTargets(db, request);
+    await this.deps.readiness.assertReady('extraction');
+    const { analysis_depth, domain, filtering_mode, content_filtering } = request;
+    const data = { database, source_ids: ids, force: Boolean(request.force), options: { analysis_depth, domain, filtering_mode, content_filtering } };
+    const task = await this.deps.queue.submit({ queue: 'operations', operation: bulkExtractionOperation, priority: this.deps.settings().priorities.background, data, metadata: { database } });
+    return { taskId: task.task_id, total: ids.length };
+  }
+
   /** Queues every pending group. */
   async enqueueGroups(job: JobRow): Promise<void> {
     const { db, queue } = this.deps;
@@ -131,7 +149,10 @@ export class ExtractionService {
     }
   }
 
-  /** DELETE /sources/{id}/extraction: cancels the groups not yet running; running and finished ones are left to end; the source returns to `indexed`. */
+  /**
+   * DELETE /sources/{id}/extraction: cancels the groups not yet running; running and finished ones are left to end; the source returns to
+   * `indexed`. An agent's run (`mcp_extracting`) ends entirely: nothing of it runs on the server.
+   */
   async cancel(sourceId: string): Promise<void> {
     const source = await getSource(this.deps.db, sourceId);
     if (!source) throw NotFound.resource('Source', sourceId);
@@ -145,17 +166,21 @@ export class ExtractionService {
     const now = new Date().toISOString();
     // A re-extraction that stops leaves the source's earlier contribution in the graph: it stays committed.
     const status = (await hasContribution(db, job.source_id)) ? 'committed' : 'indexed';
+    const source = await getSource(db, job.source_id);
+    // An agent's run has no task behind a running group (it waits for the agent's second pass): those end too.
+    const byAgent = source?.status === 'mcp_extracting' && source.extraction_job_id === job.id;
+    const cancellable: GroupRow['status'][] = byAgent ? ['pending', 'queued', 'running'] : ['pending', 'queued'];
     // One transaction: another process never sees the job ended while its source still shows it running.
     await db.transaction(async (trx) => {
       await moveJob(trx, job.id, activeJobStatuses, { status: 'cancelled', completed_at: now, error_message: reason });
       await updateSource(trx, job.source_id, {
         status, extraction_job_id: null, current_step: status, step_description: `Extraction ${reason}`, last_activity_at: now,
-      }, ['extracting', 'extracted', 'committing']);
+      }, ['extracting', 'extracted', 'committing', 'mcp_extracting']);
     });
-    const open = (await listGroups(db, job.id)).filter((group) => group.status === 'pending' || group.status === 'queued');
+    const open = (await listGroups(db, job.id)).filter((group) => cancellable.includes(group.status));
     for (const group of open) {
       if (group.task_id) await tasks.cancel(group.task_id, Date.now());
-      await moveGroup(db, job.id, group.group_index, ['pending', 'queued'], { status: 'cancelled', completed_at: now });
+      await moveGroup(db, job.id, group.group_index, cancellable, { status: 'cancelled', completed_at: now });
     }
   }
 
@@ -176,6 +201,49 @@ export class ExtractionService {
 
   async counts(job: JobRow) {
     return groupCounts(this.deps.db, job.id);
+  }
+
+  /**
+   * Starts extraction of a source that just passed the gate (indexed with `auto_confirm` or a forced
+   * domain, or confirmed), when it was uploaded with `extract_entities`. A provider that is not ready
+   * leaves the source `indexed` with the reason, to be started later; so does a source with nothing to
+   * extract, the reason added to its loader warnings. A refusal on the source itself (over the token
+   * budget, an unknown domain) is its error.
+   */
+  async startAfterGate(sourceId: string): Promise<void> {
+    const { db } = this.deps;
+    const source = await getSource(db, sourceId);
+    if (!source || source.status !== 'indexed' || source.extract_entities !== 1) return;
+    try {
+      await this.start(sourceId);
+    } catch (error) {
+      if (error instanceof NothingToExtractError) {
+        await updateSource(db, sourceId, { loader_warnings: withLoaderWarning(source, `Not extracted: nothing to extract, ${error.why}`), step_description: `Indexed; nothing to extract: ${error.why}` }, ['indexed']);
+        return;
+      }
+      if (!(error instanceof DomainError)) throw error;
+      const notReady = error.code === ErrorCode.llmNotVerified || error.code === ErrorCode.extractionModelMissing;
+      if (error.code === ErrorCode.conflict) return;
+      await updateSource(db, sourceId, notReady
+        ? { step_description: `Indexed; extraction waits until the model provider is ready: ${error.message}` }
+        : { status: 'error', error_stage: 'extraction', error_message: error.message, current_step: 'error', step_description: `Extraction refused: ${error.message}` }, ['indexed']);
+    }
+  }
+
+  /** Marks a source's active jobs cancelled with their open groups (its tasks are cancelled by the caller). */
+  cancelActiveJobs(sourceId: string, reason: string): Promise<number> {
+    return cancelActiveJobs(this.deps.db, sourceId, reason);
+  }
+
+  /** Takes back what a source contributed to the graph, inside the caller's transaction (see commit/contributions.ts). */
+  removeContribution(trx: Knex.Transaction, sourceId: string) {
+    return removeContribution(trx, sourceId);
+  }
+
+  /** Finishes the sources idle for `idleMs` whose extraction has no work left (see recovery.ts). */
+  finishIdle(idleMs: number): Promise<FinishedExtraction[]> {
+    const { db, database, queue, tasks } = this.deps;
+    return finishIdleExtractions({ db, database, queue, tasks, priority: this.deps.settings().priorities.background }, idleMs);
   }
 }
 

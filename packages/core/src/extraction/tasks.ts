@@ -1,5 +1,6 @@
 import type { Settings } from '@rhizome/contracts/settings';
-import { classifyError, TaskCancelledError, type OperationRegistry, type QueueService, type TaskRecord } from '@rhizome/queue';
+import { classifyError, TaskCancelledError, type QueueService, type TaskRecord } from '@rhizome/queue';
+import type { TaskRegistrar } from '../platform/index.ts';
 import type { DatabaseManager } from '../databases/index.ts';
 import { taskDatabaseFor } from '../databases/index.ts';
 import { publishBulkCreations, type GraphEventBus } from '../graph/index.ts';
@@ -51,7 +52,7 @@ async function jobDomain(db: Db, job: JobRow): Promise<DomainDefinition> {
  * (operations lane) writes it to the graph. Each step checks the job's status first, so a cancelled or
  * replaced job's leftover tasks do nothing, and each is safe to run again after a crash.
  */
-export function defineExtractionOperations(registry: OperationRegistry, deps: ExtractionOperationDeps): void {
+export function defineExtractionOperations(registry: TaskRegistrar, deps: ExtractionOperationDeps): void {
   const finalizeIfDone = (db: Db, database: string, job: JobRow) => finalizeWhenDone(db, deps.queue, database, job, deps.settings().priorities.background);
   defineBulkExtractionOperation(registry, deps);
 

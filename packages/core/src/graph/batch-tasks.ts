@@ -9,10 +9,11 @@ import { draftEdge, publishEdgeCreated, toEdgeRow, deleteEdge, updateEdge, type 
 import { insertEdgeRows } from './edges/repo.ts';
 import { nodeTemplates, type GraphNode } from './nodes/repo.ts';
 import {
-  deleteNode, draftNode, publishNodeCreated, sourceExists, updateNode, writeNodes,
+  deleteNode, draftNode, publishNodeCreated, updateNode, writeNodes,
   type GraphScope, type NodeCreateInput, type NodeDraftLookups, type NodeUpdateInput,
 } from './nodes/service.ts';
 import { describeFailure, findTemplate, type TemplateRules } from './nodes/template-rules.ts';
+import { sourceExists } from './read-model.ts';
 import type { DefineOperations, GraphDeps } from './tasks.ts';
 import { taskDatabase } from './task-database.ts';
 
@@ -23,11 +24,14 @@ import { taskDatabase } from './task-database.ts';
  * insert; each is still checked on its own, and a group the database refuses as a whole is replayed
  * one operation at a time so that every outcome stays individual.
  */
+export const nodesBatchOperation = 'graph.nodes_batch';
+export const edgesBatchOperation = 'graph.edges_batch';
+
 export const defineGraphBatchOperations: DefineOperations = (registry, deps) => {
   // A batch is not idempotent (creates get fresh ids): never run one twice.
   const options = { queue: 'operations' as const, retryOnTransient: false, retryOnCrash: false };
-  registry.define('graph.nodes_batch', options, (context) => runBatch(context, deps, nodeBatch));
-  registry.define('graph.edges_batch', options, (context) => runBatch(context, deps, edgeBatch));
+  registry.define(nodesBatchOperation, options, (context) => runBatch(context, deps, nodeBatch));
+  registry.define(edgesBatchOperation, options, (context) => runBatch(context, deps, edgeBatch));
 };
 
 type OperationName = 'create' | 'update' | 'delete';

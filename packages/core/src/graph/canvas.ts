@@ -1,4 +1,5 @@
 import type { Db } from '../storage/index.ts';
+import { disabledSourceIds } from './read-model.ts';
 
 export interface CanvasNode {
   id: string;
@@ -71,7 +72,7 @@ export async function canvasData(db: Db, options: CanvasOptions): Promise<Canvas
 
 /** Builds the payload without the cache (exported for measuring the cold path). */
 export async function buildCanvas(db: Db, options: CanvasOptions): Promise<CanvasPayload> {
-  const disabled = ((await db.raw('SELECT id FROM sources WHERE enabled = 0')) as { id: string }[]).map((row) => row.id);
+  const disabled = await disabledSourceIds(db);
   const disabledJson = JSON.stringify(disabled);
   let wanted: string[] | null = null;
   if (options.sourceIds) {

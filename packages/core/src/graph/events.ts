@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 
-/** `{entity}.{action}` events of the graph (spec Part C "Trigger event sources"). */
+/** `{entity}.{action}` events of the graph: the sources workflow triggers listen to (docs/api-conventions.md, Events). */
 export interface GraphEvent {
   source: 'node.create' | 'edge.create';
   database: string;

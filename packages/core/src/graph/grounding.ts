@@ -1,12 +1,11 @@
-import { NotFound } from '@rhizome/contracts/errors';
 import type { Db } from '../storage/index.ts';
-import { toEdge, type EdgeRow, type GraphEdge } from './edges/repo.ts';
-import { toNode, type NodeRow } from './nodes/repo.ts';
+import { listEdgeRows, toEdge } from './edges/repo.ts';
+import { listNodeRows, toNode, type NodeRow } from './nodes/repo.ts';
 import { parseJsonObject } from './nodes/sql.ts';
-import { withStats, type NodeResponse } from './nodes/service.ts';
+import { requireNodeRow, withStats, type NodeResponse } from './nodes/service.ts';
 
 /**
- * Read-only graph access for external agents (spec Part B "Grounding"). Lists are in insertion order
+ * Read-only graph access for external agents (`/graph/grounding/*`). Lists are in insertion order
  * (rowid), which every index used here already yields, so no page needs a sort.
  */
 
@@ -19,23 +18,15 @@ export type NeighborDirection = 'outgoing' | 'incoming' | 'both';
 export const neighborDirections: readonly NeighborDirection[] = ['outgoing', 'incoming', 'both'];
 
 const nodeColumns = 'n.id, n.template_id, n.label, n.properties, n.position_x, n.position_y, n.embedding, n.source_id, n.created_at, n.updated_at';
-const edgeColumns = 'e.id, e.template_id, e.source_node_id, e.target_node_id, e.label, e.properties, e.source_id, e.created_at, e.updated_at';
 
 const groundingNode = (row: NodeRow): NodeResponse => withStats(toNode(row));
 
 /**
- * One page of nodes (optionally of one template), then `q` applied to that page only: the spec makes
- * `total` reflect the template filter alone, so an agent iterates pages until has_next is false.
+ * One page of nodes (optionally of one template), then `q` applied to that page only: `total` reflects
+ * the template filter alone, so an agent iterates pages until has_next is false.
  */
 export async function groundingNodes(db: Db, options: { templateId?: string; q?: string; window: Window }): Promise<{ rows: NodeResponse[]; total: number }> {
-  const where = options.templateId !== undefined ? 'WHERE n.template_id = ?' : '';
-  const filter = options.templateId !== undefined ? [options.templateId] : [];
-  const total = Number(((await db.raw(`SELECT COUNT(*) AS n FROM graph_nodes n ${where}`, filter)) as { n: number }[])[0].n);
-  const rows = (await db.raw(`SELECT ${nodeColumns} FROM graph_nodes n ${where} ORDER BY n.rowid LIMIT ? OFFSET ?`, [
-    ...filter,
-    options.window.limit,
-    options.window.offset,
-  ])) as NodeRow[];
+  const { rows, total } = await listNodeRows(db, { templateId: options.templateId }, options.window, false);
   const nodes = rows.map(groundingNode);
   const needle = options.q?.toLowerCase();
   return { rows: needle ? nodes.filter((node) => matches(node, needle)) : nodes, total };
@@ -54,48 +45,15 @@ function valueMatches(value: unknown, needle: string): boolean {
   return String(value).toLowerCase().includes(needle);
 }
 
-async function requireNode(db: Db, id: string): Promise<NodeRow> {
-  const rows = (await db.raw(`SELECT ${nodeColumns} FROM graph_nodes n WHERE n.id = ?`, [id])) as NodeRow[];
-  if (!rows.length) throw NotFound.resource('node', id);
-  return rows[0];
-}
-
 /** A node with its edges each way (lists capped at `edgeLimit`, totals uncounted by the cap). */
 export async function groundingNodeDetail(db: Db, id: string, edgeLimit: number) {
-  const node = groundingNode(await requireNode(db, id));
-  const side = async (column: 'source_node_id' | 'target_node_id') => {
-    const total = Number(((await db.raw(`SELECT COUNT(*) AS n FROM graph_edges WHERE ${column} = ?`, [id])) as { n: number }[])[0].n);
-    const rows = (await db.raw(`SELECT ${edgeColumns} FROM graph_edges e WHERE e.${column} = ? ORDER BY e.rowid LIMIT ?`, [id, edgeLimit])) as EdgeRow[];
-    return { edges: rows.map(toEdge), total };
+  const node = groundingNode(await requireNodeRow(db, id));
+  const firstPage = { offset: 0, limit: edgeLimit };
+  const outgoing = await listEdgeRows(db, { sourceNodeId: id }, firstPage, false);
+  const incoming = await listEdgeRows(db, { targetNodeId: id }, firstPage, false);
+  return {
+    node, outgoing_edges: outgoing.rows.map(toEdge), incoming_edges: incoming.rows.map(toEdge), total_outgoing: outgoing.total, total_incoming: incoming.total,
   };
-  const outgoing = await side('source_node_id');
-  const incoming = await side('target_node_id');
-  return { node, outgoing_edges: outgoing.edges, incoming_edges: incoming.edges, total_outgoing: outgoing.total, total_incoming: incoming.total };
-}
-
-/** Edges, optionally from one node and/or to one node, a page at a time. */
-export async function groundingEdges(
-  db: Db,
-  options: { sourceNodeId?: string; targetNodeId?: string; window: Window },
-): Promise<{ rows: GraphEdge[]; total: number }> {
-  const conditions: string[] = [];
-  const bindings: string[] = [];
-  if (options.sourceNodeId !== undefined) {
-    conditions.push('e.source_node_id = ?');
-    bindings.push(options.sourceNodeId);
-  }
-  if (options.targetNodeId !== undefined) {
-    conditions.push('e.target_node_id = ?');
-    bindings.push(options.targetNodeId);
-  }
-  const where = conditions.length ? `WHERE ${conditions.join(' AND ')}` : '';
-  const total = Number(((await db.raw(`SELECT COUNT(*) AS n FROM graph_edges e ${where}`, bindings)) as { n: number }[])[0].n);
-  const rows = (await db.raw(`SELECT ${edgeColumns} FROM graph_edges e ${where} ORDER BY e.rowid LIMIT ? OFFSET ?`, [
-    ...bindings,
-    options.window.limit,
-    options.window.offset,
-  ])) as EdgeRow[];
-  return { rows: rows.map(toEdge), total };
 }
 
 export interface Neighbor {
@@ -111,7 +69,7 @@ export interface Neighbor {
  * in the direction asked (a self-loop is both an outgoing and an incoming one).
  */
 export async function groundingNeighbors(db: Db, id: string, direction: NeighborDirection, limit: number) {
-  await requireNode(db, id);
+  await requireNodeRow(db, id);
   const sides: { direction: 'outgoing' | 'incoming'; own: string; other: string }[] = [];
   if (direction !== 'incoming') sides.push({ direction: 'outgoing', own: 'source_node_id', other: 'target_node_id' });
   if (direction !== 'outgoing') sides.push({ direction: 'incoming', own: 'target_node_id', other: 'source_node_id' });

@@ -12,19 +12,6 @@ export function newTemplateId(): string {
   return `tpl_${randomBytes(12).toString('hex')}`;
 }
 
-/**
- * Content-addressed node id for nodes the pipeline creates (prior-art §1.4): the same entity extracted
- * again from the same source lands on the same node.
- */
-export function stableNodeId(database: string, sourceId: string | null, templateId: string, label: string): string {
-  return `node_${sha(`${database}:${sourceId ?? 'no_source'}:${templateId}:${label.trim().toLowerCase()}`)}`;
-}
-
-/** Edge ids exclude the label (prior-art §1.4): one edge per template between two nodes of a source. */
-export function stableEdgeId(database: string, sourceId: string | null, templateId: string, sourceNodeId: string, targetNodeId: string): string {
-  return `edge_${sha(`${database}:${sourceId ?? 'no_source'}:${templateId}:${sourceNodeId}:${targetNodeId}`)}`;
-}
-
 function sha(value: string): string {
   return createHash('sha256').update(value).digest('hex').slice(0, 24);
 }

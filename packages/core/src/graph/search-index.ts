@@ -26,6 +26,32 @@ export async function indexNewNodes(db: Knex, nodes: { id: string; label: string
   );
 }
 
+const reindexBatch = 2_000;
+
+/**
+ * Re-enters every node into the full-text index from the rows themselves, one rowid range per
+ * transaction (an index entry shares its node's rowid), so keyword search keeps answering meanwhile and
+ * entries left by nodes deleted behind the triggers go too. Returns how many nodes were indexed.
+ */
+export async function reindexNodes(db: Knex): Promise<number> {
+  let nodes = 0;
+  let after = 0;
+  for (;;) {
+    const rows = (await db.raw('SELECT rowid, id, label, properties FROM graph_nodes WHERE rowid > ? ORDER BY rowid LIMIT ?', [after, reindexBatch])) as
+      { rowid: number; id: string; label: string; properties: string }[];
+    if (!rows.length) break;
+    const last = rows[rows.length - 1].rowid;
+    await db.transaction(async (trx) => {
+      await trx.raw('DELETE FROM fts_nodes WHERE rowid > ? AND rowid <= ?', [after, last]);
+      await indexNewNodes(trx, rows.map((row) => ({ id: row.id, label: row.label, properties: JSON.parse(row.properties) as Record<string, unknown> })));
+    });
+    nodes += rows.length;
+    after = last;
+  }
+  await db.raw('DELETE FROM fts_nodes WHERE rowid > ?', [after]);
+  return nodes;
+}
+
 /** Every property value as searchable text: strings as they are, everything else as JSON. */
 export function propertyText(properties: Record<string, unknown>): string {
   return Object.values(properties)

@@ -1,4 +1,5 @@
 import type { Db } from '../storage/index.ts';
+import { sourceContributions, sourceCount } from './read-model.ts';
 
 /** Per-template count in a breakdown. */
 export interface TemplateCount {
@@ -10,7 +11,7 @@ export interface TemplateCount {
 }
 
 /**
- * The snapshot body (the spec leaves GraphBreakdown open): what the graph consists of, pre-computed in
+ * The snapshot body (the API leaves GraphBreakdown's shape open): what the graph consists of, pre-computed in
  * the background so a dashboard can show it without scanning the graph on every request.
  */
 export interface GraphBreakdown {
@@ -35,7 +36,7 @@ export interface StoredSnapshot {
   generated_at: string;
 }
 
-/** Spec Part B Limits: a snapshot is stale after an hour, or once the node count drifted more than 10 %. */
+/** A snapshot is stale after an hour, or once the node count drifted more than 10 % (the API's documented limits). */
 export const snapshotMaxAgeMs = 3_600_000;
 export const snapshotMaxDrift = 0.1;
 
@@ -51,19 +52,14 @@ export async function computeBreakdown(db: Db, now: Date = new Date()): Promise<
     await count('SELECT COUNT(*) AS n FROM graph_nodes'),
     await count('SELECT COUNT(*) AS n FROM graph_edges'),
     await count('SELECT COUNT(*) AS n FROM graph_templates'),
-    await count('SELECT COUNT(*) AS n FROM sources'),
+    await sourceCount(db),
   ];
   const perTemplate = (table: 'graph_nodes' | 'graph_edges') =>
     db.raw(
       `SELECT c.template_id, t.name, t.color, t.icon, c.count FROM (SELECT template_id, COUNT(*) AS count FROM ${table} GROUP BY template_id) c
        LEFT JOIN graph_templates t ON t.id = c.template_id ORDER BY c.count DESC, c.template_id`,
     ) as Promise<TemplateCount[]>;
-  const perSource = (await db.raw(
-    `SELECT s.id AS source_id, s.title,
-            (SELECT COUNT(*) FROM graph_nodes WHERE source_id = s.id) AS node_count,
-            (SELECT COUNT(*) FROM graph_edges WHERE source_id = s.id) AS edge_count
-     FROM sources s ORDER BY node_count DESC, edge_count DESC, s.id`,
-  )) as GraphBreakdown['sources'];
+  const perSource = await sourceContributions(db);
   // The distribution as a histogram (degree → nodes): a few rows, whatever the size of the graph.
   const histogram = (await db.raw(`SELECT d AS degree, COUNT(*) AS nodes FROM (SELECT ${degreeSql} AS d FROM graph_nodes n) GROUP BY d ORDER BY d`)) as {
     degree: number;
@@ -129,9 +125,7 @@ export async function buildSnapshot(db: Db, now: Date = new Date()): Promise<Gra
 
 /** The stored snapshot, or null when none was built yet (or the stored one is unreadable). */
 export async function readSnapshot(db: Db): Promise<StoredSnapshot | null> {
-  const row = (await db('graph_snapshots').where({ id: snapshotRowId }).first()) as
-    | { payload_json: string; node_count: number; edge_count: number; generated_at: string }
-    | undefined;
+  const row = await db('graph_snapshots').where({ id: snapshotRowId }).first();
   if (!row) return null;
   try {
     const breakdown = JSON.parse(row.payload_json) as GraphBreakdown;

@@ -1,5 +1,5 @@
 import type { EmbeddingService } from '../providers/index.ts';
-import type { OperationRegistry } from '@rhizome/queue';
+import type { TaskRegistrar } from '../platform/index.ts';
 import type { DatabaseManager } from '../databases/index.ts';
 import { defineGraphBatchOperations } from './batch-tasks.ts';
 import type { GraphEventBus } from './events.ts';
@@ -13,11 +13,11 @@ export interface GraphDeps {
   embeddings: EmbeddingService;
 }
 
-export type DefineOperations = (registry: OperationRegistry, deps: GraphDeps) => void;
+export type DefineOperations = (registry: TaskRegistrar, deps: GraphDeps) => void;
 
 /** Every graph feature's queue operations; each feature adds its definer here. */
 export const graphOperationDefiners: DefineOperations[] = [defineTemplateOperations, defineGraphBatchOperations, defineGraphMaintenanceOperations];
 
-export function defineGraphOperations(registry: OperationRegistry, deps: GraphDeps): void {
+export function defineGraphOperations(registry: TaskRegistrar, deps: GraphDeps): void {
   for (const define of graphOperationDefiners) define(registry, deps);
 }

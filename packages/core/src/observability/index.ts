@@ -3,6 +3,8 @@ export { buildDiagnosticsZip, systemInfo } from './diagnostics.ts';
 export { diskHealth } from './disk.ts';
 export { HealthRegistry, type HealthProbe, type SubsystemHealth } from './health.ts';
 export { readAllLogs, readServiceLog } from './logs.ts';
+export { observabilityModule } from './module.ts';
 export { PluginCaches } from './plugin-caches.ts';
+export { sourceCount, sourceIds, sourceStamps, sourcesUpdatedSince } from './read-model.ts';
 export { getServiceStatus, type ServiceStatus } from './supervisor.ts';
 export { vectorIndexHealth } from './vector-index-health.ts';

@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { NotFound } from '@rhizome/contracts/errors';
 
-/** Services whose `<logs_dir>/<service>.log` the /logs endpoints read (spec Part C, plus auth-verify). */
+/** Services whose `<logs_dir>/<service>.log` the /logs endpoints read (docs/api-conventions.md#logs-and-diagnostics). */
 export const logServices = ['cortex', 'neuron', 'auth-verify', 'nginx', 'valkey'] as const;
 export type LogService = (typeof logServices)[number];
 

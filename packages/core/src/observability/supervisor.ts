@@ -1,6 +1,6 @@
 import http from 'node:http';
 
-/** One managed process as `GET /logs/status` reports it (spec Part C). */
+/** One managed process as `GET /logs/status` reports it. */
 export interface ServiceStatus {
   name: string;
   state: string;

@@ -19,10 +19,6 @@ export interface ProcessingStatus {
   reason: string | null;
 }
 
-interface EventRow extends Omit<SystemEvent, 'details'> {
-  details: string | null;
-}
-
 const schema = `
 CREATE TABLE IF NOT EXISTS processing_state (id INTEGER PRIMARY KEY CHECK (id = 1), paused INTEGER NOT NULL, paused_at TEXT, reason TEXT, paused_by TEXT);
 INSERT OR IGNORE INTO processing_state (id, paused) VALUES (1, 0);
@@ -38,8 +34,8 @@ CREATE INDEX IF NOT EXISTS system_events_type ON system_events (type, id);
 `;
 
 /**
- * System-wide and per-source pause flags and the system event log (spec Part C "Pause", "System event
- * log"), in `<data_dir>/system.db` so the API and every worker process share them.
+ * System-wide and per-source pause flags and the system event log (docs/api-conventions.md#pause-and-health),
+ * in `<data_dir>/system.db` so the API and every worker process share them.
  */
 export class ProcessingControls {
   private constructor(private readonly db: Db) {}
@@ -50,13 +46,13 @@ export class ProcessingControls {
   }
 
   async status(): Promise<ProcessingStatus> {
-    const row = (await this.db('processing_state').where({ id: 1 }).first()) as { paused: number; paused_at: string | null; reason: string | null };
-    return { paused: row.paused === 1, paused_at: row.paused_at, reason: row.reason };
+    const row = await this.db('processing_state').where({ id: 1 }).first();
+    return { paused: row?.paused === 1, paused_at: row?.paused_at ?? null, reason: row?.reason ?? null };
   }
 
   /** Who paused processing (user, health_monitor), or null when it runs. */
   async pausedBy(): Promise<string | null> {
-    const row = (await this.db('processing_state').where({ id: 1, paused: 1 }).first()) as { paused_by: string | null } | undefined;
+    const row = await this.db('processing_state').where({ id: 1, paused: 1 }).first();
     return row ? (row.paused_by ?? 'user') : null;
   }
 
@@ -81,11 +77,11 @@ export class ProcessingControls {
     const at = new Date().toISOString();
     const unique = [...new Set(sourceIds)];
     return this.db.transaction(async (trx) => {
-      const already = (await trx('paused_sources').where({ database_name: databaseName }).whereIn('source_id', unique).count({ n: '*' }).first()) as { n: number };
+      const already = await trx('paused_sources').where({ database_name: databaseName }).whereIn('source_id', unique).count({ n: '*' }).first();
       for (const sourceId of unique) {
         await trx('paused_sources').insert({ database_name: databaseName, source_id: sourceId, reason, paused_at: at }).onConflict(['database_name', 'source_id']).ignore();
       }
-      const count = unique.length - Number(already.n);
+      const count = unique.length - Number(already?.n ?? 0);
       await trx('system_events').insert({
         timestamp: at, type: 'pause', action: 'source_pause', source: 'user', reason, details: JSON.stringify({ source_ids: sourceIds }), database_name: databaseName,
       });
@@ -106,7 +102,7 @@ export class ProcessingControls {
   }
 
   async pausedSourceIds(): Promise<Set<string>> {
-    return new Set(((await this.db('paused_sources').select('source_id')) as { source_id: string }[]).map((row) => row.source_id));
+    return new Set(await this.db('paused_sources').pluck('source_id'));
   }
 
   async isSourcePaused(databaseName: string, sourceId: string): Promise<boolean> {
@@ -120,7 +116,7 @@ export class ProcessingControls {
   async events(filter: { type?: SystemEventType; limit: number }): Promise<SystemEvent[]> {
     const query = this.db('system_events').orderBy('id', 'desc').limit(filter.limit);
     if (filter.type) query.where({ type: filter.type });
-    return ((await query) as EventRow[]).map((row) => ({ ...row, details: row.details ? JSON.parse(row.details) : null }));
+    return (await query).map((row) => ({ ...row, details: row.details ? (JSON.parse(row.details) as Record<string, unknown>) : null }));
   }
 
   async clearEvents(): Promise<number> {

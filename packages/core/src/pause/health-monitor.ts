@@ -16,7 +16,7 @@ export interface HealthMonitorOptions {
 const monitorSource = 'health_monitor';
 
 /**
- * Checks the subsystems periodically (prior-art §8): records every change of overall health as a
+ * Checks the subsystems periodically (docs/api-conventions.md#pause-and-health): records every change of overall health as a
  * `health_change` event, pauses processing after `threshold` failing checks in a row, and resumes it
  * after as many passing ones — only when it paused it itself, never over an operator's pause.
  */

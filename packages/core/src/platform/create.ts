@@ -1,42 +1,21 @@
-import { countRows, CountsRegistry } from '../observability/index.ts';
-import { diskHealth } from '../observability/index.ts';
-import { HealthRegistry } from '../observability/index.ts';
-import { PluginCaches } from '../observability/index.ts';
 import { OperationRegistry, QueueService, type PubSub, type TaskStore } from '@rhizome/queue';
-import { ProcessingControls } from '../pause/index.ts';
-import { openTaskStore } from '../tasks/index.ts';
-import { PauseFilter } from '../tasks/index.ts';
-import { maxTries } from '../tasks/index.ts';
-import { defineSystemOperations } from '../tasks/index.ts';
-import { openSqlite, type Db } from '../storage/index.ts';
-import { DatabaseManager, type MigrationPolicy } from '../databases/index.ts';
-import { GraphEventBus } from '../graph/index.ts';
-import { defineGraphOperations } from '../graph/index.ts';
-import { defaultSeeds } from '../databases/index.ts';
-import { createLogger, setLogLevel, type Logger } from '../logging.ts';
-import { DataPaths, resolveConfigDir, resolveDataDir } from '../paths.ts';
-import { SettingsStore } from '../settings/index.ts';
-import type { Migration } from '../storage/index.ts';
-import { Broadcast, connectPubSub } from '../pubsub/index.ts';
-import { Providers } from '../providers/index.ts';
-import { LlmMetrics } from '../providers/index.ts';
-import { registerProviderHealth } from '../providers/index.ts';
-import { vectorIndexHealth } from '../observability/index.ts';
-import { createVectorWriters, type VectorWriters, type VectorWriterSet } from '../search/index.ts';
-import { vectorReaders } from '../search/index.ts';
-import { defineSearchOperations } from '../search/index.ts';
-import { defineBackupOperations } from '../backup/index.ts';
-import { defineCcxOperations } from '../ccx/index.ts';
-import { BackupService } from '../backup/index.ts';
-import { defineSourceOperations } from '../sources/index.ts';
-import { createAutomation, type Automation } from '../automation/index.ts';
-import { setSystemTriggersEnabled } from '../automation/index.ts';
-import { startAfterGate } from '../extraction/index.ts';
-import { defineExtractionOperations } from '../extraction/index.ts';
-import { ExtractionService } from '../extraction/index.ts';
-import { defineChatOperations } from '../chat/index.ts';
+import { startAutomation, setSystemTriggersEnabled, type Automation } from '../automation/index.ts';
 import { reconcileChats } from '../chat/index.ts';
-import { ChatService } from '../chat/index.ts';
+import { DatabaseManager, type MigrationPolicy } from '../databases/index.ts';
+import { extractionModule, type ExtractionService } from '../extraction/index.ts';
+import { GraphEventBus } from '../graph/index.ts';
+import { createLogger, setLogLevel, type Logger } from '../logging.ts';
+import { CountsRegistry, HealthRegistry, PluginCaches } from '../observability/index.ts';
+import { ProcessingControls } from '../pause/index.ts';
+import { DataPaths, resolveConfigDir, resolveDataDir } from '../paths.ts';
+import { LlmMetrics, Providers } from '../providers/index.ts';
+import { Broadcast, connectPubSub } from '../pubsub/index.ts';
+import { createVectorWriters, vectorReaders, type VectorWriters, type VectorWriterSet } from '../search/index.ts';
+import { SettingsStore } from '../settings/index.ts';
+import { openSqlite, type Db, type Migration } from '../storage/index.ts';
+import { maxTries, openTaskStore, PauseFilter } from '../tasks/index.ts';
+import type { TaskRegistrar } from './module.ts';
+import { featureModules } from './modules.ts';
 
 export const rhizomeVersion = '0.1.0';
 
@@ -61,15 +40,14 @@ export interface Platform {
   vectorWriters: VectorWriterSet;
   /** The chunk vector indexes this process writes (`vectorWriters.chunks`). */
   chunkVectors: VectorWriters;
-  /** Operator backups of the active database (`/backup`, the schedule). */
-  backups: BackupService;
   /** Workflows, executions and the triggers that start them from graph events. */
   automation: Automation;
-  /** Extraction jobs of one database (the service the API and the pipeline start them through). */
+  /**
+   * Extraction jobs of one database: how sources, built before extraction and not importing it, start and
+   * stop a run (the extraction module's service).
+   */
   extraction(database: string, db: Db): ExtractionService;
-  /** Chats of one database (the API's side: CRUD, turns, cancel, decisions); the worker answers them. */
-  chats(database: string, db: Db): ChatService;
-  /** Operations with their lane and policies; the worker adds the handlers' code. */
+  /** Operations with their lane and policies; a worker adds the handlers' code (`registerTaskHandlers`). */
   operations: OperationRegistry;
   tasks: TaskStore;
   queue: QueueService;
@@ -121,19 +99,21 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
       await announceSettingsChanged();
     },
     onReplaced: (name) => databaseSync.announce({ name }),
-    // A database made while auto-embedding is off gets its system triggers off too, as PATCH /settings would have set them.
-    seeds: [...defaultSeeds, async (db) => {
-      if (!settings.get().embedding.enable_auto_embedding) await setSystemTriggersEnabled(db, false);
-    }],
+    seeds: [
+      ...featureModules.flatMap((module) => module.seeds ?? []),
+      // A database made while auto-embedding is off gets its system triggers off too, as PATCH /settings would have set them.
+      async (db) => {
+        if (!settings.get().embedding.enable_auto_embedding) await setSystemTriggersEnabled(db, false);
+      },
+    ],
     migrations: options.migrations,
     migrationPolicy: options.migrationPolicy,
   });
   await databaseSync.listen(({ name }) => databases.closeOne(name));
-  // Migrations run before any request is served (spec Part A, Versioning 4).
+  // Migrations run before any request is served (docs/api-conventions.md).
   if (options.migrationPolicy === 'apply') await databases.current();
 
   const operations = new OperationRegistry();
-  defineSystemOperations(operations);
   const tasks = await openTaskStore(settings, paths.queueDb);
   const queue = new QueueService(tasks, operations, () => maxTries(settings.get()));
   const systemDb = openSqlite(paths.systemDb);
@@ -160,17 +140,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
   });
 
   const graphEvents = new GraphEventBus();
-  defineGraphOperations(operations, { databases, events: graphEvents, embeddings: providers.embeddings });
   const vectorWriters = createVectorWriters(databases, providers.embeddings, (kind, error) => logger.error(`${kind} vector index: ${String(error)}`));
-  const chunkVectors = vectorWriters.chunks;
-  const extraction = (database: string, db: Db) => new ExtractionService({ db, database, queue, tasks, settings: () => settings.get(), readiness: providers.readiness });
-  defineExtractionOperations(operations, {
-    databases, settings: () => settings.get(), llm: providers.llm, embeddings: providers.embeddings, queue, events: graphEvents, nodeVectors: (name) => vectorWriters.nodes.sink(name), extraction,
-  });
-  defineSearchOperations(operations, { databases, settings: () => settings.get(), embeddings: providers.embeddings, writers: vectorWriters });
-  defineChatOperations(operations, { databases, settings: () => settings.get(), llm: providers.llm, embeddings: providers.embeddings, pubsub });
-  const chats = (database: string, db: Db) =>
-    new ChatService({ db, database, settings: () => settings.get(), queue, tasks, pubsub, readiness: providers.readiness, llm: providers.llm });
   // A chat whose answering task ended while no process was up to see it must not stay `processing`.
   if (options.migrationPolicy === 'apply') {
     const { db } = await databases.current();
@@ -180,43 +150,9 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     });
     if (settled) logger.info(`chats: ${settled} left processing by an ended task settled`);
   }
-  defineBackupOperations(operations, { databases, settings: () => settings.get(), embeddings: providers.embeddings, writers: vectorWriters });
-  defineCcxOperations(operations, {
-    databases, paths, settings: () => settings.get(), embeddings: providers.embeddings, queue, events: graphEvents, writers: vectorWriters, version: rhizomeVersion,
-    triggersChanged: (database) => automation.triggersChanged(database),
-  });
-  defineSourceOperations(operations, {
-    databases, settings: () => settings.get(), embeddings: providers.embeddings, llm: providers.llm, chunkVectors: async (name) => chunkVectors.sink(name),
-    afterIndexed: (database, db, sourceId) => startAfterGate(extraction(database, db), db, sourceId),
-  });
+  const automation = await startAutomation({ databases, settings: () => settings.get(), queue, events: graphEvents, pubsub, origin, logger });
 
-  const automation = await createAutomation({
-    databases, settings: () => settings.get(), queue, operations, events: graphEvents, providers, vectorWriters, pubsub, origin, logger,
-  });
-
-  const health = new HealthRegistry();
-  health.register('database', async () => {
-    const { name, db } = await databases.current();
-    await db.raw('SELECT 1');
-    return { status: 'ok', details: { database: name } };
-  });
-  health.register('disk', () => diskHealth(paths.root));
-  health.register('vector_index', () => vectorIndexHealth({ databases, embeddings: providers.embeddings, settings: () => settings.get() }));
-  health.register('queue', async () => {
-    await Promise.all([tasks.ping(), pubsub.publish('rhizome:health', 'ping')]);
-    return { status: 'ok', details: { backend: tasks.kind } };
-  });
-
-  registerProviderHealth(health, providers);
-
-  const counts = new CountsRegistry();
-  counts.register('templates', (db) => countRows(db, 'graph_templates'));
-  counts.register('knowledge_nodes', (db) => countRows(db, 'graph_nodes'));
-  counts.register('links', (db) => countRows(db, 'graph_edges'));
-  counts.register('sources', (db) => countRows(db, 'sources'));
-  counts.register('workflows', (db) => countRows(db, 'workflows'));
-
-  return {
+  const platform: Platform = {
     paths,
     configDir: resolveConfigDir(env),
     settings,
@@ -224,17 +160,15 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     logger,
     pubsub,
     databases,
-    health,
-    counts,
+    health: new HealthRegistry(),
+    counts: new CountsRegistry(),
     pluginCaches: new PluginCaches(),
     graphEvents,
     providers,
     vectorWriters,
-    chunkVectors,
+    chunkVectors: vectorWriters.chunks,
     automation,
-    backups: new BackupService({ databases, queue, priority: () => settings.get().priorities.interactive }),
-    extraction,
-    chats,
+    extraction: (name, db) => extractionModule.service!(platform, { name, db }),
     operations,
     tasks,
     queue,
@@ -259,4 +193,12 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
       await pubsub.close();
     },
   };
+  // Lanes and policies only: enqueueing needs them; a worker registers the handlers (registerTaskHandlers).
+  const lanesOnly: TaskRegistrar = { define: (name, taskOptions) => operations.define(name, taskOptions) };
+  for (const module of featureModules) {
+    module.defineTasks?.(lanesOnly, platform);
+    for (const [name, probe] of Object.entries(module.health?.(platform) ?? {})) platform.health.register(name, probe);
+    for (const [name, count] of Object.entries(module.counts ?? {})) platform.counts.register(name, count);
+  }
+  return platform;
 }

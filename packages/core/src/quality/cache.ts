@@ -52,16 +52,6 @@ export async function cachedScore(db: Db, sourceId: string): Promise<SourceQuali
   return row && fromRow(row);
 }
 
-/** The cached grade and label of each given source that has one (for source list items). */
-export async function cachedGrades(db: Db, sourceIds: string[]): Promise<Map<string, { grade: number; label: QualityLabel }>> {
-  const grades = new Map<string, { grade: number; label: QualityLabel }>();
-  for (let start = 0; start < sourceIds.length; start += 500) {
-    const rows = (await db(table).whereIn('source_id', sourceIds.slice(start, start + 500)).select('source_id', 'quality_grade', 'quality_label')) as { source_id: string; quality_grade: number; quality_label: QualityLabel }[];
-    for (const row of rows) grades.set(row.source_id, { grade: row.quality_grade, label: row.quality_label });
-  }
-  return grades;
-}
-
 /** Committed sources, optionally of one domain, as a query of their ids. */
 export function committedSources(db: Db, domain?: string | null): Knex.QueryBuilder {
   const query = db('sources').where('status', 'committed');

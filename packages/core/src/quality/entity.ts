@@ -1,7 +1,7 @@
 import type { EntityQualityScoreBody } from '@rhizome/contracts/api/quality';
 import { clamp, round4, stepScore, type Steps } from './steps.ts';
 
-/** What the entity score (prior-art §7.1) looks at, for one entity of one source. */
+/** What the entity score looks at, for one entity of one source. */
 export interface EntityFacts {
   name: string;
   type: string;

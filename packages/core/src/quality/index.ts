@@ -1,2 +1,3 @@
-export { cachedGrades, corpusGrade } from './cache.ts';
+export { corpusGrade } from './cache.ts';
+export { qualityModule } from './module.ts';
 export { QualityService } from './service.ts';

@@ -1,4 +1,4 @@
-/** Penalties (prior-art §7.5), each 0–15, subtracted from the grade. */
+/** Penalties, each 0–15, subtracted from the grade. */
 
 const maxPenalty = 15;
 

@@ -1,7 +1,7 @@
 import type { RelationshipQualityScoreBody } from '@rhizome/contracts/api/quality';
 import { clamp, round4, stepScore, type Steps } from './steps.ts';
 
-/** What the relationship score (prior-art §7.2) looks at, for one relationship of one source. */
+/** What the relationship score looks at, for one relationship of one source. */
 export interface RelationshipFacts {
   type: string;
   sourceName: string;

@@ -33,7 +33,7 @@ function rounded<T extends object>(value: T): T {
   return copy as T;
 }
 
-/** The whole formula (prior-art §7) over one source's graph: every item's score and the source's. */
+/** The whole formula over one source's graph: every item's score and the source's. */
 export function scoreSource(graph: SourceGraph, params: ScoringParams): SourceQualityDetailsBody {
   const entityIds = new Set(graph.entities.map((entity) => entity.id));
   const degrees = new Map<string, number>();

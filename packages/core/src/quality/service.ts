@@ -32,7 +32,7 @@ function withoutItems(details: SourceQualityDetailsBody): SourceQualityScoreBody
 }
 
 /**
- * Quality scores of one database (prior-art §7): computed from each source's committed graph, cached
+ * Quality scores of one database (docs/decisions/0016): computed from each source's committed graph, cached
  * per source with the formula version, and summarised over the committed sources from the cache.
  * Committed sources without a cached score are scored when a corpus query first needs them.
  */

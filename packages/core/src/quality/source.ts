@@ -1,4 +1,4 @@
-/** The source-level parts of the score (prior-art §7.3). */
+/** The source-level parts of the score. */
 
 export interface Richness {
   entity_contribution: number;

@@ -1,4 +1,4 @@
-/** Topology (prior-art §7.4): how densely the source's entities are related. */
+/** Topology: how densely the source's entities are related. */
 
 /** Relationships per entity the domains aim at unless they say otherwise. */
 export const defaultTargetDensity = 2.5;

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 /**
- * The registry credentials (spec Part A, Authentication 8): an access token and the registry it is for,
+ * The registry credentials (docs/api-conventions.md#authentication, item 6): an access token and the registry it is for,
  * in `auth.json` in the configuration directory, mode 0600, created on login and removed on logout. A
  * `credentials.json` of earlier releases is never read.
  */

@@ -1,1 +1,2 @@
-export { RegistryService } from './service.ts';
+export { registryModule } from './module.ts';
+export type { RegistryService } from './service.ts';

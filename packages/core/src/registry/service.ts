@@ -8,7 +8,7 @@ import { deviceCodeOf, issuedTokenOf, oauthErrorOf, searchHitsOf, uploadedPackag
 export const defaultClientId = 'rhizome-cli';
 export const defaultScope = 'read write';
 const deviceGrant = 'urn:ietf:params:oauth:grant-type:device_code';
-/** RFC 8628 §3.5: `slow_down` adds 5 s to the interval; prior art stops at 30 s. */
+/** RFC 8628 section 3.5: `slow_down` adds 5 s to the interval, up to 30 s (docs/api-conventions.md#package-registry). */
 const slowDownStepS = 5;
 const maxIntervalS = 30;
 /** How many pages of search hits the package-info lookup reads before it gives up (the registry has no info call). */
@@ -51,11 +51,13 @@ export interface RegistryServiceDeps {
   settings(): Settings;
   /** Where `auth.json` lives (`platform.configDir`). */
   configDir: string;
+  /** Clears `registry.token` and `registry.credentials` in the settings (and tells every process). */
+  clearSettingsCredentials(): Promise<void>;
 }
 
 /**
- * The remote package registry as the service's `/registry` endpoints use it (spec Part A; wire calls
- * prior-art §10): device authorization (RFC 8628), password and token login, logout, status, search,
+ * The remote package registry as the service's `/registry` endpoints use it (docs/api-conventions.md#package-registry;
+ * the wire calls are in `wire.ts` and `client.ts`): device authorization (RFC 8628), password and token login, logout, status, search,
  * package info, download and upload. Credentials live in `auth.json`; a stored token is sent only to
  * the registry it was issued by.
  */
@@ -124,9 +126,12 @@ export class RegistryService {
     return this.#store(url, { token: options.token, username: options.username ?? null, refresh_token: null, expires_at: null }, 'Registry token stored');
   }
 
-  logout(): RegistryAuthResponse {
+  /** Removes all stored registry credentials: `auth.json`, and a token or credentials put into the settings. */
+  async logout(): Promise<RegistryAuthResponse> {
     const stored = this.credentials.read();
     this.credentials.remove();
+    const { token, credentials } = this.deps.settings().registry;
+    if (token !== null || credentials !== null) await this.deps.clearSettingsCredentials();
     return { success: true, username: null, registry_url: stored?.registry_url ?? this.defaultUrl, message: 'Logged out of the registry; stored registry credentials removed' };
   }
 

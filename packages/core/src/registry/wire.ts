@@ -35,7 +35,7 @@ const isObject = (value: unknown): value is Json => typeof value === 'object' &&
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 const count = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) ? Math.trunc(value) : 0);
 
-/** A registry search hit (camelCase, prior-art §10) as a PackageInfo; anything that is not one is an upstream failure. */
+/** A registry search hit (camelCase, docs/api-conventions.md#package-registry) as a PackageInfo; anything that is not one is an upstream failure. */
 export function packageInfoOf(hit: unknown): PackageInfo {
   if (!isObject(hit) || typeof hit.id !== 'string' || typeof hit.name !== 'string' || typeof hit.ownerUsername !== 'string') throw upstreamError();
   const type = text(hit.packageType).toUpperCase();
@@ -68,7 +68,7 @@ export function uploadedPackageOf(body: unknown): PackageInfo {
   return packageInfoOf(isObject(body) && isObject(body.data) ? body.data : body);
 }
 
-/** RFC 8628 §3.2, with the spec's defaults (900 s, 5 s). */
+/** RFC 8628 section 3.2, with the defaults of docs/api-conventions.md#package-registry (900 s, 5 s). */
 export function deviceCodeOf(body: unknown): DeviceCode {
   if (!isObject(body) || typeof body.device_code !== 'string' || typeof body.user_code !== 'string' || typeof body.verification_uri !== 'string') throw upstreamError();
   return {

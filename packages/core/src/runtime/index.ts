@@ -1,4 +1,3 @@
 export { lockDataDir } from './data-dir-lock.ts';
 export { FileLock } from './file-lock.ts';
 export { closeServer, listen, listenFailure, listenOptionsFromEnv, stopOnSignals, type ListenOptions } from './listen.ts';
-export { connectPubSub, queueUrl } from '../pubsub/connect.ts';

@@ -1,4 +1,5 @@
 import type { Db } from '../storage/index.ts';
+import { fulltextMatches } from './read-model/fulltext.ts';
 
 /**
  * What a full-text ranking costs, and how keyword search keeps it bounded. FTS5's bm25() first counts,
@@ -28,12 +29,7 @@ const caches = new WeakMap<Db, TermCounts>();
 
 /** Rows of chunks and nodes matching the quoted term, counted up to `countedTermRows`. */
 async function countRows(db: Db, term: string): Promise<number> {
-  const rows = (await db.raw(
-    `SELECT (SELECT count(*) FROM (SELECT 1 FROM fts_chunks WHERE fts_chunks MATCH ? LIMIT ?))
-          + (SELECT count(*) FROM (SELECT 1 FROM fts_nodes WHERE fts_nodes MATCH ? LIMIT ?)) AS n`,
-    [term, countedTermRows, term, countedTermRows],
-  )) as { n: number }[];
-  return Math.min(rows[0]?.n ?? 0, countedTermRows);
+  return Math.min(await fulltextMatches(db, term, countedTermRows), countedTermRows);
 }
 
 /** Each quoted term (as `ftsQuery` makes them: a word, a phrase or a prefix) with its row count, capped at `countedTermRows`. */

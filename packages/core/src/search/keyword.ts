@@ -1,59 +1,16 @@
 import type { Db } from '../storage/index.ts';
 import { commonTermRows, mayMatchMany, requiredTerms, termRowCounts, type TermMatch } from './common-terms.ts';
 import { ftsQuery } from './fts-query.ts';
+import { chunkMatchSpec, nodeMatchSpec, type MatchSpec } from './read-model/keyword-matches.ts';
 import type { ModeResult, RankedItem, SearchContext, SearchScope } from './types.ts';
 
 /** Why a keyword search relaxed its query: no item contained every term, so items with any term are ranked. */
 export const anyTermFallback = 'any_term: nothing contained every term, so results contain at least one of them';
 
-/** BM25 column weights of fts_nodes (node_id, label, body): a label hit counts three times a property hit. */
-const nodeWeights = '0, 3.0, 1.0';
-
 /** A BM25 match: SQLite's bm25() value, lower (more negative) is better. */
 export interface KeywordHit {
   id: string;
   rank: number;
-}
-
-/**
- * Which nodes a search may return, as a predicate on alias `n` with its bindings. A node's sources are
- * the ones that contributed it (`node_sources`, written by extraction) plus the row's own `source_id`
- * (a node created with one, which the canvas hides with that source too). A node with no source at all
- * was made by hand and is always visible; otherwise at least one of its sources must be enabled, and,
- * when the scope names sources, be one of them.
- */
-function nodeVisibility(scope: SearchScope): { sql: string; bindings: string[] } {
-  if (scope.sourceIds) {
-    const ids = JSON.stringify(scope.sourceIds);
-    return {
-      sql: `(EXISTS (SELECT 1 FROM sources s WHERE s.id = n.source_id AND s.enabled = 1 AND s.id IN (SELECT value FROM json_each(?)))
-        OR EXISTS (SELECT 1 FROM node_sources ns JOIN sources s ON s.id = ns.source_id
-                   WHERE ns.node_id = n.id AND s.enabled = 1 AND ns.source_id IN (SELECT value FROM json_each(?))))`,
-      bindings: [ids, ids],
-    };
-  }
-  return {
-    sql: `((n.source_id IS NULL AND NOT EXISTS (SELECT 1 FROM node_sources ns WHERE ns.node_id = n.id))
-      OR EXISTS (SELECT 1 FROM sources s WHERE s.id = n.source_id AND s.enabled = 1)
-      OR EXISTS (SELECT 1 FROM node_sources ns JOIN sources s ON s.id = ns.source_id WHERE ns.node_id = n.id AND s.enabled = 1))`,
-    bindings: [],
-  };
-}
-
-/** How to rank one full-text table and keep only the rows a search may return. */
-interface MatchSpec {
-  /** The FTS5 table, whose rowid is the rowid of the row table. */
-  fts: string;
-  /** The BM25 expression (negative, lower is better). */
-  rank: string;
-  /** The row table as `table alias`, with any table joined to it for the filter. */
-  from: string;
-  alias: string;
-  /** Predicate on the row alias that a returned row must pass, and its bindings. */
-  keep: string;
-  bindings: string[];
-  /** The filter may keep a small share of the matches (a scope): skip straight to the joined query. */
-  selective: boolean;
 }
 
 interface RankedRow {
@@ -75,7 +32,7 @@ async function rankingWindowStart(db: Db, fts: string, match: string): Promise<n
 }
 
 /**
- * The best `limit` rows matching `match` that pass the spec's filter, best first.
+ * The best `limit` rows matching `match` that pass the search filter (enabled sources, the scope), best first.
  *
  * FTS5 computes BM25 for every match whatever the LIMIT, and joining each match to its row and source
  * to filter it costs more than the ranking itself (300k chunks, a term in a third of them: 100 ms to
@@ -118,25 +75,14 @@ async function topMatches(db: Db, spec: MatchSpec, { expression: match, many }: 
 
 /** Visible nodes (of the scope's template and sources) matching `match`, by BM25 with the label weighted 3 and properties 1. */
 function matchNodes(db: Db, match: TermMatch, scope: SearchScope, limit: number): Promise<KeywordHit[]> {
-  const visible = nodeVisibility(scope);
-  const template = scope.templateId === null ? '' : 'n.template_id = ? AND ';
-  return topMatches(db, {
-    fts: 'fts_nodes', rank: `bm25(fts_nodes, ${nodeWeights})`, from: 'graph_nodes n', alias: 'n',
-    keep: `${template}${visible.sql}`, bindings: [...(scope.templateId === null ? [] : [scope.templateId]), ...visible.bindings],
-    selective: scope.templateId !== null || scope.sourceIds !== null,
-  }, match, limit);
+  return topMatches(db, nodeMatchSpec(scope), match, limit);
 }
 
 /** Chunks of enabled sources (in the scope) matching `match`, by BM25. */
 async function matchChunks(db: Db, match: TermMatch, scope: SearchScope, limit: number): Promise<KeywordHit[]> {
   // A template narrows the search to nodes of that template: a chunk has none.
   if (scope.templateId !== null) return [];
-  return topMatches(db, {
-    fts: 'fts_chunks', rank: 'bm25(fts_chunks)', from: 'document_chunks c CROSS JOIN sources s ON s.id = c.source_id', alias: 'c',
-    keep: scope.sourceIds ? 's.enabled = 1 AND c.source_id IN (SELECT value FROM json_each(?))' : 's.enabled = 1',
-    bindings: scope.sourceIds ? [JSON.stringify(scope.sourceIds)] : [],
-    selective: scope.sourceIds !== null,
-  }, match, limit);
+  return topMatches(db, chunkMatchSpec(scope), match, limit);
 }
 
 /**

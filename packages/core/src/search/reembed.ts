@@ -1,10 +1,9 @@
 import type { EmbeddingIdentity } from '../providers/index.ts';
 import type { EmbeddingService } from '../providers/index.ts';
 import { embedNodes } from '../extraction/index.ts';
-import { allTemplates, storeTemplateEmbedding } from '../graph/index.ts';
+import { allTemplates, nodesLackingVectors, storeTemplateEmbedding, templateVectorStates } from '../graph/index.ts';
 import { templateText } from '../graph/index.ts';
-import type { Db } from '../storage/index.ts';
-import { encodeVector, userVectorModel } from './vectors/sources.ts';
+import { encodeVector, type Db } from '../storage/index.ts';
 import type { VectorSink } from './vectors/writers.ts';
 import { describeError } from '@rhizome/contracts/errors';
 
@@ -21,16 +20,6 @@ export type Embed = (texts: string[]) => Promise<Float32Array[]>;
 export async function embedderIdentity(embeddings: EmbeddingService, embed: Embed): Promise<EmbeddingIdentity> {
   const { provider, model, dimensions } = embeddings.identity();
   return { provider, model, dimensions: dimensions ?? (await embed(['dimensions']))[0].length };
-}
-
-/** Nodes after `after` (rowid) without a usable vector: none, or one the embedder made with another model or dimensions (a client's is kept). */
-export async function nodesLackingVectors(db: Db, identity: EmbeddingIdentity, after: number, limit: number): Promise<{ rowid: number; id: string }[]> {
-  return (await db.raw(
-    `SELECT n.rowid AS rowid, n.id AS id FROM graph_nodes n LEFT JOIN node_embeddings e ON e.node_id = n.id
-     WHERE n.rowid > ? AND (e.node_id IS NULL OR (e.model <> ? AND (e.model <> ? OR e.dimensions <> ?)))
-     ORDER BY n.rowid LIMIT ?`,
-    [after, userVectorModel, identity.model, identity.dimensions, limit],
-  )) as { rowid: number; id: string }[];
 }
 
 const nodePage = 1_000;
@@ -69,8 +58,7 @@ export async function embedLackingNodes(
 
 /** Templates lacking a vector of `identity`, re-embedded from their name, description and properties. */
 export async function embedLackingTemplates(db: Db, identity: EmbeddingIdentity, embed: Embed, sink: VectorSink): Promise<number> {
-  const rows = (await db('graph_templates').select('rowid', 'id', 'embedding_model', 'embedding_dimensions')) as
-    { rowid: number; id: string; embedding_model: string | null; embedding_dimensions: number | null }[];
+  const rows = await templateVectorStates(db);
   const lacking = new Map(rows.filter((row) => row.embedding_model !== identity.model || row.embedding_dimensions !== identity.dimensions).map((row) => [row.id, row.rowid]));
   const templates = (await allTemplates(db)).filter((template) => lacking.has(template.id));
   for (let start = 0; start < templates.length; start += 32) {

@@ -1,8 +1,9 @@
 import type { EmbeddingIdentity } from '../providers/index.ts';
 import type { Db } from '../storage/index.ts';
-import { chunkLabelScope, labelFilter, nodeLabelScope, type LabelScope } from './semantic-scope.ts';
+import { chunkLabelScope, labelFilter, nodeLabelScope, type LabelScope } from './read-model/label-scope.ts';
 import type { ModeResult, RankedItem, SearchContext, SearchScope } from './types.ts';
-import { describeIdentity, hasOrphanedVectors } from './vector-identity.ts';
+import { describeIdentity, hasOrphanedVectors } from './read-model/vector-identity.ts';
+import { idsOfLabels } from './read-model/vector-sources.ts';
 import type { VectorKind } from './vectors/files.ts';
 import type { VectorHit } from './vectors/port.ts';
 import { vectorReaders, type VectorReaders } from './vectors/readers.ts';
@@ -12,7 +13,7 @@ import { describeError } from '@rhizome/contracts/errors';
  * Semantic search: the query's embedding against the vector indexes of chunks and nodes, by cosine
  * similarity (hnswlib's cosine space; negative similarities, which text embeddings hardly produce, are
  * floored at 0 so scores lie in 0–1, comparable with `search.min_similarity_threshold`). The scope and
- * the enabled sources are applied inside the index walk by its filter callback (`semantic-scope.ts`); a
+ * the enabled sources are applied inside the index walk by its filter callback (`read-model/label-scope.ts`); a
  * scope of at most `exactScopeLimit` items is searched exactly instead. Each index also covers, by an
  * exact scan, the vectors SQLite has and it lacks yet (`readers.ts`, decision 0010).
  *
@@ -47,8 +48,6 @@ const exactScopeLimit = 2_048;
 const maxLimit = 1_000;
 
 type Prepared = { vector: Float32Array; identity: EmbeddingIdentity } | { fallback: string | null };
-
-const rowTables: Record<VectorKind, string> = { chunks: 'document_chunks', nodes: 'graph_nodes', templates: 'graph_templates' };
 
 export function createSemanticSearch(readers: VectorReaders = vectorReaders): SemanticSearch {
   /** The query's vector and identity, or why there is nothing to search. */
@@ -129,12 +128,7 @@ export function createSemanticSearch(readers: VectorReaders = vectorReaders): Se
 /** Item ids of the hits, best first, at most `k`; cosine floored at 0. */
 async function idsOf(db: Db, kind: VectorKind, hits: VectorHit[], k: number): Promise<TemplateHit[]> {
   if (!hits.length) return [];
-  const ids = new Map<number, string>();
-  for (let start = 0; start < hits.length; start += 500) {
-    const batch = hits.slice(start, start + 500).map((hit) => hit.label);
-    const rows = (await db.raw(`SELECT rowid AS label, id FROM ${rowTables[kind]} WHERE rowid IN (${batch.map(() => '?').join(', ')})`, batch)) as { label: number; id: string }[];
-    for (const row of rows) ids.set(row.label, row.id);
-  }
+  const ids = await idsOfLabels(db, kind, hits.map((hit) => hit.label));
   const found: TemplateHit[] = [];
   for (const hit of hits) {
     const id = ids.get(hit.label);

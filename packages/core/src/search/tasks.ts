@@ -1,13 +1,15 @@
 import type { IndexStatusBody, NodeEmbeddingsBody, RebuiltBody, RegeneratingBody, SearchStatsBody } from '@rhizome/contracts/api/search-indexes';
 import type { Settings } from '@rhizome/contracts/settings';
-import type { OperationRegistry, QueueService } from '@rhizome/queue';
+import type { QueueService } from '@rhizome/queue';
+import type { TaskRegistrar } from '../platform/index.ts';
 import type { DatabaseManager } from '../databases/index.ts';
 import { taskDatabaseFor } from '../databases/index.ts';
-import { indexNewNodes } from '../graph/index.ts';
+import { countNodes, reindexNodes } from '../graph/index.ts';
 import type { EmbeddingService } from '../providers/index.ts';
 import type { Db } from '../storage/index.ts';
 import { embedderIdentity, embedLackingChunks, embedLackingNodes, embedLackingTemplates } from './reembed.ts';
-import { configuredIdentity, describeIdentity, hasOrphanedVectors, storedVectorGroups } from './vector-identity.ts';
+import { fulltextEntries, reindexChunks } from './read-model/fulltext.ts';
+import { configuredIdentity, describeIdentity, hasOrphanedVectors, storedVectorGroups } from './read-model/vector-identity.ts';
 import type { VectorKind } from './vectors/files.ts';
 import { vectorReaders, type VectorReaders } from './vectors/readers.ts';
 import type { VectorWriterSet } from './vectors/writers.ts';
@@ -28,7 +30,7 @@ export interface SearchMaintenanceDeps {
 }
 
 /**
- * Index maintenance behind `/search/stats`, `/search/indexes` and `/search/embeddings` (spec Part B):
+ * Index maintenance behind `/search/stats`, `/search/indexes` and `/search/embeddings`:
  * sizes, whether stored vectors are of another model or dimensions than the configured embedder, the
  * full-text rebuild, the background re-embedding, and embedding the nodes that lack a vector.
  */
@@ -43,7 +45,7 @@ export class SearchMaintenance {
     const { identity } = await configuredIdentity(db, this.deps.embeddings, this.deps.settings());
     let vectors = 0;
     for (const kind of kinds) vectors += await this.readers.reader(db, kind, identity).size();
-    return { fulltext_doc_count: await fulltextCount(db), vector_index_size: vectors, vector_dimension: identity.dimensions };
+    return { fulltext_doc_count: await fulltextEntries(db), vector_index_size: vectors, vector_dimension: identity.dimensions };
   }
 
   async status(db: Db): Promise<IndexStatusBody> {
@@ -65,7 +67,7 @@ export class SearchMaintenance {
         needs_rebuild: orphans.length > 0,
         embedding_model: identity.model,
         vector_dimensions: dimensionsKnown ? identity.dimensions : this.deps.settings().search.vector_dimensions,
-        fulltext: { document_count: await fulltextCount(db) },
+        fulltext: { document_count: await fulltextEntries(db) },
         vector: persisted ? { vector_count: persisted.count, dimensions: persisted.dimensions } : null,
         error: null,
         persisted_model: persisted?.model ?? null,
@@ -98,12 +100,12 @@ export class SearchMaintenance {
     }
     const reindexed = await rebuildFullText(db);
     for (const kind of kinds) await (await this.deps.writers[kind].opened(database))?.reconcile();
-    const [{ nodes }] = (await db('graph_nodes').count({ nodes: '*' })) as { nodes: number }[];
+    const nodes = await countNodes(db);
     const withVectors = await this.readers.reader(db, 'nodes', identity).size();
     return {
       status: 200,
       body: {
-        success: true, total_nodes: Number(nodes), nodes_with_embeddings: withVectors, chunks_indexed: reindexed.chunks,
+        success: true, total_nodes: nodes, nodes_with_embeddings: withVectors, chunks_indexed: reindexed.chunks,
         message: `Rebuilt the full-text index (${reindexed.nodes} nodes, ${reindexed.chunks} chunks); the vectors are current (${describeIdentity(identity)})`,
       },
     };
@@ -111,8 +113,7 @@ export class SearchMaintenance {
 
   /** Embeds every node lacking a usable vector, waiting until done; failures are counted and described in `message`. */
   async embedNodes(database: string, db: Db): Promise<NodeEmbeddingsBody> {
-    const [{ nodes }] = (await db('graph_nodes').count({ nodes: '*' })) as { nodes: number }[];
-    const total = Number(nodes);
+    const total = await countNodes(db);
     const embed = (texts: string[]) => this.deps.embeddings.embed(texts, { context: { database } });
     let identity;
     try {
@@ -147,7 +148,7 @@ export interface SearchOperationDeps {
  * chunk lacking a vector of the configured embedder, feeding the indexes as it goes, then checkpoints
  * each index for that embedder (rebuilt from SQLite if it held other vectors), so readers switch over.
  */
-export function defineSearchOperations(registry: OperationRegistry, deps: SearchOperationDeps): void {
+export function defineSearchOperations(registry: TaskRegistrar, deps: SearchOperationDeps): void {
   registry.define(reembedOperation, { queue: 'llm', pausable: true }, async ({ task, signal, checkCancelled }) => {
     const { name, db } = await taskDatabaseFor(deps.databases, task.data.database);
     const embed = (texts: string[]) => deps.embeddings.embed(texts, { signal, context: { database: name, taskId: task.task_id } });
@@ -164,48 +165,7 @@ export function defineSearchOperations(registry: OperationRegistry, deps: Search
   });
 }
 
-/** Entries of the full-text indexes (FTS5 keeps one `_docsize` row per document). */
-async function fulltextCount(db: Db): Promise<number> {
-  const [row] = (await db.raw('SELECT (SELECT COUNT(*) FROM fts_nodes_docsize) + (SELECT COUNT(*) FROM fts_chunks_docsize) AS count')) as { count: number }[];
-  return row.count;
-}
-
-const ftsBatch = 2_000;
-
-/**
- * Re-enters every node and chunk into its full-text index from the rows themselves, one rowid range per
- * transaction (an index entry shares its row's rowid), so keyword search keeps answering meanwhile and
- * entries left by rows deleted behind the triggers go too.
- */
-export async function rebuildFullText(db: Db): Promise<{ nodes: number; chunks: number }> {
-  let nodes = 0;
-  let after = 0;
-  for (;;) {
-    const rows = (await db.raw('SELECT rowid, id, label, properties FROM graph_nodes WHERE rowid > ? ORDER BY rowid LIMIT ?', [after, ftsBatch])) as
-      { rowid: number; id: string; label: string; properties: string }[];
-    if (!rows.length) break;
-    const last = rows[rows.length - 1].rowid;
-    await db.transaction(async (trx) => {
-      await trx.raw('DELETE FROM fts_nodes WHERE rowid > ? AND rowid <= ?', [after, last]);
-      await indexNewNodes(trx, rows.map((row) => ({ id: row.id, label: row.label, properties: JSON.parse(row.properties) as Record<string, unknown> })));
-    });
-    nodes += rows.length;
-    after = last;
-  }
-  await db.raw('DELETE FROM fts_nodes WHERE rowid > ?', [after]);
-  let chunks = 0;
-  after = 0;
-  for (;;) {
-    const rows = (await db.raw('SELECT rowid FROM document_chunks WHERE rowid > ? ORDER BY rowid LIMIT ?', [after, ftsBatch])) as { rowid: number }[];
-    if (!rows.length) break;
-    const last = rows[rows.length - 1].rowid;
-    await db.transaction(async (trx) => {
-      await trx.raw('DELETE FROM fts_chunks WHERE rowid > ? AND rowid <= ?', [after, last]);
-      await trx.raw('INSERT INTO fts_chunks (rowid, content) SELECT rowid, content FROM document_chunks WHERE rowid > ? AND rowid <= ?', [after, last]);
-    });
-    chunks += rows.length;
-    after = last;
-  }
-  await db.raw('DELETE FROM fts_chunks WHERE rowid > ?', [after]);
-  return { nodes, chunks };
+/** Re-enters every node (through the graph, which keeps that index) and every chunk into its full-text index. */
+async function rebuildFullText(db: Db): Promise<{ nodes: number; chunks: number }> {
+  return { nodes: await reindexNodes(db), chunks: await reindexChunks(db) };
 }

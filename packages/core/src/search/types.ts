@@ -1,6 +1,6 @@
 /**
  * The shapes search modes share. Every mode ranks items (nodes and chunks of enabled sources, within
- * the scope); `hydrate.ts` turns a ranking into the spec's SearchResult objects.
+ * the scope); `hydrate.ts` turns a ranking into the API's SearchResult objects.
  */
 import type { Settings } from '@rhizome/contracts/settings';
 import type { EmbeddingService } from '../providers/index.ts';

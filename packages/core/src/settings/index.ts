@@ -1,2 +1,1 @@
-export { SettingsStore, type PatchResult, type SettingsListener, type SettingsStoreOptions } from './store.ts';
-export { maskSettings } from './mask.ts';
+export { SettingsStore } from './store.ts';

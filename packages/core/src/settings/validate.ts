@@ -1,4 +1,5 @@
-import { Ajv, type ErrorObject } from 'ajv';
+import type { ErrorObject } from 'ajv';
+import { ajvFor } from '@rhizome/contracts/ajv';
 import { SettingsSchema } from '@rhizome/contracts/settings';
 
 export interface SettingsIssue {
@@ -8,8 +9,7 @@ export interface SettingsIssue {
   type: string;
 }
 
-const ajv = new Ajv({ allErrors: true, useDefaults: true, removeAdditional: true, allowUnionTypes: true, strict: true });
-const check = ajv.compile(SettingsSchema);
+const check = ajvFor('settings').compile(SettingsSchema);
 
 /**
  * Checks a complete settings object, one issue per bad field. Works in place: unknown keys are

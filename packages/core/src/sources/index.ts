@@ -1,3 +1,4 @@
+export { chunkRange, sourceChunks, type ChunkRow } from './chunks.ts';
 export { domainRegistryFor } from './domains/custom.ts';
 export { fallbackDomain } from './domains/detect.ts';
 export { builtinDomains, defaultExamplesMaxChars, domainSummary, promptTokens } from './domains/registry.ts';
@@ -5,12 +6,12 @@ export type { DomainDefinition, EdgeTemplateDefinition, FilteringMode, NodeTempl
 export { incomingDir, originalPath, removeSourceFiles } from './files.ts';
 export { storeChunkRows } from './indexing.ts';
 export { sniffFile } from './loaders/sniff-file.ts';
+export { sourcesModule } from './module.ts';
 export { fetchUrlOperation } from './operation-names.ts';
 export type { PreparedChunk } from './prepare/prepare.ts';
-export { getSource, listSources, sourceStatistics, updateSource, withLoaderWarning, type SourceRow } from './repo.ts';
+export { getSource, idleSources, sourceIdsIn, sourceStatuses, sourcesInProgress, updateSource, withLoaderWarning, type SourceRow } from './repo.ts';
 export { requireSources } from './require-sources.ts';
-export { SourceService, newSourceId, type ReceivedFile } from './service.ts';
-export { SourceTags } from './tags.ts';
+export { SourceService, newSourceId, type ReceivedFile, type SourceExtraction } from './service.ts';
 export { defineSourceOperations } from './tasks.ts';
 export { pageAtOffset, type PageStart } from './text/chunk.ts';
 export { filterForExtraction, filteringPreset, type EvidenceMode, type FilteringPreset } from './text/content-filter.ts';

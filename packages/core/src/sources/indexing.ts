@@ -5,7 +5,7 @@ import type { DataPaths } from '../paths.ts';
 import type { EmbeddingService } from '../providers/index.ts';
 import type { LlmService } from '../providers/index.ts';
 import type { Db } from '../storage/index.ts';
-import { encodeVector } from '../search/index.ts';
+import { encodeVector, insertRows, openWriter } from '../storage/index.ts';
 import { originalPath } from './files.ts';
 import { detectDomain } from './domains/detect.ts';
 import type { DomainDefinition } from './domains/schema.ts';
@@ -37,13 +37,10 @@ export interface IndexContext {
   checkCancelled(): Promise<void>;
 }
 
-// knex writes a multi-row insert as a compound SELECT, which SQLite caps at 500 terms.
-const insertBatch = 25;
-
 /**
  * Indexes one source: load the stored original, normalise and chunk it (on a worker thread), then wave by
- * wave store chunks (full-text indexed by trigger) while their embeddings are computed and store those in
- * SQLite and the vector index, detect the domain, then pass the
+ * wave store chunks (full-text indexed by trigger) with their embeddings while the next waves' are
+ * computed, and hand the vectors to the vector index, detect the domain, then pass the
  * confirmation gate. Progress is written at every step. Safe to run again after a crash: chunk ids
  * are stable and a run starts by removing what an earlier run left.
  */
@@ -146,20 +143,16 @@ async function clearEarlierRun(context: IndexContext): Promise<void> {
 }
 
 /**
- * Stores chunks in short statements rather than one long transaction: in the embedded default the API
- * shares the database connection, and a transaction over a whole large document would stall its reads.
- * Returns the rowids the chunks got (the vector index labels them by rowid). Also the storing floor
- * bench:ingest measures the pipeline against.
+ * Stores chunk rows (full-text indexed by trigger) in multi-row statements; indexing calls it in a
+ * wave's transaction. Returns the rowids the chunks got (the vector index labels them by rowid).
+ * Also the storing floor bench:ingest measures the pipeline against.
  */
 export async function storeChunkRows(db: Db, sourceId: string, chunks: PreparedChunk[], at: string): Promise<Map<string, number>> {
-  for (let start = 0; start < chunks.length; start += insertBatch) {
-    const rows = chunks.slice(start, start + insertBatch).map((chunk) => ({
-      id: chunk.id, source_id: sourceId, chunk_index: chunk.index, content: chunk.content, page_number: chunk.page, section: chunk.section,
-      start_offset: chunk.start, end_offset: chunk.end, original_start: chunk.originalStart, original_end: chunk.originalEnd, offset_match: chunk.offsetMatch,
-      token_estimate: chunk.tokenEstimate, chunk_metadata: chunk.pageStarts ? JSON.stringify({ page_starts: chunk.pageStarts }) : null, created_at: at,
-    }));
-    await db('document_chunks').insert(rows);
-  }
+  await insertRows(db, 'document_chunks', chunkColumns, chunks.map((chunk) => ({
+    id: chunk.id, source_id: sourceId, chunk_index: chunk.index, content: chunk.content, page_number: chunk.page, section: chunk.section,
+    start_offset: chunk.start, end_offset: chunk.end, original_start: chunk.originalStart, original_end: chunk.originalEnd, offset_match: chunk.offsetMatch,
+    token_estimate: chunk.tokenEstimate, chunk_metadata: chunk.pageStarts ? JSON.stringify({ page_starts: chunk.pageStarts }) : null, created_at: at,
+  })));
   const stored = (await db('document_chunks')
     .where({ source_id: sourceId })
     .whereBetween('chunk_index', [chunks[0].index, chunks[chunks.length - 1].index])
@@ -167,13 +160,16 @@ export async function storeChunkRows(db: Db, sourceId: string, chunks: PreparedC
   return new Map(stored.map((row) => [row.id, row.rowid]));
 }
 
-async function storeChunkGroups(context: IndexContext, chunkCount: number): Promise<void> {
+const chunkColumns = [
+  'id', 'source_id', 'chunk_index', 'content', 'page_number', 'section', 'start_offset', 'end_offset',
+  'original_start', 'original_end', 'offset_match', 'token_estimate', 'chunk_metadata', 'created_at',
+] as const;
+
+async function storeChunkGroups(db: Db, context: IndexContext, chunkCount: number): Promise<void> {
   const groups = chunkGroups(chunkCount, context.settings.chunking.group_size, context.settings.chunking.group_overlap);
-  for (let start = 0; start < groups.length; start += insertBatch) {
-    await context.db('chunk_groups').insert(groups.slice(start, start + insertBatch).map((group) => ({
-      source_id: context.sourceId, group_index: group.groupIndex, first_chunk_index: group.firstChunkIndex, last_chunk_index: group.lastChunkIndex,
-    })));
-  }
+  await insertRows(db, 'chunk_groups', ['source_id', 'group_index', 'first_chunk_index', 'last_chunk_index'], groups.map((group) => ({
+    source_id: context.sourceId, group_index: group.groupIndex, first_chunk_index: group.firstChunkIndex, last_chunk_index: group.lastChunkIndex,
+  })));
 }
 
 /** Embedding waves (`batching.embedding_wave_size` chunks) computed ahead of the consumer, at most this many. */
@@ -212,40 +208,52 @@ function embeddingWaves(context: IndexContext, chunks: PreparedChunk[]): Embeddi
 }
 
 /**
- * Stores the chunks wave by wave: a wave's rows (full-text indexed by trigger) while its vectors are
- * still being computed, then its embeddings in SQLite (the source of truth) and its vectors in the vector
- * index, labelled by chunk rowid; the index inserts them behind us (decision 0010). Storing and
- * embedding thus overlap for the whole document instead of one waiting for the other. Returns the
- * time spent storing chunk rows and the time spent waiting for vectors.
+ * Stores the chunks wave by wave, each wave once its vectors are computed (embedding runs `wavesAhead`
+ * waves in front, so storing one wave overlaps embedding the next): its chunk rows (full-text indexed by
+ * trigger), its embeddings (the source of truth of its vectors) and the progress count in one short
+ * transaction on a connection of its own, so the API's reads neither queue behind these statements nor
+ * see chunks without their embeddings. Its vectors then go to the vector index, labelled by chunk rowid,
+ * which inserts them behind us (decision 0010). Returns the time spent in the waves' transactions and
+ * the time spent waiting for vectors.
  */
 async function storeWaves(context: IndexContext, chunks: PreparedChunk[], waves: EmbeddingWaves): Promise<{ storingMs: number; waitingMs: number }> {
-  await storeChunkGroups(context, chunks.length);
-  const identity = context.embeddings.identity();
-  const at = new Date().toISOString();
-  let done = 0;
-  let storingMs = 0;
-  let waitingMs = 0;
-  for (let index = 0; index < waves.count; index++) {
-    await context.checkCancelled();
-    const wave = waves.chunksOf(index);
-    const started = performance.now();
-    const rowids = await storeChunkRows(context.db, context.sourceId, wave, at);
-    const stored = performance.now();
-    storingMs += stored - started;
-    const vectors = await waves.vectorsOf(index);
-    waitingMs += performance.now() - stored;
-    for (let start = 0; start < wave.length; start += insertBatch) {
-      await context.db('chunk_embeddings').insert(wave.slice(start, start + insertBatch).map((chunk, offset) => {
-        const vector = vectors[start + offset];
-        return { chunk_id: chunk.id, model: identity.model, dimensions: vector.length, vector: encodeVector(vector) };
-      })).onConflict('chunk_id').merge();
+  const writer = await openWriter(context.db);
+  try {
+    await writer.transaction((trx) => storeChunkGroups(trx, context, chunks.length));
+    const identity = context.embeddings.identity();
+    const at = new Date().toISOString();
+    let done = 0;
+    let storingMs = 0;
+    let waitingMs = 0;
+    for (let index = 0; index < waves.count; index++) {
+      await context.checkCancelled();
+      const wave = waves.chunksOf(index);
+      const asked = performance.now();
+      const vectors = await waves.vectorsOf(index);
+      const started = performance.now();
+      waitingMs += started - asked;
+      done += wave.length;
+      const rowids = await writer.transaction(async (trx) => {
+        const stored = await storeChunkRows(trx, context.sourceId, wave, at);
+        await storeEmbeddingRows(trx, wave, vectors, identity.model);
+        await updateSource(trx, context.sourceId, {
+          embedded_chunk_count: done, embedding_model: identity.model, embedding_dimensions: vectors[0]?.length ?? null,
+          step_description: `Stored and embedded ${done} of ${chunks.length} chunks`, last_activity_at: new Date().toISOString(),
+        });
+        return stored;
+      });
+      storingMs += performance.now() - started;
+      await context.vectors.upsert(wave.map((chunk, offset) => ({ label: rowids.get(chunk.id)!, vector: vectors[offset] })));
     }
-    await context.vectors.upsert(wave.map((chunk, offset) => ({ label: rowids.get(chunk.id)!, vector: vectors[offset] })));
-    done += wave.length;
-    await updateSource(context.db, context.sourceId, {
-      embedded_chunk_count: done, embedding_model: identity.model, embedding_dimensions: vectors[0]?.length ?? null,
-      step_description: `Stored and embedded ${done} of ${chunks.length} chunks`, last_activity_at: new Date().toISOString(),
-    });
+    return { storingMs, waitingMs };
+  } finally {
+    await writer.destroy();
   }
-  return { storingMs, waitingMs };
+}
+
+/** An embedding the chunk already has is replaced. */
+async function storeEmbeddingRows(db: Db, chunks: PreparedChunk[], vectors: Float32Array[], model: string): Promise<void> {
+  await insertRows(db, 'chunk_embeddings', ['chunk_id', 'model', 'dimensions', 'vector'], chunks.map((chunk, offset) => ({
+    chunk_id: chunk.id, model, dimensions: vectors[offset].length, vector: encodeVector(vectors[offset]),
+  })), 'INSERT OR REPLACE');
 }

@@ -68,7 +68,7 @@ export interface SourceFilter {
 }
 
 export async function getSource(db: Db, id: string): Promise<SourceRow | undefined> {
-  return (await db('sources').where({ id }).first()) as SourceRow | undefined;
+  return db('sources').where({ id }).first();
 }
 
 export async function insertSource(db: Db, row: Partial<SourceRow> & Pick<SourceRow, 'id' | 'created_at' | 'updated_at'>): Promise<void> {
@@ -88,7 +88,7 @@ export function withLoaderWarning(row: Pick<SourceRow, 'loader_warnings'>, warni
 }
 
 export async function findByContentHash(db: Db, contentHash: string): Promise<SourceRow | undefined> {
-  return (await db('sources').where({ content_hash: contentHash }).orderBy('created_at').first()) as SourceRow | undefined;
+  return db('sources').where({ content_hash: contentHash }).orderBy('created_at').first();
 }
 
 function filtered(db: Db, filter: SourceFilter) {
@@ -109,22 +109,28 @@ export async function listSources(db: Db, filter: SourceFilter, offset: number, 
     filtered(db, filter).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).offset(offset).limit(limit),
     filtered(db, filter).count({ total: '*' }).first(),
   ]);
-  return { rows: rows as SourceRow[], total: Number((count as { total: number }).total) };
+  return { rows, total: Number(count?.total ?? 0) };
 }
 
-export interface GraphCounts {
-  entities: number;
-  relationships: number;
+/** Sources in one of `statuses` with no activity since `before` (an ISO time). */
+export async function idleSources(db: Db, statuses: readonly SourceStatus[], before: string): Promise<SourceRow[]> {
+  return db('sources').whereIn('status', statuses).where((query) => query.whereNull('last_activity_at').orWhere('last_activity_at', '<', before));
 }
 
-export async function graphCountsBySource(db: Db, sourceIds: string[]): Promise<Map<string, GraphCounts>> {
-  const counts = new Map<string, GraphCounts>(sourceIds.map((id) => [id, { entities: 0, relationships: 0 }]));
-  if (!sourceIds.length) return counts;
-  const nodes = (await db('node_sources').whereIn('source_id', sourceIds).groupBy('source_id').select('source_id').count({ n: '*' })) as { source_id: string; n: number }[];
-  const edges = (await db('edge_sources').whereIn('source_id', sourceIds).groupBy('source_id').select('source_id').count({ n: '*' })) as { source_id: string; n: number }[];
-  for (const row of nodes) counts.get(row.source_id)!.entities = Number(row.n);
-  for (const row of edges) counts.get(row.source_id)!.relationships = Number(row.n);
-  return counts;
+/** The ids and statuses of the given sources that exist. */
+export async function sourceStatuses(db: Db, ids: readonly string[]): Promise<{ id: string; status: SourceStatus }[]> {
+  return db('sources').whereIn('id', ids).select('id', 'status');
+}
+
+/** Sources in one of `statuses` or in error at one of `errorStages`, oldest first. */
+export async function sourceIdsIn(db: Db, statuses: readonly SourceStatus[], errorStages: readonly string[]): Promise<string[]> {
+  return db('sources').where((query) => query.whereIn('status', statuses).orWhere((errored) => errored.where({ status: 'error' }).whereIn('error_stage', errorStages)))
+    .orderBy('created_at').pluck('id');
+}
+
+/** Whether any source is being indexed, described or extracted right now. */
+export async function sourcesInProgress(db: Db): Promise<boolean> {
+  return (await db('sources').whereIn('status', ['indexing', 'vision_pending', 'extracting', 'committing']).first('id')) !== undefined;
 }
 
 export interface TagRow {
@@ -136,24 +142,18 @@ export interface TagRow {
 export async function tagsBySource(db: Db, sourceIds: string[]): Promise<Map<string, TagRow[]>> {
   const tags = new Map<string, TagRow[]>(sourceIds.map((id) => [id, []]));
   if (!sourceIds.length) return tags;
-  const rows = (await db('source_tag_links as l').join('source_tags as t', 't.id', 'l.tag_id').whereIn('l.source_id', sourceIds).orderBy('t.name').select('l.source_id', 't.id', 't.name', 't.color')) as (TagRow & { source_id: string })[];
+  const rows: (TagRow & { source_id: string })[] = await db('source_tag_links as l').join('source_tags as t', 't.id', 'l.tag_id').whereIn('l.source_id', sourceIds).orderBy('t.name').select('l.source_id', 't.id', 't.name', 't.color');
   for (const { source_id, ...tag } of rows) tags.get(source_id)!.push(tag);
   return tags;
 }
 
-export async function sourceStatistics(db: Db): Promise<{ total_files: number; by_status: Record<string, number>; total_chunks: number; total_entities: number; total_relationships: number }> {
-  const byStatus = (await db('sources').groupBy('status').select('status').count({ n: '*' })) as { status: string; n: number }[];
-  const count = async (table: string, where?: (query: ReturnType<Db>) => void) => {
-    const query = db(table);
-    where?.(query);
-    return Number(((await query.count({ n: '*' }).first()) as { n: number }).n);
-  };
+/** How many sources there are, by status, and how many chunks they have. */
+export async function sourceTotals(db: Db): Promise<{ total_files: number; by_status: Record<string, number>; total_chunks: number }> {
+  const byStatus: { status: string; n: number | string }[] = await db('sources').groupBy('status').select('status').count({ n: '*' });
+  const chunks = await db('document_chunks').count({ n: '*' }).first();
   return {
     total_files: byStatus.reduce((sum, row) => sum + Number(row.n), 0),
     by_status: Object.fromEntries(byStatus.map((row) => [row.status, Number(row.n)])),
-    total_chunks: await count('document_chunks'),
-    // Extraction's items are owned through node_sources / edge_sources; source_id names only a creating source.
-    total_entities: await count('graph_nodes', (query) => query.whereNotNull('source_id').orWhereIn('id', db('node_sources').select('node_id'))),
-    total_relationships: await count('graph_edges', (query) => query.whereNotNull('source_id').orWhereIn('id', db('edge_sources').select('edge_id'))),
+    total_chunks: Number(chunks?.n ?? 0),
   };
 }

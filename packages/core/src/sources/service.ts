@@ -7,14 +7,28 @@ import type { Logger } from '../logging.ts';
 import type { DataPaths } from '../paths.ts';
 import type { ProcessingControls } from '../pause/index.ts';
 import type { LlmMetrics } from '../providers/index.ts';
+import type { Knex } from 'knex';
 import type { Db } from '../storage/index.ts';
-import { removeContribution } from '../extraction/index.ts';
-import { cancelActiveJobs } from '../extraction/index.ts';
+import { chunkPage, chunkRowids, findChunk, type ChunkView } from './chunks.ts';
+import { domainRegistryFor } from './domains/custom.ts';
+import { domainSummary } from './domains/registry.ts';
 import { removeSourceFiles, storeOriginal } from './files.ts';
 import { indexSourceOperation } from './operation-names.ts';
-import { findByContentHash, getSource, graphCountsBySource, insertSource, tagsBySource, updateSource, type SourceRow } from './repo.ts';
+import { cachedGrades, citationCount, contributedTotals, graphCountsBySource } from './read-model.ts';
+import { findByContentHash, getSource, insertSource, listSources, idleSources, sourceTotals, tagsBySource, updateSource, type SourceFilter, type SourceRow } from './repo.ts';
+import { SourceTags } from './tags.ts';
 import { sourceView } from './views.ts';
-import { cachedGrades } from '../quality/index.ts';
+
+/**
+ * What a source's lifecycle asks of extraction. Extraction is built on sources, so it is handed in (the
+ * extraction service of the same database) rather than imported.
+ */
+export interface SourceExtraction {
+  /** Ends the source's running extraction jobs with their open groups (their tasks are cancelled by the caller). */
+  cancelActiveJobs(sourceId: string, reason: string): Promise<unknown>;
+  /** Takes back what the source contributed to the graph, inside the transaction that deletes it. */
+  removeContribution(trx: Knex.Transaction, sourceId: string): Promise<unknown>;
+}
 
 export interface SourceServiceDeps {
   db: Db;
@@ -25,6 +39,7 @@ export interface SourceServiceDeps {
   queue: QueueService;
   tasks: TaskStore;
   logger: Pick<Logger, 'info'>;
+  extraction: SourceExtraction;
 }
 
 /** A file received by the API: on disk, hashed while it streamed in, its type sniffed from its bytes. */
@@ -116,6 +131,43 @@ export class SourceService {
 
   async view(row: SourceRow): Promise<SourceResponseBody> {
     return (await this.views([row]))[0];
+  }
+
+  list(filter: SourceFilter, window: { offset: number; limit: number }): Promise<{ rows: SourceRow[]; total: number }> {
+    return listSources(this.deps.db, filter, window.offset, window.limit);
+  }
+
+  /** Sources by status, their chunks, and the entities and relationships they contributed. */
+  async statistics() {
+    const [totals, contributed] = await Promise.all([sourceTotals(this.deps.db), contributedTotals(this.deps.db)]);
+    return { ...totals, ...contributed };
+  }
+
+  /** The source's chunks in order, one page of them. 404 for an unknown source. */
+  async chunks(sourceId: string, window: { offset: number; limit: number }): Promise<{ rows: ChunkView[]; total: number }> {
+    await this.require(sourceId);
+    return chunkPage(this.deps.db, sourceId, window);
+  }
+
+  async chunk(sourceId: string, chunkId: string): Promise<ChunkView> {
+    const chunk = await findChunk(this.deps.db, sourceId, chunkId);
+    if (!chunk) throw NotFound.resource('chunk', chunkId);
+    return chunk;
+  }
+
+  /** How many entity citations the source's chunks carry. 404 for an unknown source. */
+  async citationCount(sourceId: string): Promise<number> {
+    await this.require(sourceId);
+    return citationCount(this.deps.db, sourceId);
+  }
+
+  /** The built-in and custom extraction domains of this database, summarised. */
+  async domains() {
+    return (await domainRegistryFor(this.deps.db)).all().map(domainSummary);
+  }
+
+  get tags(): SourceTags {
+    return new SourceTags(this.deps.db);
   }
 
   /**
@@ -219,9 +271,8 @@ export class SourceService {
 
   /** Sources whose indexing made no progress for `stalledMs`: candidates for `recover`. */
   async stalled(stalledMs: number): Promise<string[]> {
-    const before = new Date(Date.now() - stalledMs).toISOString();
-    const rows = (await this.deps.db('sources').whereIn('status', ['pending', 'indexing', 'vision_pending']).where((query) => query.whereNull('last_activity_at').orWhere('last_activity_at', '<', before)).select('id')) as { id: string }[];
-    return rows.map((row) => row.id);
+    const stalled = await idleSources(this.deps.db, ['pending', 'indexing', 'vision_pending'], new Date(Date.now() - stalledMs).toISOString());
+    return stalled.map((row) => row.id);
   }
 
   /** Stops a source's queued and running tasks; the source keeps its chunks and returns to a resumable state. */
@@ -229,7 +280,7 @@ export class SourceService {
     const row = await this.require(id);
     const cancelled = await this.deps.tasks.cancelMatching({ metadata: { database: this.deps.database, source_id: id } }, Date.now());
     const extracting = row.status === 'extracting' || row.status === 'extracted' || row.status === 'committing';
-    if (extracting) await cancelActiveJobs(this.deps.db, id, 'stopped by the operator');
+    if (extracting) await this.deps.extraction.cancelActiveJobs(id, 'stopped by the operator');
     const status: SourceStatus = row.status === 'indexing' || row.status === 'vision_pending' || row.status === 'pending' ? (row.chunk_count > 0 ? 'indexed' : 'pending') : extracting ? 'indexed' : row.status;
     await updateSource(this.deps.db, id, { status, active_task_id: null, current_step: 'stopped', step_description: 'Processing stopped by the operator' });
     return { cancelled, status };
@@ -244,11 +295,11 @@ export class SourceService {
     await this.require(id);
     await this.deps.tasks.cancelMatching({ metadata: { database: this.deps.database, source_id: id } }, Date.now());
     const labels = await this.deps.db.transaction(async (trx) => {
-      const rows = (await trx('document_chunks').where({ source_id: id }).select('rowid')) as { rowid: number }[];
+      const rowids = await chunkRowids(trx, id);
       // What only this source contributed to the graph goes; nodes other sources also cite stay.
-      await removeContribution(trx, id);
+      await this.deps.extraction.removeContribution(trx, id);
       await trx('sources').where({ id }).delete();
-      return rows.map((row) => row.rowid);
+      return rowids;
     });
     await removeSourceFiles(this.deps.paths, this.deps.database, id);
     return labels;

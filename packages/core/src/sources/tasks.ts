@@ -1,5 +1,6 @@
 import type { Settings } from '@rhizome/contracts/settings';
-import { classifyError, TaskCancelledError, type OperationRegistry } from '@rhizome/queue';
+import { classifyError, TaskCancelledError } from '@rhizome/queue';
+import type { TaskRegistrar } from '../platform/index.ts';
 import type { DatabaseManager } from '../databases/index.ts';
 import type { Db } from '../storage/index.ts';
 import type { EmbeddingService } from '../providers/index.ts';
@@ -28,7 +29,7 @@ export interface SourceOperationDeps {
  * `{database, source_id}`. A failure that will not be retried leaves the source in `error` with
  * `error_stage: indexing` and the reason; a retried one leaves it `indexing` for the next attempt.
  */
-export function defineSourceOperations(registry: OperationRegistry, deps: SourceOperationDeps): void {
+export function defineSourceOperations(registry: TaskRegistrar, deps: SourceOperationDeps): void {
   registry.define(indexSourceOperation, { queue: 'operations', pausable: true, sourceIdField: 'source_id' }, async ({ task, signal, checkCancelled, logger }) => {
     const { name, db } = await taskDatabaseFor(deps.databases, task.data.database);
     const sourceId = String(task.data.source_id);

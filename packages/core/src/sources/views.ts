@@ -1,6 +1,7 @@
 import type { SourceResponseBody } from '@rhizome/contracts/api/sources';
 import type { LlmTotals } from '../providers/index.ts';
-import type { GraphCounts, SourceRow, TagRow } from './repo.ts';
+import type { GraphCounts } from './read-model.ts';
+import type { SourceRow, TagRow } from './repo.ts';
 
 export interface SourceViewContext {
   paused: boolean;
@@ -14,8 +15,8 @@ export interface SourceViewContext {
 const nullableBool = (value: number | null) => (value === null ? null : value === 1);
 const json = <T>(text: string | null, fallback: T): T => (text ? (JSON.parse(text) as T) : fallback);
 
-/** The spec's public phase of a status (prior-art §2.13). */
-export function progressOf(status: SourceRow['status']): SourceResponseBody['progress'] {
+/** The public phase of a status: what a client shows without knowing every internal step. */
+function progressOf(status: SourceRow['status']): SourceResponseBody['progress'] {
   switch (status) {
     case 'pending':
     case 'error':

@@ -1,3 +1,5 @@
-export { backupSqlite, openSqlite, type Db } from './connection.ts';
+export { backupSqlite, openSqlite, openWriter, type Db } from './connection.ts';
+export { insertRows } from './insert-rows.ts';
 export { revisionOf, shippedMigrations, type Migration } from './migrations/index.ts';
 export { Migrator, restoreSqliteFile, type ApplyResult } from './migrator.ts';
+export { decodeVector, encodeVector } from './vector-blob.ts';

@@ -4,7 +4,7 @@ import type { Knex } from 'knex';
 import { backupSqlite, type Db } from './connection.ts';
 import { revisionOf, shippedMigrations, type Migration } from './migrations/index.ts';
 
-const migrationsTable = 'knex_migrations';
+const migrationsTable = 'knex_migrations' as const;
 
 export interface MigrationStatus {
   current_revision: string | null;
@@ -21,7 +21,7 @@ export interface ApplyResult {
 /**
  * Applies the shipped knex migrations to one database. Before pending migrations touch a database that
  * already has data, it writes `backups/pre-<first pending revision>-<timestamp>.db`; rollback restores the
- * newest such file (spec Part A, Versioning 4-6).
+ * newest such file (docs/api-conventions.md#versioning-and-migrations).
  */
 export class Migrator {
   constructor(
@@ -84,13 +84,13 @@ export class Migrator {
   private async restampUnknownRevisions(db: Db): Promise<void> {
     if (!(await db.schema.hasTable(migrationsTable))) return;
     const known = new Set(this.migrations.map((migration) => migration.name));
-    const rows = (await db(migrationsTable).select('name')) as { name: string }[];
-    const unknown = rows.map((row) => row.name).filter((name) => !known.has(name));
+    const applied = await db(migrationsTable).pluck('name');
+    const unknown = applied.filter((name) => !known.has(name));
     if (unknown.length === 0) return;
     const baseline = this.migrations[0].name;
     await db.transaction(async (trx) => {
       await trx(migrationsTable).whereIn('name', unknown).delete();
-      if (!rows.some((row) => row.name === baseline)) {
+      if (!applied.includes(baseline)) {
         await trx(migrationsTable).insert({ name: baseline, batch: 1, migration_time: new Date() });
       }
     });

@@ -1,4 +1,5 @@
-import { PermanentTaskError, type OperationRegistry } from '@rhizome/queue';
+import { PermanentTaskError } from '@rhizome/queue';
+import type { TaskRegistrar } from '../platform/index.ts';
 
 const maxSleepMs = 3_600_000;
 
@@ -7,7 +8,7 @@ const maxSleepMs = 3_600_000;
  * queue benchmark runs); `system.sleep` holds a worker slot for `data.ms`, cancellable, for checking
  * pause, cancellation and crash recovery on a live system.
  */
-export function defineSystemOperations(registry: OperationRegistry): void {
+export function defineSystemOperations(registry: TaskRegistrar): void {
   registry.define('system.noop', { queue: 'operations' }, async () => ({ ok: true }));
   registry.define('system.sleep', { queue: 'operations' }, async ({ task, checkCancelled }) => {
     const ms = Number(task.data.ms ?? 1000);

@@ -4,7 +4,7 @@ import { retryDelayMs } from '../../src/automation/engine/attempts.ts';
 import { firstJsonValue } from '../../src/automation/tools/ai-extract-json.ts';
 import { matchFilters } from '../../src/automation/triggers/matching.ts';
 
-describe('trigger filters (spec Part C rules)', () => {
+describe('trigger filters', () => {
   const payload = { entity_type: 'node', entity_id: 'node_1' };
 
   it('matches by top-level literal equality of every key; an empty filter matches all', () => {

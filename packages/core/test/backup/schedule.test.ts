@@ -6,6 +6,7 @@ import { defaultSettings } from '@rhizome/contracts/settings';
 import { backupNames, parseBackupName } from '../../src/backup/names.ts';
 import { backupDue, runScheduledBackup } from '../../src/backup/schedule.ts';
 import { createPlatform, type Platform } from '../../src/platform/create.ts';
+import { BackupService } from '../../src/backup/service.ts';
 
 const hour = 3_600_000;
 const at = (iso: string) => new Date(iso);
@@ -42,6 +43,7 @@ describe('backup schedule', () => {
 
   describe('against a real database', () => {
     let platform: Platform;
+    let backups: BackupService;
     let dataDir: string;
     const backupsDir = () => path.join(dataDir, 'backups', 'default');
     const settings = (changes: Partial<ReturnType<typeof defaultSettings>['backup']>) => ({ ...defaultSettings().backup, ...changes });
@@ -49,6 +51,7 @@ describe('backup schedule', () => {
     beforeAll(async () => {
       dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rhizome-backup-'));
       platform = await createPlatform({ service: 'test', migrationPolicy: 'apply', env: { ...process.env, RHIZOME_DATA_DIR: dataDir, RHIZOME_CONFIG_DIR: path.join(dataDir, 'config'), RHIZOME_QUEUE_URL: '' } });
+      backups = new BackupService({ databases: platform.databases, queue: platform.queue, priority: () => 50 });
     });
     afterAll(async () => {
       await platform.close();
@@ -56,33 +59,33 @@ describe('backup schedule', () => {
     });
 
     it('takes nothing while disabled', async () => {
-      expect(await runScheduledBackup(platform.backups, settings({ enabled: false }), at('2026-06-01T00:00:00Z'))).toEqual({ created: null, pruned: [] });
+      expect(await runScheduledBackup(backups, settings({ enabled: false }), at('2026-06-01T00:00:00Z'))).toEqual({ created: null, pruned: [] });
       expect(fs.existsSync(backupsDir()) ? fs.readdirSync(backupsDir()) : []).toEqual([]);
     });
 
     it('takes a backup when due, skips when not, and prunes to the newest `keep`, leaving safety copies', async () => {
       const keep = 3;
-      const safety = await platform.backups.create('safety', at('2026-05-01T00:00:00Z'));
+      const safety = await backups.create('safety', at('2026-05-01T00:00:00Z'));
       const taken: string[] = [];
       for (let day = 1; day <= 5; day++) {
         const now = at(`2026-06-0${day}T03:00:00Z`);
-        const run = await runScheduledBackup(platform.backups, settings({ schedule: 'daily', keep }), now);
+        const run = await runScheduledBackup(backups, settings({ schedule: 'daily', keep }), now);
         expect(run.created).toBe(`app_2026060${day}_030000.db`);
         taken.push(run.created!);
-        expect(await runScheduledBackup(platform.backups, settings({ schedule: 'daily', keep }), new Date(now.getTime() + 23 * hour))).toEqual({ created: null, pruned: [] });
+        expect(await runScheduledBackup(backups, settings({ schedule: 'daily', keep }), new Date(now.getTime() + 23 * hour))).toEqual({ created: null, pruned: [] });
       }
       const names = fs.readdirSync(backupsDir()).sort();
       expect(names).toEqual([...taken.slice(-keep), safety.filename].sort());
-      expect(platform.backups.list().map((info) => info.filename)).toEqual([...taken.slice(-keep).reverse(), safety.filename]);
+      expect(backups.list().map((info) => info.filename)).toEqual([...taken.slice(-keep).reverse(), safety.filename]);
     });
 
     it('waits for a quiet look while sources are being processed, unless a whole period overdue', async () => {
       const daily = settings({ schedule: 'daily', keep: 10 });
       const busy = async () => true;
       // The newest backup is of 2026-06-05 03:00 (the test before): due a day later, overdue two days later.
-      expect(await runScheduledBackup(platform.backups, daily, at('2026-06-06T04:00:00Z'), busy)).toEqual({ created: null, pruned: [] });
-      expect((await runScheduledBackup(platform.backups, daily, at('2026-06-06T04:01:00Z'), async () => false)).created).toBe('app_20260606_040100.db');
-      expect((await runScheduledBackup(platform.backups, daily, at('2026-06-08T05:00:00Z'), busy)).created).toBe('app_20260608_050000.db');
+      expect(await runScheduledBackup(backups, daily, at('2026-06-06T04:00:00Z'), busy)).toEqual({ created: null, pruned: [] });
+      expect((await runScheduledBackup(backups, daily, at('2026-06-06T04:01:00Z'), async () => false)).created).toBe('app_20260606_040100.db');
+      expect((await runScheduledBackup(backups, daily, at('2026-06-08T05:00:00Z'), busy)).created).toBe('app_20260608_050000.db');
     });
   });
 });

@@ -9,7 +9,7 @@ import { Migrator } from '../../src/storage/migrator.ts';
 import { seedSystemTemplates } from '../../src/graph/system-templates.ts';
 import { propertyTypes, type PropertyDefinition, type PropertyType } from '../../src/graph/templates/property-types.ts';
 import { validatePropertyValues, withDefaults } from '../../src/graph/templates/property-values.ts';
-import { nodeTemplateLookup } from '../../src/graph/templates/repo.ts';
+import { nodeTemplateLookup } from '../../src/graph/nodes/template-rules.ts';
 
 const person = 'node_person_ada';
 const city = 'node_city_paris';

@@ -10,7 +10,7 @@ const ajv = new Ajv({ allErrors: true, allowUnionTypes: true });
 const isPreset = ajv.compile(PresetSchema);
 const isCloudModel = ajv.compile(CloudModelSchema);
 
-// Prior-art §12: chat, extraction, vision, num_ctx, num_batch, num_parallel, max extraction tokens.
+// The presets' reference values: chat, extraction, vision, num_ctx, num_batch, num_parallel, max extraction tokens.
 const priorArt: [string, string, string, string, number, number, number | null, number][] = [
   ['vram_16gb', 'phi4:14b', 'phi4:14b', 'qwen3-vl:8b', 16384, 2048, null, 8192],
   ['vram_20gb', 'phi4:14b', 'phi4:14b', 'qwen3-vl:8b', 24576, 1536, null, 8192],
@@ -24,13 +24,13 @@ const priorArt: [string, string, string, string, number, number, number | null, 
 const presetNamed = (name: string) => findPreset(name)!;
 
 describe('VRAM presets', () => {
-  it('are the seven presets of the prior art, smallest first', () => {
+  it('are the seven reference presets, smallest first', () => {
     expect(vramPresets.map((preset) => preset.name)).toEqual(priorArt.map(([name]) => name));
     const sizes = vramPresets.map((preset) => preset.vram_gb);
     expect(sizes).toEqual([...sizes].sort((a, b) => a - b));
   });
 
-  it.each(priorArt)('%s has the prior-art values', (name, chat, extraction, vision, numCtx, numBatch, numParallel, extractionMaxTokens) => {
+  it.each(priorArt)('%s has the reference values', (name, chat, extraction, vision, numCtx, numBatch, numParallel, extractionMaxTokens) => {
     const preset = presetNamed(name);
     expect(isPreset(preset), JSON.stringify(isPreset.errors)).toBe(true);
     expect(preset.vram_gb).toBe(Number(/\d+/.exec(name)![0]));

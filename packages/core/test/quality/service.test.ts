@@ -1,9 +1,11 @@
+import type { SourceStatus } from '@rhizome/contracts/api/sources';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { defaultSettings } from '@rhizome/contracts/settings';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cachedGrades, corpusGrade } from '../../src/quality/cache.ts';
+import { corpusGrade } from '../../src/quality/cache.ts';
+import { cachedGrades } from '../../src/sources/read-model.ts';
 import { loadSourceGraphs } from '../../src/quality/repository.ts';
 import { QualityService } from '../../src/quality/service.ts';
 import { openSqlite, type Db } from '../../src/storage/connection.ts';
@@ -23,7 +25,7 @@ async function seed(db: Db): Promise<void> {
     { id: 'person', name: 'Person', template_type: 'node', created_at: at, updated_at: at },
     { id: 'link', name: 'link', template_type: 'edge', created_at: at, updated_at: at },
   ]);
-  const source = (id: string, status: string, domain: string | null, chunkCount: number) => ({ id, title: id.toUpperCase(), status, extraction_domain: domain, chunk_count: chunkCount, created_at: at, updated_at: at });
+  const source = (id: string, status: SourceStatus, domain: string | null, chunkCount: number) => ({ id, title: id.toUpperCase(), status, extraction_domain: domain, chunk_count: chunkCount, created_at: at, updated_at: at });
   await db('sources').insert([source('src_a', 'committed', 'biographical', 3), source('src_b', 'committed', 'historical', 1), source('src_c', 'indexed', null, 1)]);
   await db('document_chunks').insert(['ch1', 'ch2', 'ch3'].map((id, index) => ({ id, source_id: 'src_a', chunk_index: index, content: 'text', created_at: at })));
   const node = (id: string, label: string, properties: unknown) => ({ id, template_id: 'person', label, properties: json(properties), extracted: true, created_at: at, updated_at: at });

@@ -52,7 +52,7 @@ describe('registry login status', () => {
   it('is not authenticated once the stored token has expired, though the token is still present', () => {
     const configDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rhizome-config-'));
     try {
-      const service = new RegistryService({ settings: defaultSettings, configDir });
+      const service = new RegistryService({ settings: defaultSettings, configDir, clearSettingsCredentials: async () => {} });
       service.credentials.write({ registry_url: 'https://registry.example', token: 't', username: 'ada', refresh_token: null, expires_at: '2026-01-01T00:00:00.000Z' });
       expect(service.status(Date.parse('2025-12-31T23:59:59Z'))).toEqual({ authenticated: true, username: 'ada', registry_url: 'https://registry.example', token_present: true });
       expect(service.status(Date.parse('2026-01-01T00:00:00Z'))).toEqual({ authenticated: false, username: 'ada', registry_url: 'https://registry.example', token_present: true });

@@ -86,7 +86,7 @@ export async function exactSearch(db: Db, kind: 'node' | 'chunk', query: string,
     .slice(0, k);
 }
 
-/** Seeds and vector chunks from the test table (vector chunks at the prior art's 0.3 minimum similarity), keyword chunks from the real keyword search. */
+/** Seeds and vector chunks from the test table (vector chunks at the 0.3 minimum similarity of the settings), keyword chunks from the real keyword search. */
 export const testDeps: GraphSearchDeps = {
   seedNodes: (context, query, k) => exactSearch(context.db, 'node', query, k, 0),
   vectorChunks: (context, query, k) => exactSearch(context.db, 'chunk', query, k, 0.3),

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultSettings } from '@rhizome/contracts/settings';
 import { indexNewNodes } from '../../src/graph/search-index.ts';
-import { hydrate } from '../../src/search/hydrate.ts';
+import { hydrate } from '../../src/search/read-model/results.ts';
 import { anyTermFallback, keywordSearch, mergeKeywordRankings } from '../../src/search/keyword.ts';
 import { runSearch } from '../../src/search/modes.ts';
 import type { SearchContext, SearchScope } from '../../src/search/types.ts';

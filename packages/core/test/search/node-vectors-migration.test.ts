@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openSqlite, type Db } from '../../src/storage/connection.ts';
 import { Migrator } from '../../src/storage/migrator.ts';
 import { shippedMigrations } from '../../src/storage/migrations/index.ts';
-import { decodeVector, encodeVector } from '../../src/search/vectors/sources.ts';
+import { decodeVector, encodeVector } from '../../src/storage/vector-blob.ts';
 
 let dir: string;
 let db: Db;

@@ -8,7 +8,8 @@ import type { EmbeddingIdentity } from '../../src/providers/embeddings/port.ts';
 import { LabelSet } from '../../src/search/vectors/label-set.ts';
 import { registerLocalStore, unregisterLocalStore } from '../../src/search/vectors/local-stores.ts';
 import { VectorReaders } from '../../src/search/vectors/readers.ts';
-import { chunkVectorSource, encodeVector } from '../../src/search/vectors/sources.ts';
+import { chunkVectorSource } from '../../src/search/read-model/vector-sources.ts';
+import { encodeVector } from '../../src/storage/vector-blob.ts';
 import { VectorStore } from '../../src/search/vectors/store.ts';
 
 const identity: EmbeddingIdentity = { provider: 'builtin', model: 'test-16d', dimensions: 16 };

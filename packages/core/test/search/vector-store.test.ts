@@ -6,7 +6,8 @@ import { openSqlite, type Db } from '../../src/storage/connection.ts';
 import { Migrator } from '../../src/storage/migrator.ts';
 import type { EmbeddingIdentity } from '../../src/providers/embeddings/port.ts';
 import { HnswIndex } from '../../src/search/vectors/hnsw.ts';
-import { chunkVectorSource, encodeVector } from '../../src/search/vectors/sources.ts';
+import { chunkVectorSource } from '../../src/search/read-model/vector-sources.ts';
+import { encodeVector } from '../../src/storage/vector-blob.ts';
 import { VectorStore, type VectorStoreOptions } from '../../src/search/vectors/store.ts';
 
 const identity: EmbeddingIdentity = { provider: 'builtin', model: 'test-16d', dimensions: 16 };

@@ -42,19 +42,35 @@ describe('indexing a source', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it('stores and embeds wave by wave, ending with every chunk stored, embedded and in the vector index once', async () => {
-    const sourceId = 'src_overlap';
+  /** A stored original of `paragraphs` paragraphs and its `pending` source row. */
+  async function pendingSource(sourceId: string, paragraphs: number): Promise<void> {
     const file = originalPath(paths, 'default', sourceId, 'chronicle.txt');
     fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, documentText(200));
+    fs.writeFileSync(file, documentText(paragraphs));
     const at = new Date().toISOString();
     await db('sources').insert({
       id: sourceId, title: 'chronicle.txt', source_type: 'file', status: 'pending', filename: 'chronicle.txt', stored_filename: 'chronicle.txt',
       auto_confirm: true, extract_entities: false, created_at: at, updated_at: at,
     });
+  }
 
+  function builtinEmbeddings(): EmbeddingService {
     const adapter = new BuiltinEmbeddingAdapter({ cacheDir: process.env.RHIZOME_MODELS_DIR ?? path.join(dir, 'models') });
-    const embeddings = new EmbeddingService({ settings: () => settings, adapter: () => adapter, record: () => undefined });
+    return new EmbeddingService({ settings: () => settings, adapter: () => adapter, record: () => undefined });
+  }
+
+  const index = (sourceId: string, embeddings: EmbeddingService, vectors: ChunkVectorSink) =>
+    indexSource({
+      db, database: 'default', sourceId, paths, settings, embeddings, vectors, domains: builtinDomains(),
+      // A text source never asks for vision.
+      llm: null as unknown as LlmService,
+      signal: new AbortController().signal, checkCancelled: async () => undefined,
+    });
+
+  it('stores and embeds wave by wave, ending with every chunk stored, embedded and in the vector index once', async () => {
+    const sourceId = 'src_overlap';
+    await pendingSource(sourceId, 200);
+    const embeddings = builtinEmbeddings();
     const upserts: { labels: number[]; storedRows: number }[] = [];
     const vectors: ChunkVectorSink = {
       upsert: async (rows) => {
@@ -63,12 +79,7 @@ describe('indexing a source', () => {
       },
     };
 
-    const result = await indexSource({
-      db, database: 'default', sourceId, paths, settings, embeddings, vectors, domains: builtinDomains(),
-      // A text source never asks for vision.
-      llm: null as unknown as LlmService,
-      signal: new AbortController().signal, checkCancelled: async () => undefined,
-    });
+    const result = await index(sourceId, embeddings, vectors);
 
     expect(result.status).toBe('indexed');
     expect(result.chunks).toBeGreaterThan(waveSize * 3);
@@ -78,12 +89,40 @@ describe('indexing a source', () => {
 
     const source = await db('sources').where({ id: sourceId }).first();
     expect(source).toMatchObject({ chunk_count: result.chunks, embedded_chunk_count: result.chunks, current_step: 'indexed' });
-    expect(JSON.parse(source.index_timings)).toMatchObject({ storing_ms: expect.any(Number), embedding_ms: expect.any(Number), embedding_wait_ms: expect.any(Number) });
+    expect(JSON.parse(source!.index_timings!)).toMatchObject({ storing_ms: expect.any(Number), embedding_ms: expect.any(Number), embedding_wait_ms: expect.any(Number) });
     const rowids = ((await db('document_chunks').where({ source_id: sourceId }).orderBy('rowid').select('rowid')) as { rowid: number }[]).map((row) => row.rowid);
     expect(upserts.flatMap((upsert) => upsert.labels).sort((a, b) => a - b)).toEqual(rowids);
     const [{ embedded }] = (await db('chunk_embeddings').count({ embedded: '*' })) as { embedded: number }[];
     expect(Number(embedded)).toBe(result.chunks);
     const [{ indexed }] = (await db.raw('SELECT COUNT(*) AS indexed FROM fts_chunks WHERE fts_chunks MATCH ?', ['Quillonbrae'])) as { indexed: number }[];
     expect(indexed).toBe(result.chunks);
+  });
+
+  it('commits each wave whole: a reader of the database never sees chunks without their embeddings and progress', async () => {
+    const sourceId = 'src_whole_waves';
+    await pendingSource(sourceId, 200);
+    const seen: { chunks: number; embedded: number; progress: number }[] = [];
+    let done = false;
+    // Each sample is one statement, so one consistent snapshot of what other connections have committed.
+    const sample = async () => {
+      while (!done) {
+        const [row] = (await db.raw(
+          `SELECT (SELECT COUNT(*) FROM document_chunks WHERE source_id = :id) AS chunks,
+                  (SELECT COUNT(*) FROM chunk_embeddings e JOIN document_chunks c ON c.id = e.chunk_id WHERE c.source_id = :id) AS embedded,
+                  (SELECT embedded_chunk_count FROM sources WHERE id = :id) AS progress`,
+          { id: sourceId },
+        )) as { chunks: number; embedded: number; progress: number }[];
+        seen.push(row);
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    };
+    const sampling = sample();
+    const result = await index(sourceId, builtinEmbeddings(), { upsert: async () => undefined }).finally(() => (done = true));
+    await sampling;
+
+    const midway = seen.filter((row) => row.chunks > 0 && row.chunks < result.chunks);
+    expect(midway.length).toBeGreaterThan(0);
+    expect(seen.filter((row) => row.chunks !== row.embedded || row.embedded !== row.progress)).toEqual([]);
+    expect(seen.at(-1)).toEqual({ chunks: result.chunks, embedded: result.chunks, progress: result.chunks });
   });
 });

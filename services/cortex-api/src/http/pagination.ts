@@ -1,4 +1,4 @@
-/** The one pagination helper of every list endpoint (spec Part A "Pagination envelope"). */
+/** The one pagination helper of every list endpoint (docs/api-conventions.md#pagination). */
 export interface PageWindow {
   page: number;
   pageSize: number;

@@ -2,22 +2,21 @@ import fs from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import { backupEndpoints as api } from '@rhizome/contracts/api/backup';
 import { ApiError } from '@rhizome/contracts/errors';
+import { backupModule } from '@rhizome/core/backup';
 import { pageWindow, pagination } from '../http/pagination.ts';
 import type { RouteTable } from '../http/route.ts';
 import type { CortexDeps } from '../deps.ts';
 
 /** Operator backups of the active database (`/backup`). */
 export function mountBackupRoutes(routes: RouteTable, { platform }: CortexDeps): void {
-  const { backups } = platform;
-
-  routes.add(api.create, () => backups.create());
-  routes.add(api.list, ({ query }) => {
-    const all = backups.list();
+  routes.add(api.create, async ({ scope }) => (await scope.service(backupModule)).create());
+  routes.add(api.list, async ({ query, scope }) => {
+    const all = (await scope.service(backupModule)).list();
     const window = pageWindow(query, platform.settings.get().pagination);
     return { data: all.slice(window.offset, window.offset + window.pageSize), pagination: pagination(all.length, window) };
   });
-  routes.add(api.download, async ({ params, res }) => {
-    const { path, info } = backups.locate(params.filename);
+  routes.add(api.download, async ({ params, res, scope }) => {
+    const { path, info } = (await scope.service(backupModule)).locate(params.filename);
     // Opened before the headers go out, so a backup deleted meanwhile is still a clean 404.
     const stream = fs.createReadStream(path);
     await new Promise<void>((resolve, reject) => stream.once('open', () => resolve()).once('error', reject)).catch(() => {
@@ -26,11 +25,11 @@ export function mountBackupRoutes(routes: RouteTable, { platform }: CortexDeps):
     res.status(200).attachment(info.filename).type('application/vnd.sqlite3').setHeader('content-length', String(info.size));
     await pipeline(stream, res);
   });
-  routes.add(api.restore, async ({ params }) => {
-    const result = await backups.restore(params.filename);
+  routes.add(api.restore, async ({ params, scope }) => {
+    const result = await (await scope.service(backupModule)).restore(params.filename);
     return { ...result, message: `Database '${result.database}' restored from ${result.restored_from}; its state before is kept as ${result.safety_backup.filename}` };
   });
-  routes.add(api.remove, async ({ params }) => {
-    await backups.remove(params.filename);
+  routes.add(api.remove, async ({ params, scope }) => {
+    await (await scope.service(backupModule)).remove(params.filename);
   });
 }

@@ -1,22 +1,18 @@
 import { chatEndpoints as api } from '@rhizome/contracts/api/chats';
-import { isFinalEvent, subscribeChatEvents, type ChatEvent } from '@rhizome/core/chat';
+import { chatModule, isFinalEvent, subscribeChatEvents, type ChatEvent } from '@rhizome/core/chat';
 import { ChatEventFeed } from '@rhizome/core/chat';
 import { chatToMarkdown, exportFilename } from '@rhizome/core/chat';
 import type { ChatService } from '@rhizome/core/chat';
 import type { Platform } from '@rhizome/core/platform';
 import type { Request, Response } from 'express';
 import { pageWindow, pagination } from '../http/pagination.ts';
+import type { RequestScope } from '../http/request-scope.ts';
 import type { RouteTable } from '../http/route.ts';
 import { openEventStream } from '../http/sse.ts';
 import type { CortexDeps } from '../deps.ts';
 
-async function chatServiceFor(platform: Platform): Promise<ChatService> {
-  const { name, db } = await platform.databases.current();
-  return platform.chats(name, db);
-}
-
 /**
- * GET /chats/{id}/events (spec Part B "Events"): subscribes before answering (so a client holding the
+ * GET /chats/{id}/events: subscribes before answering (so a client holding the
  * response headers misses nothing published afterwards), then looks at the chat, so an answer finishing
  * in between is either seen as an event or as the idle chat's `done`. An idle chat gets its last answer
  * as `done` (an errored one its `error`) and the stream closes. A client joining a turn already under
@@ -47,36 +43,36 @@ async function streamEvents(platform: Platform, service: ChatService, chatId: st
   else feed.live(send);
 }
 
-/** Spec Part B `/chats`. */
+/** `/chats`: conversations over the active database's knowledge, their turns, tool approvals and exports. */
 export function mountChatRoutes(routes: RouteTable, { platform }: CortexDeps): void {
-  const service = () => chatServiceFor(platform);
-  routes.add(api.list, async ({ query }) => {
+  const service = (scope: RequestScope) => scope.service(chatModule);
+  routes.add(api.list, async ({ query, scope }) => {
     const window = pageWindow(query, platform.settings.get().pagination);
-    const { rows, total } = await (await service()).list({ scoped: query.scoped, q: query.q }, { offset: window.offset, limit: window.pageSize });
+    const { rows, total } = await (await service(scope)).list({ scoped: query.scoped, q: query.q }, { offset: window.offset, limit: window.pageSize });
     return { data: rows, pagination: pagination(total, window) };
   });
-  routes.add(api.create, async ({ body }) => (await service()).create(body));
-  routes.add(api.deleteAll, async () => (await service()).deleteAll());
-  routes.add(api.count, async () => ({ count: await (await service()).count() }));
-  routes.add(api.get, async ({ params }) => (await service()).get(params.chat_id));
-  routes.add(api.rename, async ({ params, body }) => (await service()).rename(params.chat_id, body.title));
-  routes.add(api.setStatus, async ({ params, body }) => (await service()).setStatus(params.chat_id, body.status));
-  routes.add(api.delete, async ({ params }) => (await service()).delete(params.chat_id));
-  routes.add(api.addMessage, async ({ params, body }) => (await service()).addMessage(params.chat_id, body));
-  routes.add(api.messages, async ({ params }) => (await service()).messages(params.chat_id));
-  routes.add(api.send, async ({ params, body }) => (await service()).send(params.chat_id, body));
-  routes.add(api.events, async ({ params, req, res }) => streamEvents(platform, await service(), params.chat_id, req, res));
-  routes.add(api.toolDecision, async ({ params, body }) => (await service()).decide(params.chat_id, body.tool_call_id, body.decision));
-  routes.add(api.toolApprovals, async ({ params, query }) => (await service()).toolApprovals(params.chat_id, query.status));
-  routes.add(api.cancel, async ({ params }) => (await service()).cancel(params.chat_id));
-  routes.add(api.retry, async ({ params }) => (await service()).rerun(params.chat_id, 'retry'));
-  routes.add(api.regenerate, async ({ params }) => (await service()).rerun(params.chat_id, 'regenerate'));
-  routes.add(api.export, async ({ params, query, res }) => {
-    const chat = await (await service()).get(params.chat_id);
+  routes.add(api.create, async ({ body, scope }) => (await service(scope)).create(body));
+  routes.add(api.deleteAll, async ({ scope }) => (await service(scope)).deleteAll());
+  routes.add(api.count, async ({ scope }) => ({ count: await (await service(scope)).count() }));
+  routes.add(api.get, async ({ params, scope }) => (await service(scope)).get(params.chat_id));
+  routes.add(api.rename, async ({ params, body, scope }) => (await service(scope)).rename(params.chat_id, body.title));
+  routes.add(api.setStatus, async ({ params, body, scope }) => (await service(scope)).setStatus(params.chat_id, body.status));
+  routes.add(api.delete, async ({ params, scope }) => (await service(scope)).delete(params.chat_id));
+  routes.add(api.addMessage, async ({ params, body, scope }) => (await service(scope)).addMessage(params.chat_id, body));
+  routes.add(api.messages, async ({ params, scope }) => (await service(scope)).messages(params.chat_id));
+  routes.add(api.send, async ({ params, body, scope }) => (await service(scope)).send(params.chat_id, body));
+  routes.add(api.events, async ({ params, req, res, scope }) => streamEvents(platform, await service(scope), params.chat_id, req, res));
+  routes.add(api.toolDecision, async ({ params, body, scope }) => (await service(scope)).decide(params.chat_id, body.tool_call_id, body.decision));
+  routes.add(api.toolApprovals, async ({ params, query, scope }) => (await service(scope)).toolApprovals(params.chat_id, query.status));
+  routes.add(api.cancel, async ({ params, scope }) => (await service(scope)).cancel(params.chat_id));
+  routes.add(api.retry, async ({ params, scope }) => (await service(scope)).rerun(params.chat_id, 'retry'));
+  routes.add(api.regenerate, async ({ params, scope }) => (await service(scope)).rerun(params.chat_id, 'regenerate'));
+  routes.add(api.export, async ({ params, query, res, scope }) => {
+    const chat = await (await service(scope)).get(params.chat_id);
     if (query.format !== 'markdown') return { data: chat };
     res.status(200).type('text/markdown; charset=utf-8').attachment(exportFilename(chat)).send(chatToMarkdown(chat));
   });
-  routes.add(api.generateTitle, async ({ params }) => (await service()).generateTitle(params.chat_id));
-  routes.add(api.setScope, async ({ params, body }) => (await service()).setScope(params.chat_id, body));
-  routes.add(api.clearScope, async ({ params }) => (await service()).clearScope(params.chat_id));
+  routes.add(api.generateTitle, async ({ params, scope }) => (await service(scope)).generateTitle(params.chat_id));
+  routes.add(api.setScope, async ({ params, body, scope }) => (await service(scope)).setScope(params.chat_id, body));
+  routes.add(api.clearScope, async ({ params, scope }) => (await service(scope)).clearScope(params.chat_id));
 }

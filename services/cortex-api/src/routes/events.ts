@@ -2,7 +2,7 @@ import { eventEndpoints as api, eventTopics, type ChangeEventBody, type EventTop
 import { openEventStream } from '../http/sse.ts';
 import type { RouteTable } from '../http/route.ts';
 import type { CortexDeps } from '../deps.ts';
-import { ChangeFeed } from './change-feed.ts';
+import { ChangeFeed } from '../http/change-feed.ts';
 
 const topicOf: Record<ChangeEventBody['type'], EventTopic | null> = {
   ready: null, database: null, source: 'sources', source_deleted: 'sources', task: 'tasks', lanes: 'tasks',

@@ -1,18 +1,11 @@
 import { extractionEndpoints as api, type ExtractionProgressBody } from '@rhizome/contracts/api/extraction';
-import type { Platform } from '@rhizome/core/platform';
-import type { ExtractionService } from '@rhizome/core/extraction';
 import type { GroupRow, JobRow } from '@rhizome/core/extraction';
-import { bulkExtractionOperation, bulkProgress, bulkTargets, type BulkExtractionResult } from '@rhizome/core/extraction';
-import { getSource } from '@rhizome/core/sources';
+import { bulkExtractionOperation, bulkProgress, extractionModule, type BulkExtractionResult } from '@rhizome/core/extraction';
+import { sourcesModule } from '@rhizome/core/sources';
 import { ApiError } from '@rhizome/contracts/errors';
 import { pageWindow, pagination } from '../http/pagination.ts';
 import type { RouteTable } from '../http/route.ts';
 import type { CortexDeps } from '../deps.ts';
-
-export async function extractionServiceFor(platform: Platform): Promise<ExtractionService> {
-  const { name, db } = await platform.databases.current();
-  return platform.extraction(name, db);
-}
 
 function timing(groups: GroupRow[]): ExtractionProgressBody['timing'] {
   const durations = groups.flatMap((group) => (group.status === 'completed' && group.duration_ms !== null ? [group.duration_ms] : []));
@@ -41,14 +34,9 @@ function progress(sourceId: string, job: JobRow, groups: GroupRow[]): Extraction
 
 /** Start, watch and cancel the extraction of a source, or of many at once. */
 export function mountExtractionRoutes(routes: RouteTable, { platform }: CortexDeps): void {
-  routes.add(api.bulkStart, async ({ body }) => {
-    const { name, db } = await platform.databases.current();
-    const ids = await bulkTargets(db, body);
-    await platform.providers.readiness.assertReady('extraction');
-    const { analysis_depth, domain, filtering_mode, content_filtering } = body;
-    const data = { database: name, source_ids: ids, force: Boolean(body.force), options: { analysis_depth, domain, filtering_mode, content_filtering } };
-    const task = await platform.queue.submit({ queue: 'operations', operation: bulkExtractionOperation, priority: platform.settings.get().priorities.background, data, metadata: { database: name } });
-    return { task_id: task.task_id, status: 'queued' as const, message: `Extraction of ${ids.length} sources queued; follow it at /sources/extraction/${task.task_id}`, total: ids.length };
+  routes.add(api.bulkStart, async ({ body, scope }) => {
+    const { taskId, total } = await (await scope.service(extractionModule)).queueBulk(body);
+    return { task_id: taskId, status: 'queued' as const, message: `Extraction of ${total} sources queued; follow it at /sources/extraction/${taskId}`, total };
   });
   routes.add(api.bulkProgress, async ({ params }) => {
     const task = await platform.tasks.get(params.task_id);
@@ -60,26 +48,25 @@ export function mountExtractionRoutes(routes: RouteTable, { platform }: CortexDe
     const ids = (task.data.source_ids as string[]).filter((id) => !left.has(id));
     return { task_id: task.task_id, task_status: task.status, ...(await bulkProgress(db, ids, task.created_at)), skipped };
   });
-  routes.add(api.start, async ({ params, body }) => {
-    const service = await extractionServiceFor(platform);
+  routes.add(api.start, async ({ params, body, scope }) => {
+    const service = await scope.service(extractionModule);
     const { job, status, message } = await service.start(params.source_id, body);
     return { source_id: params.source_id, job_id: job?.id ?? null, status, message };
   });
-  routes.add(api.progress, async ({ params }) => {
-    const service = await extractionServiceFor(platform);
+  routes.add(api.progress, async ({ params, scope }) => {
+    const service = await scope.service(extractionModule);
     const job = await service.job(params.source_id);
     if (!job) {
-      const { db } = await platform.databases.current();
-      const source = await getSource(db, params.source_id);
-      return { source_id: params.source_id, job_id: null, status: source?.status ?? 'unknown', has_extraction_job: false, message: 'This source has not been extracted yet' };
+      const source = await (await scope.service(sourcesModule)).require(params.source_id);
+      return { source_id: params.source_id, job_id: null, status: source.status, has_extraction_job: false, message: 'This source has not been extracted yet' };
     }
     return progress(params.source_id, job, await service.groups(job));
   });
-  routes.add(api.cancel, async ({ params }) => {
-    await (await extractionServiceFor(platform)).cancel(params.source_id);
+  routes.add(api.cancel, async ({ params, scope }) => {
+    await (await scope.service(extractionModule)).cancel(params.source_id);
   });
-  routes.add(api.tasks, async ({ params, query }) => {
-    const service = await extractionServiceFor(platform);
+  routes.add(api.tasks, async ({ params, query, scope }) => {
+    const service = await scope.service(extractionModule);
     const job = await service.job(params.source_id);
     if (!job) throw ApiError.notFound('Extraction job', params.source_id);
     const window = pageWindow(query, platform.settings.get().pagination);

@@ -4,9 +4,9 @@ import { readAllLogs, readServiceLog } from '@rhizome/core/observability';
 import { getServiceStatus } from '@rhizome/core/observability';
 import { workflowStats } from '@rhizome/core/automation';
 import { corpusGrade } from '@rhizome/core/quality';
+import { queueStats } from '@rhizome/core/tasks';
 import { SecretName, readOrCreateSecret } from '@rhizome/auth';
 import type { RouteTable } from '../http/route.ts';
-import { queueStats } from './queue-stats.ts';
 import type { CortexDeps } from '../deps.ts';
 
 const defaultLogLines = 200;
@@ -27,15 +27,15 @@ export function mountOpsRoutes(routes: RouteTable, deps: CortexDeps): void {
     license: 'Apache-2.0',
     features: ['graph', 'search', 'chat', 'automation', 'ccx-packages', 'registry'],
   }));
-  routes.add(api.counts, async () => {
-    const { name, db } = await databases.current();
+  routes.add(api.counts, async ({ scope }) => {
+    const { name, db } = await scope.database();
     return { database: name, counts: { ...(await platform.counts.collect(db)), databases: databases.list().length } };
   });
   routes.add(api.logs, ({ query }) => readAllLogs(paths.logsDir, query.lines ?? defaultLogLines));
   routes.add(api.logsStatus, () => getServiceStatus(deps.supervisorUrl));
   routes.add(api.serviceLogs, ({ params, query }) => readServiceLog(paths.logsDir, params.service_name, query.lines ?? defaultLogLines));
-  routes.add(api.diagnostics, async ({ res }) => {
-    const current = await databases.current();
+  routes.add(api.diagnostics, async ({ res, scope }) => {
+    const current = await scope.database();
     const zip = await buildDiagnosticsZip({
       system: systemInfo(platform.version),
       settings: platform.settings.masked() as unknown as Record<string, unknown>,
@@ -46,18 +46,18 @@ export function mountOpsRoutes(routes: RouteTable, deps: CortexDeps): void {
         counts: await platform.counts.collect(current.db),
       },
       logsDir: paths.logsDir,
-      queue: await queueStats(platform),
+      queue: await queueStats(platform.tasks),
       services: await getServiceStatus(deps.supervisorUrl),
     });
     res.status(200).type('application/zip').attachment('chaoscypher-diagnostics.zip').send(zip);
   });
   routes.add(api.pluginsReload, () => platform.pluginCaches.clearAll());
-  routes.add(api.dashboard, async () => {
-    const { db } = await databases.current();
+  routes.add(api.dashboard, async ({ scope }) => {
+    const { db } = await scope.database();
     return {
       counts: await platform.counts.collect(db, dashboardCounts),
       llm: { data: {} },
-      queue: await queueStats(platform),
+      queue: await queueStats(platform.tasks),
       workflows: dashboardWorkflows(await workflowStats(db)),
       processing: await platform.processing.status(),
       quality: await corpusGrade(db),
@@ -71,7 +71,7 @@ function knownSecretValues(deps: CortexDeps): string[] {
   return [deps.edgeToken, ...Object.values(SecretName).map((name) => readOrCreateSecret(secretsDir, name))];
 }
 
-/** The dashboard's workflow figures (spec Part C): the stats without the pending count and average duration. */
+/** The dashboard's workflow figures (the dashboard contract in packages/contracts/src/api/ops.ts): the stats without the pending count and average duration. */
 function dashboardWorkflows({ pending_executions: _pending, average_duration_ms: _average, ...figures }: Awaited<ReturnType<typeof workflowStats>>) {
   return figures;
 }

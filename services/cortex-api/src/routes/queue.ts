@@ -1,10 +1,10 @@
 import { queueEndpoints as api } from '@rhizome/contracts/api/queue';
 import { ApiError, describeError } from '@rhizome/contracts/errors';
-import { TaskNotFoundError, TaskStateError, queueNames, type QueueName, type TaskRecord } from '@rhizome/queue';
+import { TaskNotFoundError, TaskStateError, queueNames, type QueueName } from '@rhizome/queue';
+import { queueStats, taskDetail, taskSummary } from '@rhizome/core/tasks';
 import { pageWindow, pagination } from '../http/pagination.ts';
 import type { RouteTable } from '../http/route.ts';
 import type { CortexDeps } from '../deps.ts';
-import { queueStats } from './queue-stats.ts';
 
 const hourMs = 3_600_000;
 
@@ -24,13 +24,13 @@ export function mountQueueRoutes(routes: RouteTable, { platform }: CortexDeps): 
     const { tasks: page, total } = await tasks.list({ queues: selected, offset: window.offset, limit: window.pageSize });
     const counts = (await tasks.counts()).filter((lane) => !selected || selected.includes(lane.queue));
     return {
-      data: page.map(summary),
+      data: page.map(taskSummary),
       pagination: pagination(total, window),
       total_in_queue: counts.reduce((sum, lane) => sum + lane.queued + lane.running, 0),
       queues: selected ?? null,
     };
   });
-  routes.add(api.get, async ({ params }) => detail(await requireTask(params.task_id)));
+  routes.add(api.get, async ({ params }) => taskDetail(await requireTask(params.task_id)));
   routes.add(api.result, async ({ params }) => {
     const stored = await tasks.result(params.task_id, now());
     if (!stored) throw ApiError.notFound('task_result', params.task_id);
@@ -77,10 +77,10 @@ export function mountQueueRoutes(routes: RouteTable, { platform }: CortexDeps): 
     }
     return { cancelled_count: new Set(body.task_ids).size - failed.length, requested_count: body.task_ids.length, failed };
   });
-  routes.add(api.stats, () => queueStats(platform));
+  routes.add(api.stats, () => queueStats(tasks));
   routes.add(api.laneStats, async ({ params }) => {
     if (!(queueNames as readonly string[]).includes(params.queue_name)) throw ApiError.notFound('queue', params.queue_name);
-    const stats = await queueStats(platform);
+    const stats = await queueStats(tasks);
     const lane = stats.queues.find((entry) => entry.queue === params.queue_name);
     if (!lane) throw new ApiError(503, 'HTTP_503', stats.note);
     return lane;
@@ -102,15 +102,4 @@ function parseQueues(value: string | undefined): QueueName[] | undefined {
   const unknown = names.filter((name) => !(queueNames as readonly string[]).includes(name));
   if (unknown.length) throw ApiError.validation(unknown.map((name) => ({ loc: ['query', 'queues'], msg: `Unknown queue '${name}'`, type: 'enum' })));
   return names as QueueName[];
-}
-
-/** A task as the task lists show it. */
-export function summary(task: TaskRecord) {
-  const { task_id, queue, operation, status, priority, data, metadata, attempts, created_at, started_at, completed_at } = task;
-  return { task_id, queue, operation, status, priority, data, metadata, attempts, created_at, started_at, completed_at };
-}
-
-/** A task with its failure, as the single-task endpoints show it. */
-export function detail(task: TaskRecord) {
-  return { ...summary(task), error: task.error, error_type: task.error_type };
 }

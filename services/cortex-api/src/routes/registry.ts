@@ -2,8 +2,8 @@ import path from 'node:path';
 import type { Request, Response } from 'express';
 import { registryEndpoints as api } from '@rhizome/contracts/api/registry';
 import { ApiError } from '@rhizome/contracts/errors';
-import { queueCcxImport } from '@rhizome/core/ccx';
-import { RegistryService } from '@rhizome/core/registry';
+import { ccxModule } from '@rhizome/core/ccx';
+import { registryModule } from '@rhizome/core/registry';
 import { receiveUpload, type UploadedFile } from '../http/upload.ts';
 import type { RouteTable } from '../http/route.ts';
 import type { CortexDeps } from '../deps.ts';
@@ -17,51 +17,40 @@ function registryTokenOf(req: Request): string | null {
   return match && !match[1].startsWith('cc_live_') ? match[1] : null;
 }
 
-/** The remote package registry (`/registry`, spec Part A). */
+/** The remote package registry (`/registry`, docs/api-conventions.md#package-registry). */
 export function mountRegistryRoutes(routes: RouteTable, { platform }: CortexDeps): void {
-  const registry = new RegistryService({ settings: () => platform.settings.get(), configDir: platform.configDir });
-
-  routes.add(api.device, ({ body }) => registry.startDeviceLogin(body));
-  routes.add(api.poll, ({ body }) => registry.pollDeviceLogin(body));
-  routes.add(api.login, ({ body }) => registry.login(body));
-  routes.add(api.token, ({ body }) => registry.saveToken(body));
-  routes.add(api.logout, async () => {
-    const result = registry.logout();
-    // "All stored registry credentials": a token or credentials put into the settings go too.
-    const { token, credentials } = platform.settings.get().registry;
-    if (token !== null || credentials !== null) {
-      platform.settings.patch({ registry: { token: null, credentials: null } });
-      await platform.announceSettingsChanged();
-    }
-    return result;
-  });
-  routes.add(api.status, () => registry.status());
-  routes.add(api.search, ({ query }) =>
-    registry.search({
+  routes.add(api.device, async ({ body, scope }) => (await scope.service(registryModule)).startDeviceLogin(body));
+  routes.add(api.poll, async ({ body, scope }) => (await scope.service(registryModule)).pollDeviceLogin(body));
+  routes.add(api.login, async ({ body, scope }) => (await scope.service(registryModule)).login(body));
+  routes.add(api.token, async ({ body, scope }) => (await scope.service(registryModule)).saveToken(body));
+  routes.add(api.logout, async ({ scope }) => (await scope.service(registryModule)).logout());
+  routes.add(api.status, async ({ scope }) => (await scope.service(registryModule)).status());
+  routes.add(api.search, async ({ query, scope }) =>
+    (await scope.service(registryModule)).search({
       query: query.query ?? '', page: query.page ?? 1, limit: query.limit ?? 50, sort_by: query.sort_by ?? 'downloads',
       is_public: query.is_public ?? null, owner_id: query.owner_id ?? null, package_type: query.package_type ?? null,
     }),
   );
-  routes.add(api.info, ({ params }) => registry.info(params.owner, params.name));
+  routes.add(api.info, async ({ params, scope }) => (await scope.service(registryModule)).info(params.owner, params.name));
 
-  routes.add(api.import, async ({ body }) => {
+  routes.add(api.import, async ({ body, scope }) => {
     const version = body.version ?? 'latest';
-    const database = platform.databases.currentName();
-    const bytes = await registry.download(body.owner_username, body.repo_name, version);
+    const ccx = await scope.service(ccxModule);
+    const bytes = await (await scope.service(registryModule)).download(body.owner_username, body.repo_name, version);
     // Validated before anything is queued: a package the registry serves broken is a 400 naming the problem.
-    const { task_id } = await queueCcxImport(platform, { bytes, merge: true, database });
+    const { task_id } = await ccx.importBytes(bytes, true);
     return {
-      message: `Downloaded ${body.owner_username}/${body.repo_name}@${version} (${bytes.length} bytes); importing into '${database}' in the background`,
+      message: `Downloaded ${body.owner_username}/${body.repo_name}@${version} (${bytes.length} bytes); importing into '${ccx.database}' in the background`,
       task_id, status: 'queued' as const, owner_username: body.owner_username, repo_name: body.repo_name, version,
     };
   });
 
   routes.add(
     api.upload,
-    async ({ req, query }) => {
+    async ({ req, query, scope }) => {
       const file = (req as WithUpload)[uploadKey];
       if (!file) throw ApiError.validation([{ loc: ['body', 'file'], msg: 'A .ccx file is required (multipart field "file")', type: 'missing' }]);
-      return registry.upload(file.path, { public: query.public ?? true, message: query.message ?? null, token: registryTokenOf(req) });
+      return (await scope.service(registryModule)).upload(file.path, { public: query.public ?? true, message: query.message ?? null, token: registryTokenOf(req) });
     },
     async (req: Request, res: Response) => {
       const [file] = await receiveUpload(req, res, {

@@ -7,8 +7,8 @@ import type { CortexDeps } from '../deps.ts';
 export function mountUpgradeRoutes(routes: RouteTable, { platform }: CortexDeps): void {
   const { databases } = platform;
 
-  routes.add(api.pending, async () => {
-    const { name, db } = await databases.current();
+  routes.add(api.pending, async ({ scope }) => {
+    const { name, db } = await scope.database();
     const migrator = databases.migrator(name);
     const status = await migrator.status(db);
     const blocked = status.pending.map((migration) => ({ revision: revisionOf(migration), name: migration, tier: 'safe_auto' }));
@@ -21,8 +21,8 @@ export function mountUpgradeRoutes(routes: RouteTable, { platform }: CortexDeps)
       data_changing: blocked.length > 0,
     };
   });
-  routes.add(api.apply, async () => {
-    const { name, db } = await databases.current();
+  routes.add(api.apply, async ({ scope }) => {
+    const { name, db } = await scope.database();
     return databases.migrator(name).apply(db);
   });
   routes.add(api.rollback, async () => {

@@ -1,76 +1,44 @@
 import { workflowEndpoints as api } from '@rhizome/contracts/api/workflows';
-import { listTriggers, toTrigger } from '@rhizome/core/automation';
-import { executionDetail, listExecutions, type ExecutionStatus } from '@rhizome/core/automation';
-import { exportWorkflowDefinition, importWorkflowDefinition } from '@rhizome/core/automation';
-import { listWorkflows, requireWorkflowRow, workflowDetail, workflowSteps } from '@rhizome/core/automation';
-import { cancelExecution, startExecution } from '@rhizome/core/automation';
-import { addStep, createWorkflow, deleteStep, deleteWorkflow, updateStep, updateWorkflow } from '@rhizome/core/automation';
-import { workflowStats } from '@rhizome/core/automation';
-import type { Db } from '@rhizome/core/storage';
+import { automationModule } from '@rhizome/core/automation';
 import type { CortexDeps } from '../deps.ts';
 import { pageWindow, pagination } from '../http/pagination.ts';
 import type { RouteTable } from '../http/route.ts';
 
 /** Workflows, their steps and executions in the active database. */
 export function mountWorkflowRoutes(routes: RouteTable, { platform }: CortexDeps): void {
-  const current = () => platform.databases.current();
-  const db = async () => (await current()).db;
   const window = (query: { page?: number; page_size?: number }) => pageWindow(query, platform.settings.get().pagination);
-
-  routes.add(api.list, async ({ query }) => {
-    const page = window(query);
-    const filter = { category: query.category, isActive: query.is_active, isSystem: query.is_system, search: query.search };
-    const { items, total } = await listWorkflows(await db(), filter, { offset: page.offset, limit: page.pageSize });
-    return { data: items, pagination: pagination(total, page) };
-  });
-  routes.add(api.create, async ({ body }) => createWorkflow(await db(), body));
-  routes.add(api.stats, async () => workflowStats(await db()));
-  routes.add(api.import, async ({ body }) => importWorkflowDefinition(await db(), body));
-  const executionsPage = async (database: Db, filter: { workflowId?: string; status?: ExecutionStatus }, query: { page?: number; page_size?: number }) => {
-    const page = window(query);
-    const { items, total } = await listExecutions(database, filter, { offset: page.offset, limit: page.pageSize });
-    return { data: items, pagination: pagination(total, page) };
+  const page = async <T>(query: { page?: number; page_size?: number }, list: (window: { offset: number; limit: number }) => Promise<{ items: T[]; total: number }>) => {
+    const at = window(query);
+    const { items, total } = await list({ offset: at.offset, limit: at.pageSize });
+    return { data: items, pagination: pagination(total, at) };
   };
 
-  routes.add(api.allExecutions, async ({ query }) => executionsPage(await db(), { workflowId: query.workflow_id, status: query.status }, query));
-  routes.add(api.execution, async ({ params }) => executionDetail(await db(), params.execution_id));
-  routes.add(api.cancelExecution, async ({ params }) => cancelExecution(await db(), params.execution_id, (taskId) => platform.tasks.cancel(taskId, Date.now())));
-  routes.add(api.get, async ({ params }) => workflowDetail(await db(), params.workflow_id));
-  routes.add(api.update, async ({ params, body }) => {
-    const { name, db } = await current();
-    const workflow = await updateWorkflow(db, params.workflow_id, body);
-    // Triggers only fire for active workflows.
-    if (body.is_active !== undefined) await platform.automation.triggersChanged(name);
-    return workflow;
+  routes.add(api.list, async ({ query, scope }) => {
+    const automation = await scope.service(automationModule);
+    const filter = { category: query.category, isActive: query.is_active, isSystem: query.is_system, search: query.search };
+    return page(query, (at) => automation.listWorkflows(filter, at));
   });
-  routes.add(api.remove, async ({ params }) => {
-    const { name, db } = await current();
-    await deleteWorkflow(db, params.workflow_id);
-    await platform.automation.triggersChanged(name);
+  routes.add(api.create, async ({ body, scope }) => (await scope.service(automationModule)).createWorkflow(body));
+  routes.add(api.stats, async ({ scope }) => (await scope.service(automationModule)).workflowStats());
+  routes.add(api.import, async ({ body, scope }) => (await scope.service(automationModule)).importWorkflow(body));
+  routes.add(api.allExecutions, async ({ query, scope }) => {
+    const automation = await scope.service(automationModule);
+    return page(query, (at) => automation.executions({ workflowId: query.workflow_id, status: query.status }, at));
   });
-  routes.add(api.steps, async ({ params }) => {
-    const database = await db();
-    await requireWorkflowRow(database, params.workflow_id);
-    return workflowSteps(database, params.workflow_id);
+  routes.add(api.execution, async ({ params, scope }) => (await scope.service(automationModule)).execution(params.execution_id));
+  routes.add(api.cancelExecution, async ({ params, scope }) => (await scope.service(automationModule)).cancelExecution(params.execution_id));
+  routes.add(api.get, async ({ params, scope }) => (await scope.service(automationModule)).workflow(params.workflow_id));
+  routes.add(api.update, async ({ params, body, scope }) => (await scope.service(automationModule)).updateWorkflow(params.workflow_id, body));
+  routes.add(api.remove, async ({ params, scope }) => (await scope.service(automationModule)).deleteWorkflow(params.workflow_id));
+  routes.add(api.steps, async ({ params, scope }) => (await scope.service(automationModule)).steps(params.workflow_id));
+  routes.add(api.addStep, async ({ params, body, scope }) => (await scope.service(automationModule)).addStep(params.workflow_id, body));
+  routes.add(api.updateStep, async ({ params, body, scope }) => (await scope.service(automationModule)).updateStep(params.workflow_id, params.step_id, body));
+  routes.add(api.removeStep, async ({ params, scope }) => (await scope.service(automationModule)).deleteStep(params.workflow_id, params.step_id));
+  routes.add(api.run, async ({ params, body, scope }) => (await scope.service(automationModule)).run(params.workflow_id, body.inputs ?? {}));
+  routes.add(api.executions, async ({ params, query, scope }) => {
+    const automation = await scope.service(automationModule);
+    return page(query, (at) => automation.workflowExecutions(params.workflow_id, query.status, at));
   });
-  routes.add(api.addStep, async ({ params, body }) => addStep(await db(), params.workflow_id, body));
-  routes.add(api.updateStep, async ({ params, body }) => updateStep(await db(), params.workflow_id, params.step_id, body));
-  routes.add(api.removeStep, async ({ params }) => {
-    await deleteStep(await db(), params.workflow_id, params.step_id);
-  });
-  routes.add(api.run, async ({ params, body }) => {
-    const { name, db } = await current();
-    return startExecution(db, name, platform.automation, params.workflow_id, body.inputs ?? {});
-  });
-  routes.add(api.executions, async ({ params, query }) => {
-    const database = await db();
-    await requireWorkflowRow(database, params.workflow_id);
-    return executionsPage(database, { workflowId: params.workflow_id, status: query.status }, query);
-  });
-  routes.add(api.export, async ({ params }) => exportWorkflowDefinition(await db(), params.workflow_id));
-  routes.add(api.triggers, async ({ params }) => {
-    const database = await db();
-    await requireWorkflowRow(database, params.workflow_id);
-    return (await listTriggers(database, { workflowId: params.workflow_id }, { offset: 0, limit: Number.MAX_SAFE_INTEGER })).rows.map(toTrigger);
-  });
+  routes.add(api.export, async ({ params, scope }) => (await scope.service(automationModule)).exportWorkflow(params.workflow_id));
+  routes.add(api.triggers, async ({ params, scope }) => (await scope.service(automationModule)).workflowTriggers(params.workflow_id));
 }

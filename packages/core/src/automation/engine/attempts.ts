@@ -1,7 +1,7 @@
 import { ToolInputError } from '../tools/types.ts';
 import { describeError } from '@rhizome/contracts/errors';
 
-/** Retry delays of a failing step (prior-art §11.2): 1 s, growing by 2.0, capped at 30 s. */
+/** Retry delays of a failing step: 1 s, growing by 2.0, capped at 30 s. */
 export const retryBackoff = { firstMs: 1000, multiplier: 2, maxMs: 30_000 };
 
 export function retryDelayMs(retry: number): number {

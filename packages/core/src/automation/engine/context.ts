@@ -6,7 +6,7 @@ export interface EngineContext extends ExecutionPorts {
   logger: QueueLogger;
 }
 
-/** Nested workflows may go this many levels below the execution a task started (prior-art §11.2). */
+/** Nested workflows may go this many levels below the execution a task started (docs/decisions/0013). */
 export const maxNestingDepth = 10;
 
 /** How often a running execution looks for a cancel made through the API (besides the task's signal). */

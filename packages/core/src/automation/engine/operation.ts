@@ -1,5 +1,6 @@
 import type { Settings } from '@rhizome/contracts/settings';
-import type { OperationRegistry, QueueService } from '@rhizome/queue';
+import type { QueueService } from '@rhizome/queue';
+import type { TaskRegistrar } from '../../platform/index.ts';
 import { taskDatabaseFor } from '../../databases/index.ts';
 import type { DatabaseManager } from '../../databases/index.ts';
 import type { EmbeddingService } from '../../providers/index.ts';
@@ -32,7 +33,7 @@ export interface ExecutionTaskData {
  * `automation.execute_workflow` on the operations lane. The engine owns step retries, so the task is
  * not retried; a task restarted after a worker crash finds its execution running and starts it over.
  */
-export function defineAutomationOperations(registry: OperationRegistry, deps: AutomationOperationDeps): void {
+export function defineAutomationOperations(registry: TaskRegistrar, deps: AutomationOperationDeps): void {
   registry.define(executeWorkflowOperation, { queue: 'operations', retryOnTransient: false }, async ({ task, signal, logger }) => {
     const data = task.data as unknown as ExecutionTaskData;
     const { name, db } = await taskDatabaseFor(deps.databases, data.database);

@@ -1,5 +1,6 @@
 import { embedNodes } from '../../extraction/index.ts';
-import { userVectorModel } from '../../search/index.ts';
+import { userVectorModel } from '../../graph/index.ts';
+import { nodeExists, nodeVectorIdentity } from '../read-model.ts';
 import { defineTool, ToolInputError, type ToolContext } from './types.ts';
 
 interface EmbeddingInput {
@@ -57,9 +58,8 @@ export const aiGenerateEmbedding = defineTool<EmbeddingInput>({
 
 async function embedNode(nodeId: string, force: boolean, context: ToolContext): Promise<Record<string, unknown>> {
   const model = context.embeddings.identity().model;
-  const node = await context.db('graph_nodes').where({ id: nodeId }).first('id');
-  if (!node) throw new ToolInputError(`node '${nodeId}' not found`);
-  const current = (await context.db('node_embeddings').where({ node_id: nodeId }).first('model', 'dimensions')) as { model: string; dimensions: number } | undefined;
+  if (!(await nodeExists(context.db, nodeId))) throw new ToolInputError(`node '${nodeId}' not found`);
+  const current = await nodeVectorIdentity(context.db, nodeId);
   if (current?.model === userVectorModel) return { embedded: false, entity_id: nodeId, model: current.model, dimensions: current.dimensions, reason: 'the node has a client-supplied embedding' };
   if (current?.model === model && !force) return { embedded: false, entity_id: nodeId, model, dimensions: current.dimensions, reason: 'already embedded with this model' };
   const embedder = {
@@ -70,9 +70,9 @@ async function embedNode(nodeId: string, force: boolean, context: ToolContext): 
     await embedNodes(context.db, [nodeId], embedder, context.nodeVectors);
   } catch (error) {
     // Deleted while it was embedded (a replacing import, a delete): nothing is left to embed.
-    if (!(await context.db('graph_nodes').where({ id: nodeId }).first('id'))) return { embedded: false, entity_id: nodeId, model, dimensions: null, reason: 'the node was deleted meanwhile' };
+    if (!(await nodeExists(context.db, nodeId))) return { embedded: false, entity_id: nodeId, model, dimensions: null, reason: 'the node was deleted meanwhile' };
     throw error;
   }
-  const stored = (await context.db('node_embeddings').where({ node_id: nodeId }).first('dimensions')) as { dimensions: number } | undefined;
+  const stored = await nodeVectorIdentity(context.db, nodeId);
   return { embedded: stored !== undefined, entity_id: nodeId, model, dimensions: stored?.dimensions ?? null };
 }

@@ -10,7 +10,7 @@ import { logicLoop } from './logic-loop.ts';
 import { templatesList } from './templates-list.ts';
 import type { SystemToolDefinition } from './types.ts';
 
-/** The built-in tools (prior-art §11.4), ordered by id. */
+/** The built-in tools, ordered by id. */
 export const systemTools: readonly SystemToolDefinition[] = [
   aiExtractJson, aiGenerateEmbedding, aiPrompt, aiVectorSearch, dataExtract, dataMerge, httpRequest, logicConditional, logicLoop, templatesList,
 ];

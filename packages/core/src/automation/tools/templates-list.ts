@@ -1,3 +1,4 @@
+import { templateSummaries } from '../read-model.ts';
 import { defineTool } from './types.ts';
 
 interface TemplatesInput {
@@ -21,9 +22,7 @@ export const templatesList = defineTool<TemplatesInput>({
   },
   outputSchema: { type: 'object', properties: { templates: { type: 'array' }, count: { type: 'integer' } } },
   async run(input, context) {
-    const query = context.db('graph_templates').select('id', 'name', 'template_type', 'description').orderBy('name').limit(input.limit);
-    if (input.template_type) query.where({ template_type: input.template_type });
-    const templates = (await query) as { id: string; name: string; template_type: string; description: string | null }[];
+    const templates = await templateSummaries(context.db, { templateType: input.template_type, limit: input.limit });
     return { templates, count: templates.length };
   },
 });

@@ -1,18 +1,18 @@
 import { Invalid, NotFound } from '@rhizome/contracts/errors';
 import type { Db } from '../../storage/index.ts';
 import { partialSchema, schemaProblems } from '../json-schema.ts';
-import { bool, fromJson, newId, now, toJson } from '../rows.ts';
+import { bool, fromJson, newId, now, toJson, type Flag } from '../rows.ts';
 import { findSystemTool, systemToolDetail } from './catalogue.ts';
 import type { SystemToolDefinition } from './types.ts';
 
-interface UserToolRow {
+export interface UserToolRow {
   id: string;
   name: string;
   description: string | null;
   system_tool_id: string;
   configuration: string;
   tags: string | null;
-  is_active: number;
+  is_active: Flag;
   created_at: string;
   updated_at: string;
 }
@@ -81,7 +81,7 @@ function requireSystemTool(id: string): SystemToolDefinition {
 }
 
 export async function findUserToolRow(db: Db, id: string): Promise<UserToolRow | undefined> {
-  return (await db('user_tools').where({ id }).first()) as UserToolRow | undefined;
+  return db('user_tools').where({ id }).first();
 }
 
 export async function getUserTool(db: Db, id: string): Promise<UserTool> {
@@ -94,8 +94,8 @@ export async function listUserTools(db: Db, filter: { systemToolId?: string; isA
   const query = db('user_tools');
   if (filter.systemToolId !== undefined) query.where({ system_tool_id: filter.systemToolId });
   if (filter.isActive !== undefined) query.where({ is_active: filter.isActive });
-  const [{ n }] = (await query.clone().count({ n: '*' })) as { n: number }[];
-  const rows = (await query.orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id' }]).offset(window.offset).limit(window.limit)) as UserToolRow[];
+  const [{ n }] = await query.clone().count({ n: '*' });
+  const rows = await query.orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id' }]).offset(window.offset).limit(window.limit);
   return { items: rows.map(toUserTool), total: Number(n) };
 }
 

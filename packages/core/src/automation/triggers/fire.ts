@@ -20,7 +20,7 @@ export interface FireOutcome {
  * and says why. A disabled trigger or an inactive workflow is a 409, inputs its workflow's
  * input_schema refuses a 422, both before anything is queued.
  */
-export async function fireTrigger(db: Db, database: string, automation: Automation, triggerId: string, payload: Record<string, unknown>): Promise<FireOutcome> {
+export async function fireTrigger(db: Db, database: string, automation: Pick<Automation, 'run'>, triggerId: string, payload: Record<string, unknown>): Promise<FireOutcome> {
   const trigger = toTrigger(await requireTriggerRow(db, triggerId));
   if (!trigger.enabled) throw new Conflict(`trigger '${triggerId}' is disabled`, { trigger_id: triggerId });
   const verdict = matchFilters(trigger.filters, payload);

@@ -3,7 +3,7 @@ import { isDeepStrictEqual } from 'node:util';
 export type FilterVerdict = { matches: true } | { matches: false; absentKey?: string };
 
 /**
- * Spec Part C "Trigger event sources": every filter key must exist at the top level of the payload and
+ * Trigger filters: every filter key must exist at the top level of the payload and
  * equal its value literally; an empty filter matches every event. A key the payload lacks never matches
  * and is reported, so the dispatcher can warn about a filter that can never fire.
  */

@@ -1,6 +1,6 @@
 import { BadInput, Invalid, NotFound } from '@rhizome/contracts/errors';
 import type { Db } from '../../storage/index.ts';
-import { bool, fromJson, newId, now, toJson } from '../rows.ts';
+import { bool, fromJson, newId, now, toJson, type Flag } from '../rows.ts';
 
 export interface TriggerRow {
   id: string;
@@ -9,9 +9,9 @@ export interface TriggerRow {
   filters: string;
   workflow_id: string;
   workflow_inputs: string | null;
-  enabled: number;
+  enabled: Flag;
   priority: number;
-  is_system: number;
+  is_system: Flag;
   created_at: string;
   updated_at: string;
 }
@@ -49,7 +49,7 @@ export function toTriggerSummary(row: TriggerRow) {
 }
 
 export async function requireTriggerRow(db: Db, id: string): Promise<TriggerRow> {
-  const row = (await db('triggers').where({ id }).first()) as TriggerRow | undefined;
+  const row = await db('triggers').where({ id }).first();
   if (!row) throw NotFound.resource('trigger', id);
   return row;
 }
@@ -65,8 +65,8 @@ export async function listTriggers(db: Db, filter: { eventSource?: string; enabl
   if (filter.eventSource !== undefined) query.where({ event_source: filter.eventSource });
   if (filter.enabled !== undefined) query.where({ enabled: filter.enabled });
   if (filter.workflowId !== undefined) query.where({ workflow_id: filter.workflowId });
-  const [{ n }] = (await query.clone().count({ n: '*' })) as { n: number }[];
-  const rows = (await query.orderBy([{ column: 'priority' }, { column: 'created_at' }, { column: 'id' }]).offset(window.offset).limit(window.limit)) as TriggerRow[];
+  const [{ n }] = await query.clone().count({ n: '*' });
+  const rows = await query.orderBy([{ column: 'priority' }, { column: 'created_at' }, { column: 'id' }]).offset(window.offset).limit(window.limit);
   return { rows, total: Number(n) };
 }
 
@@ -106,6 +106,10 @@ export async function updateTrigger(db: Db, id: string, patch: TriggerPatch): Pr
   return { ...row, ...changes };
 }
 
+export async function triggerExists(db: Db, id: string): Promise<boolean> {
+  return (await db('triggers').where({ id }).first('id')) !== undefined;
+}
+
 /** System triggers come back with every seeding, so they are switched off (enable_auto_embedding, PATCH) rather than deleted. */
 export async function deleteTrigger(db: Db, id: string): Promise<void> {
   const row = await requireTriggerRow(db, id);
@@ -115,9 +119,10 @@ export async function deleteTrigger(db: Db, id: string): Promise<void> {
 
 /** Enabled triggers whose workflow is active, lower priority first: what the dispatcher caches. */
 export async function armedTriggers(db: Db): Promise<TriggerRow[]> {
-  return (await db('triggers')
+  return db('triggers')
     .join('workflows', 'workflows.id', 'triggers.workflow_id')
-    .where({ 'triggers.enabled': true, 'workflows.is_active': true })
+    .where('triggers.enabled', true)
+    .where('workflows.is_active', true)
     .orderBy([{ column: 'triggers.priority' }, { column: 'triggers.created_at' }, { column: 'triggers.id' }])
-    .select('triggers.*')) as TriggerRow[];
+    .select('triggers.*');
 }

@@ -24,7 +24,7 @@ export interface ExecutionRow {
   duration_ms: number | null;
 }
 
-interface StepRunRow {
+export interface StepRunRow {
   step_id: string;
   step_number: number;
   name: string;
@@ -93,14 +93,14 @@ export async function insertExecution(db: Db, execution: NewExecution): Promise<
 }
 
 export async function findExecutionRow(db: Db, id: string): Promise<ExecutionRow | undefined> {
-  return (await db('workflow_executions').where({ id }).first()) as ExecutionRow | undefined;
+  return db('workflow_executions').where({ id }).first();
 }
 
 export async function executionDetail(db: Db, id: string) {
   const row = await findExecutionRow(db, id);
   if (!row) throw NotFound.resource('execution', id);
-  const steps = (await db('workflow_step_runs').where({ execution_id: id }).select(stepRunColumns).orderBy([{ column: 'step_number' }, { column: 'id' }])) as StepRunRow[];
-  const children = (await db('workflow_executions').where({ parent_execution_id: id }).orderBy('created_at').pluck('id')) as string[];
+  const steps = await db('workflow_step_runs').where({ execution_id: id }).select(stepRunColumns).orderBy([{ column: 'step_number' }, { column: 'id' }]);
+  const children = await db('workflow_executions').where({ parent_execution_id: id }).orderBy('created_at').pluck('id');
   return { ...toExecution(row), steps: steps.map(toStepRun), child_execution_ids: children };
 }
 
@@ -108,8 +108,8 @@ export async function listExecutions(db: Db, filter: { workflowId?: string; stat
   const query = db('workflow_executions');
   if (filter.workflowId) query.where({ workflow_id: filter.workflowId });
   if (filter.status) query.where({ status: filter.status });
-  const [{ n }] = (await query.clone().count({ n: '*' })) as { n: number }[];
-  const rows = (await query.orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).offset(window.offset).limit(window.limit)) as ExecutionRow[];
+  const [{ n }] = await query.clone().count({ n: '*' });
+  const rows = await query.orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).offset(window.offset).limit(window.limit);
   return { items: rows.map(toExecution), total: Number(n) };
 }
 

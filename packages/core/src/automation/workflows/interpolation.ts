@@ -2,7 +2,7 @@ import { valueAtPath } from '../tools/data-path.ts';
 
 /**
  * `{{inputs.x}}`, `{{steps.<step_id>.output.a.0}}`, `{{steps.<step_id>.status}}` and `.error` in step
- * configurations and conditions (prior-art §11.3). A reference that is the whole string keeps the
+ * configurations and conditions. A reference that is the whole string keeps the
  * referenced value's type; inside mixed text it is written out (objects as JSON). An unresolvable
  * reference becomes null as a whole value, an empty string inside text.
  */

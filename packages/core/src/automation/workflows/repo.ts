@@ -1,6 +1,6 @@
 import { NotFound } from '@rhizome/contracts/errors';
 import type { Db } from '../../storage/index.ts';
-import { bool, fromJson, now, toJson } from '../rows.ts';
+import { bool, fromJson, now, toJson, type Flag } from '../rows.ts';
 import type { StepInput, Workflow, WorkflowDetail, WorkflowStep, StepToolType } from './types.ts';
 
 export interface WorkflowRow {
@@ -8,12 +8,12 @@ export interface WorkflowRow {
   name: string;
   description: string | null;
   category: string;
-  is_system: number;
-  is_active: number;
-  expose_as_ai_tool: number;
+  is_system: Flag;
+  is_active: Flag;
+  expose_as_ai_tool: Flag;
   input_schema: string;
   output_schema: string | null;
-  allow_parallel_execution: number;
+  allow_parallel_execution: Flag;
   timeout_seconds: number;
   max_retries: number;
   tags: string | null;
@@ -33,11 +33,11 @@ export interface StepRow {
   tool_id: string;
   configuration: string;
   condition: string | null;
-  retry_on_failure: number;
+  retry_on_failure: Flag;
   timeout_seconds: number | null;
   depends_on: string;
-  continue_on_error: number;
-  thinking_mode: number;
+  continue_on_error: Flag;
+  thinking_mode: Flag;
   created_at: string;
   updated_at: string;
 }
@@ -138,7 +138,7 @@ export function numberSteps(inputs: StepInput[], existing: WorkflowStep[] = []):
 }
 
 export async function findWorkflowRow(db: Db, id: string): Promise<WorkflowRow | undefined> {
-  return (await db('workflows').where({ id }).first()) as WorkflowRow | undefined;
+  return db('workflows').where({ id }).first();
 }
 
 export async function requireWorkflowRow(db: Db, id: string): Promise<WorkflowRow> {
@@ -148,7 +148,7 @@ export async function requireWorkflowRow(db: Db, id: string): Promise<WorkflowRo
 }
 
 export async function workflowSteps(db: Db, workflowId: string): Promise<WorkflowStep[]> {
-  const rows = (await db('workflow_steps').where({ workflow_id: workflowId }).orderBy([{ column: 'step_number' }, { column: 'id' }])) as StepRow[];
+  const rows = await db('workflow_steps').where({ workflow_id: workflowId }).orderBy([{ column: 'step_number' }, { column: 'id' }]);
   return rows.map(toStep);
 }
 
@@ -171,7 +171,7 @@ export async function listWorkflows(db: Db, filter: WorkflowFilter, window: { of
   if (filter.isActive !== undefined) query.where({ is_active: filter.isActive });
   if (filter.isSystem !== undefined) query.where({ is_system: filter.isSystem });
   if (filter.search) query.whereRaw("name LIKE ? ESCAPE '\\'", [`%${filter.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`]);
-  const [{ n }] = (await query.clone().count({ n: '*' })) as { n: number }[];
+  const [{ n }] = await query.clone().count({ n: '*' });
   const rows = (await query
     .select('workflows.*', db.raw('(SELECT COUNT(*) FROM workflow_steps s WHERE s.workflow_id = workflows.id) AS step_count'))
     .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id' }])

@@ -17,7 +17,7 @@ export interface StartOptions {
  * POST /workflows/{id}/executions and POST /triggers/{id}/fire: checks the inputs against the
  * workflow's input_schema, records the execution as queued and queues it.
  */
-export async function startExecution(db: Db, database: string, automation: Automation, workflowId: string, inputs: Record<string, unknown>, options: StartOptions = {}) {
+export async function startExecution(db: Db, database: string, automation: Pick<Automation, 'run'>, workflowId: string, inputs: Record<string, unknown>, options: StartOptions = {}) {
   const workflow = toWorkflow(await requireWorkflowRow(db, workflowId), 0);
   if (!workflow.is_active) throw new Conflict(`workflow '${workflowId}' is inactive`);
   const problems = schemaProblems(workflow.input_schema, inputs);

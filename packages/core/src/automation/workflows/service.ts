@@ -82,7 +82,7 @@ export async function updateWorkflow(db: Db, id: string, patch: WorkflowPatch): 
 export async function deleteWorkflow(db: Db, id: string): Promise<void> {
   await db.transaction(async (trx) => {
     refuseSystemChange(await requireWorkflowRow(trx, id), 'it cannot be deleted (disable it instead)');
-    const users = (await trx('workflow_steps').where({ tool_type: 'workflow', tool_id: id }).distinct('workflow_id')) as { workflow_id: string }[];
+    const users = await trx('workflow_steps').where({ tool_type: 'workflow', tool_id: id }).distinct('workflow_id');
     if (users.length) {
       throw new Conflict(`workflow '${id}' runs as a step of ${users.map((user) => `'${user.workflow_id}'`).join(', ')}`, { workflow_ids: users.map((user) => user.workflow_id) });
     }

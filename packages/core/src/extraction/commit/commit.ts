@@ -12,6 +12,7 @@ import { linkSourceTemplates } from './template-ownership.ts';
 import { ensureTypeTemplates } from './templates.ts';
 import { GENERIC_TYPES, typeKey } from '../finalize/entity-types.ts';
 import { mergeNodeProperties, type NodeProperties } from './node-properties.ts';
+import type { InsertRow } from '../tables.ts';
 
 export interface CommitInput {
   db: Db;
@@ -115,7 +116,7 @@ async function upsertNodes(trx: Knex.Transaction, input: CommitInput, templateFo
   const byKey = new Map<string, ExistingNode[]>();
   for (const node of await findExisting(trx, keys)) byKey.set(node.name_key, [...(byKey.get(node.name_key) ?? []), node]);
   const ids: string[] = [];
-  const inserted = new Map<string, { id: string; label: string; properties: NodeProperties; row: Record<string, unknown> }>();
+  const inserted = new Map<string, { id: string; label: string; properties: NodeProperties; row: InsertRow<'graph_nodes'> }>();
   const updated = new Map<string, { id: string; label: string; properties: NodeProperties }>();
   for (const entity of result.entities) {
     const existing = match(entity, byKey);
@@ -161,7 +162,7 @@ function edgeProperties(relationship: FinalRelationship, domain: string): Record
 async function upsertEdges(trx: Knex.Transaction, input: CommitInput, nodeIds: string[], templateFor: (type: string) => string, now: string) {
   const { result, database, sourceId } = input;
   const ids: (string | null)[] = [];
-  const wanted = new Map<string, { row: Record<string, unknown>; properties: Record<string, unknown> }>();
+  const wanted = new Map<string, { row: InsertRow<'graph_edges'>; properties: Record<string, unknown> }>();
   for (const relationship of result.relationships) {
     const source = nodeIds[relationship.sourceIndex];
     const target = nodeIds[relationship.targetIndex];
@@ -188,7 +189,7 @@ async function upsertEdges(trx: Knex.Transaction, input: CommitInput, nodeIds: s
     }
   }
   const created: string[] = [];
-  const rows: Record<string, unknown>[] = [];
+  const rows: InsertRow<'graph_edges'>[] = [];
   for (const [id, edge] of wanted) {
     const current = existing.get(id);
     if (current) {

@@ -1,7 +1,7 @@
 import type { EmbeddingIdentity } from '../../providers/index.ts';
 import type { EmbeddingServiceIdentity } from '../../providers/index.ts';
-import { storeNodeVectors } from '../../search/index.ts';
-import { userVectorModel } from '../../search/index.ts';
+import { storeNodeVectors } from '../../graph/index.ts';
+import { userVectorModel } from '../../graph/index.ts';
 import type { VectorSink } from '../../search/index.ts';
 import type { Db } from '../../storage/index.ts';
 

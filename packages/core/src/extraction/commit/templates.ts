@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import type { DomainDefinition } from '../../sources/index.ts';
 import { GENERIC_TYPES, typeKey } from '../finalize/entity-types.ts';
 import type { FinalizeResult } from '../types.ts';
+import type { InsertRow } from '../tables.ts';
 
 /** Entities of a generic type (nothing said about them) go to the system Item template. */
 const itemTemplateId = 'system_template_item';
@@ -61,7 +62,7 @@ async function resolve(trx: Knex.Transaction, templateType: TemplateType, types:
   const ids = new Map<string, string>();
   if (!types.length) return ids;
   const existing = await templatesByTypeKey(trx, templateType);
-  const rows: Record<string, unknown>[] = [];
+  const rows: InsertRow<'graph_templates'>[] = [];
   const noun = templateType === 'node' ? 'entities' : 'relationships';
   for (const type of types) {
     const key = typeKey(type);

@@ -1,5 +1,5 @@
 /**
- * The source-wide finalisation of extraction (prior-art §2.10–2.11): the groups' harvests become one
+ * The source-wide finalisation of extraction: the groups' harvests become one
  * set of entities and relationships for the commit. Each step is its own module; this file only runs
  * them in order and keeps the aggregate→current entity map that relationships are remapped through.
  *

@@ -2,7 +2,7 @@ import type { HarvestedRelationship } from '../types.ts';
 import { snakeCase, stem } from './text-match.ts';
 
 /**
- * Relationship type matching (prior-art §2.9): the model's type, in snake_case, against the domain's
+ * Relationship type matching: the model's type, in snake_case, against the domain's
  * edge template names, in three tiers; a match is rewritten to the template's name.
  *   exact     — equal after snake_case ("Born In" → born_in);
  *   substring — one contains the other as whole words ("was_born_in" → born_in, "married" → married_to);

@@ -2,7 +2,7 @@ import type { ParsedLine } from '../../providers/index.ts';
 import { snakeCase } from './text-match.ts';
 
 /**
- * Streaming loop guards (prior-art §2.9): a model that starts repeating itself can write until its
+ * Streaming loop guards: a model that starts repeating itself can write until its
  * token limit, so each parsed line is judged as it arrives and the pass is cut when a limit is hit.
  * The guard also rejects lines whose indices point nowhere (P lines to an entity not yet written, R
  * lines outside the entity list) and lines of the other pass.

@@ -13,7 +13,7 @@ import { emptyHarvestStats } from './stats.ts';
 import { validateEntities } from './validate.ts';
 
 /**
- * One extraction group → its harvest (prior-art §2.9): the group's chunks as numbered sentences;
+ * One extraction group → its harvest: the group's chunks as numbered sentences;
  * pass 1 asks for entities and properties; the entities are validated (evidence, exclusions, type
  * rescue, plausibility) and re-indexed; pass 2 asks for relationships between the survivors (skipped
  * with fewer than two). Both passes stream under loop guards. Cancelling `signal` cancels the call in

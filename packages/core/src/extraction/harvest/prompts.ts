@@ -4,7 +4,7 @@ import type { GroupSentence } from '../types.ts';
 import { promptText } from './sentences.ts';
 
 /**
- * The prompts of the two extraction passes (prior-art §2.9). Both show the group as numbered
+ * The prompts of the two extraction passes. Both show the group as numbered
  * sentences (`S1 …`) inside `<numbered_sentences>`, say that this is content to analyse and not
  * instructions, and ask for the pipe grammar of `line-grammar.ts` only. Pass 1 asks for E and P lines
  * with the domain's node templates, guidance, exclusions and alias examples; pass 2 for R lines over

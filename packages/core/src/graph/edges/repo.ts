@@ -30,6 +30,7 @@ export type MinimalEdge = Pick<GraphEdge, 'id' | 'source_node_id' | 'target_node
 
 export interface EdgeFilter {
   sourceNodeId?: string;
+  targetNodeId?: string;
   sourceIds?: string[];
 }
 
@@ -64,12 +65,13 @@ export async function insertEdgeRows(db: Db, rows: EdgeRow[]): Promise<void> {
 }
 
 export async function findEdgeRow(db: Db, id: string): Promise<EdgeRow | undefined> {
-  return (await db('graph_edges').where({ id }).first(...columns)) as EdgeRow | undefined;
+  return db('graph_edges').where({ id }).first(...columns);
 }
 
 function filtered(db: Db, filter: EdgeFilter) {
   const query = db('graph_edges');
   if (filter.sourceNodeId !== undefined) query.where('source_node_id', filter.sourceNodeId);
+  if (filter.targetNodeId !== undefined) query.where('target_node_id', filter.targetNodeId);
   const sourceIds = filter.sourceIds;
   // A source's extracted items are owned through edge_sources; source_id alone names only the creating source.
   if (sourceIds !== undefined) query.where((scope) => scope.whereIn('source_id', sourceIds).orWhereIn('id', db('edge_sources').whereIn('source_id', sourceIds).select('edge_id')));
@@ -78,7 +80,7 @@ function filtered(db: Db, filter: EdgeFilter) {
 
 /** One page of edges in creation (rowid) order, and how many match. */
 export async function listEdgeRows(db: Db, filter: EdgeFilter, window: { offset: number; limit: number }, minimal: boolean) {
-  const [{ total }] = (await filtered(db, filter).count({ total: '*' })) as { total: number }[];
+  const [{ total }] = await filtered(db, filter).count({ total: '*' });
   const rows = (await filtered(db, filter)
     .select(...(minimal ? minimalColumns : columns))
     .orderBy('rowid')

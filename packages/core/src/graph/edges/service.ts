@@ -90,7 +90,13 @@ export async function getEdge(db: Db, id: string): Promise<GraphEdge> {
   return toEdge(await requireEdgeRow(db, id));
 }
 
-export async function listEdges(db: Db, options: { filter: EdgeFilter; window: { offset: number; limit: number }; minimal?: boolean }) {
+export interface EdgeListOptions {
+  filter: EdgeFilter;
+  window: { offset: number; limit: number };
+  minimal?: boolean;
+}
+
+export async function listEdges(db: Db, options: EdgeListOptions) {
   const { rows, total } = await listEdgeRows(db, options.filter, options.window, options.minimal ?? false);
   return { items: options.minimal ? rows.map(toMinimalEdge) : rows.map(toEdge), total };
 }

@@ -1,5 +1,4 @@
 import type { Db } from '../../storage/index.ts';
-import { parseJsonObject } from './sql.ts';
 
 export type ConnectionSort = 'edge_count' | 'label' | 'relationship';
 
@@ -10,17 +9,6 @@ export interface Connection {
   edge_count: number;
   relationship: string;
   direction: 'incoming' | 'outgoing';
-}
-
-export interface Citation {
-  id: string;
-  source: { id: string; title: string; source_type: string; origin_url: string | null };
-  chunk: { id: string; content: string; page_number: number | null; section: string | null; chunk_metadata: Record<string, unknown> | null } | null;
-  confidence: number;
-  extraction_method: string;
-  context_snippet: string | null;
-  citation_metadata: Record<string, unknown> | null;
-  created_at: string;
 }
 
 interface Window {
@@ -71,63 +59,4 @@ export async function connectionsPage(db: Db, nodeId: string, sort: ConnectionSo
     { node: nodeId, limit: window.limit, offset: window.offset },
   )) as Connection[];
   return { rows: rows.map((row) => ({ ...row, edge_count: Number(row.edge_count) })), total: Number(total) };
-}
-
-interface CitationRow {
-  id: string;
-  confidence: number;
-  extraction_method: string;
-  context_snippet: string | null;
-  citation_metadata: string | null;
-  created_at: string;
-  source_id: string;
-  source_title: string | null;
-  source_filename: string | null;
-  source_type: string;
-  origin_url: string | null;
-  chunk_id: string | null;
-  chunk_content: string | null;
-  page_number: number | null;
-  section: string | null;
-  chunk_metadata: string | null;
-}
-
-/** One page of the node's citations (source_citations ⨝ sources ⨝ document_chunks), oldest first. */
-export async function citationsPage(db: Db, nodeId: string, window: Window): Promise<{ rows: Citation[]; total: number }> {
-  const [{ total }] = (await db('source_citations').where({ entity_uri: nodeId }).count({ total: '*' })) as { total: number }[];
-  if (!total || window.offset >= Number(total)) return { rows: [], total: Number(total) };
-  const rows = (await db('source_citations as c')
-    .join('sources as s', 's.id', 'c.source_id')
-    .leftJoin('document_chunks as k', 'k.id', 'c.chunk_id')
-    .where('c.entity_uri', nodeId)
-    .select(
-      'c.id', 'c.confidence', 'c.extraction_method', 'c.context_snippet', 'c.citation_metadata', 'c.created_at', 'c.source_id',
-      's.title as source_title', 's.filename as source_filename', 's.source_type', 's.origin_url',
-      'k.id as chunk_id', 'k.content as chunk_content', 'k.page_number', 'k.section', 'k.chunk_metadata',
-    )
-    .orderBy([{ column: 'c.created_at' }, { column: 'c.rowid' }])
-    .limit(window.limit)
-    .offset(window.offset)) as CitationRow[];
-  return { rows: rows.map(toCitation), total: Number(total) };
-}
-
-function toCitation(row: CitationRow): Citation {
-  return {
-    id: row.id,
-    source: { id: row.source_id, title: row.source_title ?? row.source_filename ?? row.source_id, source_type: row.source_type, origin_url: row.origin_url },
-    chunk: row.chunk_id === null
-      ? null
-      : {
-          id: row.chunk_id,
-          content: row.chunk_content ?? '',
-          page_number: row.page_number,
-          section: row.section,
-          chunk_metadata: parseJsonObject(row.chunk_metadata),
-        },
-    confidence: Number(row.confidence),
-    extraction_method: row.extraction_method,
-    context_snippet: row.context_snippet,
-    citation_metadata: parseJsonObject(row.citation_metadata),
-    created_at: row.created_at,
-  };
 }

@@ -99,7 +99,7 @@ export async function insertNodeRows(db: Db, rows: NodeRow[]): Promise<void> {
 }
 
 export async function findNodeRow(db: Db, id: string): Promise<NodeRow | undefined> {
-  return (await db('graph_nodes').where({ id }).first(...columns)) as NodeRow | undefined;
+  return db('graph_nodes').where({ id }).first(...columns);
 }
 
 /** Which of `ids` exist, with their template ids. */
@@ -107,7 +107,7 @@ export async function nodeTemplates(db: Db, ids: string[]): Promise<Map<string, 
   const found = new Map<string, string>();
   const unique = [...new Set(ids)];
   for (let start = 0; start < unique.length; start += insertChunk) {
-    const rows = (await db('graph_nodes').whereIn('id', unique.slice(start, start + insertChunk)).select('id', 'template_id')) as { id: string; template_id: string }[];
+    const rows = await db('graph_nodes').whereIn('id', unique.slice(start, start + insertChunk)).select('id', 'template_id');
     for (const row of rows) found.set(row.id, row.template_id);
   }
   return found;
@@ -124,7 +124,7 @@ function filtered(db: Db, filter: NodeFilter) {
 
 /** One page of nodes in creation (rowid) order, and how many match. */
 export async function listNodeRows(db: Db, filter: NodeFilter, window: { offset: number; limit: number }, minimal: boolean) {
-  const [{ total }] = (await filtered(db, filter).count({ total: '*' })) as { total: number }[];
+  const [{ total }] = await filtered(db, filter).count({ total: '*' });
   const rows = (await filtered(db, filter)
     .select(...(minimal ? minimalColumns : columns))
     .orderBy('rowid')

@@ -3,9 +3,10 @@ import type { Db } from '../../storage/index.ts';
 import type { GraphEventBus } from '../events.ts';
 import { newNodeId } from '../ids.ts';
 import { indexNewNodes, indexNode } from '../search-index.ts';
-import { dropDerivedNodeVector, setClientNodeVector, storeClientNodeVectors } from '../../search/index.ts';
+import { dropDerivedNodeVector, setClientNodeVector, storeClientNodeVectors } from './vectors.ts';
 import type { NodeTemplateLookup } from '../templates/property-values.ts';
-import { citationsPage, connectionsPage, type ConnectionSort } from './navigation.ts';
+import { citationsPage, sourceExists } from '../read-model.ts';
+import { connectionsPage, type ConnectionSort } from './navigation.ts';
 import {
   deleteNodeRow, findNodeRow, insertNodeRows, listNodeRows, nodeStats, toMinimalNode, toNode, toRow, updateNodeRow,
   type GraphNode, type NodeFilter, type NodeRow, type NodeStats, type Position,
@@ -63,10 +64,6 @@ export function directLookups(db: Db): NodeDraftLookups {
     sourceExists: (id) => sourceExists(db, id),
     nodeTemplateOf: nodeTemplateLookup(db),
   };
-}
-
-export async function sourceExists(db: Db, id: string): Promise<boolean> {
-  return (await db('sources').where({ id }).first('id')) !== undefined;
 }
 
 /**
@@ -146,8 +143,8 @@ export function textChanged(input: NodeUpdateInput): boolean {
 /**
  * PATCH: label, properties (a full replacement, checked against the template), position, embedding.
  * A label or properties change drops a vector Rhizome made from the old text (see `textChanged`).
- * The spec says updating a node publishes events, but the only sources the event bus carries are
- * node.create and edge.create (Part C: editing a node emits no event), so none is published here.
+ * No event is published: the only sources the event bus carries are node.create and edge.create
+ * (docs/api-conventions.md, Events), so editing a node starts no workflow.
  */
 export async function updateNode(scope: GraphScope, id: string, input: NodeUpdateInput, at: Loc = ['body']): Promise<NodeResponse> {
   return scope.db.transaction(async (trx) => {

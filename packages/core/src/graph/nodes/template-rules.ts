@@ -15,9 +15,7 @@ export interface TemplateRules {
 type Loc = (string | number)[];
 
 export async function findTemplate(db: Db, id: string): Promise<TemplateRules | null> {
-  const row = (await db('graph_templates').where({ id }).first('id', 'template_type', 'properties')) as
-    | { id: string; template_type: string; properties: string | null }
-    | undefined;
+  const row = await db('graph_templates').where({ id }).first('id', 'template_type', 'properties');
   return row ? { id: row.id, template_type: row.template_type, definitions: parseDefinitions(row.properties) } : null;
 }
 
@@ -53,7 +51,7 @@ export async function checkedProperties(
 /** Looks a node's template up in the database (node_reference properties). */
 export function nodeTemplateLookup(db: Db): NodeTemplateLookup {
   return async (nodeId) => {
-    const row = (await db('graph_nodes').where({ id: nodeId }).first('template_id')) as { template_id: string } | undefined;
+    const row = await db('graph_nodes').where({ id: nodeId }).first('template_id');
     return row?.template_id ?? null;
   };
 }

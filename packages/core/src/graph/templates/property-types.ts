@@ -1,6 +1,6 @@
 import { propertyTypeNames, type PropertyTypeName } from '@rhizome/contracts/api/templates';
 
-/** The 13 property types of spec Part B (the API schema's enum is the same list). */
+/** The 13 property types a template definition may use (the API schema's enum is the same list). */
 export const propertyTypes = propertyTypeNames;
 export type PropertyType = PropertyTypeName;
 

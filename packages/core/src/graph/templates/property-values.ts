@@ -7,8 +7,8 @@ export type NodeTemplateLookup = (nodeId: string) => Promise<string | null>;
 type Loc = (string | number)[];
 
 /**
- * Checks the properties of a node or edge against its template's definitions (spec Part B
- * "PropertyDefinition"): required, the property type, enum values, the validation pattern and node
+ * Checks the properties of a node or edge against its template's definitions (the API's
+ * PropertyDefinition): required, the property type, enum values, the validation pattern and node
  * references. Names the definitions do not mention are free-form extra properties and pass. Each issue
  * names the property: `loc` is `[...loc, name]` (and the list index for node_reference_list items).
  */

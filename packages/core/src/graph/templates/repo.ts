@@ -1,7 +1,6 @@
 import type { Knex } from 'knex';
 import type { TemplateResponse, TemplateTypeName } from '@rhizome/contracts/api/templates';
 import type { PropertyDefinition, PropertyType } from './property-types.ts';
-import type { NodeTemplateLookup } from './property-values.ts';
 
 /** A row of `graph_templates` as SQLite returns it (booleans as 0/1, properties as JSON text). */
 export interface TemplateRow {
@@ -28,7 +27,7 @@ export interface TemplateRecord extends Omit<TemplateResponse, 'properties'> {
 }
 
 const table = 'graph_templates';
-const columns = ['id', 'name', 'template_type', 'description', 'is_system', 'icon', 'color', 'properties', 'source_id', 'created_at', 'updated_at'];
+const columns = ['id', 'name', 'template_type', 'description', 'is_system', 'icon', 'color', 'properties', 'source_id', 'created_at', 'updated_at'] as const;
 
 export function toTemplate(row: TemplateRow): TemplateResponse {
   return {
@@ -72,7 +71,7 @@ export function normalizeDefinition(definition: PropertyDefinition): StoredPrope
 }
 
 export async function findTemplate(db: Knex, id: string): Promise<TemplateResponse | null> {
-  const row = (await db(table).where({ id }).first(columns)) as TemplateRow | undefined;
+  const row = await db(table).where({ id }).first(...columns);
   return row ? toTemplate(row) : null;
 }
 
@@ -81,19 +80,19 @@ export async function listTemplates(
   query: { templateType?: TemplateTypeName; offset: number; limit: number },
 ): Promise<{ templates: TemplateResponse[]; total: number }> {
   const filtered = () => (query.templateType ? db(table).where({ template_type: query.templateType }) : db(table));
-  const [{ count }] = (await filtered().count({ count: '*' })) as { count: number }[];
-  const rows = (await filtered()
-    .select(columns)
+  const [{ count }] = await filtered().count({ count: '*' });
+  const rows = await filtered()
+    .select(...columns)
     .orderByRaw('name COLLATE NOCASE')
     .orderBy('id')
     .offset(query.offset)
-    .limit(query.limit)) as TemplateRow[];
+    .limit(query.limit);
   return { templates: rows.map(toTemplate), total: Number(count) };
 }
 
 /** Every template of the database (for the embeddings task). */
 export async function allTemplates(db: Knex): Promise<TemplateResponse[]> {
-  return ((await db(table).select(columns).orderBy('id')) as TemplateRow[]).map(toTemplate);
+  return (await db(table).select(...columns).orderBy('id')).map(toTemplate);
 }
 
 export async function insertTemplate(db: Knex, template: TemplateRecord): Promise<void> {
@@ -120,7 +119,7 @@ export async function templateTypesOf(db: Knex, ids: string[]): Promise<Map<stri
   const types = new Map<string, string>();
   const unique = [...new Set(ids)];
   for (let start = 0; start < unique.length; start += 500) {
-    const rows = (await db(table).whereIn('id', unique.slice(start, start + 500)).select('id', 'template_type')) as { id: string; template_type: string }[];
+    const rows = await db(table).whereIn('id', unique.slice(start, start + 500)).select('id', 'template_type');
     for (const row of rows) types.set(row.id, row.template_type);
   }
   return types;
@@ -128,17 +127,15 @@ export async function templateTypesOf(db: Knex, ids: string[]): Promise<Map<stri
 
 /** How many nodes and edges are typed by the template. */
 export async function templateUsage(db: Knex, id: string): Promise<{ node_count: number; edge_count: number }> {
-  const [nodes] = (await db('graph_nodes').where({ template_id: id }).count({ count: '*' })) as { count: number }[];
-  const [edges] = (await db('graph_edges').where({ template_id: id }).count({ count: '*' })) as { count: number }[];
+  const [nodes] = await db('graph_nodes').where({ template_id: id }).count({ count: '*' });
+  const [edges] = await db('graph_edges').where({ template_id: id }).count({ count: '*' });
   return { node_count: Number(nodes.count), edge_count: Number(edges.count) };
 }
 
-/** The node-template lookup property validation needs, over one database (or transaction). */
-export function nodeTemplateLookup(db: Knex): NodeTemplateLookup {
-  return async (nodeId) => {
-    const row = (await db('graph_nodes').where({ id: nodeId }).first('template_id')) as { template_id: string } | undefined;
-    return row?.template_id ?? null;
-  };
+/** Each template's rowid (its vector label) and the model and dimensions of its stored vector. */
+export async function templateVectorStates(db: Knex): Promise<{ rowid: number; id: string; embedding_model: string | null; embedding_dimensions: number | null }[]> {
+  return (await db(table).select('rowid', 'id', 'embedding_model', 'embedding_dimensions')) as
+    { rowid: number; id: string; embedding_model: string | null; embedding_dimensions: number | null }[];
 }
 
 /** Stores a template's embedding (a JSON float list, as node embeddings are stored). */

@@ -12,12 +12,12 @@ import {
   findTemplate,
   insertTemplate,
   listTemplates,
-  nodeTemplateLookup,
   normalizeDefinition,
   templateTypesOf,
   templateUsage,
   updateTemplateRow,
 } from './repo.ts';
+import { nodeTemplateLookup } from '../nodes/template-rules.ts';
 
 const reservedPrefix = 'system_';
 
@@ -27,7 +27,7 @@ export interface TemplateBatchStep {
   data: unknown;
 }
 
-/** Templates of one database (spec Part B, Templates): CRUD, the system_ rules, forced deletion, batches. */
+/** Templates of one database: CRUD, the system_ rules, forced deletion, batches. */
 export class TemplateService {
   constructor(private readonly db: Db) {}
 

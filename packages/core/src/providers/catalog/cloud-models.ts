@@ -1,4 +1,5 @@
 import type { CloudModel, CloudModelCatalog } from '@rhizome/contracts/api/presets';
+import { NotFound } from '@rhizome/contracts/errors';
 
 /**
  * The cloud models offered for each cloud chat provider, with context and output limits, vision and
@@ -123,4 +124,11 @@ export const cloudModelCatalog: CloudModelCatalog = {
 /** The models of one cloud provider; undefined for an id that is not a cloud provider. */
 export function cloudModelsOf(provider: string): CloudModel[] | undefined {
   return Object.hasOwn(cloudModelCatalog, provider) ? cloudModelCatalog[provider as keyof CloudModelCatalog].models : undefined;
+}
+
+/** The provider's cloud models; 404 when the catalogue has no such provider. */
+export function requireCloudModels(provider: string): CloudModel[] {
+  const models = cloudModelsOf(provider);
+  if (!models) throw NotFound.resource('cloud_provider', provider);
+  return models;
 }

@@ -1,8 +1,9 @@
 import type { Preset } from '@rhizome/contracts/api/presets';
+import { NotFound } from '@rhizome/contracts/errors';
 import type { Settings } from '@rhizome/contracts/settings';
 
 /**
- * The builtin VRAM presets (prior-art §12): local-model choices and context sizes that fit a GPU of
+ * The builtin VRAM presets: local-model choices and context sizes that fit a GPU of
  * that size. Ordered by vram_gb ascending.
  */
 
@@ -92,6 +93,13 @@ export function findPreset(id: string): Preset | undefined {
   return vramPresets.find((candidate) => candidate.name === id);
 }
 
+/** The preset; 404 when there is none of that name. */
+export function requirePreset(id: string): Preset {
+  const preset = findPreset(id);
+  if (!preset) throw NotFound.resource('preset', id);
+  return preset;
+}
+
 /** The llm-group keys applying the preset writes: its local-model and llm settings, and itself as the quick preset. */
 export function presetSettingsPatch(preset: Preset): Partial<Settings['llm']> {
   return { ...preset.localllm_settings, ...preset.llm_settings, localllm_quick_preset: preset.name };
@@ -111,4 +119,13 @@ export function missingPresetModels(preset: Preset, installed: readonly string[]
 function withTag(model: string): string {
   const lastSegment = model.slice(model.lastIndexOf('/') + 1);
   return lastSegment.includes(':') ? model : `${model}:latest`;
+}
+
+/** What applying a preset leaves to do: the models to pull (see `missingPresetModels`), said in a sentence. */
+export function presetApplyOutcome(preset: Preset, installed: readonly string[] | null): { missing: string[]; message: string } {
+  const missing = missingPresetModels(preset, installed);
+  const applied = `Applied preset '${preset.display_name}'`;
+  if (installed === null) return { missing, message: `${applied}, but the local model server could not be reached to check its models` };
+  if (missing.length > 0) return { missing, message: `${applied}; pull the missing models: ${missing.join(', ')}` };
+  return { missing, message: `${applied}; its models are installed` };
 }

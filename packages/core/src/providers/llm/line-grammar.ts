@@ -1,5 +1,5 @@
 /**
- * The pipe-delimited line grammar extraction passes answer in (prior-art §2.9):
+ * The pipe-delimited line grammar extraction passes answer in:
  *
  *   E|name|type|aliases|confidence|sent_ref|description      aliases separated by `;`
  *   P|entity_index|key|value                                 right after its E line

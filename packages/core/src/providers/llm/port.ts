@@ -36,7 +36,7 @@ export interface ToolDefinition {
 
 /**
  * Structured form of an extraction pass. Real models read the prompt; the builtin provider has no
- * model and works from this instead, answering in the same line grammar (prior-art §2.9).
+ * model and works from this instead, answering in the same line grammar (`line-grammar.ts`).
  */
 export type ExtractionTask =
   | { pass: 'entities'; sentences: string[]; nodeTypes: string[] }

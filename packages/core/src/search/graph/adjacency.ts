@@ -1,5 +1,5 @@
 /**
- * The graph held in compressed adjacency form, one per database, for graph search (prior-art §4.7).
+ * The graph held in compressed adjacency form, one per database, for graph search (docs/decisions/0024).
  *
  * Nodes are interned to dense ints in rowid order, edge labels to label ids. The edges are one
  * undirected CSR: every edge takes a slot in the row of each end (so 2 slots an edge), the slot
@@ -17,7 +17,7 @@
  * so a commit or an API write is seen by the very next query and nothing else rebuilds it.
  */
 import type { Db } from '../../storage/index.ts';
-import { scanColumns } from './scan.ts';
+import { readGraphVersion, scanEdges, scanNodeTemplates, type GraphVersion } from '../read-model/graph-rows.ts';
 
 /**
  * The undirected CSR: node `v`'s slots are `offsets[v]` … `offsets[v + 1] - 1`, each an edge touching
@@ -51,17 +51,6 @@ export interface GraphAdjacency extends AdjacencyGraph {
   /** Approximate bytes held (typed arrays plus an estimate for the id strings and map). */
   bytes: number;
   buildMs: number;
-}
-
-export interface GraphVersion {
-  structure: number;
-  scope: number;
-}
-
-/** The change counters of the graph (one single-row read). */
-export async function readGraphVersion(db: Db): Promise<GraphVersion> {
-  const rows = (await db.raw('SELECT structure, scope FROM graph_version WHERE id = 1')) as GraphVersion[];
-  return rows[0] ?? { structure: 0, scope: 0 };
 }
 
 /** A growable Int32 column for edges read before the node count of each CSR row is known. */
@@ -139,7 +128,7 @@ export async function loadAdjacency(db: Db, structureVersion: number): Promise<G
   const templates: string[] = [];
   const templateIndex = new Map<string, number>();
   const nodeTemplateColumn = new IntColumn();
-  await scanColumns(db, 'SELECT rowid AS r, id, template_id FROM graph_nodes WHERE rowid > ? ORDER BY rowid LIMIT ?', ['id', 'template_id'], ([batchIds, batchTemplates]) => {
+  await scanNodeTemplates(db, (batchIds, batchTemplates) => {
     for (let i = 0; i < batchIds.length; i++) {
       index.set(batchIds[i], ids.length);
       ids.push(batchIds[i]);
@@ -152,8 +141,7 @@ export async function loadAdjacency(db: Db, structureVersion: number): Promise<G
   const from = new IntColumn();
   const to = new IntColumn();
   const label = new IntColumn();
-  const edges = 'SELECT rowid AS r, source_node_id AS s, target_node_id AS t, label AS l FROM graph_edges WHERE rowid > ? ORDER BY rowid LIMIT ?';
-  await scanColumns(db, edges, ['s', 't', 'l'], ([sources, targets, edgeLabels]) => {
+  await scanEdges(db, (sources, targets, edgeLabels) => {
     for (let i = 0; i < sources.length; i++) {
       const s = index.get(sources[i]);
       const t = index.get(targets[i]);

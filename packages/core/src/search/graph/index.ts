@@ -23,8 +23,9 @@
  *    `batching.graphrag_edge_query_limit` per direction and `graphrag.max_triples` in all).
  */
 import type { RankedItem, SearchContext, SearchScope, ModeResult } from '../types.ts';
-import { graphAdjacency, readGraphVersion } from './adjacency.ts';
-import { chunksInScope } from './chunks.ts';
+import { chunksInScope } from '../read-model/chunks.ts';
+import { readGraphVersion } from '../read-model/graph-rows.ts';
+import { graphAdjacency } from './adjacency.ts';
 import { linkEntities } from './link.ts';
 import { passageGraph, type PassageGraph } from './passages.ts';
 import { personalizedPageRank, seedRegion, topNodes, type PprResult } from './ppr.ts';
@@ -32,8 +33,9 @@ import { passageMask, scopeMask } from './scope.ts';
 import { entitySeeds, passageSeeds, relative } from './seeds.ts';
 import { collectTriples, hydrateTriples } from './triples.ts';
 
-export { graphAdjacency, readGraphVersion, loadAdjacency, buildAdjacencyGraph, forgetAdjacency, labelOf, isOutgoing } from './adjacency.ts';
-export type { GraphAdjacency, AdjacencyGraph, GraphVersion } from './adjacency.ts';
+export { graphAdjacency, loadAdjacency, buildAdjacencyGraph, forgetAdjacency, labelOf, isOutgoing } from './adjacency.ts';
+export type { GraphAdjacency, AdjacencyGraph } from './adjacency.ts';
+export { readGraphVersion, type GraphVersion } from '../read-model/graph-rows.ts';
 export { personalizedPageRank, seedRegion, topNodes } from './ppr.ts';
 export type { PprOptions, PprResult } from './ppr.ts';
 export { passageMask, scopeMask } from './scope.ts';
@@ -52,7 +54,7 @@ export interface GraphSearchDeps {
 }
 
 export interface GraphSearchOptions {
-  /** Vector seed entities kept after the threshold (prior-art `seed_limit`, default 10). */
+  /** Vector seed entities kept after the threshold (default 10). */
   seedLimit?: number;
   /** Passages each of keyword and vector search contribute as seeds (default 20). */
   passageSeeds?: number;
@@ -103,10 +105,12 @@ export function createGraphSearch(deps: GraphSearchDeps, options: GraphSearchOpt
 
     const similar = seedItems.filter((item) => item.kind === 'node' && item.score >= graphrag.seed_similarity_threshold).sort((a, b) => b.score - a.score);
     const entityWeights = entitySeeds(graph, linked, similar, inScope, seedLimit);
-    const [vector, keyword] = await Promise.all([chunksInScope(db, vectorItems, scope), chunksInScope(db, keywordItems, scope)]);
+    const contents = await chunksInScope(db, [...vectorItems, ...keywordItems], scope);
+    const vector = shownChunks(vectorItems, contents);
+    const keyword = shownChunks(keywordItems, contents);
     const vectorWanted = vectorPassages === 'always' || settings.embedding.provider !== 'builtin' || !keyword.length;
     const vectorSeeds = vectorWanted ? vector.slice(0, passageCount) : [];
-    const passageWeights = await passageSeeds(db, graph, [keyword.slice(0, passageCount), vectorSeeds]);
+    const passageWeights = passageSeeds(graph, [keyword.slice(0, passageCount), vectorSeeds], contents);
     if (!entityWeights.size && !passageWeights.size) return { items: vector.slice(0, limit), fallback: noSeedsFallback, triples: [] };
 
     // A passage seed outside the graph (a later chunk no entity cites) gets an index past its nodes.
@@ -141,6 +145,12 @@ export function createGraphSearch(deps: GraphSearchDeps, options: GraphSearchOpt
     const items = [...relative(passages), ...nodes].sort((a, b) => b.score - a.score).slice(0, limit);
     return { items, fallback: null, triples };
   };
+}
+
+/** The chunks of a ranking that may be shown (`shown` has them), order kept, duplicates dropped. */
+function shownChunks(items: readonly RankedItem[], shown: ReadonlyMap<string, string>): RankedItem[] {
+  const seen = new Set<string>();
+  return items.filter((item) => item.kind === 'chunk' && shown.has(item.id) && !seen.has(item.id) && (seen.add(item.id), true));
 }
 
 /** The `limit` passages with the most mass, outside seeds included, best first. */

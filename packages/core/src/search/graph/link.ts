@@ -11,6 +11,7 @@
  * nothing to go by, so there every run of words may be a name.
  */
 import type { Db } from '../../storage/index.ts';
+import { nodesNamed } from '../read-model/graph-rows.ts';
 
 /** Words of the longest entity name looked up. */
 const maxNameWords = 8;
@@ -54,23 +55,13 @@ export interface LinkedEntity {
   id: string;
 }
 
-interface NameRow {
-  id: string;
-  name_key: string | null;
-  label: string;
-}
-
 /** The entities the query names, longest names first (see the module comment). */
 export async function linkEntities(db: Db, query: string): Promise<LinkedEntity[]> {
   const spans = nameSpans(query);
   if (!spans.length) return [];
   const lower = [...new Set(spans.flatMap((span) => span.keys.map((key) => key.toLowerCase())))];
   const typed = [...new Set(spans.flatMap((span) => span.keys))];
-  const rows = (await db.raw(
-    `SELECT id, name_key, label FROM graph_nodes WHERE name_key IN (SELECT value FROM json_each(?))
-     UNION SELECT id, name_key, label FROM graph_nodes WHERE label IN (SELECT value FROM json_each(?))`,
-    [JSON.stringify(lower), JSON.stringify(typed)],
-  )) as NameRow[];
+  const rows = await nodesNamed(db, lower, typed);
   if (!rows.length) return [];
   const byKey = new Map<string, string[]>();
   for (const row of rows) {

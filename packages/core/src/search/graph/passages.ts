@@ -16,8 +16,8 @@
  * until the next one; it can only name a chunk that went away, which the hydration then leaves out.
  */
 import type { Db } from '../../storage/index.ts';
-import { scanColumns } from './scan.ts';
-import { buildAdjacencyGraph, type AdjacencyGraph, type GraphAdjacency, type GraphVersion } from './adjacency.ts';
+import { extractedNodesNamed, firstChunksOfSources, passageStamps, scanCitedChunks, type GraphVersion } from '../read-model/graph-rows.ts';
+import { buildAdjacencyGraph, type AdjacencyGraph, type GraphAdjacency } from './adjacency.ts';
 
 export interface PassageGraph extends AdjacencyGraph {
   /** The entity adjacency it extends: dense indices below `entityCount` are its nodes. */
@@ -42,10 +42,8 @@ function titleKey(title: string): string {
 
 /** What the citations and chunks look like now: a rebuild is due when this moves. */
 async function passageFingerprint(db: Db, version: GraphVersion): Promise<string> {
-  const [row] = (await db.raw(
-    'SELECT (SELECT max(rowid) FROM source_citations) AS cited, (SELECT max(rowid) FROM document_chunks) AS chunks, (SELECT max(updated_at) FROM sources) AS sources',
-  )) as { cited: number | null; chunks: number | null; sources: string | null }[];
-  return `${version.structure}:${version.scope}:${row?.cited ?? 0}:${row?.chunks ?? 0}:${row?.sources ?? ''}`;
+  const stamps = await passageStamps(db);
+  return `${version.structure}:${version.scope}:${stamps.cited ?? 0}:${stamps.chunks ?? 0}:${stamps.sources ?? ''}`;
 }
 
 /** Passage nodes, interned in first-seen order, and the distinct (entity, passage) mentions. */
@@ -88,9 +86,7 @@ class PassageBuilder {
 }
 
 async function addCitations(db: Db, entities: GraphAdjacency, builder: PassageBuilder): Promise<void> {
-  const citations = `SELECT c.rowid AS r, c.entity_uri AS e, c.chunk_id AS c, d.source_id AS s
-    FROM source_citations c JOIN document_chunks d ON d.id = c.chunk_id WHERE c.rowid > ? ORDER BY c.rowid LIMIT ?`;
-  await scanColumns(db, citations, ['e', 'c', 's'], ([batchEntities, batchChunks, batchSources]) => {
+  await scanCitedChunks(db, (batchEntities, batchChunks, batchSources) => {
     for (let i = 0; i < batchEntities.length; i++) {
       const entity = entities.index.get(batchEntities[i]);
       if (entity !== undefined) builder.mention(entity, builder.passage(batchChunks[i], batchSources[i]));
@@ -100,19 +96,14 @@ async function addCitations(db: Db, entities: GraphAdjacency, builder: PassageBu
 
 /** Every source's first chunk, known by the source's title, and linked to the extracted entity of that name. */
 async function addTitles(db: Db, entities: GraphAdjacency, builder: PassageBuilder): Promise<Map<string, number>> {
-  const firsts = (await db.raw(
-    `SELECT * FROM (SELECT (SELECT c.id FROM document_chunks c WHERE c.source_id = s.id ORDER BY c.chunk_index LIMIT 1) AS id,
-                           s.id AS source_id, COALESCE(s.title, s.filename, '') AS title FROM sources s)
-     WHERE id IS NOT NULL`,
-  )) as { id: string; source_id: string; title: string }[];
+  const firsts = await firstChunksOfSources(db);
   const titles = new Map<string, number>();
   for (const first of firsts) {
     const key = titleKey(first.title);
     if (key && !titles.has(key)) titles.set(key, builder.passage(first.id, first.source_id));
   }
   if (!titles.size) return titles;
-  const named = (await db.raw('SELECT id, name_key FROM graph_nodes WHERE extracted = 1 AND name_key IN (SELECT value FROM json_each(?))', [JSON.stringify([...titles.keys()])])) as
-    { id: string; name_key: string }[];
+  const named = await extractedNodesNamed(db, [...titles.keys()]);
   for (const node of named) {
     const entity = entities.index.get(node.id);
     if (entity !== undefined) builder.mention(entity, titles.get(node.name_key)!);

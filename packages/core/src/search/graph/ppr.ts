@@ -1,5 +1,5 @@
 /**
- * Personalized PageRank over the cached adjacency (prior-art §4.7 step 3), by power iteration.
+ * Personalized PageRank over the cached adjacency (the walk of graph search, docs/decisions/0024), by power iteration.
  *
  * The walk is undirected: from a node it steps to any neighbour along an outgoing or incoming edge
  * (each slot of the undirected CSR counts once, so parallel edges weigh more). Extracted relations have a direction

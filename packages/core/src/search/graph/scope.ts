@@ -8,11 +8,12 @@
  * - `sourceIds`: only nodes of those sources that are enabled. Hand-made nodes belong to no source, so
  *   a scoped search leaves them out (the scope reads "what these sources say").
  *
- * Computed in SQL with cost proportional to the disabled or selected sources' contributions, not to
+ * Computed in SQL (the read model's `nodesOf*`) with cost proportional to the disabled or selected sources' contributions, not to
  * the graph, and cached with the adjacency until `graph_version.scope` moves (node_sources, a node's
  * source, a source enabled, disabled or deleted).
  */
 import type { Db } from '../../storage/index.ts';
+import { enabledSources, nodesOfDisabledSourcesOnly, nodesOfSources } from '../read-model/graph-rows.ts';
 import type { SearchScope } from '../types.ts';
 import type { GraphAdjacency } from './adjacency.ts';
 import type { PassageGraph } from './passages.ts';
@@ -40,23 +41,10 @@ export async function scopeMask(db: Db, adjacency: GraphAdjacency, scope: Pick<S
   return computed;
 }
 
-async function idList(db: Db, sql: string, bindings: string[]): Promise<string[]> {
-  const rows = (await db.raw(`SELECT json_group_array(id) AS ids FROM (${sql})`, bindings)) as { ids: string }[];
-  return JSON.parse(rows[0].ids) as string[];
-}
-
 async function computeMask(db: Db, adjacency: GraphAdjacency, sourceIds: string[] | null): Promise<ScopeMask> {
   const n = adjacency.nodeCount;
   if (sourceIds) {
-    const ids = await idList(
-      db,
-      `SELECT ns.node_id AS id FROM node_sources ns JOIN sources s ON s.id = ns.source_id
-         WHERE ns.source_id IN (SELECT value FROM json_each(?)) AND s.enabled = 1
-       UNION
-       SELECT n.id FROM graph_nodes n JOIN sources s ON s.id = n.source_id
-         WHERE n.source_id IN (SELECT value FROM json_each(?)) AND s.enabled = 1`,
-      [JSON.stringify(sourceIds), JSON.stringify(sourceIds)],
-    );
+    const ids = await nodesOfSources(db, sourceIds);
     const mask = new Uint8Array(n);
     let size = 0;
     for (const id of ids) {
@@ -68,15 +56,7 @@ async function computeMask(db: Db, adjacency: GraphAdjacency, sourceIds: string[
     }
     return { mask, size };
   }
-  const hidden = await idList(
-    db,
-    `WITH off AS (SELECT id FROM sources WHERE enabled = 0),
-     touched AS (SELECT node_id AS id FROM node_sources WHERE source_id IN off UNION SELECT id FROM graph_nodes WHERE source_id IN off)
-     SELECT t.id FROM touched t
-     WHERE NOT EXISTS (SELECT 1 FROM node_sources ns JOIN sources s ON s.id = ns.source_id WHERE ns.node_id = t.id AND s.enabled = 1)
-       AND NOT EXISTS (SELECT 1 FROM graph_nodes n JOIN sources s ON s.id = n.source_id WHERE n.id = t.id AND s.enabled = 1)`,
-    [],
-  );
+  const hidden = await nodesOfDisabledSourcesOnly(db);
   if (!hidden.length) return { mask: null, size: n };
   const mask = new Uint8Array(n).fill(1);
   let size = n;
@@ -103,11 +83,7 @@ export async function passageMask(db: Db, graph: PassageGraph, entityMask: Scope
   if (!cache) passageCaches.set(graph, (cache = new Map()));
   const hit = cache.get(key);
   if (hit && hit.version === scopeVersion) return hit.mask;
-  const allowed = new Set(
-    scope.sourceIds
-      ? await idList(db, 'SELECT id FROM sources WHERE enabled = 1 AND id IN (SELECT value FROM json_each(?))', [JSON.stringify(scope.sourceIds)])
-      : await idList(db, 'SELECT id FROM sources WHERE enabled = 1', []),
-  );
+  const allowed = new Set(await enabledSources(db, scope.sourceIds));
   const sourceAllowed = graph.sources.map((source) => allowed.has(source));
   let mask: Uint8Array | null = null;
   if (entityMask.mask || sourceAllowed.some((ok) => !ok)) {

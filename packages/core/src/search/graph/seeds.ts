@@ -2,7 +2,6 @@
  * The personalization of graph search's walk: the entities the query names and the passages it
  * retrieves, each side's weights before they are scaled to its share.
  */
-import type { Db } from '../../storage/index.ts';
 import type { RankedItem } from '../types.ts';
 import { nameKeys, type LinkedEntity } from './link.ts';
 import type { PassageGraph } from './passages.ts';
@@ -43,14 +42,11 @@ export function relative(items: readonly RankedItem[]): RankedItem[] {
  * link a wiki page's mention of another page is: "directed by Frank Lloyd" leads to "Frank Lloyd.txt"
  * even when extraction cited no Frank Lloyd there.
  */
-export async function passageSeeds(db: Db, graph: PassageGraph, lists: readonly RankedItem[][]): Promise<Map<string, number>> {
+export function passageSeeds(graph: PassageGraph, lists: readonly RankedItem[][], contents: ReadonlyMap<string, string>): Map<string, number> {
   const seeds = new Map<string, number>();
   for (const list of lists) for (const item of relative(list)) seeds.set(item.id, (seeds.get(item.id) ?? 0) + item.score);
   if (!seeds.size || !graph.titles.size) return seeds;
   const found = [...seeds];
-  const rows = (await db.raw('SELECT id, content FROM document_chunks WHERE id IN (SELECT value FROM json_each(?))', [JSON.stringify(found.map(([id]) => id))])) as
-    { id: string; content: string }[];
-  const contents = new Map(rows.map((row) => [row.id, row.content]));
   for (const [id, weight] of found) {
     const own = graph.chunkIndex.get(id);
     for (const key of nameKeys(contents.get(id) ?? '')) {

@@ -1,8 +1,9 @@
 /**
- * The 1-hop context of the top entities (prior-art §4.7 step 4): their edges, read from the cached
+ * The 1-hop context of the top entities (the triples graph search returns, docs/decisions/0024): their edges, read from the cached
  * adjacency (in scope only), turned into triples with the labels and templates of both ends.
  */
 import type { Db } from '../../storage/index.ts';
+import { nodeFacts } from '../read-model/graph-rows.ts';
 import type { Triple } from '../types.ts';
 import { isOutgoing, labelOf, type GraphAdjacency } from './adjacency.ts';
 
@@ -69,12 +70,6 @@ export function collectTriples(adjacency: GraphAdjacency, entities: readonly num
   return triples;
 }
 
-interface NodeFacts {
-  id: string;
-  label: string;
-  template_id: string;
-}
-
 /**
  * Triples with the current labels and templates of their nodes (one query for all of them). A node
  * deleted since the adjacency was built drops its triples.
@@ -82,7 +77,7 @@ interface NodeFacts {
 export async function hydrateTriples(db: Db, adjacency: GraphAdjacency, triples: readonly IndexTriple[]): Promise<Triple[]> {
   if (!triples.length) return [];
   const ids = [...new Set(triples.flatMap((triple) => [adjacency.ids[triple.source], adjacency.ids[triple.target]]))];
-  const rows = (await db.raw('SELECT id, label, template_id FROM graph_nodes WHERE id IN (SELECT value FROM json_each(?))', [JSON.stringify(ids)])) as NodeFacts[];
+  const rows = await nodeFacts(db, ids);
   const facts = new Map(rows.map((row) => [row.id, { id: row.id, label: row.label, template_id: row.template_id }]));
   const out: Triple[] = [];
   for (const triple of triples) {

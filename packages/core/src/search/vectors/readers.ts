@@ -4,7 +4,7 @@ import type { Db } from '../../storage/index.ts';
 import type { VectorKind } from './files.ts';
 import { localStore } from './local-stores.ts';
 import type { LabelFilter, VectorHit } from './port.ts';
-import { vectorSources, type VectorSource } from './sources.ts';
+import { vectorSources, type VectorSource } from '../read-model/vector-sources.ts';
 import { sameIdentity, VectorStore, type VectorStoreOptions } from './store.ts';
 
 export interface VectorReadersOptions {

@@ -22,11 +22,12 @@
  * callers hydrate them from SQLite, which drops any label deleted since.
  */
 import type { Db } from '../../storage/index.ts';
+import { SerialQueue } from '@rhizome/contracts/serial';
 import type { EmbeddingIdentity } from '../../providers/index.ts';
 import { metaFormat, newCheckpointId, VectorFiles, type VectorKind, type VectorMeta } from './files.ts';
 import { hnswFactory } from './hnsw.ts';
 import type { LabelFilter, VectorHit, VectorIndex, VectorIndexFactory, VectorItem } from './port.ts';
-import type { VectorSource } from './sources.ts';
+import type { VectorSource } from '../read-model/vector-sources.ts';
 import { describeError } from '@rhizome/contracts/errors';
 
 export type { VectorKind } from './files.ts';
@@ -68,7 +69,7 @@ export class VectorStore {
   private pending = 0;
   private lastCheckpointAt = 0;
   private timer: NodeJS.Timeout | null = null;
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly queue = new SerialQueue();
   private markerKey: string | null = null;
   private lastPoll = 0;
   private polling = false;
@@ -220,12 +221,10 @@ export class VectorStore {
   }
 
   private serial<T>(operation: () => Promise<T>): Promise<T> {
-    const run = this.queue.then(() => {
+    return this.queue.run(() => {
       if (this.closed) throw new Error('the vector store is closed');
       return operation();
     });
-    this.queue = run.catch(() => undefined);
-    return run;
   }
 
   private write(kind: 'upsert' | 'remove', labels: number[], apply: () => void | Promise<void>): Promise<void> {

@@ -4,7 +4,7 @@ import type { EmbeddingService } from '../../providers/index.ts';
 import type { VectorKind } from './files.ts';
 import { registerLocalStore, unregisterLocalStore } from './local-stores.ts';
 import type { VectorItem } from './port.ts';
-import { vectorSources, type VectorSource } from './sources.ts';
+import { vectorSources, type VectorSource } from '../read-model/vector-sources.ts';
 import { sameIdentity, VectorStore, type VectorStoreOptions } from './store.ts';
 
 /** Vectors handed to an index but not yet inserted, past which a writer waits (bounds memory). */

@@ -18,7 +18,7 @@ export interface DetectionInput {
   docType?: string | null;
 }
 
-/** Stored on the source as `detection_proposal` (prior-art §2.7). */
+/** Stored on the source as `detection_proposal`. */
 export interface DetectionProposal {
   /**
    * Every domain, best first: those that reach their threshold by score, then the fallback (scored at

@@ -5,7 +5,7 @@ import { filteringModes } from '@rhizome/contracts/settings';
 import { validationIssues } from '@rhizome/contracts/validation-issues';
 import { unsafeRegexReason } from './regex-safety.ts';
 
-/** The content categories a domain can strip from the text sent to the model (prior-art §2.8). */
+/** The content categories a domain can strip from the text sent to the model. */
 export const contentCategories = [
   'toc', 'changelog', 'legal', 'bibliography', 'acknowledgments', 'boilerplate', 'metadata', 'code_blocks',
   'data_tables', 'math', 'api_tables', 'procedural', 'advertising', 'web_artifacts', 'bulk_lists',
@@ -80,7 +80,7 @@ const typeRef = { type: 'string', minLength: 1, maxLength: 80 } as const;
 const closed = { type: 'object', additionalProperties: false } as const;
 
 /**
- * Detection tuning a domain may leave out (prior-art §2.7). The threshold is calibrated for these boosts
+ * Detection tuning a domain may leave out. The threshold is calibrated for these boosts
  * on a labelled set of short documents (test/sources/domain-calibration.test.ts); the built-in domains use it too.
  */
 export const defaultConfidence: ConfidenceSettings = {
@@ -223,7 +223,7 @@ export const DomainDefinitionSchema: JSONSchemaType<DomainDefinition> = {
   ],
 };
 
-// As request bodies are read (DESIGN §6): unknown fields dropped, missing defaults filled.
+// As request bodies are read (docs/api-conventions.md#request-validation): unknown fields dropped, missing defaults filled.
 const ajv = new Ajv({ allErrors: true, removeAdditional: true, useDefaults: true, strict: true });
 const validate = ajv.compile(DomainDefinitionSchema);
 

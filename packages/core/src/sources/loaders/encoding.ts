@@ -3,19 +3,10 @@
  * it goes first), then strict UTF-8, then Windows-1252 unless the bytes use one of its five undefined
  * positions, in which case ISO-8859-1.
  */
+import { decodeWindows1252 } from '../text/windows-1252.ts';
 
 /** Bytes 0x80–0x9F that Windows-1252 leaves undefined; in ISO-8859-1 they are C1 controls. */
 const CP1252_UNDEFINED = new Set([0x81, 0x8d, 0x8f, 0x90, 0x9d]);
-/** Windows-1252 for 0x80–0x9F (undefined bytes kept as their C1 control). */
-const CP1252_HIGH = '€\u0081‚ƒ„…†‡ˆ‰Š‹Œ\u008dŽ\u008f\u0090‘’“”•–—˜™š›œ\u009džŸ';
-
-/** Node 20's TextDecoder decodes `windows-1252` as ISO-8859-1 (0x80–0x9F become controls), so it is done here. */
-function decodeWindows1252(bytes: Uint8Array): string {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-    .toString('latin1')
-    .replace(/[\u0080-\u009f]/g, (char) => CP1252_HIGH[char.charCodeAt(0) - 0x80]);
-}
-
 function bomEncoding(bytes: Uint8Array): string | null {
   if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return 'utf-8';
   if (bytes[0] === 0xff && bytes[1] === 0xfe) return 'utf-16le';

@@ -1,5 +1,5 @@
 /**
- * Small-chunk splitting (prior-art §2.5): recursive splitting on the separator order below with the
+ * Small-chunk splitting: recursive splitting on the separator order below with the
  * separator kept at the end of its piece, then greedy packing towards `small_chunk_size` with a
  * word-aligned overlap. Pieces are offset ranges into the text, never copies, so the cost is linear
  * and `text.slice(chunk.start, chunk.end) === chunk.content` holds for every chunk.

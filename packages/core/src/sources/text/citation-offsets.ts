@@ -1,5 +1,5 @@
 /**
- * Locating a chunk of normalised text in the original loader text (prior-art §2.5 citation offsets):
+ * Locating a chunk of normalised text in the original loader text:
  * exact, then whitespace-insensitive, then anchored on the first and last 32 characters, then an
  * approximate alignment scoring at least 0.8. Every stage runs in a window around the hint first;
  * the whole text is searched only when the window has nothing, and the alignment only ever runs

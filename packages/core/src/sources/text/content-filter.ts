@@ -1,5 +1,5 @@
 /**
- * Pre-extraction content filtering (prior-art §2.8) and the filtering-mode presets (§12). Filtering
+ * Pre-extraction content filtering and the filtering-mode presets. Filtering
  * only makes the copies sent to the model: stored chunks stay whole for search and chat.
  *
  * A `line_ratio` category strips its matching lines once they make up enough of the chunk's lines;
@@ -302,7 +302,7 @@ export function filterForExtraction<T extends { id: string; content: string }>(c
 
 export type EvidenceMode = 'off' | 'relaxed' | 'narrative' | 'standard' | 'strict';
 
-/** The extraction knobs one filtering mode sets (prior-art §12); null means the limit is off. */
+/** The extraction knobs one filtering mode sets; null means the limit is off. */
 export interface FilteringPreset {
   evidenceMode: EvidenceMode;
   strictEdgeTypes: boolean;

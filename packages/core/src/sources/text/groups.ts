@@ -1,5 +1,5 @@
 /**
- * Chunk groups (prior-art §2.5): the hierarchical groups stored at chunk time (a sliding window of
+ * Chunk groups: the hierarchical groups stored at chunk time (a sliding window of
  * `group_size` chunks), the token-packed groups extraction works on, and the even sample quick depth takes.
  */
 

@@ -1,9 +1,10 @@
 /**
- * Text normalisation before chunking (prior-art §2.4 and the preprocessing of §2.5). Every step is a
+ * Text normalisation before chunking. Every step is a
  * list of edits on the current text, folded into one offset map, so any position of the normalised
  * text maps back to the loader's original text and the loader's page/section spans survive.
  */
 import type { TextSpan } from '../loaders/port.ts';
+import { windows1252High } from './windows-1252.ts';
 
 export interface NormalizeOptions {
   kind: 'prose' | 'structured' | 'image';
@@ -143,12 +144,11 @@ function regexEdits(text: string, pattern: RegExp, replace: (match: RegExpExecAr
 
 // --- Mojibake: UTF-8 bytes that were decoded as Windows-1252 (or Latin-1) -----------------------
 
-const CP1252_HIGH = '€\u0081‚ƒ„…†‡ˆ‰Š‹Œ\u008dŽ\u008f\u0090‘’“”•–—˜™š›œ\u009džŸ';
 /** The byte each continuation-byte character stood for (0x80–0xBF). */
 const CONTINUATION_BYTE = new Map<string, number>();
 for (let b = 0x80; b <= 0xbf; b++) {
   CONTINUATION_BYTE.set(String.fromCharCode(b), b);
-  if (b < 0xa0) CONTINUATION_BYTE.set(CP1252_HIGH[b - 0x80], b);
+  if (b < 0xa0) CONTINUATION_BYTE.set(windows1252High[b - 0x80], b);
 }
 const continuationClass = [...CONTINUATION_BYTE.keys()].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
 const MOJIBAKE = new RegExp(`[\\u00c2-\\u00f4][${continuationClass}]{1,3}`, 'g');

@@ -4,6 +4,7 @@
  * (`<meta charset>` / `<meta http-equiv>` for HTML, `<?xml encoding?>` for XML), then UTF-8.
  * Labels are resolved by `TextDecoder`, so the WHATWG aliases apply (`latin1` means windows-1252).
  */
+import { decodeWindows1252 } from '../text/windows-1252.ts';
 
 export interface ContentType {
   /** Lower-case `type/subtype` without parameters; null when the header is missing or malformed. */
@@ -31,21 +32,6 @@ export function decodeText(body: Buffer, charset: string | null, mediaType: stri
   if (encoding === 'windows-1252') return decodeWindows1252(body);
   // The decoder strips a BOM that matches its encoding; replacement characters stand in for bad bytes.
   return new TextDecoder(encoding).decode(body);
-}
-
-/** WHATWG windows-1252 for bytes 0x80–0x9F; the rest equals ISO-8859-1. */
-const WINDOWS_1252_HIGH =
-  '\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f' +
-  '\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178';
-
-/**
- * Node 20's TextDecoder reads every windows-1252 label (latin1, iso-8859-1, ascii …) as ISO-8859-1, turning
- * curly quotes, dashes and € into C1 control characters; this decodes the real code page instead.
- */
-function decodeWindows1252(body: Buffer): string {
-  return body
-    .toString('latin1')
-    .replace(/[\u0080-\u009f]/g, (c) => WINDOWS_1252_HIGH[c.charCodeAt(0) - 0x80]);
 }
 
 function bomEncoding(body: Buffer): string | null {

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 
-/** The consolidated baseline schema. Its downgrade is intentionally empty (spec Part A, Versioning 5). */
+/** The consolidated baseline schema. Its downgrade is intentionally empty (docs/api-conventions.md#versioning-and-migrations). */
 export async function up(db: Knex): Promise<void> {
   await db.schema.createTable('graph_templates', (table) => {
     table.string('id').primary();

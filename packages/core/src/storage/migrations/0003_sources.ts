@@ -13,7 +13,7 @@ export async function up(db: Knex): Promise<void> {
     table.string('content_type');
     table.string('content_hash');
     table.string('stored_filename');
-    // Upload options (spec Part C upload parameters); null means "auto" / "domain or global default".
+    // Upload options (the upload parameters of POST /sources); null means "auto" / "domain or global default".
     table.boolean('extract_entities').notNullable().defaultTo(true);
     table.string('analysis_depth').notNullable().defaultTo('full');
     table.string('forced_domain');

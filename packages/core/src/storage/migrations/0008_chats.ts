@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * Chats (spec Part B "Chat", "Message"): conversations, their messages in insertion order, and the
+ * Chats (the `Chat` and `Message` objects of packages/contracts/src/api/chats.ts): conversations, their messages in insertion order, and the
  * tool calls of a running turn that wait for the operator's approval.
  *
  * A turn is identified by `current_turn_id`, written together with the user message and the move to

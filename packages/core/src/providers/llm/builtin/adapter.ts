@@ -7,7 +7,7 @@ import { loadBuiltinNlp, type BuiltinNlp } from './nlp.ts';
 import { extractRelationships } from './relationships.ts';
 
 /**
- * The `builtin` provider: no model, only NLP (DESIGN §5). Extraction answers in the same line grammar
+ * The `builtin` provider: no model, only NLP (docs/decisions/0027). Extraction answers in the same line grammar
  * a model writes, chat quotes the retrieved passages, titles are the question's opening words.
  * Tools in a request are ignored: it never calls one. A request with images fails (bad_request): it has no vision.
  */

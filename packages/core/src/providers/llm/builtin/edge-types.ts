@@ -1,7 +1,7 @@
 import type { Token } from './nlp.ts';
 
 /**
- * Which domain edge type a verb names, in the three tiers of prior-art §2.9: exact, prefix (a
+ * Which domain edge type a verb names, in three tiers: exact, prefix (a
  * substring anchored at the start of a word), shared stem.
  */
 

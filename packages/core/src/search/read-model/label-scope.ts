@@ -1,11 +1,14 @@
-import type { Db } from '../storage/index.ts';
-import type { SearchScope } from './types.ts';
-import { LabelSet } from './vectors/label-set.ts';
-import type { LabelFilter } from './vectors/port.ts';
+import type { Db } from '../../storage/index.ts';
+import type { SearchScope } from '../types.ts';
+import { LabelSet } from '../vectors/label-set.ts';
+import type { LabelFilter } from '../vectors/port.ts';
 
 /**
  * A search scope as sets of vector labels (rowids), for the HNSW filter callback, which runs
- * synchronously for every candidate and so cannot ask SQLite. The rules are keyword search's:
+ * synchronously for every candidate and so cannot ask SQLite. Search's read model of the sources
+ * feature's `sources` and `document_chunks` and the graph's `graph_nodes` and `node_sources`: raw SQL
+ * returning bare rowids, as a scope over a million chunks must be read in one statement. The rules are
+ * keyword search's:
  * - chunks of enabled sources only, of the scope's sources when it names some; none under a template
  *   filter (a chunk has no template);
  * - a node with no source at all (made by hand) is visible unless the scope names sources; otherwise at
@@ -37,7 +40,7 @@ async function labels(db: Db, sql: string, bindings: unknown[]): Promise<number[
 
 /** The disabled sources with what changes when their chunks or nodes do: the key of the cached denied sets. */
 async function disabledSources(db: Db): Promise<{ ids: string[]; key: string }> {
-  const rows = (await db('sources').where({ enabled: false }).orderBy('id').select('id', 'updated_at')) as { id: string; updated_at: string }[];
+  const rows = (await db('sources').where({ enabled: 0 }).orderBy('id').select('id', 'updated_at')) as { id: string; updated_at: string }[];
   return { ids: rows.map((row) => row.id), key: rows.map((row) => `${row.id}@${row.updated_at}`).join(',') };
 }
 

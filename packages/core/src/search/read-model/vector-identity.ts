@@ -1,9 +1,9 @@
 import type { Settings } from '@rhizome/contracts/settings';
-import type { EmbeddingIdentity } from '../providers/index.ts';
-import type { EmbeddingService } from '../providers/index.ts';
-import type { Db } from '../storage/index.ts';
-import type { VectorKind } from './vectors/files.ts';
-import { userVectorModel } from './vectors/sources.ts';
+import type { EmbeddingIdentity } from '../../providers/index.ts';
+import type { EmbeddingService } from '../../providers/index.ts';
+import type { Db } from '../../storage/index.ts';
+import type { VectorKind } from '../vectors/files.ts';
+import { userVectorModel } from '../../graph/index.ts';
 
 /**
  * Which vectors count: those of the configured embedder (the `embedding` settings group decides the
@@ -13,7 +13,11 @@ import { userVectorModel } from './vectors/sources.ts';
  * a client supplied (model `user`) is never an orphan: it is searched when its dimensions match.
  */
 
-/** Where each kind's vectors are stored, for the identity checks (trusted constants). */
+/**
+ * Where each kind's vectors are stored, for the identity checks (trusted constants): search's read model
+ * of the sources feature's `chunk_embeddings` and the graph's `node_embeddings` and `graph_templates`,
+ * grouped and counted in SQL because they may be millions of rows.
+ */
 const vectorTables: Record<VectorKind, { table: string; model: string; dimensions: string; shared: readonly string[] }> = {
   chunks: { table: 'chunk_embeddings', model: 'model', dimensions: 'dimensions', shared: [] },
   nodes: { table: 'node_embeddings', model: 'model', dimensions: 'dimensions', shared: [userVectorModel] },

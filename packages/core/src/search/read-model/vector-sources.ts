@@ -1,11 +1,15 @@
-import type { Db } from '../../storage/index.ts';
+import { decodeVector, type Db } from '../../storage/index.ts';
+import { userVectorModel } from '../../graph/index.ts';
 import type { EmbeddingIdentity } from '../../providers/index.ts';
-import type { VectorKind } from './files.ts';
-import type { VectorItem } from './port.ts';
+import type { VectorKind } from '../vectors/files.ts';
+import type { VectorItem } from '../vectors/port.ts';
 
 /**
  * How one item kind's vectors are read back from SQLite, the source of truth an index is rebuilt and
- * reconciled from. Only rows of the identity's model and dimensions count.
+ * reconciled from. Only rows of the identity's model and dimensions count. Search's read model of the
+ * sources feature's `chunk_embeddings` and `document_chunks` and the graph's `node_embeddings`,
+ * `graph_nodes` and `graph_templates`: raw SQL streaming BLOBs by rowid, as an index of a million
+ * vectors is rebuilt from them.
  *
  * Every kind also has a write sequence (`seq`): an integer that grows with every vector written (a
  * replaced vector gets a new one). A reader uses it to find, cheaply, the rows written since the
@@ -57,17 +61,6 @@ export interface SqlVectorColumns {
    * (`userVectorModel`), made by a model Rhizome cannot know.
    */
   sharedModels?: readonly string[];
-}
-
-/** A vector as stored in SQLite: its float32 values in platform order (little-endian wherever Node runs here). */
-export function encodeVector(vector: Float32Array): Buffer {
-  return Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
-}
-
-export function decodeVector(blob: Buffer, dimensions: number): Float32Array {
-  if (blob.byteLength !== dimensions * 4) throw new Error(`stored vector has ${blob.byteLength} bytes, expected ${dimensions * 4}`);
-  // A Float32Array view needs 4-byte alignment, which pooled Buffers do not promise.
-  return new Float32Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.byteLength));
 }
 
 const fetchBatch = 500;
@@ -138,9 +131,6 @@ export function decodeJsonVector(text: string, dimensions: number): Float32Array
   return Float32Array.from(values as number[]);
 }
 
-/** The model recorded for a vector a client supplied with a node (POST/PATCH /nodes `embedding`). */
-export const userVectorModel = 'user';
-
 /** Chunk vectors: `chunk_embeddings`, labelled by the chunk row's rowid (the FTS index uses it too). */
 export const chunkVectorSource = sqlVectorSource({
   from: 'chunk_embeddings join document_chunks on document_chunks.id = chunk_embeddings.chunk_id',
@@ -182,3 +172,16 @@ export const templateVectorSource = sqlVectorSource({
 });
 
 export const vectorSources: Record<VectorKind, VectorSource> = { chunks: chunkVectorSource, nodes: nodeVectorSource, templates: templateVectorSource };
+
+const rowTables: Record<VectorKind, string> = { chunks: 'document_chunks', nodes: 'graph_nodes', templates: 'graph_templates' };
+
+/** The ids of the items behind vector labels (row rowids) that still exist. */
+export async function idsOfLabels(db: Db, kind: VectorKind, labels: number[]): Promise<Map<number, string>> {
+  const ids = new Map<number, string>();
+  for (let start = 0; start < labels.length; start += fetchBatch) {
+    const batch = labels.slice(start, start + fetchBatch);
+    const rows = (await db.raw(`SELECT rowid AS label, id FROM ${rowTables[kind]} WHERE rowid IN (${batch.map(() => '?').join(', ')})`, batch)) as { label: number; id: string }[];
+    for (const row of rows) ids.set(row.label, row.id);
+  }
+  return ids;
+}

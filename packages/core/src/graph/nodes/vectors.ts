@@ -1,11 +1,16 @@
-import type { Db } from '../storage/index.ts';
-import { encodeVector, userVectorModel } from './vectors/sources.ts';
+import type { EmbeddingIdentity } from '../../providers/index.ts';
+import { encodeVector, type Db } from '../../storage/index.ts';
+import type { NodeEmbeddingRow } from '../tables.ts';
 
 /**
- * Writes to `node_embeddings`, the source of truth of node vectors. Rows are replaced, never updated
- * in place, so a rewritten vector gets a new rowid: the write sequence by which vector index readers
- * find what their checkpoint lacks.
+ * Writes to `node_embeddings`, the source of truth of node vectors: a node's vector is part of the node,
+ * so the graph writes it; the search feature builds its indexes from these rows. Rows are replaced, never
+ * updated in place, so a rewritten vector gets a new rowid: the write sequence by which vector index
+ * readers find what their checkpoint lacks.
  */
+
+/** The model recorded for a vector a client supplied with a node (POST/PATCH /nodes `embedding`). */
+export const userVectorModel = 'user';
 
 export interface NodeVectorRow {
   nodeId: string;
@@ -16,7 +21,7 @@ export interface NodeVectorRow {
 /** Rows per INSERT (4 bindings each). */
 const insertBatch = 100;
 
-async function replaceRows(db: Db, rows: { node_id: string; model: string; dimensions: number; vector: Buffer }[]): Promise<void> {
+async function replaceRows(db: Db, rows: NodeEmbeddingRow[]): Promise<void> {
   for (let start = 0; start < rows.length; start += insertBatch) {
     const batch = rows.slice(start, start + insertBatch);
     await db.raw(
@@ -61,4 +66,14 @@ export async function setClientNodeVector(db: Db, nodeId: string, embedding: num
  */
 export async function dropDerivedNodeVector(db: Db, nodeId: string): Promise<boolean> {
   return (await db('node_embeddings').where({ node_id: nodeId }).whereNot({ model: userVectorModel }).delete()) > 0;
+}
+
+/** Nodes after `after` (rowid) without a usable vector: none, or one the embedder made with another model or dimensions (a client's is kept). */
+export async function nodesLackingVectors(db: Db, identity: EmbeddingIdentity, after: number, limit: number): Promise<{ rowid: number; id: string }[]> {
+  return (await db.raw(
+    `SELECT n.rowid AS rowid, n.id AS id FROM graph_nodes n LEFT JOIN node_embeddings e ON e.node_id = n.id
+     WHERE n.rowid > ? AND (e.node_id IS NULL OR (e.model <> ? AND (e.model <> ? OR e.dimensions <> ?)))
+     ORDER BY n.rowid LIMIT ?`,
+    [after, userVectorModel, identity.model, identity.dimensions, limit],
+  )) as { rowid: number; id: string }[];
 }

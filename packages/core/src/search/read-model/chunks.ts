@@ -1,6 +1,8 @@
 /**
- * Chunks of the graph: the provenance of entities (the chat's node tool) and the scope filter graph
- * search applies to the passages keyword and vector search hand it.
+ * Search's read model of cited chunks: the provenance of entities (the chat's node tool) and the scope
+ * filter graph search applies to the passages keyword and vector search hand it. Reads the extraction's
+ * `source_citations` and the sources feature's `document_chunks` and `sources` (enabled, in scope) in
+ * one statement each, as ranking needs them joined.
  */
 import type { Db } from '../../storage/index.ts';
 import type { RankedItem, SearchScope } from '../types.ts';
@@ -47,18 +49,17 @@ export async function provenanceChunks(db: Db, entities: readonly RankedEntity[]
 }
 
 /**
- * The chunks of a ranking that may be shown: of enabled sources, in scope, existing; order kept,
- * duplicates dropped. The injected vector search may not know the scope; this makes sure.
+ * The content of the chunks among the rankings' that may be shown: of enabled sources, in scope,
+ * existing. One statement for every list a search ranks (the injected vector search may not know the
+ * scope; this makes sure).
  */
-export async function chunksInScope(db: Db, items: readonly RankedItem[], scope: Pick<SearchScope, 'sourceIds'>): Promise<RankedItem[]> {
-  const chunks = items.filter((item) => item.kind === 'chunk');
-  if (!chunks.length) return [];
+export async function chunksInScope(db: Db, items: readonly RankedItem[], scope: Pick<SearchScope, 'sourceIds'>): Promise<Map<string, string>> {
+  const ids = [...new Set(items.filter((item) => item.kind === 'chunk').map((item) => item.id))];
+  if (!ids.length) return new Map();
   const rows = (await db.raw(
-    `SELECT d.id FROM document_chunks d JOIN sources s ON s.id = d.source_id
+    `SELECT d.id, d.content FROM document_chunks d JOIN sources s ON s.id = d.source_id
      WHERE d.id IN (SELECT value FROM json_each(?)) AND s.enabled = 1 ${scopeClause(scope)}`,
-    [JSON.stringify(chunks.map((item) => item.id)), ...scopeBindings(scope)],
-  )) as { id: string }[];
-  const allowed = new Set(rows.map((row) => row.id));
-  const seen = new Set<string>();
-  return chunks.filter((item) => allowed.has(item.id) && !seen.has(item.id) && (seen.add(item.id), true));
+    [JSON.stringify(ids), ...scopeBindings(scope)],
+  )) as { id: string; content: string }[];
+  return new Map(rows.map((row) => [row.id, row.content]));
 }

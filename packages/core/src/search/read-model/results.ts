@@ -1,6 +1,11 @@
+/**
+ * Search's read model of the rows it returns: the graph's `graph_nodes` (label, template, the degree its
+ * triggers keep) and the sources feature's `document_chunks` with their `sources` (the filename shown).
+ * Read in raw SQL by id lists, one statement per kind, because a ranking is hydrated on every search.
+ */
 import type { SearchResultBody } from '@rhizome/contracts/api/search';
-import type { Db } from '../storage/index.ts';
-import type { RankedItem } from './types.ts';
+import type { Db } from '../../storage/index.ts';
+import type { RankedItem } from '../types.ts';
 
 export type SearchResult = SearchResultBody;
 
@@ -22,7 +27,7 @@ interface ChunkRow {
 }
 
 /**
- * A ranking as the spec's SearchResult objects, in rank order: one query for the nodes (edge_count is
+ * A ranking as the API's SearchResult objects, in rank order: one query for the nodes (edge_count is
  * the degree the edge triggers keep) and one for the chunks with their source's filename. An item whose
  * row went away since it was ranked is left out.
  */

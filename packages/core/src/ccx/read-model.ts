@@ -1,16 +1,23 @@
+/**
+ * Read model of CCX exports. It reads, with raw SQL, tables other features own: graph_templates,
+ * graph_nodes, graph_edges, node_embeddings (graph); sources, document_chunks, chunk_embeddings,
+ * source_citations, relationship_citations, source_tags, source_tag_links (sources). An export streams
+ * every row of a database a page at a time and in the package's shape; going through each feature's
+ * service row by row would cost an export minutes at a million rows.
+ *
+ * The rows of one database as CCX 2.0 records: a full export takes everything; an export by sources
+ * takes the entities cited by those sources, the edges with both ends among them, the templates those
+ * use or the sources brought, and the sources themselves.
+ */
 import type { EdgeRow } from '../graph/index.ts';
 import type { NodeRow } from '../graph/index.ts';
 import type { TemplateRow } from '../graph/index.ts';
 import type { EmbeddingIdentity } from '../providers/index.ts';
-import { decodeVector, userVectorModel } from '../search/index.ts';
+import { decodeVector } from '../storage/index.ts';
+import { userVectorModel } from '../graph/index.ts';
 import type { Db } from '../storage/index.ts';
 import { entityUri, ownIri } from './format-v2.ts';
 
-/**
- * The rows of one database as CCX 2.0 records, read a page at a time. A full export takes everything;
- * an export by sources takes the entities cited by those sources, the edges with both ends among
- * them, the templates those use or the sources brought, and the sources themselves.
- */
 
 export interface ExportScope {
   /** null: the whole database. */
@@ -46,7 +53,7 @@ export async function existingSourceIds(db: Db, sourceIds: string[]): Promise<st
 
 /** Non-system templates: all of them, or those a by-sources export's items use or its sources brought. */
 export async function templateRecords(db: Db, scope: ExportScope, usedTemplateIds: Set<string>): Promise<Row[]> {
-  const rows = (await db('graph_templates').where({ is_system: false }).orderBy('rowid').select()) as TemplateRow[];
+  const rows: TemplateRow[] = await db('graph_templates').where({ is_system: false }).orderBy('rowid').select();
   const sources = new Set(scope.sourceIds ?? []);
   return rows
     .filter((row) => !scope.sourceIds || usedTemplateIds.has(row.id) || (row.source_id !== null && sources.has(row.source_id)))
@@ -206,4 +213,9 @@ export async function* sourceRecords(db: Db, scope: ExportScope, includeVectors:
       };
     }
   }
+}
+
+/** Every source id of the database (an import that replaces the contents removes their files). */
+export async function allSourceIds(db: Db): Promise<string[]> {
+  return db('sources').pluck('id');
 }

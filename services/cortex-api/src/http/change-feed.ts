@@ -1,9 +1,10 @@
 import type { ChangeEventBody } from '@rhizome/contracts/api/events';
-import type { Platform } from '@rhizome/core/platform';
-import type { SourceRow } from '@rhizome/core/sources';
-import { sourceServiceFor } from './sources.ts';
-import { summary } from './queue.ts';
 import { describeError } from '@rhizome/contracts/errors';
+import { sourceCount, sourceIds, sourceStamps, sourcesUpdatedSince } from '@rhizome/core/observability';
+import type { Platform } from '@rhizome/core/platform';
+import { sourcesModule } from '@rhizome/core/sources';
+import { taskSummary } from '@rhizome/core/tasks';
+import { RequestScope } from './request-scope.ts';
 
 /** How often the feed looks for changes while someone listens. */
 const tickMs = 500;
@@ -73,28 +74,27 @@ export class ChangeFeed {
   }
 
   private async checkSources(): Promise<void> {
-    const { name, db } = await this.platform.databases.current();
+    // One tick reads one database, as one request does.
+    const scope = new RequestScope(this.platform);
+    const { name, db } = await scope.database();
     const baseline = this.sources;
     if (!baseline || baseline.database !== name) {
-      const rows = (await db('sources').select('id', 'updated_at')) as Pick<SourceRow, 'id' | 'updated_at'>[];
-      const stamps = new Map(rows.map((row) => [row.id, row.updated_at]));
-      this.sources = { database: name, stamps, cursor: rows.reduce((max, row) => (row.updated_at > max ? row.updated_at : max), '') };
+      const stamps = await sourceStamps(db);
+      this.sources = { database: name, stamps, cursor: [...stamps.values()].reduce((max, stamp) => (stamp > max ? stamp : max), '') };
       if (baseline) this.emit({ type: 'database', database: name });
       return;
     }
-    // `>=`: two writes within the cursor's millisecond are both seen; the stamps drop repeats.
-    const rows = ((await db('sources').where('updated_at', '>=', baseline.cursor)) as SourceRow[]).filter((row) => baseline.stamps.get(row.id) !== row.updated_at);
+    const rows = (await sourcesUpdatedSince(db, baseline.cursor)).filter((row) => baseline.stamps.get(row.id) !== row.updated_at);
     if (rows.length) {
-      const views = await (await sourceServiceFor(this.platform)).views(rows);
+      const views = await (await scope.service(sourcesModule)).views(rows);
       for (const [index, row] of rows.entries()) {
         baseline.stamps.set(row.id, row.updated_at);
         if (row.updated_at > baseline.cursor) baseline.cursor = row.updated_at;
         this.emit({ type: 'source', database: name, source: views[index] });
       }
     }
-    const [{ n }] = (await db('sources').count({ n: '*' })) as { n: number }[];
-    if (Number(n) >= baseline.stamps.size) return;
-    const present = new Set(((await db('sources').select('id')) as { id: string }[]).map((row) => row.id));
+    if ((await sourceCount(db)) >= baseline.stamps.size) return;
+    const present = await sourceIds(db);
     for (const id of [...baseline.stamps.keys()].filter((known) => !present.has(known))) {
       baseline.stamps.delete(id);
       this.emit({ type: 'source_deleted', database: name, source_id: id });
@@ -107,7 +107,7 @@ export class ChangeFeed {
     const stamps = new Map(recent.map((task) => [task.task_id, `${task.status}|${task.attempts}|${task.started_at}|${task.completed_at}`]));
     const previous = this.taskStamps;
     this.taskStamps = stamps;
-    if (previous) for (const task of recent) if (previous.get(task.task_id) !== stamps.get(task.task_id)) this.emit({ type: 'task', task: summary(task) });
+    if (previous) for (const task of recent) if (previous.get(task.task_id) !== stamps.get(task.task_id)) this.emit({ type: 'task', task: taskSummary(task) });
     const queues = (await tasks.counts()).map(({ queue, queued, running }) => ({ queue, queued, running }));
     if (JSON.stringify(queues) === JSON.stringify(this.lanes?.queues)) return;
     this.lanes = { type: 'lanes', queues };

@@ -1,0 +1,170 @@
+/**
+ * The graph's read model of the tables other features own, for what the graph API shows beside its own
+ * rows: the sources feature's `sources` and `document_chunks` and the extraction's `source_citations`.
+ * Reads only, in SQL joined with graph rows where a page needs them together (a node's citations, the
+ * image sources' entities, the snapshot's per-source counts).
+ */
+import type { Db } from '../storage/index.ts';
+import { parseJsonObject } from './nodes/sql.ts';
+
+export interface Citation {
+  id: string;
+  source: { id: string; title: string; source_type: string; origin_url: string | null };
+  chunk: { id: string; content: string; page_number: number | null; section: string | null; chunk_metadata: Record<string, unknown> | null } | null;
+  confidence: number;
+  extraction_method: string;
+  context_snippet: string | null;
+  citation_metadata: Record<string, unknown> | null;
+  created_at: string;
+}
+
+interface Window {
+  offset: number;
+  limit: number;
+}
+
+interface CitationRow {
+  id: string;
+  confidence: number;
+  extraction_method: string;
+  context_snippet: string | null;
+  citation_metadata: string | null;
+  created_at: string;
+  source_id: string;
+  source_title: string | null;
+  source_filename: string | null;
+  source_type: string;
+  origin_url: string | null;
+  chunk_id: string | null;
+  chunk_content: string | null;
+  page_number: number | null;
+  section: string | null;
+  chunk_metadata: string | null;
+}
+
+/** One page of the node's citations (source_citations ⨝ sources ⨝ document_chunks), oldest first. */
+export async function citationsPage(db: Db, nodeId: string, window: Window): Promise<{ rows: Citation[]; total: number }> {
+  const [{ total }] = (await db('source_citations').where({ entity_uri: nodeId }).count({ total: '*' })) as { total: number }[];
+  if (!total || window.offset >= Number(total)) return { rows: [], total: Number(total) };
+  const rows = (await db('source_citations as c')
+    .join('sources as s', 's.id', 'c.source_id')
+    .leftJoin('document_chunks as k', 'k.id', 'c.chunk_id')
+    .where('c.entity_uri', nodeId)
+    .select(
+      'c.id', 'c.confidence', 'c.extraction_method', 'c.context_snippet', 'c.citation_metadata', 'c.created_at', 'c.source_id',
+      's.title as source_title', 's.filename as source_filename', 's.source_type', 's.origin_url',
+      'k.id as chunk_id', 'k.content as chunk_content', 'k.page_number', 'k.section', 'k.chunk_metadata',
+    )
+    .orderBy([{ column: 'c.created_at' }, { column: 'c.rowid' }])
+    .limit(window.limit)
+    .offset(window.offset)) as CitationRow[];
+  return { rows: rows.map(toCitation), total: Number(total) };
+}
+
+function toCitation(row: CitationRow): Citation {
+  return {
+    id: row.id,
+    source: { id: row.source_id, title: row.source_title ?? row.source_filename ?? row.source_id, source_type: row.source_type, origin_url: row.origin_url },
+    chunk: row.chunk_id === null
+      ? null
+      : {
+          id: row.chunk_id,
+          content: row.chunk_content ?? '',
+          page_number: row.page_number,
+          section: row.section,
+          chunk_metadata: parseJsonObject(row.chunk_metadata),
+        },
+    confidence: Number(row.confidence),
+    extraction_method: row.extraction_method,
+    context_snippet: row.context_snippet,
+    citation_metadata: parseJsonObject(row.citation_metadata),
+    created_at: row.created_at,
+  };
+}
+
+/** Whether the source exists. */
+export async function sourceExists(db: Db, id: string): Promise<boolean> {
+  return (await db('sources').where({ id }).first('id')) !== undefined;
+}
+
+/** The ids of the disabled sources. */
+export async function disabledSourceIds(db: Db): Promise<string[]> {
+  return ((await db.raw('SELECT id FROM sources WHERE enabled = 0')) as { id: string }[]).map((row) => row.id);
+}
+
+/** How many sources there are. */
+export async function sourceCount(db: Db): Promise<number> {
+  return Number(((await db.raw('SELECT COUNT(*) AS n FROM sources')) as { n: number }[])[0].n);
+}
+
+/** Every source with the nodes and edges it created, most first. */
+export async function sourceContributions(db: Db): Promise<{ source_id: string; title: string | null; node_count: number; edge_count: number }[]> {
+  return (await db.raw(
+    `SELECT s.id AS source_id, s.title,
+            (SELECT COUNT(*) FROM graph_nodes WHERE source_id = s.id) AS node_count,
+            (SELECT COUNT(*) FROM graph_edges WHERE source_id = s.id) AS edge_count
+     FROM sources s ORDER BY node_count DESC, edge_count DESC, s.id`,
+  )) as { source_id: string; title: string | null; node_count: number; edge_count: number }[];
+}
+
+export interface SourceGroup {
+  source_id: string;
+  title: string;
+  source_type: string;
+  filename: string | null;
+  extraction_domain: string | null;
+  /** No domain catalogue with icons exists yet; null until one does. */
+  extraction_domain_icon: string | null;
+  entity_count: number;
+  entity_node_ids: string[];
+}
+
+interface SourceRow {
+  id: string;
+  title: string | null;
+  source_type: string;
+  filename: string | null;
+  extraction_domain: string | null;
+}
+
+/**
+ * The entities extracted from each committed image source (the API's SourceGroup): the nodes the
+ * source owns (graph_nodes.source_id) plus the nodes it is cited for (source_citations), once each.
+ * Sources with no entity are left out.
+ */
+export async function sourceGroups(db: Db): Promise<{ groups: SourceGroup[] }> {
+  const sources = (await db.raw(
+    "SELECT id, title, source_type, filename, extraction_domain FROM sources WHERE source_type = 'image' AND status = 'committed' ORDER BY created_at, id",
+  )) as SourceRow[];
+  if (!sources.length) return { groups: [] };
+  const idsJson = JSON.stringify(sources.map((source) => source.id));
+  const links = (await db.raw(
+    `SELECT source_id, id AS node_id FROM graph_nodes WHERE source_id IN (SELECT value FROM json_each(?))
+     UNION
+     SELECT source_id, entity_uri AS node_id FROM source_citations WHERE source_id IN (SELECT value FROM json_each(?))
+     ORDER BY 1, 2`,
+    [idsJson, idsJson],
+  )) as { source_id: string; node_id: string }[];
+  const bySource = new Map<string, string[]>();
+  for (const link of links) {
+    const list = bySource.get(link.source_id);
+    if (list) list.push(link.node_id);
+    else bySource.set(link.source_id, [link.node_id]);
+  }
+  const groups: SourceGroup[] = [];
+  for (const source of sources) {
+    const nodeIds = bySource.get(source.id);
+    if (!nodeIds?.length) continue;
+    groups.push({
+      source_id: source.id,
+      title: source.title ?? source.filename ?? source.id,
+      source_type: source.source_type,
+      filename: source.filename,
+      extraction_domain: source.extraction_domain,
+      extraction_domain_icon: null,
+      entity_count: nodeIds.length,
+      entity_node_ids: nodeIds,
+    });
+  }
+  return { groups };
+}

@@ -1,0 +1,39 @@
+import { automationModule } from '../automation/index.ts';
+import { backupModule } from '../backup/index.ts';
+import { ccxModule } from '../ccx/index.ts';
+import { chatModule } from '../chat/index.ts';
+import { databasesModule } from '../databases/index.ts';
+import { extractionModule } from '../extraction/index.ts';
+import { graphModule } from '../graph/index.ts';
+import { observabilityModule } from '../observability/index.ts';
+import { pauseModule } from '../pause/index.ts';
+import { providersModule } from '../providers/index.ts';
+import { qualityModule } from '../quality/index.ts';
+import { registryModule } from '../registry/index.ts';
+import { searchModule } from '../search/index.ts';
+import { sourcesModule } from '../sources/index.ts';
+import { tasksModule } from '../tasks/index.ts';
+import type { FeatureModule } from './module.ts';
+
+/**
+ * Every feature of the platform. `createPlatform`, the worker and the background jobs are folded from this
+ * list: adding a feature is adding its module here. Order matters only for seeds (graph templates before
+ * the automation that refers to them) and for background jobs, which start in this order and stop in reverse.
+ */
+export const featureModules: readonly FeatureModule[] = [
+  databasesModule,
+  tasksModule,
+  pauseModule,
+  observabilityModule,
+  providersModule,
+  graphModule,
+  sourcesModule,
+  extractionModule,
+  searchModule,
+  qualityModule,
+  chatModule,
+  automationModule,
+  backupModule,
+  ccxModule,
+  registryModule,
+];

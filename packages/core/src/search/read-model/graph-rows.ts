@@ -1,0 +1,120 @@
+/**
+ * Search's read model of the graph, for graph search. It reads tables other features own:
+ * - the graph's `graph_version` (change counters its triggers keep), `graph_nodes`, `graph_edges` and
+ *   `node_sources`;
+ * - the sources feature's `sources` (title, enabled) and `document_chunks`;
+ * - the extraction's `source_citations`.
+ * Raw SQL rather than the owners' faces because graph search loads whole tables into memory (a million
+ * edges as column arrays, not row objects) and answers each query with a few id-list lookups in
+ * milliseconds. Only reads happen here.
+ */
+import type { Db } from '../../storage/index.ts';
+import { scanColumns } from './scan.ts';
+
+/** The graph's change counters: `structure` moves with any node or edge write, `scope` with what decides which sources a node belongs to. */
+export interface GraphVersion {
+  structure: number;
+  scope: number;
+}
+
+/** The change counters of the graph (one single-row read). */
+export async function readGraphVersion(db: Db): Promise<GraphVersion> {
+  const rows = (await db.raw('SELECT structure, scope FROM graph_version WHERE id = 1')) as GraphVersion[];
+  return rows[0] ?? { structure: 0, scope: 0 };
+}
+
+/** Every node's id and template, in rowid order, a batch at a time. */
+export function scanNodeTemplates(db: Db, visit: (ids: string[], templates: string[]) => void): Promise<void> {
+  return scanColumns(db, 'SELECT rowid AS r, id, template_id FROM graph_nodes WHERE rowid > ? ORDER BY rowid LIMIT ?', ['id', 'template_id'], ([ids, templates]) =>
+    visit(ids, templates),
+  );
+}
+
+/** Every edge's ends and label, in rowid order, a batch at a time. */
+export function scanEdges(db: Db, visit: (sources: string[], targets: string[], labels: string[]) => void): Promise<void> {
+  const edges = 'SELECT rowid AS r, source_node_id AS s, target_node_id AS t, label AS l FROM graph_edges WHERE rowid > ? ORDER BY rowid LIMIT ?';
+  return scanColumns(db, edges, ['s', 't', 'l'], ([sources, targets, labels]) => visit(sources, targets, labels));
+}
+
+/** Every citation of a chunk: the cited node, the chunk and the chunk's source, a batch at a time. */
+export function scanCitedChunks(db: Db, visit: (nodes: string[], chunks: string[], sources: string[]) => void): Promise<void> {
+  const citations = `SELECT c.rowid AS r, c.entity_uri AS e, c.chunk_id AS c, d.source_id AS s
+    FROM source_citations c JOIN document_chunks d ON d.id = c.chunk_id WHERE c.rowid > ? ORDER BY c.rowid LIMIT ?`;
+  return scanColumns(db, citations, ['e', 'c', 's'], ([nodes, chunks, sources]) => visit(nodes, chunks, sources));
+}
+
+/** The newest citation and chunk rowids and the latest change of a source: what the passage graph is built from, beyond the graph's counters. */
+export async function passageStamps(db: Db): Promise<{ cited: number | null; chunks: number | null; sources: string | null }> {
+  const [row] = (await db.raw(
+    'SELECT (SELECT max(rowid) FROM source_citations) AS cited, (SELECT max(rowid) FROM document_chunks) AS chunks, (SELECT max(updated_at) FROM sources) AS sources',
+  )) as { cited: number | null; chunks: number | null; sources: string | null }[];
+  return row ?? { cited: null, chunks: null, sources: null };
+}
+
+/** Each source's first chunk with the source's title (its filename when it has none). */
+export async function firstChunksOfSources(db: Db): Promise<{ id: string; source_id: string; title: string }[]> {
+  return (await db.raw(
+    `SELECT * FROM (SELECT (SELECT c.id FROM document_chunks c WHERE c.source_id = s.id ORDER BY c.chunk_index LIMIT 1) AS id,
+                           s.id AS source_id, COALESCE(s.title, s.filename, '') AS title FROM sources s)
+     WHERE id IS NOT NULL`,
+  )) as { id: string; source_id: string; title: string }[];
+}
+
+/** Extracted nodes whose normalised name is one of `keys`. */
+export async function extractedNodesNamed(db: Db, keys: string[]): Promise<{ id: string; name_key: string }[]> {
+  return (await db.raw('SELECT id, name_key FROM graph_nodes WHERE extracted = 1 AND name_key IN (SELECT value FROM json_each(?))', [JSON.stringify(keys)])) as
+    { id: string; name_key: string }[];
+}
+
+/** Nodes whose normalised name is one of `keys` or whose label is one of `labels`. */
+export async function nodesNamed(db: Db, keys: string[], labels: string[]): Promise<{ id: string; name_key: string | null; label: string }[]> {
+  return (await db.raw(
+    `SELECT id, name_key, label FROM graph_nodes WHERE name_key IN (SELECT value FROM json_each(?))
+     UNION SELECT id, name_key, label FROM graph_nodes WHERE label IN (SELECT value FROM json_each(?))`,
+    [JSON.stringify(keys), JSON.stringify(labels)],
+  )) as { id: string; name_key: string | null; label: string }[];
+}
+
+/** Label and template of the nodes among `ids` that exist. */
+export async function nodeFacts(db: Db, ids: string[]): Promise<{ id: string; label: string; template_id: string }[]> {
+  return (await db.raw('SELECT id, label, template_id FROM graph_nodes WHERE id IN (SELECT value FROM json_each(?))', [JSON.stringify(ids)])) as
+    { id: string; label: string; template_id: string }[];
+}
+
+async function idList(db: Db, sql: string, bindings: string[]): Promise<string[]> {
+  const rows = (await db.raw(`SELECT json_group_array(id) AS ids FROM (${sql})`, bindings)) as { ids: string }[];
+  return JSON.parse(rows[0].ids) as string[];
+}
+
+/** Nodes of the enabled sources among `sourceIds`: contributed (`node_sources`) or their own `source_id`. */
+export function nodesOfSources(db: Db, sourceIds: string[]): Promise<string[]> {
+  return idList(
+    db,
+    `SELECT ns.node_id AS id FROM node_sources ns JOIN sources s ON s.id = ns.source_id
+       WHERE ns.source_id IN (SELECT value FROM json_each(?)) AND s.enabled = 1
+     UNION
+     SELECT n.id FROM graph_nodes n JOIN sources s ON s.id = n.source_id
+       WHERE n.source_id IN (SELECT value FROM json_each(?)) AND s.enabled = 1`,
+    [JSON.stringify(sourceIds), JSON.stringify(sourceIds)],
+  );
+}
+
+/** Nodes every source of which is disabled (nodes of no source are not among them); cost follows the disabled sources' contributions. */
+export function nodesOfDisabledSourcesOnly(db: Db): Promise<string[]> {
+  return idList(
+    db,
+    `WITH off AS (SELECT id FROM sources WHERE enabled = 0),
+     touched AS (SELECT node_id AS id FROM node_sources WHERE source_id IN off UNION SELECT id FROM graph_nodes WHERE source_id IN off)
+     SELECT t.id FROM touched t
+     WHERE NOT EXISTS (SELECT 1 FROM node_sources ns JOIN sources s ON s.id = ns.source_id WHERE ns.node_id = t.id AND s.enabled = 1)
+       AND NOT EXISTS (SELECT 1 FROM graph_nodes n JOIN sources s ON s.id = n.source_id WHERE n.id = t.id AND s.enabled = 1)`,
+    [],
+  );
+}
+
+/** The enabled sources, of `sourceIds` only when given. */
+export function enabledSources(db: Db, sourceIds: string[] | null): Promise<string[]> {
+  return sourceIds
+    ? idList(db, 'SELECT id FROM sources WHERE enabled = 1 AND id IN (SELECT value FROM json_each(?))', [JSON.stringify(sourceIds)])
+    : idList(db, 'SELECT id FROM sources WHERE enabled = 1', []);
+}
