@@ -1,0 +1,111 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema, ErrorCode as RpcErrorCode, GetPromptRequestSchema, ListPromptsRequestSchema, ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema, ListToolsRequestSchema, McpError, ReadResourceRequestSchema, type Tool as McpTool,
+} from '@modelcontextprotocol/sdk/types.js';
+import { Conflict, Forbidden } from '@rhizome/contracts/errors';
+import type { Platform } from '@rhizome/core/platform';
+import { RequestScope } from '../http/request-scope.ts';
+import { compileValidator } from '../http/validation.ts';
+import { extractSourceMessages, extractSourcePrompt } from './prompts.ts';
+import { listResources, readResource, resourceTemplates } from './resources.ts';
+import { jsonResult, type Tool } from './tool.ts';
+import { toolError } from './tool-errors.ts';
+import { allTools, pendingMigrations } from './tools/index.ts';
+
+const validators = new Map(allTools.map((tool) => [tool.name, compileValidator<unknown>(tool.input, 'body')]));
+const descriptors = new Map<string, McpTool>(allTools.map((tool) => [tool.name, {
+  name: tool.name, description: tool.description, inputSchema: tool.input as unknown as McpTool['inputSchema'],
+  annotations: { readOnlyHint: tool.kind === 'read', destructiveHint: tool.name.startsWith('delete_') || tool.name === 'remove_document' },
+}]));
+
+/**
+ * Whether the active database's schema is behind. Once a database is seen up to date it stays so for
+ * this process (migrations only ever apply forward), so the check costs one query per database.
+ */
+class SchemaState {
+  private readonly current = new Set<string>();
+
+  constructor(private readonly platform: Platform) {}
+
+  async behind(): Promise<boolean> {
+    const name = this.platform.databases.currentName();
+    if (this.current.has(name)) return false;
+    if ((await pendingMigrations(this.platform)).length) return true;
+    this.current.add(name);
+    return false;
+  }
+}
+
+const schemaStates = new WeakMap<Platform, SchemaState>();
+
+/** The tools offered now: the maintenance ones while the schema is behind; else read ones, and write ones in write mode. */
+async function offered(platform: Platform, schema: SchemaState): Promise<Tool[]> {
+  if (await schema.behind()) return allTools.filter((tool) => tool.kind === 'maintenance');
+  const write = platform.settings.get().mcp.mode === 'write';
+  return allTools.filter((tool) => tool.kind === 'read' || (write && tool.kind === 'write'));
+}
+
+/** Why a tool that exists is not offered now, as the refusal its call gets. */
+async function refusal(tool: Tool, platform: Platform, schema: SchemaState): Promise<Error> {
+  if (await schema.behind()) {
+    return new Conflict(`The database schema has pending migrations: only upgrade_status and apply_upgrade work until apply_upgrade is called`, { pending: await pendingMigrations(platform) }, 'UPGRADE_REQUIRED');
+  }
+  if (tool.kind === 'write') return new Forbidden(`${tool.name} changes the knowledge base, and the MCP server is read-only: set mcp.mode to "write" (PATCH /api/v1/settings) to allow it`, { setting: 'mcp.mode' });
+  return new Conflict(`${tool.name} is only offered while migrations are pending`);
+}
+
+/**
+ * An MCP server over a platform: the same services as the REST routes, tools offered per `mcp.mode`
+ * and schema state (re-read on every listing and call, so a settings change or an upgrade applies at
+ * once), the extraction prompt, and sources and nodes as resources. One per session or stdio process.
+ */
+export function createMcpServer(platform: Platform): Server {
+  const server = new Server(
+    { name: 'rhizome', title: 'Rhizome knowledge graph', version: platform.version },
+    {
+      capabilities: { tools: { listChanged: true }, prompts: {}, resources: {} },
+      instructions: 'Rhizome is a knowledge graph built from documents. Start with graph_search for questions, then node_context or get_chunk to quote sources (cite source, chunk_id and page).',
+    },
+  );
+  let schema = schemaStates.get(platform);
+  if (!schema) schemaStates.set(platform, (schema = new SchemaState(platform)));
+  const state = schema;
+
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: (await offered(platform, state)).map((tool) => descriptors.get(tool.name) as McpTool),
+  }));
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const tool = allTools.find((candidate) => candidate.name === request.params.name);
+    if (!tool) throw new McpError(RpcErrorCode.InvalidParams, `Unknown tool '${request.params.name}'`);
+    try {
+      if (!(await offered(platform, state)).includes(tool)) throw await refusal(tool, platform, state);
+      const args = (validators.get(tool.name) as (value: unknown) => unknown)(request.params.arguments ?? {});
+      const wasBehind = tool.kind === 'maintenance';
+      const result = jsonResult(await tool.run(args as never, { platform, scope: new RequestScope(platform) }));
+      if (wasBehind) await server.sendToolListChanged().catch(() => undefined);
+      return result;
+    } catch (error) {
+      return toolError(error, tool.name, platform.logger);
+    }
+  });
+  server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: [extractSourcePrompt] }));
+  server.setRequestHandler(GetPromptRequestSchema, async (request) => {
+    if (request.params.name !== extractSourcePrompt.name) throw new McpError(RpcErrorCode.InvalidParams, `Unknown prompt '${request.params.name}'`);
+    return asRpcError(() => extractSourceMessages(request.params.arguments));
+  });
+  server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: await listResources(new RequestScope(platform)) }));
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates }));
+  server.setRequestHandler(ReadResourceRequestSchema, async (request) => asRpcError(() => readResource(new RequestScope(platform), request.params.uri)));
+  return server;
+}
+
+/** A refusal outside a tool call (a prompt, a resource) as the protocol's error with the API's message. */
+async function asRpcError<T>(work: () => T | Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof Error && 'kind' in error) throw new McpError(RpcErrorCode.InvalidParams, error.message);
+    throw error;
+  }
+}
