@@ -11,7 +11,14 @@ const Sources = lazy(() => import('./screens/sources/SourcesScreen.tsx'));
 const SourceDetail = lazy(() => import('./screens/sources/SourceDetail.tsx'));
 const Search = lazy(() => import('./screens/Search.tsx'));
 const Chat = lazy(() => import('./screens/chat/ChatScreen.tsx'));
+const Graph = lazy(() => import('./screens/graph/GraphScreen.tsx'));
 const Settings = lazy(() => import('./screens/settings/SettingsScreen.tsx'));
+const Operations = lazy(() => import('./screens/ops/OperationsScreen.tsx'));
+const Templates = lazy(() => import('./screens/templates/TemplatesScreen.tsx'));
+const TemplateEditor = lazy(() => import('./screens/templates/TemplateEditor.tsx'));
+const Automation = lazy(() => import('./screens/automation/AutomationScreen.tsx'));
+const WorkflowEditor = lazy(() => import('./screens/automation/WorkflowEditor.tsx'));
+const ExecutionDetail = lazy(() => import('./screens/automation/ExecutionDetail.tsx'));
 
 /** The signed-in interface; screens load on first visit, and all of them reload after a database switch. */
 export function App() {
@@ -33,7 +40,15 @@ export function App() {
             <Route path="/search" element={<Search />} />
             <Route path="/chat" element={<Chat />} />
             <Route path="/chat/:chatId" element={<Chat />} />
+            <Route path="/graph" element={<Graph />} />
             <Route path="/settings" element={<Settings />} />
+            <Route path="/operations" element={<Operations />} />
+            <Route path="/templates" element={<Templates />} />
+            <Route path="/templates/:templateId" element={<TemplateEditor />} />
+            <Route path="/automation" element={<Automation />} />
+            <Route path="/automation/:tab" element={<Automation />} />
+            <Route path="/automation/workflows/:workflowId" element={<WorkflowEditor />} />
+            <Route path="/automation/executions/:executionId" element={<ExecutionDetail />} />
             <Route path="*" element={<NotFound />} />
           </Routes>
         </Suspense>

@@ -1,4 +1,4 @@
-import { createContext, useCallback, useContext, useState, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
 import { Drawer } from '@mantine/core';
 import { NodeDrawer } from './NodeDrawer.tsx';
 import { PassageViewer } from './PassageViewer.tsx';
@@ -28,8 +28,10 @@ export function InspectorProvider({ children }: { children: ReactNode }) {
     setNodeId(null);
     setPassage({ sourceId, chunkId, cited });
   }, []);
+  // A stable value: opening a panel must not re-render every screen that can open one.
+  const inspector = useMemo(() => ({ openNode, openPassage }), [openNode, openPassage]);
   return (
-    <InspectorContext.Provider value={{ openNode, openPassage }}>
+    <InspectorContext.Provider value={inspector}>
       {children}
       <NodeDrawer nodeId={nodeId} onClose={() => setNodeId(null)} onOpenNode={openNode} onOpenPassage={(sourceId, chunkId, sentence) => openPassage(sourceId, chunkId, sentence ? [sentence] : [])} />
       <Drawer opened={passage !== null} onClose={() => setPassage(null)} position="right" size="lg" title="Passage">

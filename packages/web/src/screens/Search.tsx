@@ -1,6 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { Alert, Badge, Button, Card, Group, MultiSelect, SegmentedControl, SimpleGrid, Skeleton, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import { IconSearch } from '@tabler/icons-react';
+import { Anchor } from '@mantine/core';
+import { Link } from 'react-router-dom';
 import { searchEndpoints, searchTypes, type SearchType } from '@rhizome/contracts/api/search';
 import { sourceEndpoints } from '@rhizome/contracts/api/sources';
 import { api, messageOf } from '../lib/api.ts';
@@ -103,6 +105,7 @@ function ModeResults({ mode, result, terms, showTitle }: { mode: SearchType; res
       {nodes.length > 0 && (
         <Group gap={6}>
           {nodes.map((node) => <Button key={node.id} size="compact-sm" radius="xl" variant="light" onClick={() => openNode(node.id)} rightSection={<Badge size="xs" variant="transparent">{node.edge_count}</Badge>}>{node.label}</Button>)}
+          <Anchor component={Link} to={`/graph?highlight=${nodes.map((node) => encodeURIComponent(node.id)).join(',')}`} fz="sm">Show in the graph</Anchor>
         </Group>
       )}
       {chunks.map((chunk) => (

@@ -4,6 +4,7 @@ import { notifications } from '@mantine/notifications';
 import { databaseEndpoints } from '@rhizome/contracts/api/databases';
 import { api, messageOf } from '../lib/api.ts';
 import { useLoad } from '../lib/use-load.ts';
+import { useChanges } from '../lib/changes.tsx';
 
 /** The active database, switchable from the header; every screen reloads after a switch. */
 export function DatabaseSwitcher({ onSwitched }: { onSwitched: (name: string) => void }) {
@@ -11,6 +12,10 @@ export function DatabaseSwitcher({ onSwitched }: { onSwitched: (name: string) =>
     const [list, current] = await Promise.all([api.call(databaseEndpoints.list), api.call(databaseEndpoints.current)]);
     return { names: list.databases.map((database) => database.name), current: current.current };
   }, []);
+  // A switch made elsewhere (the operations screen, another tab) shows here too.
+  useChanges((event) => {
+    if (event.type === 'database') void databases.reload();
+  });
   const [busy, setBusy] = useState(false);
 
   async function choose(name: string | null) {

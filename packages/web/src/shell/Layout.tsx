@@ -2,6 +2,9 @@ import { useEffect, type ReactNode } from 'react';
 import { AppShell, Burger, Group, NavLink, Text, UnstyledButton, useMantineColorScheme } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconFiles, IconLayoutDashboard, IconMessages, IconSearch, IconSettings } from '@tabler/icons-react';
+import { IconRoute, IconTemplate } from '@tabler/icons-react';
+import { IconGraph } from '@tabler/icons-react';
+import { IconServerCog } from '@tabler/icons-react';
 import { Link, useLocation } from 'react-router-dom';
 import { settingsEndpoints } from '@rhizome/contracts/api/settings';
 import { Logo } from '../components/Logo.tsx';
@@ -14,9 +17,13 @@ import { UserMenu } from './UserMenu.tsx';
 const sections = [
   { to: '/', label: 'Dashboard', icon: IconLayoutDashboard },
   { to: '/sources', label: 'Sources', icon: IconFiles },
+  { to: '/graph', label: 'Graph', icon: IconGraph },
   { to: '/search', label: 'Search', icon: IconSearch },
   { to: '/chat', label: 'Chat', icon: IconMessages },
+  { to: '/templates', label: 'Templates', icon: IconTemplate },
+  { to: '/automation', label: 'Automation', icon: IconRoute },
   { to: '/settings', label: 'Settings', icon: IconSettings },
+  { to: '/operations', label: 'Operations', icon: IconServerCog },
 ];
 
 /** Header with the database and account, navigation on the side (a drawer on a phone). */

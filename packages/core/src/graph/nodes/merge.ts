@@ -1,6 +1,6 @@
 import { ApiError } from '@rhizome/contracts/errors';
 import type { Db } from '../../storage/index.ts';
-import { dropDerivedNodeVector } from '../../search/index.ts';
+import { dropDerivedNodeVector } from './vectors.ts';
 import { mergeAliases } from '../../extraction/index.ts';
 import { indexNode } from '../search-index.ts';
 import { checkPropertyValue } from '../templates/property-values.ts';

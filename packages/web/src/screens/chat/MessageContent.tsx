@@ -1,5 +1,6 @@
 import { Fragment } from 'react';
-import { Badge, Tooltip, UnstyledButton } from '@mantine/core';
+import { Anchor, Badge, Tooltip, UnstyledButton } from '@mantine/core';
+import { Link } from 'react-router-dom';
 import { useInspector } from '../../components/Inspector.tsx';
 import type { StoredCitation } from './stream-events.ts';
 
@@ -41,5 +42,11 @@ export function MessageContent({ content, citations }: { content: string; citati
     }
   }
   parts.push(<Fragment key="end">{content.slice(last)}</Fragment>);
-  return <div className="answer">{parts}</div>;
+  const entities = [...new Set([...content.matchAll(marker)].filter((match) => match[1] === 'node').map((match) => match[2]))];
+  return (
+    <div className="answer">
+      {parts}
+      {entities.length > 0 && <div><Anchor component={Link} to={`/graph?highlight=${entities.map(encodeURIComponent).join(',')}`} fz="xs">Show the entities of this answer in the graph</Anchor></div>}
+    </div>
+  );
 }

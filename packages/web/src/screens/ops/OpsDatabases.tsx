@@ -1,0 +1,146 @@
+import { useState, type FormEvent } from 'react';
+import { ActionIcon, Alert, Badge, Button, Card, Group, Modal, Table, Text, TextInput, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { IconTrash } from '@tabler/icons-react';
+import { databaseEndpoints } from '@rhizome/contracts/api/databases';
+import { api, messageOf } from '../../lib/api.ts';
+import { useChanges } from '../../lib/changes.tsx';
+import { formatBytes, formatDate } from '../../lib/format.ts';
+import { useLoad } from '../../lib/use-load.ts';
+import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+
+/** The databases on this machine: create one, switch to it, delete one (the server refuses the default and the active one). */
+export function OpsDatabases() {
+  const databases = useLoad(async () => {
+    const [list, current] = await Promise.all([api.call(databaseEndpoints.list), api.call(databaseEndpoints.current)]);
+    return { list: list.databases, current: current.current };
+  }, []);
+  useChanges((event) => {
+    if (event.type === 'database') void databases.reload();
+  });
+  const [name, setName] = useState('');
+  const [creating, setCreating] = useState(false);
+  const [createError, setCreateError] = useState<string | null>(null);
+  const [switching, setSwitching] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState<string | null>(null);
+  const [typed, setTyped] = useState('');
+  const [deleteError, setDeleteError] = useState<string | null>(null);
+  const [deleteBusy, setDeleteBusy] = useState(false);
+
+  async function create(event: FormEvent) {
+    event.preventDefault();
+    setCreating(true);
+    setCreateError(null);
+    try {
+      const created = await api.call(databaseEndpoints.create, { body: { name: name.trim() } });
+      setName('');
+      await databases.reload();
+      notifications.show({ color: 'teal', message: `The database “${created.name}” is ready.` });
+    } catch (error) {
+      setCreateError(messageOf(error));
+    } finally {
+      setCreating(false);
+    }
+  }
+
+  async function switchTo(target: string) {
+    setSwitching(target);
+    try {
+      await api.call(databaseEndpoints.switch, { body: { name: target } });
+      databases.set((current) => current && { ...current, current: target });
+      notifications.show({ color: 'teal', message: `Now working in the database “${target}”.` });
+    } catch (error) {
+      notifications.show({ color: 'red', title: 'Could not switch the database', message: messageOf(error) });
+    } finally {
+      setSwitching(null);
+    }
+  }
+
+  function askDelete(target: string) {
+    setDeleting(target);
+    setTyped('');
+    setDeleteError(null);
+  }
+
+  async function remove() {
+    if (!deleting) return;
+    setDeleteBusy(true);
+    setDeleteError(null);
+    try {
+      await api.call(databaseEndpoints.remove, { params: { name: deleting } });
+      databases.set((current) => current && { ...current, list: current.list.filter((database) => database.name !== deleting) });
+      notifications.show({ color: 'teal', message: `The database “${deleting}” was deleted.` });
+      setDeleting(null);
+    } catch (error) {
+      setDeleteError(messageOf(error));
+    } finally {
+      setDeleteBusy(false);
+    }
+  }
+
+  return (
+    <Card withBorder radius="md">
+      <Title order={2} fz="md">Databases</Title>
+      <Text fz="sm" c="dimmed" mb="sm">Each database is a separate graph with its own sources, templates and workflows.</Text>
+      <form onSubmit={create}>
+        <TextInput
+          label="New database"
+          description="Letters, digits, underscores and hyphens"
+          placeholder="e.g. research"
+          value={name}
+          onChange={(event) => { setName(event.currentTarget.value); setCreateError(null); }}
+          error={createError}
+          maxLength={64}
+          // The button sits beside the box itself, whatever the label, description or error take.
+          inputContainer={(input) => (
+            <Group gap="xs" wrap="nowrap" align="flex-start">
+              <div style={{ flex: 1 }}>{input}</div>
+              <Button type="submit" loading={creating} disabled={!name.trim()}>Create</Button>
+            </Group>
+          )}
+        />
+      </form>
+      {databases.error && <ErrorNotice message={databases.error} onRetry={() => void databases.reload()} />}
+      {databases.data && (
+        <Table.ScrollContainer minWidth={520} mt="md">
+          <Table verticalSpacing={6} fz="sm">
+            <Table.Thead><Table.Tr><Table.Th>Name</Table.Th><Table.Th>Size</Table.Th><Table.Th>Last changed</Table.Th><Table.Th><span className="visually-hidden">Actions</span></Table.Th></Table.Tr></Table.Thead>
+            <Table.Tbody>
+              {databases.data.list.map((database) => {
+                const active = database.name === databases.data?.current;
+                return (
+                  <Table.Tr key={database.name}>
+                    <Table.Td>
+                      <Group gap={6}>
+                        <Text fz="sm" fw={500}>{database.name}</Text>
+                        {active && <Badge variant="light" size="sm">Active</Badge>}
+                        {database.name === 'default' && <Badge variant="light" color="gray" size="sm">Default</Badge>}
+                      </Group>
+                    </Table.Td>
+                    <Table.Td>{formatBytes(database.size)}</Table.Td>
+                    <Table.Td>{formatDate(database.last_modified)}</Table.Td>
+                    <Table.Td>
+                      <Group gap={4} justify="flex-end" wrap="nowrap">
+                        {!active && <Button size="compact-sm" variant="light" loading={switching === database.name} onClick={() => void switchTo(database.name)} aria-label={`Switch to ${database.name}`}>Switch</Button>}
+                        <ActionIcon variant="subtle" color="red" onClick={() => askDelete(database.name)} aria-label={`Delete ${database.name}`}><IconTrash size={16} /></ActionIcon>
+                      </Group>
+                    </Table.Td>
+                  </Table.Tr>
+                );
+              })}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+      <Modal opened={deleting !== null} onClose={() => setDeleting(null)} title={`Delete the database “${deleting ?? ''}”?`}>
+        <Text fz="sm" mb="sm">Its graph, sources, templates and workflows are removed for good. Type its name to confirm.</Text>
+        <TextInput label="Database name" value={typed} onChange={(event) => setTyped(event.currentTarget.value)} autoComplete="off" data-autofocus />
+        {deleteError && <Alert color="red" mt="sm" role="alert" title="The database was not deleted">{deleteError}</Alert>}
+        <Group justify="flex-end" mt="md">
+          <Button variant="default" onClick={() => setDeleting(null)}>Keep it</Button>
+          <Button color="red" loading={deleteBusy} disabled={typed !== deleting} onClick={() => void remove()}>Delete the database</Button>
+        </Group>
+      </Modal>
+    </Card>
+  );
+}

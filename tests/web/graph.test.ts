@@ -1,0 +1,185 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { setUpAccount, startTestServer, type TestServer } from '../support/server.ts';
+import { uploadSources, waitForSource } from '../support/sources.ts';
+import { captureScreen, openBrowser, type Session } from './support/browser.ts';
+
+interface Node {
+  id: string;
+  label: string;
+  template_id: string;
+  properties: Record<string, unknown>;
+  edge_count: number;
+  citation_count: number;
+}
+
+const documents = [
+  ['lighthouse.txt', 'The Kestrel Point lighthouse was built in 1871 by the engineer Miriam Holloway. Miriam Holloway was born in Plymouth. The Kestrel Point lighthouse stands in Cornwall.'],
+  ['orchard.txt', 'The Bramblewood orchard was planted by Thomas Ashdown in Kent in 1902. Thomas Ashdown was born in Canterbury. Miriam Holloway visited the Bramblewood orchard.'],
+  ['mill.txt', 'The Woodbridge tide mill stands on the river Deben in Suffolk. The Woodbridge Tide Mill Trust restored the mill in 1968. Thomas Ashdown admired the Woodbridge tide mill.'],
+] as const;
+
+/**
+ * The graph explorer and the entity page in a real browser against a pipeline-built database: find an
+ * entity, walk and expand its neighbourhood, open a citation, edit a property past a validation error,
+ * and merge two entities (read back through the API). Every screen is captured in both themes and sizes
+ * and checked with axe.
+ */
+describe('web interface: the graph explorer and entity pages', { timeout: 240_000 }, () => {
+  let server: TestServer;
+  let session: Session;
+  let page: Page;
+  let cookie: string;
+  let landmark: Node;
+  const api = async <T,>(method: string, route: string, body?: unknown): Promise<T> => {
+    const result = await server.call(method, route, { cookie, body });
+    expect(result.status, `${method} ${route}: ${result.text.slice(0, 300)}`).toBeLessThan(300);
+    return result.body as T;
+  };
+  const drawer = () => page.getByTestId('node-drawer');
+  /** Waits for the camera's flight to end (the canvas says so), so the next click does not land on a moving scene. */
+  const cameraStill = () => page.locator('[data-testid="graph-canvas"][data-camera="still"]').waitFor();
+
+  async function openEntityFromSearch(text: string, label: string): Promise<void> {
+    const search = page.getByLabel('Find an entity', { exact: true }).first();
+    await search.fill(text);
+    await page.getByRole('option', { name: label, exact: true }).click();
+    await page.getByTestId('neighbourhood').getByRole('heading', { name: label }).waitFor();
+    await cameraStill();
+  }
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    cookie = await setUpAccount(server);
+    for (const [name, content] of documents) {
+      const uploaded = await uploadSources(server, cookie, '/sources', [{ name, content }], { auto_confirm: 'true', domain: 'biographical' });
+      expect(uploaded.status, uploaded.text).toBe(202);
+      const source = await waitForSource(server, cookie, (uploaded.body as { id: string }).id, ['committed', 'error'], 90_000);
+      expect(source.status).toBe('committed');
+    }
+    const template = await api<{ id: string }>('POST', '/templates', {
+      name: 'Landmark', template_type: 'node', color: '#c2255c',
+      properties: [
+        { name: 'code', display_name: 'Heritage code', property_type: 'string', validation_pattern: '^[A-Z]{3}$', description: 'Three capital letters' },
+        { name: 'opened', display_name: 'Opened', property_type: 'integer' },
+      ],
+    });
+    landmark = await api<Node>('POST', '/nodes', { template_id: template.id, label: 'Kestrel Point Heritage Site', properties: { opened: 1871 } });
+    const [anchor] = (await api<{ data: Node[] }>('GET', '/nodes?page_size=1')).data;
+    await api('POST', '/edges', { template_id: 'system_template_link', source_node_id: landmark.id, target_node_id: anchor.id, label: 'commemorates' });
+    session = await openBrowser(server.url);
+    page = session.page;
+    const [name, ...value] = cookie.split('=');
+    await session.context.addCookies([{ name, value: value.join('='), url: server.url }]);
+  });
+  afterAll(async () => {
+    await session?.close();
+    await server?.stop();
+  });
+
+  it('draws the graph with a legend, lays it out in a worker and keeps the positions', async () => {
+    await page.goto('/graph');
+    await page.getByTestId('graph-canvas').locator('canvas').first().waitFor();
+    await page.getByTestId('graph-legend').getByText('Landmark').waitFor();
+    // The first visit lays the graph out and saves every position in a batch; the next visit starts from them.
+    await expect.poll(async () => (await api<{ data: { position: unknown }[] }>('GET', '/nodes?minimal=true&page_size=1000')).data.every((node) => node.position !== null), { timeout: 40_000, interval: 500 }).toBe(true);
+    await page.getByRole('button', { name: 'Arrange again' }).waitFor();
+    await captureScreen(page, 'graph');
+  });
+
+  it('filters by type from the legend', async () => {
+    const legend = page.getByTestId('graph-legend');
+    await legend.getByRole('checkbox', { name: /Landmark/ }).uncheck();
+    await legend.getByRole('button', { name: 'Show all' }).waitFor();
+    await legend.getByRole('button', { name: 'Show all' }).click();
+    await expect.poll(() => legend.getByRole('checkbox', { name: /Landmark/ }).isChecked()).toBe(true);
+  });
+
+  it('finds an entity by typing, lists its neighbourhood, expands it and finds a path', async () => {
+    await openEntityFromSearch('Heritage', 'Kestrel Point Heritage Site');
+    const neighbourhood = page.getByTestId('neighbourhood');
+    await neighbourhood.getByText('commemorates').waitFor();
+    await neighbourhood.getByRole('button', { name: 'Expand neighbours' }).click();
+    await page.getByText('Neighbours added').waitFor();
+    // Walk by keyboard through the text alternative: the neighbour becomes the selection.
+    const neighbour = neighbourhood.getByRole('listitem').first().getByRole('button');
+    const neighbourLabel = (await neighbour.innerText()).trim();
+    await neighbour.focus();
+    await page.keyboard.press('Enter');
+    await neighbourhood.getByRole('heading', { name: neighbourLabel }).waitFor();
+    await cameraStill();
+    await page.getByLabel('Path to', { exact: true }).first().fill('Heritage');
+    await page.getByRole('option', { name: 'Kestrel Point Heritage Site' }).click();
+    await page.getByTestId('path').getByRole('button', { name: 'Kestrel Point Heritage Site' }).waitFor();
+    await cameraStill();
+    await captureScreen(page, 'graph-path');
+  });
+
+  it('highlights the entities a link names, as Search and chat answers link them', async () => {
+    await page.goto(`/graph?highlight=${landmark.id}`);
+    await page.getByText('1 highlighted entity').waitFor();
+    await page.getByRole('button', { name: 'Clear the highlight' }).click();
+    await page.getByText('1 highlighted entity').waitFor({ state: 'hidden' });
+  });
+
+  it('opens the entity page and a citation in the passage viewer', async () => {
+    const [cited] = (await api<{ data: Node[] }>('GET', '/nodes?include_stats=true&page_size=1000')).data.filter((node) => node.citation_count > 0).sort((a, b) => b.citation_count - a.citation_count);
+    await page.goto(`/graph?node=${cited.id}`);
+    await cameraStill();
+    await page.getByTestId('neighbourhood').getByRole('button', { name: 'Open details' }).click();
+    // The entity shows first, its citations when they arrive.
+    await drawer().getByTestId('node-details').waitFor();
+    await drawer().getByRole('heading', { name: 'Cited in' }).waitFor();
+    await drawer().getByRole('heading', { name: 'Sources' }).waitFor();
+    await captureScreen(page, 'entity-page');
+    await drawer().getByTestId('node-citation').first().click();
+    await page.getByTestId('passage-viewer').waitFor();
+    await captureScreen(page, 'entity-citation');
+    await page.keyboard.press('Escape');
+  });
+
+  it('edits a property: the validation error shows at the field, then the fix is saved', async () => {
+    await page.goto(`/graph?node=${landmark.id}`);
+    await page.getByTestId('neighbourhood').getByRole('button', { name: 'Open details' }).click();
+    const code = drawer().getByRole('textbox', { name: /Heritage code/ });
+    await code.fill('abc');
+    await drawer().getByRole('button', { name: 'Save properties' }).click();
+    await drawer().getByText(/Heritage code|code/, { exact: false }).first().waitFor();
+    await expect.poll(() => code.getAttribute('aria-invalid')).toBe('true');
+    await captureScreen(page, 'entity-property-error');
+    expect((await api<Node>('GET', `/nodes/${landmark.id}`)).properties.code).toBeUndefined();
+    await code.fill('KPH');
+    await drawer().getByRole('button', { name: 'Save properties' }).click();
+    await page.getByText('Properties saved.').waitFor();
+    expect((await api<Node>('GET', `/nodes/${landmark.id}`)).properties).toMatchObject({ code: 'KPH', opened: 1871 });
+  });
+
+  it('merges two entities: edges and citations move to the one kept', async () => {
+    const nodes = (await api<{ data: Node[] }>('GET', '/nodes?include_stats=true&page_size=1000')).data.filter((node) => node.citation_count > 0 && node.edge_count > 0 && node.id !== landmark.id);
+    const [kept, merged] = nodes.sort((a, b) => a.label.localeCompare(b.label));
+    const keptCitations = kept.citation_count;
+    const mergedConnections = (await api<{ data: { id: string }[] }>('GET', `/nodes/${merged.id}/connections?page_size=1000`)).data.map((item) => item.id).filter((id) => id !== kept.id);
+    const mergedCitations = (await api<{ data: { id: string }[] }>('GET', `/nodes/${merged.id}/citations?page_size=100`)).data.map((item) => item.id);
+
+    await page.goto(`/graph?node=${kept.id}`);
+    await page.getByTestId('neighbourhood').getByRole('button', { name: 'Open details' }).click();
+    await drawer().getByRole('button', { name: 'Merge' }).click();
+    const dialog = page.getByRole('dialog', { name: `Merge into ${kept.label}` });
+    await dialog.getByLabel('Duplicate entity', { exact: true }).first().fill(merged.label.split(/\s+/)[0]);
+    await page.getByRole('option', { name: new RegExp(`^${merged.label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(`) }).click();
+    await captureScreen(page, 'entity-merge');
+    await dialog.getByRole('button', { name: `Merge into ${kept.label}` }).click();
+    await page.getByText('Merged.').waitFor();
+
+    expect((await server.call('GET', `/nodes/${merged.id}`, { cookie })).status).toBe(404);
+    const after = await api<Node>('GET', `/nodes/${kept.id}`);
+    expect(after.properties.aliases).toContain(merged.label);
+    expect(after.citation_count).toBe(keptCitations + mergedCitations.length);
+    const citations = (await api<{ data: { id: string }[] }>('GET', `/nodes/${kept.id}/citations?page_size=100`)).data.map((item) => item.id);
+    expect(citations).toEqual(expect.arrayContaining(mergedCitations));
+    const connections = (await api<{ data: { id: string }[] }>('GET', `/nodes/${kept.id}/connections?page_size=1000`)).data.map((item) => item.id);
+    expect(connections).toEqual(expect.arrayContaining(mergedConnections));
+    // The open page shows the merged name as an alias.
+    await drawer().getByText(merged.label).first().waitFor();
+  });
+});

@@ -1,0 +1,116 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { setUpAccount, startTestServer, type TestServer } from '../support/server.ts';
+import { startFakeOllama, type FakeOllama } from '../support/fakes/ollama.ts';
+import { captureScreen, openBrowser, type Session } from './support/browser.ts';
+
+const password = 'correct horse battery';
+
+interface Llm { chat_provider: string; localllm_instances: { base_url: string }[]; localllm_chat_model: string; openai_api_key: string | null }
+
+/** Providers (a fake Ollama server, verified), masked keys, and the schema-generated settings forms with field errors and reset. */
+describe('web interface: settings', { timeout: 120_000 }, () => {
+  let server: TestServer;
+  let ollama: FakeOllama;
+  let session: Session;
+  let page: Page;
+  let cookie: string;
+
+  const settings = async () => (await server.call('GET', '/settings', { cookie })).body as { llm: Llm; search: { max_search_results: number }; registry: { url: string } };
+  const pick = async (target: Page, label: string, option: string) => {
+    await target.getByRole('combobox', { name: label, exact: true }).click();
+    await target.getByRole('option', { name: option, exact: true }).click();
+  };
+
+  beforeAll(async () => {
+    [server, ollama] = await Promise.all([startTestServer(), startFakeOllama({ models: ['llama3.2:latest', 'qwen3:8b', 'nomic-embed-text:latest'] })]);
+    cookie = await setUpAccount(server, 'operator', password);
+    session = await openBrowser(server.url);
+    page = session.page;
+    await page.goto('/');
+    await page.getByLabel('Username').fill('operator');
+    await page.getByLabel(/^Password/).fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+  });
+  afterAll(async () => {
+    await session?.close();
+    await Promise.all([server?.stop(), ollama?.close()]);
+  });
+
+  it('switches the provider to a local model server, lists its models, saves and verifies it', async () => {
+    await page.goto('/settings?tab=providers');
+    await page.getByRole('radio', { name: 'Local model server' }).click();
+    const address = page.getByRole('textbox', { name: 'Server address' });
+    await address.fill(ollama.url);
+    await page.getByRole('button', { name: 'Test connection' }).click();
+    await page.getByText(/Version 0\.12\.6 · 3 models/).waitFor();
+    await pick(page, 'Chat model', 'llama3.2:latest');
+    await pick(page, 'Extraction model', 'qwen3:8b');
+    await captureScreen(page, 'settings-providers-local');
+    await page.getByRole('button', { name: 'Save and verify' }).click();
+    await page.getByText('The provider answers').waitFor();
+
+    const { llm } = await settings();
+    expect(llm.chat_provider).toBe('localllm');
+    expect(llm.localllm_instances.map((instance) => instance.base_url)).toEqual([ollama.url]);
+    expect(llm.localllm_chat_model).toBe('llama3.2:latest');
+    expect(ollama.requests.some((request) => request.path === '/api/tags')).toBe(true);
+  });
+
+  it('says when the local server does not answer', async () => {
+    ollama.setDown(true);
+    try {
+      await page.getByRole('button', { name: 'Test connection' }).click();
+      await page.getByText('Not reachable').waitFor();
+    } finally {
+      ollama.setDown(false);
+    }
+  });
+
+  it('takes a cloud key without ever showing the stored one', async () => {
+    await page.getByRole('radio', { name: 'OpenAI' }).click();
+    const key = page.getByLabel('OpenAI API key');
+    await key.fill('sk-test-secret-value');
+    await page.getByRole('button', { name: 'Save and verify' }).click();
+    await page.getByText(/The provider (answers|does not answer yet)/).waitFor();
+    expect((await settings()).llm.openai_api_key).toBe('configured');
+    await page.reload();
+    await page.getByRole('radio', { name: 'OpenAI' }).waitFor();
+    await page.getByText('A key is stored; it is never shown. Paste a new one to replace it.').waitFor();
+    expect(await page.getByLabel('OpenAI API key').inputValue()).toBe('');
+    expect(await page.content()).not.toContain('sk-test-secret-value');
+    await captureScreen(page, 'settings-providers-cloud');
+  });
+
+  it('shows a validation error at the field, then saves, then resets every setting', async () => {
+    await page.goto('/settings?tab=all');
+    await page.getByRole('navigation', { name: 'Settings groups' }).getByRole('button', { name: 'Search', exact: true }).click();
+    const field = page.getByRole('textbox', { name: 'Max search results' });
+    await field.fill('0');
+    await page.getByRole('button', { name: 'Save search' }).click();
+    await page.getByText('Must be at least 1').waitFor();
+    expect((await settings()).search.max_search_results).toBe(100);
+
+    await page.getByRole('navigation', { name: 'Settings groups' }).getByRole('button', { name: 'Registry', exact: true }).click();
+    await page.getByRole('textbox', { name: 'URL', exact: true }).fill('registry.example');
+    await page.getByRole('button', { name: 'Save registry' }).click();
+    await page.getByText('Enter an address starting with http:// or https://').waitFor();
+    await captureScreen(page, 'settings-all-error');
+
+    await page.getByRole('navigation', { name: 'Settings groups' }).getByRole('button', { name: 'Search', exact: true }).click();
+    await field.fill('42');
+    await page.getByRole('button', { name: 'Save search' }).click();
+    await page.getByText('Search saved.').waitFor();
+    expect((await settings()).search.max_search_results).toBe(42);
+
+    await page.getByRole('button', { name: 'Reset all settings…' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Reset all settings' }).click();
+    await page.getByText('Every setting is back to its default.').waitFor();
+    const reset = await settings();
+    expect(reset.search.max_search_results).toBe(100);
+    expect(reset.llm.chat_provider).toBe('builtin');
+    expect(await field.inputValue()).toBe('100');
+    await captureScreen(page, 'settings-all');
+  });
+});
