@@ -222,6 +222,13 @@ describe('schema-driven fuzzing of every operation', () => {
     await server?.stop();
   });
 
+  /** A new session (a logout case ends the current one; the cases after it need credentials again). */
+  async function signIn(): Promise<string> {
+    const login = await server.call('POST', '/auth/login', { body: { username: 'operator', password: 'correct horse battery' } });
+    expect(login.status, login.text).toBe(200);
+    return login.cookie!;
+  }
+
   it('answers every hostile request below 500, with the envelope on every 4xx, and stays healthy', async () => {
     const next = random(seed);
     const rank = (operation: Operation) => lastOperations.indexOf(`${operation.method} ${operation.path}`);
@@ -249,6 +256,7 @@ describe('schema-driven fuzzing of every operation', () => {
         if (streaming) await response.body?.cancel();
         const text = streaming ? '' : await response.text().catch((error: unknown) => `(body not read: ${(error as Error).message})`);
         const where = `${operation.method} ${operation.path} (${request.label}) → ${response.status} ${text.slice(0, 200)}`;
+        if (operation.path === '/auth/logout' && response.ok) cookie = await signIn();
         if (response.status >= 500 && response.status !== 503) failures.push(where);
         if (response.status >= 400 && response.status < 500) {
           let body: { error?: unknown; message?: unknown; details?: unknown } | undefined;
@@ -257,7 +265,10 @@ describe('schema-driven fuzzing of every operation', () => {
           } catch {
             // not JSON: reported below
           }
-          const enveloped = typeof body?.error === 'string' && typeof body.message === 'string' && (body.details === null || typeof body.details === 'object');
+          // The OpenAI-compatible API answers in OpenAI's error shape, which its clients parse.
+          const enveloped = operation.path.startsWith('/openai/')
+            ? typeof (body?.error as { message?: unknown } | undefined)?.message === 'string'
+            : typeof body?.error === 'string' && typeof body.message === 'string' && (body.details === null || typeof body.details === 'object');
           if (!enveloped) failures.push(`${where} (no error envelope)`);
         }
       }
@@ -266,10 +277,9 @@ describe('schema-driven fuzzing of every operation', () => {
     expect(sent).toBeGreaterThan(1_200);
 
     // Healthy afterwards: the process answers, a new session works, and a write goes through.
-    const login = await server.call('POST', '/auth/login', { body: { username: 'operator', password: 'correct horse battery' } });
-    expect(login.status, login.text).toBe(200);
-    expect((await server.call('GET', '/health', { cookie: login.cookie })).status).toBe(200);
-    const created = await server.call('POST', '/sources/tags', { cookie: login.cookie, body: { name: 'after the fuzz run' } });
+    const fresh = await signIn();
+    expect((await server.call('GET', '/health', { cookie: fresh })).status).toBe(200);
+    const created = await server.call('POST', '/sources/tags', { cookie: fresh, body: { name: 'after the fuzz run' } });
     expect(created.status, created.text).toBe(201);
   });
 });

@@ -72,7 +72,7 @@ describe('rendered nginx.conf in front of fake services', () => {
         res.writeHead(401, { 'Content-Type': 'application/json' }).end('{"error":"HTTP_401","message":"wrong password"}');
         return;
       }
-      if (req.url === '/api/v1/chats/c1/events' || req.url === '/api/v1/events') {
+      if (['/api/v1/chats/c1/events', '/api/v1/events', '/api/v1/mcp', '/api/v1/openai/v1/chat/completions'].includes(req.url ?? '')) {
         res.writeHead(200, { 'Content-Type': 'text/event-stream' });
         res.write('data: one\n\n');
         releaseStream = () => res.end('data: two\n\n');
@@ -219,7 +219,7 @@ describe('rendered nginx.conf in front of fake services', () => {
   });
 
   // The fake streams without X-Accel-Buffering: only nginx's own location keeps these unbuffered.
-  it.each(['/api/v1/chats/c1/events', '/api/v1/events'])('streams %s without buffering', async (route) => {
+  it.each(['/api/v1/chats/c1/events', '/api/v1/events', '/api/v1/mcp', '/api/v1/openai/v1/chat/completions'])('streams %s without buffering', async (route) => {
     const response = await fetch(`${base}${route}`, { headers: { Cookie: 'cc_session=good' } });
     expect(response.status).toBe(200);
     const reader = response.body!.getReader();
