@@ -1,201 +1,185 @@
-import { parseArgs } from 'node:util';
-import { resolveDataDir, DataPaths } from '@rhizome/core/paths';
-import { lockDataDir } from '@rhizome/core/runtime';
-import { FileLock } from '@rhizome/core/runtime';
-import { listenFailure, listenOptionsFromEnv, stopOnSignals, type ListenOptions } from '@rhizome/core/runtime';
-import type { EmbeddedServer } from './embedded.ts';
+import { Command, CommanderError } from 'commander';
+import { registerAdd } from './commands/add.ts';
+import { registerAsk } from './commands/ask.ts';
+import { registerCompletion } from './commands/completion.ts';
+import { registerKeys } from './commands/keys.ts';
+import { registerLogin } from './commands/login.ts';
+import { registerMcp } from './mcp-command.ts';
+import { registerSearch } from './commands/search.ts';
+import { registerSources } from './commands/sources.ts';
+import { registerStatus } from './commands/status.ts';
+import { registerTransfer } from './commands/transfer.ts';
+import { ExitCode } from './exit-codes.ts';
+import type { Io, Out } from './output.ts';
+import { CommandRunner } from './runner.ts';
+import { migrationStatus, rollback, serve, upgrade, worker } from './service-commands.ts';
 
-const usage: Record<string, string> = {
-  main: `Usage: rhizome <command> [options]
+const environment = `
+Environment: HOST, PORT (default 127.0.0.1:8888), RHIZOME_DATA_DIR, RHIZOME_CONFIG_DIR for the service;
+RHIZOME_URL and RHIZOME_API_KEY (or 'rhizome login') for the commands that talk to a running server.
+Exit codes: 0 done, 1 failed, 2 wrong usage, 3 no server at the URL, 4 not authenticated, 5 not found.
+Run 'rhizome <command> --help' for a command's options.`;
 
-Commands:
-  serve                  Start Rhizome on the embedded default (one process, no other services)
-  worker                 Run a task worker process (against Redis/Valkey or the shared queue.db)
-  db migrate status      Show the schema revision of each database
-  db migrate rollback    Restore a database's newest pre-upgrade backup
-  upgrade                Apply pending schema migrations to every database
-
-Environment: HOST, PORT (default 127.0.0.1:8888), RHIZOME_DATA_DIR, RHIZOME_CONFIG_DIR.
-Run 'rhizome <command> --help' for a command's options.`,
-  serve: `Usage: rhizome serve [--host HOST] [--port PORT]
-
-Starts the API, the worker and the auth check in one process on the embedded default
-(SQLite queue, in-process pub/sub). Defaults: HOST or 127.0.0.1, PORT or 8888.`,
-  worker: `Usage: rhizome worker
-
-Runs neuron-worker: takes tasks from the queue the settings select (RHIZOME_QUEUE_URL or queue.*
-settings for Redis/Valkey; otherwise <data_dir>/queue.db, shared with a running 'rhizome serve').
-Several workers may run at once.`,
-  status: `Usage: rhizome db migrate status
-
-Prints, for each database, the applied revision and the pending migrations.`,
-  rollback: `Usage: rhizome db migrate rollback [--database NAME]
-
-Replaces the database (default: the active one) with its newest pre-upgrade backup
-(databases/<name>/backups/pre-<rev>-<ts>.db). Stop the service first.`,
-  upgrade: `Usage: rhizome upgrade
-
-Applies pending migrations to every database, each after a backup.`,
-  db: `Usage: rhizome db <command>
+const dbUsage = `Usage: rhizome db <command>
 
 Commands:
   db migrate status      Show the schema revision of each database
   db migrate rollback    Restore a database's newest pre-upgrade backup
 
-Run 'rhizome db migrate <command> --help' for a command's options.`,
-};
+Run 'rhizome db migrate <command> --help' for a command's options.`;
 
-type Out = (line: string) => void;
-type Topic = 'serve' | 'worker' | 'status' | 'rollback' | 'upgrade';
+/** The command tree: the service commands run here, the others talk to a running server. */
+function buildProgram(io: Io, runner: CommandRunner): Command {
+  const program = new Command('rhizome')
+    .description('Rhizome: a local-first GraphRAG knowledge graph')
+    .usage('<command> [options]')
+    .option('--url <url>', 'the Rhizome server (default RHIZOME_URL, the login, or http://127.0.0.1:8888)')
+    .option('--api-key <key>', 'an API key (default RHIZOME_API_KEY or the login)')
+    .option('--json', 'print JSON instead of text')
+    .addHelpText('after', environment);
 
-/** Each command's words, help topic and the options it takes. */
-const commands: Record<string, { topic: Topic; options: string[] }> = {
-  serve: { topic: 'serve', options: ['host', 'port'] },
-  worker: { topic: 'worker', options: [] },
-  'db migrate status': { topic: 'status', options: [] },
-  'db migrate rollback': { topic: 'rollback', options: ['database'] },
-  upgrade: { topic: 'upgrade', options: [] },
-};
-/** Words that start commands without being one: their help lists what follows. */
-const groups: Record<string, string> = { db: 'db', 'db migrate': 'db' };
+  program
+    .command('serve')
+    .description('Start Rhizome on the embedded default (one process, no other services)')
+    .option('--host <host>', 'interface to listen on (default HOST or 127.0.0.1)')
+    .option('--port <port>', 'port to listen on (default PORT or 8888)')
+    .addHelpText(
+      'after',
+      '\nStarts the API, the worker and the auth check in one process (SQLite queue, in-process pub/sub).',
+    )
+    .action(runner.local((options: { host?: string; port?: string }) => serve(options.host, options.port, io.err)));
+  program
+    .command('worker')
+    .description('Run a task worker process (against Redis/Valkey or the shared queue.db)')
+    .addHelpText(
+      'after',
+      "\nTakes tasks from the queue the settings select (RHIZOME_QUEUE_URL or queue.* settings for Redis/Valkey;\notherwise <data_dir>/queue.db, shared with a running 'rhizome serve'). Several workers may run at once.",
+    )
+    .action(runner.local(() => worker()));
+  const db = program
+    .command('db')
+    .description('Schema migrations of the databases')
+    .usage('<command>')
+    .configureHelp({ formatHelp: () => dbUsage });
+  const migrate = db
+    .command('migrate')
+    .description('Schema migrations')
+    .usage('<command>')
+    .configureHelp({ formatHelp: () => dbUsage });
+  migrate
+    .command('status')
+    .description('Show the schema revision of each database')
+    .action(runner.local(() => migrationStatus(io.out)));
+  migrate
+    .command('rollback')
+    .description("Restore a database's newest pre-upgrade backup (stop the service first)")
+    .option('--database <name>', 'the database (default: the active one)')
+    .action(runner.local((options: { database?: string }) => rollback(options.database, io.out, io.err)));
+  program
+    .command('upgrade')
+    .description('Apply pending schema migrations to every database, each after a backup')
+    .action(runner.local(() => upgrade(io.out)));
+
+  for (const register of [
+    registerLogin,
+    registerAdd,
+    registerSources,
+    registerSearch,
+    registerAsk,
+    registerTransfer,
+    registerKeys,
+    registerStatus,
+    registerMcp,
+  ])
+    register(program, runner);
+  registerCompletion(program, runner);
+  return program;
+}
 
 /** Runs one CLI command; returns the process exit code. */
 export async function runCli(argv: string[], out: Out = console.log, err: Out = console.error): Promise<number> {
-  let parsed: ReturnType<typeof parse>;
+  const io: Io = {
+    out,
+    err,
+    write: (text) => void process.stdout.write(text),
+    interactive: Boolean(process.stderr.isTTY),
+  };
+  const runner = new CommandRunner(io);
+  const program = buildProgram(io, runner);
+  let written = '';
+  for (const command of allCommands(program)) {
+    command
+      .exitOverride()
+      .configureOutput({
+        writeOut: (text) => (written += text),
+        writeErr: () => undefined,
+        outputError: () => undefined,
+      });
+  }
   try {
-    parsed = parse(argv);
+    await program.parseAsync(argv, { from: 'user' });
   } catch (error) {
-    err(`rhizome: ${(error as Error).message}\nRun 'rhizome --help' for the commands and their options.`);
-    return 2;
-  }
-  const { values, positionals } = parsed;
-  const command = positionals.join(' ');
-  const known = commands[command];
-  if (!known) {
-    if (command === '' || (values.help && groups[command])) {
-      out(usage[groups[command] ?? 'main']);
-      return 0;
+    if (!(error instanceof CommanderError)) throw error;
+    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') {
+      out(written.trimEnd());
+      return ExitCode.ok;
     }
-    err(`rhizome: ${groups[command] ? `'${command}' needs a command` : `unknown command '${command}'`}\n\n${usage[groups[command] ?? nearestGroup(command)]}`);
-    return 2;
+    err(usageError(program, argv, error));
+    return ExitCode.usage;
   }
-  if (values.help) {
-    out(usage[known.topic]);
-    return 0;
-  }
-  const foreign = (['host', 'port', 'database'] as const).filter((option) => values[option] !== undefined && !known.options.includes(option));
-  if (foreign.length) {
-    err(`rhizome: '${command}' takes no --${foreign[0]} option\n\n${usage[known.topic]}`);
-    return 2;
-  }
-  switch (known.topic) {
-    case 'serve':
-      return serve(values.host, values.port, err);
-    case 'worker':
-      await (await import('@rhizome/neuron-worker')).runWorkerProcess();
-      return new Promise(() => undefined);
-    case 'status':
-      return migrationStatus(out);
-    case 'rollback':
-      return rollback(values.database, out, err);
-    default:
-      return upgrade(out);
-  }
+  if (written) out(written.trimEnd());
+  return runner.exitCode;
 }
 
-function parse(argv: string[]) {
-  return parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: { help: { type: 'boolean', short: 'h' }, host: { type: 'string' }, port: { type: 'string' }, database: { type: 'string' } },
-  });
+function allCommands(command: Command): Command[] {
+  return [command, ...command.commands.flatMap(allCommands)];
 }
 
-/** The help that lists the commands an unknown one was probably meant among. */
-function nearestGroup(command: string): string {
-  return command.startsWith('db ') ? 'db' : 'main';
-}
-
-async function serve(host: string | undefined, port: string | undefined, err: Out): Promise<number> {
-  const env = { ...process.env, ...(host ? { HOST: host } : {}), ...(port ? { PORT: port } : {}) };
-  let listenOn: ListenOptions;
-  try {
-    listenOn = listenOptionsFromEnv(8888, env);
-  } catch (error) {
-    err(`rhizome: ${(error as Error).message}`);
-    return 2;
-  }
-  const lock = await lockDataDir(new DataPaths(resolveDataDir(env)));
-  if (!(lock instanceof FileLock)) {
-    err(`rhizome: ${lock.refusal}`);
-    return 1;
-  }
-  let server: EmbeddedServer;
-  try {
-    server = await (await import('./embedded.ts')).startEmbedded(listenOn, env);
-  } catch (error) {
-    await lock.release();
-    const reason = listenFailure(error, listenOn);
-    if (!reason) throw error;
-    err(`rhizome: ${reason}`);
-    return 1;
-  }
-  server.platform.logger.info(`Rhizome (embedded default) listening on ${server.url}`);
-  stopOnSignals(server.platform.logger, async () => {
-    await server.stop();
-    await lock.release();
-  });
-  return new Promise(() => undefined);
-}
-
-/** The platform of a one-shot command, loaded on demand: help and usage errors answer without loading it. */
-async function cliPlatform(migrationPolicy: 'none' | 'apply') {
-  const [{ createPlatform }, { InProcessPubSub }] = await Promise.all([import('@rhizome/core/platform'), import('@rhizome/queue')]);
-  return createPlatform({ service: 'cli', migrationPolicy, pubsub: new InProcessPubSub() });
-}
-
-async function migrationStatus(out: Out): Promise<number> {
-  const platform = await cliPlatform('none');
-  try {
-    for (const { name } of platform.databases.list()) {
-      const db = await platform.databases.connection(name);
-      const status = await platform.databases.migrator(name).status(db);
-      out(`${name}: revision ${status.current_revision ?? 'none'}; applied ${status.applied.join(', ') || '-'}; pending ${status.pending.join(', ') || '-'}`);
+/** The command the words of `argv` reach, and those words. */
+function reached(program: Command, argv: string[]): { command: Command; words: string[] } {
+  let command = program;
+  const words: string[] = [];
+  for (const word of argv) {
+    if (word.startsWith('-')) break;
+    const next = command.commands.find((candidate) => candidate.name() === word || candidate.aliases().includes(word));
+    if (!next) {
+      if (command.commands.length) words.push(word);
+      break;
     }
-    return 0;
-  } finally {
-    await platform.close();
+    command = next;
+    words.push(word);
   }
+  return { command, words };
 }
 
-async function rollback(database: string | undefined, out: Out, err: Out): Promise<number> {
-  const platform = await cliPlatform('none');
-  try {
-    const name = database ?? platform.databases.currentName();
-    const migrator = platform.databases.migrator(name);
-    const backup = migrator.latestBackup();
-    if (!backup) {
-      err(`No pre-upgrade backup for database '${name}'`);
-      return 1;
-    }
-    const db = await platform.databases.restore(name, backup);
-    out(`Restored '${name}' from ${backup} (revision ${(await migrator.status(db)).current_revision ?? 'none'})`);
-    return 0;
-  } finally {
-    await platform.close();
+const helpOf = (command: Command) => command.helpInformation().trimEnd();
+
+/** One line saying what was wrong, then the help of the command it was meant for; never a stack trace. */
+function usageError(program: Command, argv: string[], error: CommanderError): string {
+  const { command, words } = reached(program, argv);
+  const phrase = words.join(' ');
+  if (
+    error.code === 'commander.unknownCommand' ||
+    error.code === 'commander.help' ||
+    (error.code === 'commander.excessArguments' && command.commands.length)
+  ) {
+    const problem =
+      words.length > commandDepth(command) ? `unknown command '${phrase}'` : `'${phrase}' needs a command`;
+    return `rhizome: ${problem}\n\n${helpOf(command)}`;
   }
+  if (error.code === 'commander.unknownOption') {
+    const option = /'([^']+)'/.exec(error.message)?.[1] ?? '';
+    const elsewhere = allCommands(program).some(
+      (other) => other !== command && other.options.some((known) => known.long === option),
+    );
+    if (elsewhere && command !== program) return `rhizome: '${phrase}' takes no ${option} option\n\n${helpOf(command)}`;
+    return `rhizome: Unknown option '${option}'\nRun 'rhizome ${phrase ? `${phrase} ` : ''}--help' for the options.`;
+  }
+  return `rhizome: ${error.message.replace(/^error: /, '')}\nRun 'rhizome ${phrase ? `${phrase} ` : ''}--help' for the usage.`;
 }
 
-async function upgrade(out: Out): Promise<number> {
-  const platform = await cliPlatform('apply');
-  try {
-    for (const { name } of platform.databases.list()) {
-      await platform.databases.connection(name);
-      const result = platform.databases.startupResults.get(name);
-      out(`${name}: ${result?.applied.length ? `applied ${result.applied.join(', ')}` : 'up to date'}${result?.backup_path ? ` (backup ${result.backup_path})` : ''}`);
-    }
-    return 0;
-  } finally {
-    await platform.close();
-  }
+function commandDepth(command: Command): number {
+  let depth = 0;
+  for (let parent = command.parent; parent; parent = parent.parent) depth += 1;
+  return depth;
 }

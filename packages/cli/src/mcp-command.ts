@@ -10,11 +10,15 @@ to stderr. The tools are read-only unless the mcp.mode setting is "write".`;
 
 /** `rhizome mcp`: registered here, loaded (with the protocol SDK and the service) only when it runs. */
 export function registerMcp(program: Command, runner: CommandRunner): void {
-  program.command('mcp').description('Serve the Model Context Protocol on stdio for an agent (Claude Desktop, Claude Code, Cursor …)')
+  program
+    .command('mcp')
+    .description('Serve the Model Context Protocol on stdio for an agent (Claude Desktop, Claude Code, Cursor …)')
     .option('--database <name>', 'make this database the active one first (not with --url)')
     .addHelpText('after', help)
-    .action(runner.local(async (_options: unknown, command: Command) => {
-      const { runMcp } = await import('./mcp.ts');
-      return runMcp(command.optsWithGlobals<RemoteOptions & { database?: string }>(), runner.io);
-    }));
+    .action(
+      runner.local(async (_options: unknown, command: Command) => {
+        const { runMcp } = await import('./mcp.ts');
+        return runMcp(command.optsWithGlobals<RemoteOptions & { database?: string }>(), runner.io);
+      }),
+    );
 }

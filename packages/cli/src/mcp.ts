@@ -34,10 +34,18 @@ function protocolStdout(): Writable {
  * server at the URL end the command with its message and exit code instead of failing every later call.
  */
 async function checkedRemote(options: McpOptions, io: Io): Promise<Remote> {
-  if (options.database) throw new CliFailure("--database applies to the data directory; with --url the server's active database is used", ExitCode.usage);
+  if (options.database)
+    throw new CliFailure(
+      "--database applies to the data directory; with --url the server's active database is used",
+      ExitCode.usage,
+    );
   if (!URL.canParse(options.url as string)) throw new CliFailure(`--url '${options.url}' is not a URL`, ExitCode.usage);
   const remote = remoteOf({ url: options.url, apiKey: options.apiKey }, io);
-  if (!remote.apiKey) throw new CliFailure(`--url needs an API key: pass --api-key, set RHIZOME_API_KEY, or run 'rhizome login --url ${remote.url}'`, ExitCode.unauthorized);
+  if (!remote.apiKey)
+    throw new CliFailure(
+      `--url needs an API key: pass --api-key, set RHIZOME_API_KEY, or run 'rhizome login --url ${remote.url}'`,
+      ExitCode.unauthorized,
+    );
   try {
     await remote.client.call(authEndpoints.me);
   } catch (error) {
@@ -56,7 +64,9 @@ export async function runMcp(options: McpOptions, io: Io): Promise<number> {
 /** Every message both ways between the agent on stdio and the server's HTTP endpoint. */
 async function relay(stdio: Transport, url: string, apiKey: string, err: Out): Promise<number> {
   const endpoint = new URL(`${url}/api/v1/mcp`);
-  const remote = new StreamableHTTPClientTransport(endpoint, { requestInit: { headers: { authorization: `Bearer ${apiKey}` } } });
+  const remote = new StreamableHTTPClientTransport(endpoint, {
+    requestInit: { headers: { authorization: `Bearer ${apiKey}` } },
+  });
   const closed = new Promise<number>((resolve) => {
     stdio.onclose = () => {
       void remote.close().finally(() => resolve(0));
@@ -70,7 +80,12 @@ async function relay(stdio: Transport, url: string, apiKey: string, err: Out): P
       const reason = `${endpoint.href}: ${error instanceof Error ? error.message : String(error)}`;
       err(`rhizome mcp: ${reason}`);
       // A request the server never saw is answered here, so the agent is not left waiting for it.
-      if ('method' in message && 'id' in message) void stdio.send({ jsonrpc: '2.0', id: message.id, error: { code: ErrorCode.InternalError, message: `The Rhizome server did not take the request: ${reason}` } });
+      if ('method' in message && 'id' in message)
+        void stdio.send({
+          jsonrpc: '2.0',
+          id: message.id,
+          error: { code: ErrorCode.InternalError, message: `The Rhizome server did not take the request: ${reason}` },
+        });
     });
   };
   remote.onmessage = (message) => {
@@ -88,12 +103,23 @@ async function relay(stdio: Transport, url: string, apiKey: string, err: Out): P
  * is, and the server offers only the upgrade tools until they are applied.
  */
 async function serveDirect(stdio: Transport, database: string | undefined): Promise<number> {
-  const [{ createPlatform, startBackgroundJobs }, { DataPaths, resolveDataDir }, { lockDataDir, FileLock }, { createNeuronWorker }, { createMcpServer }] = await Promise.all([
-    import('@rhizome/core/platform'), import('@rhizome/core/paths'), import('@rhizome/core/runtime'), import('@rhizome/neuron-worker'), import('@rhizome/cortex-api/mcp/server'),
+  const [
+    { createPlatform, startBackgroundJobs },
+    { DataPaths, resolveDataDir },
+    { lockDataDir, FileLock },
+    { createNeuronWorker },
+    { createMcpServer },
+  ] = await Promise.all([
+    import('@rhizome/core/platform'),
+    import('@rhizome/core/paths'),
+    import('@rhizome/core/runtime'),
+    import('@rhizome/neuron-worker'),
+    import('@rhizome/cortex-api/mcp/server'),
   ]);
   const paths = new DataPaths(resolveDataDir(process.env));
   const lock = await lockDataDir(paths);
-  if (!(lock instanceof FileLock)) throw new CliFailure(`${lock.refusal}; to use the running server, pass --url (and --api-key)`);
+  if (!(lock instanceof FileLock))
+    throw new CliFailure(`${lock.refusal}; to use the running server, pass --url (and --api-key)`);
   const existing = fs.existsSync(paths.databasesDir) && fs.readdirSync(paths.databasesDir).length > 0;
   const platform = await createPlatform({ service: 'mcp', migrationPolicy: existing ? 'none' : 'apply' });
   try {

@@ -6,11 +6,14 @@ type AnyEndpoint = Endpoint;
 type QueryValue = string | number | boolean | null | undefined | readonly (string | number)[];
 
 /** Where a call goes besides the endpoint's path: its path parameters and query, typed by the contract. */
-export type Location<E> = (ParamsOf<E> extends Record<string, never> ? { params?: undefined } : { params: ParamsOf<E> })
-  & (QueryOf<E> extends Record<string, never> ? { query?: undefined } : { query?: Partial<QueryOf<E>> });
+export type Location<E> = (ParamsOf<E> extends Record<string, never>
+  ? { params?: undefined }
+  : { params: ParamsOf<E> }) &
+  (QueryOf<E> extends Record<string, never> ? { query?: undefined } : { query?: Partial<QueryOf<E>> });
 
 /** What a call needs besides the endpoint: the location, the JSON body typed by the contract, and a signal. */
-export type CallInput<E> = Location<E> & (BodyOf<E> extends undefined ? { body?: undefined } : { body: BodyOf<E> }) & { signal?: AbortSignal };
+export type CallInput<E> = Location<E> &
+  (BodyOf<E> extends undefined ? { body?: undefined } : { body: BodyOf<E> }) & { signal?: AbortSignal };
 
 interface LooseInput {
   params?: unknown;
@@ -65,22 +68,36 @@ export class RhizomeClient {
       headers['content-type'] = 'application/json';
       body = JSON.stringify(given.body);
     }
-    const response = await this.send(this.locate(endpoint, given), { method: endpoint.method, headers, body, signal: given.signal });
+    const response = await this.send(this.locate(endpoint, given), {
+      method: endpoint.method,
+      headers,
+      body,
+      signal: given.signal,
+    });
     return (await parsed(response)) as ResponseOf<E>;
   }
 
   /** A multipart upload: the contract's form fields plus the files under its file field. */
-  async upload<E extends AnyEndpoint>(endpoint: E, files: Blob[], fields: Partial<BodyOf<E>> = {}, signal?: AbortSignal): Promise<ResponseOf<E>> {
+  async upload<E extends AnyEndpoint>(
+    endpoint: E,
+    files: Blob[],
+    fields: Partial<BodyOf<E>> = {},
+    signal?: AbortSignal,
+  ): Promise<ResponseOf<E>> {
     if (!endpoint.files) throw new Error(`${endpoint.method} ${endpoint.path} takes no files`);
     const form = new FormData();
-    for (const [key, value] of Object.entries(fields as Record<string, unknown>)) if (value !== undefined && value !== null) form.append(key, String(value));
+    for (const [key, value] of Object.entries(fields as Record<string, unknown>))
+      if (value !== undefined && value !== null) form.append(key, String(value));
     for (const file of files) form.append(endpoint.files.field, file, file instanceof File ? file.name : 'upload');
     const response = await this.send(this.locate(endpoint), { method: endpoint.method, body: form, signal });
     return (await parsed(response)) as ResponseOf<E>;
   }
 
   /** A non-JSON body (a markdown export, an original file) as a Blob with the server's file name. */
-  async download<E extends AnyEndpoint>(endpoint: E, input: Location<E>): Promise<{ blob: Blob; filename: string | null }> {
+  async download<E extends AnyEndpoint>(
+    endpoint: E,
+    input: Location<E>,
+  ): Promise<{ blob: Blob; filename: string | null }> {
     const response = await this.send(this.locate(endpoint, input), { method: endpoint.method });
     const disposition = response.headers.get('content-disposition') ?? '';
     const filename = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(disposition)?.[1] ?? null;
@@ -91,10 +108,39 @@ export class RhizomeClient {
    * Follows a server-sent-event endpoint, handing each frame's JSON to `onEvent`; resolves when the
    * server closes the stream, rejects when it cannot be opened (a RequestError) or breaks off.
    */
-  async stream<E extends AnyEndpoint, T = unknown>(endpoint: E, input: Location<E>, onEvent: (event: T) => void, signal?: AbortSignal): Promise<void> {
-    const response = await this.send(this.locate(endpoint, input), { method: 'GET', headers: { accept: 'text/event-stream' }, signal });
+  async stream<E extends AnyEndpoint, T = unknown>(
+    endpoint: E,
+    input: Location<E>,
+    onEvent: (event: T) => void,
+    signal?: AbortSignal,
+  ): Promise<void> {
+    const response = await this.send(this.locate(endpoint, input), {
+      method: 'GET',
+      headers: { accept: 'text/event-stream' },
+      signal,
+    });
     if (!response.body) return;
     await readEventStream(response.body, (data) => onEvent(JSON.parse(data) as T), signal);
+  }
+
+  /**
+   * POSTs the JSON body to an endpoint answering with server-sent events (a streamed completion), handing
+   * each frame's data to `onData` as sent; rejects with a RequestError when the server refuses the request.
+   */
+  async streamCall<E extends AnyEndpoint>(
+    endpoint: E,
+    input: CallInput<E>,
+    onData: (data: string) => void,
+  ): Promise<void> {
+    const given: LooseInput = input;
+    const headers = { accept: 'text/event-stream', 'content-type': 'application/json' };
+    const response = await this.send(this.locate(endpoint, given), {
+      method: endpoint.method,
+      headers,
+      body: JSON.stringify(given.body),
+      signal: given.signal,
+    });
+    if (response.body) await readEventStream(response.body, onData, given.signal);
   }
 
   private async send(url: string, init: RequestInit): Promise<Response> {

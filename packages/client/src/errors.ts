@@ -32,8 +32,19 @@ export async function requestErrorOf(response: Response): Promise<RequestError> 
   } catch {
     // not JSON
   }
-  const code = typeof body?.error === 'string' ? body.error : `HTTP_${response.status}`;
-  const message = typeof body?.message === 'string' && body.message ? body.message : fallbackMessage(response.status, code);
+  // OpenAI-compatible paths answer `{error: {message, type, code}}` instead of the envelope.
+  const nested =
+    typeof body?.error === 'object' && body.error !== null
+      ? (body.error as { message?: unknown; code?: unknown })
+      : null;
+  const code =
+    typeof body?.error === 'string'
+      ? body.error
+      : typeof nested?.code === 'string'
+        ? nested.code
+        : `HTTP_${response.status}`;
+  const given = nested ? nested.message : body?.message;
+  const message = typeof given === 'string' && given ? given : fallbackMessage(response.status, code);
   return new RequestError(response.status, code, message, body?.details ?? null);
 }
 

@@ -3,7 +3,11 @@
  * rather than EventSource: it carries the same cookies, can be aborted, and does not reconnect by
  * itself to a stream that closed on purpose (a chat's `done`).
  */
-export async function readEventStream(body: ReadableStream<Uint8Array>, onData: (data: string) => void, signal?: AbortSignal): Promise<void> {
+export async function readEventStream(
+  body: ReadableStream<Uint8Array>,
+  onData: (data: string) => void,
+  signal?: AbortSignal,
+): Promise<void> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
   let buffer = '';
@@ -18,7 +22,10 @@ export async function readEventStream(body: ReadableStream<Uint8Array>, onData: 
       while (boundary >= 0) {
         const frame = buffer.slice(0, boundary);
         buffer = buffer.slice(boundary + 2);
-        const data = frame.split('\n').filter((line) => line.startsWith('data:')).map((line) => line.slice(line.startsWith('data: ') ? 6 : 5));
+        const data = frame
+          .split('\n')
+          .filter((line) => line.startsWith('data:'))
+          .map((line) => line.slice(line.startsWith('data: ') ? 6 : 5));
         if (data.length) onData(data.join('\n'));
         boundary = buffer.indexOf('\n\n');
       }

@@ -36,13 +36,43 @@ import { mountToolRoutes } from './routes/tools.ts';
 import { mountTriggerRoutes } from './routes/triggers.ts';
 import { mountWorkflowRoutes } from './routes/workflows.ts';
 import { mountWebInterface } from './web/interface.ts';
+import { mountOpenAiRoutes, openAiErrorShape } from './openai/index.ts';
+import { mcpEndpoints } from '@rhizome/contracts/api/mcp';
+import { mcpRouter } from './mcp/http.ts';
 
 export type { CortexDeps } from './deps.ts';
 
 const featureRoutes = [
-  mountAuthRoutes, mountSettingsRoutes, mountPresetRoutes, mountLocalLlmRoutes, mountLlmRoutes, mountDatabaseRoutes, mountUpgradeRoutes, mountOpsRoutes, mountQueueRoutes, mountProcessingRoutes,
-  mountSourcePauseRoutes, mountSourceRoutes, mountExtractionRoutes, mountTemplateRoutes, mountNodeRoutes, mountNodeMergeRoutes, mountEdgeRoutes, mountGraphRoutes, mountSearchRoutes, mountSearchIndexRoutes, mountChatRoutes,
-  mountBackupRoutes, mountRegistryRoutes, mountQualityRoutes, mountExportRoutes, mountToolRoutes, mountTriggerRoutes, mountWorkflowRoutes, mountEventRoutes,
+  mountAuthRoutes,
+  mountSettingsRoutes,
+  mountPresetRoutes,
+  mountLocalLlmRoutes,
+  mountLlmRoutes,
+  mountDatabaseRoutes,
+  mountUpgradeRoutes,
+  mountOpsRoutes,
+  mountQueueRoutes,
+  mountProcessingRoutes,
+  mountSourcePauseRoutes,
+  mountSourceRoutes,
+  mountExtractionRoutes,
+  mountTemplateRoutes,
+  mountNodeRoutes,
+  mountNodeMergeRoutes,
+  mountEdgeRoutes,
+  mountGraphRoutes,
+  mountSearchRoutes,
+  mountSearchIndexRoutes,
+  mountChatRoutes,
+  mountBackupRoutes,
+  mountRegistryRoutes,
+  mountQualityRoutes,
+  mountExportRoutes,
+  mountToolRoutes,
+  mountTriggerRoutes,
+  mountWorkflowRoutes,
+  mountEventRoutes,
+  mountOpenAiRoutes,
 ];
 const publicDocs = new Set(['/openapi.json', '/docs']);
 
@@ -63,18 +93,29 @@ export function createCortexApi(deps: CortexDeps): { app: Express; routes: Route
     return publicRoutes.has(`${method} ${route}`) || publicDocs.has(route) || route.startsWith('/docs/');
   };
 
-  api.use(express.json({ limit: `${platform.settings.get().batching.max_request_body_mb}mb`, type: ['application/json', 'application/*+json'], verify: refuseUnsafeJson }));
+  api.use(
+    express.json({
+      limit: `${platform.settings.get().batching.max_request_body_mb}mb`,
+      type: ['application/json', 'application/*+json'],
+      verify: refuseUnsafeJson,
+    }),
+  );
   for (const mount of featureRoutes) mount(routes, deps);
   for (const spec of routes.mounted) if (spec.public) publicRoutes.add(`${spec.method} ${spec.path}`);
 
-  const openApi = buildOpenApi(routes.mounted, platform.version);
+  const openApi = buildOpenApi([...routes.mounted, ...Object.values(mcpEndpoints)], platform.version);
   api.get('/openapi.json', (_req, res) => {
     res.json(openApi);
   });
   api.use('/docs', swaggerUi.serve, swaggerUi.setup(undefined, { swaggerOptions: { url: '/api/v1/openapi.json' } }));
   api.use(notFoundHandler);
 
-  app.use('/api', identityMiddleware({ verifier: deps.verifier, edgeToken: deps.edgeToken, mode: deps.authMode, isPublic }));
+  app.use('/api/v1/openai/v1', openAiErrorShape);
+  app.use(
+    '/api',
+    identityMiddleware({ verifier: deps.verifier, edgeToken: deps.edgeToken, mode: deps.authMode, isPublic }),
+  );
+  app.use('/api/v1/mcp', mcpRouter(platform));
   app.use('/api/v1', api);
   mountWebInterface(app, platform.version);
   app.use('/api', notFoundHandler);

@@ -23,6 +23,8 @@ export interface ScriptedChat {
   intervalMs?: number;
   /** Tool calls the answer ends with, after its deltas (a chat model's tool loop). */
   toolCalls?: { name: string; arguments: Record<string, unknown> }[];
+  /** 'length': the answer ends as one cut by the output token limit (num_predict). */
+  doneReason?: 'stop' | 'length';
 }
 
 export interface FakeOllamaOptions {
@@ -53,7 +55,10 @@ interface EmbedBody {
 }
 
 class HttpFailure extends Error {
-  constructor(readonly status: number, message: string) {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -77,7 +82,9 @@ export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<
     typeof name === 'string' ? models.find((model) => model === name || model === `${name}:latest`) : undefined;
 
   const capabilitiesOf = (model: string): string[] =>
-    options.capabilities?.[model] ?? options.capabilities?.[model.replace(/:latest$/, '')] ?? (model.includes('embed') ? ['embedding'] : ['completion', 'tools', 'thinking']);
+    options.capabilities?.[model] ??
+    options.capabilities?.[model.replace(/:latest$/, '')] ??
+    (model.includes('embed') ? ['embedding'] : ['completion', 'tools', 'thinking']);
 
   const requireModel = (name: unknown): string => {
     const model = resolveModel(name);
@@ -148,15 +155,21 @@ export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<
   async function chat(res: http.ServerResponse, body: ChatBody): Promise<void> {
     if (!body.model) throw new HttpFailure(400, 'model is required');
     const model = requireModel(body.model);
-    if (body.think === true && !capabilitiesOf(model).includes('thinking')) throw new HttpFailure(400, `"${body.model}" does not support thinking`);
+    if (body.think === true && !capabilitiesOf(model).includes('thinking'))
+      throw new HttpFailure(400, `"${body.model}" does not support thinking`);
     const messages = body.messages ?? [];
     const last = messages.at(-1);
     const lastUser = last?.role === 'user' ? (last.content ?? '') : '';
     const toolName = body.tools?.[0]?.function?.name;
     const script = scripted.shift();
     if (script) return streamScripted(res, body, messages, script);
-    const toolCall = toolName && lastUser.includes('use tool') ? { function: { name: toolName, arguments: { query: lastUser } } } : null;
-    const answer = toolCall ? '' : fakeReply(lastUser, last?.role === 'user' ? (last.images ?? []).map(bytesOfBase64) : []);
+    const toolCall =
+      toolName && lastUser.includes('use tool')
+        ? { function: { name: toolName, arguments: { query: lastUser } } }
+        : null;
+    const answer = toolCall
+      ? ''
+      : fakeReply(lastUser, last?.role === 'user' ? (last.images ?? []).map(bytesOfBase64) : []);
     const base = () => ({ model: body.model, created_at: new Date().toISOString() });
     const done = {
       done: true,
@@ -173,19 +186,26 @@ export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<
       return sendJson(res, 200, { ...base(), message, ...done });
     }
     res.writeHead(200, { 'content-type': 'application/x-ndjson' });
-    const chunks = toolCall ? [{ role: 'assistant', content: '', tool_calls: [toolCall] }] : deltasOf(answer).map((content) => ({ role: 'assistant', content }));
+    const chunks = toolCall
+      ? [{ role: 'assistant', content: '', tool_calls: [toolCall] }]
+      : deltasOf(answer).map((content) => ({ role: 'assistant', content }));
     for (const message of chunks) res.write(`${JSON.stringify({ ...base(), message, done: false })}\n`);
     res.end(`${JSON.stringify({ ...base(), message: { role: 'assistant', content: '' }, ...done })}\n`);
   }
 
-  async function streamScripted(res: http.ServerResponse, body: ChatBody, messages: OllamaMessage[], script: ScriptedChat): Promise<void> {
+  async function streamScripted(
+    res: http.ServerResponse,
+    body: ChatBody,
+    messages: OllamaMessage[],
+    script: ScriptedChat,
+  ): Promise<void> {
     const answer = script.deltas.join('');
     const delivery = { deltas: script.deltas.length, delivered: 0 };
     scriptedDeliveries.push(delivery);
     const base = () => ({ model: body.model, created_at: new Date().toISOString() });
     const done = {
       done: true,
-      done_reason: 'stop',
+      done_reason: script.doneReason ?? 'stop',
       prompt_eval_count: messages.reduce((sum, message) => sum + wordCount(message.content ?? ''), 0),
       eval_count: wordCount(answer),
     };
@@ -202,7 +222,9 @@ export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<
     }
     if (script.toolCalls?.length) {
       const tool_calls = script.toolCalls.map((call) => ({ function: { name: call.name, arguments: call.arguments } }));
-      res.write(`${JSON.stringify({ ...base(), message: { role: 'assistant', content: '', tool_calls }, done: false })}\n`);
+      res.write(
+        `${JSON.stringify({ ...base(), message: { role: 'assistant', content: '', tool_calls }, done: false })}\n`,
+      );
     }
     res.end(`${JSON.stringify({ ...base(), message: { role: 'assistant', content: '' }, ...done })}\n`);
   }
@@ -262,7 +284,14 @@ function tagOf(name: string) {
 }
 
 function detailsOf(name: string) {
-  return { parent_model: '', format: 'gguf', family: name.split(/[:.\d]/)[0] || 'llama', families: ['llama'], parameter_size: '3.2B', quantization_level: 'Q4_K_M' };
+  return {
+    parent_model: '',
+    format: 'gguf',
+    family: name.split(/[:.\d]/)[0] || 'llama',
+    families: ['llama'],
+    parameter_size: '3.2B',
+    quantization_level: 'Q4_K_M',
+  };
 }
 
 function sendJson(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {

@@ -31,8 +31,13 @@ interface PendingApproval {
 
 export async function requestApproval(db: Db, request: PendingApproval): Promise<void> {
   await db('chat_tool_approvals').insert({
-    chat_id: request.chatId, tool_call_id: request.toolCallId, turn_id: request.turnId, tool_name: request.toolName,
-    arguments: JSON.stringify(request.arguments), status: 'pending', created_at: nowIso(),
+    chat_id: request.chatId,
+    tool_call_id: request.toolCallId,
+    turn_id: request.turnId,
+    tool_name: request.toolName,
+    arguments: JSON.stringify(request.arguments),
+    status: 'pending',
+    created_at: nowIso(),
   });
 }
 
@@ -44,7 +49,14 @@ async function outcomeOf(db: Db, chatId: string, toolCallId: string): Promise<Ap
 }
 
 /** Waits for the decision on a requested approval; denied once `timeoutMs` passes unanswered. Throws when `signal` aborts. */
-export async function awaitDecision(db: Db, pubsub: PubSub, chatId: string, toolCallId: string, timeoutMs: number, signal: AbortSignal): Promise<ApprovalOutcome> {
+export async function awaitDecision(
+  db: Db,
+  pubsub: PubSub,
+  chatId: string,
+  toolCallId: string,
+  timeoutMs: number,
+  signal: AbortSignal,
+): Promise<ApprovalOutcome> {
   let wake: () => void = () => undefined;
   const unsubscribe = await subscribeChatControl(pubsub, chatId, (message) => {
     if (message.type === 'decision' && message.tool_call_id === toolCallId) wake();
@@ -57,7 +69,9 @@ export async function awaitDecision(db: Db, pubsub: PubSub, chatId: string, tool
       if (outcome) return outcome;
       const left = deadline - Date.now();
       if (left <= 0) {
-        const expired = await db('chat_tool_approvals').where({ chat_id: chatId, tool_call_id: toolCallId, status: 'pending' }).update({ status: 'expired', decided_at: nowIso() });
+        const expired = await db('chat_tool_approvals')
+          .where({ chat_id: chatId, tool_call_id: toolCallId, status: 'pending' })
+          .update({ status: 'expired', decided_at: nowIso() });
         if (expired) return 'timeout';
         continue;
       }
@@ -75,12 +89,20 @@ export async function awaitDecision(db: Db, pubsub: PubSub, chatId: string, tool
   } finally {
     await unsubscribe();
     // A turn stopped while waiting leaves no request a late decision could still "approve".
-    await db('chat_tool_approvals').where({ chat_id: chatId, tool_call_id: toolCallId, status: 'pending' }).update({ status: 'expired', decided_at: nowIso() });
+    await db('chat_tool_approvals')
+      .where({ chat_id: chatId, tool_call_id: toolCallId, status: 'pending' })
+      .update({ status: 'expired', decided_at: nowIso() });
   }
 }
 
 /** Records the operator's decision; 404 when no pending approval of this chat has that id. */
-export async function decideTool(db: Db, pubsub: PubSub, chatId: string, toolCallId: string, decision: 'approve' | 'reject'): Promise<void> {
+export async function decideTool(
+  db: Db,
+  pubsub: PubSub,
+  chatId: string,
+  toolCallId: string,
+  decision: 'approve' | 'reject',
+): Promise<void> {
   const moved = await db('chat_tool_approvals')
     .where({ chat_id: chatId, tool_call_id: toolCallId, status: 'pending' })
     .update({ status: decision === 'approve' ? 'approved' : 'rejected', decided_at: nowIso() });
@@ -92,7 +114,10 @@ export async function decideTool(db: Db, pubsub: PubSub, chatId: string, toolCal
  * Requests of turns the chat is no longer running (a worker that died while waiting, a turn replaced)
  * can never be acted on: they are expired, so nothing lists them as pending or accepts a decision on them.
  */
-export async function expireStaleApprovals(db: Db, chat: { id: string; status: string; current_turn_id: string | null }): Promise<void> {
+export async function expireStaleApprovals(
+  db: Db,
+  chat: { id: string; status: string; current_turn_id: string | null },
+): Promise<void> {
   const stale = db('chat_tool_approvals').where({ chat_id: chat.id, status: 'pending' });
   if (chat.status === 'processing' && chat.current_turn_id) stale.whereNot({ turn_id: chat.current_turn_id });
   await stale.update({ status: 'expired', decided_at: nowIso() });
@@ -104,7 +129,12 @@ export async function listApprovals(db: Db, chatId: string, status?: ToolApprova
   if (status) query.where({ status });
   const rows = await query.orderBy([{ column: 'created_at' }, { column: 'tool_call_id' }]);
   return rows.map((row) => ({
-    tool_call_id: row.tool_call_id, tool_name: row.tool_name, arguments: JSON.parse(row.arguments) as Record<string, unknown>, status: row.status,
-    turn_id: row.turn_id, created_at: row.created_at, decided_at: row.decided_at ?? null,
+    tool_call_id: row.tool_call_id,
+    tool_name: row.tool_name,
+    arguments: JSON.parse(row.arguments) as Record<string, unknown>,
+    status: row.status,
+    turn_id: row.turn_id,
+    created_at: row.created_at,
+    decided_at: row.decided_at ?? null,
   }));
 }

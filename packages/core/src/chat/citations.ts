@@ -40,7 +40,8 @@ export interface FinalizedAnswer {
   dropped_citations: number;
 }
 
-const citeMarker = /\[\[\s*(cite\s*:\s*)?([^\]|]*?)\s*(?:\|[^\]]*)?\]\]|\[\s*(C\d+(?:\s*:\s*S?\d+(?:\s*[-–,]\s*S?\d+)*)?)\s*\]/gi;
+const citeMarker =
+  /\[\[\s*(cite\s*:\s*)?([^\]|]*?)\s*(?:\|[^\]]*)?\]\]|\[\s*(C\d+(?:\s*:\s*S?\d+(?:\s*[-–,]\s*S?\d+)*)?)\s*\]/gi;
 const entityMarker = /\[\[\s*(node|edge)\s*:\s*([^\]|]+?)\s*(?:\|([^\]]*))?\]\]/gi;
 const refToken = /S?(\d+)(?:\s*[-–]\s*S?(\d+))?/gi;
 
@@ -76,49 +77,69 @@ function claimBefore(text: string, end: number, previousEnd: number): string {
 }
 
 /** Whether a `[[…]]` without `cite:` is meant as a citation: it names a chunk alias or a retrieved chunk. */
-const looksLikeCitation = (ref: string, ledger: RetrievalLedger) => /^C\d+$/i.test(ref) || ledger.chunk(ref) !== undefined;
+const looksLikeCitation = (ref: string, ledger: RetrievalLedger) =>
+  /^C\d+$/i.test(ref) || ledger.chunk(ref) !== undefined;
 
 function repairCitations(text: string, ledger: RetrievalLedger): Omit<FinalizedAnswer, 'referenced_entities'> {
   const citations: Record<string, ChunkCitation> = {};
   let dropped = 0;
   let previousEnd = 0;
   let lastKey: string | null = null;
-  const content = text.replace(citeMarker, (marker: string, prefix: string | undefined, doubled: string | undefined, single: string | undefined, offset: number) => {
-    const body = (doubled ?? single ?? '').trim();
-    const colon = body.indexOf(':');
-    const ref = (colon < 0 ? body : body.slice(0, colon)).trim();
-    if (doubled !== undefined && !prefix && !looksLikeCitation(ref, ledger)) return marker;
-    const chunk = ledger.chunk(ref);
-    const claim = claimBefore(text, offset, previousEnd);
-    const adjacent = !text.slice(previousEnd, offset).trim();
-    previousEnd = offset + marker.length;
-    if (!chunk) {
-      dropped += 1;
-      return '';
-    }
-    let numbers = colon < 0 ? [] : sentenceNumbers(body.slice(colon + 1), chunk);
-    if (!numbers.length) numbers = chunk.sentences.length ? [bestSentence(chunk, claim)] : [];
-    if (!numbers.length) {
-      dropped += 1;
-      return '';
-    }
-    const refs = numbers.map((n) => `S${n}`);
-    const key = `${chunk.chunkId}:${refs.join(',')}`;
-    citations[key] = {
-      chunk_id: chunk.chunkId, sentence_refs: refs, label: chunk.filename, sentence_text: numbers.map((n) => chunk.sentences[n - 1]).join(' '),
-      source_id: chunk.sourceId, page_number: chunk.sentencePages[numbers[0] - 1] ?? chunk.pageNumber, has_vision_image: false,
-    };
-    // The same citation twice in a row says nothing more.
-    const repeated = key === lastKey && adjacent;
-    lastKey = key;
-    return repeated ? '' : `[[cite:${key}|${chunk.filename}]]`;
-  });
+  const content = text.replace(
+    citeMarker,
+    (
+      marker: string,
+      prefix: string | undefined,
+      doubled: string | undefined,
+      single: string | undefined,
+      offset: number,
+    ) => {
+      const body = (doubled ?? single ?? '').trim();
+      const colon = body.indexOf(':');
+      const ref = (colon < 0 ? body : body.slice(0, colon)).trim();
+      if (doubled !== undefined && !prefix && !looksLikeCitation(ref, ledger)) return marker;
+      const chunk = ledger.chunk(ref);
+      const claim = claimBefore(text, offset, previousEnd);
+      const adjacent = !text.slice(previousEnd, offset).trim();
+      previousEnd = offset + marker.length;
+      if (!chunk) {
+        dropped += 1;
+        return '';
+      }
+      let numbers = colon < 0 ? [] : sentenceNumbers(body.slice(colon + 1), chunk);
+      if (!numbers.length) numbers = chunk.sentences.length ? [bestSentence(chunk, claim)] : [];
+      if (!numbers.length) {
+        dropped += 1;
+        return '';
+      }
+      const refs = numbers.map((n) => `S${n}`);
+      const key = `${chunk.chunkId}:${refs.join(',')}`;
+      citations[key] = {
+        chunk_id: chunk.chunkId,
+        sentence_refs: refs,
+        label: chunk.filename,
+        sentence_text: numbers.map((n) => chunk.sentences[n - 1]).join(' '),
+        source_id: chunk.sourceId,
+        page_number: chunk.sentencePages[numbers[0] - 1] ?? chunk.pageNumber,
+        has_vision_image: false,
+      };
+      // The same citation twice in a row says nothing more.
+      const repeated = key === lastKey && adjacent;
+      lastKey = key;
+      return repeated ? '' : `[[cite:${key}|${chunk.filename}]]`;
+    },
+  );
   return { content, chunk_citations: citations, dropped_citations: dropped };
 }
 
 async function repairEntities(db: Db, text: string): Promise<{ content: string; entities: ReferencedEntity[] }> {
-  const mentions = [...text.matchAll(entityMarker)].map((match) => ({ kind: match[1].toLowerCase() as 'node' | 'edge', id: match[2].trim() }));
-  const ids = (kind: 'node' | 'edge') => [...new Set(mentions.filter((mention) => mention.kind === kind).map((mention) => mention.id))];
+  const mentions = [...text.matchAll(entityMarker)].map((match) => ({
+    kind: match[1].toLowerCase() as 'node' | 'edge',
+    id: match[2].trim(),
+  }));
+  const ids = (kind: 'node' | 'edge') => [
+    ...new Set(mentions.filter((mention) => mention.kind === kind).map((mention) => mention.id)),
+  ];
   const known = new Map<string, ReferencedEntity>();
   for (const kind of ['node', 'edge'] as const) {
     const wanted = ids(kind);
@@ -139,5 +160,12 @@ async function repairEntities(db: Db, text: string): Promise<{ content: string; 
 export async function finalizeAnswer(db: Db, text: string, ledger: RetrievalLedger): Promise<FinalizedAnswer> {
   const cited = repairCitations(text, ledger);
   const { content, entities } = await repairEntities(db, cited.content);
-  return { ...cited, content: content.replace(/[ \t]+\n/g, '\n').replace(/ {2,}/g, ' ').trim(), referenced_entities: entities };
+  return {
+    ...cited,
+    content: content
+      .replace(/[ \t]+\n/g, '\n')
+      .replace(/ {2,}/g, ' ')
+      .trim(),
+    referenced_entities: entities,
+  };
 }

@@ -16,12 +16,16 @@ export function estimateTokens(text: string): number {
   return Math.ceil(text.length / 4);
 }
 
-const fixedWindows: Partial<Record<Settings['llm']['chat_provider'], number>> = { anthropic: 200_000, gemini: 1_048_576 };
+const fixedWindows: Partial<Record<Settings['llm']['chat_provider'], number>> = {
+  anthropic: 200_000,
+  gemini: 1_048_576,
+};
 
 export function contextWindow(settings: Settings): number {
   const provider = settings.llm.chat_provider;
   if (provider === 'localllm') return settings.llm.localllm_num_ctx;
-  if (provider === 'openai') return Math.max(settings.llm.ai_context_window, settings.chat_context.default_context_window);
+  if (provider === 'openai')
+    return Math.max(settings.llm.ai_context_window, settings.chat_context.default_context_window);
   return fixedWindows[provider] ?? settings.chat_context.default_context_window;
 }
 
@@ -32,7 +36,11 @@ export interface HistoryFit<M> {
   window: number;
 }
 
-export function fitHistory<M extends { content: string }>(settings: Settings, systemPrompt: string, history: readonly M[]): HistoryFit<M> {
+export function fitHistory<M extends { content: string }>(
+  settings: Settings,
+  systemPrompt: string,
+  history: readonly M[],
+): HistoryFit<M> {
   const window = contextWindow(settings);
   const { history_allocation_percent: share, min_history_budget_tokens: floor } = settings.chat_context;
   const budgetTokens = Math.max(floor, Math.floor(window * share) - estimateTokens(systemPrompt) - toolsTokenEstimate);
@@ -54,9 +62,16 @@ const compactedToolResultChars = 2000;
  * Keeps a growing tool loop within `window − response_token_reserve`: tool results other than the
  * newest `keepNewest` are cut, oldest first, until the prompt fits (or nothing is left to cut).
  */
-export function compactToolResults<M extends { role: string; content: string }>(settings: Settings, window: number, fixedTokens: number, messages: M[], keepNewest: number): number {
+export function compactToolResults<M extends { role: string; content: string }>(
+  settings: Settings,
+  window: number,
+  fixedTokens: number,
+  messages: M[],
+  keepNewest: number,
+): number {
   const limit = window - settings.chat_context.response_token_reserve;
-  let total = fixedTokens + messages.reduce((sum, message) => sum + estimateTokens(message.content) + perMessageTokens, 0);
+  let total =
+    fixedTokens + messages.reduce((sum, message) => sum + estimateTokens(message.content) + perMessageTokens, 0);
   const tools = messages.map((message, index) => ({ message, index })).filter(({ message }) => message.role === 'tool');
   let cut = 0;
   for (const { message } of tools.slice(0, Math.max(0, tools.length - keepNewest))) {

@@ -11,9 +11,21 @@ export type ChatEvent =
   | { type: 'tool_start'; tool: string; tool_call_id: string; arguments: Record<string, unknown>; iteration: number }
   | { type: 'tool_result'; tool: string; tool_call_id: string; result: string; duration_ms: number }
   | { type: 'iteration_progress'; iteration: number; tool_count: number; total_tool_calls: number }
-  | { type: 'context_info'; context_window: number; history_budget_tokens: number; history_messages: number; dropped_messages: number }
+  | {
+      type: 'context_info';
+      context_window: number;
+      history_budget_tokens: number;
+      history_messages: number;
+      dropped_messages: number;
+    }
   | { type: 'warning'; message: string; kind: string; iteration?: number; duplicates?: string[] }
-  | { type: 'tool_approval_required'; tool_call_id: string; tool_name: string; arguments: Record<string, unknown>; iteration: number }
+  | {
+      type: 'tool_approval_required';
+      tool_call_id: string;
+      tool_name: string;
+      arguments: Record<string, unknown>;
+      iteration: number;
+    }
   | { type: 'tool_rejected'; tool_call_id: string; tool_name: string; decision: 'reject' | 'timeout' | 'not_allowed' }
   | DoneEvent
   | { type: 'error'; error: string; error_code: string; error_details?: Record<string, unknown> }
@@ -62,7 +74,11 @@ export function publishChatEvent(pubsub: PubSub, chatId: string, event: ChatEven
 }
 
 /** Forwards the chat's events (and their JSON as published) to `listener` until unsubscribed; resolves once subscribed. */
-export function subscribeChatEvents(pubsub: PubSub, chatId: string, listener: (event: ChatEvent, json: string) => void): Promise<() => Promise<void>> {
+export function subscribeChatEvents(
+  pubsub: PubSub,
+  chatId: string,
+  listener: (event: ChatEvent, json: string) => void,
+): Promise<() => Promise<void>> {
   return pubsub.subscribe(chatEventChannel(chatId), (json) => listener(JSON.parse(json) as ChatEvent, json));
 }
 
@@ -70,7 +86,10 @@ export function subscribeChatEvents(pubsub: PubSub, chatId: string, listener: (e
  * Messages from the API to the worker answering a chat: stop the turn, a tool decision was recorded,
  * or a subscriber that joined late asks for the turn's events so far.
  */
-export type ChatControl = { type: 'cancel'; turn_id: string } | { type: 'decision'; tool_call_id: string } | { type: 'replay'; turn_id: string; request_id: string };
+export type ChatControl =
+  | { type: 'cancel'; turn_id: string }
+  | { type: 'decision'; tool_call_id: string }
+  | { type: 'replay'; turn_id: string; request_id: string };
 
 export const chatControlChannel = (chatId: string) => `chat:${chatId}:control`;
 
@@ -78,6 +97,10 @@ export function publishChatControl(pubsub: PubSub, chatId: string, message: Chat
   return pubsub.publish(chatControlChannel(chatId), JSON.stringify(message));
 }
 
-export function subscribeChatControl(pubsub: PubSub, chatId: string, listener: (message: ChatControl) => void): Promise<() => Promise<void>> {
+export function subscribeChatControl(
+  pubsub: PubSub,
+  chatId: string,
+  listener: (message: ChatControl) => void,
+): Promise<() => Promise<void>> {
   return pubsub.subscribe(chatControlChannel(chatId), (raw) => listener(JSON.parse(raw) as ChatControl));
 }

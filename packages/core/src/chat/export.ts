@@ -45,6 +45,10 @@ export function chatToMarkdown(chat: ChatBody): string {
 
 /** A file name for the export: the title in ASCII letters and digits (safe in a header and on every file system). */
 export function exportFilename(chat: ChatBody): string {
-  const slug = chat.title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60);
+  const slug = chat.title
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60);
   return `${slug || 'chat'}.md`;
 }

@@ -33,7 +33,9 @@ export function chunkSentences(content: string): string[] {
 }
 
 function sentencePages(row: ChunkWithSource): (number | null)[] {
-  const pageStarts = (row.chunk_metadata ? (JSON.parse(row.chunk_metadata) as { page_starts?: PageStart[] }).page_starts : undefined) ?? null;
+  const pageStarts =
+    (row.chunk_metadata ? (JSON.parse(row.chunk_metadata) as { page_starts?: PageStart[] }).page_starts : undefined) ??
+    null;
   return sentenceSpans(row.content).map(([start]) => pageAtOffset({ page: row.page_number, pageStarts }, start));
 }
 
@@ -52,8 +54,13 @@ export class RetrievalLedger {
         const row = found.get(id);
         if (!row) continue;
         const chunk: LedgerChunk = {
-          alias: `C${this.byAlias.size}`, chunkId: row.id, sourceId: row.source_id, filename: row.filename, pageNumber: row.page_number,
-          sentences: chunkSentences(row.content), sentencePages: sentencePages(row),
+          alias: `C${this.byAlias.size}`,
+          chunkId: row.id,
+          sourceId: row.source_id,
+          filename: row.filename,
+          pageNumber: row.page_number,
+          sentences: chunkSentences(row.content),
+          sentencePages: sentencePages(row),
         };
         this.byAlias.set(chunk.alias, chunk);
         this.byChunkId.set(chunk.chunkId, chunk);

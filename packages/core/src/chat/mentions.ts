@@ -21,6 +21,8 @@ function markFirst(text: string, node: LedgerNode): string {
 }
 
 export function markEntityMentions(text: string, nodes: Iterable<LedgerNode>): string {
-  const byLength = [...nodes].filter((node) => node.label.trim().length >= minLabelChars).sort((a, b) => b.label.length - a.label.length);
+  const byLength = [...nodes]
+    .filter((node) => node.label.trim().length >= minLabelChars)
+    .sort((a, b) => b.label.length - a.label.length);
   return byLength.reduce(markFirst, text);
 }

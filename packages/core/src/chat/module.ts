@@ -20,7 +20,13 @@ export const chatModule: FeatureModule<ChatService> = {
   },
   service: (platform, { name, db }) =>
     new ChatService({
-      db, database: name, settings: () => platform.settings.get(), queue: platform.queue, tasks: platform.tasks, pubsub: platform.pubsub,
-      readiness: platform.providers.readiness, llm: platform.providers.llm,
+      db,
+      database: name,
+      settings: () => platform.settings.get(),
+      queue: platform.queue,
+      tasks: platform.tasks,
+      pubsub: platform.pubsub,
+      readiness: platform.providers.readiness,
+      llm: platform.providers.llm,
     }),
 };

@@ -4,7 +4,10 @@
  * format, never what may be cited.
  */
 export function systemPrompt(scope: string[] | null, instructions?: string): string {
-  const scopeLine = scope === null ? '' : `\nThis conversation is restricted to ${scope.length} selected source${scope.length === 1 ? '' : 's'}; the tools search only those.`;
+  const scopeLine =
+    scope === null
+      ? ''
+      : `\nThis conversation is restricted to ${scope.length} selected source${scope.length === 1 ? '' : 's'}; the tools search only those.`;
   return `You answer questions about the operator's knowledge base using its tools.${scopeLine}
 
 Rules:

@@ -24,8 +24,14 @@ export interface EntityLabel {
 }
 
 /** Which of `ids` the table has. */
-export async function existingIds(db: Db, table: 'sources' | 'source_tags', ids: readonly string[]): Promise<Set<string>> {
-  const rows = (await db.raw(`SELECT id FROM ${table} WHERE id IN (SELECT value FROM json_each(?))`, [JSON.stringify(ids)])) as { id: string }[];
+export async function existingIds(
+  db: Db,
+  table: 'sources' | 'source_tags',
+  ids: readonly string[],
+): Promise<Set<string>> {
+  const rows = (await db.raw(`SELECT id FROM ${table} WHERE id IN (SELECT value FROM json_each(?))`, [
+    JSON.stringify(ids),
+  ])) as { id: string }[];
   return new Set(rows.map((row) => row.id));
 }
 
@@ -43,11 +49,17 @@ export async function chunksWithSource(db: Db, chunkIds: readonly string[]): Pro
 }
 
 export async function entityLabels(db: Db, kind: 'node' | 'edge', ids: readonly string[]): Promise<EntityLabel[]> {
-  return db(kind === 'node' ? 'graph_nodes' : 'graph_edges').whereIn('id', ids).select('id', 'label', 'template_id');
+  return db(kind === 'node' ? 'graph_nodes' : 'graph_edges')
+    .whereIn('id', ids)
+    .select('id', 'label', 'template_id');
 }
 
 /** The edges with an end among `nodeIds` (either direction), at most `limit`. */
-export async function edgesTouching(db: Db, nodeIds: readonly string[], limit: number): Promise<{ id: string; label: string; a: string; b: string }[]> {
+export async function edgesTouching(
+  db: Db,
+  nodeIds: readonly string[],
+  limit: number,
+): Promise<{ id: string; label: string; a: string; b: string }[]> {
   const ids = JSON.stringify(nodeIds);
   return (await db.raw(
     `SELECT e.id, e.label, e.source_node_id AS a, e.target_node_id AS b FROM graph_edges e

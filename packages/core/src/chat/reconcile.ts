@@ -13,8 +13,19 @@ import { findChat, finishTurn, type ChatRow } from './repo.ts';
 
 const orphanAfterMs = 60_000;
 
-async function settle(db: Db, pubsub: PubSub, chat: ChatRow, outcome: { status: 'active' | 'error'; error?: string }): Promise<void> {
-  if (!(await finishTurn(db, chat.id, chat.current_turn_id!, { status: outcome.status, last_error: outcome.error ?? null }))) return;
+async function settle(
+  db: Db,
+  pubsub: PubSub,
+  chat: ChatRow,
+  outcome: { status: 'active' | 'error'; error?: string },
+): Promise<void> {
+  if (
+    !(await finishTurn(db, chat.id, chat.current_turn_id!, {
+      status: outcome.status,
+      last_error: outcome.error ?? null,
+    }))
+  )
+    return;
   await publishChatEvent(
     pubsub,
     chat.id,
@@ -34,7 +45,11 @@ export async function reconcileChat(db: Db, tasks: TaskStore, pubsub: PubSub, ch
     const task = await tasks.get(chat.current_task_id);
     if (task && (task.status === 'queued' || task.status === 'running')) return chat;
     if (task?.status === 'cancelled') await settle(db, pubsub, chat, { status: 'active' });
-    else await settle(db, pubsub, chat, { status: 'error', error: task?.error ?? 'the task answering this chat ended without an answer' });
+    else
+      await settle(db, pubsub, chat, {
+        status: 'error',
+        error: task?.error ?? 'the task answering this chat ended without an answer',
+      });
   }
   return (await findChat(db, chat.id)) ?? chat;
 }

@@ -44,8 +44,15 @@ export function scopeOf(row: Pick<ChatRow, 'source_ids'>): string[] | null {
 export async function insertChat(db: Db, chat: { title: string; sourceIds: string[] | null }): Promise<ChatRow> {
   const at = nowIso();
   const row: ChatRow = {
-    id: newChatId(), title: chat.title, status: 'active', source_ids: chat.sourceIds === null ? null : JSON.stringify(chat.sourceIds),
-    current_turn_id: null, current_task_id: null, last_error: null, created_at: at, updated_at: at,
+    id: newChatId(),
+    title: chat.title,
+    status: 'active',
+    source_ids: chat.sourceIds === null ? null : JSON.stringify(chat.sourceIds),
+    current_turn_id: null,
+    current_task_id: null,
+    last_error: null,
+    created_at: at,
+    updated_at: at,
   };
   await db('chats').insert(row);
   return row;
@@ -64,11 +71,18 @@ function listQuery(db: Db, filter: ChatListFilter) {
   return query;
 }
 
-export async function listChats(db: Db, filter: ChatListFilter, window: { offset: number; limit: number }): Promise<{ rows: (ChatRow & { message_count: number })[]; total: number }> {
+export async function listChats(
+  db: Db,
+  filter: ChatListFilter,
+  window: { offset: number; limit: number },
+): Promise<{ rows: (ChatRow & { message_count: number })[]; total: number }> {
   const [{ total }] = await listQuery(db, filter).count({ total: '*' });
   const rows = (await listQuery(db, filter)
     .select('chats.*', db.raw('(SELECT COUNT(*) FROM chat_messages m WHERE m.chat_id = chats.id) AS message_count'))
-    .orderBy([{ column: 'updated_at', order: 'desc' }, { column: 'id', order: 'desc' }])
+    .orderBy([
+      { column: 'updated_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
     .limit(window.limit)
     .offset(window.offset)) as (ChatRow & { message_count: number })[];
   return { rows, total: Number(total) };
@@ -79,16 +93,29 @@ export async function countChats(db: Db): Promise<number> {
   return Number(total);
 }
 
-export async function updateChat(db: Db, id: string, changes: Partial<Omit<ChatRow, 'id' | 'created_at'>>): Promise<void> {
-  await db('chats').where({ id }).update({ ...changes, updated_at: nowIso() });
+export async function updateChat(
+  db: Db,
+  id: string,
+  changes: Partial<Omit<ChatRow, 'id' | 'created_at'>>,
+): Promise<void> {
+  await db('chats')
+    .where({ id })
+    .update({ ...changes, updated_at: nowIso() });
 }
 
 /**
  * Moves a chat on from a turn only while it is still on that turn and processing: the one write that
  * decides who finishes a turn (worker, cancel, reconcile). True when this call made the move.
  */
-export async function finishTurn(db: Db, chatId: string, turnId: string, changes: Partial<Pick<ChatRow, 'status' | 'last_error'>>): Promise<boolean> {
-  const moved = await db('chats').where({ id: chatId, current_turn_id: turnId, status: 'processing' }).update({ ...changes, updated_at: nowIso() });
+export async function finishTurn(
+  db: Db,
+  chatId: string,
+  turnId: string,
+  changes: Partial<Pick<ChatRow, 'status' | 'last_error'>>,
+): Promise<boolean> {
+  const moved = await db('chats')
+    .where({ id: chatId, current_turn_id: turnId, status: 'processing' })
+    .update({ ...changes, updated_at: nowIso() });
   return moved > 0;
 }
 
@@ -120,12 +147,20 @@ export interface NewMessage {
 
 export function messageRow(chatId: string, message: NewMessage): Omit<MessageRow, 'seq'> {
   return {
-    id: newMessageId(), chat_id: chatId, role: message.role, content: message.content, timestamp: nowIso(),
+    id: newMessageId(),
+    chat_id: chatId,
+    role: message.role,
+    content: message.content,
+    timestamp: nowIso(),
     extra_metadata: message.extra_metadata ? JSON.stringify(message.extra_metadata) : null,
   };
 }
 
-export async function insertMessages(db: Db, chatId: string, messages: NewMessage[]): Promise<Omit<MessageRow, 'seq'>[]> {
+export async function insertMessages(
+  db: Db,
+  chatId: string,
+  messages: NewMessage[],
+): Promise<Omit<MessageRow, 'seq'>[]> {
   const rows = messages.map((message) => messageRow(chatId, message));
   if (rows.length) await db('chat_messages').insert(rows);
   return rows;

@@ -1,5 +1,19 @@
-import type { ChatBody, ChatListItemBody, ChatStatus, MessageBody, ToolApprovalBody, ToolApprovalStatus } from '@rhizome/contracts/api/chats';
-import { Invalid, NotFound, Conflict, Unavailable, type ValidationIssue, describeError } from '@rhizome/contracts/errors';
+import type {
+  ChatBody,
+  ChatListItemBody,
+  ChatStatus,
+  MessageBody,
+  ToolApprovalBody,
+  ToolApprovalStatus,
+} from '@rhizome/contracts/api/chats';
+import {
+  Invalid,
+  NotFound,
+  Conflict,
+  Unavailable,
+  type ValidationIssue,
+  describeError,
+} from '@rhizome/contracts/errors';
 import type { Settings } from '@rhizome/contracts/settings';
 import { type PubSub, type QueueService, type TaskStore } from '@rhizome/queue';
 import type { LlmService } from '../providers/index.ts';
@@ -11,8 +25,26 @@ import { decideTool, expireStaleApprovals, listApprovals } from './approval.ts';
 import { chatProcessingFailed, publishChatControl, publishChatEvent, type ChatEvent } from './events.ts';
 import { reconcileChat } from './reconcile.ts';
 import {
-  countChats, deleteAllChats, deleteChat, findChat, findMessage, finishTurn, insertChat, insertMessages, listChats, listMessages, newTurnId, nowIso,
-  scopeOf, truncateAfterLastUser, truncateFrom, updateChat, type ChatListFilter, type ChatRow, type MessageRow, type NewMessage,
+  countChats,
+  deleteAllChats,
+  deleteChat,
+  findChat,
+  findMessage,
+  finishTurn,
+  insertChat,
+  insertMessages,
+  listChats,
+  listMessages,
+  newTurnId,
+  nowIso,
+  scopeOf,
+  truncateAfterLastUser,
+  truncateFrom,
+  updateChat,
+  type ChatListFilter,
+  type ChatRow,
+  type MessageRow,
+  type NewMessage,
 } from './repo.ts';
 import { existingIds, sourcesTagged } from './read-model.ts';
 import { generateTitle } from './title.ts';
@@ -47,22 +79,41 @@ export interface SendOptions {
 }
 
 export function toMessage(row: Omit<MessageRow, 'seq'>): MessageBody {
-  return { id: row.id, role: row.role, content: row.content, timestamp: row.timestamp, extra_metadata: row.extra_metadata ? (JSON.parse(row.extra_metadata) as Record<string, unknown>) : null };
+  return {
+    id: row.id,
+    role: row.role,
+    content: row.content,
+    timestamp: row.timestamp,
+    extra_metadata: row.extra_metadata ? (JSON.parse(row.extra_metadata) as Record<string, unknown>) : null,
+  };
 }
 
 function toListItem(row: ChatRow, messageCount: number): ChatListItemBody {
   return {
-    id: row.id, title: row.title, status: row.status, created_at: row.created_at, updated_at: row.updated_at, message_count: messageCount, source_ids: scopeOf(row),
+    id: row.id,
+    title: row.title,
+    status: row.status,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    message_count: messageCount,
+    source_ids: scopeOf(row),
   };
 }
 
 /** A validation issue naming the ids of `field` that `table` lacks; none when all exist. */
-async function unknownIdIssue(db: Db, table: 'sources' | 'source_tags', field: 'source_ids' | 'tag_ids', ids: string[]): Promise<ValidationIssue[]> {
+async function unknownIdIssue(
+  db: Db,
+  table: 'sources' | 'source_tags',
+  field: 'source_ids' | 'tag_ids',
+  ids: string[],
+): Promise<ValidationIssue[]> {
   if (!ids.length) return [];
   const known = await existingIds(db, table, ids);
   const unknown = ids.filter((id) => !known.has(id));
   const what = table === 'sources' ? 'source' : 'tag';
-  return unknown.length ? [{ loc: ['body', field], msg: `unknown ${what} id(s): ${unknown.join(', ')}`, type: 'not_found' }] : [];
+  return unknown.length
+    ? [{ loc: ['body', field], msg: `unknown ${what} id(s): ${unknown.join(', ')}`, type: 'not_found' }]
+    : [];
 }
 
 const scopeCleared = 'Scope cleared: all enabled sources are searched.';
@@ -92,7 +143,10 @@ export class ChatService {
     return this.view(await this.require(id));
   }
 
-  async list(filter: ChatListFilter, window: { offset: number; limit: number }): Promise<{ rows: ChatListItemBody[]; total: number }> {
+  async list(
+    filter: ChatListFilter,
+    window: { offset: number; limit: number },
+  ): Promise<{ rows: ChatListItemBody[]; total: number }> {
     const { rows, total } = await listChats(this.db, filter, window);
     return { rows: rows.map((row) => toListItem(row, Number(row.message_count))), total };
   }
@@ -167,9 +221,10 @@ export class ChatService {
   async setScope(id: string, input: ScopeInput): Promise<ChatBody> {
     await this.require(id);
     const scope = await this.resolveScope(input);
-    const notice = scope === null
-      ? scopeCleared
-      : `Scope changed: answers now use ${scope.length} selected source${scope.length === 1 ? '' : 's'}.`;
+    const notice =
+      scope === null
+        ? scopeCleared
+        : `Scope changed: answers now use ${scope.length} selected source${scope.length === 1 ? '' : 's'}.`;
     return this.rescope(id, scope, notice);
   }
 
@@ -181,26 +236,40 @@ export class ChatService {
   private async rescope(id: string, scope: string[] | null, notice: string): Promise<ChatBody> {
     await this.db.transaction(async (trx) => {
       await updateChat(trx, id, { source_ids: scope === null ? null : JSON.stringify(scope) });
-      await insertMessages(trx, id, [{ role: 'system', content: notice, extra_metadata: { kind: 'scope_change', source_ids: scope } }]);
+      await insertMessages(trx, id, [
+        { role: 'system', content: notice, extra_metadata: { kind: 'scope_change', source_ids: scope } },
+      ]);
     });
     return this.get(id);
   }
 
   /** POST /send: the user's message is saved and its answer queued. */
-  async send(id: string, input: { content: string; replace_from_message_id?: string }, options: SendOptions = {}): Promise<{ task_id: string; status: 'processing' }> {
+  async send(
+    id: string,
+    input: { content: string; replace_from_message_id?: string },
+    options: SendOptions = {},
+  ): Promise<{ task_id: string; status: 'processing' }> {
     const chat = await this.require(id);
     let replaceFrom: MessageRow | undefined;
     if (input.replace_from_message_id !== undefined) {
       replaceFrom = await findMessage(this.db, id, input.replace_from_message_id);
       if (!replaceFrom || replaceFrom.role !== 'user') {
-        throw new Conflict(`message '${input.replace_from_message_id}' is not a user message of this chat`, { message_id: input.replace_from_message_id });
+        throw new Conflict(`message '${input.replace_from_message_id}' is not a user message of this chat`, {
+          message_id: input.replace_from_message_id,
+        });
       }
     }
     await this.deps.readiness.assertReady('chat');
-    return this.startTurn(chat, async (trx) => {
-      if (replaceFrom) await truncateFrom(trx, id, replaceFrom.seq);
-      await insertMessages(trx, id, [{ role: 'user', content: input.content, extra_metadata: options.messageMetadata }]);
-    }, options.turn);
+    return this.startTurn(
+      chat,
+      async (trx) => {
+        if (replaceFrom) await truncateFrom(trx, id, replaceFrom.seq);
+        await insertMessages(trx, id, [
+          { role: 'user', content: input.content, extra_metadata: options.messageMetadata },
+        ]);
+      },
+      options.turn,
+    );
   }
 
   /** POST /retry and /regenerate: answer the last user message again (regenerate drops what came after it first). */
@@ -220,19 +289,37 @@ export class ChatService {
    * queues its answer. A turn still running is superseded. When queueing fails the turn ends in error
    * and the user's message stays, as after any failed run.
    */
-  private async startTurn(chat: ChatRow, prepare: (trx: Db) => Promise<void>, turnOptions?: TurnOptions): Promise<{ task_id: string; status: 'processing' }> {
+  private async startTurn(
+    chat: ChatRow,
+    prepare: (trx: Db) => Promise<void>,
+    turnOptions?: TurnOptions,
+  ): Promise<{ task_id: string; status: 'processing' }> {
     const turnId = newTurnId();
     await this.db.transaction(async (trx) => {
       await prepare(trx);
-      await updateChat(trx, chat.id, { status: 'processing', current_turn_id: turnId, current_task_id: null, last_error: null });
+      await updateChat(trx, chat.id, {
+        status: 'processing',
+        current_turn_id: turnId,
+        current_task_id: null,
+        last_error: null,
+      });
     });
     if (chat.status === 'processing' && chat.current_turn_id) await this.stopTask(chat).catch(() => undefined);
     const settings = this.deps.settings();
-    const data: TurnTaskData = { database: this.deps.database, chat_id: chat.id, turn_id: turnId, ...(turnOptions ? { options: turnOptions } : {}) };
+    const data: TurnTaskData = {
+      database: this.deps.database,
+      chat_id: chat.id,
+      turn_id: turnId,
+      ...(turnOptions ? { options: turnOptions } : {}),
+    };
     let taskId: string;
     try {
       const task = await this.deps.queue.submit({
-        queue: 'llm', operation: chatCompletionOperation, data: { ...data }, priority: settings.priorities.interactive, metadata: { database: this.deps.database, chat_id: chat.id },
+        queue: 'llm',
+        operation: chatCompletionOperation,
+        data: { ...data },
+        priority: settings.priorities.interactive,
+        metadata: { database: this.deps.database, chat_id: chat.id },
       });
       taskId = task.task_id;
     } catch (error) {
@@ -255,7 +342,8 @@ export class ChatService {
   /** POST /cancel (spec: 202 cancelling; 409 when idle; 503 when the stop cannot be delivered). */
   async cancel(id: string): Promise<{ status: 'cancelling' }> {
     const chat = await this.require(id);
-    if (chat.status !== 'processing' || !chat.current_turn_id) throw new Conflict('no turn is in progress', { chat_id: id, status: chat.status });
+    if (chat.status !== 'processing' || !chat.current_turn_id)
+      throw new Conflict('no turn is in progress', { chat_id: id, status: chat.status });
     let neverStarted: boolean;
     try {
       neverStarted = await this.stopTask(chat);
@@ -289,17 +377,28 @@ export class ChatService {
     if (chat.status !== 'processing' || !chat.current_turn_id) return false;
     const task = chat.current_task_id ? await this.deps.tasks.get(chat.current_task_id) : null;
     if (task && !task.started_at) return false;
-    await publishChatControl(this.deps.pubsub, chat.id, { type: 'replay', turn_id: chat.current_turn_id, request_id: requestId });
+    await publishChatControl(this.deps.pubsub, chat.id, {
+      type: 'replay',
+      turn_id: chat.current_turn_id,
+      request_id: requestId,
+    });
     return true;
   }
 
   /** What a client connecting to an idle chat's events receives at once: its last answer, or its error. */
   async idleEvent(chat: ChatRow): Promise<ChatEvent> {
-    if (chat.status === 'error') return { type: 'error', error: chat.last_error ?? 'the last answer failed', error_code: chatProcessingFailed };
-    const last = await this.db('chat_messages').where({ chat_id: chat.id, role: 'assistant' }).orderBy('seq', 'desc').first();
+    if (chat.status === 'error')
+      return { type: 'error', error: chat.last_error ?? 'the last answer failed', error_code: chatProcessingFailed };
+    const last = await this.db('chat_messages')
+      .where({ chat_id: chat.id, role: 'assistant' })
+      .orderBy('seq', 'desc')
+      .first();
     const metadata = last?.extra_metadata ? (JSON.parse(last.extra_metadata) as Record<string, unknown>) : {};
     return {
-      type: 'done', status: chat.status, content: last?.content ?? '', llm_debug: (metadata.llm_debug as Record<string, unknown> | undefined) ?? null,
+      type: 'done',
+      status: chat.status,
+      content: last?.content ?? '',
+      llm_debug: (metadata.llm_debug as Record<string, unknown> | undefined) ?? null,
       ...(metadata.chunk_citations ? { chunk_citations: metadata.chunk_citations as Record<string, unknown> } : {}),
       ...(metadata.referenced_entities ? { referenced_entities: metadata.referenced_entities as unknown[] } : {}),
     };
@@ -310,7 +409,10 @@ export class ChatService {
     const chat = await this.require(id);
     const first = await this.db('chat_messages').where({ chat_id: id, role: 'user' }).orderBy('seq').first('content');
     if (!first) return this.view(chat);
-    const title = await generateTitle(this.deps.llm, this.deps.settings(), first.content, { database: this.deps.database, chatId: id }).catch(() => null);
+    const title = await generateTitle(this.deps.llm, this.deps.settings(), first.content, {
+      database: this.deps.database,
+      chatId: id,
+    }).catch(() => null);
     if (title) await this.db('chats').where({ id }).update({ title, updated_at: nowIso() });
     return this.get(id);
   }

@@ -43,13 +43,21 @@ export interface TurnTaskData {
 }
 
 function isCancellation(error: unknown, signal: AbortSignal): boolean {
-  return signal.aborted || error instanceof TaskCancelledError || (error instanceof LlmError && error.kind === 'cancelled');
+  return (
+    signal.aborted || error instanceof TaskCancelledError || (error instanceof LlmError && error.kind === 'cancelled')
+  );
 }
 
 function llmDebug(state: TurnState, settings: Settings, startedAt: number): Record<string, unknown> {
   return {
-    provider: settings.llm.chat_provider, model: state.model || null, iterations: state.iterations, tool_call_count: state.toolCalls.length,
-    input_tokens: state.usage.inputTokens, output_tokens: state.usage.outputTokens, finish_reason: state.finishReason, duration_ms: Math.round(performance.now() - startedAt),
+    provider: settings.llm.chat_provider,
+    model: state.model || null,
+    iterations: state.iterations,
+    tool_call_count: state.toolCalls.length,
+    input_tokens: state.usage.inputTokens,
+    output_tokens: state.usage.outputTokens,
+    finish_reason: state.finishReason,
+    duration_ms: Math.round(performance.now() - startedAt),
   };
 }
 
@@ -79,7 +87,11 @@ class TurnRunner {
     const unsubscribe = await subscribeChatControl(this.deps.pubsub, this.chat.id, (message) => {
       if (message.type === 'cancel' && message.turn_id === this.turnId) stop.abort();
       if (message.type === 'replay' && message.turn_id === this.turnId) {
-        void publishChatEvent(this.deps.pubsub, this.chat.id, { type: 'turn_state', request_id: message.request_id, events: this.log.snapshot() }).catch(() => undefined);
+        void publishChatEvent(this.deps.pubsub, this.chat.id, {
+          type: 'turn_state',
+          request_id: message.request_id,
+          events: this.log.snapshot(),
+        }).catch(() => undefined);
       }
     });
     const checkCancelled = async () => {
@@ -90,7 +102,20 @@ class TurnRunner {
       await checkCancelled();
       const history = await listMessages(this.db, this.chat.id);
       const search = { db: this.db, database, settings: this.settings, embeddings: this.deps.embeddings };
-      await runTurn({ llm: this.deps.llm, pubsub: this.deps.pubsub, settings: this.settings, search, emit: this.emit }, { db: this.db, chat: this.chat, turnId: this.turnId, taskId: context.task.task_id, history, options: this.options, signal, checkCancelled }, this.state);
+      await runTurn(
+        { llm: this.deps.llm, pubsub: this.deps.pubsub, settings: this.settings, search, emit: this.emit },
+        {
+          db: this.db,
+          chat: this.chat,
+          turnId: this.turnId,
+          taskId: context.task.task_id,
+          history,
+          options: this.options,
+          signal,
+          checkCancelled,
+        },
+        this.state,
+      );
       return await this.persist('completed');
     } catch (error) {
       if (isCancellation(error, signal)) return this.persist('cancelled');
@@ -103,35 +128,64 @@ class TurnRunner {
 
   private async persist(outcome: 'completed' | 'cancelled'): Promise<unknown> {
     const answer = await finalizeAnswer(this.db, this.state.text, this.state.ledger);
-    if (answer.dropped_citations) this.state.warnings.push(`${answer.dropped_citations} citation(s) of passages never retrieved were removed`);
-    const content = outcome === 'cancelled' ? `${answer.content}${answer.content ? '\n\n' : ''}${stoppedNotice}` : answer.content;
+    if (answer.dropped_citations)
+      this.state.warnings.push(`${answer.dropped_citations} citation(s) of passages never retrieved were removed`);
+    const content =
+      outcome === 'cancelled' ? `${answer.content}${answer.content ? '\n\n' : ''}${stoppedNotice}` : answer.content;
     const debug = llmDebug(this.state, this.settings, this.startedAt);
-    const toolCalls = this.state.toolCalls.map(({ id, name, arguments: args, status, duration_ms }) => ({ id, name, arguments: args, status, duration_ms }));
+    const toolCalls = this.state.toolCalls.map(({ id, name, arguments: args, status, duration_ms }) => ({
+      id,
+      name,
+      arguments: args,
+      status,
+      duration_ms,
+    }));
     const metadata = {
-      chunk_citations: answer.chunk_citations, referenced_entities: answer.referenced_entities, tool_calls: toolCalls, llm_debug: debug,
+      chunk_citations: answer.chunk_citations,
+      referenced_entities: answer.referenced_entities,
+      tool_calls: toolCalls,
+      llm_debug: debug,
       ...(this.state.thinking ? { thinking: this.state.thinking } : {}),
       ...(this.state.warnings.length ? { warnings: this.state.warnings } : {}),
       ...(outcome === 'cancelled' ? { stopped: true } : {}),
     };
     const written = await this.db.transaction(async (trx) => {
-      const moved = await finishTurn(trx, this.chat.id, this.turnId, { status: outcome === 'completed' ? 'completed' : 'active', last_error: null });
+      const moved = await finishTurn(trx, this.chat.id, this.turnId, {
+        status: outcome === 'completed' ? 'completed' : 'active',
+        last_error: null,
+      });
       if (moved) await insertMessages(trx, this.chat.id, [{ role: 'assistant', content, extra_metadata: metadata }]);
       return moved;
     });
     if (!written) return { skipped: 'the chat moved on from this turn' };
     await this.emit({
-      type: 'done', status: outcome, content, llm_debug: debug, ...(this.state.thinking ? { thinking: this.state.thinking } : {}), tool_calls: toolCalls, chunk_citations: answer.chunk_citations,
-      referenced_entities: answer.referenced_entities, ...(this.state.warnings.length ? { warnings: this.state.warnings } : {}),
+      type: 'done',
+      status: outcome,
+      content,
+      llm_debug: debug,
+      ...(this.state.thinking ? { thinking: this.state.thinking } : {}),
+      tool_calls: toolCalls,
+      chunk_citations: answer.chunk_citations,
+      referenced_entities: answer.referenced_entities,
+      ...(this.state.warnings.length ? { warnings: this.state.warnings } : {}),
     });
     return { status: outcome, citations: Object.keys(answer.chunk_citations).length };
   }
 
   private async fail(error: unknown): Promise<void> {
     const message = describeError(error);
-    const moved = await finishTurn(this.db, this.chat.id, this.turnId, { status: 'error', last_error: message.slice(0, 2000) });
+    const moved = await finishTurn(this.db, this.chat.id, this.turnId, {
+      status: 'error',
+      last_error: message.slice(0, 2000),
+    });
     if (!moved) return;
     const details = error instanceof LlmError ? { kind: error.kind } : undefined;
-    await this.emit({ type: 'error', error: message, error_code: chatProcessingFailed, ...(details ? { error_details: details } : {}) });
+    await this.emit({
+      type: 'error',
+      error: message,
+      error_code: chatProcessingFailed,
+      ...(details ? { error_details: details } : {}),
+    });
   }
 }
 
@@ -141,7 +195,8 @@ export function defineChatOperations(registry: TaskRegistrar, deps: ChatOperatio
     const data = context.task.data as Partial<TurnTaskData>;
     const { name, db } = await taskDatabaseFor(deps.databases, data.database);
     const chat = await findChat(db, String(data.chat_id));
-    if (!chat || chat.status !== 'processing' || chat.current_turn_id !== data.turn_id) return { skipped: 'the chat is no longer on this turn' };
+    if (!chat || chat.status !== 'processing' || chat.current_turn_id !== data.turn_id)
+      return { skipped: 'the chat is no longer on this turn' };
     return new TurnRunner(deps, db, chat, chat.current_turn_id, deps.settings(), data.options ?? {}).run(name, context);
   });
 }

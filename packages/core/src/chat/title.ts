@@ -10,21 +10,41 @@ import type { LlmService } from '../providers/index.ts';
 const maxTitleWords = 6;
 const leakedThinkingWords = 10;
 
-const instruction = 'Write a title of 3 to 6 words for a conversation that begins with the user message below. Reply with the title only, no quotes, no final period.';
+const instruction =
+  'Write a title of 3 to 6 words for a conversation that begins with the user message below. Reply with the title only, no quotes, no final period.';
 
 export function cleanTitle(reply: string): string | null {
-  const line = reply.split('\n').map((piece) => piece.trim()).filter(Boolean).at(-1) ?? '';
-  const stripped = line.replace(/^(title\s*:\s*)/i, '').replace(/[*"“”'`#]/g, '').replace(/[.\s]+$/, '').trim();
+  const line =
+    reply
+      .split('\n')
+      .map((piece) => piece.trim())
+      .filter(Boolean)
+      .at(-1) ?? '';
+  const stripped = line
+    .replace(/^(title\s*:\s*)/i, '')
+    .replace(/[*"“”'`#]/g, '')
+    .replace(/[.\s]+$/, '')
+    .trim();
   const words = stripped.split(/\s+/).filter(Boolean);
   if (!words.length || words.length > leakedThinkingWords) return null;
   return words.slice(0, maxTitleWords).join(' ');
 }
 
 /** A title for a conversation opened by `firstMessage`, or null when the model gave none usable. */
-export async function generateTitle(llm: LlmService, settings: Settings, firstMessage: string, context: { database: string; chatId: string }): Promise<string | null> {
+export async function generateTitle(
+  llm: LlmService,
+  settings: Settings,
+  firstMessage: string,
+  context: { database: string; chatId: string },
+): Promise<string | null> {
   const result = await llm.complete({
-    operation: 'title', system: instruction, messages: [{ role: 'user', content: firstMessage.slice(0, settings.chat_context.title_generation_max_chars) }],
-    maxTokens: 64, thinking: false, timeoutMs: settings.timeouts.llm_chat_wait * 1000, context,
+    operation: 'title',
+    system: instruction,
+    messages: [{ role: 'user', content: firstMessage.slice(0, settings.chat_context.title_generation_max_chars) }],
+    maxTokens: 64,
+    thinking: false,
+    timeoutMs: settings.timeouts.llm_chat_wait * 1000,
+    context,
   });
   return cleanTitle(result.text);
 }

@@ -36,7 +36,8 @@ class ToolArgumentError extends Error {}
 
 function text(args: Record<string, unknown>, name: string): string {
   const value = args[name];
-  if (typeof value !== 'string' || !value.trim()) throw new ToolArgumentError(`'${name}' is required and must be a non-empty string`);
+  if (typeof value !== 'string' || !value.trim())
+    throw new ToolArgumentError(`'${name}' is required and must be a non-empty string`);
   return value.trim();
 }
 
@@ -45,12 +46,19 @@ function limit(args: Record<string, unknown>, fallback: number): number {
   return Number.isFinite(value) ? Math.min(Math.max(1, Math.trunc(value)), maxLimit) : fallback;
 }
 
-const nodeLine = (node: LedgerNode) => `- [[node:${node.id}|${node.label}]]${node.template_id ? ` (${node.template_id})` : ''}`;
-const tripleLine = (triple: Triple) => `- ${triple.source.label} (${triple.source.id}) —${triple.relationship}→ ${triple.target.label} (${triple.target.id})`;
+const nodeLine = (node: LedgerNode) =>
+  `- [[node:${node.id}|${node.label}]]${node.template_id ? ` (${node.template_id})` : ''}`;
+const tripleLine = (triple: Triple) =>
+  `- ${triple.source.label} (${triple.source.id}) —${triple.relationship}→ ${triple.target.label} (${triple.target.id})`;
 
 async function rankedNodes(context: ToolContext, items: readonly RankedItem[]): Promise<LedgerNode[]> {
-  const hits = await hydrate(context.search.db, items.filter((item) => item.kind === 'node'));
-  const nodes = hits.flatMap((hit) => (hit.node ? [{ id: hit.node.id, label: hit.node.label, template_id: hit.node.template_id }] : []));
+  const hits = await hydrate(
+    context.search.db,
+    items.filter((item) => item.kind === 'node'),
+  );
+  const nodes = hits.flatMap((hit) =>
+    hit.node ? [{ id: hit.node.id, label: hit.node.label, template_id: hit.node.template_id }] : [],
+  );
   context.ledger.addNodes(nodes);
   return nodes;
 }
@@ -65,16 +73,34 @@ async function chunkDocuments(context: ToolContext, chunkIds: readonly string[])
  * formats what it found; the turn's search mode, when it names one, replaces the tool's.
  */
 function searchTool(
-  name: string, description: string, type: SearchType, defaultLimit: number, format: (context: ToolContext, result: ModeResult) => Promise<string>,
+  name: string,
+  description: string,
+  type: SearchType,
+  defaultLimit: number,
+  format: (context: ToolContext, result: ModeResult) => Promise<string>,
 ): ChatTool {
   return {
     mutating: false,
     definition: {
-      name, description,
-      parameters: { type: 'object', properties: { query: { type: 'string' }, limit: { type: 'integer', minimum: 1, maximum: maxLimit } }, required: ['query'] },
+      name,
+      description,
+      parameters: {
+        type: 'object',
+        properties: { query: { type: 'string' }, limit: { type: 'integer', minimum: 1, maximum: maxLimit } },
+        required: ['query'],
+      },
     },
     async run(context, args) {
-      return format(context, await runSearch(context.search, context.searchMode ?? type, text(args, 'query'), context.scope, limit(args, defaultLimit)));
+      return format(
+        context,
+        await runSearch(
+          context.search,
+          context.searchMode ?? type,
+          text(args, 'query'),
+          context.scope,
+          limit(args, defaultLimit),
+        ),
+      );
     },
   };
 }
@@ -97,12 +123,24 @@ const graphragSearch = searchTool(
   },
 );
 
-const searchChunks = searchTool('search_chunks', 'Search document passages by words and meaning.', 'hybrid', 8, (context, result) => chunkDocuments(context, chunkIdsOf(result)));
+const searchChunks = searchTool(
+  'search_chunks',
+  'Search document passages by words and meaning.',
+  'hybrid',
+  8,
+  (context, result) => chunkDocuments(context, chunkIdsOf(result)),
+);
 
-const searchNodes = searchTool('search_nodes', 'Find entities of the knowledge graph by name or description.', 'hybrid', 10, async (context, result) => {
-  const nodes = await rankedNodes(context, result.items);
-  return nodes.length ? nodes.map(nodeLine).join('\n') : 'No entities found.';
-});
+const searchNodes = searchTool(
+  'search_nodes',
+  'Find entities of the knowledge graph by name or description.',
+  'hybrid',
+  10,
+  async (context, result) => {
+    const nodes = await rankedNodes(context, result.items);
+    return nodes.length ? nodes.map(nodeLine).join('\n') : 'No entities found.';
+  },
+);
 
 async function nodeOrMissing(context: ToolContext, id: string) {
   try {
@@ -123,11 +161,20 @@ const getNode: ChatTool = {
   async run(context, args) {
     const { node, total_outgoing, total_incoming } = await nodeOrMissing(context, text(args, 'node_id'));
     context.ledger.addNodes([node]);
-    return [nodeLine(node), `Properties: ${JSON.stringify(node.properties)}`, `Relationships: ${total_outgoing} outgoing, ${total_incoming} incoming`].join('\n');
+    return [
+      nodeLine(node),
+      `Properties: ${JSON.stringify(node.properties)}`,
+      `Relationships: ${total_outgoing} outgoing, ${total_incoming} incoming`,
+    ].join('\n');
   },
 };
 
-async function neighborLines(context: ToolContext, id: string, direction: NeighborDirection, size: number): Promise<string> {
+async function neighborLines(
+  context: ToolContext,
+  id: string,
+  direction: NeighborDirection,
+  size: number,
+): Promise<string> {
   const { neighbors, total } = await groundingNeighbors(context.search.db, id, direction, size);
   context.ledger.addNodes(neighbors.map((neighbor) => neighbor.node));
   const lines = neighbors.map((neighbor) =>
@@ -135,7 +182,9 @@ async function neighborLines(context: ToolContext, id: string, direction: Neighb
       ? `- —${neighbor.relationship_type}→ [[node:${neighbor.node.id}|${neighbor.node.label}]] (edge ${neighbor.edge_id})`
       : `- ←${neighbor.relationship_type}— [[node:${neighbor.node.id}|${neighbor.node.label}]] (edge ${neighbor.edge_id})`,
   );
-  return lines.length ? `${lines.join('\n')}${total > lines.length ? `\n(${total - lines.length} more)` : ''}` : 'No relationships.';
+  return lines.length
+    ? `${lines.join('\n')}${total > lines.length ? `\n(${total - lines.length} more)` : ''}`
+    : 'No relationships.';
 }
 
 const getNodeContext: ChatTool = {
@@ -143,16 +192,28 @@ const getNodeContext: ChatTool = {
   definition: {
     name: 'get_node_context',
     description: 'An entity with its relationships and the passages that mention it.',
-    parameters: { type: 'object', properties: { node_id: { type: 'string' }, limit: { type: 'integer', minimum: 1, maximum: maxLimit } }, required: ['node_id'] },
+    parameters: {
+      type: 'object',
+      properties: { node_id: { type: 'string' }, limit: { type: 'integer', minimum: 1, maximum: maxLimit } },
+      required: ['node_id'],
+    },
   },
   async run(context, args) {
     const { node } = await nodeOrMissing(context, text(args, 'node_id'));
     context.ledger.addNodes([node]);
-    const provenance = await provenanceChunks(context.search.db, [{ id: node.id, score: 1 }], context.scope, limit(args, 5));
+    const provenance = await provenanceChunks(
+      context.search.db,
+      [{ id: node.id, score: 1 }],
+      context.scope,
+      limit(args, 5),
+    );
     return [
       nodeLine(node),
       `Relationships:\n${await neighborLines(context, node.id, 'both', 20)}`,
-      `Passages:\n${await chunkDocuments(context, provenance.map((item) => item.id))}`,
+      `Passages:\n${await chunkDocuments(
+        context,
+        provenance.map((item) => item.id),
+      )}`,
     ].join('\n\n');
   },
 };
@@ -164,7 +225,11 @@ const getNodeEdges: ChatTool = {
     description: "An entity's relationships, outgoing, incoming or both.",
     parameters: {
       type: 'object',
-      properties: { node_id: { type: 'string' }, direction: { type: 'string', enum: ['outgoing', 'incoming', 'both'] }, limit: { type: 'integer', minimum: 1, maximum: maxLimit } },
+      properties: {
+        node_id: { type: 'string' },
+        direction: { type: 'string', enum: ['outgoing', 'incoming', 'both'] },
+        limit: { type: 'integer', minimum: 1, maximum: maxLimit },
+      },
       required: ['node_id'],
     },
   },
@@ -179,7 +244,12 @@ const getNodeEdges: ChatTool = {
 const maxPathHops = 6;
 
 /** Breadth-first over edges in either direction, one query per hop, frontier capped so a hub cannot blow it up. */
-async function shortestPath(context: ToolContext, from: string, to: string, hops: number): Promise<{ node: string; edge: string; label: string }[] | null> {
+async function shortestPath(
+  context: ToolContext,
+  from: string,
+  to: string,
+  hops: number,
+): Promise<{ node: string; edge: string; label: string }[] | null> {
   const previous = new Map<string, { node: string; edge: string; label: string } | null>([[from, null]]);
   let frontier = [from];
   for (let hop = 0; hop < hops && frontier.length && !previous.has(to); hop++) {
@@ -187,7 +257,10 @@ async function shortestPath(context: ToolContext, from: string, to: string, hops
     const inFrontier = new Set(frontier);
     const next: string[] = [];
     for (const row of rows) {
-      for (const [here, there] of [[row.a, row.b], [row.b, row.a]]) {
+      for (const [here, there] of [
+        [row.a, row.b],
+        [row.b, row.a],
+      ]) {
         if (!inFrontier.has(here) || previous.has(there)) continue;
         previous.set(there, { node: here, edge: row.id, label: row.label });
         next.push(there);
@@ -208,7 +281,11 @@ const traversePath: ChatTool = {
     description: 'The shortest chain of relationships connecting two entities.',
     parameters: {
       type: 'object',
-      properties: { from_node_id: { type: 'string' }, to_node_id: { type: 'string' }, max_hops: { type: 'integer', minimum: 1, maximum: maxPathHops } },
+      properties: {
+        from_node_id: { type: 'string' },
+        to_node_id: { type: 'string' },
+        max_hops: { type: 'integer', minimum: 1, maximum: maxPathHops },
+      },
       required: ['from_node_id', 'to_node_id'],
     },
   },
@@ -228,7 +305,15 @@ const traversePath: ChatTool = {
   },
 };
 
-export const chatTools: readonly ChatTool[] = [graphragSearch, searchChunks, searchNodes, getNode, getNodeContext, getNodeEdges, traversePath];
+export const chatTools: readonly ChatTool[] = [
+  graphragSearch,
+  searchChunks,
+  searchNodes,
+  getNode,
+  getNodeContext,
+  getNodeEdges,
+  traversePath,
+];
 
 export function findTool(name: string): ChatTool | undefined {
   return chatTools.find((tool) => tool.definition.name === name);

@@ -12,11 +12,17 @@ export class TurnLog {
   record(event: ChatEvent): void {
     const last = this.events.at(-1);
     if (event.type === 'content' && last?.type === 'content') {
-      this.events[this.events.length - 1] = { type: 'content', delta: last.delta + event.delta, accumulated: event.accumulated };
+      this.events[this.events.length - 1] = {
+        type: 'content',
+        delta: last.delta + event.delta,
+        accumulated: event.accumulated,
+      };
     } else if (event.type === 'thinking_delta' && last?.type === 'thinking_delta') {
       this.events[this.events.length - 1] = { type: 'thinking_delta', thinking: last.thinking + event.thinking };
     } else if (event.type === 'tool_start' || event.type === 'tool_rejected') {
-      const asked = this.events.findIndex((earlier) => earlier.type === 'tool_approval_required' && earlier.tool_call_id === event.tool_call_id);
+      const asked = this.events.findIndex(
+        (earlier) => earlier.type === 'tool_approval_required' && earlier.tool_call_id === event.tool_call_id,
+      );
       if (asked >= 0) this.events.splice(asked, 1);
       this.events.push(event);
     } else if (event.type !== 'turn_state') {

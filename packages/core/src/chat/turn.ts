@@ -85,7 +85,9 @@ function conversation(history: readonly MessageRow[]): ChatMessage[] {
   const lastUser = history.map((message) => message.role).lastIndexOf('user');
   return history
     .slice(0, lastUser + 1)
-    .flatMap((message): ChatMessage[] => (message.role === 'user' || message.role === 'assistant' ? [{ role: message.role, content: message.content }] : []));
+    .flatMap((message): ChatMessage[] =>
+      message.role === 'user' || message.role === 'assistant' ? [{ role: message.role, content: message.content }] : [],
+    );
 }
 
 class ChatTurn {
@@ -99,32 +101,58 @@ class ChatTurn {
     state: TurnState,
   ) {
     this.state = state;
-    this.context = { search: deps.search, scope: { sourceIds: scopeOf(input.chat), templateId: null }, ledger: state.ledger, searchMode: input.options.searchMode ?? null };
+    this.context = {
+      search: deps.search,
+      scope: { sourceIds: scopeOf(input.chat), templateId: null },
+      ledger: state.ledger,
+      searchMode: input.options.searchMode ?? null,
+    };
   }
 
   async run(): Promise<void> {
     const system = systemPrompt(scopeOf(this.input.chat), this.input.options.instructions);
     const fit = fitHistory(this.deps.settings, system, conversation(this.input.history));
     await this.deps.emit({
-      type: 'context_info', context_window: fit.window, history_budget_tokens: fit.budgetTokens, history_messages: fit.messages.length, dropped_messages: fit.dropped,
+      type: 'context_info',
+      context_window: fit.window,
+      history_budget_tokens: fit.budgetTokens,
+      history_messages: fit.messages.length,
+      dropped_messages: fit.dropped,
     });
-    if (fit.dropped) await this.warn('context_overflow', `${fit.dropped} older message(s) left out to fit the context window`);
+    if (fit.dropped)
+      await this.warn('context_overflow', `${fit.dropped} older message(s) left out to fit the context window`);
     if (this.deps.settings.llm.chat_provider === 'builtin') await this.runExtractive(fit.messages);
     else await this.runToolLoop(system, fit.messages, fit.window);
   }
 
-  private async warn(kind: string, message: string, extra: { iteration?: number; duplicates?: string[] } = {}): Promise<void> {
+  private async warn(
+    kind: string,
+    message: string,
+    extra: { iteration?: number; duplicates?: string[] } = {},
+  ): Promise<void> {
     this.state.warnings.push(message);
     await this.deps.emit({ type: 'warning', kind, message, ...extra });
   }
 
   /** Streams one model call, publishing its text; returns the tool calls it asked for. */
-  private async stream(request: { system?: string; messages: ChatMessage[]; tools?: ChatTool[]; passages?: RetrievedPassage[] }): Promise<ToolCall[]> {
+  private async stream(request: {
+    system?: string;
+    messages: ChatMessage[];
+    tools?: ChatTool[];
+    passages?: RetrievedPassage[];
+  }): Promise<ToolCall[]> {
     const calls: ToolCall[] = [];
     const { temperature, maxTokens } = this.input.options;
     const stream = this.deps.llm.stream({
-      operation: 'chat', system: request.system, messages: request.messages, tools: request.tools?.map((tool) => tool.definition), passages: request.passages, temperature, maxTokens,
-      signal: this.input.signal, context: { database: this.deps.search.database, chatId: this.input.chat.id, taskId: this.input.taskId },
+      operation: 'chat',
+      system: request.system,
+      messages: request.messages,
+      tools: request.tools?.map((tool) => tool.definition),
+      passages: request.passages,
+      temperature,
+      maxTokens,
+      signal: this.input.signal,
+      context: { database: this.deps.search.database, chatId: this.input.chat.id, taskId: this.input.taskId },
     });
     for await (const event of stream) {
       if (event.type === 'text') {
@@ -148,14 +176,21 @@ class ChatTurn {
   }
 
   private async runToolLoop(system: string, history: ChatMessage[], window: number): Promise<void> {
-    const { max_tool_iterations: maxIterations, max_total_tool_calls: maxCalls, max_tools: maxTools } = this.deps.settings.chat;
+    const {
+      max_tool_iterations: maxIterations,
+      max_total_tool_calls: maxCalls,
+      max_tools: maxTools,
+    } = this.deps.settings.chat;
     const tools = chatTools.slice(0, maxTools);
     const messages = [...history];
     const fixedTokens = estimateTokens(system);
     for (;;) {
       await this.input.checkCancelled();
       const exhausted = this.state.iterations >= maxIterations || this.state.toolCalls.length >= maxCalls;
-      if (exhausted) await this.warn('tool_limit', 'tool limits reached: answering with what was retrieved', { iteration: this.state.iterations });
+      if (exhausted)
+        await this.warn('tool_limit', 'tool limits reached: answering with what was retrieved', {
+          iteration: this.state.iterations,
+        });
       const before = this.state.text.length;
       const calls = await this.stream({ system, messages, tools: exhausted ? undefined : tools });
       if (!calls.length || exhausted) return;
@@ -170,16 +205,32 @@ class ChatTurn {
         const result = await this.toolResult(summaries[index], iteration, tools, duplicates);
         messages.push({ role: 'tool', toolCallId: call.id, toolName: call.name, content: result });
       }
-      if (duplicates.length) await this.warn('duplicate_tool_calls', 'repeated tool calls were answered from the earlier result', { iteration, duplicates });
-      await this.deps.emit({ type: 'iteration_progress', iteration, tool_count: calls.length, total_tool_calls: this.state.toolCalls.length });
+      if (duplicates.length)
+        await this.warn('duplicate_tool_calls', 'repeated tool calls were answered from the earlier result', {
+          iteration,
+          duplicates,
+        });
+      await this.deps.emit({
+        type: 'iteration_progress',
+        iteration,
+        tool_count: calls.length,
+        total_tool_calls: this.state.toolCalls.length,
+      });
       if (compactToolResults(this.deps.settings, window, fixedTokens, messages, calls.length)) {
-        await this.warn('context_overflow', 'older tool results were shortened to fit the context window', { iteration });
+        await this.warn('context_overflow', 'older tool results were shortened to fit the context window', {
+          iteration,
+        });
       }
     }
   }
 
   /** What the model reads back for one call: the tool's output, or why it did not run. */
-  private async toolResult(call: ToolCallSummary, iteration: number, offered: readonly ChatTool[], duplicates: string[]): Promise<string> {
+  private async toolResult(
+    call: ToolCallSummary,
+    iteration: number,
+    offered: readonly ChatTool[],
+    duplicates: string[],
+  ): Promise<string> {
     const tool = offered.find((candidate) => candidate.definition.name === call.name);
     if (!tool) {
       await this.warn('unknown_tool', `the model asked for a tool it was not offered: ${call.name}`, { iteration });
@@ -191,7 +242,8 @@ class ChatTurn {
       return 'This exact call was already made in this turn; its result is above. Use it, or call with different arguments.';
     }
     this.seenCalls.add(key);
-    if (this.state.toolCalls.length >= this.deps.settings.chat.max_total_tool_calls) return 'Error: the tool call limit of this turn is reached; answer now.';
+    if (this.state.toolCalls.length >= this.deps.settings.chat.max_total_tool_calls)
+      return 'Error: the tool call limit of this turn is reached; answer now.';
     return this.execute(call.id, tool, call.arguments, iteration);
   }
 
@@ -204,20 +256,35 @@ class ChatTurn {
     if (needsApproval(mode, tool.mutating)) {
       const { db, chat, turnId, signal } = this.input;
       await requestApproval(db, { chatId: chat.id, turnId, toolCallId: id, toolName: name, arguments: args });
-      await this.deps.emit({ type: 'tool_approval_required', tool_call_id: id, tool_name: name, arguments: args, iteration });
+      await this.deps.emit({
+        type: 'tool_approval_required',
+        tool_call_id: id,
+        tool_name: name,
+        arguments: args,
+        iteration,
+      });
       const decision = await awaitDecision(db, this.deps.pubsub, chat.id, id, timeoutSeconds * 1000, signal);
       if (decision !== 'approve') {
         record.status = 'rejected';
         await this.deps.emit({ type: 'tool_rejected', tool_call_id: id, tool_name: name, decision });
-        return decision === 'timeout' ? 'The operator did not approve this tool call in time; it was not run.' : 'The operator rejected this tool call; it was not run.';
+        return decision === 'timeout'
+          ? 'The operator did not approve this tool call in time; it was not run.'
+          : 'The operator rejected this tool call; it was not run.';
       }
     }
     await this.deps.emit({ type: 'tool_start', tool: name, tool_call_id: id, arguments: args, iteration });
     const started = performance.now();
     const output = await runTool(tool, this.context, args);
     record.duration_ms = Math.round(performance.now() - started);
-    const result = output.length > maxToolResultChars ? `${output.slice(0, maxToolResultChars)}\n[… result cut]` : output;
-    await this.deps.emit({ type: 'tool_result', tool: name, tool_call_id: id, result: result.slice(0, maxEventResultChars), duration_ms: record.duration_ms });
+    const result =
+      output.length > maxToolResultChars ? `${output.slice(0, maxToolResultChars)}\n[… result cut]` : output;
+    await this.deps.emit({
+      type: 'tool_result',
+      tool: name,
+      tool_call_id: id,
+      result: result.slice(0, maxEventResultChars),
+      duration_ms: record.duration_ms,
+    });
     return result;
   }
 
@@ -233,7 +300,9 @@ class ChatTurn {
     await this.input.checkCancelled();
     const passages: RetrievedPassage[] = [];
     for (const chunk of this.state.ledger.chunks()) {
-      chunk.sentences.forEach((sentence, index) => passages.push({ text: sentence, marker: `[[cite:${chunk.alias}:S${index + 1}|${chunk.filename}]]` }));
+      chunk.sentences.forEach((sentence, index) =>
+        passages.push({ text: sentence, marker: `[[cite:${chunk.alias}:S${index + 1}|${chunk.filename}]]` }),
+      );
     }
     await this.stream({ messages: history, passages });
     this.state.text = markEntityMentions(this.state.text, this.state.ledger.nodes.values());

@@ -1,0 +1,33 @@
+import { opsEndpoints } from '@rhizome/contracts/api/ops';
+import type { Command } from 'commander';
+import { ExitCode } from '../exit-codes.ts';
+import { printJson } from '../output.ts';
+import type { Remote } from '../remote.ts';
+import type { CommandRunner } from '../runner.ts';
+
+/** The server's health and the active database's counts; exits 1 when the server reports itself unhealthy. */
+async function status(remote: Remote): Promise<number> {
+  const [health, counts] = await Promise.all([
+    remote.client.call(opsEndpoints.health),
+    remote.client.call(opsEndpoints.counts),
+  ]);
+  if (remote.json) printJson(remote.io, { url: remote.url, health, counts });
+  else {
+    remote.io.out(`Rhizome ${health.version} at ${remote.url}: ${health.status}`);
+    remote.io.out(
+      `Database '${counts.database}': ${Object.entries(counts.counts)
+        .map(([name, count]) => `${count} ${name}`)
+        .join(', ')}`,
+    );
+    for (const [name, subsystem] of Object.entries(health.subsystems))
+      remote.io.out(`  ${name.padEnd(14)} ${subsystem.status}${subsystem.message ? ` (${subsystem.message})` : ''}`);
+  }
+  return health.healthy ? ExitCode.ok : ExitCode.failed;
+}
+
+export function registerStatus(program: Command, runner: CommandRunner): void {
+  program
+    .command('status')
+    .description("The server's health and the active database's counts")
+    .action(runner.remote((remote) => status(remote)));
+}

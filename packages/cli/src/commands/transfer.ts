@@ -1,0 +1,92 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { backupEndpoints } from '@rhizome/contracts/api/backup';
+import { exportEndpoints } from '@rhizome/contracts/api/exports';
+import type { Command } from 'commander';
+import { CliFailure, ExitCode } from '../exit-codes.ts';
+import { printJson, table } from '../output.ts';
+import type { Remote } from '../remote.ts';
+import type { CommandRunner } from '../runner.ts';
+import { waitForTask } from './task-wait.ts';
+
+async function exportPackage(remote: Remote, file: string | undefined): Promise<void> {
+  const { task_id } = await remote.client.call(exportEndpoints.exportAll);
+  await waitForTask(remote, task_id, 'the export');
+  const { blob, filename } = await remote.client.download(exportEndpoints.download, { params: { task_id } });
+  const target = path.resolve(file ?? filename ?? `rhizome-${task_id}.ccx`);
+  await fs.writeFile(target, Buffer.from(await blob.arrayBuffer()));
+  if (remote.json) printJson(remote.io, { file: target, bytes: blob.size, task_id });
+  else remote.io.out(`Exported to ${target} (${blob.size} bytes)`);
+}
+
+async function importPackage(remote: Remote, file: string, options: { merge?: boolean; wait: boolean }): Promise<void> {
+  const bytes = await fs.readFile(file).catch(() => {
+    throw new CliFailure(`'${file}' cannot be read`, ExitCode.notFound);
+  });
+  const queued = await remote.client.upload(exportEndpoints.import, [new File([bytes], path.basename(file))], {
+    merge: options.merge ?? false,
+  });
+  if (options.wait) await waitForTask(remote, queued.task_id, 'the import');
+  if (remote.json)
+    printJson(remote.io, { task_id: queued.task_id, status: options.wait ? 'completed' : queued.status });
+  else remote.io.out(options.wait ? `Imported ${file}` : `Import queued (task ${queued.task_id})`);
+}
+
+const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+export function registerTransfer(program: Command, runner: CommandRunner): void {
+  program
+    .command('export')
+    .description('Export the active database as a .ccx package')
+    .argument('[file]', "where to write it (default: the server's file name)")
+    .action(runner.remote((remote, file: string | undefined) => exportPackage(remote, file)));
+  program
+    .command('import')
+    .description('Import a .ccx package into the active database')
+    .argument('<file>')
+    .option('--merge', 'add alongside what is there instead of replacing it')
+    .option('--no-wait', 'return once the import is queued')
+    .action(
+      runner.remote((remote, file: string, options: { merge?: boolean; wait: boolean }) =>
+        importPackage(remote, file, options),
+      ),
+    );
+
+  const backup = program.command('backup').description('Back up and restore the active database');
+  backup
+    .command('create')
+    .description('Back up the active database now')
+    .action(
+      runner.remote(async (remote) => {
+        const created = await remote.client.call(backupEndpoints.create);
+        if (remote.json) printJson(remote.io, created);
+        else remote.io.out(`Created ${created.filename} (${megabytes(created.size)})`);
+      }),
+    );
+  backup
+    .command('ls', { isDefault: true })
+    .description('List backups, newest first')
+    .action(
+      runner.remote(async (remote) => {
+        const { data } = await remote.client.call(backupEndpoints.list, { query: { page_size: 200 } });
+        if (remote.json) return printJson(remote.io, data);
+        if (!data.length) return remote.io.out('No backups.');
+        table(
+          remote.io,
+          ['FILE', 'SIZE', 'CREATED'],
+          data.map((entry) => [entry.filename, megabytes(entry.size), entry.created_at]),
+        );
+      }),
+    );
+  backup
+    .command('restore')
+    .description('Replace the active database with a backup (after a safety backup)')
+    .argument('<file>')
+    .action(
+      runner.remote(async (remote, filename: string) => {
+        const restored = await remote.client.call(backupEndpoints.restore, { params: { filename } });
+        if (remote.json) printJson(remote.io, restored);
+        else remote.io.out(restored.message);
+      }),
+    );
+}

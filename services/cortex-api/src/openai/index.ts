@@ -1,0 +1,2 @@
+export { openAiErrorShape } from './error-shape.ts';
+export { mountOpenAiRoutes } from './routes.ts';
