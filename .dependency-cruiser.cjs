@@ -4,7 +4,8 @@ module.exports = {
   forbidden: [
     {
       name: 'feature-private-files',
-      comment: 'Another feature is reached through its face (packages/core/src/<feature>/index.ts), never its inner files.',
+      comment:
+        'Another feature is reached through its face (packages/core/src/<feature>/index.ts), never its inner files.',
       severity: 'error',
       from: { path: `${core}([^/]+)/` },
       to: { path: `${core}[^/]+/.+`, pathNot: [`${core}$1/`, `${core}[^/]+/index\\.ts$`] },
@@ -36,6 +37,10 @@ module.exports = {
     tsPreCompilationDeps: true,
     doNotFollow: { path: 'node_modules' },
     exclude: { path: 'node_modules|packages/web/|tests/architecture/fixtures/' },
-    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'default'], extensions: ['.ts', '.mjs', '.js'] },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'default'],
+      extensions: ['.ts', '.mjs', '.js'],
+    },
   },
 };

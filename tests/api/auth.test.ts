@@ -27,10 +27,14 @@ function expectError(result: CallResult, status: number, error: string, details:
 
 function expectValidationFailed(result: CallResult, locs: (string | number)[][]): void {
   expect(result.status).toBe(422);
-  const body = result.body as { error: string; details: { errors: { loc: (string | number)[]; msg: string; type: string }[] } };
+  const body = result.body as {
+    error: string;
+    details: { errors: { loc: (string | number)[]; msg: string; type: string }[] };
+  };
   expect(body.error).toBe('VALIDATION_FAILED');
   expect(body.details.errors.map((issue) => issue.loc)).toEqual(locs);
-  for (const issue of body.details.errors) expect(issue).toEqual({ loc: expect.any(Array), msg: expect.any(String), type: expect.any(String) });
+  for (const issue of body.details.errors)
+    expect(issue).toEqual({ loc: expect.any(Array), msg: expect.any(String), type: expect.any(String) });
 }
 
 /** `Set-Cookie` split into the `name=value` pair and the attributes. */
@@ -46,10 +50,14 @@ function expectSessionCookie(result: CallResult, options: { secure: boolean }): 
   const cookie = parseSetCookie(result);
   expect(cookie.name).toBe('cc_session');
   expect(cookie.value).not.toBe('');
-  expect(cookie.attributes).toEqual(expect.arrayContaining(['Path=/', 'HttpOnly', 'SameSite=Strict', `Max-Age=${thirtyDays}`]));
+  expect(cookie.attributes).toEqual(
+    expect.arrayContaining(['Path=/', 'HttpOnly', 'SameSite=Strict', `Max-Age=${thirtyDays}`]),
+  );
   expect(cookie.attributes.includes('Secure')).toBe(options.secure);
   const expires = cookie.attributes.find((attribute) => attribute.startsWith('Expires='));
-  expect(Math.abs(Date.parse(expires!.slice('Expires='.length)) - (Date.now() + thirtyDays * 1000))).toBeLessThan(5_000);
+  expect(Math.abs(Date.parse(expires!.slice('Expires='.length)) - (Date.now() + thirtyDays * 1000))).toBeLessThan(
+    5_000,
+  );
 }
 
 function expectClearedCookie(result: CallResult): void {
@@ -77,9 +85,17 @@ describe('auth in the embedded default', () => {
   const storedCredentials = () =>
     JSON.parse(fs.readFileSync(credentialsFile(), 'utf8')) as { account: { username: string }; session_epoch: number };
   /** A cookie signed like the server does; claims default to the current account and epoch, valid for an hour. */
-  const craftCookie = (claims: Partial<SessionClaims> = {}, secret = fs.readFileSync(path.join(server.dataDir, 'secrets', 'session_secret'), 'utf8').trim()) => {
+  const craftCookie = (
+    claims: Partial<SessionClaims> = {},
+    secret = fs.readFileSync(path.join(server.dataDir, 'secrets', 'session_secret'), 'utf8').trim(),
+  ) => {
     const stored = storedCredentials();
-    const full = { username: stored.account.username, epoch: stored.session_epoch, expiresAt: Math.floor(Date.now() / 1000) + 3600, ...claims };
+    const full = {
+      username: stored.account.username,
+      epoch: stored.session_epoch,
+      expiresAt: Math.floor(Date.now() / 1000) + 3600,
+      ...claims,
+    };
     return `cc_session=${createSessionValue(full, secret)}`;
   };
   const expectAllRefused = async (cookies: string[]) => {
@@ -90,7 +106,10 @@ describe('auth in the embedded default', () => {
     // The login and setup rate limits (5 and 3 per minute per address, counted before validation) would cut
     // this long sequence short; they have their own server with the default limits below.
     server = await startTestServer({
-      env: { RHIZOME_SETTINGS__LOCAL_AUTH__LOGIN_MAX_ATTEMPTS: '1000', RHIZOME_SETTINGS__LOCAL_AUTH__SETUP_MAX_ATTEMPTS: '1000' },
+      env: {
+        RHIZOME_SETTINGS__LOCAL_AUTH__LOGIN_MAX_ATTEMPTS: '1000',
+        RHIZOME_SETTINGS__LOCAL_AUTH__SETUP_MAX_ATTEMPTS: '1000',
+      },
     });
   });
   afterAll(async () => {
@@ -118,7 +137,14 @@ describe('auth in the embedded default', () => {
       ['password of 129 chars', { username: 'operator', password: 'x'.repeat(129) }, [['body', 'password']]],
       ['missing username', { password: 'long enough' }, [['body', 'username']]],
       ['missing password', { username: 'operator' }, [['body', 'password']]],
-      ['empty object', {}, [['body', 'username'], ['body', 'password']]],
+      [
+        'empty object',
+        {},
+        [
+          ['body', 'username'],
+          ['body', 'password'],
+        ],
+      ],
       ['username as a number', { username: 12345, password: 'long enough' }, [['body', 'username']]],
       ['password as null', { username: 'operator', password: null }, [['body', 'password']]],
       ['an array body', [], [['body']]],
@@ -144,14 +170,20 @@ describe('auth in the embedded default', () => {
       issued.push(result.cookie!);
       expect(fs.existsSync(credentialsFile())).toBe(true);
 
-      expect((await status({ cookie: result.cookie })).body).toEqual({ setup_needed: false, authenticated: true, username });
+      expect((await status({ cookie: result.cookie })).body).toEqual({
+        setup_needed: false,
+        authenticated: true,
+        username,
+      });
       expect((await status()).body).toEqual({ setup_needed: false, authenticated: false, username: null });
       expect((await me({ cookie: result.cookie })).body).toEqual({ username });
     });
 
     it('refuses a second setup with 409 and keeps the first account', async () => {
       const before = fs.readFileSync(credentialsFile(), 'utf8');
-      const result = await call('POST', '/auth/setup', { body: { username: 'intruder', password: 'another password' } });
+      const result = await call('POST', '/auth/setup', {
+        body: { username: 'intruder', password: 'another password' },
+      });
       expectError(result, 409, 'CONFLICT');
       expectError(await call('POST', '/auth/setup', { body: { username: 'x' } }), 409, 'CONFLICT');
       expect(result.headers.get('set-cookie')).toBeNull();
@@ -185,7 +217,9 @@ describe('auth in the embedded default', () => {
       try {
         expectSessionCookie(await login(username, password), { secure: true });
       } finally {
-        expect((await call('PATCH', '/settings', { cookie, body: { local_auth: { cookie_secure: false } } })).status).toBe(200);
+        expect(
+          (await call('PATCH', '/settings', { cookie, body: { local_auth: { cookie_secure: false } } })).status,
+        ).toBe(200);
       }
       // Cookies issued later (username change below) are checked for the absence of Secure again.
     });
@@ -199,7 +233,10 @@ describe('auth in the embedded default', () => {
       const dot = genuine.lastIndexOf('.');
       const signatureChar = genuine[dot + 2];
       const flippedSignature = `${genuine.slice(0, dot + 2)}${signatureChar === 'A' ? 'B' : 'A'}${genuine.slice(dot + 3)}`;
-      const otherPayload = createSessionValue({ username, epoch: 7, expiresAt: Math.floor(Date.now() / 1000) + 3600 }, 'x');
+      const otherPayload = createSessionValue(
+        { username, epoch: 7, expiresAt: Math.floor(Date.now() / 1000) + 3600 },
+        'x',
+      );
       const changedPayload = `cc_session=${otherPayload.slice(0, otherPayload.lastIndexOf('.'))}${genuine.slice(dot)}`;
       const forgeries = {
         flippedSignature,
@@ -243,10 +280,16 @@ describe('auth in the embedded default', () => {
     it('creates a key: 201 {id, name, key, created_at}, plaintext shown once', async () => {
       const result = await call('POST', '/auth/keys', { cookie, body: { name: 'ci script' } });
       expect(result.status).toBe(201);
-      expect(result.body).toEqual({ id: expect.stringMatching(/^key_/), name: 'ci script', key: expect.stringMatching(apiKeyPattern), created_at: expect.stringMatching(isoTimestamp) });
+      expect(result.body).toEqual({
+        id: expect.stringMatching(/^key_/),
+        name: 'ci script',
+        key: expect.stringMatching(apiKeyPattern),
+        created_at: expect.stringMatching(isoTimestamp),
+      });
       key = result.body as typeof key;
       // Boundary names: 1 and 64 characters.
-      for (const name of ['k', 'n'.repeat(64)]) expect((await call('POST', '/auth/keys', { cookie, body: { name } })).status).toBe(201);
+      for (const name of ['k', 'n'.repeat(64)])
+        expect((await call('POST', '/auth/keys', { cookie, body: { name } })).status).toBe(201);
     });
 
     it('lists keys without any secret material and last_used_at null before use', async () => {
@@ -255,7 +298,12 @@ describe('auth in the embedded default', () => {
       const list = result.body as Record<string, unknown>[];
       expect(list).toHaveLength(3);
       for (const entry of list) expect(Object.keys(entry).sort()).toEqual(['created_at', 'id', 'last_used_at', 'name']);
-      expect(list.find((entry) => entry.id === key.id)).toEqual({ id: key.id, name: 'ci script', created_at: key.created_at, last_used_at: null });
+      expect(list.find((entry) => entry.id === key.id)).toEqual({
+        id: key.id,
+        name: 'ci script',
+        created_at: key.created_at,
+        last_used_at: null,
+      });
       expect(new Set(list.map((entry) => entry.id)).size).toBe(3);
       for (const forbidden of [key.key, key.key.slice('cc_live_'.length), '"key"', '"hash"', '"lookup"', '$2']) {
         expect(result.text).not.toContain(forbidden);
@@ -265,20 +313,34 @@ describe('auth in the embedded default', () => {
     it('authenticates with the key and records last_used_at', async () => {
       const before = Date.now();
       expect(await me({ key: key.key })).toMatchObject({ status: 200, body: { username } });
-      const entry = ((await call('GET', '/auth/keys', { key: key.key })).body as { id: string; last_used_at: string | null }[]).find((k) => k.id === key.id)!;
+      const entry = (
+        (await call('GET', '/auth/keys', { key: key.key })).body as { id: string; last_used_at: string | null }[]
+      ).find((k) => k.id === key.id)!;
       expect(entry.last_used_at).toMatch(isoTimestamp);
       expect(Date.parse(entry.last_used_at!)).toBeGreaterThanOrEqual(before - 1000);
       expect(Date.parse(entry.last_used_at!)).toBeLessThanOrEqual(Date.now());
       // A key is not a session cookie: status reports only cookies.
-      expect((await status({ key: key.key })).body).toEqual({ setup_needed: false, authenticated: false, username: null });
+      expect((await status({ key: key.key })).body).toEqual({
+        setup_needed: false,
+        authenticated: false,
+        username: null,
+      });
     });
 
     it('refuses a key with the right prefix but a wrong body, and other bearer junk', async () => {
       const last = key.key.at(-1) === 'A' ? 'B' : 'A';
-      for (const presented of [`${key.key.slice(0, -1)}${last}`, `cc_live_${'A'.repeat(32)}`, key.key.slice(0, -1), `${key.key}A`, key.key.replace('cc_live_', 'cc_test_')]) {
+      for (const presented of [
+        `${key.key.slice(0, -1)}${last}`,
+        `cc_live_${'A'.repeat(32)}`,
+        key.key.slice(0, -1),
+        `${key.key}A`,
+        key.key.replace('cc_live_', 'cc_test_'),
+      ]) {
         expectProxy401(await me({ key: presented }));
       }
-      expectProxy401(await me({ headers: { authorization: `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}` } }));
+      expectProxy401(
+        await me({ headers: { authorization: `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}` } }),
+      );
     });
 
     it('revokes a key: 204, refused at once, gone from the list', async () => {
@@ -293,8 +355,14 @@ describe('auth in the embedded default', () => {
     });
 
     it('answers 404 NOT_FOUND for an unknown or already revoked key', async () => {
-      expectError(await call('DELETE', `/auth/keys/${key.id}`, { cookie }), 404, 'NOT_FOUND', { resource_type: 'api_key', identifier: key.id });
-      expectError(await call('DELETE', '/auth/keys/key_doesnotexist', { cookie }), 404, 'NOT_FOUND', { resource_type: 'api_key', identifier: 'key_doesnotexist' });
+      expectError(await call('DELETE', `/auth/keys/${key.id}`, { cookie }), 404, 'NOT_FOUND', {
+        resource_type: 'api_key',
+        identifier: key.id,
+      });
+      expectError(await call('DELETE', '/auth/keys/key_doesnotexist', { cookie }), 404, 'NOT_FOUND', {
+        resource_type: 'api_key',
+        identifier: 'key_doesnotexist',
+      });
     });
 
     it('lets the cookie take priority: a valid cookie with a revoked key is authenticated', async () => {
@@ -322,7 +390,11 @@ describe('auth in the embedded default', () => {
       expect(storedCredentials().session_epoch).toBe(epoch + 1);
 
       await expectAllRefused(earlier);
-      expect((await status({ cookie: earlier[0] })).body).toEqual({ setup_needed: false, authenticated: false, username: null });
+      expect((await status({ cookie: earlier[0] })).body).toEqual({
+        setup_needed: false,
+        authenticated: false,
+        username: null,
+      });
       expect((await me({ key: apiKey })).status).toBe(200);
 
       const again = await login(username, password);
@@ -337,7 +409,10 @@ describe('auth in the embedded default', () => {
     it('refuses a wrong old password with 403 HTTP_403 and changes nothing', async () => {
       const cookie = issued.at(-1)!;
       const before = fs.readFileSync(credentialsFile(), 'utf8');
-      const result = await call('POST', '/auth/password', { cookie, body: { old_password: 'not my password', new_password: newPassword } });
+      const result = await call('POST', '/auth/password', {
+        cookie,
+        body: { old_password: 'not my password', new_password: newPassword },
+      });
       expectError(result, 403, 'HTTP_403');
       expect(result.headers.get('set-cookie')).toBeNull();
       expect(fs.readFileSync(credentialsFile(), 'utf8')).toBe(before);
@@ -347,14 +422,22 @@ describe('auth in the embedded default', () => {
     it('rejects a new password of 7 or 129 characters with 422', async () => {
       const cookie = issued.at(-1)!;
       for (const bad of ['x'.repeat(7), 'x'.repeat(129)]) {
-        expectValidationFailed(await call('POST', '/auth/password', { cookie, body: { old_password: password, new_password: bad } }), [['body', 'new_password']]);
+        expectValidationFailed(
+          await call('POST', '/auth/password', { cookie, body: { old_password: password, new_password: bad } }),
+          [['body', 'new_password']],
+        );
       }
-      expectValidationFailed(await call('POST', '/auth/password', { cookie, body: { new_password: newPassword } }), [['body', 'old_password']]);
+      expectValidationFailed(await call('POST', '/auth/password', { cookie, body: { new_password: newPassword } }), [
+        ['body', 'old_password'],
+      ]);
       expect((await me({ cookie })).status).toBe(200);
     });
 
     it('changes the password: 204, cookie cleared, earlier cookies refused, only the new password logs in', async () => {
-      const result = await call('POST', '/auth/password', { cookie: issued.at(-1), body: { old_password: password, new_password: newPassword } });
+      const result = await call('POST', '/auth/password', {
+        cookie: issued.at(-1),
+        body: { old_password: password, new_password: newPassword },
+      });
       expect(result.status).toBe(204);
       expect(result.text).toBe('');
       expectClearedCookie(result);
@@ -373,7 +456,10 @@ describe('auth in the embedded default', () => {
 
     it('refuses a wrong password with 403 HTTP_403 and changes nothing', async () => {
       const cookie = issued.at(-1)!;
-      const result = await call('POST', '/auth/username', { cookie, body: { password: 'not my password', new_username: newUsername } });
+      const result = await call('POST', '/auth/username', {
+        cookie,
+        body: { password: 'not my password', new_username: newUsername },
+      });
       expectError(result, 403, 'HTTP_403');
       expect(result.headers.get('set-cookie')).toBeNull();
       expect((await status({ cookie })).body).toEqual({ setup_needed: false, authenticated: true, username });
@@ -382,20 +468,30 @@ describe('auth in the embedded default', () => {
     it('rejects a new username of 2 or 65 characters with 422', async () => {
       const cookie = issued.at(-1)!;
       for (const bad of ['ab', 'u'.repeat(65)]) {
-        expectValidationFailed(await call('POST', '/auth/username', { cookie, body: { password, new_username: bad } }), [['body', 'new_username']]);
+        expectValidationFailed(
+          await call('POST', '/auth/username', { cookie, body: { password, new_username: bad } }),
+          [['body', 'new_username']],
+        );
       }
       expect((await me({ cookie })).body).toEqual({ username });
     });
 
     it('changes the username: 200 {username}, a fresh working cookie, earlier cookies refused', async () => {
-      const result = await call('POST', '/auth/username', { cookie: issued.at(-1), body: { password, new_username: newUsername } });
+      const result = await call('POST', '/auth/username', {
+        cookie: issued.at(-1),
+        body: { password, new_username: newUsername },
+      });
       expect(result.status).toBe(200);
       expect(result.body).toEqual({ username: newUsername });
       expectSessionCookie(result, { secure: false });
       await expectAllRefused([...new Set(issued)]);
 
       expect(await me({ cookie: result.cookie })).toMatchObject({ status: 200, body: { username: newUsername } });
-      expect((await status({ cookie: result.cookie })).body).toEqual({ setup_needed: false, authenticated: true, username: newUsername });
+      expect((await status({ cookie: result.cookie })).body).toEqual({
+        setup_needed: false,
+        authenticated: true,
+        username: newUsername,
+      });
       expectError(await login(username, password), 401, 'HTTP_401');
       expect((await login(newUsername, password)).body).toEqual({ username: newUsername });
     });
@@ -406,7 +502,11 @@ describe('auth in the embedded default', () => {
       expect((await status()).status).toBe(200);
       // Both reach their handlers: the answers are the handlers' envelopes, not the proxy's 401.
       expectError(await call('POST', '/auth/login', { body: { username: 'x', password: 'y' } }), 401, 'HTTP_401');
-      expectError(await call('POST', '/auth/setup', { body: { username: 'someone', password: 'long enough' } }), 409, 'CONFLICT');
+      expectError(
+        await call('POST', '/auth/setup', { body: { username: 'someone', password: 'long enough' } }),
+        409,
+        'CONFLICT',
+      );
     });
 
     it.each([
@@ -429,7 +529,9 @@ describe('auth in the embedded default', () => {
     ])('refuses %s %s without credentials with the proxy 401', async (method, apiPath) => {
       const body = method === 'GET' || method === 'DELETE' ? undefined : {};
       expectProxy401(await call(method, apiPath, { body }));
-      expectProxy401(await call(method, apiPath, { body, key: `cc_live_${'x'.repeat(32)}`, cookie: 'cc_session=forged.value' }));
+      expectProxy401(
+        await call(method, apiPath, { body, key: `cc_live_${'x'.repeat(32)}`, cookie: 'cc_session=forged.value' }),
+      );
     });
   });
 });
@@ -445,7 +547,11 @@ describe('login and setup rate limits (default settings)', () => {
     const retryAfter = Number(result.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(60);
-    expect(result.body).toEqual({ error: 'HTTP_429', message: expect.any(String), details: { retry_after_seconds: retryAfter } });
+    expect(result.body).toEqual({
+      error: 'HTTP_429',
+      message: expect.any(String),
+      details: { retry_after_seconds: retryAfter },
+    });
     expect(result.headers.get('set-cookie')).toBeNull();
   }
 
@@ -464,7 +570,10 @@ describe('login and setup rate limits (default settings)', () => {
     const setup = await attempt('setup');
     expect(setup.status).toBe(201);
     cookie = setup.cookie!;
-    for (let n = 1; n <= 5; n++) expect((await server.call('POST', '/auth/login', { body: { ...credentials, password: 'wrong password' } })).status).toBe(401);
+    for (let n = 1; n <= 5; n++)
+      expect(
+        (await server.call('POST', '/auth/login', { body: { ...credentials, password: 'wrong password' } })).status,
+      ).toBe(401);
     // Still limited: the right password does not get through while the window lasts.
     expectRateLimited(await attempt('login'));
     for (let n = 1; n <= 4; n++) expect((await attempt('setup')).status).toBe(409);
@@ -473,7 +582,10 @@ describe('login and setup rate limits (default settings)', () => {
   it('answers the 4th setup attempt within the window with 429, counted separately from logins', async () => {
     const fresh = await startTestServer();
     try {
-      for (let n = 1; n <= 3; n++) expect((await fresh.call('POST', '/auth/setup', { body: { ...credentials, password: 'short' } })).status).toBe(422);
+      for (let n = 1; n <= 3; n++)
+        expect((await fresh.call('POST', '/auth/setup', { body: { ...credentials, password: 'short' } })).status).toBe(
+          422,
+        );
       expectRateLimited(await fresh.call('POST', '/auth/setup', { body: credentials }));
       expect((await fresh.call('POST', '/auth/login', { body: credentials })).status).toBe(409);
     } finally {
@@ -482,7 +594,10 @@ describe('login and setup rate limits (default settings)', () => {
   });
 
   it('lets logins through again once the window has passed', async () => {
-    const patch = await server.call('PATCH', '/settings', { cookie, body: { local_auth: { rate_limit_window_seconds: 1 } } });
+    const patch = await server.call('PATCH', '/settings', {
+      cookie,
+      body: { local_auth: { rate_limit_window_seconds: 1 } },
+    });
     expect(patch.status).toBe(200);
     await sleep(1100);
     const result = await attempt('login');
@@ -495,8 +610,13 @@ describe('API key creation rate limit (default settings)', () => {
   it('answers the 11th key creation within the window with 429 and creates nothing more', async () => {
     const server = await startTestServer();
     try {
-      const setup = await server.call('POST', '/auth/setup', { body: { username: 'operator', password: 'correct horse battery' } });
-      for (let n = 1; n <= 10; n++) expect((await server.call('POST', '/auth/keys', { cookie: setup.cookie, body: { name: `k${n}` } })).status).toBe(201);
+      const setup = await server.call('POST', '/auth/setup', {
+        body: { username: 'operator', password: 'correct horse battery' },
+      });
+      for (let n = 1; n <= 10; n++)
+        expect(
+          (await server.call('POST', '/auth/keys', { cookie: setup.cookie, body: { name: `k${n}` } })).status,
+        ).toBe(201);
       const limited = await server.call('POST', '/auth/keys', { cookie: setup.cookie, body: { name: 'k11' } });
       expect(limited.status).toBe(429);
       expect(limited.body).toMatchObject({ error: 'HTTP_429' });

@@ -14,9 +14,19 @@ describe('automation: seeded auto-embedding, settings and every creation path', 
   let cookie: string;
   let db: Knex;
   let client: ReturnType<typeof automationClient>;
-  const vectorOf = (nodeId: string) => db('node_embeddings').where({ node_id: nodeId }).first('model', 'dimensions') as Promise<{ model: string; dimensions: number } | undefined>;
-  const createNode = async (body: Record<string, unknown>) => client.ok<{ id: string; embedding: number[] | null }>(await client.call('POST', '/nodes', { template_id: 'system_template_concept', ...body }), 201);
-  const systemExecutionsFor = (nodeId: string) => db('workflow_executions').where({ trigger_id: triggerId }).whereRaw("json_extract(inputs, '$.entity_id') = ?", [nodeId]);
+  const vectorOf = (nodeId: string) =>
+    db('node_embeddings').where({ node_id: nodeId }).first('model', 'dimensions') as Promise<
+      { model: string; dimensions: number } | undefined
+    >;
+  const createNode = async (body: Record<string, unknown>) =>
+    client.ok<{ id: string; embedding: number[] | null }>(
+      await client.call('POST', '/nodes', { template_id: 'system_template_concept', ...body }),
+      201,
+    );
+  const systemExecutionsFor = (nodeId: string) =>
+    db('workflow_executions')
+      .where({ trigger_id: triggerId })
+      .whereRaw("json_extract(inputs, '$.entity_id') = ?", [nodeId]);
 
   beforeAll(async () => {
     server = await startTestServer();
@@ -30,17 +40,41 @@ describe('automation: seeded auto-embedding, settings and every creation path', 
   });
 
   it('seeds the system workflow and trigger in every database, once', async () => {
-    const workflow = client.ok<Record<string, unknown> & { steps: Record<string, unknown>[] }>(await client.call('GET', `/workflows/${workflowId}`));
+    const workflow = client.ok<Record<string, unknown> & { steps: Record<string, unknown>[] }>(
+      await client.call('GET', `/workflows/${workflowId}`),
+    );
     expect(workflow).toMatchObject({
-      name: 'Generate Embeddings', category: 'system', is_system: true, is_active: true, expose_as_ai_tool: false,
-      input_schema: { type: 'object', required: ['entity_id'], properties: { entity_id: { type: 'string' }, entity_type: { type: 'string' }, entity: {} } },
+      name: 'Generate Embeddings',
+      category: 'system',
+      is_system: true,
+      is_active: true,
+      expose_as_ai_tool: false,
+      input_schema: {
+        type: 'object',
+        required: ['entity_id'],
+        properties: { entity_id: { type: 'string' }, entity_type: { type: 'string' }, entity: {} },
+      },
     });
-    expect(workflow.steps).toEqual([expect.objectContaining({
-      id: `${workflowId}_step_generate`, tool_type: 'system_tool', tool_id: 'ai.generate_embedding',
-      configuration: { entity_id: '{{inputs.entity_id}}', entity_type: '{{inputs.entity_type}}', entity: '{{inputs.entity}}' },
-    })]);
+    expect(workflow.steps).toEqual([
+      expect.objectContaining({
+        id: `${workflowId}_step_generate`,
+        tool_type: 'system_tool',
+        tool_id: 'ai.generate_embedding',
+        configuration: {
+          entity_id: '{{inputs.entity_id}}',
+          entity_type: '{{inputs.entity_type}}',
+          entity: '{{inputs.entity}}',
+        },
+      }),
+    ]);
     expect(client.ok(await client.call('GET', `/triggers/${triggerId}`))).toMatchObject({
-      name: 'Auto-Embed on Node Create', event_source: 'node.create', filters: {}, workflow_id: workflowId, workflow_inputs: null, enabled: true, priority: 0,
+      name: 'Auto-Embed on Node Create',
+      event_source: 'node.create',
+      filters: {},
+      workflow_id: workflowId,
+      workflow_inputs: null,
+      enabled: true,
+      priority: 0,
     });
 
     client.ok(await client.call('POST', '/databases', { name: 'second' }), 201);
@@ -49,7 +83,8 @@ describe('automation: seeded auto-embedding, settings and every creation path', 
     expect(await second('workflow_steps').where({ workflow_id: workflowId }).count({ n: '*' })).toEqual([{ n: 1 }]);
     // Seeding again (every start) leaves the rows, and an operator's choices, as they are.
     await db('triggers').where({ id: triggerId }).update({ priority: 7 });
-    for (const seed of (await import('@rhizome/core/platform')).featureModules.flatMap((module) => module.seeds ?? [])) await seed(db, 'default');
+    for (const seed of (await import('@rhizome/core/platform')).featureModules.flatMap((module) => module.seeds ?? []))
+      await seed(db, 'default');
     expect(await db('triggers').where({ id: triggerId }).select('priority')).toEqual([{ priority: 7 }]);
     expect(await db('workflows').where({ id: workflowId }).count({ n: '*' })).toEqual([{ n: 1 }]);
     await db('triggers').where({ id: triggerId }).update({ priority: 0 });
@@ -65,8 +100,16 @@ describe('automation: seeded auto-embedding, settings and every creation path', 
     expect(shown.embedding).toHaveLength(vector.dimensions);
     const [execution] = (await systemExecutionsFor(node.id)) as { id: string }[];
     const detail = await client.waitForExecution(execution.id);
-    expect(detail).toMatchObject({ status: 'completed', workflow_id: workflowId, trigger_id: triggerId, inputs: { entity_type: 'node', entity_id: node.id } });
-    expect(detail.steps[0]).toMatchObject({ status: 'completed', output: { embedded: true, entity_id: node.id, model: identity.model, dimensions: vector.dimensions } });
+    expect(detail).toMatchObject({
+      status: 'completed',
+      workflow_id: workflowId,
+      trigger_id: triggerId,
+      inputs: { entity_type: 'node', entity_id: node.id },
+    });
+    expect(detail.steps[0]).toMatchObject({
+      status: 'completed',
+      output: { embedded: true, entity_id: node.id, model: identity.model, dimensions: vector.dimensions },
+    });
 
     // A vector the client supplied is kept.
     const own = await createNode({ label: 'Own vector', embedding: [0.5, 0.5] });
@@ -74,18 +117,27 @@ describe('automation: seeded auto-embedding, settings and every creation path', 
       const rows = (await systemExecutionsFor(own.id)) as { id: string }[];
       return rows.length ? rows : undefined;
     }, 'the execution')) as { id: string }[];
-    expect((await client.waitForExecution(ownExecution.id)).steps[0].output).toMatchObject({ embedded: false, reason: 'the node has a client-supplied embedding' });
+    expect((await client.waitForExecution(ownExecution.id)).steps[0].output).toMatchObject({
+      embedded: false,
+      reason: 'the node has a client-supplied embedding',
+    });
     expect(await vectorOf(own.id)).toEqual({ model: 'user', dimensions: 2 });
   });
 
   it('re-embeds a node whose label or description is edited, and leaves a moved or client-vectored one alone', async () => {
     const vectorText = async (nodeId: string) => {
-      const row = (await db('node_embeddings').where({ node_id: nodeId }).first('vector', 'model')) as { vector: Buffer; model: string } | undefined;
+      const row = (await db('node_embeddings').where({ node_id: nodeId }).first('vector', 'model')) as
+        { vector: Buffer; model: string } | undefined;
       return row && `${row.model}:${row.vector.toString('base64')}`;
     };
     const node = await createNode({ label: 'Mitochondrion', properties: { description: 'organelle of the cell' } });
     const first = await client.eventually(() => vectorText(node.id), 'the first vector');
-    client.ok(await client.call('PATCH', `/nodes/${node.id}`, { label: 'Volcano', properties: { description: 'a mountain that erupts lava' } }));
+    client.ok(
+      await client.call('PATCH', `/nodes/${node.id}`, {
+        label: 'Volcano',
+        properties: { description: 'a mountain that erupts lava' },
+      }),
+    );
     const second = await client.eventually(async () => {
       const now = await vectorText(node.id);
       return now && now !== first ? now : undefined;
@@ -93,7 +145,10 @@ describe('automation: seeded auto-embedding, settings and every creation path', 
     const identity = server.platform.providers.embeddings.identity();
     expect(second.startsWith(`${identity.model}:`)).toBe(true);
     // The new vector is the new text's: the node is the best node match for "lava eruption".
-    const [hit] = client.ok<{ data: { result_type: string; node: { id: string } | null }[] }>(await client.call('GET', '/search?q=lava+eruption+mountain&search_type=semantic&limit=20'))
+    const [hit] = client
+      .ok<{ data: { result_type: string; node: { id: string } | null }[] }>(
+        await client.call('GET', '/search?q=lava+eruption+mountain&search_type=semantic&limit=20'),
+      )
       .data.filter((item) => item.result_type === 'node');
     expect(hit.node!.id).toBe(node.id);
 
@@ -104,8 +159,19 @@ describe('automation: seeded auto-embedding, settings and every creation path', 
   });
 
   it('switches only the system triggers with enable_auto_embedding', async () => {
-    const witness = await client.createWorkflow({ name: 'Witness', steps: [toolStep('see', 'data.merge', { items: [{ id: '{{inputs.entity_id}}' }] })] });
-    const userTrigger = client.ok<{ id: string }>(await client.call('POST', '/triggers', { name: 'witness', event_source: 'node.create', filters: {}, workflow_id: witness.id }), 201);
+    const witness = await client.createWorkflow({
+      name: 'Witness',
+      steps: [toolStep('see', 'data.merge', { items: [{ id: '{{inputs.entity_id}}' }] })],
+    });
+    const userTrigger = client.ok<{ id: string }>(
+      await client.call('POST', '/triggers', {
+        name: 'witness',
+        event_source: 'node.create',
+        filters: {},
+        workflow_id: witness.id,
+      }),
+      201,
+    );
     client.ok(await client.call('PATCH', '/settings', { embedding: { enable_auto_embedding: false } }));
     expect(client.ok<{ enabled: boolean }>(await client.call('GET', `/triggers/${triggerId}`)).enabled).toBe(false);
     expect(client.ok<{ enabled: boolean }>(await client.call('GET', `/triggers/${userTrigger.id}`)).enabled).toBe(true);
@@ -119,7 +185,10 @@ describe('automation: seeded auto-embedding, settings and every creation path', 
     const node = await createNode({ label: 'Left alone' });
     // The user trigger's execution proves the event was dispatched; the system one did not fire.
     await client.eventually(async () => {
-      const row = (await db('workflow_executions').where({ trigger_id: userTrigger.id, status: 'completed' }).whereRaw("json_extract(inputs, '$.entity_id') = ?", [node.id]).first()) as unknown;
+      const row = (await db('workflow_executions')
+        .where({ trigger_id: userTrigger.id, status: 'completed' })
+        .whereRaw("json_extract(inputs, '$.entity_id') = ?", [node.id])
+        .first()) as unknown;
       return row ?? undefined;
     }, 'the witness execution');
     expect(await systemExecutionsFor(node.id)).toEqual([]);
@@ -133,33 +202,80 @@ describe('automation: seeded auto-embedding, settings and every creation path', 
   });
 
   it('fires node.create for nodes an extraction commits; the auto-embed trigger skips them, as commit embeds them itself', async () => {
-    const witness = await client.createWorkflow({ name: 'Commit witness', steps: [toolStep('see', 'data.merge', { items: [{ id: '{{inputs.entity_id}}' }] })] });
-    const userTrigger = client.ok<{ id: string }>(await client.call('POST', '/triggers', { name: 'commit witness', event_source: 'node.create', filters: {}, workflow_id: witness.id }), 201);
+    const witness = await client.createWorkflow({
+      name: 'Commit witness',
+      steps: [toolStep('see', 'data.merge', { items: [{ id: '{{inputs.entity_id}}' }] })],
+    });
+    const userTrigger = client.ok<{ id: string }>(
+      await client.call('POST', '/triggers', {
+        name: 'commit witness',
+        event_source: 'node.create',
+        filters: {},
+        workflow_id: witness.id,
+      }),
+      201,
+    );
     const text = 'Marie Curie was a physicist who was born in Warsaw. Marie Curie married Pierre Curie in Paris.';
-    const accepted = await uploadSources(server, cookie, '/sources', [{ name: 'curie.txt', content: text }], { auto_confirm: 'true', domain: 'biographical' });
+    const accepted = await uploadSources(server, cookie, '/sources', [{ name: 'curie.txt', content: text }], {
+      auto_confirm: 'true',
+      domain: 'biographical',
+    });
     expect(accepted.status, accepted.text).toBe(202);
-    const source = await waitForSource(server, cookie, (accepted.body as { id: string }).id, ['committed', 'error'], 60_000);
+    const source = await waitForSource(
+      server,
+      cookie,
+      (accepted.body as { id: string }).id,
+      ['committed', 'error'],
+      60_000,
+    );
     expect(source.status).toBe('committed');
     const created = (await db('node_sources').where({ source_id: source.id }).pluck('node_id')) as string[];
     expect(created.length).toBeGreaterThan(0);
     for (const nodeId of created) {
       await client.eventually(async () => {
-        const row = (await db('workflow_executions').where({ trigger_id: userTrigger.id, status: 'completed' }).whereRaw("json_extract(inputs, '$.entity_id') = ?", [nodeId]).first()) as unknown;
+        const row = (await db('workflow_executions')
+          .where({ trigger_id: userTrigger.id, status: 'completed' })
+          .whereRaw("json_extract(inputs, '$.entity_id') = ?", [nodeId])
+          .first()) as unknown;
         return row ?? undefined;
       }, `the witness execution for ${nodeId}`);
       expect(await systemExecutionsFor(nodeId)).toEqual([]);
-      expect(await vectorOf(nodeId)).toEqual({ model: server.platform.providers.embeddings.identity().model, dimensions: expect.any(Number) });
+      expect(await vectorOf(nodeId)).toEqual({
+        model: server.platform.providers.embeddings.identity().model,
+        dimensions: expect.any(Number),
+      });
     }
     client.ok(await client.call('DELETE', `/triggers/${userTrigger.id}`), 204);
   });
 
   it('logs a warning for a filter key the event payload never has', async () => {
-    const witness = await client.createWorkflow({ name: 'Never', steps: [toolStep('noop', 'data.merge', { items: [{}] })] });
-    const trigger = client.ok<{ id: string }>(await client.call('POST', '/triggers', { name: 'by label', event_source: 'node.create', filters: { label: 'x' }, workflow_id: witness.id }), 201);
+    const witness = await client.createWorkflow({
+      name: 'Never',
+      steps: [toolStep('noop', 'data.merge', { items: [{}] })],
+    });
+    const trigger = client.ok<{ id: string }>(
+      await client.call('POST', '/triggers', {
+        name: 'by label',
+        event_source: 'node.create',
+        filters: { label: 'x' },
+        workflow_id: witness.id,
+      }),
+      201,
+    );
     await createNode({ label: 'x' });
     await server.platform.automation.dispatcher.settled();
-    const logs = () => fs.readdirSync(server.platform.paths.logsDir).map((file) => fs.readFileSync(path.join(server.platform.paths.logsDir, file), 'utf8')).join('\n');
-    await client.eventually(async () => (logs().includes(`trigger ${trigger.id}: filter key 'label' is not in the node.create payload`) ? true : undefined), 'the warning');
+    const logs = () =>
+      fs
+        .readdirSync(server.platform.paths.logsDir)
+        .map((file) => fs.readFileSync(path.join(server.platform.paths.logsDir, file), 'utf8'))
+        .join('\n');
+    await client.eventually(
+      async () =>
+        logs().includes(`trigger ${trigger.id}: filter key 'label' is not in the node.create payload`)
+          ? true
+          : undefined,
+      'the warning',
+    );
     expect(await db('workflow_executions').where({ trigger_id: trigger.id }).count({ n: '*' })).toEqual([{ n: 0 }]);
   });
 });

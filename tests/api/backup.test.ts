@@ -28,19 +28,30 @@ describe('backups', () => {
   const nodes = async () => {
     const result = await call('GET', '/nodes?page_size=1000');
     expect(result.status).toBe(200);
-    return ((result.body as { data: NodeBody[] }).data).map(({ id, label, properties }) => ({ id, label, properties })).sort((a, b) => a.id.localeCompare(b.id));
+    return (result.body as { data: NodeBody[] }).data
+      .map(({ id, label, properties }) => ({ id, label, properties }))
+      .sort((a, b) => a.id.localeCompare(b.id));
   };
   const createNode = async (label: string) => {
-    const result = await call('POST', '/nodes', { template_id: 'system_template_item', label, properties: { definition: `about ${label}` } });
+    const result = await call('POST', '/nodes', {
+      template_id: 'system_template_item',
+      label,
+      properties: { definition: `about ${label}` },
+    });
     expect(result.status).toBe(201);
     return (result.body as NodeBody).id;
   };
   const list = async () => {
     const result = await call('GET', '/backup');
     expect(result.status).toBe(200);
-    return (result.body as { data: BackupInfo[]; pagination: { total: number } });
+    return result.body as { data: BackupInfo[]; pagination: { total: number } };
   };
-  const nodeIndexCount = () => (JSON.parse(fs.readFileSync(path.join(server.dataDir, 'databases', 'default', 'vectors', 'nodes.meta.json'), 'utf8')) as { count: number }).count;
+  const nodeIndexCount = () =>
+    (
+      JSON.parse(
+        fs.readFileSync(path.join(server.dataDir, 'databases', 'default', 'vectors', 'nodes.meta.json'), 'utf8'),
+      ) as { count: number }
+    ).count;
 
   beforeAll(async () => {
     server = await startTestServer();
@@ -88,7 +99,9 @@ describe('backups', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-disposition')).toContain(backup.filename);
     expect(response.headers.get('content-type')).toContain('application/vnd.sqlite3');
-    expect(Buffer.from(await response.arrayBuffer()).equals(fs.readFileSync(path.join(backupsDir(), backup.filename)))).toBe(true);
+    expect(
+      Buffer.from(await response.arrayBuffer()).equals(fs.readFileSync(path.join(backupsDir(), backup.filename))),
+    ).toBe(true);
   });
 
   it('restores the data as it was at the backup, keeping a safety copy of what it replaced, and rebuilds the vector index', async () => {
@@ -101,8 +114,17 @@ describe('backups', () => {
 
     const restored = await call('POST', `/backup/${backup.filename}/restore`);
     expect(restored.status).toBe(200);
-    const body = restored.body as { database: string; restored_from: string; safety_backup: BackupInfo; vector_task_id: string };
-    expect(body).toMatchObject({ database: 'default', restored_from: backup.filename, safety_backup: { kind: 'safety' } });
+    const body = restored.body as {
+      database: string;
+      restored_from: string;
+      safety_backup: BackupInfo;
+      vector_task_id: string;
+    };
+    expect(body).toMatchObject({
+      database: 'default',
+      restored_from: backup.filename,
+      safety_backup: { kind: 'safety' },
+    });
     expect(body.safety_backup.filename).toMatch(/^pre-restore_\d{8}_\d{6}\.db$/);
     expect(await nodes()).toEqual(atBackup);
 
@@ -123,10 +145,17 @@ describe('backups', () => {
   it('answers 404 for a backup that does not exist, changing nothing', async () => {
     const before = await nodes();
     const files = fs.readdirSync(backupsDir()).sort();
-    for (const [method, suffix] of [['POST', '/restore'], ['GET', ''], ['DELETE', '']] as const) {
+    for (const [method, suffix] of [
+      ['POST', '/restore'],
+      ['GET', ''],
+      ['DELETE', ''],
+    ] as const) {
       const result = await call(method, `/backup/app_20200101_000000.db${suffix}`);
       expect(result.status).toBe(404);
-      expect(result.body).toMatchObject({ error: 'NOT_FOUND', details: { resource_type: 'backup', identifier: 'app_20200101_000000.db' } });
+      expect(result.body).toMatchObject({
+        error: 'NOT_FOUND',
+        details: { resource_type: 'backup', identifier: 'app_20200101_000000.db' },
+      });
     }
     expect(await nodes()).toEqual(before);
     expect(fs.readdirSync(backupsDir()).sort()).toEqual(files);
@@ -143,7 +172,11 @@ describe('backups', () => {
     'app.db',
   ])('refuses the file name %s with 400 on every endpoint', async (name) => {
     const before = await nodes();
-    for (const [method, suffix] of [['POST', '/restore'], ['GET', ''], ['DELETE', '']] as const) {
+    for (const [method, suffix] of [
+      ['POST', '/restore'],
+      ['GET', ''],
+      ['DELETE', ''],
+    ] as const) {
       const result = await call(method, `/backup/${name}${suffix}`);
       expect(result.status).toBe(400);
       expect(result.body).toMatchObject({ error: 'VALIDATION_ERROR', details: { field: 'filename' } });
@@ -190,7 +223,15 @@ describe('backups', () => {
     expect(result.status).toBe(400);
     expect((result.body as { message: string }).message).toContain('the database is unchanged');
     expect(await nodes()).toEqual(before);
-    expect((await call('POST', '/nodes', { template_id: 'system_template_item', label: 'Still writable', properties: { definition: 'x' } })).status).toBe(201);
+    expect(
+      (
+        await call('POST', '/nodes', {
+          template_id: 'system_template_item',
+          label: 'Still writable',
+          properties: { definition: 'x' },
+        })
+      ).status,
+    ).toBe(201);
     expect((await list()).data.filter((info) => info.kind === 'safety')).toHaveLength(3);
     fs.rmSync(broken);
   });
@@ -203,7 +244,8 @@ describe('backups', () => {
   });
 
   it('documents every backup endpoint in the OpenAPI document', async () => {
-    const paths = ((await call('GET', '/openapi.json')).body as { paths: Record<string, Record<string, unknown>> }).paths;
+    const paths = ((await call('GET', '/openapi.json')).body as { paths: Record<string, Record<string, unknown>> })
+      .paths;
     expect(Object.keys(paths['/backup']).sort()).toEqual(['get', 'post']);
     expect(Object.keys(paths['/backup/{filename}']).sort()).toEqual(['delete', 'get']);
     expect(Object.keys(paths['/backup/{filename}/restore'])).toEqual(['post']);

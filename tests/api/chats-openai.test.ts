@@ -13,9 +13,24 @@ describe('chats (fake OpenAI)', () => {
   beforeAll(async () => {
     server = await startTestServer();
     cookie = await setUpAccount(server);
-    await indexedText(server, cookie, 'harbour.txt', 'The harbour wall was rebuilt in 1952 after a winter storm. Fishing boats moor inside it.');
+    await indexedText(
+      server,
+      cookie,
+      'harbour.txt',
+      'The harbour wall was rebuilt in 1952 after a winter storm. Fishing boats moor inside it.',
+    );
     openai = await startFakeOpenAi({ models: ['gpt-4.1'] });
-    const configured = await server.call('PATCH', '/settings', { cookie, body: { llm: { chat_provider: 'openai', openai_api_key: 'sk-test', openai_base_url: openai.url, openai_chat_model: 'gpt-4.1' } } });
+    const configured = await server.call('PATCH', '/settings', {
+      cookie,
+      body: {
+        llm: {
+          chat_provider: 'openai',
+          openai_api_key: 'sk-test',
+          openai_base_url: openai.url,
+          openai_chat_model: 'gpt-4.1',
+        },
+      },
+    });
     expect(configured.status, configured.text).toBe(200);
   });
   afterAll(async () => {
@@ -28,13 +43,29 @@ describe('chats (fake OpenAI)', () => {
     const question = 'Please use tool to find when the harbour wall was rebuilt';
     await sendMessage(server, cookie, chat.id, question);
     const { events } = await readEvents(server, cookie, chat.id);
-    expect(events.find((event) => event.type === 'tool_start')).toMatchObject({ tool: 'graphrag_search', arguments: { query: question } });
+    expect(events.find((event) => event.type === 'tool_start')).toMatchObject({
+      tool: 'graphrag_search',
+      arguments: { query: question },
+    });
     expect(events.find((event) => event.type === 'tool_result')!.result as string).toContain('harbour.txt');
     expect(events.filter((event) => event.type === 'content').length).toBeGreaterThanOrEqual(2);
-    expect(events.at(-1)).toMatchObject({ type: 'done', status: 'completed', content: `echo: ${question}`, llm_debug: { provider: 'openai', iterations: 1 } });
+    expect(events.at(-1)).toMatchObject({
+      type: 'done',
+      status: 'completed',
+      content: `echo: ${question}`,
+      llm_debug: { provider: 'openai', iterations: 1 },
+    });
 
-    const second = openai.requests.filter((request) => request.path === '/v1/chat/completions').at(-1)!.body as { messages: { role: string; content: string }[] };
-    expect(second.messages.at(-1)).toMatchObject({ role: 'tool', content: expect.stringContaining('<untrusted_document>') });
-    expect((await getChat(server, cookie, chat.id)).messages.map((message) => message.role)).toEqual(['user', 'assistant']);
+    const second = openai.requests.filter((request) => request.path === '/v1/chat/completions').at(-1)!.body as {
+      messages: { role: string; content: string }[];
+    };
+    expect(second.messages.at(-1)).toMatchObject({
+      role: 'tool',
+      content: expect.stringContaining('<untrusted_document>'),
+    });
+    expect((await getChat(server, cookie, chat.id)).messages.map((message) => message.role)).toEqual([
+      'user',
+      'assistant',
+    ]);
   });
 });

@@ -19,7 +19,11 @@ interface Service {
 
 function start(entry: string, env: Record<string, string>): Service {
   let output = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], { cwd: repo, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+    cwd: repo,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   return { child, output: () => output, exited: new Promise((resolve) => child.once('exit', (code) => resolve(code))) };
@@ -54,9 +58,15 @@ describe('chats across processes (Redis pub/sub)', () => {
     worker = start('services/neuron-worker/src/main.ts', env);
     await waitFor(worker, /neuron-worker ready/);
     base = `${url}/api/v1`;
-    cookie = (await call(base, 'POST', '/auth/setup', { body: { username: 'operator', password: 'long enough pw' } })).cookie!;
+    cookie = (await call(base, 'POST', '/auth/setup', { body: { username: 'operator', password: 'long enough pw' } }))
+      .cookie!;
     const configured = await api('PATCH', '/settings', {
-      llm: { chat_provider: 'localllm', localllm_chat_model: model, localllm_extraction_model: model, localllm_instances: [{ id: 'gpu', name: 'GPU', base_url: ollama.url, enabled: true }] },
+      llm: {
+        chat_provider: 'localllm',
+        localllm_chat_model: model,
+        localllm_extraction_model: model,
+        localllm_instances: [{ id: 'gpu', name: 'GPU', base_url: ollama.url, enabled: true }],
+      },
     });
     expect(configured.status, configured.text).toBe(200);
   });
@@ -69,7 +79,7 @@ describe('chats across processes (Redis pub/sub)', () => {
     await redis?.stop();
   });
 
-  it('streams the worker\'s answer through cortex-api, and a cancel reaches the worker', async () => {
+  it("streams the worker's answer through cortex-api, and a cancel reaches the worker", async () => {
     const chat = (await api('POST', '/chats', { title: 'Stack' })).body as { id: string };
     ollama.scriptChat({ deltas: ['Across ', 'processes.'] });
     expect((await api('POST', `/chats/${chat.id}/send`, { content: 'Hello?' })).status).toBe(202);

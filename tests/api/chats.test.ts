@@ -7,8 +7,16 @@ import type { ChunkCitation as Citation } from '@rhizome/core/chat';
 import { validationIssuesOf } from '../support/api-assertions.ts';
 import { setUpAccount, startTestServer, type TestServer } from '../support/server.ts';
 import { uploadSources, waitForSource } from '../support/sources.ts';
-import { createChat, finalEvent, getChat, indexedText, readEvents, sendMessage, waitIdle, type ChatEventFrame } from '../support/chats.ts';
-
+import {
+  createChat,
+  finalEvent,
+  getChat,
+  indexedText,
+  readEvents,
+  sendMessage,
+  waitIdle,
+  type ChatEventFrame,
+} from '../support/chats.ts';
 
 const lighthouseText = [
   'The Kestrel Point lighthouse was built in 1871 by the engineer Miriam Holloway.',
@@ -55,9 +63,19 @@ describe('chats (builtin provider)', () => {
     expect((await call('POST', `/sources/${orchard.id}/tags/${tagId}`)).status).toBeLessThan(300);
 
     const plain = await createChat(server, cookie, { title: 'Harbour notes' });
-    expect(plain).toMatchObject({ title: 'Harbour notes', status: 'active', message_count: 0, source_ids: null, messages: [] });
+    expect(plain).toMatchObject({
+      title: 'Harbour notes',
+      status: 'active',
+      message_count: 0,
+      source_ids: null,
+      messages: [],
+    });
     expect(plain.id).toEqual(expect.any(String));
-    const scoped = await createChat(server, cookie, { title: 'Orchard 100% notes', source_ids: [lighthouse.id], tag_ids: [tagId] });
+    const scoped = await createChat(server, cookie, {
+      title: 'Orchard 100% notes',
+      source_ids: [lighthouse.id],
+      tag_ids: [tagId],
+    });
     expect(scoped.source_ids?.sort()).toEqual([lighthouse.id, orchard.id].sort());
 
     const list = await call('GET', '/chats?page_size=1');
@@ -65,7 +83,8 @@ describe('chats (builtin provider)', () => {
     const page = list.body as { data: ChatListItemBody[]; pagination: { total: number; has_next: boolean } };
     expect(page.pagination).toMatchObject({ total: 2, has_next: true });
     expect(page.data[0]).not.toHaveProperty('messages');
-    const titles = async (query: string) => ((await call('GET', `/chats?${query}`)).body as { data: ChatListItemBody[] }).data.map((chat) => chat.title);
+    const titles = async (query: string) =>
+      ((await call('GET', `/chats?${query}`)).body as { data: ChatListItemBody[] }).data.map((chat) => chat.title);
     expect(await titles('scoped=true')).toEqual(['Orchard 100% notes']);
     expect(await titles('scoped=false')).toEqual(['Harbour notes']);
     expect(await titles('q=HARBOUR')).toEqual(['Harbour notes']);
@@ -78,27 +97,64 @@ describe('chats (builtin provider)', () => {
     const renamed = await call('PATCH', `/chats/${plain.id}`, { title: 'Harbour' });
     expect(renamed.status).toBe(200);
     expect(renamed.body).toMatchObject({ id: plain.id, title: 'Harbour', messages: [] });
-    expect((await call('PATCH', `/chats/${plain.id}/status`, { status: 'completed' })).body).toMatchObject({ status: 'completed' });
+    expect((await call('PATCH', `/chats/${plain.id}/status`, { status: 'completed' })).body).toMatchObject({
+      status: 'completed',
+    });
     expect((await call('PATCH', `/chats/${plain.id}/status`, { status: 'finished' })).status).toBe(422);
     // Set by hand, processing stays: no turn of the chat's own ended to settle it.
-    expect((await call('PATCH', `/chats/${plain.id}/status`, { status: 'processing' })).body).toMatchObject({ status: 'processing' });
+    expect((await call('PATCH', `/chats/${plain.id}/status`, { status: 'processing' })).body).toMatchObject({
+      status: 'processing',
+    });
     expect((await getChat(server, cookie, plain.id)).status).toBe('processing');
-    expect((await call('PATCH', `/chats/${plain.id}/status`, { status: 'active' })).body).toMatchObject({ status: 'active' });
+    expect((await call('PATCH', `/chats/${plain.id}/status`, { status: 'active' })).body).toMatchObject({
+      status: 'active',
+    });
 
-    const added = await call('POST', `/chats/${plain.id}/messages`, { role: 'user', content: 'a note', extra_metadata: { pinned: true } });
+    const added = await call('POST', `/chats/${plain.id}/messages`, {
+      role: 'user',
+      content: 'a note',
+      extra_metadata: { pinned: true },
+    });
     expect(added.status, added.text).toBe(201);
-    expect(added.body).toMatchObject({ role: 'user', content: 'a note', extra_metadata: { pinned: true }, timestamp: expect.stringMatching(/Z$/) });
+    expect(added.body).toMatchObject({
+      role: 'user',
+      content: 'a note',
+      extra_metadata: { pinned: true },
+      timestamp: expect.stringMatching(/Z$/),
+    });
     await call('POST', `/chats/${plain.id}/messages`, { role: 'assistant', content: 'noted' });
     const messages = (await call('GET', `/chats/${plain.id}/messages`)).body as MessageBody[];
     expect(messages.map((message) => message.content)).toEqual(['a note', 'noted']);
     expect((await getChat(server, cookie, plain.id)).message_count).toBe(2);
     expect((await call('GET', '/chats/stats/count')).body).toEqual({ count: 2 });
 
-    for (const [method, path] of [['GET', ''], ['PATCH', ''], ['DELETE', ''], ['GET', '/messages'], ['POST', '/messages'], ['PATCH', '/status'], ['GET', '/export'], ['POST', '/generate_title'], ['PATCH', '/scope'], ['DELETE', '/scope'], ['POST', '/send'], ['POST', '/cancel'], ['POST', '/retry'], ['POST', '/regenerate'], ['GET', '/events']] as const) {
-      const body = { PATCH: path === '/status' ? { status: 'active' } : { title: 'x' }, POST: path === '/messages' ? { role: 'user', content: 'x' } : { content: 'x' } }[method as 'PATCH' | 'POST'];
+    for (const [method, path] of [
+      ['GET', ''],
+      ['PATCH', ''],
+      ['DELETE', ''],
+      ['GET', '/messages'],
+      ['POST', '/messages'],
+      ['PATCH', '/status'],
+      ['GET', '/export'],
+      ['POST', '/generate_title'],
+      ['PATCH', '/scope'],
+      ['DELETE', '/scope'],
+      ['POST', '/send'],
+      ['POST', '/cancel'],
+      ['POST', '/retry'],
+      ['POST', '/regenerate'],
+      ['GET', '/events'],
+    ] as const) {
+      const body = {
+        PATCH: path === '/status' ? { status: 'active' } : { title: 'x' },
+        POST: path === '/messages' ? { role: 'user', content: 'x' } : { content: 'x' },
+      }[method as 'PATCH' | 'POST'];
       const missing = await call(method, `/chats/chat_missing${path}`, body);
       expect([method, path, missing.status]).toEqual([method, path, 404]);
-      expect(missing.body).toMatchObject({ error: 'NOT_FOUND', details: { resource_type: 'chat', identifier: 'chat_missing' } });
+      expect(missing.body).toMatchObject({
+        error: 'NOT_FOUND',
+        details: { resource_type: 'chat', identifier: 'chat_missing' },
+      });
     }
 
     expect((await call('DELETE', `/chats/${plain.id}`)).status).toBe(204);
@@ -110,8 +166,14 @@ describe('chats (builtin provider)', () => {
 
   it('mounts and documents every /chats endpoint of the spec', async () => {
     const document = (await call('GET', '/openapi.json')).body as { paths: Record<string, Record<string, unknown>> };
-    const documented = Object.entries(document.paths).flatMap(([route, methods]) => Object.keys(methods).map((method) => `${method.toUpperCase()} ${route}`));
-    const spec = fs.readFileSync(path.resolve(__dirname, '../../../shared/spec/endpoints.txt'), 'utf8').trim().split('\n').filter((line) => / \/chats/.test(line));
+    const documented = Object.entries(document.paths).flatMap(([route, methods]) =>
+      Object.keys(methods).map((method) => `${method.toUpperCase()} ${route}`),
+    );
+    const spec = fs
+      .readFileSync(path.resolve(__dirname, '../../../shared/spec/endpoints.txt'), 'utf8')
+      .trim()
+      .split('\n')
+      .filter((line) => / \/chats/.test(line));
     expect(spec).toHaveLength(20);
     for (const line of spec) expect(documented, line).toContain(line);
   });
@@ -133,32 +195,48 @@ describe('chats (builtin provider)', () => {
     for (const [key, citation] of Object.entries(citations)) {
       expect(key).toBe(`${citation.chunk_id}:${citation.sentence_refs.join(',')}`);
       expect(content).toContain(`[[cite:${key}|${citation.label}]]`);
-      const chunk = (await database('document_chunks').where({ id: citation.chunk_id }).first()) as { content: string; source_id: string; page_number: number | null };
+      const chunk = (await database('document_chunks').where({ id: citation.chunk_id }).first()) as {
+        content: string;
+        source_id: string;
+        page_number: number | null;
+      };
       expect(chunk.source_id).toBe(citation.source_id);
       expect(chunk.page_number).toBe(citation.page_number);
       expect(chunk.content.replace(/\s+/g, ' ')).toContain(citation.sentence_text);
     }
     const lighthouseCitation = Object.values(citations).find((citation) => citation.sentence_text.includes('1871'));
-    expect(lighthouseCitation).toMatchObject({ source_id: lighthouse.id, label: 'lighthouse.txt', sentence_refs: ['S1'] });
+    expect(lighthouseCitation).toMatchObject({
+      source_id: lighthouse.id,
+      label: 'lighthouse.txt',
+      sentence_refs: ['S1'],
+    });
 
     // The accumulated content events are the streamed answer; the stored message is the validated one.
     const stored = await getChat(server, cookie, chat.id);
     expect(stored.status).toBe('completed');
     expect(stored.messages.map((message) => message.role)).toEqual(['user', 'assistant']);
     expect(stored.messages[1].content).toBe(content);
-    expect(stored.messages[1].extra_metadata).toMatchObject({ chunk_citations: citations, referenced_entities: [], llm_debug: { provider: 'builtin' } });
+    expect(stored.messages[1].extra_metadata).toMatchObject({
+      chunk_citations: citations,
+      referenced_entities: [],
+      llm_debug: { provider: 'builtin' },
+    });
 
     // Connecting to the idle chat gives its last answer at once, then the stream closes.
     const idle = await readEvents(server, cookie, chat.id);
     expect(idle.ended).toBe(true);
-    expect(idle.events).toEqual([expect.objectContaining({ type: 'done', status: 'completed', content, chunk_citations: citations })]);
+    expect(idle.events).toEqual([
+      expect.objectContaining({ type: 'done', status: 'completed', content, chunk_citations: citations }),
+    ]);
   });
 
   it('searches only the scoped sources: a question answerable elsewhere gets no citation from outside the scope', async () => {
     const chat = await createChat(server, cookie, { title: 'Orchard only', source_ids: [orchard.id] });
     const done = (await ask(chat.id, 'When was the Kestrel Point lighthouse built?')).at(-1)!;
     expect(done.type).toBe('done');
-    const sources = Object.values(done.chunk_citations as Record<string, Citation>).map((citation) => citation.source_id);
+    const sources = Object.values(done.chunk_citations as Record<string, Citation>).map(
+      (citation) => citation.source_id,
+    );
     expect(sources).not.toContain(lighthouse.id);
     expect(done.content as string).not.toContain('1871');
 
@@ -166,13 +244,21 @@ describe('chats (builtin provider)', () => {
     const cleared = await call('DELETE', `/chats/${chat.id}/scope`);
     expect(cleared.status).toBe(200);
     expect((cleared.body as ChatBody).source_ids).toBeNull();
-    expect((cleared.body as ChatBody).messages.at(-1)).toMatchObject({ role: 'system', content: expect.stringContaining('Scope cleared') });
+    expect((cleared.body as ChatBody).messages.at(-1)).toMatchObject({
+      role: 'system',
+      content: expect.stringContaining('Scope cleared'),
+    });
     const again = (await ask(chat.id, 'When was the Kestrel Point lighthouse built?')).at(-1)!;
-    expect(Object.values(again.chunk_citations as Record<string, Citation>).map((citation) => citation.source_id)).toContain(lighthouse.id);
+    expect(
+      Object.values(again.chunk_citations as Record<string, Citation>).map((citation) => citation.source_id),
+    ).toContain(lighthouse.id);
 
     const rescoped = await call('PATCH', `/chats/${chat.id}/scope`, { source_ids: [orchard.id, orchard.id] });
     expect((rescoped.body as ChatBody).source_ids).toEqual([orchard.id]);
-    expect((rescoped.body as ChatBody).messages.at(-1)).toMatchObject({ role: 'system', extra_metadata: { kind: 'scope_change', source_ids: [orchard.id] } });
+    expect((rescoped.body as ChatBody).messages.at(-1)).toMatchObject({
+      role: 'system',
+      extra_metadata: { kind: 'scope_change', source_ids: [orchard.id] },
+    });
     const emptied = await call('PATCH', `/chats/${chat.id}/scope`, { source_ids: [], tag_ids: null });
     expect((emptied.body as ChatBody).source_ids).toBeNull();
   });
@@ -185,22 +271,34 @@ describe('chats (builtin provider)', () => {
     expect(before.messages).toHaveLength(4);
     const [firstQuestion, firstAnswer] = before.messages;
 
-    const notUser = await call('POST', `/chats/${chat.id}/send`, { content: 'x', replace_from_message_id: firstAnswer.id });
+    const notUser = await call('POST', `/chats/${chat.id}/send`, {
+      content: 'x',
+      replace_from_message_id: firstAnswer.id,
+    });
     expect(notUser.status).toBe(409);
     expect(notUser.body).toMatchObject({ error: 'CONFLICT' });
     const other = await createChat(server, cookie);
-    expect((await call('POST', `/chats/${other.id}/send`, { content: 'x', replace_from_message_id: firstQuestion.id })).status).toBe(409);
+    expect(
+      (await call('POST', `/chats/${other.id}/send`, { content: 'x', replace_from_message_id: firstQuestion.id }))
+        .status,
+    ).toBe(409);
     expect((await getChat(server, cookie, chat.id)).messages).toHaveLength(4);
 
     const tooLong = await call('POST', `/chats/${chat.id}/send`, { content: 'x'.repeat(500_001) });
     expect(tooLong.status).toBe(422);
     expect(validationIssuesOf(tooLong)[0].loc).toEqual(['body', 'content']);
 
-    const replaced = await call('POST', `/chats/${chat.id}/send`, { content: 'When are the harvest festivals?', replace_from_message_id: before.messages[2].id });
+    const replaced = await call('POST', `/chats/${chat.id}/send`, {
+      content: 'When are the harvest festivals?',
+      replace_from_message_id: before.messages[2].id,
+    });
     expect(replaced.status).toBe(202);
     const after = await waitIdle(server, cookie, chat.id);
     expect(after.messages.map((message) => message.content.slice(0, 30))).toEqual([
-      firstQuestion.content.slice(0, 30), firstAnswer.content.slice(0, 30), 'When are the harvest festivals', expect.any(String),
+      firstQuestion.content.slice(0, 30),
+      firstAnswer.content.slice(0, 30),
+      'When are the harvest festivals',
+      expect.any(String),
     ]);
     expect(after.messages[3].content).toContain('October');
   });
@@ -211,7 +309,9 @@ describe('chats (builtin provider)', () => {
       const refused = await call('POST', `/chats/${empty.id}/${action}`);
       expect([action, refused.status]).toEqual([action, 409]);
     }
-    expect((await call('POST', `/chats/${empty.id}/tool_decision`, { tool_call_id: 'tc_none', decision: 'approve' })).status).toBe(404);
+    expect(
+      (await call('POST', `/chats/${empty.id}/tool_decision`, { tool_call_id: 'tc_none', decision: 'approve' })).status,
+    ).toBe(404);
 
     const chat = await createChat(server, cookie);
     await ask(chat.id, 'Where is the museum about shipwrecks?');
@@ -219,7 +319,11 @@ describe('chats (builtin provider)', () => {
     expect(retried.status).toBe(202);
     expect(retried.body).toMatchObject({ status: 'processing', task_id: expect.any(String) });
     expect(finalEvent(await readEvents(server, cookie, chat.id)).type).toBe('done');
-    expect((await getChat(server, cookie, chat.id)).messages.map((message) => message.role)).toEqual(['user', 'assistant', 'assistant']);
+    expect((await getChat(server, cookie, chat.id)).messages.map((message) => message.role)).toEqual([
+      'user',
+      'assistant',
+      'assistant',
+    ]);
 
     const regenerated = await call('POST', `/chats/${chat.id}/regenerate`);
     expect(regenerated.status).toBe(202);
@@ -234,7 +338,10 @@ describe('chats (builtin provider)', () => {
     await ask(chat.id, 'When was the Kestrel Point lighthouse built?');
     const node = await call('POST', '/nodes', { template_id: 'system_template_person', label: 'Miriam Holloway' });
     const nodeId = (node.body as { id: string }).id;
-    await call('POST', `/chats/${chat.id}/messages`, { role: 'assistant', content: `Designed by [[node:${nodeId}|Miriam Holloway]].` });
+    await call('POST', `/chats/${chat.id}/messages`, {
+      role: 'assistant',
+      content: `Designed by [[node:${nodeId}|Miriam Holloway]].`,
+    });
 
     const json = await call('GET', `/chats/${chat.id}/export`);
     expect(json.status).toBe(200);
@@ -251,7 +358,9 @@ describe('chats (builtin provider)', () => {
     expect(text).toContain('Designed by **Miriam Holloway**.');
     expect(text).not.toContain('[[');
     expect(text).toMatch(/built in 1871[^\n]*\[\^1\]/);
-    expect(text).toContain('[^1]: lighthouse.txt: "The Kestrel Point lighthouse was built in 1871 by the engineer Miriam Holloway."');
+    expect(text).toContain(
+      '[^1]: lighthouse.txt: "The Kestrel Point lighthouse was built in 1871 by the engineer Miriam Holloway."',
+    );
     expect((await call('GET', `/chats/${chat.id}/export?format=pdf`)).status).toBe(422);
   });
 
@@ -261,7 +370,10 @@ describe('chats (builtin provider)', () => {
     expect(unchanged.status).toBe(200);
     expect(unchanged.body).toMatchObject({ title: 'New chat' });
 
-    await call('POST', `/chats/${untitled.id}/messages`, { role: 'user', content: '"Who tends the **heritage** apple trees of Bramblewood orchard in autumn?"' });
+    await call('POST', `/chats/${untitled.id}/messages`, {
+      role: 'user',
+      content: '"Who tends the **heritage** apple trees of Bramblewood orchard in autumn?"',
+    });
     const titled = await call('POST', `/chats/${untitled.id}/generate_title`);
     expect(titled.status).toBe(200);
     const title = (titled.body as ChatBody).title;
@@ -270,17 +382,43 @@ describe('chats (builtin provider)', () => {
   });
 
   it('answers about an uploaded document on a fresh install: extracted with builtin, cited through graph search', async () => {
-    const accepted = await uploadSources(server, cookie, '/sources', [{ name: 'observatory.txt', content: 'Ada Lovelace founded the Harrow Observatory in Cambridge. The Harrow Observatory houses a brass telescope.' }], { auto_confirm: 'true' });
+    const accepted = await uploadSources(
+      server,
+      cookie,
+      '/sources',
+      [
+        {
+          name: 'observatory.txt',
+          content:
+            'Ada Lovelace founded the Harrow Observatory in Cambridge. The Harrow Observatory houses a brass telescope.',
+        },
+      ],
+      { auto_confirm: 'true' },
+    );
     expect(accepted.status, accepted.text).toBe(202);
-    const source = await waitForSource(server, cookie, (accepted.body as SourceResponseBody).id, ['committed', 'error'], 60_000);
+    const source = await waitForSource(
+      server,
+      cookie,
+      (accepted.body as SourceResponseBody).id,
+      ['committed', 'error'],
+      60_000,
+    );
     expect(source.status, source.error_message ?? '').toBe('committed');
     const chat = await createChat(server, cookie);
     const done = (await ask(chat.id, 'Who founded the Harrow Observatory?')).at(-1)!;
-    expect(done).toMatchObject({ type: 'done', status: 'completed', content: expect.stringMatching(/\|Ada Lovelace\]\] founded the \[\[node:[^|]+\|Harrow Observatory\]\]/) });
-    expect(Object.values(done.chunk_citations as Record<string, Citation>).map((citation) => citation.source_id)).toContain(source.id);
+    expect(done).toMatchObject({
+      type: 'done',
+      status: 'completed',
+      content: expect.stringMatching(/\|Ada Lovelace\]\] founded the \[\[node:[^|]+\|Harrow Observatory\]\]/),
+    });
+    expect(
+      Object.values(done.chunk_citations as Record<string, Citation>).map((citation) => citation.source_id),
+    ).toContain(source.id);
     // The entities graph search found are marked where the answer names them.
     const entities = done.referenced_entities as { id: string; label: string }[];
-    expect(entities.map((entity) => entity.label)).toEqual(expect.arrayContaining(['Ada Lovelace', 'Harrow Observatory']));
+    expect(entities.map((entity) => entity.label)).toEqual(
+      expect.arrayContaining(['Ada Lovelace', 'Harrow Observatory']),
+    );
     for (const entity of entities) expect(done.content as string).toContain(`[[node:${entity.id}|${entity.label}]]`);
   });
 
@@ -288,7 +426,9 @@ describe('chats (builtin provider)', () => {
     const database = await db();
     const stuck = async (title: string, taskId: string) => {
       const chat = await createChat(server, cookie, { title });
-      await database('chats').where({ id: chat.id }).update({ status: 'processing', current_turn_id: `turn_${title}`, current_task_id: taskId });
+      await database('chats')
+        .where({ id: chat.id })
+        .update({ status: 'processing', current_turn_id: `turn_${title}`, current_task_id: taskId });
       return chat.id;
     };
     const readLater = await stuck('read', 'task_that_never_existed');
@@ -297,7 +437,11 @@ describe('chats (builtin provider)', () => {
     expect((await getChat(server, cookie, readLater)).status).toBe('error');
 
     // Cancelled whether it is still queued or already running: either way it ends cancelled.
-    const cancelledTask = await server.platform.queue.submit({ queue: 'operations', operation: 'system.sleep', data: { ms: 60_000 } });
+    const cancelledTask = await server.platform.queue.submit({
+      queue: 'operations',
+      operation: 'system.sleep',
+      data: { ms: 60_000 },
+    });
     expect(await server.platform.tasks.cancel(cancelledTask.task_id, Date.now())).toBe('cancelled');
     const atStartup = await stuck('startup', 'task_gone');
     const cancelledAtStartup = await stuck('cancelled', cancelledTask.task_id);
@@ -305,7 +449,9 @@ describe('chats (builtin provider)', () => {
     await server.stop();
     server = await startTestServer({ dataDir });
     const after = (await server.platform.databases.current()).db;
-    expect(await after('chats').whereIn('id', [atStartup, cancelledAtStartup]).orderBy('title').select('title', 'status')).toEqual([
+    expect(
+      await after('chats').whereIn('id', [atStartup, cancelledAtStartup]).orderBy('title').select('title', 'status'),
+    ).toEqual([
       { title: 'cancelled', status: 'active' },
       { title: 'startup', status: 'error' },
     ]);
@@ -313,11 +459,20 @@ describe('chats (builtin provider)', () => {
 
   it('answers 409 LLM_NOT_VERIFIED from the readiness gate when the configured provider does not answer, and changes nothing', async () => {
     const chat = await createChat(server, cookie);
-    const unreachable = await call('PATCH', '/settings', { llm: { chat_provider: 'localllm', localllm_instances: [{ id: 'gone', name: 'Gone', base_url: 'http://127.0.0.1:9', enabled: true }] } });
+    const unreachable = await call('PATCH', '/settings', {
+      llm: {
+        chat_provider: 'localllm',
+        localllm_instances: [{ id: 'gone', name: 'Gone', base_url: 'http://127.0.0.1:9', enabled: true }],
+      },
+    });
     expect(unreachable.status, unreachable.text).toBe(200);
     try {
       for (const action of ['send', 'retry', 'regenerate']) {
-        const refused = await call('POST', `/chats/${chat.id}/${action}`, action === 'send' ? { content: 'hello' } : undefined);
+        const refused = await call(
+          'POST',
+          `/chats/${chat.id}/${action}`,
+          action === 'send' ? { content: 'hello' } : undefined,
+        );
         if (action === 'send') expect(refused.body).toMatchObject({ error: 'LLM_NOT_VERIFIED' });
         else expect(refused.status).toBe(409);
       }

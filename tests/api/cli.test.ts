@@ -53,7 +53,7 @@ describe('the rhizome command line', () => {
     expect(misplaced.output).toContain("'upgrade' takes no --port option");
   });
 
-  it('refuses a second serve on one data directory, naming the first one\'s pid, and releases the lock on exit', async () => {
+  it("refuses a second serve on one data directory, naming the first one's pid, and releases the lock on exit", async () => {
     const dataDir = tempDataDir();
     const first = await serve(dataDir);
     const second = await runRhizome(['serve', '--port', '0'], dataDir);
@@ -69,9 +69,14 @@ describe('the rhizome command line', () => {
   it('starts over a lock left by a serve that was killed', async () => {
     const dataDir = tempDataDir();
     fs.mkdirSync(path.join(dataDir, 'run'), { recursive: true });
-    fs.writeFileSync(path.join(dataDir, 'run', 'serve.lock'), JSON.stringify({ pid: 999_999_999, host: os.hostname(), token: '0-killed', since: '2026-01-01T00:00:00.000Z' }));
+    fs.writeFileSync(
+      path.join(dataDir, 'run', 'serve.lock'),
+      JSON.stringify({ pid: 999_999_999, host: os.hostname(), token: '0-killed', since: '2026-01-01T00:00:00.000Z' }),
+    );
     const server = await serve(dataDir);
-    expect(JSON.parse(fs.readFileSync(path.join(dataDir, 'run', 'serve.lock'), 'utf8'))).toMatchObject({ pid: server.child.pid });
+    expect(JSON.parse(fs.readFileSync(path.join(dataDir, 'run', 'serve.lock'), 'utf8'))).toMatchObject({
+      pid: server.child.pid,
+    });
   }, 60_000);
 
   it('says in one line that the port is in use, and exits 1', async () => {
@@ -82,7 +87,9 @@ describe('the rhizome command line', () => {
       const dataDir = tempDataDir();
       const { code, output } = await runRhizome(['serve', '--port', String(port)], dataDir);
       expect(code).toBe(1);
-      expect(output.trim()).toBe(`rhizome: port ${port} on 127.0.0.1 is already in use: stop what listens there, or choose another port (--port or PORT)`);
+      expect(output.trim()).toBe(
+        `rhizome: port ${port} on 127.0.0.1 is already in use: stop what listens there, or choose another port (--port or PORT)`,
+      );
       expect(fs.existsSync(path.join(dataDir, 'run', 'serve.lock'))).toBe(false);
     } finally {
       blocker.close();

@@ -20,7 +20,9 @@ describe('databases', () => {
     expect(current.body).toMatchObject({ current: 'default', info: { name: 'default', exists: true } });
     const list = await call('GET', '/databases');
     expect((list.body as { databases: { name: string }[] }).databases.map((db) => db.name)).toEqual(['default']);
-    const templates = await server.platform.databases.connection('default').then((db) => db('graph_templates').pluck('id'));
+    const templates = await server.platform.databases
+      .connection('default')
+      .then((db) => db('graph_templates').pluck('id'));
     expect(templates).toEqual(expect.arrayContaining(['system_template_item', 'system_template_link']));
   });
 
@@ -30,11 +32,15 @@ describe('databases', () => {
     expect(created.body).toMatchObject({ name: 'research_2026-b', exists: true });
     expect((created.body as { size: number }).size).toBeGreaterThan(0);
     const dir = path.join(server.dataDir, 'databases', 'research_2026-b');
-    for (const sub of ['app.db', 'sources', 'vectors', 'backups']) expect(fs.existsSync(path.join(dir, sub))).toBe(true);
+    for (const sub of ['app.db', 'sources', 'vectors', 'backups'])
+      expect(fs.existsSync(path.join(dir, sub))).toBe(true);
     const db = await server.platform.databases.connection('research_2026-b');
     expect(await db('graph_templates').where({ is_system: true }).count({ n: '*' }).first()).toMatchObject({ n: 7 });
     const listed = await call('GET', '/databases');
-    expect((listed.body as { databases: { name: string }[] }).databases.map((d) => d.name)).toEqual(['default', 'research_2026-b']);
+    expect((listed.body as { databases: { name: string }[] }).databases.map((d) => d.name)).toEqual([
+      'default',
+      'research_2026-b',
+    ]);
   });
 
   it.each([
@@ -53,7 +59,10 @@ describe('databases', () => {
   it('rejects a create body without a name with 422', async () => {
     const result = await call('POST', '/databases', {});
     expect(result.status).toBe(422);
-    expect(result.body).toMatchObject({ error: 'VALIDATION_FAILED', details: { errors: [{ loc: ['body', 'name'], type: 'missing' }] } });
+    expect(result.body).toMatchObject({
+      error: 'VALIDATION_FAILED',
+      details: { errors: [{ loc: ['body', 'name'], type: 'missing' }] },
+    });
   });
 
   it('switches, reports and refuses to delete the active and the default database', async () => {
@@ -78,7 +87,10 @@ describe('databases', () => {
   it('404s for unknown databases on get and switch', async () => {
     const get = await call('GET', '/databases/unknown');
     expect(get.status).toBe(404);
-    expect(get.body).toMatchObject({ error: 'NOT_FOUND', details: { resource_type: 'database', identifier: 'unknown' } });
+    expect(get.body).toMatchObject({
+      error: 'NOT_FOUND',
+      details: { resource_type: 'database', identifier: 'unknown' },
+    });
     const switched = await call('PATCH', '/databases/current', { name: 'unknown' });
     expect(switched.status).toBe(404);
     expect((await call('GET', '/databases/current')).body).toMatchObject({ current: 'default' });
@@ -86,7 +98,12 @@ describe('databases', () => {
 
   it('gives an existing directory without app.db one on switch, and lists it only then', async () => {
     fs.mkdirSync(path.join(server.dataDir, 'databases', 'bare'));
-    expect((await call('GET', '/databases/bare')).body).toMatchObject({ name: 'bare', exists: false, size: 0, last_modified: null });
+    expect((await call('GET', '/databases/bare')).body).toMatchObject({
+      name: 'bare',
+      exists: false,
+      size: 0,
+      last_modified: null,
+    });
     expect((await call('GET', '/databases')).text).not.toContain('"bare"');
     const switched = await call('PATCH', '/databases/current', { name: 'bare' });
     expect(switched.status).toBe(200);

@@ -34,7 +34,12 @@ describe('cortex-api in direct mode', () => {
     platform = await createPlatform({
       service: 'cortex',
       migrationPolicy: 'apply',
-      env: { ...process.env, RHIZOME_DATA_DIR: dataDir, RHIZOME_CONFIG_DIR: path.join(dataDir, 'config'), RHIZOME_QUEUE_URL: '' },
+      env: {
+        ...process.env,
+        RHIZOME_DATA_DIR: dataDir,
+        RHIZOME_CONFIG_DIR: path.join(dataDir, 'config'),
+        RHIZOME_QUEUE_URL: '',
+      },
       pubsub: new InProcessPubSub(),
     });
     const { app } = createCortexApi({ platform, ...(await createAuthServices(platform)), authMode: 'direct' });
@@ -62,7 +67,13 @@ describe('cortex-api in direct mode', () => {
     });
 
     it('answers a request without credentials with 401 AUTH_REQUIRED', async () => {
-      for (const [method, apiPath] of [['GET', '/auth/me'], ['GET', '/settings'], ['GET', '/databases'], ['GET', '/auth/keys'], ['GET', '/whatever']]) {
+      for (const [method, apiPath] of [
+        ['GET', '/auth/me'],
+        ['GET', '/settings'],
+        ['GET', '/databases'],
+        ['GET', '/auth/keys'],
+        ['GET', '/whatever'],
+      ]) {
         expectAuthRequired(await request(method, apiPath));
       }
     });
@@ -102,7 +113,8 @@ describe('cortex-api in direct mode', () => {
 
     it('honours X-Real-IP for the login rate limit only with the edge token', async () => {
       // A wrong password answers 401, and the limiter counts every such attempt.
-      const login = (headers: Record<string, string>) => request('POST', '/auth/login', { body: { ...account, password: 'not the password' }, headers });
+      const login = (headers: Record<string, string>) =>
+        request('POST', '/auth/login', { body: { ...account, password: 'not the password' }, headers });
 
       // Without the token every attempt counts for the socket address, whatever X-Real-IP says.
       for (let n = 1; n <= 5; n++) expect((await login({ 'x-real-ip': `10.1.0.${n}` })).status).toBe(401);

@@ -23,30 +23,62 @@ describe('change events', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
     const events: ChangeEventBody[] = [];
-    const reading = readEventStream(response.body!, (data) => events.push(JSON.parse(data) as ChangeEventBody), abort.signal).catch(() => undefined);
-    return { events, stop: async () => { abort.abort(); await reading; } };
+    const reading = readEventStream(
+      response.body!,
+      (data) => events.push(JSON.parse(data) as ChangeEventBody),
+      abort.signal,
+    ).catch(() => undefined);
+    return {
+      events,
+      stop: async () => {
+        abort.abort();
+        await reading;
+      },
+    };
   }
 
   it('streams every step of a source from upload to deletion, and the task changes behind it', async () => {
     const stream = await follow();
     await expect.poll(() => stream.events[0]?.type).toBe('ready');
-    const upload = await uploadSources(server, cookie, '/sources', [{ name: 'tides.md', content: '# Tides\n\nThe tide mill at Woodbridge turned its wheel with the ebb for eight centuries.' }], { extract_entities: 'false', auto_confirm: 'true' });
+    const upload = await uploadSources(
+      server,
+      cookie,
+      '/sources',
+      [
+        {
+          name: 'tides.md',
+          content: '# Tides\n\nThe tide mill at Woodbridge turned its wheel with the ebb for eight centuries.',
+        },
+      ],
+      { extract_entities: 'false', auto_confirm: 'true' },
+    );
     expect(upload.status, upload.text).toBe(202);
     const id = (upload.body as SourceResponseBody).id;
-    const statuses = () => stream.events.flatMap((event) => (event.type === 'source' && event.source.id === id ? [event.source.status] : []));
+    const statuses = () =>
+      stream.events.flatMap((event) =>
+        event.type === 'source' && event.source.id === id ? [event.source.status] : [],
+      );
     await expect.poll(statuses, { timeout: 15_000 }).toContain('indexed');
     expect(stream.events.some((event) => event.type === 'task')).toBe(true);
     expect(stream.events.some((event) => event.type === 'lanes')).toBe(true);
 
     expect((await server.call('DELETE', `/sources/${id}`, { cookie })).status).toBe(204);
-    await expect.poll(() => stream.events.some((event) => event.type === 'source_deleted' && event.source_id === id)).toBe(true);
+    await expect
+      .poll(() => stream.events.some((event) => event.type === 'source_deleted' && event.source_id === id))
+      .toBe(true);
     await stream.stop();
   });
 
   it('sends only the topics asked for', async () => {
     const stream = await follow('?topics=tasks');
     await expect.poll(() => stream.events.some((event) => event.type === 'lanes')).toBe(true);
-    await uploadSources(server, cookie, '/sources', [{ name: 'weirs.md', content: 'Weirs hold back river water so that a mill race keeps a steady head.' }], { extract_entities: 'false', auto_confirm: 'true' });
+    await uploadSources(
+      server,
+      cookie,
+      '/sources',
+      [{ name: 'weirs.md', content: 'Weirs hold back river water so that a mill race keeps a steady head.' }],
+      { extract_entities: 'false', auto_confirm: 'true' },
+    );
     await expect.poll(() => stream.events.some((event) => event.type === 'task'), { timeout: 15_000 }).toBe(true);
     expect(stream.events.filter((event) => event.type === 'source')).toEqual([]);
     await stream.stop();
@@ -55,9 +87,14 @@ describe('change events', () => {
   it('refuses an unknown topic with 422 and an anonymous caller with 401, and is documented', async () => {
     const bad = await server.call('GET', '/events?topics=sources,gossip', { cookie });
     expect(bad.status).toBe(422);
-    expect(bad.body).toMatchObject({ error: 'VALIDATION_FAILED', details: { errors: [expect.objectContaining({ loc: ['query', 'topics'] })] } });
+    expect(bad.body).toMatchObject({
+      error: 'VALIDATION_FAILED',
+      details: { errors: [expect.objectContaining({ loc: ['query', 'topics'] })] },
+    });
     expect((await server.call('GET', '/events')).status).toBe(401);
-    const document = (await server.call('GET', '/openapi.json', { cookie })).body as { paths: Record<string, Record<string, unknown>> };
+    const document = (await server.call('GET', '/openapi.json', { cookie })).body as {
+      paths: Record<string, Record<string, unknown>>;
+    };
     expect(document.paths['/events']).toHaveProperty('get');
   });
 });

@@ -28,7 +28,13 @@ async function client(server: TestServer) {
   const db = async () => (await server.platform.databases.current()).db;
   const finished = (taskId: string) => waitForTask(call, taskId, { timeoutMs: 60_000 });
   const importPackage = async (bytes: Buffer, fields: Record<string, string> = {}, filename = 'package.ccx') => {
-    const response = await uploadSources(server, cookie, '/exports/import', [{ name: filename, content: bytes }], fields);
+    const response = await uploadSources(
+      server,
+      cookie,
+      '/exports/import',
+      [{ name: filename, content: bytes }],
+      fields,
+    );
     return response;
   };
   const importAndWait = async (bytes: Buffer, merge: boolean) => {
@@ -64,12 +70,19 @@ describe('CCX export and import', () => {
     [origin, target] = await Promise.all([startTestServer(), startTestServer()]);
     [from, into] = await Promise.all([client(origin), client(target)]);
     sourceIds = [];
-    for (const [name, content] of [['curie.txt', curie], ['becquerel.txt', becquerel]]) {
-      const accepted = await uploadSources(origin, from.cookie, '/sources', [{ name, content }], { auto_confirm: 'true', domain: 'biographical' });
+    for (const [name, content] of [
+      ['curie.txt', curie],
+      ['becquerel.txt', becquerel],
+    ]) {
+      const accepted = await uploadSources(origin, from.cookie, '/sources', [{ name, content }], {
+        auto_confirm: 'true',
+        domain: 'biographical',
+      });
       expect(accepted.status, accepted.text).toBe(202);
       sourceIds.push((accepted.body as SourceResponseBody).id);
     }
-    for (const id of sourceIds) expect((await waitForSource(origin, from.cookie, id, ['committed', 'error'], 60_000)).status).toBe('committed');
+    for (const id of sourceIds)
+      expect((await waitForSource(origin, from.cookie, id, ['committed', 'error'], 60_000)).status).toBe('committed');
     const tag = await from.call('POST', '/sources/tags', { name: 'physics', color: '#ff0000' });
     expect(tag.status, tag.text).toBe(201);
     await from.call('POST', `/sources/${sourceIds[0]}/tags/${(tag.body as { id: string }).id}`);
@@ -83,10 +96,26 @@ describe('CCX export and import', () => {
     expect(result.filename).toMatch(/^knowledge_export_\d{8}_\d{6}\.ccx$/);
     expect(result.size_bytes).toBe(bytes.length);
     const entries = await entriesOf(bytes);
-    expect([...entries.keys()]).toEqual(['templates.jsonld', 'knowledge.jsonld', 'sources.jsonl', 'manifest.json', 'README.txt']);
+    expect([...entries.keys()]).toEqual([
+      'templates.jsonld',
+      'knowledge.jsonld',
+      'sources.jsonl',
+      'manifest.json',
+      'README.txt',
+    ]);
     const manifest = JSON.parse(entries.get('manifest.json')!.toString()) as Record<string, unknown>;
-    expect(manifest).toMatchObject({ ccx_version: '2.0', package_version: '1.0.0', license: 'CC-BY-SA-4.0', name: 'rhizome/default', package_type: ['knowledge', 'sources', 'templates'] });
-    expect((manifest.contents as { checksum_sha256: string; checksum_sha512: string }[]).every((file) => file.checksum_sha256.length === 44 && file.checksum_sha512.length === 88)).toBe(true);
+    expect(manifest).toMatchObject({
+      ccx_version: '2.0',
+      package_version: '1.0.0',
+      license: 'CC-BY-SA-4.0',
+      name: 'rhizome/default',
+      package_type: ['knowledge', 'sources', 'templates'],
+    });
+    expect(
+      (manifest.contents as { checksum_sha256: string; checksum_sha512: string }[]).every(
+        (file) => file.checksum_sha256.length === 44 && file.checksum_sha512.length === 88,
+      ),
+    ).toBe(true);
 
     const download = await fetch(`${origin.base}/exports/${taskId}/download`, { headers: { cookie: from.cookie } });
     expect(download.status).toBe(200);
@@ -95,7 +124,15 @@ describe('CCX export and import', () => {
 
     const stats = await into.importAndWait(bytes, false);
     const before = await countsOf(await from.db());
-    expect(stats).toMatchObject({ success: true, format_version: '2.0', checksum_verified: true, nodes_imported: before.graph_nodes, edges_imported: before.graph_edges, sources_imported: 2, errors: [] });
+    expect(stats).toMatchObject({
+      success: true,
+      format_version: '2.0',
+      checksum_verified: true,
+      nodes_imported: before.graph_nodes,
+      edges_imported: before.graph_edges,
+      sources_imported: 2,
+      errors: [],
+    });
     expect(await graphImage(await into.db())).toEqual(await graphImage(await from.db()));
     const after = await countsOf(await into.db());
     expect(after).toEqual(before);
@@ -108,12 +145,22 @@ describe('CCX export and import', () => {
     await into.importAndWait(bytes, false);
     const once = await countsOf(await into.db());
     const again = await into.importAndWait(bytes, true);
-    expect(again).toMatchObject({ nodes_imported: 0, edges_imported: 0, sources_imported: 0, sources_skipped: 2, templates_imported: 0 });
+    expect(again).toMatchObject({
+      nodes_imported: 0,
+      edges_imported: 0,
+      sources_imported: 0,
+      sources_skipped: 2,
+      templates_imported: 0,
+    });
     expect(again.nodes_updated).toBe(once.graph_nodes);
     expect(await countsOf(await into.db())).toEqual(once);
     expect(await graphImage(await into.db())).toEqual(await graphImage(await from.db()));
 
-    const extra = await into.call('POST', '/nodes', { label: 'Lonely node', template_id: 'system_template_concept', properties: {} });
+    const extra = await into.call('POST', '/nodes', {
+      label: 'Lonely node',
+      template_id: 'system_template_concept',
+      properties: {},
+    });
     expect(extra.status, extra.text).toBe(201);
     await into.importAndWait(bytes, false);
     expect(await countsOf(await into.db())).toEqual(once);
@@ -124,14 +171,30 @@ describe('CCX export and import', () => {
     const { result, bytes } = await from.exportPackage('/exports/by_sources', [sourceIds[1]]);
     expect(result.filename).toMatch(/^sources_export_1_knowledge_export_/);
     const entries = await entriesOf(bytes);
-    const knowledge = JSON.parse(entries.get('knowledge.jsonld')!.toString()) as { nodes: { id: string }[]; edges: { source_node_id: string; target_node_id: string }[] };
+    const knowledge = JSON.parse(entries.get('knowledge.jsonld')!.toString()) as {
+      nodes: { id: string }[];
+      edges: { source_node_id: string; target_node_id: string }[];
+    };
     const db = await from.db();
-    const cited = ((await db('source_citations').where({ source_id: sourceIds[1] }).distinct('entity_uri')) as { entity_uri: string }[]).map((row) => row.entity_uri).sort();
+    const cited = (
+      (await db('source_citations').where({ source_id: sourceIds[1] }).distinct('entity_uri')) as {
+        entity_uri: string;
+      }[]
+    )
+      .map((row) => row.entity_uri)
+      .sort();
     expect(knowledge.nodes.map((node) => node.id).sort()).toEqual(cited);
     const inside = new Set(cited);
-    const between = (await db('graph_edges').select('id', 'source_node_id', 'target_node_id')).filter((edge: { source_node_id: string; target_node_id: string }) => inside.has(edge.source_node_id) && inside.has(edge.target_node_id));
+    const between = (await db('graph_edges').select('id', 'source_node_id', 'target_node_id')).filter(
+      (edge: { source_node_id: string; target_node_id: string }) =>
+        inside.has(edge.source_node_id) && inside.has(edge.target_node_id),
+    );
     expect(knowledge.edges).toHaveLength(between.length);
-    const sources = entries.get('sources.jsonl')!.toString().split('\n').map((line) => JSON.parse(line) as { id: string; chunks: unknown[]; citations: unknown[] });
+    const sources = entries
+      .get('sources.jsonl')!
+      .toString()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { id: string; chunks: unknown[]; citations: unknown[] });
     expect(sources.map((source) => source.id)).toEqual([sourceIds[1]]);
     expect(sources[0].citations.length).toBeGreaterThan(0);
     expect(sources[0].chunks.length).toBeGreaterThan(0);
@@ -143,12 +206,17 @@ describe('CCX export and import', () => {
       expect(stats, file).toMatchObject({ success: true, format_version: '3.0' });
       const db = await into.db();
       if (file !== 'sources-only.ccx') {
-        const alice = (await db('graph_nodes as n').join('graph_templates as t', 't.id', 'n.template_id').where('n.label', 'Alice Smith').first('t.name')) as { name: string };
+        const alice = (await db('graph_nodes as n')
+          .join('graph_templates as t', 't.id', 'n.template_id')
+          .where('n.label', 'Alice Smith')
+          .first('t.name')) as { name: string };
         expect(alice, file).toMatchObject({ name: 'Person' });
         expect(await db('graph_edges').where({ label: 'worksFor' }).count({ n: '*' }), file).toEqual([{ n: 1 }]);
       }
       if (file.startsWith('sources-')) expect(Number((await db('sources').count({ n: '*' }))[0].n), file).toBe(1);
-      const chunks = ((await db('document_chunks').select('content')) as { content: string }[]).map((chunk) => chunk.content);
+      const chunks = ((await db('document_chunks').select('content')) as { content: string }[]).map(
+        (chunk) => chunk.content,
+      );
       if (file === 'sources-inline-chunk.ccx') expect(chunks).toEqual(['Alice Smith works for Acme Corporation.']);
       if (file === 'sources-minimal.ccx') expect(chunks).toEqual(['Alice Smith']);
     }
@@ -158,24 +226,55 @@ describe('CCX export and import', () => {
     const valid = (await from.exportPackage('/exports')).bytes;
     const entries = await entriesOf(valid);
     const tampered = new Map(entries);
-    tampered.set('knowledge.jsonld', Buffer.from(entries.get('knowledge.jsonld')!.toString().replace('Marie Curie', 'Marie Kurie')));
+    tampered.set(
+      'knowledge.jsonld',
+      Buffer.from(entries.get('knowledge.jsonld')!.toString().replace('Marie Curie', 'Marie Kurie')),
+    );
     const uncovered = new Map(entries);
     const manifest = JSON.parse(entries.get('manifest.json')!.toString()) as { contents: { path: string }[] };
-    uncovered.set('manifest.json', Buffer.from(JSON.stringify({ ...manifest, contents: manifest.contents.filter((file) => file.path !== 'sources.jsonl') })));
+    uncovered.set(
+      'manifest.json',
+      Buffer.from(
+        JSON.stringify({ ...manifest, contents: manifest.contents.filter((file) => file.path !== 'sources.jsonl') }),
+      ),
+    );
     const hostile: [string, Buffer, RegExp][] = [
-      ...fs.readdirSync(path.join(conformance, 'invalid')).map((file): [string, Buffer, RegExp] => [file, fs.readFileSync(path.join(conformance, 'invalid', file)), /Invalid CCX package/]),
+      ...fs
+        .readdirSync(path.join(conformance, 'invalid'))
+        .map((file): [string, Buffer, RegExp] => [
+          file,
+          fs.readFileSync(path.join(conformance, 'invalid', file)),
+          /Invalid CCX package/,
+        ]),
       ['tampered checksum', zipEntries(tampered), /checksum mismatch for 'knowledge.jsonld'/],
       ['data file without checksum', zipEntries(uncovered), /'sources.jsonl' is not covered by a checksum/],
       ['zip slip', zipEntries(new Map([...entries, ['../../etc/cron.d/evil', Buffer.from('x')]])), /path traversal/],
       ['absolute path', zipEntries(new Map([...entries, ['/tmp/evil', Buffer.from('x')]])), /absolute/],
-      ['symlink', rawZip([...[...entries].map(([name, data]) => ({ name, data })), { name: 'link', data: Buffer.from('/etc/passwd'), unixMode: 0o120777 }]), /link or special file/],
+      [
+        'symlink',
+        rawZip([
+          ...[...entries].map(([name, data]) => ({ name, data })),
+          { name: 'link', data: Buffer.from('/etc/passwd'), unixMode: 0o120777 },
+        ]),
+        /link or special file/,
+      ],
       ['zip bomb', rawZip([{ name: 'knowledge.jsonld', data: Buffer.alloc(64 * 1024 * 1024, 32) }]), /zip bomb/],
-      ['6 GB declared size', rawZip([{ name: 'knowledge.jsonld', data: Buffer.from('{}'), method: 0, declaredSize: 6 * 1024 ** 3 }]), /declares 6442450944 bytes/],
+      [
+        '6 GB declared size',
+        rawZip([{ name: 'knowledge.jsonld', data: Buffer.from('{}'), method: 0, declaredSize: 6 * 1024 ** 3 }]),
+        /declares 6442450944 bytes/,
+      ],
       ['not a zip', Buffer.from('this is plain text, not an archive'), /not a ZIP archive/],
-      ['no manifest', zipEntries(new Map([['knowledge.jsonld', entries.get('knowledge.jsonld')!]])), /manifest.json is missing/],
+      [
+        'no manifest',
+        zipEntries(new Map([['knowledge.jsonld', entries.get('knowledge.jsonld')!]])),
+        /manifest.json is missing/,
+      ],
     ];
     const before = await countsOf(await into.db());
-    const tasksBefore = ((await into.call('GET', '/queue/tasks?page_size=1000')).body as { pagination: { total: number } }).pagination.total;
+    const tasksBefore = (
+      (await into.call('GET', '/queue/tasks?page_size=1000')).body as { pagination: { total: number } }
+    ).pagination.total;
     for (const [label, bytes, message] of hostile) {
       const refused = await into.importPackage(bytes);
       expect(refused.status, `${label}: ${refused.text}`).toBe(400);
@@ -183,23 +282,42 @@ describe('CCX export and import', () => {
       expect((refused.body as { message: string }).message, label).toMatch(message);
     }
     expect(await countsOf(await into.db())).toEqual(before);
-    expect(((await into.call('GET', '/queue/tasks?page_size=1000')).body as { pagination: { total: number } }).pagination.total).toBe(tasksBefore);
+    expect(
+      ((await into.call('GET', '/queue/tasks?page_size=1000')).body as { pagination: { total: number } }).pagination
+        .total,
+    ).toBe(tasksBefore);
     expect(fs.readdirSync(path.join(target.dataDir, 'imports')).filter((name) => name.endsWith('.ccx'))).toEqual([]);
   });
 
   it('carries user workflows: replaced with the data, not duplicated by a merge', async () => {
     const created = await from.call('POST', '/workflows', {
-      name: 'Greeter', steps: [{ id: 'pick', name: 'pick', tool_type: 'system_tool', tool_id: 'data.extract', configuration: { data: { greeting: 'hello' }, path: 'greeting' } }],
+      name: 'Greeter',
+      steps: [
+        {
+          id: 'pick',
+          name: 'pick',
+          tool_type: 'system_tool',
+          tool_id: 'data.extract',
+          configuration: { data: { greeting: 'hello' }, path: 'greeting' },
+        },
+      ],
     });
     expect(created.status, created.text).toBe(201);
     const { bytes } = await from.exportPackage('/exports');
-    const workflows = JSON.parse((await entriesOf(bytes)).get('workflows.jsonld')!.toString()) as { workflows: { workflow: { name: string } }[] };
+    const workflows = JSON.parse((await entriesOf(bytes)).get('workflows.jsonld')!.toString()) as {
+      workflows: { workflow: { name: string } }[];
+    };
     expect(workflows.workflows.map((definition) => definition.workflow.name)).toEqual(['Greeter']);
-    const userWorkflows = async () => ((await (await into.db())('workflows').where({ is_system: false }).select('name')) as { name: string }[]).map((row) => row.name);
+    const userWorkflows = async () =>
+      ((await (await into.db())('workflows').where({ is_system: false }).select('name')) as { name: string }[]).map(
+        (row) => row.name,
+      );
     expect(await into.importAndWait(bytes, false)).toMatchObject({ workflows_imported: 1 });
     expect(await into.importAndWait(bytes, true)).toMatchObject({ workflows_imported: 0, workflows_skipped: 1 });
     expect(await userWorkflows()).toEqual(['Greeter']);
-    const steps = (await (await into.db())('workflow_steps').where({ id: 'pick' }).select('tool_id')) as { tool_id: string }[];
+    const steps = (await (await into.db())('workflow_steps').where({ id: 'pick' }).select('tool_id')) as {
+      tool_id: string;
+    }[];
     expect(steps).toEqual([{ tool_id: 'data.extract' }]);
   });
 
@@ -207,18 +325,37 @@ describe('CCX export and import', () => {
     const bytes = await exportedPackage(origin.platform, { include_embeddings: true });
     const counts = await countsOf(await from.db());
     const validated = await validateCcxPackage(bytes);
-    expect(validated).toMatchObject({ ccx_version: '2.0', name: 'rhizome/default', counts: { nodes: counts.graph_nodes, edges: counts.graph_edges, sources: counts.sources } });
-    await expect(validateCcxPackage(Buffer.from('nope'))).rejects.toMatchObject({ kind: 'bad_input', message: expect.stringMatching(/not a ZIP archive/) });
+    expect(validated).toMatchObject({
+      ccx_version: '2.0',
+      name: 'rhizome/default',
+      counts: { nodes: counts.graph_nodes, edges: counts.graph_edges, sources: counts.sources },
+    });
+    await expect(validateCcxPackage(Buffer.from('nope'))).rejects.toMatchObject({
+      kind: 'bad_input',
+      message: expect.stringMatching(/not a ZIP archive/),
+    });
     await target.platform.databases.create('copy');
     const { task_id } = await queueCcxImport(target.platform, { bytes, merge: false, database: 'copy' });
     expect(await into.finished(task_id)).toMatchObject({ status: 'completed' });
-    expect(await countsOf(await target.platform.databases.connection('copy'))).toMatchObject({ graph_nodes: counts.graph_nodes, graph_edges: counts.graph_edges, source_citations: counts.source_citations });
+    expect(await countsOf(await target.platform.databases.connection('copy'))).toMatchObject({
+      graph_nodes: counts.graph_nodes,
+      graph_edges: counts.graph_edges,
+      source_citations: counts.source_citations,
+    });
   });
 
   it('documents its endpoints and answers a missing file and an unfinished download precisely', async () => {
-    const openApi = (await from.call('GET', '/openapi.json')).body as { paths: Record<string, Record<string, unknown>> };
-    expect(Object.keys(openApi.paths)).toEqual(expect.arrayContaining(['/exports', '/exports/by_sources', '/exports/import', '/exports/{task_id}/download']));
-    const missing = await fetch(`${origin.base}/exports/import`, { method: 'POST', headers: { cookie: from.cookie }, body: new FormData() });
+    const openApi = (await from.call('GET', '/openapi.json')).body as {
+      paths: Record<string, Record<string, unknown>>;
+    };
+    expect(Object.keys(openApi.paths)).toEqual(
+      expect.arrayContaining(['/exports', '/exports/by_sources', '/exports/import', '/exports/{task_id}/download']),
+    );
+    const missing = await fetch(`${origin.base}/exports/import`, {
+      method: 'POST',
+      headers: { cookie: from.cookie },
+      body: new FormData(),
+    });
     expect(missing.status).toBe(422);
     expect((await from.call('GET', '/exports/task_unknown/download')).status).toBe(404);
     expect((await from.call('POST', '/exports/by_sources', [])).status).toBe(422);

@@ -11,7 +11,8 @@ const document = [
   'Marie Curie worked at the University of Paris for most of her life.',
 ].join(' ');
 
-const description = (text: string) => `${text} ${'She is remembered in many biographies, museums and school books around the world.'}`;
+const description = (text: string) =>
+  `${text} ${'She is remembered in many biographies, museums and school books around the world.'}`;
 
 /** Pass 1: five entities, a property, one malformed line. */
 const entityAnswer = [
@@ -32,7 +33,13 @@ const relationshipAnswer = [
   'R|0|4|works_at|0.85|S4|The fourth sentence says she worked at the University of Paris for years.',
 ].join('\n');
 
-interface Edge { id: string; label: string; source_node_id: string; target_node_id: string; properties: string }
+interface Edge {
+  id: string;
+  label: string;
+  source_node_id: string;
+  target_node_id: string;
+  properties: string;
+}
 
 describe('extraction through a local model server (fake Ollama)', () => {
   let server: TestServer;
@@ -41,7 +48,10 @@ describe('extraction through a local model server (fake Ollama)', () => {
   const call = (method: string, apiPath: string, body?: unknown) => server.call(method, apiPath, { cookie, body });
   const db = async () => (await server.platform.databases.current()).db;
   const upload = async (name: string, content: string, fields: Record<string, string>) => {
-    const accepted = await uploadSources(server, cookie, '/sources', [{ name, content }], { domain: 'biographical', ...fields });
+    const accepted = await uploadSources(server, cookie, '/sources', [{ name, content }], {
+      domain: 'biographical',
+      ...fields,
+    });
     expect(accepted.status, accepted.text).toBe(202);
     return (accepted.body as SourceResponseBody).id;
   };
@@ -51,7 +61,12 @@ describe('extraction through a local model server (fake Ollama)', () => {
     cookie = await setUpAccount(server);
     ollama = await startFakeOllama({ models: ['qwen3:8b'] });
     const configured = await call('PATCH', '/settings', {
-      llm: { chat_provider: 'localllm', localllm_chat_model: 'qwen3:8b', localllm_extraction_model: 'qwen3:8b', localllm_instances: [{ id: 'gpu', name: 'GPU', base_url: ollama.url, enabled: true }] },
+      llm: {
+        chat_provider: 'localllm',
+        localllm_chat_model: 'qwen3:8b',
+        localllm_extraction_model: 'qwen3:8b',
+        localllm_instances: [{ id: 'gpu', name: 'GPU', base_url: ollama.url, enabled: true }],
+      },
     });
     expect(configured.status, configured.text).toBe(200);
   });
@@ -71,16 +86,33 @@ describe('extraction through a local model server (fake Ollama)', () => {
     expect(source.llm_total_calls).toBeGreaterThanOrEqual(2);
 
     const database = await db();
-    const nodes = (await database('graph_nodes as n').join('graph_templates as t', 't.id', 'n.template_id').where('n.extracted', true).select('n.id', 'n.label', 'n.properties', 't.name as type')) as { id: string; label: string; properties: string; type: string }[];
+    const nodes = (await database('graph_nodes as n')
+      .join('graph_templates as t', 't.id', 'n.template_id')
+      .where('n.extracted', true)
+      .select('n.id', 'n.label', 'n.properties', 't.name as type')) as {
+      id: string;
+      label: string;
+      properties: string;
+      type: string;
+    }[];
     expect(nodes.map((node) => [node.label, node.type]).sort()).toEqual([
-      ['Marie Curie', 'Person'], ['Nobel Prize in Physics', 'Award'], ['Pierre Curie', 'Person'], ['University of Paris', 'Organization'], ['Warsaw', 'Place'],
+      ['Marie Curie', 'Person'],
+      ['Nobel Prize in Physics', 'Award'],
+      ['Pierre Curie', 'Person'],
+      ['University of Paris', 'Organization'],
+      ['Warsaw', 'Place'],
     ]);
     const id0 = (label: string) => nodes.find((node) => node.label === label)!.id;
     const marie = JSON.parse(nodes.find((node) => node.label === 'Marie Curie')!.properties) as Record<string, unknown>;
-    expect(marie).toMatchObject({ birth_year: '1867', aliases: expect.arrayContaining(['Madame Curie']), extraction_domain: 'biographical' });
+    expect(marie).toMatchObject({
+      birth_year: '1867',
+      aliases: expect.arrayContaining(['Madame Curie']),
+      extraction_domain: 'biographical',
+    });
 
     const edges = (await database('graph_edges').where({ extracted: true }).select()) as Edge[];
-    const triple = (edge: Edge) => `${nodes.find((node) => node.id === edge.source_node_id)!.label} ${edge.label} ${nodes.find((node) => node.id === edge.target_node_id)!.label}`;
+    const triple = (edge: Edge) =>
+      `${nodes.find((node) => node.id === edge.source_node_id)!.label} ${edge.label} ${nodes.find((node) => node.id === edge.target_node_id)!.label}`;
     expect(edges.map(triple).sort()).toEqual([
       'Marie Curie born_in Warsaw',
       'Marie Curie married_to Pierre Curie',
@@ -91,17 +123,42 @@ describe('extraction through a local model server (fake Ollama)', () => {
     ]);
     const bornIn = edges.find((edge) => edge.label === 'born_in')!;
     expect(JSON.parse(bornIn.properties)).toMatchObject({ direction_corrected: true });
-    expect(JSON.parse(edges.find((edge) => edge.label === 'awarded_to')!.properties)).toMatchObject({ inverse_of: 'received_award' });
+    expect(JSON.parse(edges.find((edge) => edge.label === 'awarded_to')!.properties)).toMatchObject({
+      inverse_of: 'received_award',
+    });
 
-    const citations = ((await call('GET', `/nodes/${id0('Warsaw')}/citations`)).body as { data: { context_snippet: string; source: { id: string }; extraction_method: string }[] }).data;
-    expect(citations).toEqual([expect.objectContaining({ context_snippet: 'Marie Curie was born in Warsaw in 1867.', source: expect.objectContaining({ id }), extraction_method: 'llm' })]);
+    const citations = (
+      (await call('GET', `/nodes/${id0('Warsaw')}/citations`)).body as {
+        data: { context_snippet: string; source: { id: string }; extraction_method: string }[];
+      }
+    ).data;
+    expect(citations).toEqual([
+      expect.objectContaining({
+        context_snippet: 'Marie Curie was born in Warsaw in 1867.',
+        source: expect.objectContaining({ id }),
+        extraction_method: 'llm',
+      }),
+    ]);
     // Templates are shared per type: the source is linked to the ones its graph uses.
-    const templates = (await database('graph_templates as t').join('template_sources as ts', 'ts.template_id', 't.id').where('ts.source_id', id).orderBy('t.name').select('t.name', 't.template_type')) as { name: string; template_type: string }[];
-    expect(templates.filter((template) => template.template_type === 'node').map((template) => template.name)).toEqual(['Award', 'Organization', 'Person', 'Place']);
+    const templates = (await database('graph_templates as t')
+      .join('template_sources as ts', 'ts.template_id', 't.id')
+      .where('ts.source_id', id)
+      .orderBy('t.name')
+      .select('t.name', 't.template_type')) as { name: string; template_type: string }[];
+    expect(templates.filter((template) => template.template_type === 'node').map((template) => template.name)).toEqual([
+      'Award',
+      'Organization',
+      'Person',
+      'Place',
+    ]);
 
-    const progress = (await call('GET', `/sources/${id}/extraction`)).body as { stats: { harvest: Record<string, number> } };
+    const progress = (await call('GET', `/sources/${id}/extraction`)).body as {
+      stats: { harvest: Record<string, number> };
+    };
     expect(progress.stats.harvest.linesRejected).toBeGreaterThanOrEqual(1);
-    const prompts = ollama.requests.filter((request) => request.path === '/api/chat').map((request) => JSON.stringify(request.body));
+    const prompts = ollama.requests
+      .filter((request) => request.path === '/api/chat')
+      .map((request) => JSON.stringify(request.body));
     expect(prompts[0]).toContain('S1');
     expect(prompts[0]).toContain('Person');
     expect(prompts[1]).toContain('received_award');
@@ -121,7 +178,10 @@ describe('extraction through a local model server (fake Ollama)', () => {
     expect((await call('DELETE', `/sources/${id}/extraction`)).status).toBe(204);
     const cancelled = (await call('GET', `/sources/${id}`)).body as SourceResponseBody;
     expect(cancelled.status).toBe('indexed');
-    const after = (await call('GET', `/sources/${id}/extraction`)).body as { status: string; chunks_by_status: Record<string, number> };
+    const after = (await call('GET', `/sources/${id}/extraction`)).body as {
+      status: string;
+      chunks_by_status: Record<string, number>;
+    };
     expect(after.status).toBe('cancelled');
     expect(after.chunks_by_status.cancelled).toBeGreaterThan(0);
 

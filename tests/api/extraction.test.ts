@@ -16,8 +16,21 @@ const becquerel = [
   'Henri Becquerel shared the Nobel Prize in Physics with Marie Curie and Pierre Curie in 1903.',
 ].join(' ');
 
-interface NodeRow { id: string; label: string; template_id: string; properties: string; extracted: number }
-interface Citation { id: string; source: { id: string }; chunk: { id: string; content: string }; context_snippet: string | null; confidence: number; extraction_method: string }
+interface NodeRow {
+  id: string;
+  label: string;
+  template_id: string;
+  properties: string;
+  extracted: number;
+}
+interface Citation {
+  id: string;
+  source: { id: string };
+  chunk: { id: string; content: string };
+  context_snippet: string | null;
+  confidence: number;
+  extraction_method: string;
+}
 
 describe('extraction through the builtin provider', () => {
   let server: TestServer;
@@ -25,13 +38,19 @@ describe('extraction through the builtin provider', () => {
   const call = (method: string, apiPath: string, body?: unknown) => server.call(method, apiPath, { cookie, body });
   const db = async () => (await server.platform.databases.current()).db;
   const uploadText = async (name: string, content: string, fields: Record<string, string> = {}) => {
-    const accepted = await uploadSources(server, cookie, '/sources', [{ name, content }], { auto_confirm: 'true', domain: 'biographical', ...fields });
+    const accepted = await uploadSources(server, cookie, '/sources', [{ name, content }], {
+      auto_confirm: 'true',
+      domain: 'biographical',
+      ...fields,
+    });
     expect(accepted.status, accepted.text).toBe(202);
     return (accepted.body as SourceResponseBody).id;
   };
   const committed = (id: string) => waitForSource(server, cookie, id, ['committed', 'error'], 60_000);
-  const nodeNamed = async (label: string) => (await (await db())('graph_nodes').whereRaw('lower(label) = ?', [label.toLowerCase()]).select()) as NodeRow[];
-  const citationsOf = async (nodeId: string) => ((await call('GET', `/nodes/${nodeId}/citations`)).body as { data: Citation[] }).data;
+  const nodeNamed = async (label: string) =>
+    (await (await db())('graph_nodes').whereRaw('lower(label) = ?', [label.toLowerCase()]).select()) as NodeRow[];
+  const citationsOf = async (nodeId: string) =>
+    ((await call('GET', `/nodes/${nodeId}/citations`)).body as { data: Citation[] }).data;
 
   beforeAll(async () => {
     server = await startTestServer();
@@ -59,25 +78,50 @@ describe('extraction through the builtin provider', () => {
     // One template per type, shared by every source: extracted people are typed by the system Person template.
     expect(marie.template_id).toBe('system_template_person');
     // Committed nodes are embedded (the builtin embedder: 100 dimensions).
-    expect(((await call('GET', `/nodes/${marie.id}`)).body as { embedding: number[] | null }).embedding).toHaveLength(100);
+    expect(((await call('GET', `/nodes/${marie.id}`)).body as { embedding: number[] | null }).embedding).toHaveLength(
+      100,
+    );
     const citations = await citationsOf(marie.id);
     expect(citations.length).toBeGreaterThan(0);
     expect(citations[0]).toMatchObject({ source: { id }, extraction_method: 'builtin' });
     expect(citations[0].context_snippet).toContain('Marie Curie');
     expect(citations[0].chunk.content).toContain(citations[0].context_snippet!.split(' … ')[0]);
 
-    const edges = (await (await db())('graph_edges').where({ extracted: true }).select('id', 'label', 'source_node_id', 'target_node_id')) as { id: string; label: string }[];
+    const edges = (await (
+      await db()
+    )('graph_edges')
+      .where({ extracted: true })
+      .select('id', 'label', 'source_node_id', 'target_node_id')) as { id: string; label: string }[];
     expect(edges.length).toBeGreaterThan(0);
-    const relationshipCitations = (await (await db())('relationship_citations').where({ source_id: id }).count({ n: '*' }).first()) as { n: number };
+    const relationshipCitations = (await (
+      await db()
+    )('relationship_citations')
+      .where({ source_id: id })
+      .count({ n: '*' })
+      .first()) as { n: number };
     expect(Number(relationshipCitations.n)).toBeGreaterThan(0);
 
     const progress = (await call('GET', `/sources/${id}/extraction`)).body as Record<string, unknown>;
-    expect(progress).toMatchObject({ source_id: id, status: 'completed', has_extraction_job: true, completed_chunks: 1, failed_chunks: 0, progress_percent: 100, extraction_depth: 'full' });
+    expect(progress).toMatchObject({
+      source_id: id,
+      status: 'completed',
+      has_extraction_job: true,
+      completed_chunks: 1,
+      failed_chunks: 0,
+      progress_percent: 100,
+      extraction_depth: 'full',
+    });
     expect(progress.total_entities).toBe(source.extraction_entities_count);
-    const tasks = (await call('GET', `/sources/${id}/extraction/tasks`)).body as { data: { status: string; attempts: number; entity_count: number }[] };
-    expect(tasks.data).toEqual([expect.objectContaining({ status: 'completed', attempts: 1, entity_count: expect.any(Number) })]);
+    const tasks = (await call('GET', `/sources/${id}/extraction/tasks`)).body as {
+      data: { status: string; attempts: number; entity_count: number }[];
+    };
+    expect(tasks.data).toEqual([
+      expect.objectContaining({ status: 'completed', attempts: 1, entity_count: expect.any(Number) }),
+    ]);
 
-    const searchable = (await (await db()).raw("SELECT node_id FROM fts_nodes WHERE fts_nodes MATCH 'Warsaw'")) as { node_id: string }[];
+    const searchable = (await (await db()).raw("SELECT node_id FROM fts_nodes WHERE fts_nodes MATCH 'Warsaw'")) as {
+      node_id: string;
+    }[];
     expect(searchable.length).toBeGreaterThan(0);
   });
 
@@ -94,15 +138,25 @@ describe('extraction through the builtin provider', () => {
     expect((await call('DELETE', `/sources/${second}`)).status).toBe(204);
     const after = await nodeNamed('Henri Becquerel');
     expect(after).toHaveLength(1);
-    expect((await citationsOf(henri[0].id)).map((citation) => citation.source.id)).toEqual(expect.not.arrayContaining([second]));
-    const onlySecond = (await (await db())('graph_nodes as n').where('n.extracted', true).whereNotExists((await db())('node_sources').whereRaw('node_sources.node_id = n.id')).count({ n: '*' }).first()) as { n: number };
+    expect((await citationsOf(henri[0].id)).map((citation) => citation.source.id)).toEqual(
+      expect.not.arrayContaining([second]),
+    );
+    const onlySecond = (await (
+      await db()
+    )('graph_nodes as n')
+      .where('n.extracted', true)
+      .whereNotExists((await db())('node_sources').whereRaw('node_sources.node_id = n.id'))
+      .count({ n: '*' })
+      .first()) as { n: number };
     expect(Number(onlySecond.n)).toBe(0);
     expect(await (await db())('relationship_citations').where({ source_id: second }).first()).toBeUndefined();
     expect(await (await db())('graph_templates').where({ source_id: second }).first()).toBeUndefined();
   });
 
   it('refuses extraction outside indexed/extracted (400), for a missing source (404), and over the token budget', async () => {
-    const parked = await uploadSources(server, cookie, '/sources', [{ name: 'parked.txt', content: `${curie} (parked)` }]);
+    const parked = await uploadSources(server, cookie, '/sources', [
+      { name: 'parked.txt', content: `${curie} (parked)` },
+    ]);
     const parkedId = (parked.body as SourceResponseBody).id;
     await waitForSource(server, cookie, parkedId, ['awaiting_confirmation']);
     const refused = await call('POST', `/sources/${parkedId}/extraction`, {});

@@ -42,13 +42,20 @@ describe('GET /health reports every subsystem as it is', () => {
     expect(body).toMatchObject({ healthy: true, version: expect.any(String), timestamp: expect.any(String) });
     expect(body.status).toMatch(/^(healthy|degraded)$/);
     for (const name of ['database', 'queue', 'vector_index', 'llm', 'embeddings', 'disk']) {
-      expect(body.subsystems[name].status, `${name}: ${JSON.stringify(body.subsystems[name])}`).not.toBe('not_configured');
+      expect(body.subsystems[name].status, `${name}: ${JSON.stringify(body.subsystems[name])}`).not.toBe(
+        'not_configured',
+      );
     }
     expect(body.subsystems.vector_index).toMatchObject({ status: 'ok', details: { vectors: 0 } });
   });
 
   it('reports the vectors the index holds once a source is indexed, and not_configured only when vector search is off', async () => {
-    await indexedText(server, cookie, 'lighthouse.txt', 'The lighthouse keeper lit the lamp every evening. Ships passed the rocks safely at night.');
+    await indexedText(
+      server,
+      cookie,
+      'lighthouse.txt',
+      'The lighthouse keeper lit the lamp every evening. Ships passed the rocks safely at night.',
+    );
     const index = (await health()).subsystems.vector_index;
     expect(index.status, JSON.stringify(index)).toBe('ok');
     const details = index.details as unknown as IndexDetails;
@@ -56,20 +63,35 @@ describe('GET /health reports every subsystem as it is', () => {
     expect(details.indexes.chunks).toMatchObject({ state: 'current', indexed: details.indexes.chunks.stored });
     expect(details.indexes.chunks.stored).toBeGreaterThan(0);
 
-    expect((await server.call('PATCH', '/settings', { cookie, body: { search: { enable_vector_search: false } } })).status).toBe(200);
-    expect((await health()).subsystems.vector_index).toMatchObject({ status: 'not_configured', message: expect.stringContaining('enable_vector_search') });
-    expect((await server.call('PATCH', '/settings', { cookie, body: { search: { enable_vector_search: true } } })).status).toBe(200);
+    expect(
+      (await server.call('PATCH', '/settings', { cookie, body: { search: { enable_vector_search: false } } })).status,
+    ).toBe(200);
+    expect((await health()).subsystems.vector_index).toMatchObject({
+      status: 'not_configured',
+      message: expect.stringContaining('enable_vector_search'),
+    });
+    expect(
+      (await server.call('PATCH', '/settings', { cookie, body: { search: { enable_vector_search: true } } })).status,
+    ).toBe(200);
   });
 
   it('is not healthy while a subsystem is unavailable', async () => {
     const broken = await server.call('PATCH', '/settings', {
-      cookie, body: { llm: { chat_provider: 'localllm', localllm_instances: [{ id: 'down', name: 'Down', base_url: 'http://127.0.0.1:9', enabled: true }] } },
+      cookie,
+      body: {
+        llm: {
+          chat_provider: 'localllm',
+          localllm_instances: [{ id: 'down', name: 'Down', base_url: 'http://127.0.0.1:9', enabled: true }],
+        },
+      },
     });
     expect(broken.status, broken.text).toBe(200);
     const body = await health();
     expect(body.subsystems.llm.status).toBe('unavailable');
     expect(body).toMatchObject({ status: 'unhealthy', healthy: false });
-    expect((await server.call('PATCH', '/settings', { cookie, body: { llm: { chat_provider: 'builtin' } } })).status).toBe(200);
+    expect(
+      (await server.call('PATCH', '/settings', { cookie, body: { llm: { chat_provider: 'builtin' } } })).status,
+    ).toBe(200);
     expect((await health()).healthy).toBe(true);
   });
 });

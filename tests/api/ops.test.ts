@@ -19,7 +19,9 @@ describe('operations endpoints', () => {
     const result = await call('GET', '/health');
     expect(result.status).toBe(200);
     const body = result.body as { status: string; subsystems: Record<string, { status: string }> };
-    expect(Object.keys(body.subsystems)).toEqual(expect.arrayContaining(['database', 'queue', 'vector_index', 'llm', 'embeddings', 'disk']));
+    expect(Object.keys(body.subsystems)).toEqual(
+      expect.arrayContaining(['database', 'queue', 'vector_index', 'llm', 'embeddings', 'disk']),
+    );
     expect(body.subsystems.database.status).toBe('ok');
     expect(body.subsystems.disk.status).toMatch(/ok|degraded/);
     expect(body.status).toMatch(/healthy|degraded/);
@@ -36,8 +38,12 @@ describe('operations endpoints', () => {
   });
 
   it('reads real log files with bounded line counts', async () => {
-    const logLine = (message: string) => `${JSON.stringify({ level: 'info', message, timestamp: new Date().toISOString() })}\n`;
-    fs.appendFileSync(path.join(server.dataDir, 'logs', 'cortex.log'), logLine('cortex line one') + logLine('cortex line two'));
+    const logLine = (message: string) =>
+      `${JSON.stringify({ level: 'info', message, timestamp: new Date().toISOString() })}\n`;
+    fs.appendFileSync(
+      path.join(server.dataDir, 'logs', 'cortex.log'),
+      logLine('cortex line one') + logLine('cortex line two'),
+    );
     fs.appendFileSync(path.join(server.dataDir, 'logs', 'neuron.log'), logLine('neuron line'));
     const cortex = await call('GET', '/logs/cortex?lines=1');
     expect(cortex.status).toBe(200);
@@ -48,7 +54,10 @@ describe('operations endpoints', () => {
     for (const lines of ['0', '10001', 'many']) {
       const bad = await call('GET', `/logs?lines=${lines}`);
       expect(bad.status).toBe(422);
-      expect(bad.body).toMatchObject({ error: 'VALIDATION_FAILED', details: { errors: [{ loc: ['query', 'lines'] }] } });
+      expect(bad.body).toMatchObject({
+        error: 'VALIDATION_FAILED',
+        details: { errors: [{ loc: ['query', 'lines'] }] },
+      });
     }
     expect((await call('GET', '/logs/nonsense')).status).toBe(404);
   });
@@ -67,9 +76,19 @@ describe('operations endpoints', () => {
     expect(response.headers.get('content-disposition')).toContain('chaoscypher-diagnostics.zip');
     const zip = await JSZip.loadAsync(Buffer.from(await response.arrayBuffer()));
     const names = Object.keys(zip.files).filter((name) => !zip.files[name].dir);
-    expect(names).toEqual(expect.arrayContaining(['system.json', 'settings.json', 'databases.json', 'queue.json', 'services.json', 'logs/cortex.log']));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'system.json',
+        'settings.json',
+        'databases.json',
+        'queue.json',
+        'services.json',
+        'logs/cortex.log',
+      ]),
+    );
     const secretValues = ['sk-live-diagnostics-secret', key, 'a very secret password', cookie.split('=')[1]];
-    for (const name of ['session_secret', 'edge_auth_token']) secretValues.push(fs.readFileSync(path.join(server.dataDir, 'secrets', name), 'utf8').trim());
+    for (const name of ['session_secret', 'edge_auth_token'])
+      secretValues.push(fs.readFileSync(path.join(server.dataDir, 'secrets', name), 'utf8').trim());
     for (const name of names) {
       const text = await zip.file(name)!.async('string');
       for (const secret of secretValues) expect(text, `${name} leaks a secret`).not.toContain(secret);
@@ -84,7 +103,15 @@ describe('operations endpoints', () => {
     const dashboard = await call('GET', '/system/dashboard');
     expect(dashboard.body).toMatchObject({
       // The system workflow (Generate Embeddings) is seeded in every database, as the system templates are.
-      counts: { knowledge_nodes: 0, links: 0, templates: 7, workflows: 1, lenses: 0, sources: 0, awaiting_confirmation: 0 },
+      counts: {
+        knowledge_nodes: 0,
+        links: 0,
+        templates: 7,
+        workflows: 1,
+        lenses: 0,
+        sources: 0,
+        awaiting_confirmation: 0,
+      },
       llm: { data: {} },
       processing: { paused: false, paused_at: null, reason: null },
     });
@@ -99,11 +126,23 @@ describe('OpenAPI', () => {
   afterAll(() => server.stop());
 
   it('documents every mounted endpoint and is public, with the UI at /docs', async () => {
-    const document = (await server.call('GET', '/openapi.json')).body as { openapi: string; paths: Record<string, Record<string, unknown>> };
+    const document = (await server.call('GET', '/openapi.json')).body as {
+      openapi: string;
+      paths: Record<string, Record<string, unknown>>;
+    };
     expect(document.openapi).toBe('3.1.0');
-    const documented = Object.entries(document.paths).flatMap(([route, methods]) => Object.keys(methods).map((method) => `${method.toUpperCase()} ${route}`));
-    const specEndpoints = fs.readFileSync(path.resolve(__dirname, '../../../shared/spec/endpoints.txt'), 'utf8').trim().split('\n');
-    const foundation = specEndpoints.filter((line) => /^(\w+) \/(auth|settings$|settings\/(reset|logging)|databases|upgrade|logs|diagnostics|admin|system\/dashboard)/.test(line));
+    const documented = Object.entries(document.paths).flatMap(([route, methods]) =>
+      Object.keys(methods).map((method) => `${method.toUpperCase()} ${route}`),
+    );
+    const specEndpoints = fs
+      .readFileSync(path.resolve(__dirname, '../../../shared/spec/endpoints.txt'), 'utf8')
+      .trim()
+      .split('\n');
+    const foundation = specEndpoints.filter((line) =>
+      /^(\w+) \/(auth|settings$|settings\/(reset|logging)|databases|upgrade|logs|diagnostics|admin|system\/dashboard)/.test(
+        line,
+      ),
+    );
     expect(foundation).toHaveLength(31);
     for (const line of foundation) expect(documented, line).toContain(line);
     for (const extra of ['GET /health', 'GET /edition', 'GET /counts']) expect(documented).toContain(extra);
@@ -123,7 +162,10 @@ describe('error envelope', () => {
   afterAll(() => server.stop());
 
   it('answers an oversize JSON body with 413 PAYLOAD_TOO_LARGE', async () => {
-    const result = await server.call('POST', '/databases', { cookie, rawBody: JSON.stringify({ name: 'x'.repeat(2 * 1024 * 1024) }) });
+    const result = await server.call('POST', '/databases', {
+      cookie,
+      rawBody: JSON.stringify({ name: 'x'.repeat(2 * 1024 * 1024) }),
+    });
     expect(result.status).toBe(413);
     expect(result.body).toMatchObject({ error: 'PAYLOAD_TOO_LARGE' });
   });
@@ -131,15 +173,24 @@ describe('error envelope', () => {
   it('answers unknown routes and wrong methods with 404 in the envelope', async () => {
     const result = await server.call('GET', '/no/such/route', { cookie });
     expect(result.status).toBe(404);
-    expect(result.body).toEqual({ error: 'NOT_FOUND', message: expect.any(String), details: { resource_type: 'route', identifier: '/no/such/route' } });
+    expect(result.body).toEqual({
+      error: 'NOT_FOUND',
+      message: expect.any(String),
+      details: { resource_type: 'route', identifier: '/no/such/route' },
+    });
     expect((await server.call('PUT', '/databases', { cookie })).status).toBe(404);
   });
 
   it('answers malformed JSON with 422 and changes nothing', async () => {
     const result = await server.call('POST', '/databases', { cookie, rawBody: '{"name": ' });
     expect(result.status).toBe(422);
-    expect(result.body).toMatchObject({ error: 'VALIDATION_FAILED', details: { errors: [{ loc: ['body'], type: 'json_invalid' }] } });
-    expect(((await server.call('GET', '/databases', { cookie })).body as { databases: unknown[] }).databases).toHaveLength(1);
+    expect(result.body).toMatchObject({
+      error: 'VALIDATION_FAILED',
+      details: { errors: [{ loc: ['body'], type: 'json_invalid' }] },
+    });
+    expect(
+      ((await server.call('GET', '/databases', { cookie })).body as { databases: unknown[] }).databases,
+    ).toHaveLength(1);
   });
 
   it('answers an unexpected failure with 500 INTERNAL_ERROR, logs the stack and returns none', async () => {
@@ -149,6 +200,8 @@ describe('error envelope', () => {
     expect(result.status).toBe(500);
     expect(result.body).toEqual({ error: 'INTERNAL_ERROR', message: 'An unexpected error occurred', details: null });
     expect(result.text).not.toMatch(/at \w+.*\.ts/);
-    await expect.poll(() => fs.readFileSync(path.join(server.dataDir, 'logs', 'cortex.log'), 'utf8')).toMatch(/diagnostics\/export failed: Error.*\\n\s+at /);
+    await expect
+      .poll(() => fs.readFileSync(path.join(server.dataDir, 'logs', 'cortex.log'), 'utf8'))
+      .toMatch(/diagnostics\/export failed: Error.*\\n\s+at /);
   });
 });

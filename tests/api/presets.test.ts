@@ -25,7 +25,11 @@ function ok<T>(result: CallResult): T {
 
 function expectNotFound(result: CallResult, resourceType: string, identifier: string): void {
   expect(result.status).toBe(404);
-  expect(result.body).toEqual({ error: 'NOT_FOUND', message: expect.any(String), details: { resource_type: resourceType, identifier } });
+  expect(result.body).toEqual({
+    error: 'NOT_FOUND',
+    message: expect.any(String),
+    details: { resource_type: resourceType, identifier },
+  });
 }
 
 /** The llm keys applying `preset` must write, with their values. */
@@ -45,12 +49,16 @@ describe('VRAM presets and cloud models over HTTP', () => {
     cookie = await setUpAccount(server);
     // A local model server nobody listens on, and values a preset must leave alone.
     const deadServer = `http://127.0.0.1:${await freePort()}`;
-    ok(await call('PATCH', '/settings', {
-      llm: {
-        localllm_instances: [{ id: 'default', name: 'Local', base_url: deadServer, enabled: true, healthy: false }],
-        openai_api_key: 'sk-test-preset-secret', ai_temperature: 0.7, thinking_for_chat: true,
-      },
-    }));
+    ok(
+      await call('PATCH', '/settings', {
+        llm: {
+          localllm_instances: [{ id: 'default', name: 'Local', base_url: deadServer, enabled: true, healthy: false }],
+          openai_api_key: 'sk-test-preset-secret',
+          ai_temperature: 0.7,
+          thinking_for_chat: true,
+        },
+      }),
+    );
   });
   afterAll(() => server.stop());
 
@@ -66,13 +74,27 @@ describe('VRAM presets and cloud models over HTTP', () => {
     it('returns one preset by name with every field', async () => {
       const body = await preset('vram_24gb');
       expect(body).toEqual({
-        name: 'vram_24gb', display_name: expect.any(String), description: expect.any(String), vram_gb: 24,
-        gpu_examples: expect.arrayContaining([expect.any(String)]), version: expect.any(String), author: expect.any(String), builtin: true,
+        name: 'vram_24gb',
+        display_name: expect.any(String),
+        description: expect.any(String),
+        vram_gb: 24,
+        gpu_examples: expect.arrayContaining([expect.any(String)]),
+        version: expect.any(String),
+        author: expect.any(String),
+        builtin: true,
         localllm_settings: {
-          localllm_chat_model: 'qwen3:30b', localllm_extraction_model: 'qwen3:30b-instruct', localllm_vision_model: 'qwen3-vl:30b',
-          localllm_num_ctx: 16384, localllm_num_batch: 2048,
+          localllm_chat_model: 'qwen3:30b',
+          localllm_extraction_model: 'qwen3:30b-instruct',
+          localllm_vision_model: 'qwen3-vl:30b',
+          localllm_num_ctx: 16384,
+          localllm_num_batch: 2048,
         },
-        llm_settings: { ai_context_window: 16384, ai_max_tokens: expect.any(Number), extraction_max_tokens: 16384, thinking_for_chat: false },
+        llm_settings: {
+          ai_context_window: 16384,
+          ai_max_tokens: expect.any(Number),
+          extraction_max_tokens: 16384,
+          thinking_for_chat: false,
+        },
       });
     });
 
@@ -87,13 +109,22 @@ describe('VRAM presets and cloud models over HTTP', () => {
       const before = await settings();
       const body = ok<ApplyResult>(await call('POST', '/settings/presets/apply', { preset_id: 'vram_48gb' }));
       expect(body).toEqual({
-        success: true, preset_id: 'vram_48gb', preset_name: target.display_name, settings_updated: presetKeys(target),
-        message: expect.stringContaining('could not be reached'), missing_models: ['qwen3:30b', 'qwen3:30b-instruct', 'qwen3-vl:30b'],
+        success: true,
+        preset_id: 'vram_48gb',
+        preset_name: target.display_name,
+        settings_updated: presetKeys(target),
+        message: expect.stringContaining('could not be reached'),
+        missing_models: ['qwen3:30b', 'qwen3:30b-instruct', 'qwen3-vl:30b'],
       });
 
       const after = await settings();
       expect(after.llm).toEqual({ ...before.llm, ...presetKeys(target) });
-      expect(after.llm).toMatchObject({ openai_api_key: 'configured', ai_temperature: 0.7, thinking_for_chat: false, localllm_quick_preset: 'vram_48gb' });
+      expect(after.llm).toMatchObject({
+        openai_api_key: 'configured',
+        ai_temperature: 0.7,
+        thinking_for_chat: false,
+        localllm_quick_preset: 'vram_48gb',
+      });
       expect(after.llm.localllm_instances).toEqual(before.llm.localllm_instances);
       expect({ ...after, llm: null }).toEqual({ ...before, llm: null });
     });
@@ -112,17 +143,25 @@ describe('VRAM presets and cloud models over HTTP', () => {
     });
 
     it('answers 422 without a preset_id', async () => {
-      expect(validationIssuesOf(await call('POST', '/settings/presets/apply', {})).map((issue) => issue.loc)).toContainEqual(['body', 'preset_id']);
-      expect(validationIssuesOf(await call('POST', '/settings/presets/apply', { preset_id: 24 })).map((issue) => issue.loc)).toContainEqual(['body', 'preset_id']);
+      expect(
+        validationIssuesOf(await call('POST', '/settings/presets/apply', {})).map((issue) => issue.loc),
+      ).toContainEqual(['body', 'preset_id']);
+      expect(
+        validationIssuesOf(await call('POST', '/settings/presets/apply', { preset_id: 24 })).map((issue) => issue.loc),
+      ).toContainEqual(['body', 'preset_id']);
     });
   });
 
   describe('cloud models', () => {
     const expectCloudModel = (model: CloudModel) => {
       expect(model).toEqual({
-        id: expect.any(String), display_name: expect.any(String),
-        context_window: expect.any(Number), max_output_tokens: expect.any(Number),
-        supports_vision: expect.any(Boolean), supports_tools: expect.any(Boolean), recommended: expect.any(Boolean),
+        id: expect.any(String),
+        display_name: expect.any(String),
+        context_window: expect.any(Number),
+        max_output_tokens: expect.any(Number),
+        supports_vision: expect.any(Boolean),
+        supports_tools: expect.any(Boolean),
+        recommended: expect.any(Boolean),
         pricing: { input_per_million: expect.any(Number), output_per_million: expect.any(Number) },
         notes: model.notes === null ? null : expect.any(String),
       });
@@ -130,20 +169,28 @@ describe('VRAM presets and cloud models over HTTP', () => {
     };
 
     it('lists the models of the three cloud providers', async () => {
-      const { providers } = ok<{ providers: Record<string, { display_name: string; models: CloudModel[] }> }>(await call('GET', '/settings/cloudmodels'));
+      const { providers } = ok<{ providers: Record<string, { display_name: string; models: CloudModel[] }> }>(
+        await call('GET', '/settings/cloudmodels'),
+      );
       expect(Object.keys(providers).sort()).toEqual([...cloudProviders].sort());
       for (const { display_name, models } of Object.values(providers)) {
         expect(display_name).toEqual(expect.any(String));
         expect(models.length).toBeGreaterThan(0);
         models.forEach(expectCloudModel);
       }
-      const recommended = Object.values(providers).flatMap(({ models }) => models.filter((model) => model.recommended).map((model) => model.id));
+      const recommended = Object.values(providers).flatMap(({ models }) =>
+        models.filter((model) => model.recommended).map((model) => model.id),
+      );
       expect(recommended.sort()).toEqual(['claude-sonnet-4-5', 'gemini-2.5-pro', 'gpt-4.1']);
     });
 
     it.each(cloudProviders)('lists the models of %s alone', async (provider) => {
-      const { providers } = ok<{ providers: Record<string, { models: CloudModel[] }> }>(await call('GET', '/settings/cloudmodels'));
-      expect(ok<CloudModel[]>(await call('GET', `/settings/cloudmodels/${provider}`))).toEqual(providers[provider].models);
+      const { providers } = ok<{ providers: Record<string, { models: CloudModel[] }> }>(
+        await call('GET', '/settings/cloudmodels'),
+      );
+      expect(ok<CloudModel[]>(await call('GET', `/settings/cloudmodels/${provider}`))).toEqual(
+        providers[provider].models,
+      );
     });
 
     it('answers 404 for a provider without a cloud catalogue', async () => {
@@ -153,10 +200,14 @@ describe('VRAM presets and cloud models over HTTP', () => {
   });
 
   it('documents every preset and cloud model endpoint in the OpenAPI document', async () => {
-    const paths = ok<{ paths: Record<string, Record<string, { responses: Record<string, unknown> }>> }>(await call('GET', '/openapi.json')).paths;
+    const paths = ok<{ paths: Record<string, Record<string, { responses: Record<string, unknown> }>> }>(
+      await call('GET', '/openapi.json'),
+    ).paths;
     expect(Object.keys(paths['/settings/presets'])).toEqual(['get']);
     expect(Object.keys(paths['/settings/presets/{preset_id}'].get.responses)).toContain('404');
-    expect(Object.keys(paths['/settings/presets/apply'].post.responses)).toEqual(expect.arrayContaining(['200', '404', '422']));
+    expect(Object.keys(paths['/settings/presets/apply'].post.responses)).toEqual(
+      expect.arrayContaining(['200', '404', '422']),
+    );
     expect(Object.keys(paths['/settings/cloudmodels'])).toEqual(['get']);
     expect(Object.keys(paths['/settings/cloudmodels/{provider}'].get.responses)).toContain('404');
   });

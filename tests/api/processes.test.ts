@@ -18,7 +18,11 @@ interface Running {
 
 function run(args: string[], env: Record<string, string>): Running {
   let output = '';
-  const child = spawn(process.execPath, args, { cwd: repo, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, args, {
+    cwd: repo,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
@@ -46,13 +50,25 @@ afterEach(async () => {
 
 describe('the rhizome command', () => {
   it('prints help for every command', async () => {
-    for (const args of [['--help'], ['serve', '--help'], ['db', 'migrate', 'status', '--help'], ['db', 'migrate', 'rollback', '--help'], ['upgrade', '--help']]) {
+    for (const args of [
+      ['--help'],
+      ['serve', '--help'],
+      ['db', 'migrate', 'status', '--help'],
+      ['db', 'migrate', 'rollback', '--help'],
+      ['upgrade', '--help'],
+    ]) {
       const out: string[] = [];
       expect(await runCli(args, (line) => out.push(line))).toBe(0);
       expect(out.join('\n')).toMatch(/^Usage: rhizome/);
     }
     const err: string[] = [];
-    expect(await runCli(['frobnicate'], () => undefined, (line) => err.push(line))).toBe(2);
+    expect(
+      await runCli(
+        ['frobnicate'],
+        () => undefined,
+        (line) => err.push(line),
+      ),
+    ).toBe(2);
     expect(err.join('\n')).toContain('Commands:');
   });
 
@@ -60,7 +76,11 @@ describe('the rhizome command', () => {
     for (const signal of ['SIGTERM', 'SIGINT'] as const) {
       const dataDir = tempDataDir();
       const port = await freePort();
-      const serve = run(['packages/cli/bin/rhizome.mjs', 'serve'], { RHIZOME_DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1' });
+      const serve = run(['packages/cli/bin/rhizome.mjs', 'serve'], {
+        RHIZOME_DATA_DIR: dataDir,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+      });
       started.push(serve);
       const [, url] = await waitFor(serve, /listening on (http:\/\/127\.0\.0\.1:\d+)/);
       expect(url).toBe(`http://127.0.0.1:${port}`);
@@ -79,7 +99,8 @@ describe('restart', () => {
     const dataDir = tempDataDir();
     const first = await startTestServer({ dataDir });
     const cookie = await setUpAccount(first);
-    const key = ((await first.call('POST', '/auth/keys', { cookie, body: { name: 'ci' } })).body as { key: string }).key;
+    const key = ((await first.call('POST', '/auth/keys', { cookie, body: { name: 'ci' } })).body as { key: string })
+      .key;
     await first.call('PATCH', '/settings', { cookie, body: { llm: { ai_temperature: 1.1 }, dark_mode: true } });
     await first.call('POST', '/databases', { cookie, body: { name: 'kept' } });
     await first.call('PATCH', '/databases/current', { cookie, body: { name: 'kept' } });
@@ -89,7 +110,10 @@ describe('restart', () => {
     try {
       expect((await second.call('GET', '/auth/me', { cookie })).body).toEqual({ username: 'operator' });
       expect((await second.call('GET', '/auth/me', { key })).status).toBe(200);
-      const settings = (await second.call('GET', '/settings', { key })).body as { llm: { ai_temperature: number }; dark_mode: boolean };
+      const settings = (await second.call('GET', '/settings', { key })).body as {
+        llm: { ai_temperature: number };
+        dark_mode: boolean;
+      };
       expect(settings.llm.ai_temperature).toBe(1.1);
       expect(settings.dark_mode).toBe(true);
       expect((await second.call('GET', '/databases/current', { key })).body).toMatchObject({ current: 'kept' });
@@ -118,8 +142,13 @@ describe('the services as separate processes over Redis', () => {
     await waitFor(worker, /neuron-worker ready, queue redis:\/\/127\.0\.0\.1:\d+\/0/);
 
     const base = `${url}/api/v1`;
-    const setup = await call(base, 'POST', '/auth/setup', { body: { username: 'operator', password: 'long enough pw' } });
-    const patched = await call(base, 'PATCH', '/settings', { cookie: setup.cookie, body: { logging: { level: 'DEBUG' } } });
+    const setup = await call(base, 'POST', '/auth/setup', {
+      body: { username: 'operator', password: 'long enough pw' },
+    });
+    const patched = await call(base, 'PATCH', '/settings', {
+      cookie: setup.cookie,
+      body: { logging: { level: 'DEBUG' } },
+    });
     expect(patched.status).toBe(200);
     await waitFor(worker, /settings reloaded after a change in another process/);
 
@@ -144,11 +173,21 @@ describe('a database file replaced by another process', () => {
     const api = await createPlatform({ service: 'cortex', migrationPolicy: 'apply', env });
     const worker = await createPlatform({ service: 'neuron', migrationPolicy: 'wait', env });
     try {
-      const templates = async (platform: typeof api) => Number((await (await platform.databases.connection('default'))('graph_templates').count({ n: '*' }).first())!.n);
+      const templates = async (platform: typeof api) =>
+        Number(
+          (await (await platform.databases.connection('default'))('graph_templates').count({ n: '*' }).first())!.n,
+        );
       const backup = path.join(api.paths.migrationBackupsDir('default'), 'pre-9001-20260101T000000Z.db');
       await backupSqlite(await api.databases.connection('default'), backup);
-      await (await api.databases.connection('default'))('graph_templates').insert({
-        id: 'after_backup', name: 'x', template_type: 'node', properties: '[]', created_at: 'x', updated_at: 'x',
+      await (
+        await api.databases.connection('default')
+      )('graph_templates').insert({
+        id: 'after_backup',
+        name: 'x',
+        template_type: 'node',
+        properties: '[]',
+        created_at: 'x',
+        updated_at: 'x',
       });
       expect(await templates(worker)).toBe(8);
 

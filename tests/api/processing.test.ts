@@ -93,7 +93,11 @@ describe('system processing pause and event log', () => {
     expect(paused.status).toBe(200);
     expect(paused.body).toEqual({ paused: true });
     const current = await status();
-    expect(current).toEqual({ paused: true, paused_at: expect.stringMatching(isoPattern), reason: 'maintenance window' });
+    expect(current).toEqual({
+      paused: true,
+      paused_at: expect.stringMatching(isoPattern),
+      reason: 'maintenance window',
+    });
     expect(Date.parse(current.paused_at!)).toBeGreaterThanOrEqual(before - 5);
     expect(Date.parse(current.paused_at!)).toBeLessThanOrEqual(Date.now() + 5);
 
@@ -107,7 +111,12 @@ describe('system processing pause and event log', () => {
     const logged = (await events()).length;
     const tooLong = await pause({ reason: 'r'.repeat(501) });
     expect(tooLong.status).toBe(422);
-    expect(tooLong.body).toMatchObject({ error: 'VALIDATION_FAILED', details: { errors: expect.arrayContaining([{ loc: ['body', 'reason'], msg: expect.any(String), type: 'maxLength' }]) } });
+    expect(tooLong.body).toMatchObject({
+      error: 'VALIDATION_FAILED',
+      details: {
+        errors: expect.arrayContaining([{ loc: ['body', 'reason'], msg: expect.any(String), type: 'maxLength' }]),
+      },
+    });
     expect(await status()).toEqual(running);
     expect(await events()).toHaveLength(logged);
     expect((await pause({ reason: 42 })).status).toBe(422);
@@ -165,9 +174,20 @@ describe('system processing pause and event log', () => {
 
     const listed = await events();
     const event = (reason: string | null, type: string, action: string) => ({
-      id: expect.any(Number), timestamp: expect.stringMatching(isoPattern), type, action, source: 'user', reason, details: null, database_name: null,
+      id: expect.any(Number),
+      timestamp: expect.stringMatching(isoPattern),
+      type,
+      action,
+      source: 'user',
+      reason,
+      details: null,
+      database_name: null,
     });
-    expect(listed).toEqual([event('second', 'pause', 'system_pause'), event(null, 'resume', 'system_resume'), event('first', 'pause', 'system_pause')]);
+    expect(listed).toEqual([
+      event('second', 'pause', 'system_pause'),
+      event(null, 'resume', 'system_resume'),
+      event('first', 'pause', 'system_pause'),
+    ]);
     const ids = listed.map((entry) => entry.id);
     expect(ids.every((id) => Number.isInteger(id))).toBe(true);
     expect([...ids].sort((a, b) => b - a)).toEqual(ids);
@@ -180,10 +200,17 @@ describe('system processing pause and event log', () => {
     expect(await events('?limit=1')).toEqual([listed[0]]);
     expect(await events('?event_type=pause&limit=1')).toEqual([listed[0]]);
 
-    for (const [query, field] of [['limit=0', 'limit'], ['limit=abc', 'limit'], ['event_type=bogus', 'event_type']]) {
+    for (const [query, field] of [
+      ['limit=0', 'limit'],
+      ['limit=abc', 'limit'],
+      ['event_type=bogus', 'event_type'],
+    ]) {
       const bad = await call('GET', `/system/processing/events?${query}`);
       expect(bad.status, query).toBe(422);
-      expect(bad.body).toMatchObject({ error: 'VALIDATION_FAILED', details: { errors: expect.arrayContaining([expect.objectContaining({ loc: ['query', field] })]) } });
+      expect(bad.body).toMatchObject({
+        error: 'VALIDATION_FAILED',
+        details: { errors: expect.arrayContaining([expect.objectContaining({ loc: ['query', field] })]) },
+      });
     }
   });
 
@@ -198,8 +225,13 @@ describe('system processing pause and event log', () => {
     }
     expect(failures).toEqual([
       {
-        id: expect.any(Number), timestamp: expect.stringMatching(isoPattern), type: 'task_failed', action: 'test.fail', source: 'worker',
-        reason: 'test.fail never succeeds', details: { task_id: taskId, queue: 'operations', error_type: 'ValidationError', attempts: 1 },
+        id: expect.any(Number),
+        timestamp: expect.stringMatching(isoPattern),
+        type: 'task_failed',
+        action: 'test.fail',
+        source: 'worker',
+        reason: 'test.fail never succeeds',
+        details: { task_id: taskId, queue: 'operations', error_type: 'ValidationError', attempts: 1 },
         database_name: null,
       },
     ]);

@@ -23,7 +23,14 @@ interface Task {
 
 interface TaskList {
   data: Task[];
-  pagination: { total: number; page: number; page_size: number; total_pages: number; has_next: boolean; has_prev: boolean };
+  pagination: {
+    total: number;
+    page: number;
+    page_size: number;
+    total_pages: number;
+    has_next: boolean;
+    has_prev: boolean;
+  };
   total_in_queue: number;
   queues: string[] | null;
 }
@@ -31,11 +38,18 @@ interface TaskList {
 const proxy401 = '{"error":"authentication_required"}';
 
 function expectError(result: CallResult, status: number, error: string): void {
-  expect({ status: result.status, error: (result.body as { error?: string } | null)?.error }).toEqual({ status, error });
+  expect({ status: result.status, error: (result.body as { error?: string } | null)?.error }).toEqual({
+    status,
+    error,
+  });
 }
 
 function notFoundBody(resourceType: string, identifier: string) {
-  return { error: 'NOT_FOUND', message: `${resourceType} '${identifier}' not found`, details: { resource_type: resourceType, identifier } };
+  return {
+    error: 'NOT_FOUND',
+    message: `${resourceType} '${identifier}' not found`,
+    details: { resource_type: resourceType, identifier },
+  };
 }
 
 describe('queue endpoints (embedded default)', () => {
@@ -134,9 +148,19 @@ describe('queue endpoints (embedded default)', () => {
       expect(taskId).toEqual(expect.any(String));
       const done = await waitFor(taskId, 'completed');
       expect(done).toEqual({
-        task_id: taskId, queue: 'operations', operation: 'system.noop', status: 'completed', priority: 50, data: {}, metadata: {},
-        attempts: 1, created_at: expect.stringMatching(isoPattern), started_at: expect.stringMatching(isoPattern),
-        completed_at: expect.stringMatching(isoPattern), error: null, error_type: null,
+        task_id: taskId,
+        queue: 'operations',
+        operation: 'system.noop',
+        status: 'completed',
+        priority: 50,
+        data: {},
+        metadata: {},
+        attempts: 1,
+        created_at: expect.stringMatching(isoPattern),
+        started_at: expect.stringMatching(isoPattern),
+        completed_at: expect.stringMatching(isoPattern),
+        error: null,
+        error_type: null,
       });
       expect(Date.parse(done.created_at!)).toBeLessThanOrEqual(Date.parse(done.started_at!));
       expect(Date.parse(done.started_at!)).toBeLessThanOrEqual(Date.parse(done.completed_at!));
@@ -147,7 +171,11 @@ describe('queue endpoints (embedded default)', () => {
 
     it('keeps the given priority, metadata and data', async () => {
       const taskId = await submit({
-        queue: 'operations', operation: 'system.noop', data: { n: 1, nested: { a: [1, 2] } }, priority: 77, metadata: { batch: 'keep' },
+        queue: 'operations',
+        operation: 'system.noop',
+        data: { n: 1, nested: { a: [1, 2] } },
+        priority: 77,
+        metadata: { batch: 'keep' },
       });
       const done = await waitFor(taskId, 'completed');
       expect(done).toMatchObject({ priority: 77, metadata: { batch: 'keep' }, data: { n: 1, nested: { a: [1, 2] } } });
@@ -158,15 +186,25 @@ describe('queue endpoints (embedded default)', () => {
       ['missing operation', { queue: 'operations', data: {} }, ['body', 'operation'], 'missing'],
       ['missing data', { queue: 'operations', operation: 'system.noop' }, ['body', 'data'], 'missing'],
       ['queue other', { queue: 'other', operation: 'system.noop', data: {} }, ['body', 'queue'], undefined],
-      ['priority -1', { queue: 'operations', operation: 'system.noop', data: {}, priority: -1 }, ['body', 'priority'], 'minimum'],
-      ['priority 101', { queue: 'operations', operation: 'system.noop', data: {}, priority: 101 }, ['body', 'priority'], 'maximum'],
+      [
+        'priority -1',
+        { queue: 'operations', operation: 'system.noop', data: {}, priority: -1 },
+        ['body', 'priority'],
+        'minimum',
+      ],
+      [
+        'priority 101',
+        { queue: 'operations', operation: 'system.noop', data: {}, priority: 101 },
+        ['body', 'priority'],
+        'maximum',
+      ],
       ['data a string', { queue: 'operations', operation: 'system.noop', data: 'x' }, ['body', 'data'], 'type'],
       ['data an array', { queue: 'operations', operation: 'system.noop', data: [1] }, ['body', 'data'], 'type'],
     ])('refuses %s with 422 and enqueues nothing', async (_label, body, loc, type) => {
       const before = await taskCount();
       const result = await call('POST', '/queue/tasks', body);
       expect(result.status).toBe(422);
-      const errors = (result.body as { error: string; details: { errors: { loc: unknown[]; type: string }[] } });
+      const errors = result.body as { error: string; details: { errors: { loc: unknown[]; type: string }[] } };
       expect(errors.error).toBe('VALIDATION_FAILED');
       expect(errors.details.errors.length).toBeGreaterThan(0);
       for (const issue of errors.details.errors) expect(issue.loc).toEqual(loc);
@@ -190,7 +228,14 @@ describe('queue endpoints (embedded default)', () => {
 
       const first = (await call('GET', '/queue/tasks?page_size=2')).body as TaskList;
       expect(first.data.map((item) => item.task_id)).toEqual([e, d]);
-      expect(first.pagination).toEqual({ total: 5, page: 1, page_size: 2, total_pages: 3, has_next: true, has_prev: false });
+      expect(first.pagination).toEqual({
+        total: 5,
+        page: 1,
+        page_size: 2,
+        total_pages: 3,
+        has_next: true,
+        has_prev: false,
+      });
       expect(first.total_in_queue).toBe(3);
       expect(first.queues).toBeNull();
       const second = (await call('GET', '/queue/tasks?page=2&page_size=2')).body as TaskList;
@@ -203,9 +248,20 @@ describe('queue endpoints (embedded default)', () => {
       expect(beyond.data).toEqual([]);
 
       const all = (await call('GET', '/queue/tasks')).body as TaskList;
-      expect(all.pagination).toEqual({ total: 5, page: 1, page_size: 50, total_pages: 1, has_next: false, has_prev: false });
+      expect(all.pagination).toEqual({
+        total: 5,
+        page: 1,
+        page_size: 50,
+        total_pages: 1,
+        has_next: false,
+        has_prev: false,
+      });
       expect(all.data.map((item) => [item.task_id, item.status])).toEqual([
-        [e, 'completed'], [d, 'completed'], [c, 'queued'], [b, 'queued'], [a, 'running'],
+        [e, 'completed'],
+        [d, 'completed'],
+        [c, 'queued'],
+        [b, 'queued'],
+        [a, 'running'],
       ]);
       for (const item of all.data) {
         expect(item).not.toHaveProperty('error');
@@ -224,14 +280,18 @@ describe('queue endpoints (embedded default)', () => {
 
       const bogus = await call('GET', '/queue/tasks?queues=bogus');
       expect(bogus.status).toBe(422);
-      expect(bogus.body).toMatchObject({ error: 'VALIDATION_FAILED', details: { errors: [{ loc: ['query', 'queues'] }] } });
+      expect(bogus.body).toMatchObject({
+        error: 'VALIDATION_FAILED',
+        details: { errors: [{ loc: ['query', 'queues'] }] },
+      });
       const mixed = await call('GET', '/queue/tasks?queues=llm,bogus');
       expect(mixed.status).toBe(422);
 
       const clamped = (await call('GET', '/queue/tasks?page_size=5000')).body as TaskList;
       expect(clamped.pagination).toMatchObject({ page_size: 1000, total: 5, total_pages: 1 });
       expect(clamped.data).toHaveLength(5);
-      for (const query of ['page=0', 'page_size=0', 'page=x']) expect((await call('GET', `/queue/tasks?${query}`)).status).toBe(422);
+      for (const query of ['page=0', 'page_size=0', 'page=x'])
+        expect((await call('GET', `/queue/tasks?${query}`)).status).toBe(422);
 
       blocking.release('list');
       await waitFor(a, 'completed');
@@ -245,10 +305,15 @@ describe('queue endpoints (embedded default)', () => {
       const taskId = await failing();
       const failed = await waitFor(taskId, 'failed');
       expect(failed).toMatchObject({
-        status: 'failed', attempts: 1, error: 'The input of test.fail is never valid', error_type: 'ValidationError',
+        status: 'failed',
+        attempts: 1,
+        error: 'The input of test.fail is never valid',
+        error_type: 'ValidationError',
         completed_at: expect.stringMatching(isoPattern),
       });
-      const listed = ((await call('GET', '/queue/tasks')).body as TaskList).data.find((item) => item.task_id === taskId)!;
+      const listed = ((await call('GET', '/queue/tasks')).body as TaskList).data.find(
+        (item) => item.task_id === taskId,
+      )!;
       expect(listed.status).toBe('failed');
       expect(listed).not.toHaveProperty('error');
       expect(listed).not.toHaveProperty('error_type');
@@ -296,7 +361,12 @@ describe('queue endpoints (embedded default)', () => {
       await waitFor(await record('llm', 'after-cancelled'), 'completed');
       expect(ran).toContain('after-cancelled');
       expect(ran).not.toContain('cancelled-before-start');
-      expect(await task(queued)).toMatchObject({ status: 'cancelled', started_at: null, attempts: 0, completed_at: expect.stringMatching(isoPattern) });
+      expect(await task(queued)).toMatchObject({
+        status: 'cancelled',
+        started_at: null,
+        attempts: 0,
+        completed_at: expect.stringMatching(isoPattern),
+      });
       expect((await call('DELETE', `/queue/tasks/${queued}`)).status).toBe(400);
     });
 
@@ -314,7 +384,11 @@ describe('queue endpoints (embedded default)', () => {
         await waitFor(await noop(), 'completed');
         expect(Date.now() - started).toBeLessThan(3000);
         const after = await task(sleeper);
-        expect(after).toMatchObject({ status: 'cancelled', error: null, completed_at: expect.stringMatching(isoPattern) });
+        expect(after).toMatchObject({
+          status: 'cancelled',
+          error: null,
+          completed_at: expect.stringMatching(isoPattern),
+        });
         expect((await call('GET', `/queue/tasks/${sleeper}/result`)).status).toBe(404);
       } finally {
         await setOperationsConcurrency(8);
@@ -326,13 +400,21 @@ describe('queue endpoints (embedded default)', () => {
       await waitFor(completed, 'completed');
       const done = await call('DELETE', `/queue/tasks/${completed}`);
       expect(done.status).toBe(400);
-      expect(done.body).toEqual({ error: 'VALIDATION_ERROR', message: `Task '${completed}' is already completed`, details: null });
+      expect(done.body).toEqual({
+        error: 'VALIDATION_ERROR',
+        message: `Task '${completed}' is already completed`,
+        details: null,
+      });
       expect((await task(completed)).status).toBe('completed');
       const failed = await failing();
       await waitFor(failed, 'failed');
       const refused = await call('DELETE', `/queue/tasks/${failed}`);
       expect(refused.status).toBe(400);
-      expect(refused.body).toEqual({ error: 'VALIDATION_ERROR', message: `Task '${failed}' is already failed`, details: null });
+      expect(refused.body).toEqual({
+        error: 'VALIDATION_ERROR',
+        message: `Task '${failed}' is already failed`,
+        details: null,
+      });
       expect((await task(failed)).status).toBe('failed');
       const unknown = await call('DELETE', '/queue/tasks/no-such-task');
       expect(unknown.status).toBe(404);
@@ -342,7 +424,13 @@ describe('queue endpoints (embedded default)', () => {
 
   describe('POST /queue/tasks/{id}/retry', () => {
     it('queues a failed task again as a new task; the original stays failed', async () => {
-      const original = await submit({ queue: 'operations', operation: 'test.flaky', data: { key: 'retry' }, priority: 61, metadata: { m: 1 } });
+      const original = await submit({
+        queue: 'operations',
+        operation: 'test.flaky',
+        data: { key: 'retry' },
+        priority: 61,
+        metadata: { m: 1 },
+      });
       await waitFor(original, 'failed');
       const result = await call('POST', `/queue/tasks/${original}/retry`);
       expect(result.status).toBe(200);
@@ -350,9 +438,22 @@ describe('queue endpoints (embedded default)', () => {
       expect(body).toEqual({ new_task_id: expect.any(String), original_task_id: original });
       expect(body.new_task_id).not.toBe(original);
       const copy = await waitFor(body.new_task_id, 'completed');
-      expect(copy).toMatchObject({ queue: 'operations', operation: 'test.flaky', data: { key: 'retry' }, priority: 61, metadata: { m: 1 }, attempts: 1 });
-      expect((await call('GET', `/queue/tasks/${body.new_task_id}/result`)).body).toEqual({ result: { second: 'retry' } });
-      expect(await task(original)).toMatchObject({ status: 'failed', error: 'first attempt fails', error_type: 'FlakyError' });
+      expect(copy).toMatchObject({
+        queue: 'operations',
+        operation: 'test.flaky',
+        data: { key: 'retry' },
+        priority: 61,
+        metadata: { m: 1 },
+        attempts: 1,
+      });
+      expect((await call('GET', `/queue/tasks/${body.new_task_id}/result`)).body).toEqual({
+        result: { second: 'retry' },
+      });
+      expect(await task(original)).toMatchObject({
+        status: 'failed',
+        error: 'first attempt fails',
+        error_type: 'FlakyError',
+      });
     });
 
     it('refuses tasks that are not failed with 400 and unknown ones with 404', async () => {
@@ -413,12 +514,19 @@ describe('queue endpoints (embedded default)', () => {
       expect(result.body).toEqual({
         cancelled_count: 1,
         requested_count: 3,
-        failed: [{ task_id: finished, reason: 'already finished' }, { task_id: 'no-such-task', reason: 'not found' }],
+        failed: [
+          { task_id: finished, reason: 'already finished' },
+          { task_id: 'no-such-task', reason: 'not found' },
+        ],
       });
       expect((await task(queued)).status).toBe('cancelled');
       expect((await task(finished)).status).toBe('completed');
       expect((await task(blocker)).status).toBe('running');
-      expect((await call('POST', '/queue/tasks/cancel', { task_ids: [] })).body).toEqual({ cancelled_count: 0, requested_count: 0, failed: [] });
+      expect((await call('POST', '/queue/tasks/cancel', { task_ids: [] })).body).toEqual({
+        cancelled_count: 0,
+        requested_count: 0,
+        failed: [],
+      });
     });
 
     it('POST /queue/tasks/cancel in metadata mode cancels only matching tasks', async () => {
@@ -428,7 +536,12 @@ describe('queue endpoints (embedded default)', () => {
       const x2 = await record('llm', 'meta-x2', { metadata: { batch: 'x', n: 2 } });
       const y = await record('llm', 'meta-y', { metadata: { batch: 'y' } });
       const bare = await record('llm', 'meta-none');
-      const xOperations = await submit({ queue: 'operations', operation: 'system.sleep', data: { ms: 10_000 }, metadata: { batch: 'x' } });
+      const xOperations = await submit({
+        queue: 'operations',
+        operation: 'system.sleep',
+        data: { ms: 10_000 },
+        metadata: { batch: 'x' },
+      });
       await waitFor(xOperations, 'running');
 
       const llmOnly = await call('POST', '/queue/tasks/cancel', { metadata: { batch: 'x' }, queue: 'llm' });
@@ -442,7 +555,9 @@ describe('queue endpoints (embedded default)', () => {
       const anyQueue = await call('POST', '/queue/tasks/cancel', { metadata: { batch: 'x' } });
       expect(anyQueue.body).toEqual({ cancelled: 1 });
       expect((await task(xOperations)).status).toBe('cancelled');
-      expect((await call('POST', '/queue/tasks/cancel', { metadata: { batch: 'none-such' } })).body).toEqual({ cancelled: 0 });
+      expect((await call('POST', '/queue/tasks/cancel', { metadata: { batch: 'none-such' } })).body).toEqual({
+        cancelled: 0,
+      });
       for (const taskId of [y, bare]) expect((await task(taskId)).status).toBe('queued');
       expect((await task(blocker)).status).toBe('running');
     });
@@ -475,7 +590,10 @@ describe('queue endpoints (embedded default)', () => {
 
       const tooOld = await call('DELETE', '/queue/tasks/history?older_than_hours=8761');
       expect(tooOld.status).toBe(422);
-      expect(tooOld.body).toMatchObject({ error: 'VALIDATION_FAILED', details: { errors: [{ loc: ['query', 'older_than_hours'] }] } });
+      expect(tooOld.body).toMatchObject({
+        error: 'VALIDATION_FAILED',
+        details: { errors: [{ loc: ['query', 'older_than_hours'] }] },
+      });
       expect((await call('DELETE', '/queue/tasks/history?older_than_hours=-1')).status).toBe(422);
       expect((await call('DELETE', '/queue/tasks/history?queue=bogus')).status).toBe(422);
       expect(await taskCount()).toBe(5);
@@ -484,7 +602,10 @@ describe('queue endpoints (embedded default)', () => {
       const recent = await call('DELETE', '/queue/tasks/history?older_than_hours=1');
       expect(recent.status).toBe(200);
       expect(recent.body).toEqual({ cleared: 0, queue: null });
-      expect(await call('DELETE', '/queue/tasks/history?older_than_hours=8760')).toMatchObject({ status: 200, body: { cleared: 0 } });
+      expect(await call('DELETE', '/queue/tasks/history?older_than_hours=8760')).toMatchObject({
+        status: 200,
+        body: { cleared: 0 },
+      });
 
       const llm = await call('DELETE', '/queue/tasks/history?queue=llm');
       expect(llm.status).toBe(200);
@@ -529,9 +650,23 @@ describe('queue endpoints (embedded default)', () => {
       await record('llm', 'stats-2');
       const result = await call('GET', '/queue/stats/llm');
       expect(result.status).toBe(200);
-      expect(result.body).toEqual({ queue: 'llm', queued: 2, running: 1, completed_recent: 0, failed_recent: 0, workers: 1 });
+      expect(result.body).toEqual({
+        queue: 'llm',
+        queued: 2,
+        running: 1,
+        completed_recent: 0,
+        failed_recent: 0,
+        workers: 1,
+      });
       const operations = await call('GET', '/queue/stats/operations');
-      expect(operations.body).toEqual({ queue: 'operations', queued: 0, running: 0, completed_recent: 0, failed_recent: 0, workers: 1 });
+      expect(operations.body).toEqual({
+        queue: 'operations',
+        queued: 0,
+        running: 0,
+        completed_recent: 0,
+        failed_recent: 0,
+        workers: 1,
+      });
       const all = (await call('GET', '/queue/stats')).body as { queues: unknown[] };
       expect(all.queues).toContainEqual(result.body);
       const unknown = await call('GET', '/queue/stats/nope');
@@ -542,7 +677,13 @@ describe('queue endpoints (embedded default)', () => {
     it('GET /queue/health says the embedded queue answers', async () => {
       const result = await call('GET', '/queue/health');
       expect(result.status).toBe(200);
-      expect(result.body).toEqual({ status: 'healthy', enabled: true, connected: true, system: 'embedded', note: expect.any(String) });
+      expect(result.body).toEqual({
+        status: 'healthy',
+        enabled: true,
+        connected: true,
+        system: 'embedded',
+        note: expect.any(String),
+      });
     });
 
     it('POST /queue/reconcile finds nothing to recover on a healthy system', async () => {
@@ -556,7 +697,10 @@ describe('queue endpoints (embedded default)', () => {
       }
       const bad = await call('POST', '/queue/reconcile', { queue: 'x' });
       expect(bad.status).toBe(422);
-      expect(bad.body).toMatchObject({ error: 'VALIDATION_FAILED', details: { errors: expect.arrayContaining([expect.objectContaining({ loc: ['body', 'queue'] })]) } });
+      expect(bad.body).toMatchObject({
+        error: 'VALIDATION_FAILED',
+        details: { errors: expect.arrayContaining([expect.objectContaining({ loc: ['body', 'queue'] })]) },
+      });
       expect((await task(blocker)).status).toBe('running');
     });
   });
@@ -567,7 +711,14 @@ describe('queue endpoints (embedded default)', () => {
       try {
         const blocker = await block('operations', 'priority');
         await waitFor(blocker, 'running');
-        const labels: [string, number][] = [['p10', 10], ['p50a', 50], ['p20', 20], ['p90', 90], ['p50b', 50], ['p0', 0]];
+        const labels: [string, number][] = [
+          ['p10', 10],
+          ['p50a', 50],
+          ['p20', 20],
+          ['p90', 90],
+          ['p50b', 50],
+          ['p0', 0],
+        ];
         const ids: string[] = [];
         for (const [label, priority] of labels) ids.push(await record('operations', label, { priority }));
         for (const taskId of ids) expect((await task(taskId)).status).toBe('queued');

@@ -5,8 +5,10 @@ import { setUpAccount, startTestServer, type TestServer } from '../support/serve
 import { uploadSources, waitForSource } from '../support/sources.ts';
 import { sleep } from '../support/wait.ts';
 
-const curie = 'Marie Curie was a physicist who was born in Warsaw. Marie Curie married Pierre Curie in Paris in 1895. Marie Curie worked at the University of Paris.';
-const becquerel = 'Henri Becquerel was a physicist who discovered radioactivity. Henri Becquerel worked in Paris. Henri Becquerel shared the Nobel Prize with Marie Curie and Pierre Curie.';
+const curie =
+  'Marie Curie was a physicist who was born in Warsaw. Marie Curie married Pierre Curie in Paris in 1895. Marie Curie worked at the University of Paris.';
+const becquerel =
+  'Henri Becquerel was a physicist who discovered radioactivity. Henri Becquerel worked in Paris. Henri Becquerel shared the Nobel Prize with Marie Curie and Pierre Curie.';
 const now = '2026-01-01T00:00:00.000Z';
 
 describe('re-extraction of committed sources', () => {
@@ -16,20 +18,42 @@ describe('re-extraction of committed sources', () => {
   let second: string;
   const call = (method: string, apiPath: string, body?: unknown) => server.call(method, apiPath, { cookie, body });
   const db = async () => (await server.platform.databases.current()).db;
-  const upload = async (name: string, content: string, fields: Record<string, string> = { auto_confirm: 'true', domain: 'biographical' }) => {
+  const upload = async (
+    name: string,
+    content: string,
+    fields: Record<string, string> = { auto_confirm: 'true', domain: 'biographical' },
+  ) => {
     const accepted = await uploadSources(server, cookie, '/sources', [{ name, content }], fields);
     expect(accepted.status, accepted.text).toBe(202);
     return (accepted.body as SourceResponseBody).id;
   };
-  const committed = async (id: string) => expect((await waitForSource(server, cookie, id, ['committed', 'error'], 60_000)).status).toBe('committed');
+  const committed = async (id: string) =>
+    expect((await waitForSource(server, cookie, id, ['committed', 'error'], 60_000)).status).toBe('committed');
   /** A contribution an earlier extractor left: an extracted node cited by one source only. */
   const plant = async (sourceId: string, label: string) => {
     const id = `node_planted_${label.toLowerCase()}`;
-    await (await db())('graph_nodes').insert({ id, template_id: 'system_template_item', label, name_key: label.toLowerCase(), properties: '{}', extracted: true, created_at: now, updated_at: now });
+    await (
+      await db()
+    )('graph_nodes').insert({
+      id,
+      template_id: 'system_template_item',
+      label,
+      name_key: label.toLowerCase(),
+      properties: '{}',
+      extracted: true,
+      created_at: now,
+      updated_at: now,
+    });
     await (await db())('node_sources').insert({ node_id: id, source_id: sourceId });
     return id;
   };
-  const citations = async (sourceId: string) => (await (await db())('source_citations').where({ source_id: sourceId }).orderBy('id').select('id', 'entity_uri')) as { id: string }[];
+  const citations = async (sourceId: string) =>
+    (await (
+      await db()
+    )('source_citations')
+      .where({ source_id: sourceId })
+      .orderBy('id')
+      .select('id', 'entity_uri')) as { id: string }[];
 
   /** Polls a bulk extraction until `count` of its sources completed (or a minute passed). */
   const followed = async (taskId: string, count: number) => {
@@ -85,20 +109,33 @@ describe('re-extraction of committed sources', () => {
     expect(queued.status, queued.text).toBe(202);
     const { task_id: taskId, total } = queued.body as { task_id: string; total: number };
     expect(total).toBe(2);
-    expect(await followed(taskId, 2)).toMatchObject({ task_id: taskId, task_status: 'completed', total: 2, completed: 2, failed: 0, not_started: 0, progress_percent: 100, skipped: [] });
+    expect(await followed(taskId, 2)).toMatchObject({
+      task_id: taskId,
+      task_status: 'completed',
+      total: 2,
+      completed: 2,
+      failed: 0,
+      not_started: 0,
+      progress_percent: 100,
+      skipped: [],
+    });
     await committed(first);
     await committed(second);
 
     const everything = await call('POST', '/sources/extraction', { all: true, analysis_depth: 'quick' });
     expect(everything.status, everything.text).toBe(202);
     expect(everything.body).toMatchObject({ status: 'queued', total: 2 });
-    expect(await followed((everything.body as { task_id: string }).task_id, 2)).toMatchObject({ completed: 2, progress_percent: 100 });
+    expect(await followed((everything.body as { task_id: string }).task_id, 2)).toMatchObject({
+      completed: 2,
+      progress_percent: 100,
+    });
     const depths = await (await db())('sources').whereIn('id', [first, second]).pluck('analysis_depth');
     expect(depths).toEqual(['quick', 'quick']);
   });
 
   it('refuses a bad bulk request with a clear 4xx and queues nothing', async () => {
-    const jobs = async () => Number(((await (await db())('extraction_jobs').count({ n: '*' }).first()) as { n: number }).n);
+    const jobs = async () =>
+      Number(((await (await db())('extraction_jobs').count({ n: '*' }).first()) as { n: number }).n);
     const parked = await upload('parked.txt', `${curie} Parked.`, {});
     await waitForSource(server, cookie, parked, ['awaiting_confirmation']);
     await committed(first);
@@ -113,7 +150,9 @@ describe('re-extraction of committed sources', () => {
     expect(missing.body).toMatchObject({ error: 'NOT_FOUND', details: { missing: ['src_missing'] } });
     const wrongState = await call('POST', '/sources/extraction', { source_ids: [first, parked] });
     expect(wrongState.status).toBe(400);
-    expect(wrongState.body).toMatchObject({ details: { sources: [{ source_id: parked, status: 'awaiting_confirmation' }] } });
+    expect(wrongState.body).toMatchObject({
+      details: { sources: [{ source_id: parked, status: 'awaiting_confirmation' }] },
+    });
     expect((await call('GET', '/sources/extraction/task_missing')).status).toBe(404);
     expect(await jobs()).toBe(before);
   });

@@ -22,7 +22,8 @@ describe('retrieval eval (200 passages, 10 questions)', () => {
     client = await connect(server.base);
     kit = subsetKit(loadKit(), 200, 10);
     times = await ingestPassages(client, kit.passages, { extract: true });
-    for (const mode of ['keyword', 'semantic', 'hybrid', 'graph']) scores.set(mode, await scoreMode(client, kit, mode, 8));
+    for (const mode of ['keyword', 'semantic', 'hybrid', 'graph'])
+      scores.set(mode, await scoreMode(client, kit, mode, 8));
   }, 240_000);
   afterAll(() => server.stop());
 
@@ -37,9 +38,12 @@ describe('retrieval eval (200 passages, 10 questions)', () => {
     const graph = scores.get('graph')!;
     const bm25 = scoreBm25(kit, 8);
     expect(graph.fallbacks).toBe(0);
-    for (const other of [scores.get('keyword')!, scores.get('semantic')!, bm25]) expect(graph.allEvidence).toBeGreaterThan(other.allEvidence);
+    for (const other of [scores.get('keyword')!, scores.get('semantic')!, bm25])
+      expect(graph.allEvidence).toBeGreaterThan(other.allEvidence);
     expect(graph.allEvidence).toBeGreaterThanOrEqual(0.6);
-    expect(scores.get('hybrid')!.allEvidence).toBeGreaterThanOrEqual(Math.max(scores.get('keyword')!.allEvidence, scores.get('semantic')!.allEvidence));
+    expect(scores.get('hybrid')!.allEvidence).toBeGreaterThanOrEqual(
+      Math.max(scores.get('keyword')!.allEvidence, scores.get('semantic')!.allEvidence),
+    );
     expect(scores.get('keyword')!.allEvidence).toBeGreaterThanOrEqual(bm25.allEvidence);
   });
 });

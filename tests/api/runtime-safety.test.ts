@@ -8,7 +8,11 @@ import { setUpAccount, startTestServer, tempDataDir, type TestServer } from '../
 import { uploadSources, waitForSource } from '../support/sources.ts';
 import { sleep } from '../support/wait.ts';
 
-interface Task { status: string; error: string | null; error_type: string | null }
+interface Task {
+  status: string;
+  error: string | null;
+  error_type: string | null;
+}
 
 const running: ServeProcess[] = [];
 afterEach(async () => {
@@ -18,7 +22,9 @@ afterEach(async () => {
 async function serve(): Promise<{ server: ServeProcess; cookie: string }> {
   const server = await startServeProcess(tempDataDir());
   running.push(server);
-  const setup = await server.call('POST', '/auth/setup', { body: { username: 'operator', password: 'correct horse battery' } });
+  const setup = await server.call('POST', '/auth/setup', {
+    body: { username: 'operator', password: 'correct horse battery' },
+  });
   expect(setup.status, setup.text).toBe(201);
   return { server, cookie: setup.cookie! };
 }
@@ -44,36 +50,64 @@ describe('runtime safety of a real rhizome serve process', () => {
     await sleep(500);
     expect(server.child.exitCode, server.output()).toBeNull();
     expect((await server.call('GET', '/health', { cookie })).status).toBe(200);
-    const download = await fetch(`${server.base}/exports/${(accepted.body as { task_id: string }).task_id}/download`, { headers: { cookie } });
+    const download = await fetch(`${server.base}/exports/${(accepted.body as { task_id: string }).task_id}/download`, {
+      headers: { cookie },
+    });
     expect(download.status).toBe(200);
   }, 90_000);
 
   it('exports a database holding one node and one source and stays up', async () => {
     const { server, cookie } = await serve();
-    const node = await server.call('POST', '/nodes', { cookie, body: { template_id: 'system_template_item', label: 'Radium', properties: { definition: 'an element' } } });
+    const node = await server.call('POST', '/nodes', {
+      cookie,
+      body: { template_id: 'system_template_item', label: 'Radium', properties: { definition: 'an element' } },
+    });
     expect(node.status, node.text).toBe(201);
     const asServer = server as unknown as TestServer;
-    const upload = await uploadSources(asServer, cookie, '/sources', [{ name: 'curie.txt', content: 'Marie Curie discovered radium and polonium in Paris in 1898 with Pierre Curie.' }], {
-      auto_confirm: 'true', extract_entities: 'false',
-    });
+    const upload = await uploadSources(
+      asServer,
+      cookie,
+      '/sources',
+      [
+        {
+          name: 'curie.txt',
+          content: 'Marie Curie discovered radium and polonium in Paris in 1898 with Pierre Curie.',
+        },
+      ],
+      {
+        auto_confirm: 'true',
+        extract_entities: 'false',
+      },
+    );
     expect(upload.status, upload.text).toBe(202);
     await waitForSource(asServer, cookie, (upload.body as { id: string }).id, ['indexed']);
     for (const route of ['/exports', '/exports']) {
       const accepted = await server.call('POST', route, { cookie, body: {} });
       expect(accepted.status, accepted.text).toBe(202);
-      expect(await finishedTask(server, cookie, (accepted.body as { task_id: string }).task_id), server.output()).toMatchObject({ status: 'completed' });
+      expect(
+        await finishedTask(server, cookie, (accepted.body as { task_id: string }).task_id),
+        server.output(),
+      ).toMatchObject({ status: 'completed' });
     }
     await sleep(500);
     expect(server.child.exitCode, server.output()).toBeNull();
   }, 90_000);
 });
 
-interface LogEntry { level: string; message: string }
+interface LogEntry {
+  level: string;
+  message: string;
+}
 
 /** The JSON lines of the server's log file whose message matches. */
 function logEntries(server: TestServer, pattern: RegExp): LogEntry[] {
   const file = path.join(server.dataDir, 'logs', 'cortex.log');
-  return fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as LogEntry).filter((entry) => pattern.test(entry.message));
+  return fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as LogEntry)
+    .filter((entry) => pattern.test(entry.message));
 }
 
 async function logged(server: TestServer, pattern: RegExp): Promise<LogEntry[]> {
@@ -96,7 +130,12 @@ describe('log levels of expected conditions', () => {
       cookie,
       body: {
         web: { allow_private_addresses: true },
-        llm: { chat_provider: 'localllm', localllm_instances: [{ id: 'default', name: 'Local', base_url: `http://127.0.0.1:${closedPort}`, enabled: true }] },
+        llm: {
+          chat_provider: 'localllm',
+          localllm_instances: [
+            { id: 'default', name: 'Local', base_url: `http://127.0.0.1:${closedPort}`, enabled: true },
+          ],
+        },
       },
     });
     expect(settings.status, settings.text).toBe(200);
@@ -106,7 +145,12 @@ describe('log levels of expected conditions', () => {
   it('logs an unreachable registry as one warning line naming the cause, without a stack', async () => {
     expect((await server.call('GET', '/registry/search?q=graph', { cookie })).status).toBe(503);
     const [entry] = await logged(server, /registry\/search/);
-    expect(entry).toMatchObject({ level: 'warning', message: expect.stringMatching(/^GET \/api\/v1\/registry\/search\?q=graph: 503 Upstream registry request failed \(.*ECONNREFUSED/) });
+    expect(entry).toMatchObject({
+      level: 'warning',
+      message: expect.stringMatching(
+        /^GET \/api\/v1\/registry\/search\?q=graph: 503 Upstream registry request failed \(.*ECONNREFUSED/,
+      ),
+    });
     expect(entry.message).not.toContain('\n');
   });
 
@@ -130,6 +174,9 @@ describe('log levels of expected conditions', () => {
     socket.write(`GET /api/v1/exports/${taskId}/download HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: ${cookie}\r\n\r\n`);
     socket.destroy();
     const [entry] = await logged(server, /download/);
-    expect(entry).toMatchObject({ level: 'warning', message: `GET /api/v1/exports/${taskId}/download: the client closed the connection before the response was complete` });
+    expect(entry).toMatchObject({
+      level: 'warning',
+      message: `GET /api/v1/exports/${taskId}/download: the client closed the connection before the response was complete`,
+    });
   });
 });

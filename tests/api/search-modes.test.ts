@@ -4,13 +4,19 @@ import { setUpAccount, startTestServer, type TestServer } from '../support/serve
 import { uploadSources, waitForSource } from '../support/sources.ts';
 
 interface SearchBody {
-  data: { result_type: 'node' | 'chunk'; score: number; node: { id: string; label: string } | null; chunk: { chunk_id: string; content: string; source_id: string } | null }[];
+  data: {
+    result_type: 'node' | 'chunk';
+    score: number;
+    node: { id: string; label: string } | null;
+    chunk: { chunk_id: string; content: string; source_id: string } | null;
+  }[];
   type: string;
   fallback: string | null;
   triples?: { source: { label: string }; relationship: string; target: { label: string } }[];
 }
 
-const clinic = 'The physician examined every patient at the rural clinic and prescribed medicine for their illnesses each morning.';
+const clinic =
+  'The physician examined every patient at the rural clinic and prescribed medicine for their illnesses each morning.';
 const curie = [
   'Marie Curie was born in Warsaw in 1867.',
   'Marie Curie married Pierre Curie in Paris in 1895.',
@@ -27,7 +33,10 @@ describe('search modes over HTTP', () => {
     return response.body as SearchBody;
   };
   const upload = async (name: string, content: string, fields: Record<string, string>) => {
-    const accepted = await uploadSources(server, cookie, '/sources', [{ name, content }], { auto_confirm: 'true', ...fields });
+    const accepted = await uploadSources(server, cookie, '/sources', [{ name, content }], {
+      auto_confirm: 'true',
+      ...fields,
+    });
     expect(accepted.status, accepted.text).toBe(202);
     return (accepted.body as SourceResponseBody).id;
   };
@@ -55,20 +64,26 @@ describe('search modes over HTTP', () => {
     const hybrid = await search({ q: 'Pierre Curie physics', search_type: 'hybrid', limit: '5' });
     expect(hybrid.type).toBe('hybrid');
     expect(hybrid.data.length).toBeGreaterThan(0);
-    expect(hybrid.data.some((hit) => hit.node?.label === 'Pierre Curie' || hit.chunk?.content.includes('Pierre Curie'))).toBe(true);
+    expect(
+      hybrid.data.some((hit) => hit.node?.label === 'Pierre Curie' || hit.chunk?.content.includes('Pierre Curie')),
+    ).toBe(true);
   });
 
   it('follows relationships in graph mode and returns the traversed triples', async () => {
     const graph = await search({ q: 'Marie Curie', search_type: 'graph', limit: '10' });
     expect(graph.type).toBe('graph');
     expect(graph.triples?.length).toBeGreaterThan(0);
-    expect(graph.triples!.some((triple) => [triple.source.label, triple.target.label].includes('Marie Curie'))).toBe(true);
+    expect(graph.triples!.some((triple) => [triple.source.label, triple.target.label].includes('Marie Curie'))).toBe(
+      true,
+    );
     expect(graph.data.some((hit) => hit.result_type === 'chunk' && hit.chunk!.content.includes('Warsaw'))).toBe(true);
     expect(graph.data.some((hit) => hit.result_type === 'node')).toBe(true);
   });
 
   it('falls back to keyword results, and says so, when vector search is off', async () => {
-    expect((await server.call('PATCH', '/settings', { cookie, body: { search: { enable_vector_search: false } } })).status).toBe(200);
+    expect(
+      (await server.call('PATCH', '/settings', { cookie, body: { search: { enable_vector_search: false } } })).status,
+    ).toBe(200);
     try {
       const semantic = await search({ q: 'physician', search_type: 'semantic' });
       expect(semantic.fallback).toMatch(/keyword/);

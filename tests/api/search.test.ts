@@ -38,7 +38,8 @@ describe('GET /search (keyword)', () => {
 
   const search = async (params: Record<string, string | string[]>): Promise<CallResult> => {
     const query = new URLSearchParams();
-    for (const [key, value] of Object.entries(params)) for (const one of Array.isArray(value) ? value : [value]) query.append(key, one);
+    for (const [key, value] of Object.entries(params))
+      for (const one of Array.isArray(value) ? value : [value]) query.append(key, one);
     return call('GET', `/search?${query.toString()}`);
   };
   const ok = async (params: Record<string, string | string[]>): Promise<SearchBody> => {
@@ -46,17 +47,26 @@ describe('GET /search (keyword)', () => {
     expect(result.status, result.text).toBe(200);
     return result.body as SearchBody;
   };
-  const nodeIds = (body: SearchBody) => body.data.filter((hit) => hit.result_type === 'node').map((hit) => hit.node!.id);
-  const chunkSources = (body: SearchBody) => [...new Set(body.data.filter((hit) => hit.result_type === 'chunk').map((hit) => hit.chunk!.source_id))].sort();
+  const nodeIds = (body: SearchBody) =>
+    body.data.filter((hit) => hit.result_type === 'node').map((hit) => hit.node!.id);
+  const chunkSources = (body: SearchBody) =>
+    [...new Set(body.data.filter((hit) => hit.result_type === 'chunk').map((hit) => hit.chunk!.source_id))].sort();
 
-  async function createNode(template_id: string, label: string, properties: Record<string, unknown> = {}): Promise<string> {
+  async function createNode(
+    template_id: string,
+    label: string,
+    properties: Record<string, unknown> = {},
+  ): Promise<string> {
     const result = await call('POST', '/nodes', { template_id, label, properties });
     expect(result.status, result.text).toBe(201);
     return (result.body as { id: string }).id;
   }
 
   async function uploadText(name: string, content: string): Promise<SourceResponseBody> {
-    const accepted = await uploadSources(server, cookie, '/sources', [{ name, content }], { extract_entities: 'false', auto_confirm: 'true' });
+    const accepted = await uploadSources(server, cookie, '/sources', [{ name, content }], {
+      extract_entities: 'false',
+      auto_confirm: 'true',
+    });
     expect(accepted.status, accepted.text).toBe(202);
     return waitForSource(server, cookie, (accepted.body as SourceResponseBody).id, ['indexed', 'error']);
   }
@@ -66,10 +76,17 @@ describe('GET /search (keyword)', () => {
     cookie = await setUpAccount(server);
     db = (await server.platform.databases.current()).db;
     nodes.label = await createNode(concept, 'Heliotrope');
-    nodes.mention = await createNode(person, 'Ada Gardener', { notes: 'grows heliotrope in the greenhouse next to the ferns and the orchids' });
+    nodes.mention = await createNode(person, 'Ada Gardener', {
+      notes: 'grows heliotrope in the greenhouse next to the ferns and the orchids',
+    });
     nodes.society = await createNode(organization, 'Heliotrope Society');
     nodes.unrelated = await createNode(concept, 'Photosynthesis');
-    const edge = await call('POST', '/edges', { template_id: 'system_template_link', source_node_id: nodes.mention, target_node_id: nodes.society, label: 'member of' });
+    const edge = await call('POST', '/edges', {
+      template_id: 'system_template_link',
+      source_node_id: nodes.mention,
+      target_node_id: nodes.society,
+      label: 'member of',
+    });
     expect(edge.status, edge.text).toBe(201);
     garden = await uploadText('garden.txt', gardenText);
     marsh = await uploadText('marsh.txt', marshText);
@@ -98,9 +115,22 @@ describe('GET /search (keyword)', () => {
       else expect(hit.node).toBeNull();
     }
     const society = body.data.find((hit) => hit.node?.id === nodes.society)!.node!;
-    expect(society).toEqual({ id: nodes.society, label: 'Heliotrope Society', template_id: organization, edge_count: 1 });
+    expect(society).toEqual({
+      id: nodes.society,
+      label: 'Heliotrope Society',
+      template_id: organization,
+      edge_count: 1,
+    });
     const chunk = body.data.find((hit) => hit.chunk?.source_id === garden.id)!.chunk!;
-    expect(Object.keys(chunk).sort()).toEqual(['chunk_id', 'chunk_index', 'content', 'filename', 'page_number', 'section', 'source_id']);
+    expect(Object.keys(chunk).sort()).toEqual([
+      'chunk_id',
+      'chunk_index',
+      'content',
+      'filename',
+      'page_number',
+      'section',
+      'source_id',
+    ]);
     expect(chunk).toMatchObject({ filename: 'garden.txt', chunk_index: expect.any(Number) });
     expect(chunk.content.toLowerCase()).toContain('heliotrope');
   });
@@ -133,8 +163,12 @@ describe('GET /search (keyword)', () => {
     expect(chunkSources(one)).toEqual([garden.id]);
     // Hand-made nodes belong to no source, so a source scope leaves them out.
     expect(nodeIds(one)).toEqual([]);
-    expect(chunkSources(await ok({ q: 'heliotrope', source_ids: `${garden.id}, ${marsh.id}` }))).toEqual([garden.id, marsh.id].sort());
-    expect(chunkSources(await ok({ q: 'heliotrope', source_ids: [garden.id, marsh.id] }))).toEqual([garden.id, marsh.id].sort());
+    expect(chunkSources(await ok({ q: 'heliotrope', source_ids: `${garden.id}, ${marsh.id}` }))).toEqual(
+      [garden.id, marsh.id].sort(),
+    );
+    expect(chunkSources(await ok({ q: 'heliotrope', source_ids: [garden.id, marsh.id] }))).toEqual(
+      [garden.id, marsh.id].sort(),
+    );
     expect((await ok({ q: 'heliotrope', source_ids: 'src_missing' })).data).toEqual([]);
 
     const people = await ok({ q: 'heliotrope', template_id: person });
@@ -171,25 +205,74 @@ describe('GET /search (keyword)', () => {
 
   it('defaults the limit to 50 and clamps a larger one to 1000', async () => {
     const at = new Date().toISOString();
-    const bulk = Array.from({ length: 1100 }, (_, index) => ({ id: `node_bulk_${index}`, label: `Bulkword ${index}`, properties: {} }));
+    const bulk = Array.from({ length: 1100 }, (_, index) => ({
+      id: `node_bulk_${index}`,
+      label: `Bulkword ${index}`,
+      properties: {},
+    }));
     await db.transaction(async (trx) => {
       for (let start = 0; start < bulk.length; start += 200) {
-        await trx('graph_nodes').insert(bulk.slice(start, start + 200).map((node) => ({ id: node.id, template_id: concept, label: node.label, properties: '{}', created_at: at, updated_at: at })));
+        await trx('graph_nodes').insert(
+          bulk.slice(start, start + 200).map((node) => ({
+            id: node.id,
+            template_id: concept,
+            label: node.label,
+            properties: '{}',
+            created_at: at,
+            updated_at: at,
+          })),
+        );
       }
       await indexNewNodes(trx, bulk);
     });
     expect((await ok({ q: 'bulkword' })).data).toHaveLength(50);
     expect((await ok({ q: 'bulkword', limit: '7' })).data).toHaveLength(7);
     expect((await ok({ q: 'bulkword', limit: '5000' })).data).toHaveLength(1000);
-    expect(validationIssuesOf(await search({ q: 'bulkword', limit: '0' })).map((issue) => issue.loc)).toContainEqual(['query', 'limit']);
-    expect(validationIssuesOf(await search({ q: 'bulkword', limit: 'many' })).map((issue) => issue.loc)).toContainEqual(['query', 'limit']);
+    expect(validationIssuesOf(await search({ q: 'bulkword', limit: '0' })).map((issue) => issue.loc)).toContainEqual([
+      'query',
+      'limit',
+    ]);
+    expect(validationIssuesOf(await search({ q: 'bulkword', limit: 'many' })).map((issue) => issue.loc)).toContainEqual(
+      ['query', 'limit'],
+    );
   });
 
   it('answers 200 to hostile query strings, and the data survives them', async () => {
     const hostile = [
-      '"unbalanced', 'unbalanced"', '"""', 'AND OR NOT', 'NOT', 'OR heliotrope', 'heliotrope NOT', 'NEAR(', 'NEAR(heliotrope quokka, 2)', 'label:x', 'label:heliotrope',
-      '{label body}:heliotrope', '*', 'heliotrope*', 'h*', '(', ')', '^heliotrope', '-heliotrope', '+', '😀', '😀 heliotrope 🌸', '\u0000', '\u0007\u001b[31m',
-      "'; DROP TABLE graph_nodes; --", "heliotrope' OR '1'='1", '" OR 1=1 --', 'x" OR "1"="1', 'heliotrope; DELETE FROM sources', '%', '_', '\\', '', ' ',
+      '"unbalanced',
+      'unbalanced"',
+      '"""',
+      'AND OR NOT',
+      'NOT',
+      'OR heliotrope',
+      'heliotrope NOT',
+      'NEAR(',
+      'NEAR(heliotrope quokka, 2)',
+      'label:x',
+      'label:heliotrope',
+      '{label body}:heliotrope',
+      '*',
+      'heliotrope*',
+      'h*',
+      '(',
+      ')',
+      '^heliotrope',
+      '-heliotrope',
+      '+',
+      '😀',
+      '😀 heliotrope 🌸',
+      '\u0000',
+      '\u0007\u001b[31m',
+      "'; DROP TABLE graph_nodes; --",
+      "heliotrope' OR '1'='1",
+      '" OR 1=1 --',
+      'x" OR "1"="1',
+      'heliotrope; DELETE FROM sources',
+      '%',
+      '_',
+      '\\',
+      '',
+      ' ',
       'lorem ipsum '.repeat(900),
     ];
     for (const q of hostile) {
@@ -203,12 +286,22 @@ describe('GET /search (keyword)', () => {
 
   it('refuses a missing q and an unknown search_type with 422', async () => {
     expect(validationIssuesOf(await search({})).map((issue) => issue.loc)).toContainEqual(['query', 'q']);
-    expect(validationIssuesOf(await search({ q: 'heliotrope', search_type: 'psychic' })).map((issue) => issue.loc)).toContainEqual(['query', 'search_type']);
+    expect(
+      validationIssuesOf(await search({ q: 'heliotrope', search_type: 'psychic' })).map((issue) => issue.loc),
+    ).toContainEqual(['query', 'search_type']);
     expect((await ok({ q: 'heliotrope', search_type: 'keyword' })).type).toBe('keyword');
   });
 
   it('is documented in the OpenAPI document', async () => {
-    const document = (await call('GET', '/openapi.json')).body as { paths: Record<string, { get?: { parameters: { name: string }[] } }> };
-    expect(document.paths['/search'].get!.parameters.map((parameter) => parameter.name).sort()).toEqual(['limit', 'q', 'search_type', 'source_ids', 'template_id']);
+    const document = (await call('GET', '/openapi.json')).body as {
+      paths: Record<string, { get?: { parameters: { name: string }[] } }>;
+    };
+    expect(document.paths['/search'].get!.parameters.map((parameter) => parameter.name).sort()).toEqual([
+      'limit',
+      'q',
+      'search_type',
+      'source_ids',
+      'template_id',
+    ]);
   });
 });

@@ -34,10 +34,17 @@ describe('settings over HTTP', () => {
   });
 
   it('deep-merges a group, persists it and masks secrets in every response', async () => {
-    const result = await call('PATCH', '/settings', { llm: { ai_temperature: 0.7, openai_api_key: 'sk-test-secret-value' }, dark_mode: true });
+    const result = await call('PATCH', '/settings', {
+      llm: { ai_temperature: 0.7, openai_api_key: 'sk-test-secret-value' },
+      dark_mode: true,
+    });
     expect(result.status).toBe(200);
     const body = result.body as { settings: Settings; warnings: unknown[] };
-    expect(body.settings.llm).toMatchObject({ ai_temperature: 0.7, openai_api_key: 'configured', ai_max_tokens: 65536 });
+    expect(body.settings.llm).toMatchObject({
+      ai_temperature: 0.7,
+      openai_api_key: 'configured',
+      ai_max_tokens: 65536,
+    });
     expect(body.settings.dark_mode).toBe(true);
     expect(Array.isArray(body.warnings)).toBe(true);
     expect(fileContent()).toContain('sk-test-secret-value');
@@ -45,7 +52,9 @@ describe('settings over HTTP', () => {
     expect(read.text).not.toContain('sk-test-secret-value');
     expect((read.body as Settings).llm.openai_api_key).toBe('configured');
 
-    const placeholder = await call('PATCH', '/settings', { llm: { openai_api_key: 'configured', ai_temperature: 0.5 } });
+    const placeholder = await call('PATCH', '/settings', {
+      llm: { openai_api_key: 'configured', ai_temperature: 0.5 },
+    });
     expect((placeholder.body as { settings: Settings }).settings.llm.ai_temperature).toBe(0.5);
     expect(fileContent()).toContain('sk-test-secret-value');
   });
@@ -67,7 +76,11 @@ describe('settings over HTTP', () => {
   });
 
   it('ignores unknown keys and does not let PATCH /settings move the active database', async () => {
-    const result = await call('PATCH', '/settings', { no_such_group: { x: 1 }, current_database: 'elsewhere', llm: { no_such_key: 1 } });
+    const result = await call('PATCH', '/settings', {
+      no_such_group: { x: 1 },
+      current_database: 'elsewhere',
+      llm: { no_such_key: 1 },
+    });
     expect(result.status).toBe(200);
     const settings = (result.body as { settings: Settings }).settings as Record<string, unknown>;
     expect(settings.no_such_group).toBeUndefined();
@@ -82,7 +95,9 @@ describe('settings over HTTP', () => {
 
   it('changes the logging level at runtime', async () => {
     expect((await call('GET', '/settings/logging/level')).body).toEqual({
-      level: 'INFO', numeric_level: 20, available_levels: ['DEBUG', 'INFO', 'WARNING', 'ERROR', 'CRITICAL'],
+      level: 'INFO',
+      numeric_level: 20,
+      available_levels: ['DEBUG', 'INFO', 'WARNING', 'ERROR', 'CRITICAL'],
     });
     const changed = await call('POST', '/settings/logging/level', { level: 'DEBUG' });
     expect(changed.body).toMatchObject({ success: true, old_level: 'INFO', new_level: 'DEBUG' });

@@ -3,7 +3,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SourceResponseBody } from '@rhizome/contracts/api/sources';
-import { writeBadFixtures, writeFixtures, type BadFixture, type BadFixtureName, type Fixture, type FixtureName } from '../../packages/core/test/sources/fixtures.ts';
+import {
+  writeBadFixtures,
+  writeFixtures,
+  type BadFixture,
+  type BadFixtureName,
+  type Fixture,
+  type FixtureName,
+} from '../../packages/core/test/sources/fixtures.ts';
 import { setUpAccount, startTestServer, type TestServer } from '../support/server.ts';
 import { uploadSources, waitForSource } from '../support/sources.ts';
 
@@ -15,7 +22,13 @@ describe('every format through upload and indexing', () => {
   let bad: Record<BadFixtureName, BadFixture>;
 
   const upload = async (file: { path: string; filename: string }) => {
-    const result = await uploadSources(server, cookie, '/sources', [{ name: file.filename, content: fs.readFileSync(file.path) }], { auto_confirm: 'true', extract_entities: 'false' });
+    const result = await uploadSources(
+      server,
+      cookie,
+      '/sources',
+      [{ name: file.filename, content: fs.readFileSync(file.path) }],
+      { auto_confirm: 'true', extract_entities: 'false' },
+    );
     return { status: result.status, body: result.body as SourceResponseBody };
   };
   const settled = (id: string) => waitForSource(server, cookie, id, ['indexed', 'error']);
@@ -30,12 +43,14 @@ describe('every format through upload and indexing', () => {
   afterAll(() => server.stop());
 
   it('indexes each format and finds its distinctive word by keyword', async () => {
-    const uploaded = await Promise.all(Object.entries(fixtures).map(async ([name, fixture]) => {
-      const result = await upload(fixture);
-      expect(result.status, `${name}: ${JSON.stringify(result.body)}`).toBe(202);
-      expect(result.body.content_type, name).toBe(fixture.mediaType);
-      return { name, fixture, id: result.body.id };
-    }));
+    const uploaded = await Promise.all(
+      Object.entries(fixtures).map(async ([name, fixture]) => {
+        const result = await upload(fixture);
+        expect(result.status, `${name}: ${JSON.stringify(result.body)}`).toBe(202);
+        expect(result.body.content_type, name).toBe(fixture.mediaType);
+        return { name, fixture, id: result.body.id };
+      }),
+    );
     const { db } = await server.platform.databases.current();
     for (const { name, fixture, id } of uploaded) {
       const source = await settled(id);
@@ -45,8 +60,14 @@ describe('every format through upload and indexing', () => {
         expect(source.detection_proposal, name).toMatchObject({ no_text: true });
         continue;
       }
-      const hits = (await db.raw('SELECT c.source_id FROM fts_chunks JOIN document_chunks c ON c.rowid = fts_chunks.rowid WHERE fts_chunks MATCH ?', [`"${fixture.expectText}"`])) as { source_id: string }[];
-      expect(hits.map((hit) => hit.source_id), name).toContain(id);
+      const hits = (await db.raw(
+        'SELECT c.source_id FROM fts_chunks JOIN document_chunks c ON c.rowid = fts_chunks.rowid WHERE fts_chunks MATCH ?',
+        [`"${fixture.expectText}"`],
+      )) as { source_id: string }[];
+      expect(
+        hits.map((hit) => hit.source_id),
+        name,
+      ).toContain(id);
     }
   });
 
@@ -59,7 +80,11 @@ describe('every format through upload and indexing', () => {
         continue;
       }
       const source = await settled(result.body.id);
-      expect(source, name).toMatchObject({ status: 'error', error_stage: 'indexing', error_message: expect.any(String) });
+      expect(source, name).toMatchObject({
+        status: 'error',
+        error_stage: 'indexing',
+        error_message: expect.any(String),
+      });
     }
   });
 });

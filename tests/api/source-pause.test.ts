@@ -6,14 +6,27 @@ describe('per-source pause', () => {
   let server: TestServer;
   let cookie: string;
   const call = (method: string, apiPath: string, body?: unknown) => server.call(method, apiPath, { cookie, body });
-  const status = async (taskId: string) => ((await call('GET', `/queue/tasks/${taskId}`)).body as { status: string }).status;
+  const status = async (taskId: string) =>
+    ((await call('GET', `/queue/tasks/${taskId}`)).body as { status: string }).status;
   const submit = async (sourceId: string) =>
-    ((await call('POST', '/queue/tasks', { queue: 'operations', operation: 'test.index', data: { source_id: sourceId } })).body as { task_id: string }).task_id;
+    (
+      (
+        await call('POST', '/queue/tasks', {
+          queue: 'operations',
+          operation: 'test.index',
+          data: { source_id: sourceId },
+        })
+      ).body as { task_id: string }
+    ).task_id;
 
   beforeAll(async () => {
     server = await startTestServer();
     cookie = await setUpAccount(server);
-    server.platform.operations.define('test.index', { queue: 'operations', sourceIdField: 'source_id' }, async ({ task }) => ({ indexed: task.data.source_id }));
+    server.platform.operations.define(
+      'test.index',
+      { queue: 'operations', sourceIdField: 'source_id' },
+      async ({ task }) => ({ indexed: task.data.source_id }),
+    );
     const at = new Date().toISOString();
     const { db } = await server.platform.databases.current();
     await db('sources').insert({ id: 'src_a', title: 'a', status: 'indexed', created_at: at, updated_at: at });
@@ -24,12 +37,18 @@ describe('per-source pause', () => {
     for (const action of ['pause', 'resume']) {
       const result = await call('POST', `/sources/src_missing/${action}`, {});
       expect(result.status).toBe(404);
-      expect(result.body).toMatchObject({ error: 'NOT_FOUND', details: { resource_type: 'source', identifier: 'src_missing' } });
+      expect(result.body).toMatchObject({
+        error: 'NOT_FOUND',
+        details: { resource_type: 'source', identifier: 'src_missing' },
+      });
     }
   });
 
   it('holds back the tasks of a paused source until it is resumed, while others run', async () => {
-    expect((await call('POST', '/sources/src_a/pause', { reason: 'checking the file' })).body).toEqual({ source_id: 'src_a', paused: true });
+    expect((await call('POST', '/sources/src_a/pause', { reason: 'checking the file' })).body).toEqual({
+      source_id: 'src_a',
+      paused: true,
+    });
     const held = await submit('src_a');
     const other = await submit('src_b');
     await expect.poll(() => status(other)).toBe('completed');
@@ -38,14 +57,22 @@ describe('per-source pause', () => {
 
     expect((await call('POST', '/sources/src_a/resume')).body).toEqual({ source_id: 'src_a', paused: false });
     await expect.poll(() => status(held)).toBe('completed');
-    const events = (await call('GET', '/system/processing/events?event_type=pause&limit=1')).body as { action: string; reason: string; database_name: string }[];
+    const events = (await call('GET', '/system/processing/events?event_type=pause&limit=1')).body as {
+      action: string;
+      reason: string;
+      database_name: string;
+    }[];
     expect(events[0]).toMatchObject({ action: 'source_pause', reason: 'checking the file', database_name: 'default' });
   });
 
   it('pauses and resumes in bulk, counting only changes', async () => {
     expect((await call('POST', '/sources/pause', { source_ids: ['s1', 's2', 's2'] })).body).toEqual({ count: 2 });
-    expect((await call('POST', '/sources/pause', { source_ids: ['s2', 's3'], reason: null })).body).toEqual({ count: 1 });
-    expect((await call('POST', '/sources/resume', { source_ids: ['s1', 's2', 's3', 'never'] })).body).toEqual({ count: 3 });
+    expect((await call('POST', '/sources/pause', { source_ids: ['s2', 's3'], reason: null })).body).toEqual({
+      count: 1,
+    });
+    expect((await call('POST', '/sources/resume', { source_ids: ['s1', 's2', 's3', 'never'] })).body).toEqual({
+      count: 3,
+    });
   });
 
   it.each([
@@ -57,7 +84,9 @@ describe('per-source pause', () => {
   ])('refuses %s with %j: 422, nothing paused', async (route, body, loc) => {
     const result = await call('POST', route, body);
     expect(result.status).toBe(422);
-    expect((result.body as { details: { errors: { loc: unknown[] }[] } }).details.errors.map((error) => error.loc)).toContainEqual(loc);
+    expect(
+      (result.body as { details: { errors: { loc: unknown[] }[] } }).details.errors.map((error) => error.loc),
+    ).toContainEqual(loc);
     expect(await server.platform.processing.pausedSourceIds()).toEqual(new Set());
   });
 });

@@ -23,22 +23,34 @@ describe('vision for image sources over HTTP', () => {
   let cookie: string;
   let ollama: FakeOllama;
   const call = (method: string, apiPath: string, body?: unknown) => server.call(method, apiPath, { cookie, body });
-  const chatCalls = () => ollama.requests.filter((request) => request.path === '/api/chat').map((request) => request.body as OllamaChat);
+  const chatCalls = () =>
+    ollama.requests.filter((request) => request.path === '/api/chat').map((request) => request.body as OllamaChat);
   const uploadImage = async (name: string, image: Buffer, fields: Record<string, string> = {}) => {
-    const accepted = await uploadSources(server, cookie, '/sources', [{ name, content: image }], { auto_confirm: 'true', extract_entities: 'false', ...fields });
+    const accepted = await uploadSources(server, cookie, '/sources', [{ name, content: image }], {
+      auto_confirm: 'true',
+      extract_entities: 'false',
+      ...fields,
+    });
     expect(accepted.status, accepted.text).toBe(202);
     return (accepted.body as SourceResponseBody).id;
   };
   const settled = (id: string) => waitForSource(server, cookie, id, ['indexed', 'awaiting_confirmation', 'error']);
   const ftsHits = async (phrase: string) => {
     const { db } = await server.platform.databases.current();
-    const rows = (await db.raw('SELECT c.source_id FROM fts_chunks JOIN document_chunks c ON c.rowid = fts_chunks.rowid WHERE fts_chunks MATCH ?', [`"${phrase}"`])) as { source_id: string }[];
+    const rows = (await db.raw(
+      'SELECT c.source_id FROM fts_chunks JOIN document_chunks c ON c.rowid = fts_chunks.rowid WHERE fts_chunks MATCH ?',
+      [`"${phrase}"`],
+    )) as { source_id: string }[];
     return rows.map((row) => row.source_id);
   };
   const useLocalVision = (visionModel: string | null) =>
     call('PATCH', '/settings', {
       llm: {
-        chat_provider: 'localllm', localllm_chat_model: 'qwen3:8b', localllm_extraction_model: 'qwen3:8b', localllm_vision_model: visionModel, vision_max_tokens: 777,
+        chat_provider: 'localllm',
+        localllm_chat_model: 'qwen3:8b',
+        localllm_extraction_model: 'qwen3:8b',
+        localllm_vision_model: visionModel,
+        vision_max_tokens: 777,
         localllm_instances: [{ id: 'gpu', name: 'GPU', base_url: ollama.url, enabled: true }],
       },
     });
@@ -60,7 +72,9 @@ describe('vision for image sources over HTTP', () => {
     expect(source.enable_vision).toBeNull();
     expect(source.chunk_count).toBe(0);
     expect(source.detection_proposal).toMatchObject({ no_text: true });
-    expect(source.loader_warnings).toEqual([expect.stringMatching(/^No vision model is configured .*metadata only.*llm\.localllm_vision_model/)]);
+    expect(source.loader_warnings).toEqual([
+      expect.stringMatching(/^No vision model is configured .*metadata only.*llm\.localllm_vision_model/),
+    ]);
     expect(chatCalls()).toEqual([]);
   });
 
@@ -74,7 +88,11 @@ describe('vision for image sources over HTTP', () => {
     const id = await uploadImage('whiteboard.png', image);
     const during = await waitForSource(server, cookie, id, ['vision_pending', 'indexed', 'error']);
     ollama.setDelay(0);
-    expect(during).toMatchObject({ status: 'vision_pending', progress: 'indexing', step_description: expect.stringContaining('qwen3-vl:8b') });
+    expect(during).toMatchObject({
+      status: 'vision_pending',
+      progress: 'indexing',
+      step_description: expect.stringContaining('qwen3-vl:8b'),
+    });
 
     const source = await settled(id);
     expect(source.status, source.error_message ?? '').toBe('indexed');
@@ -84,8 +102,12 @@ describe('vision for image sources over HTTP', () => {
     expect(source.index_timings).toMatchObject({ vision_ms: expect.any(Number) });
     // One vision call, counted for the source (its other call is the embedding) and in /llm/stats.
     expect(source).toMatchObject({ llm_total_calls: 2, llm_failed_calls: 0 });
-    const stats = (await call('GET', '/llm/stats')).body as { by_model: { provider: string; model: string; operation: string; calls: number }[] };
-    expect(stats.by_model.filter((row) => row.operation === 'vision')).toEqual([expect.objectContaining({ provider: 'localllm', model: 'qwen3-vl:8b', calls: 1 })]);
+    const stats = (await call('GET', '/llm/stats')).body as {
+      by_model: { provider: string; model: string; operation: string; calls: number }[];
+    };
+    expect(stats.by_model.filter((row) => row.operation === 'vision')).toEqual([
+      expect.objectContaining({ provider: 'localllm', model: 'qwen3-vl:8b', calls: 1 }),
+    ]);
 
     // The image went to the vision model, bytes intact, with the cap from llm.vision_max_tokens.
     const [sent] = chatCalls();
@@ -113,6 +135,8 @@ describe('vision for image sources over HTTP', () => {
     const source = await settled(await uploadImage('scan.png', png(3, 3)));
     expect(source.status, source.error_message ?? '').toBe('indexed');
     expect(source.chunk_count).toBe(0);
-    expect(source.loader_warnings).toEqual([expect.stringMatching(/^The vision model llava:missing could not read the image .*metadata only/)]);
+    expect(source.loader_warnings).toEqual([
+      expect.stringMatching(/^The vision model llava:missing could not read the image .*metadata only/),
+    ]);
   });
 });

@@ -100,8 +100,16 @@ describe('sources pipeline hardening over HTTP', () => {
       const before = await afterIndexing(id);
       const refused = await call('POST', `/sources/${id}/extraction`, {});
       expect(refused.status).toBe(400);
-      expect(refused.body).toMatchObject({ error: 'VALIDATION_ERROR', message: expect.stringMatching(/has nothing to extract: no text could be read/), details: { reason: 'nothing_to_extract' } });
-      expect(await source(id)).toMatchObject({ status: 'indexed', updated_at: before.updated_at, loader_warnings: before.loader_warnings });
+      expect(refused.body).toMatchObject({
+        error: 'VALIDATION_ERROR',
+        message: expect.stringMatching(/has nothing to extract: no text could be read/),
+        details: { reason: 'nothing_to_extract' },
+      });
+      expect(await source(id)).toMatchObject({
+        status: 'indexed',
+        updated_at: before.updated_at,
+        loader_warnings: before.loader_warnings,
+      });
     });
   });
 
@@ -118,7 +126,11 @@ describe('sources pipeline hardening over HTTP', () => {
         const id = await upload(name, content, { auto_confirm: 'true' });
         const task = await indexingTask(id, 8_000);
         expect(task, name).toMatchObject({ status: 'failed', attempts: 1 });
-        expect(await source(id), name).toMatchObject({ status: 'error', error_stage: 'indexing', error_message: expect.stringMatching(/could not be read|no readable chapter/) });
+        expect(await source(id), name).toMatchObject({
+          status: 'error',
+          error_stage: 'indexing',
+          error_message: expect.stringMatching(/could not be read|no readable chapter/),
+        });
       }
     });
   });
@@ -132,7 +144,11 @@ describe('sources pipeline hardening over HTTP', () => {
       const parked = await call('POST', `/sources/${id}/extraction`, { analysis_depth: 'quick' });
       expect(parked.status, parked.text).toBe(202);
       expect(parked.body).toMatchObject({ source_id: id, job_id: null, status: 'awaiting_confirmation' });
-      expect(await source(id)).toMatchObject({ status: 'awaiting_confirmation', extract_entities: true, extraction_depth: 'quick' });
+      expect(await source(id)).toMatchObject({
+        status: 'awaiting_confirmation',
+        extract_entities: true,
+        extraction_depth: 'quick',
+      });
 
       expect((await call('POST', `/sources/${id}/confirmation`, { domain: 'biographical' })).status).toBe(200);
       const committed = await waitForSource(server, cookie, id, ['committed', 'error'], 60_000);
@@ -152,29 +168,56 @@ describe('sources pipeline hardening over HTTP', () => {
 
   describe('the log', () => {
     it('records each milestone of a source at info, one line each with the source id', async () => {
-      const id = await upload('milestones.txt', `${biography.join(' ')} The log test.`, { auto_confirm: 'true', domain: 'biographical' });
+      const id = await upload('milestones.txt', `${biography.join(' ')} The log test.`, {
+        auto_confirm: 'true',
+        domain: 'biographical',
+      });
       expect((await waitForSource(server, cookie, id, ['committed', 'error'], 60_000)).status).toBe('committed');
       const lines = ((await call('GET', '/logs/cortex?lines=10000')).body as { lines: string[] }).lines
         .map((line) => JSON.parse(line) as { level: string; message: string })
         .filter((entry) => entry.message.startsWith(`source ${id}: `));
-      const milestones = [/uploaded milestones\.txt/, /indexed, 1 chunks \(indexed\)/, /extraction started, 1 groups/, /extracted \d+ entities/, /committed, \d+ new/];
-      for (const milestone of milestones) expect(lines.filter((entry) => milestone.test(entry.message)).map((entry) => entry.level), String(milestone)).toEqual(['info']);
+      const milestones = [
+        /uploaded milestones\.txt/,
+        /indexed, 1 chunks \(indexed\)/,
+        /extraction started, 1 groups/,
+        /extracted \d+ entities/,
+        /committed, \d+ new/,
+      ];
+      for (const milestone of milestones)
+        expect(
+          lines.filter((entry) => milestone.test(entry.message)).map((entry) => entry.level),
+          String(milestone),
+        ).toEqual(['info']);
     });
   });
 
   describe('PDF pages and titles', () => {
     it('cites the page a supporting sentence is on, not the first page of its chunk, and titles the source from the PDF metadata', async () => {
-      const id = await upload('scan-0042.pdf', await twoPagePdf('Notes on Radioactivity'), { auto_confirm: 'true', domain: 'biographical' });
+      const id = await upload('scan-0042.pdf', await twoPagePdf('Notes on Radioactivity'), {
+        auto_confirm: 'true',
+        domain: 'biographical',
+      });
       const committed = await waitForSource(server, cookie, id, ['committed', 'error'], 60_000);
       expect(committed.status, committed.error_message ?? '').toBe('committed');
       expect(committed).toMatchObject({ title: 'Notes on Radioactivity', filename: 'scan-0042.pdf', chunk_count: 1 });
 
       const pageOfCitations = async (label: string) => {
         const { db } = await server.platform.databases.current();
-        const node = (await db('graph_nodes').whereRaw('lower(label) = ?', [label.toLowerCase()]).first('id')) as { id: string } | undefined;
+        const node = (await db('graph_nodes').whereRaw('lower(label) = ?', [label.toLowerCase()]).first('id')) as
+          { id: string } | undefined;
         expect(node, label).toBeDefined();
-        const citations = ((await call('GET', `/nodes/${node!.id}/citations`)).body as { data: { source: { id: string }; chunk: { page_number: number }; citation_metadata: { page_number: number } }[] }).data;
-        return citations.filter((citation) => citation.source.id === id).map((citation) => ({ chunk: citation.chunk.page_number, sentence: citation.citation_metadata.page_number }));
+        const citations = (
+          (await call('GET', `/nodes/${node!.id}/citations`)).body as {
+            data: {
+              source: { id: string };
+              chunk: { page_number: number };
+              citation_metadata: { page_number: number };
+            }[];
+          }
+        ).data;
+        return citations
+          .filter((citation) => citation.source.id === id)
+          .map((citation) => ({ chunk: citation.chunk.page_number, sentence: citation.citation_metadata.page_number }));
       };
       expect(await pageOfCitations('Warsaw')).toEqual([{ chunk: 1, sentence: 1 }]);
       expect(await pageOfCitations('Henri Becquerel')).toEqual([{ chunk: 1, sentence: 2 }]);
@@ -183,9 +226,19 @@ describe('sources pipeline hardening over HTTP', () => {
       const chat = await createChat(server, cookie, { title: 'Pages', source_ids: [id] });
       await sendMessage(server, cookie, chat.id, 'When did Henri Becquerel discover radioactivity?');
       const answer = (await waitIdle(server, cookie, chat.id)).messages.at(-1)!;
-      const cited = Object.values((answer.extra_metadata as { chunk_citations: Record<string, { sentence_text: string; page_number: number | null }> }).chunk_citations);
-      expect(cited.map((citation) => citation.page_number)).toEqual(cited.map((citation) => (citation.sentence_text.includes('Warsaw') ? 1 : 2)));
-      expect(cited.find((citation) => citation.sentence_text.includes('discovered radioactivity'))?.page_number).toBe(2);
+      const cited = Object.values(
+        (
+          answer.extra_metadata as {
+            chunk_citations: Record<string, { sentence_text: string; page_number: number | null }>;
+          }
+        ).chunk_citations,
+      );
+      expect(cited.map((citation) => citation.page_number)).toEqual(
+        cited.map((citation) => (citation.sentence_text.includes('Warsaw') ? 1 : 2)),
+      );
+      expect(cited.find((citation) => citation.sentence_text.includes('discovered radioactivity'))?.page_number).toBe(
+        2,
+      );
     });
   });
 });
@@ -198,15 +251,30 @@ describe('the recovery scan at start-up', () => {
     const cookie = await setUpAccount(server);
     const ids: string[] = [];
     for (const name of ['zero-groups.txt', 'cancelled-job.txt']) {
-      const accepted = await uploadSources(server, cookie, '/sources', [{ name, content: `${biography.join(' ')} (${name})` }], { auto_confirm: 'true', extract_entities: 'false' });
+      const accepted = await uploadSources(
+        server,
+        cookie,
+        '/sources',
+        [{ name, content: `${biography.join(' ')} (${name})` }],
+        { auto_confirm: 'true', extract_entities: 'false' },
+      );
       ids.push((accepted.body as SourceResponseBody).id);
     }
     for (const id of ids) await waitForSource(server, cookie, id, ['indexed']);
 
     // An extraction whose group tasks were cancelled in the queue before they ran: its groups stay queued with no task behind them.
-    const orphaned = ((await uploadSources(server, cookie, '/sources', [{ name: 'orphaned.txt', content: laterPage.join(' ') }], { auto_confirm: 'true', domain: 'biographical', extract_entities: 'false' })).body as SourceResponseBody).id;
+    const orphaned = (
+      (
+        await uploadSources(server, cookie, '/sources', [{ name: 'orphaned.txt', content: laterPage.join(' ') }], {
+          auto_confirm: 'true',
+          domain: 'biographical',
+          extract_entities: 'false',
+        })
+      ).body as SourceResponseBody
+    ).id;
     await waitForSource(server, cookie, orphaned, ['indexed']);
-    const asOperator = (method: string, apiPath: string, body?: unknown) => server.call(method, apiPath, { cookie, body });
+    const asOperator = (method: string, apiPath: string, body?: unknown) =>
+      server.call(method, apiPath, { cookie, body });
     expect((await asOperator('POST', `/sources/${orphaned}/pause`, {})).status).toBe(200);
     expect((await asOperator('POST', `/sources/${orphaned}/extraction`, {})).status).toBe(202);
     expect((await asOperator('DELETE', '/queue/tasks?queue=llm')).status).toBe(200);
@@ -216,23 +284,48 @@ describe('the recovery scan at start-up', () => {
     const { db } = await server.platform.databases.current();
     const longAgo = new Date(Date.now() - 3_600_000).toISOString();
     await db('sources').where({ id: orphaned }).update({ last_activity_at: longAgo });
-    const jobs = [{ id: 'job_zero_groups', status: 'queued' as const }, { id: 'job_cancelled', status: 'cancelled' as const }];
+    const jobs = [
+      { id: 'job_zero_groups', status: 'queued' as const },
+      { id: 'job_cancelled', status: 'cancelled' as const },
+    ];
     for (const [index, job] of jobs.entries()) {
-      await db('extraction_jobs').insert({ id: job.id, source_id: ids[index], status: job.status, depth: 'full', domain: 'biographical', options: '{}', total_groups: 0, created_at: longAgo });
-      await db('sources').where({ id: ids[index] }).update({ status: 'extracting', extraction_job_id: job.id, last_activity_at: longAgo, step_description: 'Extracting 0 groups of 0 chunks' });
+      await db('extraction_jobs').insert({
+        id: job.id,
+        source_id: ids[index],
+        status: job.status,
+        depth: 'full',
+        domain: 'biographical',
+        options: '{}',
+        total_groups: 0,
+        created_at: longAgo,
+      });
+      await db('sources').where({ id: ids[index] }).update({
+        status: 'extracting',
+        extraction_job_id: job.id,
+        last_activity_at: longAgo,
+        step_description: 'Extracting 0 groups of 0 chunks',
+      });
     }
     await server.stop();
 
     server = await startTestServer({ dataDir });
     try {
-      const [zero, cancelled] = await Promise.all(ids.map((id) => waitForSource(server, cookie, id, ['indexed', 'error', 'committed'], 10_000)));
+      const [zero, cancelled] = await Promise.all(
+        ids.map((id) => waitForSource(server, cookie, id, ['indexed', 'error', 'committed'], 10_000)),
+      );
       expect(zero).toMatchObject({ status: 'indexed' });
       expect(zero.loader_warnings).toEqual([expect.stringMatching(/^Not extracted: nothing to extract/)]);
       expect(cancelled).toMatchObject({ status: 'indexed', step_description: expect.stringContaining('cancelled') });
       const ended = await waitForSource(server, cookie, orphaned, ['indexed', 'error', 'committed'], 10_000);
-      expect(ended).toMatchObject({ status: 'error', error_stage: 'extraction', error_message: expect.stringContaining('its task was cancelled without extracting it') });
+      expect(ended).toMatchObject({
+        status: 'error',
+        error_stage: 'extraction',
+        error_message: expect.stringContaining('its task was cancelled without extracting it'),
+      });
       const { db: reopened } = await server.platform.databases.current();
-      expect(await reopened('extraction_jobs').where({ id: 'job_zero_groups' }).first('status')).toEqual({ status: 'cancelled' });
+      expect(await reopened('extraction_jobs').where({ id: 'job_zero_groups' }).first('status')).toEqual({
+        status: 'cancelled',
+      });
     } finally {
       await server.stop();
     }

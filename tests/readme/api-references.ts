@@ -15,7 +15,8 @@ export function apiReferences(markdown: string): ApiReference[] {
       const path = rawPath.replace(/^\/api\/v1(?=\/)/, '').replace(/\?.*$/, '');
       const optional = /^(.*)\[(\/[^\]]+)\]$/.exec(path);
       const paths = optional ? [optional[1], optional[1] + optional[2]] : [path];
-      for (const method of methods.split(/[|/]/)) for (const one of paths) found.push({ method, path: one, line: index + 1 });
+      for (const method of methods.split(/[|/]/))
+        for (const one of paths) found.push({ method, path: one, line: index + 1 });
     }
   });
   return found;
@@ -26,5 +27,7 @@ export function fitsRoute(path: string, route: string): boolean {
   const named = path.split('/');
   const parts = route.split('/');
   if (named.length !== parts.length) return false;
-  return parts.every((part, index) => /^\{.+\}$/.test(part) ? named[index] !== '' : /[{$…]/.test(named[index]) || named[index] === part);
+  return parts.every((part, index) =>
+    /^\{.+\}$/.test(part) ? named[index] !== '' : /[{$…]/.test(named[index]) || named[index] === part,
+  );
 }

@@ -30,7 +30,11 @@ function firstCommand(code: string): string {
 function strictCurl(binDir: string): void {
   const realCurl = execFileSync('sh', ['-c', 'command -v curl'], { encoding: 'utf8' }).trim();
   fs.mkdirSync(binDir, { recursive: true });
-  fs.writeFileSync(path.join(binDir, 'curl'), `#!/bin/sh\nexec "${realCurl}" --fail-with-body --silent --show-error --max-time 60 "$@"\n`, { mode: 0o755 });
+  fs.writeFileSync(
+    path.join(binDir, 'curl'),
+    `#!/bin/sh\nexec "${realCurl}" --fail-with-body --silent --show-error --max-time 60 "$@"\n`,
+    { mode: 0o755 },
+  );
 }
 
 /**
@@ -42,7 +46,14 @@ function strictCurl(binDir: string): void {
 function serverErrors(dataDir: string): string {
   const logsDir = path.join(dataDir, 'logs');
   const files = fs.existsSync(logsDir) ? fs.readdirSync(logsDir).filter((name) => name.endsWith('.log')) : [];
-  const lines = files.flatMap((name) => fs.readFileSync(path.join(logsDir, name), 'utf8').split('\n').filter((line) => /"level":"(error|warn)/i.test(line)).slice(-5).map((line) => `${name}: ${line}`));
+  const lines = files.flatMap((name) =>
+    fs
+      .readFileSync(path.join(logsDir, name), 'utf8')
+      .split('\n')
+      .filter((line) => /"level":"(error|warn)/i.test(line))
+      .slice(-5)
+      .map((line) => `${name}: ${line}`),
+  );
   return lines.length ? `\nserver log:\n${lines.join('\n').slice(-6000)}` : '';
 }
 
@@ -59,7 +70,12 @@ export function readmeExamples(start: () => Promise<ExampleServer>): { server: (
     strictCurl(binDir);
     // The server's own directories, so no example can reach the data of whoever runs the tests.
     const dirs = { RHIZOME_DATA_DIR: server.dataDir, RHIZOME_CONFIG_DIR: path.join(server.dataDir, 'config') };
-    session = new ShellSession(workDir, { ...process.env, ...dirs, PATH: `${binDir}:${process.env.PATH}`, RHIZOME_URL: server.url });
+    session = new ShellSession(workDir, {
+      ...process.env,
+      ...dirs,
+      PATH: `${binDir}:${process.env.PATH}`,
+      RHIZOME_URL: server.url,
+    });
   }, 90_000);
   afterAll(async () => {
     await server?.stop();
@@ -72,13 +88,17 @@ export function readmeExamples(start: () => Promise<ExampleServer>): { server: (
   });
 
   for (const block of blocks) {
-    (block.skip ? it.skip : it)(`README.md:${block.line} ${firstCommand(block.code)}`, async () => {
-      const run = await session.run(block.code, blockTimeoutMs);
-      const failed = run.timedOut || run.exitCode !== 0;
-      const report = `the example at README.md:${block.line} ${run.timedOut ? 'timed out' : `exited ${run.exitCode}`}:\n${run.output.slice(-4000)}${failed ? serverErrors(server!.dataDir) : ''}`;
-      expect(run.timedOut, report).toBe(false);
-      expect(run.exitCode, report).toBe(0);
-    }, blockTimeoutMs + 10_000);
+    (block.skip ? it.skip : it)(
+      `README.md:${block.line} ${firstCommand(block.code)}`,
+      async () => {
+        const run = await session.run(block.code, blockTimeoutMs);
+        const failed = run.timedOut || run.exitCode !== 0;
+        const report = `the example at README.md:${block.line} ${run.timedOut ? 'timed out' : `exited ${run.exitCode}`}:\n${run.output.slice(-4000)}${failed ? serverErrors(server!.dataDir) : ''}`;
+        expect(run.timedOut, report).toBe(false);
+        expect(run.exitCode, report).toBe(0);
+      },
+      blockTimeoutMs + 10_000,
+    );
   }
 
   return { server: () => server! };

@@ -9,11 +9,17 @@ describe('the README examples on a fresh embedded install', () => {
   const { server } = readmeExamples(() => startTestServer());
 
   it('names in its text only API operations that exist', async () => {
-    const document = (await (await fetch(`${server().url}/api/v1/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
+    const document = (await (await fetch(`${server().url}/api/v1/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, unknown>>;
+    };
     const references = apiReferences(readmeMarkdown);
     expect(references.length).toBeGreaterThan(30);
-    const unknown = references.filter(({ method, path }) =>
-      !Object.entries(document.paths).some(([route, operations]) => method.toLowerCase() in operations && fitsRoute(path, route)));
+    const unknown = references.filter(
+      ({ method, path }) =>
+        !Object.entries(document.paths).some(
+          ([route, operations]) => method.toLowerCase() in operations && fitsRoute(path, route),
+        ),
+    );
     expect(unknown.map(({ method, path, line }) => `README.md:${line} ${method} ${path}`)).toEqual([]);
   });
 });

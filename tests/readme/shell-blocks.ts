@@ -16,12 +16,18 @@ export function shellBlocks(markdown: string): ShellBlock[] {
   for (let index = 0; index < lines.length; index++) {
     const fence = /^(`{3,}|~{3,})\s*(\S*)/.exec(lines[index]);
     if (!fence) continue;
-    const close = lines.findIndex((line, at) => at > index && line.trim().startsWith(fence[1]) && line.trim().replace(/[`~]/g, '') === '');
+    const close = lines.findIndex(
+      (line, at) => at > index && line.trim().startsWith(fence[1]) && line.trim().replace(/[`~]/g, '') === '',
+    );
     const end = close < 0 ? lines.length : close;
     if (fence[2] === 'sh' || fence[2] === 'bash') {
       let before = index - 1;
       while (before >= 0 && lines[before].trim() === '') before--;
-      blocks.push({ line: index + 1, code: lines.slice(index + 1, end).join('\n'), skip: before >= 0 && skipMarker.test(lines[before].trim()) });
+      blocks.push({
+        line: index + 1,
+        code: lines.slice(index + 1, end).join('\n'),
+        skip: before >= 0 && skipMarker.test(lines[before].trim()),
+      });
     }
     index = end;
   }

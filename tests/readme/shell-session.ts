@@ -17,10 +17,15 @@ export class ShellSession {
   private readonly stateFile: string;
   private readonly baseline: string;
 
-  constructor(private readonly cwd: string, private readonly env: NodeJS.ProcessEnv) {
+  constructor(
+    private readonly cwd: string,
+    private readonly env: NodeJS.ProcessEnv,
+  ) {
     this.stateFile = path.join(cwd, '.shell-session-state');
     // Variables a fresh shell has by itself are not the snippets' to carry.
-    this.baseline = execFileSync('bash', ['--noprofile', '--norc', '-c', 'compgen -v'], { cwd, env, encoding: 'utf8' }).split('\n').join(' ');
+    this.baseline = execFileSync('bash', ['--noprofile', '--norc', '-c', 'compgen -v'], { cwd, env, encoding: 'utf8' })
+      .split('\n')
+      .join(' ');
   }
 
   run(code: string, timeoutMs: number): Promise<BlockRun> {

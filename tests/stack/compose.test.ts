@@ -45,7 +45,8 @@ describe('deploy/compose.yaml', () => {
 
     const compose = parse(await fs.readFile(composeFile, 'utf8'), { merge: true }) as ComposeFile;
     const services = compose.services;
-    for (const name of ['nginx', 'valkey', 'cortex-api', 'neuron-worker', 'auth-verify']) expect(services, name).toHaveProperty(name);
+    for (const name of ['nginx', 'valkey', 'cortex-api', 'neuron-worker', 'auth-verify'])
+      expect(services, name).toHaveProperty(name);
     expect(services.valkey.image).toBe('valkey/valkey:8');
 
     for (const name of ['cortex-api', 'neuron-worker', 'auth-verify']) {
@@ -62,16 +63,27 @@ describe('deploy/compose.yaml', () => {
     // The setup step renders nginx.conf with the upstreams the services really listen on.
     expect(services.setup.command).toEqual(['node', '--import', 'tsx', 'tools/stack/compose-setup.ts']);
     expect(existsSync(path.join(repoDir, 'tools/stack/compose-setup.ts'))).toBe(true);
-    expect(services.setup.environment).toMatchObject({ API_UPSTREAM: 'cortex-api:8080', AUTH_UPSTREAM: 'auth-verify:8081', PORT: '8888' });
+    expect(services.setup.environment).toMatchObject({
+      API_UPSTREAM: 'cortex-api:8080',
+      AUTH_UPSTREAM: 'auth-verify:8081',
+      PORT: '8888',
+    });
 
     for (const [name, service] of Object.entries(services)) {
       expect(service.image ?? service.build, `${name} needs an image or a build`).toBeDefined();
-      if (service.build) expect(existsSync(path.resolve(deployDir, service.build.context, service.build.dockerfile)), `${name} Dockerfile`).toBe(true);
-      for (const port of service.ports ?? []) expect(port, `${name} publishes on loopback only`).toMatch(/^127\.0\.0\.1:\d+:\d+$/);
-      for (const dependency of Object.keys(service.depends_on ?? {})) expect(services, `${name} depends on ${dependency}`).toHaveProperty(dependency);
+      if (service.build)
+        expect(
+          existsSync(path.resolve(deployDir, service.build.context, service.build.dockerfile)),
+          `${name} Dockerfile`,
+        ).toBe(true);
+      for (const port of service.ports ?? [])
+        expect(port, `${name} publishes on loopback only`).toMatch(/^127\.0\.0\.1:\d+:\d+$/);
+      for (const dependency of Object.keys(service.depends_on ?? {}))
+        expect(services, `${name} depends on ${dependency}`).toHaveProperty(dependency);
       for (const volume of service.volumes ?? []) {
         const source = volume.split(':')[0];
-        if (!source.startsWith('.') && !source.startsWith('/')) expect(compose.volumes, `${name} uses volume ${source}`).toHaveProperty(source);
+        if (!source.startsWith('.') && !source.startsWith('/'))
+          expect(compose.volumes, `${name} uses volume ${source}`).toHaveProperty(source);
       }
     }
   });

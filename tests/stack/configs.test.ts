@@ -69,10 +69,16 @@ describe('rendered nginx.conf in front of fake services', () => {
     });
     const api = http.createServer((req, res) => {
       if (req.url === '/api/v1/own-401') {
-        res.writeHead(401, { 'Content-Type': 'application/json' }).end('{"error":"HTTP_401","message":"wrong password"}');
+        res
+          .writeHead(401, { 'Content-Type': 'application/json' })
+          .end('{"error":"HTTP_401","message":"wrong password"}');
         return;
       }
-      if (['/api/v1/chats/c1/events', '/api/v1/events', '/api/v1/mcp', '/api/v1/openai/v1/chat/completions'].includes(req.url ?? '')) {
+      if (
+        ['/api/v1/chats/c1/events', '/api/v1/events', '/api/v1/mcp', '/api/v1/openai/v1/chat/completions'].includes(
+          req.url ?? '',
+        )
+      ) {
         res.writeHead(200, { 'Content-Type': 'text/event-stream' });
         res.write('data: one\n\n');
         releaseStream = () => res.end('data: two\n\n');
@@ -108,10 +114,18 @@ describe('rendered nginx.conf in front of fake services', () => {
         runAsRoot: process.getuid?.() === 0,
       }),
     );
-    nginx = spawn(requireBinary('nginx'), ['-c', confFile, '-e', path.join(logsDir, 'nginx.log'), '-g', 'daemon off;'], { stdio: 'ignore' });
+    nginx = spawn(
+      requireBinary('nginx'),
+      ['-c', confFile, '-e', path.join(logsDir, 'nginx.log'), '-g', 'daemon off;'],
+      { stdio: 'ignore' },
+    );
     base = `http://127.0.0.1:${publicPort}`;
     await waitFor(
-      () => fetch(`${base}/`).then(() => true, () => undefined),
+      () =>
+        fetch(`${base}/`).then(
+          () => true,
+          () => undefined,
+        ),
       10_000,
       'nginx',
     );
@@ -132,7 +146,13 @@ describe('rendered nginx.conf in front of fake services', () => {
   };
 
   it('passes nginx -t', async () => {
-    const { stderr } = await run(requireBinary('nginx'), ['-t', '-c', confFile, '-e', path.join(dir, 'logs', 'nginx.log')]);
+    const { stderr } = await run(requireBinary('nginx'), [
+      '-t',
+      '-c',
+      confFile,
+      '-e',
+      path.join(dir, 'logs', 'nginx.log'),
+    ]);
     expect(stderr).toContain('test is successful');
   });
 
@@ -166,21 +186,32 @@ describe('rendered nginx.conf in front of fake services', () => {
   });
 
   it('accepts a bearer API key', async () => {
-    const seen = await echo(await fetch(`${base}/api/v1/auth/me`, { headers: { Authorization: 'Bearer cc_live_good' } }));
+    const seen = await echo(
+      await fetch(`${base}/api/v1/auth/me`, { headers: { Authorization: 'Bearer cc_live_good' } }),
+    );
     expect(seen.headers['x-auth-user']).toBe('alice');
     expect(verifyCalls.at(-1)?.headers.authorization).toBe('Bearer cc_live_good');
   });
 
-  it.each(['/api/v1/auth/status', '/api/v1/auth/setup', '/api/v1/auth/login'])('proxies public %s without auth and without a client X-Auth-User', async (route) => {
-    verifyCalls.length = 0;
-    const method = route.endsWith('status') ? 'GET' : 'POST';
-    const seen = await echo(await fetch(`${base}${route}`, { method, headers: { 'X-Auth-User': 'admin' }, body: method === 'POST' ? '{}' : undefined }));
-    expect(seen.url).toBe(route);
-    expect(seen.headers['x-auth-user']).toBeUndefined();
-    expect(seen.headers['x-auth-edge-token']).toBe(edgeToken);
-    expect(seen.headers['x-real-ip']).toBe('127.0.0.1');
-    expect(verifyCalls).toHaveLength(0);
-  });
+  it.each(['/api/v1/auth/status', '/api/v1/auth/setup', '/api/v1/auth/login'])(
+    'proxies public %s without auth and without a client X-Auth-User',
+    async (route) => {
+      verifyCalls.length = 0;
+      const method = route.endsWith('status') ? 'GET' : 'POST';
+      const seen = await echo(
+        await fetch(`${base}${route}`, {
+          method,
+          headers: { 'X-Auth-User': 'admin' },
+          body: method === 'POST' ? '{}' : undefined,
+        }),
+      );
+      expect(seen.url).toBe(route);
+      expect(seen.headers['x-auth-user']).toBeUndefined();
+      expect(seen.headers['x-auth-edge-token']).toBe(edgeToken);
+      expect(seen.headers['x-real-ip']).toBe('127.0.0.1');
+      expect(verifyCalls).toHaveLength(0);
+    },
+  );
 
   it('serves the web interface at / without X-Auth-User', async () => {
     const seen = await echo(await fetch(`${base}/graph/view`, { headers: { 'X-Auth-User': 'admin' } }));
@@ -188,12 +219,20 @@ describe('rendered nginx.conf in front of fake services', () => {
     expect(seen.headers['x-auth-user']).toBeUndefined();
   });
 
-  it.each(['GET', 'POST'])('proxies %s on the bare chat collection /api/v1/chats instead of redirecting it', async (method) => {
-    const response = await fetch(`${base}/api/v1/chats`, { method, redirect: 'manual', headers: { Cookie: 'cc_session=good' }, body: method === 'POST' ? '{}' : undefined });
-    const seen = await echo(response);
-    expect(seen).toMatchObject({ method, url: '/api/v1/chats' });
-    expect(seen.headers['x-auth-user']).toBe('alice');
-  });
+  it.each(['GET', 'POST'])(
+    'proxies %s on the bare chat collection /api/v1/chats instead of redirecting it',
+    async (method) => {
+      const response = await fetch(`${base}/api/v1/chats`, {
+        method,
+        redirect: 'manual',
+        headers: { Cookie: 'cc_session=good' },
+        body: method === 'POST' ? '{}' : undefined,
+      });
+      const seen = await echo(response);
+      expect(seen).toMatchObject({ method, url: '/api/v1/chats' });
+      expect(seen.headers['x-auth-user']).toBe('alice');
+    },
+  );
 
   it('refuses the chat event stream without credentials, like the rest of /api/', async () => {
     const response = await fetch(`${base}/api/v1/chats/c1/events`);
@@ -219,20 +258,24 @@ describe('rendered nginx.conf in front of fake services', () => {
   });
 
   // The fake streams without X-Accel-Buffering: only nginx's own location keeps these unbuffered.
-  it.each(['/api/v1/chats/c1/events', '/api/v1/events', '/api/v1/mcp', '/api/v1/openai/v1/chat/completions'])('streams %s without buffering', async (route) => {
-    const response = await fetch(`${base}${route}`, { headers: { Cookie: 'cc_session=good' } });
-    expect(response.status).toBe(200);
-    const reader = response.body!.getReader();
-    const first = await Promise.race([
-      reader.read(),
-      new Promise<never>((_, reject) => setTimeout(() => reject(new Error('first event was buffered')), 3000)),
-    ]);
-    expect(new TextDecoder().decode(first.value)).toBe('data: one\n\n');
-    releaseStream();
-    let rest = '';
-    for (let part = await reader.read(); !part.done; part = await reader.read()) rest += new TextDecoder().decode(part.value);
-    expect(rest).toBe('data: two\n\n');
-  });
+  it.each(['/api/v1/chats/c1/events', '/api/v1/events', '/api/v1/mcp', '/api/v1/openai/v1/chat/completions'])(
+    'streams %s without buffering',
+    async (route) => {
+      const response = await fetch(`${base}${route}`, { headers: { Cookie: 'cc_session=good' } });
+      expect(response.status).toBe(200);
+      const reader = response.body!.getReader();
+      const first = await Promise.race([
+        reader.read(),
+        new Promise<never>((_, reject) => setTimeout(() => reject(new Error('first event was buffered')), 3000)),
+      ]);
+      expect(new TextDecoder().decode(first.value)).toBe('data: one\n\n');
+      releaseStream();
+      let rest = '';
+      for (let part = await reader.read(); !part.done; part = await reader.read())
+        rest += new TextDecoder().decode(part.value);
+      expect(rest).toBe('data: two\n\n');
+    },
+  );
 });
 
 describe('rendered queue-store config', () => {
@@ -249,7 +292,10 @@ describe('rendered queue-store config', () => {
     const port = await freePort();
     const conf = path.join(dir, 'valkey.conf');
     await fs.mkdir(path.join(dir, 'data'));
-    await fs.writeFile(conf, await renderRedisConf({ port, password: 'pw0123', dataDir: path.join(dir, 'data'), logsDir: dir }));
+    await fs.writeFile(
+      conf,
+      await renderRedisConf({ port, password: 'pw0123', dataDir: path.join(dir, 'data'), logsDir: dir }),
+    );
     store = spawn(requireBinary('valkey-server', 'redis-server'), [conf], { stdio: 'ignore' });
 
     const ask = (commands: string) =>
@@ -266,7 +312,11 @@ describe('rendered queue-store config', () => {
     expect(await ask('AUTH pw0123\r\nPING\r\nCONFIG GET appendonly\r\nCONFIG GET bind\r\n')).toBe(
       '+OK\r\n+PONG\r\n*2\r\n$10\r\nappendonly\r\n$3\r\nyes\r\n*2\r\n$4\r\nbind\r\n$9\r\n127.0.0.1\r\n',
     );
-    await waitFor(async () => ((await fs.readdir(path.join(dir, 'data'))).length > 0 ? true : undefined), 5000, 'the append-only file');
+    await waitFor(
+      async () => ((await fs.readdir(path.join(dir, 'data'))).length > 0 ? true : undefined),
+      5000,
+      'the append-only file',
+    );
     expect((await fs.readFile(path.join(dir, 'valkey.log'), 'utf8')).length).toBeGreaterThan(0);
   }, 20_000);
 });
@@ -291,11 +341,16 @@ describe('rendered supervisord.conf', () => {
     };
     const conf = await renderSupervisordConf(options);
     expect(conf).not.toContain('{{');
-    for (const program of ['valkey', 'auth-verify', 'cortex-api', 'neuron-worker', 'nginx']) expect(conf).toContain(`[program:${program}]`);
+    for (const program of ['valkey', 'auth-verify', 'cortex-api', 'neuron-worker', 'nginx'])
+      expect(conf).toContain(`[program:${program}]`);
     expect(conf).toContain('port=127.0.0.1:9011\nusername=rhizome\npassword=sv0123');
-    expect(conf).toContain('command="/usr/sbin/nginx" -c "/data dir/run/nginx.conf" -e "/data dir/logs/nginx.log" -g "daemon off;"');
+    expect(conf).toContain(
+      'command="/usr/sbin/nginx" -c "/data dir/run/nginx.conf" -e "/data dir/logs/nginx.log" -g "daemon off;"',
+    );
     expect(conf).toContain('stdout_logfile=/data dir/logs/cortex.stdout.log');
-    expect(conf).toContain('HOST="127.0.0.1",PORT="8080",RHIZOME_DATA_DIR="/data dir",RHIZOME_CONFIG_DIR="/config",RHIZOME_QUEUE_URL="redis://:q0123@127.0.0.1:6390/0",RHIZOME_SUPERVISOR_URL="http://rhizome:sv0123@127.0.0.1:9011/RPC2"');
+    expect(conf).toContain(
+      'HOST="127.0.0.1",PORT="8080",RHIZOME_DATA_DIR="/data dir",RHIZOME_CONFIG_DIR="/config",RHIZOME_QUEUE_URL="redis://:q0123@127.0.0.1:6390/0",RHIZOME_SUPERVISOR_URL="http://rhizome:sv0123@127.0.0.1:9011/RPC2"',
+    );
     await expect(renderSupervisordConf({ ...options, dataDir: '/data%(here)s' })).rejects.toThrow(/not allowed/);
   });
 });

@@ -32,7 +32,15 @@ export function useStack(prefix: string): StackUnderTest {
   beforeAll(async () => {
     dataDir = await fs.mkdtemp(path.join(os.tmpdir(), prefix));
     const [publicPort, apiPort, authPort, redisPort, supervisorPort] = await freePorts(5);
-    stack = await startStack({ dataDir, configDir: path.join(dataDir, 'config'), publicPort, apiPort, authPort, redisPort, supervisorPort });
+    stack = await startStack({
+      dataDir,
+      configDir: path.join(dataDir, 'config'),
+      publicPort,
+      apiPort,
+      authPort,
+      redisPort,
+      supervisorPort,
+    });
   }, 60_000);
   afterAll(async () => {
     await stack?.stop();

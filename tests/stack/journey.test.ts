@@ -20,7 +20,11 @@ async function statusLine(url: string, headers: Record<string, string>): Promise
 
 async function whole(url: string): Promise<{ status: number; contentType: string | null; body: Buffer }> {
   const response = await fetch(url, { redirect: 'manual', signal: AbortSignal.timeout(15_000) });
-  return { status: response.status, contentType: response.headers.get('content-type'), body: Buffer.from(await response.arrayBuffer()) };
+  return {
+    status: response.status,
+    contentType: response.headers.get('content-type'),
+    body: Buffer.from(await response.arrayBuffer()),
+  };
 }
 
 /** The first `data:` frame of an event stream, or a timeout: a buffering proxy would hold it back. */
@@ -49,20 +53,27 @@ describe('a first session through nginx in front of the stack', () => {
   const running = useStack('rhizome-stack-journey-');
   const publicApi = () => `${running.stack.publicUrl}/api/v1`;
 
-
   const { credentials } = journeySteps(publicApi);
 
   it('answers every GET route of the API description through nginx as cortex-api answers it directly', async () => {
     const document = (await (await fetch(`${publicApi()}/openapi.json`)).json()) as ApiDocument;
-    const routes = Object.entries(document.paths).filter(([, operations]) => operations.get).map(([route]) => route.replace(/\{[^}]+\}/g, 'unknown'));
+    const routes = Object.entries(document.paths)
+      .filter(([, operations]) => operations.get)
+      .map(([route]) => route.replace(/\{[^}]+\}/g, 'unknown'));
     expect(routes.length).toBeGreaterThan(50);
     const headers = { authorization: `Bearer ${credentials().key}` };
     // The registry routes would otherwise try the default public registry: keep them on this machine.
-    const local = await call(publicApi(), 'PATCH', '/settings', { key: credentials().key, body: { registry: { url: 'http://127.0.0.1:9' } } });
+    const local = await call(publicApi(), 'PATCH', '/settings', {
+      key: credentials().key,
+      body: { registry: { url: 'http://127.0.0.1:9' } },
+    });
     expect(local.status, local.text).toBe(200);
     const differences: string[] = [];
     for (const route of routes) {
-      const [proxied, direct] = [await statusLine(`${publicApi()}${route}`, headers), await statusLine(`${running.stack.apiDirectUrl}/api/v1${route}`, headers)];
+      const [proxied, direct] = [
+        await statusLine(`${publicApi()}${route}`, headers),
+        await statusLine(`${running.stack.apiDirectUrl}/api/v1${route}`, headers),
+      ];
       if (proxied !== direct) differences.push(`GET ${route}: nginx ${proxied}, cortex-api ${direct}`);
     }
     expect(differences).toEqual([]);
@@ -72,18 +83,31 @@ describe('a first session through nginx in front of the stack', () => {
     const document = (await (await fetch(`${publicApi()}/openapi.json`)).json()) as ApiDocument;
     const streams = Object.entries(document.paths)
       // GET /mcp streams only inside a session opened by a POST (tests/api/mcp.test.ts covers it).
-      .filter(([route, operations]) => !route.includes('{') && route !== '/mcp' && operations.get?.responses['200']?.content?.['text/event-stream'])
+      .filter(
+        ([route, operations]) =>
+          !route.includes('{') && route !== '/mcp' && operations.get?.responses['200']?.content?.['text/event-stream'],
+      )
       .map(([route]) => route);
     const headers = { authorization: `Bearer ${credentials().key}` };
-    for (const route of streams) expect(await firstFrame(`${publicApi()}${route}`, headers, 5000), route).toMatch(/^data: /m);
+    for (const route of streams)
+      expect(await firstFrame(`${publicApi()}${route}`, headers, 5000), route).toMatch(/^data: /m);
   });
 
   it('serves the web interface, any path outside /api and its assets exactly as cortex-api does', async () => {
     const page = await whole(`${running.stack.publicUrl}/`);
-    const assets = [...page.body.toString('utf8').matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((match) => match[1]);
+    const assets = [...page.body.toString('utf8').matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map(
+      (match) => match[1],
+    );
     for (const route of ['/', '/graph', '/sources/src_123/chunks', ...assets]) {
-      const [proxied, direct] = [await whole(`${running.stack.publicUrl}${route}`), await whole(`${running.stack.apiDirectUrl}${route}`)];
-      expect({ route, status: proxied.status, contentType: proxied.contentType }).toEqual({ route, status: direct.status, contentType: direct.contentType });
+      const [proxied, direct] = [
+        await whole(`${running.stack.publicUrl}${route}`),
+        await whole(`${running.stack.apiDirectUrl}${route}`),
+      ];
+      expect({ route, status: proxied.status, contentType: proxied.contentType }).toEqual({
+        route,
+        status: direct.status,
+        contentType: direct.contentType,
+      });
       expect(proxied.body.equals(direct.body), route).toBe(true);
     }
   });
@@ -95,7 +119,12 @@ describe('a first session through nginx in front of the stack', () => {
       const { cookie, key } = credentials();
       const api = (method: string, route: string, body?: unknown) => call(publicApi(), method, route, { key, body });
       const configured = await api('PATCH', '/settings', {
-        llm: { chat_provider: 'localllm', localllm_chat_model: model, localllm_extraction_model: model, localllm_instances: [{ id: 'fake', name: 'Fake', base_url: ollama.url, enabled: true }] },
+        llm: {
+          chat_provider: 'localllm',
+          localllm_chat_model: model,
+          localllm_extraction_model: model,
+          localllm_instances: [{ id: 'fake', name: 'Fake', base_url: ollama.url, enabled: true }],
+        },
       });
       expect(configured.status, configured.text).toBe(200);
       const chat = (await api('POST', '/chats', { title: 'Streaming' })).body as { id: string };

@@ -12,7 +12,15 @@ describe('the README examples through nginx in front of the stack', () => {
   readmeExamples(async () => {
     const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'rhizome-stack-readme-'));
     const [publicPort, apiPort, authPort, redisPort, supervisorPort] = await freePorts(5);
-    const stack = await startStack({ dataDir, configDir: path.join(dataDir, 'config'), publicPort, apiPort, authPort, redisPort, supervisorPort });
+    const stack = await startStack({
+      dataDir,
+      configDir: path.join(dataDir, 'config'),
+      publicPort,
+      apiPort,
+      authPort,
+      redisPort,
+      supervisorPort,
+    });
     return {
       url: stack.publicUrl,
       dataDir,

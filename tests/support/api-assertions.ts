@@ -5,7 +5,14 @@ import type { CallResult } from './server.ts';
 /** A page of the spec's list envelope. */
 export interface PageOf<T> {
   data: T[];
-  pagination: { total: number; page: number; page_size: number; total_pages: number; has_next: boolean; has_prev: boolean };
+  pagination: {
+    total: number;
+    page: number;
+    page_size: number;
+    total_pages: number;
+    has_next: boolean;
+    has_prev: boolean;
+  };
 }
 
 export type Issue = ValidationIssue;

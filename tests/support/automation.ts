@@ -23,7 +23,6 @@ export interface Execution {
   child_execution_ids: string[];
 }
 
-
 /** A client bound to one server and session, whose `ok` asserts the status and returns the body. */
 export function automationClient(server: TestServer, cookie: string) {
   const call = (method: string, apiPath: string, body?: unknown) => server.call(method, apiPath, { cookie, body });
@@ -33,16 +32,28 @@ export function automationClient(server: TestServer, cookie: string) {
   };
 
   /** Polls an execution until it reaches one of `statuses` (finished ones by default). */
-  async function waitForExecution(id: string, statuses = ['completed', 'failed', 'cancelled'], timeoutMs = 30_000): Promise<Execution> {
-    return until(async () => {
-      const result = await call('GET', `/workflows/executions/${id}`);
-      return result.status === 200 && statuses.includes((result.body as Execution).status) ? (result.body as Execution) : undefined;
-    }, { timeoutMs, what: `execution ${id} to reach ${statuses.join('/')}` });
+  async function waitForExecution(
+    id: string,
+    statuses = ['completed', 'failed', 'cancelled'],
+    timeoutMs = 30_000,
+  ): Promise<Execution> {
+    return until(
+      async () => {
+        const result = await call('GET', `/workflows/executions/${id}`);
+        return result.status === 200 && statuses.includes((result.body as Execution).status)
+          ? (result.body as Execution)
+          : undefined;
+      },
+      { timeoutMs, what: `execution ${id} to reach ${statuses.join('/')}` },
+    );
   }
 
   /** Runs a workflow and waits for the execution to finish. */
   async function runToEnd(workflowId: string, inputs: Record<string, unknown> = {}): Promise<Execution> {
-    const queued = ok<{ execution_id: string }>(await call('POST', `/workflows/${workflowId}/executions`, { inputs }), 202);
+    const queued = ok<{ execution_id: string }>(
+      await call('POST', `/workflows/${workflowId}/executions`, { inputs }),
+      202,
+    );
     return waitForExecution(queued.execution_id);
   }
 
@@ -57,13 +68,19 @@ export function automationClient(server: TestServer, cookie: string) {
     }
   }
 
-  const createWorkflow = async (body: Record<string, unknown>) => ok<{ id: string; steps: { id: string }[] }>(await call('POST', '/workflows', body), 201);
+  const createWorkflow = async (body: Record<string, unknown>) =>
+    ok<{ id: string; steps: { id: string }[] }>(await call('POST', '/workflows', body), 201);
 
   return { call, ok, waitForExecution, runToEnd, eventually, createWorkflow };
 }
 
 /** A step calling a system tool. */
-export function toolStep(id: string, toolId: string, configuration: Record<string, unknown>, extra: Record<string, unknown> = {}) {
+export function toolStep(
+  id: string,
+  toolId: string,
+  configuration: Record<string, unknown>,
+  extra: Record<string, unknown> = {},
+) {
   return { id, name: id, tool_type: 'system_tool', tool_id: toolId, configuration, ...extra };
 }
 
@@ -71,7 +88,12 @@ export function toolStep(id: string, toolId: string, configuration: Record<strin
  * A test server with an account, its active database, and a local web server that http.request may
  * reach (loopback: private addresses are allowed, which tools.test.ts checks the default refuses).
  */
-export async function startAutomationServer(): Promise<{ server: TestServer; web: LocalWeb; db: Knex; client: ReturnType<typeof automationClient> }> {
+export async function startAutomationServer(): Promise<{
+  server: TestServer;
+  web: LocalWeb;
+  db: Knex;
+  client: ReturnType<typeof automationClient>;
+}> {
   const server = await startTestServer();
   const client = automationClient(server, await setUpAccount(server));
   const web = await startLocalWeb();

@@ -5,13 +5,21 @@ import { submitDatabaseTask } from '@rhizome/core/tasks';
 import { finishedTaskStatuses, until } from './wait.ts';
 
 /** The package the export task writes for a database (the active one by default), as bytes. */
-export async function exportedPackage(platform: Platform, options: { database?: string; include_embeddings?: boolean } = {}): Promise<Buffer> {
+export async function exportedPackage(
+  platform: Platform,
+  options: { database?: string; include_embeddings?: boolean } = {},
+): Promise<Buffer> {
   const database = options.database ?? platform.databases.currentName();
-  const { task_id } = await submitDatabaseTask(platform.queue, database, exportGraphOperation, { include_embeddings: options.include_embeddings ?? false });
-  const task = await until(async () => {
-    const current = await platform.tasks.get(task_id);
-    return current && finishedTaskStatuses.includes(current.status) ? current : undefined;
-  }, { timeoutMs: 30_000, what: `export task ${task_id}` });
+  const { task_id } = await submitDatabaseTask(platform.queue, database, exportGraphOperation, {
+    include_embeddings: options.include_embeddings ?? false,
+  });
+  const task = await until(
+    async () => {
+      const current = await platform.tasks.get(task_id);
+      return current && finishedTaskStatuses.includes(current.status) ? current : undefined;
+    },
+    { timeoutMs: 30_000, what: `export task ${task_id}` },
+  );
   if (task.status !== 'completed') throw new Error(`export task ${task_id} is ${task.status}: ${task.error ?? ''}`);
   return fs.promises.readFile(exportFile(platform.paths, task_id));
 }

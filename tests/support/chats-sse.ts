@@ -22,7 +22,12 @@ export interface EventRead {
  * headers arrived: the server is subscribed by then, so nothing published afterwards is missed.
  */
 export async function readEvents(
-  server: { base: string }, cookie: string, chatId: string, stopAfter?: (event: ChatEventFrame) => boolean, timeoutMs = 30_000, onOpen?: () => Promise<void>,
+  server: { base: string },
+  cookie: string,
+  chatId: string,
+  stopAfter?: (event: ChatEventFrame) => boolean,
+  timeoutMs = 30_000,
+  onOpen?: () => Promise<void>,
 ): Promise<EventRead> {
   const abort = new AbortController();
   const timer = setTimeout(() => abort.abort(), timeoutMs);
@@ -31,7 +36,8 @@ export async function readEvents(
   const events: ChatEventFrame[] = [];
   let ended = false;
   try {
-    if (!response.body || response.status !== 200) return { status: response.status, contentType: response.headers.get('content-type'), events, ended: true };
+    if (!response.body || response.status !== 200)
+      return { status: response.status, contentType: response.headers.get('content-type'), events, ended: true };
     const reader = response.body.getReader();
     const decoder = new TextDecoder();
     let buffer = '';
@@ -47,7 +53,11 @@ export async function readEvents(
       while ((cut = buffer.indexOf('\n\n')) >= 0) {
         const frame = buffer.slice(0, cut);
         buffer = buffer.slice(cut + 2);
-        const data = frame.split('\n').filter((line) => line.startsWith('data: ')).map((line) => line.slice(6)).join('\n');
+        const data = frame
+          .split('\n')
+          .filter((line) => line.startsWith('data: '))
+          .map((line) => line.slice(6))
+          .join('\n');
         if (!data) continue;
         const event = JSON.parse(data) as ChatEventFrame;
         events.push(event);

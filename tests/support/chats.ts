@@ -12,13 +12,22 @@ export { readEvents, type ChatEventFrame, type EventRead } from './chats-sse.ts'
 
 export const finalEvent = (read: EventRead) => read.events.at(-1)!;
 
-export async function createChat(server: TestServer, cookie: string, body: Record<string, unknown> = { title: 'Questions' }): Promise<ChatBody> {
+export async function createChat(
+  server: TestServer,
+  cookie: string,
+  body: Record<string, unknown> = { title: 'Questions' },
+): Promise<ChatBody> {
   const created = await server.call('POST', '/chats', { cookie, body });
   expect(created.status, created.text).toBe(201);
   return created.body as ChatBody;
 }
 
-export async function sendMessage(server: TestServer, cookie: string, chatId: string, content: string): Promise<string> {
+export async function sendMessage(
+  server: TestServer,
+  cookie: string,
+  chatId: string,
+  content: string,
+): Promise<string> {
   const sent = await server.call('POST', `/chats/${chatId}/send`, { cookie, body: { content } });
   expect(sent.status, sent.text).toBe(202);
   expect(sent.body).toMatchObject({ status: 'processing', task_id: expect.any(String) });
@@ -32,7 +41,12 @@ export async function getChat(server: TestServer, cookie: string, chatId: string
 }
 
 /** Polls the chat until it leaves `processing`. */
-export async function waitIdle(server: TestServer, cookie: string, chatId: string, timeoutMs = 30_000): Promise<ChatBody> {
+export async function waitIdle(
+  server: TestServer,
+  cookie: string,
+  chatId: string,
+  timeoutMs = 30_000,
+): Promise<ChatBody> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const chat = await getChat(server, cookie, chatId);
@@ -43,8 +57,16 @@ export async function waitIdle(server: TestServer, cookie: string, chatId: strin
 }
 
 /** Uploads a text source without extraction and waits until it is indexed. */
-export async function indexedText(server: TestServer, cookie: string, name: string, content: string): Promise<SourceResponseBody> {
-  const accepted = await uploadSources(server, cookie, '/sources', [{ name, content }], { extract_entities: 'false', auto_confirm: 'true' });
+export async function indexedText(
+  server: TestServer,
+  cookie: string,
+  name: string,
+  content: string,
+): Promise<SourceResponseBody> {
+  const accepted = await uploadSources(server, cookie, '/sources', [{ name, content }], {
+    extract_entities: 'false',
+    auto_confirm: 'true',
+  });
   expect(accepted.status, accepted.text).toBe(202);
   const source = await waitForSource(server, cookie, (accepted.body as SourceResponseBody).id, ['indexed', 'error']);
   expect(source.status, source.error_message ?? '').toBe('indexed');

@@ -16,13 +16,20 @@ export interface CliRun {
 
 /** `rhizome <args>` as its own process, with its data and config in `dataDir`. */
 export function spawnRhizome(args: string[], dataDir: string, env: Record<string, string> = {}): CliRun {
-  const childEnv: NodeJS.ProcessEnv = { ...process.env, RHIZOME_DATA_DIR: dataDir, RHIZOME_CONFIG_DIR: path.join(dataDir, 'config'), ...env };
+  const childEnv: NodeJS.ProcessEnv = {
+    ...process.env,
+    RHIZOME_DATA_DIR: dataDir,
+    RHIZOME_CONFIG_DIR: path.join(dataDir, 'config'),
+    ...env,
+  };
   delete childEnv.RHIZOME_QUEUE_URL;
   const child = spawn(process.execPath, [bin, ...args], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | string>((resolve) => child.once('close', (code, signal) => resolve(code ?? signal ?? 'unknown')));
+  const exited = new Promise<number | string>((resolve) =>
+    child.once('close', (code, signal) => resolve(code ?? signal ?? 'unknown')),
+  );
   return {
     child,
     output: () => output,
@@ -40,7 +47,12 @@ export function spawnRhizome(args: string[], dataDir: string, env: Record<string
 }
 
 /** Runs a command that ends by itself; resolves with its exit code and output. */
-export async function runRhizome(args: string[], dataDir: string, env: Record<string, string> = {}, timeoutMs = 60_000): Promise<{ code: number | string; output: string }> {
+export async function runRhizome(
+  args: string[],
+  dataDir: string,
+  env: Record<string, string> = {},
+  timeoutMs = 60_000,
+): Promise<{ code: number | string; output: string }> {
   const run = spawnRhizome(args, dataDir, env);
   const timer = setTimeout(() => run.child.kill('SIGKILL'), timeoutMs);
   const code = await run.exited;

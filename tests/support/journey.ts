@@ -20,7 +20,8 @@ export function journeySteps(base: () => string): { credentials: () => { cookie:
   let cookie = '';
   let key = '';
   let sourceId = '';
-  const api = (method: string, route: string, options: CallOptions = {}): Promise<CallResult> => call(base(), method, route, { key, ...options });
+  const api = (method: string, route: string, options: CallOptions = {}): Promise<CallResult> =>
+    call(base(), method, route, { key, ...options });
   const ok = async (method: string, route: string, status: number, options: CallOptions = {}): Promise<unknown> => {
     const result = await api(method, route, options);
     expect(result.status, `${method} ${route}: ${result.text.slice(0, 300)}`).toBe(status);
@@ -50,17 +51,28 @@ export function journeySteps(base: () => string): { credentials: () => { cookie:
     form.append('auto_confirm', 'true');
     form.append('domain', 'biographical');
     form.append('file', new Blob([document]), 'curie.txt');
-    const uploaded = await fetch(`${base()}/sources`, { method: 'POST', headers: { authorization: `Bearer ${key}` }, body: form });
+    const uploaded = await fetch(`${base()}/sources`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}` },
+      body: form,
+    });
     expect(uploaded.status, await uploaded.clone().text()).toBe(202);
     sourceId = ((await uploaded.json()) as { id: string }).id;
 
     const source = await until(async () => {
-      const current = (await ok('GET', `/sources/${sourceId}`, 200)) as { status: string; error_message: string | null; extraction_entities_count: number };
+      const current = (await ok('GET', `/sources/${sourceId}`, 200)) as {
+        status: string;
+        error_message: string | null;
+        extraction_entities_count: number;
+      };
       return ['committed', 'error'].includes(current.status) ? current : undefined;
     }, 'the source to be committed');
     expect(source.status, source.error_message ?? '').toBe('committed');
     expect(source.extraction_entities_count).toBeGreaterThanOrEqual(3);
-    expect(await ok('GET', `/sources/${sourceId}/extraction`, 200)).toMatchObject({ status: 'completed', failed_chunks: 0 });
+    expect(await ok('GET', `/sources/${sourceId}/extraction`, 200)).toMatchObject({
+      status: 'completed',
+      failed_chunks: 0,
+    });
   });
 
   it('journey: finds the entity and the passage by keyword and hybrid search, the entity cited from the document', async () => {
@@ -70,9 +82,19 @@ export function journeySteps(base: () => string): { credentials: () => { cookie:
       };
       const marie = found.data.find((hit) => hit.node?.label === 'Marie Curie')?.node;
       expect(marie, searchType).toBeDefined();
-      expect(found.data.some((hit) => hit.chunk?.source_id === sourceId), searchType).toBe(true);
-      const citations = ((await ok('GET', `/nodes/${marie!.id}/citations`, 200)) as { data: { source: { id: string }; context_snippet: string | null }[] }).data;
-      expect(citations[0]).toMatchObject({ source: { id: sourceId }, context_snippet: expect.stringContaining('Marie Curie') });
+      expect(
+        found.data.some((hit) => hit.chunk?.source_id === sourceId),
+        searchType,
+      ).toBe(true);
+      const citations = (
+        (await ok('GET', `/nodes/${marie!.id}/citations`, 200)) as {
+          data: { source: { id: string }; context_snippet: string | null }[];
+        }
+      ).data;
+      expect(citations[0]).toMatchObject({
+        source: { id: sourceId },
+        context_snippet: expect.stringContaining('Marie Curie'),
+      });
     }
   });
 
@@ -105,9 +127,13 @@ export function journeySteps(base: () => string): { credentials: () => { cookie:
     }, 'the export task');
     expect(task.status, JSON.stringify(task.error)).toBe('completed');
 
-    const download = await fetch(`${base()}/exports/${taskId}/download`, { headers: { authorization: `Bearer ${key}` } });
+    const download = await fetch(`${base()}/exports/${taskId}/download`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
     expect(download.status).toBe(200);
-    expect(download.headers.get('content-disposition')).toMatch(/^attachment; filename="knowledge_export_\d{8}_\d{6}\.ccx"$/);
+    expect(download.headers.get('content-disposition')).toMatch(
+      /^attachment; filename="knowledge_export_\d{8}_\d{6}\.ccx"$/,
+    );
     const bytes = Buffer.from(await download.arrayBuffer());
     expect(bytes.subarray(0, 2).toString()).toBe('PK');
     expect(bytes.includes(Buffer.from('knowledge.jsonld'))).toBe(true);

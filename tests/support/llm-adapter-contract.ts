@@ -25,12 +25,23 @@ function request(content: string, extra: { tools?: boolean; signal?: AbortSignal
     temperature: 0.1,
     maxTokens: 256,
     signal: extra.signal,
-    tools: extra.tools ? [{ name: 'search_graph', description: 'Search the graph', parameters: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] } }] : undefined,
+    tools: extra.tools
+      ? [
+          {
+            name: 'search_graph',
+            description: 'Search the graph',
+            parameters: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] },
+          },
+        ]
+      : undefined,
   };
 }
 
 async function failureOf(promise: Promise<unknown>): Promise<LlmError> {
-  const error = await promise.then(() => null, (caught: unknown) => caught);
+  const error = await promise.then(
+    () => null,
+    (caught: unknown) => caught,
+  );
   expect(error).toBeInstanceOf(LlmError);
   return error as LlmError;
 }
@@ -39,10 +50,17 @@ async function failureOf(promise: Promise<unknown>): Promise<LlmError> {
  * One contract every model adapter meets against its fake server: chat, streaming, images, tools, embeddings,
  * cancellation, timeouts, a transient 429 retried to success, and a 401 that is not retried.
  */
-export function describeAdapterContract(name: string, setup: () => Promise<ContractSubject>, teardown: () => Promise<void> = async () => {}) {
+export function describeAdapterContract(
+  name: string,
+  setup: () => Promise<ContractSubject>,
+  teardown: () => Promise<void> = async () => {},
+) {
   describe(`${name} adapter contract`, () => {
     let subject: ContractSubject;
-    const chat = (content: string, extra?: Parameters<typeof request>[1]) => ({ ...request(content, extra), model: subject.model });
+    const chat = (content: string, extra?: Parameters<typeof request>[1]) => ({
+      ...request(content, extra),
+      model: subject.model,
+    });
 
     it('completes a chat with text and token usage', async () => {
       subject = await setup();
@@ -77,7 +95,17 @@ export function describeAdapterContract(name: string, setup: () => Promise<Contr
       try {
         const image = Uint8Array.from({ length: 300 }, (_, index) => (index * 7) % 256);
         const request = chat('what is in this picture?');
-        const result = await completeWithPolicy(subject.chat, { ...request, operation: 'vision', messages: [{ role: 'user', content: 'what is in this picture?', images: [{ mediaType: 'image/png', data: image }] }] }, policy);
+        const result = await completeWithPolicy(
+          subject.chat,
+          {
+            ...request,
+            operation: 'vision',
+            messages: [
+              { role: 'user', content: 'what is in this picture?', images: [{ mediaType: 'image/png', data: image }] },
+            ],
+          },
+          policy,
+        );
         expect(result.text).toBe(fakeReply('what is in this picture?', [image]));
       } finally {
         await teardown();
@@ -89,7 +117,10 @@ export function describeAdapterContract(name: string, setup: () => Promise<Contr
       try {
         const result = await completeWithPolicy(subject.chat, chat('please use tool now', { tools: true }), policy);
         expect(result.toolCalls).toHaveLength(1);
-        expect(result.toolCalls[0]).toMatchObject({ name: 'search_graph', arguments: { query: 'please use tool now' } });
+        expect(result.toolCalls[0]).toMatchObject({
+          name: 'search_graph',
+          arguments: { query: 'please use tool now' },
+        });
         expect(result.toolCalls[0].id).toBeTruthy();
         expect(result.finishReason).toBe('tool_calls');
       } finally {
@@ -104,7 +135,9 @@ export function describeAdapterContract(name: string, setup: () => Promise<Contr
         const controller = new AbortController();
         const started = performance.now();
         setTimeout(() => controller.abort(), 50);
-        const error = await failureOf(completeWithPolicy(subject.chat, chat('slow', { signal: controller.signal }), policy));
+        const error = await failureOf(
+          completeWithPolicy(subject.chat, chat('slow', { signal: controller.signal }), policy),
+        );
         expect(error.kind).toBe('cancelled');
         expect(performance.now() - started).toBeLessThan(1500);
       } finally {
@@ -116,7 +149,9 @@ export function describeAdapterContract(name: string, setup: () => Promise<Contr
       subject = await setup();
       try {
         subject.fake.setDelay(3000);
-        const error = await failureOf(completeWithPolicy(subject.chat, chat('slow'), { ...policy, maxRetries: 0, timeoutMs: 200 }));
+        const error = await failureOf(
+          completeWithPolicy(subject.chat, chat('slow'), { ...policy, maxRetries: 0, timeoutMs: 200 }),
+        );
         expect(error.kind).toBe('timeout');
       } finally {
         await teardown();

@@ -20,8 +20,14 @@ export async function startLocalWeb(): Promise<LocalWeb> {
       const url = new URL(request.url ?? '/', 'http://local');
       const body = Buffer.concat(chunks).toString('utf8');
       state.requests.push({ method: request.method ?? 'GET', path: url.pathname, body, headers: request.headers });
-      const json = (status: number, value: unknown) => response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
-      if (url.pathname === '/echo') return json(200, { method: request.method, body: body ? (JSON.parse(body) as unknown) : null, query: Object.fromEntries(url.searchParams) });
+      const json = (status: number, value: unknown) =>
+        response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
+      if (url.pathname === '/echo')
+        return json(200, {
+          method: request.method,
+          body: body ? (JSON.parse(body) as unknown) : null,
+          query: Object.fromEntries(url.searchParams),
+        });
       if (url.pathname === '/text') return response.writeHead(200, { 'content-type': 'text/plain' }).end('plain words');
       if (url.pathname === '/missing') return json(404, { error: 'nope' });
       if (url.pathname === '/flaky') {
@@ -29,10 +35,15 @@ export async function startLocalWeb(): Promise<LocalWeb> {
         const key = url.searchParams.get('key') ?? '';
         const seen = (flaky.get(key) ?? 0) + 1;
         flaky.set(key, seen);
-        return seen <= Number(url.searchParams.get('fail') ?? 1) ? json(503, { attempt: seen }) : json(200, { attempt: seen });
+        return seen <= Number(url.searchParams.get('fail') ?? 1)
+          ? json(503, { attempt: seen })
+          : json(200, { attempt: seen });
       }
       if (url.pathname === '/slow') {
-        const timer = setTimeout(() => json(200, { slept: Number(url.searchParams.get('ms')) }), Number(url.searchParams.get('ms') ?? 10_000));
+        const timer = setTimeout(
+          () => json(200, { slept: Number(url.searchParams.get('ms')) }),
+          Number(url.searchParams.get('ms') ?? 10_000),
+        );
         response.on('close', () => {
           if (!response.writableEnded) {
             clearTimeout(timer);

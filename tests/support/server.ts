@@ -33,9 +33,16 @@ export function tempDataDir(): string {
 }
 
 /** The embedded default on a free 127.0.0.1 port with its own data directory. */
-export async function startTestServer(options: { dataDir?: string; env?: Record<string, string> } = {}): Promise<TestServer> {
+export async function startTestServer(
+  options: { dataDir?: string; env?: Record<string, string> } = {},
+): Promise<TestServer> {
   const dataDir = options.dataDir ?? tempDataDir();
-  const env: NodeJS.ProcessEnv = { ...process.env, RHIZOME_DATA_DIR: dataDir, RHIZOME_CONFIG_DIR: path.join(dataDir, 'config'), ...options.env };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    RHIZOME_DATA_DIR: dataDir,
+    RHIZOME_CONFIG_DIR: path.join(dataDir, 'config'),
+    ...options.env,
+  };
   delete env.RHIZOME_QUEUE_URL;
   const server = await startEmbedded({ host: '127.0.0.1', port: 0 }, env);
   const base = `${server.url}/api/v1`;
@@ -50,7 +57,12 @@ export async function startTestServer(options: { dataDir?: string; env?: Record<
   };
 }
 
-export async function call(base: string, method: string, apiPath: string, options: CallOptions = {}): Promise<CallResult> {
+export async function call(
+  base: string,
+  method: string,
+  apiPath: string,
+  options: CallOptions = {},
+): Promise<CallResult> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.cookie) headers.cookie = options.cookie;
   if (options.key) headers.authorization = `Bearer ${options.key}`;
@@ -74,7 +86,11 @@ export async function call(base: string, method: string, apiPath: string, option
 }
 
 /** Sets up the account and returns the session cookie. */
-export async function setUpAccount(server: TestServer, username = 'operator', password = 'correct horse battery'): Promise<string> {
+export async function setUpAccount(
+  server: TestServer,
+  username = 'operator',
+  password = 'correct horse battery',
+): Promise<string> {
   const result = await server.call('POST', '/auth/setup', { body: { username, password } });
   if (result.status !== 201 || !result.cookie) throw new Error(`setup failed: ${result.status} ${result.text}`);
   return result.cookie;

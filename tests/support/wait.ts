@@ -13,7 +13,10 @@ export interface UntilOptions {
  * Polls `probe` until it returns something other than `undefined` (or `false`) and returns that; throws
  * after `timeoutMs`. A probe that throws stops the wait with its error (e.g. a task that failed).
  */
-export async function until<T>(probe: () => Promise<T | undefined | false> | T | undefined | false, options: UntilOptions = {}): Promise<T> {
+export async function until<T>(
+  probe: () => Promise<T | undefined | false> | T | undefined | false,
+  options: UntilOptions = {},
+): Promise<T> {
   const { timeoutMs = 10_000, intervalMs = 25, what = 'a condition' } = options;
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -53,11 +56,15 @@ export async function waitForTask(
       if (response.status !== 200) throw new Error(`GET /queue/tasks/${taskId}: ${response.status} ${response.text}`);
       const current = response.body as TaskView;
       if (statuses.includes(current.status)) return current;
-      if (finishedTaskStatuses.includes(current.status)) throw new Error(`task ${taskId} is ${current.status}, expected ${statuses.join('/')}: ${current.error ?? ''}`);
+      if (finishedTaskStatuses.includes(current.status))
+        throw new Error(`task ${taskId} is ${current.status}, expected ${statuses.join('/')}: ${current.error ?? ''}`);
       return undefined;
     },
     { timeoutMs: options.timeoutMs ?? 30_000, intervalMs: 20, what: `task ${taskId} to be ${statuses.join('/')}` },
   );
-  const result = task.status === 'completed' ? ((await call('GET', `/queue/tasks/${taskId}/result`)).body as { result: unknown }).result : null;
+  const result =
+    task.status === 'completed'
+      ? ((await call('GET', `/queue/tasks/${taskId}/result`)).body as { result: unknown }).result
+      : null;
   return { ...task, result };
 }

@@ -16,14 +16,20 @@ describe('web interface: account, keys, databases', { timeout: 60_000 }, () => {
   async function signIn(secret = password) {
     await page.getByLabel('Username').fill('operator');
     await page.getByLabel(/^Password/).fill(secret);
-    await Promise.all([page.waitForResponse('**/api/v1/auth/login'), page.getByRole('button', { name: 'Sign in' }).click()]);
+    await Promise.all([
+      page.waitForResponse('**/api/v1/auth/login'),
+      page.getByRole('button', { name: 'Sign in' }).click(),
+    ]);
   }
 
   beforeAll(async () => {
     server = await startTestServer();
     cookie = await setUpAccount(server, 'operator', password);
     // A short rate-limit window, so the test sees the limit and then signs in.
-    const patched = await server.call('PATCH', '/settings', { cookie, body: { local_auth: { login_max_attempts: 3, rate_limit_window_seconds: 8 } } });
+    const patched = await server.call('PATCH', '/settings', {
+      cookie,
+      body: { local_auth: { login_max_attempts: 3, rate_limit_window_seconds: 8 } },
+    });
     expect(patched.status, patched.text).toBe(200);
     session = await openBrowser(server.url);
     page = session.page;
@@ -41,7 +47,10 @@ describe('web interface: account, keys, databases', { timeout: 60_000 }, () => {
     await signIn('not the password');
     await signIn('not the password');
     await signIn('not the password');
-    await page.getByRole('alert').getByText(/Too many login attempts; try again in \d+ s/).waitFor();
+    await page
+      .getByRole('alert')
+      .getByText(/Too many login attempts; try again in \d+ s/)
+      .waitFor();
     await captureScreen(page, 'sign-in-error');
     await page.waitForTimeout(8_100);
     await signIn();
@@ -77,16 +86,30 @@ describe('web interface: account, keys, databases', { timeout: 60_000 }, () => {
   });
 
   it('switches the active database from the header, and back', async () => {
-    expect((await server.call('POST', '/databases', { cookie: await freshCookie(), body: { name: 'research' } })).status).toBe(201);
+    expect(
+      (await server.call('POST', '/databases', { cookie: await freshCookie(), body: { name: 'research' } })).status,
+    ).toBe(201);
     const switcher = page.getByRole('combobox', { name: 'Active database' });
     await switcher.click();
     await page.getByRole('option', { name: 'research' }).click();
     await page.getByText('Now working in the database “research”.').waitFor();
     await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
-    expect(((await server.call('GET', '/databases/current', { cookie: await freshCookie() })).body as { current: string }).current).toBe('research');
+    expect(
+      ((await server.call('GET', '/databases/current', { cookie: await freshCookie() })).body as { current: string })
+        .current,
+    ).toBe('research');
     await switcher.click();
     await page.getByRole('option', { name: 'default' }).click();
-    await expect.poll(async () => ((await server.call('GET', '/databases/current', { cookie: await freshCookie() })).body as { current: string }).current).toBe('default');
+    await expect
+      .poll(
+        async () =>
+          (
+            (await server.call('GET', '/databases/current', { cookie: await freshCookie() })).body as {
+              current: string;
+            }
+          ).current,
+      )
+      .toBe('default');
   });
 
   it('changes the password (every session ends) and signs out', async () => {

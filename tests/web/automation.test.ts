@@ -9,8 +9,18 @@ import { captureScreen, openBrowser, type Session } from './support/browser.ts';
 const password = 'correct horse battery';
 const nav = (page: Page, name: string) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name });
 
-interface StepRun { step_id: string; status: string; output: unknown }
-interface Execution { id: string; workflow_id: string; status: string; trigger_id: string | null; steps: StepRun[] }
+interface StepRun {
+  step_id: string;
+  status: string;
+  output: unknown;
+}
+interface Execution {
+  id: string;
+  workflow_id: string;
+  status: string;
+  trigger_id: string | null;
+  steps: StepRun[];
+}
 
 /**
  * Automation in a real browser: a workflow of two steps (the second runs after the first) built in the
@@ -24,7 +34,7 @@ describe('web interface: automation', { timeout: 180_000 }, () => {
   let cookie: string;
   let workflowId = '';
 
-  const api = async <T,>(method: string, path: string, body?: unknown) => {
+  const api = async <T>(method: string, path: string, body?: unknown) => {
     const result = await server.call(method, path, { cookie, body });
     expect(result.status, `${method} ${path}: ${result.text}`).toBeLessThan(300);
     return result.body as T;
@@ -73,18 +83,35 @@ describe('web interface: automation', { timeout: 180_000 }, () => {
     await page.getByRole('heading', { name: 'Note new nodes' }).waitFor();
     workflowId = new URL(page.url()).pathname.split('/').at(-1)!;
 
-    await page.getByRole('textbox', { name: 'Inputs (JSON schema)' }).fill(JSON.stringify({ type: 'object', properties: { entity_id: { type: 'string' }, entity_type: { type: 'string' } } }));
+    await page.getByRole('textbox', { name: 'Inputs (JSON schema)' }).fill(
+      JSON.stringify({
+        type: 'object',
+        properties: { entity_id: { type: 'string' }, entity_type: { type: 'string' } },
+      }),
+    );
     await page.getByRole('button', { name: 'Save the settings' }).click();
     await page.getByText('The workflow “Note new nodes” is saved.').waitFor();
 
-    await addStep('Collect', /data\.merge/, JSON.stringify({ items: [{ node: '{{inputs.entity_id}}' }, { kind: '{{inputs.entity_type}}' }] }));
-    await addStep('Pick node id', /data\.extract/, JSON.stringify({ data: '{{steps.collect.output.result}}', path: 'node' }), /Collect \(collect\)/);
+    await addStep(
+      'Collect',
+      /data\.merge/,
+      JSON.stringify({ items: [{ node: '{{inputs.entity_id}}' }, { kind: '{{inputs.entity_type}}' }] }),
+    );
+    await addStep(
+      'Pick node id',
+      /data\.extract/,
+      JSON.stringify({ data: '{{steps.collect.output.result}}', path: 'node' }),
+      /Collect \(collect\)/,
+    );
     await page.locator('tr[data-step-id="pick_node_id"]').getByText('Collect').waitFor();
     const dag = page.getByTestId('dag-view');
     await expect.poll(() => dag.locator('.react-flow__node').count()).toBe(2);
     await expect.poll(() => dag.locator('.react-flow__edge').count()).toBe(1);
 
-    const saved = await api<{ steps: { id: string; tool_id: string; depends_on: string[] }[] }>('GET', `/workflows/${workflowId}`);
+    const saved = await api<{ steps: { id: string; tool_id: string; depends_on: string[] }[] }>(
+      'GET',
+      `/workflows/${workflowId}`,
+    );
     expect(saved.steps.map(({ id, tool_id, depends_on }) => ({ id, tool_id, depends_on }))).toEqual([
       { id: 'collect', tool_id: 'data.merge', depends_on: [] },
       { id: 'pick_node_id', tool_id: 'data.extract', depends_on: ['collect'] },
@@ -97,9 +124,15 @@ describe('web interface: automation', { timeout: 180_000 }, () => {
     const dialog = page.getByRole('dialog', { name: 'Add a step' });
     await dialog.getByRole('textbox', { name: 'Name', exact: true }).fill('Racing');
     await choose(dialog.getByRole('combobox', { name: 'Tool' }), /data\.extract/);
-    await dialog.getByRole('textbox', { name: 'Configuration' }).fill(JSON.stringify({ data: '{{steps.pick_node_id.output}}' }));
+    await dialog
+      .getByRole('textbox', { name: 'Configuration' })
+      .fill(JSON.stringify({ data: '{{steps.pick_node_id.output}}' }));
     await dialog.getByRole('button', { name: 'Add the step' }).click();
-    await dialog.getByRole('alert').getByText(/pick_node_id/).first().waitFor();
+    await dialog
+      .getByRole('alert')
+      .getByText(/pick_node_id/)
+      .first()
+      .waitFor();
     await captureScreen(page, 'workflow-step-refused');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     expect((await api<{ steps: unknown[] }>('GET', `/workflows/${workflowId}`)).steps).toHaveLength(2);
@@ -117,11 +150,21 @@ describe('web interface: automation', { timeout: 180_000 }, () => {
     await dialog.waitFor({ state: 'hidden' });
     const row = page.locator('tr', { hasText: 'When a node appears' });
     await row.getByText('Not run yet').waitFor();
-    const [trigger] = (await api<{ data: { id: string; name: string; event_source: string; workflow_id: string; enabled: boolean }[] }>('GET', '/triggers')).data.filter((entry) => entry.name === 'When a node appears');
+    const [trigger] = (
+      await api<{ data: { id: string; name: string; event_source: string; workflow_id: string; enabled: boolean }[] }>(
+        'GET',
+        '/triggers',
+      )
+    ).data.filter((entry) => entry.name === 'When a node appears');
     expect(trigger).toMatchObject({ event_source: 'node.create', workflow_id: workflowId, enabled: true });
-    expect((await api<{ filters: unknown }>('GET', `/triggers/${trigger.id}`)).filters).toEqual({ entity_type: 'node' });
+    expect((await api<{ filters: unknown }>('GET', `/triggers/${trigger.id}`)).filters).toEqual({
+      entity_type: 'node',
+    });
 
-    const node = await api<{ id: string }>('POST', '/nodes', { template_id: 'system_template_person', label: 'Grace Hopper' });
+    const node = await api<{ id: string }>('POST', '/nodes', {
+      template_id: 'system_template_person',
+      label: 'Grace Hopper',
+    });
     await page.getByRole('tab', { name: 'Executions' }).click();
     const run = page.locator('tr[data-execution-id]', { hasText: 'Note new nodes' });
     await run.getByTestId('execution-status').getByText('completed').waitFor({ timeout: 60_000 });
@@ -159,7 +202,15 @@ describe('web interface: automation', { timeout: 180_000 }, () => {
     await dialog.getByText('The workflow started').waitFor();
     await captureScreen(page, 'trigger-fire');
     await dialog.getByRole('button', { name: 'Done' }).click();
-    await expect.poll(async () => (await api<{ data: Execution[] }>('GET', `/workflows/executions?workflow_id=${workflowId}`)).data.filter((entry) => entry.status === 'completed').length, { timeout: 30_000 }).toBe(2);
+    await expect
+      .poll(
+        async () =>
+          (await api<{ data: Execution[] }>('GET', `/workflows/executions?workflow_id=${workflowId}`)).data.filter(
+            (entry) => entry.status === 'completed',
+          ).length,
+        { timeout: 30_000 },
+      )
+      .toBe(2);
     await page.reload();
     await row.getByText('2 runs').waitFor();
     await captureScreen(page, 'automation-triggers');
@@ -179,14 +230,30 @@ describe('web interface: automation', { timeout: 180_000 }, () => {
     await nav(page, 'Automation').click();
     await page.locator(`tr[data-workflow-id="${workflowId}"]`).waitFor();
     await captureScreen(page, 'automation-workflows');
-    await page.locator(`tr[data-workflow-id="${workflowId}"]`).getByRole('button', { name: 'Actions for Note new nodes' }).click();
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('menuitem', { name: 'Export JSON' }).click()]);
+    await page
+      .locator(`tr[data-workflow-id="${workflowId}"]`)
+      .getByRole('button', { name: 'Actions for Note new nodes' })
+      .click();
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('menuitem', { name: 'Export JSON' }).click(),
+    ]);
     const file = await download.path();
     const definition = JSON.parse(fs.readFileSync(file, 'utf8')) as { format: string; steps: unknown[] };
-    expect(definition).toMatchObject({ format: 'rhizome.workflow', steps: [{ id: 'collect' }, { id: 'pick_node_id', depends_on: ['collect'] }] });
+    expect(definition).toMatchObject({
+      format: 'rhizome.workflow',
+      steps: [{ id: 'collect' }, { id: 'pick_node_id', depends_on: ['collect'] }],
+    });
 
-    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('button', { name: 'Import JSON…' }).click()]);
-    await chooser.setFiles({ name: 'note-new-nodes.workflow.json', mimeType: 'application/json', buffer: fs.readFileSync(file) });
+    const [chooser] = await Promise.all([
+      page.waitForEvent('filechooser'),
+      page.getByRole('button', { name: 'Import JSON…' }).click(),
+    ]);
+    await chooser.setFiles({
+      name: 'note-new-nodes.workflow.json',
+      mimeType: 'application/json',
+      buffer: fs.readFileSync(file),
+    });
     await page.getByText(/is imported with 2 steps/).waitFor();
     await expect.poll(() => page.getByTestId('dag-view').locator('.react-flow__edge').count()).toBe(1);
     const copyId = new URL(page.url()).pathname.split('/').at(-1)!;
@@ -199,7 +266,9 @@ describe('web interface: automation', { timeout: 180_000 }, () => {
     await dialog.getByRole('button', { name: 'Run', exact: true }).click();
     await page.getByTestId('execution-status').getByText('completed').waitFor({ timeout: 60_000 });
     const executionId = new URL(page.url()).pathname.split('/').at(-1)!;
-    expect((await api<Execution>('GET', `/workflows/executions/${executionId}`)).steps.at(-1)?.output).toEqual({ value: 'typed-by-hand' });
+    expect((await api<Execution>('GET', `/workflows/executions/${executionId}`)).steps.at(-1)?.output).toEqual({
+      value: 'typed-by-hand',
+    });
   });
 
   it('cancels a run that is still going', async () => {
@@ -210,7 +279,12 @@ describe('web interface: automation', { timeout: 180_000 }, () => {
     try {
       await api('PATCH', '/settings', { web: { allow_private_addresses: true } });
       const url = `http://127.0.0.1:${(slow.address() as AddressInfo).port}/slow`;
-      const workflow = await api<{ id: string }>('POST', '/workflows', { name: 'Wait for a slow server', steps: [{ id: 'call', name: 'Call', tool_type: 'system_tool', tool_id: 'http.request', configuration: { url } }] });
+      const workflow = await api<{ id: string }>('POST', '/workflows', {
+        name: 'Wait for a slow server',
+        steps: [
+          { id: 'call', name: 'Call', tool_type: 'system_tool', tool_id: 'http.request', configuration: { url } },
+        ],
+      });
       await page.goto(`/automation/workflows/${workflow.id}`);
       await page.getByRole('button', { name: 'Run…' }).click();
       await page.getByRole('dialog', { name: /Run/ }).getByRole('button', { name: 'Run', exact: true }).click();

@@ -17,8 +17,16 @@ describe('web interface: chat turn controls', { timeout: 60_000 }, () => {
   beforeAll(async () => {
     server = await startTestServer();
     cookie = await setUpAccount(server);
-    await indexedText(server, cookie, 'lighthouse.txt', 'The Kestrel Point lighthouse was built in 1871 by the engineer Miriam Holloway. Its lamp was converted to electricity in 1932.');
-    const patched = await server.call('PATCH', '/settings', { cookie, body: { chat: { tool_approval: 'always-ask' } } });
+    await indexedText(
+      server,
+      cookie,
+      'lighthouse.txt',
+      'The Kestrel Point lighthouse was built in 1871 by the engineer Miriam Holloway. Its lamp was converted to electricity in 1932.',
+    );
+    const patched = await server.call('PATCH', '/settings', {
+      cookie,
+      body: { chat: { tool_approval: 'always-ask' } },
+    });
     expect(patched.status, patched.text).toBe(200);
     session = await openBrowser(server.url);
     page = session.page;
@@ -36,7 +44,9 @@ describe('web interface: chat turn controls', { timeout: 60_000 }, () => {
     await page.getByLabel('Message').fill('When was the Kestrel Point lighthouse built?');
     await page.keyboard.press('Enter');
     await approval().waitFor();
-    await approval().getByText(/wants to run/).waitFor();
+    await approval()
+      .getByText(/wants to run/)
+      .waitFor();
     await captureScreen(page, 'chat-approval');
     await approval().getByRole('button', { name: 'Deny' }).click();
     await page.getByRole('button', { name: 'Regenerate' }).waitFor({ timeout: 30_000 });
@@ -47,7 +57,10 @@ describe('web interface: chat turn controls', { timeout: 60_000 }, () => {
     await page.getByRole('button', { name: 'Regenerate' }).click();
     await approval().waitFor();
     await page.getByRole('button', { name: 'Stop' }).click();
-    await answers().last().getByText(/stopped by the user/i).waitFor({ timeout: 30_000 });
+    await answers()
+      .last()
+      .getByText(/stopped by the user/i)
+      .waitFor({ timeout: 30_000 });
     await page.getByRole('button', { name: 'Regenerate' }).waitFor();
   });
 
@@ -60,7 +73,10 @@ describe('web interface: chat turn controls', { timeout: 60_000 }, () => {
 
   it('retries a question left without an answer', async () => {
     const chatId = new URL(page.url()).pathname.split('/').at(-1)!;
-    const added = await server.call('POST', `/chats/${chatId}/messages`, { cookie, body: { role: 'user', content: 'Who was the engineer of the Kestrel Point lighthouse?' } });
+    const added = await server.call('POST', `/chats/${chatId}/messages`, {
+      cookie,
+      body: { role: 'user', content: 'Who was the engineer of the Kestrel Point lighthouse?' },
+    });
     expect(added.status, added.text).toBe(201);
     await page.reload();
     await page.getByRole('button', { name: 'Retry' }).click();

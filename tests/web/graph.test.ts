@@ -14,9 +14,18 @@ interface Node {
 }
 
 const documents = [
-  ['lighthouse.txt', 'The Kestrel Point lighthouse was built in 1871 by the engineer Miriam Holloway. Miriam Holloway was born in Plymouth. The Kestrel Point lighthouse stands in Cornwall.'],
-  ['orchard.txt', 'The Bramblewood orchard was planted by Thomas Ashdown in Kent in 1902. Thomas Ashdown was born in Canterbury. Miriam Holloway visited the Bramblewood orchard.'],
-  ['mill.txt', 'The Woodbridge tide mill stands on the river Deben in Suffolk. The Woodbridge Tide Mill Trust restored the mill in 1968. Thomas Ashdown admired the Woodbridge tide mill.'],
+  [
+    'lighthouse.txt',
+    'The Kestrel Point lighthouse was built in 1871 by the engineer Miriam Holloway. Miriam Holloway was born in Plymouth. The Kestrel Point lighthouse stands in Cornwall.',
+  ],
+  [
+    'orchard.txt',
+    'The Bramblewood orchard was planted by Thomas Ashdown in Kent in 1902. Thomas Ashdown was born in Canterbury. Miriam Holloway visited the Bramblewood orchard.',
+  ],
+  [
+    'mill.txt',
+    'The Woodbridge tide mill stands on the river Deben in Suffolk. The Woodbridge Tide Mill Trust restored the mill in 1968. Thomas Ashdown admired the Woodbridge tide mill.',
+  ],
 ] as const;
 
 /**
@@ -31,7 +40,7 @@ describe('web interface: the graph explorer and entity pages', { timeout: 240_00
   let page: Page;
   let cookie: string;
   let landmark: Node;
-  const api = async <T,>(method: string, route: string, body?: unknown): Promise<T> => {
+  const api = async <T>(method: string, route: string, body?: unknown): Promise<T> => {
     const result = await server.call(method, route, { cookie, body });
     expect(result.status, `${method} ${route}: ${result.text.slice(0, 300)}`).toBeLessThan(300);
     return result.body as T;
@@ -52,21 +61,47 @@ describe('web interface: the graph explorer and entity pages', { timeout: 240_00
     server = await startTestServer();
     cookie = await setUpAccount(server);
     for (const [name, content] of documents) {
-      const uploaded = await uploadSources(server, cookie, '/sources', [{ name, content }], { auto_confirm: 'true', domain: 'biographical' });
+      const uploaded = await uploadSources(server, cookie, '/sources', [{ name, content }], {
+        auto_confirm: 'true',
+        domain: 'biographical',
+      });
       expect(uploaded.status, uploaded.text).toBe(202);
-      const source = await waitForSource(server, cookie, (uploaded.body as { id: string }).id, ['committed', 'error'], 90_000);
+      const source = await waitForSource(
+        server,
+        cookie,
+        (uploaded.body as { id: string }).id,
+        ['committed', 'error'],
+        90_000,
+      );
       expect(source.status).toBe('committed');
     }
     const template = await api<{ id: string }>('POST', '/templates', {
-      name: 'Landmark', template_type: 'node', color: '#c2255c',
+      name: 'Landmark',
+      template_type: 'node',
+      color: '#c2255c',
       properties: [
-        { name: 'code', display_name: 'Heritage code', property_type: 'string', validation_pattern: '^[A-Z]{3}$', description: 'Three capital letters' },
+        {
+          name: 'code',
+          display_name: 'Heritage code',
+          property_type: 'string',
+          validation_pattern: '^[A-Z]{3}$',
+          description: 'Three capital letters',
+        },
         { name: 'opened', display_name: 'Opened', property_type: 'integer' },
       ],
     });
-    landmark = await api<Node>('POST', '/nodes', { template_id: template.id, label: 'Kestrel Point Heritage Site', properties: { opened: 1871 } });
+    landmark = await api<Node>('POST', '/nodes', {
+      template_id: template.id,
+      label: 'Kestrel Point Heritage Site',
+      properties: { opened: 1871 },
+    });
     const [anchor] = (await api<{ data: Node[] }>('GET', '/nodes?page_size=1')).data;
-    await api('POST', '/edges', { template_id: 'system_template_link', source_node_id: landmark.id, target_node_id: anchor.id, label: 'commemorates' });
+    await api('POST', '/edges', {
+      template_id: 'system_template_link',
+      source_node_id: landmark.id,
+      target_node_id: anchor.id,
+      label: 'commemorates',
+    });
     session = await openBrowser(server.url);
     page = session.page;
     const [name, ...value] = cookie.split('=');
@@ -82,7 +117,15 @@ describe('web interface: the graph explorer and entity pages', { timeout: 240_00
     await page.getByTestId('graph-canvas').locator('canvas').first().waitFor();
     await page.getByTestId('graph-legend').getByText('Landmark').waitFor();
     // The first visit lays the graph out and saves every position in a batch; the next visit starts from them.
-    await expect.poll(async () => (await api<{ data: { position: unknown }[] }>('GET', '/nodes?minimal=true&page_size=1000')).data.every((node) => node.position !== null), { timeout: 40_000, interval: 500 }).toBe(true);
+    await expect
+      .poll(
+        async () =>
+          (await api<{ data: { position: unknown }[] }>('GET', '/nodes?minimal=true&page_size=1000')).data.every(
+            (node) => node.position !== null,
+          ),
+        { timeout: 40_000, interval: 500 },
+      )
+      .toBe(true);
     await page.getByRole('button', { name: 'Arrange again' }).waitFor();
     await captureScreen(page, 'graph');
   });
@@ -123,7 +166,9 @@ describe('web interface: the graph explorer and entity pages', { timeout: 240_00
   });
 
   it('opens the entity page and a citation in the passage viewer', async () => {
-    const [cited] = (await api<{ data: Node[] }>('GET', '/nodes?include_stats=true&page_size=1000')).data.filter((node) => node.citation_count > 0).sort((a, b) => b.citation_count - a.citation_count);
+    const [cited] = (await api<{ data: Node[] }>('GET', '/nodes?include_stats=true&page_size=1000')).data
+      .filter((node) => node.citation_count > 0)
+      .sort((a, b) => b.citation_count - a.citation_count);
     await page.goto(`/graph?node=${cited.id}`);
     await cameraStill();
     await page.getByTestId('neighbourhood').getByRole('button', { name: 'Open details' }).click();
@@ -144,7 +189,10 @@ describe('web interface: the graph explorer and entity pages', { timeout: 240_00
     const code = drawer().getByRole('textbox', { name: /Heritage code/ });
     await code.fill('abc');
     await drawer().getByRole('button', { name: 'Save properties' }).click();
-    await drawer().getByText(/Heritage code|code/, { exact: false }).first().waitFor();
+    await drawer()
+      .getByText(/Heritage code|code/, { exact: false })
+      .first()
+      .waitFor();
     await expect.poll(() => code.getAttribute('aria-invalid')).toBe('true');
     await captureScreen(page, 'entity-property-error');
     expect((await api<Node>('GET', `/nodes/${landmark.id}`)).properties.code).toBeUndefined();
@@ -155,18 +203,28 @@ describe('web interface: the graph explorer and entity pages', { timeout: 240_00
   });
 
   it('merges two entities: edges and citations move to the one kept', async () => {
-    const nodes = (await api<{ data: Node[] }>('GET', '/nodes?include_stats=true&page_size=1000')).data.filter((node) => node.citation_count > 0 && node.edge_count > 0 && node.id !== landmark.id);
+    const nodes = (await api<{ data: Node[] }>('GET', '/nodes?include_stats=true&page_size=1000')).data.filter(
+      (node) => node.citation_count > 0 && node.edge_count > 0 && node.id !== landmark.id,
+    );
     const [kept, merged] = nodes.sort((a, b) => a.label.localeCompare(b.label));
     const keptCitations = kept.citation_count;
-    const mergedConnections = (await api<{ data: { id: string }[] }>('GET', `/nodes/${merged.id}/connections?page_size=1000`)).data.map((item) => item.id).filter((id) => id !== kept.id);
-    const mergedCitations = (await api<{ data: { id: string }[] }>('GET', `/nodes/${merged.id}/citations?page_size=100`)).data.map((item) => item.id);
+    const mergedConnections = (
+      await api<{ data: { id: string }[] }>('GET', `/nodes/${merged.id}/connections?page_size=1000`)
+    ).data
+      .map((item) => item.id)
+      .filter((id) => id !== kept.id);
+    const mergedCitations = (
+      await api<{ data: { id: string }[] }>('GET', `/nodes/${merged.id}/citations?page_size=100`)
+    ).data.map((item) => item.id);
 
     await page.goto(`/graph?node=${kept.id}`);
     await page.getByTestId('neighbourhood').getByRole('button', { name: 'Open details' }).click();
     await drawer().getByRole('button', { name: 'Merge' }).click();
     const dialog = page.getByRole('dialog', { name: `Merge into ${kept.label}` });
     await dialog.getByLabel('Duplicate entity', { exact: true }).first().fill(merged.label.split(/\s+/)[0]);
-    await page.getByRole('option', { name: new RegExp(`^${merged.label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(`) }).click();
+    await page
+      .getByRole('option', { name: new RegExp(`^${merged.label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(`) })
+      .click();
     await captureScreen(page, 'entity-merge');
     await dialog.getByRole('button', { name: `Merge into ${kept.label}` }).click();
     await page.getByText('Merged.').waitFor();
@@ -175,9 +233,13 @@ describe('web interface: the graph explorer and entity pages', { timeout: 240_00
     const after = await api<Node>('GET', `/nodes/${kept.id}`);
     expect(after.properties.aliases).toContain(merged.label);
     expect(after.citation_count).toBe(keptCitations + mergedCitations.length);
-    const citations = (await api<{ data: { id: string }[] }>('GET', `/nodes/${kept.id}/citations?page_size=100`)).data.map((item) => item.id);
+    const citations = (
+      await api<{ data: { id: string }[] }>('GET', `/nodes/${kept.id}/citations?page_size=100`)
+    ).data.map((item) => item.id);
     expect(citations).toEqual(expect.arrayContaining(mergedCitations));
-    const connections = (await api<{ data: { id: string }[] }>('GET', `/nodes/${kept.id}/connections?page_size=1000`)).data.map((item) => item.id);
+    const connections = (
+      await api<{ data: { id: string }[] }>('GET', `/nodes/${kept.id}/connections?page_size=1000`)
+    ).data.map((item) => item.id);
     expect(connections).toEqual(expect.arrayContaining(mergedConnections));
     // The open page shows the merged name as an alias.
     await drawer().getByText(merged.label).first().waitFor();

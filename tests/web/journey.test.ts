@@ -61,7 +61,12 @@ describe('web interface: the first-run journey', { timeout: 180_000 }, () => {
       await gate.waitFor({ state: 'hidden' });
     }
     // The rows change without a reload: the events stream carries every step.
-    await expect.poll(() => page.locator('[data-testid="source-status"]', { hasText: 'Committed' }).count(), { timeout: 90_000, interval: 500 }).toBe(3);
+    await expect
+      .poll(() => page.locator('[data-testid="source-status"]', { hasText: 'Committed' }).count(), {
+        timeout: 90_000,
+        interval: 500,
+      })
+      .toBe(3);
     await captureScreen(page, 'sources');
   });
 
@@ -71,11 +76,25 @@ describe('web interface: the first-run journey', { timeout: 180_000 }, () => {
     await page.getByText('Quality', { exact: true }).waitFor();
     await page.locator('text=/\\d+ \\/ 100|\\/ 100/').first().waitFor();
     await captureScreen(page, 'source-detail');
-    const [original] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Original' }).click()]);
-    expect(fs.readFileSync(await original.path()).subarray(0, 5).toString()).toBe('%PDF-');
+    const [original] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: 'Original' }).click(),
+    ]);
+    expect(
+      fs
+        .readFileSync(await original.path())
+        .subarray(0, 5)
+        .toString(),
+    ).toBe('%PDF-');
     await page.getByRole('tab', { name: /Passages/ }).click();
-    await page.getByRole('button', { name: /built in 1871/ }).first().click();
-    await page.getByTestId('passage-viewer').getByText(/built in 1871/).waitFor();
+    await page
+      .getByRole('button', { name: /built in 1871/ })
+      .first()
+      .click();
+    await page
+      .getByTestId('passage-viewer')
+      .getByText(/built in 1871/)
+      .waitFor();
     await page.getByRole('tab', { name: /Entities/ }).click();
     await page.getByRole('heading', { name: /Entities \(\d+\)/ }).waitFor();
     await captureScreen(page, 'source-entities');
@@ -84,7 +103,11 @@ describe('web interface: the first-run journey', { timeout: 180_000 }, () => {
   it('finds a sentence of each document in every search mode', async () => {
     await nav(page, 'Search').click();
     await page.getByLabel('Compare the four modes').check();
-    const queries = [['Kestrel Point lighthouse engineer', sentences.pdf], ['Bramblewood orchard heritage apples', sentences.docx], ['Woodbridge tide mill wheel', sentences.markdown]] as const;
+    const queries = [
+      ['Kestrel Point lighthouse engineer', sentences.pdf],
+      ['Bramblewood orchard heritage apples', sentences.docx],
+      ['Woodbridge tide mill wheel', sentences.markdown],
+    ] as const;
     for (const [query, sentence] of queries) {
       await page.getByLabel('Search query').fill(query);
       await page.getByRole('button', { name: 'Search', exact: true }).click();
@@ -92,10 +115,16 @@ describe('web interface: the first-run journey', { timeout: 180_000 }, () => {
         const column = page.getByTestId(`results-${mode}`);
         await column.waitFor();
         if (mode === 'graph') {
-          await expect.poll(() => column.locator('button').count(), { message: `graph mode for ${query}` }).toBeGreaterThan(0);
+          await expect
+            .poll(() => column.locator('button').count(), { message: `graph mode for ${query}` })
+            .toBeGreaterThan(0);
           continue;
         }
-        await expect.poll(async () => (await column.getByTestId('chunk-result').allInnerTexts()).join('\n').replace(/\s+/g, ' '), { message: `${mode} for ${query}` })
+        await expect
+          .poll(
+            async () => (await column.getByTestId('chunk-result').allInnerTexts()).join('\n').replace(/\s+/g, ' '),
+            { message: `${mode} for ${query}` },
+          )
           .toContain(sentence.split(' ').slice(1, 5).join(' '));
       }
     }
@@ -125,13 +154,22 @@ describe('web interface: the first-run journey', { timeout: 180_000 }, () => {
     await page.getByTestId('entity-chip').first().click();
     const node = page.getByTestId('node-drawer');
     await node.getByText('Cited in').waitFor();
-    await node.getByRole('button', { name: /lighthouse/i }).first().waitFor();
+    await node
+      .getByRole('button', { name: /lighthouse/i })
+      .first()
+      .waitFor();
     await captureScreen(page, 'entity');
     await page.keyboard.press('Escape');
 
-    for (const [format, expected] of [['Markdown', /1871/], ['JSON', /"messages"/]] as const) {
+    for (const [format, expected] of [
+      ['Markdown', /1871/],
+      ['JSON', /"messages"/],
+    ] as const) {
       await page.getByRole('button', { name: 'Export' }).click();
-      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('menuitem', { name: format }).click()]);
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('menuitem', { name: format }).click(),
+      ]);
       expect(fs.readFileSync(await download.path(), 'utf8')).toMatch(expected);
     }
   });

@@ -21,7 +21,14 @@ describe('web interface: operations', { timeout: 150_000 }, () => {
   beforeAll(async () => {
     [server, registry] = await Promise.all([startTestServer(), startRegistryFake()]);
     cookie = await setUpAccount(server, 'operator', password);
-    expect((await server.call('PATCH', '/settings', { cookie, body: { registry: { url: registry.url }, web: { allow_private_addresses: true } } })).status).toBe(200);
+    expect(
+      (
+        await server.call('PATCH', '/settings', {
+          cookie,
+          body: { registry: { url: registry.url }, web: { allow_private_addresses: true } },
+        })
+      ).status,
+    ).toBe(200);
     session = await openBrowser(server.url);
     page = session.page;
     await page.goto('/');
@@ -83,13 +90,19 @@ describe('web interface: operations', { timeout: 150_000 }, () => {
   it('exports a package, then imports it and shows the import report', async () => {
     const templates = await get<{ data: { id: string; name: string }[] }>('/templates?page_size=100');
     const template = templates.data[0];
-    const created = await server.call('POST', '/nodes', { cookie, body: { template_id: template.id, label: 'Ada Lovelace' } });
+    const created = await server.call('POST', '/nodes', {
+      cookie,
+      body: { template_id: template.id, label: 'Ada Lovelace' },
+    });
     expect(created.status, created.text).toBe(201);
 
     await tab('Export and import');
     await page.getByRole('button', { name: 'Export', exact: true }).click();
     await page.getByText('The package is ready').waitFor();
-    const [file] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: /^Download .*\.ccx$/ }).click()]);
+    const [file] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: /^Download .*\.ccx$/ }).click(),
+    ]);
     const saved = path.join(server.dataDir, 'exported.ccx');
     await file.saveAs(saved);
     expect(fs.statSync(saved).size).toBeGreaterThan(0);
@@ -106,7 +119,10 @@ describe('web interface: operations', { timeout: 150_000 }, () => {
   });
 
   it('signs in to the registry with a device code, searches and imports a package', async () => {
-    registry.addPackage({ name: 'periodic-table', ownerUsername: 'alice', description: 'The elements', packageType: 'KNOWLEDGE' }, fs.readFileSync(path.join(server.dataDir, 'exported.ccx')));
+    registry.addPackage(
+      { name: 'periodic-table', ownerUsername: 'alice', description: 'The elements', packageType: 'KNOWLEDGE' },
+      fs.readFileSync(path.join(server.dataDir, 'exported.ccx')),
+    );
     await tab('Registry');
     await page.getByRole('button', { name: 'Sign in to the registry' }).click();
     await expect.poll(async () => (await page.getByTestId('registry-user-code').innerText()).trim()).toBe('WDJB-MJHT');
@@ -126,12 +142,18 @@ describe('web interface: operations', { timeout: 150_000 }, () => {
     fs.mkdirSync(path.dirname(logFile), { recursive: true });
     fs.appendFileSync(logFile, `${new Date().toISOString()} cortex info: first visible line\n`);
     await tab('Logs');
-    await page.getByTestId('log-lines').getByText(/first visible line/).waitFor();
+    await page
+      .getByTestId('log-lines')
+      .getByText(/first visible line/)
+      .waitFor();
     await page.getByRole('combobox', { name: 'Service' }).click();
     await page.getByRole('option', { name: 'API server (cortex)' }).click();
     await page.getByRole('switch', { name: 'Follow' }).check();
     fs.appendFileSync(logFile, `${new Date().toISOString()} cortex info: a line written later\n`);
-    await page.getByTestId('log-lines').getByText(/a line written later/).waitFor({ timeout: 10_000 });
+    await page
+      .getByTestId('log-lines')
+      .getByText(/a line written later/)
+      .waitFor({ timeout: 10_000 });
     await page.getByRole('switch', { name: 'Follow' }).uncheck();
     await captureScreen(page, 'operations-logs');
   });
@@ -151,6 +173,8 @@ describe('web interface: operations', { timeout: 150_000 }, () => {
     const polls = () => registry.requests.filter((request) => request.path.endsWith('/auth/device/token'));
     await expect.poll(() => polls().length, { timeout: 15_000 }).toBeGreaterThan(0);
     const body = polls()[0].body.toString();
-    return body.startsWith('{') ? (JSON.parse(body) as { device_code: string }).device_code : new URLSearchParams(body).get('device_code') ?? '';
+    return body.startsWith('{')
+      ? (JSON.parse(body) as { device_code: string }).device_code
+      : (new URLSearchParams(body).get('device_code') ?? '');
   }
 });

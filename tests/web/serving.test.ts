@@ -53,7 +53,9 @@ describe('serving the web interface', () => {
     const listening = app.listen(0, '127.0.0.1');
     await new Promise((resolve) => listening.once('listening', resolve));
     try {
-      const response = await fetch(`http://127.0.0.1:${(listening.address() as AddressInfo).port}/sources`, { headers: { accept: 'text/html' } });
+      const response = await fetch(`http://127.0.0.1:${(listening.address() as AddressInfo).port}/sources`, {
+        headers: { accept: 'text/html' },
+      });
       expect(response.status).toBe(503);
       expect(await response.text()).toMatch(/not been built yet.*pnpm build:web/s);
     } finally {

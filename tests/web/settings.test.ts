@@ -6,7 +6,12 @@ import { captureScreen, openBrowser, type Session } from './support/browser.ts';
 
 const password = 'correct horse battery';
 
-interface Llm { chat_provider: string; localllm_instances: { base_url: string }[]; localllm_chat_model: string; openai_api_key: string | null }
+interface Llm {
+  chat_provider: string;
+  localllm_instances: { base_url: string }[];
+  localllm_chat_model: string;
+  openai_api_key: string | null;
+}
 
 /** Providers (a fake Ollama server, verified), masked keys, and the schema-generated settings forms with field errors and reset. */
 describe('web interface: settings', { timeout: 120_000 }, () => {
@@ -16,14 +21,22 @@ describe('web interface: settings', { timeout: 120_000 }, () => {
   let page: Page;
   let cookie: string;
 
-  const settings = async () => (await server.call('GET', '/settings', { cookie })).body as { llm: Llm; search: { max_search_results: number }; registry: { url: string } };
+  const settings = async () =>
+    (await server.call('GET', '/settings', { cookie })).body as {
+      llm: Llm;
+      search: { max_search_results: number };
+      registry: { url: string };
+    };
   const pick = async (target: Page, label: string, option: string) => {
     await target.getByRole('combobox', { name: label, exact: true }).click();
     await target.getByRole('option', { name: option, exact: true }).click();
   };
 
   beforeAll(async () => {
-    [server, ollama] = await Promise.all([startTestServer(), startFakeOllama({ models: ['llama3.2:latest', 'qwen3:8b', 'nomic-embed-text:latest'] })]);
+    [server, ollama] = await Promise.all([
+      startTestServer(),
+      startFakeOllama({ models: ['llama3.2:latest', 'qwen3:8b', 'nomic-embed-text:latest'] }),
+    ]);
     cookie = await setUpAccount(server, 'operator', password);
     session = await openBrowser(server.url);
     page = session.page;
@@ -85,20 +98,29 @@ describe('web interface: settings', { timeout: 120_000 }, () => {
 
   it('shows a validation error at the field, then saves, then resets every setting', async () => {
     await page.goto('/settings?tab=all');
-    await page.getByRole('navigation', { name: 'Settings groups' }).getByRole('button', { name: 'Search', exact: true }).click();
+    await page
+      .getByRole('navigation', { name: 'Settings groups' })
+      .getByRole('button', { name: 'Search', exact: true })
+      .click();
     const field = page.getByRole('textbox', { name: 'Max search results' });
     await field.fill('0');
     await page.getByRole('button', { name: 'Save search' }).click();
     await page.getByText('Must be at least 1').waitFor();
     expect((await settings()).search.max_search_results).toBe(100);
 
-    await page.getByRole('navigation', { name: 'Settings groups' }).getByRole('button', { name: 'Registry', exact: true }).click();
+    await page
+      .getByRole('navigation', { name: 'Settings groups' })
+      .getByRole('button', { name: 'Registry', exact: true })
+      .click();
     await page.getByRole('textbox', { name: 'URL', exact: true }).fill('registry.example');
     await page.getByRole('button', { name: 'Save registry' }).click();
     await page.getByText('Enter an address starting with http:// or https://').waitFor();
     await captureScreen(page, 'settings-all-error');
 
-    await page.getByRole('navigation', { name: 'Settings groups' }).getByRole('button', { name: 'Search', exact: true }).click();
+    await page
+      .getByRole('navigation', { name: 'Settings groups' })
+      .getByRole('button', { name: 'Search', exact: true })
+      .click();
     await field.fill('42');
     await page.getByRole('button', { name: 'Save search' }).click();
     await page.getByText('Search saved.').waitFor();

@@ -6,7 +6,17 @@ import { captureScreen, openBrowser, type Session } from './support/browser.ts';
 const password = 'correct horse battery';
 const nav = (page: Page, name: string) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name });
 
-interface Template { id: string; name: string; properties: { name: string; required: boolean; enum_values: string[] | null; validation_pattern: string | null; default_value: unknown }[] }
+interface Template {
+  id: string;
+  name: string;
+  properties: {
+    name: string;
+    required: boolean;
+    enum_values: string[] | null;
+    validation_pattern: string | null;
+    default_value: unknown;
+  }[];
+}
 
 /** Templates: create one with a required enum and a pattern (and the API's validation error), edit it, delete one in use. */
 describe('web interface: templates', { timeout: 90_000 }, () => {
@@ -16,7 +26,9 @@ describe('web interface: templates', { timeout: 90_000 }, () => {
   let cookie: string;
 
   const templatesNamed = async (name: string) =>
-    ((await server.call('GET', '/templates?page_size=1000', { cookie })).body as { data: Template[] }).data.filter((template) => template.name === name);
+    ((await server.call('GET', '/templates?page_size=1000', { cookie })).body as { data: Template[] }).data.filter(
+      (template) => template.name === name,
+    );
 
   beforeAll(async () => {
     server = await startTestServer();
@@ -34,14 +46,21 @@ describe('web interface: templates', { timeout: 90_000 }, () => {
   });
 
   it('lists the templates with how many nodes use each', async () => {
-    const item = (await server.call('POST', '/nodes', { cookie, body: { template_id: 'system_template_person', label: 'Ada Lovelace' } }));
+    const item = await server.call('POST', '/nodes', {
+      cookie,
+      body: { template_id: 'system_template_person', label: 'Ada Lovelace' },
+    });
     expect(item.status, item.text).toBe(201);
     await page.getByRole('heading', { name: 'Templates' }).waitFor();
     const person = page.locator('tr[data-template-id="system_template_person"]');
     await expect.poll(() => person.getByTestId('template-usage').innerText()).toBe('1 node');
     await captureScreen(page, 'templates');
     await page.getByText('Edge types', { exact: true }).click();
-    await page.locator('tr[data-template-id="system_template_link"]').getByTestId('template-usage').getByText('0 edges').waitFor();
+    await page
+      .locator('tr[data-template-id="system_template_link"]')
+      .getByTestId('template-usage')
+      .getByText('0 edges')
+      .waitFor();
   });
 
   it('creates a template with a required enum and a pattern, showing the API’s validation error until it is fixed', async () => {
@@ -55,7 +74,10 @@ describe('web interface: templates', { timeout: 90_000 }, () => {
     await page.getByRole('option', { name: 'flag' }).click();
 
     await page.getByRole('button', { name: 'Add a property' }).click();
-    await page.getByRole('region', { name: 'Property 1' }).getByRole('textbox', { name: 'Display name' }).fill('Status');
+    await page
+      .getByRole('region', { name: 'Property 1' })
+      .getByRole('textbox', { name: 'Display name' })
+      .fill('Status');
     const status = page.getByRole('region', { name: 'Property Status' });
     await status.getByRole('combobox', { name: 'Type' }).click();
     await page.getByRole('option', { name: /One of a list/ }).click();
@@ -67,7 +89,10 @@ describe('web interface: templates', { timeout: 90_000 }, () => {
     await status.getByRole('switch', { name: /Required when creating/ }).check({ force: true });
 
     await page.getByRole('button', { name: 'Add a property' }).click();
-    await page.getByRole('region', { name: 'Property 2' }).getByRole('textbox', { name: 'Display name' }).fill('Hull code');
+    await page
+      .getByRole('region', { name: 'Property 2' })
+      .getByRole('textbox', { name: 'Display name' })
+      .fill('Hull code');
     const hull = page.getByRole('region', { name: 'Property Hull code' });
     expect(await hull.getByRole('textbox', { name: 'Key' }).inputValue()).toBe('hull_code');
     await hull.getByRole('textbox', { name: 'Validation pattern' }).fill('^[A-Z]{3}-\\d+$');
@@ -101,13 +126,19 @@ describe('web interface: templates', { timeout: 90_000 }, () => {
     await page.getByRole('button', { name: 'Save changes' }).first().click();
     await page.getByText('The template “Vessel” is saved.').waitFor();
     const [saved] = await templatesNamed('Vessel');
-    expect(saved.properties[0]).toMatchObject({ enum_values: ['active', 'retired', 'in refit'], default_value: 'in refit' });
+    expect(saved.properties[0]).toMatchObject({
+      enum_values: ['active', 'retired', 'in refit'],
+      default_value: 'in refit',
+    });
   });
 
   it('asks before deleting a template in use, saying how many nodes go with it', async () => {
     const [vessel] = await templatesNamed('Vessel');
     for (const label of ['Kestrel', 'Osprey']) {
-      const node = await server.call('POST', '/nodes', { cookie, body: { template_id: vessel.id, label, properties: { status: 'active' } } });
+      const node = await server.call('POST', '/nodes', {
+        cookie,
+        body: { template_id: vessel.id, label, properties: { status: 'active' } },
+      });
       expect(node.status, node.text).toBe(201);
     }
     await nav(page, 'Templates').click();
@@ -122,7 +153,9 @@ describe('web interface: templates', { timeout: 90_000 }, () => {
     await dialog.getByRole('button', { name: 'Delete the template and 2 nodes' }).click();
     await row.waitFor({ state: 'detached' });
     expect(await templatesNamed('Vessel')).toEqual([]);
-    const nodes = (await server.call('GET', `/nodes?template_id=${vessel.id}`, { cookie })).body as { pagination: { total: number } };
+    const nodes = (await server.call('GET', `/nodes?template_id=${vessel.id}`, { cookie })).body as {
+      pagination: { total: number };
+    };
     expect(nodes.pagination.total).toBe(0);
   });
 });

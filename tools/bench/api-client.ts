@@ -15,12 +15,20 @@ export interface BenchServer {
 
 export async function startBenchServer(name: string, extraEnv: Record<string, string> = {}): Promise<BenchServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `rhizome-${name}-bench-`));
-  const env: NodeJS.ProcessEnv = { ...process.env, RHIZOME_DATA_DIR: dataDir, RHIZOME_CONFIG_DIR: path.join(dataDir, 'config'), RHIZOME_LOG_LEVEL: 'warning', ...extraEnv };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    RHIZOME_DATA_DIR: dataDir,
+    RHIZOME_CONFIG_DIR: path.join(dataDir, 'config'),
+    RHIZOME_LOG_LEVEL: 'warning',
+    ...extraEnv,
+  };
   delete env.RHIZOME_QUEUE_URL;
   const server = await startEmbedded({ host: '127.0.0.1', port: 0 }, env);
   const base = `${server.url}/api/v1`;
   const setup = await fetch(`${base}/auth/setup`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'bench', password: 'correct horse battery' }),
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'bench', password: 'correct horse battery' }),
   });
   if (setup.status !== 201) throw new Error(`setup: ${setup.status} ${await setup.text()}`);
   const cookie = setup.headers.get('set-cookie')!.split(';')[0];
@@ -35,7 +43,8 @@ export async function startBenchServer(name: string, extraEnv: Record<string, st
   };
   const expectOk = async (method: string, apiPath: string, body?: unknown, status = 200) => {
     const result = await call(method, apiPath, body);
-    if (result.status !== status) throw new Error(`${method} ${apiPath}: ${result.status} ${JSON.stringify(result.body).slice(0, 500)}`);
+    if (result.status !== status)
+      throw new Error(`${method} ${apiPath}: ${result.status} ${JSON.stringify(result.body).slice(0, 500)}`);
     return result.body;
   };
   return { server, base, dataDir, cookie, call, expectOk };

@@ -14,7 +14,8 @@ export type GlBackend = keyof typeof glBackends;
 
 export function glBackendFrom(value: string | undefined): GlBackend {
   const backend = value ?? 'llvmpipe';
-  if (!(backend in glBackends)) throw new Error(`unknown WebGL back end ${backend}: one of ${Object.keys(glBackends).join(', ')}`);
+  if (!(backend in glBackends))
+    throw new Error(`unknown WebGL back end ${backend}: one of ${Object.keys(glBackends).join(', ')}`);
   return backend as GlBackend;
 }
 

@@ -45,5 +45,10 @@ function summarise(profile: Profile, top = 12): string {
     byFunction.set(key, (byFunction.get(key) ?? 0) + micros);
   }
   const rows = [...byFunction.entries()].sort((a, b) => b[1] - a[1]).slice(0, top);
-  return rows.map(([key, micros]) => `    ${(micros / 1000).toFixed(0).padStart(6)} ms ${((micros / total) * 100).toFixed(1).padStart(5)}%  ${key}`).join('\n');
+  return rows
+    .map(
+      ([key, micros]) =>
+        `    ${(micros / 1000).toFixed(0).padStart(6)} ms ${((micros / total) * 100).toFixed(1).padStart(5)}%  ${key}`,
+    )
+    .join('\n');
 }

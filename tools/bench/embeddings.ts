@@ -37,12 +37,20 @@ function chunksFrom(nextPiece: () => string): string[] {
 
 async function benchTexts(): Promise<{ texts: string[]; source: string }> {
   if (fs.existsSync(corpusFile)) {
-    const passages = (JSON.parse(fs.readFileSync(corpusFile, 'utf8')) as { title: string; text: string }[]).map((p) => `${p.title}. ${p.text}`);
-    return { texts: chunksFrom(() => passages[Math.floor(random() * passages.length)]), source: `passages of ${corpusFile}` };
+    const passages = (JSON.parse(fs.readFileSync(corpusFile, 'utf8')) as { title: string; text: string }[]).map(
+      (p) => `${p.title}. ${p.text}`,
+    );
+    return {
+      texts: chunksFrom(() => passages[Math.floor(random() * passages.length)]),
+      source: `passages of ${corpusFile}`,
+    };
   }
   const words = await openWordVectors(cacheDir);
   // Zipf: rank r (1-based) with probability about ∝ 1/r, drawn as r = count^u.
-  return { texts: chunksFrom(() => words.wordAt(Math.floor(words.count ** random()) - 1)), source: 'words sampled from the vocabulary by Zipf' };
+  return {
+    texts: chunksFrom(() => words.wordAt(Math.floor(words.count ** random()) - 1)),
+    source: 'words sampled from the vocabulary by Zipf',
+  };
 }
 
 interface FirstEmbedding {
@@ -63,7 +71,9 @@ async function firstEmbeddingInChild(): Promise<FirstEmbedding> {
     await new BuiltinEmbeddingAdapter({ cacheDir: ${JSON.stringify(cacheDir)} }).embed(['startup probe'], new AbortController().signal);
     console.log(JSON.stringify({ begun, imported, embedded: performance.now() }));`;
   const begin = performance.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '--eval', code], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '--eval', code], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exitCode = await new Promise<number | null>((resolve) => child.once('exit', resolve));
@@ -84,7 +94,9 @@ try {
 
   const conversion = await firstEmbeddingInChild();
   const size = fs.statSync(binaryPath(cacheDir)).size;
-  console.log(`first use with no cache (conversion + load + embed), fresh process: ${(conversion.wallMs / 1000).toFixed(1)} s; binary ${(size / 2 ** 20).toFixed(1)} MiB`);
+  console.log(
+    `first use with no cache (conversion + load + embed), fresh process: ${(conversion.wallMs / 1000).toFixed(1)} s; binary ${(size / 2 ** 20).toFixed(1)} MiB`,
+  );
   const starts: FirstEmbedding[] = [];
   for (let n = 0; n < startups; n++) starts.push(await firstEmbeddingInChild());
   const startup = median(starts.map((s) => s.wallMs));
@@ -100,7 +112,8 @@ try {
   const adapter = new BuiltinEmbeddingAdapter({ cacheDir });
   const embedAll = async () => {
     const begin = performance.now();
-    for (let start = 0; start < texts.length; start += adapter.maxBatch) await adapter.embed(texts.slice(start, start + adapter.maxBatch), signal);
+    for (let start = 0; start < texts.length; start += adapter.maxBatch)
+      await adapter.embed(texts.slice(start, start + adapter.maxBatch), signal);
     return texts.length / ((performance.now() - begin) / 1000);
   };
   await embedAll(); // warm-up (load, JIT); not counted

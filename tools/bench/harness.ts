@@ -48,8 +48,16 @@ export function pinProcess(pid: number): void {
 }
 
 /** Starts a TypeScript entry point in its own process and waits for `readyPattern` on its output. */
-export async function startProcess(entry: string, env: Record<string, string>, readyPattern: RegExp): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], { cwd: repoDir, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+export async function startProcess(
+  entry: string,
+  env: Record<string, string>,
+  readyPattern: RegExp,
+): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+    cwd: repoDir,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   await new Promise<void>((resolve, reject) => {
     const onData = (chunk: Buffer) => {
@@ -73,10 +81,24 @@ export async function stopProcess(child: ChildProcess): Promise<void> {
 
 async function once(target: Target, seconds: number): Promise<Measurement> {
   const cpuBefore = target.pid === undefined ? null : processCpuMicros(target.pid);
-  const result = await autocannon({ url: target.url, headers: target.headers ?? {}, connections: 32, duration: seconds });
+  const result = await autocannon({
+    url: target.url,
+    headers: target.headers ?? {},
+    connections: 32,
+    duration: seconds,
+  });
   const cpuAfter = target.pid === undefined ? null : processCpuMicros(target.pid);
-  const serverCpuUs = cpuBefore !== null && cpuAfter !== null && result.requests.total > 0 ? (cpuAfter - cpuBefore) / result.requests.total : undefined;
-  return { label: target.label, requestsPerSecond: Math.round(result.requests.average), p99Ms: result.latency.p99, non2xx: result.non2xx, serverCpuUs };
+  const serverCpuUs =
+    cpuBefore !== null && cpuAfter !== null && result.requests.total > 0
+      ? (cpuAfter - cpuBefore) / result.requests.total
+      : undefined;
+  return {
+    label: target.label,
+    requestsPerSecond: Math.round(result.requests.average),
+    p99Ms: result.latency.p99,
+    non2xx: result.non2xx,
+    serverCpuUs,
+  };
 }
 
 /** User plus system CPU time of a process in microseconds, from /proc (null elsewhere). */
@@ -100,7 +122,9 @@ export async function measureRounds(targets: Target[], rounds = 3, seconds = 4):
   for (let round = 0; round < rounds; round++) {
     for (const [index, target] of targets.entries()) runs[index].push(await once(target, seconds));
   }
-  return runs.map((list) => list.sort((a, b) => a.requestsPerSecond - b.requestsPerSecond)[Math.floor(list.length / 2)]);
+  return runs.map(
+    (list) => list.sort((a, b) => a.requestsPerSecond - b.requestsPerSecond)[Math.floor(list.length / 2)],
+  );
 }
 
 /** Prints each measurement with its ratio to the first one (and the server CPU per request, when measured). */
@@ -108,8 +132,13 @@ export function report(measurements: Measurement[]): void {
   const reference = measurements[0];
   for (const m of measurements) {
     const ratio = (m.requestsPerSecond / reference.requestsPerSecond).toFixed(2);
-    const cpu = m.serverCpuUs === undefined || reference.serverCpuUs === undefined ? '' : `  server CPU ${m.serverCpuUs.toFixed(1)} us/req (${(reference.serverCpuUs / m.serverCpuUs).toFixed(2)}x)`;
-    console.log(`${m.label.padEnd(44)} ${String(m.requestsPerSecond).padStart(7)} req/s  p99 ${String(m.p99Ms).padStart(4)} ms  ${ratio}x  non-2xx ${m.non2xx}${cpu}`);
+    const cpu =
+      m.serverCpuUs === undefined || reference.serverCpuUs === undefined
+        ? ''
+        : `  server CPU ${m.serverCpuUs.toFixed(1)} us/req (${(reference.serverCpuUs / m.serverCpuUs).toFixed(2)}x)`;
+    console.log(
+      `${m.label.padEnd(44)} ${String(m.requestsPerSecond).padStart(7)} req/s  p99 ${String(m.p99Ms).padStart(4)} ms  ${ratio}x  non-2xx ${m.non2xx}${cpu}`,
+    );
   }
 }
 

@@ -13,5 +13,8 @@ const fakes = {
   anthropic: await startFakeAnthropic({ models: [model] }),
   gemini: await startFakeGemini({ models: [model] }),
 };
-fs.writeFileSync(process.env.BENCH_FAKES_FILE!, JSON.stringify(Object.fromEntries(Object.entries(fakes).map(([name, fake]) => [name, fake.url]))));
+fs.writeFileSync(
+  process.env.BENCH_FAKES_FILE!,
+  JSON.stringify(Object.fromEntries(Object.entries(fakes).map(([name, fake]) => [name, fake.url]))),
+);
 console.log('FAKES READY');

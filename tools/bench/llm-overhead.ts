@@ -31,34 +31,66 @@ const urls = JSON.parse(fs.readFileSync(fakesFile, 'utf8')) as Record<string, st
 
 const llm = defaultSettings().llm;
 const json = { 'content-type': 'application/json' };
-const post = (url: string, body: unknown, headers: Record<string, string> = {}) => fetch(url, { method: 'POST', headers: { ...json, ...headers }, body: JSON.stringify(body) }).then((response) => response.text());
+const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
+  fetch(url, { method: 'POST', headers: { ...json, ...headers }, body: JSON.stringify(body) }).then((response) =>
+    response.text(),
+  );
 const messages = [{ role: 'user', content }];
 
 const subjects: Subject[] = [
   {
     name: 'localllm',
-    adapter: createLocalLlmChatAdapter(new LocalLlmPool({ instances: [{ id: 'bench', name: 'bench', base_url: urls.localllm, enabled: true, healthy: true }], strategy: 'round_robin' }), { ...llm, thinking_for_chat: false }),
+    adapter: createLocalLlmChatAdapter(
+      new LocalLlmPool({
+        instances: [{ id: 'bench', name: 'bench', base_url: urls.localllm, enabled: true, healthy: true }],
+        strategy: 'round_robin',
+      }),
+      { ...llm, thinking_for_chat: false },
+    ),
     raw: () => post(`${urls.localllm}/api/chat`, { model, messages, stream: true }),
   },
   {
     name: 'openai',
-    adapter: createOpenAiChatAdapter({ openai_api_key: 'sk-bench', openai_base_url: urls.openai }, { server: 'openai' }),
-    raw: () => post(`${urls.openai}/chat/completions`, { model, messages, stream: true, stream_options: { include_usage: true } }, { authorization: 'Bearer sk-bench' }),
+    adapter: createOpenAiChatAdapter(
+      { openai_api_key: 'sk-bench', openai_base_url: urls.openai },
+      { server: 'openai' },
+    ),
+    raw: () =>
+      post(
+        `${urls.openai}/chat/completions`,
+        { model, messages, stream: true, stream_options: { include_usage: true } },
+        { authorization: 'Bearer sk-bench' },
+      ),
   },
   {
     name: 'anthropic',
     adapter: createAnthropicChatAdapter({ anthropic_api_key: 'sk-bench', anthropic_base_url: urls.anthropic }),
-    raw: () => post(`${urls.anthropic}/messages`, { model, messages, max_tokens: 256, stream: true }, { 'x-api-key': 'sk-bench', 'anthropic-version': '2023-06-01' }),
+    raw: () =>
+      post(
+        `${urls.anthropic}/messages`,
+        { model, messages, max_tokens: 256, stream: true },
+        { 'x-api-key': 'sk-bench', 'anthropic-version': '2023-06-01' },
+      ),
   },
   {
     name: 'gemini',
     adapter: createGeminiChatAdapter({ gemini_api_key: 'bench', gemini_base_url: urls.gemini }),
-    raw: () => post(`${urls.gemini}/models/${model}:streamGenerateContent?alt=sse`, { contents: [{ role: 'user', parts: [{ text: content }] }] }, { 'x-goog-api-key': 'bench' }),
+    raw: () =>
+      post(
+        `${urls.gemini}/models/${model}:streamGenerateContent?alt=sse`,
+        { contents: [{ role: 'user', parts: [{ text: content }] }] },
+        { 'x-goog-api-key': 'bench' },
+      ),
   },
 ];
 
 const policy = { maxRetries: 0, retryDelaysMs: [0], maxDelayMs: 0, timeoutMs: 30_000, idleTimeoutMs: 30_000 };
-const viaAdapter = (adapter: LlmAdapter) => completeWithPolicy(adapter, { operation: 'chat', model, messages: [{ role: 'user', content }], temperature: 0.1, maxTokens: 256 }, policy);
+const viaAdapter = (adapter: LlmAdapter) =>
+  completeWithPolicy(
+    adapter,
+    { operation: 'chat', model, messages: [{ role: 'user', content }], temperature: 0.1, maxTokens: 256 },
+    policy,
+  );
 
 async function perCallMs(call: () => Promise<unknown>): Promise<number> {
   const started = performance.now();
@@ -68,7 +100,9 @@ async function perCallMs(call: () => Promise<unknown>): Promise<number> {
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
-console.log(`llm adapter overhead: ${callsPerRound} sequential calls per round, ${rounds} rounds, median round (${pinning})`);
+console.log(
+  `llm adapter overhead: ${callsPerRound} sequential calls per round, ${rounds} rounds, median round (${pinning})`,
+);
 try {
   for (const subject of subjects) {
     await perCallMs(subject.raw);
@@ -80,7 +114,9 @@ try {
       adapter.push(await perCallMs(() => viaAdapter(subject.adapter)));
     }
     const overhead = median(adapter.map((value, index) => value - raw[index]));
-    console.log(`  ${subject.name.padEnd(10)} bare fetch ${median(raw).toFixed(2)} ms  adapter ${median(adapter).toFixed(2)} ms  overhead ${overhead.toFixed(2)} ms/call (target <= 2)`);
+    console.log(
+      `  ${subject.name.padEnd(10)} bare fetch ${median(raw).toFixed(2)} ms  adapter ${median(adapter).toFixed(2)} ms  overhead ${overhead.toFixed(2)} ms/call (target <= 2)`,
+    );
   }
 } finally {
   await stopProcess(fakes);

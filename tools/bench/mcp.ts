@@ -19,7 +19,16 @@ const target = 1.3;
 const question = 'Who did Marie Curie work with in Paris?';
 const bin = path.resolve(import.meta.dirname, '../../packages/cli/bin/rhizome.mjs');
 
-const people = ['Marie Curie', 'Pierre Curie', 'Paul Langevin', 'Henri Becquerel', 'Irène Joliot-Curie', 'Frédéric Joliot', 'Ernest Rutherford', 'Albert Einstein'];
+const people = [
+  'Marie Curie',
+  'Pierre Curie',
+  'Paul Langevin',
+  'Henri Becquerel',
+  'Irène Joliot-Curie',
+  'Frédéric Joliot',
+  'Ernest Rutherford',
+  'Albert Einstein',
+];
 const places = ['Paris', 'Warsaw', 'Cambridge', 'Zurich', 'Sorbonne'];
 const documents = people.map((person, index) => ({
   name: `${person.toLowerCase().replace(/\W+/g, '-')}.txt`,
@@ -29,8 +38,10 @@ const documents = people.map((person, index) => ({
   }).join(' '),
 }));
 
-const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.ceil((p / 100) * values.length) - 1)];
-const describe = (values: number[]) => `p50 ${percentile(values, 50).toFixed(1)} ms   p95 ${percentile(values, 95).toFixed(1)} ms`;
+const percentile = (values: number[], p: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.ceil((p / 100) * values.length) - 1)];
+const describe = (values: number[]) =>
+  `p50 ${percentile(values, 50).toFixed(1)} ms   p95 ${percentile(values, 95).toFixed(1)} ms`;
 
 async function timed(work: () => Promise<unknown>): Promise<number> {
   const started = performance.now();
@@ -55,7 +66,8 @@ async function connect(transport: StreamableHTTPClientTransport | StdioClientTra
 const bench = await startBenchServer('mcp');
 const { key } = (await bench.expectOk('POST', '/auth/keys', { name: 'bench' }, 201)) as { key: string };
 const endpoint = new URL(`${bench.base}/mcp`);
-const httpTransport = () => new StreamableHTTPClientTransport(endpoint, { requestInit: { headers: { authorization: `Bearer ${key}` } } });
+const httpTransport = () =>
+  new StreamableHTTPClientTransport(endpoint, { requestInit: { headers: { authorization: `Bearer ${key}` } } });
 
 console.log(`building the graph from ${documents.length} documents …`);
 for (const document of documents) {
@@ -63,8 +75,13 @@ for (const document of documents) {
   form.append('auto_confirm', 'true');
   form.append('domain', 'biographical');
   form.append('file', new Blob([document.text]), document.name);
-  const response = await fetch(`${bench.base}/sources`, { method: 'POST', headers: { cookie: bench.cookie }, body: form });
-  if (response.status !== 202 && response.status !== 201) throw new Error(`upload ${document.name}: ${response.status} ${await response.text()}`);
+  const response = await fetch(`${bench.base}/sources`, {
+    method: 'POST',
+    headers: { cookie: bench.cookie },
+    body: form,
+  });
+  if (response.status !== 202 && response.status !== 201)
+    throw new Error(`upload ${document.name}: ${response.status} ${await response.text()}`);
 }
 for (;;) {
   const { data } = (await bench.expectOk('GET', '/sources?page_size=100')) as { data: { status: string }[] };
@@ -77,7 +94,9 @@ const rest = async (apiPath: string) => {
   if (!response.ok) throw new Error(`GET ${apiPath}: ${response.status}`);
   return response.json() as Promise<unknown>;
 };
-const { data: found } = (await rest(`/search?${new URLSearchParams({ q: 'Marie Curie', search_type: 'keyword', limit: '5' })}`)) as { data: { node: { id: string; label: string } | null }[] };
+const { data: found } = (await rest(
+  `/search?${new URLSearchParams({ q: 'Marie Curie', search_type: 'keyword', limit: '5' })}`,
+)) as { data: { node: { id: string; label: string } | null }[] };
 const nodeId = found.find((item) => item.node?.label === 'Marie Curie')?.node?.id;
 if (!nodeId) throw new Error('no Marie Curie node in the graph');
 const { pagination } = (await rest('/nodes?page_size=1')) as { pagination: { total: number } };
@@ -90,14 +109,22 @@ const operations = {
   },
   node_context: {
     mcp: (client: Client) => call(client, 'node_context', { node_id: nodeId }),
-    rest: () => Promise.all([rest(`/nodes/${nodeId}`), rest(`/graph/grounding/nodes/${nodeId}/neighbors?limit=25`), rest(`/nodes/${nodeId}/citations?page_size=10`)]),
+    rest: () =>
+      Promise.all([
+        rest(`/nodes/${nodeId}`),
+        rest(`/graph/grounding/nodes/${nodeId}/neighbors?limit=25`),
+        rest(`/nodes/${nodeId}/citations?page_size=10`),
+      ]),
   },
 };
 
 /** Each tool over `client` `samples` times, after the warm-up. */
 async function toolTimings(client: Client): Promise<Record<keyof typeof operations, number[]>> {
   const timings = { graph_search: [] as number[], node_context: [] as number[] };
-  for (const [name, operation] of Object.entries(operations) as [keyof typeof operations, (typeof operations)[keyof typeof operations]][]) {
+  for (const [name, operation] of Object.entries(operations) as [
+    keyof typeof operations,
+    (typeof operations)[keyof typeof operations],
+  ][]) {
     for (let index = 0; index < warmup + samples; index++) {
       const ms = await timed(() => operation.mcp(client));
       if (index >= warmup) timings[name].push(ms);
@@ -121,32 +148,46 @@ for (const [name, operation] of Object.entries(operations)) {
   }
   ratios[name] = percentile(timings.mcp, 50) / percentile(timings.rest, 50);
   console.log(`  ${name.padEnd(13)} MCP  ${describe(timings.mcp)}`);
-  console.log(`  ${''.padEnd(13)} REST ${describe(timings.rest)}   MCP/REST p50 ${ratios[name].toFixed(2)}× (target ≤ ${target}×) ${ratios[name] <= target ? 'OK' : 'OVER'}`);
+  console.log(
+    `  ${''.padEnd(13)} REST ${describe(timings.rest)}   MCP/REST p50 ${ratios[name].toFixed(2)}× (target ≤ ${target}×) ${ratios[name] <= target ? 'OK' : 'OVER'}`,
+  );
 }
 await http.close();
 
 // 2. Many sessions at once.
 let failures = 0;
 const calls: number[] = [];
-const wall = await timed(() => Promise.all(Array.from({ length: concurrentSessions }, async () => {
-  try {
-    const client = await connect(httpTransport());
-    for (let index = 0; index < callsPerSession; index++) {
-      calls.push(await timed(() => operations.graph_search.mcp(client)));
-      calls.push(await timed(() => operations.node_context.mcp(client)));
-    }
-    await client.close();
-  } catch (error) {
-    failures += 1;
-    console.error(`  session failed: ${String(error)}`);
-  }
-})));
-console.log(`\n${concurrentSessions} concurrent HTTP sessions, ${callsPerSession * 2} calls each: ${failures} failed sessions, ${calls.length} calls in ${wall.toFixed(0)} ms, per call ${describe(calls)} ${failures ? 'FAILED' : 'OK'}`);
+const wall = await timed(() =>
+  Promise.all(
+    Array.from({ length: concurrentSessions }, async () => {
+      try {
+        const client = await connect(httpTransport());
+        for (let index = 0; index < callsPerSession; index++) {
+          calls.push(await timed(() => operations.graph_search.mcp(client)));
+          calls.push(await timed(() => operations.node_context.mcp(client)));
+        }
+        await client.close();
+      } catch (error) {
+        failures += 1;
+        console.error(`  session failed: ${String(error)}`);
+      }
+    }),
+  ),
+);
+console.log(
+  `\n${concurrentSessions} concurrent HTTP sessions, ${callsPerSession * 2} calls each: ${failures} failed sessions, ${calls.length} calls in ${wall.toFixed(0)} ms, per call ${describe(calls)} ${failures ? 'FAILED' : 'OK'}`,
+);
 
 // 3. stdio: relayed to the server, then serving the data directory itself.
-const env: Record<string, string> = { ...(process.env as Record<string, string>), RHIZOME_DATA_DIR: bench.dataDir, RHIZOME_CONFIG_DIR: path.join(bench.dataDir, 'config'), RHIZOME_LOG_LEVEL: 'warning' };
+const env: Record<string, string> = {
+  ...(process.env as Record<string, string>),
+  RHIZOME_DATA_DIR: bench.dataDir,
+  RHIZOME_CONFIG_DIR: path.join(bench.dataDir, 'config'),
+  RHIZOME_LOG_LEVEL: 'warning',
+};
 delete env.RHIZOME_QUEUE_URL;
-const stdio = (args: string[]) => new StdioClientTransport({ command: process.execPath, args: [bin, 'mcp', ...args], env, stderr: 'ignore' });
+const stdio = (args: string[]) =>
+  new StdioClientTransport({ command: process.execPath, args: [bin, 'mcp', ...args], env, stderr: 'ignore' });
 const report = (label: string, timings: Record<string, number[]>) => {
   console.log(`\nstdio, ${label} (${samples} calls each):`);
   for (const [name, values] of Object.entries(timings)) console.log(`  ${name.padEnd(13)} ${describe(values)}`);
@@ -160,5 +201,9 @@ report('rhizome mcp (the data directory itself)', await toolTimings(direct));
 await direct.close();
 
 const over = Object.entries(ratios).filter(([, ratio]) => ratio > target);
-console.log(`\nMCP/REST p50 ratios: ${Object.entries(ratios).map(([name, ratio]) => `${name} ${ratio.toFixed(2)}×`).join(', ')}`);
+console.log(
+  `\nMCP/REST p50 ratios: ${Object.entries(ratios)
+    .map(([name, ratio]) => `${name} ${ratio.toFixed(2)}×`)
+    .join(', ')}`,
+);
 process.exitCode = over.length || failures ? 1 : 0;

@@ -12,8 +12,19 @@ const runtime = new WorkerRuntime({
   registry,
   logger: { info: () => undefined, warning: () => undefined, error: () => undefined },
   pauseFilter: () => ({ excludeOperations: new Set(), excludeSourceIds: new Set() }),
-  settings: () => ({ concurrency: { operations: 8, llm: 1 }, resultTtlMs: { operations: 60_000, llm: 60_000 }, failedTtlMs: 60_000 }),
+  settings: () => ({
+    concurrency: { operations: 8, llm: 1 },
+    resultTtlMs: { operations: 60_000, llm: 60_000 },
+    failedTtlMs: 60_000,
+  }),
 });
 runtime.start(['operations']);
 console.log('worker ready');
-process.on('SIGTERM', () => void runtime.stop(1000).then(() => store.close()).then(() => process.exit(0)));
+process.on(
+  'SIGTERM',
+  () =>
+    void runtime
+      .stop(1000)
+      .then(() => store.close())
+      .then(() => process.exit(0)),
+);

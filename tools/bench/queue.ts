@@ -5,7 +5,14 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { EmbeddedTaskStore, OperationRegistry, QueueFullError, QueueService, WorkerRuntime, type TaskStore } from '@rhizome/queue';
+import {
+  EmbeddedTaskStore,
+  OperationRegistry,
+  QueueFullError,
+  QueueService,
+  WorkerRuntime,
+  type TaskStore,
+} from '@rhizome/queue';
 import { startRedis } from '../../tests/support/redis.ts';
 
 const throughputTasks = Number(process.env.BENCH_TASKS ?? 20_000);
@@ -30,8 +37,15 @@ async function measure(store: TaskStore): Promise<Figures> {
   });
   let target = throughputTasks;
   const runtime = new WorkerRuntime({
-    store, registry, logger: quiet, pauseFilter: () => ({ excludeOperations: new Set(), excludeSourceIds: new Set() }),
-    settings: () => ({ concurrency: { operations: 8, llm: 1 }, resultTtlMs: { operations: 60_000, llm: 60_000 }, failedTtlMs: 60_000 }),
+    store,
+    registry,
+    logger: quiet,
+    pauseFilter: () => ({ excludeOperations: new Set(), excludeSourceIds: new Set() }),
+    settings: () => ({
+      concurrency: { operations: 8, llm: 1 },
+      resultTtlMs: { operations: 60_000, llm: 60_000 },
+      failedTtlMs: 60_000,
+    }),
   });
   const queue = new QueueService(store, registry, () => ({ operations: 5, llm: 5 }));
   runtime.start(['operations']);
@@ -60,7 +74,11 @@ async function measure(store: TaskStore): Promise<Figures> {
   }
   await runtime.stop(1000);
   latencies.sort((a, b) => a - b);
-  return { tasksPerSecond, pickupP50Ms: latencies[Math.floor(latencies.length * 0.5)], pickupP99Ms: latencies[Math.floor(latencies.length * 0.99)] };
+  return {
+    tasksPerSecond,
+    pickupP50Ms: latencies[Math.floor(latencies.length * 0.5)],
+    pickupP99Ms: latencies[Math.floor(latencies.length * 0.99)],
+  };
 }
 
 /** A full lane answers 503; a real client waits and tries again, and so does the benchmark's producer. */
@@ -90,7 +108,9 @@ function print(label: string, figures: Figures, target: number): void {
   );
 }
 
-console.log(`queue benchmark: ${throughputTasks} no-op tasks, 16 producers, 8 concurrent handlers; ${latencySamples} idle pickups; node ${process.version}`);
+console.log(
+  `queue benchmark: ${throughputTasks} no-op tasks, 16 producers, 8 concurrent handlers; ${latencySamples} idle pickups; node ${process.version}`,
+);
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rhizome-queue-bench-'));
 const embedded = await EmbeddedTaskStore.open(path.join(dir, 'queue.db'));
 print('embedded', await measure(embedded), 2000);
@@ -108,7 +128,9 @@ try {
     const prefix = `bench-split-${workers}`;
     const producers = await RedisTaskStore.connect(redis.url, { prefix });
     const rate = await measureSplit(producers, redis.url, prefix, workers);
-    console.log(`redis, ${workers} worker process(es) beside the producers (as in the stack): ${rate} tasks/s (target ≥ 5000)`);
+    console.log(
+      `redis, ${workers} worker process(es) beside the producers (as in the stack): ${rate} tasks/s (target ≥ 5000)`,
+    );
     await producers.close();
   }
 } finally {
@@ -118,9 +140,18 @@ try {
 /** Producers here, the worker in a child process: enqueue-to-all-completed throughput. */
 async function measureSplit(store: TaskStore, url: string, prefix: string, count: number): Promise<number> {
   const workers = Array.from({ length: count }, () =>
-    spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'queue-worker.ts'), url, prefix], { stdio: ['ignore', 'pipe', 'inherit'] }),
+    spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'queue-worker.ts'), url, prefix], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    }),
   );
-  await Promise.all(workers.map((worker) => new Promise<void>((resolve) => worker.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes('worker ready') && resolve()))));
+  await Promise.all(
+    workers.map(
+      (worker) =>
+        new Promise<void>((resolve) =>
+          worker.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes('worker ready') && resolve()),
+        ),
+    ),
+  );
   const queue = new QueueService(store, new OperationRegistry(), () => ({ operations: 5, llm: 5 }));
   const begin = performance.now();
   await Promise.all(
@@ -130,9 +161,14 @@ async function measureSplit(store: TaskStore, url: string, prefix: string, count
   );
   await waitIdle(store);
   const rate = Math.round(throughputTasks / ((performance.now() - begin) / 1000));
-  await Promise.all(workers.map((worker) => new Promise((resolve) => {
-    worker.once('exit', resolve);
-    worker.kill('SIGTERM');
-  })));
+  await Promise.all(
+    workers.map(
+      (worker) =>
+        new Promise((resolve) => {
+          worker.once('exit', resolve);
+          worker.kill('SIGTERM');
+        }),
+    ),
+  );
   return rate;
 }

@@ -17,7 +17,8 @@ const { server, dataDir, expectOk } = bench;
 const { platform } = server;
 const db = (await platform.databases.current()).db;
 
-const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))];
+const percentile = (values: number[], p: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))];
 const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
 const ms = (value: number) => `${value.toFixed(3)} ms`;
 
@@ -49,15 +50,38 @@ try {
   await expectOk('PATCH', '/settings', { embedding: { enable_auto_embedding: false } });
   const baseline = await createNodes(baselineCount, 'Baseline');
 
-  const workflow = (await expectOk('POST', '/workflows', {
-    name: 'Record node', steps: [{ id: 'record', name: 'record', tool_type: 'system_tool', tool_id: 'data.merge', configuration: { items: [{ node: '{{inputs.entity_id}}' }] } }],
-  }, 201)) as { id: string };
-  await expectOk('POST', '/triggers', { name: 'On node', event_source: 'node.create', filters: { entity_type: 'node' }, workflow_id: workflow.id }, 201);
+  const workflow = (await expectOk(
+    'POST',
+    '/workflows',
+    {
+      name: 'Record node',
+      steps: [
+        {
+          id: 'record',
+          name: 'record',
+          tool_type: 'system_tool',
+          tool_id: 'data.merge',
+          configuration: { items: [{ node: '{{inputs.entity_id}}' }] },
+        },
+      ],
+    },
+    201,
+  )) as { id: string };
+  await expectOk(
+    'POST',
+    '/triggers',
+    { name: 'On node', event_source: 'node.create', filters: { entity_type: 'node' }, workflow_id: workflow.id },
+    201,
+  );
 
   // The request path's share of dispatch: publishing to the bus, which hands the event on with setImmediate.
   const publishTimes: number[] = [];
   // An event source no trigger listens on: the dispatcher looks it up and does nothing more.
-  const quiet = { source: 'bench.quiet', database: platform.databases.currentName(), payload: { entity_type: 'node' as const, entity_id: 'none' } };
+  const quiet = {
+    source: 'bench.quiet',
+    database: platform.databases.currentName(),
+    payload: { entity_type: 'node' as const, entity_id: 'none' },
+  };
   for (let i = 0; i < 10_000; i++) {
     const started = performance.now();
     platform.graphEvents.publish(quiet as unknown as Parameters<typeof platform.graphEvents.publish>[0]);
@@ -81,27 +105,54 @@ try {
   const dispatchTimes: number[] = [];
   for (let i = 0; i < dispatchSamples; i++) {
     const started = performance.now();
-    await platform.automation.dispatcher.dispatch({ source: 'node.create', database: platform.databases.currentName(), payload: { entity_type: 'node', entity_id: `synthetic_${i}` } });
+    await platform.automation.dispatcher.dispatch({
+      source: 'node.create',
+      database: platform.databases.currentName(),
+      payload: { entity_type: 'node', entity_id: `synthetic_${i}` },
+    });
     dispatchTimes.push(performance.now() - started);
   }
   // The same, for a burst of events arriving together (as a batch create or a commit publishes them).
   const burstBegin = performance.now();
-  await Promise.all(Array.from({ length: dispatchSamples }, (_, i) =>
-    platform.automation.dispatcher.dispatch({ source: 'node.create', database: platform.databases.currentName(), payload: { entity_type: 'node', entity_id: `burst_${i}` } })));
+  await Promise.all(
+    Array.from({ length: dispatchSamples }, (_, i) =>
+      platform.automation.dispatcher.dispatch({
+        source: 'node.create',
+        database: platform.databases.currentName(),
+        payload: { entity_type: 'node', entity_id: `burst_${i}` },
+      }),
+    ),
+  );
   const burstPerEvent = (performance.now() - burstBegin) / dispatchSamples;
   const unmatched: number[] = [];
   for (let i = 0; i < dispatchSamples; i++) {
     const started = performance.now();
-    await platform.automation.dispatcher.dispatch({ source: 'node.create', database: platform.databases.currentName(), payload: { entity_type: 'edge', entity_id: `synthetic_${i}` } });
+    await platform.automation.dispatcher.dispatch({
+      source: 'node.create',
+      database: platform.databases.currentName(),
+      payload: { entity_type: 'edge', entity_id: `synthetic_${i}` },
+    });
     unmatched.push(performance.now() - started);
   }
 
-  console.log(`triggers benchmark: ${nodeCount} nodes with one matching trigger (${concurrency} concurrent requests; shared, noisy host)`);
-  console.log(`  bus publish inside the request:      mean ${ms(mean(publishTimes))}, p99 ${ms(percentile(publishTimes, 99))} (target ≤ 1 ms)`);
-  console.log(`  POST /nodes without trigger (${baselineCount}): p50 ${ms(percentile(baseline.latencies, 50))}, p99 ${ms(percentile(baseline.latencies, 99))}, ${(baselineCount / baseline.seconds).toFixed(0)} nodes/s`);
-  console.log(`  POST /nodes with trigger (${nodeCount}):  p50 ${ms(percentile(triggered.latencies, 50))}, p99 ${ms(percentile(triggered.latencies, 99))}, ${(nodeCount / triggered.seconds).toFixed(0)} nodes/s`);
-  console.log(`  dispatch per event, off the path:    matching ${ms(mean(dispatchTimes))} mean / ${ms(percentile(dispatchTimes, 99))} p99 (incl. enqueue, one at a time); ${ms(burstPerEvent)} per event in a burst of ${dispatchSamples}; not matching ${ms(mean(unmatched))} mean`);
-  console.log(`  executions: ${nodeCount} queued within ${queuedSeconds.toFixed(1)} s, all finished after ${endToEndSeconds.toFixed(1)} s (${(nodeCount / endToEndSeconds).toFixed(0)} executions/s end to end; ${failed} failed)`);
+  console.log(
+    `triggers benchmark: ${nodeCount} nodes with one matching trigger (${concurrency} concurrent requests; shared, noisy host)`,
+  );
+  console.log(
+    `  bus publish inside the request:      mean ${ms(mean(publishTimes))}, p99 ${ms(percentile(publishTimes, 99))} (target ≤ 1 ms)`,
+  );
+  console.log(
+    `  POST /nodes without trigger (${baselineCount}): p50 ${ms(percentile(baseline.latencies, 50))}, p99 ${ms(percentile(baseline.latencies, 99))}, ${(baselineCount / baseline.seconds).toFixed(0)} nodes/s`,
+  );
+  console.log(
+    `  POST /nodes with trigger (${nodeCount}):  p50 ${ms(percentile(triggered.latencies, 50))}, p99 ${ms(percentile(triggered.latencies, 99))}, ${(nodeCount / triggered.seconds).toFixed(0)} nodes/s`,
+  );
+  console.log(
+    `  dispatch per event, off the path:    matching ${ms(mean(dispatchTimes))} mean / ${ms(percentile(dispatchTimes, 99))} p99 (incl. enqueue, one at a time); ${ms(burstPerEvent)} per event in a burst of ${dispatchSamples}; not matching ${ms(mean(unmatched))} mean`,
+  );
+  console.log(
+    `  executions: ${nodeCount} queued within ${queuedSeconds.toFixed(1)} s, all finished after ${endToEndSeconds.toFixed(1)} s (${(nodeCount / endToEndSeconds).toFixed(0)} executions/s end to end; ${failed} failed)`,
+  );
 } finally {
   await server.stop();
   fs.rmSync(dataDir, { recursive: true, force: true });

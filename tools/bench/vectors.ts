@@ -47,7 +47,8 @@ function normalise(target: Float32Array, offset: number): void {
 async function generate(): Promise<{ vectors: Float32Array; count: number }> {
   if (dataKind === 'uniform') {
     const vectors = new Float32Array((wanted + queryCount) * dimensions);
-    for (let i = 0; i < vectors.length; i += 1) vectors[i] = Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+    for (let i = 0; i < vectors.length; i += 1)
+      vectors[i] = Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
     for (let row = 0; row < wanted + queryCount; row += 1) normalise(vectors, row * dimensions);
     return { vectors, count: wanted };
   }
@@ -64,20 +65,35 @@ async function generate(): Promise<{ vectors: Float32Array; count: number }> {
   const vectors = new Float32Array((count + queryCount) * dimensions);
   for (let row = 0; row < count + queryCount; row += 1) {
     const word = order[row < count ? row : words.count - (row - count) - 1];
-    for (let i = 0; i < dimensions; i += 1) vectors[row * dimensions + i] = words.vectors[word * dimensions + i] * words.scales[word];
+    for (let i = 0; i < dimensions; i += 1)
+      vectors[row * dimensions + i] = words.vectors[word * dimensions + i] * words.scales[word];
     normalise(vectors, row * dimensions);
   }
   return { vectors, count };
 }
 
 async function chunkVectors(): Promise<{ vectors: Float32Array; count: number }> {
-  const passages = JSON.parse(fs.readFileSync('/work/shared/testdata/eval/2wiki/corpus.json', 'utf8')) as { title: string; text: string }[];
-  const sentences = passages.flatMap((passage) => passage.text.split(/(?<=[.!?])\s+/).filter((sentence) => sentence.length > 30));
-  const questions = (JSON.parse(fs.readFileSync('/work/shared/testdata/eval/2wiki/questions-51.json', 'utf8')) as { question: string }[]).map((entry) => entry.question);
+  const passages = JSON.parse(fs.readFileSync('/work/shared/testdata/eval/2wiki/corpus.json', 'utf8')) as {
+    title: string;
+    text: string;
+  }[];
+  const sentences = passages.flatMap((passage) =>
+    passage.text.split(/(?<=[.!?])\s+/).filter((sentence) => sentence.length > 30),
+  );
+  const questions = (
+    JSON.parse(fs.readFileSync('/work/shared/testdata/eval/2wiki/questions-51.json', 'utf8')) as { question: string }[]
+  ).map((entry) => entry.question);
   const pick = <T>(items: T[]) => items[Math.floor(random() * items.length)];
   const texts = Array.from({ length: wanted }, () => `${pick(sentences)} ${pick(sentences)} ${pick(sentences)}`);
-  for (let q = 0; q < queryCount; q += 1) texts.push(q < questions.length ? questions[q] : `${pick(passages).title} ${pick(sentences).split(' ').slice(2, 5).join(' ')}`);
-  const embedder = new BuiltinEmbeddingAdapter({ cacheDir: process.env.RHIZOME_MODELS_DIR ?? path.join(os.tmpdir(), 'rhizome-bench-models') });
+  for (let q = 0; q < queryCount; q += 1)
+    texts.push(
+      q < questions.length
+        ? questions[q]
+        : `${pick(passages).title} ${pick(sentences).split(' ').slice(2, 5).join(' ')}`,
+    );
+  const embedder = new BuiltinEmbeddingAdapter({
+    cacheDir: process.env.RHIZOME_MODELS_DIR ?? path.join(os.tmpdir(), 'rhizome-bench-models'),
+  });
   const vectors = new Float32Array(texts.length * dimensions);
   const signal = new AbortController().signal;
   for (let start = 0; start < texts.length; start += 5_000) {
@@ -87,10 +103,13 @@ async function chunkVectors(): Promise<{ vectors: Float32Array; count: number }>
   return { vectors, count: wanted };
 }
 
-const percentile = (sorted: number[], share: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * share))];
+const percentile = (sorted: number[], share: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * share))];
 const ms = (value: number) => `${value.toFixed(2)} ms`;
 
-console.log(`data: ${dataKind}; HNSW M=${params.m} efConstruction=${params.efConstruction} (the store's search ef at this size: ${searchEf(defaultHnswParams, wanted, k)}), space cosine, ${dimensions}-d`);
+console.log(
+  `data: ${dataKind}; HNSW M=${params.m} efConstruction=${params.efConstruction} (the store's search ef at this size: ${searchEf(defaultHnswParams, wanted, k)}), space cosine, ${dimensions}-d`,
+);
 const { vectors, count: available } = await generate();
 const vectorAt = (row: number) => vectors.subarray(row * dimensions, (row + 1) * dimensions);
 
@@ -103,18 +122,24 @@ while (count < available && performance.now() - buildStart < buildSeconds * 1000
   for (let label = count; label < end; label += 1) items.push({ label, vector: vectorAt(label) });
   index.add(items);
   count = end;
-  if (count % 100_000 === 0) console.log(`  ${count.toLocaleString()} added, ${((performance.now() - buildStart) / 1000).toFixed(0)} s`);
+  if (count % 100_000 === 0)
+    console.log(`  ${count.toLocaleString()} added, ${((performance.now() - buildStart) / 1000).toFixed(0)} s`);
 }
 const buildMs = performance.now() - buildStart;
-const shortBy = count < available ? ` (build budget of ${buildSeconds} s reached)` : count < wanted ? ' (all the data set has)' : '';
+const shortBy =
+  count < available ? ` (build budget of ${buildSeconds} s reached)` : count < wanted ? ' (all the data set has)' : '';
 console.log(`vectors: ${count.toLocaleString()} of ${wanted.toLocaleString()} wanted${shortBy}`);
-console.log(`build: ${(buildMs / 1000).toFixed(1)} s, ${Math.round(count / (buildMs / 1000)).toLocaleString()} vectors/s`);
+console.log(
+  `build: ${(buildMs / 1000).toFixed(1)} s, ${Math.round(count / (buildMs / 1000)).toLocaleString()} vectors/s`,
+);
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rhizome-vectors-bench-'));
 const file = path.join(dir, 'chunks.hnsw');
 const saveStart = performance.now();
 await index.save(file);
-console.log(`save: ${ms(performance.now() - saveStart)}, file ${(fs.statSync(file).size / 1024 / 1024).toFixed(0)} MiB`);
+console.log(
+  `save: ${ms(performance.now() - saveStart)}, file ${(fs.statSync(file).size / 1024 / 1024).toFixed(0)} MiB`,
+);
 index.close();
 
 const queries = Array.from({ length: queryCount }, (_, q) => vectorAt(available + q));
@@ -156,7 +181,7 @@ for (const ef of efValues) {
   latencies.sort((a, b) => a - b);
   filtered.sort((a, b) => a - b);
   console.log(
-    `ef=${ef}${ef === searchEf(defaultHnswParams, count, k) ? ' (the store\'s)' : ''}: recall@${k} ${(found / (queryCount * k)).toFixed(3)}, ` +
+    `ef=${ef}${ef === searchEf(defaultHnswParams, count, k) ? " (the store's)" : ''}: recall@${k} ${(found / (queryCount * k)).toFixed(3)}, ` +
       `p50 ${ms(percentile(latencies, 0.5))}, p95 ${ms(percentile(latencies, 0.95))}; ` +
       `half-admitting filter p50 ${ms(percentile(filtered, 0.5))}, p95 ${ms(percentile(filtered, 0.95))}; load ${ms(loadMs)}`,
   );

@@ -27,29 +27,49 @@ async function seed(bench: Awaited<ReturnType<typeof startBenchServer>>): Promis
   const { db } = await bench.server.platform.databases.current();
   const now = new Date().toISOString();
   const templates = ['system_template_person', 'system_template_place', 'system_template_item'];
-  const present = new Set(((await db('graph_templates').whereIn('id', templates).select('id')) as { id: string }[]).map((row) => row.id));
+  const present = new Set(
+    ((await db('graph_templates').whereIn('id', templates).select('id')) as { id: string }[]).map((row) => row.id),
+  );
   const usable = templates.filter((id) => present.has(id));
   const nodes = Array.from({ length: nodeCount }, (_, index) => ({
-    id: `node_bench${String(index).padStart(5, '0')}`, template_id: usable[index % usable.length], label: `Entity ${index + 1}`, properties: '{}', created_at: now, updated_at: now,
+    id: `node_bench${String(index).padStart(5, '0')}`,
+    template_id: usable[index % usable.length],
+    label: `Entity ${index + 1}`,
+    properties: '{}',
+    created_at: now,
+    updated_at: now,
   }));
   await db.batchInsert('graph_nodes', nodes, 100);
   // A scale-free-ish graph: each edge joins a random node to one picked with a bias to early (hub) nodes.
   let state = 42;
-  const random = () => ((state = (state * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+  const random = () => (state = (state * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
   const edges = Array.from({ length: edgeCount }, (_, index) => {
     const source = Math.floor(random() * nodeCount);
     let target = Math.floor(random() ** 2.5 * nodeCount);
     if (target === source) target = (source + 1) % nodeCount;
-    return { id: `edge_bench${String(index).padStart(5, '0')}`, template_id: 'system_template_link', source_node_id: nodes[source].id, target_node_id: nodes[target].id, label: 'related_to', properties: '{}', created_at: now, updated_at: now };
+    return {
+      id: `edge_bench${String(index).padStart(5, '0')}`,
+      template_id: 'system_template_link',
+      source_node_id: nodes[source].id,
+      target_node_id: nodes[target].id,
+      label: 'related_to',
+      properties: '{}',
+      created_at: now,
+      updated_at: now,
+    };
   });
   await db.batchInsert('graph_edges', edges, 100);
 }
 
 /** Frames per second while `act` runs (requestAnimationFrame counted in the page). */
 async function framesDuring(page: Page, act: () => Promise<void>): Promise<number> {
-  await page.evaluate(`(() => { window.__frames = 0; window.__counting = true; const tick = () => { if (!window.__counting) return; window.__frames += 1; requestAnimationFrame(tick); }; requestAnimationFrame(tick); window.__started = performance.now(); })()`);
+  await page.evaluate(
+    `(() => { window.__frames = 0; window.__counting = true; const tick = () => { if (!window.__counting) return; window.__frames += 1; requestAnimationFrame(tick); }; requestAnimationFrame(tick); window.__started = performance.now(); })()`,
+  );
   await act();
-  const { frames, ms } = await page.evaluate<{ frames: number; ms: number }>(`(() => { window.__counting = false; return { frames: window.__frames, ms: performance.now() - window.__started }; })()`);
+  const { frames, ms } = await page.evaluate<{ frames: number; ms: number }>(
+    `(() => { window.__counting = false; return { frames: window.__frames, ms: performance.now() - window.__started }; })()`,
+  );
   return (frames * 1000) / ms;
 }
 
@@ -63,16 +83,23 @@ async function part(page: Page, name: string, act: () => Promise<void>): Promise
   return () => console.log(`  ${name}, most self time:\n${summary}`);
 }
 
-const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))];
+const percentile = (values: number[], p: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))];
 const ratio = (value: number, baseline: number) => `${(value / baseline).toFixed(2)}×`;
 
 const bench = await startBenchServer('web-graph');
 const url = bench.server.url;
-const browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: ['--no-sandbox', '--disable-dev-shm-usage', ...glBackends[gl]] });
+const browser = await chromium.launch({
+  executablePath: chromiumPath,
+  headless: true,
+  args: ['--no-sandbox', '--disable-dev-shm-usage', ...glBackends[gl]],
+});
 try {
   const seeded = Date.now();
   await seed(bench);
-  console.log(`seeded ${nodeCount.toLocaleString('en-US')} nodes and ${edgeCount.toLocaleString('en-US')} edges in ${Date.now() - seeded} ms`);
+  console.log(
+    `seeded ${nodeCount.toLocaleString('en-US')} nodes and ${edgeCount.toLocaleString('en-US')} edges in ${Date.now() - seeded} ms`,
+  );
 
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const [name, ...value] = bench.cookie.split('=');
@@ -84,14 +111,20 @@ try {
   await page.goto(`${url}/api/v1/health`);
   console.log(`WebGL (${gl}): ${await webglRenderer(page)}`);
   const idleFps = await framesDuring(page, () => page.waitForTimeout(2_000));
-  const fetchMs = await page.evaluate<number>(`(async () => { const start = performance.now(); const data = await (await fetch('/api/v1/graph/canvas')).json(); if (data.nodes.length !== ${nodeCount}) throw new Error('canvas has ' + data.nodes.length + ' nodes'); return performance.now() - start; })()`);
+  const fetchMs = await page.evaluate<number>(
+    `(async () => { const start = performance.now(); const data = await (await fetch('/api/v1/graph/canvas')).json(); if (data.nodes.length !== ${nodeCount}) throw new Error('canvas has ' + data.nodes.length + ' nodes'); return performance.now() - start; })()`,
+  );
 
   const firstVisit = await part(page, 'first-visit', async () => {
     await page.goto(`${url}/graph`);
     await page.waitForFunction(`performance.getEntriesByName('graph:first-frame').length > 0`);
   });
-  const firstFrame = await page.evaluate<number>(`performance.getEntriesByName('graph:first-frame')[0].startTime - performance.getEntriesByName('graph:data')[0].startTime`);
-  console.log(`first frame after the data arrived: ${firstFrame.toFixed(0)} ms   (target ≤ 1500 ms; ${ratio(firstFrame, fetchMs)} the bare fetch of the canvas data, ${fetchMs.toFixed(0)} ms)`);
+  const firstFrame = await page.evaluate<number>(
+    `performance.getEntriesByName('graph:first-frame')[0].startTime - performance.getEntriesByName('graph:data')[0].startTime`,
+  );
+  console.log(
+    `first frame after the data arrived: ${firstFrame.toFixed(0)} ms   (target ≤ 1500 ms; ${ratio(firstFrame, fetchMs)} the bare fetch of the canvas data, ${fetchMs.toFixed(0)} ms)`,
+  );
   firstVisit();
 
   // Input latency while the layout runs in its worker: pointer moves over the canvas, and long tasks.
@@ -105,7 +138,11 @@ try {
   let layoutFps = 0;
   const layoutPart = await part(page, 'layout', async () => {
     layoutFps = await framesDuring(page, async () => {
-      for (let step = 0; step < 40 && !(await page.getByRole('button', { name: 'Arrange again' }).isVisible()); step += 1) {
+      for (
+        let step = 0;
+        step < 40 && !(await page.getByRole('button', { name: 'Arrange again' }).isVisible());
+        step += 1
+      ) {
         await page.mouse.move(box.x + 50 + (step % 10) * 30, box.y + 100 + (step % 7) * 20);
         await page.waitForTimeout(100);
       }
@@ -116,7 +153,9 @@ try {
   await page.getByRole('button', { name: 'Arrange again' }).waitFor();
   const layoutMs = Date.now() - layoutStart;
   const longest = await page.evaluate<number>('window.__longest');
-  console.log(`layout (ForceAtlas2 in a worker) settled and saved in ${layoutMs} ms; meanwhile: pointer event delay p50 ${percentile(delays, 0.5).toFixed(1)} ms, p95 ${percentile(delays, 0.95).toFixed(1)} ms (${delays.length} events), longest main-thread task ${longest.toFixed(0)} ms, ${layoutFps.toFixed(1)} fps (${ratio(layoutFps, idleFps)} the empty page's ${idleFps.toFixed(1)} fps)`);
+  console.log(
+    `layout (ForceAtlas2 in a worker) settled and saved in ${layoutMs} ms; meanwhile: pointer event delay p50 ${percentile(delays, 0.5).toFixed(1)} ms, p95 ${percentile(delays, 0.95).toFixed(1)} ms (${delays.length} events), longest main-thread task ${longest.toFixed(0)} ms, ${layoutFps.toFixed(1)} fps (${ratio(layoutFps, idleFps)} the empty page's ${idleFps.toFixed(1)} fps)`,
+  );
   layoutPart();
 
   const centre = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
@@ -126,7 +165,8 @@ try {
     panFps = await framesDuring(page, async () => {
       await page.mouse.move(centre.x, centre.y);
       await page.mouse.down();
-      for (let step = 0; step < 60; step += 1) await page.mouse.move(centre.x + Math.sin(step / 6) * 200, centre.y + Math.cos(step / 6) * 120);
+      for (let step = 0; step < 60; step += 1)
+        await page.mouse.move(centre.x + Math.sin(step / 6) * 200, centre.y + Math.cos(step / 6) * 120);
       await page.mouse.up();
     });
   });
@@ -139,7 +179,9 @@ try {
       }
     });
   });
-  console.log(`pan: ${panFps.toFixed(1)} fps, zoom: ${zoomFps.toFixed(1)} fps   (target ≥ 30 fps; ${ratio(panFps, idleFps)} and ${ratio(zoomFps, idleFps)} the empty page)`);
+  console.log(
+    `pan: ${panFps.toFixed(1)} fps, zoom: ${zoomFps.toFixed(1)} fps   (target ≥ 30 fps; ${ratio(panFps, idleFps)} and ${ratio(zoomFps, idleFps)} the empty page)`,
+  );
   panPart();
   zoomPart();
 
@@ -147,16 +189,21 @@ try {
     await page.reload();
     await page.waitForFunction(`performance.getEntriesByName('graph:first-frame').length > 0`);
   });
-  const secondFrame = await page.evaluate<number>(`performance.getEntriesByName('graph:first-frame')[0].startTime - performance.getEntriesByName('graph:data')[0].startTime`);
+  const secondFrame = await page.evaluate<number>(
+    `performance.getEntriesByName('graph:first-frame')[0].startTime - performance.getEntriesByName('graph:data')[0].startTime`,
+  );
   const arranging = await page.getByText('Arranging…').isVisible();
-  console.log(`second visit: first frame ${secondFrame.toFixed(0)} ms after the data, ${arranging ? 'laid out again (positions were not kept)' : 'from the saved positions, no layout'}`);
+  console.log(
+    `second visit: first frame ${secondFrame.toFixed(0)} ms after the data, ${arranging ? 'laid out again (positions were not kept)' : 'from the saved positions, no layout'}`,
+  );
   secondVisit();
 
   const panel: number[] = [];
   for (let sample = 0; sample < 5; sample += 1) {
     await page.goto(`${url}/graph?node=node_bench${String(sample * 7).padStart(5, '0')}`);
     await page.getByRole('button', { name: 'Open details' }).waitFor();
-    panel.push(await page.evaluate<number>(`new Promise((resolve) => {
+    panel.push(
+      await page.evaluate<number>(`new Promise((resolve) => {
       const start = performance.now();
       const button = [...document.querySelectorAll('button')].find((each) => each.textContent === 'Open details');
       const observer = new MutationObserver(() => {
@@ -164,9 +211,12 @@ try {
       });
       observer.observe(document.body, { childList: true, subtree: true });
       button.click();
-    })`));
+    })`),
+    );
   }
-  console.log(`entity panel, click → details on screen: median ${percentile(panel, 0.5).toFixed(0)} ms, max ${Math.max(...panel).toFixed(0)} ms   (target ≤ 200 ms; ${ratio(percentile(panel, 0.5), fetchMs)} the canvas fetch)`);
+  console.log(
+    `entity panel, click → details on screen: median ${percentile(panel, 0.5).toFixed(0)} ms, max ${Math.max(...panel).toFixed(0)} ms   (target ≤ 200 ms; ${ratio(percentile(panel, 0.5), fetchMs)} the canvas fetch)`,
+  );
   await context.close();
 } finally {
   await browser.close();

@@ -29,11 +29,18 @@ const max = (values: number[]) => Math.max(...values);
 function shellBytes(): { files: string[]; gzip: number } {
   const html = fs.readFileSync(path.join(webDistDir, 'index.html'), 'utf8');
   const files = [...html.matchAll(/(?:src|href)="\/(assets\/[^"]+\.(?:js|css))"/g)].map((match) => match[1]);
-  const gzip = files.reduce((sum, file) => sum + zlib.gzipSync(fs.readFileSync(path.join(webDistDir, file)), { level: 9 }).length, 0);
+  const gzip = files.reduce(
+    (sum, file) => sum + zlib.gzipSync(fs.readFileSync(path.join(webDistDir, file)), { level: 9 }).length,
+    0,
+  );
   return { files, gzip };
 }
 
-async function firstLoads(browser: Browser, url: string, cookie: string): Promise<{ signedOut: number[]; signedIn: number[] }> {
+async function firstLoads(
+  browser: Browser,
+  url: string,
+  cookie: string,
+): Promise<{ signedOut: number[]; signedIn: number[] }> {
   const signedOut: number[] = [];
   const signedIn: number[] = [];
   for (let sample = 0; sample < loadSamples; sample += 1) {
@@ -60,25 +67,45 @@ async function fillSources(bench: Awaited<ReturnType<typeof startBenchServer>>, 
   const form = new FormData();
   form.append('extract_entities', 'false');
   form.append('auto_confirm', 'true');
-  form.append('file', new Blob(['# Seed\n\nA source copied to fill the table for the scrolling benchmark.']), 'seed.md');
-  const upload = await fetch(`${bench.base}/sources`, { method: 'POST', headers: { cookie: bench.cookie }, body: form });
+  form.append(
+    'file',
+    new Blob(['# Seed\n\nA source copied to fill the table for the scrolling benchmark.']),
+    'seed.md',
+  );
+  const upload = await fetch(`${bench.base}/sources`, {
+    method: 'POST',
+    headers: { cookie: bench.cookie },
+    body: form,
+  });
   const seedId = ((await upload.json()) as { id: string }).id;
   const { db } = await bench.server.platform.databases.current();
-  for (let waited = 0; ((await db('sources').where({ id: seedId }).first()) as { status: string }).status !== 'indexed'; waited += 1) {
+  for (
+    let waited = 0;
+    ((await db('sources').where({ id: seedId }).first()) as { status: string }).status !== 'indexed';
+    waited += 1
+  ) {
     if (waited > 300) throw new Error('the seed source was not indexed');
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   const seed = await db('sources').where({ id: seedId }).first();
   const rows = Array.from({ length: count - 1 }, (_, index) => ({
-    ...seed, id: `src_bench${String(index).padStart(6, '0')}`, title: `Bench source ${index + 1}`, filename: `bench-${index + 1}.md`, content_hash: `bench-${index}`,
+    ...seed,
+    id: `src_bench${String(index).padStart(6, '0')}`,
+    title: `Bench source ${index + 1}`,
+    filename: `bench-${index + 1}.md`,
+    content_hash: `bench-${index}`,
   }));
   await db.batchInsert('sources', rows, 100);
   const started = Date.now();
-  const listed = await bench.expectOk('GET', '/sources?page_size=1000') as { pagination: { total: number } };
+  const listed = (await bench.expectOk('GET', '/sources?page_size=1000')) as { pagination: { total: number } };
   console.log(`  (${listed.pagination.total} sources; one page of 1,000 listed in ${Date.now() - started} ms)`);
 }
 
-async function scrollFps(browser: Browser, url: string, cookie: string): Promise<{ fps: number; longFrames: number; frames: number }> {
+async function scrollFps(
+  browser: Browser,
+  url: string,
+  cookie: string,
+): Promise<{ fps: number; longFrames: number; frames: number }> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const [name, ...value] = cookie.split('=');
   await context.addCookies([{ name, value: value.join('='), url }]);
@@ -108,11 +135,21 @@ async function scrollFps(browser: Browser, url: string, cookie: string): Promise
   return { fps: (result.frames * 1000) / result.ms, longFrames: result.longFrames, frames: result.frames };
 }
 
-async function chatFirstText(browser: Browser, bench: Awaited<ReturnType<typeof startBenchServer>>, url: string): Promise<number[]> {
+async function chatFirstText(
+  browser: Browser,
+  bench: Awaited<ReturnType<typeof startBenchServer>>,
+  url: string,
+): Promise<number[]> {
   const form = new FormData();
   form.append('extract_entities', 'false');
   form.append('auto_confirm', 'true');
-  form.append('file', new Blob(['The Kestrel Point lighthouse was built in 1871 by the engineer Miriam Holloway. Its lamp was converted to electricity in 1932.']), 'lighthouse.txt');
+  form.append(
+    'file',
+    new Blob([
+      'The Kestrel Point lighthouse was built in 1871 by the engineer Miriam Holloway. Its lamp was converted to electricity in 1932.',
+    ]),
+    'lighthouse.txt',
+  );
   await fetch(`${bench.base}/sources`, { method: 'POST', headers: { cookie: bench.cookie }, body: form });
   await new Promise((resolve) => setTimeout(resolve, 2_000));
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
@@ -151,15 +188,22 @@ async function chatFirstText(browser: Browser, bench: Awaited<ReturnType<typeof 
 
 const bench = await startBenchServer('web');
 const url = bench.server.url;
-const browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+const browser = await chromium.launch({
+  executablePath: chromiumPath,
+  headless: true,
+  args: ['--no-sandbox', '--disable-dev-shm-usage'],
+});
 try {
   const shell = shellBytes();
-  if (runs('shell')) console.log(`shell (${shell.files.join(', ')}): ${(shell.gzip / 1024).toFixed(1)} KB gzip   (target ≤ 250 KB)`);
+  if (runs('shell'))
+    console.log(`shell (${shell.files.join(', ')}): ${(shell.gzip / 1024).toFixed(1)} KB gzip   (target ≤ 250 KB)`);
 
   if (runs('load')) {
     const loads = await firstLoads(browser, url, bench.cookie);
     console.log(`first load of / to interactive, cold cache (${loadSamples} loads each):`);
-    console.log(`  sign-in form usable: median ${median(loads.signedOut)} ms, max ${max(loads.signedOut)} ms   (target ≤ 1500 ms)`);
+    console.log(
+      `  sign-in form usable: median ${median(loads.signedOut)} ms, max ${max(loads.signedOut)} ms   (target ≤ 1500 ms)`,
+    );
     console.log(`  signed in, dashboard with data: median ${median(loads.signedIn)} ms, max ${max(loads.signedIn)} ms`);
   }
   if (runs('chat')) {
@@ -170,7 +214,9 @@ try {
   if (runs('scroll')) {
     await fillSources(bench, tableRows);
     const scroll = await scrollFps(browser, url, bench.cookie);
-    console.log(`sources table with ${tableRows.toLocaleString('en-US')} sources, 3 s of continuous scrolling: ${scroll.fps.toFixed(1)} fps, ${scroll.longFrames} of ${scroll.frames} frames over 20 ms   (target ≥ 50 fps)`);
+    console.log(
+      `sources table with ${tableRows.toLocaleString('en-US')} sources, 3 s of continuous scrolling: ${scroll.fps.toFixed(1)} fps, ${scroll.longFrames} of ${scroll.frames} frames over 20 ms   (target ≥ 50 fps)`,
+    );
   }
 } finally {
   await browser.close();

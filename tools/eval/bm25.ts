@@ -40,7 +40,10 @@ export function bm25Index(passages: readonly Passage[]): Bm25Index {
           scores.set(index, (scores.get(index) ?? 0) + (idf * frequency * (k1 + 1)) / norm);
         }
       }
-      return [...scores].sort((x, y) => y[1] - x[1] || x[0] - y[0]).slice(0, k).map(([index]) => index);
+      return [...scores]
+        .sort((x, y) => y[1] - x[1] || x[0] - y[0])
+        .slice(0, k)
+        .map(([index]) => index);
     },
   };
 }

@@ -14,7 +14,11 @@ const account = { username: 'eval', password: 'retrieval evaluation account' };
 
 async function signIn(base: string): Promise<string> {
   const post = (apiPath: string) =>
-    fetch(`${base}${apiPath}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(account) });
+    fetch(`${base}${apiPath}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(account),
+    });
   let response = await post('/auth/setup');
   if (response.status === 409) response = await post('/auth/login');
   if (!response.ok) throw new Error(`signing in: ${response.status} ${await response.text()}`);
@@ -35,9 +39,18 @@ export async function connect(base: string): Promise<EvalClient> {
     json: async (method, apiPath, body, expect = 200) => {
       const headers: Record<string, string> = { cookie };
       if (body !== undefined) headers['content-type'] = 'application/json';
-      const response = await fetch(`${base}${apiPath}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+      const response = await fetch(`${base}${apiPath}`, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
       return check(`${method} ${apiPath}`, response, expect);
     },
-    form: async (apiPath, form, expect = 202) => check(`POST ${apiPath}`, await fetch(`${base}${apiPath}`, { method: 'POST', headers: { cookie }, body: form }), expect),
+    form: async (apiPath, form, expect = 202) =>
+      check(
+        `POST ${apiPath}`,
+        await fetch(`${base}${apiPath}`, { method: 'POST', headers: { cookie }, body: form }),
+        expect,
+      ),
   };
 }

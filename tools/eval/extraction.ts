@@ -19,7 +19,8 @@ console.log(row('relations (typed)', score.relations));
 console.log(`related_to share       ${score.relatedToShare.toFixed(3)}`);
 if (options.misses) {
   for (const miss of score.misses) {
-    if (!miss.spurious.length && !miss.missed.length && !miss.spuriousRelations.length && !miss.missedRelations.length) continue;
+    if (!miss.spurious.length && !miss.missed.length && !miss.spuriousRelations.length && !miss.missedRelations.length)
+      continue;
     console.log(`\n${miss.id}`);
     if (miss.spurious.length) console.log(`  spurious: ${miss.spurious.join(' | ')}`);
     if (miss.missed.length) console.log(`  missed:   ${miss.missed.join(' | ')}`);

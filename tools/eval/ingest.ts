@@ -29,7 +29,11 @@ async function total(client: EvalClient, apiPath: string): Promise<number> {
 const notYetIndexed = ['pending', 'indexing', 'vision_pending'];
 const settled = ['committed', 'error'];
 
-export async function ingestPassages(client: EvalClient, passages: readonly Passage[], options: { extract: boolean; log?: (line: string) => void }): Promise<IngestTimes> {
+export async function ingestPassages(
+  client: EvalClient,
+  passages: readonly Passage[],
+  options: { extract: boolean; log?: (line: string) => void },
+): Promise<IngestTimes> {
   const log = options.log ?? (() => {});
   const settings = await client.json<{ batching: { max_upload_files: number } }>('GET', '/settings');
   const perBatch = settings.batching.max_upload_files;
@@ -43,7 +47,8 @@ export async function ingestPassages(client: EvalClient, passages: readonly Pass
     }
     const result = await client.form<{ failed: number; errors: unknown[] }>('/sources/batch', form);
     if (result.failed) throw new Error(`upload refused: ${JSON.stringify(result.errors).slice(0, 500)}`);
-    if ((start / perBatch) % 50 === 0) log(`uploaded ${Math.min(start + perBatch, passages.length)}/${passages.length}`);
+    if ((start / perBatch) % 50 === 0)
+      log(`uploaded ${Math.min(start + perBatch, passages.length)}/${passages.length}`);
   }
 
   const done = options.extract ? settled : [...settled, 'indexed'];
@@ -56,7 +61,11 @@ export async function ingestPassages(client: EvalClient, passages: readonly Pass
     if (ingestSeconds === null && count(notYetIndexed) === 0) ingestSeconds = elapsed;
     if (stats.total_files >= passages.length && count(done) === stats.total_files) {
       return {
-        ingestSeconds: ingestSeconds ?? elapsed, totalSeconds: elapsed, failed: count(['error']), entities: await total(client, '/nodes'), relationships: await total(client, '/edges'),
+        ingestSeconds: ingestSeconds ?? elapsed,
+        totalSeconds: elapsed,
+        failed: count(['error']),
+        entities: await total(client, '/nodes'),
+        relationships: await total(client, '/edges'),
       };
     }
     if (elapsed - lastLog > 30) {

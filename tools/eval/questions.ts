@@ -34,7 +34,14 @@ function percentile(values: number[], share: number): number {
 }
 
 /** The scores of one ranking of passage titles per question (distinct titles, best first). */
-export function scoreRankings(kit: Kit, mode: string, rankings: readonly string[][], times: number[], fallbacks: number, k: number): ModeScore {
+export function scoreRankings(
+  kit: Kit,
+  mode: string,
+  rankings: readonly string[][],
+  times: number[],
+  fallbacks: number,
+  k: number,
+): ModeScore {
   let allFound = 0;
   let recall = 0;
   kit.questions.forEach((question, index) => {
@@ -44,7 +51,14 @@ export function scoreRankings(kit: Kit, mode: string, rankings: readonly string[
     recall += hits / question.supporting_titles.length;
   });
   const n = kit.questions.length || 1;
-  return { mode, allEvidence: allFound / n, recall: recall / n, p50Ms: percentile(times, 0.5), p95Ms: percentile(times, 0.95), fallbacks };
+  return {
+    mode,
+    allEvidence: allFound / n,
+    recall: recall / n,
+    p50Ms: percentile(times, 0.5),
+    p95Ms: percentile(times, 0.95),
+    fallbacks,
+  };
 }
 
 /** Every question through GET /search in `mode`. */

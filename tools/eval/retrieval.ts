@@ -37,9 +37,14 @@ const { values: options } = parseArgs({
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
 const fullKit = loadKit();
-const kit = options.passages || options.questions
-  ? subsetKit(fullKit, Number(options.passages ?? fullKit.passages.length), Number(options.questions ?? fullKit.questions.length))
-  : fullKit;
+const kit =
+  options.passages || options.questions
+    ? subsetKit(
+        fullKit,
+        Number(options.passages ?? fullKit.passages.length),
+        Number(options.questions ?? fullKit.questions.length),
+      )
+    : fullKit;
 const k = Number(options.k);
 const keep = options['data-dir'] !== undefined;
 const dataDir = options['data-dir'] ?? fs.mkdtempSync(path.join(os.tmpdir(), 'rhizome-eval-'));
@@ -53,7 +58,12 @@ interface Manifest {
   times: IngestTimes;
 }
 
-const env: NodeJS.ProcessEnv = { ...process.env, RHIZOME_DATA_DIR: dataDir, RHIZOME_CONFIG_DIR: path.join(dataDir, 'config'), RHIZOME_LOG_LEVEL: 'warning' };
+const env: NodeJS.ProcessEnv = {
+  ...process.env,
+  RHIZOME_DATA_DIR: dataDir,
+  RHIZOME_CONFIG_DIR: path.join(dataDir, 'config'),
+  RHIZOME_LOG_LEVEL: 'warning',
+};
 delete env.RHIZOME_QUEUE_URL;
 const server = await startEmbedded({ host: '127.0.0.1', port: 0 }, env);
 try {
@@ -61,7 +71,8 @@ try {
   let manifest: Manifest;
   if (fs.existsSync(manifestPath)) {
     manifest = JSON.parse(fs.readFileSync(manifestPath, 'utf8')) as Manifest;
-    if (manifest.passages !== kit.passages.length) throw new Error(`${dataDir} holds ${manifest.passages} passages, this run asks for ${kit.passages.length}`);
+    if (manifest.passages !== kit.passages.length)
+      throw new Error(`${dataDir} holds ${manifest.passages} passages, this run asks for ${kit.passages.length}`);
     log(`reusing the ${manifest.passages} passages ingested in ${dataDir}`);
   } else {
     const settings = options.settings ? (JSON.parse(options.settings) as unknown) : null;
@@ -73,22 +84,37 @@ try {
   }
 
   const scores: ModeScore[] = [scoreBm25(kit, k)];
-  for (const mode of options.modes!.split(',').map((name) => name.trim()).filter(Boolean)) {
+  for (const mode of options
+    .modes!.split(',')
+    .map((name) => name.trim())
+    .filter(Boolean)) {
     // One untimed pass warms the caches (term counts, vector index, graph adjacency) a server builds once.
     await scoreMode(client, { ...kit, questions: kit.questions.slice(0, 1) }, mode, k);
     scores.push(await scoreMode(client, kit, mode, k));
   }
 
   const { times } = manifest;
-  console.log(`${kit.passages.length} passages, ${kit.questions.length} questions, settings ${manifest.settings ? JSON.stringify(manifest.settings) : 'defaults (builtin)'}`);
-  console.log(`ingest ${times.ingestSeconds.toFixed(1)} s, ingest + extraction ${times.totalSeconds.toFixed(1)} s, ${times.failed} failed, ${times.entities} entities, ${times.relationships} relationships`);
+  console.log(
+    `${kit.passages.length} passages, ${kit.questions.length} questions, settings ${manifest.settings ? JSON.stringify(manifest.settings) : 'defaults (builtin)'}`,
+  );
+  console.log(
+    `ingest ${times.ingestSeconds.toFixed(1)} s, ingest + extraction ${times.totalSeconds.toFixed(1)} s, ${times.failed} failed, ${times.entities} entities, ${times.relationships} relationships`,
+  );
   console.log(`mode       all-evidence@${k}  recall@${k}  p50 ms  p95 ms  fallbacks`);
   for (const score of scores) {
     console.log(
       `${score.mode.padEnd(10)} ${score.allEvidence.toFixed(3).padStart(14)}  ${score.recall.toFixed(3).padStart(8)}  ${score.p50Ms.toFixed(1).padStart(6)}  ${score.p95Ms.toFixed(1).padStart(6)}  ${String(score.fallbacks).padStart(9)}`,
     );
   }
-  if (options.json) fs.writeFileSync(options.json, JSON.stringify({ passages: kit.passages.length, questions: kit.questions.length, k, ingest: times, scores }, null, 2));
+  if (options.json)
+    fs.writeFileSync(
+      options.json,
+      JSON.stringify(
+        { passages: kit.passages.length, questions: kit.questions.length, k, ingest: times, scores },
+        null,
+        2,
+      ),
+    );
 } finally {
   await server.stop();
   if (!keep) fs.rmSync(dataDir, { recursive: true, force: true });

@@ -100,7 +100,12 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   );
   await writePrivate(
     path.join(paths.runDir, 'valkey.conf'),
-    await renderRedisConf({ port: options.redisPort, password: secrets.queuePassword, dataDir: queueStoreDir, logsDir: paths.logsDir }),
+    await renderRedisConf({
+      port: options.redisPort,
+      password: secrets.queuePassword,
+      dataDir: queueStoreDir,
+      logsDir: paths.logsDir,
+    }),
   );
   await writePrivate(
     supervisordConf,
@@ -144,7 +149,15 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   };
 
   try {
-    await waitUntilReady({ supervisord, output, supervisorUrl, publicUrl, apiDirectUrl, authPort: options.authPort, logsDir: paths.logsDir });
+    await waitUntilReady({
+      supervisord,
+      output,
+      supervisorUrl,
+      publicUrl,
+      apiDirectUrl,
+      authPort: options.authPort,
+      logsDir: paths.logsDir,
+    });
   } catch (error) {
     await stop();
     throw error;
@@ -160,7 +173,9 @@ async function writePrivate(file: string, content: string): Promise<void> {
 /** The programs inherit supervisord's environment; a test runner's own variables must not leak into them. */
 function childEnv(): NodeJS.ProcessEnv {
   return Object.fromEntries(
-    Object.entries(process.env).filter(([name, value]) => !name.startsWith('VITEST') && !(name === 'NODE_ENV' && value === 'test')),
+    Object.entries(process.env).filter(
+      ([name, value]) => !name.startsWith('VITEST') && !(name === 'NODE_ENV' && value === 'test'),
+    ),
   );
 }
 
@@ -186,8 +201,11 @@ async function waitUntilReady(target: ReadinessTarget): Promise<void> {
     const status = await getServiceStatus(target.supervisorUrl, 1000);
     services = status.services;
     const fatal = services.find((s) => s.state === 'FATAL');
-    if (fatal) throw new Error(`${fatal.name} could not start (FATAL)\n${await logTails([fatal.name], target.logsDir)}`);
-    const allRunning = status.available && Object.keys(programLogs).every((name) => services.some((s) => s.name === name && s.state === 'RUNNING'));
+    if (fatal)
+      throw new Error(`${fatal.name} could not start (FATAL)\n${await logTails([fatal.name], target.logsDir)}`);
+    const allRunning =
+      status.available &&
+      Object.keys(programLogs).every((name) => services.some((s) => s.name === name && s.state === 'RUNNING'));
     if (
       allRunning &&
       (await answers(`${target.publicUrl}/api/v1/auth/status`, (code) => code === 200)) &&
@@ -198,7 +216,9 @@ async function waitUntilReady(target: ReadinessTarget): Promise<void> {
     }
     if (Date.now() > deadline) {
       const states = services.map((s) => `${s.name}=${s.state}`).join(' ') || 'supervisord not answering';
-      const lagging = Object.keys(programLogs).filter((name) => !services.some((s) => s.name === name && s.state === 'RUNNING'));
+      const lagging = Object.keys(programLogs).filter(
+        (name) => !services.some((s) => s.name === name && s.state === 'RUNNING'),
+      );
       throw new Error(
         `stack not ready within ${readyTimeoutMs} ms (${states})\n` +
           (await logTails(lagging.length > 0 ? lagging : Object.keys(programLogs), target.logsDir)) +

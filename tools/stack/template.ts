@@ -28,6 +28,7 @@ export async function renderTemplate(relativePath: string, values: Record<string
  * escape in each (or start interpolation: `$` in nginx, `%` in supervisord), so they are refused outright.
  */
 export function configSafe(label: string, value: string): string {
-  if (/["'\\$%;{}\p{Cc}]/u.test(value)) throw new Error(`${label} contains characters not allowed in generated configs: ${value}`);
+  if (/["'\\$%;{}\p{Cc}]/u.test(value))
+    throw new Error(`${label} contains characters not allowed in generated configs: ${value}`);
   return value;
 }

@@ -53,7 +53,8 @@ export class CredentialsFile {
   read(): Credentials | undefined {
     const generation = this.generation.current();
     const now = performance.now();
-    if (generation !== -1 && generation === this.seenGeneration && now - this.checkedAt < fullCheckIntervalMs) return this.cached;
+    if (generation !== -1 && generation === this.seenGeneration && now - this.checkedAt < fullCheckIntervalMs)
+      return this.cached;
     this.cached = this.watched.read();
     this.seenGeneration = generation;
     this.checkedAt = now;

@@ -19,7 +19,12 @@ export interface SessionClaims {
  */
 export function createSessionValue(claims: SessionClaims, secret: string): string {
   const payload = Buffer.from(
-    JSON.stringify({ u: claims.username, e: claims.epoch, x: claims.expiresAt, n: randomBytes(6).toString('base64url') }),
+    JSON.stringify({
+      u: claims.username,
+      e: claims.epoch,
+      x: claims.expiresAt,
+      n: randomBytes(6).toString('base64url'),
+    }),
   ).toString('base64url');
   return sign(payload, secret);
 }
@@ -29,7 +34,11 @@ export function readSessionValue(value: string, secret: string, nowSeconds = Dat
   const payload = unsign(value, secret);
   if (payload === false) return null;
   try {
-    const raw = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { u?: unknown; e?: unknown; x?: unknown };
+    const raw = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as {
+      u?: unknown;
+      e?: unknown;
+      x?: unknown;
+    };
     if (typeof raw.u !== 'string' || typeof raw.e !== 'number' || typeof raw.x !== 'number') return null;
     if (raw.x <= nowSeconds) return null;
     return { username: raw.u, epoch: raw.e, expiresAt: raw.x };
@@ -48,7 +57,14 @@ export function clearedCookieHeader(options: CookieOptions): string {
 }
 
 function serialize(options: CookieOptions, value: string, maxAge: number, expires: string): string {
-  const parts = [`${options.name}=${value}`, 'Path=/', 'HttpOnly', 'SameSite=Strict', `Max-Age=${maxAge}`, `Expires=${expires}`];
+  const parts = [
+    `${options.name}=${value}`,
+    'Path=/',
+    'HttpOnly',
+    'SameSite=Strict',
+    `Max-Age=${maxAge}`,
+    `Expires=${expires}`,
+  ];
   if (options.secure) parts.push('Secure');
   return parts.join('; ');
 }
@@ -59,7 +75,7 @@ function serialize(options: CookieOptions, value: string, maxAge: number, expire
  */
 export function findCookie(header: string | undefined, name: string): string | undefined {
   if (!header) return undefined;
-  for (let start = 0; start < header.length; ) {
+  for (let start = 0; start < header.length;) {
     let end = header.indexOf(';', start);
     if (end < 0) end = header.length;
     const nameStart = skipSpaces(header, start, end);

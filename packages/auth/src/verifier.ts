@@ -77,7 +77,10 @@ export class Verifier {
   }
 
   /** verify() for callers holding the two header values, without wrapping them in an object. */
-  verifyHeaders(cookieHeader: string | undefined, authorization: string | undefined): Identity | null | Promise<Identity | null> {
+  verifyHeaders(
+    cookieHeader: string | undefined,
+    authorization: string | undefined,
+  ): Identity | null | Promise<Identity | null> {
     const credentials = this.currentCredentials();
     if (!credentials) return null;
     const cookie = findCookie(cookieHeader, this.cookieName());
@@ -120,7 +123,11 @@ export class Verifier {
     return this.verifyUnseenKey(presented, fingerprint, credentials);
   }
 
-  private async verifyUnseenKey(presented: string, fingerprint: string, credentials: Credentials): Promise<Identity | null> {
+  private async verifyUnseenKey(
+    presented: string,
+    fingerprint: string,
+    credentials: Credentials,
+  ): Promise<Identity | null> {
     const lookup = keyLookup(presented);
     for (const key of credentials.api_keys) {
       if (key.lookup !== lookup || !(await compareApiKey(presented, key.hash))) continue;

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { apiKeyPrefix, compareApiKey, generateApiKey, generateKeyId, hasApiKeyShape, hashApiKey, keyLookup } from '../src/api-keys.ts';
+import {
+  apiKeyPrefix,
+  compareApiKey,
+  generateApiKey,
+  generateKeyId,
+  hasApiKeyShape,
+  hashApiKey,
+  keyLookup,
+} from '../src/api-keys.ts';
 
 const body32 = 'A'.repeat(32);
 

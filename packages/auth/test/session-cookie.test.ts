@@ -77,7 +77,13 @@ describe('cookie headers', () => {
 
   it('sets the spec attributes, Secure only when asked', () => {
     const header = sessionCookieHeader('v.s', options);
-    expect(header.split('; ').slice(0, 5)).toEqual(['cc_session=v.s', 'Path=/', 'HttpOnly', 'SameSite=Strict', 'Max-Age=2592000']);
+    expect(header.split('; ').slice(0, 5)).toEqual([
+      'cc_session=v.s',
+      'Path=/',
+      'HttpOnly',
+      'SameSite=Strict',
+      'Max-Age=2592000',
+    ]);
     expect(header).not.toMatch(/Secure/);
     expect(sessionCookieHeader('v.s', { ...options, secure: true }).split('; ')).toContain('Secure');
   });

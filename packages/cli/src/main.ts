@@ -108,13 +108,11 @@ export async function runCli(argv: string[], out: Out = console.log, err: Out = 
   const program = buildProgram(io, runner);
   let written = '';
   for (const command of allCommands(program)) {
-    command
-      .exitOverride()
-      .configureOutput({
-        writeOut: (text) => (written += text),
-        writeErr: () => undefined,
-        outputError: () => undefined,
-      });
+    command.exitOverride().configureOutput({
+      writeOut: (text) => (written += text),
+      writeErr: () => undefined,
+      outputError: () => undefined,
+    });
   }
   try {
     await program.parseAsync(argv, { from: 'user' });

@@ -27,28 +27,49 @@ describe('RhizomeClient against a real server', () => {
 
   it("rejects with the envelope's code and message, and the validation issue of each field", async () => {
     const anonymous = new RhizomeClient({ baseUrl: server.base });
-    const wrong = await anonymous.call(authEndpoints.login, { body: { username: 'operator', password: 'not the password' } }).catch((error: unknown) => error);
+    const wrong = await anonymous
+      .call(authEndpoints.login, { body: { username: 'operator', password: 'not the password' } })
+      .catch((error: unknown) => error);
     expect(wrong).toBeInstanceOf(RequestError);
-    expect(wrong).toMatchObject({ status: 401, code: 'HTTP_401', message: expect.stringMatching(/invalid username or password/i) });
+    expect(wrong).toMatchObject({
+      status: 401,
+      code: 'HTTP_401',
+      message: expect.stringMatching(/invalid username or password/i),
+    });
 
-    const empty = await client.call(authEndpoints.createKey, { body: { name: '' } }).catch((error: unknown) => error as RequestError);
+    const empty = await client
+      .call(authEndpoints.createKey, { body: { name: '' } })
+      .catch((error: unknown) => error as RequestError);
     expect(empty).toMatchObject({ status: 422, code: 'VALIDATION_FAILED' });
     expect((empty as RequestError).issueFor('name')).toEqual(expect.any(String));
   });
 
   it('fills path parameters and repeats array query values', () => {
-    expect(client.url(sourceEndpoints.chunks, { params: { source_id: 'a b' }, query: { page: 2 } })).toBe(`${server.base}/sources/a%20b/chunks?page=2`);
+    expect(client.url(sourceEndpoints.chunks, { params: { source_id: 'a b' }, query: { page: 2 } })).toBe(
+      `${server.base}/sources/a%20b/chunks?page=2`,
+    );
   });
 
   it('uploads files and follows the change stream until aborted', async () => {
     const seen: ChangeEventBody[] = [];
     const abort = new AbortController();
-    const following = client.stream<typeof eventEndpoints.stream, ChangeEventBody>(eventEndpoints.stream, { query: { topics: 'sources' } }, (event) => seen.push(event), abort.signal).catch(() => undefined);
+    const following = client
+      .stream<typeof eventEndpoints.stream, ChangeEventBody>(
+        eventEndpoints.stream,
+        { query: { topics: 'sources' } },
+        (event) => seen.push(event),
+        abort.signal,
+      )
+      .catch(() => undefined);
     await expect.poll(() => seen.map((event) => event.type)).toContain('ready');
-    const file = new File(['The client uploads a note about tidal mills and their wheels.'], 'mills.md', { type: 'text/markdown' });
+    const file = new File(['The client uploads a note about tidal mills and their wheels.'], 'mills.md', {
+      type: 'text/markdown',
+    });
     const uploaded = await client.upload(sourceEndpoints.upload, [file], { extract_entities: false });
     expect(uploaded).toMatchObject({ filename: 'mills.md', status: expect.any(String) });
-    await expect.poll(() => seen.some((event) => event.type === 'source' && event.source.id === uploaded.id), { timeout: 10_000 }).toBe(true);
+    await expect
+      .poll(() => seen.some((event) => event.type === 'source' && event.source.id === uploaded.id), { timeout: 10_000 })
+      .toBe(true);
     abort.abort();
     await following;
   });

@@ -36,15 +36,33 @@ export interface Endpoint<
   errors?: number[];
 }
 
-export type BodyOf<E> = E extends Endpoint<infer B, TSchema | undefined, TSchema | undefined> ? (B extends TSchema ? Static<B> : undefined) : never;
-export type QueryOf<E> = E extends Endpoint<TSchema | undefined, infer Q, TSchema | undefined> ? (Q extends TSchema ? Static<Q> : Record<string, never>) : never;
-export type ParamsOf<E> = E extends Endpoint<TSchema | undefined, TSchema | undefined, infer P> ? (P extends TSchema ? Static<P> : Record<string, never>) : never;
+export type BodyOf<E> =
+  E extends Endpoint<infer B, TSchema | undefined, TSchema | undefined>
+    ? B extends TSchema
+      ? Static<B>
+      : undefined
+    : never;
+export type QueryOf<E> =
+  E extends Endpoint<TSchema | undefined, infer Q, TSchema | undefined>
+    ? Q extends TSchema
+      ? Static<Q>
+      : Record<string, never>
+    : never;
+export type ParamsOf<E> =
+  E extends Endpoint<TSchema | undefined, TSchema | undefined, infer P>
+    ? P extends TSchema
+      ? Static<P>
+      : Record<string, never>
+    : never;
 
 /** The success body's type, so a client is typed by the same contract the server documents. */
 export type ResponseOf<E> = E extends { response?: infer R } ? (R extends TSchema ? Static<R> : undefined) : never;
 
 export function endpoint<
-  B extends TSchema | undefined = undefined, Q extends TSchema | undefined = undefined, P extends TSchema | undefined = undefined, R extends TSchema | undefined = undefined,
+  B extends TSchema | undefined = undefined,
+  Q extends TSchema | undefined = undefined,
+  P extends TSchema | undefined = undefined,
+  R extends TSchema | undefined = undefined,
 >(spec: Endpoint<B, Q, P, R>): Endpoint<B, Q, P, R> {
   return spec;
 }

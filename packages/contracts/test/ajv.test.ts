@@ -30,7 +30,9 @@ describe('ajvFor: one shared validator per purpose', () => {
 
   it('operator-written schemas keep fields they do not declare', () => {
     const value: Record<string, unknown> = { extra: true };
-    expect(ajvFor('userSchema').compile({ type: 'object', properties: { count: { type: 'integer', default: 1 } } })(value)).toBe(true);
+    expect(
+      ajvFor('userSchema').compile({ type: 'object', properties: { count: { type: 'integer', default: 1 } } })(value),
+    ).toBe(true);
     expect(value).toEqual({ extra: true, count: 1 });
   });
 

@@ -41,7 +41,9 @@ export function createLogger(service: string, logsDir: string, level: LogLevel =
     transports: [
       new winston.transports.File({ filename: path.join(logsDir, `${service}.log`), format: winston.format.json() }),
       new winston.transports.Console({
-        format: winston.format.printf(({ timestamp, level: lvl, message }) => `${timestamp} ${service} ${lvl}: ${message}`),
+        format: winston.format.printf(
+          ({ timestamp, level: lvl, message }) => `${timestamp} ${service} ${lvl}: ${message}`,
+        ),
       }),
     ],
   });

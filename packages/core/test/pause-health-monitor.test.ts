@@ -19,7 +19,11 @@ describe('health monitor', () => {
     health.register('disk', async () => disk);
     let announced = 0;
     const monitor = new HealthMonitor({
-      health, processing, announce: async () => void announced++, logger: { warning: () => undefined, error: () => undefined }, threshold: 3,
+      health,
+      processing,
+      announce: async () => void announced++,
+      logger: { warning: () => undefined, error: () => undefined },
+      threshold: 3,
     });
     return { processing, monitor, setDisk: (next: SubsystemHealth) => (disk = next), announcements: () => announced };
   }
@@ -53,8 +57,17 @@ describe('health monitor', () => {
     const processing = await ProcessingControls.open(db);
     const health = new HealthRegistry(50);
     health.register('database', () => new Promise((resolve) => setTimeout(() => resolve({ status: 'ok' }), 200)));
-    expect((await health.check()).subsystems.database).toMatchObject({ status: 'degraded', message: 'no answer within 50 ms' });
-    const monitor = new HealthMonitor({ health, processing, announce: async () => undefined, logger: { warning: () => undefined, error: () => undefined }, threshold: 3 });
+    expect((await health.check()).subsystems.database).toMatchObject({
+      status: 'degraded',
+      message: 'no answer within 50 ms',
+    });
+    const monitor = new HealthMonitor({
+      health,
+      processing,
+      announce: async () => undefined,
+      logger: { warning: () => undefined, error: () => undefined },
+      threshold: 3,
+    });
     for (let n = 0; n < 4; n++) await monitor.check();
     expect((await processing.status()).paused).toBe(false);
   });

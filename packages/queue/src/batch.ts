@@ -23,12 +23,15 @@ export class MicroBatch<In, Out> {
     const batch = this.pending;
     this.pending = [];
     const slices: (typeof batch)[] = [];
-    for (let start = 0; start < batch.length; start += this.maxSize) slices.push(batch.slice(start, start + this.maxSize));
+    for (let start = 0; start < batch.length; start += this.maxSize)
+      slices.push(batch.slice(start, start + this.maxSize));
     await Promise.all(
       slices.map(async (slice) => {
         try {
           const results = await this.run(slice.map((entry) => entry.input));
-          results.forEach((result, index) => (result instanceof Error ? slice[index].reject(result) : slice[index].resolve(result)));
+          results.forEach((result, index) =>
+            result instanceof Error ? slice[index].reject(result) : slice[index].resolve(result),
+          );
         } catch (error) {
           for (const entry of slice) entry.reject(error);
         }

@@ -11,7 +11,10 @@ export const crashFailures = {
   /** Abandoned, and retry_on_crash is false or no attempt is left. */
   unrecoverable: { type: 'worker_crashed', message: 'The worker running this task stopped before it finished' },
   /** Kept on the task while it waits for its one more run (cleared when it completes). */
-  rerun: { type: 'worker_crashed', message: 'The worker running this task stopped before it finished; the task runs once more' },
+  rerun: {
+    type: 'worker_crashed',
+    message: 'The worker running this task stopped before it finished; the task runs once more',
+  },
   crashedTwice: { type: 'crashed_twice' },
 } as const;
 

@@ -3,7 +3,13 @@ import { newWorkerId } from './ids.ts';
 import type { HandlerContext, OperationRegistry, QueueLogger, TaskHandler } from './registry.ts';
 import type { TaskStore } from './store.ts';
 import { runInTaskScope } from './task-scope.ts';
-import { supportedPayloadVersions, type ClaimFilter, type QueueName, type ReconcileCounts, type TaskRecord } from './task.ts';
+import {
+  supportedPayloadVersions,
+  type ClaimFilter,
+  type QueueName,
+  type ReconcileCounts,
+  type TaskRecord,
+} from './task.ts';
 import { describeError } from '@rhizome/contracts/errors';
 
 export interface RuntimeSettings {
@@ -104,10 +110,15 @@ export class WorkerRuntime {
         // One macrotask turn lets tasks finishing together free their slots, so one claim fills them all.
         await new Promise((resolve) => setImmediate(resolve));
         const free = this.options.settings().concurrency[queue] - this.runningCount(queue);
-        const claimed = free > 0 ? await store.claim(queue, free, this.workerId, await this.options.pauseFilter(), this.clock()) : [];
+        const claimed =
+          free > 0 ? await store.claim(queue, free, this.workerId, await this.options.pauseFilter(), this.clock()) : [];
         for (const task of claimed) this.run(task);
         if (claimed.length === 0 || claimed.length === free) {
-          await Promise.race([store.waitForWork(queue, this.options.idleWaitMs ?? 500), this.nextFinish(queue), this.nextPoke()]);
+          await Promise.race([
+            store.waitForWork(queue, this.options.idleWaitMs ?? 500),
+            this.nextFinish(queue),
+            this.nextPoke(),
+          ]);
         }
       } catch (error) {
         if (this.stopping) break;
@@ -134,11 +145,19 @@ export class WorkerRuntime {
     const operation = registry.get(task.operation);
     try {
       if (!supportedPayloadVersions.includes(task.payload_version)) {
-        logger.error(`task ${task.task_id} (${task.operation}) failed: task_unsupported_payload_version ${task.payload_version}`);
-        return await this.failFor(task, { message: `Unsupported payload version ${task.payload_version}`, type: 'task_unsupported_payload_version' });
+        logger.error(
+          `task ${task.task_id} (${task.operation}) failed: task_unsupported_payload_version ${task.payload_version}`,
+        );
+        return await this.failFor(task, {
+          message: `Unsupported payload version ${task.payload_version}`,
+          type: 'task_unsupported_payload_version',
+        });
       }
       if (!operation?.handler) {
-        return await this.failFor(task, { message: `No handler for operation '${task.operation}'`, type: 'unknown_operation' });
+        return await this.failFor(task, {
+          message: `No handler for operation '${task.operation}'`,
+          type: 'unknown_operation',
+        });
       }
       const checkCancelled = async () => {
         if (abort.signal.aborted || (await store.isCancelRequested(task.task_id))) {
@@ -146,16 +165,29 @@ export class WorkerRuntime {
           throw new TaskCancelledError();
         }
       };
-      const result = await this.contained(operation.handler, { task, signal: abort.signal, checkCancelled, logger }, abort);
-      await store.complete(task.task_id, this.workerId, result, this.clock() + this.options.settings().resultTtlMs[task.queue], this.clock());
+      const result = await this.contained(
+        operation.handler,
+        { task, signal: abort.signal, checkCancelled, logger },
+        abort,
+      );
+      await store.complete(
+        task.task_id,
+        this.workerId,
+        result,
+        this.clock() + this.options.settings().resultTtlMs[task.queue],
+        this.clock(),
+      );
     } catch (error) {
       if (error instanceof TaskCancelledError || (await store.isCancelRequested(task.task_id))) return;
       const failure = classifyError(error);
-      const retryable = !failure.permanent && operation?.options.retryOnTransient !== false && task.attempts < task.max_tries;
+      const retryable =
+        !failure.permanent && operation?.options.retryOnTransient !== false && task.attempts < task.max_tries;
       if (retryable) {
         const retryAt = this.clock() + (this.options.backoff ?? backoffMs)(task.attempts);
         await store.fail(task.task_id, this.workerId, failure, retryAt, 0, this.clock());
-        logger.warning(`task ${task.task_id} (${task.operation}) attempt ${task.attempts} failed, retrying: ${failure.message}`);
+        logger.warning(
+          `task ${task.task_id} (${task.operation}) attempt ${task.attempts} failed, retrying: ${failure.message}`,
+        );
       } else {
         await this.failFor(task, failure);
       }
@@ -186,7 +218,14 @@ export class WorkerRuntime {
   }
 
   private async failFor(task: TaskRecord, failure: { message: string; type: string }): Promise<void> {
-    const recorded = await this.options.store.fail(task.task_id, this.workerId, failure, null, this.clock() + this.options.settings().failedTtlMs, this.clock());
+    const recorded = await this.options.store.fail(
+      task.task_id,
+      this.workerId,
+      failure,
+      null,
+      this.clock() + this.options.settings().failedTtlMs,
+      this.clock(),
+    );
     if (!recorded) return;
     this.options.logger.error(`task ${task.task_id} (${task.operation}) failed: ${failure.type}: ${failure.message}`);
     this.options.onTaskFailed?.(task, failure);

@@ -55,7 +55,8 @@ export class QueueService {
   async retry(taskId: string): Promise<{ new_task_id: string; original_task_id: string }> {
     const original = await this.store.get(taskId);
     if (!original) throw new TaskNotFoundError(taskId);
-    if (original.status !== 'failed') throw new TaskStateError(`Task '${taskId}' is ${original.status}; only failed tasks can be retried`);
+    if (original.status !== 'failed')
+      throw new TaskStateError(`Task '${taskId}' is ${original.status}; only failed tasks can be retried`);
     const copy = await this.store.enqueue(
       {
         queue: original.queue,

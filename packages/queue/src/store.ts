@@ -25,7 +25,11 @@ export interface TaskStore {
   enqueue(task: NewTask, now: number): Promise<TaskRecord>;
   get(taskId: string): Promise<TaskRecord | null>;
   /** Newest first. `total` counts every task of the selected queues. */
-  list(options: { queues?: QueueName[]; offset: number; limit: number }): Promise<{ tasks: TaskRecord[]; total: number }>;
+  list(options: {
+    queues?: QueueName[];
+    offset: number;
+    limit: number;
+  }): Promise<{ tasks: TaskRecord[]; total: number }>;
   counts(): Promise<LaneCounts[]>;
   /** The stored result while it has not expired at `now`; null when missing, expired or failed. */
   result(taskId: string, now: number): Promise<{ result: unknown } | null>;
@@ -47,7 +51,14 @@ export interface TaskStore {
   isCancelRequested(taskId: string): Promise<boolean>;
   complete(taskId: string, workerId: string, result: unknown, retainUntil: number, now: number): Promise<boolean>;
   /** `retryAt` set: back to queued, due then; null: failed for good, kept until `retainUntil`. */
-  fail(taskId: string, workerId: string, failure: TaskFailure, retryAt: number | null, retainUntil: number, now: number): Promise<boolean>;
+  fail(
+    taskId: string,
+    workerId: string,
+    failure: TaskFailure,
+    retryAt: number | null,
+    retainUntil: number,
+    now: number,
+  ): Promise<boolean>;
   /** Hands a claimed task back untouched (attempt not counted), due again at `runAfter`. */
   release(taskId: string, workerId: string, runAfter: number): Promise<void>;
 

@@ -9,10 +9,13 @@ beforeAll(async () => {
 afterAll(() => redis.stop());
 
 const adapters: [string, () => Promise<[PubSub, PubSub]>][] = [
-  ['in-process', async () => {
-    const shared = new InProcessPubSub();
-    return [shared, shared];
-  }],
+  [
+    'in-process',
+    async () => {
+      const shared = new InProcessPubSub();
+      return [shared, shared];
+    },
+  ],
   ['redis', async () => [await RedisPubSub.connect(redis.url), await RedisPubSub.connect(redis.url)]],
 ];
 
@@ -39,7 +42,12 @@ describe.each(adapters)('pub/sub contract: %s', (_name, connect) => {
     await subscriber.subscribe('contract:b', (message) => first.push(message));
     await subscriber.subscribe('contract:b', (message) => second.push(message));
     for (const message of ['1', '2', '3']) await publisher.publish('contract:b', message);
-    await expect.poll(() => [first, second]).toEqual([['1', '2', '3'], ['1', '2', '3']]);
+    await expect
+      .poll(() => [first, second])
+      .toEqual([
+        ['1', '2', '3'],
+        ['1', '2', '3'],
+      ]);
     await publisher.close();
     if (subscriber !== publisher) await subscriber.close();
   });

@@ -27,8 +27,17 @@ const noFilter: ClaimFilter = { excludeOperations: new Set(), excludeSourceIds: 
 
 function newTask(overrides: Partial<NewTask> = {}): NewTask {
   return {
-    queue: 'operations', operation: 'test.op', data: {}, priority: 50, metadata: {}, payload_version: 1,
-    max_tries: 3, retry_on_crash: true, pausable: false, source_id: null, ...overrides,
+    queue: 'operations',
+    operation: 'test.op',
+    data: {},
+    priority: 50,
+    metadata: {},
+    payload_version: 1,
+    max_tries: 3,
+    retry_on_crash: true,
+    pausable: false,
+    source_id: null,
+    ...overrides,
   };
 }
 
@@ -42,7 +51,10 @@ async function connect(options: RedisStoreOptions = {}, url = redis.url): Promis
 async function laneSets(prefix: string, lane: QueueName): Promise<Record<string, number>> {
   const base = `${prefix}:queue:${lane}`;
   const [pending, deferred, queued, running] = await Promise.all([
-    admin.zcard(`${base}:pending`), admin.zcard(`${base}:deferred`), admin.scard(`${base}:queued`), admin.scard(`${base}:running`),
+    admin.zcard(`${base}:pending`),
+    admin.zcard(`${base}:deferred`),
+    admin.scard(`${base}:queued`),
+    admin.scard(`${base}:running`),
   ]);
   return { pending, deferred, queued, running };
 }
@@ -54,10 +66,12 @@ describe('RedisTaskStore', () => {
     const store = await connect();
     const order = [0, 50, 100, 0, 50, 100, 1, 99];
     const ids: string[] = [];
-    for (const [index, priority] of order.entries()) ids.push((await store.enqueue(newTask({ priority }), index)).task_id);
+    for (const [index, priority] of order.entries())
+      ids.push((await store.enqueue(newTask({ priority }), index)).task_id);
     const claimed: string[] = [];
     // One at a time, so the order is the pending set's and not that of one claimed batch.
-    for (let round = 0; round < order.length; round++) claimed.push(...(await store.claim('operations', 1, 'w', noFilter, 100)).map((task) => task.task_id));
+    for (let round = 0; round < order.length; round++)
+      claimed.push(...(await store.claim('operations', 1, 'w', noFilter, 100)).map((task) => task.task_id));
     expect(claimed).toEqual([ids[2], ids[5], ids[7], ids[1], ids[4], ids[6], ids[0], ids[3]]);
     expect(await store.claim('operations', 1, 'w', noFilter, 100)).toEqual([]);
   });
@@ -72,7 +86,8 @@ describe('RedisTaskStore', () => {
     // The llm lane runs one task at a time across processes; held-back jobs must not occupy that slot.
     expect((await store.claim('llm', 1, 'w', filter, 10)).map((task) => task.task_id)).toEqual([free.task_id]);
     expect(await store.claim('llm', 1, 'w', filter, 10)).toEqual([]);
-    for (const task of [excluded, ofPausedSource]) expect(await store.get(task.task_id)).toMatchObject({ status: 'queued', attempts: 0 });
+    for (const task of [excluded, ofPausedSource])
+      expect(await store.get(task.task_id)).toMatchObject({ status: 'queued', attempts: 0 });
     await store.complete(free.task_id, 'w', null, 1_000, 11);
 
     // Processing resumes while the source stays paused.
@@ -123,7 +138,10 @@ describe('RedisTaskStore', () => {
     const second = await store.enqueue(newTask(), 2);
     await store.claim('operations', 1, 'w', noFilter, 3);
     await store.fail(first.task_id, 'w', { message: 'again', type: 'Error' }, 4, 0, 3);
-    expect((await store.claim('operations', 5, 'w', noFilter, 4)).map((task) => task.task_id)).toEqual([first.task_id, second.task_id]);
+    expect((await store.claim('operations', 5, 'w', noFilter, 4)).map((task) => task.task_id)).toEqual([
+      first.task_id,
+      second.task_id,
+    ]);
   });
 
   it('runs an abandoned task once more after reconcile, never twice', async () => {
@@ -133,11 +151,22 @@ describe('RedisTaskStore', () => {
     const task = await store.enqueue(newTask(), 1);
     await store.claim('operations', 1, 'gone:1:a', noFilter, 1_000);
 
-    expect(await other.reconcile('operations', 30_000, 20_000)).toEqual({ recovered_orphans: 0, recovered_crashed: 0, failed_unrecoverable: 0 });
-    expect(await other.reconcile('operations', 30_000, 40_000)).toEqual({ recovered_orphans: 0, recovered_crashed: 1, failed_unrecoverable: 0 });
+    expect(await other.reconcile('operations', 30_000, 20_000)).toEqual({
+      recovered_orphans: 0,
+      recovered_crashed: 0,
+      failed_unrecoverable: 0,
+    });
+    expect(await other.reconcile('operations', 30_000, 40_000)).toEqual({
+      recovered_orphans: 0,
+      recovered_crashed: 1,
+      failed_unrecoverable: 0,
+    });
     expect(await store.get(task.task_id)).toMatchObject({ status: 'queued', attempts: 1 });
 
-    const claims = await Promise.all([store.claim('operations', 5, 'b', noFilter, 41_000), other.claim('operations', 5, 'c', noFilter, 41_000)]);
+    const claims = await Promise.all([
+      store.claim('operations', 5, 'b', noFilter, 41_000),
+      other.claim('operations', 5, 'c', noFilter, 41_000),
+    ]);
     expect(claims.flat().map((claimed) => claimed.task_id)).toEqual([task.task_id]);
     const winner = claims[0].length ? 'b' : 'c';
     expect(await store.claim('operations', 5, 'd', noFilter, 42_000)).toEqual([]);
@@ -153,7 +182,11 @@ describe('RedisTaskStore', () => {
     const store = await connect();
     const task = await store.enqueue(newTask({ retry_on_crash: false }), 1);
     await store.claim('operations', 1, `${os.hostname()}:${child.pid}:x`, noFilter, 2);
-    expect(await store.reconcile(undefined, 60_000, 3)).toEqual({ recovered_orphans: 0, recovered_crashed: 0, failed_unrecoverable: 1 });
+    expect(await store.reconcile(undefined, 60_000, 3)).toEqual({
+      recovered_orphans: 0,
+      recovered_crashed: 0,
+      failed_unrecoverable: 1,
+    });
     expect(await store.get(task.task_id)).toMatchObject({ status: 'failed', error_type: 'worker_crashed' });
   });
 
@@ -163,7 +196,11 @@ describe('RedisTaskStore', () => {
     const task = await store.enqueue(newTask(), 1);
     await store.claim('operations', 1, 'w', noFilter, 2);
     await admin.del(`${prefix}:task:${task.task_id}`);
-    expect(await store.reconcile('operations', 60_000, 3)).toEqual({ recovered_orphans: 1, recovered_crashed: 0, failed_unrecoverable: 0 });
+    expect(await store.reconcile('operations', 60_000, 3)).toEqual({
+      recovered_orphans: 1,
+      recovered_crashed: 0,
+      failed_unrecoverable: 0,
+    });
     expect(await store.counts()).toContainEqual({ queue: 'operations', queued: 0, running: 0 });
     expect(await laneSets(prefix, 'operations')).toEqual(emptyLane);
   });
@@ -172,9 +209,13 @@ describe('RedisTaskStore', () => {
     const store = await connect();
     const task = await store.enqueue(newTask(), 1_000);
     await store.claim('operations', 1, 'w', noFilter, 1_000);
-    expect(await store.fail(task.task_id, 'w', { message: 'try later', type: 'Error' }, 3_601_000, 0, 1_000)).toBe(true);
+    expect(await store.fail(task.task_id, 'w', { message: 'try later', type: 'Error' }, 3_601_000, 0, 1_000)).toBe(
+      true,
+    );
     expect(await store.claim('operations', 1, 'w', noFilter, 3_600_999)).toEqual([]);
-    expect(await store.claim('operations', 1, 'w', noFilter, 3_601_000)).toMatchObject([{ task_id: task.task_id, attempts: 2, error: 'try later' }]);
+    expect(await store.claim('operations', 1, 'w', noFilter, 3_601_000)).toMatchObject([
+      { task_id: task.task_id, attempts: 2, error: 'try later' },
+    ]);
   });
 
   it('wakes an idle claimer in another process well within 50 ms of an enqueue', async () => {
@@ -202,7 +243,9 @@ describe('RedisTaskStore', () => {
     expect((await b.list({ offset: 0, limit: 10 })).total).toBe(0);
     expect(await b.claim('operations', 5, 'w', noFilter, 2)).toEqual([]);
     expect(await b.cancel(task.task_id, 2)).toBe('not_found');
-    expect((await a.claim('operations', 5, 'w', noFilter, 2)).map((claimed) => claimed.task_id)).toEqual([task.task_id]);
+    expect((await a.claim('operations', 5, 'w', noFilter, 2)).map((claimed) => claimed.task_id)).toEqual([
+      task.task_id,
+    ]);
   });
 
   it('fails fast with QueueUnavailableError when Redis is down', async () => {

@@ -6,7 +6,14 @@ import { OperationRegistry, type TaskHandler } from '../src/registry.ts';
 import { WorkerRuntime, type RuntimeSettings } from '../src/runtime.ts';
 import { QueueService } from '../src/service.ts';
 import type { TaskStore } from '../src/store.ts';
-import { QueueFullError, maxPendingPerQueue, type ClaimFilter, type NewTask, type QueueName, type TaskRecord } from '../src/task.ts';
+import {
+  QueueFullError,
+  maxPendingPerQueue,
+  type ClaimFilter,
+  type NewTask,
+  type QueueName,
+  type TaskRecord,
+} from '../src/task.ts';
 import { startRedis, type TestRedis } from '../../../tests/support/redis.ts';
 import { embeddedTarget, openStore, type AdapterTarget, type StoreOptions } from './support/adapters.ts';
 import { testRegistry } from './support/test-operations.ts';
@@ -25,28 +32,52 @@ const adapters: [string, () => AdapterTarget][] = [
 
 const noFilter: ClaimFilter = { excludeOperations: new Set(), excludeSourceIds: new Set() };
 const quietLogger = { info: () => undefined, warning: () => undefined, error: () => undefined };
-const settings: RuntimeSettings = { concurrency: { operations: 3, llm: 1 }, resultTtlMs: { operations: 60_000, llm: 30_000 }, failedTtlMs: 120_000 };
+const settings: RuntimeSettings = {
+  concurrency: { operations: 3, llm: 1 },
+  resultTtlMs: { operations: 60_000, llm: 30_000 },
+  failedTtlMs: 120_000,
+};
 
 function newTask(overrides: Partial<NewTask> = {}): NewTask {
   return {
-    queue: 'operations', operation: 'test.op', data: {}, priority: 50, metadata: {}, payload_version: 1,
-    max_tries: 3, retry_on_crash: true, pausable: false, source_id: null, ...overrides,
+    queue: 'operations',
+    operation: 'test.op',
+    data: {},
+    priority: 50,
+    metadata: {},
+    payload_version: 1,
+    max_tries: 3,
+    retry_on_crash: true,
+    pausable: false,
+    source_id: null,
+    ...overrides,
   };
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function waitFor(store: TaskStore, taskId: string, wanted: (task: TaskRecord) => boolean, timeoutMs = 20_000): Promise<TaskRecord> {
+async function waitFor(
+  store: TaskStore,
+  taskId: string,
+  wanted: (task: TaskRecord) => boolean,
+  timeoutMs = 20_000,
+): Promise<TaskRecord> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const task = await store.get(taskId);
     if (task && wanted(task)) return task;
-    if (Date.now() > deadline) throw new Error(`task ${taskId} stayed ${task?.status} (attempts ${task?.attempts}): ${task?.error}`);
+    if (Date.now() > deadline)
+      throw new Error(`task ${taskId} stayed ${task?.status} (attempts ${task?.attempts}): ${task?.error}`);
     await sleep(20);
   }
 }
 
-function waitForStatus(store: TaskStore, taskId: string, status: TaskRecord['status'], timeoutMs = 10_000): Promise<TaskRecord> {
+function waitForStatus(
+  store: TaskStore,
+  taskId: string,
+  status: TaskRecord['status'],
+  timeoutMs = 10_000,
+): Promise<TaskRecord> {
   return waitFor(store, taskId, (task) => task.status === status, timeoutMs);
 }
 
@@ -62,10 +93,21 @@ describe.each(adapters)('task queue contract: %s', (_name, target) => {
     return opened;
   }
 
-  function runtime(taskStore: TaskStore, registry: OperationRegistry, extra: Partial<ConstructorParameters<typeof WorkerRuntime>[0]> = {}): WorkerRuntime {
+  function runtime(
+    taskStore: TaskStore,
+    registry: OperationRegistry,
+    extra: Partial<ConstructorParameters<typeof WorkerRuntime>[0]> = {},
+  ): WorkerRuntime {
     const worker = new WorkerRuntime({
-      store: taskStore, registry, settings: () => settings, pauseFilter: () => noFilter, logger: quietLogger,
-      backoff: () => 30, idleWaitMs: 50, heartbeatIntervalMs: 100, ...extra,
+      store: taskStore,
+      registry,
+      settings: () => settings,
+      pauseFilter: () => noFilter,
+      logger: quietLogger,
+      backoff: () => 30,
+      idleWaitMs: 50,
+      heartbeatIntervalMs: 100,
+      ...extra,
     });
     cleanups.push(() => worker.stop(200));
     return worker;
@@ -73,11 +115,25 @@ describe.each(adapters)('task queue contract: %s', (_name, target) => {
 
   it('enqueues a queued task with every field of the spec', async () => {
     const queue = await store();
-    const task = await queue.enqueue(newTask({ data: { a: 1 }, metadata: { source: 'x' }, priority: 70 }), Date.parse('2026-01-01T00:00:00Z'));
+    const task = await queue.enqueue(
+      newTask({ data: { a: 1 }, metadata: { source: 'x' }, priority: 70 }),
+      Date.parse('2026-01-01T00:00:00Z'),
+    );
     expect(task).toMatchObject({
-      task_id: expect.stringMatching(/^task_/), queue: 'operations', operation: 'test.op', status: 'queued', priority: 70,
-      data: { a: 1 }, metadata: { source: 'x' }, attempts: 0, created_at: '2026-01-01T00:00:00.000Z', started_at: null,
-      completed_at: null, error: null, error_type: null, payload_version: 1,
+      task_id: expect.stringMatching(/^task_/),
+      queue: 'operations',
+      operation: 'test.op',
+      status: 'queued',
+      priority: 70,
+      data: { a: 1 },
+      metadata: { source: 'x' },
+      attempts: 0,
+      created_at: '2026-01-01T00:00:00.000Z',
+      started_at: null,
+      completed_at: null,
+      error: null,
+      error_type: null,
+      payload_version: 1,
     });
     expect(await queue.get(task.task_id)).toEqual(task);
     expect(await queue.get('task_missing')).toBeNull();
@@ -100,16 +156,19 @@ describe.each(adapters)('task queue contract: %s', (_name, target) => {
   it('lists newest first with totals, and counts queued and running per lane', async () => {
     const queue = await store();
     const ids: string[] = [];
-    for (let n = 0; n < 5; n++) ids.push((await queue.enqueue(newTask({ queue: n % 2 ? 'llm' : 'operations' }), n + 1)).task_id);
+    for (let n = 0; n < 5; n++)
+      ids.push((await queue.enqueue(newTask({ queue: n % 2 ? 'llm' : 'operations' }), n + 1)).task_id);
     await queue.claim('operations', 1, 'w', noFilter, 10);
     const page = await queue.list({ offset: 1, limit: 2 });
     expect(page.total).toBe(5);
     expect(page.tasks.map((task) => task.task_id)).toEqual([ids[3], ids[2]]);
     expect((await queue.list({ queues: ['llm'], offset: 0, limit: 10 })).total).toBe(2);
-    expect(await queue.counts()).toEqual(expect.arrayContaining([
-      { queue: 'operations', queued: 2, running: 1 },
-      { queue: 'llm', queued: 2, running: 0 },
-    ]));
+    expect(await queue.counts()).toEqual(
+      expect.arrayContaining([
+        { queue: 'operations', queued: 2, running: 1 },
+        { queue: 'llm', queued: 2, running: 0 },
+      ]),
+    );
   });
 
   it('holds back what the claim filter excludes and hands it out later without counting an attempt', async () => {
@@ -133,23 +192,28 @@ describe.each(adapters)('task queue contract: %s', (_name, target) => {
     let running = 0;
     const peak: Record<QueueName, number> = { operations: 0, llm: 0 };
     const registry = new OperationRegistry();
-    const track = (lane: QueueName): TaskHandler => async () => {
-      running++;
-      peak[lane] = Math.max(peak[lane], running);
-      await sleep(60);
-      running--;
-    };
+    const track =
+      (lane: QueueName): TaskHandler =>
+      async () => {
+        running++;
+        peak[lane] = Math.max(peak[lane], running);
+        await sleep(60);
+        running--;
+      };
     registry.define('ops', { queue: 'operations' }, track('operations'));
     for (let n = 0; n < 9; n++) await queue.enqueue(newTask({ operation: 'ops' }), Date.now());
     runtime(queue, registry).start(['operations']);
-    await expect.poll(async () => (await queue.counts()).find((c) => c.queue === 'operations')).toMatchObject({ queued: 0, running: 0 });
+    await expect
+      .poll(async () => (await queue.counts()).find((c) => c.queue === 'operations'))
+      .toMatchObject({ queued: 0, running: 0 });
     expect(peak.operations).toBe(3);
 
     running = 0;
     const llmRegistry = new OperationRegistry();
     llmRegistry.define('chat', { queue: 'llm' }, track('llm'));
     const llmTasks = [];
-    for (let n = 0; n < 4; n++) llmTasks.push(await queue.enqueue(newTask({ queue: 'llm', operation: 'chat' }), Date.now()));
+    for (let n = 0; n < 4; n++)
+      llmTasks.push(await queue.enqueue(newTask({ queue: 'llm', operation: 'chat' }), Date.now()));
     const wide = { ...settings, concurrency: { operations: 3, llm: 3 } };
     runtime(queue, llmRegistry, { settings: () => wide }).start(['llm']);
     runtime(other, llmRegistry, { settings: () => wide }).start(['llm']);
@@ -190,8 +254,16 @@ describe.each(adapters)('task queue contract: %s', (_name, target) => {
     const permanent = await queue.enqueue(newTask({ operation: 'bad' }), Date.now());
     const failures: string[] = [];
     runtime(queue, registry, { onTaskFailed: (task) => failures.push(task.task_id) }).start(['operations']);
-    expect(await waitForStatus(queue, transient.task_id, 'failed')).toMatchObject({ attempts: 2, error: 'still broken', error_type: 'TypeError' });
-    expect(await waitForStatus(queue, permanent.task_id, 'failed')).toMatchObject({ attempts: 1, error: 'the input is not a PDF', error_type: 'ValidationError' });
+    expect(await waitForStatus(queue, transient.task_id, 'failed')).toMatchObject({
+      attempts: 2,
+      error: 'still broken',
+      error_type: 'TypeError',
+    });
+    expect(await waitForStatus(queue, permanent.task_id, 'failed')).toMatchObject({
+      attempts: 1,
+      error: 'the input is not a PDF',
+      error_type: 'ValidationError',
+    });
     expect(await queue.result(permanent.task_id, Date.now())).toBeNull();
     expect(failures.sort()).toEqual([transient.task_id, permanent.task_id].sort());
   });
@@ -204,8 +276,14 @@ describe.each(adapters)('task queue contract: %s', (_name, target) => {
     const future = await queue.enqueue(newTask({ payload_version: 99 }), Date.now());
     const unknown = await queue.enqueue(newTask({ operation: 'no.such.operation' }), Date.now());
     runtime(queue, registry).start(['operations']);
-    expect(await waitForStatus(queue, future.task_id, 'failed')).toMatchObject({ attempts: 1, error_type: 'task_unsupported_payload_version' });
-    expect(await waitForStatus(queue, unknown.task_id, 'failed')).toMatchObject({ attempts: 1, error_type: 'unknown_operation' });
+    expect(await waitForStatus(queue, future.task_id, 'failed')).toMatchObject({
+      attempts: 1,
+      error_type: 'task_unsupported_payload_version',
+    });
+    expect(await waitForStatus(queue, unknown.task_id, 'failed')).toMatchObject({
+      attempts: 1,
+      error_type: 'unknown_operation',
+    });
     // Nothing is left to run at any later time: no retry was scheduled.
     expect(await queue.claim('operations', 5, 'w', noFilter, Date.now() + 3_600_000)).toEqual([]);
     expect((await queue.get(future.task_id))!.attempts).toBe(1);
@@ -281,12 +359,27 @@ describe.each(adapters)('task queue contract: %s', (_name, target) => {
   it('retries a failed task as a new task with the same parameters', async () => {
     const queue = await store();
     const service = new QueueService(queue, new OperationRegistry(), () => ({ operations: 5, llm: 5 }));
-    const original = await service.submit({ queue: 'llm', operation: 'summarise', data: { text: 'x' }, priority: 80, metadata: { m: 1 } });
+    const original = await service.submit({
+      queue: 'llm',
+      operation: 'summarise',
+      data: { text: 'x' },
+      priority: 80,
+      metadata: { m: 1 },
+    });
     await queue.claim('llm', 1, 'w', noFilter, Date.now());
     await queue.fail(original.task_id, 'w', { message: 'boom', type: 'Error' }, null, Date.now() + 1000, Date.now());
     const { new_task_id, original_task_id } = await service.retry(original.task_id);
     expect(original_task_id).toBe(original.task_id);
-    expect(await queue.get(new_task_id)).toMatchObject({ status: 'queued', queue: 'llm', operation: 'summarise', data: { text: 'x' }, priority: 80, metadata: { m: 1 }, attempts: 0, retry_of: original.task_id });
+    expect(await queue.get(new_task_id)).toMatchObject({
+      status: 'queued',
+      queue: 'llm',
+      operation: 'summarise',
+      data: { text: 'x' },
+      priority: 80,
+      metadata: { m: 1 },
+      attempts: 0,
+      retry_of: original.task_id,
+    });
     expect(await queue.get(original.task_id)).toMatchObject({ status: 'failed', retried_to: new_task_id });
     await expect(service.retry(new_task_id)).rejects.toThrow(/only failed tasks/);
   });
@@ -320,7 +413,11 @@ describe.each(adapters)('task queue contract: %s', (_name, target) => {
 
   /** A real worker process (support/worker-child.ts) on the queue at `at`. */
   function workerProcess(at: AdapterTarget) {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'support/worker-child.ts'), JSON.stringify(at)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', path.join(__dirname, 'support/worker-child.ts'), JSON.stringify(at)],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
     const exited = new Promise((resolve) => child.once('exit', resolve));
     const kill = async () => {
       child.kill('SIGKILL');
@@ -342,10 +439,18 @@ describe.each(adapters)('task queue contract: %s', (_name, target) => {
     await waitForStatus(queue, once.task_id, 'running', 20_000);
     await worker.kill();
 
-    expect(await queue.reconcile('operations', 60_000, Date.now())).toEqual({ recovered_orphans: 0, recovered_crashed: 1, failed_unrecoverable: 1 });
+    expect(await queue.reconcile('operations', 60_000, Date.now())).toEqual({
+      recovered_orphans: 0,
+      recovered_crashed: 1,
+      failed_unrecoverable: 1,
+    });
     expect(await queue.get(retried.task_id)).toMatchObject({ status: 'queued', attempts: 1 });
     expect(await queue.get(once.task_id)).toMatchObject({ status: 'failed', error_type: 'worker_crashed' });
-    expect(await queue.reconcile('operations', 60_000, Date.now())).toEqual({ recovered_orphans: 0, recovered_crashed: 0, failed_unrecoverable: 0 });
+    expect(await queue.reconcile('operations', 60_000, Date.now())).toEqual({
+      recovered_orphans: 0,
+      recovered_crashed: 0,
+      failed_unrecoverable: 0,
+    });
   }, 40_000);
 
   it('fails a task as crashed_twice when its worker process is killed twice under it, and the next worker stays up', async () => {
@@ -362,7 +467,9 @@ describe.each(adapters)('task queue contract: %s', (_name, target) => {
     const survivor = workerProcess(at);
     const failed = await waitForStatus(queue, task.task_id, 'failed', 20_000);
     expect(failed.error_type).toBe('crashed_twice');
-    expect(failed.error).toMatch(/stopped 2 times before it finished, so it is not run again \(last run: attempt 2, worker [^,]+:\d+:/);
+    expect(failed.error).toMatch(
+      /stopped 2 times before it finished, so it is not run again \(last run: attempt 2, worker [^,]+:\d+:/,
+    );
     expect(failed.attempts).toBe(2);
     const after = await service.submit({ queue: 'operations', operation: 'test.quick', data: {} });
     await waitForStatus(queue, after.task_id, 'completed', 20_000);
@@ -378,9 +485,14 @@ describe.each(adapters)('task queue contract: %s', (_name, target) => {
     const escaped = await service.submit({ queue: 'operations', operation: 'test.escape', data: {} });
     const thrown = await service.submit({ queue: 'operations', operation: 'test.throw_in_callback', data: {} });
     expect(await waitForStatus(queue, escaped.task_id, 'failed', 20_000)).toMatchObject({
-      error_type: 'uncaught_error', error: 'write after the stream was destroyed', attempts: 1,
+      error_type: 'uncaught_error',
+      error: 'write after the stream was destroyed',
+      attempts: 1,
     });
-    expect(await waitForStatus(queue, thrown.task_id, 'failed', 20_000)).toMatchObject({ error_type: 'uncaught_error', error: 'thrown in a timer callback' });
+    expect(await waitForStatus(queue, thrown.task_id, 'failed', 20_000)).toMatchObject({
+      error_type: 'uncaught_error',
+      error: 'thrown in a timer callback',
+    });
     const after = await service.submit({ queue: 'operations', operation: 'test.quick', data: {} });
     await waitForStatus(queue, after.task_id, 'completed', 20_000);
     expect(worker.child.exitCode).toBeNull();
@@ -391,7 +503,10 @@ describe.each(adapters)('task queue contract: %s', (_name, target) => {
     const task = await queue.enqueue(newTask({ max_tries: 1 }), 1);
     await queue.claim('operations', 1, 'elsewhere:1:w', noFilter, 1_000);
     await queue.heartbeat([task.task_id], 'elsewhere:1:w', 5_000);
-    expect(await queue.reconcile(undefined, 30_000, 30_000)).toMatchObject({ recovered_crashed: 0, failed_unrecoverable: 0 });
+    expect(await queue.reconcile(undefined, 30_000, 30_000)).toMatchObject({
+      recovered_crashed: 0,
+      failed_unrecoverable: 0,
+    });
     expect(await queue.reconcile(undefined, 30_000, 35_001)).toMatchObject({ failed_unrecoverable: 1 });
   });
 
@@ -407,7 +522,11 @@ describe.each(adapters)('task queue contract: %s', (_name, target) => {
     const queue = await store();
     const registry = new OperationRegistry();
     let release: () => void = () => undefined;
-    registry.define('extract', { queue: 'operations', pausable: true }, () => new Promise<void>((resolve) => (release = resolve)));
+    registry.define(
+      'extract',
+      { queue: 'operations', pausable: true },
+      () => new Promise<void>((resolve) => (release = resolve)),
+    );
     const first = await queue.enqueue(newTask({ operation: 'extract', pausable: true }), Date.now());
     let paused = false;
     let claims = 0;

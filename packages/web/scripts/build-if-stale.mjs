@@ -9,7 +9,14 @@ import { fileURLToPath } from 'node:url';
 const web = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const root = path.resolve(web, '../..');
 const built = path.join(web, 'dist', 'index.html');
-const inputs = [path.join(web, 'src'), path.join(web, 'index.html'), path.join(web, 'vite.config.ts'), path.join(web, 'package.json'), path.join(root, 'packages/client/src'), path.join(root, 'packages/contracts/src')];
+const inputs = [
+  path.join(web, 'src'),
+  path.join(web, 'index.html'),
+  path.join(web, 'vite.config.ts'),
+  path.join(web, 'package.json'),
+  path.join(root, 'packages/client/src'),
+  path.join(root, 'packages/contracts/src'),
+];
 
 function newest(entry) {
   if (!fs.existsSync(entry)) return 0;
@@ -25,5 +32,9 @@ if (!fs.existsSync(path.join(web, 'node_modules', '.bin', 'vite'))) {
   process.exit(0);
 }
 console.log('building the web interface (packages/web) …');
-const result = spawnSync(path.join(web, 'node_modules', '.bin', 'vite'), ['build', '--logLevel', 'warn'], { cwd: web, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
+const result = spawnSync(path.join(web, 'node_modules', '.bin', 'vite'), ['build', '--logLevel', 'warn'], {
+  cwd: web,
+  stdio: 'inherit',
+  env: { ...process.env, NODE_ENV: 'production' },
+});
 process.exit(result.status ?? 1);

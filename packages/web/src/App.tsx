@@ -32,26 +32,32 @@ export function App() {
     <ChangesProvider>
       <Layout onDatabaseSwitched={switched}>
         <InspectorProvider key={database}>
-        <Suspense fallback={<Center mih={300}><Loader aria-label="Loading" /></Center>}>
-          <Routes key={database}>
-            <Route path="/" element={<Dashboard />} />
-            <Route path="/sources" element={<Sources />} />
-            <Route path="/sources/:sourceId" element={<SourceDetail />} />
-            <Route path="/search" element={<Search />} />
-            <Route path="/chat" element={<Chat />} />
-            <Route path="/chat/:chatId" element={<Chat />} />
-            <Route path="/graph" element={<Graph />} />
-            <Route path="/settings" element={<Settings />} />
-            <Route path="/operations" element={<Operations />} />
-            <Route path="/templates" element={<Templates />} />
-            <Route path="/templates/:templateId" element={<TemplateEditor />} />
-            <Route path="/automation" element={<Automation />} />
-            <Route path="/automation/:tab" element={<Automation />} />
-            <Route path="/automation/workflows/:workflowId" element={<WorkflowEditor />} />
-            <Route path="/automation/executions/:executionId" element={<ExecutionDetail />} />
-            <Route path="*" element={<NotFound />} />
-          </Routes>
-        </Suspense>
+          <Suspense
+            fallback={
+              <Center mih={300}>
+                <Loader aria-label="Loading" />
+              </Center>
+            }
+          >
+            <Routes key={database}>
+              <Route path="/" element={<Dashboard />} />
+              <Route path="/sources" element={<Sources />} />
+              <Route path="/sources/:sourceId" element={<SourceDetail />} />
+              <Route path="/search" element={<Search />} />
+              <Route path="/chat" element={<Chat />} />
+              <Route path="/chat/:chatId" element={<Chat />} />
+              <Route path="/graph" element={<Graph />} />
+              <Route path="/settings" element={<Settings />} />
+              <Route path="/operations" element={<Operations />} />
+              <Route path="/templates" element={<Templates />} />
+              <Route path="/templates/:templateId" element={<TemplateEditor />} />
+              <Route path="/automation" element={<Automation />} />
+              <Route path="/automation/:tab" element={<Automation />} />
+              <Route path="/automation/workflows/:workflowId" element={<WorkflowEditor />} />
+              <Route path="/automation/executions/:executionId" element={<ExecutionDetail />} />
+              <Route path="*" element={<NotFound />} />
+            </Routes>
+          </Suspense>
         </InspectorProvider>
       </Layout>
     </ChangesProvider>

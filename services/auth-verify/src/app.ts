@@ -3,7 +3,10 @@ import type { Identity, Verifier } from '@rhizome/auth';
 
 const verifyPath = '/api/v1/auth/verify';
 const unauthorized = JSON.stringify({ error: 'authentication_required' });
-const unauthorizedHeaders = { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(unauthorized)) };
+const unauthorizedHeaders = {
+  'Content-Type': 'application/json',
+  'Content-Length': String(Buffer.byteLength(unauthorized)),
+};
 
 /**
  * The proxy's auth_request target: 200 with X-Auth-User, or 401. Plain node:http and the shared
@@ -19,12 +22,20 @@ export function createAuthVerify(deps: { verifier: Verifier }): RequestListener 
   };
   return (req: IncomingMessage, res: ServerResponse) => {
     if (req.method !== 'GET' || (req.url !== verifyPath && !req.url?.startsWith(`${verifyPath}?`))) {
-      res.writeHead(404, { 'Content-Type': 'application/json' }).end(JSON.stringify({ error: 'NOT_FOUND', message: 'Only GET /api/v1/auth/verify is served here', details: null }));
+      res
+        .writeHead(404, { 'Content-Type': 'application/json' })
+        .end(
+          JSON.stringify({ error: 'NOT_FOUND', message: 'Only GET /api/v1/auth/verify is served here', details: null }),
+        );
       return;
     }
     try {
       const identity = deps.verifier.verifyHeaders(req.headers.cookie, req.headers.authorization);
-      if (identity instanceof Promise) identity.then((settled) => answer(res, settled), () => refuse(res));
+      if (identity instanceof Promise)
+        identity.then(
+          (settled) => answer(res, settled),
+          () => refuse(res),
+        );
       else answer(res, identity);
     } catch {
       refuse(res);

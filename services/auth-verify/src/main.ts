@@ -11,7 +11,11 @@ const level = process.env.RHIZOME_LOG_LEVEL;
 const logger = createLogger('auth-verify', paths.logsDir, isLogLevel(level) ? level : 'INFO');
 await ensureSecrets(paths.secretsDir);
 // auth-verify never writes the credentials, so one change check per event-loop turn is enough.
-const verifier = new Verifier({ credentialsFile: paths.credentialsFile, secretsDir: paths.secretsDir }, cookieNameReader(paths.settingsFile), 'once-per-turn');
+const verifier = new Verifier(
+  { credentialsFile: paths.credentialsFile, secretsDir: paths.secretsDir },
+  cookieNameReader(paths.settingsFile),
+  'once-per-turn',
+);
 const server = http.createServer(createAuthVerify({ verifier }));
 server.keepAliveTimeout = 65_000;
 const url = await listen(server, listenOptionsFromEnv(8081));

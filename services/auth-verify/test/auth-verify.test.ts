@@ -23,7 +23,10 @@ interface VerifyResult {
 
 describe('auth-verify', () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rhizome-auth-verify-'));
-  const files: AuthFiles = { credentialsFile: path.join(dataDir, 'credentials.json'), secretsDir: path.join(dataDir, 'secrets') };
+  const files: AuthFiles = {
+    credentialsFile: path.join(dataDir, 'credentials.json'),
+    secretsDir: path.join(dataDir, 'secrets'),
+  };
   const settingsFile = path.join(dataDir, 'settings.json');
   const password = 'correct horse battery';
   let server: http.Server;
@@ -35,7 +38,11 @@ describe('auth-verify', () => {
     if (!setCookie) throw new Error('no cookie issued');
     return setCookie.split(';')[0];
   };
-  const verify = async (headers: Record<string, string> = {}, url = verifyPath, method = 'GET'): Promise<VerifyResult> => {
+  const verify = async (
+    headers: Record<string, string> = {},
+    url = verifyPath,
+    method = 'GET',
+  ): Promise<VerifyResult> => {
     const response = await fetch(`${base}${url}`, { method, headers });
     return { status: response.status, user: response.headers.get('x-auth-user'), body: await response.text() };
   };
@@ -47,7 +54,11 @@ describe('auth-verify', () => {
 
   beforeAll(async () => {
     const cookieName = cookieNameReader(settingsFile);
-    cortex = new AccountService(new Verifier(files, cookieName), () => ({ name: cookieName(), ttlSeconds: 3600, secure: false }));
+    cortex = new AccountService(new Verifier(files, cookieName), () => ({
+      name: cookieName(),
+      ttlSeconds: 3600,
+      secure: false,
+    }));
     await cortex.setup('operator', password);
 
     server = http.createServer(createAuthVerify({ verifier: new Verifier(files, cookieName) }));
@@ -80,9 +91,21 @@ describe('auth-verify', () => {
 
   it('serves nothing but GET /api/v1/auth/verify', async () => {
     const cookie = await login();
-    for (const [method, url] of [['GET', '/'], ['GET', '/api/v1/auth/me'], ['GET', `${verifyPath}x`], ['GET', `${verifyPath}/`], ['POST', verifyPath], ['DELETE', verifyPath]]) {
+    for (const [method, url] of [
+      ['GET', '/'],
+      ['GET', '/api/v1/auth/me'],
+      ['GET', `${verifyPath}x`],
+      ['GET', `${verifyPath}/`],
+      ['POST', verifyPath],
+      ['DELETE', verifyPath],
+    ]) {
       const result = await verify({ cookie }, url, method);
-      expect({ method, url, status: result.status, user: result.user }).toEqual({ method, url, status: 404, user: null });
+      expect({ method, url, status: result.status, user: result.user }).toEqual({
+        method,
+        url,
+        status: 404,
+        user: null,
+      });
       expect(JSON.parse(result.body)).toMatchObject({ error: 'NOT_FOUND' });
     }
   });

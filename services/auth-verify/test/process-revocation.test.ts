@@ -26,13 +26,19 @@ describe('auth-verify process sees credential changes on the very next request',
 
   const status = (headers: Record<string, string>) =>
     new Promise<number>((resolve, reject) => {
-      http.get(verifyUrl, { agent, headers }, (res) => res.resume().on('end', () => resolve(res.statusCode!))).on('error', reject);
+      http
+        .get(verifyUrl, { agent, headers }, (res) => res.resume().on('end', () => resolve(res.statusCode!)))
+        .on('error', reject);
     });
   const cookieOf = (setCookie: string | undefined) => setCookie!.split(';')[0];
   const login = async () => ({ cookie: cookieOf((await cortex.login('operator', password)).setCookie) });
 
   beforeAll(async () => {
-    cortex = new AccountService(new Verifier(files, () => 'cc_session'), () => ({ name: 'cc_session', ttlSeconds: 3600, secure: false }));
+    cortex = new AccountService(new Verifier(files, () => 'cc_session'), () => ({
+      name: 'cc_session',
+      ttlSeconds: 3600,
+      secure: false,
+    }));
     await cortex.setup('operator', password);
     const port = await freePort();
     verifyUrl = `http://127.0.0.1:${port}/api/v1/auth/verify`;
@@ -42,7 +48,14 @@ describe('auth-verify process sees credential changes on the very next request',
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     await new Promise<void>((resolve, reject) => {
-      const poll = setInterval(() => status({}).then(() => (clearInterval(poll), resolve()), () => undefined), 100);
+      const poll = setInterval(
+        () =>
+          status({}).then(
+            () => (clearInterval(poll), resolve()),
+            () => undefined,
+          ),
+        100,
+      );
       child.once('exit', (code) => (clearInterval(poll), reject(new Error(`auth-verify exited with ${code}`))));
     });
     const { cookie } = await login();

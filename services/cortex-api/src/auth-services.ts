@@ -6,7 +6,10 @@ export async function createAuthServices(platform: Platform) {
   const secretsDir = platform.paths.secretsDir;
   await ensureSecrets(secretsDir);
   const localAuth = () => platform.settings.get().local_auth;
-  const verifier = new Verifier({ credentialsFile: platform.paths.credentialsFile, secretsDir }, () => localAuth().cookie_name);
+  const verifier = new Verifier(
+    { credentialsFile: platform.paths.credentialsFile, secretsDir },
+    () => localAuth().cookie_name,
+  );
   const account = new AccountService(verifier, () => ({
     name: localAuth().cookie_name,
     ttlSeconds: localAuth().cookie_ttl_seconds,

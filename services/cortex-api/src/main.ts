@@ -6,7 +6,12 @@ import { createAuthServices } from './auth-services.ts';
 
 const platform = await createPlatform({ service: 'cortex', migrationPolicy: 'apply' });
 const auth = await createAuthServices(platform);
-const { app } = createCortexApi({ platform, ...auth, authMode: 'direct', supervisorUrl: process.env.RHIZOME_SUPERVISOR_URL });
+const { app } = createCortexApi({
+  platform,
+  ...auth,
+  authMode: 'direct',
+  supervisorUrl: process.env.RHIZOME_SUPERVISOR_URL,
+});
 const background = startBackgroundJobs(platform);
 const server = http.createServer(app);
 const listenOn = listenOptionsFromEnv(8080);

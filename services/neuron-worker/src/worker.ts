@@ -19,7 +19,9 @@ export function createNeuronWorker(deps: { platform: Platform }): NeuronWorker {
   const { platform } = deps;
   registerTaskHandlers(platform);
   const record = (event: Parameters<typeof platform.processing.record>[0]) =>
-    void platform.processing.record(event).catch((error: unknown) => platform.logger.warning(`event log: ${String(error)}`));
+    void platform.processing
+      .record(event)
+      .catch((error: unknown) => platform.logger.warning(`event log: ${String(error)}`));
   const runtime = new WorkerRuntime({
     store: platform.tasks,
     registry: platform.operations,
@@ -28,12 +30,22 @@ export function createNeuronWorker(deps: { platform: Platform }): NeuronWorker {
     logger: platform.logger,
     onTaskFailed: (task, failure) =>
       record({
-        type: 'task_failed', action: task.operation, source: 'worker', reason: failure.message,
+        type: 'task_failed',
+        action: task.operation,
+        source: 'worker',
+        reason: failure.message,
         details: { task_id: task.task_id, queue: task.queue, error_type: failure.type, attempts: task.attempts },
         database_name: typeof task.metadata.database === 'string' ? task.metadata.database : null,
       }),
     onRecovered: (counts) =>
-      record({ type: 'recovery', action: 'reconcile', source: 'reconciler', reason: null, details: { ...counts }, database_name: null }),
+      record({
+        type: 'recovery',
+        action: 'reconcile',
+        source: 'reconciler',
+        reason: null,
+        details: { ...counts },
+        database_name: null,
+      }),
   });
   runtime.start();
   const unsubscribe = platform.onProcessingChanged(() => runtime.poke());

@@ -32,7 +32,12 @@ export function startFakeAnthropic(options: { models?: string[] } = {}): Promise
         const body = request.body as MessagesBody;
         const answer = answerChat(turnsOf(body), body.tools?.map((tool) => tool.name) ?? []);
         if (body.stream) respond.sse(streamOf(answer, body.model));
-        else respond.json({ ...messageOf(answer, body.model), content: answer.kind === 'text' ? [{ type: 'text', text: answer.text }] : [toolUseOf(answer, answer.arguments)] });
+        else
+          respond.json({
+            ...messageOf(answer, body.model),
+            content:
+              answer.kind === 'text' ? [{ type: 'text', text: answer.text }] : [toolUseOf(answer, answer.arguments)],
+          });
       } else return false;
       return true;
     },
@@ -47,8 +52,13 @@ function turnsOf(body: MessagesBody): FakeTurn[] {
       if (typeof message.content === 'string') return { role: message.role, text: message.content };
       const results = message.content.filter((block) => block.type === 'tool_result');
       if (results.length) return { role: 'tool', text: results.map((block) => textOf(block.content)).join(' ') };
-      const images = message.content.flatMap((block) => (block.type === 'image' && block.source?.type === 'base64' ? [bytesOfBase64(block.source.data ?? '')] : []));
-      const text = message.content.filter((block) => block.type !== 'image').map((block) => (block.type === 'tool_use' ? JSON.stringify(block.input) : (block.text ?? ''))).join(' ');
+      const images = message.content.flatMap((block) =>
+        block.type === 'image' && block.source?.type === 'base64' ? [bytesOfBase64(block.source.data ?? '')] : [],
+      );
+      const text = message.content
+        .filter((block) => block.type !== 'image')
+        .map((block) => (block.type === 'tool_use' ? JSON.stringify(block.input) : (block.text ?? '')))
+        .join(' ');
       return { role: message.role, text, ...(images.length ? { images } : {}) };
     }),
   ];
@@ -74,18 +84,33 @@ function toolUseOf(answer: Extract<FakeAnswer, { kind: 'tool' }>, input: unknown
 }
 
 function streamOf(answer: FakeAnswer, model: string): SseEvent[] {
-  const event = (type: string, data: Record<string, unknown> = {}): SseEvent => ({ event: type, data: { type, ...data } });
+  const event = (type: string, data: Record<string, unknown> = {}): SseEvent => ({
+    event: type,
+    data: { type, ...data },
+  });
   const [block, deltas] =
     answer.kind === 'text'
       ? [{ type: 'text', text: '' }, answer.deltas.map((text) => ({ type: 'text_delta', text }))]
-      : [toolUseOf(answer, {}), answer.argumentDeltas.map((partial_json) => ({ type: 'input_json_delta', partial_json }))];
+      : [
+          toolUseOf(answer, {}),
+          answer.argumentDeltas.map((partial_json) => ({ type: 'input_json_delta', partial_json })),
+        ];
   return [
-    event('message_start', { message: { ...messageOf(answer, model), stop_reason: null, usage: { input_tokens: answer.usage.input, output_tokens: 1 } } }),
+    event('message_start', {
+      message: {
+        ...messageOf(answer, model),
+        stop_reason: null,
+        usage: { input_tokens: answer.usage.input, output_tokens: 1 },
+      },
+    }),
     event('content_block_start', { index: 0, content_block: block }),
     event('ping'),
     ...deltas.map((delta) => event('content_block_delta', { index: 0, delta })),
     event('content_block_stop', { index: 0 }),
-    event('message_delta', { delta: { stop_reason: stopReason(answer), stop_sequence: null }, usage: { output_tokens: answer.usage.output } }),
+    event('message_delta', {
+      delta: { stop_reason: stopReason(answer), stop_sequence: null },
+      usage: { output_tokens: answer.usage.output },
+    }),
     event('message_stop'),
   ];
 }

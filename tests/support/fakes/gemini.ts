@@ -29,14 +29,22 @@ export function startFakeGemini(options: { models?: string[] } = {}): Promise<Fa
         respond.json({ models: models.map((id) => ({ name: `models/${id}`, version: '001', displayName: id })) });
       } else if (request.method === 'POST' && (action === 'generateContent' || action === 'streamGenerateContent')) {
         const body = request.body as GenerateBody;
-        const toolNames = body.tools?.flatMap((tool) => tool.functionDeclarations?.map((declaration) => declaration.name) ?? []) ?? [];
+        const toolNames =
+          body.tools?.flatMap((tool) => tool.functionDeclarations?.map((declaration) => declaration.name) ?? []) ?? [];
         const answer = answerChat(turnsOf(body), toolNames);
         if (action === 'generateContent') respond.json(responseOf(answer, model, partsOf(answer), true));
         else if (request.query.get('alt') !== 'sse') return false;
-        else respond.sse(partsOf(answer).map((part, index, all) => ({ data: responseOf(answer, model, [part], index === all.length - 1) })));
+        else
+          respond.sse(
+            partsOf(answer).map((part, index, all) => ({
+              data: responseOf(answer, model, [part], index === all.length - 1),
+            })),
+          );
       } else if (request.method === 'POST' && action === 'batchEmbedContents') {
         const body = request.body as { requests: { content: { parts: Part[] } }[] };
-        respond.json({ embeddings: body.requests.map((entry) => ({ values: fakeEmbedding(textOf(entry.content.parts)) })) });
+        respond.json({
+          embeddings: body.requests.map((entry) => ({ values: fakeEmbedding(textOf(entry.content.parts)) })),
+        });
       } else return false;
       return true;
     },
@@ -44,14 +52,23 @@ export function startFakeGemini(options: { models?: string[] } = {}): Promise<Fa
 }
 
 function turnsOf(body: GenerateBody): FakeTurn[] {
-  const system: FakeTurn[] = body.systemInstruction ? [{ role: 'system', text: textOf(body.systemInstruction.parts) }] : [];
+  const system: FakeTurn[] = body.systemInstruction
+    ? [{ role: 'system', text: textOf(body.systemInstruction.parts) }]
+    : [];
   return [
     ...system,
     ...body.contents.map((content): FakeTurn => {
       const responses = content.parts.filter((part) => part.functionResponse);
-      if (responses.length) return { role: 'tool', text: responses.map((part) => JSON.stringify(part.functionResponse?.response)).join(' ') };
+      if (responses.length)
+        return {
+          role: 'tool',
+          text: responses.map((part) => JSON.stringify(part.functionResponse?.response)).join(' '),
+        };
       const images = content.parts.flatMap((part) => (part.inlineData ? [bytesOfBase64(part.inlineData.data)] : []));
-      const text = content.parts.filter((part) => !part.inlineData).map((part) => (part.functionCall ? JSON.stringify(part.functionCall.args) : (part.text ?? ''))).join(' ');
+      const text = content.parts
+        .filter((part) => !part.inlineData)
+        .map((part) => (part.functionCall ? JSON.stringify(part.functionCall.args) : (part.text ?? '')))
+        .join(' ');
       return { role: content.role === 'model' ? 'assistant' : 'user', text, ...(images.length ? { images } : {}) };
     }),
   ];
@@ -59,11 +76,17 @@ function turnsOf(body: GenerateBody): FakeTurn[] {
 
 /** Gemini sends a function call whole, never in pieces. */
 function partsOf(answer: FakeAnswer): Part[] {
-  return answer.kind === 'text' ? answer.deltas.map((text) => ({ text })) : [{ functionCall: { name: answer.name, args: answer.arguments } }];
+  return answer.kind === 'text'
+    ? answer.deltas.map((text) => ({ text }))
+    : [{ functionCall: { name: answer.name, args: answer.arguments } }];
 }
 
 function responseOf(answer: FakeAnswer, model: string, parts: Part[], last: boolean) {
-  const usage = { promptTokenCount: answer.usage.input, candidatesTokenCount: answer.usage.output, totalTokenCount: answer.usage.input + answer.usage.output };
+  const usage = {
+    promptTokenCount: answer.usage.input,
+    candidatesTokenCount: answer.usage.output,
+    totalTokenCount: answer.usage.input + answer.usage.output,
+  };
   return {
     candidates: [{ content: { role: 'model', parts }, index: 0, ...(last ? { finishReason: 'STOP' } : {}) }],
     ...(last ? { usageMetadata: usage } : {}),

@@ -51,7 +51,13 @@ export async function startHttpFake(spec: FakeServerSpec): Promise<FakeProviderC
     const respond = responderFor(res);
     const failure = failures.shift();
     if (failure) return respond.json(spec.errorBody(failure.status), failure.status, failure.headers);
-    const request: FakeRequest = { method: req.method ?? 'GET', path: target.pathname, query: target.searchParams, body, headers: req.headers };
+    const request: FakeRequest = {
+      method: req.method ?? 'GET',
+      path: target.pathname,
+      query: target.searchParams,
+      body,
+      headers: req.headers,
+    };
     if (!spec.route(request, respond)) respond.json(spec.errorBody(404), 404);
   });
 
@@ -75,7 +81,9 @@ export interface LoopbackServer {
 }
 
 /** A node:http server on a free 127.0.0.1 port; a handler that throws answers 500 with the error's text. */
-export async function serveOnLoopback(handle: (req: http.IncomingMessage, res: ServerResponse) => Promise<void>): Promise<LoopbackServer> {
+export async function serveOnLoopback(
+  handle: (req: http.IncomingMessage, res: ServerResponse) => Promise<void>,
+): Promise<LoopbackServer> {
   const server = http.createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
@@ -134,7 +142,9 @@ function responderFor(res: ServerResponse): FakeResponder {
     sse(events) {
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
       for (const { event, data } of events) {
-        res.write(`${event ? `event: ${event}\n` : ''}data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`);
+        res.write(
+          `${event ? `event: ${event}\n` : ''}data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`,
+        );
       }
       res.end();
     },
@@ -165,7 +175,13 @@ export function answerChat(turns: FakeTurn[], toolNames: string[]): FakeAnswer {
   if (toolNames.length && last?.role === 'user' && last.text.includes('use tool')) {
     const args = { query: last.text };
     const json = JSON.stringify(args);
-    return { kind: 'tool', name: toolNames[0], arguments: args, argumentDeltas: deltasOf(json), usage: { input, output: wordCount(json) } };
+    return {
+      kind: 'tool',
+      name: toolNames[0],
+      arguments: args,
+      argumentDeltas: deltasOf(json),
+      usage: { input, output: wordCount(json) },
+    };
   }
   const lastUser = [...turns].reverse().find((turn) => turn.role === 'user');
   const text = fakeReply(lastUser?.text ?? '', lastUser?.images);
@@ -177,6 +193,8 @@ export function textOf(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
   return content
-    .map((part: unknown) => (part && typeof part === 'object' && 'text' in part && typeof part.text === 'string' ? part.text : ''))
+    .map((part: unknown) =>
+      part && typeof part === 'object' && 'text' in part && typeof part.text === 'string' ? part.text : '',
+    )
     .join('');
 }

@@ -20,7 +20,10 @@ export function startFakeOpenAi(options: { models?: string[] } = {}): Promise<Fa
     errorBody,
     route(request, respond) {
       if (request.method === 'GET' && request.path === '/v1/models') {
-        respond.json({ object: 'list', data: models.map((id) => ({ id, object: 'model', created, owned_by: 'fake' })) });
+        respond.json({
+          object: 'list',
+          data: models.map((id) => ({ id, object: 'model', created, owned_by: 'fake' })),
+        });
       } else if (request.method === 'POST' && request.path === '/v1/chat/completions') {
         const body = request.body as ChatBody;
         const answer = answerChat(body.messages.map(turnOf), body.tools?.map((tool) => tool.function.name) ?? []);
@@ -45,22 +48,40 @@ function turnOf(message: ChatBody['messages'][number]): FakeTurn {
   const role = message.role === 'developer' ? 'system' : (message.role as FakeTurn['role']);
   const calls = message.tool_calls?.map((call) => call.function.arguments).join(' ') ?? '';
   // Images arrive as `image_url` parts holding a data URL.
-  const parts = Array.isArray(message.content) ? (message.content as { type?: string; image_url?: { url?: string } }[]) : [];
-  const images = parts.flatMap((part) => (part.type === 'image_url' && part.image_url?.url ? [bytesOfBase64(part.image_url.url)] : []));
+  const parts = Array.isArray(message.content)
+    ? (message.content as { type?: string; image_url?: { url?: string } }[])
+    : [];
+  const images = parts.flatMap((part) =>
+    part.type === 'image_url' && part.image_url?.url ? [bytesOfBase64(part.image_url.url)] : [],
+  );
   return { role, text: `${textOf(message.content)} ${calls}`.trim(), ...(images.length ? { images } : {}) };
 }
 
 const toolCallId = 'call_0';
 
 function usageOf(answer: FakeAnswer) {
-  return { prompt_tokens: answer.usage.input, completion_tokens: answer.usage.output, total_tokens: answer.usage.input + answer.usage.output };
+  return {
+    prompt_tokens: answer.usage.input,
+    completion_tokens: answer.usage.output,
+    total_tokens: answer.usage.input + answer.usage.output,
+  };
 }
 
 function completionOf(answer: FakeAnswer, model: string) {
   const message =
     answer.kind === 'text'
       ? { role: 'assistant', content: answer.text }
-      : { role: 'assistant', content: null, tool_calls: [{ id: toolCallId, type: 'function', function: { name: answer.name, arguments: JSON.stringify(answer.arguments) } }] };
+      : {
+          role: 'assistant',
+          content: null,
+          tool_calls: [
+            {
+              id: toolCallId,
+              type: 'function',
+              function: { name: answer.name, arguments: JSON.stringify(answer.arguments) },
+            },
+          ],
+        };
   return {
     id: 'chatcmpl-fake',
     object: 'chat.completion',
@@ -73,17 +94,39 @@ function completionOf(answer: FakeAnswer, model: string) {
 
 function streamOf(answer: FakeAnswer, body: ChatBody): SseEvent[] {
   const chunk = (delta: Record<string, unknown>, finishReason: string | null = null) => ({
-    data: { id: 'chatcmpl-fake', object: 'chat.completion.chunk', created, model: body.model, choices: [{ index: 0, delta, finish_reason: finishReason }] },
+    data: {
+      id: 'chatcmpl-fake',
+      object: 'chat.completion.chunk',
+      created,
+      model: body.model,
+      choices: [{ index: 0, delta, finish_reason: finishReason }],
+    },
   });
   const deltas =
     answer.kind === 'text'
       ? answer.deltas.map((content, index) => chunk(index === 0 ? { role: 'assistant', content } : { content }))
       : [
-          chunk({ role: 'assistant', tool_calls: [{ index: 0, id: toolCallId, type: 'function', function: { name: answer.name, arguments: '' } }] }),
+          chunk({
+            role: 'assistant',
+            tool_calls: [
+              { index: 0, id: toolCallId, type: 'function', function: { name: answer.name, arguments: '' } },
+            ],
+          }),
           ...answer.argumentDeltas.map((part) => chunk({ tool_calls: [{ index: 0, function: { arguments: part } }] })),
         ];
   const usage = body.stream_options?.include_usage
-    ? [{ data: { id: 'chatcmpl-fake', object: 'chat.completion.chunk', created, model: body.model, choices: [], usage: usageOf(answer) } }]
+    ? [
+        {
+          data: {
+            id: 'chatcmpl-fake',
+            object: 'chat.completion.chunk',
+            created,
+            model: body.model,
+            choices: [],
+            usage: usageOf(answer),
+          },
+        },
+      ]
     : [];
   return [...deltas, chunk({}, answer.kind === 'text' ? 'stop' : 'tool_calls'), ...usage, { data: '[DONE]' }];
 }

@@ -81,8 +81,18 @@ export async function startRegistryFake(): Promise<RegistryFake> {
   const addPackage: RegistryFake['addPackage'] = (info, bytes = Buffer.alloc(0)) => {
     sequence += 1;
     const full: FakePackage = {
-      id: `repo_${sequence}`, description: '', ownerName: info.ownerUsername, ownerId: `user_${info.ownerUsername}`, isPublic: true, packageType: 'FULL',
-      starCount: 0, versionCount: 1, downloadCount: 0, createdAt: 1_700_000_000_000 + sequence, updatedAt: 1_700_000_000_000 + sequence, ...info,
+      id: `repo_${sequence}`,
+      description: '',
+      ownerName: info.ownerUsername,
+      ownerId: `user_${info.ownerUsername}`,
+      isPublic: true,
+      packageType: 'FULL',
+      starCount: 0,
+      versionCount: 1,
+      downloadCount: 0,
+      createdAt: 1_700_000_000_000 + sequence,
+      updatedAt: 1_700_000_000_000 + sequence,
+      ...info,
     };
     packages.push({ info: full, bytes });
     return full;
@@ -98,12 +108,20 @@ export async function startRegistryFake(): Promise<RegistryFake> {
     if (request.method === 'POST' && path === '/auth/device/code') {
       const deviceCode = `dc_${randomBytes(8).toString('hex')}`;
       devices.set(deviceCode, { state: 'pending', username: null, slowDown: false });
-      return json(200, { device_code: deviceCode, user_code: 'WDJB-MJHT', verification_uri: 'https://registry.example/device', verification_uri_complete: 'https://registry.example/device?user_code=WDJB-MJHT', expires_in: 900, interval: 5 });
+      return json(200, {
+        device_code: deviceCode,
+        user_code: 'WDJB-MJHT',
+        verification_uri: 'https://registry.example/device',
+        verification_uri_complete: 'https://registry.example/device?user_code=WDJB-MJHT',
+        expires_in: 900,
+        interval: 5,
+      });
     }
     if (request.method === 'POST' && path === '/auth/device/token') {
       const { device_code: code, grant_type: grant } = body();
       const device = devices.get(code);
-      if (grant !== 'urn:ietf:params:oauth:grant-type:device_code' || !device) return json(400, { error: 'invalid_grant' });
+      if (grant !== 'urn:ietf:params:oauth:grant-type:device_code' || !device)
+        return json(400, { error: 'invalid_grant' });
       if (device.slowDown) {
         device.slowDown = false;
         return json(400, { error: 'slow_down' });
@@ -112,14 +130,29 @@ export async function startRegistryFake(): Promise<RegistryFake> {
       if (device.state === 'denied') return json(400, { error: 'access_denied' });
       if (device.state === 'expired') return json(400, { error: 'expired_token' });
       devices.delete(code);
-      return json(200, { access_token: issue(device.username!), token_type: 'Bearer', expires_in: 3600, username: device.username });
+      return json(200, {
+        access_token: issue(device.username!),
+        token_type: 'Bearer',
+        expires_in: 3600,
+        username: device.username,
+      });
     }
     if (request.method === 'POST' && path === '/auth/login') {
       const { username, password } = body();
       if (!users.has(username) || users.get(username) !== password) return json(401, { error: 'invalid_credentials' });
-      return json(200, { token: issue(username), refresh_token: 'refresh', expires_at: new Date(Date.now() + 3_600_000).toISOString() });
+      return json(200, {
+        token: issue(username),
+        refresh_token: 'refresh',
+        expires_at: new Date(Date.now() + 3_600_000).toISOString(),
+      });
     }
-    if (request.method === 'GET' && path === '/search') return json(200, { data: search(packages.map((entry) => entry.info), request.query) });
+    if (request.method === 'GET' && path === '/search')
+      return json(200, {
+        data: search(
+          packages.map((entry) => entry.info),
+          request.query,
+        ),
+      });
     const download = /^\/packages\/([^/]+)\/([^/]+)\/([^/]+)$/.exec(path);
     if (request.method === 'GET' && download) {
       const [owner, name] = [decodeURIComponent(download[1]), decodeURIComponent(download[2])];
@@ -134,7 +167,11 @@ export async function startRegistryFake(): Promise<RegistryFake> {
       const owner = tokens.get(token);
       if (!owner) return json(401, { error: 'unauthorized' });
       if (readOnlyTokens.has(token)) return json(403, { error: 'forbidden' });
-      const form = await new Request('http://fake/', { method: 'POST', headers: { 'content-type': request.headers['content-type'] ?? '' }, body: new Uint8Array(request.body) }).formData();
+      const form = await new Request('http://fake/', {
+        method: 'POST',
+        headers: { 'content-type': request.headers['content-type'] ?? '' },
+        body: new Uint8Array(request.body),
+      }).formData();
       const file = form.get('package');
       if (!(file instanceof File)) return json(400, { error: 'package field missing' });
       const bytes = Buffer.from(await file.arrayBuffer());
@@ -142,7 +179,12 @@ export async function startRegistryFake(): Promise<RegistryFake> {
       for (const [key, value] of form.entries()) if (typeof value === 'string') fields[key] = value;
       uploads.push({ fields, filename: file.name, contentType: file.type || null, bytes });
       const name = await manifestName(bytes);
-      return json(201, { data: addPackage({ name, ownerUsername: owner, isPublic: fields.public !== 'false', description: fields.message ?? '' }, bytes) });
+      return json(201, {
+        data: addPackage(
+          { name, ownerUsername: owner, isPublic: fields.public !== 'false', description: fields.message ?? '' },
+          bytes,
+        ),
+      });
     }
     json(404, { error: 'no such route' });
   };
@@ -151,7 +193,13 @@ export async function startRegistryFake(): Promise<RegistryFake> {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const target = new URL(req.url ?? '/', 'http://fake');
-    const request: RecordedRequest = { method: req.method ?? 'GET', path: target.pathname, query: target.searchParams, headers: req.headers, body: Buffer.concat(chunks) };
+    const request: RecordedRequest = {
+      method: req.method ?? 'GET',
+      path: target.pathname,
+      query: target.searchParams,
+      headers: req.headers,
+      body: Buffer.concat(chunks),
+    };
     requests.push(request);
     if (!(await waitUnlessGone(delayMs, res))) return;
     const failure = failures.shift();
@@ -218,7 +266,9 @@ function search(all: FakePackage[], query: URLSearchParams): { hits: FakePackage
 
 async function manifestName(bytes: Buffer): Promise<string> {
   try {
-    const manifest = JSON.parse((await (await JSZip.loadAsync(bytes)).file('manifest.json')?.async('string')) ?? '{}') as { name?: string };
+    const manifest = JSON.parse(
+      (await (await JSZip.loadAsync(bytes)).file('manifest.json')?.async('string')) ?? '{}',
+    ) as { name?: string };
     return manifest.name?.split('/').pop() ?? 'uploaded';
   } catch {
     return 'uploaded';

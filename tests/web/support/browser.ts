@@ -19,14 +19,27 @@ export interface Session {
 
 /** Builds the interface when a source file is newer than the build (install builds it once; this keeps edits honest). */
 export function ensureWebBuilt(): void {
-  execFileSync(process.execPath, [path.resolve(import.meta.dirname, '../../../packages/web/scripts/build-if-stale.mjs')], { stdio: 'inherit' });
+  execFileSync(
+    process.execPath,
+    [path.resolve(import.meta.dirname, '../../../packages/web/scripts/build-if-stale.mjs')],
+    { stdio: 'inherit' },
+  );
 }
 
 /** One headless browser and page for a whole test file (browsers are heavy on this machine). */
 export async function openBrowser(baseURL: string): Promise<Session> {
   ensureWebBuilt();
-  const browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu'] });
-  const context = await browser.newContext({ baseURL, viewport: viewports.desktop, colorScheme: 'light', acceptDownloads: true });
+  const browser = await chromium.launch({
+    executablePath: chromiumPath,
+    headless: true,
+    args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu'],
+  });
+  const context = await browser.newContext({
+    baseURL,
+    viewport: viewports.desktop,
+    colorScheme: 'light',
+    acceptDownloads: true,
+  });
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
   return { browser, context, page, close: () => browser.close() };
@@ -35,8 +48,16 @@ export async function openBrowser(baseURL: string): Promise<Session> {
 /** Fails on any serious or critical accessibility violation of what the page shows now. */
 export async function expectAccessible(page: Page, screen: string): Promise<void> {
   const results = await new AxeBuilder({ page }).analyze();
-  const blocking = results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
-  const summary = blocking.map((violation) => `${violation.id} (${violation.impact}): ${violation.help} — ${violation.nodes.slice(0, 3).map((node) => `${node.target.join(' ')} ${node.html.slice(0, 160)}`).join(' | ')}`);
+  const blocking = results.violations.filter(
+    (violation) => violation.impact === 'serious' || violation.impact === 'critical',
+  );
+  const summary = blocking.map(
+    (violation) =>
+      `${violation.id} (${violation.impact}): ${violation.help} — ${violation.nodes
+        .slice(0, 3)
+        .map((node) => `${node.target.join(' ')} ${node.html.slice(0, 160)}`)
+        .join(' | ')}`,
+  );
   expect(summary, `${screen}: axe violations`).toEqual([]);
 }
 
@@ -66,8 +87,16 @@ export async function captureScreen(page: Page, name: string, settle?: (page: Pa
 }
 
 /** Drops files onto an element the way a person drags them from the file manager: a real drop event carrying a DataTransfer. */
-export async function dropFiles(page: Page, selector: string, files: { name: string; mimeType: string; buffer: Buffer }[]): Promise<void> {
-  const payload = files.map((file) => ({ name: file.name, mimeType: file.mimeType, base64: file.buffer.toString('base64') }));
+export async function dropFiles(
+  page: Page,
+  selector: string,
+  files: { name: string; mimeType: string; buffer: Buffer }[],
+): Promise<void> {
+  const payload = files.map((file) => ({
+    name: file.name,
+    mimeType: file.mimeType,
+    base64: file.buffer.toString('base64'),
+  }));
   const transfer = await page.evaluateHandle((items) => {
     const data = new DataTransfer();
     for (const item of items) {

@@ -41,6 +41,10 @@ export const ErrorBodySchema = Type.Object({
 export const Timestamp = Type.String({ format: 'date-time' });
 
 /** The 202 body of every endpoint that queues a task. */
-export const QueuedTask = Type.Object({ task_id: Type.String(), status: Type.Literal('queued'), message: Type.String() });
+export const QueuedTask = Type.Object({
+  task_id: Type.String(),
+  status: Type.Literal('queued'),
+  message: Type.String(),
+});
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 export const AnyObject = Type.Record(Type.String(), Type.Unknown());

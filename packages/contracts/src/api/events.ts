@@ -21,14 +21,22 @@ export type ChangeEventBody = Static<typeof ChangeEvent>;
 
 export const eventEndpoints = {
   stream: endpoint({
-    method: 'GET', path: '/events', tag: 'events', status: 200, errors: [422], produces: 'text/event-stream',
+    method: 'GET',
+    path: '/events',
+    tag: 'events',
+    status: 200,
+    errors: [422],
+    produces: 'text/event-stream',
     query: Type.Object({
-      topics: Type.Optional(Type.String({
-        pattern: `^(${eventTopics.join('|')})(,(${eventTopics.join('|')}))*$`,
-        description: `comma-separated: ${eventTopics.join(', ')} (default: all)`,
-      })),
+      topics: Type.Optional(
+        Type.String({
+          pattern: `^(${eventTopics.join('|')})(,(${eventTopics.join('|')}))*$`,
+          description: `comma-separated: ${eventTopics.join(', ')} (default: all)`,
+        }),
+      ),
     }),
-    summary: 'Server-sent events of source and task changes: frames `data: {"type": …}` with types ready (on connect), database (the active database changed), '
-      + 'source (a source changed; the full source), source_deleted, task (a task changed state), lanes (queued and running counts per queue changed)',
+    summary:
+      'Server-sent events of source and task changes: frames `data: {"type": …}` with types ready (on connect), database (the active database changed), ' +
+      'source (a source changed; the full source), source_deleted, task (a task changed state), lanes (queued and running counts per queue changed)',
   }),
 };

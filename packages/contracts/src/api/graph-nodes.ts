@@ -13,11 +13,18 @@ const Embedding = Type.Array(Type.Number());
 const Stat = Nullable(Type.Integer());
 
 /** A repeated query parameter (`?source_ids=a&source_ids=b`): one value arrives as a string, several as an array. */
-export const RepeatedIds = Type.Union([Type.Array(Type.String()), Type.String()], { description: 'repeat the parameter for several values' });
+export const RepeatedIds = Type.Union([Type.Array(Type.String()), Type.String()], {
+  description: 'repeat the parameter for several values',
+});
 
 const PageQuery = {
   page: Type.Optional(PageNumber),
-  page_size: Type.Optional(Type.Integer({ minimum: 1, description: 'default from settings (pagination.default_page_size), capped at pagination.max_page_size' })),
+  page_size: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      description: 'default from settings (pagination.default_page_size), capped at pagination.max_page_size',
+    }),
+  ),
 };
 
 export const NodeResponse = Type.Object({
@@ -30,13 +37,20 @@ export const NodeResponse = Type.Object({
   source_id: Nullable(Type.String()),
   created_at: Timestamp,
   updated_at: Timestamp,
-  edge_count: Nullable(Type.Integer({ description: 'incoming_edge_count + outgoing_edge_count (a self-loop counts in both)' })),
+  edge_count: Nullable(
+    Type.Integer({ description: 'incoming_edge_count + outgoing_edge_count (a self-loop counts in both)' }),
+  ),
   incoming_edge_count: Stat,
   outgoing_edge_count: Stat,
   citation_count: Stat,
   relationship_type_count: Stat,
 });
-export const MinimalNode = Type.Object({ id: Type.String(), label: Type.String(), template_id: Type.String(), position: Nullable(Position) });
+export const MinimalNode = Type.Object({
+  id: Type.String(),
+  label: Type.String(),
+  template_id: Type.String(),
+  position: Nullable(Position),
+});
 
 export const EdgeResponse = Type.Object({
   id: Type.String(),
@@ -49,24 +63,47 @@ export const EdgeResponse = Type.Object({
   updated_at: Timestamp,
 });
 export const MinimalEdge = Type.Object({
-  id: Type.String(), source_node_id: Type.String(), target_node_id: Type.String(), label: Type.String(), template_id: Type.String(),
+  id: Type.String(),
+  source_node_id: Type.String(),
+  target_node_id: Type.String(),
+  label: Type.String(),
+  template_id: Type.String(),
 });
 
 export const Connection = Type.Object({
   id: Type.String({ description: 'the connected node' }),
   label: Type.String(),
   template_id: Type.String(),
-  edge_count: Type.Integer({ description: 'all edges of the connected node, incoming plus outgoing (a self-loop counts in both)' }),
+  edge_count: Type.Integer({
+    description: 'all edges of the connected node, incoming plus outgoing (a self-loop counts in both)',
+  }),
   relationship: Type.String({ description: 'the label of the edge' }),
-  direction: Type.Union([Type.Literal('incoming'), Type.Literal('outgoing')], { description: 'relative to the queried node' }),
+  direction: Type.Union([Type.Literal('incoming'), Type.Literal('outgoing')], {
+    description: 'relative to the queried node',
+  }),
 });
 
 export const Citation = Type.Object({
   id: Type.String(),
-  source: Type.Object({ id: Type.String(), title: Type.String(), source_type: Type.String(), origin_url: Nullable(Type.String()) }),
-  chunk: Type.Union([Type.Object({
-    id: Type.String(), content: Type.String(), page_number: Nullable(Type.Integer()), section: Nullable(Type.String()), chunk_metadata: Nullable(AnyObject),
-  }), Type.Null()], { description: 'null only for a citation written without a chunk (source_citations.chunk_id is nullable)' }),
+  source: Type.Object({
+    id: Type.String(),
+    title: Type.String(),
+    source_type: Type.String(),
+    origin_url: Nullable(Type.String()),
+  }),
+  chunk: Type.Union(
+    [
+      Type.Object({
+        id: Type.String(),
+        content: Type.String(),
+        page_number: Nullable(Type.Integer()),
+        section: Nullable(Type.String()),
+        chunk_metadata: Nullable(AnyObject),
+      }),
+      Type.Null(),
+    ],
+    { description: 'null only for a citation written without a chunk (source_citations.chunk_id is nullable)' },
+  ),
   confidence: Type.Number({ minimum: 0, maximum: 1 }),
   extraction_method: Type.String(),
   context_snippet: Nullable(Type.String()),
@@ -112,68 +149,136 @@ export const batchDataSchemas = {
 export const maxBatchOperations = 10_000;
 const BatchBody = Body({
   operations: Type.Array(
-    Body({ operation: Type.Union([Type.Literal('create'), Type.Literal('update'), Type.Literal('delete')]), data: AnyObject }),
+    Body({
+      operation: Type.Union([Type.Literal('create'), Type.Literal('update'), Type.Literal('delete')]),
+      data: AnyObject,
+    }),
     { minItems: 1, maxItems: maxBatchOperations },
   ),
 });
 
 /** `{results, succeeded, failed}`: the result of a batch task. */
 export const BatchResult = Type.Object({
-  results: Type.Array(Type.Object({
-    index: Type.Integer(), operation: Type.String(), success: Type.Boolean(), id: Type.Optional(Type.String()), error: Type.Optional(Type.String()),
-  })),
+  results: Type.Array(
+    Type.Object({
+      index: Type.Integer(),
+      operation: Type.String(),
+      success: Type.Boolean(),
+      id: Type.Optional(Type.String()),
+      error: Type.Optional(Type.String()),
+    }),
+  ),
   succeeded: Type.Integer(),
   failed: Type.Integer(),
 });
 
 export const nodeEndpoints = {
   list: endpoint({
-    method: 'GET', path: '/nodes', tag: 'nodes', status: 200, errors: [422], summary: 'Nodes of the active database, oldest first',
+    method: 'GET',
+    path: '/nodes',
+    tag: 'nodes',
+    status: 200,
+    errors: [422],
+    summary: 'Nodes of the active database, oldest first',
     query: Type.Object({
       template_id: Type.Optional(Type.String()),
       source_ids: Type.Optional(RepeatedIds),
       ...PageQuery,
       minimal: Type.Optional(Type.Boolean({ default: false, description: 'only id, label, template_id, position' })),
-      include_stats: Type.Optional(Type.Boolean({ default: false, description: 'edge and citation counts; null otherwise' })),
+      include_stats: Type.Optional(
+        Type.Boolean({ default: false, description: 'edge and citation counts; null otherwise' }),
+      ),
     }),
     response: Page(Type.Union([NodeResponse, MinimalNode])),
   }),
   create: endpoint({
-    method: 'POST', path: '/nodes', tag: 'nodes', status: 201, errors: [404, 422],
+    method: 'POST',
+    path: '/nodes',
+    tag: 'nodes',
+    status: 201,
+    errors: [404, 422],
     summary: 'Create a node; properties are validated against its template and the node is indexed for search',
-    body: Body(nodeCreateFields), response: NodeResponse,
+    body: Body(nodeCreateFields),
+    response: NodeResponse,
   }),
   batch: endpoint({
-    method: 'POST', path: '/nodes/batch', tag: 'nodes', status: 202, errors: [422, 503],
-    summary: 'Create, update and delete nodes in order on the operations queue; a failure does not stop later operations',
-    body: BatchBody, response: QueuedTask,
+    method: 'POST',
+    path: '/nodes/batch',
+    tag: 'nodes',
+    status: 202,
+    errors: [422, 503],
+    summary:
+      'Create, update and delete nodes in order on the operations queue; a failure does not stop later operations',
+    body: BatchBody,
+    response: QueuedTask,
   }),
-  get: endpoint({ method: 'GET', path: '/nodes/{node_id}', tag: 'nodes', status: 200, errors: [404], summary: 'One node', params: NodeIdParam, response: NodeResponse }),
+  get: endpoint({
+    method: 'GET',
+    path: '/nodes/{node_id}',
+    tag: 'nodes',
+    status: 200,
+    errors: [404],
+    summary: 'One node',
+    params: NodeIdParam,
+    response: NodeResponse,
+  }),
   update: endpoint({
-    method: 'PATCH', path: '/nodes/{node_id}', tag: 'nodes', status: 200, errors: [404, 422],
-    summary: 'Update a node (properties are replaced, not merged)', params: NodeIdParam, body: Body(nodeUpdateFields), response: NodeResponse,
+    method: 'PATCH',
+    path: '/nodes/{node_id}',
+    tag: 'nodes',
+    status: 200,
+    errors: [404, 422],
+    summary: 'Update a node (properties are replaced, not merged)',
+    params: NodeIdParam,
+    body: Body(nodeUpdateFields),
+    response: NodeResponse,
   }),
   position: endpoint({
-    method: 'PATCH', path: '/nodes/{node_id}/position', tag: 'nodes', status: 200, errors: [404, 422],
-    summary: 'Move a node on the canvas (publishes no event)', params: NodeIdParam, body: Body({ position: Position }), response: NodeResponse,
+    method: 'PATCH',
+    path: '/nodes/{node_id}/position',
+    tag: 'nodes',
+    status: 200,
+    errors: [404, 422],
+    summary: 'Move a node on the canvas (publishes no event)',
+    params: NodeIdParam,
+    body: Body({ position: Position }),
+    response: NodeResponse,
   }),
   remove: endpoint({
-    method: 'DELETE', path: '/nodes/{node_id}', tag: 'nodes', status: 204, errors: [404],
-    summary: 'Delete a node with its edges and citations; it leaves the search index', params: NodeIdParam,
+    method: 'DELETE',
+    path: '/nodes/{node_id}',
+    tag: 'nodes',
+    status: 204,
+    errors: [404],
+    summary: 'Delete a node with its edges and citations; it leaves the search index',
+    params: NodeIdParam,
   }),
   connections: endpoint({
-    method: 'GET', path: '/nodes/{node_id}/connections', tag: 'nodes', status: 200, errors: [404, 422],
+    method: 'GET',
+    path: '/nodes/{node_id}/connections',
+    tag: 'nodes',
+    status: 200,
+    errors: [404, 422],
     summary: 'One item per edge touching the node: the node at the other end, the relationship and its direction',
     params: NodeIdParam,
     query: Type.Object({
-      sort_by: Type.Optional(Type.Union([Type.Literal('edge_count'), Type.Literal('label'), Type.Literal('relationship')], { default: 'edge_count' })),
+      sort_by: Type.Optional(
+        Type.Union([Type.Literal('edge_count'), Type.Literal('label'), Type.Literal('relationship')], {
+          default: 'edge_count',
+        }),
+      ),
       ...PageQuery,
     }),
     response: Page(Connection),
   }),
   citations: endpoint({
-    method: 'GET', path: '/nodes/{node_id}/citations', tag: 'nodes', status: 200, errors: [404, 422],
-    summary: 'Where the node was found in the sources (page size capped at 100)', params: NodeIdParam,
+    method: 'GET',
+    path: '/nodes/{node_id}/citations',
+    tag: 'nodes',
+    status: 200,
+    errors: [404, 422],
+    summary: 'Where the node was found in the sources (page size capped at 100)',
+    params: NodeIdParam,
     query: Type.Object({ ...PageQuery }),
     response: Page(Citation),
   }),
@@ -181,30 +286,72 @@ export const nodeEndpoints = {
 
 export const edgeEndpoints = {
   list: endpoint({
-    method: 'GET', path: '/edges', tag: 'edges', status: 200, errors: [422], summary: 'Edges of the active database, oldest first',
+    method: 'GET',
+    path: '/edges',
+    tag: 'edges',
+    status: 200,
+    errors: [422],
+    summary: 'Edges of the active database, oldest first',
     query: Type.Object({
       source_node_id: Type.Optional(Type.String({ description: 'edges originating at that node' })),
       source_ids: Type.Optional(RepeatedIds),
       page: PageQuery.page,
       page_size: Type.Optional(Type.Integer({ minimum: 1, description: 'default from settings (50), at most 1000' })),
-      minimal: Type.Optional(Type.Boolean({ default: false, description: 'only id, source_node_id, target_node_id, label, template_id' })),
+      minimal: Type.Optional(
+        Type.Boolean({ default: false, description: 'only id, source_node_id, target_node_id, label, template_id' }),
+      ),
     }),
     response: Page(Type.Union([EdgeResponse, MinimalEdge])),
   }),
   create: endpoint({
-    method: 'POST', path: '/edges', tag: 'edges', status: 201, errors: [404, 422],
+    method: 'POST',
+    path: '/edges',
+    tag: 'edges',
+    status: 201,
+    errors: [404, 422],
     summary: 'Create an edge between two existing nodes; properties are validated against its template',
-    body: Body(edgeCreateFields), response: EdgeResponse,
+    body: Body(edgeCreateFields),
+    response: EdgeResponse,
   }),
   batch: endpoint({
-    method: 'POST', path: '/edges/batch', tag: 'edges', status: 202, errors: [422, 503],
-    summary: 'Create, update and delete edges in order on the operations queue; a failure does not stop later operations',
-    body: BatchBody, response: QueuedTask,
+    method: 'POST',
+    path: '/edges/batch',
+    tag: 'edges',
+    status: 202,
+    errors: [422, 503],
+    summary:
+      'Create, update and delete edges in order on the operations queue; a failure does not stop later operations',
+    body: BatchBody,
+    response: QueuedTask,
   }),
-  get: endpoint({ method: 'GET', path: '/edges/{edge_id}', tag: 'edges', status: 200, errors: [404], summary: 'One edge', params: EdgeIdParam, response: EdgeResponse }),
+  get: endpoint({
+    method: 'GET',
+    path: '/edges/{edge_id}',
+    tag: 'edges',
+    status: 200,
+    errors: [404],
+    summary: 'One edge',
+    params: EdgeIdParam,
+    response: EdgeResponse,
+  }),
   update: endpoint({
-    method: 'PATCH', path: '/edges/{edge_id}', tag: 'edges', status: 200, errors: [404, 422],
-    summary: 'Update an edge (properties are replaced, not merged)', params: EdgeIdParam, body: Body(edgeUpdateFields), response: EdgeResponse,
+    method: 'PATCH',
+    path: '/edges/{edge_id}',
+    tag: 'edges',
+    status: 200,
+    errors: [404, 422],
+    summary: 'Update an edge (properties are replaced, not merged)',
+    params: EdgeIdParam,
+    body: Body(edgeUpdateFields),
+    response: EdgeResponse,
   }),
-  remove: endpoint({ method: 'DELETE', path: '/edges/{edge_id}', tag: 'edges', status: 204, errors: [404], summary: 'Delete an edge', params: EdgeIdParam }),
+  remove: endpoint({
+    method: 'DELETE',
+    path: '/edges/{edge_id}',
+    tag: 'edges',
+    status: 204,
+    errors: [404],
+    summary: 'Delete an edge',
+    params: EdgeIdParam,
+  }),
 };

@@ -8,10 +8,14 @@ const session = 'the `Mcp-Session-Id` header the initialize response returned';
 const JsonRpcMessage = Type.Object({
   jsonrpc: Type.Literal('2.0'),
   id: Type.Optional(Type.Union([Type.String(), Type.Integer()])),
-  method: Type.Optional(Type.String({ description: 'initialize, tools/list, tools/call, prompts/get, resources/read, …' })),
+  method: Type.Optional(
+    Type.String({ description: 'initialize, tools/list, tools/call, prompts/get, resources/read, …' }),
+  ),
   params: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
   result: Type.Optional(Type.Unknown()),
-  error: Type.Optional(Type.Object({ code: Type.Integer(), message: Type.String(), data: Type.Optional(Type.Unknown()) })),
+  error: Type.Optional(
+    Type.Object({ code: Type.Integer(), message: Type.String(), data: Type.Optional(Type.Unknown()) }),
+  ),
 });
 
 /**
@@ -20,18 +24,33 @@ const JsonRpcMessage = Type.Object({
  */
 export const mcpEndpoints = {
   post: endpoint({
-    method: 'POST', path: '/mcp', tag, status: 200, errors: [400, 401, 404, 406, 413, 503], produces: 'text/event-stream',
+    method: 'POST',
+    path: '/mcp',
+    tag,
+    status: 200,
+    errors: [400, 401, 404, 406, 413, 503],
+    produces: 'text/event-stream',
     body: Type.Union([JsonRpcMessage, Type.Array(JsonRpcMessage, { minItems: 1 })]),
-    summary: 'Model Context Protocol over Streamable HTTP: an `initialize` request without a session opens one (its id comes back in the '
-      + `Mcp-Session-Id header); every later message carries ${session}. Requests are answered on an event stream (JSON-RPC responses as \`data:\` frames), `
-      + 'notifications and responses with 202. A session answers only the API key (or account) that opened it; 404 for an unknown or ended one',
+    summary:
+      'Model Context Protocol over Streamable HTTP: an `initialize` request without a session opens one (its id comes back in the ' +
+      `Mcp-Session-Id header); every later message carries ${session}. Requests are answered on an event stream (JSON-RPC responses as \`data:\` frames), ` +
+      'notifications and responses with 202. A session answers only the API key (or account) that opened it; 404 for an unknown or ended one',
   }),
   stream: endpoint({
-    method: 'GET', path: '/mcp', tag, status: 200, errors: [400, 401, 404, 406], produces: 'text/event-stream',
+    method: 'GET',
+    path: '/mcp',
+    tag,
+    status: 200,
+    errors: [400, 401, 404, 406],
+    produces: 'text/event-stream',
     summary: `The session's event stream of server-initiated messages (tools/list_changed after a settings change or an upgrade), for ${session}`,
   }),
   end: endpoint({
-    method: 'DELETE', path: '/mcp', tag, status: 200, errors: [400, 401, 404],
+    method: 'DELETE',
+    path: '/mcp',
+    tag,
+    status: 200,
+    errors: [400, 401, 404],
     summary: `Ends the session named by ${session}; sessions idle for an hour end by themselves`,
   }),
 };

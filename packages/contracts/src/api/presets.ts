@@ -46,21 +46,40 @@ export type CloudModel = Static<typeof CloudModelSchema>;
 const CloudProviderSchema = Type.Object({ display_name: Type.String(), models: Type.Array(CloudModelSchema) });
 
 /** Keyed by the provider ids of `llm.chat_provider`. */
-export const CloudModelCatalogSchema = Type.Object({ openai: CloudProviderSchema, anthropic: CloudProviderSchema, gemini: CloudProviderSchema });
+export const CloudModelCatalogSchema = Type.Object({
+  openai: CloudProviderSchema,
+  anthropic: CloudProviderSchema,
+  gemini: CloudProviderSchema,
+});
 export type CloudModelCatalog = Static<typeof CloudModelCatalogSchema>;
 
 export const presetEndpoints = {
   list: endpoint({
-    method: 'GET', path: '/settings/presets', tag, status: 200, summary: 'The VRAM presets for local models, smallest first',
+    method: 'GET',
+    path: '/settings/presets',
+    tag,
+    status: 200,
+    summary: 'The VRAM presets for local models, smallest first',
     response: Type.Object({ presets: Type.Array(PresetSchema), count: Type.Integer() }),
   }),
   get: endpoint({
-    method: 'GET', path: '/settings/presets/{preset_id}', tag, status: 200, errors: [404], summary: 'One VRAM preset',
-    params: Type.Object({ preset_id: Type.String() }), response: PresetSchema,
+    method: 'GET',
+    path: '/settings/presets/{preset_id}',
+    tag,
+    status: 200,
+    errors: [404],
+    summary: 'One VRAM preset',
+    params: Type.Object({ preset_id: Type.String() }),
+    response: PresetSchema,
   }),
   apply: endpoint({
-    method: 'POST', path: '/settings/presets/apply', tag, status: 200, errors: [404, 422],
-    summary: "Write a preset's local-model settings (API keys, URLs and instances untouched); reports the preset models the local model servers lack",
+    method: 'POST',
+    path: '/settings/presets/apply',
+    tag,
+    status: 200,
+    errors: [404, 422],
+    summary:
+      "Write a preset's local-model settings (API keys, URLs and instances untouched); reports the preset models the local model servers lack",
     body: Body({ preset_id: Type.String({ minLength: 1 }) }),
     response: Type.Object({
       success: Type.Boolean(),
@@ -72,11 +91,21 @@ export const presetEndpoints = {
     }),
   }),
   cloudModels: endpoint({
-    method: 'GET', path: '/settings/cloudmodels', tag, status: 200, summary: 'The models of every cloud provider with limits and list prices',
+    method: 'GET',
+    path: '/settings/cloudmodels',
+    tag,
+    status: 200,
+    summary: 'The models of every cloud provider with limits and list prices',
     response: Type.Object({ providers: CloudModelCatalogSchema }),
   }),
   cloudModelsOf: endpoint({
-    method: 'GET', path: '/settings/cloudmodels/{provider}', tag, status: 200, errors: [404], summary: 'The models of one cloud provider',
-    params: Type.Object({ provider: Type.String() }), response: Type.Array(CloudModelSchema),
+    method: 'GET',
+    path: '/settings/cloudmodels/{provider}',
+    tag,
+    status: 200,
+    errors: [404],
+    summary: 'The models of one cloud provider',
+    params: Type.Object({ provider: Type.String() }),
+    response: Type.Array(CloudModelSchema),
   }),
 };

@@ -66,7 +66,10 @@ export type RelationshipQualityScoreBody = Static<typeof RelationshipQualityScor
 
 export const SourceQualityDetails = Type.Intersect([
   SourceQualityScore,
-  Type.Object({ entity_scores: Type.Array(EntityQualityScore), relationship_scores: Type.Array(RelationshipQualityScore) }),
+  Type.Object({
+    entity_scores: Type.Array(EntityQualityScore),
+    relationship_scores: Type.Array(RelationshipQualityScore),
+  }),
 ]);
 export type SourceQualityDetailsBody = Static<typeof SourceQualityDetails>;
 
@@ -90,7 +93,12 @@ const AnalysisAverages = {
   avg_relationship_quality: Type.Number(),
 };
 
-export const analysisSortFields = ['total_score', 'avg_entity_quality', 'avg_relationship_quality', 'entity_count'] as const;
+export const analysisSortFields = [
+  'total_score',
+  'avg_entity_quality',
+  'avg_relationship_quality',
+  'entity_count',
+] as const;
 export type AnalysisSortField = (typeof analysisSortFields)[number];
 
 const SourceId = Type.Object({ source_id: Type.String() });
@@ -99,31 +107,68 @@ const MinEntities = Type.Integer({ minimum: 0, default: 0 });
 
 export const qualityEndpoints = {
   source: endpoint({
-    method: 'GET', path: '/quality/sources/{source_id}', tag, status: 200, errors: [404, 422],
-    summary: 'Quality score of a source (the cached one unless force_recalculate; computed and cached when it has none)', params: SourceId, query: Recalculate,
+    method: 'GET',
+    path: '/quality/sources/{source_id}',
+    tag,
+    status: 200,
+    errors: [404, 422],
+    summary:
+      'Quality score of a source (the cached one unless force_recalculate; computed and cached when it has none)',
+    params: SourceId,
+    query: Recalculate,
     response: SourceQualityScore,
   }),
   details: endpoint({
-    method: 'GET', path: '/quality/sources/{source_id}/details', tag, status: 200, errors: [404, 422],
-    summary: 'Quality score of a source, always calculated, with the score of every entity and relationship', params: SourceId, query: Recalculate,
+    method: 'GET',
+    path: '/quality/sources/{source_id}/details',
+    tag,
+    status: 200,
+    errors: [404, 422],
+    summary: 'Quality score of a source, always calculated, with the score of every entity and relationship',
+    params: SourceId,
+    query: Recalculate,
     response: SourceQualityDetails,
   }),
   recalculate: endpoint({
-    method: 'POST', path: '/quality/recalculate', tag, status: 200, errors: [422],
-    summary: 'Recalculate and cache the scores of every committed source (or of one domain); per-source errors are reported, not fatal',
+    method: 'POST',
+    path: '/quality/recalculate',
+    tag,
+    status: 200,
+    errors: [422],
+    summary:
+      'Recalculate and cache the scores of every committed source (or of one domain); per-source errors are reported, not fatal',
     body: Body({ domain: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 100 }))) }),
-    response: Type.Object({ recalculated_count: Type.Integer(), errors: Type.Array(Type.Object({ source_id: Type.String(), error: Type.String() })) }),
+    response: Type.Object({
+      recalculated_count: Type.Integer(),
+      errors: Type.Array(Type.Object({ source_id: Type.String(), error: Type.String() })),
+    }),
   }),
   outdated: endpoint({
-    method: 'GET', path: '/quality/outdated', tag, status: 200, summary: 'Committed sources never scored or scored by an older formula version',
+    method: 'GET',
+    path: '/quality/outdated',
+    tag,
+    status: 200,
+    summary: 'Committed sources never scored or scored by an older formula version',
     response: Type.Object({
       outdated_count: Type.Integer(),
-      sources: Type.Array(Type.Object({ id: Type.String(), title: Nullable(Type.String()), cached_scores_version: Nullable(Type.Integer()), current_version: Type.Integer() })),
+      sources: Type.Array(
+        Type.Object({
+          id: Type.String(),
+          title: Nullable(Type.String()),
+          cached_scores_version: Nullable(Type.Integer()),
+          current_version: Type.Integer(),
+        }),
+      ),
     }),
   }),
   analyze: endpoint({
-    method: 'POST', path: '/quality/analyze', tag, status: 200, errors: [404, 422],
-    summary: 'Scores of committed sources (all, or the given ids), filtered by domain and minimum entity count, by total_score descending',
+    method: 'POST',
+    path: '/quality/analyze',
+    tag,
+    status: 200,
+    errors: [404, 422],
+    summary:
+      'Scores of committed sources (all, or the given ids), filtered by domain and minimum entity count, by total_score descending',
     body: Body({
       source_ids: Type.Optional(Nullable(Type.Array(Type.String(), { maxItems: 10_000 }))),
       domain: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 100 }))),
@@ -132,8 +177,12 @@ export const qualityEndpoints = {
     response: Type.Object(AnalysisAverages),
   }),
   analyzePage: endpoint({
-    method: 'GET', path: '/quality/analyze', tag, status: 200, errors: [422],
-    summary: 'One page of committed sources\' scores, sorted; the averages cover every match',
+    method: 'GET',
+    path: '/quality/analyze',
+    tag,
+    status: 200,
+    errors: [422],
+    summary: "One page of committed sources' scores, sorted; the averages cover every match",
     query: Type.Object({
       domain: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
       min_entities: Type.Optional(MinEntities),
@@ -144,16 +193,30 @@ export const qualityEndpoints = {
     response: Type.Object({ ...AnalysisAverages, pagination: Pagination }),
   }),
   domains: endpoint({
-    method: 'GET', path: '/quality/domains', tag, status: 200, summary: 'Average scores per extraction domain, best first',
+    method: 'GET',
+    path: '/quality/domains',
+    tag,
+    status: 200,
+    summary: 'Average scores per extraction domain, best first',
     response: Type.Object({ domains: Type.Array(DomainPerformance) }),
   }),
   summary: endpoint({
-    method: 'GET', path: '/quality/summary', tag, status: 200, summary: 'Corpus totals and averages with the five richest and five poorest sources',
+    method: 'GET',
+    path: '/quality/summary',
+    tag,
+    status: 200,
+    summary: 'Corpus totals and averages with the five richest and five poorest sources',
     response: Type.Object({
-      total_sources: Type.Integer(), total_entities: Type.Integer(), total_relationships: Type.Integer(),
-      avg_total_score: Type.Number(), avg_entity_quality: Type.Number(), avg_relationship_quality: Type.Number(),
-      avg_quality_grade: Type.Number(), avg_connectivity_ratio: Type.Number(),
-      top_sources: Type.Array(SourceQualityScore, { maxItems: 5 }), bottom_sources: Type.Array(SourceQualityScore, { maxItems: 5 }),
+      total_sources: Type.Integer(),
+      total_entities: Type.Integer(),
+      total_relationships: Type.Integer(),
+      avg_total_score: Type.Number(),
+      avg_entity_quality: Type.Number(),
+      avg_relationship_quality: Type.Number(),
+      avg_quality_grade: Type.Number(),
+      avg_connectivity_ratio: Type.Number(),
+      top_sources: Type.Array(SourceQualityScore, { maxItems: 5 }),
+      bottom_sources: Type.Array(SourceQualityScore, { maxItems: 5 }),
     }),
   }),
 };

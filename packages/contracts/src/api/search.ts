@@ -33,8 +33,9 @@ export const ChunkResult = Type.Object({
 export const SearchResult = Type.Object({
   result_type: OneOf(['node', 'chunk'] as const),
   score: Type.Number({
-    description: 'relevance in 0–1 in every mode, higher is better: keyword, BM25 relative to the best hit of its kind (the best node and the best chunk score 1); '
-      + 'semantic, cosine similarity (absolute, comparable across queries); graph and hybrid, personalised PageRank mass relative to the best passage and the best entity',
+    description:
+      'relevance in 0–1 in every mode, higher is better: keyword, BM25 relative to the best hit of its kind (the best node and the best chunk score 1); ' +
+      'semantic, cosine similarity (absolute, comparable across queries); graph and hybrid, personalised PageRank mass relative to the best passage and the best entity',
   }),
   node: Nullable(SearchNodeHit),
   chunk: Nullable(ChunkResult),
@@ -56,23 +57,43 @@ const modes = [
 
 export const searchEndpoints = {
   search: endpoint({
-    method: 'GET', path: '/search', tag, status: 200, errors: [422],
-    summary: 'Search nodes and the chunks of enabled sources by keyword (default), semantic, hybrid or graph (extension); extensions: '
-      + '`source_ids` and `template_id` filters, `fallback` (why a mode fell back) and `triples` (graph mode) in the response',
+    method: 'GET',
+    path: '/search',
+    tag,
+    status: 200,
+    errors: [422],
+    summary:
+      'Search nodes and the chunks of enabled sources by keyword (default), semantic, hybrid or graph (extension); extensions: ' +
+      '`source_ids` and `template_id` filters, `fallback` (why a mode fell back) and `triples` (graph mode) in the response',
     query: Type.Object({
       q: Type.String({ description: 'the query; input without a searchable word gives no results' }),
-      search_type: Type.Optional(Type.Unsafe<SearchType>({ type: 'string', enum: [...searchTypes], default: 'keyword', description: modes })),
-      limit: Type.Optional(Type.Integer({ minimum: 1, default: searchLimitDefault, description: `clamped to ${searchLimitMax}` })),
-      source_ids: Type.Optional(Type.Union([Type.Array(Type.String()), Type.String()], {
-        description: 'extension: only chunks of these sources and nodes they contributed; comma-separated, or repeat the parameter',
-      })),
-      template_id: Type.Optional(Type.String({ minLength: 1, description: 'extension: only nodes of this template (no chunks)' })),
+      search_type: Type.Optional(
+        Type.Unsafe<SearchType>({ type: 'string', enum: [...searchTypes], default: 'keyword', description: modes }),
+      ),
+      limit: Type.Optional(
+        Type.Integer({ minimum: 1, default: searchLimitDefault, description: `clamped to ${searchLimitMax}` }),
+      ),
+      source_ids: Type.Optional(
+        Type.Union([Type.Array(Type.String()), Type.String()], {
+          description:
+            'extension: only chunks of these sources and nodes they contributed; comma-separated, or repeat the parameter',
+        }),
+      ),
+      template_id: Type.Optional(
+        Type.String({ minLength: 1, description: 'extension: only nodes of this template (no chunks)' }),
+      ),
     }),
     response: Type.Object({
       data: Type.Array(SearchResult),
       type: Type.String({ description: 'the search_type that ran' }),
-      fallback: Nullable(Type.String({ description: 'extension: why the mode fell back (e.g. hybrid to keyword, keyword to any term), else null' })),
-      triples: Type.Optional(Type.Array(SearchTriple, { description: 'extension: graph mode only, the node–edge–node steps traversed' })),
+      fallback: Nullable(
+        Type.String({
+          description: 'extension: why the mode fell back (e.g. hybrid to keyword, keyword to any term), else null',
+        }),
+      ),
+      triples: Type.Optional(
+        Type.Array(SearchTriple, { description: 'extension: graph mode only, the node–edge–node steps traversed' }),
+      ),
     }),
   }),
 };

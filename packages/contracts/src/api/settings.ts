@@ -6,9 +6,20 @@ const tag = 'settings';
 const Level = OneOf(['DEBUG', 'INFO', 'WARNING', 'ERROR', 'CRITICAL']);
 
 export const settingsEndpoints = {
-  get: endpoint({ method: 'GET', path: '/settings', tag, status: 200, summary: 'Every settings group; secrets masked', response: AnyObject }),
+  get: endpoint({
+    method: 'GET',
+    path: '/settings',
+    tag,
+    status: 200,
+    summary: 'Every settings group; secrets masked',
+    response: AnyObject,
+  }),
   patch: endpoint({
-    method: 'PATCH', path: '/settings', tag, status: 200, errors: [422],
+    method: 'PATCH',
+    path: '/settings',
+    tag,
+    status: 200,
+    errors: [422],
     summary: 'Deep-merge changes per group; validated, persisted, hot-reloaded by every process',
     body: Type.Object({}, { additionalProperties: true }),
     response: Type.Object({
@@ -16,15 +27,39 @@ export const settingsEndpoints = {
       warnings: Type.Array(Type.Object({ field: Type.String(), message: Type.String(), severity: Type.String() })),
     }),
   }),
-  reset: endpoint({ method: 'POST', path: '/settings/reset', tag, status: 200, summary: 'Overwrite the settings file with the defaults', response: AnyObject }),
+  reset: endpoint({
+    method: 'POST',
+    path: '/settings/reset',
+    tag,
+    status: 200,
+    summary: 'Overwrite the settings file with the defaults',
+    response: AnyObject,
+  }),
   getLogLevel: endpoint({
-    method: 'GET', path: '/settings/logging/level', tag, status: 200, summary: 'The current logging level',
-    response: Type.Object({ level: Type.String(), numeric_level: Type.Integer(), available_levels: Type.Array(Type.String()) }),
+    method: 'GET',
+    path: '/settings/logging/level',
+    tag,
+    status: 200,
+    summary: 'The current logging level',
+    response: Type.Object({
+      level: Type.String(),
+      numeric_level: Type.Integer(),
+      available_levels: Type.Array(Type.String()),
+    }),
   }),
   setLogLevel: endpoint({
-    method: 'POST', path: '/settings/logging/level', tag, status: 200, errors: [422],
+    method: 'POST',
+    path: '/settings/logging/level',
+    tag,
+    status: 200,
+    errors: [422],
     summary: 'Change the logging level of every process without a restart',
     body: Body({ level: Level }),
-    response: Type.Object({ success: Type.Boolean(), old_level: Type.String(), new_level: Type.String(), message: Type.String() }),
+    response: Type.Object({
+      success: Type.Boolean(),
+      old_level: Type.String(),
+      new_level: Type.String(),
+      message: Type.String(),
+    }),
   }),
 };

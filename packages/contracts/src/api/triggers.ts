@@ -15,7 +15,11 @@ export const TriggerSummary = Type.Object({
   updated_at: Timestamp,
 });
 
-export const TriggerResponse = Type.Object({ ...TriggerSummary.properties, filters: AnyObject, workflow_inputs: Nullable(AnyObject) });
+export const TriggerResponse = Type.Object({
+  ...TriggerSummary.properties,
+  filters: AnyObject,
+  workflow_inputs: Nullable(AnyObject),
+});
 export type TriggerResponseBody = Static<typeof TriggerResponse>;
 
 export const TriggerStatsResponse = Type.Object({
@@ -27,8 +31,11 @@ export const TriggerStatsResponse = Type.Object({
 });
 
 const EventSource = Type.String({
-  minLength: 1, maxLength: 200, pattern: '\\S',
-  description: 'any name; the system emits node.create and edge.create, any other (e.g. webhook) waits for POST /triggers/{trigger_id}/fire',
+  minLength: 1,
+  maxLength: 200,
+  pattern: '\\S',
+  description:
+    'any name; the system emits node.create and edge.create, any other (e.g. webhook) waits for POST /triggers/{trigger_id}/fire',
 });
 const Name = Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' });
 
@@ -77,7 +84,12 @@ export const TriggerFired = Type.Object({
 
 export const triggerEndpoints = {
   list: endpoint({
-    method: 'GET', path: '/triggers', tag, status: 200, errors: [422], summary: 'Event triggers, lower priority first',
+    method: 'GET',
+    path: '/triggers',
+    tag,
+    status: 200,
+    errors: [422],
+    summary: 'Event triggers, lower priority first',
     query: Type.Object({
       page: Type.Optional(PageNumber),
       page_size: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 50 })),
@@ -86,26 +98,66 @@ export const triggerEndpoints = {
     }),
     response: Page(TriggerSummary),
   }),
-  get: endpoint({ method: 'GET', path: '/triggers/{trigger_id}', tag, status: 200, errors: [404], summary: 'One trigger', params: TriggerId, response: TriggerResponse }),
+  get: endpoint({
+    method: 'GET',
+    path: '/triggers/{trigger_id}',
+    tag,
+    status: 200,
+    errors: [404],
+    summary: 'One trigger',
+    params: TriggerId,
+    response: TriggerResponse,
+  }),
   stats: endpoint({
-    method: 'GET', path: '/triggers/{trigger_id}/stats', tag, status: 200, errors: [404],
-    summary: 'Executions the trigger started, by outcome, with their average duration', params: TriggerId, response: TriggerStatsResponse,
+    method: 'GET',
+    path: '/triggers/{trigger_id}/stats',
+    tag,
+    status: 200,
+    errors: [404],
+    summary: 'Executions the trigger started, by outcome, with their average duration',
+    params: TriggerId,
+    response: TriggerStatsResponse,
   }),
   create: endpoint({
-    method: 'POST', path: '/triggers', tag, status: 201, errors: [422], summary: 'Create a trigger: an event source that starts a workflow',
-    body: TriggerCreateBody, response: TriggerResponse,
+    method: 'POST',
+    path: '/triggers',
+    tag,
+    status: 201,
+    errors: [422],
+    summary: 'Create a trigger: an event source that starts a workflow',
+    body: TriggerCreateBody,
+    response: TriggerResponse,
   }),
   update: endpoint({
-    method: 'PATCH', path: '/triggers/{trigger_id}', tag, status: 200, errors: [404, 422], summary: 'Update a trigger; filters and workflow_inputs replace what was there',
-    params: TriggerId, body: TriggerUpdateBody, response: TriggerResponse,
+    method: 'PATCH',
+    path: '/triggers/{trigger_id}',
+    tag,
+    status: 200,
+    errors: [404, 422],
+    summary: 'Update a trigger; filters and workflow_inputs replace what was there',
+    params: TriggerId,
+    body: TriggerUpdateBody,
+    response: TriggerResponse,
   }),
   fire: endpoint({
-    method: 'POST', path: '/triggers/{trigger_id}/fire', tag, status: 202, errors: [404, 409, 422],
-    summary: "Fire the trigger from outside (a webhook): the JSON body is the event payload; when it matches the filters the workflow runs with the payload and the trigger's workflow_inputs as inputs",
-    params: TriggerId, body: AnyObject, response: TriggerFired,
+    method: 'POST',
+    path: '/triggers/{trigger_id}/fire',
+    tag,
+    status: 202,
+    errors: [404, 409, 422],
+    summary:
+      "Fire the trigger from outside (a webhook): the JSON body is the event payload; when it matches the filters the workflow runs with the payload and the trigger's workflow_inputs as inputs",
+    params: TriggerId,
+    body: AnyObject,
+    response: TriggerFired,
   }),
   remove: endpoint({
-    method: 'DELETE', path: '/triggers/{trigger_id}', tag, status: 204, errors: [400, 404], summary: 'Delete a trigger (system triggers are disabled instead)',
+    method: 'DELETE',
+    path: '/triggers/{trigger_id}',
+    tag,
+    status: 204,
+    errors: [400, 404],
+    summary: 'Delete a trigger (system triggers are disabled instead)',
     params: TriggerId,
   }),
 };

@@ -43,7 +43,12 @@ export interface Automation {
  * defined by the module (`automationModule.defineTasks`).
  */
 export async function startAutomation(deps: AutomationDeps): Promise<Automation> {
-  const dispatcher = new TriggerDispatcher({ databases: deps.databases, queue: deps.queue, priority: () => deps.settings().priorities.background, logger: deps.logger });
+  const dispatcher = new TriggerDispatcher({
+    databases: deps.databases,
+    queue: deps.queue,
+    priority: () => deps.settings().priorities.background,
+    logger: deps.logger,
+  });
   const unsubscribe = deps.events.subscribe(dispatcher.onGraphEvent);
   const sync = new Broadcast<{ database: string | null }>(deps.pubsub, 'rhizome:triggers:changed', deps.origin);
   await sync.listen(({ database }) => dispatcher.invalidate(database ?? undefined));
@@ -55,15 +60,24 @@ export async function startAutomation(deps: AutomationDeps): Promise<Automation>
     dispatcher,
     triggersChanged: (database) => changed(database),
     async setAutoEmbedding(enabled) {
-      for (const { name, exists } of deps.databases.list()) if (exists) await setSystemTriggersEnabled(await deps.databases.connection(name), enabled);
+      for (const { name, exists } of deps.databases.list())
+        if (exists) await setSystemTriggersEnabled(await deps.databases.connection(name), enabled);
       await changed(null);
     },
     run: (data) => submitExecution(deps.queue, data, deps.settings().priorities.background),
     async reembedNode(database, nodeId) {
       if (!deps.settings().embedding.enable_auto_embedding) return;
-      await submitExecution(deps.queue, {
-        database, execution_id: newId('exec'), workflow_id: generateEmbeddingsWorkflowId, inputs: { entity_id: nodeId, entity_type: 'node' }, trigger_id: null,
-      }, deps.settings().priorities.background);
+      await submitExecution(
+        deps.queue,
+        {
+          database,
+          execution_id: newId('exec'),
+          workflow_id: generateEmbeddingsWorkflowId,
+          inputs: { entity_id: nodeId, entity_type: 'node' },
+          trigger_id: null,
+        },
+        deps.settings().priorities.background,
+      );
     },
     async close() {
       unsubscribe();

@@ -1,6 +1,15 @@
 import { isDeepStrictEqual } from 'node:util';
 
-export const conditionOperators = ['equals', 'not_equals', 'greater_than', 'less_than', 'contains', 'exists', 'truthy', 'falsy'] as const;
+export const conditionOperators = [
+  'equals',
+  'not_equals',
+  'greater_than',
+  'less_than',
+  'contains',
+  'exists',
+  'truthy',
+  'falsy',
+] as const;
 export type ConditionOperator = (typeof conditionOperators)[number];
 
 /** A comparison after interpolation: `value <operator> compare_to`. */
@@ -47,13 +56,15 @@ export function compare({ value, operator, compare_to: other }: Comparison): boo
 function ordered(left: unknown, right: unknown): number {
   const a = Number(left);
   const b = Number(right);
-  if (left !== '' && right !== '' && left !== null && right !== null && !Number.isNaN(a) && !Number.isNaN(b)) return a - b;
+  if (left !== '' && right !== '' && left !== null && right !== null && !Number.isNaN(a) && !Number.isNaN(b))
+    return a - b;
   if (typeof left === 'string' && typeof right === 'string') return left.localeCompare(right);
   return Number.NaN;
 }
 
 /** A step's condition after interpolation: a comparison object, or any value judged by its truthiness. */
 export function conditionHolds(condition: unknown): boolean {
-  if (condition !== null && typeof condition === 'object' && !Array.isArray(condition) && 'operator' in condition) return compare(condition as Comparison);
+  if (condition !== null && typeof condition === 'object' && !Array.isArray(condition) && 'operator' in condition)
+    return compare(condition as Comparison);
   return isTruthy(condition);
 }

@@ -11,7 +11,15 @@ import { AutomationService } from './service.ts';
  */
 export const automationModule: FeatureModule<AutomationService> = {
   name: 'automation',
-  tables: ['workflows', 'workflow_steps', 'triggers', 'workflow_executions', 'workflow_step_runs', 'user_tools', 'tool_calls'],
+  tables: [
+    'workflows',
+    'workflow_steps',
+    'triggers',
+    'workflow_executions',
+    'workflow_step_runs',
+    'user_tools',
+    'tool_calls',
+  ],
   defineTasks(registry, platform) {
     defineAutomationOperations(registry, {
       databases: platform.databases,
@@ -21,7 +29,13 @@ export const automationModule: FeatureModule<AutomationService> = {
       nodeVectors: (name) => platform.vectorWriters.nodes.sink(name),
     });
   },
-  service: (platform, { name, db }) => new AutomationService({ db, database: name, automation: platform.automation, cancelTask: (taskId) => platform.tasks.cancel(taskId, Date.now()) }),
+  service: (platform, { name, db }) =>
+    new AutomationService({
+      db,
+      database: name,
+      automation: platform.automation,
+      cancelTask: (taskId) => platform.tasks.cancel(taskId, Date.now()),
+    }),
   counts: { workflows: (db) => countRows(db, 'workflows') },
   seeds: [seedAutomation],
 };

@@ -22,23 +22,57 @@ export async function seedAutomation(db: Db): Promise<void> {
   await db.transaction(async (trx) => {
     await trx('workflows')
       .insert({
-        id: generateEmbeddingsWorkflowId, name: 'Generate Embeddings', description: 'Embeds a node so that semantic search finds it.',
-        category: 'system', is_system: true, is_active: true, expose_as_ai_tool: false, input_schema: JSON.stringify(inputSchema), output_schema: null,
-        allow_parallel_execution: true, timeout_seconds: defaultWorkflowTimeoutSeconds, max_retries: defaultWorkflowMaxRetries, tags: JSON.stringify(['system', 'embeddings']),
-        icon: 'sparkles', version: 1, created_at: at, updated_at: at,
+        id: generateEmbeddingsWorkflowId,
+        name: 'Generate Embeddings',
+        description: 'Embeds a node so that semantic search finds it.',
+        category: 'system',
+        is_system: true,
+        is_active: true,
+        expose_as_ai_tool: false,
+        input_schema: JSON.stringify(inputSchema),
+        output_schema: null,
+        allow_parallel_execution: true,
+        timeout_seconds: defaultWorkflowTimeoutSeconds,
+        max_retries: defaultWorkflowMaxRetries,
+        tags: JSON.stringify(['system', 'embeddings']),
+        icon: 'sparkles',
+        version: 1,
+        created_at: at,
+        updated_at: at,
       })
       .onConflict('id')
       .ignore();
-    const step = stepFromInput(generateEmbeddingsWorkflowId, {
-      id: `${generateEmbeddingsWorkflowId}_step_generate`, step_number: 1, name: 'Generate embedding', tool_type: 'system_tool', tool_id: 'ai.generate_embedding',
-      configuration: { entity_id: '{{inputs.entity_id}}', entity_type: '{{inputs.entity_type}}', entity: '{{inputs.entity}}' },
-      retry_on_failure: true,
-    }, at);
+    const step = stepFromInput(
+      generateEmbeddingsWorkflowId,
+      {
+        id: `${generateEmbeddingsWorkflowId}_step_generate`,
+        step_number: 1,
+        name: 'Generate embedding',
+        tool_type: 'system_tool',
+        tool_id: 'ai.generate_embedding',
+        configuration: {
+          entity_id: '{{inputs.entity_id}}',
+          entity_type: '{{inputs.entity_type}}',
+          entity: '{{inputs.entity}}',
+        },
+        retry_on_failure: true,
+      },
+      at,
+    );
     await trx('workflow_steps').insert(toStepRow(step)).onConflict(['workflow_id', 'id']).ignore();
     await trx('triggers')
       .insert({
-        id: autoEmbedTriggerId, name: 'Auto-Embed on Node Create', event_source: 'node.create', filters: '{}', workflow_id: generateEmbeddingsWorkflowId,
-        workflow_inputs: null, enabled: true, priority: 0, is_system: true, created_at: at, updated_at: at,
+        id: autoEmbedTriggerId,
+        name: 'Auto-Embed on Node Create',
+        event_source: 'node.create',
+        filters: '{}',
+        workflow_id: generateEmbeddingsWorkflowId,
+        workflow_inputs: null,
+        enabled: true,
+        priority: 0,
+        is_system: true,
+        created_at: at,
+        updated_at: at,
       })
       .onConflict('id')
       .ignore();

@@ -2,14 +2,46 @@ import { NotFound } from '@rhizome/contracts/errors';
 import type { Db } from '../storage/index.ts';
 import type { Automation } from './automation.ts';
 import { toolStats, type ToolType } from './tools/stats.ts';
-import { createUserTool, deleteUserTool, getUserTool, listUserTools, updateUserTool, type UserToolInput, type UserToolPatch } from './tools/user-tools.ts';
+import {
+  createUserTool,
+  deleteUserTool,
+  getUserTool,
+  listUserTools,
+  updateUserTool,
+  type UserToolInput,
+  type UserToolPatch,
+} from './tools/user-tools.ts';
 import { fireTrigger } from './triggers/fire.ts';
-import { createTrigger, deleteTrigger, listTriggers, requireTriggerRow, toTrigger, toTriggerSummary, updateTrigger, type TriggerInput, type TriggerPatch } from './triggers/repo.ts';
+import {
+  createTrigger,
+  deleteTrigger,
+  listTriggers,
+  requireTriggerRow,
+  toTrigger,
+  toTriggerSummary,
+  updateTrigger,
+  type TriggerInput,
+  type TriggerPatch,
+} from './triggers/repo.ts';
 import { executionDetail, executionOutcomes, listExecutions, type ExecutionStatus } from './workflows/executions.ts';
 import { exportWorkflowDefinition, importWorkflowDefinition } from './workflows/portable.ts';
-import { listWorkflows, requireWorkflowRow, workflowDetail, workflowSteps, type WorkflowFilter } from './workflows/repo.ts';
+import {
+  listWorkflows,
+  requireWorkflowRow,
+  workflowDetail,
+  workflowSteps,
+  type WorkflowFilter,
+} from './workflows/repo.ts';
 import { cancelExecution, startExecution } from './workflows/run.ts';
-import { addStep, createWorkflow, deleteStep, deleteWorkflow, updateStep, updateWorkflow, type StepPatch } from './workflows/service.ts';
+import {
+  addStep,
+  createWorkflow,
+  deleteStep,
+  deleteWorkflow,
+  updateStep,
+  updateWorkflow,
+  type StepPatch,
+} from './workflows/service.ts';
 import { workflowStats } from './workflows/stats.ts';
 import type { StepInput, WorkflowInput, WorkflowPatch } from './workflows/types.ts';
 

@@ -25,11 +25,17 @@ export async function copyLiveDatabase(source: string, target: string): Promise<
 /** Refuses (400, nothing changed) a file that is not an intact SQLite database with Rhizome's migrations table. */
 export async function checkBackupFile(file: string, filename: string): Promise<void> {
   // Read-only through a URI: knex always adds OPEN_READWRITE to the flags it is given.
-  const probe = knex({ client: 'sqlite3', connection: { filename: `${pathToFileURL(file).href}?mode=ro`, flags: ['OPEN_URI'] }, useNullAsDefault: true, pool: { min: 0, max: 1 } });
+  const probe = knex({
+    client: 'sqlite3',
+    connection: { filename: `${pathToFileURL(file).href}?mode=ro`, flags: ['OPEN_URI'] },
+    useNullAsDefault: true,
+    pool: { min: 0, max: 1 },
+  });
   let problem: string | null = null;
   try {
     const [check] = (await probe.raw('PRAGMA quick_check')) as { quick_check: string }[];
-    if (check?.quick_check !== 'ok') problem = `it fails SQLite's integrity check (${check?.quick_check ?? 'no answer'})`;
+    if (check?.quick_check !== 'ok')
+      problem = `it fails SQLite's integrity check (${check?.quick_check ?? 'no answer'})`;
     else if (!(await probe.schema.hasTable('knex_migrations'))) problem = 'it is not a Rhizome database';
   } catch (error) {
     problem = `it cannot be read as a SQLite database (${describeError(error)})`;

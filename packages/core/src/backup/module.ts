@@ -10,11 +10,19 @@ export const backupModule: FeatureModule<BackupService> = {
   tables: [],
   defineTasks(registry, platform) {
     defineBackupOperations(registry, {
-      databases: platform.databases, settings: () => platform.settings.get(), embeddings: platform.providers.embeddings, writers: platform.vectorWriters,
+      databases: platform.databases,
+      settings: () => platform.settings.get(),
+      embeddings: platform.providers.embeddings,
+      writers: platform.vectorWriters,
     });
   },
   service(platform, database) {
-    return new BackupService({ databases: platform.databases, queue: platform.queue, priority: () => platform.settings.get().priorities.interactive, database: database.name });
+    return new BackupService({
+      databases: platform.databases,
+      queue: platform.queue,
+      priority: () => platform.settings.get().priorities.interactive,
+      database: database.name,
+    });
   },
   background: [
     {
@@ -22,7 +30,11 @@ export const backupModule: FeatureModule<BackupService> = {
       start(platform) {
         return startBackupSchedule({
           // The schedule backs up whichever database is active when a backup is due.
-          service: new BackupService({ databases: platform.databases, queue: platform.queue, priority: () => platform.settings.get().priorities.interactive }),
+          service: new BackupService({
+            databases: platform.databases,
+            queue: platform.queue,
+            priority: () => platform.settings.get().priorities.interactive,
+          }),
           settings: () => platform.settings.get().backup,
           log: platform.logger,
           busy: async () => sourcesInProgress((await platform.databases.current()).db),

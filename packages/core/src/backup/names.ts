@@ -22,7 +22,8 @@ export function parseBackupName(filename: string): ParsedBackupName | null {
   const [, prefix, year, month, day, hour, minute, second] = match;
   const takenAt = new Date(Date.UTC(+year, +month - 1, +day, +hour, +minute, +second));
   // 20261340_256199 parses to some other instant: only a stamp that reads back the same is a date.
-  if (Number.isNaN(takenAt.getTime()) || stampOf(takenAt) !== `${year}${month}${day}_${hour}${minute}${second}`) return null;
+  if (Number.isNaN(takenAt.getTime()) || stampOf(takenAt) !== `${year}${month}${day}_${hour}${minute}${second}`)
+    return null;
   return { kind: prefix === 'app' ? 'backup' : 'safety', takenAt };
 }
 
@@ -30,7 +31,10 @@ export function parseBackupName(filename: string): ParsedBackupName | null {
 export function requireBackupName(filename: string): ParsedBackupName {
   const parsed = parseBackupName(filename);
   if (!parsed) {
-    throw BadInput.field(`'${filename}' is not a backup file name (app_YYYYMMDD_HHMMSS.db or pre-restore_YYYYMMDD_HHMMSS.db)`, 'filename');
+    throw BadInput.field(
+      `'${filename}' is not a backup file name (app_YYYYMMDD_HHMMSS.db or pre-restore_YYYYMMDD_HHMMSS.db)`,
+      'filename',
+    );
   }
   return parsed;
 }

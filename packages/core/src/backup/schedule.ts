@@ -24,7 +24,12 @@ export interface ScheduledRun {
  * (`busy`) a due backup waits for a quiet look — copying the database mid-ingestion slows it and holds
  * memory, and catches sources half-indexed — unless it is overdue by a whole period more.
  */
-export async function runScheduledBackup(service: BackupService, settings: Settings['backup'], now = new Date(), busy: () => Promise<boolean> = async () => false): Promise<ScheduledRun> {
+export async function runScheduledBackup(
+  service: BackupService,
+  settings: Settings['backup'],
+  now = new Date(),
+  busy: () => Promise<boolean> = async () => false,
+): Promise<ScheduledRun> {
   const latest = service.latestBackupAt();
   if (!settings.enabled || !backupDue(settings.schedule, latest, now)) return { created: null, pruned: [] };
   const overdue = latest !== null && now.getTime() - latest.getTime() >= 2 * periodMs[settings.schedule];
@@ -48,7 +53,8 @@ export function startBackupSchedule(deps: BackupScheduleDeps): { stop(): Promise
     // A backup still being written when the next look comes is not due twice.
     running ??= runScheduledBackup(deps.service, deps.settings(), new Date(), deps.busy)
       .then(({ created, pruned }) => {
-        if (created) deps.log.info(`scheduled backup ${created} written${pruned.length ? `; pruned ${pruned.join(', ')}` : ''}`);
+        if (created)
+          deps.log.info(`scheduled backup ${created} written${pruned.length ? `; pruned ${pruned.join(', ')}` : ''}`);
       })
       .catch((error: unknown) => void deps.log.warning(`scheduled backup: ${String(error)}`))
       .finally(() => {

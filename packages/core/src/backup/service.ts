@@ -94,11 +94,17 @@ export class BackupService {
         // The backup could not be brought up (a migration failed): put the database back as it was.
         await this.deps.databases.restore(database, path.join(this.#dir(database), safety.filename), { ready: true });
         const reason = describeError(error);
-        throw BadInput.field(`Backup '${filename}' cannot be restored: bringing it up to date failed (${reason}); the database is unchanged`, 'filename');
+        throw BadInput.field(
+          `Backup '${filename}' cannot be restored: bringing it up to date failed (${reason}); the database is unchanged`,
+          'filename',
+        );
       }
       const task = await this.deps.queue.submit({
-        queue: 'operations', operation: rebuildVectorsOperation, priority: this.deps.priority(),
-        data: { database, restored_by: thisProcess() }, metadata: { database },
+        queue: 'operations',
+        operation: rebuildVectorsOperation,
+        priority: this.deps.priority(),
+        data: { database, restored_by: thisProcess() },
+        metadata: { database },
       });
       return { database, restored_from: filename, safety_backup: safety, vector_task_id: task.task_id };
     });
@@ -114,7 +120,9 @@ export class BackupService {
   prune(keep: number): Promise<string[]> {
     return this.#exclusive(async () => {
       const database = this.database;
-      const excess = this.list().filter((info) => info.kind === 'backup').slice(keep);
+      const excess = this.list()
+        .filter((info) => info.kind === 'backup')
+        .slice(keep);
       for (const { filename } of excess) fs.rmSync(path.join(this.#dir(database), filename), { force: true });
       return excess.map((info) => info.filename);
     });

@@ -45,7 +45,8 @@ export function defineBackupOperations(registry: TaskRegistrar, deps: BackupOper
     const { identity, dimensionsKnown } = await configuredIdentity(db, deps.embeddings, deps.settings());
     const vectors: Partial<Record<VectorKind, number>> = {};
     // Without known dimensions no vector of the configured model is stored: the first write builds each index.
-    if (dimensionsKnown) for (const kind of kinds) vectors[kind] = (await deps.writers[kind].ensure(name, identity)).size;
+    if (dimensionsKnown)
+      for (const kind of kinds) vectors[kind] = (await deps.writers[kind].ensure(name, identity)).size;
     return { database: name, model: identity.model, vectors };
   });
 }

@@ -7,7 +7,10 @@ export interface Digests {
 
 /** SHA-256 and SHA-512 of the exact bytes, standard padded base64 (CCX 2.0 and 3.0 alike). */
 export function digestsOf(data: Buffer): Digests {
-  return { sha256: createHash('sha256').update(data).digest('base64'), sha512: createHash('sha512').update(data).digest('base64') };
+  return {
+    sha256: createHash('sha256').update(data).digest('base64'),
+    sha512: createHash('sha512').update(data).digest('base64'),
+  };
 }
 
 /** Incremental digests for a file written piece by piece. */
@@ -30,5 +33,7 @@ export class DigestStream {
 /** Whether a declared digest matches: base64 as the formats write it, or hex as some 2.0-era tools did. */
 export function digestMatches(declared: string, actualBase64: string): boolean {
   if (declared === actualBase64) return true;
-  return /^[0-9a-f]+$/i.test(declared) && Buffer.from(actualBase64, 'base64').toString('hex') === declared.toLowerCase();
+  return (
+    /^[0-9a-f]+$/i.test(declared) && Buffer.from(actualBase64, 'base64').toString('hex') === declared.toLowerCase()
+  );
 }

@@ -21,10 +21,22 @@ export interface CcxExportDeps {
   version: string;
 }
 
-export const defaultSwitches: ExportSwitches = { include_templates: true, include_knowledge: true, include_workflows: true, include_sources: true, include_embeddings: false };
+export const defaultSwitches: ExportSwitches = {
+  include_templates: true,
+  include_knowledge: true,
+  include_workflows: true,
+  include_sources: true,
+  include_embeddings: false,
+};
 
 /** Writes the package of `database` to `target`; a by-sources export carries no workflows. */
-export async function exportDatabase(deps: CcxExportDeps, database: string, db: Db, options: CcxExportOptions, target: string): Promise<WrittenPackage & { source_count: number | null }> {
+export async function exportDatabase(
+  deps: CcxExportDeps,
+  database: string,
+  db: Db,
+  options: CcxExportOptions,
+  target: string,
+): Promise<WrittenPackage & { source_count: number | null }> {
   const switches: ExportSwitches = { ...defaultSwitches, ...definedSwitches(options) };
   const { identity } = await configuredIdentity(db, deps.embeddings, deps.settings());
   let scope: ExportScope = { sourceIds: null, nodeIds: null, vectors: switches.include_embeddings ? identity : null };
@@ -34,13 +46,26 @@ export async function exportDatabase(deps: CcxExportDeps, database: string, db: 
     Object.assign(switches, { include_knowledge: true, include_sources: true, include_workflows: false });
   }
   const settings = deps.settings().export;
-  const written = await writeCcxPackage(db, scope, switches, {
-    database, name: settings.export_package_name ?? `rhizome/${database}`, package_version: settings.export_version, license: settings.export_license,
-    generatorVersion: deps.version, embedder: identity,
-  }, workflowSource, target);
+  const written = await writeCcxPackage(
+    db,
+    scope,
+    switches,
+    {
+      database,
+      name: settings.export_package_name ?? `rhizome/${database}`,
+      package_version: settings.export_version,
+      license: settings.export_license,
+      generatorVersion: deps.version,
+      embedder: identity,
+    },
+    workflowSource,
+    target,
+  );
   return { ...written, source_count: scope.sourceIds?.length ?? null };
 }
 
 function definedSwitches(options: CcxExportOptions): Partial<ExportSwitches> {
-  return Object.fromEntries(Object.entries(options).filter(([key, value]) => key.startsWith('include_') && typeof value === 'boolean'));
+  return Object.fromEntries(
+    Object.entries(options).filter(([key, value]) => key.startsWith('include_') && typeof value === 'boolean'),
+  );
 }

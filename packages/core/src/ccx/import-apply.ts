@@ -79,38 +79,114 @@ const importCacheKib = -65_536;
 const shortId = (prefix: string) => `${prefix}_${randomBytes(12).toString('hex')}`;
 /** Nodes or edges written per batch. */
 const flushRows = 5_000;
-const templateColumns = ['id', 'name', 'template_type', 'description', 'is_system', 'icon', 'color', 'properties', 'source_id', 'created_at', 'updated_at'];
-const nodeColumns = ['id', 'template_id', 'label', 'properties', 'position_x', 'position_y', 'source_id', 'ccx_iri', 'name_key', 'extracted', 'created_at', 'updated_at', 'embedding'];
-const edgeColumns = ['id', 'template_id', 'source_node_id', 'target_node_id', 'label', 'properties', 'source_id', 'ccx_iri', 'extracted', 'created_at', 'updated_at'];
+const templateColumns = [
+  'id',
+  'name',
+  'template_type',
+  'description',
+  'is_system',
+  'icon',
+  'color',
+  'properties',
+  'source_id',
+  'created_at',
+  'updated_at',
+];
+const nodeColumns = [
+  'id',
+  'template_id',
+  'label',
+  'properties',
+  'position_x',
+  'position_y',
+  'source_id',
+  'ccx_iri',
+  'name_key',
+  'extracted',
+  'created_at',
+  'updated_at',
+  'embedding',
+];
+const edgeColumns = [
+  'id',
+  'template_id',
+  'source_node_id',
+  'target_node_id',
+  'label',
+  'properties',
+  'source_id',
+  'ccx_iri',
+  'extracted',
+  'created_at',
+  'updated_at',
+];
 
 export async function applyCcxImport(db: Db, content: CcxContent, options: ApplyOptions): Promise<ImportOutcome> {
   const stats: ImportStats = {
-    success: true, format_version: content.info.ccx_version, package_name: content.info.name, package_version: content.info.package_version, merge: options.merge,
-    checksum_verified: true, templates_imported: 0, templates_skipped: 0, nodes_imported: 0, nodes_updated: 0, nodes_skipped: 0, edges_imported: 0, edges_updated: 0,
-    edges_skipped: 0, sources_imported: 0, sources_skipped: 0, chunks_imported: 0, citations_imported: 0, tags_imported: 0, workflows_imported: 0, workflows_skipped: 0, triggers_imported: 0, triggers_skipped: 0,
-    embeddings_restored: 0, embeddings_pending: 0, reembed_task_id: null, errors: [], warnings: [...content.warnings],
+    success: true,
+    format_version: content.info.ccx_version,
+    package_name: content.info.name,
+    package_version: content.info.package_version,
+    merge: options.merge,
+    checksum_verified: true,
+    templates_imported: 0,
+    templates_skipped: 0,
+    nodes_imported: 0,
+    nodes_updated: 0,
+    nodes_skipped: 0,
+    edges_imported: 0,
+    edges_updated: 0,
+    edges_skipped: 0,
+    sources_imported: 0,
+    sources_skipped: 0,
+    chunks_imported: 0,
+    citations_imported: 0,
+    tags_imported: 0,
+    workflows_imported: 0,
+    workflows_skipped: 0,
+    triggers_imported: 0,
+    triggers_skipped: 0,
+    embeddings_restored: 0,
+    embeddings_pending: 0,
+    reembed_task_id: null,
+    errors: [],
+    warnings: [...content.warnings],
   };
   const outcome: ImportOutcome = { stats, nodesCreated: [], edgesCreated: [] };
   // A large page cache while the import runs: its inserts land on random pages of several indexes.
   const [{ cache_size: cacheSize }] = (await db.raw('PRAGMA cache_size')) as { cache_size: number }[];
   await db.raw(`PRAGMA cache_size = ${importCacheKib}`);
-  await db.transaction(async (trx) => {
-    if (!options.merge) await clearDatabase(trx, options.workflows);
-    const run = new ImportRun(trx, content, options, outcome);
-    await run.sources();
-    await run.templates();
-    await run.nodes();
-    await run.edges();
-    await run.citations();
-    await run.workflows();
-  }).finally(() => db.raw(`PRAGMA cache_size = ${Number(cacheSize)}`));
+  await db
+    .transaction(async (trx) => {
+      if (!options.merge) await clearDatabase(trx, options.workflows);
+      const run = new ImportRun(trx, content, options, outcome);
+      await run.sources();
+      await run.templates();
+      await run.nodes();
+      await run.edges();
+      await run.citations();
+      await run.workflows();
+    })
+    .finally(() => db.raw(`PRAGMA cache_size = ${Number(cacheSize)}`));
   return outcome;
 }
 
 /** Everything a replacing import replaces; system templates and settings-like rows (custom domains) stay. */
 async function clearDatabase(trx: Db, workflows: WorkflowImporter | null): Promise<void> {
   // Edges first: their delete triggers adjust node degrees, cheaper while the nodes still exist one by one.
-  for (const table of ['relationship_citations', 'source_citations', 'edge_sources', 'node_sources', 'graph_edges', 'node_embeddings', 'graph_nodes', 'chunk_embeddings', 'document_chunks', 'source_tag_links', 'source_tags']) {
+  for (const table of [
+    'relationship_citations',
+    'source_citations',
+    'edge_sources',
+    'node_sources',
+    'graph_edges',
+    'node_embeddings',
+    'graph_nodes',
+    'chunk_embeddings',
+    'document_chunks',
+    'source_tag_links',
+    'source_tags',
+  ]) {
     await trx(table).delete();
   }
   await trx('sources').delete();
@@ -144,11 +220,17 @@ class ImportRun {
   }
 
   private vectorRestorable(model: string, dimensions: number): boolean {
-    return Boolean(this.options.embedder && this.options.embedder.model === model && this.options.embedder.dimensions === dimensions);
+    return Boolean(
+      this.options.embedder && this.options.embedder.model === model && this.options.embedder.dimensions === dimensions,
+    );
   }
 
   /** Existing rows of `table` recognised by IRI (or the id inside one of our own IRIs), for a merge. */
-  private async existing(table: 'graph_nodes' | 'graph_edges' | 'sources', kind: 'node' | 'rel' | 'source', iris: string[]): Promise<Map<string, string>> {
+  private async existing(
+    table: 'graph_nodes' | 'graph_edges' | 'sources',
+    kind: 'node' | 'rel' | 'source',
+    iris: string[],
+  ): Promise<Map<string, string>> {
     const found = new Map<string, string>();
     if (!this.options.merge || !iris.length) return found;
     const rows = await inSlices(iris, async (slice) => {
@@ -169,7 +251,11 @@ class ImportRun {
 
   async sources(): Promise<void> {
     const list = this.content.sources;
-    const known = await this.existing('sources', 'source', list.map((source) => source.iri));
+    const known = await this.existing(
+      'sources',
+      'source',
+      list.map((source) => source.iri),
+    );
     const tagIds = await this.tagIds(list);
     const chunkRows: Record<string, unknown>[] = [];
     const vectorRows: Record<string, unknown>[] = [];
@@ -190,11 +276,24 @@ class ImportRun {
         const chunkId = shortId('chunk');
         this.chunkIds.set(`${source.key}\0${chunk.key}`, chunkId);
         chunkRows.push({
-          id: chunkId, source_id: id, chunk_index: chunk.chunk_index, content: chunk.content, page_number: chunk.page_number, section: chunk.section,
-          chunk_metadata: chunk.metadata ? JSON.stringify(chunk.metadata) : null, start_offset: chunk.start_offset, end_offset: chunk.end_offset, created_at: chunk.created_at ?? now(),
+          id: chunkId,
+          source_id: id,
+          chunk_index: chunk.chunk_index,
+          content: chunk.content,
+          page_number: chunk.page_number,
+          section: chunk.section,
+          chunk_metadata: chunk.metadata ? JSON.stringify(chunk.metadata) : null,
+          start_offset: chunk.start_offset,
+          end_offset: chunk.end_offset,
+          created_at: chunk.created_at ?? now(),
         });
         if (chunk.embedding && this.vectorRestorable(chunk.embedding.model, chunk.embedding.dimensions)) {
-          vectorRows.push({ chunk_id: chunkId, model: chunk.embedding.model, dimensions: chunk.embedding.dimensions, vector: encodeVector(chunk.embedding.values) });
+          vectorRows.push({
+            chunk_id: chunkId,
+            model: chunk.embedding.model,
+            dimensions: chunk.embedding.dimensions,
+            vector: encodeVector(chunk.embedding.values),
+          });
         } else this.stats.embeddings_pending += 1;
       }
       for (const tag of source.tags) links.push({ source_id: id, tag_id: tagIds.get(tag.name) });
@@ -202,34 +301,68 @@ class ImportRun {
       this.stats.chunks_imported += source.chunks.length;
     }
     await insertRows(this.trx, 'sources', Object.keys(sourceRows[0] ?? {}), sourceRows);
-    await insertRows(this.trx, 'document_chunks', ['id', 'source_id', 'chunk_index', 'content', 'page_number', 'section', 'chunk_metadata', 'start_offset', 'end_offset', 'created_at'], chunkRows);
+    await insertRows(
+      this.trx,
+      'document_chunks',
+      [
+        'id',
+        'source_id',
+        'chunk_index',
+        'content',
+        'page_number',
+        'section',
+        'chunk_metadata',
+        'start_offset',
+        'end_offset',
+        'created_at',
+      ],
+      chunkRows,
+    );
     await insertRows(this.trx, 'chunk_embeddings', ['chunk_id', 'model', 'dimensions', 'vector'], vectorRows);
     await insertRows(this.trx, 'source_tag_links', ['source_id', 'tag_id'], links, 'INSERT OR IGNORE');
     this.stats.embeddings_restored += vectorRows.length;
   }
 
   private sourceRow(source: CcxSource, id: string): Record<string, unknown> {
-    const embedded = source.chunks.filter((chunk) => chunk.embedding && this.vectorRestorable(chunk.embedding.model, chunk.embedding.dimensions));
+    const embedded = source.chunks.filter(
+      (chunk) => chunk.embedding && this.vectorRestorable(chunk.embedding.model, chunk.embedding.dimensions),
+    );
     return {
-      id, title: source.title, filename: source.filename, source_type: source.source_type, origin_url: source.origin_url,
+      id,
+      title: source.title,
+      filename: source.filename,
+      source_type: source.source_type,
+      origin_url: source.origin_url,
       // A source arrives with its chunks and graph: nothing of it is left to index or extract.
       status: ['indexed', 'extracted', 'committed'].includes(source.status) ? source.status : 'committed',
-      extraction_domain: source.extraction_domain, user_metadata: JSON.stringify(source.metadata), chunk_count: source.chunks.length,
-      embedded_chunk_count: embedded.length, embedding_model: embedded[0]?.embedding?.model ?? null, embedding_dimensions: embedded[0]?.embedding?.dimensions ?? null,
-      current_step: 'imported', step_description: 'Imported from a CCX package', ccx_iri: source.iri,
-      created_at: source.created_at ?? now(), updated_at: source.updated_at ?? now(),
+      extraction_domain: source.extraction_domain,
+      user_metadata: JSON.stringify(source.metadata),
+      chunk_count: source.chunks.length,
+      embedded_chunk_count: embedded.length,
+      embedding_model: embedded[0]?.embedding?.model ?? null,
+      embedding_dimensions: embedded[0]?.embedding?.dimensions ?? null,
+      current_step: 'imported',
+      step_description: 'Imported from a CCX package',
+      ccx_iri: source.iri,
+      created_at: source.created_at ?? now(),
+      updated_at: source.updated_at ?? now(),
     };
   }
 
   /** Tags by name: an existing tag is reused, a new one created. */
   private async tagIds(list: CcxSource[]): Promise<Map<string, string>> {
     const wanted = new Map<string, string | null>();
-    for (const source of list) for (const tag of source.tags) if (!wanted.has(tag.name)) wanted.set(tag.name, tag.color);
+    for (const source of list)
+      for (const tag of source.tags) if (!wanted.has(tag.name)) wanted.set(tag.name, tag.color);
     const ids = new Map<string, string>();
     if (!wanted.size) return ids;
-    const rows = await this.trx('source_tags').whereIn('name', [...wanted.keys()]).select('id', 'name');
+    const rows = await this.trx('source_tags')
+      .whereIn('name', [...wanted.keys()])
+      .select('id', 'name');
     for (const row of rows) ids.set(row.name, row.id);
-    const created = [...wanted].filter(([name]) => !ids.has(name)).map(([name, color]) => ({ id: shortId('tag'), name, color, created_at: now(), updated_at: now() }));
+    const created = [...wanted]
+      .filter(([name]) => !ids.has(name))
+      .map(([name, color]) => ({ id: shortId('tag'), name, color, created_at: now(), updated_at: now() }));
     await insertRows(this.trx, 'source_tags', ['id', 'name', 'color', 'created_at', 'updated_at'], created);
     for (const tag of created) ids.set(tag.name, tag.id);
     this.stats.tags_imported += created.length;
@@ -237,7 +370,9 @@ class ImportRun {
   }
 
   async templates(): Promise<void> {
-    const existing = await this.trx('graph_templates').select('id', 'name', 'template_type', 'is_system').orderBy('rowid');
+    const existing = await this.trx('graph_templates')
+      .select('id', 'name', 'template_type', 'is_system')
+      .orderBy('rowid');
     for (const row of existing) {
       this.templateIds.set(row.id, row.id);
       const key = `${row.template_type}\0${row.name.toLowerCase()}`;
@@ -261,16 +396,38 @@ class ImportRun {
     await insertRows(this.trx, 'graph_templates', templateColumns, rows);
   }
 
-  private templateRow(template: Pick<CcxTemplate, 'name' | 'template_type' | 'description' | 'icon' | 'color' | 'properties' | 'source_key'>, id: string): Record<string, unknown> {
-    const properties = template.properties.filter((entry) => typeof entry === 'object' && entry !== null && typeof (entry as { name?: unknown }).name === 'string');
+  private templateRow(
+    template: Pick<
+      CcxTemplate,
+      'name' | 'template_type' | 'description' | 'icon' | 'color' | 'properties' | 'source_key'
+    >,
+    id: string,
+  ): Record<string, unknown> {
+    const properties = template.properties.filter(
+      (entry) => typeof entry === 'object' && entry !== null && typeof (entry as { name?: unknown }).name === 'string',
+    );
     return {
-      id, name: template.name, template_type: template.template_type, description: template.description, is_system: 0, icon: template.icon, color: template.color,
-      properties: JSON.stringify(properties), source_id: this.sourceIdOf(template.source_key), created_at: now(), updated_at: now(),
+      id,
+      name: template.name,
+      template_type: template.template_type,
+      description: template.description,
+      is_system: 0,
+      icon: template.icon,
+      color: template.color,
+      properties: JSON.stringify(properties),
+      source_id: this.sourceIdOf(template.source_key),
+      created_at: now(),
+      updated_at: now(),
     };
   }
 
   /** The local template of an item: the package's (remapped), one the database has (system ids), one of that name, else a new or the generic one. */
-  private templateFor(type: 'node' | 'edge', key: string | null, name: string | null, rows: Record<string, unknown>[]): string {
+  private templateFor(
+    type: 'node' | 'edge',
+    key: string | null,
+    name: string | null,
+    rows: Record<string, unknown>[],
+  ): string {
     const mapped = key ? this.templateIds.get(key) : undefined;
     if (mapped) return mapped;
     const byName = name ? this.templatesByName.get(`${type}\0${name.toLowerCase()}`) : undefined;
@@ -278,11 +435,27 @@ class ImportRun {
     if (type === 'node' && name) {
       const id = newTemplateId();
       this.templatesByName.set(`node\0${name.toLowerCase()}`, id);
-      rows.push(this.templateRow({ name, template_type: 'node', description: 'Created by a CCX import', icon: null, color: null, properties: [], source_key: null }, id));
+      rows.push(
+        this.templateRow(
+          {
+            name,
+            template_type: 'node',
+            description: 'Created by a CCX import',
+            icon: null,
+            color: null,
+            properties: [],
+            source_key: null,
+          },
+          id,
+        ),
+      );
       this.stats.templates_imported += 1;
       return id;
     }
-    if (key) this.warn(`Template '${key}' is neither in the package nor in this database; the generic ${type === 'node' ? 'Item' : 'Link'} template is used`);
+    if (key)
+      this.warn(
+        `Template '${key}' is neither in the package nor in this database; the generic ${type === 'node' ? 'Item' : 'Link'} template is used`,
+      );
     return type === 'node' ? 'system_template_item' : 'system_template_link';
   }
 
@@ -290,7 +463,14 @@ class ImportRun {
    * The local id of a package node or edge: the one it was recognised as (merge), else a new one. Its
    * node_sources / edge_sources rows go to `links`, for the package sources imported or recognised.
    */
-  private place(item: { key: string; iri: string; source_keys: string[] }, known: Map<string, string>, ids: Map<string, string>, column: 'node_id' | 'edge_id', newId: () => string, links: Record<string, unknown>[]): { id: string; existing: boolean } {
+  private place(
+    item: { key: string; iri: string; source_keys: string[] },
+    known: Map<string, string>,
+    ids: Map<string, string>,
+    column: 'node_id' | 'edge_id',
+    newId: () => string,
+    links: Record<string, unknown>[],
+  ): { id: string; existing: boolean } {
     const existing = known.get(item.iri);
     const id = existing ?? newId();
     ids.set(item.key, id);
@@ -307,7 +487,11 @@ class ImportRun {
 
   async nodes(): Promise<void> {
     const list = this.content.nodes;
-    const known = await this.existing('graph_nodes', 'node', list.map((node) => node.iri));
+    const known = await this.existing(
+      'graph_nodes',
+      'node',
+      list.map((node) => node.iri),
+    );
     let created: Record<string, unknown>[] = [];
     let newTemplates: Record<string, unknown>[] = [];
     let links: Record<string, unknown>[] = [];
@@ -341,19 +525,35 @@ class ImportRun {
       }
       indexed.push({ id, label: node.label, properties: node.properties });
       created.push({
-        id, template_id: this.templateFor('node', node.template_key, node.template_name, newTemplates), label: node.label, properties: JSON.stringify(node.properties),
-        position_x: node.position?.x ?? null, position_y: node.position?.y ?? null, source_id: this.sourceIdOf(node.primary_source_key),
-        ccx_iri: node.iri, name_key: node.name_key, extracted: node.extracted ? 1 : 0, created_at: node.created_at ?? now(), updated_at: node.updated_at ?? now(),
+        id,
+        template_id: this.templateFor('node', node.template_key, node.template_name, newTemplates),
+        label: node.label,
+        properties: JSON.stringify(node.properties),
+        position_x: node.position?.x ?? null,
+        position_y: node.position?.y ?? null,
+        source_id: this.sourceIdOf(node.primary_source_key),
+        ccx_iri: node.iri,
+        name_key: node.name_key,
+        extracted: node.extracted ? 1 : 0,
+        created_at: node.created_at ?? now(),
+        updated_at: node.updated_at ?? now(),
         embedding: restorable && node.embedding ? JSON.stringify(node.embedding) : null,
       });
       if (restorable && node.embedding?.length === model.dimensions) {
-        vectors.push({ node_id: id, model: model.model, dimensions: model.dimensions, vector: encodeVector(Float32Array.from(node.embedding)) });
+        vectors.push({
+          node_id: id,
+          model: model.model,
+          dimensions: model.dimensions,
+          vector: encodeVector(Float32Array.from(node.embedding)),
+        });
       } else this.stats.embeddings_pending += 1;
       if (created.length >= flushRows) await flush();
     }
     await flush();
     for (const { id, node } of updated) {
-      await this.trx('graph_nodes').where({ id }).update({ label: node.label, properties: JSON.stringify(node.properties), updated_at: now() });
+      await this.trx('graph_nodes')
+        .where({ id })
+        .update({ label: node.label, properties: JSON.stringify(node.properties), updated_at: now() });
       await indexNode(this.trx, { id, label: node.label, properties: node.properties });
     }
     this.stats.nodes_updated = updated.length;
@@ -361,7 +561,11 @@ class ImportRun {
 
   async edges(): Promise<void> {
     const list = this.content.edges;
-    const known = await this.existing('graph_edges', 'rel', list.map((edge) => edge.iri));
+    const known = await this.existing(
+      'graph_edges',
+      'rel',
+      list.map((edge) => edge.iri),
+    );
     let created: Record<string, unknown>[] = [];
     let links: Record<string, unknown>[] = [];
     const updated: { id: string; edge: CcxEdge }[] = [];
@@ -372,10 +576,16 @@ class ImportRun {
       this.stats.edges_imported += created.length;
       [created, links] = [[], []];
     };
-    const placed = list.map((edge) => ({ edge, source: this.nodeIds.get(edge.source_node_key), target: this.nodeIds.get(edge.target_node_key) }));
+    const placed = list.map((edge) => ({
+      edge,
+      source: this.nodeIds.get(edge.source_node_key),
+      target: this.nodeIds.get(edge.target_node_key),
+    }));
     const dangling = placed.filter(({ source, target }) => !source || !target).length;
     // In source order, each node's degree update and its run of the source index land on pages just touched.
-    const ordered = placed.filter(({ source, target }) => source && target).sort((a, b) => (a.source! < b.source! ? -1 : 1));
+    const ordered = placed
+      .filter(({ source, target }) => source && target)
+      .sort((a, b) => (a.source! < b.source! ? -1 : 1));
     for (const { edge, source, target } of ordered) {
       if (this.edgeIds.has(edge.key)) continue;
       const { id, existing } = this.place(edge, known, this.edgeIds, 'edge_id', newEdgeId, links);
@@ -384,15 +594,26 @@ class ImportRun {
         continue;
       }
       created.push({
-        id, template_id: this.templateFor('edge', edge.template_key, edge.label, []), source_node_id: source, target_node_id: target, label: edge.label,
-        properties: JSON.stringify(edge.properties), source_id: this.sourceIdOf(edge.primary_source_key),
-        ccx_iri: edge.iri, extracted: edge.extracted ? 1 : 0, created_at: edge.created_at ?? now(), updated_at: edge.updated_at ?? now(),
+        id,
+        template_id: this.templateFor('edge', edge.template_key, edge.label, []),
+        source_node_id: source,
+        target_node_id: target,
+        label: edge.label,
+        properties: JSON.stringify(edge.properties),
+        source_id: this.sourceIdOf(edge.primary_source_key),
+        ccx_iri: edge.iri,
+        extracted: edge.extracted ? 1 : 0,
+        created_at: edge.created_at ?? now(),
+        updated_at: edge.updated_at ?? now(),
       });
       if (created.length >= flushRows) await flush();
     }
     await flush();
     if (dangling) this.warn(`${dangling} edge(s) refer to nodes the package does not hold and were skipped`);
-    for (const { id, edge } of updated) await this.trx('graph_edges').where({ id }).update({ label: edge.label, properties: JSON.stringify(edge.properties), updated_at: now() });
+    for (const { id, edge } of updated)
+      await this.trx('graph_edges')
+        .where({ id })
+        .update({ label: edge.label, properties: JSON.stringify(edge.properties), updated_at: now() });
     this.stats.edges_updated = updated.length;
     this.stats.edges_skipped = list.length - this.stats.edges_imported - updated.length;
   }
@@ -402,10 +623,15 @@ class ImportRun {
     const relationship: Record<string, unknown>[] = [];
     let unresolved = 0;
     const row = (source: CcxSource, citation: CcxCitation, target: string, column: 'entity_uri' | 'edge_id') => ({
-      id: shortId('cit'), [column]: target, source_id: this.sourceIds.get(source.key),
+      id: shortId('cit'),
+      [column]: target,
+      source_id: this.sourceIds.get(source.key),
       chunk_id: citation.chunk_key ? (this.chunkIds.get(`${source.key}\0${citation.chunk_key}`) ?? null) : null,
-      confidence: citation.confidence, extraction_method: citation.extraction_method, context_snippet: citation.context_snippet,
-      citation_metadata: citation.metadata ? JSON.stringify(citation.metadata) : null, created_at: citation.created_at ?? now(),
+      confidence: citation.confidence,
+      extraction_method: citation.extraction_method,
+      context_snippet: citation.context_snippet,
+      citation_metadata: citation.metadata ? JSON.stringify(citation.metadata) : null,
+      created_at: citation.created_at ?? now(),
     });
     for (const source of this.content.sources) {
       if (this.skippedSources.has(source.key)) continue;
@@ -420,8 +646,18 @@ class ImportRun {
         else unresolved += 1;
       }
     }
-    if (unresolved) this.warn(`${unresolved} citation(s) refer to nodes or edges the package does not hold and were skipped`);
-    const common = ['id', 'source_id', 'chunk_id', 'confidence', 'extraction_method', 'context_snippet', 'citation_metadata', 'created_at'];
+    if (unresolved)
+      this.warn(`${unresolved} citation(s) refer to nodes or edges the package does not hold and were skipped`);
+    const common = [
+      'id',
+      'source_id',
+      'chunk_id',
+      'confidence',
+      'extraction_method',
+      'context_snippet',
+      'citation_metadata',
+      'created_at',
+    ];
     await insertRows(this.trx, 'source_citations', ['entity_uri', ...common], entity);
     await insertRows(this.trx, 'relationship_citations', ['edge_id', ...common], relationship);
     this.stats.citations_imported = entity.length + relationship.length;
@@ -432,7 +668,9 @@ class ImportRun {
     if (!definitions.length && !triggers.length) return;
     const importer = this.options.workflows;
     if (!importer) {
-      this.warn(`${definitions.length} workflow(s) and ${triggers.length} trigger(s) not imported: workflows are not available in this build`);
+      this.warn(
+        `${definitions.length} workflow(s) and ${triggers.length} trigger(s) not imported: workflows are not available in this build`,
+      );
       this.stats.workflows_skipped += definitions.length;
       this.stats.triggers_skipped += triggers.length;
       return;
@@ -452,13 +690,19 @@ class ImportRun {
       }
     }
     for (const trigger of triggers) {
-      const workflowId = workflowIds.get(trigger.workflow_id) ?? ((await importer.workflowExists(this.trx, trigger.workflow_id)) ? trigger.workflow_id : undefined);
+      const workflowId =
+        workflowIds.get(trigger.workflow_id) ??
+        ((await importer.workflowExists(this.trx, trigger.workflow_id)) ? trigger.workflow_id : undefined);
       if (!workflowId) {
         this.stats.triggers_skipped += 1;
-        this.warn(`Trigger '${trigger.name}' was not imported: its workflow '${trigger.workflow_id}' is neither in the package nor in this database`);
+        this.warn(
+          `Trigger '${trigger.name}' was not imported: its workflow '${trigger.workflow_id}' is neither in the package nor in this database`,
+        );
         continue;
       }
-      this.stats[(await importer.importTrigger(this.trx, trigger, workflowId)) ? 'triggers_imported' : 'triggers_skipped'] += 1;
+      this.stats[
+        (await importer.importTrigger(this.trx, trigger, workflowId)) ? 'triggers_imported' : 'triggers_skipped'
+      ] += 1;
     }
   }
 }

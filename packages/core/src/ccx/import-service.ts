@@ -8,7 +8,15 @@ import { readCcxPackage } from './read-package.ts';
 
 /** What a valid package holds, as checked before anything is queued or written. */
 export interface ValidatedCcx extends CcxPackageInfo {
-  counts: { templates: number; nodes: number; edges: number; sources: number; chunks: number; workflows: number; triggers: number };
+  counts: {
+    templates: number;
+    nodes: number;
+    edges: number;
+    sources: number;
+    chunks: number;
+    workflows: number;
+    triggers: number;
+  };
   warnings: string[];
 }
 
@@ -21,8 +29,12 @@ export async function validateCcxPackage(bytes: Buffer): Promise<ValidatedCcx> {
   return {
     ...content.info,
     counts: {
-      templates: content.templates.length, nodes: content.nodes.length, edges: content.edges.length, sources: content.sources.length,
-      chunks: content.sources.reduce((sum, source) => sum + source.chunks.length, 0), workflows: content.workflows.length,
+      templates: content.templates.length,
+      nodes: content.nodes.length,
+      edges: content.edges.length,
+      sources: content.sources.length,
+      chunks: content.sources.reduce((sum, source) => sum + source.chunks.length, 0),
+      workflows: content.workflows.length,
       triggers: content.triggers.length,
     },
     warnings: content.warnings,
@@ -30,7 +42,10 @@ export async function validateCcxPackage(bytes: Buffer): Promise<ValidatedCcx> {
 }
 
 /** Validates the package, stores it under the data directory and queues its import (operations lane). */
-export async function queueCcxImport(platform: Platform, input: { bytes: Buffer; merge: boolean; database?: string }): Promise<{ task_id: string }> {
+export async function queueCcxImport(
+  platform: Platform,
+  input: { bytes: Buffer; merge: boolean; database?: string },
+): Promise<{ task_id: string }> {
   const validated = await validateCcxPackage(input.bytes);
   const database = input.database ?? platform.databases.currentName();
   platform.databases.info(database);
@@ -39,9 +54,16 @@ export async function queueCcxImport(platform: Platform, input: { bytes: Buffer;
   await fs.promises.writeFile(file, input.bytes);
   try {
     const task = await platform.queue.submit({
-      queue: 'operations', operation: importCcxOperation, priority: platform.settings.get().priorities.background,
+      queue: 'operations',
+      operation: importCcxOperation,
+      priority: platform.settings.get().priorities.background,
       data: { database, file, merge: input.merge },
-      metadata: { database, operation_type: importCcxOperation, package_name: validated.name, package_version: validated.package_version },
+      metadata: {
+        database,
+        operation_type: importCcxOperation,
+        package_name: validated.name,
+        package_version: validated.package_version,
+      },
     });
     return { task_id: task.task_id };
   } catch (error) {

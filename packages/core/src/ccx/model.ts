@@ -144,12 +144,19 @@ const storedForm = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 export function isoDate(value: unknown): string | null {
   if (typeof value !== 'string' || !value.trim()) return null;
   if (storedForm.test(value)) return value;
-  const parsed = new Date(value.trim().replace(' ', 'T').replace(/(\.\d{3})\d+/, '$1'));
+  const parsed = new Date(
+    value
+      .trim()
+      .replace(' ', 'T')
+      .replace(/(\.\d{3})\d+/, '$1'),
+  );
   return Number.isNaN(parsed.getTime()) ? null : parsed.toISOString();
 }
 
 export function objectOrNull(value: unknown): Record<string, unknown> | null {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : null;
 }
 
 export function stringOrNull(value: unknown): string | null {

@@ -12,8 +12,14 @@ export const ccxModule: FeatureModule<CcxService> = {
   tables: [],
   defineTasks(registry, platform) {
     defineCcxOperations(registry, {
-      databases: platform.databases, paths: platform.paths, settings: () => platform.settings.get(), embeddings: platform.providers.embeddings,
-      queue: platform.queue, events: platform.graphEvents, writers: platform.vectorWriters, version: platform.version,
+      databases: platform.databases,
+      paths: platform.paths,
+      settings: () => platform.settings.get(),
+      embeddings: platform.providers.embeddings,
+      queue: platform.queue,
+      events: platform.graphEvents,
+      writers: platform.vectorWriters,
+      version: platform.version,
       triggersChanged: (database) => platform.automation.triggersChanged(database),
     });
   },

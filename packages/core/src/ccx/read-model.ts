@@ -18,7 +18,6 @@ import { userVectorModel } from '../graph/index.ts';
 import type { Db } from '../storage/index.ts';
 import { entityUri, ownIri } from './format-v2.ts';
 
-
 export interface ExportScope {
   /** null: the whole database. */
   sourceIds: string[] | null;
@@ -42,12 +41,17 @@ const json = (text: unknown): unknown => {
 };
 
 export async function citedNodeIds(db: Db, sourceIds: string[]): Promise<Set<string>> {
-  const rows = (await db.raw('SELECT DISTINCT entity_uri AS id FROM source_citations WHERE source_id IN (SELECT value FROM json_each(?))', [JSON.stringify(sourceIds)])) as { id: string }[];
+  const rows = (await db.raw(
+    'SELECT DISTINCT entity_uri AS id FROM source_citations WHERE source_id IN (SELECT value FROM json_each(?))',
+    [JSON.stringify(sourceIds)],
+  )) as { id: string }[];
   return new Set(rows.map((row) => row.id));
 }
 
 export async function existingSourceIds(db: Db, sourceIds: string[]): Promise<string[]> {
-  const rows = (await db.raw('SELECT id FROM sources WHERE id IN (SELECT value FROM json_each(?)) ORDER BY rowid', [JSON.stringify(sourceIds)])) as { id: string }[];
+  const rows = (await db.raw('SELECT id FROM sources WHERE id IN (SELECT value FROM json_each(?)) ORDER BY rowid', [
+    JSON.stringify(sourceIds),
+  ])) as { id: string }[];
   return rows.map((row) => row.id);
 }
 
@@ -56,15 +60,36 @@ export async function templateRecords(db: Db, scope: ExportScope, usedTemplateId
   const rows: TemplateRow[] = await db('graph_templates').where({ is_system: false }).orderBy('rowid').select();
   const sources = new Set(scope.sourceIds ?? []);
   return rows
-    .filter((row) => !scope.sourceIds || usedTemplateIds.has(row.id) || (row.source_id !== null && sources.has(row.source_id)))
+    .filter(
+      (row) =>
+        !scope.sourceIds || usedTemplateIds.has(row.id) || (row.source_id !== null && sources.has(row.source_id)),
+    )
     .map((row) => ({
-      id: row.id, name: row.name, template_type: row.template_type, description: row.description, properties: json(row.properties) ?? [], is_system: false,
-      color: row.color, icon: row.icon, created_at: row.created_at, updated_at: row.updated_at, source_id: row.source_id, ccx_iri: ownIri('template', row.id),
+      id: row.id,
+      name: row.name,
+      template_type: row.template_type,
+      description: row.description,
+      properties: json(row.properties) ?? [],
+      is_system: false,
+      color: row.color,
+      icon: row.icon,
+      created_at: row.created_at,
+      updated_at: row.updated_at,
+      source_id: row.source_id,
+      ccx_iri: ownIri('template', row.id),
     }));
 }
 
-async function linkedSources(db: Db, table: 'node_sources' | 'edge_sources', column: 'node_id' | 'edge_id', ids: string[]): Promise<Map<string, string[]>> {
-  const rows = (await db.raw(`SELECT ${column} AS id, source_id FROM ${table} WHERE ${column} IN (SELECT value FROM json_each(?))`, [JSON.stringify(ids)])) as { id: string; source_id: string }[];
+async function linkedSources(
+  db: Db,
+  table: 'node_sources' | 'edge_sources',
+  column: 'node_id' | 'edge_id',
+  ids: string[],
+): Promise<Map<string, string[]>> {
+  const rows = (await db.raw(
+    `SELECT ${column} AS id, source_id FROM ${table} WHERE ${column} IN (SELECT value FROM json_each(?))`,
+    [JSON.stringify(ids)],
+  )) as { id: string; source_id: string }[];
   const byId = new Map<string, string[]>();
   for (const row of rows) byId.set(row.id, [...(byId.get(row.id) ?? []), row.source_id]);
   return byId;
@@ -96,13 +121,17 @@ interface Exported {
 
 type NodeRowOut = Omit<NodeRow, 'embedding'> & Exported & { name_key: string | null };
 
-const nodeColumns = 'rowid, id, template_id, label, properties, position_x, position_y, source_id, ccx_iri, name_key, extracted, created_at, updated_at';
+const nodeColumns =
+  'rowid, id, template_id, label, properties, position_x, position_y, source_id, ccx_iri, name_key, extracted, created_at, updated_at';
 
 async function* nodeRowPages(db: Db, scope: ExportScope): AsyncGenerator<NodeRowOut[]> {
   if (scope.nodeIds) {
     const ids = [...scope.nodeIds];
     for (let start = 0; start < ids.length; start += idBatch) {
-      yield (await db.raw(`SELECT ${nodeColumns} FROM graph_nodes WHERE id IN (SELECT value FROM json_each(?)) ORDER BY rowid`, [JSON.stringify(ids.slice(start, start + idBatch))])) as NodeRowOut[];
+      yield (await db.raw(
+        `SELECT ${nodeColumns} FROM graph_nodes WHERE id IN (SELECT value FROM json_each(?)) ORDER BY rowid`,
+        [JSON.stringify(ids.slice(start, start + idBatch))],
+      )) as NodeRowOut[];
     }
     return;
   }
@@ -116,24 +145,38 @@ export async function* nodeRecords(db: Db, scope: ExportScope): AsyncGenerator<R
     const sources = await linkedSources(db, 'node_sources', 'node_id', ids);
     const vectors = scope.vectors ? await nodeVectors(db, ids, scope.vectors) : null;
     yield rows.map((row) => ({
-      id: row.id, label: row.label, template_id: row.template_id, entity_type: null, properties: json(row.properties) ?? {},
+      id: row.id,
+      label: row.label,
+      template_id: row.template_id,
+      entity_type: null,
+      properties: json(row.properties) ?? {},
       position: row.position_x === null || row.position_y === null ? null : { x: row.position_x, y: row.position_y },
-      source_id: row.source_id, source_ids: sources.get(row.id) ?? [], ...(vectors ? { embedding: vectors.get(row.id) ?? null } : {}),
-      extracted: Boolean(row.extracted), name_key: row.name_key, ccx_iri: row.ccx_iri ?? ownIri('node', row.id), created_at: row.created_at, updated_at: row.updated_at,
+      source_id: row.source_id,
+      source_ids: sources.get(row.id) ?? [],
+      ...(vectors ? { embedding: vectors.get(row.id) ?? null } : {}),
+      extracted: Boolean(row.extracted),
+      name_key: row.name_key,
+      ccx_iri: row.ccx_iri ?? ownIri('node', row.id),
+      created_at: row.created_at,
+      updated_at: row.updated_at,
     }));
   }
 }
 
 type EdgeRowOut = EdgeRow & Exported;
 
-const edgeColumns = 'rowid, id, template_id, source_node_id, target_node_id, label, properties, source_id, ccx_iri, extracted, created_at, updated_at';
+const edgeColumns =
+  'rowid, id, template_id, source_node_id, target_node_id, label, properties, source_id, ccx_iri, extracted, created_at, updated_at';
 
 async function* edgeRowPages(db: Db, scope: ExportScope): AsyncGenerator<EdgeRowOut[]> {
   if (scope.nodeIds) {
     const kept = scope.nodeIds;
     const ids = [...kept];
     for (let start = 0; start < ids.length; start += idBatch) {
-      const rows = (await db.raw(`SELECT ${edgeColumns} FROM graph_edges WHERE source_node_id IN (SELECT value FROM json_each(?)) ORDER BY rowid`, [JSON.stringify(ids.slice(start, start + idBatch))])) as EdgeRowOut[];
+      const rows = (await db.raw(
+        `SELECT ${edgeColumns} FROM graph_edges WHERE source_node_id IN (SELECT value FROM json_each(?)) ORDER BY rowid`,
+        [JSON.stringify(ids.slice(start, start + idBatch))],
+      )) as EdgeRowOut[];
       yield rows.filter((row) => kept.has(row.target_node_id));
     }
     return;
@@ -144,11 +187,25 @@ async function* edgeRowPages(db: Db, scope: ExportScope): AsyncGenerator<EdgeRow
 /** Edges as CCX 2.0 edge records (with both ends in a by-sources export's node set), a page at a time. */
 export async function* edgeRecords(db: Db, scope: ExportScope): AsyncGenerator<Row[]> {
   for await (const rows of edgeRowPages(db, scope)) {
-    const sources = await linkedSources(db, 'edge_sources', 'edge_id', rows.map((row) => row.id));
+    const sources = await linkedSources(
+      db,
+      'edge_sources',
+      'edge_id',
+      rows.map((row) => row.id),
+    );
     yield rows.map((row) => ({
-      id: row.id, template_id: row.template_id, source_node_id: row.source_node_id, target_node_id: row.target_node_id, label: row.label,
-      properties: json(row.properties) ?? {}, source_id: row.source_id, source_ids: sources.get(row.id) ?? [], extracted: Boolean(row.extracted),
-      ccx_iri: row.ccx_iri ?? ownIri('rel', row.id), created_at: row.created_at, updated_at: row.updated_at,
+      id: row.id,
+      template_id: row.template_id,
+      source_node_id: row.source_node_id,
+      target_node_id: row.target_node_id,
+      label: row.label,
+      properties: json(row.properties) ?? {},
+      source_id: row.source_id,
+      source_ids: sources.get(row.id) ?? [],
+      extracted: Boolean(row.extracted),
+      ccx_iri: row.ccx_iri ?? ownIri('rel', row.id),
+      created_at: row.created_at,
+      updated_at: row.updated_at,
     }));
   }
 }
@@ -161,7 +218,9 @@ interface SourceRowOut {
 
 async function* sourceRowPages(db: Db, scope: ExportScope): AsyncGenerator<SourceRowOut[]> {
   if (scope.sourceIds) {
-    yield (await db.raw('SELECT rowid, * FROM sources WHERE id IN (SELECT value FROM json_each(?)) ORDER BY rowid', [JSON.stringify(scope.sourceIds)])) as SourceRowOut[];
+    yield (await db.raw('SELECT rowid, * FROM sources WHERE id IN (SELECT value FROM json_each(?)) ORDER BY rowid', [
+      JSON.stringify(scope.sourceIds),
+    ])) as SourceRowOut[];
     return;
   }
   yield* byRowid<SourceRowOut>(db, 'SELECT rowid, * FROM sources', 100);
@@ -171,7 +230,12 @@ async function* sourceRowPages(db: Db, scope: ExportScope): AsyncGenerator<Sourc
  * Sources as `sources.jsonl` records with their chunks, citations and tags, one source at a time.
  * `keptEdges` limits a by-sources export's relationship citations to the edges it carries.
  */
-export async function* sourceRecords(db: Db, scope: ExportScope, includeVectors: boolean, keptEdges: Set<string> | null): AsyncGenerator<Row> {
+export async function* sourceRecords(
+  db: Db,
+  scope: ExportScope,
+  includeVectors: boolean,
+  keptEdges: Set<string> | null,
+): AsyncGenerator<Row> {
   for await (const rows of sourceRowPages(db, scope)) {
     for (const source of rows) {
       const chunks = (await db.raw(
@@ -188,27 +252,68 @@ export async function* sourceRecords(db: Db, scope: ExportScope, includeVectors:
         'SELECT id, edge_id, chunk_id, confidence, extraction_method, context_snippet, citation_metadata, created_at FROM relationship_citations WHERE source_id = ? ORDER BY rowid',
         [source.id],
       )) as Row[];
-      const tags = (await db.raw('SELECT t.id, t.name, t.color FROM source_tag_links l JOIN source_tags t ON t.id = l.tag_id WHERE l.source_id = ? ORDER BY t.name', [source.id])) as Row[];
+      const tags = (await db.raw(
+        'SELECT t.id, t.name, t.color FROM source_tag_links l JOIN source_tags t ON t.id = l.tag_id WHERE l.source_id = ? ORDER BY t.name',
+        [source.id],
+      )) as Row[];
       yield {
-        id: source.id, database_name: null, version: 1, parent_id: null, source_type: source.source_type, title: source.title, filename: source.filename,
-        origin_url: source.origin_url, chunk_count: chunks.length, total_content_length: chunks.reduce((sum, chunk) => sum + String(chunk.content).length, 0),
-        embedding_model: source.embedding_model, embedding_dimensions: source.embedding_dimensions, status: source.status, extraction_domain: source.extraction_domain,
-        created_at: source.created_at, updated_at: source.updated_at, metadata: json(source.user_metadata) ?? {}, ccx_iri: ownIri('source', source.id),
+        id: source.id,
+        database_name: null,
+        version: 1,
+        parent_id: null,
+        source_type: source.source_type,
+        title: source.title,
+        filename: source.filename,
+        origin_url: source.origin_url,
+        chunk_count: chunks.length,
+        total_content_length: chunks.reduce((sum, chunk) => sum + String(chunk.content).length, 0),
+        embedding_model: source.embedding_model,
+        embedding_dimensions: source.embedding_dimensions,
+        status: source.status,
+        extraction_domain: source.extraction_domain,
+        created_at: source.created_at,
+        updated_at: source.updated_at,
+        metadata: json(source.user_metadata) ?? {},
+        ccx_iri: ownIri('source', source.id),
         chunks: chunks.map((chunk) => ({
-          id: chunk.id, chunk_index: chunk.chunk_index, content: chunk.content, page_number: chunk.page_number, section: chunk.section, status: 'committed',
-          embedding_model: chunk.model ?? null, embedding_dimensions: chunk.dimensions ?? null, metadata: json(chunk.chunk_metadata),
-          start_offset: chunk.start_offset, end_offset: chunk.end_offset, created_at: chunk.created_at,
+          id: chunk.id,
+          chunk_index: chunk.chunk_index,
+          content: chunk.content,
+          page_number: chunk.page_number,
+          section: chunk.section,
+          status: 'committed',
+          embedding_model: chunk.model ?? null,
+          embedding_dimensions: chunk.dimensions ?? null,
+          metadata: json(chunk.chunk_metadata),
+          start_offset: chunk.start_offset,
+          end_offset: chunk.end_offset,
+          created_at: chunk.created_at,
           ...(includeVectors && chunk.vector ? { embedding: (chunk.vector as Buffer).toString('base64') } : {}),
         })),
         citations: citations.map((citation) => ({
-          id: citation.id, entity_uri: entityUri(String(citation.entity_uri)), entity_label: citation.entity_label, entity_type: citation.entity_type,
-          chunk_id: citation.chunk_id, confidence: citation.confidence, extraction_method: citation.extraction_method, context_snippet: citation.context_snippet,
-          created_at: citation.created_at, metadata: json(citation.citation_metadata),
+          id: citation.id,
+          entity_uri: entityUri(String(citation.entity_uri)),
+          entity_label: citation.entity_label,
+          entity_type: citation.entity_type,
+          chunk_id: citation.chunk_id,
+          confidence: citation.confidence,
+          extraction_method: citation.extraction_method,
+          context_snippet: citation.context_snippet,
+          created_at: citation.created_at,
+          metadata: json(citation.citation_metadata),
         })),
-        relationship_citations: relationshipCitations.filter((citation) => !keptEdges || keptEdges.has(String(citation.edge_id))).map((citation) => ({
-          id: citation.id, edge_id: citation.edge_id, chunk_id: citation.chunk_id, confidence: citation.confidence, extraction_method: citation.extraction_method,
-          context_snippet: citation.context_snippet, created_at: citation.created_at, metadata: json(citation.citation_metadata),
-        })),
+        relationship_citations: relationshipCitations
+          .filter((citation) => !keptEdges || keptEdges.has(String(citation.edge_id)))
+          .map((citation) => ({
+            id: citation.id,
+            edge_id: citation.edge_id,
+            chunk_id: citation.chunk_id,
+            confidence: citation.confidence,
+            extraction_method: citation.extraction_method,
+            context_snippet: citation.context_snippet,
+            created_at: citation.created_at,
+            metadata: json(citation.citation_metadata),
+          })),
         tags: tags.map((tag) => ({ tag_id: tag.id, tag_name: tag.name, tag_color: tag.color, tag_description: null })),
       };
     }

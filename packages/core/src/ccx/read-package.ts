@@ -17,9 +17,11 @@ export function readCcxPackage(bytes: Buffer): CcxContent {
   const hasMimetype = Boolean(archive.get('mimetype'));
   if (!manifestEntry) throw invalidPackage('manifest.json is missing');
   const manifest = parseJson(archive.text(manifestEntry), manifestPath);
-  if (typeof manifest !== 'object' || manifest === null || Array.isArray(manifest)) throw invalidPackage('manifest.json must be a JSON object');
+  if (typeof manifest !== 'object' || manifest === null || Array.isArray(manifest))
+    throw invalidPackage('manifest.json must be a JSON object');
   const version = (manifest as Record<string, unknown>).ccx_version;
-  if (typeof version !== 'string' || !/^\d+\.\d+$/.test(version)) throw invalidPackage('manifest.json: `ccx_version` must be a MAJOR.MINOR version string');
+  if (typeof version !== 'string' || !/^\d+\.\d+$/.test(version))
+    throw invalidPackage('manifest.json: `ccx_version` must be a MAJOR.MINOR version string');
   const major = Number(version.split('.')[0]);
   if (hasMimetype || major === 3) {
     if (major !== 3) throw invalidPackage(`a CCX 3.0 container declares ccx_version ${version}`);

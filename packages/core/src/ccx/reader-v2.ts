@@ -1,7 +1,19 @@
 import { digestMatches, digestsOf } from './checksums.ts';
 import { invalidPackage } from './errors.ts';
 import { dataFiles, manifestPath, nodeIdOfEntityUri, previewPath, readmePath, type DataFileType } from './format-v2.ts';
-import { isoDate, numberOrNull, objectOrNull, stringOrNull, type CcxChunk, type CcxCitation, type CcxContent, type CcxEdge, type CcxNode, type CcxSource, type CcxTemplate } from './model.ts';
+import {
+  isoDate,
+  numberOrNull,
+  objectOrNull,
+  stringOrNull,
+  type CcxChunk,
+  type CcxCitation,
+  type CcxContent,
+  type CcxEdge,
+  type CcxNode,
+  type CcxSource,
+  type CcxTemplate,
+} from './model.ts';
 import { readTriggers, workflowProblems } from './workflows.ts';
 import { checkName, type ZipArchive } from './zip-reader.ts';
 
@@ -24,7 +36,13 @@ export function readCcx2(archive: ZipArchive, manifest: Record<string, unknown>)
   const verified = verifyDeclaredFiles(archive, declaredFiles(manifest));
   const dataPaths = new Set<string>(Object.values(dataFiles).map((file) => file.path));
   for (const entry of archive.entries) {
-    if (entry.name === manifestPath || entry.name === readmePath || entry.name === previewPath || dataPaths.has(entry.name)) continue;
+    if (
+      entry.name === manifestPath ||
+      entry.name === readmePath ||
+      entry.name === previewPath ||
+      dataPaths.has(entry.name)
+    )
+      continue;
     warnings.push(`Ignored '${entry.name}': not part of a CCX 2.0 package Rhizome reads`);
   }
   const name = stringOrNull(manifest.name) ?? 'unnamed';
@@ -42,16 +60,29 @@ export function readCcx2(archive: ZipArchive, manifest: Record<string, unknown>)
   const knowledge = readKnowledge(json('knowledge'), name);
   const workflowsDocument = json('workflows');
   const workflows = readWorkflows(workflowsDocument);
-  const triggers = workflowsDocument === null ? [] : readTriggers(listOf(workflowsDocument, 'triggers', dataFiles.workflows.path));
+  const triggers =
+    workflowsDocument === null ? [] : readTriggers(listOf(workflowsDocument, 'triggers', dataFiles.workflows.path));
   const sourcesText = text('sources');
   const sources = sourcesText === null ? [] : readSources(sourcesText, name);
   const embeddings = objectOrNull(objectOrNull(manifest.knowledge_stats)?.embeddings);
   const model = stringOrNull(embeddings?.model_name);
-  const dimensions = numberOrNull(embeddings?.dimensions) ?? knowledge.nodes.find((node) => node.embedding)?.embedding?.length ?? null;
+  const dimensions =
+    numberOrNull(embeddings?.dimensions) ?? knowledge.nodes.find((node) => node.embedding)?.embedding?.length ?? null;
   return {
-    info: { ccx_version: String(manifest.ccx_version), name, package_version: stringOrNull(manifest.package_version) ?? '1.0.0', license: stringOrNull(manifest.license) },
-    templates, nodes: knowledge.nodes, edges: knowledge.edges, sources, workflows, triggers,
-    node_vector_model: model && dimensions && knowledge.nodes.some((node) => node.embedding) ? { model, dimensions } : null,
+    info: {
+      ccx_version: String(manifest.ccx_version),
+      name,
+      package_version: stringOrNull(manifest.package_version) ?? '1.0.0',
+      license: stringOrNull(manifest.license),
+    },
+    templates,
+    nodes: knowledge.nodes,
+    edges: knowledge.edges,
+    sources,
+    workflows,
+    triggers,
+    node_vector_model:
+      model && dimensions && knowledge.nodes.some((node) => node.embedding) ? { model, dimensions } : null,
     warnings,
   };
 }
@@ -81,16 +112,21 @@ function verifyDeclaredFiles(archive: ZipArchive, declared: DeclaredFile[]): Map
     const entry = archive.get(file.path);
     if (!entry) throw invalidPackage(`'${file.path}' is listed in the manifest but missing from the archive`);
     const data = archive.read(entry);
-    if (file.size !== null && file.size !== data.length) throw invalidPackage(`'${file.path}' has ${data.length} bytes, the manifest says ${file.size}`);
+    if (file.size !== null && file.size !== data.length)
+      throw invalidPackage(`'${file.path}' has ${data.length} bytes, the manifest says ${file.size}`);
     const actual = digestsOf(data);
-    if ((file.sha256 && !digestMatches(file.sha256, actual.sha256)) || (file.sha512 && !digestMatches(file.sha512, actual.sha512))) {
+    if (
+      (file.sha256 && !digestMatches(file.sha256, actual.sha256)) ||
+      (file.sha512 && !digestMatches(file.sha512, actual.sha512))
+    ) {
       throw invalidPackage(`checksum mismatch for '${file.path}'`);
     }
     covered.add(file.path);
     if (dataPaths.has(file.path)) verified.set(file.path, data);
   }
   for (const path of [...Object.values(dataFiles).map((file) => file.path), previewPath]) {
-    if (archive.get(path) && !covered.has(path)) throw invalidPackage(`'${path}' is not covered by a checksum in the manifest`);
+    if (archive.get(path) && !covered.has(path))
+      throw invalidPackage(`'${path}' is not covered by a checksum in the manifest`);
   }
   return verified;
 }
@@ -132,12 +168,20 @@ function readTemplates(document: unknown, name: string): CcxTemplate[] {
     const where = `templates.jsonld: templates[${index}]`;
     const key = requiredString(item, 'id', where);
     const type = item.template_type ?? 'node';
-    if (type !== 'node' && type !== 'edge') throw invalidPackage(`${where} has template_type '${String(type)}'; expected node or edge`);
-    if (item.properties !== undefined && !Array.isArray(item.properties)) throw invalidPackage(`${where}: properties must be a list`);
+    if (type !== 'node' && type !== 'edge')
+      throw invalidPackage(`${where} has template_type '${String(type)}'; expected node or edge`);
+    if (item.properties !== undefined && !Array.isArray(item.properties))
+      throw invalidPackage(`${where}: properties must be a list`);
     return {
-      key, iri: stringOrNull(item.ccx_iri) ?? `urn:ccx:${name}:template/${key}`, name: requiredString(item, 'name', where), template_type: type,
-      description: stringOrNull(item.description), icon: stringOrNull(item.icon), color: stringOrNull(item.color),
-      properties: (item.properties as unknown[] | undefined) ?? [], source_key: stringOrNull(item.source_id),
+      key,
+      iri: stringOrNull(item.ccx_iri) ?? `urn:ccx:${name}:template/${key}`,
+      name: requiredString(item, 'name', where),
+      template_type: type,
+      description: stringOrNull(item.description),
+      icon: stringOrNull(item.icon),
+      color: stringOrNull(item.color),
+      properties: (item.properties as unknown[] | undefined) ?? [],
+      source_key: stringOrNull(item.source_id),
     };
   });
 }
@@ -149,17 +193,31 @@ function readKnowledge(document: unknown, name: string): { nodes: CcxNode[]; edg
     const where = `knowledge.jsonld: nodes[${index}]`;
     const key = requiredString(item, 'id', where);
     const position = objectOrNull(item.position);
-    const embedding = Array.isArray(item.embedding) && item.embedding.length && item.embedding.every((value) => typeof value === 'number') ? (item.embedding as number[]) : null;
+    const embedding =
+      Array.isArray(item.embedding) &&
+      item.embedding.length &&
+      item.embedding.every((value) => typeof value === 'number')
+        ? (item.embedding as number[])
+        : null;
     const primary = stringOrNull(item.source_id);
     return {
-      key, iri: stringOrNull(item.ccx_iri) ?? `urn:ccx:${name}:node/${key}`,
+      key,
+      iri: stringOrNull(item.ccx_iri) ?? `urn:ccx:${name}:node/${key}`,
       label: stringOrNull(item.label) ?? stringOrNull(item.name) ?? 'Unnamed Node',
-      template_key: stringOrNull(item.template_id), template_name: stringOrNull(item.template_name) ?? stringOrNull(item.entity_type),
+      template_key: stringOrNull(item.template_id),
+      template_name: stringOrNull(item.template_name) ?? stringOrNull(item.entity_type),
       properties: objectOrNull(item.properties) ?? {},
-      position: position && numberOrNull(position.x) !== null && numberOrNull(position.y) !== null ? { x: position.x as number, y: position.y as number } : null,
-      embedding, source_keys: keyList(item.source_ids, primary), primary_source_key: primary,
-      extracted: item.extracted === true, name_key: stringOrNull(item.name_key),
-      created_at: isoDate(item.created_at), updated_at: isoDate(item.updated_at),
+      position:
+        position && numberOrNull(position.x) !== null && numberOrNull(position.y) !== null
+          ? { x: position.x as number, y: position.y as number }
+          : null,
+      embedding,
+      source_keys: keyList(item.source_ids, primary),
+      primary_source_key: primary,
+      extracted: item.extracted === true,
+      name_key: stringOrNull(item.name_key),
+      created_at: isoDate(item.created_at),
+      updated_at: isoDate(item.updated_at),
     };
   });
   const edges = listOf(document, 'edges', path).map((item, index): CcxEdge => {
@@ -167,11 +225,18 @@ function readKnowledge(document: unknown, name: string): { nodes: CcxNode[]; edg
     const key = requiredString(item, 'id', where);
     const primary = stringOrNull(item.source_id);
     return {
-      key, iri: stringOrNull(item.ccx_iri) ?? `urn:ccx:${name}:rel/${key}`, template_key: stringOrNull(item.template_id),
-      source_node_key: requiredString(item, 'source_node_id', where), target_node_key: requiredString(item, 'target_node_id', where),
-      label: stringOrNull(item.label) ?? 'related_to', properties: objectOrNull(item.properties) ?? {},
-      source_keys: keyList(item.source_ids, primary), primary_source_key: primary, extracted: item.extracted === true,
-      created_at: isoDate(item.created_at), updated_at: isoDate(item.updated_at),
+      key,
+      iri: stringOrNull(item.ccx_iri) ?? `urn:ccx:${name}:rel/${key}`,
+      template_key: stringOrNull(item.template_id),
+      source_node_key: requiredString(item, 'source_node_id', where),
+      target_node_key: requiredString(item, 'target_node_id', where),
+      label: stringOrNull(item.label) ?? 'related_to',
+      properties: objectOrNull(item.properties) ?? {},
+      source_keys: keyList(item.source_ids, primary),
+      primary_source_key: primary,
+      extracted: item.extracted === true,
+      created_at: isoDate(item.created_at),
+      updated_at: isoDate(item.updated_at),
     };
   });
   return { nodes, edges };
@@ -182,7 +247,10 @@ function readWorkflows(document: unknown): Record<string, unknown>[] {
   const definitions = listOf(document, 'workflows', dataFiles.workflows.path);
   definitions.forEach((definition, index) => {
     const problems = workflowProblems(definition);
-    if (problems.length) throw invalidPackage(`workflows.jsonld: workflows[${index}] is not a workflow definition (${problems.join('; ')})`);
+    if (problems.length)
+      throw invalidPackage(
+        `workflows.jsonld: workflows[${index}] is not a workflow definition (${problems.join('; ')})`,
+      );
   });
   return definitions;
 }
@@ -195,27 +263,53 @@ function readSources(text: string, name: string): CcxSource[] {
     if (!item) throw invalidPackage(`${where} must be a JSON object`);
     const key = requiredString(item, 'id', where);
     for (const field of ['chunks', 'citations', 'relationship_citations', 'tags']) {
-      if (item[field] !== undefined && item[field] !== null && !Array.isArray(item[field])) throw invalidPackage(`${where}: \`${field}\` must be a list`);
+      if (item[field] !== undefined && item[field] !== null && !Array.isArray(item[field]))
+        throw invalidPackage(`${where}: \`${field}\` must be a list`);
     }
-    const objects = (field: string) => ((item[field] as unknown[] | undefined) ?? []).map((value, position) => {
-      const object = objectOrNull(value);
-      if (!object) throw invalidPackage(`${where}: ${field}[${position}] must be an object`);
-      return object;
-    });
-    const chunks = objects('chunks').map((chunk, position) => readChunk(chunk, `${where}: chunks[${position}]`, position));
-    const citation = (target: string) => (entry: Record<string, unknown>): CcxCitation => ({
-      target_key: target, chunk_key: stringOrNull(entry.chunk_id), confidence: numberOrNull(entry.confidence) ?? 1,
-      extraction_method: stringOrNull(entry.extraction_method) ?? 'import', context_snippet: stringOrNull(entry.context_snippet),
-      metadata: objectOrNull(entry.metadata), created_at: isoDate(entry.created_at),
-    });
+    const objects = (field: string) =>
+      ((item[field] as unknown[] | undefined) ?? []).map((value, position) => {
+        const object = objectOrNull(value);
+        if (!object) throw invalidPackage(`${where}: ${field}[${position}] must be an object`);
+        return object;
+      });
+    const chunks = objects('chunks').map((chunk, position) =>
+      readChunk(chunk, `${where}: chunks[${position}]`, position),
+    );
+    const citation =
+      (target: string) =>
+      (entry: Record<string, unknown>): CcxCitation => ({
+        target_key: target,
+        chunk_key: stringOrNull(entry.chunk_id),
+        confidence: numberOrNull(entry.confidence) ?? 1,
+        extraction_method: stringOrNull(entry.extraction_method) ?? 'import',
+        context_snippet: stringOrNull(entry.context_snippet),
+        metadata: objectOrNull(entry.metadata),
+        created_at: isoDate(entry.created_at),
+      });
     const source: CcxSource = {
-      key, iri: stringOrNull(item.ccx_iri) ?? `urn:ccx:${name}:source/${key}`, title: stringOrNull(item.title), filename: stringOrNull(item.filename),
-      source_type: stringOrNull(item.source_type) ?? 'text', origin_url: stringOrNull(item.origin_url), status: stringOrNull(item.status) ?? 'committed',
-      extraction_domain: stringOrNull(item.extraction_domain), metadata: objectOrNull(item.metadata) ?? {},
-      created_at: isoDate(item.created_at), updated_at: isoDate(item.updated_at), chunks,
-      citations: objects('citations').map((entry, position) => citation(nodeIdOfEntityUri(requiredString(entry, 'entity_uri', `${where}: citations[${position}]`)))(entry)),
-      relationship_citations: objects('relationship_citations').map((entry, position) => citation(requiredString(entry, 'edge_id', `${where}: relationship_citations[${position}]`))(entry)),
-      tags: objects('tags').flatMap((tag) => (typeof tag.tag_name === 'string' && tag.tag_name ? [{ name: tag.tag_name, color: stringOrNull(tag.tag_color) }] : [])),
+      key,
+      iri: stringOrNull(item.ccx_iri) ?? `urn:ccx:${name}:source/${key}`,
+      title: stringOrNull(item.title),
+      filename: stringOrNull(item.filename),
+      source_type: stringOrNull(item.source_type) ?? 'text',
+      origin_url: stringOrNull(item.origin_url),
+      status: stringOrNull(item.status) ?? 'committed',
+      extraction_domain: stringOrNull(item.extraction_domain),
+      metadata: objectOrNull(item.metadata) ?? {},
+      created_at: isoDate(item.created_at),
+      updated_at: isoDate(item.updated_at),
+      chunks,
+      citations: objects('citations').map((entry, position) =>
+        citation(nodeIdOfEntityUri(requiredString(entry, 'entity_uri', `${where}: citations[${position}]`)))(entry),
+      ),
+      relationship_citations: objects('relationship_citations').map((entry, position) =>
+        citation(requiredString(entry, 'edge_id', `${where}: relationship_citations[${position}]`))(entry),
+      ),
+      tags: objects('tags').flatMap((tag) =>
+        typeof tag.tag_name === 'string' && tag.tag_name
+          ? [{ name: tag.tag_name, color: stringOrNull(tag.tag_color) }]
+          : [],
+      ),
     };
     return [source];
   });
@@ -228,13 +322,26 @@ function readChunk(chunk: Record<string, unknown>, where: string, position: numb
   if (typeof chunk.embedding === 'string' && chunk.embedding) {
     const bytes = Buffer.from(chunk.embedding, 'base64');
     const dimensions = numberOrNull(chunk.embedding_dimensions) ?? bytes.length / 4;
-    if (bytes.length !== dimensions * 4) throw invalidPackage(`${where}: the embedding holds ${bytes.length} bytes, not ${dimensions} float32 values`);
+    if (bytes.length !== dimensions * 4)
+      throw invalidPackage(`${where}: the embedding holds ${bytes.length} bytes, not ${dimensions} float32 values`);
     const model = stringOrNull(chunk.embedding_model);
-    if (model) embedding = { model, dimensions, values: new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length)) };
+    if (model)
+      embedding = {
+        model,
+        dimensions,
+        values: new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length)),
+      };
   }
   return {
-    key, chunk_index: numberOrNull(chunk.chunk_index) ?? position, content: chunk.content, page_number: numberOrNull(chunk.page_number),
-    section: stringOrNull(chunk.section), metadata: objectOrNull(chunk.metadata), start_offset: numberOrNull(chunk.start_offset), end_offset: numberOrNull(chunk.end_offset),
-    created_at: isoDate(chunk.created_at), embedding,
+    key,
+    chunk_index: numberOrNull(chunk.chunk_index) ?? position,
+    content: chunk.content,
+    page_number: numberOrNull(chunk.page_number),
+    section: stringOrNull(chunk.section),
+    metadata: objectOrNull(chunk.metadata),
+    start_offset: numberOrNull(chunk.start_offset),
+    end_offset: numberOrNull(chunk.end_offset),
+    created_at: isoDate(chunk.created_at),
+    embedding,
   };
 }

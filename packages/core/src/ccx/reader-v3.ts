@@ -1,6 +1,18 @@
 import { digestMatches, digestsOf } from './checksums.ts';
 import { invalidPackage } from './errors.ts';
-import { isoDate, numberOrNull, objectOrNull, stringOrNull, type CcxChunk, type CcxCitation, type CcxContent, type CcxEdge, type CcxNode, type CcxSource, type CcxTemplate } from './model.ts';
+import {
+  isoDate,
+  numberOrNull,
+  objectOrNull,
+  stringOrNull,
+  type CcxChunk,
+  type CcxCitation,
+  type CcxContent,
+  type CcxEdge,
+  type CcxNode,
+  type CcxSource,
+  type CcxTemplate,
+} from './model.ts';
 import { parseJson } from './reader-v2.ts';
 import { checkName, type ZipArchive } from './zip-reader.ts';
 
@@ -27,7 +39,8 @@ export function readCcx3(archive: ZipArchive, manifest: Record<string, unknown>)
   const { graphs, assets, signatures } = checkManifest(manifest);
   for (const file of [...graphs, ...assets]) verify(archive, file);
   for (const signature of signatures) {
-    if (!archive.get(signature)) throw invalidPackage(`the declared signature '${signature}' is missing from the archive`);
+    if (!archive.get(signature))
+      throw invalidPackage(`the declared signature '${signature}' is missing from the archive`);
   }
   if (signatures.length) warnings.push('The package signature was not verified (signature checks are not supported)');
   const context = archive.get(contextPath);
@@ -41,20 +54,48 @@ export function readCcx3(archive: ZipArchive, manifest: Record<string, unknown>)
     checkLocalContexts(document, graph.path);
     graphDocuments.set(`${graph.namespace}.${graph.name}`, document);
   }
-  const declared = new Set(['mimetype', 'manifest.json', contextPath, ...graphs.map((graph) => graph.path), ...assets.map((asset) => asset.path), ...signatures]);
-  for (const entry of archive.entries) if (!declared.has(entry.name)) warnings.push(`Ignored '${entry.name}': not declared in the manifest`);
+  const declared = new Set([
+    'mimetype',
+    'manifest.json',
+    contextPath,
+    ...graphs.map((graph) => graph.path),
+    ...assets.map((asset) => asset.path),
+    ...signatures,
+  ]);
+  for (const entry of archive.entries)
+    if (!declared.has(entry.name)) warnings.push(`Ignored '${entry.name}': not declared in the manifest`);
 
   const knowledge = readGraph(graphDocuments.get('ccx.knowledge')!, warnings);
   const templates = readTemplateGraph(graphDocuments.get('chaoscypher.templates'));
   for (const key of graphDocuments.keys()) {
-    if (key !== 'ccx.knowledge' && key !== 'chaoscypher.templates') warnings.push(`Named graph '${key}' is not imported (unknown to Rhizome)`);
+    if (key !== 'ccx.knowledge' && key !== 'chaoscypher.templates')
+      warnings.push(`Named graph '${key}' is not imported (unknown to Rhizome)`);
   }
   const sourcesAsset = assets.find((asset) => asset.path === 'sources.jsonl');
-  const sources = sourcesAsset ? readSourceRecords(archive, archive.text(archive.get('sources.jsonl')!), new Set(assets.map((asset) => asset.path))) : [];
-  if (Array.isArray(manifest.embeddings) && manifest.embeddings.length) warnings.push('Embedding sidecars are not read; the imported items are embedded again in the background');
+  const sources = sourcesAsset
+    ? readSourceRecords(
+        archive,
+        archive.text(archive.get('sources.jsonl')!),
+        new Set(assets.map((asset) => asset.path)),
+      )
+    : [];
+  if (Array.isArray(manifest.embeddings) && manifest.embeddings.length)
+    warnings.push('Embedding sidecars are not read; the imported items are embedded again in the background');
   return {
-    info: { ccx_version: String(manifest.ccx_version), name: String(manifest.name), package_version: String(manifest.package_version), license: stringOrNull(manifest.license) },
-    templates, nodes: knowledge.nodes, edges: knowledge.edges, sources, workflows: [], triggers: [], node_vector_model: null, warnings,
+    info: {
+      ccx_version: String(manifest.ccx_version),
+      name: String(manifest.name),
+      package_version: String(manifest.package_version),
+      license: stringOrNull(manifest.license),
+    },
+    templates,
+    nodes: knowledge.nodes,
+    edges: knowledge.edges,
+    sources,
+    workflows: [],
+    triggers: [],
+    node_vector_model: null,
+    warnings,
   };
 }
 
@@ -62,22 +103,32 @@ function checkMimetype(archive: ZipArchive): void {
   const first = archive.entries[0];
   const mimetype = archive.get('mimetype');
   if (!mimetype) throw invalidPackage('the `mimetype` entry is missing');
-  if (first !== mimetype || mimetype.localHeaderOffset !== 0) throw invalidPackage('the `mimetype` entry must be the first entry of the archive');
+  if (first !== mimetype || mimetype.localHeaderOffset !== 0)
+    throw invalidPackage('the `mimetype` entry must be the first entry of the archive');
   if (mimetype.method !== 0) throw invalidPackage('the `mimetype` entry must be stored uncompressed');
-  if (archive.text(mimetype) !== ccx3Mimetype) throw invalidPackage(`the \`mimetype\` entry must read '${ccx3Mimetype}'`);
+  if (archive.text(mimetype) !== ccx3Mimetype)
+    throw invalidPackage(`the \`mimetype\` entry must read '${ccx3Mimetype}'`);
 }
 
-function checkManifest(manifest: Record<string, unknown>): { graphs: (Declared & { namespace: string; name: string })[]; assets: Declared[]; signatures: string[] } {
+function checkManifest(manifest: Record<string, unknown>): {
+  graphs: (Declared & { namespace: string; name: string })[];
+  assets: Declared[];
+  signatures: string[];
+} {
   for (const field of ['name', 'package_version'] as const) {
-    if (typeof manifest[field] !== 'string' || !manifest[field]) throw invalidPackage(`manifest.json: the required field \`${field}\` is missing`);
+    if (typeof manifest[field] !== 'string' || !manifest[field])
+      throw invalidPackage(`manifest.json: the required field \`${field}\` is missing`);
   }
-  if (!semver.test(manifest.package_version as string)) throw invalidPackage('manifest.json: `package_version` must be a semantic version');
-  if (!Array.isArray(manifest.graphs) || manifest.graphs.length === 0) throw invalidPackage('manifest.json: the required list `graphs` is missing or empty');
+  if (!semver.test(manifest.package_version as string))
+    throw invalidPackage('manifest.json: `package_version` must be a semantic version');
+  if (!Array.isArray(manifest.graphs) || manifest.graphs.length === 0)
+    throw invalidPackage('manifest.json: the required list `graphs` is missing or empty');
   const declared = (item: unknown, where: string): Declared => {
     const object = objectOrNull(item);
     if (!object) throw invalidPackage(`manifest.json: ${where} must be an object`);
     for (const field of ['path', 'media_type', 'sha256', 'sha512']) {
-      if (typeof object[field] !== 'string' || !object[field]) throw invalidPackage(`manifest.json: ${where} has no \`${field}\``);
+      if (typeof object[field] !== 'string' || !object[field])
+        throw invalidPackage(`manifest.json: ${where} has no \`${field}\``);
     }
     checkName(object.path as string);
     return { path: object.path as string, sha256: object.sha256 as string, sha512: object.sha512 as string };
@@ -85,16 +136,21 @@ function checkManifest(manifest: Record<string, unknown>): { graphs: (Declared &
   const graphs = manifest.graphs.map((item, index) => {
     const file = declared(item, `graphs[${index}]`);
     const object = item as Record<string, unknown>;
-    if (typeof object.namespace !== 'string' || typeof object.name !== 'string') throw invalidPackage(`manifest.json: graphs[${index}] needs \`namespace\` and \`name\``);
+    if (typeof object.namespace !== 'string' || typeof object.name !== 'string')
+      throw invalidPackage(`manifest.json: graphs[${index}] needs \`namespace\` and \`name\``);
     return { ...file, namespace: object.namespace, name: object.name, role: object.role };
   });
   const defaults = graphs.filter((graph) => graph.role === 'default');
   if (defaults.length !== 1 || defaults[0].namespace !== 'ccx' || defaults[0].name !== 'knowledge') {
     throw invalidPackage('manifest.json: exactly one default graph, ccx/knowledge, is required');
   }
-  if (manifest.assets !== undefined && !Array.isArray(manifest.assets)) throw invalidPackage('manifest.json: `assets` must be a list');
-  const assets = ((manifest.assets as unknown[] | undefined) ?? []).map((item, index) => declared(item, `assets[${index}]`));
-  if (manifest.signatures !== undefined && !Array.isArray(manifest.signatures)) throw invalidPackage('manifest.json: `signatures` must be a list');
+  if (manifest.assets !== undefined && !Array.isArray(manifest.assets))
+    throw invalidPackage('manifest.json: `assets` must be a list');
+  const assets = ((manifest.assets as unknown[] | undefined) ?? []).map((item, index) =>
+    declared(item, `assets[${index}]`),
+  );
+  if (manifest.signatures !== undefined && !Array.isArray(manifest.signatures))
+    throw invalidPackage('manifest.json: `signatures` must be a list');
   const signatures = ((manifest.signatures as unknown[] | undefined) ?? []).map((item, index) => {
     const path = stringOrNull(objectOrNull(item)?.path);
     if (!path) throw invalidPackage(`manifest.json: signatures[${index}] has no \`path\``);
@@ -108,7 +164,8 @@ function verify(archive: ZipArchive, file: Declared): void {
   const entry = archive.get(file.path);
   if (!entry) throw invalidPackage(`'${file.path}' is declared in the manifest but missing from the archive`);
   const actual = digestsOf(archive.read(entry));
-  if (!digestMatches(file.sha256, actual.sha256) || !digestMatches(file.sha512, actual.sha512)) throw invalidPackage(`checksum mismatch for '${file.path}'`);
+  if (!digestMatches(file.sha256, actual.sha256) || !digestMatches(file.sha512, actual.sha512))
+    throw invalidPackage(`checksum mismatch for '${file.path}'`);
 }
 
 /** Every `@context` in the document must be inline: a string (a URL) or an `@import` would fetch from elsewhere. */
@@ -121,7 +178,8 @@ function checkLocalContexts(document: unknown, path: string): void {
     if (!object) return;
     for (const [key, child] of Object.entries(object)) {
       if (key === '@context') checkContext(child, path);
-      else if (key === '@import') throw invalidPackage(`'${path}' uses \`@import\`; only the bundled local context is allowed`);
+      else if (key === '@import')
+        throw invalidPackage(`'${path}' uses \`@import\`; only the bundled local context is allowed`);
       else visit(child);
     }
   };
@@ -130,11 +188,15 @@ function checkLocalContexts(document: unknown, path: string): void {
 
 function checkContext(context: unknown, path: string): void {
   if (context === null) return;
-  if (typeof context === 'string') throw invalidPackage(`'${path}' refers to a remote @context (${context.slice(0, 200)}); only the bundled local context is allowed`);
+  if (typeof context === 'string')
+    throw invalidPackage(
+      `'${path}' refers to a remote @context (${context.slice(0, 200)}); only the bundled local context is allowed`,
+    );
   if (Array.isArray(context)) return context.forEach((item) => checkContext(item, path));
   const object = objectOrNull(context);
   if (!object) throw invalidPackage(`'${path}' has an invalid @context`);
-  if ('@import' in object) throw invalidPackage(`'${path}' uses \`@import\`; only the bundled local context is allowed`);
+  if ('@import' in object)
+    throw invalidPackage(`'${path}' uses \`@import\`; only the bundled local context is allowed`);
   for (const value of Object.values(object)) {
     const definition = objectOrNull(value);
     if (definition && '@context' in definition) checkContext(definition['@context'], path);
@@ -171,8 +233,18 @@ function readGraph(document: Record<string, unknown>, warnings: string[]): { nod
   const edges: CcxEdge[] = [];
   const plainEdge = (subject: string, label: string, object: string, index: number) => {
     edges.push({
-      key: `${subject} ${label} ${object}`, iri: `${subject}#${encodeURIComponent(label)}-${index}`, template_key: null, source_node_key: subject, target_node_key: object,
-      label, properties: {}, source_keys: [], primary_source_key: null, extracted: false, created_at: null, updated_at: null,
+      key: `${subject} ${label} ${object}`,
+      iri: `${subject}#${encodeURIComponent(label)}-${index}`,
+      template_key: null,
+      source_node_key: subject,
+      target_node_key: object,
+      label,
+      properties: {},
+      source_keys: [],
+      primary_source_key: null,
+      extracted: false,
+      created_at: null,
+      updated_at: null,
     });
   };
   members.forEach((member, index) => {
@@ -182,12 +254,24 @@ function readGraph(document: Record<string, unknown>, warnings: string[]): { nod
     if (types(item).some((type) => relationshipTypes.has(type))) {
       const subject = iriOf(item['ccx:subject']);
       const object = iriOf(item['ccx:object']);
-      if (!subject || !object) throw invalidPackage(`'knowledge.jsonld': relationship '${iri}' needs ccx:subject and ccx:object`);
-      const properties = Object.fromEntries(Object.entries(item).filter(([key]) => !key.startsWith('@') && !key.startsWith('ccx:')));
+      if (!subject || !object)
+        throw invalidPackage(`'knowledge.jsonld': relationship '${iri}' needs ccx:subject and ccx:object`);
+      const properties = Object.fromEntries(
+        Object.entries(item).filter(([key]) => !key.startsWith('@') && !key.startsWith('ccx:')),
+      );
       edges.push({
-        key: iri, iri, template_key: iriOf(item['ccx:relationshipTemplate']), source_node_key: subject, target_node_key: object,
-        label: stringOrNull(item['ccx:predicate']) ?? 'related_to', properties, source_keys: [], primary_source_key: null, extracted: false,
-        created_at: isoDate(item.created_at), updated_at: isoDate(item.updated_at),
+        key: iri,
+        iri,
+        template_key: iriOf(item['ccx:relationshipTemplate']),
+        source_node_key: subject,
+        target_node_key: object,
+        label: stringOrNull(item['ccx:predicate']) ?? 'related_to',
+        properties,
+        source_keys: [],
+        primary_source_key: null,
+        extracted: false,
+        created_at: isoDate(item.created_at),
+        updated_at: isoDate(item.updated_at),
       });
       return;
     }
@@ -200,14 +284,28 @@ function readGraph(document: Record<string, unknown>, warnings: string[]): { nod
     }
     const [type] = types(item);
     nodes.push({
-      key: iri, iri, label: stringOrNull(item.name) ?? iri.slice(Math.max(iri.lastIndexOf('/'), iri.lastIndexOf(':')) + 1),
-      template_key: null, template_name: type ? type.slice(type.lastIndexOf(':') + 1) : null, properties, position: null, embedding: null,
-      source_keys: [], primary_source_key: null, extracted: false, name_key: null, created_at: null, updated_at: null,
+      key: iri,
+      iri,
+      label: stringOrNull(item.name) ?? iri.slice(Math.max(iri.lastIndexOf('/'), iri.lastIndexOf(':')) + 1),
+      template_key: null,
+      template_name: type ? type.slice(type.lastIndexOf(':') + 1) : null,
+      properties,
+      position: null,
+      embedding: null,
+      source_keys: [],
+      primary_source_key: null,
+      extracted: false,
+      name_key: null,
+      created_at: null,
+      updated_at: null,
     });
   });
   const known = new Set(nodes.map((node) => node.iri));
   const dangling = edges.filter((edge) => !known.has(edge.source_node_key) || !known.has(edge.target_node_key));
-  if (dangling.length) warnings.push(`${dangling.length} relationship(s) refer to entities the package does not define and are not imported`);
+  if (dangling.length)
+    warnings.push(
+      `${dangling.length} relationship(s) refer to entities the package does not define and are not imported`,
+    );
   return { nodes, edges: edges.filter((edge) => known.has(edge.source_node_key) && known.has(edge.target_node_key)) };
 }
 
@@ -219,10 +317,19 @@ function readTemplateGraph(document: Record<string, unknown> | undefined): CcxTe
     const iri = stringOrNull(item?.['@id']);
     const name = stringOrNull(item?.name);
     if (!item || !iri || !name) return [];
-    return [{
-      key: iri, iri, name, template_type: item.template_type === 'edge' ? 'edge' : 'node', description: stringOrNull(item.description),
-      icon: stringOrNull(item.icon), color: stringOrNull(item.color), properties: Array.isArray(item.properties) ? item.properties : [], source_key: null,
-    }];
+    return [
+      {
+        key: iri,
+        iri,
+        name,
+        template_type: item.template_type === 'edge' ? 'edge' : 'node',
+        description: stringOrNull(item.description),
+        icon: stringOrNull(item.icon),
+        color: stringOrNull(item.color),
+        properties: Array.isArray(item.properties) ? item.properties : [],
+        source_key: null,
+      },
+    ];
   });
 }
 
@@ -242,15 +349,33 @@ function readSourceRecords(archive: ZipArchive, text: string, declaredAssets: Se
     else if (kind.includes('Source')) {
       const asset = stringOrNull(item.text);
       if (asset) {
-        if (!declaredAssets.has(asset) || !archive.get(asset)) throw invalidPackage(`${where}: the text asset '${asset}' is not a declared asset of the package`);
+        if (!declaredAssets.has(asset) || !archive.get(asset))
+          throw invalidPackage(`${where}: the text asset '${asset}' is not a declared asset of the package`);
         texts.set(iri, archive.text(archive.get(asset)!));
       }
-      const keywords = Array.isArray(item.keywords) ? item.keywords.filter((keyword): keyword is string => typeof keyword === 'string') : [];
+      const keywords = Array.isArray(item.keywords)
+        ? item.keywords.filter((keyword): keyword is string => typeof keyword === 'string')
+        : [];
       sources.set(iri, {
-        key: iri, iri, title: stringOrNull(item.title), filename: null, source_type: 'text', origin_url: stringOrNull(item.url) ?? null, status: 'committed',
+        key: iri,
+        iri,
+        title: stringOrNull(item.title),
+        filename: null,
+        source_type: 'text',
+        origin_url: stringOrNull(item.url) ?? null,
+        status: 'committed',
         extraction_domain: stringOrNull(item.extractionDomain),
-        metadata: Object.fromEntries(Object.entries(item).filter(([key]) => !key.startsWith('@') && !['title', 'text', 'keywords', 'extractionDomain'].includes(key))),
-        created_at: null, updated_at: null, chunks: [], citations: [], relationship_citations: [], tags: keywords.map((name) => ({ name, color: null })),
+        metadata: Object.fromEntries(
+          Object.entries(item).filter(
+            ([key]) => !key.startsWith('@') && !['title', 'text', 'keywords', 'extractionDomain'].includes(key),
+          ),
+        ),
+        created_at: null,
+        updated_at: null,
+        chunks: [],
+        citations: [],
+        relationship_citations: [],
+        tags: keywords.map((name) => ({ name, color: null })),
       });
     } else throw invalidPackage(`${where}: unknown record type '${kind.join(', ') || 'none'}'`);
   });
@@ -267,8 +392,13 @@ function readSourceRecords(archive: ZipArchive, text: string, declaredAssets: Se
       const target = iriOf(citation?.['ccx:citation']);
       if (!citation || !target) continue;
       const cited: CcxCitation = {
-        target_key: target, chunk_key: chunk.key, confidence: numberOrNull(citation['ccx:confidence']) ?? 1,
-        extraction_method: stringOrNull(citation['ccx:extractionMethod']) ?? 'import', context_snippet: null, metadata: null, created_at: null,
+        target_key: target,
+        chunk_key: chunk.key,
+        confidence: numberOrNull(citation['ccx:confidence']) ?? 1,
+        extraction_method: stringOrNull(citation['ccx:extractionMethod']) ?? 'import',
+        context_snippet: null,
+        metadata: null,
+        created_at: null,
       };
       source.citations.push(cited);
     }
@@ -276,7 +406,12 @@ function readSourceRecords(archive: ZipArchive, text: string, declaredAssets: Se
   return [...sources.values()];
 }
 
-function chunkOf(item: Record<string, unknown>, where: string, sourceText: string | undefined, position: number): CcxChunk {
+function chunkOf(
+  item: Record<string, unknown>,
+  where: string,
+  sourceText: string | undefined,
+  position: number,
+): CcxChunk {
   const iri = item['@id'] as string;
   let content = stringOrNull(item.content);
   const selector = objectOrNull(item.selector);
@@ -285,14 +420,25 @@ function chunkOf(item: Record<string, unknown>, where: string, sourceText: strin
   if (content === null) {
     start = numberOrNull(selector?.start);
     end = numberOrNull(selector?.end);
-    if (!selector || selector.type !== 'TextPositionSelector' || start === null || end === null) throw invalidPackage(`${where}: a chunk needs inline \`content\` or a TextPositionSelector`);
-    if (sourceText === undefined) throw invalidPackage(`${where}: the chunk's selector points into a source without a text asset`);
-    if (start < 0 || end < start || end > sourceText.length) throw invalidPackage(`${where}: the selector ${start}-${end} lies outside the source text`);
+    if (!selector || selector.type !== 'TextPositionSelector' || start === null || end === null)
+      throw invalidPackage(`${where}: a chunk needs inline \`content\` or a TextPositionSelector`);
+    if (sourceText === undefined)
+      throw invalidPackage(`${where}: the chunk's selector points into a source without a text asset`);
+    if (start < 0 || end < start || end > sourceText.length)
+      throw invalidPackage(`${where}: the selector ${start}-${end} lies outside the source text`);
     content = sourceText.slice(start, end);
   }
   const index = /#chunk-(\d+)$/.exec(iri);
   return {
-    key: iri, chunk_index: index ? Number(index[1]) - 1 : position, content, page_number: numberOrNull(item.page), section: stringOrNull(item.section),
-    metadata: null, start_offset: start, end_offset: end, created_at: null, embedding: null,
+    key: iri,
+    chunk_index: index ? Number(index[1]) - 1 : position,
+    content,
+    page_number: numberOrNull(item.page),
+    section: stringOrNull(item.section),
+    metadata: null,
+    start_offset: start,
+    end_offset: end,
+    created_at: null,
+    embedding: null,
   };
 }

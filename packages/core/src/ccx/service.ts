@@ -36,14 +36,18 @@ export class CcxService {
   /** What the given sources brought; every id must name a source of the database. */
   async exportBySources(sourceIds: string[], switches: Partial<ExportSwitches>): Promise<{ task_id: string }> {
     await requireSources(this.db, sourceIds);
-    return submitDatabaseTask(this.platform.queue, this.database, exportBySourcesOperation, { ...switches, source_ids: [...new Set(sourceIds)] });
+    return submitDatabaseTask(this.platform.queue, this.database, exportBySourcesOperation, {
+      ...switches,
+      source_ids: [...new Set(sourceIds)],
+    });
   }
 
   /** Validates a received package file and queues its import (replacing the contents unless `merge`). */
   async importFile(file: { path: string; size: number }, merge: boolean): Promise<{ task_id: string }> {
     // Reading it whole is safe: no package within the archive caps can be larger than their total.
     const limit = defaultZipLimits.maxTotalBytes;
-    if (file.size > limit) throw invalidPackage(`the file has ${file.size} bytes; packages of at most ${limit} are accepted`);
+    if (file.size > limit)
+      throw invalidPackage(`the file has ${file.size} bytes; packages of at most ${limit} are accepted`);
     return this.importBytes(await fs.promises.readFile(file.path), merge);
   }
 
@@ -56,11 +60,18 @@ export class CcxService {
     const { tasks, paths } = this.platform;
     const task = await tasks.get(taskId);
     if (!task || !exportOperations.has(task.operation)) throw NotFound.resource('export', taskId);
-    if (task.status !== 'completed') throw new Conflict(`The export task is ${task.status}; the package is available once it completed`, { status: task.status });
+    if (task.status !== 'completed')
+      throw new Conflict(`The export task is ${task.status}; the package is available once it completed`, {
+        status: task.status,
+      });
     const file = exportFile(paths, task.task_id);
     const stat = await fs.promises.stat(file).catch(() => null);
     if (!stat) throw NotFound.resource('export file', taskId);
-    return { file, size: stat.size, filename: (await storedFilename(tasks, task.task_id)) ?? `knowledge_export_${task.task_id}.ccx` };
+    return {
+      file,
+      size: stat.size,
+      filename: (await storedFilename(tasks, task.task_id)) ?? `knowledge_export_${task.task_id}.ccx`,
+    };
   }
 }
 

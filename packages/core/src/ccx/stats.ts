@@ -45,23 +45,32 @@ export class KnowledgeStatsCollector {
     this.dates.add(edge.created_at);
     const label = typeof edge.label === 'string' && edge.label ? edge.label : 'Unknown';
     this.relationshipTypes[label] = (this.relationshipTypes[label] ?? 0) + 1;
-    for (const end of [edge.source_node_id, edge.target_node_id] as string[]) this.degree.set(end, (this.degree.get(end) ?? 0) + 1);
+    for (const end of [edge.source_node_id, edge.target_node_id] as string[])
+      this.degree.set(end, (this.degree.get(end) ?? 0) + 1);
   }
 
   toJSON(embedding: { model: string; provider: string } | null, vectorsIncluded: boolean) {
     const degrees = [...this.degree.values()];
     const model = embedding?.model ?? null;
     return {
-      node_count: this.nodes, edge_count: this.edges, relationship_types: this.relationshipTypes,
+      node_count: this.nodes,
+      edge_count: this.edges,
+      relationship_types: this.relationshipTypes,
       avg_degree: this.nodes ? round(degrees.reduce((sum, value) => sum + value, 0) / this.nodes, 2) : 0,
       max_degree: degrees.reduce((max, value) => Math.max(max, value), 0),
       graph_density: this.nodes > 1 ? round(this.edges / (this.nodes * (this.nodes - 1)), 6) : 0,
       isolated_node_count: Math.max(0, this.nodes - this.degree.size),
       date_range: this.dates.toJSON(),
       embeddings: {
-        is_present: this.withVectors > 0, vectors_included: vectorsIncluded && this.withVectors > 0, node_count: this.withVectors, dimensions: this.dimensions,
-        model_name: model, model_provider: embedding?.provider ?? null, total_embeddable_items: this.nodes,
-        coverage_pct: this.nodes ? round((100 * this.withVectors) / this.nodes, 2) : 0, model_version: model?.includes(':') ? model.slice(model.lastIndexOf(':') + 1) : null,
+        is_present: this.withVectors > 0,
+        vectors_included: vectorsIncluded && this.withVectors > 0,
+        node_count: this.withVectors,
+        dimensions: this.dimensions,
+        model_name: model,
+        model_provider: embedding?.provider ?? null,
+        total_embeddable_items: this.nodes,
+        coverage_pct: this.nodes ? round((100 * this.withVectors) / this.nodes, 2) : 0,
+        model_version: model?.includes(':') ? model.slice(model.lastIndexOf(':') + 1) : null,
       },
     };
   }
@@ -111,26 +120,46 @@ export class SourceStatsCollector {
 
   toJSON(vectorsIncluded: boolean) {
     const mean = this.lengths.length ? this.contentLength / this.lengths.length : 0;
-    const deviation = this.lengths.length ? Math.sqrt(this.lengths.reduce((sum, length) => sum + (length - mean) ** 2, 0) / this.lengths.length) : 0;
+    const deviation = this.lengths.length
+      ? Math.sqrt(this.lengths.reduce((sum, length) => sum + (length - mean) ** 2, 0) / this.lengths.length)
+      : 0;
     const coverage = this.chunks ? round((100 * this.chunksWithEmbeddings) / this.chunks, 2) : 0;
     return {
-      active_sources: 0, archived_sources: this.sources, total_chunks: this.chunks, total_citations: this.citations, source_types: this.types,
-      avg_chunks_per_source: this.sources ? round(this.chunks / this.sources, 2) : 0, total_content_length: this.contentLength, date_range: this.dates.toJSON(),
-      avg_chunk_length: Math.round(mean), min_chunk_length: this.lengths.length ? this.lengths.reduce((min, value) => Math.min(min, value)) : 0, max_chunk_length: this.lengths.reduce((max, value) => Math.max(max, value), 0),
-      chunk_length_std_dev: round(deviation, 2), empty_chunk_count: this.emptyChunks,
-      chunks_with_embeddings: this.chunksWithEmbeddings, embedding_coverage_pct: coverage, embedding_models_used: [...this.models], vectors_included: vectorsIncluded,
+      active_sources: 0,
+      archived_sources: this.sources,
+      total_chunks: this.chunks,
+      total_citations: this.citations,
+      source_types: this.types,
+      avg_chunks_per_source: this.sources ? round(this.chunks / this.sources, 2) : 0,
+      total_content_length: this.contentLength,
+      date_range: this.dates.toJSON(),
+      avg_chunk_length: Math.round(mean),
+      min_chunk_length: this.lengths.length ? this.lengths.reduce((min, value) => Math.min(min, value)) : 0,
+      max_chunk_length: this.lengths.reduce((max, value) => Math.max(max, value), 0),
+      chunk_length_std_dev: round(deviation, 2),
+      empty_chunk_count: this.emptyChunks,
+      chunks_with_embeddings: this.chunksWithEmbeddings,
+      embedding_coverage_pct: coverage,
+      embedding_models_used: [...this.models],
+      vectors_included: vectorsIncluded,
       rag_ready: this.chunks > 0 && coverage === 100 && this.emptyChunks === 0,
       indexing_complete_pct: this.sources ? round((100 * this.indexed) / this.sources, 2) : 0,
       avg_citations_per_source: this.sources ? round(this.citations / this.sources, 2) : 0,
       avg_citation_confidence: this.citations ? round(this.confidenceSum / this.citations, 3) : 0,
-      unique_entities_cited: this.entities.size, extraction_methods: this.methods, chunking_config: null,
+      unique_entities_cited: this.entities.size,
+      extraction_methods: this.methods,
+      chunking_config: null,
     };
   }
 }
 
 export function templateStats(templates: Row[]) {
   let most: Row | null = null;
-  for (const template of templates) if (!most || (template.properties as unknown[]).length > (most.properties as unknown[]).length) most = template;
+  for (const template of templates)
+    if (!most || (template.properties as unknown[]).length > (most.properties as unknown[]).length) most = template;
   const total = templates.reduce((sum, template) => sum + (template.properties as unknown[]).length, 0);
-  return { avg_properties_per_template: templates.length ? round(total / templates.length, 2) : 0, most_complex_template: (most?.name as string | undefined) ?? null };
+  return {
+    avg_properties_per_template: templates.length ? round(total / templates.length, 2) : 0,
+    most_complex_template: (most?.name as string | undefined) ?? null,
+  };
 }

@@ -51,57 +51,86 @@ const vectorKinds: VectorKind[] = ['chunks', 'nodes', 'templates'];
  * without usable vectors. An import is never retried: any failure is final and changed nothing.
  */
 export function defineCcxOperations(registry: TaskRegistrar, deps: CcxOperationDeps): void {
-  const exportHandler = (bySources: boolean) => async ({ task }: { task: { task_id: string; data: Record<string, unknown> } }): Promise<ExportResult> => {
-    const { name, db } = await taskDatabaseFor(deps.databases, task.data.database);
-    const options: CcxExportOptions = { ...(task.data as CcxExportOptions), ...(bySources ? { source_ids: (task.data.source_ids as string[] | undefined) ?? [] } : { source_ids: undefined }) };
-    const target = exportFile(deps.paths, task.task_id);
-    await pruneExports(deps.paths, deps.settings().timeouts.operations_result_ttl * 1000);
-    await fs.promises.mkdir(path.dirname(target), { recursive: true });
-    const written = await exportDatabase(deps, name, db, options, target);
-    const content = written.size_bytes <= inlineResultLimit ? (await fs.promises.readFile(target)).toString('base64') : null;
-    return {
-      filename: exportFilename(new Date(), written.source_count), content, size_bytes: written.size_bytes, download_url: `/api/v1/exports/${task.task_id}/download`,
-      package_type: written.package_type, counts: written.counts,
+  const exportHandler =
+    (bySources: boolean) =>
+    async ({ task }: { task: { task_id: string; data: Record<string, unknown> } }): Promise<ExportResult> => {
+      const { name, db } = await taskDatabaseFor(deps.databases, task.data.database);
+      const options: CcxExportOptions = {
+        ...(task.data as CcxExportOptions),
+        ...(bySources
+          ? { source_ids: (task.data.source_ids as string[] | undefined) ?? [] }
+          : { source_ids: undefined }),
+      };
+      const target = exportFile(deps.paths, task.task_id);
+      await pruneExports(deps.paths, deps.settings().timeouts.operations_result_ttl * 1000);
+      await fs.promises.mkdir(path.dirname(target), { recursive: true });
+      const written = await exportDatabase(deps, name, db, options, target);
+      const content =
+        written.size_bytes <= inlineResultLimit ? (await fs.promises.readFile(target)).toString('base64') : null;
+      return {
+        filename: exportFilename(new Date(), written.source_count),
+        content,
+        size_bytes: written.size_bytes,
+        download_url: `/api/v1/exports/${task.task_id}/download`,
+        package_type: written.package_type,
+        counts: written.counts,
+      };
     };
-  };
   registry.define(exportGraphOperation, { queue: 'operations' }, exportHandler(false));
   registry.define(exportBySourcesOperation, { queue: 'operations' }, exportHandler(true));
 
-  registry.define(importCcxOperation, { queue: 'operations', retryOnTransient: false, retryOnCrash: false }, async ({ task, logger }) => {
-    const { name, db } = await taskDatabaseFor(deps.databases, task.data.database);
-    const file = String(task.data.file);
-    if (!isImportFile(deps.paths, file)) throw new PermanentTaskError('data.file must name a stored package under <data_dir>/imports', 'ValidationError');
-    try {
-      let content;
+  registry.define(
+    importCcxOperation,
+    { queue: 'operations', retryOnTransient: false, retryOnCrash: false },
+    async ({ task, logger }) => {
+      const { name, db } = await taskDatabaseFor(deps.databases, task.data.database);
+      const file = String(task.data.file);
+      if (!isImportFile(deps.paths, file))
+        throw new PermanentTaskError(
+          'data.file must name a stored package under <data_dir>/imports',
+          'ValidationError',
+        );
       try {
-        content = readCcxPackage(await fs.promises.readFile(file));
-      } catch (error) {
-        if (error instanceof DomainError) throw new PermanentTaskError(error.message, 'ValidationError');
-        throw error;
+        let content;
+        try {
+          content = readCcxPackage(await fs.promises.readFile(file));
+        } catch (error) {
+          if (error instanceof DomainError) throw new PermanentTaskError(error.message, 'ValidationError');
+          throw error;
+        }
+        const { identity } = await configuredIdentity(db, deps.embeddings, deps.settings());
+        const merge = task.data.merge === true;
+        const replaced = merge ? [] : await allSourceIds(db);
+        const outcome = await applyCcxImport(db, content, { merge, embedder: identity, workflows: workflowImporter });
+        // The replaced sources' uploaded originals go once their rows are gone for good.
+        for (const sourceId of replaced) await removeSourceFiles(deps.paths, name, sourceId);
+        // The events of what was imported meet the triggers that exist after the import.
+        await deps.triggersChanged(name);
+        publishBulkCreations(deps.events, name, { nodes: outcome.nodesCreated, edges: outcome.edgesCreated });
+        // Rows were replaced or added behind the indexes' backs (a replace reuses rowids): rebuild what is open here.
+        for (const kind of vectorKinds) {
+          const open = await deps.writers[kind].opened(name);
+          if (merge) await open?.reconcile();
+          else if (open || fs.existsSync(new VectorFiles(deps.paths.databaseDir(name), kind).meta))
+            await (await deps.writers[kind].ensure(name, identity)).rebuild(identity);
+        }
+        if (outcome.stats.embeddings_pending > 0) {
+          const reembed = await deps.queue.submit({
+            queue: 'llm',
+            operation: reembedOperation,
+            priority: deps.settings().priorities.background,
+            data: { database: name },
+            metadata: { database: name },
+          });
+          outcome.stats.reembed_task_id = reembed.task_id;
+          logger.info(
+            `import into '${name}': ${outcome.stats.embeddings_pending} item(s) re-embedded in the background (task ${reembed.task_id})`,
+          );
+        }
+        return outcome.stats;
+      } finally {
+        await fs.promises.rm(file, { force: true });
       }
-      const { identity } = await configuredIdentity(db, deps.embeddings, deps.settings());
-      const merge = task.data.merge === true;
-      const replaced = merge ? [] : await allSourceIds(db);
-      const outcome = await applyCcxImport(db, content, { merge, embedder: identity, workflows: workflowImporter });
-      // The replaced sources' uploaded originals go once their rows are gone for good.
-      for (const sourceId of replaced) await removeSourceFiles(deps.paths, name, sourceId);
-      // The events of what was imported meet the triggers that exist after the import.
-      await deps.triggersChanged(name);
-      publishBulkCreations(deps.events, name, { nodes: outcome.nodesCreated, edges: outcome.edgesCreated });
-      // Rows were replaced or added behind the indexes' backs (a replace reuses rowids): rebuild what is open here.
-      for (const kind of vectorKinds) {
-        const open = await deps.writers[kind].opened(name);
-        if (merge) await open?.reconcile();
-        else if (open || fs.existsSync(new VectorFiles(deps.paths.databaseDir(name), kind).meta)) await (await deps.writers[kind].ensure(name, identity)).rebuild(identity);
-      }
-      if (outcome.stats.embeddings_pending > 0) {
-        const reembed = await deps.queue.submit({ queue: 'llm', operation: reembedOperation, priority: deps.settings().priorities.background, data: { database: name }, metadata: { database: name } });
-        outcome.stats.reembed_task_id = reembed.task_id;
-        logger.info(`import into '${name}': ${outcome.stats.embeddings_pending} item(s) re-embedded in the background (task ${reembed.task_id})`);
-      }
-      return outcome.stats;
-    } finally {
-      await fs.promises.rm(file, { force: true });
-    }
-  });
+    },
+  );
 }

@@ -51,9 +51,20 @@ export function readTriggers(items: Record<string, unknown>[]): CcxTrigger[] {
   return items.map((item, index) => {
     const trigger = structuredClone(item);
     const problems = schemaProblems(PortableTrigger as unknown as JsonSchema, trigger);
-    if (problems.length) throw invalidPackage(`workflows.jsonld: triggers[${index}] is not a trigger (${problems.join('; ')})`);
-    const { id, name, event_source, filters, workflow_id, workflow_inputs, enabled, priority } = trigger as unknown as CcxTrigger;
-    return { id, name, event_source, filters: filters ?? {}, workflow_id, workflow_inputs: workflow_inputs ?? null, enabled, priority };
+    if (problems.length)
+      throw invalidPackage(`workflows.jsonld: triggers[${index}] is not a trigger (${problems.join('; ')})`);
+    const { id, name, event_source, filters, workflow_id, workflow_inputs, enabled, priority } =
+      trigger as unknown as CcxTrigger;
+    return {
+      id,
+      name,
+      event_source,
+      filters: filters ?? {},
+      workflow_id,
+      workflow_inputs: workflow_inputs ?? null,
+      enabled,
+      priority,
+    };
   });
 }
 

@@ -6,7 +6,17 @@ import type { EmbeddingIdentity } from '../providers/index.ts';
 import type { Db } from '../storage/index.ts';
 import { DataFileWriter } from './data-file.ts';
 import { edgeRecords, nodeRecords, sourceRecords, templateRecords, type ExportScope } from './read-model.ts';
-import { ccx2Version, dataFileOrder, dataFiles, generator, manifestDate, manifestPath, readmePath, type ContentFile, type DataFileType } from './format-v2.ts';
+import {
+  ccx2Version,
+  dataFileOrder,
+  dataFiles,
+  generator,
+  manifestDate,
+  manifestPath,
+  readmePath,
+  type ContentFile,
+  type DataFileType,
+} from './format-v2.ts';
 import { readme } from './readme.ts';
 import { KnowledgeStatsCollector, SourceStatsCollector, templateStats } from './stats.ts';
 
@@ -47,7 +57,14 @@ export interface WrittenPackage {
  * archive streamed out by jszip from those files, so no part is held whole in memory. Deflate level 1:
  * jszip deflates in JavaScript, three times faster at 1 than at 6 on JSON, for packages about a fifth larger.
  */
-export async function writeCcxPackage(db: Db, scope: ExportScope, switches: ExportSwitches, metadata: PackageMetadata, workflows: WorkflowSource, target: string): Promise<WrittenPackage> {
+export async function writeCcxPackage(
+  db: Db,
+  scope: ExportScope,
+  switches: ExportSwitches,
+  metadata: PackageMetadata,
+  workflows: WorkflowSource,
+  target: string,
+): Promise<WrittenPackage> {
   const workDir = `${target}.parts`;
   await fs.promises.mkdir(workDir, { recursive: true });
   try {
@@ -68,7 +85,14 @@ export async function writeCcxPackage(db: Db, scope: ExportScope, switches: Expo
       }
       if (!keep) return writer.discard();
       const { size, sha256, sha512 } = await writer.close();
-      written.set(type, { type, path: dataFiles[type].path, media_type: dataFiles[type].media_type, file_size_bytes: size, checksum_sha256: sha256, checksum_sha512: sha512 });
+      written.set(type, {
+        type,
+        path: dataFiles[type].path,
+        media_type: dataFiles[type].media_type,
+        file_size_bytes: size,
+        checksum_sha256: sha256,
+        checksum_sha512: sha512,
+      });
     };
 
     if (switches.include_knowledge) {
@@ -131,15 +155,32 @@ export async function writeCcxPackage(db: Db, scope: ExportScope, switches: Expo
     const contents = dataFileOrder.flatMap((type) => written.get(type) ?? []);
     const now = new Date();
     const manifest = {
-      version: 2, generated_at: manifestDate(now), database_name: metadata.database, title: null,
-      stats: { total_nodes: knowledge.nodes, total_edges: knowledge.edges, total_sources: sourceStats.sources }, sources: [],
-      ccx_version: ccx2Version, package_type: contents.map((content) => content.type).sort(), name: metadata.name, package_version: metadata.package_version,
-      author: null, license: metadata.license, description: `Export from ${metadata.database} database`, tags: [], created_at: manifestDate(now),
-      derived_from: {}, dependencies: {}, contents,
+      version: 2,
+      generated_at: manifestDate(now),
+      database_name: metadata.database,
+      title: null,
+      stats: { total_nodes: knowledge.nodes, total_edges: knowledge.edges, total_sources: sourceStats.sources },
+      sources: [],
+      ccx_version: ccx2Version,
+      package_type: contents.map((content) => content.type).sort(),
+      name: metadata.name,
+      package_version: metadata.package_version,
+      author: null,
+      license: metadata.license,
+      description: `Export from ${metadata.database} database`,
+      tags: [],
+      created_at: manifestDate(now),
+      derived_from: {},
+      dependencies: {},
+      contents,
       template_stats: switches.include_templates ? templateStats(templates) : null,
-      knowledge_stats: switches.include_knowledge ? knowledge.toJSON(metadata.embedder, switches.include_embeddings) : null,
+      knowledge_stats: switches.include_knowledge
+        ? knowledge.toJSON(metadata.embedder, switches.include_embeddings)
+        : null,
       lens_stats: null,
-      workflow_stats: switches.include_workflows ? { total_workflows: definitions.length, trigger_count: triggers.length } : null,
+      workflow_stats: switches.include_workflows
+        ? { total_workflows: definitions.length, trigger_count: triggers.length }
+        : null,
       source_stats: switches.include_sources ? sourceStats.toJSON(switches.include_embeddings) : null,
       generator: `${generator}@${metadata.generatorVersion}`,
     };
@@ -149,12 +190,27 @@ export async function writeCcxPackage(db: Db, scope: ExportScope, switches: Expo
     zip.file(manifestPath, JSON.stringify(manifest, null, 2));
     zip.file(readmePath, readme(manifest));
     const partial = `${target}.partial`;
-    await pipeline(zip.generateNodeStream({ type: 'nodebuffer', streamFiles: true, compression: 'DEFLATE', compressionOptions: { level: 1 } }), fs.createWriteStream(partial));
+    await pipeline(
+      zip.generateNodeStream({
+        type: 'nodebuffer',
+        streamFiles: true,
+        compression: 'DEFLATE',
+        compressionOptions: { level: 1 },
+      }),
+      fs.createWriteStream(partial),
+    );
     await fs.promises.rename(partial, target);
     return {
       size_bytes: (await fs.promises.stat(target)).size,
       package_type: manifest.package_type,
-      counts: { templates: templates.length, nodes: knowledge.nodes, edges: knowledge.edges, sources: sourceStats.sources, chunks: sourceStats.chunks, workflows: definitions.length },
+      counts: {
+        templates: templates.length,
+        nodes: knowledge.nodes,
+        edges: knowledge.edges,
+        sources: sourceStats.sources,
+        chunks: sourceStats.chunks,
+        workflows: definitions.length,
+      },
     };
   } finally {
     await fs.promises.rm(workDir, { recursive: true, force: true });

@@ -70,7 +70,8 @@ export class ZipArchive {
   /** The entry's bytes, inflated no further than its declared size and checked against its CRC. */
   read(entry: ZipEntry): Buffer {
     const at = entry.localHeaderOffset;
-    if (at + 30 > this.bytes.length || this.bytes.readUInt32LE(at) !== localSignature) throw invalidPackage(`Entry '${entry.name}' has no local header`);
+    if (at + 30 > this.bytes.length || this.bytes.readUInt32LE(at) !== localSignature)
+      throw invalidPackage(`Entry '${entry.name}' has no local header`);
     const start = at + 30 + this.bytes.readUInt16LE(at + 26) + this.bytes.readUInt16LE(at + 28);
     if (start + entry.compressedSize > this.bytes.length) throw invalidPackage(`Entry '${entry.name}' is truncated`);
     const raw = this.bytes.subarray(start, start + entry.compressedSize);
@@ -81,11 +82,17 @@ export class ZipArchive {
         data = inflateRawSync(raw, { maxOutputLength: Math.max(entry.size, 1) });
       } catch (error) {
         const tooBig = (error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE' || error instanceof RangeError;
-        throw invalidPackage(tooBig ? `Entry '${entry.name}' inflates beyond its declared size (possible zip bomb)` : `Entry '${entry.name}' is corrupt: its compressed data cannot be unpacked`);
+        throw invalidPackage(
+          tooBig
+            ? `Entry '${entry.name}' inflates beyond its declared size (possible zip bomb)`
+            : `Entry '${entry.name}' is corrupt: its compressed data cannot be unpacked`,
+        );
       }
     }
-    if (data.length !== entry.size) throw invalidPackage(`Entry '${entry.name}' holds ${data.length} bytes, not the ${entry.size} it declares`);
-    if (crc32(data) !== entry.crc32) throw invalidPackage(`Entry '${entry.name}' fails its CRC check (corrupt archive)`);
+    if (data.length !== entry.size)
+      throw invalidPackage(`Entry '${entry.name}' holds ${data.length} bytes, not the ${entry.size} it declares`);
+    if (crc32(data) !== entry.crc32)
+      throw invalidPackage(`Entry '${entry.name}' fails its CRC check (corrupt archive)`);
     return data;
   }
 
@@ -99,11 +106,13 @@ function readCentralDirectory(bytes: Buffer, limits: ZipLimits): ZipEntry[] {
   let count = bytes.readUInt16LE(eocd + 10);
   let offset = bytes.readUInt32LE(eocd + 16);
   if (count === 0xffff || offset === 0xffffffff) ({ count, offset } = readZip64End(bytes, eocd));
-  if (count > limits.maxEntries) throw invalidPackage(`The archive has ${count} entries; at most ${limits.maxEntries} are accepted`);
+  if (count > limits.maxEntries)
+    throw invalidPackage(`The archive has ${count} entries; at most ${limits.maxEntries} are accepted`);
   const entries: ZipEntry[] = [];
   let at = offset;
   for (let index = 0; index < count; index += 1) {
-    if (at + 46 > bytes.length || bytes.readUInt32LE(at) !== centralSignature) throw invalidPackage('The ZIP central directory is corrupt');
+    if (at + 46 > bytes.length || bytes.readUInt32LE(at) !== centralSignature)
+      throw invalidPackage('The ZIP central directory is corrupt');
     const madeBy = bytes.readUInt16LE(at + 4);
     const flags = bytes.readUInt16LE(at + 8);
     const nameLength = bytes.readUInt16LE(at + 28);
@@ -112,8 +121,12 @@ function readCentralDirectory(bytes: Buffer, limits: ZipLimits): ZipEntry[] {
     const externalAttributes = bytes.readUInt32LE(at + 38);
     const name = bytes.toString('utf8', at + 46, at + 46 + nameLength);
     const entry: ZipEntry = {
-      name, method: bytes.readUInt16LE(at + 10), crc32: bytes.readUInt32LE(at + 16),
-      compressedSize: bytes.readUInt32LE(at + 20), size: bytes.readUInt32LE(at + 24), localHeaderOffset: bytes.readUInt32LE(at + 42),
+      name,
+      method: bytes.readUInt16LE(at + 10),
+      crc32: bytes.readUInt32LE(at + 16),
+      compressedSize: bytes.readUInt32LE(at + 20),
+      size: bytes.readUInt32LE(at + 24),
+      localHeaderOffset: bytes.readUInt32LE(at + 42),
     };
     applyZip64Extra(entry, bytes.subarray(at + 46 + nameLength, at + 46 + nameLength + extraLength));
     if (flags & 1) throw invalidPackage(`Entry '${name}' is encrypted`);
@@ -137,9 +150,11 @@ function findEndOfCentralDirectory(bytes: Buffer): number {
 
 function readZip64End(bytes: Buffer, eocd: number): { count: number; offset: number } {
   const locator = eocd - 20;
-  if (locator < 0 || bytes.readUInt32LE(locator) !== zip64LocatorSignature) throw invalidPackage('The ZIP64 end of central directory locator is missing');
+  if (locator < 0 || bytes.readUInt32LE(locator) !== zip64LocatorSignature)
+    throw invalidPackage('The ZIP64 end of central directory locator is missing');
   const at = Number(bytes.readBigUInt64LE(locator + 8));
-  if (at + 56 > bytes.length || bytes.readUInt32LE(at) !== zip64EocdSignature) throw invalidPackage('The ZIP64 end of central directory record is corrupt');
+  if (at + 56 > bytes.length || bytes.readUInt32LE(at) !== zip64EocdSignature)
+    throw invalidPackage('The ZIP64 end of central directory record is corrupt');
   return { count: Number(bytes.readBigUInt64LE(at + 32)), offset: Number(bytes.readBigUInt64LE(at + 48)) };
 }
 
@@ -168,22 +183,32 @@ function checkEntries(entries: ZipEntry[], limits: ZipLimits): void {
     checkName(entry.name);
     if (seen.has(entry.name)) throw invalidPackage(`Entry '${entry.name}' appears twice`);
     seen.add(entry.name);
-    if (entry.method !== 0 && entry.method !== 8) throw invalidPackage(`Entry '${entry.name}' uses compression method ${entry.method}; only stored and deflated entries are accepted`);
-    if (entry.size > limits.maxEntryBytes) throw invalidPackage(`Entry '${entry.name}' declares ${entry.size} bytes; at most ${limits.maxEntryBytes} per entry are accepted`);
-    if (entry.method === 0 && entry.size !== entry.compressedSize) throw invalidPackage(`Stored entry '${entry.name}' declares inconsistent sizes`);
+    if (entry.method !== 0 && entry.method !== 8)
+      throw invalidPackage(
+        `Entry '${entry.name}' uses compression method ${entry.method}; only stored and deflated entries are accepted`,
+      );
+    if (entry.size > limits.maxEntryBytes)
+      throw invalidPackage(
+        `Entry '${entry.name}' declares ${entry.size} bytes; at most ${limits.maxEntryBytes} per entry are accepted`,
+      );
+    if (entry.method === 0 && entry.size !== entry.compressedSize)
+      throw invalidPackage(`Stored entry '${entry.name}' declares inconsistent sizes`);
     if (entry.size > limits.ratioFloorBytes && entry.size > entry.compressedSize * limits.maxRatio) {
       throw invalidPackage(`Entry '${entry.name}' compresses more than ${limits.maxRatio}:1 (possible zip bomb)`);
     }
     total += entry.size;
-    if (total > limits.maxTotalBytes) throw invalidPackage(`The archive declares more than ${limits.maxTotalBytes} bytes in total`);
+    if (total > limits.maxTotalBytes)
+      throw invalidPackage(`The archive declares more than ${limits.maxTotalBytes} bytes in total`);
   }
 }
 
 /** Archive paths are relative, forward-slashed, and never climb out of the package. */
 export function checkName(name: string): void {
   if (!name || name.includes('\0')) throw invalidPackage('An entry has an empty or invalid name');
-  if (name.startsWith('/') || name.includes('\\') || /^[a-zA-Z]:/.test(name)) throw invalidPackage(`Entry '${name}' has an absolute or non-portable path`);
-  if (name.split('/').some((part) => part === '..' || part === '.')) throw invalidPackage(`Entry '${name}' has a path traversal component`);
+  if (name.startsWith('/') || name.includes('\\') || /^[a-zA-Z]:/.test(name))
+    throw invalidPackage(`Entry '${name}' has an absolute or non-portable path`);
+  if (name.split('/').some((part) => part === '..' || part === '.'))
+    throw invalidPackage(`Entry '${name}' has a path traversal component`);
 }
 
 const crcTable = Int32Array.from({ length: 256 }, (_, index) => {

@@ -91,7 +91,8 @@ export class DatabaseManager {
   }
 
   info(name: string): DatabaseInfo {
-    if (!namePattern.test(name) || !fs.existsSync(this.paths.databaseDir(name))) throw NotFound.resource('database', name);
+    if (!namePattern.test(name) || !fs.existsSync(this.paths.databaseDir(name)))
+      throw NotFound.resource('database', name);
     return this.describe(name);
   }
 
@@ -100,7 +101,8 @@ export class DatabaseManager {
       throw BadInput.field('Database names may contain only letters, digits, underscores and hyphens (1-64)', 'name');
     }
     // `/databases/current` is the active database: a database of that name could never be read or deleted by name.
-    if (name === 'current') throw BadInput.field("'current' is reserved: /databases/current names the active database", 'name');
+    if (name === 'current')
+      throw BadInput.field("'current' is reserved: /databases/current names the active database", 'name');
     if (fs.existsSync(this.paths.databaseDir(name))) throw BadInput.field(`Database '${name}' already exists`, 'name');
     await this.connection(name);
     return this.describe(name);

@@ -4,7 +4,8 @@ import type { DatabaseManager } from './manager.ts';
 
 /** The database a task was queued for; one that no longer exists fails the task rather than being recreated. */
 export async function taskDatabaseFor(databases: DatabaseManager, name: unknown): Promise<{ name: string; db: Db }> {
-  if (typeof name !== 'string' || !name) throw new PermanentTaskError('data.database must name a database', 'ValidationError');
+  if (typeof name !== 'string' || !name)
+    throw new PermanentTaskError('data.database must name a database', 'ValidationError');
   try {
     databases.info(name);
   } catch {

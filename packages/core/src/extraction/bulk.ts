@@ -25,14 +25,20 @@ const bulkStartable: readonly string[] = ['indexed', 'extracted', 'committed', '
 const allStatuses = ['extracted', 'committed'] as const;
 const allErrorStages = ['extraction', 'commit'];
 
-interface SourceState { id: string; status: string; active: boolean }
+interface SourceState {
+  id: string;
+  status: string;
+  active: boolean;
+}
 
 async function sourceStates(db: Db, ids: string[]): Promise<SourceState[]> {
   const states: SourceState[] = [];
   for (let start = 0; start < ids.length; start += 500) {
     const slice = ids.slice(start, start + 500);
     const rows = await sourceStatuses(db, slice);
-    const active = new Set(await db('extraction_jobs').whereIn('source_id', slice).whereIn('status', activeJobStatuses).pluck('source_id'));
+    const active = new Set(
+      await db('extraction_jobs').whereIn('source_id', slice).whereIn('status', activeJobStatuses).pluck('source_id'),
+    );
     states.push(...rows.map((row) => ({ ...row, active: active.has(row.id) })));
   }
   return states;
@@ -47,7 +53,13 @@ async function sourceStates(db: Db, ids: string[]): Promise<SourceState[]> {
 export async function bulkTargets(db: Db, request: BulkExtractionRequest): Promise<string[]> {
   const named = request.source_ids !== undefined;
   if (named === Boolean(request.all)) {
-    throw new Invalid([{ loc: ['body', 'source_ids'], msg: 'Give either source_ids (a non-empty list) or all: true, not both', type: 'value_error' }]);
+    throw new Invalid([
+      {
+        loc: ['body', 'source_ids'],
+        msg: 'Give either source_ids (a non-empty list) or all: true, not both',
+        type: 'value_error',
+      },
+    ]);
   }
   if (!named) {
     const ids = await sourceIdsIn(db, allStatuses, allErrorStages);
@@ -59,11 +71,24 @@ export async function bulkTargets(db: Db, request: BulkExtractionRequest): Promi
   const ids = [...new Set(request.source_ids)];
   const states = new Map((await sourceStates(db, ids)).map((source) => [source.id, source]));
   const missing = ids.filter((id) => !states.has(id));
-  if (missing.length) throw new NotFound(`${missing.length} of the sources were not found: ${missing.slice(0, 10).join(', ')}`, { resource_type: 'Source', missing });
+  if (missing.length)
+    throw new NotFound(`${missing.length} of the sources were not found: ${missing.slice(0, 10).join(', ')}`, {
+      resource_type: 'Source',
+      missing,
+    });
   const running = ids.filter((id) => states.get(id)!.active);
-  if (running.length && !request.force) throw new Conflict(`${running.length} of the sources are being extracted already; pass force to restart them`, { running });
-  const refused = ids.filter((id) => !states.get(id)!.active && !bulkStartable.includes(states.get(id)!.status)).map((id) => ({ source_id: id, status: states.get(id)!.status }));
-  if (refused.length) throw new BadInput(`${refused.length} of the sources cannot be extracted in their state (extraction starts from ${bulkStartable.join(', ')})`, { sources: refused });
+  if (running.length && !request.force)
+    throw new Conflict(`${running.length} of the sources are being extracted already; pass force to restart them`, {
+      running,
+    });
+  const refused = ids
+    .filter((id) => !states.get(id)!.active && !bulkStartable.includes(states.get(id)!.status))
+    .map((id) => ({ source_id: id, status: states.get(id)!.status }));
+  if (refused.length)
+    throw new BadInput(
+      `${refused.length} of the sources cannot be extracted in their state (extraction starts from ${bulkStartable.join(', ')})`,
+      { sources: refused },
+    );
   return ids;
 }
 
@@ -84,38 +109,48 @@ export interface BulkExtractionDeps {
  * task stops starting further sources.
  */
 export function defineBulkExtractionOperation(registry: TaskRegistrar, deps: BulkExtractionDeps): void {
-  registry.define(bulkExtractionOperation, { queue: 'operations', retryOnCrash: true }, async ({ task, checkCancelled }) => {
-    const { name, db } = await taskDatabaseFor(deps.databases, task.data.database);
-    const service = deps.extraction(name, db);
-    const { source_ids: ids, force, options } = task.data as { source_ids: string[]; force: boolean; options: ExtractionRequest };
-    const result: BulkExtractionResult = { requested: ids.length, started: 0, skipped: [] };
-    for (const id of ids) {
-      await checkCancelled();
-      // Retried after a crash: what this run already started is not started again.
-      if (await startedSince(db, id, task)) {
-        result.started += 1;
-        continue;
+  registry.define(
+    bulkExtractionOperation,
+    { queue: 'operations', retryOnCrash: true },
+    async ({ task, checkCancelled }) => {
+      const { name, db } = await taskDatabaseFor(deps.databases, task.data.database);
+      const service = deps.extraction(name, db);
+      const {
+        source_ids: ids,
+        force,
+        options,
+      } = task.data as { source_ids: string[]; force: boolean; options: ExtractionRequest };
+      const result: BulkExtractionResult = { requested: ids.length, started: 0, skipped: [] };
+      for (const id of ids) {
+        await checkCancelled();
+        // Retried after a crash: what this run already started is not started again.
+        if (await startedSince(db, id, task)) {
+          result.started += 1;
+          continue;
+        }
+        if (!force && (await service.activeJob(id))) {
+          result.skipped.push({ source_id: id, reason: 'its extraction is running' });
+          continue;
+        }
+        try {
+          // `force` here lets a committed or failed source start again; running ones were skipped above unless asked.
+          const outcome = await service.start(id, { ...options, force: true });
+          if (outcome.status === 'queued') result.started += 1;
+          else result.skipped.push({ source_id: id, reason: outcome.message });
+        } catch (error) {
+          if (error instanceof TaskCancelledError || !(error instanceof DomainError)) throw error;
+          result.skipped.push({ source_id: id, reason: error.message });
+        }
       }
-      if (!force && (await service.activeJob(id))) {
-        result.skipped.push({ source_id: id, reason: 'its extraction is running' });
-        continue;
-      }
-      try {
-        // `force` here lets a committed or failed source start again; running ones were skipped above unless asked.
-        const outcome = await service.start(id, { ...options, force: true });
-        if (outcome.status === 'queued') result.started += 1;
-        else result.skipped.push({ source_id: id, reason: outcome.message });
-      } catch (error) {
-        if (error instanceof TaskCancelledError || !(error instanceof DomainError)) throw error;
-        result.skipped.push({ source_id: id, reason: error.message });
-      }
-    }
-    return result;
-  });
+      return result;
+    },
+  );
 }
 
 async function startedSince(db: Db, sourceId: string, task: TaskRecord): Promise<boolean> {
-  return Boolean(await db('extraction_jobs').where({ source_id: sourceId }).where('created_at', '>=', task.created_at).first('id'));
+  return Boolean(
+    await db('extraction_jobs').where({ source_id: sourceId }).where('created_at', '>=', task.created_at).first('id'),
+  );
 }
 
 export interface BulkExtractionProgress {
@@ -134,18 +169,31 @@ export interface BulkExtractionProgress {
 export async function bulkProgress(db: Db, sourceIds: string[], since: string): Promise<BulkExtractionProgress> {
   const latest = new Map<string, { status: JobStatus; error_message: string | null; created_at: string }>();
   for (let start = 0; start < sourceIds.length; start += 500) {
-    const rows = await db('extraction_jobs').whereIn('source_id', sourceIds.slice(start, start + 500)).where('created_at', '>=', since)
+    const rows = await db('extraction_jobs')
+      .whereIn('source_id', sourceIds.slice(start, start + 500))
+      .where('created_at', '>=', since)
       .select('source_id', 'status', 'error_message', 'created_at');
-    for (const row of rows) if ((latest.get(row.source_id)?.created_at ?? '') <= row.created_at) latest.set(row.source_id, row);
+    for (const row of rows)
+      if ((latest.get(row.source_id)?.created_at ?? '') <= row.created_at) latest.set(row.source_id, row);
   }
-  const count = (statuses: readonly JobStatus[]) => [...latest.values()].filter((job) => statuses.includes(job.status)).length;
+  const count = (statuses: readonly JobStatus[]) =>
+    [...latest.values()].filter((job) => statuses.includes(job.status)).length;
   const completed = count(['completed']);
   const failed = count(['failed']);
   const cancelled = count(['cancelled']);
-  const failures = [...latest].filter(([, job]) => job.status === 'failed').slice(0, 100).map(([source_id, job]) => ({ source_id, error: job.error_message }));
+  const failures = [...latest]
+    .filter(([, job]) => job.status === 'failed')
+    .slice(0, 100)
+    .map(([source_id, job]) => ({ source_id, error: job.error_message }));
   const done = completed + failed + cancelled;
   return {
-    total: sourceIds.length, not_started: sourceIds.length - latest.size, in_progress: count(activeJobStatuses), completed, failed, cancelled,
-    progress_percent: sourceIds.length ? Math.round((1000 * done) / sourceIds.length) / 10 : 100, failures,
+    total: sourceIds.length,
+    not_started: sourceIds.length - latest.size,
+    in_progress: count(activeJobStatuses),
+    completed,
+    failed,
+    cancelled,
+    progress_percent: sourceIds.length ? Math.round((1000 * done) / sourceIds.length) / 10 : 100,
+    failures,
   };
 }

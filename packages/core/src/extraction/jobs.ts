@@ -60,20 +60,41 @@ export async function getJob(db: Db, id: string): Promise<JobRow | undefined> {
 }
 
 export async function latestJob(db: Db, sourceId: string): Promise<JobRow | undefined> {
-  return (await db('extraction_jobs').where({ source_id: sourceId }).orderBy('created_at', 'desc').orderBy('rowid', 'desc').first()) as JobRow | undefined;
+  return (await db('extraction_jobs')
+    .where({ source_id: sourceId })
+    .orderBy('created_at', 'desc')
+    .orderBy('rowid', 'desc')
+    .first()) as JobRow | undefined;
 }
 
 /** Compare-and-swap on the job's status; false when it was not in one of `from`. */
-export async function moveJob(db: Db, id: string, from: readonly JobStatus[], changes: Partial<JobRow>): Promise<boolean> {
+export async function moveJob(
+  db: Db,
+  id: string,
+  from: readonly JobStatus[],
+  changes: Partial<JobRow>,
+): Promise<boolean> {
   return (await db('extraction_jobs').where({ id }).whereIn('status', from).update(changes)) > 0;
 }
 
-export async function moveGroup(db: Db, jobId: string, groupIndex: number, from: readonly GroupStatus[], changes: Partial<GroupRow>): Promise<boolean> {
-  return (await db('extraction_groups').where({ job_id: jobId, group_index: groupIndex }).whereIn('status', from).update(changes)) > 0;
+export async function moveGroup(
+  db: Db,
+  jobId: string,
+  groupIndex: number,
+  from: readonly GroupStatus[],
+  changes: Partial<GroupRow>,
+): Promise<boolean> {
+  return (
+    (await db('extraction_groups')
+      .where({ job_id: jobId, group_index: groupIndex })
+      .whereIn('status', from)
+      .update(changes)) > 0
+  );
 }
 
 export async function getGroup(db: Db, jobId: string, groupIndex: number): Promise<GroupRow | undefined> {
-  return (await db('extraction_groups').where({ job_id: jobId, group_index: groupIndex }).first()) as GroupRow | undefined;
+  return (await db('extraction_groups').where({ job_id: jobId, group_index: groupIndex }).first()) as
+    GroupRow | undefined;
 }
 
 /** A job's groups in order (without their harvests), all of them or one page. */
@@ -81,39 +102,83 @@ export async function listGroups(db: Db, jobId: string, page?: { offset: number;
   const query = db('extraction_groups').where({ job_id: jobId }).orderBy('group_index');
   if (page) query.offset(page.offset).limit(page.limit);
   return (await query.select(
-    'job_id', 'group_index', 'first_chunk_index', 'last_chunk_index', 'status', 'task_id', 'attempts', 'entity_count', 'relationship_count',
-    'error_message', 'started_at', 'completed_at', 'duration_ms',
+    'job_id',
+    'group_index',
+    'first_chunk_index',
+    'last_chunk_index',
+    'status',
+    'task_id',
+    'attempts',
+    'entity_count',
+    'relationship_count',
+    'error_message',
+    'started_at',
+    'completed_at',
+    'duration_ms',
   )) as GroupRow[];
 }
 
 export async function groupCounts(db: Db, jobId: string): Promise<Record<GroupStatus, number>> {
-  const counts: Record<GroupStatus, number> = { pending: 0, queued: 0, running: 0, completed: 0, failed: 0, cancelled: 0 };
-  const rows = (await db('extraction_groups').where({ job_id: jobId }).groupBy('status').select('status').count({ n: '*' })) as { status: GroupStatus; n: number }[];
+  const counts: Record<GroupStatus, number> = {
+    pending: 0,
+    queued: 0,
+    running: 0,
+    completed: 0,
+    failed: 0,
+    cancelled: 0,
+  };
+  const rows = (await db('extraction_groups')
+    .where({ job_id: jobId })
+    .groupBy('status')
+    .select('status')
+    .count({ n: '*' })) as { status: GroupStatus; n: number }[];
   for (const row of rows) counts[row.status] = Number(row.n);
   return counts;
 }
 
 /** Completed groups' harvests in group order (the finalisation's input). */
 export async function completedHarvests(db: Db, jobId: string): Promise<string[]> {
-  const rows = (await db('extraction_groups').where({ job_id: jobId, status: 'completed' }).orderBy('group_index').select('harvest')) as { harvest: string }[];
+  const rows = (await db('extraction_groups')
+    .where({ job_id: jobId, status: 'completed' })
+    .orderBy('group_index')
+    .select('harvest')) as { harvest: string }[];
   return rows.map((row) => row.harvest);
 }
 
 /** Marks a source's active jobs cancelled with their open groups (its tasks are cancelled by the caller). */
 export async function cancelActiveJobs(db: Db, sourceId: string, reason: string): Promise<number> {
   const now = new Date().toISOString();
-  const jobs = (await db('extraction_jobs').where({ source_id: sourceId }).whereIn('status', activeJobStatuses).select('id')) as { id: string }[];
+  const jobs = (await db('extraction_jobs')
+    .where({ source_id: sourceId })
+    .whereIn('status', activeJobStatuses)
+    .select('id')) as { id: string }[];
   for (const { id } of jobs) {
-    await db('extraction_groups').where({ job_id: id }).whereIn('status', openGroupStatuses).update({ status: 'cancelled', completed_at: now });
+    await db('extraction_groups')
+      .where({ job_id: id })
+      .whereIn('status', openGroupStatuses)
+      .update({ status: 'cancelled', completed_at: now });
     await moveJob(db, id, activeJobStatuses, { status: 'cancelled', completed_at: now, error_message: reason });
   }
   return jobs.length;
 }
 
 /** Queues one pending group's extraction task (llm lane) and records the task on the group. */
-export async function queueGroup(db: Db, queue: QueueService, database: string, job: JobRow, groupIndex: number, priority: number): Promise<void> {
+export async function queueGroup(
+  db: Db,
+  queue: QueueService,
+  database: string,
+  job: JobRow,
+  groupIndex: number,
+  priority: number,
+): Promise<void> {
   const metadata = { database, source_id: job.source_id, job_id: job.id, group_index: groupIndex };
-  const task = await queue.submit({ queue: 'llm', operation: extractGroupOperation, priority, data: metadata, metadata });
+  const task = await queue.submit({
+    queue: 'llm',
+    operation: extractGroupOperation,
+    priority,
+    data: metadata,
+    metadata,
+  });
   await moveGroup(db, job.id, groupIndex, ['pending'], { status: 'queued', task_id: task.task_id });
 }
 
@@ -121,7 +186,13 @@ export async function queueGroup(db: Db, queue: QueueService, database: string, 
  * When no group of a running job can still produce a harvest, moves it to `finalizing` and queues the
  * finalisation. Exactly one caller wins (compare-and-swap); returns whether this one did.
  */
-export async function finalizeWhenDone(db: Db, queue: QueueService, database: string, job: JobRow, priority: number): Promise<boolean> {
+export async function finalizeWhenDone(
+  db: Db,
+  queue: QueueService,
+  database: string,
+  job: JobRow,
+  priority: number,
+): Promise<boolean> {
   const counts = await groupCounts(db, job.id);
   if (counts.pending + counts.queued + counts.running > 0) return false;
   if (!(await moveJob(db, job.id, ['queued', 'running'], { status: 'finalizing' }))) return false;

@@ -33,7 +33,12 @@ export interface ExtractionOptions {
 
 /** The filtering preset a run applies: its mode's, with the run's resolved evidence and plausibility checks. */
 export function runPreset(options: ExtractionOptions): FilteringPreset {
-  return { ...filteringPreset(options.filteringMode), evidenceMode: options.evidenceMode, plausibility: options.plausibility, strictEdgeTypes: options.strictEdgeTypes };
+  return {
+    ...filteringPreset(options.filteringMode),
+    evidenceMode: options.evidenceMode,
+    plausibility: options.plausibility,
+    strictEdgeTypes: options.strictEdgeTypes,
+  };
 }
 
 const flag = (value: number | null): boolean | null => (value === null ? null : value === 1);
@@ -46,9 +51,17 @@ const flag = (value: number | null): boolean | null => (value === null ? null : 
  * never silently changes sources that asked for another mode. A source's `max_entity_degree_override`
  * wins over both.
  */
-export function resolveExtractionOptions(source: SourceRow, request: ExtractionRequest, domain: DomainDefinition, settings: Settings): ExtractionOptions {
+export function resolveExtractionOptions(
+  source: SourceRow,
+  request: ExtractionRequest,
+  domain: DomainDefinition,
+  settings: Settings,
+): ExtractionOptions {
   const global = settings.extraction;
-  const filteringMode = (request.filtering_mode ?? source.filtering_mode ?? domain.extraction_filtering_mode ?? global.extraction_filtering_mode) as FilteringMode;
+  const filteringMode = (request.filtering_mode ??
+    source.filtering_mode ??
+    domain.extraction_filtering_mode ??
+    global.extraction_filtering_mode) as FilteringMode;
   const preset: FilteringPreset = filteringPreset(filteringMode);
   const globalMode = filteringMode === global.extraction_filtering_mode;
   return {
@@ -59,12 +72,18 @@ export function resolveExtractionOptions(source: SourceRow, request: ExtractionR
     directionCorrection: flag(source.enable_direction_correction) ?? global.enable_direction_correction,
     protectOrphans: flag(source.protect_orphans) ?? (globalMode ? global.protect_orphans : preset.protectOrphans),
     inverseRelationships: flag(source.enable_inverse_relationships) ?? global.enable_inverse_relationships,
-    strictEdgeTypes: globalMode ? global.strict_edge_type_constraints || preset.strictEdgeTypes : preset.strictEdgeTypes,
+    strictEdgeTypes: globalMode
+      ? global.strict_edge_type_constraints || preset.strictEdgeTypes
+      : preset.strictEdgeTypes,
     filterStructural: global.filter_structural_entities,
     evidenceMode: globalMode ? global.evidence_validation_mode : preset.evidenceMode,
-    plausibility: globalMode && preset.plausibility ? { named: global.plausibility_threshold, nonNamed: global.non_named_plausibility_threshold } : preset.plausibility,
+    plausibility:
+      globalMode && preset.plausibility
+        ? { named: global.plausibility_threshold, nonNamed: global.non_named_plausibility_threshold }
+        : preset.plausibility,
     limits: {
-      maxEntityDegree: source.max_entity_degree_override ?? (globalMode ? global.max_entity_degree : preset.maxEntityDegree),
+      maxEntityDegree:
+        source.max_entity_degree_override ?? (globalMode ? global.max_entity_degree : preset.maxEntityDegree),
       maxSameSourceType: globalMode ? global.max_same_source_type : preset.maxSameSourceType,
       maxRelationshipRatio: globalMode ? global.max_relationship_ratio : preset.maxRelationshipRatio,
     },

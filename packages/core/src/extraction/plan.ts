@@ -11,14 +11,31 @@ import type { ExtractionOptions } from './options.ts';
 import type { GroupChunk } from './types.ts';
 
 /** The chunks of a source between two indices, as the LLM sees them: content-filtered copies (stored chunks stay intact). */
-export async function groupChunks(db: Db, sourceId: string, first: number, last: number, options: ExtractionOptions, domain: DomainDefinition): Promise<GroupChunk[]> {
+export async function groupChunks(
+  db: Db,
+  sourceId: string,
+  first: number,
+  last: number,
+  options: ExtractionOptions,
+  domain: DomainDefinition,
+): Promise<GroupChunk[]> {
   return filtered(await chunkRange(db, sourceId, first, last), options, domain).map(toGroupChunk);
 }
 
-const toGroupChunk = (row: ChunkRow): GroupChunk => ({ id: row.id, index: row.chunk_index, content: row.content, pageNumber: row.page_number, section: row.section });
+const toGroupChunk = (row: ChunkRow): GroupChunk => ({
+  id: row.id,
+  index: row.chunk_index,
+  content: row.content,
+  pageNumber: row.page_number,
+  section: row.section,
+});
 
 function filtered(rows: ChunkRow[], options: ExtractionOptions, domain: DomainDefinition): ChunkRow[] {
-  return filterForExtraction(rows, { enabled: options.contentFiltering, mode: options.filteringMode, categories: domain.content_exclusions.categories }).kept;
+  return filterForExtraction(rows, {
+    enabled: options.contentFiltering,
+    mode: options.filteringMode,
+    categories: domain.content_exclusions.categories,
+  }).kept;
 }
 
 export interface ExtractionPlan {
@@ -39,16 +56,37 @@ const promptOverheadTokens = 700;
  * domain material and the group's text (the second also the entity list), answering about half as
  * many tokens as the group holds.
  */
-export async function planExtraction(db: Db, sourceId: string, options: ExtractionOptions, domain: DomainDefinition, settings: Settings): Promise<ExtractionPlan> {
+export async function planExtraction(
+  db: Db,
+  sourceId: string,
+  options: ExtractionOptions,
+  domain: DomainDefinition,
+  settings: Settings,
+): Promise<ExtractionPlan> {
   const rows = await sourceChunks(db, sourceId);
   const kept = filtered(rows, options, domain);
-  const packed = extractionGroups(kept.map((row) => ({ index: row.chunk_index, tokenEstimate: Math.ceil(row.content.length / 4) })), settings.chunking.target_group_tokens, 1);
-  const chosen = options.depth === 'quick' ? sampleGroups(packed, settings.chunking.quick_mode_max_groups) : packed.slice(0, settings.chunking.max_groups_per_source);
+  const packed = extractionGroups(
+    kept.map((row) => ({ index: row.chunk_index, tokenEstimate: Math.ceil(row.content.length / 4) })),
+    settings.chunking.target_group_tokens,
+    1,
+  );
+  const chosen =
+    options.depth === 'quick'
+      ? sampleGroups(packed, settings.chunking.quick_mode_max_groups)
+      : packed.slice(0, settings.chunking.max_groups_per_source);
   const groups = chosen.map((group, groupIndex) => ({ ...group, groupIndex }));
   const perCall = promptOverheadTokens + promptTokens(domain);
-  const inputTokens = groups.reduce((sum, group) => sum + 2 * (perCall + group.tokens) + Math.ceil(group.tokens / 4), 0);
+  const inputTokens = groups.reduce(
+    (sum, group) => sum + 2 * (perCall + group.tokens) + Math.ceil(group.tokens / 4),
+    0,
+  );
   const outputTokens = groups.reduce((sum, group) => sum + Math.ceil(group.tokens / 2), 0);
-  return { groups, chunksKept: kept.length, chunksTotal: rows.length, estimate: { inputTokens, outputTokens, costUsd: costOf(settings, inputTokens, outputTokens) } };
+  return {
+    groups,
+    chunksKept: kept.length,
+    chunksTotal: rows.length,
+    estimate: { inputTokens, outputTokens, costUsd: costOf(settings, inputTokens, outputTokens) },
+  };
 }
 
 /** Cost in USD at the extraction model's price: the cloud catalogue's, nothing for local and builtin models, else the configured per-million rates. */
@@ -56,7 +94,12 @@ export function costOf(settings: Settings, inputTokens: number, outputTokens: nu
   const llm = settings.llm;
   if (llm.chat_provider === 'builtin' || llm.chat_provider === 'localllm') return 0;
   const model = modelFor(llm, 'extraction');
-  const pricing = cloudModelsOf(llm.chat_provider)?.find((candidate) => candidate.id === model)?.pricing
-    ?? { input_per_million: llm.cost_input_per_million, output_per_million: llm.cost_output_per_million };
-  return Math.round(((inputTokens * pricing.input_per_million + outputTokens * pricing.output_per_million) / 1e6) * 1e6) / 1e6;
+  const pricing = cloudModelsOf(llm.chat_provider)?.find((candidate) => candidate.id === model)?.pricing ?? {
+    input_per_million: llm.cost_input_per_million,
+    output_per_million: llm.cost_output_per_million,
+  };
+  return (
+    Math.round(((inputTokens * pricing.input_per_million + outputTokens * pricing.output_per_million) / 1e6) * 1e6) /
+    1e6
+  );
 }

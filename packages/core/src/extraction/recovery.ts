@@ -1,7 +1,18 @@
 import type { QueueService, TaskStore } from '@rhizome/queue';
 import { idleSources, updateSource, withLoaderWarning, type SourceRow } from '../sources/index.ts';
 import type { Db } from '../storage/index.ts';
-import { activeJobStatuses, finalizeWhenDone, getJob, latestJob, listGroups, moveGroup, moveJob, openGroupStatuses, queueGroup, type JobRow } from './jobs.ts';
+import {
+  activeJobStatuses,
+  finalizeWhenDone,
+  getJob,
+  latestJob,
+  listGroups,
+  moveGroup,
+  moveJob,
+  openGroupStatuses,
+  queueGroup,
+  type JobRow,
+} from './jobs.ts';
 
 export interface IdleExtractionContext {
   db: Db;
@@ -29,14 +40,20 @@ const inExtraction: SourceRow['status'][] = ['extracting', 'extracted', 'committ
  * whose job already ended takes that job's outcome. Jobs finalising or committing are their tasks'
  * business. Only sources with no activity for `idleMs` are looked at, so steps in flight are not raced.
  */
-export async function finishIdleExtractions(context: IdleExtractionContext, idleMs: number): Promise<FinishedExtraction[]> {
+export async function finishIdleExtractions(
+  context: IdleExtractionContext,
+  idleMs: number,
+): Promise<FinishedExtraction[]> {
   const { db } = context;
   const before = new Date(Date.now() - idleMs).toISOString();
   const sources = await idleSources(db, inExtraction, before);
   const finished: FinishedExtraction[] = [];
   for (const source of sources) {
     const job = source.extraction_job_id ? await getJob(db, source.extraction_job_id) : await latestJob(db, source.id);
-    const outcome = job && activeJobStatuses.includes(job.status) ? await finishActive(context, source, job) : await settle(db, source, job);
+    const outcome =
+      job && activeJobStatuses.includes(job.status)
+        ? await finishActive(context, source, job)
+        : await settle(db, source, job);
     if (outcome) finished.push({ sourceId: source.id, outcome });
   }
   return finished;
@@ -50,18 +67,39 @@ async function finishActive(context: IdleExtractionContext, source: SourceRow, j
     return requeued ? 'groups queued again' : null;
   }
   const at = new Date().toISOString();
-  if (!(await moveJob(context.db, job.id, ['queued', 'running'], { status: 'cancelled', completed_at: at, error_message: 'nothing to extract' }))) return null;
-  await updateSource(context.db, source.id, {
-    status: 'indexed', extraction_job_id: null, current_step: 'indexed', step_description: 'Indexed; nothing to extract', last_activity_at: at,
-    loader_warnings: withLoaderWarning(source, 'Not extracted: nothing to extract, the source has no chunk to send to the model'),
-  }, inExtraction);
+  if (
+    !(await moveJob(context.db, job.id, ['queued', 'running'], {
+      status: 'cancelled',
+      completed_at: at,
+      error_message: 'nothing to extract',
+    }))
+  )
+    return null;
+  await updateSource(
+    context.db,
+    source.id,
+    {
+      status: 'indexed',
+      extraction_job_id: null,
+      current_step: 'indexed',
+      step_description: 'Indexed; nothing to extract',
+      last_activity_at: at,
+      loader_warnings: withLoaderWarning(
+        source,
+        'Not extracted: nothing to extract, the source has no chunk to send to the model',
+      ),
+    },
+    inExtraction,
+  );
   return 'indexed';
 }
 
 /** Cancels open groups whose task ended without them and queues pending ones that have none; returns how many were queued. */
 async function settleOrphanGroups(context: IdleExtractionContext, job: JobRow): Promise<number> {
   let requeued = 0;
-  for (const group of (await listGroups(context.db, job.id)).filter((candidate) => openGroupStatuses.includes(candidate.status))) {
+  for (const group of (await listGroups(context.db, job.id)).filter((candidate) =>
+    openGroupStatuses.includes(candidate.status),
+  )) {
     if (group.task_id === null) {
       await queueGroup(context.db, context.queue, context.database, job, group.group_index, context.priority);
       requeued++;
@@ -70,7 +108,9 @@ async function settleOrphanGroups(context: IdleExtractionContext, job: JobRow): 
     const task = await context.tasks.get(group.task_id);
     if (task?.status === 'queued' || task?.status === 'running') continue;
     await moveGroup(context.db, job.id, group.group_index, openGroupStatuses, {
-      status: 'cancelled', completed_at: new Date().toISOString(), error_message: `its task ${task ? `was ${task.status}` : 'no longer exists'} without extracting it`,
+      status: 'cancelled',
+      completed_at: new Date().toISOString(),
+      error_message: `its task ${task ? `was ${task.status}` : 'no longer exists'} without extracting it`,
     });
   }
   return requeued;
@@ -79,11 +119,28 @@ async function settleOrphanGroups(context: IdleExtractionContext, job: JobRow): 
 /** A source no job works for shows its last job's outcome: committed, error, or back to indexed. */
 async function settle(db: Db, source: SourceRow, job: JobRow | undefined): Promise<string> {
   const at = new Date().toISOString();
-  const changes: Partial<SourceRow> = job?.status === 'completed'
-    ? { status: 'committed', current_step: 'committed', step_description: 'Committed', commit_completed_at: source.commit_completed_at ?? job.completed_at ?? at }
-    : job?.status === 'failed'
-      ? { status: 'error', error_stage: 'extraction', error_message: job.error_message ?? 'The extraction failed', current_step: 'error', step_description: `Extraction failed: ${job.error_message ?? 'no reason recorded'}` }
-      : { status: 'indexed', extraction_job_id: null, current_step: 'indexed', step_description: `Indexed; the last extraction ${job ? `was ${job.status}` : 'left no job'}` };
+  const changes: Partial<SourceRow> =
+    job?.status === 'completed'
+      ? {
+          status: 'committed',
+          current_step: 'committed',
+          step_description: 'Committed',
+          commit_completed_at: source.commit_completed_at ?? job.completed_at ?? at,
+        }
+      : job?.status === 'failed'
+        ? {
+            status: 'error',
+            error_stage: 'extraction',
+            error_message: job.error_message ?? 'The extraction failed',
+            current_step: 'error',
+            step_description: `Extraction failed: ${job.error_message ?? 'no reason recorded'}`,
+          }
+        : {
+            status: 'indexed',
+            extraction_job_id: null,
+            current_step: 'indexed',
+            step_description: `Indexed; the last extraction ${job ? `was ${job.status}` : 'left no job'}`,
+          };
   await updateSource(db, source.id, { ...changes, active_task_id: null, last_activity_at: at }, inExtraction);
   return changes.status!;
 }

@@ -9,7 +9,20 @@ import { getSource, updateSource, withLoaderWarning, type SourceRow } from '../s
 import type { Db } from '../storage/index.ts';
 import { bulkExtractionOperation, bulkTargets, type BulkExtractionRequest } from './bulk.ts';
 import { removeContribution } from './commit/contributions.ts';
-import { activeJobStatuses, cancelActiveJobs, getJob, groupCounts, latestJob, listGroups, moveGroup, moveJob, newJobId, queueGroup, type GroupRow, type JobRow } from './jobs.ts';
+import {
+  activeJobStatuses,
+  cancelActiveJobs,
+  getJob,
+  groupCounts,
+  latestJob,
+  listGroups,
+  moveGroup,
+  moveJob,
+  newJobId,
+  queueGroup,
+  type GroupRow,
+  type JobRow,
+} from './jobs.ts';
 import { finishIdleExtractions, type FinishedExtraction } from './recovery.ts';
 import { resolveExtractionOptions, type ExtractionRequest } from './options.ts';
 import { planExtraction } from './plan.ts';
@@ -31,18 +44,21 @@ const enqueueConcurrency = 64;
 
 /** A source with no chunk left to extract from (no text, or all filtered out): 400, and the source stays as it is. */
 export class NothingToExtractError extends BadInput {
-  constructor(sourceId: string, readonly why: string) {
+  constructor(
+    sourceId: string,
+    readonly why: string,
+  ) {
     super(`Source '${sourceId}' has nothing to extract: ${why}`, { reason: 'nothing_to_extract' });
   }
 }
 
 /** What a start did: queued a job, or parked the source at the confirmation gate first. */
 export type StartOutcome =
-  | { status: 'queued'; job: JobRow; message: string }
-  | { status: 'awaiting_confirmation'; job: null; message: string };
+  { status: 'queued'; job: JobRow; message: string } | { status: 'awaiting_confirmation'; job: null; message: string };
 
 /** Whether a source's domain was ever chosen: forced at upload, auto-confirmed, or confirmed at the gate. */
-const domainConfirmed = (source: SourceRow) => source.forced_domain !== null || source.auto_confirm === 1 || source.extraction_confirmed_at !== null;
+const domainConfirmed = (source: SourceRow) =>
+  source.forced_domain !== null || source.auto_confirm === 1 || source.extraction_confirmed_at !== null;
 
 /**
  * Extraction jobs of one database: start (plan the groups, estimate and check the budget, queue one
@@ -61,14 +77,25 @@ export class ExtractionService {
     const source = await getSource(db, sourceId);
     if (!source) throw NotFound.resource('Source', sourceId);
     const running = await this.activeJob(sourceId);
-    if (running && !request.force) throw new Conflict(`Extraction of source '${sourceId}' is already in progress (job ${running.id}); pass force to restart it`, { job_id: running.id });
+    if (running && !request.force)
+      throw new Conflict(
+        `Extraction of source '${sourceId}' is already in progress (job ${running.id}); pass force to restart it`,
+        { job_id: running.id },
+      );
     const allowed: readonly string[] = request.force ? [...startable, ...forceStartable] : startable;
     if (!running && !allowed.includes(source.status)) {
-      const hint = (forceStartable as readonly string[]).includes(source.status) ? '; pass force true to re-extract it' : '';
-      throw BadInput.field(`Source '${sourceId}' is ${source.status}: extraction starts from ${startable.join(' or ')}${hint}`, 'status');
+      const hint = (forceStartable as readonly string[]).includes(source.status)
+        ? '; pass force true to re-extract it'
+        : '';
+      throw BadInput.field(
+        `Source '${sourceId}' is ${source.status}: extraction starts from ${startable.join(' or ')}${hint}`,
+        'status',
+      );
     }
-    if (source.chunk_count === 0) throw new NothingToExtractError(sourceId, 'no text could be read from it (see loader_warnings)');
-    if (source.status === 'indexed' && !running && !domainConfirmed(source) && !request.domain) return this.park(source, request);
+    if (source.chunk_count === 0)
+      throw new NothingToExtractError(sourceId, 'no text could be read from it (see loader_warnings)');
+    if (source.status === 'indexed' && !running && !domainConfirmed(source) && !request.domain)
+      return this.park(source, request);
     await this.deps.readiness.assertReady('extraction');
     const registry = await domainRegistryFor(db);
     const domainName = request.domain ?? source.forced_domain ?? source.extraction_domain ?? fallbackDomain;
@@ -78,7 +105,10 @@ export class ExtractionService {
     const options = resolveExtractionOptions(source, request, domain, settings);
     const plan = await planExtraction(db, sourceId, options, domain, settings);
     if (plan.groups.length === 0) {
-      throw new NothingToExtractError(sourceId, `content filtering (${options.filteringMode}) kept none of its ${plan.chunksTotal} chunks; pass content_filtering false or a milder filtering_mode`);
+      throw new NothingToExtractError(
+        sourceId,
+        `content filtering (${options.filteringMode}) kept none of its ${plan.chunksTotal} chunks; pass content_filtering false or a milder filtering_mode`,
+      );
     }
     const estimatedTokens = plan.estimate.inputTokens + plan.estimate.outputTokens;
     const budget = settings.llm.max_tokens_per_source;
@@ -92,37 +122,83 @@ export class ExtractionService {
 
     const now = new Date().toISOString();
     const job: JobRow = {
-      id: newJobId(), source_id: sourceId, status: 'queued', depth: options.depth, domain: domain.name, options: JSON.stringify(options),
-      total_groups: plan.groups.length, estimated_input_tokens: plan.estimate.inputTokens, estimated_output_tokens: plan.estimate.outputTokens,
-      estimated_cost_usd: plan.estimate.costUsd, result: null, stats: null, error_message: null, created_at: now, started_at: null, finalized_at: null, completed_at: null,
+      id: newJobId(),
+      source_id: sourceId,
+      status: 'queued',
+      depth: options.depth,
+      domain: domain.name,
+      options: JSON.stringify(options),
+      total_groups: plan.groups.length,
+      estimated_input_tokens: plan.estimate.inputTokens,
+      estimated_output_tokens: plan.estimate.outputTokens,
+      estimated_cost_usd: plan.estimate.costUsd,
+      result: null,
+      stats: null,
+      error_message: null,
+      created_at: now,
+      started_at: null,
+      finalized_at: null,
+      completed_at: null,
     };
     await db.transaction(async (trx) => {
       await trx('extraction_jobs').insert(job);
-      const rows = plan.groups.map((group) => ({ job_id: job.id, group_index: group.groupIndex, first_chunk_index: group.firstChunkIndex, last_chunk_index: group.lastChunkIndex, status: 'pending' as const }));
-      for (let start = 0; start < rows.length; start += 100) await trx('extraction_groups').insert(rows.slice(start, start + 100));
+      const rows = plan.groups.map((group) => ({
+        job_id: job.id,
+        group_index: group.groupIndex,
+        first_chunk_index: group.firstChunkIndex,
+        last_chunk_index: group.lastChunkIndex,
+        status: 'pending' as const,
+      }));
+      for (let start = 0; start < rows.length; start += 100)
+        await trx('extraction_groups').insert(rows.slice(start, start + 100));
       await updateSource(trx, sourceId, {
-        status: 'extracting', extraction_job_id: job.id, extraction_domain: domain.name, analysis_depth: options.depth, extraction_started_at: now, extraction_completed_at: null,
-        commit_started_at: null, commit_completed_at: null, extraction_queued_at: now, estimated_tokens: estimatedTokens, estimated_cost_usd: plan.estimate.costUsd,
-        error_stage: null, error_message: null, current_step: 'extracting',
+        status: 'extracting',
+        extraction_job_id: job.id,
+        extraction_domain: domain.name,
+        analysis_depth: options.depth,
+        extraction_started_at: now,
+        extraction_completed_at: null,
+        commit_started_at: null,
+        commit_completed_at: null,
+        extraction_queued_at: now,
+        estimated_tokens: estimatedTokens,
+        estimated_cost_usd: plan.estimate.costUsd,
+        error_stage: null,
+        error_message: null,
+        current_step: 'extracting',
         step_description: `Extracting ${plan.groups.length} groups of ${plan.chunksKept} chunks (${plan.chunksTotal - plan.chunksKept} filtered out)`,
-        last_activity_at: now, updated_at: now,
+        last_activity_at: now,
+        updated_at: now,
       });
     });
     await this.enqueueGroups(job);
-    return { status: 'queued', job, message: `Extraction queued: ${plan.groups.length} groups, about ${estimatedTokens} tokens` };
+    return {
+      status: 'queued',
+      job,
+      message: `Extraction queued: ${plan.groups.length} groups, about ${estimatedTokens} tokens`,
+    };
   }
 
   /** Parks a source at the gate, keeping what the request asked for so the run after confirmation uses it. */
   private async park(source: SourceRow, request: ExtractionRequest): Promise<StartOutcome> {
     const changes: Partial<SourceRow> = {
-      status: 'awaiting_confirmation', extract_entities: 1, current_step: 'awaiting_confirmation',
-      step_description: 'Waiting for the domain to be confirmed; extraction starts once it is', last_activity_at: new Date().toISOString(),
+      status: 'awaiting_confirmation',
+      extract_entities: 1,
+      current_step: 'awaiting_confirmation',
+      step_description: 'Waiting for the domain to be confirmed; extraction starts once it is',
+      last_activity_at: new Date().toISOString(),
     };
     if (request.analysis_depth !== undefined) changes.analysis_depth = request.analysis_depth;
     if (request.filtering_mode !== undefined) changes.filtering_mode = request.filtering_mode;
     if (request.content_filtering !== undefined) changes.content_filtering = request.content_filtering ? 1 : 0;
-    if (!(await updateSource(this.deps.db, source.id, changes, ['indexed']))) throw new Conflict(`Source '${source.id}' changed while extraction was being started`);
-    return { status: 'awaiting_confirmation', job: null, message: 'The detected domain needs confirming first (POST /sources/{id}/confirmation); extraction starts once it is confirmed' };
+    if (!(await updateSource(this.deps.db, source.id, changes, ['indexed'])))
+      throw new Conflict(`Source '${source.id}' changed while extraction was being started`);
+    return {
+      status: 'awaiting_confirmation',
+      job: null,
+      message:
+        'The detected domain needs confirming first (POST /sources/{id}/confirmation); extraction starts once it is confirmed',
+    };
   }
 
   /**
@@ -134,8 +210,19 @@ export class ExtractionService {
     const ids = await bulkTargets(db, request);
     await this.deps.readiness.assertReady('extraction');
     const { analysis_depth, domain, filtering_mode, content_filtering } = request;
-    const data = { database, source_ids: ids, force: Boolean(request.force), options: { analysis_depth, domain, filtering_mode, content_filtering } };
-    const task = await this.deps.queue.submit({ queue: 'operations', operation: bulkExtractionOperation, priority: this.deps.settings().priorities.background, data, metadata: { database } });
+    const data = {
+      database,
+      source_ids: ids,
+      force: Boolean(request.force),
+      options: { analysis_depth, domain, filtering_mode, content_filtering },
+    };
+    const task = await this.deps.queue.submit({
+      queue: 'operations',
+      operation: bulkExtractionOperation,
+      priority: this.deps.settings().priorities.background,
+      data,
+      metadata: { database },
+    });
     return { taskId: task.task_id, total: ids.length };
   }
 
@@ -145,7 +232,11 @@ export class ExtractionService {
     const priority = this.deps.settings().priorities.background;
     const pending = (await listGroups(db, job.id)).filter((group) => group.status === 'pending');
     for (let start = 0; start < pending.length; start += enqueueConcurrency) {
-      await Promise.all(pending.slice(start, start + enqueueConcurrency).map((group) => queueGroup(db, queue, this.deps.database, job, group.group_index, priority)));
+      await Promise.all(
+        pending
+          .slice(start, start + enqueueConcurrency)
+          .map((group) => queueGroup(db, queue, this.deps.database, job, group.group_index, priority)),
+      );
     }
   }
 
@@ -173,9 +264,18 @@ export class ExtractionService {
     // One transaction: another process never sees the job ended while its source still shows it running.
     await db.transaction(async (trx) => {
       await moveJob(trx, job.id, activeJobStatuses, { status: 'cancelled', completed_at: now, error_message: reason });
-      await updateSource(trx, job.source_id, {
-        status, extraction_job_id: null, current_step: status, step_description: `Extraction ${reason}`, last_activity_at: now,
-      }, ['extracting', 'extracted', 'committing', 'mcp_extracting']);
+      await updateSource(
+        trx,
+        job.source_id,
+        {
+          status,
+          extraction_job_id: null,
+          current_step: status,
+          step_description: `Extraction ${reason}`,
+          last_activity_at: now,
+        },
+        ['extracting', 'extracted', 'committing', 'mcp_extracting'],
+      );
     });
     const open = (await listGroups(db, job.id)).filter((group) => cancellable.includes(group.status));
     for (const group of open) {
@@ -192,7 +292,9 @@ export class ExtractionService {
   async job(sourceId: string): Promise<JobRow | undefined> {
     const source = await getSource(this.deps.db, sourceId);
     if (!source) throw NotFound.resource('Source', sourceId);
-    return source.extraction_job_id ? getJob(this.deps.db, source.extraction_job_id) : latestJob(this.deps.db, sourceId);
+    return source.extraction_job_id
+      ? getJob(this.deps.db, source.extraction_job_id)
+      : latestJob(this.deps.db, sourceId);
   }
 
   async groups(job: JobRow, page?: { offset: number; limit: number }): Promise<GroupRow[]> {
@@ -218,15 +320,34 @@ export class ExtractionService {
       await this.start(sourceId);
     } catch (error) {
       if (error instanceof NothingToExtractError) {
-        await updateSource(db, sourceId, { loader_warnings: withLoaderWarning(source, `Not extracted: nothing to extract, ${error.why}`), step_description: `Indexed; nothing to extract: ${error.why}` }, ['indexed']);
+        await updateSource(
+          db,
+          sourceId,
+          {
+            loader_warnings: withLoaderWarning(source, `Not extracted: nothing to extract, ${error.why}`),
+            step_description: `Indexed; nothing to extract: ${error.why}`,
+          },
+          ['indexed'],
+        );
         return;
       }
       if (!(error instanceof DomainError)) throw error;
       const notReady = error.code === ErrorCode.llmNotVerified || error.code === ErrorCode.extractionModelMissing;
       if (error.code === ErrorCode.conflict) return;
-      await updateSource(db, sourceId, notReady
-        ? { step_description: `Indexed; extraction waits until the model provider is ready: ${error.message}` }
-        : { status: 'error', error_stage: 'extraction', error_message: error.message, current_step: 'error', step_description: `Extraction refused: ${error.message}` }, ['indexed']);
+      await updateSource(
+        db,
+        sourceId,
+        notReady
+          ? { step_description: `Indexed; extraction waits until the model provider is ready: ${error.message}` }
+          : {
+              status: 'error',
+              error_stage: 'extraction',
+              error_message: error.message,
+              current_step: 'error',
+              step_description: `Extraction refused: ${error.message}`,
+            },
+        ['indexed'],
+      );
     }
   }
 
@@ -243,10 +364,16 @@ export class ExtractionService {
   /** Finishes the sources idle for `idleMs` whose extraction has no work left (see recovery.ts). */
   finishIdle(idleMs: number): Promise<FinishedExtraction[]> {
     const { db, database, queue, tasks } = this.deps;
-    return finishIdleExtractions({ db, database, queue, tasks, priority: this.deps.settings().priorities.background }, idleMs);
+    return finishIdleExtractions(
+      { db, database, queue, tasks, priority: this.deps.settings().priorities.background },
+      idleMs,
+    );
   }
 }
 
 async function hasContribution(db: Db, sourceId: string): Promise<boolean> {
-  return Boolean((await db('node_sources').where({ source_id: sourceId }).first('node_id')) ?? (await db('edge_sources').where({ source_id: sourceId }).first('edge_id')));
+  return Boolean(
+    (await db('node_sources').where({ source_id: sourceId }).first('node_id')) ??
+    (await db('edge_sources').where({ source_id: sourceId }).first('edge_id')),
+  );
 }

@@ -5,12 +5,28 @@ import { batchDataSchemas } from '@rhizome/contracts/api/graph-nodes';
 import { DomainError, Invalid } from '@rhizome/contracts/errors';
 import { PermanentTaskError, TaskCancelledError, type HandlerContext } from '@rhizome/queue';
 import type { Db } from '../storage/index.ts';
-import { draftEdge, publishEdgeCreated, toEdgeRow, deleteEdge, updateEdge, type DraftEdge, type EdgeCreateInput, type EdgeUpdateInput } from './edges/service.ts';
+import {
+  draftEdge,
+  publishEdgeCreated,
+  toEdgeRow,
+  deleteEdge,
+  updateEdge,
+  type DraftEdge,
+  type EdgeCreateInput,
+  type EdgeUpdateInput,
+} from './edges/service.ts';
 import { insertEdgeRows } from './edges/repo.ts';
 import { nodeTemplates, type GraphNode } from './nodes/repo.ts';
 import {
-  deleteNode, draftNode, publishNodeCreated, updateNode, writeNodes,
-  type GraphScope, type NodeCreateInput, type NodeDraftLookups, type NodeUpdateInput,
+  deleteNode,
+  draftNode,
+  publishNodeCreated,
+  updateNode,
+  writeNodes,
+  type GraphScope,
+  type NodeCreateInput,
+  type NodeDraftLookups,
+  type NodeUpdateInput,
 } from './nodes/service.ts';
 import { describeFailure, findTemplate, type TemplateRules } from './nodes/template-rules.ts';
 import { sourceExists } from './read-model.ts';
@@ -60,7 +76,9 @@ interface BatchKind<Draft extends { id: string }> {
 
 const ajv = new Ajv({ allErrors: true, removeAdditional: true, useDefaults: true, strict: false });
 const compile = (schemas: Record<OperationName, Parameters<Ajv['compile']>[0]>) => ({
-  create: ajv.compile(schemas.create), update: ajv.compile(schemas.update), delete: ajv.compile(schemas.delete),
+  create: ajv.compile(schemas.create),
+  update: ajv.compile(schemas.update),
+  delete: ajv.compile(schemas.delete),
 });
 
 const nodeBatch: BatchKind<GraphNode> = {
@@ -76,7 +94,10 @@ const nodeBatch: BatchKind<GraphNode> = {
 
 const edgeBatch: BatchKind<DraftEdge> = {
   validators: compile(batchDataSchemas.edges),
-  referencedNodes: (data) => data.flatMap((item) => [item.source_node_id, item.target_node_id]).filter((id): id is string => typeof id === 'string'),
+  referencedNodes: (data) =>
+    data
+      .flatMap((item) => [item.source_node_id, item.target_node_id])
+      .filter((id): id is string => typeof id === 'string'),
   draft: (lookups, data, now) => draftEdge(lookups, data as unknown as EdgeCreateInput, ['data'], now),
   pendingNode: () => null,
   write: (db, edges) => insertEdgeRows(db, edges.map(toEdgeRow)),
@@ -85,7 +106,11 @@ const edgeBatch: BatchKind<DraftEdge> = {
   remove: deleteEdge,
 };
 
-async function runBatch<Draft extends { id: string }>(context: HandlerContext, deps: GraphDeps, kind: BatchKind<Draft>): Promise<BatchResult> {
+async function runBatch<Draft extends { id: string }>(
+  context: HandlerContext,
+  deps: GraphDeps,
+  kind: BatchKind<Draft>,
+): Promise<BatchResult> {
   const { database, operations } = readTask(context.task.data);
   const scope: GraphScope = { db: await taskDatabase(deps, database), database, events: deps.events };
   const results: BatchOutcome[] = [];
@@ -110,7 +135,9 @@ async function runBatch<Draft extends { id: string }>(context: HandlerContext, d
     }
   }
   const result = batchResult(results);
-  context.logger.info(`${context.task.operation} on '${database}': ${result.succeeded} of ${results.length} operations succeeded`);
+  context.logger.info(
+    `${context.task.operation} on '${database}': ${result.succeeded} of ${results.length} operations succeeded`,
+  );
   return result;
 }
 
@@ -161,11 +188,20 @@ async function createGroup<Draft extends { id: string }>(
   return outcomes;
 }
 
-async function createOne<Draft extends { id: string }>(scope: GraphScope, kind: BatchKind<Draft>, operation: BatchOperation, index: number): Promise<BatchOutcome> {
+async function createOne<Draft extends { id: string }>(
+  scope: GraphScope,
+  kind: BatchKind<Draft>,
+  operation: BatchOperation,
+  index: number,
+): Promise<BatchOutcome> {
   try {
     const draft = await scope.db.transaction(async (trx) => {
       const lookups = await groupLookups(trx, kind.referencedNodes([operation.data]));
-      const created = await kind.draft(lookups.lookups, checkData(kind.validators.create, operation.data), new Date().toISOString());
+      const created = await kind.draft(
+        lookups.lookups,
+        checkData(kind.validators.create, operation.data),
+        new Date().toISOString(),
+      );
       await kind.write(trx, [created]);
       return created;
     });
@@ -177,10 +213,16 @@ async function createOne<Draft extends { id: string }>(scope: GraphScope, kind: 
   }
 }
 
-async function runOne<Draft extends { id: string }>(scope: GraphScope, kind: BatchKind<Draft>, operation: BatchOperation, index: number): Promise<BatchOutcome> {
+async function runOne<Draft extends { id: string }>(
+  scope: GraphScope,
+  kind: BatchKind<Draft>,
+  operation: BatchOperation,
+  index: number,
+): Promise<BatchOutcome> {
   const id = typeof operation.data.id === 'string' ? operation.data.id : undefined;
   try {
-    if (operation.operation !== 'update' && operation.operation !== 'delete') throw new Error(`Unknown operation '${operation.operation}'`);
+    if (operation.operation !== 'update' && operation.operation !== 'delete')
+      throw new Error(`Unknown operation '${operation.operation}'`);
     const data = checkData(kind.validators[operation.operation], operation.data);
     const { id: target, ...changes } = data as { id: string } & Record<string, unknown>;
     if (operation.operation === 'update') await kind.update(scope, target, changes);
@@ -188,7 +230,13 @@ async function runOne<Draft extends { id: string }>(scope: GraphScope, kind: Bat
     return { index, operation: operation.operation, success: true, id: target };
   } catch (error) {
     if (error instanceof TaskCancelledError) throw error;
-    return { index, operation: operation.operation, success: false, ...(id ? { id } : {}), error: describeFailure(error) };
+    return {
+      index,
+      operation: operation.operation,
+      success: false,
+      ...(id ? { id } : {}),
+      error: describeFailure(error),
+    };
   }
 }
 
@@ -227,7 +275,8 @@ function checkData(validate: ValidateFunction, data: Record<string, unknown>): R
 
 function readTask(data: Record<string, unknown>): { database: string; operations: BatchOperation[] } {
   const { database, operations } = data;
-  if (typeof database !== 'string' || !database) throw new PermanentTaskError('data.database must name a database', 'ValidationError');
+  if (typeof database !== 'string' || !database)
+    throw new PermanentTaskError('data.database must name a database', 'ValidationError');
   if (!Array.isArray(operations)) throw new PermanentTaskError('data.operations must be a list', 'ValidationError');
   // The API refuses malformed entries; one in a task queued directly fails on its own.
   return {

@@ -61,7 +61,11 @@ interface NodeRow {
  * and the payload is cached per connection until anything in the database changes (see canvasCache).
  */
 export async function canvasData(db: Db, options: CanvasOptions): Promise<CanvasPayload> {
-  const key = JSON.stringify([options.maxNodes, options.maxEdges, options.sourceIds ? [...new Set(options.sourceIds)].sort() : null]);
+  const key = JSON.stringify([
+    options.maxNodes,
+    options.maxEdges,
+    options.sourceIds ? [...new Set(options.sourceIds)].sort() : null,
+  ]);
   const marker = await changeMarker(db);
   const cached = canvasCache(db).get(key);
   if (cached && cached.marker === marker) return cached.payload;
@@ -78,7 +82,8 @@ export async function buildCanvas(db: Db, options: CanvasOptions): Promise<Canva
   if (options.sourceIds) {
     const off = new Set(disabled);
     wanted = [...new Set(options.sourceIds)].filter((id) => !off.has(id));
-    if (!wanted.length) return { nodes: [], edges: [], templates: [], total_nodes: 0, total_edges: 0, truncated: false };
+    if (!wanted.length)
+      return { nodes: [], edges: [], templates: [], total_nodes: 0, total_edges: 0, truncated: false };
   }
   const wantedJson = JSON.stringify(wanted);
 
@@ -90,13 +95,19 @@ export async function buildCanvas(db: Db, options: CanvasOptions): Promise<Canva
     : disabled.length
       ? { sql: `n.id NOT IN (${hiddenNodes})`, bindings: [disabledJson] }
       : { sql: '1', bindings: [] as string[] };
-  const edgeOfEnabled = disabled.length ? 'AND (e.source_id IS NULL OR e.source_id NOT IN (SELECT value FROM json_each(?)))' : '';
+  const edgeOfEnabled = disabled.length
+    ? 'AND (e.source_id IS NULL OR e.source_id NOT IN (SELECT value FROM json_each(?)))'
+    : '';
   const edgeBindings = disabled.length ? [disabledJson] : [];
 
   let totalNodes: number;
   let totalEdges: number;
   if (wanted) {
-    totalNodes = await scalar(db, 'SELECT COUNT(*) AS n FROM graph_nodes n WHERE n.source_id IN (SELECT value FROM json_each(?))', [wantedJson]);
+    totalNodes = await scalar(
+      db,
+      'SELECT COUNT(*) AS n FROM graph_nodes n WHERE n.source_id IN (SELECT value FROM json_each(?))',
+      [wantedJson],
+    );
     // Edges leaving the selected sources' nodes whose target is one of them too.
     totalEdges = await scalar(
       db,
@@ -110,7 +121,11 @@ export async function buildCanvas(db: Db, options: CanvasOptions): Promise<Canva
     totalNodes = await scalar(db, 'SELECT COUNT(*) AS n FROM graph_nodes', []);
     totalEdges = await scalar(db, 'SELECT COUNT(*) AS n FROM graph_edges', []);
     if (disabled.length) {
-      totalNodes -= await scalar(db, 'SELECT COUNT(*) AS n FROM graph_nodes WHERE source_id IN (SELECT value FROM json_each(?))', [disabledJson]);
+      totalNodes -= await scalar(
+        db,
+        'SELECT COUNT(*) AS n FROM graph_nodes WHERE source_id IN (SELECT value FROM json_each(?))',
+        [disabledJson],
+      );
       totalEdges -= await scalar(
         db,
         `SELECT COUNT(*) AS n FROM graph_edges e

@@ -34,7 +34,23 @@ export class GraphEventBus {
 }
 
 /** node.create for every node and edge.create for every edge a bulk write created; such writers (commit, import) embed their nodes themselves. */
-export function publishBulkCreations(bus: GraphEventBus, database: string, created: { nodes: string[]; edges: string[] }): void {
-  for (const id of created.nodes) bus.publish({ source: 'node.create', database, payload: { entity_type: 'node', entity_id: id }, embedsItself: true });
-  for (const id of created.edges) bus.publish({ source: 'edge.create', database, payload: { entity_type: 'edge', entity_id: id }, embedsItself: true });
+export function publishBulkCreations(
+  bus: GraphEventBus,
+  database: string,
+  created: { nodes: string[]; edges: string[] },
+): void {
+  for (const id of created.nodes)
+    bus.publish({
+      source: 'node.create',
+      database,
+      payload: { entity_type: 'node', entity_id: id },
+      embedsItself: true,
+    });
+  for (const id of created.edges)
+    bus.publish({
+      source: 'edge.create',
+      database,
+      payload: { entity_type: 'edge', entity_id: id },
+      embedsItself: true,
+    });
 }

@@ -17,7 +17,8 @@ export interface Window {
 export type NeighborDirection = 'outgoing' | 'incoming' | 'both';
 export const neighborDirections: readonly NeighborDirection[] = ['outgoing', 'incoming', 'both'];
 
-const nodeColumns = 'n.id, n.template_id, n.label, n.properties, n.position_x, n.position_y, n.embedding, n.source_id, n.created_at, n.updated_at';
+const nodeColumns =
+  'n.id, n.template_id, n.label, n.properties, n.position_x, n.position_y, n.embedding, n.source_id, n.created_at, n.updated_at';
 
 const groundingNode = (row: NodeRow): NodeResponse => withStats(toNode(row));
 
@@ -25,7 +26,10 @@ const groundingNode = (row: NodeRow): NodeResponse => withStats(toNode(row));
  * One page of nodes (optionally of one template), then `q` applied to that page only: `total` reflects
  * the template filter alone, so an agent iterates pages until has_next is false.
  */
-export async function groundingNodes(db: Db, options: { templateId?: string; q?: string; window: Window }): Promise<{ rows: NodeResponse[]; total: number }> {
+export async function groundingNodes(
+  db: Db,
+  options: { templateId?: string; q?: string; window: Window },
+): Promise<{ rows: NodeResponse[]; total: number }> {
   const { rows, total } = await listNodeRows(db, { templateId: options.templateId }, options.window, false);
   const nodes = rows.map(groundingNode);
   const needle = options.q?.toLowerCase();
@@ -41,7 +45,8 @@ function matches(node: NodeResponse, needle: string): boolean {
 function valueMatches(value: unknown, needle: string): boolean {
   if (value === null || value === undefined) return false;
   if (Array.isArray(value)) return value.some((item) => valueMatches(item, needle));
-  if (typeof value === 'object') return Object.values(value as Record<string, unknown>).some((item) => valueMatches(item, needle));
+  if (typeof value === 'object')
+    return Object.values(value as Record<string, unknown>).some((item) => valueMatches(item, needle));
   return String(value).toLowerCase().includes(needle);
 }
 
@@ -52,7 +57,11 @@ export async function groundingNodeDetail(db: Db, id: string, edgeLimit: number)
   const outgoing = await listEdgeRows(db, { sourceNodeId: id }, firstPage, false);
   const incoming = await listEdgeRows(db, { targetNodeId: id }, firstPage, false);
   return {
-    node, outgoing_edges: outgoing.rows.map(toEdge), incoming_edges: incoming.rows.map(toEdge), total_outgoing: outgoing.total, total_incoming: incoming.total,
+    node,
+    outgoing_edges: outgoing.rows.map(toEdge),
+    incoming_edges: incoming.rows.map(toEdge),
+    total_outgoing: outgoing.total,
+    total_incoming: incoming.total,
   };
 }
 
@@ -76,7 +85,9 @@ export async function groundingNeighbors(db: Db, id: string, direction: Neighbor
   let total = 0;
   const neighbors: Neighbor[] = [];
   for (const side of sides) {
-    total += Number(((await db.raw(`SELECT COUNT(*) AS n FROM graph_edges WHERE ${side.own} = ?`, [id])) as { n: number }[])[0].n);
+    total += Number(
+      ((await db.raw(`SELECT COUNT(*) AS n FROM graph_edges WHERE ${side.own} = ?`, [id])) as { n: number }[])[0].n,
+    );
     const room = limit - neighbors.length;
     if (room <= 0) continue;
     const rows = (await db.raw(

@@ -25,6 +25,11 @@ export function entityNodeId(database: string, typeKey: string, nameKey: string)
 }
 
 /** Edge id of an extracted relationship: one edge per type between two nodes, whichever sources state it. */
-export function relationshipEdgeId(database: string, typeKey: string, sourceNodeId: string, targetNodeId: string): string {
+export function relationshipEdgeId(
+  database: string,
+  typeKey: string,
+  sourceNodeId: string,
+  targetNodeId: string,
+): string {
   return `edge_${sha(`${database}:relationship:${typeKey}:${sourceNodeId}:${targetNodeId}`)}`;
 }

@@ -16,11 +16,17 @@ export const cleanupOperation = 'graph.cleanup';
 export const defineGraphMaintenanceOperations: DefineOperations = (registry, deps) => {
   registry.define(snapshotBuildOperation, { queue: 'operations' }, async ({ task }) => {
     const breakdown = await buildSnapshot(await taskDatabase(deps, task.data.database));
-    return { generated_at: breakdown.generated_at, node_count: breakdown.totals.nodes, edge_count: breakdown.totals.edges };
+    return {
+      generated_at: breakdown.generated_at,
+      node_count: breakdown.totals.nodes,
+      edge_count: breakdown.totals.edges,
+    };
   });
   registry.define(cleanupOperation, { queue: 'operations' }, async ({ task, logger }) => {
     const result = await cleanupGraph(await taskDatabase(deps, task.data.database));
-    logger.info(`graph cleanup on '${String(task.data.database)}': ${result.nodes_removed} nodes and ${result.edges_removed} edges removed`);
+    logger.info(
+      `graph cleanup on '${String(task.data.database)}': ${result.nodes_removed} nodes and ${result.edges_removed} edges removed`,
+    );
     return result;
   });
 };
@@ -42,7 +48,10 @@ const corruptEdge = `e.id IS NULL OR e.id = '' OR e.label IS NULL OR trim(e.labe
  */
 export async function cleanupGraph(db: Db): Promise<{ nodes_removed: number; edges_removed: number }> {
   return db.transaction(async (trx) => {
-    const nodes = (await trx.raw(`SELECT n.rowid AS row_id, n.id FROM graph_nodes n WHERE ${corruptNode}`)) as { row_id: number; id: string | null }[];
+    const nodes = (await trx.raw(`SELECT n.rowid AS row_id, n.id FROM graph_nodes n WHERE ${corruptNode}`)) as {
+      row_id: number;
+      id: string | null;
+    }[];
     let edgesRemoved = 0;
     for (let start = 0; start < nodes.length; start += 500) {
       const chunk = nodes.slice(start, start + 500);
@@ -52,9 +61,15 @@ export async function cleanupGraph(db: Db): Promise<{ nodes_removed: number; edg
         'DELETE FROM graph_edges WHERE source_node_id IN (SELECT value FROM json_each(?)) OR target_node_id IN (SELECT value FROM json_each(?))',
         [ids, ids],
       );
-      await trx.raw('DELETE FROM graph_nodes WHERE rowid IN (SELECT value FROM json_each(?))', [JSON.stringify(chunk.map((node) => node.row_id))]);
+      await trx.raw('DELETE FROM graph_nodes WHERE rowid IN (SELECT value FROM json_each(?))', [
+        JSON.stringify(chunk.map((node) => node.row_id)),
+      ]);
     }
-    edgesRemoved += await changes(trx, `DELETE FROM graph_edges WHERE rowid IN (SELECT e.rowid FROM graph_edges e WHERE ${corruptEdge})`, []);
+    edgesRemoved += await changes(
+      trx,
+      `DELETE FROM graph_edges WHERE rowid IN (SELECT e.rowid FROM graph_edges e WHERE ${corruptEdge})`,
+      [],
+    );
     return { nodes_removed: nodes.length, edges_removed: edgesRemoved };
   });
 }
@@ -97,7 +112,8 @@ export function requestSnapshotBuild(request: SnapshotBuildRequest): Promise<{ t
     const previous = lastTask.get(request.database);
     if (previous) {
       const task = await request.tasks.get(previous);
-      if (task && (task.status === 'queued' || (request.reuseRunning && task.status === 'running'))) return { task_id: previous, reused: true };
+      if (task && (task.status === 'queued' || (request.reuseRunning && task.status === 'running')))
+        return { task_id: previous, reused: true };
     }
     const task = await submitDatabaseTask(request.queue, request.database, snapshotBuildOperation);
     lastTask.set(request.database, task.task_id);

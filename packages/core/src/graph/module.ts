@@ -5,7 +5,14 @@ import { seedSystemTemplates } from './system-templates.ts';
 import { defineGraphOperations } from './tasks.ts';
 
 function graphService(platform: Platform, { name, db }: DatabaseHandle): GraphService {
-  return new GraphService({ db, database: name, events: platform.graphEvents, queue: platform.queue, tasks: platform.tasks, logger: platform.logger });
+  return new GraphService({
+    db,
+    database: name,
+    events: platform.graphEvents,
+    queue: platform.queue,
+    tasks: platform.tasks,
+    logger: platform.logger,
+  });
 }
 
 /**
@@ -16,11 +23,23 @@ function graphService(platform: Platform, { name, db }: DatabaseHandle): GraphSe
 export const graphModule: FeatureModule<GraphService> = {
   name: 'graph',
   tables: [
-    'graph_templates', 'graph_nodes', 'graph_edges', 'graph_snapshots', 'graph_version',
-    'node_sources', 'edge_sources', 'template_sources', 'node_embeddings', 'fts_nodes',
+    'graph_templates',
+    'graph_nodes',
+    'graph_edges',
+    'graph_snapshots',
+    'graph_version',
+    'node_sources',
+    'edge_sources',
+    'template_sources',
+    'node_embeddings',
+    'fts_nodes',
   ],
   defineTasks(registry, platform) {
-    defineGraphOperations(registry, { databases: platform.databases, events: platform.graphEvents, embeddings: platform.providers.embeddings });
+    defineGraphOperations(registry, {
+      databases: platform.databases,
+      events: platform.graphEvents,
+      embeddings: platform.providers.embeddings,
+    });
   },
   service: graphService,
   counts: graphCounts,

@@ -10,7 +10,13 @@ import { parseJsonObject } from './nodes/sql.ts';
 export interface Citation {
   id: string;
   source: { id: string; title: string; source_type: string; origin_url: string | null };
-  chunk: { id: string; content: string; page_number: number | null; section: string | null; chunk_metadata: Record<string, unknown> | null } | null;
+  chunk: {
+    id: string;
+    content: string;
+    page_number: number | null;
+    section: string | null;
+    chunk_metadata: Record<string, unknown> | null;
+  } | null;
   confidence: number;
   extraction_method: string;
   context_snippet: string | null;
@@ -43,17 +49,36 @@ interface CitationRow {
 }
 
 /** One page of the node's citations (source_citations ⨝ sources ⨝ document_chunks), oldest first. */
-export async function citationsPage(db: Db, nodeId: string, window: Window): Promise<{ rows: Citation[]; total: number }> {
-  const [{ total }] = (await db('source_citations').where({ entity_uri: nodeId }).count({ total: '*' })) as { total: number }[];
+export async function citationsPage(
+  db: Db,
+  nodeId: string,
+  window: Window,
+): Promise<{ rows: Citation[]; total: number }> {
+  const [{ total }] = (await db('source_citations').where({ entity_uri: nodeId }).count({ total: '*' })) as {
+    total: number;
+  }[];
   if (!total || window.offset >= Number(total)) return { rows: [], total: Number(total) };
   const rows = (await db('source_citations as c')
     .join('sources as s', 's.id', 'c.source_id')
     .leftJoin('document_chunks as k', 'k.id', 'c.chunk_id')
     .where('c.entity_uri', nodeId)
     .select(
-      'c.id', 'c.confidence', 'c.extraction_method', 'c.context_snippet', 'c.citation_metadata', 'c.created_at', 'c.source_id',
-      's.title as source_title', 's.filename as source_filename', 's.source_type', 's.origin_url',
-      'k.id as chunk_id', 'k.content as chunk_content', 'k.page_number', 'k.section', 'k.chunk_metadata',
+      'c.id',
+      'c.confidence',
+      'c.extraction_method',
+      'c.context_snippet',
+      'c.citation_metadata',
+      'c.created_at',
+      'c.source_id',
+      's.title as source_title',
+      's.filename as source_filename',
+      's.source_type',
+      's.origin_url',
+      'k.id as chunk_id',
+      'k.content as chunk_content',
+      'k.page_number',
+      'k.section',
+      'k.chunk_metadata',
     )
     .orderBy([{ column: 'c.created_at' }, { column: 'c.rowid' }])
     .limit(window.limit)
@@ -64,16 +89,22 @@ export async function citationsPage(db: Db, nodeId: string, window: Window): Pro
 function toCitation(row: CitationRow): Citation {
   return {
     id: row.id,
-    source: { id: row.source_id, title: row.source_title ?? row.source_filename ?? row.source_id, source_type: row.source_type, origin_url: row.origin_url },
-    chunk: row.chunk_id === null
-      ? null
-      : {
-          id: row.chunk_id,
-          content: row.chunk_content ?? '',
-          page_number: row.page_number,
-          section: row.section,
-          chunk_metadata: parseJsonObject(row.chunk_metadata),
-        },
+    source: {
+      id: row.source_id,
+      title: row.source_title ?? row.source_filename ?? row.source_id,
+      source_type: row.source_type,
+      origin_url: row.origin_url,
+    },
+    chunk:
+      row.chunk_id === null
+        ? null
+        : {
+            id: row.chunk_id,
+            content: row.chunk_content ?? '',
+            page_number: row.page_number,
+            section: row.section,
+            chunk_metadata: parseJsonObject(row.chunk_metadata),
+          },
     confidence: Number(row.confidence),
     extraction_method: row.extraction_method,
     context_snippet: row.context_snippet,
@@ -98,7 +129,9 @@ export async function sourceCount(db: Db): Promise<number> {
 }
 
 /** Every source with the nodes and edges it created, most first. */
-export async function sourceContributions(db: Db): Promise<{ source_id: string; title: string | null; node_count: number; edge_count: number }[]> {
+export async function sourceContributions(
+  db: Db,
+): Promise<{ source_id: string; title: string | null; node_count: number; edge_count: number }[]> {
   return (await db.raw(
     `SELECT s.id AS source_id, s.title,
             (SELECT COUNT(*) FROM graph_nodes WHERE source_id = s.id) AS node_count,

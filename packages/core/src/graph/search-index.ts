@@ -5,17 +5,22 @@ import type { Knex } from 'knex';
  * node row exists, so the full-text index never disagrees with the nodes (vectors join here when
  * embeddings exist). Index rows are keyed by the node's rowid; a trigger drops them when a node goes.
  */
-export async function indexNode(db: Knex, node: { id: string; label: string; properties: Record<string, unknown> }): Promise<void> {
+export async function indexNode(
+  db: Knex,
+  node: { id: string; label: string; properties: Record<string, unknown> },
+): Promise<void> {
   await db.raw('DELETE FROM fts_nodes WHERE rowid = (SELECT rowid FROM graph_nodes WHERE id = ?)', [node.id]);
-  await db.raw('INSERT INTO fts_nodes (rowid, node_id, label, body) SELECT rowid, id, ?, ? FROM graph_nodes WHERE id = ?', [
-    node.label,
-    propertyText(node.properties),
-    node.id,
-  ]);
+  await db.raw(
+    'INSERT INTO fts_nodes (rowid, node_id, label, body) SELECT rowid, id, ?, ? FROM graph_nodes WHERE id = ?',
+    [node.label, propertyText(node.properties), node.id],
+  );
 }
 
 /** Indexes nodes just inserted (none has an entry yet) in one statement: the batch path. */
-export async function indexNewNodes(db: Knex, nodes: { id: string; label: string; properties: Record<string, unknown> }[]): Promise<void> {
+export async function indexNewNodes(
+  db: Knex,
+  nodes: { id: string; label: string; properties: Record<string, unknown> }[],
+): Promise<void> {
   if (nodes.length === 0) return;
   const entries = JSON.stringify(nodes.map((node) => [node.id, node.label, propertyText(node.properties)]));
   await db.raw(
@@ -37,13 +42,22 @@ export async function reindexNodes(db: Knex): Promise<number> {
   let nodes = 0;
   let after = 0;
   for (;;) {
-    const rows = (await db.raw('SELECT rowid, id, label, properties FROM graph_nodes WHERE rowid > ? ORDER BY rowid LIMIT ?', [after, reindexBatch])) as
-      { rowid: number; id: string; label: string; properties: string }[];
+    const rows = (await db.raw(
+      'SELECT rowid, id, label, properties FROM graph_nodes WHERE rowid > ? ORDER BY rowid LIMIT ?',
+      [after, reindexBatch],
+    )) as { rowid: number; id: string; label: string; properties: string }[];
     if (!rows.length) break;
     const last = rows[rows.length - 1].rowid;
     await db.transaction(async (trx) => {
       await trx.raw('DELETE FROM fts_nodes WHERE rowid > ? AND rowid <= ?', [after, last]);
-      await indexNewNodes(trx, rows.map((row) => ({ id: row.id, label: row.label, properties: JSON.parse(row.properties) as Record<string, unknown> })));
+      await indexNewNodes(
+        trx,
+        rows.map((row) => ({
+          id: row.id,
+          label: row.label,
+          properties: JSON.parse(row.properties) as Record<string, unknown>,
+        })),
+      );
     });
     nodes += rows.length;
     after = last;

@@ -5,15 +5,40 @@ import type { Db } from '../storage/index.ts';
 import { submitDatabaseTask } from '../tasks/index.ts';
 import { nodesBatchOperation, edgesBatchOperation } from './batch-tasks.ts';
 import { canvasData, type CanvasOptions } from './canvas.ts';
-import { createEdge, deleteEdge, getEdge, listEdges, updateEdge, type EdgeCreateInput, type EdgeListOptions, type EdgeUpdateInput } from './edges/service.ts';
+import {
+  createEdge,
+  deleteEdge,
+  getEdge,
+  listEdges,
+  updateEdge,
+  type EdgeCreateInput,
+  type EdgeListOptions,
+  type EdgeUpdateInput,
+} from './edges/service.ts';
 import type { GraphEventBus } from './events.ts';
-import { groundingNeighbors, groundingNodeDetail, groundingNodes, type NeighborDirection, type Window } from './grounding.ts';
+import {
+  groundingNeighbors,
+  groundingNodeDetail,
+  groundingNodes,
+  type NeighborDirection,
+  type Window,
+} from './grounding.ts';
 import { cleanupOperation, requestSnapshotBuild } from './maintenance-tasks.ts';
 import type { ConnectionSort } from './nodes/navigation.ts';
 import type { Position } from './nodes/repo.ts';
 import {
-  createNode, deleteNode, getNode, listNodes, moveNode, nodeCitations, nodeConnections, updateNode,
-  type GraphScope, type NodeCreateInput, type NodeListOptions, type NodeUpdateInput,
+  createNode,
+  deleteNode,
+  getNode,
+  listNodes,
+  moveNode,
+  nodeCitations,
+  nodeConnections,
+  updateNode,
+  type GraphScope,
+  type NodeCreateInput,
+  type NodeListOptions,
+  type NodeUpdateInput,
 } from './nodes/service.ts';
 import { isSnapshotStale, readSnapshot, type GraphBreakdown } from './snapshot.ts';
 import { sourceGroups } from './read-model.ts';
@@ -105,7 +130,10 @@ export class GraphService {
   /** Queues a node or edge batch on the operations lane; its results are the task's result. */
   async queueBatch(entity: 'node' | 'edge', operations: unknown[]): Promise<Queued> {
     const task = await this.submit(entity === 'node' ? nodesBatchOperation : edgesBatchOperation, { operations });
-    return this.queued(task.task_id, `${operations.length} ${entity} operation${operations.length === 1 ? '' : 's'} queued; results at /queue/tasks/${task.task_id}/result`);
+    return this.queued(
+      task.task_id,
+      `${operations.length} ${entity} operation${operations.length === 1 ? '' : 's'} queued; results at /queue/tasks/${task.task_id}/result`,
+    );
   }
 
   async queueTemplateBatch(operations: unknown[]): Promise<Queued> {
@@ -143,7 +171,9 @@ export class GraphService {
     }
     if (await isSnapshotStale(this.deps.db, stored)) {
       await this.requestSnapshot(true).catch((error: unknown) => {
-        this.deps.logger.warning(`graph snapshot rebuild of '${this.deps.database}' not queued: ${describeError(error)}`);
+        this.deps.logger.warning(
+          `graph snapshot rebuild of '${this.deps.database}' not queued: ${describeError(error)}`,
+        );
       });
     }
     return stored.breakdown;
@@ -165,7 +195,10 @@ export class GraphService {
 
   /** Edges from and/or to a node in full, a page at a time: what agents read. */
   async groundingEdges(options: { sourceNodeId?: string; targetNodeId?: string; window: Window }) {
-    const { items, total } = await listEdges(this.deps.db, { filter: { sourceNodeId: options.sourceNodeId, targetNodeId: options.targetNodeId }, window: options.window });
+    const { items, total } = await listEdges(this.deps.db, {
+      filter: { sourceNodeId: options.sourceNodeId, targetNodeId: options.targetNodeId },
+      window: options.window,
+    });
     return { rows: items, total };
   }
 
@@ -174,7 +207,12 @@ export class GraphService {
   }
 
   private requestSnapshot(reuseRunning: boolean) {
-    return requestSnapshotBuild({ queue: this.deps.queue, tasks: this.deps.tasks, database: this.deps.database, reuseRunning });
+    return requestSnapshotBuild({
+      queue: this.deps.queue,
+      tasks: this.deps.tasks,
+      database: this.deps.database,
+      reuseRunning,
+    });
   }
 
   private submit(operation: string, data: Record<string, unknown> = {}) {

@@ -61,7 +61,9 @@ export async function computeBreakdown(db: Db, now: Date = new Date()): Promise<
     ) as Promise<TemplateCount[]>;
   const perSource = await sourceContributions(db);
   // The distribution as a histogram (degree → nodes): a few rows, whatever the size of the graph.
-  const histogram = (await db.raw(`SELECT d AS degree, COUNT(*) AS nodes FROM (SELECT ${degreeSql} AS d FROM graph_nodes n) GROUP BY d ORDER BY d`)) as {
+  const histogram = (await db.raw(
+    `SELECT d AS degree, COUNT(*) AS nodes FROM (SELECT ${degreeSql} AS d FROM graph_nodes n) GROUP BY d ORDER BY d`,
+  )) as {
     degree: number;
     nodes: number;
   }[];

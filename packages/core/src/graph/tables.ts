@@ -42,14 +42,24 @@ export interface NodeEmbeddingRow {
 }
 
 /** A row as stored; an insert names the required columns and may leave the rest to their defaults. */
-type Stored<Row, Required extends keyof Row> = Knex.CompositeTableType<Row, Pick<Row, Required> & Partial<Row>, Partial<Row>>;
+type Stored<Row, Required extends keyof Row> = Knex.CompositeTableType<
+  Row,
+  Pick<Row, Required> & Partial<Row>,
+  Partial<Row>
+>;
 
 /** The graph's tables (migrations 0001, 0002, 0004, 0005, 0011). */
 declare module 'knex/types/tables.js' {
   interface Tables {
     graph_nodes: Stored<NodeRow & NodeBookkeeping, 'id' | 'template_id' | 'label' | 'created_at' | 'updated_at'>;
-    graph_edges: Stored<EdgeRow & EdgeBookkeeping, 'id' | 'template_id' | 'source_node_id' | 'target_node_id' | 'label' | 'created_at' | 'updated_at'>;
-    graph_templates: Stored<TemplateRow & TemplateBookkeeping, 'id' | 'name' | 'template_type' | 'created_at' | 'updated_at'>;
+    graph_edges: Stored<
+      EdgeRow & EdgeBookkeeping,
+      'id' | 'template_id' | 'source_node_id' | 'target_node_id' | 'label' | 'created_at' | 'updated_at'
+    >;
+    graph_templates: Stored<
+      TemplateRow & TemplateBookkeeping,
+      'id' | 'name' | 'template_type' | 'created_at' | 'updated_at'
+    >;
     graph_snapshots: SnapshotRow;
     node_sources: { node_id: string; source_id: string };
     edge_sources: { edge_id: string; source_id: string };

@@ -16,7 +16,11 @@ export interface GraphDeps {
 export type DefineOperations = (registry: TaskRegistrar, deps: GraphDeps) => void;
 
 /** Every graph feature's queue operations; each feature adds its definer here. */
-export const graphOperationDefiners: DefineOperations[] = [defineTemplateOperations, defineGraphBatchOperations, defineGraphMaintenanceOperations];
+export const graphOperationDefiners: DefineOperations[] = [
+  defineTemplateOperations,
+  defineGraphBatchOperations,
+  defineGraphMaintenanceOperations,
+];
 
 export function defineGraphOperations(registry: TaskRegistrar, deps: GraphDeps): void {
   for (const define of graphOperationDefiners) define(registry, deps);

@@ -32,7 +32,10 @@ const textPatterns: [RegExp, string][] = [
   [/(\/\/[^\s/:@"]+:)[^\s/@"]+@/g, `$1${redacted}@`],
   // JSON string fields, plain (`"password": "x"`) and JSON-escaped inside a string (`\"password\":\"x\"`).
   [new RegExp(String.raw`("[^"\\]*${secretNames}[^"\\]*"\s*:\s*)"(?:[^"\\]|\\.)*"`, 'gi'), `$1"${redacted}"`],
-  [new RegExp(String.raw`(\\"[^"\\]*${secretNames}[^"\\]*\\"\s*:\s*)\\"(?:[^"\\]|\\[^"])*\\"`, 'gi'), String.raw`$1\"${redacted}\"`],
+  [
+    new RegExp(String.raw`(\\"[^"\\]*${secretNames}[^"\\]*\\"\s*:\s*)\\"(?:[^"\\]|\\[^"])*\\"`, 'gi'),
+    String.raw`$1\"${redacted}\"`,
+  ],
   // `password=x`, `access_token: x`, `secret='x'` in plain text, query strings and config dumps.
   [new RegExp(String.raw`\b([\w-]*${secretNames}[\w-]*\s*[=:]\s*['"]?)[^\s&"',;]+`, 'gi'), `$1${redacted}`],
 ];
@@ -91,7 +94,9 @@ function withoutSecretFields(value: unknown): unknown {
 
 function redactor(secrets: string[]): (text: string) => string {
   // Secrets appear raw in plain text and JSON-escaped inside JSON entries and log lines.
-  const forms = secrets.filter((secret) => secret !== '').flatMap((secret) => [secret, JSON.stringify(secret).slice(1, -1)]);
+  const forms = secrets
+    .filter((secret) => secret !== '')
+    .flatMap((secret) => [secret, JSON.stringify(secret).slice(1, -1)]);
   // Longest first, so a secret containing another is replaced whole.
   const literals = [...new Set(forms)].sort((a, b) => b.length - a.length);
   return (text) => {

@@ -26,7 +26,11 @@ export class HealthRegistry {
    * Every subsystem's state and the overall one. `healthy` is what a wait script or a load balancer
    * polls: true unless a subsystem is unavailable (degraded still serves; not_configured is not in use).
    */
-  async check(): Promise<{ status: 'healthy' | 'degraded' | 'unhealthy'; healthy: boolean; subsystems: Record<string, SubsystemHealth> }> {
+  async check(): Promise<{
+    status: 'healthy' | 'degraded' | 'unhealthy';
+    healthy: boolean;
+    subsystems: Record<string, SubsystemHealth>;
+  }> {
     const names = [...new Set([...coreSubsystems, ...this.probes.keys()])];
     const results = await Promise.all(names.map((name) => this.run(name)));
     const subsystems = Object.fromEntries(names.map((name, index) => [name, results[index]]));
@@ -42,7 +46,10 @@ export class HealthRegistry {
     const timeout = new Promise<SubsystemHealth>((resolve) => {
       // Slow is not down: a database busy with a long batch transaction answers late, and the health
       // monitor must not pause processing for that. Only a probe that fails is unavailable.
-      timer = setTimeout(() => resolve({ status: 'degraded', message: `no answer within ${this.probeTimeoutMs} ms` }), this.probeTimeoutMs);
+      timer = setTimeout(
+        () => resolve({ status: 'degraded', message: `no answer within ${this.probeTimeoutMs} ms` }),
+        this.probeTimeoutMs,
+      );
     });
     try {
       return await Promise.race([probe(), timeout]);

@@ -37,7 +37,10 @@ export async function readServiceLog(logsDir: string, service: string, lines: nu
 export async function readAllLogs(logsDir: string, lines: number): Promise<AllLogs> {
   const count = clampLines(lines);
   const perService = await Promise.all(
-    logServices.map(async (service) => ({ service, lines: await tailLines(path.join(logsDir, `${service}.log`), count) })),
+    logServices.map(async (service) => ({
+      service,
+      lines: await tailLines(path.join(logsDir, `${service}.log`), count),
+    })),
   );
   const entries = perService.flatMap(({ service, lines: tail }) =>
     timestampLines(tail).map(({ line, time }) => ({ time, text: `[${service}] ${line}` })),
@@ -130,7 +133,12 @@ function parseTimestamp(line: string): number | null {
   if (valkey && month >= 0) {
     const [, day, , year, hour, minute, second, millis] = valkey;
     return new Date(
-      Number(year), month, Number(day), Number(hour), Number(minute), Number(second),
+      Number(year),
+      month,
+      Number(day),
+      Number(hour),
+      Number(minute),
+      Number(second),
       Number((millis ?? '0').padEnd(3, '0')),
     ).getTime();
   }

@@ -11,6 +11,11 @@ export const observabilityModule: FeatureModule = {
   tables: [],
   health: (platform) => ({
     disk: () => diskHealth(platform.paths.root),
-    vector_index: () => vectorIndexHealth({ databases: platform.databases, embeddings: platform.providers.embeddings, settings: () => platform.settings.get() }),
+    vector_index: () =>
+      vectorIndexHealth({
+        databases: platform.databases,
+        embeddings: platform.providers.embeddings,
+        settings: () => platform.settings.get(),
+      }),
   }),
 };

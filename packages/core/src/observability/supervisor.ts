@@ -162,7 +162,8 @@ function textOf(node: XmlElement): string {
   return node.children.filter((c): c is string => typeof c === 'string').join('');
 }
 
-const tokenPattern = /<!--[\s\S]*?-->|<\?[\s\S]*?\?>|<!DOCTYPE[^>]*>|<!\[CDATA\[([\s\S]*?)\]\]>|<(\/?)([A-Za-z_][\w.:-]*)[^>]*?(\/?)>|([^<]+)/g;
+const tokenPattern =
+  /<!--[\s\S]*?-->|<\?[\s\S]*?\?>|<!DOCTYPE[^>]*>|<!\[CDATA\[([\s\S]*?)\]\]>|<(\/?)([A-Za-z_][\w.:-]*)[^>]*?(\/?)>|([^<]+)/g;
 
 /** A small XML reader for XML-RPC responses: elements and text only (attributes are not used by XML-RPC). */
 function parseXml(xml: string): XmlElement {

@@ -27,7 +27,10 @@ interface KindHealth {
 
 const kinds: VectorKind[] = ['chunks', 'nodes', 'templates'];
 
-const sameVectors = (a: Pick<EmbeddingIdentity, 'model' | 'dimensions'>, b: Pick<EmbeddingIdentity, 'model' | 'dimensions'>) => a.model === b.model && a.dimensions === b.dimensions;
+const sameVectors = (
+  a: Pick<EmbeddingIdentity, 'model' | 'dimensions'>,
+  b: Pick<EmbeddingIdentity, 'model' | 'dimensions'>,
+) => a.model === b.model && a.dimensions === b.dimensions;
 
 /**
  * The `vector_index` subsystem of GET /health: the active database's HNSW indexes (chunks, nodes,
@@ -38,26 +41,42 @@ const sameVectors = (a: Pick<EmbeddingIdentity, 'model' | 'dimensions'>, b: Pick
  */
 export async function vectorIndexHealth(deps: VectorIndexHealthDeps): Promise<SubsystemHealth> {
   const settings = deps.settings();
-  if (!settings.search.enable_vector_search) return { status: 'not_configured', message: 'vector search is switched off (search.enable_vector_search)' };
+  if (!settings.search.enable_vector_search)
+    return { status: 'not_configured', message: 'vector search is switched off (search.enable_vector_search)' };
   const { name, db } = await deps.databases.current();
   const { identity } = await configuredIdentity(db, deps.embeddings, settings);
   const groups = await storedVectorGroups(db);
   const databaseDir = deps.databases.paths.databaseDir(name);
   const indexes = {} as Record<VectorKind, KindHealth>;
   for (const kind of kinds) {
-    const stored = groups.filter((group) => group.kind === kind && sameVectors(group, identity)).reduce((sum, group) => sum + Number(group.count), 0);
+    const stored = groups
+      .filter((group) => group.kind === kind && sameVectors(group, identity))
+      .reduce((sum, group) => sum + Number(group.count), 0);
     const open = localStore(databaseDir, kind);
     const meta = await new VectorFiles(databaseDir, kind).readMeta();
     const held = open?.heldIdentity ?? meta?.identity ?? null;
     const indexed = open?.size ?? meta?.count ?? 0;
-    const state: IndexState = held === null ? (stored ? 'not_built' : 'empty') : sameVectors(held, identity) ? 'current' : indexed || stored ? 'stale' : 'empty';
+    const state: IndexState =
+      held === null
+        ? stored
+          ? 'not_built'
+          : 'empty'
+        : sameVectors(held, identity)
+          ? 'current'
+          : indexed || stored
+            ? 'stale'
+            : 'empty';
     indexes[kind] = { state, indexed, stored, checkpointed_at: meta?.checkpointed_at ?? null };
   }
   const vectors = kinds.reduce((sum, kind) => sum + (indexes[kind].state === 'current' ? indexes[kind].indexed : 0), 0);
   const details = { database: name, model: identity.model, dimensions: identity.dimensions, vectors, indexes };
   const behind = kinds.filter((kind) => indexes[kind].state === 'not_built' || indexes[kind].state === 'stale');
   if (behind.length) {
-    return { status: 'degraded', message: `the ${behind.join(', ')} index(es) do not yet hold the vectors of ${describeIdentity(identity)}; they are rebuilt from the stored vectors`, details };
+    return {
+      status: 'degraded',
+      message: `the ${behind.join(', ')} index(es) do not yet hold the vectors of ${describeIdentity(identity)}; they are rebuilt from the stored vectors`,
+      details,
+    };
   }
   return { status: 'ok', message: `${vectors} vector(s) indexed`, details };
 }

@@ -41,7 +41,11 @@ export class ProcessingControls {
   private constructor(private readonly db: Db) {}
 
   static async open(db: Db): Promise<ProcessingControls> {
-    for (const statement of schema.split(';').map((sql) => sql.trim()).filter(Boolean)) await db.raw(statement);
+    for (const statement of schema
+      .split(';')
+      .map((sql) => sql.trim())
+      .filter(Boolean))
+      await db.raw(statement);
     return new ProcessingControls(db);
   }
 
@@ -60,15 +64,33 @@ export class ProcessingControls {
     const at = new Date().toISOString();
     await this.db.transaction(async (trx) => {
       await trx('processing_state').where({ id: 1 }).update({ paused: 1, paused_at: at, reason, paused_by: source });
-      await trx('system_events').insert({ timestamp: at, type: 'pause', action: 'system_pause', source, reason, details: null, database_name: null });
+      await trx('system_events').insert({
+        timestamp: at,
+        type: 'pause',
+        action: 'system_pause',
+        source,
+        reason,
+        details: null,
+        database_name: null,
+      });
     });
   }
 
   async resume(source = 'user'): Promise<void> {
     const at = new Date().toISOString();
     await this.db.transaction(async (trx) => {
-      await trx('processing_state').where({ id: 1 }).update({ paused: 0, paused_at: null, reason: null, paused_by: null });
-      await trx('system_events').insert({ timestamp: at, type: 'resume', action: 'system_resume', source, reason: null, details: null, database_name: null });
+      await trx('processing_state')
+        .where({ id: 1 })
+        .update({ paused: 0, paused_at: null, reason: null, paused_by: null });
+      await trx('system_events').insert({
+        timestamp: at,
+        type: 'resume',
+        action: 'system_resume',
+        source,
+        reason: null,
+        details: null,
+        database_name: null,
+      });
     });
   }
 
@@ -77,13 +99,26 @@ export class ProcessingControls {
     const at = new Date().toISOString();
     const unique = [...new Set(sourceIds)];
     return this.db.transaction(async (trx) => {
-      const already = await trx('paused_sources').where({ database_name: databaseName }).whereIn('source_id', unique).count({ n: '*' }).first();
+      const already = await trx('paused_sources')
+        .where({ database_name: databaseName })
+        .whereIn('source_id', unique)
+        .count({ n: '*' })
+        .first();
       for (const sourceId of unique) {
-        await trx('paused_sources').insert({ database_name: databaseName, source_id: sourceId, reason, paused_at: at }).onConflict(['database_name', 'source_id']).ignore();
+        await trx('paused_sources')
+          .insert({ database_name: databaseName, source_id: sourceId, reason, paused_at: at })
+          .onConflict(['database_name', 'source_id'])
+          .ignore();
       }
       const count = unique.length - Number(already?.n ?? 0);
       await trx('system_events').insert({
-        timestamp: at, type: 'pause', action: 'source_pause', source: 'user', reason, details: JSON.stringify({ source_ids: sourceIds }), database_name: databaseName,
+        timestamp: at,
+        type: 'pause',
+        action: 'source_pause',
+        source: 'user',
+        reason,
+        details: JSON.stringify({ source_ids: sourceIds }),
+        database_name: databaseName,
       });
       return count;
     });
@@ -93,9 +128,18 @@ export class ProcessingControls {
   async resumeSources(databaseName: string, sourceIds: string[]): Promise<number> {
     const at = new Date().toISOString();
     return this.db.transaction(async (trx) => {
-      const count = await trx('paused_sources').where({ database_name: databaseName }).whereIn('source_id', sourceIds).delete();
+      const count = await trx('paused_sources')
+        .where({ database_name: databaseName })
+        .whereIn('source_id', sourceIds)
+        .delete();
       await trx('system_events').insert({
-        timestamp: at, type: 'resume', action: 'source_resume', source: 'user', reason: null, details: JSON.stringify({ source_ids: sourceIds }), database_name: databaseName,
+        timestamp: at,
+        type: 'resume',
+        action: 'source_resume',
+        source: 'user',
+        reason: null,
+        details: JSON.stringify({ source_ids: sourceIds }),
+        database_name: databaseName,
       });
       return count;
     });
@@ -106,17 +150,27 @@ export class ProcessingControls {
   }
 
   async isSourcePaused(databaseName: string, sourceId: string): Promise<boolean> {
-    return (await this.db('paused_sources').where({ database_name: databaseName, source_id: sourceId }).first()) !== undefined;
+    return (
+      (await this.db('paused_sources').where({ database_name: databaseName, source_id: sourceId }).first()) !==
+      undefined
+    );
   }
 
   async record(event: Omit<SystemEvent, 'id' | 'timestamp'>): Promise<void> {
-    await this.db('system_events').insert({ ...event, timestamp: new Date().toISOString(), details: event.details ? JSON.stringify(event.details) : null });
+    await this.db('system_events').insert({
+      ...event,
+      timestamp: new Date().toISOString(),
+      details: event.details ? JSON.stringify(event.details) : null,
+    });
   }
 
   async events(filter: { type?: SystemEventType; limit: number }): Promise<SystemEvent[]> {
     const query = this.db('system_events').orderBy('id', 'desc').limit(filter.limit);
     if (filter.type) query.where({ type: filter.type });
-    return (await query).map((row) => ({ ...row, details: row.details ? (JSON.parse(row.details) as Record<string, unknown>) : null }));
+    return (await query).map((row) => ({
+      ...row,
+      details: row.details ? (JSON.parse(row.details) as Record<string, unknown>) : null,
+    }));
   }
 
   async clearEvents(): Promise<number> {

@@ -44,11 +44,17 @@ export class HealthMonitor {
     const { health, processing } = this.options;
     try {
       const result = await health.check();
-      const failed = Object.entries(result.subsystems).filter(([, subsystem]) => subsystem.status === 'unavailable').map(([name]) => name);
+      const failed = Object.entries(result.subsystems)
+        .filter(([, subsystem]) => subsystem.status === 'unavailable')
+        .map(([name]) => name);
       if (this.last !== undefined && result.status !== this.last) {
         await processing.record({
-          type: 'health_change', action: `${this.last}_to_${result.status}`, source: monitorSource,
-          reason: failed.length ? `unavailable: ${failed.join(', ')}` : null, details: { from: this.last, to: result.status, failed }, database_name: null,
+          type: 'health_change',
+          action: `${this.last}_to_${result.status}`,
+          source: monitorSource,
+          reason: failed.length ? `unavailable: ${failed.join(', ')}` : null,
+          details: { from: this.last, to: result.status, failed },
+          database_name: null,
         });
       }
       this.last = result.status;

@@ -14,7 +14,10 @@ export const pauseModule: FeatureModule = {
       name: 'health monitor',
       start(platform) {
         const monitor = new HealthMonitor({
-          health: platform.health, processing: platform.processing, announce: () => platform.announceProcessingChanged(), logger: platform.logger,
+          health: platform.health,
+          processing: platform.processing,
+          announce: () => platform.announceProcessingChanged(),
+          logger: platform.logger,
         });
         monitor.start();
         return { stop: () => monitor.stop() };

@@ -6,12 +6,18 @@ import { featureModules } from './modules.ts';
  * docs/decisions/0028). Stopping waits for each job, in reverse order of starting.
  */
 export function startBackgroundJobs(platform: Platform): { stop(): Promise<void> } {
-  const running = featureModules.flatMap((module) => module.background ?? []).map((job) => ({ name: job.name, handle: job.start(platform) }));
+  const running = featureModules
+    .flatMap((module) => module.background ?? [])
+    .map((job) => ({ name: job.name, handle: job.start(platform) }));
   platform.logger.info(`background jobs started: ${running.map((job) => job.name).join(', ')}`);
   return {
     async stop() {
       for (const job of running.reverse()) {
-        await job.handle.stop().catch((error: unknown) => platform.logger.warning(`background job ${job.name} did not stop cleanly: ${String(error)}`));
+        await job.handle
+          .stop()
+          .catch((error: unknown) =>
+            platform.logger.warning(`background job ${job.name} did not stop cleanly: ${String(error)}`),
+          );
       }
     },
   };

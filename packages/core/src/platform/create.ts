@@ -140,7 +140,9 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
   });
 
   const graphEvents = new GraphEventBus();
-  const vectorWriters = createVectorWriters(databases, providers.embeddings, (kind, error) => logger.error(`${kind} vector index: ${String(error)}`));
+  const vectorWriters = createVectorWriters(databases, providers.embeddings, (kind, error) =>
+    logger.error(`${kind} vector index: ${String(error)}`),
+  );
   // A chat whose answering task ended while no process was up to see it must not stay `processing`.
   if (options.migrationPolicy === 'apply') {
     const { db } = await databases.current();
@@ -150,7 +152,15 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     });
     if (settled) logger.info(`chats: ${settled} left processing by an ended task settled`);
   }
-  const automation = await startAutomation({ databases, settings: () => settings.get(), queue, events: graphEvents, pubsub, origin, logger });
+  const automation = await startAutomation({
+    databases,
+    settings: () => settings.get(),
+    queue,
+    events: graphEvents,
+    pubsub,
+    origin,
+    logger,
+  });
 
   const platform: Platform = {
     paths,

@@ -6,9 +6,14 @@ export function providerHealth(providers: Providers): Record<'llm' | 'embeddings
   return {
     async llm(): Promise<SubsystemHealth> {
       const readiness = await providers.readiness.status();
-      const details = { provider: readiness.provider, models: readiness.models, missing_models: readiness.missing_models };
+      const details = {
+        provider: readiness.provider,
+        models: readiness.models,
+        missing_models: readiness.missing_models,
+      };
       if (!readiness.verified) return { status: 'unavailable', message: readiness.message, details };
-      if (readiness.missing_models.length) return { status: 'degraded', message: `missing models: ${readiness.missing_models.join(', ')}`, details };
+      if (readiness.missing_models.length)
+        return { status: 'degraded', message: `missing models: ${readiness.missing_models.join(', ')}`, details };
       return { status: 'ok', message: readiness.message, details };
     },
     async embeddings(): Promise<SubsystemHealth> {

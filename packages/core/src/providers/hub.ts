@@ -48,14 +48,20 @@ export class Providers {
     const llm = options.settings().llm;
     this.metrics = options.metrics;
     this.localPool = new LocalLlmPool({ instances: llm.localllm_instances, strategy: llm.localllm_load_balancing });
-    options.onSettingsChange((next) => this.localPool.update(next.llm.localllm_instances, next.llm.localllm_load_balancing));
+    options.onSettingsChange((next) =>
+      this.localPool.update(next.llm.localllm_instances, next.llm.localllm_load_balancing),
+    );
     this.#builtinEmbeddings = new ThreadedBuiltinEmbeddingAdapter({ cacheDir: options.modelsDir });
     const record = (call: LlmCallRecord) => {
       this.metrics.record(call).catch((error: unknown) => options.logger.warning(`llm metrics: ${String(error)}`));
     };
     const chatAdapter = (settings: Settings) => this.chatAdapter(settings);
     this.llm = new LlmService({ settings: options.settings, adapter: chatAdapter, record });
-    this.embeddings = new EmbeddingService({ settings: options.settings, adapter: (settings) => this.embeddingAdapter(settings), record });
+    this.embeddings = new EmbeddingService({
+      settings: options.settings,
+      adapter: (settings) => this.embeddingAdapter(settings),
+      record,
+    });
     this.readiness = new ReadinessGate(options.settings, chatAdapter);
     let identity = identityKey(this.embeddings.identity());
     options.onSettingsChange(() => {
@@ -125,9 +131,19 @@ export class Providers {
       case 'localllm':
         return createLocalLlmEmbeddingAdapter(this.localPool, { model, instanceId: embedding.localllm_instance_id });
       case 'openai':
-        return createOpenAiEmbeddingAdapter({ model, apiKey: embedding.api_key ?? settings.llm.openai_api_key, baseUrl: embedding.api_base ?? settings.llm.openai_base_url, maxBatch: settings.batching.embedding_api_batch_size });
+        return createOpenAiEmbeddingAdapter({
+          model,
+          apiKey: embedding.api_key ?? settings.llm.openai_api_key,
+          baseUrl: embedding.api_base ?? settings.llm.openai_base_url,
+          maxBatch: settings.batching.embedding_api_batch_size,
+        });
       case 'gemini':
-        return createGeminiEmbeddingAdapter({ model, apiKey: embedding.api_key ?? settings.llm.gemini_api_key, baseUrl: embedding.api_base ?? settings.llm.gemini_base_url, maxBatch: settings.batching.embedding_api_batch_size });
+        return createGeminiEmbeddingAdapter({
+          model,
+          apiKey: embedding.api_key ?? settings.llm.gemini_api_key,
+          baseUrl: embedding.api_base ?? settings.llm.gemini_base_url,
+          maxBatch: settings.batching.embedding_api_batch_size,
+        });
     }
   }
 }

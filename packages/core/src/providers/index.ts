@@ -16,7 +16,17 @@ export { completeWithPolicy, streamWithPolicy, type CallPolicy } from './llm/cal
 export { LlmError } from './llm/errors.ts';
 export { LineSplitter, parseLine, type ExtractionRecord, type ParsedLine } from './llm/line-grammar.ts';
 export { modelFor } from './llm/models.ts';
-export type { ChatMessage, ChatStreamEvent, ExtractionTask, LlmAdapter, LlmCallContext, RetrievedPassage, TokenUsage, ToolCall, ToolDefinition } from './llm/port.ts';
+export type {
+  ChatMessage,
+  ChatStreamEvent,
+  ExtractionTask,
+  LlmAdapter,
+  LlmCallContext,
+  RetrievedPassage,
+  TokenUsage,
+  ToolCall,
+  ToolDefinition,
+} from './llm/port.ts';
 export type { LlmService } from './llm/service.ts';
 export { createLocalLlmChatAdapter } from './localllm/chat-adapter.ts';
 export { verifyServer } from './localllm/client.ts';

@@ -62,8 +62,14 @@ export class LlmMetrics {
   private constructor(private readonly db: Db) {}
 
   static async open(db: Db): Promise<LlmMetrics> {
-    for (const statement of schema.split(';').map((sql) => sql.trim()).filter(Boolean)) await db.raw(statement);
-    await db('llm_calls').where('at', '<', new Date(Date.now() - retentionDays * 86_400_000).toISOString()).delete();
+    for (const statement of schema
+      .split(';')
+      .map((sql) => sql.trim())
+      .filter(Boolean))
+      await db.raw(statement);
+    await db('llm_calls')
+      .where('at', '<', new Date(Date.now() - retentionDays * 86_400_000).toISOString())
+      .delete();
     return new LlmMetrics(db);
   }
 
@@ -101,7 +107,11 @@ export class LlmMetrics {
        FROM ranked GROUP BY provider, model, operation ORDER BY calls DESC, provider, model, operation`,
       [since.toISOString()],
     )) as LlmStatsRow[];
-    return rows.map((row) => ({ ...row, avg_duration_ms: round(row.avg_duration_ms), p95_duration_ms: round(row.p95_duration_ms) }));
+    return rows.map((row) => ({
+      ...row,
+      avg_duration_ms: round(row.avg_duration_ms),
+      p95_duration_ms: round(row.p95_duration_ms),
+    }));
   }
 
   async totalsBy(database: string, column: 'source_id' | 'chat_id', ids: string[]): Promise<Map<string, LlmTotals>> {
@@ -112,7 +122,11 @@ export class LlmMetrics {
       .where({ database_name: database })
       .whereIn(column, ids)
       .groupBy(column)
-      .select(this.db.raw(`${column} AS id, COUNT(*) AS calls, SUM(success = 0) AS failed_calls, SUM(input_tokens) AS input_tokens, SUM(output_tokens) AS output_tokens, SUM(duration_ms) AS duration_ms`))) as (LlmTotals & { id: string })[];
+      .select(
+        this.db.raw(
+          `${column} AS id, COUNT(*) AS calls, SUM(success = 0) AS failed_calls, SUM(input_tokens) AS input_tokens, SUM(output_tokens) AS output_tokens, SUM(duration_ms) AS duration_ms`,
+        ),
+      )) as (LlmTotals & { id: string })[];
     for (const { id, ...row } of rows) totals.set(id, { ...row, duration_ms: round(row.duration_ms) });
     return totals;
   }
@@ -122,7 +136,11 @@ export class LlmMetrics {
     if (subject.sourceId) query.where({ source_id: subject.sourceId });
     if (subject.chatId) query.where({ chat_id: subject.chatId });
     const row = (await query
-      .select(this.db.raw('COUNT(*) AS calls, COALESCE(SUM(success = 0), 0) AS failed_calls, COALESCE(SUM(input_tokens), 0) AS input_tokens, COALESCE(SUM(output_tokens), 0) AS output_tokens, COALESCE(SUM(duration_ms), 0) AS duration_ms'))
+      .select(
+        this.db.raw(
+          'COUNT(*) AS calls, COALESCE(SUM(success = 0), 0) AS failed_calls, COALESCE(SUM(input_tokens), 0) AS input_tokens, COALESCE(SUM(output_tokens), 0) AS output_tokens, COALESCE(SUM(duration_ms), 0) AS duration_ms',
+        ),
+      )
       .first()) as LlmTotals;
     return { ...row, duration_ms: round(row.duration_ms) };
   }

@@ -33,7 +33,8 @@ export class ReadinessGate {
   status(options: { fresh?: boolean } = {}): Promise<Readiness> {
     const settings = this.settings();
     const cached = this.#cached;
-    if (!options.fresh && cached && cached.llm === settings.llm && Date.now() - cached.at < cacheMs) return cached.readiness;
+    if (!options.fresh && cached && cached.llm === settings.llm && Date.now() - cached.at < cacheMs)
+      return cached.readiness;
     const readiness = this.#check(settings);
     this.#cached = { llm: settings.llm, at: Date.now(), readiness };
     return readiness;
@@ -43,25 +44,35 @@ export class ReadinessGate {
   async assertReady(purpose: ReadinessPurpose): Promise<void> {
     const readiness = await this.status();
     if (!readiness.verified) {
-      throw new NotReady(`the ${readiness.provider} provider is not verified: ${readiness.message}`, { provider: readiness.provider }, ErrorCode.llmNotVerified);
+      throw new NotReady(
+        `the ${readiness.provider} provider is not verified: ${readiness.message}`,
+        { provider: readiness.provider },
+        ErrorCode.llmNotVerified,
+      );
     }
     const needed = purpose === 'chat' ? readiness.models.chat : readiness.models.extraction;
     if (readiness.missing_models.includes(needed)) {
-      throw new NotReady(`the ${purpose} model '${needed}' is not available on the ${readiness.provider} provider`, {
-        provider: readiness.provider,
-        missing_models: readiness.missing_models,
-      }, ErrorCode.extractionModelMissing);
+      throw new NotReady(
+        `the ${purpose} model '${needed}' is not available on the ${readiness.provider} provider`,
+        {
+          provider: readiness.provider,
+          missing_models: readiness.missing_models,
+        },
+        ErrorCode.extractionModelMissing,
+      );
     }
   }
 
   async #check(settings: Settings): Promise<Readiness> {
     const models = configuredModels(settings.llm);
     const wanted = [...new Set([models.chat, models.extraction, ...(models.vision ? [models.vision] : [])])];
-    const check = await this.adapter(settings).check(wanted, AbortSignal.timeout(checkTimeoutMs)).catch((error: unknown) => ({
-      verified: false,
-      missingModels: [],
-      message: describeError(error),
-    }));
+    const check = await this.adapter(settings)
+      .check(wanted, AbortSignal.timeout(checkTimeoutMs))
+      .catch((error: unknown) => ({
+        verified: false,
+        missingModels: [],
+        message: describeError(error),
+      }));
     return {
       verified: check.verified,
       provider: settings.llm.chat_provider,

@@ -7,7 +7,12 @@ const hourMs = 3_600_000;
 /** Calls, errors and tokens summed over every provider, model and operation. */
 export function usageTotals(rows: readonly LlmStatsRow[]) {
   const sum = (pick: (row: LlmStatsRow) => number) => rows.reduce((total, row) => total + pick(row), 0);
-  return { calls: sum((row) => row.calls), errors: sum((row) => row.errors), input_tokens: sum((row) => row.input_tokens), output_tokens: sum((row) => row.output_tokens) };
+  return {
+    calls: sum((row) => row.calls),
+    errors: sum((row) => row.errors),
+    input_tokens: sum((row) => row.input_tokens),
+    output_tokens: sum((row) => row.output_tokens),
+  };
 }
 
 /** Hosted providers cost money (catalogue prices, else the settings' defaults); builtin and local calls do not. */

@@ -19,10 +19,30 @@ export interface EntityFacts {
 export const defaultTypeValue = 18;
 const maxTypeValue = 25;
 
-const descriptionSteps: Steps = [[250, 20], [150, 17], [100, 14], [50, 10], [20, 6]];
-const crossChunkSteps: Steps = [[5, 15], [3, 12], [2, 8]];
-const propertySteps: Steps = [[7, 15], [5, 13], [3, 10], [2, 7], [1, 4]];
-const aliasSteps: Steps = [[3, 10], [2, 8], [1, 5]];
+const descriptionSteps: Steps = [
+  [250, 20],
+  [150, 17],
+  [100, 14],
+  [50, 10],
+  [20, 6],
+];
+const crossChunkSteps: Steps = [
+  [5, 15],
+  [3, 12],
+  [2, 8],
+];
+const propertySteps: Steps = [
+  [7, 15],
+  [5, 13],
+  [3, 10],
+  [2, 7],
+  [1, 4],
+];
+const aliasSteps: Steps = [
+  [3, 10],
+  [2, 8],
+  [1, 5],
+];
 
 /** An entity's score, 0–100: description, confidence, cross-chunk mentions, properties, aliases and the domain's value of its type. */
 export function scoreEntity(facts: EntityFacts, typeValue = defaultTypeValue): EntityQualityScoreBody {
@@ -37,6 +57,13 @@ export function scoreEntity(facts: EntityFacts, typeValue = defaultTypeValue): E
     type_value_score: clamp(typeValue, 0, maxTypeValue),
     total_score: 0,
   };
-  score.total_score = round4(score.description_score + score.confidence_score + score.cross_chunk_score + score.properties_score + score.aliases_score + score.type_value_score);
+  score.total_score = round4(
+    score.description_score +
+      score.confidence_score +
+      score.cross_chunk_score +
+      score.properties_score +
+      score.aliases_score +
+      score.type_value_score,
+  );
   return score;
 }

@@ -23,12 +23,18 @@ export interface GradeInputs {
  */
 export function qualityGrade(inputs: GradeInputs): number {
   if (inputs.entityCount === 0) return 0;
-  const weighted = inputs.relationshipCount > 0
-    ? 0.5 * inputs.avgRelationshipQuality + 0.35 * inputs.avgEntityQuality + 0.15 * inputs.topology
-    : 0.55 * inputs.avgEntityQuality + 0.45 * inputs.topology;
+  const weighted =
+    inputs.relationshipCount > 0
+      ? 0.5 * inputs.avgRelationshipQuality + 0.35 * inputs.avgEntityQuality + 0.15 * inputs.topology
+      : 0.55 * inputs.avgEntityQuality + 0.45 * inputs.topology;
   return clamp(weighted - inputs.pollutionPenalty - inputs.structuralPenalty, 0, 100);
 }
 
-const labelSteps: Steps<QualityLabel> = [[85, 'Outstanding'], [70, 'Excellent'], [50, 'Good'], [30, 'Fair']];
+const labelSteps: Steps<QualityLabel> = [
+  [85, 'Outstanding'],
+  [70, 'Excellent'],
+  [50, 'Good'],
+  [30, 'Fair'],
+];
 
 export const qualityLabel = (grade: number): QualityLabel => stepScore(grade, labelSteps, 'Low');

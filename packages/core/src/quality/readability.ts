@@ -12,10 +12,54 @@ import { round4 } from './steps.ts';
  */
 
 const headingWords = new Set([
-  'early', 'early life', 'life', 'legacy', 'return', 'career', 'background', 'introduction', 'overview', 'summary', 'conclusion', 'history',
-  'biography', 'personal life', 'death', 'later life', 'later years', 'marriage', 'education', 'family', 'works', 'awards', 'honours', 'honors',
-  'references', 'notes', 'see also', 'contents', 'abstract', 'discussion', 'results', 'methods', 'appendix', 'chapter', 'section', 'part',
-  'elder', 'younger', 'spelling', 'victim', 'reception', 'plot', 'cast', 'production', 'release', 'aftermath', 'origins', 'beginnings',
+  'early',
+  'early life',
+  'life',
+  'legacy',
+  'return',
+  'career',
+  'background',
+  'introduction',
+  'overview',
+  'summary',
+  'conclusion',
+  'history',
+  'biography',
+  'personal life',
+  'death',
+  'later life',
+  'later years',
+  'marriage',
+  'education',
+  'family',
+  'works',
+  'awards',
+  'honours',
+  'honors',
+  'references',
+  'notes',
+  'see also',
+  'contents',
+  'abstract',
+  'discussion',
+  'results',
+  'methods',
+  'appendix',
+  'chapter',
+  'section',
+  'part',
+  'elder',
+  'younger',
+  'spelling',
+  'victim',
+  'reception',
+  'plot',
+  'cast',
+  'production',
+  'release',
+  'aftermath',
+  'origins',
+  'beginnings',
 ]);
 
 const personTypes = /person|people|individual|human|character/i;
@@ -43,5 +87,9 @@ export function scoreUnreadable(score: EntityQualityScoreBody): EntityQualitySco
 /** A generic link earns no specificity (the caller passes 0) and half its confidence. */
 export function scoreGenericLink(score: RelationshipQualityScoreBody): RelationshipQualityScoreBody {
   const confidence = round4(score.confidence_score / 2);
-  return { ...score, confidence_score: confidence, total_score: round4(score.justification_score + confidence + score.specificity_score + score.valid_refs_score) };
+  return {
+    ...score,
+    confidence_score: confidence,
+    total_score: round4(score.justification_score + confidence + score.specificity_score + score.valid_refs_score),
+  };
 }

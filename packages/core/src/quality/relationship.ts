@@ -17,11 +17,19 @@ export interface RelationshipFacts {
 export const defaultSpecificity = 15;
 const maxSpecificity = 25;
 
-const justificationSteps: Steps = [[50, 35], [40, 30], [25, 22], [10, 15]];
+const justificationSteps: Steps = [
+  [50, 35],
+  [40, 30],
+  [25, 22],
+  [10, 15],
+];
 const validRefsScores = [0, 8, 15] as const;
 
 /** A relationship's score, 0–100: justification, confidence, the domain's specificity and valid endpoints. */
-export function scoreRelationship(facts: RelationshipFacts, specificity = defaultSpecificity): RelationshipQualityScoreBody {
+export function scoreRelationship(
+  facts: RelationshipFacts,
+  specificity = defaultSpecificity,
+): RelationshipQualityScoreBody {
   const score = {
     relationship_type: facts.type,
     source_entity: facts.sourceName,
@@ -32,6 +40,8 @@ export function scoreRelationship(facts: RelationshipFacts, specificity = defaul
     valid_refs_score: validRefsScores[facts.validRefs],
     total_score: 0,
   };
-  score.total_score = round4(score.justification_score + score.confidence_score + score.specificity_score + score.valid_refs_score);
+  score.total_score = round4(
+    score.justification_score + score.confidence_score + score.specificity_score + score.valid_refs_score,
+  );
   return score;
 }

@@ -5,15 +5,45 @@ import type { SourceGraph } from './score-source.ts';
  * Keys a commit adds to an extracted node's properties (extraction/commit/commit.ts `newProperties`);
  * every other key is one of the entity's own properties.
  */
-const bookkeepingKeys = ['description', 'aliases', 'confidence', 'extraction_domain', 'type_normalized_from', 'definition'];
+const bookkeepingKeys = [
+  'description',
+  'aliases',
+  'confidence',
+  'extraction_domain',
+  'type_normalized_from',
+  'definition',
+];
 /** The most sources `loadSourceGraphs` takes at once: few statements for a whole corpus, bounded memory per round. */
 export const graphBatchSize = 200;
 
-interface SourceRow { id: string; title: string | null; extraction_domain: string | null; chunk_count: number }
+interface SourceRow {
+  id: string;
+  title: string | null;
+  extraction_domain: string | null;
+  chunk_count: number;
+}
 /** One row per source, its items packed as a JSON array: one string per source instead of one driver row per item. */
-interface PackedRow { source_id: string; items: string }
-type PackedEntity = [id: string, name: string, type: string, descriptionLength: number, aliasCount: number, propertyCount: number, chunkCount: number, confidence: number];
-type PackedRelationship = [sourceNodeId: string, targetNodeId: string, type: string, justificationLength: number, confidence: number];
+interface PackedRow {
+  source_id: string;
+  items: string;
+}
+type PackedEntity = [
+  id: string,
+  name: string,
+  type: string,
+  descriptionLength: number,
+  aliasCount: number,
+  propertyCount: number,
+  chunkCount: number,
+  confidence: number,
+];
+type PackedRelationship = [
+  sourceNodeId: string,
+  targetNodeId: string,
+  type: string,
+  justificationLength: number,
+  confidence: number,
+];
 
 const marks = (count: number) => Array.from({ length: count }, () => '?').join(', ');
 
@@ -27,7 +57,9 @@ const marks = (count: number) => Array.from({ length: count }, () => '?').join('
  */
 export async function loadSourceGraphs(db: Db, ids: string[]): Promise<SourceGraph[]> {
   const inIds = marks(ids.length);
-  const sources = (await db('sources').whereIn('id', ids).select('id', 'title', 'extraction_domain', 'chunk_count')) as SourceRow[];
+  const sources = (await db('sources')
+    .whereIn('id', ids)
+    .select('id', 'title', 'extraction_domain', 'chunk_count')) as SourceRow[];
   const entities = (await db.raw(
     `SELECT ns.source_id, json_group_array(json_array(n.id, n.label, t.name,
        COALESCE(length(json_extract(n.properties, '$.description')), 0),
@@ -50,24 +82,58 @@ export async function loadSourceGraphs(db: Db, ids: string[]): Promise<SourceGra
     ids,
   )) as PackedRow[];
 
-  const bySource = new Map<string, SourceGraph>(sources.map((source) => [source.id, {
-    sourceId: source.id, title: source.title, domain: source.extraction_domain, chunkCount: source.chunk_count, entities: [], relationships: [],
-  }]));
+  const bySource = new Map<string, SourceGraph>(
+    sources.map((source) => [
+      source.id,
+      {
+        sourceId: source.id,
+        title: source.title,
+        domain: source.extraction_domain,
+        chunkCount: source.chunk_count,
+        entities: [],
+        relationships: [],
+      },
+    ]),
+  );
   const labels = new Map<string, string>();
   for (const row of entities) {
     const graph = bySource.get(row.source_id);
-    for (const [id, name, type, descriptionLength, aliasCount, propertyCount, chunkCount, confidence] of JSON.parse(row.items) as PackedEntity[]) {
+    for (const [id, name, type, descriptionLength, aliasCount, propertyCount, chunkCount, confidence] of JSON.parse(
+      row.items,
+    ) as PackedEntity[]) {
       labels.set(id, name);
-      graph?.entities.push({ id, name, type, descriptionLength, aliasCount, propertyCount, chunkCount, confidence: Number(confidence) || 0 });
+      graph?.entities.push({
+        id,
+        name,
+        type,
+        descriptionLength,
+        aliasCount,
+        propertyCount,
+        chunkCount,
+        confidence: Number(confidence) || 0,
+      });
     }
   }
-  const packed = relationships.map((row) => ({ sourceId: row.source_id, items: JSON.parse(row.items) as PackedRelationship[] }));
-  await addOutsideLabels(db, labels, packed.flatMap((row) => row.items));
+  const packed = relationships.map((row) => ({
+    sourceId: row.source_id,
+    items: JSON.parse(row.items) as PackedRelationship[],
+  }));
+  await addOutsideLabels(
+    db,
+    labels,
+    packed.flatMap((row) => row.items),
+  );
   for (const { sourceId, items } of packed) {
     const graph = bySource.get(sourceId);
     for (const [sourceNodeId, targetNodeId, type, justificationLength, confidence] of items) {
       graph?.relationships.push({
-        sourceNodeId, targetNodeId, type, sourceName: labels.get(sourceNodeId) ?? '', targetName: labels.get(targetNodeId) ?? '', justificationLength, confidence: Number(confidence) || 0,
+        sourceNodeId,
+        targetNodeId,
+        type,
+        sourceName: labels.get(sourceNodeId) ?? '',
+        targetName: labels.get(targetNodeId) ?? '',
+        justificationLength,
+        confidence: Number(confidence) || 0,
       });
     }
   }
@@ -75,7 +141,11 @@ export async function loadSourceGraphs(db: Db, ids: string[]): Promise<SourceGra
 }
 
 /** Labels of relationship endpoints that are no entity of the loaded sources (nodes only other sources hold): rare, fetched by id. */
-async function addOutsideLabels(db: Db, labels: Map<string, string>, relationships: PackedRelationship[]): Promise<void> {
+async function addOutsideLabels(
+  db: Db,
+  labels: Map<string, string>,
+  relationships: PackedRelationship[],
+): Promise<void> {
   const missing = new Set<string>();
   for (const [sourceNodeId, targetNodeId] of relationships) {
     if (!labels.has(sourceNodeId)) missing.add(sourceNodeId);
@@ -83,7 +153,9 @@ async function addOutsideLabels(db: Db, labels: Map<string, string>, relationshi
   }
   const ids = [...missing];
   for (let start = 0; start < ids.length; start += 500) {
-    const rows = (await db('graph_nodes').whereIn('id', ids.slice(start, start + 500)).select('id', 'label')) as { id: string; label: string }[];
+    const rows = (await db('graph_nodes')
+      .whereIn('id', ids.slice(start, start + 500))
+      .select('id', 'label')) as { id: string; label: string }[];
     for (const row of rows) labels.set(row.id, row.label);
   }
 }

@@ -1,7 +1,14 @@
 import type { SourceQualityDetailsBody } from '@rhizome/contracts/api/quality';
 import { scoreEntity, type EntityFacts } from './entity.ts';
 import { qualityGrade, qualityLabel } from './grade.ts';
-import { hubPenalty, hubSkew, pollutionPenalty, reciprocalPenalty, reciprocalRate, structuralPenalty } from './penalties.ts';
+import {
+  hubPenalty,
+  hubSkew,
+  pollutionPenalty,
+  reciprocalPenalty,
+  reciprocalRate,
+  structuralPenalty,
+} from './penalties.ts';
 import { scoreRelationship, type RelationshipFacts } from './relationship.ts';
 import { connectivityRatio, countBelow, coverageScore, richness } from './source.ts';
 import { isGenericLink, scoreGenericLink, scoreUnreadable, unreadableEntity } from './readability.ts';
@@ -44,9 +51,17 @@ export function scoreSource(graph: SourceGraph, params: ScoringParams): SourceQu
     if (targetValid) degrees.set(edge.targetNodeId, (degrees.get(edge.targetNodeId) ?? 0) + 1);
     const validRefs = ((sourceValid ? 1 : 0) + (targetValid ? 1 : 0)) as RelationshipFacts['validRefs'];
     const generic = isGenericLink(edge.type);
-    const score = scoreRelationship({
-      type: edge.type, sourceName: edge.sourceName, targetName: edge.targetName, justificationLength: edge.justificationLength, confidence: edge.confidence, validRefs,
-    }, generic ? 0 : params.specificity);
+    const score = scoreRelationship(
+      {
+        type: edge.type,
+        sourceName: edge.sourceName,
+        targetName: edge.targetName,
+        justificationLength: edge.justificationLength,
+        confidence: edge.confidence,
+        validRefs,
+      },
+      generic ? 0 : params.specificity,
+    );
     return generic ? scoreGenericLink(score) : score;
   });
   const entityScores = graph.entities.map((entity) => {
@@ -66,24 +81,48 @@ export function scoreSource(graph: SourceGraph, params: ScoringParams): SourceQu
   const lowRelationships = countBelow(relationshipTotals, params.lowQualityThreshold);
   const pollution = pollutionPenalty(lowEntities + lowRelationships, entityCount + relationshipCount);
   const skew = hubSkew([...degrees.values()]);
-  const reciprocal = reciprocalRate(graph.relationships.map((edge) => ({ source: edge.sourceNodeId, target: edge.targetNodeId, type: edge.type })));
+  const reciprocal = reciprocalRate(
+    graph.relationships.map((edge) => ({ source: edge.sourceNodeId, target: edge.targetNodeId, type: edge.type })),
+  );
   const structural = structuralPenalty(hubPenalty(skew, entityCount), reciprocalPenalty(reciprocal));
   const avgEntityQuality = mean(entityTotals);
   const avgRelationshipQuality = mean(relationshipTotals);
   // Labelled as reported, so a grade shown as 85 is never labelled Excellent.
-  const grade = round4(qualityGrade({
-    entityCount, relationshipCount, avgEntityQuality, avgRelationshipQuality, topology, pollutionPenalty: pollution, structuralPenalty: structural,
-  }));
+  const grade = round4(
+    qualityGrade({
+      entityCount,
+      relationshipCount,
+      avgEntityQuality,
+      avgRelationshipQuality,
+      topology,
+      pollutionPenalty: pollution,
+      structuralPenalty: structural,
+    }),
+  );
 
   return {
     ...rounded({
-      source_id: graph.sourceId, source_title: graph.title, domain: graph.domain, entity_count: entityCount, relationship_count: relationshipCount,
+      source_id: graph.sourceId,
+      source_title: graph.title,
+      domain: graph.domain,
+      entity_count: entityCount,
+      relationship_count: relationshipCount,
       ...richness(entityTotals, relationshipTotals, degrees.size),
-      avg_entity_quality: avgEntityQuality, avg_relationship_quality: avgRelationshipQuality, connectivity_ratio: connectivity,
-      quality_grade: grade, quality_label: qualityLabel(grade),
-      low_quality_entity_count: lowEntities, low_quality_relationship_count: lowRelationships,
-      density_ratio: ratio, density_score: density, topology_score: topology, pollution_penalty: pollution, structural_penalty: structural,
-      hub_skew: skew, reciprocal_rate: reciprocal, coverage_score: coverageScore(entityCount, graph.chunkCount),
+      avg_entity_quality: avgEntityQuality,
+      avg_relationship_quality: avgRelationshipQuality,
+      connectivity_ratio: connectivity,
+      quality_grade: grade,
+      quality_label: qualityLabel(grade),
+      low_quality_entity_count: lowEntities,
+      low_quality_relationship_count: lowRelationships,
+      density_ratio: ratio,
+      density_score: density,
+      topology_score: topology,
+      pollution_penalty: pollution,
+      structural_penalty: structural,
+      hub_skew: skew,
+      reciprocal_rate: reciprocal,
+      coverage_score: coverageScore(entityCount, graph.chunkCount),
     }),
     entity_scores: entityScores,
     relationship_scores: relationshipScores,

@@ -1,11 +1,25 @@
-import type { AnalysisSortField, SourceQualityDetailsBody, SourceQualityScoreBody } from '@rhizome/contracts/api/quality';
+import type {
+  AnalysisSortField,
+  SourceQualityDetailsBody,
+  SourceQualityScoreBody,
+} from '@rhizome/contracts/api/quality';
 import { NotFound, describeError } from '@rhizome/contracts/errors';
 import type { Settings } from '@rhizome/contracts/settings';
 import { domainRegistryFor } from '../sources/index.ts';
 import type { DomainDefinition } from '../sources/index.ts';
 import { requireSources } from '../sources/index.ts';
 import type { Db } from '../storage/index.ts';
-import { cachedScore, committedSources, corpusAverages, domainAverages, listScores, outdatedSources, storeScores, unscoredSourceIds, type ScoreFilter } from './cache.ts';
+import {
+  cachedScore,
+  committedSources,
+  corpusAverages,
+  domainAverages,
+  listScores,
+  outdatedSources,
+  storeScores,
+  unscoredSourceIds,
+  type ScoreFilter,
+} from './cache.ts';
 import { defaultTypeValue } from './entity.ts';
 import { scoringVersion } from './grade.ts';
 import { defaultSpecificity } from './relationship.ts';
@@ -59,23 +73,38 @@ export class QualityService {
 
   /** Recomputes every committed source (of the domain, if given); a source that fails is reported and the rest go on. */
   async recalculate(domain?: string | null): Promise<RecalculationResult> {
-    const ids = ((await committedSources(this.deps.db, domain).orderBy('id').select('id')) as { id: string }[]).map((row) => row.id);
+    const ids = ((await committedSources(this.deps.db, domain).orderBy('id').select('id')) as { id: string }[]).map(
+      (row) => row.id,
+    );
     return this.scoreAll(ids);
   }
 
   async outdated() {
     const sources = await outdatedSources(this.deps.db);
-    return { outdated_count: sources.length, sources: sources.map((source) => ({ ...source, current_version: scoringVersion })) };
+    return {
+      outdated_count: sources.length,
+      sources: sources.map((source) => ({ ...source, current_version: scoringVersion })),
+    };
   }
 
   /** Matching committed sources' scores (all, or one window) in order, with averages over every match. */
-  async analyze(filter: ScoreFilter, order: { sortBy: AnalysisSortField; direction: 'asc' | 'desc' }, window?: { offset: number; limit: number }) {
+  async analyze(
+    filter: ScoreFilter,
+    order: { sortBy: AnalysisSortField; direction: 'asc' | 'desc' },
+    window?: { offset: number; limit: number },
+  ) {
     if (filter.sourceIds?.length) await requireSources(this.deps.db, filter.sourceIds);
     await this.scoreUnscored(filter.domain);
-    const [averages, sources] = await Promise.all([corpusAverages(this.deps.db, filter), listScores(this.deps.db, filter, order, window)]);
+    const [averages, sources] = await Promise.all([
+      corpusAverages(this.deps.db, filter),
+      listScores(this.deps.db, filter, order, window),
+    ]);
     return {
-      sources, total_sources: averages.total_sources, avg_score: averages.avg_total_score,
-      avg_entity_quality: averages.avg_entity_quality, avg_relationship_quality: averages.avg_relationship_quality,
+      sources,
+      total_sources: averages.total_sources,
+      avg_score: averages.avg_total_score,
+      avg_entity_quality: averages.avg_entity_quality,
+      avg_relationship_quality: averages.avg_relationship_quality,
     };
   }
 
@@ -129,7 +158,9 @@ export class QualityService {
     const graphs = await loadSourceGraphs(db, ids);
     const registry = await domainRegistryFor(db);
     const threshold = this.deps.settings().analysis.low_quality_threshold;
-    const details = graphs.map((graph) => scoreSource(graph, scoringParams(graph.domain ? registry.get(graph.domain) : undefined, threshold)));
+    const details = graphs.map((graph) =>
+      scoreSource(graph, scoringParams(graph.domain ? registry.get(graph.domain) : undefined, threshold)),
+    );
     await storeScores(db, details.map(withoutItems));
     return details;
   }

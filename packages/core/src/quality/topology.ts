@@ -3,7 +3,8 @@
 /** Relationships per entity the domains aim at unless they say otherwise. */
 export const defaultTargetDensity = 2.5;
 
-export const densityRatio = (relationshipCount: number, entityCount: number) => (entityCount > 0 ? relationshipCount / entityCount : 0);
+export const densityRatio = (relationshipCount: number, entityCount: number) =>
+  entityCount > 0 ? relationshipCount / entityCount : 0;
 
 /** Bell-shaped around the target: rises linearly to 100 at the target, then falls by 50 per target's worth above it, to 0. */
 export function densityScore(ratio: number, target = defaultTargetDensity): number {

@@ -1,5 +1,14 @@
 import got, { type Method } from 'got';
-import { ErrorCode, DomainError, BadInput, NotFound, Unauthenticated, Forbidden, Expired, Unavailable } from '@rhizome/contracts/errors';
+import {
+  ErrorCode,
+  DomainError,
+  BadInput,
+  NotFound,
+  Unauthenticated,
+  Forbidden,
+  Expired,
+  Unavailable,
+} from '@rhizome/contracts/errors';
 import { checkUrl, pinnedLookup, UrlFetchError, UrlRefusedError, vetHost } from '../sources/index.ts';
 
 /** Where and how to reach one registry. */
@@ -51,7 +60,10 @@ export interface StatusMeanings {
 export function mapUpstreamStatus(status: number, meanings: StatusMeanings = {}): DomainError {
   switch (status) {
     case 401:
-      return new Unauthenticated(meanings.unauthorized ?? 'The registry requires authentication: log in with /registry/auth/device or /registry/auth/login');
+      return new Unauthenticated(
+        meanings.unauthorized ??
+          'The registry requires authentication: log in with /registry/auth/device or /registry/auth/login',
+      );
     case 403:
       return new Forbidden(meanings.forbidden ?? 'The registry refused: insufficient permissions');
     case 404: {
@@ -79,9 +91,12 @@ export async function registryRequest(target: RegistryTarget, request: RegistryR
   let url: URL;
   try {
     url = checkUrl(`${base}${request.path}`);
-    dnsLookup = pinnedLookup(await vetHost(url, { allowPrivate: target.allowPrivate, timeoutMs, maxBytes: 0, maxRedirects: 0 }, signal));
+    dnsLookup = pinnedLookup(
+      await vetHost(url, { allowPrivate: target.allowPrivate, timeoutMs, maxBytes: 0, maxRedirects: 0 }, signal),
+    );
   } catch (error) {
-    if (error instanceof UrlRefusedError) throw BadInput.field(`Registry address refused: ${error.message}`, 'registry_url');
+    if (error instanceof UrlRefusedError)
+      throw BadInput.field(`Registry address refused: ${error.message}`, 'registry_url');
     if (error instanceof UrlFetchError) throw upstreamError(error);
     throw error;
   }
@@ -110,7 +125,10 @@ export async function registryRequest(target: RegistryTarget, request: RegistryR
       });
     }
     const response = await pending;
-    return { status: response.statusCode, body: raw && response.statusCode < 300 ? response.body : parseJson(response.body) };
+    return {
+      status: response.statusCode,
+      body: raw && response.statusCode < 300 ? response.body : parseJson(response.body),
+    };
   } catch (error) {
     throw upstreamError(error);
   }

@@ -32,7 +32,8 @@ export class CredentialsFile {
       return null;
     }
     const stored = parsed as Partial<RegistryCredentials> | null;
-    if (!stored || typeof stored.token !== 'string' || !stored.token || typeof stored.registry_url !== 'string') return null;
+    if (!stored || typeof stored.token !== 'string' || !stored.token || typeof stored.registry_url !== 'string')
+      return null;
     return {
       registry_url: stored.registry_url,
       token: stored.token,

@@ -31,13 +31,20 @@ export interface DeviceCode {
 
 type Json = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 const count = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) ? Math.trunc(value) : 0);
 
 /** A registry search hit (camelCase, docs/api-conventions.md#package-registry) as a PackageInfo; anything that is not one is an upstream failure. */
 export function packageInfoOf(hit: unknown): PackageInfo {
-  if (!isObject(hit) || typeof hit.id !== 'string' || typeof hit.name !== 'string' || typeof hit.ownerUsername !== 'string') throw upstreamError();
+  if (
+    !isObject(hit) ||
+    typeof hit.id !== 'string' ||
+    typeof hit.name !== 'string' ||
+    typeof hit.ownerUsername !== 'string'
+  )
+    throw upstreamError();
   const type = text(hit.packageType).toUpperCase();
   return {
     id: hit.id,
@@ -70,12 +77,19 @@ export function uploadedPackageOf(body: unknown): PackageInfo {
 
 /** RFC 8628 section 3.2, with the defaults of docs/api-conventions.md#package-registry (900 s, 5 s). */
 export function deviceCodeOf(body: unknown): DeviceCode {
-  if (!isObject(body) || typeof body.device_code !== 'string' || typeof body.user_code !== 'string' || typeof body.verification_uri !== 'string') throw upstreamError();
+  if (
+    !isObject(body) ||
+    typeof body.device_code !== 'string' ||
+    typeof body.user_code !== 'string' ||
+    typeof body.verification_uri !== 'string'
+  )
+    throw upstreamError();
   return {
     device_code: body.device_code,
     user_code: body.user_code,
     verification_uri: body.verification_uri,
-    verification_uri_complete: typeof body.verification_uri_complete === 'string' ? body.verification_uri_complete : null,
+    verification_uri_complete:
+      typeof body.verification_uri_complete === 'string' ? body.verification_uri_complete : null,
     expires_in: count(body.expires_in) || 900,
     interval: count(body.interval) || 5,
   };
@@ -95,9 +109,15 @@ export function issuedTokenOf(body: unknown, now = Date.now()): IssuedToken {
   const token = text(source.access_token) || text(source.token);
   if (!token) throw upstreamError();
   const user = isObject(source.user) ? source.user : {};
-  const expiresAt = typeof source.expires_at === 'string' || typeof source.expires_at === 'number' ? new Date(source.expires_at) : null;
+  const expiresAt =
+    typeof source.expires_at === 'string' || typeof source.expires_at === 'number' ? new Date(source.expires_at) : null;
   const expiresIn = count(source.expires_in);
-  const expiry = expiresAt && !Number.isNaN(expiresAt.getTime()) ? expiresAt : expiresIn > 0 ? new Date(now + expiresIn * 1000) : null;
+  const expiry =
+    expiresAt && !Number.isNaN(expiresAt.getTime())
+      ? expiresAt
+      : expiresIn > 0
+        ? new Date(now + expiresIn * 1000)
+        : null;
   return {
     token,
     refresh_token: text(source.refresh_token) || null,

@@ -37,7 +37,12 @@ export class FileLock {
   /** The lock, or the live holder that has it. */
   static async acquire(file: string, options: FileLockOptions = {}): Promise<FileLock | { heldBy: LockHolder }> {
     await fs.promises.mkdir(path.dirname(file), { recursive: true });
-    const holder: LockHolder = { pid: process.pid, host: os.hostname(), token: `${threadId}-${randomBytes(6).toString('hex')}`, since: new Date().toISOString() };
+    const holder: LockHolder = {
+      pid: process.pid,
+      host: os.hostname(),
+      token: `${threadId}-${randomBytes(6).toString('hex')}`,
+      since: new Date().toISOString(),
+    };
     for (let attempt = 0; attempt < 5; attempt++) {
       try {
         await fs.promises.writeFile(file, JSON.stringify(holder), { flag: 'wx' });
@@ -50,7 +55,8 @@ export class FileLock {
       if (current === 'gone') continue;
       if (!(await isStale(file, current, options))) return { heldBy: current as LockHolder };
       // Remove only the stale file we read: another taker may have replaced it meanwhile.
-      if (JSON.stringify(await readHolder(file)) === JSON.stringify(current)) await fs.promises.rm(file, { force: true });
+      if (JSON.stringify(await readHolder(file)) === JSON.stringify(current))
+        await fs.promises.rm(file, { force: true });
     }
     throw new Error(`could not take the lock ${file}`);
   }
@@ -61,7 +67,8 @@ export class FileLock {
     this.released = true;
     heldHere.delete(this.file);
     const current = await readHolder(this.file);
-    if (current !== 'gone' && current !== 'unreadable' && current.token === this.holder.token) await fs.promises.rm(this.file, { force: true });
+    if (current !== 'gone' && current !== 'unreadable' && current.token === this.holder.token)
+      await fs.promises.rm(this.file, { force: true });
   }
 
   /** For a process 'exit' handler, where nothing asynchronous runs any more. */
@@ -88,7 +95,9 @@ async function readHolder(file: string): Promise<LockHolder | 'gone' | 'unreadab
   }
   try {
     const holder = JSON.parse(text) as LockHolder;
-    return Number.isInteger(holder.pid) && typeof holder.host === 'string' && typeof holder.token === 'string' ? holder : 'unreadable';
+    return Number.isInteger(holder.pid) && typeof holder.host === 'string' && typeof holder.token === 'string'
+      ? holder
+      : 'unreadable';
   } catch {
     return 'unreadable';
   }
@@ -98,7 +107,12 @@ async function readHolder(file: string): Promise<LockHolder | 'gone' | 'unreadab
 const unreadableGraceMs = 5_000;
 
 async function isStale(file: string, holder: LockHolder | 'unreadable', options: FileLockOptions): Promise<boolean> {
-  const age = Date.now() - (await fs.promises.stat(file).then((stats) => stats.mtimeMs, () => Date.now()));
+  const age =
+    Date.now() -
+    (await fs.promises.stat(file).then(
+      (stats) => stats.mtimeMs,
+      () => Date.now(),
+    ));
   if (holder === 'unreadable') return age > unreadableGraceMs;
   if (options.staleAfterMs !== undefined && age > options.staleAfterMs) return true;
   if (holder.host !== os.hostname()) return false;

@@ -10,7 +10,8 @@ export interface ListenOptions {
 /** HOST and PORT from the environment, with the service's own default port. */
 export function listenOptionsFromEnv(defaultPort: number, env: NodeJS.ProcessEnv = process.env): ListenOptions {
   const port = env.PORT === undefined || env.PORT === '' ? defaultPort : Number(env.PORT);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got '${env.PORT}'`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`PORT must be a port number, got '${env.PORT}'`);
   return { host: env.HOST || '127.0.0.1', port };
 }
 

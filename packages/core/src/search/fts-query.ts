@@ -60,13 +60,17 @@ function pieces(input: string): Piece[] {
   const lastPaired = quotes.length % 2 === 0 ? quotes.length : quotes.length - 1;
   let cursor = 0;
   const words = (text: string) => {
-    for (const word of text.replace(columnFilter, ' ').split(/[\s"]+/u)) if (word) out.push({ text: word, phrase: false });
+    for (const word of text.replace(columnFilter, ' ').split(/[\s"]+/u))
+      if (word) out.push({ text: word, phrase: false });
   };
   for (let index = 0; index < lastPaired; index += 2) {
     const open = quotes[index];
     const close = quotes[index + 1];
     words(input.slice(cursor, open));
-    const phrase = input.slice(open + 1, close).trim().replace(/\s+/gu, ' ');
+    const phrase = input
+      .slice(open + 1, close)
+      .trim()
+      .replace(/\s+/gu, ' ');
     if (phrase) out.push({ text: phrase, phrase: true });
     cursor = close + 1;
   }

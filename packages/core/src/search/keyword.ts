@@ -27,7 +27,10 @@ interface RankedRow {
  * match of a very common query. Null when every match fits.
  */
 async function rankingWindowStart(db: Db, fts: string, match: string): Promise<number | null> {
-  const rows = (await db.raw(`SELECT rowid FROM ${fts} WHERE ${fts} MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?`, [match, commonTermRows])) as { rowid: number }[];
+  const rows = (await db.raw(`SELECT rowid FROM ${fts} WHERE ${fts} MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?`, [
+    match,
+    commonTermRows,
+  ])) as { rowid: number }[];
   return rows.length ? rows[0].rowid + 1 : null;
 }
 
@@ -44,7 +47,12 @@ async function rankingWindowStart(db: Db, fts: string, match: string): Promise<n
  * unscoped ranking is confined to the newest matches of a very common query (`rankingWindowStart`); the
  * joined one is not, as a scope may keep none of them.
  */
-async function topMatches(db: Db, spec: MatchSpec, { expression: match, many }: TermMatch, limit: number): Promise<KeywordHit[]> {
+async function topMatches(
+  db: Db,
+  spec: MatchSpec,
+  { expression: match, many }: TermMatch,
+  limit: number,
+): Promise<KeywordHit[]> {
   const { fts, rank, from, alias, keep, bindings } = spec;
   if (!spec.selective) {
     const fetch = limit * 2 + 20;
@@ -109,7 +117,9 @@ function normalised(kind: RankedItem['kind'], hits: KeywordHit[]): RankedItem[] 
  * then each list's own order (the sort is stable).
  */
 export function mergeKeywordRankings(nodes: KeywordHit[], chunks: KeywordHit[], limit: number): RankedItem[] {
-  return [...normalised('node', nodes), ...normalised('chunk', chunks)].sort((a, b) => b.score - a.score).slice(0, limit);
+  return [...normalised('node', nodes), ...normalised('chunk', chunks)]
+    .sort((a, b) => b.score - a.score)
+    .slice(0, limit);
 }
 
 /** What a keyword search ranks: the nodes and chunks matching a MATCH expression, merged, at most `limit`. */
@@ -118,7 +128,8 @@ type KeywordRun = (db: Db, match: TermMatch, scope: SearchScope, limit: number) 
 const nodesAndChunks: KeywordRun = async (db, match, scope, limit) =>
   mergeKeywordRankings(await matchNodes(db, match, scope, limit), await matchChunks(db, match, scope, limit), limit);
 
-const chunksOnly: KeywordRun = async (db, match, scope, limit) => normalised('chunk', await matchChunks(db, match, scope, limit));
+const chunksOnly: KeywordRun = async (db, match, scope, limit) =>
+  normalised('chunk', await matchChunks(db, match, scope, limit));
 
 /**
  * Every term is required except common ones (see `commonTermRows`: words in so many rows that they add
@@ -126,15 +137,31 @@ const chunksOnly: KeywordRun = async (db, match, scope, limit) => normalised('ch
  * BM25 ranks whatever holds any of them (the rare ones weigh most), and `fallback` says so. Input
  * without a searchable term gives no results.
  */
-async function rankByKeyword(context: SearchContext, query: string, scope: SearchScope, limit: number, run: KeywordRun): Promise<ModeResult> {
+async function rankByKeyword(
+  context: SearchContext,
+  query: string,
+  scope: SearchScope,
+  limit: number,
+  run: KeywordRun,
+): Promise<ModeResult> {
   const parsed = ftsQuery(query);
   const size = Number.isFinite(limit) ? Math.max(1, Math.floor(limit)) : 1;
   if (!parsed || (scope.sourceIds && scope.sourceIds.length === 0)) return { items: [], fallback: null };
   const counts = await termRowCounts(context.db, parsed.terms);
   const required = requiredTerms(parsed.terms, counts);
-  const items = await run(context.db, { expression: required.join(' '), many: mayMatchMany(required, counts, 'all') }, scope, size);
+  const items = await run(
+    context.db,
+    { expression: required.join(' '), many: mayMatchMany(required, counts, 'all') },
+    scope,
+    size,
+  );
   if (items.length || required.length === 1) return { items, fallback: null };
-  const relaxed = await run(context.db, { expression: required.join(' OR '), many: mayMatchMany(required, counts, 'any') }, scope, size);
+  const relaxed = await run(
+    context.db,
+    { expression: required.join(' OR '), many: mayMatchMany(required, counts, 'any') },
+    scope,
+    size,
+  );
   return { items: relaxed, fallback: relaxed.length ? anyTermFallback : null };
 }
 
@@ -143,11 +170,21 @@ async function rankByKeyword(context: SearchContext, query: string, scope: Searc
  * text, each list cut at `limit` inside SQL after the scope and enabled-source filters, merged by
  * relative score (see mergeKeywordRankings); the terms as `rankByKeyword` chooses them.
  */
-export function keywordSearch(context: SearchContext, query: string, scope: SearchScope, limit: number): Promise<ModeResult> {
+export function keywordSearch(
+  context: SearchContext,
+  query: string,
+  scope: SearchScope,
+  limit: number,
+): Promise<ModeResult> {
   return rankByKeyword(context, query, scope, limit, nodesAndChunks);
 }
 
 /** Chunks only, by the same terms and BM25, scored relative to the best (graph search's keyword passages). */
-export function keywordChunks(context: SearchContext, query: string, scope: SearchScope, limit: number): Promise<ModeResult> {
+export function keywordChunks(
+  context: SearchContext,
+  query: string,
+  scope: SearchScope,
+  limit: number,
+): Promise<ModeResult> {
   return rankByKeyword(context, query, scope, limit, chunksOnly);
 }

@@ -8,7 +8,12 @@ import type { ModeResult, SearchContext, SearchScope } from './types.ts';
 export type { SearchType } from '@rhizome/contracts/api/search';
 
 /** A search mode: ranks nodes and chunks (enabled sources only, within the scope) for `query`, at most `limit` items. */
-export type SearchMode = (context: SearchContext, query: string, scope: SearchScope, limit: number) => Promise<ModeResult>;
+export type SearchMode = (
+  context: SearchContext,
+  query: string,
+  scope: SearchScope,
+  limit: number,
+) => Promise<ModeResult>;
 
 const everything: SearchScope = { sourceIds: null, templateId: null };
 
@@ -22,8 +27,10 @@ const semanticOrKeyword: SearchMode = async (context, query, scope, limit) => {
 
 const graphDeps: GraphSearchDeps = {
   seedNodes: async (context, query, k, scope) => (await semanticNodes(context, query, scope ?? everything, k)).items,
-  vectorChunks: async (context, query, k, scope) => (await semanticChunks(context, query, scope ?? everything, k)).items,
-  keywordChunks: async (context, query, k, scope) => (await keywordChunks(context, query, { sourceIds: scope?.sourceIds ?? null, templateId: null }, k)).items,
+  vectorChunks: async (context, query, k, scope) =>
+    (await semanticChunks(context, query, scope ?? everything, k)).items,
+  keywordChunks: async (context, query, k, scope) =>
+    (await keywordChunks(context, query, { sourceIds: scope?.sourceIds ?? null, templateId: null }, k)).items,
 };
 
 const graph = createGraphSearch(graphDeps);
@@ -37,17 +44,22 @@ const graph = createGraphSearch(graphDeps);
 const hybrid: SearchMode = async (context, query, scope, limit) => {
   let vectorFallback: string | null = null;
   let vectorFound = false;
-  const search = createGraphSearch({
-    ...graphDeps,
-    vectorChunks: async (innerContext, innerQuery, k, innerScope) => {
-      const result = await semanticChunks(innerContext, innerQuery, innerScope ?? everything, k);
-      vectorFallback = result.fallback;
-      vectorFound = result.items.length > 0;
-      return result.items;
+  const search = createGraphSearch(
+    {
+      ...graphDeps,
+      vectorChunks: async (innerContext, innerQuery, k, innerScope) => {
+        const result = await semanticChunks(innerContext, innerQuery, innerScope ?? everything, k);
+        vectorFallback = result.fallback;
+        vectorFound = result.items.length > 0;
+        return result.items;
+      },
     },
-  }, { vectorPassages: 'always' });
+    { vectorPassages: 'always' },
+  );
   const { items } = await search(context, query, scope, limit);
-  const fallback = vectorFound ? null : `no vector results${vectorFallback ? ` (${vectorFallback})` : ''}; keyword results only`;
+  const fallback = vectorFound
+    ? null
+    : `no vector results${vectorFallback ? ` (${vectorFallback})` : ''}; keyword results only`;
   return { items, fallback };
 };
 
@@ -60,12 +72,24 @@ export const searchModes: Partial<Record<SearchType, SearchMode>> = {
 };
 
 /** Runs one mode, or throws 422 VALIDATION_FAILED when `type` has no registered mode. */
-export async function runSearch(context: SearchContext, type: SearchType, query: string, scope: SearchScope, limit: number): Promise<ModeResult> {
+export async function runSearch(
+  context: SearchContext,
+  type: SearchType,
+  query: string,
+  scope: SearchScope,
+  limit: number,
+): Promise<ModeResult> {
   const mode = Object.hasOwn(searchModes, type) ? searchModes[type] : undefined;
   if (!mode) {
     const available = Object.keys(searchModes).join(', ');
     throw new Invalid(
-      [{ loc: ['query', 'search_type'], msg: `search_type '${type}' is not available (available: ${available})`, type: 'enum' }],
+      [
+        {
+          loc: ['query', 'search_type'],
+          msg: `search_type '${type}' is not available (available: ${available})`,
+          type: 'enum',
+        },
+      ],
       `search_type '${type}' is not available`,
     );
   }

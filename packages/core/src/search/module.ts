@@ -5,7 +5,12 @@ import { graphSearchWarmUp } from './warm-up.ts';
 
 function searchService(platform: Platform, { name, db }: DatabaseHandle): SearchService {
   return new SearchService({
-    db, database: name, settings: () => platform.settings.get(), embeddings: platform.providers.embeddings, queue: platform.queue, writers: platform.vectorWriters,
+    db,
+    database: name,
+    settings: () => platform.settings.get(),
+    embeddings: platform.providers.embeddings,
+    queue: platform.queue,
+    writers: platform.vectorWriters,
   });
 }
 
@@ -18,7 +23,10 @@ export const searchModule: FeatureModule<SearchService> = {
   tables: ['fts_chunks'],
   defineTasks(registry, platform) {
     defineSearchOperations(registry, {
-      databases: platform.databases, settings: () => platform.settings.get(), embeddings: platform.providers.embeddings, writers: platform.vectorWriters,
+      databases: platform.databases,
+      settings: () => platform.settings.get(),
+      embeddings: platform.providers.embeddings,
+      writers: platform.vectorWriters,
     });
   },
   service: searchService,

@@ -35,7 +35,11 @@ export interface NodePassResult {
  * counted and skipped (POST /search/embeddings reports it); otherwise the failure is thrown (a task retries).
  */
 export async function embedLackingNodes(
-  db: Db, identity: EmbeddingIdentity, embeddings: EmbeddingService, embed: Embed, sink: VectorSink | undefined,
+  db: Db,
+  identity: EmbeddingIdentity,
+  embeddings: EmbeddingService,
+  embed: Embed,
+  sink: VectorSink | undefined,
   options: { keepGoing: boolean; checkCancelled?: () => Promise<void> },
 ): Promise<NodePassResult> {
   const result: NodePassResult = { embedded: 0, failed: 0, errors: [] };
@@ -46,7 +50,12 @@ export async function embedLackingNodes(
     if (!page.length) return result;
     after = page[page.length - 1].rowid;
     try {
-      result.embedded += await embedNodes(db, page.map((row) => row.id), embedder, sink);
+      result.embedded += await embedNodes(
+        db,
+        page.map((row) => row.id),
+        embedder,
+        sink,
+      );
     } catch (error) {
       if (!options.keepGoing) throw error;
       result.failed += page.length;
@@ -57,17 +66,30 @@ export async function embedLackingNodes(
 }
 
 /** Templates lacking a vector of `identity`, re-embedded from their name, description and properties. */
-export async function embedLackingTemplates(db: Db, identity: EmbeddingIdentity, embed: Embed, sink: VectorSink): Promise<number> {
+export async function embedLackingTemplates(
+  db: Db,
+  identity: EmbeddingIdentity,
+  embed: Embed,
+  sink: VectorSink,
+): Promise<number> {
   const rows = await templateVectorStates(db);
-  const lacking = new Map(rows.filter((row) => row.embedding_model !== identity.model || row.embedding_dimensions !== identity.dimensions).map((row) => [row.id, row.rowid]));
+  const lacking = new Map(
+    rows
+      .filter((row) => row.embedding_model !== identity.model || row.embedding_dimensions !== identity.dimensions)
+      .map((row) => [row.id, row.rowid]),
+  );
   const templates = (await allTemplates(db)).filter((template) => lacking.has(template.id));
   for (let start = 0; start < templates.length; start += 32) {
     const batch = templates.slice(start, start + 32);
     const vectors = await embed(batch.map(templateText));
     await db.transaction(async (trx) => {
-      for (const [index, template] of batch.entries()) await storeTemplateEmbedding(trx, template.id, Array.from(vectors[index]), identity.model);
+      for (const [index, template] of batch.entries())
+        await storeTemplateEmbedding(trx, template.id, Array.from(vectors[index]), identity.model);
     });
-    await sink.upsert(batch.map((template, index) => ({ label: lacking.get(template.id)!, vector: vectors[index] })), identity);
+    await sink.upsert(
+      batch.map((template, index) => ({ label: lacking.get(template.id)!, vector: vectors[index] })),
+      identity,
+    );
   }
   return templates.length;
 }
@@ -77,7 +99,12 @@ const chunkInsertBatch = 100;
 
 /** Chunks lacking a vector of `identity`, embedded in waves of `waveSize`. */
 export async function embedLackingChunks(
-  db: Db, identity: EmbeddingIdentity, embed: Embed, sink: VectorSink, waveSize: number, checkCancelled: () => Promise<void>,
+  db: Db,
+  identity: EmbeddingIdentity,
+  embed: Embed,
+  sink: VectorSink,
+  waveSize: number,
+  checkCancelled: () => Promise<void>,
 ): Promise<number> {
   let embedded = 0;
   for (let after = 0; ;) {
@@ -95,13 +122,23 @@ export async function embedLackingChunks(
         const batch = wave.slice(start, start + chunkInsertBatch);
         await trx.raw(
           `INSERT OR REPLACE INTO chunk_embeddings (chunk_id, model, dimensions, vector) VALUES ${batch.map(() => '(?, ?, ?, ?)').join(', ')}`,
-          batch.flatMap((chunk, offset) => [chunk.id, identity.model, vectors[start + offset].length, encodeVector(vectors[start + offset])]),
+          batch.flatMap((chunk, offset) => [
+            chunk.id,
+            identity.model,
+            vectors[start + offset].length,
+            encodeVector(vectors[start + offset]),
+          ]),
         );
       }
     });
-    await sink.upsert(wave.map((chunk, index) => ({ label: chunk.rowid, vector: vectors[index] })), identity);
+    await sink.upsert(
+      wave.map((chunk, index) => ({ label: chunk.rowid, vector: vectors[index] })),
+      identity,
+    );
     embedded += wave.length;
   }
-  await db('sources').where('chunk_count', '>', 0).update({ embedding_model: identity.model, embedding_dimensions: identity.dimensions });
+  await db('sources')
+    .where('chunk_count', '>', 0)
+    .update({ embedding_model: identity.model, embedding_dimensions: identity.dimensions });
   return embedded;
 }

@@ -38,7 +38,11 @@ export interface SemanticSearch {
   /** Nodes only (graph search's seed entities). */
   nodes(context: SearchContext, query: SemanticQuery, scope: SearchScope, k: number): Promise<ModeResult>;
   /** Templates by meaning (they have no sources, so no scope). */
-  templates(context: SearchContext, query: SemanticQuery, k: number): Promise<{ items: TemplateHit[]; fallback: string | null }>;
+  templates(
+    context: SearchContext,
+    query: SemanticQuery,
+    k: number,
+  ): Promise<{ items: TemplateHit[]; fallback: string | null }>;
 }
 
 export const vectorSearchDisabled = 'vector_search_disabled: search.enable_vector_search is off';
@@ -75,8 +79,16 @@ export function createSemanticSearch(readers: VectorReaders = vectorReaders): Se
   }
 
   /** The `k` most similar items of one kind within the scope, as ids. */
-  async function rank(context: SearchContext, kind: 'chunks' | 'nodes', vector: Float32Array, identity: EmbeddingIdentity, scope: SearchScope, k: number): Promise<RankedItem[]> {
-    const labels = kind === 'chunks' ? await chunkLabelScope(context.db, scope) : await nodeLabelScope(context.db, scope);
+  async function rank(
+    context: SearchContext,
+    kind: 'chunks' | 'nodes',
+    vector: Float32Array,
+    identity: EmbeddingIdentity,
+    scope: SearchScope,
+    k: number,
+  ): Promise<RankedItem[]> {
+    const labels =
+      kind === 'chunks' ? await chunkLabelScope(context.db, scope) : await nodeLabelScope(context.db, scope);
     if (labels.empty) return [];
     const itemKind = kind === 'chunks' ? 'chunk' : 'node';
     const hits = await nearest(context.db, kind, vector, identity, labels, k);
@@ -84,10 +96,19 @@ export function createSemanticSearch(readers: VectorReaders = vectorReaders): Se
   }
 
   /** Hits mapped to item ids; labels whose row is gone (an index lagging a delete) are dropped and the search widened. */
-  async function nearest(db: Db, kind: VectorKind, vector: Float32Array, identity: EmbeddingIdentity, labels: LabelScope, k: number): Promise<TemplateHit[]> {
+  async function nearest(
+    db: Db,
+    kind: VectorKind,
+    vector: Float32Array,
+    identity: EmbeddingIdentity,
+    labels: LabelScope,
+    k: number,
+  ): Promise<TemplateHit[]> {
     const reader = readers.reader(db, kind, identity);
-    const allowed = labels.denied && labels.allowed ? labels.allowed.filter((label) => !labels.denied!.has(label)) : labels.allowed;
-    if (allowed && allowed.length <= exactScopeLimit) return idsOf(db, kind, await reader.searchAmong(vector, allowed, k), k);
+    const allowed =
+      labels.denied && labels.allowed ? labels.allowed.filter((label) => !labels.denied!.has(label)) : labels.allowed;
+    if (allowed && allowed.length <= exactScopeLimit)
+      return idsOf(db, kind, await reader.searchAmong(vector, allowed, k), k);
     const filter = labelFilter(labels);
     let wanted = Math.ceil(k * 1.2) + 8;
     for (let attempt = 0; ; attempt += 1) {
@@ -99,7 +120,11 @@ export function createSemanticSearch(readers: VectorReaders = vectorReaders): Se
   }
 
   /** Runs `run` on the query's vector, or answers why there is nothing to search. */
-  async function prepared<I>(context: SearchContext, query: SemanticQuery, run: (vector: Float32Array, identity: EmbeddingIdentity) => Promise<I[]>): Promise<{ items: I[]; fallback: string | null }> {
+  async function prepared<I>(
+    context: SearchContext,
+    query: SemanticQuery,
+    run: (vector: Float32Array, identity: EmbeddingIdentity) => Promise<I[]>,
+  ): Promise<{ items: I[]; fallback: string | null }> {
     const ready = await prepare(context, query);
     if (!('vector' in ready)) return { items: [], fallback: ready.fallback };
     try {
@@ -118,17 +143,25 @@ export function createSemanticSearch(readers: VectorReaders = vectorReaders): Se
         // Stable: on equal scores nodes come first, as in keyword search.
         return [...nodes, ...chunks].sort((a, b) => b.score - a.score).slice(0, size);
       }),
-    chunks: (context, query, scope, k) => prepared(context, query, (vector, identity) => rank(context, 'chunks', vector, identity, scope, clamp(k))),
-    nodes: (context, query, scope, k) => prepared(context, query, (vector, identity) => rank(context, 'nodes', vector, identity, scope, clamp(k))),
+    chunks: (context, query, scope, k) =>
+      prepared(context, query, (vector, identity) => rank(context, 'chunks', vector, identity, scope, clamp(k))),
+    nodes: (context, query, scope, k) =>
+      prepared(context, query, (vector, identity) => rank(context, 'nodes', vector, identity, scope, clamp(k))),
     templates: (context, query, k) =>
-      prepared(context, query, (vector, identity) => nearest(context.db, 'templates', vector, identity, { empty: false, allowed: null, denied: null }, clamp(k))),
+      prepared(context, query, (vector, identity) =>
+        nearest(context.db, 'templates', vector, identity, { empty: false, allowed: null, denied: null }, clamp(k)),
+      ),
   };
 }
 
 /** Item ids of the hits, best first, at most `k`; cosine floored at 0. */
 async function idsOf(db: Db, kind: VectorKind, hits: VectorHit[], k: number): Promise<TemplateHit[]> {
   if (!hits.length) return [];
-  const ids = await idsOfLabels(db, kind, hits.map((hit) => hit.label));
+  const ids = await idsOfLabels(
+    db,
+    kind,
+    hits.map((hit) => hit.label),
+  );
   const found: TemplateHit[] = [];
   for (const hit of hits) {
     const id = ids.get(hit.label);

@@ -30,7 +30,12 @@ export class SearchService {
   private readonly maintenance: SearchMaintenance;
 
   constructor(private readonly deps: SearchServiceDeps) {
-    this.maintenance = new SearchMaintenance({ settings: deps.settings, embeddings: deps.embeddings, queue: deps.queue, writers: deps.writers });
+    this.maintenance = new SearchMaintenance({
+      settings: deps.settings,
+      embeddings: deps.embeddings,
+      queue: deps.queue,
+      writers: deps.writers,
+    });
   }
 
   async search(type: SearchType, query: string, scope: SearchScope, limit: number): Promise<SearchAnswer> {

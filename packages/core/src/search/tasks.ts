@@ -1,4 +1,10 @@
-import type { IndexStatusBody, NodeEmbeddingsBody, RebuiltBody, RegeneratingBody, SearchStatsBody } from '@rhizome/contracts/api/search-indexes';
+import type {
+  IndexStatusBody,
+  NodeEmbeddingsBody,
+  RebuiltBody,
+  RegeneratingBody,
+  SearchStatsBody,
+} from '@rhizome/contracts/api/search-indexes';
 import type { Settings } from '@rhizome/contracts/settings';
 import type { QueueService } from '@rhizome/queue';
 import type { TaskRegistrar } from '../platform/index.ts';
@@ -9,7 +15,12 @@ import type { EmbeddingService } from '../providers/index.ts';
 import type { Db } from '../storage/index.ts';
 import { embedderIdentity, embedLackingChunks, embedLackingNodes, embedLackingTemplates } from './reembed.ts';
 import { fulltextEntries, reindexChunks } from './read-model/fulltext.ts';
-import { configuredIdentity, describeIdentity, hasOrphanedVectors, storedVectorGroups } from './read-model/vector-identity.ts';
+import {
+  configuredIdentity,
+  describeIdentity,
+  hasOrphanedVectors,
+  storedVectorGroups,
+} from './read-model/vector-identity.ts';
 import type { VectorKind } from './vectors/files.ts';
 import { vectorReaders, type VectorReaders } from './vectors/readers.ts';
 import type { VectorWriterSet } from './vectors/writers.ts';
@@ -45,11 +56,23 @@ export class SearchMaintenance {
     const { identity } = await configuredIdentity(db, this.deps.embeddings, this.deps.settings());
     let vectors = 0;
     for (const kind of kinds) vectors += await this.readers.reader(db, kind, identity).size();
-    return { fulltext_doc_count: await fulltextEntries(db), vector_index_size: vectors, vector_dimension: identity.dimensions };
+    return {
+      fulltext_doc_count: await fulltextEntries(db),
+      vector_index_size: vectors,
+      vector_dimension: identity.dimensions,
+    };
   }
 
   async status(db: Db): Promise<IndexStatusBody> {
-    const empty = { needs_rebuild: false, embedding_model: null, vector_dimensions: null, fulltext: null, vector: null, persisted_model: null, reason: null };
+    const empty = {
+      needs_rebuild: false,
+      embedding_model: null,
+      vector_dimensions: null,
+      fulltext: null,
+      vector: null,
+      persisted_model: null,
+      reason: null,
+    };
     try {
       const { identity, dimensionsKnown } = await configuredIdentity(db, this.deps.embeddings, this.deps.settings());
       const byIdentity = new Map<string, { model: string; dimensions: number; count: number }>();
@@ -60,7 +83,9 @@ export class SearchMaintenance {
         byIdentity.set(key, seen);
       }
       const stored = [...byIdentity.values()].sort((a, b) => b.count - a.count);
-      const orphans = stored.filter((group) => group.model !== identity.model || group.dimensions !== identity.dimensions);
+      const orphans = stored.filter(
+        (group) => group.model !== identity.model || group.dimensions !== identity.dimensions,
+      );
       const orphanCount = orphans.reduce((sum, group) => sum + group.count, 0);
       const persisted = stored[0] ?? null;
       return {
@@ -81,17 +106,28 @@ export class SearchMaintenance {
   }
 
   /** 202 with the re-embedding task when vectors of another identity are stored, else the full-text rebuild's 200. */
-  async rebuild(database: string, db: Db): Promise<{ status: 200; body: RebuiltBody } | { status: 202; body: RegeneratingBody }> {
+  async rebuild(
+    database: string,
+    db: Db,
+  ): Promise<{ status: 200; body: RebuiltBody } | { status: 202; body: RegeneratingBody }> {
     const { identity } = await configuredIdentity(db, this.deps.embeddings, this.deps.settings());
     if (await hasOrphanedVectors(db, identity)) {
       const running = await this.activeReembedding(database);
-      const task = running ?? (await this.deps.queue.submit({
-        queue: 'llm', operation: reembedOperation, priority: this.deps.settings().priorities.background, data: { database }, metadata: { database },
-      }));
+      const task =
+        running ??
+        (await this.deps.queue.submit({
+          queue: 'llm',
+          operation: reembedOperation,
+          priority: this.deps.settings().priorities.background,
+          data: { database },
+          metadata: { database },
+        }));
       return {
         status: 202,
         body: {
-          task_id: task.task_id, status: 'queued', regenerated: true,
+          task_id: task.task_id,
+          status: 'queued',
+          regenerated: true,
           message: running
             ? `Re-embedding of '${database}' with ${identity.model} is already under way`
             : `The embedding model or dimensions changed: every embedding of '${database}' is being regenerated with ${identity.model} in the background`,
@@ -105,7 +141,10 @@ export class SearchMaintenance {
     return {
       status: 200,
       body: {
-        success: true, total_nodes: nodes, nodes_with_embeddings: withVectors, chunks_indexed: reindexed.chunks,
+        success: true,
+        total_nodes: nodes,
+        nodes_with_embeddings: withVectors,
+        chunks_indexed: reindexed.chunks,
         message: `Rebuilt the full-text index (${reindexed.nodes} nodes, ${reindexed.chunks} chunks); the vectors are current (${describeIdentity(identity)})`,
       },
     };
@@ -119,12 +158,26 @@ export class SearchMaintenance {
     try {
       identity = await embedderIdentity(this.deps.embeddings, embed);
     } catch (error) {
-      return { success: false, total_nodes: total, processed_count: 0, message: `No node was embedded: ${describeError(error)}` };
+      return {
+        success: false,
+        total_nodes: total,
+        processed_count: 0,
+        message: `No node was embedded: ${describeError(error)}`,
+      };
     }
-    const result = await embedLackingNodes(db, identity, this.deps.embeddings, embed, this.deps.writers.nodes.openSink(database), { keepGoing: true });
+    const result = await embedLackingNodes(
+      db,
+      identity,
+      this.deps.embeddings,
+      embed,
+      this.deps.writers.nodes.openSink(database),
+      { keepGoing: true },
+    );
     const failures = result.failed ? `; ${result.failed} node(s) failed: ${result.errors.join('; ')}` : '';
     return {
-      success: result.failed === 0, total_nodes: total, processed_count: result.embedded,
+      success: result.failed === 0,
+      total_nodes: total,
+      processed_count: result.embedded,
       message: `Embedded ${result.embedded} node(s) that lacked an embedding with ${identity.model}${failures}`,
     };
   }
@@ -132,7 +185,14 @@ export class SearchMaintenance {
   /** A queued or running re-embedding of `database`, among the newest tasks of the llm lane. */
   private async activeReembedding(database: string) {
     const { tasks } = await this.deps.queue.store.list({ queues: ['llm'], offset: 0, limit: 200 });
-    return tasks.find((task) => task.operation === reembedOperation && task.data.database === database && (task.status === 'queued' || task.status === 'running')) ?? null;
+    return (
+      tasks.find(
+        (task) =>
+          task.operation === reembedOperation &&
+          task.data.database === database &&
+          (task.status === 'queued' || task.status === 'running'),
+      ) ?? null
+    );
   }
 }
 
@@ -151,12 +211,23 @@ export interface SearchOperationDeps {
 export function defineSearchOperations(registry: TaskRegistrar, deps: SearchOperationDeps): void {
   registry.define(reembedOperation, { queue: 'llm', pausable: true }, async ({ task, signal, checkCancelled }) => {
     const { name, db } = await taskDatabaseFor(deps.databases, task.data.database);
-    const embed = (texts: string[]) => deps.embeddings.embed(texts, { signal, context: { database: name, taskId: task.task_id } });
+    const embed = (texts: string[]) =>
+      deps.embeddings.embed(texts, { signal, context: { database: name, taskId: task.task_id } });
     const identity = await embedderIdentity(deps.embeddings, embed);
     const templates = await embedLackingTemplates(db, identity, embed, deps.writers.templates.sink(name));
     await checkCancelled();
-    const nodes = await embedLackingNodes(db, identity, deps.embeddings, embed, deps.writers.nodes.sink(name), { keepGoing: false, checkCancelled });
-    const chunks = await embedLackingChunks(db, identity, embed, deps.writers.chunks.sink(name), deps.settings().batching.embedding_wave_size, checkCancelled);
+    const nodes = await embedLackingNodes(db, identity, deps.embeddings, embed, deps.writers.nodes.sink(name), {
+      keepGoing: false,
+      checkCancelled,
+    });
+    const chunks = await embedLackingChunks(
+      db,
+      identity,
+      embed,
+      deps.writers.chunks.sink(name),
+      deps.settings().batching.embedding_wave_size,
+      checkCancelled,
+    );
     for (const kind of kinds) {
       await deps.writers[kind].settled();
       await deps.writers[kind].ensure(name, identity);

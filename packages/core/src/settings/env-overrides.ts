@@ -19,14 +19,19 @@ const genericEnvPrefix = 'RHIZOME_SETTINGS__';
 export function readEnvOverrides(env: NodeJS.ProcessEnv): { overrides: EnvOverride[]; warnings: SettingsWarning[] } {
   const overrides: EnvOverride[] = [];
   const warnings: SettingsWarning[] = [];
-  if (env.REGISTRY_URL) overrides.push({ variable: 'REGISTRY_URL', path: ['registry', 'url'], candidates: [env.REGISTRY_URL] });
+  if (env.REGISTRY_URL)
+    overrides.push({ variable: 'REGISTRY_URL', path: ['registry', 'url'], candidates: [env.REGISTRY_URL] });
   if (env.RHIZOME_QUEUE_URL) {
     const parsed = queueUrlOverrides(env.RHIZOME_QUEUE_URL);
     if (typeof parsed === 'string') warnings.push(envWarning('queue', 'RHIZOME_QUEUE_URL', parsed));
     else overrides.push(...parsed);
   }
   if (env.RHIZOME_LOG_LEVEL) {
-    overrides.push({ variable: 'RHIZOME_LOG_LEVEL', path: ['logging', 'level'], candidates: [env.RHIZOME_LOG_LEVEL.toUpperCase()] });
+    overrides.push({
+      variable: 'RHIZOME_LOG_LEVEL',
+      path: ['logging', 'level'],
+      candidates: [env.RHIZOME_LOG_LEVEL.toUpperCase()],
+    });
   }
   for (const variable of Object.keys(env).sort()) {
     const raw = env[variable];
@@ -92,7 +97,9 @@ export function applyEnvOverrides(
   for (const override of overrides) {
     const outcome = withOverride(settings, override);
     if (typeof outcome === 'string') {
-      warnings.push(envWarning(formatPath(override.path), override.variable, `has an invalid value (${outcome}); ignored`));
+      warnings.push(
+        envWarning(formatPath(override.path), override.variable, `has an invalid value (${outcome}); ignored`),
+      );
     } else {
       settings = outcome;
       applied.push(override);

@@ -58,7 +58,11 @@ export class SettingsStore {
   }
 
   /** Reads the file if there is one; creates nothing until the first write. */
-  static open(settingsFile: string, env: NodeJS.ProcessEnv = process.env, options: SettingsStoreOptions = {}): SettingsStore {
+  static open(
+    settingsFile: string,
+    env: NodeJS.ProcessEnv = process.env,
+    options: SettingsStoreOptions = {},
+  ): SettingsStore {
     return new SettingsStore(settingsFile, env, options.dataDir ?? path.dirname(settingsFile));
   }
 
@@ -91,7 +95,9 @@ export class SettingsStore {
     const candidate = mergeSettings(this.#stored as JsonObject, input);
     const issues = validateSettings(candidate);
     if (issues.length > 0) {
-      throw new Invalid(issues.map((issue) => ({ loc: ['body', ...issue.path], msg: issue.message, type: issue.type })));
+      throw new Invalid(
+        issues.map((issue) => ({ loc: ['body', ...issue.path], msg: issue.message, type: issue.type })),
+      );
     }
     const next = candidate as Settings;
     const warnings = changeWarnings(this.#stored, next, this.#appliedOverrides);

@@ -12,7 +12,11 @@ const embeddingIdentity: readonly (readonly [FieldPath, string])[] = [
 ];
 
 /** What an operator should know about a change from `prev` to `next` (both as stored, before env overrides). */
-export function changeWarnings(prev: Settings, next: Settings, envOverrides: readonly EnvOverride[]): SettingsWarning[] {
+export function changeWarnings(
+  prev: Settings,
+  next: Settings,
+  envOverrides: readonly EnvOverride[],
+): SettingsWarning[] {
   const changed = (path: FieldPath) => !isDeepStrictEqual(getAt(prev, path), getAt(next, path));
   const warnings: SettingsWarning[] = [];
   for (const [path, reason] of embeddingIdentity) {

@@ -23,20 +23,43 @@ export interface ChunkRow {
 export type ChunkView = Omit<ChunkRow, 'chunk_metadata'>;
 
 const viewColumns = [
-  'id', 'source_id', 'chunk_index', 'content', 'page_number', 'section', 'start_offset', 'end_offset', 'original_start', 'original_end', 'offset_match', 'token_estimate', 'created_at',
+  'id',
+  'source_id',
+  'chunk_index',
+  'content',
+  'page_number',
+  'section',
+  'start_offset',
+  'end_offset',
+  'original_start',
+  'original_end',
+  'offset_match',
+  'token_estimate',
+  'created_at',
 ] as const satisfies readonly (keyof ChunkView)[];
 
 /** One page of a source's chunks in order, and how many it has. */
-export async function chunkPage(db: Db, sourceId: string, window: { offset: number; limit: number }): Promise<{ rows: ChunkView[]; total: number }> {
+export async function chunkPage(
+  db: Db,
+  sourceId: string,
+  window: { offset: number; limit: number },
+): Promise<{ rows: ChunkView[]; total: number }> {
   const [rows, count] = await Promise.all([
-    db('document_chunks').where({ source_id: sourceId }).orderBy('chunk_index').offset(window.offset).limit(window.limit).select(...viewColumns),
+    db('document_chunks')
+      .where({ source_id: sourceId })
+      .orderBy('chunk_index')
+      .offset(window.offset)
+      .limit(window.limit)
+      .select(...viewColumns),
     db('document_chunks').where({ source_id: sourceId }).count({ n: '*' }).first(),
   ]);
   return { rows, total: Number(count?.n ?? 0) };
 }
 
 export async function findChunk(db: Db, sourceId: string, chunkId: string): Promise<ChunkView | undefined> {
-  return db('document_chunks').where({ source_id: sourceId, id: chunkId }).first(...viewColumns);
+  return db('document_chunks')
+    .where({ source_id: sourceId, id: chunkId })
+    .first(...viewColumns);
 }
 
 /** All of a source's chunks, in order. */
@@ -46,7 +69,10 @@ export async function sourceChunks(db: Db, sourceId: string): Promise<ChunkRow[]
 
 /** A source's chunks from index `first` to `last`, in order. */
 export async function chunkRange(db: Db, sourceId: string, first: number, last: number): Promise<ChunkRow[]> {
-  return db('document_chunks').where({ source_id: sourceId }).whereBetween('chunk_index', [first, last]).orderBy('chunk_index');
+  return db('document_chunks')
+    .where({ source_id: sourceId })
+    .whereBetween('chunk_index', [first, last])
+    .orderBy('chunk_index');
 }
 
 /** The rowids of a source's chunks: the labels of their vectors. */

@@ -17,8 +17,18 @@ export function incomingDir(paths: DataPaths, database: string): string {
 }
 
 /** Moves a received upload into the source's directory; the stored name keeps only a safe extension. */
-export async function storeOriginal(paths: DataPaths, database: string, sourceId: string, received: string, filename: string): Promise<string> {
-  const extension = path.extname(filename).toLowerCase().replace(/[^.a-z0-9]/g, '').slice(0, 12);
+export async function storeOriginal(
+  paths: DataPaths,
+  database: string,
+  sourceId: string,
+  received: string,
+  filename: string,
+): Promise<string> {
+  const extension = path
+    .extname(filename)
+    .toLowerCase()
+    .replace(/[^.a-z0-9]/g, '')
+    .slice(0, 12);
   const storedFilename = `original${extension}`;
   const target = originalPath(paths, database, sourceId, storedFilename);
   await fs.promises.mkdir(path.dirname(target), { recursive: true });

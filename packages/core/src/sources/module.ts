@@ -15,8 +15,15 @@ const extractionOf = (platform: Platform, { name, db }: DatabaseHandle) => platf
 
 function sourceService(platform: Platform, database: DatabaseHandle): SourceService {
   return new SourceService({
-    db: database.db, database: database.name, paths: platform.paths, processing: platform.processing, metrics: platform.providers.metrics,
-    queue: platform.queue, tasks: platform.tasks, logger: platform.logger, extraction: extractionOf(platform, database),
+    db: database.db,
+    database: database.name,
+    paths: platform.paths,
+    processing: platform.processing,
+    metrics: platform.providers.metrics,
+    queue: platform.queue,
+    tasks: platform.tasks,
+    logger: platform.logger,
+    extraction: extractionOf(platform, database),
   });
 }
 
@@ -49,10 +56,21 @@ const sourceRecovery: BackgroundJob = {
 /** Sources: uploads and URL imports, indexing (chunks, their embeddings, the domain gate), tags. */
 export const sourcesModule: FeatureModule<SourceService> = {
   name: 'sources',
-  tables: ['sources', 'document_chunks', 'chunk_groups', 'chunk_embeddings', 'source_tags', 'source_tag_links', 'custom_domains'],
+  tables: [
+    'sources',
+    'document_chunks',
+    'chunk_groups',
+    'chunk_embeddings',
+    'source_tags',
+    'source_tag_links',
+    'custom_domains',
+  ],
   defineTasks(registry, platform) {
     defineSourceOperations(registry, {
-      databases: platform.databases, settings: () => platform.settings.get(), embeddings: platform.providers.embeddings, llm: platform.providers.llm,
+      databases: platform.databases,
+      settings: () => platform.settings.get(),
+      embeddings: platform.providers.embeddings,
+      llm: platform.providers.llm,
       chunkVectors: async (name) => platform.chunkVectors.sink(name),
       afterIndexed: (name, db, sourceId) => extractionOf(platform, { name, db }).startAfterGate(sourceId),
     });

@@ -16,9 +16,14 @@ export interface IdleExtractions {
  * One recovery scan of a database: re-queues the unfinished indexing of stalled sources, at most ten times
  * each, and finishes the sources whose extraction has no work left.
  */
-export async function recoverSources(sources: SourceService, extraction: IdleExtractions, logger: Pick<Logger, 'info'>): Promise<void> {
+export async function recoverSources(
+  sources: SourceService,
+  extraction: IdleExtractions,
+  logger: Pick<Logger, 'info'>,
+): Promise<void> {
   for (const id of await sources.stalled(stalledAfterMs)) {
-    if (await sources.recover(id, { maxAttempts: maxRecoveryAttempts })) logger.info(`source ${id}: stalled indexing queued again`);
+    if (await sources.recover(id, { maxAttempts: maxRecoveryAttempts }))
+      logger.info(`source ${id}: stalled indexing queued again`);
   }
   for (const { sourceId, outcome } of await extraction.finishIdle(idleExtractionAfterMs)) {
     logger.info(`source ${sourceId}: extraction with no work left finished (${outcome})`);

@@ -71,11 +71,19 @@ export async function getSource(db: Db, id: string): Promise<SourceRow | undefin
   return db('sources').where({ id }).first();
 }
 
-export async function insertSource(db: Db, row: Partial<SourceRow> & Pick<SourceRow, 'id' | 'created_at' | 'updated_at'>): Promise<void> {
+export async function insertSource(
+  db: Db,
+  row: Partial<SourceRow> & Pick<SourceRow, 'id' | 'created_at' | 'updated_at'>,
+): Promise<void> {
   await db('sources').insert(row);
 }
 
-export async function updateSource(db: Db, id: string, changes: Partial<SourceRow>, expectedStatus?: SourceStatus[]): Promise<boolean> {
+export async function updateSource(
+  db: Db,
+  id: string,
+  changes: Partial<SourceRow>,
+  expectedStatus?: SourceStatus[],
+): Promise<boolean> {
   const query = db('sources').where({ id });
   if (expectedStatus) query.whereIn('status', expectedStatus);
   return (await query.update({ ...changes, updated_at: changes.updated_at ?? new Date().toISOString() })) > 0;
@@ -98,15 +106,31 @@ function filtered(db: Db, filter: SourceFilter) {
   if (filter.enabled !== undefined) query.where('enabled', filter.enabled ? 1 : 0);
   if (filter.search) {
     const pattern = `%${filter.search.replace(/[\\%_]/g, (match) => `\\${match}`)}%`;
-    query.where((inner) => inner.whereRaw("title LIKE ? ESCAPE '\\'", [pattern]).orWhereRaw("filename LIKE ? ESCAPE '\\'", [pattern]).orWhereRaw("origin_url LIKE ? ESCAPE '\\'", [pattern]));
+    query.where((inner) =>
+      inner
+        .whereRaw("title LIKE ? ESCAPE '\\'", [pattern])
+        .orWhereRaw("filename LIKE ? ESCAPE '\\'", [pattern])
+        .orWhereRaw("origin_url LIKE ? ESCAPE '\\'", [pattern]),
+    );
   }
   if (filter.tagId) query.whereIn('id', db('source_tag_links').select('source_id').where('tag_id', filter.tagId));
   return query;
 }
 
-export async function listSources(db: Db, filter: SourceFilter, offset: number, limit: number): Promise<{ rows: SourceRow[]; total: number }> {
+export async function listSources(
+  db: Db,
+  filter: SourceFilter,
+  offset: number,
+  limit: number,
+): Promise<{ rows: SourceRow[]; total: number }> {
   const [rows, count] = await Promise.all([
-    filtered(db, filter).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).offset(offset).limit(limit),
+    filtered(db, filter)
+      .orderBy([
+        { column: 'created_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ])
+      .offset(offset)
+      .limit(limit),
     filtered(db, filter).count({ total: '*' }).first(),
   ]);
   return { rows, total: Number(count?.total ?? 0) };
@@ -114,7 +138,9 @@ export async function listSources(db: Db, filter: SourceFilter, offset: number, 
 
 /** Sources in one of `statuses` with no activity since `before` (an ISO time). */
 export async function idleSources(db: Db, statuses: readonly SourceStatus[], before: string): Promise<SourceRow[]> {
-  return db('sources').whereIn('status', statuses).where((query) => query.whereNull('last_activity_at').orWhere('last_activity_at', '<', before));
+  return db('sources')
+    .whereIn('status', statuses)
+    .where((query) => query.whereNull('last_activity_at').orWhere('last_activity_at', '<', before));
 }
 
 /** The ids and statuses of the given sources that exist. */
@@ -123,14 +149,27 @@ export async function sourceStatuses(db: Db, ids: readonly string[]): Promise<{ 
 }
 
 /** Sources in one of `statuses` or in error at one of `errorStages`, oldest first. */
-export async function sourceIdsIn(db: Db, statuses: readonly SourceStatus[], errorStages: readonly string[]): Promise<string[]> {
-  return db('sources').where((query) => query.whereIn('status', statuses).orWhere((errored) => errored.where({ status: 'error' }).whereIn('error_stage', errorStages)))
-    .orderBy('created_at').pluck('id');
+export async function sourceIdsIn(
+  db: Db,
+  statuses: readonly SourceStatus[],
+  errorStages: readonly string[],
+): Promise<string[]> {
+  return db('sources')
+    .where((query) =>
+      query
+        .whereIn('status', statuses)
+        .orWhere((errored) => errored.where({ status: 'error' }).whereIn('error_stage', errorStages)),
+    )
+    .orderBy('created_at')
+    .pluck('id');
 }
 
 /** Whether any source is being indexed, described or extracted right now. */
 export async function sourcesInProgress(db: Db): Promise<boolean> {
-  return (await db('sources').whereIn('status', ['indexing', 'vision_pending', 'extracting', 'committing']).first('id')) !== undefined;
+  return (
+    (await db('sources').whereIn('status', ['indexing', 'vision_pending', 'extracting', 'committing']).first('id')) !==
+    undefined
+  );
 }
 
 export interface TagRow {
@@ -142,14 +181,23 @@ export interface TagRow {
 export async function tagsBySource(db: Db, sourceIds: string[]): Promise<Map<string, TagRow[]>> {
   const tags = new Map<string, TagRow[]>(sourceIds.map((id) => [id, []]));
   if (!sourceIds.length) return tags;
-  const rows: (TagRow & { source_id: string })[] = await db('source_tag_links as l').join('source_tags as t', 't.id', 'l.tag_id').whereIn('l.source_id', sourceIds).orderBy('t.name').select('l.source_id', 't.id', 't.name', 't.color');
+  const rows: (TagRow & { source_id: string })[] = await db('source_tag_links as l')
+    .join('source_tags as t', 't.id', 'l.tag_id')
+    .whereIn('l.source_id', sourceIds)
+    .orderBy('t.name')
+    .select('l.source_id', 't.id', 't.name', 't.color');
   for (const { source_id, ...tag } of rows) tags.get(source_id)!.push(tag);
   return tags;
 }
 
 /** How many sources there are, by status, and how many chunks they have. */
-export async function sourceTotals(db: Db): Promise<{ total_files: number; by_status: Record<string, number>; total_chunks: number }> {
-  const byStatus: { status: string; n: number | string }[] = await db('sources').groupBy('status').select('status').count({ n: '*' });
+export async function sourceTotals(
+  db: Db,
+): Promise<{ total_files: number; by_status: Record<string, number>; total_chunks: number }> {
+  const byStatus: { status: string; n: number | string }[] = await db('sources')
+    .groupBy('status')
+    .select('status')
+    .count({ n: '*' });
   const chunks = await db('document_chunks').count({ n: '*' }).first();
   return {
     total_files: byStatus.reduce((sum, row) => sum + Number(row.n), 0),

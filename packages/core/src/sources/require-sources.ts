@@ -8,7 +8,10 @@ export async function unknownSourceIds(db: Db, ids: readonly string[]): Promise<
   const wanted = [...new Set(ids)];
   const known = new Set<string>();
   for (let start = 0; start < wanted.length; start += lookupChunk) {
-    for (const id of (await db('sources').whereIn('id', wanted.slice(start, start + lookupChunk)).pluck('id')) as string[]) known.add(id);
+    for (const id of (await db('sources')
+      .whereIn('id', wanted.slice(start, start + lookupChunk))
+      .pluck('id')) as string[])
+      known.add(id);
   }
   return wanted.filter((id) => !known.has(id));
 }
@@ -19,6 +22,8 @@ export async function requireSources(db: Db, ids: readonly string[]): Promise<vo
   if (!unknown.length) return;
   const listed = unknown.slice(0, 20).join(', ') + (unknown.length > 20 ? ` and ${unknown.length - 20} more` : '');
   throw new NotFound(`${unknown.length === 1 ? 'source' : 'sources'} not found: ${listed}`, {
-    resource_type: 'source', identifier: listed, unknown_ids: unknown,
+    resource_type: 'source',
+    identifier: listed,
+    unknown_ids: unknown,
   });
 }

@@ -15,7 +15,18 @@ import { domainSummary } from './domains/registry.ts';
 import { removeSourceFiles, storeOriginal } from './files.ts';
 import { indexSourceOperation } from './operation-names.ts';
 import { cachedGrades, citationCount, contributedTotals, graphCountsBySource } from './read-model.ts';
-import { findByContentHash, getSource, insertSource, listSources, idleSources, sourceTotals, tagsBySource, updateSource, type SourceFilter, type SourceRow } from './repo.ts';
+import {
+  findByContentHash,
+  getSource,
+  insertSource,
+  listSources,
+  idleSources,
+  sourceTotals,
+  tagsBySource,
+  updateSource,
+  type SourceFilter,
+  type SourceRow,
+} from './repo.ts';
 import { SourceTags } from './tags.ts';
 import { sourceView } from './views.ts';
 
@@ -96,10 +107,13 @@ function confirmationColumns(options: ConfirmationOptions): Partial<SourceRow> {
   if (options.analysis_depth !== undefined) columns.analysis_depth = options.analysis_depth;
   if (options.filtering_mode !== undefined) columns.filtering_mode = options.filtering_mode;
   if (options.content_filtering !== undefined) columns.content_filtering = options.content_filtering ? 1 : 0;
-  if (options.enable_direction_correction !== undefined) columns.enable_direction_correction = bool(options.enable_direction_correction);
+  if (options.enable_direction_correction !== undefined)
+    columns.enable_direction_correction = bool(options.enable_direction_correction);
   if (options.protect_orphans !== undefined) columns.protect_orphans = bool(options.protect_orphans);
-  if (options.enable_inverse_relationships !== undefined) columns.enable_inverse_relationships = bool(options.enable_inverse_relationships);
-  if (options.max_entity_degree_override !== undefined) columns.max_entity_degree_override = options.max_entity_degree_override;
+  if (options.enable_inverse_relationships !== undefined)
+    columns.enable_inverse_relationships = bool(options.enable_inverse_relationships);
+  if (options.max_entity_degree_override !== undefined)
+    columns.max_entity_degree_override = options.max_entity_degree_override;
   return columns;
 }
 
@@ -126,7 +140,15 @@ export class SourceService {
       tagsBySource(this.deps.db, ids),
       cachedGrades(this.deps.db, ids),
     ]);
-    return rows.map((row) => sourceView(row, { paused: paused.has(row.id), llm: llm.get(row.id)!, graph: graph.get(row.id)!, tags: tags.get(row.id)!, quality: quality.get(row.id) }));
+    return rows.map((row) =>
+      sourceView(row, {
+        paused: paused.has(row.id),
+        llm: llm.get(row.id)!,
+        graph: graph.get(row.id)!,
+        tags: tags.get(row.id)!,
+        quality: quality.get(row.id),
+      }),
+    );
   }
 
   async view(row: SourceRow): Promise<SourceResponseBody> {
@@ -144,7 +166,10 @@ export class SourceService {
   }
 
   /** The source's chunks in order, one page of them. 404 for an unknown source. */
-  async chunks(sourceId: string, window: { offset: number; limit: number }): Promise<{ rows: ChunkView[]; total: number }> {
+  async chunks(
+    sourceId: string,
+    window: { offset: number; limit: number },
+  ): Promise<{ rows: ChunkView[]; total: number }> {
     await this.require(sourceId);
     return chunkPage(this.deps.db, sourceId, window);
   }
@@ -174,12 +199,18 @@ export class SourceService {
    * Creates a source from a received file and queues its indexing. With `skip_duplicates`, a file whose
    * content another source already has creates nothing: the existing source is returned.
    */
-  async createFromFile(file: ReceivedFile, options: UploadOptionsInput, origin: NewSourceOrigin = { sourceType: 'file' }): Promise<{ source: SourceRow; duplicate: boolean }> {
+  async createFromFile(
+    file: ReceivedFile,
+    options: UploadOptionsInput,
+    origin: NewSourceOrigin = { sourceType: 'file' },
+  ): Promise<{ source: SourceRow; duplicate: boolean }> {
     if (options.skip_duplicates) {
       const existing = await findByContentHash(this.deps.db, file.sha256);
       if (existing) {
         await fs.promises.rm(file.path, { force: true });
-        this.deps.logger.info(`source ${existing.id}: upload of ${file.filename} skipped, same content (skip_duplicates)`);
+        this.deps.logger.info(
+          `source ${existing.id}: upload of ${file.filename} skipped, same content (skip_duplicates)`,
+        );
         return { source: existing, duplicate: true };
       }
     }
@@ -188,10 +219,22 @@ export class SourceService {
     const at = new Date().toISOString();
     try {
       await insertSource(this.deps.db, {
-        id, created_at: at, updated_at: at, last_activity_at: at,
-        title: origin.title ?? file.filename, filename: file.filename, source_type: origin.sourceType, origin_url: origin.originUrl ?? null,
-        status: 'pending', file_type: file.format, file_size: file.size, content_type: file.mediaType, content_hash: file.sha256, stored_filename: storedFilename,
-        current_step: 'queued', step_description: 'Waiting to be indexed',
+        id,
+        created_at: at,
+        updated_at: at,
+        last_activity_at: at,
+        title: origin.title ?? file.filename,
+        filename: file.filename,
+        source_type: origin.sourceType,
+        origin_url: origin.originUrl ?? null,
+        status: 'pending',
+        file_type: file.format,
+        file_size: file.size,
+        content_type: file.mediaType,
+        content_hash: file.sha256,
+        stored_filename: storedFilename,
+        current_step: 'queued',
+        step_description: 'Waiting to be indexed',
         ...uploadOptionColumns(options),
       });
     } catch (error) {
@@ -199,28 +242,46 @@ export class SourceService {
       throw error;
     }
     await this.queueIndexing(id);
-    this.deps.logger.info(`source ${id}: uploaded ${file.filename} (${origin.sourceType === 'webpage' ? `${origin.originUrl}, ` : ''}${file.format}, ${file.size} bytes), indexing queued`);
+    this.deps.logger.info(
+      `source ${id}: uploaded ${file.filename} (${origin.sourceType === 'webpage' ? `${origin.originUrl}, ` : ''}${file.format}, ${file.size} bytes), indexing queued`,
+    );
     return { source: await this.require(id), duplicate: false };
   }
 
   async queueIndexing(sourceId: string, priority = 50): Promise<string> {
     const task = await this.deps.queue.submit({
-      queue: 'operations', operation: indexSourceOperation, priority,
-      data: { database: this.deps.database, source_id: sourceId }, metadata: { database: this.deps.database, source_id: sourceId },
+      queue: 'operations',
+      operation: indexSourceOperation,
+      priority,
+      data: { database: this.deps.database, source_id: sourceId },
+      metadata: { database: this.deps.database, source_id: sourceId },
     });
     await updateSource(this.deps.db, sourceId, { active_task_id: task.task_id });
     return task.task_id;
   }
 
-  async patch(id: string, changes: { title?: string | null; processing_status?: 'ready' | 'error'; enabled?: boolean; user_metadata?: Record<string, unknown> }): Promise<SourceRow> {
+  async patch(
+    id: string,
+    changes: {
+      title?: string | null;
+      processing_status?: 'ready' | 'error';
+      enabled?: boolean;
+      user_metadata?: Record<string, unknown>;
+    },
+  ): Promise<SourceRow> {
     const current = await this.require(id);
     const update: Partial<SourceRow> = {};
     if (changes.title !== undefined) update.title = changes.title;
     if (changes.enabled !== undefined) update.enabled = changes.enabled ? 1 : 0;
     if (changes.user_metadata !== undefined) update.user_metadata = JSON.stringify(changes.user_metadata);
     // The spec's "ready" is the end state of processing; "error" parks the source for a later retry.
-    if (changes.processing_status === 'ready') Object.assign(update, { status: 'committed' satisfies SourceStatus, error_stage: null, error_message: null });
-    if (changes.processing_status === 'error') Object.assign(update, { status: 'error' satisfies SourceStatus, error_message: current.error_message ?? 'set by the operator' });
+    if (changes.processing_status === 'ready')
+      Object.assign(update, { status: 'committed' satisfies SourceStatus, error_stage: null, error_message: null });
+    if (changes.processing_status === 'error')
+      Object.assign(update, {
+        status: 'error' satisfies SourceStatus,
+        error_message: current.error_message ?? 'set by the operator',
+      });
     if (Object.keys(update).length) await updateSource(this.deps.db, id, update);
     return this.require(id);
   }
@@ -231,21 +292,56 @@ export class SourceService {
    * when indexing finishes, so the source does not park. A repeat, or a source past the gate or in
    * error, is 409.
    */
-  async confirm(id: string, options: ConfirmationOptions): Promise<{ status: SourceStatus; domain: string | null; message: string }> {
+  async confirm(
+    id: string,
+    options: ConfirmationOptions,
+  ): Promise<{ status: SourceStatus; domain: string | null; message: string }> {
     const row = await this.require(id);
     const at = new Date().toISOString();
     const overrides = confirmationColumns(options);
     if (row.status === 'awaiting_confirmation') {
       const domain = options.domain ?? row.extraction_domain;
-      const swapped = await updateSource(this.deps.db, id, { ...overrides, status: 'indexed', extraction_domain: domain, extraction_confirmed_at: row.extraction_confirmed_at ?? at, current_step: 'indexed', step_description: 'Domain confirmed' }, ['awaiting_confirmation']);
+      const swapped = await updateSource(
+        this.deps.db,
+        id,
+        {
+          ...overrides,
+          status: 'indexed',
+          extraction_domain: domain,
+          extraction_confirmed_at: row.extraction_confirmed_at ?? at,
+          current_step: 'indexed',
+          step_description: 'Domain confirmed',
+        },
+        ['awaiting_confirmation'],
+      );
       if (!swapped) throw new Conflict(`Source '${id}' was confirmed concurrently`);
       return { status: 'indexed', domain, message: `Confirmed ${domain ?? 'the detected domain'}` };
     }
-    if ((row.status === 'pending' || row.status === 'indexing' || row.status === 'vision_pending') && row.pending_confirmation === null) {
-      const swapped = await updateSource(this.deps.db, id, { ...overrides, pending_confirmation: JSON.stringify({ domain: options.domain ?? null, at }), extraction_confirmed_at: at }, ['pending', 'indexing', 'vision_pending']);
-      if (swapped) return { status: row.status, domain: options.domain ?? null, message: 'Recorded: the source will not wait for confirmation when indexing finishes' };
+    if (
+      (row.status === 'pending' || row.status === 'indexing' || row.status === 'vision_pending') &&
+      row.pending_confirmation === null
+    ) {
+      const swapped = await updateSource(
+        this.deps.db,
+        id,
+        {
+          ...overrides,
+          pending_confirmation: JSON.stringify({ domain: options.domain ?? null, at }),
+          extraction_confirmed_at: at,
+        },
+        ['pending', 'indexing', 'vision_pending'],
+      );
+      if (swapped)
+        return {
+          status: row.status,
+          domain: options.domain ?? null,
+          message: 'Recorded: the source will not wait for confirmation when indexing finishes',
+        };
     }
-    throw new Conflict(`Source '${id}' is ${row.status}${row.extraction_confirmed_at ? ' and already confirmed' : ''}: nothing to confirm`, { status: row.status });
+    throw new Conflict(
+      `Source '${id}' is ${row.status}${row.extraction_confirmed_at ? ' and already confirmed' : ''}: nothing to confirm`,
+      { status: row.status },
+    );
   }
 
   /**
@@ -261,28 +357,55 @@ export class SourceService {
       if (task && (task.status === 'queued' || task.status === 'running')) return false;
     }
     if (options.maxAttempts !== undefined && row.recovery_attempts >= options.maxAttempts) {
-      await updateSource(this.deps.db, id, { status: 'error', error_stage: 'recovery_exhausted', error_message: `Gave up after ${row.recovery_attempts} recovery attempts`, active_task_id: null });
+      await updateSource(this.deps.db, id, {
+        status: 'error',
+        error_stage: 'recovery_exhausted',
+        error_message: `Gave up after ${row.recovery_attempts} recovery attempts`,
+        active_task_id: null,
+      });
       return false;
     }
-    await updateSource(this.deps.db, id, { recovery_attempts: row.recovery_attempts + 1, step_description: 'Recovered: indexing queued again' });
+    await updateSource(this.deps.db, id, {
+      recovery_attempts: row.recovery_attempts + 1,
+      step_description: 'Recovered: indexing queued again',
+    });
     await this.queueIndexing(id);
     return true;
   }
 
   /** Sources whose indexing made no progress for `stalledMs`: candidates for `recover`. */
   async stalled(stalledMs: number): Promise<string[]> {
-    const stalled = await idleSources(this.deps.db, ['pending', 'indexing', 'vision_pending'], new Date(Date.now() - stalledMs).toISOString());
+    const stalled = await idleSources(
+      this.deps.db,
+      ['pending', 'indexing', 'vision_pending'],
+      new Date(Date.now() - stalledMs).toISOString(),
+    );
     return stalled.map((row) => row.id);
   }
 
   /** Stops a source's queued and running tasks; the source keeps its chunks and returns to a resumable state. */
   async stopProcessing(id: string): Promise<{ cancelled: number; status: SourceStatus }> {
     const row = await this.require(id);
-    const cancelled = await this.deps.tasks.cancelMatching({ metadata: { database: this.deps.database, source_id: id } }, Date.now());
+    const cancelled = await this.deps.tasks.cancelMatching(
+      { metadata: { database: this.deps.database, source_id: id } },
+      Date.now(),
+    );
     const extracting = row.status === 'extracting' || row.status === 'extracted' || row.status === 'committing';
     if (extracting) await this.deps.extraction.cancelActiveJobs(id, 'stopped by the operator');
-    const status: SourceStatus = row.status === 'indexing' || row.status === 'vision_pending' || row.status === 'pending' ? (row.chunk_count > 0 ? 'indexed' : 'pending') : extracting ? 'indexed' : row.status;
-    await updateSource(this.deps.db, id, { status, active_task_id: null, current_step: 'stopped', step_description: 'Processing stopped by the operator' });
+    const status: SourceStatus =
+      row.status === 'indexing' || row.status === 'vision_pending' || row.status === 'pending'
+        ? row.chunk_count > 0
+          ? 'indexed'
+          : 'pending'
+        : extracting
+          ? 'indexed'
+          : row.status;
+    await updateSource(this.deps.db, id, {
+      status,
+      active_task_id: null,
+      current_step: 'stopped',
+      step_description: 'Processing stopped by the operator',
+    });
     return { cancelled, status };
   }
 

@@ -5,7 +5,11 @@ import type { SourceRow, TagRow } from './repo.ts';
 /** Flag columns are stored as 0/1; a write may give them as booleans, which SQLite stores as 1 and 0. */
 type Writable<Row> = { [Column in keyof Row]: number extends Row[Column] ? Row[Column] | boolean : Row[Column] };
 /** A row as stored; an insert names the required columns and may leave the rest to their defaults. */
-type Stored<Row, Required extends keyof Row> = Knex.CompositeTableType<Row, Pick<Row, Required> & Partial<Writable<Row>>, Partial<Writable<Row>>>;
+type Stored<Row, Required extends keyof Row> = Knex.CompositeTableType<
+  Row,
+  Pick<Row, Required> & Partial<Writable<Row>>,
+  Partial<Writable<Row>>
+>;
 
 /** `chunk_embeddings`: the source of truth of chunk vectors (float32 BLOBs), one per chunk. */
 export interface ChunkEmbeddingRow {

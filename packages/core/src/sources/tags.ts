@@ -12,7 +12,9 @@ export class SourceTags {
       .leftJoin('source_tag_links as l', 'l.tag_id', 't.id')
       .groupBy('t.id')
       .orderBy('t.name')
-      .select('t.id', 't.name', 't.color', this.db.raw('COUNT(l.source_id) AS source_count'))) as (TagRow & { source_count: number })[];
+      .select('t.id', 't.name', 't.color', this.db.raw('COUNT(l.source_id) AS source_count'))) as (TagRow & {
+      source_count: number;
+    })[];
   }
 
   async create(name: string, color: string | null): Promise<TagRow> {
@@ -27,7 +29,9 @@ export class SourceTags {
     const current = await this.require(id);
     if (changes.name !== undefined && changes.name !== current.name) await this.assertNameFree(changes.name);
     const next = { ...current, ...changes };
-    await this.db('source_tags').where({ id }).update({ name: next.name, color: next.color, updated_at: new Date().toISOString() });
+    await this.db('source_tags')
+      .where({ id })
+      .update({ name: next.name, color: next.color, updated_at: new Date().toISOString() });
     return next;
   }
 
@@ -42,7 +46,10 @@ export class SourceTags {
 
   async attach(sourceId: string, tagId: string): Promise<TagRow[]> {
     await this.require(tagId);
-    await this.db('source_tag_links').insert({ source_id: sourceId, tag_id: tagId }).onConflict(['source_id', 'tag_id']).ignore();
+    await this.db('source_tag_links')
+      .insert({ source_id: sourceId, tag_id: tagId })
+      .onConflict(['source_id', 'tag_id'])
+      .ignore();
     return this.ofSource(sourceId);
   }
 
@@ -59,6 +66,7 @@ export class SourceTags {
   }
 
   private async assertNameFree(name: string): Promise<void> {
-    if (await this.db('source_tags').whereRaw('lower(name) = lower(?)', [name]).first()) throw new Conflict(`A tag named '${name}' exists`, { field: 'name' });
+    if (await this.db('source_tags').whereRaw('lower(name) = lower(?)', [name]).first())
+      throw new Conflict(`A tag named '${name}' exists`, { field: 'name' });
   }
 }

@@ -30,28 +30,52 @@ export interface SourceOperationDeps {
  * `error_stage: indexing` and the reason; a retried one leaves it `indexing` for the next attempt.
  */
 export function defineSourceOperations(registry: TaskRegistrar, deps: SourceOperationDeps): void {
-  registry.define(indexSourceOperation, { queue: 'operations', pausable: true, sourceIdField: 'source_id' }, async ({ task, signal, checkCancelled, logger }) => {
-    const { name, db } = await taskDatabaseFor(deps.databases, task.data.database);
-    const sourceId = String(task.data.source_id);
-    let indexed: Awaited<ReturnType<typeof indexSource>>;
-    try {
-      indexed = await indexSource({
-        db, database: name, sourceId, paths: deps.databases.paths, settings: deps.settings(), embeddings: deps.embeddings, llm: deps.llm,
-        vectors: await deps.chunkVectors(name), domains: builtinDomains(), signal, checkCancelled,
-      });
-    } catch (error) {
-      if (error instanceof TaskCancelledError) throw error;
-      const failure = classifyError(error);
-      const final = failure.permanent || task.attempts >= task.max_tries;
-      await updateSource(db, sourceId, final
-        ? { status: 'error', error_stage: 'indexing', error_message: failure.message, current_step: 'error', step_description: `Indexing failed: ${failure.message}`, active_task_id: null }
-        : { step_description: `Attempt ${task.attempts} failed (${failure.message}); retrying` });
-      throw error;
-    }
-    logger.info(`source ${sourceId}: indexed, ${indexed.chunks} chunks (${indexed.status})`);
-    await deps.afterIndexed(name, db, sourceId);
-    return indexed;
-  });
+  registry.define(
+    indexSourceOperation,
+    { queue: 'operations', pausable: true, sourceIdField: 'source_id' },
+    async ({ task, signal, checkCancelled, logger }) => {
+      const { name, db } = await taskDatabaseFor(deps.databases, task.data.database);
+      const sourceId = String(task.data.source_id);
+      let indexed: Awaited<ReturnType<typeof indexSource>>;
+      try {
+        indexed = await indexSource({
+          db,
+          database: name,
+          sourceId,
+          paths: deps.databases.paths,
+          settings: deps.settings(),
+          embeddings: deps.embeddings,
+          llm: deps.llm,
+          vectors: await deps.chunkVectors(name),
+          domains: builtinDomains(),
+          signal,
+          checkCancelled,
+        });
+      } catch (error) {
+        if (error instanceof TaskCancelledError) throw error;
+        const failure = classifyError(error);
+        const final = failure.permanent || task.attempts >= task.max_tries;
+        await updateSource(
+          db,
+          sourceId,
+          final
+            ? {
+                status: 'error',
+                error_stage: 'indexing',
+                error_message: failure.message,
+                current_step: 'error',
+                step_description: `Indexing failed: ${failure.message}`,
+                active_task_id: null,
+              }
+            : { step_description: `Attempt ${task.attempts} failed (${failure.message}); retrying` },
+        );
+        throw error;
+      }
+      logger.info(`source ${sourceId}: indexed, ${indexed.chunks} chunks (${indexed.status})`);
+      await deps.afterIndexed(name, db, sourceId);
+      return indexed;
+    },
+  );
 
   // URL import: the API waits for this task's result, then creates the source from the staged file.
   registry.define(fetchUrlOperation, { queue: 'operations', retryOnTransient: false }, async ({ task, signal }) => {

@@ -42,7 +42,10 @@ export function visionAvailable(settings: Settings): boolean {
 
 /** The catalogue entry for the model id or a dated snapshot of it (`gpt-4.1-2025-04-14`, `claude-sonnet-4-5-20250929`). */
 function catalogueSaysVision(provider: string, model: string): boolean {
-  const entry = cloudModelsOf(provider)?.find((candidate) => model === candidate.id || new RegExp(`^${escapeRegExp(candidate.id)}-(\\d{4}-\\d{2}-\\d{2}|\\d{8})$`).test(model));
+  const entry = cloudModelsOf(provider)?.find(
+    (candidate) =>
+      model === candidate.id || new RegExp(`^${escapeRegExp(candidate.id)}-(\\d{4}-\\d{2}-\\d{2}|\\d{8})$`).test(model),
+  );
   return entry?.supports_vision ?? false;
 }
 
@@ -55,7 +58,10 @@ function escapeRegExp(text: string): string {
  * An explicit `true` also tries a cloud chat model the catalogue does not know (a new or self-hosted
  * model may read images); with no model at all there is nothing to try.
  */
-export function visionDecision(settings: Settings, enableVision: boolean | null): { run: true } | { run: false; warning: string | null } {
+export function visionDecision(
+  settings: Settings,
+  enableVision: boolean | null,
+): { run: true } | { run: false; warning: string | null } {
   if (enableVision === false) return { run: false, warning: null };
   const reason = visionUnavailableReason(settings);
   if (reason === null) return { run: true };
@@ -138,26 +144,54 @@ export async function describeSourceImage(input: SourceVisionInput): Promise<Sou
   const model = modelFor(input.settings.llm, 'vision');
   const info = await readImageInfo(input.path);
   await input.checkCancelled();
-  await updateSource(input.db, input.sourceId, {
-    status: 'vision_pending', current_step: 'vision', step_description: `Reading the image with the vision model ${model}`, last_activity_at: new Date().toISOString(),
-  }, ['indexing']);
+  await updateSource(
+    input.db,
+    input.sourceId,
+    {
+      status: 'vision_pending',
+      current_step: 'vision',
+      step_description: `Reading the image with the vision model ${model}`,
+      last_activity_at: new Date().toISOString(),
+    },
+    ['indexing'],
+  );
   try {
     const description = await describeImage({
-      llm: input.llm, path: input.path, mediaType: `image/${info.format}`, settings: input.settings, signal: input.signal,
+      llm: input.llm,
+      path: input.path,
+      mediaType: `image/${info.format}`,
+      settings: input.settings,
+      signal: input.signal,
       context: { database: input.database, sourceId: input.sourceId },
     });
     const warnings: string[] = [];
-    if (!description.text) warnings.push(`The vision model ${description.model} returned no text for the image: ${noMetadataOnly}`);
-    if (description.truncated) warnings.push(`The image description stopped at llm.vision_max_tokens (${input.settings.llm.vision_max_tokens} tokens) and may be incomplete`);
+    if (!description.text)
+      warnings.push(`The vision model ${description.model} returned no text for the image: ${noMetadataOnly}`);
+    if (description.truncated)
+      warnings.push(
+        `The image description stopped at llm.vision_max_tokens (${input.settings.llm.vision_max_tokens} tokens) and may be incomplete`,
+      );
     return { text: description.text || null, warnings, durationMs: Math.round(performance.now() - started) };
   } catch (error) {
     if (input.signal.aborted) await input.checkCancelled();
     if (!(error instanceof LlmError) || error.transient || error.kind === 'cancelled') throw error;
-    return { text: null, warnings: [`The vision model ${model} could not read the image (${error.message}): ${noMetadataOnly}`], durationMs: Math.round(performance.now() - started) };
+    return {
+      text: null,
+      warnings: [`The vision model ${model} could not read the image (${error.message}): ${noMetadataOnly}`],
+      durationMs: Math.round(performance.now() - started),
+    };
   } finally {
     // Back to indexing unless the operator stopped the source meanwhile (stopping moves it on).
-    await updateSource(input.db, input.sourceId, {
-      status: 'indexing', current_step: 'preparing', step_description: 'Vision finished: preparing the image text', last_activity_at: new Date().toISOString(),
-    }, ['vision_pending']);
+    await updateSource(
+      input.db,
+      input.sourceId,
+      {
+        status: 'indexing',
+        current_step: 'preparing',
+        step_description: 'Vision finished: preparing the image text',
+        last_activity_at: new Date().toISOString(),
+      },
+      ['vision_pending'],
+    );
   }
 }

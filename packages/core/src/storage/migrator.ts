@@ -56,7 +56,8 @@ export class Migrator {
   /** Applies everything pending; `alreadyBackedUp` skips the backup when the caller just wrote one. */
   async apply(db: Db, options: { alreadyBackedUp?: boolean } = {}): Promise<ApplyResult> {
     const before = await this.status(db);
-    if (before.pending.length === 0) return { applied: [], current_revision: before.current_revision, backup_path: null };
+    if (before.pending.length === 0)
+      return { applied: [], current_revision: before.current_revision, backup_path: null };
     let backupPath: string | null = null;
     if (before.applied.length > 0 && !options.alreadyBackedUp) {
       backupPath = path.join(this.backupsDir, `pre-${revisionOf(before.pending[0])}-${compactTimestamp()}.db`);
@@ -106,5 +107,8 @@ export function restoreSqliteFile(backup: string, target: string): void {
 }
 
 export function compactTimestamp(date = new Date()): string {
-  return date.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}Z$/, 'Z');
+  return date
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}Z$/, 'Z');
 }

@@ -4,7 +4,8 @@ export function encodeVector(vector: Float32Array): Buffer {
 }
 
 export function decodeVector(blob: Buffer, dimensions: number): Float32Array {
-  if (blob.byteLength !== dimensions * 4) throw new Error(`stored vector has ${blob.byteLength} bytes, expected ${dimensions * 4}`);
+  if (blob.byteLength !== dimensions * 4)
+    throw new Error(`stored vector has ${blob.byteLength} bytes, expected ${dimensions * 4}`);
   // A Float32Array view needs 4-byte alignment, which pooled Buffers do not promise.
   return new Float32Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.byteLength));
 }

@@ -5,6 +5,11 @@ import type { QueueService, TaskRecord } from '@rhizome/queue';
  * handler) and metadata (for cancel-by-metadata), so switching the active database afterwards cannot
  * redirect it.
  */
-export function submitDatabaseTask(queue: QueueService, database: string, operation: string, data: Record<string, unknown> = {}): Promise<TaskRecord> {
+export function submitDatabaseTask(
+  queue: QueueService,
+  database: string,
+  operation: string,
+  data: Record<string, unknown> = {},
+): Promise<TaskRecord> {
   return queue.submit({ queue: 'operations', operation, data: { database, ...data }, metadata: { database } });
 }

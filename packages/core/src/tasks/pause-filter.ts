@@ -20,7 +20,10 @@ export class PauseFilter {
   async current(): Promise<ClaimFilter> {
     if (this.cached && Date.now() - this.readAt < maxAgeMs) return this.cached;
     const [status, sources] = await Promise.all([this.controls.status(), this.controls.pausedSourceIds()]);
-    this.cached = { excludeOperations: status.paused ? this.registry.pausableOperations() : new Set(), excludeSourceIds: sources };
+    this.cached = {
+      excludeOperations: status.paused ? this.registry.pausableOperations() : new Set(),
+      excludeSourceIds: sources,
+    };
     this.readAt = Date.now();
     return this.cached;
   }

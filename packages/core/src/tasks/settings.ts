@@ -13,7 +13,10 @@ export function llmConcurrency(settings: Settings): number {
 export function runtimeSettings(settings: Settings): RuntimeSettings {
   return {
     concurrency: { operations: settings.workers.operations_max_concurrent, llm: llmConcurrency(settings) },
-    resultTtlMs: { operations: settings.timeouts.operations_result_ttl * 1000, llm: settings.timeouts.llm_result_ttl * 1000 },
+    resultTtlMs: {
+      operations: settings.timeouts.operations_result_ttl * 1000,
+      llm: settings.timeouts.llm_result_ttl * 1000,
+    },
     failedTtlMs: settings.timeouts.failed_result_ttl * 1000,
   };
 }

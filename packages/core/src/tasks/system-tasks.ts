@@ -12,7 +12,8 @@ export function defineSystemOperations(registry: TaskRegistrar): void {
   registry.define('system.noop', { queue: 'operations' }, async () => ({ ok: true }));
   registry.define('system.sleep', { queue: 'operations' }, async ({ task, checkCancelled }) => {
     const ms = Number(task.data.ms ?? 1000);
-    if (!Number.isFinite(ms) || ms < 0 || ms > maxSleepMs) throw new PermanentTaskError(`data.ms must be 0-${maxSleepMs}`, 'ValidationError');
+    if (!Number.isFinite(ms) || ms < 0 || ms > maxSleepMs)
+      throw new PermanentTaskError(`data.ms must be 0-${maxSleepMs}`, 'ValidationError');
     const until = Date.now() + ms;
     while (Date.now() < until) {
       await checkCancelled();

@@ -11,4 +11,5 @@ export interface ThreadFailure {
   kind?: string;
 }
 
-export type ThreadResponse<Output> = { id: number; ok: true; value: Output } | { id: number; ok: false; failure: ThreadFailure };
+export type ThreadResponse<Output> =
+  { id: number; ok: true; value: Output } | { id: number; ok: false; failure: ThreadFailure };

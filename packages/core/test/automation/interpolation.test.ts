@@ -18,7 +18,9 @@ describe('interpolation', () => {
   });
 
   it('writes references out inside mixed text, objects as JSON', () => {
-    expect(interpolate('n={{inputs.n}}, ok={{inputs.ok}}, obj={{inputs.obj}}', scope)).toBe('n=3, ok=false, obj={"a":1}');
+    expect(interpolate('n={{inputs.n}}, ok={{inputs.ok}}, obj={{inputs.obj}}', scope)).toBe(
+      'n=3, ok=false, obj={"a":1}',
+    );
     expect(interpolate('{{inputs.text}} {{inputs.text}}', scope)).toBe('hi hi');
   });
 
@@ -38,6 +40,10 @@ describe('interpolation', () => {
   });
 
   it('finds every reference in a configuration', () => {
-    expect(referencesIn({ a: ['{{inputs.n}} and {{ steps.fetch.output }}'], b: { c: '{{x}}' }, d: 1 })).toEqual(['inputs.n', 'steps.fetch.output', 'x']);
+    expect(referencesIn({ a: ['{{inputs.n}} and {{ steps.fetch.output }}'], b: { c: '{{x}}' }, d: 1 })).toEqual([
+      'inputs.n',
+      'steps.fetch.output',
+      'x',
+    ]);
   });
 });

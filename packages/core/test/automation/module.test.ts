@@ -37,7 +37,15 @@ describe('automation module: seeds, counts and a service that announces trigger 
   });
 
   it('owns the tables of its migration', () => {
-    expect(automationModule.tables).toEqual(['workflows', 'workflow_steps', 'triggers', 'workflow_executions', 'workflow_step_runs', 'user_tools', 'tool_calls']);
+    expect(automationModule.tables).toEqual([
+      'workflows',
+      'workflow_steps',
+      'triggers',
+      'workflow_executions',
+      'workflow_step_runs',
+      'user_tools',
+      'tool_calls',
+    ]);
   });
 
   it('announces a trigger change for the changes that alter which triggers fire, and only those', async () => {
@@ -46,7 +54,12 @@ describe('automation module: seeds, counts and a service that announces trigger 
     await service.updateWorkflow(workflow.id, { description: 'renamed only' });
     expect(announced).toEqual([]);
     await service.updateWorkflow(workflow.id, { is_active: false });
-    const trigger = await service.createTrigger({ name: 'On node', event_source: 'node.create', filters: {}, workflow_id: workflow.id });
+    const trigger = await service.createTrigger({
+      name: 'On node',
+      event_source: 'node.create',
+      filters: {},
+      workflow_id: workflow.id,
+    });
     await service.updateTrigger(trigger.id, { priority: 3 });
     await service.deleteTrigger(trigger.id);
     await service.deleteWorkflow(workflow.id);
@@ -54,7 +67,11 @@ describe('automation module: seeds, counts and a service that announces trigger 
   });
 
   it('answers 404 for the statistics of a tool never called and for the triggers of a missing workflow', async () => {
-    await expect(service.toolStats('system', 'data.merge')).rejects.toMatchObject({ message: "system tool statistics 'data.merge' not found" });
-    await expect(service.workflowTriggers('wf_missing')).rejects.toMatchObject({ details: { resource_type: 'workflow', identifier: 'wf_missing' } });
+    await expect(service.toolStats('system', 'data.merge')).rejects.toMatchObject({
+      message: "system tool statistics 'data.merge' not found",
+    });
+    await expect(service.workflowTriggers('wf_missing')).rejects.toMatchObject({
+      details: { resource_type: 'workflow', identifier: 'wf_missing' },
+    });
   });
 });

@@ -19,14 +19,18 @@ describe('trigger filters', () => {
     expect(matchFilters({ label: 'Ada' }, payload)).toEqual({ matches: false, absentKey: 'label' });
     // Literal: no coercion, no nested paths, no patterns.
     expect(matchFilters({ entity_id: 1 }, { entity_id: '1' })).toEqual({ matches: false });
-    expect(matchFilters({ 'entity.type': 'node' }, { entity: { type: 'node' } })).toEqual({ matches: false, absentKey: 'entity.type' });
+    expect(matchFilters({ 'entity.type': 'node' }, { entity: { type: 'node' } })).toEqual({
+      matches: false,
+      absentKey: 'entity.type',
+    });
     expect(matchFilters({ entity_type: 'no*' }, payload)).toEqual({ matches: false });
   });
 });
 
 describe('conditions', () => {
   it('judges truthiness as authors mean it', () => {
-    for (const value of [null, undefined, false, 0, '', 'false', ' FALSE ', '0', []]) expect(isTruthy(value), String(value)).toBe(false);
+    for (const value of [null, undefined, false, 0, '', 'false', ' FALSE ', '0', []])
+      expect(isTruthy(value), String(value)).toBe(false);
     for (const value of [true, 1, 'yes', [0], {}]) expect(isTruthy(value)).toBe(true);
   });
 

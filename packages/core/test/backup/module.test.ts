@@ -8,11 +8,21 @@ import { createPlatform, type Platform } from '../../src/platform/index.ts';
 describe('the backup module', () => {
   let platform: Platform;
   let dataDir: string;
-  const serviceFor = async (name: string) => backupModule.service!(platform, { name, db: await platform.databases.connection(name) });
+  const serviceFor = async (name: string) =>
+    backupModule.service!(platform, { name, db: await platform.databases.connection(name) });
 
   beforeAll(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rhizome-backup-module-'));
-    platform = await createPlatform({ service: 'test', migrationPolicy: 'apply', env: { ...process.env, RHIZOME_DATA_DIR: dataDir, RHIZOME_CONFIG_DIR: path.join(dataDir, 'config'), RHIZOME_QUEUE_URL: '' } });
+    platform = await createPlatform({
+      service: 'test',
+      migrationPolicy: 'apply',
+      env: {
+        ...process.env,
+        RHIZOME_DATA_DIR: dataDir,
+        RHIZOME_CONFIG_DIR: path.join(dataDir, 'config'),
+        RHIZOME_QUEUE_URL: '',
+      },
+    });
   });
   afterAll(async () => {
     await platform.close();
@@ -21,9 +31,15 @@ describe('the backup module', () => {
 
   it('gives two requests backing up one database in the same second two files, one after the other', async () => {
     const at = new Date('2026-07-01T10:00:00Z');
-    const [first, second] = await Promise.all([(await serviceFor('default')).create('backup', at), (await serviceFor('default')).create('backup', at)]);
+    const [first, second] = await Promise.all([
+      (await serviceFor('default')).create('backup', at),
+      (await serviceFor('default')).create('backup', at),
+    ]);
     expect([first.filename, second.filename].sort()).toEqual(['app_20260701_100000.db', 'app_20260701_100000_2.db']);
-    expect(fs.readdirSync(path.join(dataDir, 'backups', 'default')).sort()).toEqual(['app_20260701_100000.db', 'app_20260701_100000_2.db']);
+    expect(fs.readdirSync(path.join(dataDir, 'backups', 'default')).sort()).toEqual([
+      'app_20260701_100000.db',
+      'app_20260701_100000_2.db',
+    ]);
   });
 
   it("backs up the request's database, not whichever became active since", async () => {

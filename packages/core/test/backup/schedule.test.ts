@@ -16,15 +16,23 @@ describe('backup names', () => {
     const names = backupNames('backup', at('2026-03-04T05:06:07.890Z'));
     expect(names.next().value).toBe('app_20260304_050607.db');
     expect(names.next().value).toBe('app_20260304_050607_2.db');
-    expect(parseBackupName('app_20260304_050607_2.db')).toEqual({ kind: 'backup', takenAt: at('2026-03-04T05:06:07Z') });
+    expect(parseBackupName('app_20260304_050607_2.db')).toEqual({
+      kind: 'backup',
+      takenAt: at('2026-03-04T05:06:07Z'),
+    });
     expect(backupNames('safety', at('2026-03-04T05:06:07Z')).next().value).toBe('pre-restore_20260304_050607.db');
     expect(parseBackupName('pre-restore_20260304_050607.db')?.kind).toBe('safety');
   });
 
-  it.each(['app_20260230_000000.db', 'app_20260304_250000.db', 'app_20260304_050607.db/', '../app_20260304_050607.db', 'app_20260304_050607.sqlite', 'pre-upgrade_20260304_050607.db', ''])(
-    'does not take %j for a backup name',
-    (name) => expect(parseBackupName(name)).toBeNull(),
-  );
+  it.each([
+    'app_20260230_000000.db',
+    'app_20260304_250000.db',
+    'app_20260304_050607.db/',
+    '../app_20260304_050607.db',
+    'app_20260304_050607.sqlite',
+    'pre-upgrade_20260304_050607.db',
+    '',
+  ])('does not take %j for a backup name', (name) => expect(parseBackupName(name)).toBeNull());
 });
 
 describe('backup schedule', () => {
@@ -46,11 +54,23 @@ describe('backup schedule', () => {
     let backups: BackupService;
     let dataDir: string;
     const backupsDir = () => path.join(dataDir, 'backups', 'default');
-    const settings = (changes: Partial<ReturnType<typeof defaultSettings>['backup']>) => ({ ...defaultSettings().backup, ...changes });
+    const settings = (changes: Partial<ReturnType<typeof defaultSettings>['backup']>) => ({
+      ...defaultSettings().backup,
+      ...changes,
+    });
 
     beforeAll(async () => {
       dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rhizome-backup-'));
-      platform = await createPlatform({ service: 'test', migrationPolicy: 'apply', env: { ...process.env, RHIZOME_DATA_DIR: dataDir, RHIZOME_CONFIG_DIR: path.join(dataDir, 'config'), RHIZOME_QUEUE_URL: '' } });
+      platform = await createPlatform({
+        service: 'test',
+        migrationPolicy: 'apply',
+        env: {
+          ...process.env,
+          RHIZOME_DATA_DIR: dataDir,
+          RHIZOME_CONFIG_DIR: path.join(dataDir, 'config'),
+          RHIZOME_QUEUE_URL: '',
+        },
+      });
       backups = new BackupService({ databases: platform.databases, queue: platform.queue, priority: () => 50 });
     });
     afterAll(async () => {
@@ -59,7 +79,10 @@ describe('backup schedule', () => {
     });
 
     it('takes nothing while disabled', async () => {
-      expect(await runScheduledBackup(backups, settings({ enabled: false }), at('2026-06-01T00:00:00Z'))).toEqual({ created: null, pruned: [] });
+      expect(await runScheduledBackup(backups, settings({ enabled: false }), at('2026-06-01T00:00:00Z'))).toEqual({
+        created: null,
+        pruned: [],
+      });
       expect(fs.existsSync(backupsDir()) ? fs.readdirSync(backupsDir()) : []).toEqual([]);
     });
 
@@ -72,7 +95,9 @@ describe('backup schedule', () => {
         const run = await runScheduledBackup(backups, settings({ schedule: 'daily', keep }), now);
         expect(run.created).toBe(`app_2026060${day}_030000.db`);
         taken.push(run.created!);
-        expect(await runScheduledBackup(backups, settings({ schedule: 'daily', keep }), new Date(now.getTime() + 23 * hour))).toEqual({ created: null, pruned: [] });
+        expect(
+          await runScheduledBackup(backups, settings({ schedule: 'daily', keep }), new Date(now.getTime() + 23 * hour)),
+        ).toEqual({ created: null, pruned: [] });
       }
       const names = fs.readdirSync(backupsDir()).sort();
       expect(names).toEqual([...taken.slice(-keep), safety.filename].sort());
@@ -83,9 +108,16 @@ describe('backup schedule', () => {
       const daily = settings({ schedule: 'daily', keep: 10 });
       const busy = async () => true;
       // The newest backup is of 2026-06-05 03:00 (the test before): due a day later, overdue two days later.
-      expect(await runScheduledBackup(backups, daily, at('2026-06-06T04:00:00Z'), busy)).toEqual({ created: null, pruned: [] });
-      expect((await runScheduledBackup(backups, daily, at('2026-06-06T04:01:00Z'), async () => false)).created).toBe('app_20260606_040100.db');
-      expect((await runScheduledBackup(backups, daily, at('2026-06-08T05:00:00Z'), busy)).created).toBe('app_20260608_050000.db');
+      expect(await runScheduledBackup(backups, daily, at('2026-06-06T04:00:00Z'), busy)).toEqual({
+        created: null,
+        pruned: [],
+      });
+      expect((await runScheduledBackup(backups, daily, at('2026-06-06T04:01:00Z'), async () => false)).created).toBe(
+        'app_20260606_040100.db',
+      );
+      expect((await runScheduledBackup(backups, daily, at('2026-06-08T05:00:00Z'), busy)).created).toBe(
+        'app_20260608_050000.db',
+      );
     });
   });
 });

@@ -39,14 +39,20 @@ function packageError(bytes: Buffer): string {
 describe('archive errors say what is wrong with the file, not what the library says', () => {
   it('a document entry whose size does not match its header', async () => {
     const message = await loaderError(rawZip([{ name, data, declaredSize: data.length + 5 }]));
-    expect(message).toBe(`the DOCX file is damaged: its entry ${name} does not unpack to the size and checksum the archive records`);
+    expect(message).toBe(
+      `the DOCX file is damaged: its entry ${name} does not unpack to the size and checksum the archive records`,
+    );
   });
 
   it('a document entry whose compressed data is damaged', async () => {
-    expect(await loaderError(damagedStream())).toBe(`the DOCX file is damaged: its entry ${name} does not unpack to the size and checksum the archive records`);
+    expect(await loaderError(damagedStream())).toBe(
+      `the DOCX file is damaged: its entry ${name} does not unpack to the size and checksum the archive records`,
+    );
   });
 
   it('a package entry whose compressed data is damaged', () => {
-    expect(packageError(damagedStream())).toBe(`Invalid CCX package: Entry '${name}' is corrupt: its compressed data cannot be unpacked`);
+    expect(packageError(damagedStream())).toBe(
+      `Invalid CCX package: Entry '${name}' is corrupt: its compressed data cannot be unpacked`,
+    );
   });
 });

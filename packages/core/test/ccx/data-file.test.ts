@@ -45,10 +45,12 @@ describe('DataFileWriter', () => {
 
   it('reports a failing disk write from the call that meets it', async () => {
     const writer = new DataFileWriter(path.join(os.tmpdir(), 'no-such-dir-data-file', 'x.json'));
-    await expect((async () => {
-      await writer.write('x');
-      await writer.close();
-    })()).rejects.toMatchObject({ code: 'ENOENT' });
+    await expect(
+      (async () => {
+        await writer.write('x');
+        await writer.close();
+      })(),
+    ).rejects.toMatchObject({ code: 'ENOENT' });
     await writer.discard();
   });
 });

@@ -21,12 +21,20 @@ function refusal(bytes: Buffer): string {
 }
 
 /** A CCX 2.0 package whose manifest checksums the given data files (or declares `overrides` instead). */
-function ccx2(files: Record<string, string>, overrides: Partial<Record<string, { sha256?: string; size?: number }>> = {}, extra: RawEntry[] = []): Buffer {
+function ccx2(
+  files: Record<string, string>,
+  overrides: Partial<Record<string, { sha256?: string; size?: number }>> = {},
+  extra: RawEntry[] = [],
+): Buffer {
   const contents = Object.entries(files).map(([name, text]) => {
     const digests = digestsOf(Buffer.from(text));
     return {
-      type: name.split('.')[0], path: name, media_type: 'application/ld+json', file_size_bytes: overrides[name]?.size ?? Buffer.byteLength(text),
-      checksum_sha256: overrides[name]?.sha256 ?? digests.sha256, checksum_sha512: digests.sha512,
+      type: name.split('.')[0],
+      path: name,
+      media_type: 'application/ld+json',
+      file_size_bytes: overrides[name]?.size ?? Buffer.byteLength(text),
+      checksum_sha256: overrides[name]?.sha256 ?? digests.sha256,
+      checksum_sha512: digests.sha512,
     };
   });
   const manifest = { ccx_version: '2.0', name: 'test/pkg', package_version: '1.0.0', contents };
@@ -39,10 +47,18 @@ function ccx2(files: Record<string, string>, overrides: Partial<Record<string, {
 
 const knowledge = JSON.stringify({
   nodes: [
-    { id: 'n1', label: 'Ada', template_id: 'system_template_person', properties: { born: 1815 }, created_at: '2026-11-21 19:32:41.741462+00:00' },
+    {
+      id: 'n1',
+      label: 'Ada',
+      template_id: 'system_template_person',
+      properties: { born: 1815 },
+      created_at: '2026-11-21 19:32:41.741462+00:00',
+    },
     { id: 'n2', label: 'Engine', template_id: 'tpl_machine', properties: {} },
   ],
-  edges: [{ id: 'e1', template_id: 'system_template_link', source_node_id: 'n1', target_node_id: 'n2', label: 'designed' }],
+  edges: [
+    { id: 'e1', template_id: 'system_template_link', source_node_id: 'n1', target_node_id: 'n2', label: 'designed' },
+  ],
 });
 
 describe('reading CCX packages', () => {
@@ -66,36 +82,78 @@ describe('reading CCX packages', () => {
     };
     const invalid = fs.readdirSync(path.join(conformance, 'invalid'));
     expect(invalid.sort()).toEqual(Object.keys(expected).sort());
-    for (const file of invalid) expect(refusal(fs.readFileSync(path.join(conformance, 'invalid', file))), file).toMatch(expected[file]);
+    for (const file of invalid)
+      expect(refusal(fs.readFileSync(path.join(conformance, 'invalid', file))), file).toMatch(expected[file]);
   });
 
   it('maps CCX 3.0 JSON-LD: typed entities, reference properties as edges, selector chunks from the text asset', () => {
     const content = readCcxPackage(fs.readFileSync(path.join(conformance, 'valid', 'sources-minimal.ccx')));
     expect(content.nodes.map((node) => [node.iri, node.label, node.template_name])).toEqual([
-      ['urn:ccx:demo:alice', 'Alice Smith', 'Person'], ['urn:ccx:demo:acme', 'Acme Corporation', 'Organization'],
+      ['urn:ccx:demo:alice', 'Alice Smith', 'Person'],
+      ['urn:ccx:demo:acme', 'Acme Corporation', 'Organization'],
     ]);
-    expect(content.edges).toMatchObject([{ source_node_key: 'urn:ccx:demo:alice', target_node_key: 'urn:ccx:demo:acme', label: 'worksFor' }]);
-    expect(content.sources).toMatchObject([{ iri: 'urn:ccx:demo:source/hr-doc', chunks: [{ content: 'Alice Smith', start_offset: 0, end_offset: 11, chunk_index: 0 }] }]);
+    expect(content.edges).toMatchObject([
+      { source_node_key: 'urn:ccx:demo:alice', target_node_key: 'urn:ccx:demo:acme', label: 'worksFor' },
+    ]);
+    expect(content.sources).toMatchObject([
+      {
+        iri: 'urn:ccx:demo:source/hr-doc',
+        chunks: [{ content: 'Alice Smith', start_offset: 0, end_offset: 11, chunk_index: 0 }],
+      },
+    ]);
   });
 
   it('reads a CCX 2.0 package with both datetime forms and verifies every checksum', () => {
     const content = readCcxPackage(ccx2({ 'knowledge.jsonld': knowledge }));
     expect(content.info).toMatchObject({ ccx_version: '2.0', name: 'test/pkg' });
     expect(content.nodes).toMatchObject([
-      { key: 'n1', iri: 'urn:ccx:test/pkg:node/n1', label: 'Ada', properties: { born: 1815 }, created_at: '2026-11-21T19:32:41.741Z' },
+      {
+        key: 'n1',
+        iri: 'urn:ccx:test/pkg:node/n1',
+        label: 'Ada',
+        properties: { born: 1815 },
+        created_at: '2026-11-21T19:32:41.741Z',
+      },
       { key: 'n2', template_key: 'tpl_machine' },
     ]);
     expect(content.edges).toMatchObject([{ source_node_key: 'n1', target_node_key: 'n2', label: 'designed' }]);
-    expect(refusal(ccx2({ 'knowledge.jsonld': knowledge }, { 'knowledge.jsonld': { sha256: digestsOf(Buffer.from('other')).sha256 } }))).toMatch(/checksum mismatch for 'knowledge.jsonld'/);
-    expect(refusal(ccx2({ 'knowledge.jsonld': knowledge }, { 'knowledge.jsonld': { size: 3 } }))).toMatch(/the manifest says 3/);
-    expect(refusal(ccx2({ 'knowledge.jsonld': knowledge }, {}, [{ name: 'templates.jsonld', data: Buffer.from('{"templates":[]}') }]))).toMatch(/'templates.jsonld' is not covered by a checksum/);
-    expect(refusal(ccx2({ 'knowledge.jsonld': '{"nodes":[{"label":"no id"}]}' }))).toMatch(/knowledge.jsonld: nodes\[0\] has no `id`/);
+    expect(
+      refusal(
+        ccx2(
+          { 'knowledge.jsonld': knowledge },
+          { 'knowledge.jsonld': { sha256: digestsOf(Buffer.from('other')).sha256 } },
+        ),
+      ),
+    ).toMatch(/checksum mismatch for 'knowledge.jsonld'/);
+    expect(refusal(ccx2({ 'knowledge.jsonld': knowledge }, { 'knowledge.jsonld': { size: 3 } }))).toMatch(
+      /the manifest says 3/,
+    );
+    expect(
+      refusal(
+        ccx2({ 'knowledge.jsonld': knowledge }, {}, [
+          { name: 'templates.jsonld', data: Buffer.from('{"templates":[]}') },
+        ]),
+      ),
+    ).toMatch(/'templates.jsonld' is not covered by a checksum/);
+    expect(refusal(ccx2({ 'knowledge.jsonld': '{"nodes":[{"label":"no id"}]}' }))).toMatch(
+      /knowledge.jsonld: nodes\[0\] has no `id`/,
+    );
     expect(refusal(ccx2({ 'knowledge.jsonld': '{"nodes":' }))).toMatch(/'knowledge.jsonld' is not valid JSON/);
-    expect(refusal(ccx2({ 'sources.jsonl': '{"id":"s1","chunks":[{"id":"c1"}]}' }))).toMatch(/sources.jsonl line 1: chunks\[0\] has no `content`/);
+    expect(refusal(ccx2({ 'sources.jsonl': '{"id":"s1","chunks":[{"id":"c1"}]}' }))).toMatch(
+      /sources.jsonl line 1: chunks\[0\] has no `content`/,
+    );
   });
 
   it('accepts a higher minor version and refuses other majors', () => {
-    const manifest = (version: string) => rawZip([{ name: 'manifest.json', data: Buffer.from(JSON.stringify({ ccx_version: version, name: 'x', package_version: '1.0.0', contents: [] })) }]);
+    const manifest = (version: string) =>
+      rawZip([
+        {
+          name: 'manifest.json',
+          data: Buffer.from(
+            JSON.stringify({ ccx_version: version, name: 'x', package_version: '1.0.0', contents: [] }),
+          ),
+        },
+      ]);
     expect(readCcxPackage(manifest('2.1')).info.ccx_version).toBe('2.1');
     expect(refusal(manifest('4.0'))).toMatch(/CCX version 4.0 is not supported/);
     expect(refusal(manifest('two'))).toMatch(/`ccx_version` must be a MAJOR.MINOR/);
@@ -119,13 +177,38 @@ describe('zip safety', () => {
     expect(refused(one({ name: 'C:/windows' }))).toMatch(/absolute/);
     expect(refused(one({ name: 'dir\\file' }))).toMatch(/non-portable/);
     expect(refused(one({ unixMode: 0o120777 }))).toMatch(/link or special file/);
-    expect(refused(one({ declaredSize: 6 * 1024 ** 3, method: 0 }))).toMatch(/declares 6442450944 bytes; at most 536870912/);
+    expect(refused(one({ declaredSize: 6 * 1024 ** 3, method: 0 }))).toMatch(
+      /declares 6442450944 bytes; at most 536870912/,
+    );
     expect(refused(one({ data: Buffer.alloc(8 * 1024 * 1024) }))).toMatch(/compresses more than 250:1/);
-    expect(refused(rawZip([{ name: 'a', data: Buffer.from('1') }, { name: 'a', data: Buffer.from('2') }]))).toMatch(/appears twice/);
+    expect(
+      refused(
+        rawZip([
+          { name: 'a', data: Buffer.from('1') },
+          { name: 'a', data: Buffer.from('2') },
+        ]),
+      ),
+    ).toMatch(/appears twice/);
     expect(refused(Buffer.from('plain text'))).toMatch(/not a ZIP archive/);
     const many = rawZip(Array.from({ length: 5 }, (_, index) => ({ name: `f${index}`, data: Buffer.from('x') })));
-    expect(() => ZipArchive.open(many, { maxEntries: 4, maxEntryBytes: 100, maxTotalBytes: 100, maxRatio: 250, ratioFloorBytes: 100 })).toThrow(/5 entries; at most 4/);
-    expect(() => ZipArchive.open(many, { maxEntries: 10, maxEntryBytes: 100, maxTotalBytes: 4, maxRatio: 250, ratioFloorBytes: 100 })).toThrow(/more than 4 bytes in total/);
+    expect(() =>
+      ZipArchive.open(many, {
+        maxEntries: 4,
+        maxEntryBytes: 100,
+        maxTotalBytes: 100,
+        maxRatio: 250,
+        ratioFloorBytes: 100,
+      }),
+    ).toThrow(/5 entries; at most 4/);
+    expect(() =>
+      ZipArchive.open(many, {
+        maxEntries: 10,
+        maxEntryBytes: 100,
+        maxTotalBytes: 4,
+        maxRatio: 250,
+        ratioFloorBytes: 100,
+      }),
+    ).toThrow(/more than 4 bytes in total/);
     expect(ZipArchive.open(one({ unixMode: 0o100644 })).entries.map((entry) => entry.name)).toEqual(['data.json']);
   });
 

@@ -21,21 +21,35 @@ function word(value: number): string {
 const capital = (text: string) => text[0].toUpperCase() + text.slice(1);
 
 const harvestStats = (): HarvestStats => ({
-  llmCalls: 1, inputTokens: 0, outputTokens: 0, linesParsed: 0, linesRejected: 0, rejectedByReason: {}, guardsTripped: [], emptyAnswers: 0,
-  droppedNoEvidence: 0, droppedExcluded: 0, droppedImplausible: 0, typesRescued: 0, relationshipTypesUnmatched: 0, relationshipsDroppedStrictType: 0,
+  llmCalls: 1,
+  inputTokens: 0,
+  outputTokens: 0,
+  linesParsed: 0,
+  linesRejected: 0,
+  rejectedByReason: {},
+  guardsTripped: [],
+  emptyAnswers: 0,
+  droppedNoEvidence: 0,
+  droppedExcluded: 0,
+  droppedImplausible: 0,
+  typesRescued: 0,
+  relationshipTypesUnmatched: 0,
+  relationshipsDroppedStrictType: 0,
 });
 
 /** Deterministic bag-of-words vectors: each word hashed (FNV-1a) into one of 256 dimensions. */
 function bagOfWords(texts: string[]): Promise<Float32Array[]> {
-  return Promise.resolve(texts.map((text) => {
-    const vector = new Float32Array(256);
-    for (const token of text.toLowerCase().match(/[a-z0-9]+/g) ?? []) {
-      let hash = 2166136261;
-      for (let at = 0; at < token.length; at++) hash = Math.imul(hash ^ token.charCodeAt(at), 16777619);
-      vector[(hash >>> 0) % 256] += 1;
-    }
-    return vector;
-  }));
+  return Promise.resolve(
+    texts.map((text) => {
+      const vector = new Float32Array(256);
+      for (const token of text.toLowerCase().match(/[a-z0-9]+/g) ?? []) {
+        let hash = 2166136261;
+        for (let at = 0; at < token.length; at++) hash = Math.imul(hash ^ token.charCodeAt(at), 16777619);
+        vector[(hash >>> 0) % 256] += 1;
+      }
+      return vector;
+    }),
+  );
 }
 
 /** `groupCount` groups of 50 entities (10 types, 1% generic) and 100 relationships each; every tenth group repeats five entities of the one before. */
@@ -56,12 +70,19 @@ function harvests(groupCount: number): GroupHarvest[] {
         confidence: 0.5 + random() / 2,
         description: `Described as ${word(number)} ${word(number * 3)} and ${word(number * 5)}`,
         properties: { code: word(number) },
-        evidence: [{ chunkId: `chunk-${index}`, chunkIndex: index, sentence: 'A sentence.', start: at * 20, end: at * 20 + 11 }],
+        evidence: [
+          { chunkId: `chunk-${index}`, chunkIndex: index, sentence: 'A sentence.', start: at * 20, end: at * 20 + 11 },
+        ],
       };
     });
     const relationships = Array.from({ length: 100 }, () => ({
-      sourceIndex: Math.floor(random() * 50), targetIndex: Math.floor(random() * 50), type: 'friend_of', confidence: random(),
-      justification: 'They were friends.', evidence: [], typeMatch: 'exact' as const,
+      sourceIndex: Math.floor(random() * 50),
+      targetIndex: Math.floor(random() * 50),
+      type: 'friend_of',
+      confidence: random(),
+      justification: 'They were friends.',
+      evidence: [],
+      typeMatch: 'exact' as const,
     }));
     groups.push({ entities, relationships, stats: harvestStats() });
   }
@@ -71,9 +92,18 @@ function harvests(groupCount: number): GroupHarvest[] {
 describe('finalisation at scale', () => {
   it('finalises 5,000 entities and 10,000 relationships with semantic dedup well within 2 s', async () => {
     const options: FinalizeOptions = {
-      domain, preset: filteringPreset('balanced'), dedupThreshold: 0.9, dedupMode: 'semantic', filterStructural: true, directionCorrection: true,
-      protectOrphans: false, inverseRelationships: true, strictEdgeTypes: false, allowSelfLoops: false,
-      limits: { maxRelationshipRatio: 8, maxEntityDegree: 25, maxSameSourceType: 12 }, embed: bagOfWords,
+      domain,
+      preset: filteringPreset('balanced'),
+      dedupThreshold: 0.9,
+      dedupMode: 'semantic',
+      filterStructural: true,
+      directionCorrection: true,
+      protectOrphans: false,
+      inverseRelationships: true,
+      strictEdgeTypes: false,
+      allowSelfLoops: false,
+      limits: { maxRelationshipRatio: 8, maxEntityDegree: 25, maxSameSourceType: 12 },
+      embed: bagOfWords,
     };
     // A small run first, so the bound measures the algorithms rather than the JIT compiling them.
     await finalizeExtraction(harvests(4), options);

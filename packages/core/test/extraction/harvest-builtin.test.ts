@@ -44,7 +44,8 @@ describe('harvest with the builtin provider', () => {
     const married = harvest.relationships.find((r) => r.type === 'married_to');
     expect(married).toMatchObject({ sourceIndex: marie, targetIndex: byName.get('Pierre Curie')!.index });
     expect(married!.evidence.map((item) => item.sentence)).toEqual(['She married Pierre Curie in 1895.']);
-    for (const relationship of harvest.relationships) expect(relationship.justification.length).toBeGreaterThanOrEqual(30);
+    for (const relationship of harvest.relationships)
+      expect(relationship.justification.length).toBeGreaterThanOrEqual(30);
 
     expect(harvest.stats).toMatchObject({ llmCalls: 2, linesRejected: 0, guardsTripped: [], emptyAnswers: 0 });
     expect(harvest.stats.inputTokens).toBeGreaterThan(0);

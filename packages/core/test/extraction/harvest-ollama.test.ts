@@ -88,7 +88,14 @@ function input(overrides: Partial<HarvestInput> = {}): HarvestInput {
 const chatBodies = () =>
   fake.requests
     .filter((request) => request.path === '/api/chat')
-    .map((request) => request.body as { messages: { role: string; content: string }[]; options: { temperature: number }; think?: boolean });
+    .map(
+      (request) =>
+        request.body as {
+          messages: { role: string; content: string }[];
+          options: { temperature: number };
+          think?: boolean;
+        },
+    );
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -113,7 +120,9 @@ describe('harvest against a fake Ollama', () => {
       ['chunk-b', 'In 1895 she married Pierre Curie, a physicist who taught at the same university.'],
     ]);
     for (const item of harvest.entities.flatMap((entity) => entity.evidence)) {
-      expect(chunks.find((chunk) => chunk.id === item.chunkId)!.content.slice(item.start, item.end)).toBe(item.sentence);
+      expect(chunks.find((chunk) => chunk.id === item.chunkId)!.content.slice(item.start, item.end)).toBe(
+        item.sentence,
+      );
     }
 
     expect(harvest.relationships.map((r) => [r.sourceIndex, r.targetIndex, r.type, r.typeMatch])).toEqual([
@@ -122,10 +131,19 @@ describe('harvest against a fake Ollama', () => {
       [0, 2, 'educated_at', 'exact'],
       [3, 2, 'taught_at', 'none'],
     ]);
-    expect(harvest.relationships[1].evidence.map((item) => item.sentence)).toEqual(['In 1895 she married Pierre Curie, a physicist who taught at the same university.']);
+    expect(harvest.relationships[1].evidence.map((item) => item.sentence)).toEqual([
+      'In 1895 she married Pierre Curie, a physicist who taught at the same university.',
+    ]);
     expect(harvest.relationships[0].justification).toMatch(/^Sentence S1 states/);
 
-    expect(harvest.stats).toMatchObject({ llmCalls: 2, linesParsed: 11, linesRejected: 0, guardsTripped: [], emptyAnswers: 0, relationshipTypesUnmatched: 1 });
+    expect(harvest.stats).toMatchObject({
+      llmCalls: 2,
+      linesParsed: 11,
+      linesRejected: 0,
+      guardsTripped: [],
+      emptyAnswers: 0,
+      relationshipTypesUnmatched: 1,
+    });
     expect(harvest.stats.inputTokens).toBeGreaterThan(100);
     expect(harvest.stats.outputTokens).toBeGreaterThan(50);
 
@@ -135,10 +153,14 @@ describe('harvest against a fake Ollama', () => {
     expect(pass1.messages[1].content).toContain('E|name|type|aliases|confidence|sent_ref|description');
     expect(pass1.options.temperature).toBe(0.1);
     expect(pass1.think).toBe(false);
-    expect(pass2.messages[1].content).toContain('<entity_list>\n0: Marie Curie (Person) [aliases: Madame Curie; Maria Skłodowska]\n1: Warsaw (Place)');
+    expect(pass2.messages[1].content).toContain(
+      '<entity_list>\n0: Marie Curie (Person) [aliases: Madame Curie; Maria Skłodowska]\n1: Warsaw (Place)',
+    );
     expect(pass2.messages[1].content).toContain('R|source_index|target_index|type|confidence|sent_ref|justification');
 
-    expect(records.map((record) => [record.operation, record.sourceId, record.taskId, record.database, record.success])).toEqual([
+    expect(
+      records.map((record) => [record.operation, record.sourceId, record.taskId, record.database, record.success]),
+    ).toEqual([
       ['extraction', 'source-1', 'task-1', 'main', true],
       ['extraction', 'source-1', 'task-1', 'main', true],
     ]);
@@ -164,8 +186,15 @@ describe('harvest against a fake Ollama', () => {
       ['Marie Curie', 0.95],
       ['Pierre Curie', 0.9],
     ]);
-    expect(harvest.relationships).toMatchObject([{ sourceIndex: 0, targetIndex: 1, type: 'married_to', confidence: 0.9 }]);
-    expect(harvest.stats.rejectedByReason).toEqual({ not_a_record: 2, missing_field: 2, template_echo: 1, bad_index: 1 });
+    expect(harvest.relationships).toMatchObject([
+      { sourceIndex: 0, targetIndex: 1, type: 'married_to', confidence: 0.9 },
+    ]);
+    expect(harvest.stats.rejectedByReason).toEqual({
+      not_a_record: 2,
+      missing_field: 2,
+      template_echo: 1,
+      bad_index: 1,
+    });
     expect(harvest.stats).toMatchObject({ linesParsed: 3, linesRejected: 6 });
   });
 
@@ -176,7 +205,10 @@ describe('harvest against a fake Ollama', () => {
       'P|0|birth_date|1867',
       ...Array.from({ length: 60 }, () => 'P|1|occupation|physicist'),
     ];
-    fake.scriptChat({ deltas: lines.map((line) => `${line}\n`), intervalMs: 20 }, 'R|0|1|married_to|0.9|S3|Sentence S3 says Marie Curie married Pierre Curie, a physicist, in 1895.');
+    fake.scriptChat(
+      { deltas: lines.map((line) => `${line}\n`), intervalMs: 20 },
+      'R|0|1|married_to|0.9|S3|Sentence S3 says Marie Curie married Pierre Curie, a physicist, in 1895.',
+    );
     const harvest = await harvestGroup(input());
 
     expect(harvest.stats.guardsTripped).toEqual(['entities: same (entity, property) 5 times']);
@@ -206,10 +238,16 @@ describe('harvest against a fake Ollama', () => {
     fake.scriptChat('');
     const short = [{ id: 'c', index: 0, content: 'Marie Curie was born in Warsaw.', pageNumber: null, section: null }];
     const empty = await harvestGroup(input({ chunks: short }));
-    expect(empty).toEqual({ entities: [], relationships: [], stats: expect.objectContaining({ llmCalls: 1, emptyAnswers: 1 }) });
+    expect(empty).toEqual({
+      entities: [],
+      relationships: [],
+      stats: expect.objectContaining({ llmCalls: 1, emptyAnswers: 1 }),
+    });
     expect(chatBodies()).toHaveLength(1);
 
-    fake.scriptChat('E|Marie Curie|Person||0.9|S1|Physicist born in Warsaw, the subject of this short and very simple test passage.');
+    fake.scriptChat(
+      'E|Marie Curie|Person||0.9|S1|Physicist born in Warsaw, the subject of this short and very simple test passage.',
+    );
     const single = await harvestGroup(input({ chunks: short }));
     expect(single.entities).toHaveLength(1);
     expect(single.stats.llmCalls).toBe(1);
@@ -243,7 +281,10 @@ describe('harvest against a fake Ollama', () => {
     const controller = new AbortController();
     const pending = harvestGroup(input({ signal: controller.signal }));
     setTimeout(() => controller.abort(), 50);
-    const error = await pending.then(() => null, (caught: unknown) => caught);
+    const error = await pending.then(
+      () => null,
+      (caught: unknown) => caught,
+    );
     expect(error).toBeInstanceOf(LlmError);
     expect((error as LlmError).kind).toBe('cancelled');
     await expect(harvestGroup(input({ signal: controller.signal }))).rejects.toThrow();

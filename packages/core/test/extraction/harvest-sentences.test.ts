@@ -12,7 +12,11 @@ function texts(content: string): string[] {
 
 describe('harvest: sentence splitting', () => {
   it('splits at sentence punctuation followed by a capital, a digit or an opening quote', () => {
-    expect(texts('Marie Curie was born in Warsaw. She married Pierre Curie in 1895! Was it love? "Yes," she said. 1903 came.')).toEqual([
+    expect(
+      texts(
+        'Marie Curie was born in Warsaw. She married Pierre Curie in 1895! Was it love? "Yes," she said. 1903 came.',
+      ),
+    ).toEqual([
       'Marie Curie was born in Warsaw.',
       'She married Pierre Curie in 1895!',
       'Was it love?',
@@ -22,12 +26,20 @@ describe('harvest: sentence splitting', () => {
   });
 
   it('keeps titles, Latin abbreviations, initials and decimals inside the sentence', () => {
-    expect(texts('Dr. Smith met J. R. R. Tolkien in Oxford, e.g. at the Eagle and Child. The pint cost 3.5 shillings, i.e. a lot. Mrs. Brown agreed.')).toEqual([
+    expect(
+      texts(
+        'Dr. Smith met J. R. R. Tolkien in Oxford, e.g. at the Eagle and Child. The pint cost 3.5 shillings, i.e. a lot. Mrs. Brown agreed.',
+      ),
+    ).toEqual([
       'Dr. Smith met J. R. R. Tolkien in Oxford, e.g. at the Eagle and Child.',
       'The pint cost 3.5 shillings, i.e. a lot.',
       'Mrs. Brown agreed.',
     ]);
-    expect(texts('John F. Kennedy spoke. See Fig. 3 and pp. 10-12 for details. It was c. 1950 in St. Louis. Roe v. Wade followed.')).toEqual([
+    expect(
+      texts(
+        'John F. Kennedy spoke. See Fig. 3 and pp. 10-12 for details. It was c. 1950 in St. Louis. Roe v. Wade followed.',
+      ),
+    ).toEqual([
       'John F. Kennedy spoke.',
       'See Fig. 3 and pp. 10-12 for details.',
       'It was c. 1950 in St. Louis.',
@@ -36,7 +48,11 @@ describe('harvest: sentence splitting', () => {
   });
 
   it('ends a sentence after an abbreviation only when a usual sentence opener follows', () => {
-    expect(texts('The U.S. Army arrived at 5 p.m. The war was over. Acme Inc. Chief Officer Jane Roe spoke, etc. Then everyone left.')).toEqual([
+    expect(
+      texts(
+        'The U.S. Army arrived at 5 p.m. The war was over. Acme Inc. Chief Officer Jane Roe spoke, etc. Then everyone left.',
+      ),
+    ).toEqual([
       'The U.S. Army arrived at 5 p.m.',
       'The war was over.',
       'Acme Inc. Chief Officer Jane Roe spoke, etc.',
@@ -45,11 +61,18 @@ describe('harvest: sentence splitting', () => {
   });
 
   it('does not split an ellipsis or a period before a lower-case word', () => {
-    expect(texts('They left... and later returned. It works, e.g. here.')).toEqual(['They left... and later returned.', 'It works, e.g. here.']);
+    expect(texts('They left... and later returned. It works, e.g. here.')).toEqual([
+      'They left... and later returned.',
+      'It works, e.g. here.',
+    ]);
   });
 
   it('splits at blank lines and list items, not at wrapped lines', () => {
-    expect(texts('Title line without a stop\n\nMarie Curie was born\nin Warsaw.\n- first item\n- second item\nAfter the list.')).toEqual([
+    expect(
+      texts(
+        'Title line without a stop\n\nMarie Curie was born\nin Warsaw.\n- first item\n- second item\nAfter the list.',
+      ),
+    ).toEqual([
       'Title line without a stop',
       'Marie Curie was born\nin Warsaw.',
       '- first item',
@@ -59,7 +82,11 @@ describe('harvest: sentence splitting', () => {
   });
 
   it('ends a heading on a line of its own, and never a line wrapped inside a paragraph', () => {
-    expect(texts('Marie Curie\n\nEarly life\nMarie Curie was born in Warsaw in 1867.\n\n## Legacy\nShe is remembered in Paris.\nReturn\nPierre Curie returned in 1895.')).toEqual([
+    expect(
+      texts(
+        'Marie Curie\n\nEarly life\nMarie Curie was born in Warsaw in 1867.\n\n## Legacy\nShe is remembered in Paris.\nReturn\nPierre Curie returned in 1895.',
+      ),
+    ).toEqual([
       'Marie Curie',
       'Early life',
       'Marie Curie was born in Warsaw in 1867.',
@@ -69,7 +96,11 @@ describe('harvest: sentence splitting', () => {
       'Pierre Curie returned in 1895.',
     ]);
     // A short wrapped line after another wrapped line, or one followed by lower-case text, is no heading.
-    expect(texts('The laboratory on the rue Cuvier where she worked for\nmany years\nWas later named after her.\nShort line\nfollowed by lower case.')).toEqual([
+    expect(
+      texts(
+        'The laboratory on the rue Cuvier where she worked for\nmany years\nWas later named after her.\nShort line\nfollowed by lower case.',
+      ),
+    ).toEqual([
       'The laboratory on the rue Cuvier where she worked for\nmany years\nWas later named after her.',
       'Short line\nfollowed by lower case.',
     ]);
@@ -82,7 +113,8 @@ describe('harvest: sentence splitting', () => {
     for (const sentence of sentences) expect(sentence.text.length).toBeLessThanOrEqual(MAX_SENTENCE_CHARS);
     expect(sentences.map((sentence) => sentence.text).join(' ')).toBe(run);
     const withCommas = Array.from({ length: 60 }, (_, i) => `item number ${i}`).join(', ');
-    for (const sentence of splitSentences([chunk(withCommas)])) expect(sentence.text).toMatch(/^item number \d+.*\d,?$/);
+    for (const sentence of splitSentences([chunk(withCommas)]))
+      expect(sentence.text).toMatch(/^item number \d+.*\d,?$/);
   });
 
   it('numbers sentences across chunks, skips empty chunks and symbol-only pieces, and maps offsets back exactly', () => {
@@ -112,7 +144,10 @@ describe('harvest: sentence splitting', () => {
   });
 
   it('maps sentence numbers to evidence, skipping numbers outside the group', () => {
-    const sentences = splitSentences([chunk('Marie Curie was born in Warsaw. She moved to Paris.'), chunk('She married Pierre Curie.', 1)]);
+    const sentences = splitSentences([
+      chunk('Marie Curie was born in Warsaw. She moved to Paris.'),
+      chunk('She married Pierre Curie.', 1),
+    ]);
     expect(evidenceFor(sentences, [3, 1, 9, 3, 0])).toEqual([
       { chunkId: 'chunk-0', chunkIndex: 0, sentence: 'Marie Curie was born in Warsaw.', start: 0, end: 31 },
       { chunkId: 'chunk-1', chunkIndex: 1, sentence: 'She married Pierre Curie.', start: 0, end: 25 },

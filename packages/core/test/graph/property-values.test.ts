@@ -25,9 +25,24 @@ beforeAll(async () => {
   await new Migrator(path.join(dir, 'backups')).apply(db);
   await seedSystemTemplates(db);
   const now = new Date().toISOString();
-  await db('graph_templates').insert({ id: cityTemplate, name: 'City', template_type: 'node', properties: '[]', is_system: false, created_at: now, updated_at: now });
+  await db('graph_templates').insert({
+    id: cityTemplate,
+    name: 'City',
+    template_type: 'node',
+    properties: '[]',
+    is_system: false,
+    created_at: now,
+    updated_at: now,
+  });
   await db('graph_nodes').insert([
-    { id: person, template_id: 'system_template_person', label: 'Ada', properties: '{}', created_at: now, updated_at: now },
+    {
+      id: person,
+      template_id: 'system_template_person',
+      label: 'Ada',
+      properties: '{}',
+      created_at: now,
+      updated_at: now,
+    },
     { id: city, template_id: cityTemplate, label: 'Paris', properties: '{}', created_at: now, updated_at: now },
   ]);
   lookup = nodeTemplateLookup(db);
@@ -57,47 +72,133 @@ interface Case {
 }
 
 const matrix: Record<PropertyType, Case> = {
-  string: { valid: ['hello', '', 'ünïcödé'], invalid: [[42, 'type'], [true, 'type'], [['a'], 'type'], [{ a: 'b' }, 'type']] },
-  text: { valid: ['a long text\nwith lines'], invalid: [[1.5, 'type'], [false, 'type'], [['x'], 'type']] },
-  integer: { valid: [0, -7, 42, Number.MAX_SAFE_INTEGER], invalid: [[1.5, 'type'], ['3', 'type'], [2 ** 53, 'type'], [true, 'type']] },
-  float: { valid: [1.5, 3, -0.25, 0], invalid: [['1.5', 'type'], [Number.NaN, 'type'], [Number.POSITIVE_INFINITY, 'type'], [true, 'type']] },
-  boolean: { valid: [true, false], invalid: [['true', 'type'], [1, 'type'], [0, 'type']] },
+  string: {
+    valid: ['hello', '', 'ünïcödé'],
+    invalid: [
+      [42, 'type'],
+      [true, 'type'],
+      [['a'], 'type'],
+      [{ a: 'b' }, 'type'],
+    ],
+  },
+  text: {
+    valid: ['a long text\nwith lines'],
+    invalid: [
+      [1.5, 'type'],
+      [false, 'type'],
+      [['x'], 'type'],
+    ],
+  },
+  integer: {
+    valid: [0, -7, 42, Number.MAX_SAFE_INTEGER],
+    invalid: [
+      [1.5, 'type'],
+      ['3', 'type'],
+      [2 ** 53, 'type'],
+      [true, 'type'],
+    ],
+  },
+  float: {
+    valid: [1.5, 3, -0.25, 0],
+    invalid: [
+      ['1.5', 'type'],
+      [Number.NaN, 'type'],
+      [Number.POSITIVE_INFINITY, 'type'],
+      [true, 'type'],
+    ],
+  },
+  boolean: {
+    valid: [true, false],
+    invalid: [
+      ['true', 'type'],
+      [1, 'type'],
+      [0, 'type'],
+    ],
+  },
   date: {
     valid: ['2024-02-29', '2000-02-29', '1999-12-31', '0001-01-01'],
-    invalid: [['2023-02-29', 'format'], ['1900-02-29', 'format'], ['2024-13-01', 'format'], ['2024-04-31', 'format'], ['2024-1-5', 'format'],
-      ['2024-01-05T00:00:00Z', 'format'], [20240105, 'type']],
+    invalid: [
+      ['2023-02-29', 'format'],
+      ['1900-02-29', 'format'],
+      ['2024-13-01', 'format'],
+      ['2024-04-31', 'format'],
+      ['2024-1-5', 'format'],
+      ['2024-01-05T00:00:00Z', 'format'],
+      [20240105, 'type'],
+    ],
   },
   datetime: {
     valid: ['2024-05-01T12:30:00Z', '2024-05-01T12:30:00.123+02:00', '2024-05-01T23:59:59-0530', '2024-05-01T12:30Z'],
-    invalid: [['2024-05-01T12:30:00', 'format'], ['2024-05-01', 'format'], ['2024-02-30T10:00:00Z', 'format'], ['2024-05-01T24:00:00Z', 'format'],
-      ['2024-05-01T12:60:00Z', 'format'], ['2024-05-01 12:30:00Z', 'format'], [1714566600000, 'type']],
+    invalid: [
+      ['2024-05-01T12:30:00', 'format'],
+      ['2024-05-01', 'format'],
+      ['2024-02-30T10:00:00Z', 'format'],
+      ['2024-05-01T24:00:00Z', 'format'],
+      ['2024-05-01T12:60:00Z', 'format'],
+      ['2024-05-01 12:30:00Z', 'format'],
+      [1714566600000, 'type'],
+    ],
   },
   url: {
     valid: ['https://example.org/a?b=1#c', 'http://localhost:8080', 'https://[::1]/x'],
-    invalid: [['ftp://example.org/file', 'format'], ['example.org', 'format'], ['https://', 'format'], ['http://exa mple.org', 'format'],
-      ['javascript:alert(1)', 'format'], [5, 'type']],
+    invalid: [
+      ['ftp://example.org/file', 'format'],
+      ['example.org', 'format'],
+      ['https://', 'format'],
+      ['http://exa mple.org', 'format'],
+      ['javascript:alert(1)', 'format'],
+      [5, 'type'],
+    ],
   },
   email: {
     valid: ['ada@example.org', 'first.last+tag@sub.example.co.uk'],
-    invalid: [['ada@', 'format'], ['ada example.org', 'format'], ['ada@localhost', 'format'], ['.ada@example.org', 'format'],
-      ['a..b@example.org', 'format'], ['ada@-example.org', 'format'], [7, 'type']],
+    invalid: [
+      ['ada@', 'format'],
+      ['ada example.org', 'format'],
+      ['ada@localhost', 'format'],
+      ['.ada@example.org', 'format'],
+      ['a..b@example.org', 'format'],
+      ['ada@-example.org', 'format'],
+      [7, 'type'],
+    ],
   },
   enum: {
     extra: { enum_values: ['draft', 'published'] },
     valid: ['draft', 'published'],
-    invalid: [['Draft', 'enum'], ['archived', 'enum'], [1, 'enum'], [['draft'], 'enum']],
+    invalid: [
+      ['Draft', 'enum'],
+      ['archived', 'enum'],
+      [1, 'enum'],
+      [['draft'], 'enum'],
+    ],
   },
   json: {
     valid: [{ a: [1, { b: null }] }, [1, 'x', true], 'text', 0, false, {}],
-    invalid: [[Number.NaN, 'type'], [{ bad: Number.POSITIVE_INFINITY }, 'type'], [new Map(), 'type'], [cyclic, 'type'], [() => 1, 'type']],
+    invalid: [
+      [Number.NaN, 'type'],
+      [{ bad: Number.POSITIVE_INFINITY }, 'type'],
+      [new Map(), 'type'],
+      [cyclic, 'type'],
+      [() => 1, 'type'],
+    ],
   },
   node_reference: {
     valid: [person, city],
-    invalid: [['node_missing', 'node_reference'], [42, 'type'], ['', 'type'], [[person], 'type']],
+    invalid: [
+      ['node_missing', 'node_reference'],
+      [42, 'type'],
+      ['', 'type'],
+      [[person], 'type'],
+    ],
   },
   node_reference_list: {
     valid: [[], [person], [person, city, person]],
-    invalid: [[person, 'type'], [{ id: person }, 'type'], [[person, 5], 'type'], [[person, 'node_missing'], 'node_reference']],
+    invalid: [
+      [person, 'type'],
+      [{ id: person }, 'type'],
+      [[person, 5], 'type'],
+      [[person, 'node_missing'], 'node_reference'],
+    ],
   },
 };
 
@@ -111,7 +212,8 @@ describe('property value validation: the type matrix', () => {
   for (const type of Object.keys(matrix) as PropertyType[]) {
     const { valid, invalid, extra } = matrix[type];
     it(`${type}: accepts ${valid.length} valid values`, async () => {
-      for (const value of valid) expect({ value, issues: await check(definition(type, extra), value) }).toEqual({ value, issues: [] });
+      for (const value of valid)
+        expect({ value, issues: await check(definition(type, extra), value) }).toEqual({ value, issues: [] });
     });
     it(`${type}: rejects ${invalid.length} invalid values, naming the property`, async () => {
       expect(invalid.length).toBeGreaterThanOrEqual(2);
@@ -137,7 +239,9 @@ describe('property value validation: required, enum, pattern, references', () =>
   const required = definition('string', { required: true });
 
   it('requires a required property: missing and null both fail, present passes', async () => {
-    expect(await check(required, undefined)).toEqual([{ loc: ['body', 'properties', 'field'], msg: "Property 'field' is required", type: 'missing' }]);
+    expect(await check(required, undefined)).toEqual([
+      { loc: ['body', 'properties', 'field'], msg: "Property 'field' is required", type: 'missing' },
+    ]);
     expect((await check(required, null)).map((issue) => issue.type)).toEqual(['missing']);
     expect(await check(required, 'x')).toEqual([]);
     expect(await check(required, '')).toEqual([]);
@@ -150,7 +254,9 @@ describe('property value validation: required, enum, pattern, references', () =>
   });
 
   it('rejects every value of an enum that has no values', async () => {
-    expect((await check(definition('enum', { enum_values: [] }), 'anything')).map((issue) => issue.type)).toEqual(['enum']);
+    expect((await check(definition('enum', { enum_values: [] }), 'anything')).map((issue) => issue.type)).toEqual([
+      'enum',
+    ]);
   });
 
   it('applies validation_pattern to string-like values', async () => {
@@ -168,7 +274,9 @@ describe('property value validation: required, enum, pattern, references', () =>
   });
 
   it('reports a type error rather than a pattern error for a value of the wrong type', async () => {
-    expect((await check(definition('string', { validation_pattern: '^1$' }), 1)).map((issue) => issue.type)).toEqual(['type']);
+    expect((await check(definition('string', { validation_pattern: '^1$' }), 1)).map((issue) => issue.type)).toEqual([
+      'type',
+    ]);
   });
 
   it('limits node references to the allowed node templates', async () => {
@@ -180,7 +288,9 @@ describe('property value validation: required, enum, pattern, references', () =>
     expect(issues[0].msg).toContain('system_template_person');
     const cityList = definition('node_reference_list', { allowed_node_types: [cityTemplate, 'system_template_event'] });
     expect(await check(cityList, [city])).toEqual([]);
-    expect((await check(cityList, [city, person])).map((issue) => [issue.loc.at(-1), issue.type])).toEqual([[1, 'node_type']]);
+    expect((await check(cityList, [city, person])).map((issue) => [issue.loc.at(-1), issue.type])).toEqual([
+      [1, 'node_type'],
+    ]);
     // An empty allowed list allows every template.
     expect(await check(definition('node_reference', { allowed_node_types: [] }), person)).toEqual([]);
   });
@@ -202,8 +312,14 @@ describe('property value validation: required, enum, pattern, references', () =>
       { name: 'born', display_name: 'Born', property_type: 'date' },
       { name: 'site', display_name: 'Site', property_type: 'url' },
     ];
-    expect(await validatePropertyValues(defs, { age: 36, nickname: 'Ada', anything: { nested: [1] } }, lookup)).toEqual([]);
-    const issues = await validatePropertyValues(defs, { born: '1815-12-32', site: 'nope', extra: 1 }, lookup, ['data', 0, 'properties']);
+    expect(await validatePropertyValues(defs, { age: 36, nickname: 'Ada', anything: { nested: [1] } }, lookup)).toEqual(
+      [],
+    );
+    const issues = await validatePropertyValues(defs, { born: '1815-12-32', site: 'nope', extra: 1 }, lookup, [
+      'data',
+      0,
+      'properties',
+    ]);
     expect(issues.map((issue) => [issue.loc, issue.type])).toEqual([
       [['data', 0, 'properties', 'age'], 'missing'],
       [['data', 0, 'properties', 'born'], 'format'],
@@ -214,7 +330,13 @@ describe('property value validation: required, enum, pattern, references', () =>
 
 describe('withDefaults', () => {
   const defs: PropertyDefinition[] = [
-    { name: 'status', display_name: 'Status', property_type: 'enum', enum_values: ['draft', 'published'], default_value: 'draft' },
+    {
+      name: 'status',
+      display_name: 'Status',
+      property_type: 'enum',
+      enum_values: ['draft', 'published'],
+      default_value: 'draft',
+    },
     { name: 'tags', display_name: 'Tags', property_type: 'json', default_value: { list: ['a'] } },
     { name: 'score', display_name: 'Score', property_type: 'float', default_value: 0 },
     { name: 'note', display_name: 'Note', property_type: 'text', default_value: null },
@@ -222,7 +344,13 @@ describe('withDefaults', () => {
   ];
 
   it('fills absent properties with their defaults and keeps given ones', () => {
-    expect(withDefaults(defs, { status: 'published', other: 1 })).toEqual({ status: 'published', other: 1, tags: { list: ['a'] }, score: 0, flag: false });
+    expect(withDefaults(defs, { status: 'published', other: 1 })).toEqual({
+      status: 'published',
+      other: 1,
+      tags: { list: ['a'] },
+      score: 0,
+      flag: false,
+    });
   });
 
   it('keeps an explicit null and adds nothing for a null default', () => {
@@ -241,7 +369,11 @@ describe('withDefaults', () => {
 
   it('produces values that pass validation, and a required property with a default is satisfied', async () => {
     const requiredWithDefault: PropertyDefinition[] = [{ ...defs[0], required: true }];
-    expect((await validatePropertyValues(requiredWithDefault, {}, lookup)).map((issue) => issue.type)).toEqual(['missing']);
-    expect(await validatePropertyValues(requiredWithDefault, withDefaults(requiredWithDefault, {}), lookup)).toEqual([]);
+    expect((await validatePropertyValues(requiredWithDefault, {}, lookup)).map((issue) => issue.type)).toEqual([
+      'missing',
+    ]);
+    expect(await validatePropertyValues(requiredWithDefault, withDefaults(requiredWithDefault, {}), lookup)).toEqual(
+      [],
+    );
   });
 });

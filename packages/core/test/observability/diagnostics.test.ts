@@ -55,11 +55,33 @@ const planted = [
 
 function fullInput(): DiagnosticsInput {
   writeLog('cortex', [
-    JSON.stringify({ level: 'info', message: `session secret loaded: ${sessionSecret}`, timestamp: '2026-11-21T20:01:02.000Z' }),
-    JSON.stringify({ level: 'info', message: 'key in use: cc_live_AbC-123_xyz0008', timestamp: '2026-11-21T20:01:03.000Z' }),
-    JSON.stringify({ level: 'debug', message: 'upstream call', headers: { authorization: 'Bearer eyJhbGciOiJIUzI1NiJ9.bearer-0009' }, timestamp: '2026-11-21T20:01:04.000Z' }),
-    JSON.stringify({ level: 'debug', message: 'llm call', api_key: 'log-api-key-0012', timestamp: '2026-11-21T20:01:05.000Z' }),
-    JSON.stringify({ level: 'debug', message: 'body {"password":"escaped-pw-0013"}', timestamp: '2026-11-21T20:01:06.000Z' }),
+    JSON.stringify({
+      level: 'info',
+      message: `session secret loaded: ${sessionSecret}`,
+      timestamp: '2026-11-21T20:01:02.000Z',
+    }),
+    JSON.stringify({
+      level: 'info',
+      message: 'key in use: cc_live_AbC-123_xyz0008',
+      timestamp: '2026-11-21T20:01:03.000Z',
+    }),
+    JSON.stringify({
+      level: 'debug',
+      message: 'upstream call',
+      headers: { authorization: 'Bearer eyJhbGciOiJIUzI1NiJ9.bearer-0009' },
+      timestamp: '2026-11-21T20:01:04.000Z',
+    }),
+    JSON.stringify({
+      level: 'debug',
+      message: 'llm call',
+      api_key: 'log-api-key-0012',
+      timestamp: '2026-11-21T20:01:05.000Z',
+    }),
+    JSON.stringify({
+      level: 'debug',
+      message: 'body {"password":"escaped-pw-0013"}',
+      timestamp: '2026-11-21T20:01:06.000Z',
+    }),
     'Error: connect failed password=hunter2-0010',
   ]);
   writeLog('nginx', [
@@ -74,7 +96,9 @@ function fullInput(): DiagnosticsInput {
         provider: 'openai',
         api_key: 'sk-settings-0004',
         max_concurrency: 4,
-        nested: { deep: { client_secret: 'deep-client-secret-0005', list: [{ password: 'array-password-0006', name: 'kept' }] } },
+        nested: {
+          deep: { client_secret: 'deep-client-secret-0005', list: [{ password: 'array-password-0006', name: 'kept' }] },
+        },
       },
       registry: { url: 'https://registry.example', Credentials: { user: 'bob', pass: 'registry-cred-0007' } },
       auth: { session_secret: sessionSecret, edge_token: edgeToken },
@@ -82,7 +106,11 @@ function fullInput(): DiagnosticsInput {
     secrets: [sessionSecret, edgeToken, quotedPassword, ''],
     databases: { main: { nodes: 12, llm_total_input_tokens: 345, owner_note: edgeToken } },
     logsDir,
-    queue: { queues: [{ name: 'llm', tasks: [{ data: { admin_password: 'queue-pw-0015', note: quotedPassword, label: 'keep-me' } }] }] },
+    queue: {
+      queues: [
+        { name: 'llm', tasks: [{ data: { admin_password: 'queue-pw-0015', note: quotedPassword, label: 'keep-me' } }] },
+      ],
+    },
     services: { supervisor_url: 'http://tester:supervisor-pw-0014@127.0.0.1:9011/RPC2', available: true },
   };
 }
@@ -125,10 +153,17 @@ describe('buildDiagnosticsZip', () => {
 
   it('keeps non-secret content readable', async () => {
     const entries = await unzip(await buildDiagnosticsZip(fullInput()));
-    expect(JSON.parse(entries.get('databases.json') ?? '')).toEqual({ main: { nodes: 12, llm_total_input_tokens: 345, owner_note: '[REDACTED]' } });
-    expect(JSON.parse(entries.get('system.json') ?? '')).toEqual({ rhizome_version: '1.2.3', note: 'started with [REDACTED]' });
+    expect(JSON.parse(entries.get('databases.json') ?? '')).toEqual({
+      main: { nodes: 12, llm_total_input_tokens: 345, owner_note: '[REDACTED]' },
+    });
+    expect(JSON.parse(entries.get('system.json') ?? '')).toEqual({
+      rhizome_version: '1.2.3',
+      note: 'started with [REDACTED]',
+    });
     expect(JSON.parse(entries.get('queue.json') ?? '')).toEqual({
-      queues: [{ name: 'llm', tasks: [{ data: { admin_password: '[REDACTED]', note: '[REDACTED]', label: 'keep-me' } }] }],
+      queues: [
+        { name: 'llm', tasks: [{ data: { admin_password: '[REDACTED]', note: '[REDACTED]', label: 'keep-me' } }] },
+      ],
     });
     expect(JSON.parse(entries.get('services.json') ?? '')).toEqual({
       supervisor_url: 'http://tester:[REDACTED]@127.0.0.1:9011/RPC2',
@@ -138,9 +173,17 @@ describe('buildDiagnosticsZip', () => {
     const cortex = (entries.get('logs/cortex.log') ?? '').trimEnd().split('\n');
     expect(cortex).toHaveLength(6);
     expect(cortex.map((line) => (line.startsWith('{') ? 'json' : line))).toEqual([
-      'json', 'json', 'json', 'json', 'json', 'Error: connect failed password=[REDACTED]',
+      'json',
+      'json',
+      'json',
+      'json',
+      'json',
+      'Error: connect failed password=[REDACTED]',
     ]);
-    expect(JSON.parse(cortex[2])).toMatchObject({ message: 'upstream call', headers: { authorization: 'Bearer [REDACTED]' } });
+    expect(JSON.parse(cortex[2])).toMatchObject({
+      message: 'upstream call',
+      headers: { authorization: 'Bearer [REDACTED]' },
+    });
     expect(JSON.parse(cortex[4])).toMatchObject({ message: 'body {"password":"[REDACTED]"}' });
   });
 
@@ -154,7 +197,10 @@ describe('buildDiagnosticsZip', () => {
   });
 
   it('includes the last 2000 lines of each log by default, or logLines', async () => {
-    writeLog('neuron', Array.from({ length: 2500 }, (_, i) => `entry ${i}`));
+    writeLog(
+      'neuron',
+      Array.from({ length: 2500 }, (_, i) => `entry ${i}`),
+    );
     const input: DiagnosticsInput = { system: {}, settings: {}, secrets: [], databases: {}, logsDir };
     const byDefault = (await unzip(await buildDiagnosticsZip(input))).get('logs/neuron.log') ?? '';
     const lines = byDefault.trimEnd().split('\n');

@@ -34,7 +34,11 @@ describe('readServiceLog', () => {
 
   it('returns exactly the last lines, oldest first, of a file much larger than one read block', async () => {
     write('cortex', numbered(50_000));
-    expect(await readServiceLog(logsDir, 'cortex', 10)).toEqual({ service: 'cortex', lines: range(49_990, 50_000), total_lines: 10 });
+    expect(await readServiceLog(logsDir, 'cortex', 10)).toEqual({
+      service: 'cortex',
+      lines: range(49_990, 50_000),
+      total_lines: 10,
+    });
     const many = await readServiceLog(logsDir, 'cortex', 10_000);
     expect(many.lines).toEqual(range(40_000, 50_000));
     expect(many.total_lines).toBe(10_000);
@@ -70,7 +74,10 @@ describe('readServiceLog', () => {
     for (const service of ['postgres', '../logs/cortex', 'cortex.log']) {
       const error = await readServiceLog(logsDir, service, 10).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(NotFound);
-      expect(error).toMatchObject({ code: 'NOT_FOUND', details: { resource_type: 'log_service', identifier: service } });
+      expect(error).toMatchObject({
+        code: 'NOT_FOUND',
+        details: { resource_type: 'log_service', identifier: service },
+      });
     }
   });
 

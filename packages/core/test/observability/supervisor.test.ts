@@ -84,7 +84,10 @@ describe('getServiceStatus against a real supervisord', () => {
   }, 40_000);
 
   it('is unavailable with wrong credentials', async () => {
-    await expect(getServiceStatus(url.replace('tester:', 'intruder:'))).resolves.toEqual({ available: false, services: [] });
+    await expect(getServiceStatus(url.replace('tester:', 'intruder:'))).resolves.toEqual({
+      available: false,
+      services: [],
+    });
   });
 });
 
@@ -110,7 +113,10 @@ describe('getServiceStatus failure modes and XML decoding', () => {
 
   it('is unavailable without a URL or when nothing listens', async () => {
     await expect(getServiceStatus(undefined)).resolves.toEqual({ available: false, services: [] });
-    await expect(getServiceStatus(`http://127.0.0.1:${await freePort()}/RPC2`)).resolves.toEqual({ available: false, services: [] });
+    await expect(getServiceStatus(`http://127.0.0.1:${await freePort()}/RPC2`)).resolves.toEqual({
+      available: false,
+      services: [],
+    });
   });
 
   it('is unavailable when supervisord does not answer in time', async () => {
@@ -168,7 +174,14 @@ describe('getServiceStatus failure modes and XML decoding', () => {
           start_time: '2023-11-14T22:13:20.000Z',
           description: 'pid 4242, uptime 0:01:05 <ok> \u263A',
         },
-        { name: 'worker', state: 'STOPPED', pid: null, uptime_seconds: 0, start_time: null, description: 'Not started' },
+        {
+          name: 'worker',
+          state: 'STOPPED',
+          pid: null,
+          uptime_seconds: 0,
+          start_time: null,
+          description: 'Not started',
+        },
       ],
     });
   });

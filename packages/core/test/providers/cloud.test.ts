@@ -41,7 +41,8 @@ interface ProviderCase {
 }
 
 type Parts = { content?: unknown; parts?: unknown }[];
-const partsOf = (list: unknown, at: number, key: 'content' | 'parts') => ((list as Parts)[at][key] as Record<string, unknown>[]);
+const partsOf = (list: unknown, at: number, key: 'content' | 'parts') =>
+  (list as Parts)[at][key] as Record<string, unknown>[];
 
 const openAiCase: ProviderCase = {
   name: 'openai',
@@ -55,7 +56,12 @@ const openAiCase: ProviderCase = {
   expectedSystem: { role: 'system', content: 'You are terse.' },
   toolTurnsOf: (body) => (body.messages as unknown[]).slice(2),
   expectedToolTurns: [
-    { role: 'assistant', tool_calls: [{ id: 'call_a', type: 'function', function: { name: 'search_graph', arguments: '{"query":"alpha"}' } }] },
+    {
+      role: 'assistant',
+      tool_calls: [
+        { id: 'call_a', type: 'function', function: { name: 'search_graph', arguments: '{"query":"alpha"}' } },
+      ],
+    },
     { role: 'tool', tool_call_id: 'call_a', content: 'alpha is a letter' },
   ],
   imagePartOf: (body) => partsOf(body.messages, 1, 'content').find((part) => part.type === 'image_url'),
@@ -84,11 +90,17 @@ const cases: ProviderCase[] = [
     expectedSystem: [{ type: 'text', text: 'You are terse.' }],
     toolTurnsOf: (body) => (body.messages as unknown[]).slice(1),
     expectedToolTurns: [
-      { role: 'assistant', content: [{ type: 'tool_use', id: 'call_a', name: 'search_graph', input: { query: 'alpha' } }] },
+      {
+        role: 'assistant',
+        content: [{ type: 'tool_use', id: 'call_a', name: 'search_graph', input: { query: 'alpha' } }],
+      },
       { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'call_a', content: 'alpha is a letter' }] },
     ],
     imagePartOf: (body) => partsOf(body.messages, 0, 'content').find((part) => part.type === 'image'),
-    expectedImagePart: (base64) => ({ type: 'image', source: { type: 'base64', media_type: 'image/png', data: base64 } }),
+    expectedImagePart: (base64) => ({
+      type: 'image',
+      source: { type: 'base64', media_type: 'image/png', data: base64 },
+    }),
   },
   {
     name: 'gemini',
@@ -103,7 +115,17 @@ const cases: ProviderCase[] = [
     toolTurnsOf: (body) => (body.contents as unknown[]).slice(1),
     expectedToolTurns: [
       { role: 'model', parts: [{ functionCall: { name: 'search_graph', args: { query: 'alpha' } } }] },
-      { role: 'user', parts: [{ functionResponse: { name: 'search_graph', response: { name: 'search_graph', content: 'alpha is a letter' } } }] },
+      {
+        role: 'user',
+        parts: [
+          {
+            functionResponse: {
+              name: 'search_graph',
+              response: { name: 'search_graph', content: 'alpha is a letter' },
+            },
+          },
+        ],
+      },
     ],
     imagePartOf: (body) => partsOf(body.contents, 0, 'parts').find((part) => part.inlineData),
     expectedImagePart: (base64) => ({ inlineData: { mimeType: 'image/png', data: base64 } }),
@@ -116,7 +138,12 @@ for (const provider of cases) {
     provider.name,
     async () => {
       fake = await provider.start();
-      return { fake, model: provider.model, chat: provider.chat(fake.url, provider.key), embeddings: provider.embeddings?.(fake.url, provider.key) };
+      return {
+        fake,
+        model: provider.model,
+        chat: provider.chat(fake.url, provider.key),
+        embeddings: provider.embeddings?.(fake.url, provider.key),
+      };
     },
     async () => {
       await fake?.close();
@@ -125,7 +152,13 @@ for (const provider of cases) {
   );
 }
 
-const policy: CallPolicy = { maxRetries: 0, retryDelaysMs: [10], maxDelayMs: 5000, timeoutMs: 10_000, idleTimeoutMs: 5000 };
+const policy: CallPolicy = {
+  maxRetries: 0,
+  retryDelaysMs: [10],
+  maxDelayMs: 5000,
+  timeoutMs: 10_000,
+  idleTimeoutMs: 5000,
+};
 
 function chatRequest(provider: ProviderCase, messages: ChatMessage[], withTools = false) {
   return {
@@ -135,13 +168,25 @@ function chatRequest(provider: ProviderCase, messages: ChatMessage[], withTools 
     messages,
     temperature: 0.1,
     maxTokens: 256,
-    tools: withTools ? [{ name: 'search_graph', description: 'Search the graph', parameters: { type: 'object', properties: { query: { type: 'string' } } } }] : undefined,
+    tools: withTools
+      ? [
+          {
+            name: 'search_graph',
+            description: 'Search the graph',
+            parameters: { type: 'object', properties: { query: { type: 'string' } } },
+          },
+        ]
+      : undefined,
   };
 }
 
 const toolConversation: ChatMessage[] = [
   { role: 'user', content: 'find alpha' },
-  { role: 'assistant', content: '', toolCalls: [{ id: 'call_a', name: 'search_graph', arguments: { query: 'alpha' } }] },
+  {
+    role: 'assistant',
+    content: '',
+    toolCalls: [{ id: 'call_a', name: 'search_graph', arguments: { query: 'alpha' } }],
+  },
   { role: 'tool', toolCallId: 'call_a', toolName: 'search_graph', content: 'alpha is a letter' },
 ];
 
@@ -172,13 +217,21 @@ describe.concurrent.each(cases)('$name wire format', (provider) => {
 
   it('places the system prompt where the provider expects it', ({ expect }) =>
     withFake(provider, async (fake) => {
-      await completeWithPolicy(provider.chat(fake.url, provider.key), chatRequest(provider, [{ role: 'user', content: 'hi' }]), policy);
+      await completeWithPolicy(
+        provider.chat(fake.url, provider.key),
+        chatRequest(provider, [{ role: 'user', content: 'hi' }]),
+        policy,
+      );
       expect(provider.systemOf(firstBody(fake))).toEqual(provider.expectedSystem);
     }));
 
   it('sends an assistant tool call and its result in the provider’s format', ({ expect }) =>
     withFake(provider, async (fake) => {
-      const result = await completeWithPolicy(provider.chat(fake.url, provider.key), chatRequest(provider, toolConversation, true), policy);
+      const result = await completeWithPolicy(
+        provider.chat(fake.url, provider.key),
+        chatRequest(provider, toolConversation, true),
+        policy,
+      );
       expect(result.text).toBe(fakeReply('find alpha'));
       expect(provider.toolTurnsOf(firstBody(fake))).toMatchObject(provider.expectedToolTurns);
     }));
@@ -186,16 +239,28 @@ describe.concurrent.each(cases)('$name wire format', (provider) => {
   it('sends an image as the provider’s image part, its bytes intact', ({ expect }) =>
     withFake(provider, async (fake) => {
       const image = Uint8Array.from({ length: 1000 }, (_, index) => (index * 31 + 7) % 256);
-      const result = await completeWithPolicy(provider.chat(fake.url, provider.key), chatRequest(provider, [{ role: 'user', content: 'describe', images: [{ mediaType: 'image/png', data: image }] }]), policy);
+      const result = await completeWithPolicy(
+        provider.chat(fake.url, provider.key),
+        chatRequest(provider, [
+          { role: 'user', content: 'describe', images: [{ mediaType: 'image/png', data: image }] },
+        ]),
+        policy,
+      );
       expect(result.text).toBe(fakeReply('describe', [image]));
-      expect(provider.imagePartOf(firstBody(fake))).toEqual(provider.expectedImagePart(Buffer.from(image).toString('base64')));
+      expect(provider.imagePartOf(firstBody(fake))).toEqual(
+        provider.expectedImagePart(Buffer.from(image).toString('base64')),
+      );
     }));
 
   it('waits at least as long as Retry-After before retrying a 429', ({ expect }) =>
     withFake(provider, async (fake) => {
       fake.failNext(429, 1, { 'retry-after': '1' });
       const started = performance.now();
-      const result = await completeWithPolicy(provider.chat(fake.url, provider.key), chatRequest(provider, [{ role: 'user', content: 'again' }]), { ...policy, maxRetries: 1 });
+      const result = await completeWithPolicy(
+        provider.chat(fake.url, provider.key),
+        chatRequest(provider, [{ role: 'user', content: 'again' }]),
+        { ...policy, maxRetries: 1 },
+      );
       expect(result.text).toBe(fakeReply('again'));
       expect(performance.now() - started).toBeGreaterThanOrEqual(990);
     }));
@@ -213,7 +278,11 @@ describe.concurrent.each(cases.filter((provider) => provider.key))('$name withou
   it('fails calls and checks with a clear message before any request', ({ expect }) =>
     withFake(provider, async (fake) => {
       const chat = provider.chat(fake.url, null);
-      const error = await completeWithPolicy(chat, chatRequest(provider, [{ role: 'user', content: 'hi' }]), policy).catch((caught: unknown) => caught);
+      const error = await completeWithPolicy(
+        chat,
+        chatRequest(provider, [{ role: 'user', content: 'hi' }]),
+        policy,
+      ).catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(LlmError);
       expect(error).toMatchObject({ kind: 'auth', message: expect.stringMatching(/API key is set/) });
       const check = await chat.check([provider.model], AbortSignal.timeout(5000));
@@ -231,27 +300,59 @@ describe.concurrent('cloud embeddings', () => {
       expect(performance.now() - started).toBeGreaterThanOrEqual(990);
     }));
 
-  it('knows the dimensions of catalogued models before any call and batches 64 texts unless told otherwise', ({ expect }) => {
-    const openAi = createOpenAiEmbeddingAdapter({ model: 'text-embedding-3-large', apiKey: 'key', baseUrl: defaults.llm.openai_base_url });
-    const gemini = createGeminiEmbeddingAdapter({ model: 'gemini-embedding-001', apiKey: 'key', baseUrl: defaults.llm.gemini_base_url, maxBatch: 100 });
+  it('knows the dimensions of catalogued models before any call and batches 64 texts unless told otherwise', ({
+    expect,
+  }) => {
+    const openAi = createOpenAiEmbeddingAdapter({
+      model: 'text-embedding-3-large',
+      apiKey: 'key',
+      baseUrl: defaults.llm.openai_base_url,
+    });
+    const gemini = createGeminiEmbeddingAdapter({
+      model: 'gemini-embedding-001',
+      apiKey: 'key',
+      baseUrl: defaults.llm.gemini_base_url,
+      maxBatch: 100,
+    });
     expect([openAi.dimensions(), openAi.maxBatch]).toEqual([3072, 64]);
     expect([gemini.dimensions(), gemini.maxBatch]).toEqual([3072, 100]);
   });
 
   it('rejects vectors of another size than the model’s', ({ expect }) =>
     withFake(openAiCase, async (fake) => {
-      const adapter = createOpenAiEmbeddingAdapter({ model: 'text-embedding-3-small', apiKey: 'sk-test', baseUrl: fake.url });
+      const adapter = createOpenAiEmbeddingAdapter({
+        model: 'text-embedding-3-small',
+        apiKey: 'sk-test',
+        baseUrl: fake.url,
+      });
       const error = await embedWithPolicy(adapter, ['alpha'], policy).catch((caught: unknown) => caught);
-      expect(error).toMatchObject({ kind: 'bad_request', message: expect.stringMatching(/8-dimensional vectors, expected 1536/) });
+      expect(error).toMatchObject({
+        kind: 'bad_request',
+        message: expect.stringMatching(/8-dimensional vectors, expected 1536/),
+      });
     }));
 
   it('are ready when the key they need is set, without any request', async ({ expect }) => {
     const signal = AbortSignal.timeout(1000);
     const checks = await Promise.all([
-      createOpenAiEmbeddingAdapter({ model: 'text-embedding-3-small', apiKey: null, baseUrl: defaults.llm.openai_base_url }).check(signal),
-      createGeminiEmbeddingAdapter({ model: 'gemini-embedding-001', apiKey: null, baseUrl: defaults.llm.gemini_base_url }).check(signal),
-      createOpenAiEmbeddingAdapter({ model: 'nomic-embed-text', apiKey: null, baseUrl: 'http://127.0.0.1:9/v1' }).check(signal),
-      createGeminiEmbeddingAdapter({ model: 'gemini-embedding-001', apiKey: 'key', baseUrl: defaults.llm.gemini_base_url }).check(signal),
+      createOpenAiEmbeddingAdapter({
+        model: 'text-embedding-3-small',
+        apiKey: null,
+        baseUrl: defaults.llm.openai_base_url,
+      }).check(signal),
+      createGeminiEmbeddingAdapter({
+        model: 'gemini-embedding-001',
+        apiKey: null,
+        baseUrl: defaults.llm.gemini_base_url,
+      }).check(signal),
+      createOpenAiEmbeddingAdapter({ model: 'nomic-embed-text', apiKey: null, baseUrl: 'http://127.0.0.1:9/v1' }).check(
+        signal,
+      ),
+      createGeminiEmbeddingAdapter({
+        model: 'gemini-embedding-001',
+        apiKey: 'key',
+        baseUrl: defaults.llm.gemini_base_url,
+      }).check(signal),
     ]);
     expect(checks.map((check) => check.ready)).toEqual([false, false, true, true]);
     expect(checks[0].message).toMatch(/no OpenAI API key is set/);

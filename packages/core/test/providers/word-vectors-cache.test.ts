@@ -26,7 +26,10 @@ describe('word-vector cache shared by several converters', () => {
   beforeAll(async () => {
     const threaded = new ThreadedBuiltinEmbeddingAdapter({ cacheDir: fresh });
     const local = new BuiltinEmbeddingAdapter({ cacheDir: fresh });
-    const [[inThread], [onMain]] = await Promise.all([threaded.embed(['The cat sat on the mat'], signal), local.embed(['The cat sat on the mat'], signal)]);
+    const [[inThread], [onMain]] = await Promise.all([
+      threaded.embed(['The cat sat on the mat'], signal),
+      local.embed(['The cat sat on the mat'], signal),
+    ]);
     vectors = [inThread, onMain];
   }, 120_000);
 
@@ -56,7 +59,10 @@ describe('word-vector cache shared by several converters', () => {
 
   it('takes over a lock left by a converter that died', async () => {
     const orphaned = tempDir();
-    fs.writeFileSync(`${binaryPath(orphaned)}.lock`, JSON.stringify({ pid: 999_999_999, host: os.hostname(), token: '0-dead', since: new Date().toISOString() }));
+    fs.writeFileSync(
+      `${binaryPath(orphaned)}.lock`,
+      JSON.stringify({ pid: 999_999_999, host: os.hostname(), token: '0-dead', since: new Date().toISOString() }),
+    );
     fs.copyFileSync(binaryPath(fresh), binaryPath(orphaned));
     fs.appendFileSync(binaryPath(orphaned), 'damage');
     const words = await openWordVectors(orphaned);

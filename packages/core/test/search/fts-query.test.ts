@@ -67,10 +67,16 @@ describe('ftsQuery', () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fts-query-'));
     db = openSqlite(path.join(dir, 'fts.db'));
     // The same definitions as the migrations' fts_nodes and fts_chunks.
-    await db.raw("CREATE VIRTUAL TABLE nodes USING fts5(node_id UNINDEXED, label, body, tokenize = 'porter unicode61')");
+    await db.raw(
+      "CREATE VIRTUAL TABLE nodes USING fts5(node_id UNINDEXED, label, body, tokenize = 'porter unicode61')",
+    );
     await db.raw("CREATE VIRTUAL TABLE chunks USING fts5(content, tokenize = 'porter unicode61')");
-    await db.raw("INSERT INTO nodes VALUES ('1', 'Marie Curie', 'physicist radium'), ('2', 'radio', 'cats and dogs'), ('3', 'label x', 'body secret')");
-    await db.raw("INSERT INTO chunks (content) VALUES ('Marie Curie studied radioactivity in Paris'), ('lorem ipsum dolor sit amet')");
+    await db.raw(
+      "INSERT INTO nodes VALUES ('1', 'Marie Curie', 'physicist radium'), ('2', 'radio', 'cats and dogs'), ('3', 'label x', 'body secret')",
+    );
+    await db.raw(
+      "INSERT INTO chunks (content) VALUES ('Marie Curie studied radioactivity in Paris'), ('lorem ipsum dolor sit amet')",
+    );
   });
   afterAll(async () => {
     await db.destroy();
@@ -79,7 +85,9 @@ describe('ftsQuery', () => {
 
   /** Runs an expression against both tables, as keyword search does; throws when SQLite refuses it. */
   const accepted = async (match: string) => {
-    await db.raw('SELECT node_id, bm25(nodes, 0, 3.0, 1.0) AS rank FROM nodes WHERE nodes MATCH ? ORDER BY rank', [match]);
+    await db.raw('SELECT node_id, bm25(nodes, 0, 3.0, 1.0) AS rank FROM nodes WHERE nodes MATCH ? ORDER BY rank', [
+      match,
+    ]);
     await db.raw('SELECT rowid, bm25(chunks) AS rank FROM chunks WHERE chunks MATCH ? ORDER BY rank', [match]);
   };
 
@@ -116,7 +124,11 @@ describe('ftsQuery', () => {
 
   it('finds what the user meant', async () => {
     const nodeIds = async (input: string) =>
-      ((await db.raw('SELECT node_id FROM nodes WHERE nodes MATCH ? ORDER BY bm25(nodes, 0, 3.0, 1.0)', [ftsQuery(input)!.all])) as { node_id: string }[]).map((row) => row.node_id);
+      (
+        (await db.raw('SELECT node_id FROM nodes WHERE nodes MATCH ? ORDER BY bm25(nodes, 0, 3.0, 1.0)', [
+          ftsQuery(input)!.all,
+        ])) as { node_id: string }[]
+      ).map((row) => row.node_id);
     expect(await nodeIds('"marie curie"')).toEqual(['1']);
     expect(await nodeIds('"curie marie"')).toEqual([]);
     expect(await nodeIds('radi*')).toEqual(['2', '1']);
@@ -127,14 +139,51 @@ describe('ftsQuery', () => {
   });
 
   it('turns random hostile input into expressions SQLite accepts', async () => {
-    const alphabet = ['"', '*', '(', ')', ':', '^', '+', '-', '{', '}', ',', ' ', ' ', '\t', 'AND', 'OR', 'NOT', 'NEAR', 'NEAR(', 'a', 'bc', 'é', '😀', '\u0000', '\uDC00', "'", ';', '\\', '%', '_', 'label', 'body', '1'];
+    const alphabet = [
+      '"',
+      '*',
+      '(',
+      ')',
+      ':',
+      '^',
+      '+',
+      '-',
+      '{',
+      '}',
+      ',',
+      ' ',
+      ' ',
+      '\t',
+      'AND',
+      'OR',
+      'NOT',
+      'NEAR',
+      'NEAR(',
+      'a',
+      'bc',
+      'é',
+      '😀',
+      '\u0000',
+      '\uDC00',
+      "'",
+      ';',
+      '\\',
+      '%',
+      '_',
+      'label',
+      'body',
+      '1',
+    ];
     let seed = 42;
     const random = () => {
       seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
       return seed / 2 ** 31;
     };
     for (let run = 0; run < 300; run++) {
-      const input = Array.from({ length: 1 + Math.floor(random() * 20) }, () => alphabet[Math.floor(random() * alphabet.length)]).join('');
+      const input = Array.from(
+        { length: 1 + Math.floor(random() * 20) },
+        () => alphabet[Math.floor(random() * alphabet.length)],
+      ).join('');
       const query = ftsQuery(input);
       if (!query) continue;
       await expect(accepted(query.all), input).resolves.toBeUndefined();

@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGraphSearch, graphAdjacency, personalizedPageRank, type GraphSearchDeps } from '../../src/search/graph/index.ts';
+import {
+  createGraphSearch,
+  graphAdjacency,
+  personalizedPageRank,
+  type GraphSearchDeps,
+} from '../../src/search/graph/index.ts';
 import type { Db } from '../../src/storage/connection.ts';
 import { openTestDatabase, testContext, type TestDatabase } from './graph-support.ts';
 
@@ -15,7 +20,9 @@ async function bulkGraph(db: Db): Promise<void> {
   await db.raw('PRAGMA cache_size = -200000');
   await db.raw(`WITH RECURSIVE c(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM c WHERE i < ${nodes - 1})
     INSERT INTO graph_nodes (id, template_id, label, created_at, updated_at) SELECT printf('n%06d', i), 'entity', 'entity ' || i, 'x', 'x' FROM c`);
-  const triggers = (await db.raw("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'graph_edges_degree_%'")) as { name: string; sql: string }[];
+  const triggers = (await db.raw(
+    "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'graph_edges_degree_%'",
+  )) as { name: string; sql: string }[];
   for (const trigger of triggers) await db.raw(`DROP TRIGGER ${trigger.name}`);
   // Node i / 10 points at a pseudo-random node: an out-degree of 10, in-degrees spread around 10.
   await db.raw(`WITH RECURSIVE c(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM c WHERE i < ${edges - 1})
@@ -26,7 +33,12 @@ async function bulkGraph(db: Db): Promise<void> {
 
 /** Seeds: the nodes whose label is the query (a real, if literal, retrieval); no chunks exist. */
 const exactLabel: GraphSearchDeps = {
-  seedNodes: async (context, query) => ((await context.db('graph_nodes').where({ label: query }).select('id')) as { id: string }[]).map((row) => ({ kind: 'node', id: row.id, score: 1 })),
+  seedNodes: async (context, query) =>
+    ((await context.db('graph_nodes').where({ label: query }).select('id')) as { id: string }[]).map((row) => ({
+      kind: 'node',
+      id: row.id,
+      score: 1,
+    })),
   vectorChunks: async () => [],
   keywordChunks: async () => [],
 };
@@ -54,7 +66,10 @@ describe('graph search at 1M edges', () => {
     expect(row.every((u, i) => i === 0 || row[i - 1] <= u)).toBe(true);
 
     // The whole graph (no max_graph_nodes bound), then the default bound of 50,000 nodes.
-    const seeds = new Map([[adjacency.index.get('n000007')!, 1], [adjacency.index.get('n054321')!, 0.5]]);
+    const seeds = new Map([
+      [adjacency.index.get('n000007')!, 1],
+      [adjacency.index.get('n054321')!, 0.5],
+    ]);
     const whole = personalizedPageRank(adjacency, seeds, null, { damping: 0.85 });
     expect(whole.converged).toBe(true);
     expect(whole.scores.reduce((sum, value) => sum + value, 0)).toBeCloseTo(1, 6);

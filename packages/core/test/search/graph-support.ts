@@ -31,7 +31,9 @@ export async function openTestDatabase(prefix: string): Promise<TestDatabase> {
     { id: 'place', name: 'Place', template_type: 'node', properties: '[]', created_at: at, updated_at: at },
     { id: 'rel', name: 'Related', template_type: 'edge', properties: '[]', created_at: at, updated_at: at },
   ]);
-  await db.raw('CREATE TABLE test_vectors (kind TEXT NOT NULL, id TEXT NOT NULL, vector TEXT NOT NULL, PRIMARY KEY (kind, id))');
+  await db.raw(
+    'CREATE TABLE test_vectors (kind TEXT NOT NULL, id TEXT NOT NULL, vector TEXT NOT NULL, PRIMARY KEY (kind, id))',
+  );
   return {
     dir,
     db,
@@ -72,15 +74,28 @@ export function textVector(text: string): number[] {
 }
 
 export async function storeVector(db: Db, kind: 'node' | 'chunk', id: string, text: string): Promise<void> {
-  await db('test_vectors').insert({ kind, id, vector: JSON.stringify(textVector(text)) }).onConflict(['kind', 'id']).merge();
+  await db('test_vectors')
+    .insert({ kind, id, vector: JSON.stringify(textVector(text)) })
+    .onConflict(['kind', 'id'])
+    .merge();
 }
 
 /** Exact cosine search over the test table, best first, similarities ≥ `minimum`. */
-export async function exactSearch(db: Db, kind: 'node' | 'chunk', query: string, k: number, minimum: number): Promise<RankedItem[]> {
+export async function exactSearch(
+  db: Db,
+  kind: 'node' | 'chunk',
+  query: string,
+  k: number,
+  minimum: number,
+): Promise<RankedItem[]> {
   const q = textVector(query);
   const rows = (await db('test_vectors').where({ kind }).select('id', 'vector')) as { id: string; vector: string }[];
   return rows
-    .map((row) => ({ kind, id: row.id, score: (JSON.parse(row.vector) as number[]).reduce((sum, value, i) => sum + value * q[i], 0) }))
+    .map((row) => ({
+      kind,
+      id: row.id,
+      score: (JSON.parse(row.vector) as number[]).reduce((sum, value, i) => sum + value * q[i], 0),
+    }))
     .filter((item) => item.score >= minimum)
     .sort((a, b) => b.score - a.score || a.id.localeCompare(b.id))
     .slice(0, k);
@@ -90,7 +105,8 @@ export async function exactSearch(db: Db, kind: 'node' | 'chunk', query: string,
 export const testDeps: GraphSearchDeps = {
   seedNodes: (context, query, k) => exactSearch(context.db, 'node', query, k, 0),
   vectorChunks: (context, query, k) => exactSearch(context.db, 'chunk', query, k, 0.3),
-  keywordChunks: async (context, query, k, scope) => (await keywordChunks(context, query, { sourceIds: scope?.sourceIds ?? null, templateId: null }, k)).items,
+  keywordChunks: async (context, query, k, scope) =>
+    (await keywordChunks(context, query, { sourceIds: scope?.sourceIds ?? null, templateId: null }, k)).items,
 };
 
 export async function addSource(db: Db, id: string, enabled = true): Promise<void> {
@@ -98,21 +114,56 @@ export async function addSource(db: Db, id: string, enabled = true): Promise<voi
 }
 
 /** A node with its test vector; `sources` become node_sources rows (as an extraction commit writes). */
-export async function addNode(db: Db, id: string, label: string, options: { sources?: string[]; template?: string; sourceId?: string } = {}): Promise<void> {
-  await db('graph_nodes').insert({ id, template_id: options.template ?? 'entity', label, source_id: options.sourceId ?? null, created_at: at, updated_at: at });
+export async function addNode(
+  db: Db,
+  id: string,
+  label: string,
+  options: { sources?: string[]; template?: string; sourceId?: string } = {},
+): Promise<void> {
+  await db('graph_nodes').insert({
+    id,
+    template_id: options.template ?? 'entity',
+    label,
+    source_id: options.sourceId ?? null,
+    created_at: at,
+    updated_at: at,
+  });
   for (const source of options.sources ?? []) await db('node_sources').insert({ node_id: id, source_id: source });
   await storeVector(db, 'node', id, label);
 }
 
 export async function addEdge(db: Db, id: string, from: string, label: string, to: string): Promise<void> {
-  await db('graph_edges').insert({ id, template_id: 'rel', source_node_id: from, target_node_id: to, label, created_at: at, updated_at: at });
+  await db('graph_edges').insert({
+    id,
+    template_id: 'rel',
+    source_node_id: from,
+    target_node_id: to,
+    label,
+    created_at: at,
+    updated_at: at,
+  });
 }
 
 let chunkIndex = 0;
 
 /** A chunk with its test vector, and a citation of it by each node in `cites`. */
-export async function addChunk(db: Db, id: string, source: string, content: string, cites: string[] = [], confidence = 0.9): Promise<void> {
+export async function addChunk(
+  db: Db,
+  id: string,
+  source: string,
+  content: string,
+  cites: string[] = [],
+  confidence = 0.9,
+): Promise<void> {
   await db('document_chunks').insert({ id, source_id: source, chunk_index: chunkIndex++, content, created_at: at });
-  for (const node of cites) await db('source_citations').insert({ id: `${id}:${node}`, entity_uri: node, source_id: source, chunk_id: id, confidence, created_at: at });
+  for (const node of cites)
+    await db('source_citations').insert({
+      id: `${id}:${node}`,
+      entity_uri: node,
+      source_id: source,
+      chunk_id: id,
+      confidence,
+      created_at: at,
+    });
   await storeVector(db, 'chunk', id, content);
 }

@@ -2,23 +2,52 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createEdge, deleteEdge } from '../../src/graph/edges/service.ts';
 import { GraphEventBus } from '../../src/graph/events.ts';
 import {
-  buildAdjacencyGraph, createGraphSearch, graphAdjacency, noSeedsFallback, personalizedPageRank, readGraphVersion, scopeMask, seedRegion, topNodes,
+  buildAdjacencyGraph,
+  createGraphSearch,
+  graphAdjacency,
+  noSeedsFallback,
+  personalizedPageRank,
+  readGraphVersion,
+  scopeMask,
+  seedRegion,
+  topNodes,
 } from '../../src/search/graph/index.ts';
 import type { SearchScope } from '../../src/search/types.ts';
-import { addChunk, addEdge, addNode, addSource, exactSearch, openTestDatabase, testContext, testDeps, type TestDatabase } from './graph-support.ts';
+import {
+  addChunk,
+  addEdge,
+  addNode,
+  addSource,
+  exactSearch,
+  openTestDatabase,
+  testContext,
+  testDeps,
+  type TestDatabase,
+} from './graph-support.ts';
 
 const everywhere: SearchScope = { sourceIds: null, templateId: null };
 
 /** A CSR graph of directed edges given as [from, to] pairs (label 0). */
 function tinyGraph(nodeCount: number, edges: [number, number][]) {
-  return buildAdjacencyGraph(nodeCount, Int32Array.from(edges.map((e) => e[0])), Int32Array.from(edges.map((e) => e[1])), new Int32Array(edges.length));
+  return buildAdjacencyGraph(
+    nodeCount,
+    Int32Array.from(edges.map((e) => e[0])),
+    Int32Array.from(edges.map((e) => e[1])),
+    new Int32Array(edges.length),
+  );
 }
 
 /**
  * The exact PPR of the undirected walk, as numpy would solve it: (I − d·W − d·p·1_danglingᵀ) x = (1 − d) p,
  * W[v][u] = (slots between u and v) / degree(u), everything restricted to the mask.
  */
-function exactPpr(nodeCount: number, edges: [number, number][], p: number[], damping: number, mask: number[] = new Array(nodeCount).fill(1)): number[] {
+function exactPpr(
+  nodeCount: number,
+  edges: [number, number][],
+  p: number[],
+  damping: number,
+  mask: number[] = new Array(nodeCount).fill(1),
+): number[] {
   const n = nodeCount;
   const slots = Array.from({ length: n }, () => new Array<number>(n).fill(0));
   for (const [a, b] of edges) {
@@ -27,7 +56,12 @@ function exactPpr(nodeCount: number, edges: [number, number][], p: number[], dam
     slots[b][a]++;
   }
   const degree = slots.map((row) => row.reduce((sum, value) => sum + value, 0));
-  const a = Array.from({ length: n }, (_, v) => Array.from({ length: n }, (_, u) => (v === u ? 1 : 0) - (degree[u] ? (damping * slots[u][v]) / degree[u] : mask[u] ? damping * p[v] : 0)));
+  const a = Array.from({ length: n }, (_, v) =>
+    Array.from(
+      { length: n },
+      (_, u) => (v === u ? 1 : 0) - (degree[u] ? (damping * slots[u][v]) / degree[u] : mask[u] ? damping * p[v] : 0),
+    ),
+  );
   const b = p.map((value) => (1 - damping) * value);
   // Gaussian elimination with partial pivoting.
   for (let col = 0; col < n; col++) {
@@ -48,20 +82,43 @@ function exactPpr(nodeCount: number, edges: [number, number][], p: number[], dam
 describe('undirected CSR', () => {
   it('gives every edge a slot at each end, direction in the code, rows sorted by neighbour', () => {
     // 2 → 0 (label 1), 0 → 1 (label 0), 1 → 1 (self-loop, label 2), 0 → 2 (label 0)
-    const graph = buildAdjacencyGraph(3, Int32Array.from([2, 0, 1, 0]), Int32Array.from([0, 1, 1, 2]), Int32Array.from([1, 0, 2, 0]));
+    const graph = buildAdjacencyGraph(
+      3,
+      Int32Array.from([2, 0, 1, 0]),
+      Int32Array.from([0, 1, 1, 2]),
+      Int32Array.from([1, 0, 2, 0]),
+    );
     const neighbors = (v: number) => [...graph.neighbors.subarray(graph.offsets[v], graph.offsets[v + 1])];
-    const slots = (v: number) => neighbors(v).map((u, i) => [u, graph.codes[graph.offsets[v] + i]]).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+    const slots = (v: number) =>
+      neighbors(v)
+        .map((u, i) => [u, graph.codes[graph.offsets[v] + i]])
+        .sort((a, b) => a[0] - b[0] || a[1] - b[1]);
     expect(neighbors(0)).toEqual([1, 2, 2]);
     expect(neighbors(1)).toEqual([0, 1, 1]);
-    expect(slots(0)).toEqual([[1, 0], [2, ~1], [2, 0]]);
-    expect(slots(1)).toEqual([[0, ~0], [1, ~2], [1, 2]]);
-    expect(slots(2)).toEqual([[0, ~0], [0, 1]]);
+    expect(slots(0)).toEqual([
+      [1, 0],
+      [2, ~1],
+      [2, 0],
+    ]);
+    expect(slots(1)).toEqual([
+      [0, ~0],
+      [1, ~2],
+      [1, 2],
+    ]);
+    expect(slots(2)).toEqual([
+      [0, ~0],
+      [0, 1],
+    ]);
   });
 });
 
 describe('personalized PageRank', () => {
   it('matches the closed form on one edge: x_a = (1 − d) / (1 − d²), x_b = d · x_a', () => {
-    const { scores, converged } = personalizedPageRank(tinyGraph(2, [[0, 1]]), new Map([[0, 1]]), null, { damping: 0.85, tolerance: 1e-14, maxIterations: 1000 });
+    const { scores, converged } = personalizedPageRank(tinyGraph(2, [[0, 1]]), new Map([[0, 1]]), null, {
+      damping: 0.85,
+      tolerance: 1e-14,
+      maxIterations: 1000,
+    });
     expect(converged).toBe(true);
     expect(scores[0]).toBeCloseTo(0.15 / (1 - 0.85 ** 2), 10); // 0.540540…
     expect(scores[1]).toBeCloseTo((0.85 * 0.15) / (1 - 0.85 ** 2), 10); // 0.459459…
@@ -69,17 +126,42 @@ describe('personalized PageRank', () => {
 
   it('matches the exact linear solve on a small graph with a dangling node, a self-loop and two weighted seeds', () => {
     // 0 → 1 → 2 → 0, 2 → 3, 3 → 3 (self-loop), 4 isolated (dangling), 5 ← 2 and 5 → 1 (parallel path)
-    const edges: [number, number][] = [[0, 1], [1, 2], [2, 0], [2, 3], [3, 3], [2, 5], [5, 1], [2, 5]];
+    const edges: [number, number][] = [
+      [0, 1],
+      [1, 2],
+      [2, 0],
+      [2, 3],
+      [3, 3],
+      [2, 5],
+      [5, 1],
+      [2, 5],
+    ];
     const p = [0.75, 0, 0, 0, 0.25, 0];
     const expected = exactPpr(6, edges, p, 0.85);
-    const { scores, iterations } = personalizedPageRank(tinyGraph(6, edges), new Map([[0, 3], [4, 1]]), null, { damping: 0.85, tolerance: 1e-13, maxIterations: 1000 });
+    const { scores, iterations } = personalizedPageRank(
+      tinyGraph(6, edges),
+      new Map([
+        [0, 3],
+        [4, 1],
+      ]),
+      null,
+      { damping: 0.85, tolerance: 1e-13, maxIterations: 1000 },
+    );
     for (let v = 0; v < 6; v++) expect(scores[v]).toBeCloseTo(expected[v], 9);
     expect(scores.reduce((sum, value) => sum + value, 0)).toBeCloseTo(1, 12);
     expect(iterations).toBeGreaterThan(10);
   });
 
   it('walks edges in both directions: a node pointing at the seed gets mass', () => {
-    const { scores } = personalizedPageRank(tinyGraph(3, [[1, 0], [2, 1]]), new Map([[0, 1]]), null, { damping: 0.85 });
+    const { scores } = personalizedPageRank(
+      tinyGraph(3, [
+        [1, 0],
+        [2, 1],
+      ]),
+      new Map([[0, 1]]),
+      null,
+      { damping: 0.85 },
+    );
     expect(scores[1]).toBeGreaterThan(0);
     expect(scores[2]).toBeGreaterThan(0);
     expect(scores[1]).toBeGreaterThan(scores[2]);
@@ -89,10 +171,24 @@ describe('personalized PageRank', () => {
   });
 
   it('applies a mask without rebuilding: masked nodes hold nothing and do not count in degrees', () => {
-    const edges: [number, number][] = [[0, 1], [1, 2], [2, 3], [3, 0], [1, 3]];
+    const edges: [number, number][] = [
+      [0, 1],
+      [1, 2],
+      [2, 3],
+      [3, 0],
+      [1, 3],
+    ];
     const mask = [1, 1, 0, 1];
     const expected = exactPpr(4, edges, [0, 1, 0, 0], 0.85, mask);
-    const { scores, activeCount } = personalizedPageRank(tinyGraph(4, edges), new Map([[1, 1], [2, 5]]), Uint8Array.from(mask), { damping: 0.85, tolerance: 1e-13, maxIterations: 1000 });
+    const { scores, activeCount } = personalizedPageRank(
+      tinyGraph(4, edges),
+      new Map([
+        [1, 1],
+        [2, 5],
+      ]),
+      Uint8Array.from(mask),
+      { damping: 0.85, tolerance: 1e-13, maxIterations: 1000 },
+    );
     expect(activeCount).toBe(3);
     expect(scores[2]).toBe(0);
     for (let v = 0; v < 4; v++) expect(scores[v]).toBeCloseTo(expected[v], 9);
@@ -103,12 +199,18 @@ describe('personalized PageRank', () => {
     const loose = personalizedPageRank(tinyGraph(50, ring), new Map([[0, 1]]), null, { damping: 0.85 });
     expect(loose.converged).toBe(true);
     expect(loose.iterations).toBeLessThan(100);
-    const capped = personalizedPageRank(tinyGraph(50, ring), new Map([[0, 1]]), null, { damping: 0.85, tolerance: 0, maxIterations: 7 });
+    const capped = personalizedPageRank(tinyGraph(50, ring), new Map([[0, 1]]), null, {
+      damping: 0.85,
+      tolerance: 0,
+      maxIterations: 7,
+    });
     expect(capped).toMatchObject({ converged: false, iterations: 7 });
   });
 
   it('gives nothing when no seed is in scope', () => {
-    const { scores } = personalizedPageRank(tinyGraph(2, [[0, 1]]), new Map([[0, 1]]), Uint8Array.from([0, 1]), { damping: 0.85 });
+    const { scores } = personalizedPageRank(tinyGraph(2, [[0, 1]]), new Map([[0, 1]]), Uint8Array.from([0, 1]), {
+      damping: 0.85,
+    });
     expect([...scores]).toEqual([0, 0]);
   });
 
@@ -120,7 +222,13 @@ describe('personalized PageRank', () => {
   });
 
   it('bounds the region to the nodes nearest the seeds when the scope is larger than max_graph_nodes', () => {
-    const path: [number, number][] = [[0, 1], [1, 2], [2, 3], [3, 4], [5, 4]];
+    const path: [number, number][] = [
+      [0, 1],
+      [1, 2],
+      [2, 3],
+      [3, 4],
+      [5, 4],
+    ];
     const graph = tinyGraph(6, path);
     expect(seedRegion(graph, [2], null, 10)).toBeNull();
     expect([...seedRegion(graph, [2], null, 3)!]).toEqual([0, 1, 1, 1, 0, 0]);
@@ -154,7 +262,9 @@ describe('graph search', () => {
     await addEdge(db, 'de', 'D', 'taught at', 'E');
     await addChunk(db, 'c1', 's1', 'Marie Curie discovered polonium.', ['A', 'B']);
     await addChunk(db, 'c2', 's1', 'Pierre Curie taught physics at the Sorbonne.', ['D', 'E']);
-    await addChunk(db, 'X', 's1', 'Uranium residues shipped from the Bohemian pits at Jachymov in the Ore Mountains.', ['C']);
+    await addChunk(db, 'X', 's1', 'Uranium residues shipped from the Bohemian pits at Jachymov in the Ore Mountains.', [
+      'C',
+    ]);
     await addChunk(db, 'c4', 's1', 'The weather in Lisbon is mild in spring.', ['Z']);
   }
 
@@ -165,7 +275,10 @@ describe('graph search', () => {
     const context = testContext(t.db);
     // Keyword (FTS5 over chunks, any query term) and vector search both miss X.
     const terms = ['what', 'did', 'marie', 'curie', 'discover'].map((term) => `"${term}"`).join(' OR ');
-    const keyword = (await t.db.raw('SELECT d.id FROM fts_chunks f JOIN document_chunks d ON d.rowid = f.rowid WHERE fts_chunks MATCH ? ORDER BY bm25(fts_chunks)', [terms])) as { id: string }[];
+    const keyword = (await t.db.raw(
+      'SELECT d.id FROM fts_chunks f JOIN document_chunks d ON d.rowid = f.rowid WHERE fts_chunks MATCH ? ORDER BY bm25(fts_chunks)',
+      [terms],
+    )) as { id: string }[];
     expect(keyword.map((row) => row.id)).not.toContain('X');
     expect(keyword.length).toBeGreaterThan(0);
     const vector = await exactSearch(t.db, 'chunk', query, 100, 0.3);
@@ -203,7 +316,12 @@ describe('graph search', () => {
     const result = await createGraphSearch(testDeps)(narrow, query, everywhere, 10);
     expect(result.items.filter((item) => item.kind === 'node')).toHaveLength(2);
     expect(result.triples).toHaveLength(1);
-    const places = await createGraphSearch(testDeps)(testContext(t.db), query, { sourceIds: null, templateId: 'place' }, 10);
+    const places = await createGraphSearch(testDeps)(
+      testContext(t.db),
+      query,
+      { sourceIds: null, templateId: 'place' },
+      10,
+    );
     const nodes = places.items.filter((item) => item.kind === 'node').map((item) => item.id);
     expect(nodes.length).toBeGreaterThan(0);
     expect(nodes.every((id) => ['C', 'E', 'Z'].includes(id))).toBe(true);
@@ -228,7 +346,9 @@ describe('graph search', () => {
 
     // Edits the adjacency does not hold leave it (and its version) alone.
     const before = await readGraphVersion(db);
-    await db('graph_nodes').where({ id: 'A' }).update({ properties: '{"born":1867}', label: 'Marie Skłodowska Curie', position_x: 3 });
+    await db('graph_nodes')
+      .where({ id: 'A' })
+      .update({ properties: '{"born":1867}', label: 'Marie Skłodowska Curie', position_x: 3 });
     await addChunk(db, 'c5', 's1', 'Another passage.', ['A']);
     expect((await readGraphVersion(db)).structure).toBe(before.structure);
     expect(await graphAdjacency(db)).toBe(first);
@@ -239,7 +359,12 @@ describe('graph search', () => {
     const search = createGraphSearch(testDeps);
     expect((await search(testContext(db), query, everywhere, 20)).items.map((item) => item.id)).not.toContain('F');
     const scope = { db, database: 'test', events: new GraphEventBus() };
-    const edge = await createEdge(scope, { template_id: 'rel', source_node_id: 'A', target_node_id: 'F', label: 'born in' });
+    const edge = await createEdge(scope, {
+      template_id: 'rel',
+      source_node_id: 'A',
+      target_node_id: 'F',
+      label: 'born in',
+    });
     const second = await graphAdjacency(db);
     expect(second).not.toBe(first);
     expect(second.edgeCount).toBe(5);
@@ -285,7 +410,8 @@ describe('graph search', () => {
     await addChunk(db, 'cF', 's2', 'The committee met in December.', ['F']);
     await addChunk(db, 'cG', 's2', 'Radium glows faintly.', ['G']);
     const search = createGraphSearch(testDeps);
-    const ids = async (scope: SearchScope = everywhere, text = 'Marie Curie') => (await search(testContext(db), text, scope, 20)).items.map((item) => item.id);
+    const ids = async (scope: SearchScope = everywhere, text = 'Marie Curie') =>
+      (await search(testContext(db), text, scope, 20)).items.map((item) => item.id);
 
     const adjacency = await graphAdjacency(db);
     expect((await scopeMask(db, adjacency, everywhere, (await readGraphVersion(db)).scope)).mask).toBeNull();

@@ -21,7 +21,12 @@ describe('ranking window of a very common query', () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'keyword-window-'));
     db = openSqlite(path.join(dir, 'app.db'));
     await new Migrator(path.join(dir, 'backups')).apply(db);
-    context = { db, database: 'default', settings: defaultSettings(), embeddings: undefined as unknown as SearchContext['embeddings'] };
+    context = {
+      db,
+      database: 'default',
+      settings: defaultSettings(),
+      embeddings: undefined as unknown as SearchContext['embeddings'],
+    };
     const at = new Date().toISOString();
     await db('sources').insert([
       { id: 'old', filename: 'old.txt', enabled: true, created_at: at, updated_at: at },
@@ -29,11 +34,15 @@ describe('ranking window of a very common query', () => {
     ]);
     // The oldest chunks score best for "common" (it fills them); the budget's worth of newer ones follow.
     const rows = Array.from({ length: commonTermRows + extra }, (_, index) => ({
-      id: `c${index}`, source_id: index < extra ? 'old' : 'new', chunk_index: index, created_at: at,
+      id: `c${index}`,
+      source_id: index < extra ? 'old' : 'new',
+      chunk_index: index,
+      created_at: at,
       content: index < extra ? 'common common common' : `common filler words number ${index}`,
     }));
     await db.transaction(async (trx) => {
-      for (let start = 0; start < rows.length; start += 500) await trx('document_chunks').insert(rows.slice(start, start + 500));
+      for (let start = 0; start < rows.length; start += 500)
+        await trx('document_chunks').insert(rows.slice(start, start + 500));
     });
   }, 120_000);
   afterAll(async () => {
@@ -51,7 +60,13 @@ describe('ranking window of a very common query', () => {
     expect(await search('common common')).toHaveLength(5);
     expect((await search('common number')).length).toBe(5);
     // A rare term: all its matches (old ones too) compete.
-    await db('document_chunks').insert({ id: 'rare_old', source_id: 'old', chunk_index: 999_999, content: 'zanzibar common', created_at: new Date().toISOString() });
+    await db('document_chunks').insert({
+      id: 'rare_old',
+      source_id: 'old',
+      chunk_index: 999_999,
+      content: 'zanzibar common',
+      created_at: new Date().toISOString(),
+    });
     expect(await search('zanzibar')).toEqual(['rare_old']);
     // A common word is not required when the query has a rarer one: no chunk holds both, yet it is found.
     expect(await search('zanzibar number')).toEqual(['rare_old']);

@@ -24,7 +24,12 @@ describe('keyword search', () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'keyword-'));
     db = openSqlite(path.join(dir, 'app.db'));
     await new Migrator(path.join(dir, 'backups')).apply(db);
-    context = { db, database: 'default', settings: defaultSettings(), embeddings: undefined as unknown as SearchContext['embeddings'] };
+    context = {
+      db,
+      database: 'default',
+      settings: defaultSettings(),
+      embeddings: undefined as unknown as SearchContext['embeddings'],
+    };
     const at = new Date().toISOString();
     await db('graph_templates').insert([
       { id: 'tpl_a', name: 'A', template_type: 'node', properties: '[]', created_at: at, updated_at: at },
@@ -35,7 +40,13 @@ describe('keyword search', () => {
       { id: 'off', filename: null, title: 'Off title', enabled: false, created_at: at, updated_at: at },
     ]);
     // The disabled source holds the 30 strongest chunks for "alpha": more than a limit of 2 over-fetches.
-    const chunk = (id: string, source: string, index: number, content: string) => ({ id, source_id: source, chunk_index: index, content, created_at: at });
+    const chunk = (id: string, source: string, index: number, content: string) => ({
+      id,
+      source_id: source,
+      chunk_index: index,
+      content,
+      created_at: at,
+    });
     await db('document_chunks').insert([
       ...Array.from({ length: 30 }, (_, index) => chunk(`off_${index}`, 'off', index, 'alpha alpha alpha')),
       chunk('on_0', 'on', 0, 'alpha is mentioned once among many other words in this longer chunk of text'),
@@ -48,8 +59,13 @@ describe('keyword search', () => {
       { id: 'owned_off', template_id: 'tpl_a', label: 'Gamma owned off', source_id: null },
       { id: 'owned_both', template_id: 'tpl_b', label: 'Gamma owned both', source_id: null },
     ];
-    await db('graph_nodes').insert(nodes.map((node) => ({ ...node, properties: '{}', created_at: at, updated_at: at })));
-    await indexNewNodes(db, nodes.map((node) => ({ ...node, properties: node.id === 'manual' ? { note: 'delta' } : {} })));
+    await db('graph_nodes').insert(
+      nodes.map((node) => ({ ...node, properties: '{}', created_at: at, updated_at: at })),
+    );
+    await indexNewNodes(
+      db,
+      nodes.map((node) => ({ ...node, properties: node.id === 'manual' ? { note: 'delta' } : {} })),
+    );
     await db('node_sources').insert([
       { node_id: 'owned_off', source_id: 'off' },
       { node_id: 'owned_both', source_id: 'off' },
@@ -68,12 +84,23 @@ describe('keyword search', () => {
   });
 
   it('shows a node unless every source it has is disabled; a source scope keeps only its nodes', async () => {
-    expect((await ids('gamma')).filter((id) => id.startsWith('node:')).sort()).toEqual(['node:manual', 'node:owned_both', 'node:row_on']);
-    expect((await ids('gamma', { sourceIds: ['on'], templateId: null })).sort()).toEqual(['chunk:on_1', 'node:owned_both', 'node:row_on']);
+    expect((await ids('gamma')).filter((id) => id.startsWith('node:')).sort()).toEqual([
+      'node:manual',
+      'node:owned_both',
+      'node:row_on',
+    ]);
+    expect((await ids('gamma', { sourceIds: ['on'], templateId: null })).sort()).toEqual([
+      'chunk:on_1',
+      'node:owned_both',
+      'node:row_on',
+    ]);
     expect(await ids('gamma', { sourceIds: ['off'], templateId: null })).toEqual([]);
     expect(await ids('gamma', { sourceIds: [], templateId: null })).toEqual([]);
     // A template keeps its nodes and no chunk.
-    expect((await ids('gamma', { sourceIds: null, templateId: 'tpl_b' })).sort()).toEqual(['node:owned_both', 'node:row_on']);
+    expect((await ids('gamma', { sourceIds: null, templateId: 'tpl_b' })).sort()).toEqual([
+      'node:owned_both',
+      'node:row_on',
+    ]);
   });
 
   it('falls back to any term, and says so', async () => {
@@ -87,8 +114,14 @@ describe('keyword search', () => {
 
   it('scores each list relative to its best hit and interleaves them, nodes first on a tie', () => {
     const merged = mergeKeywordRankings(
-      [{ id: 'n1', rank: -10 }, { id: 'n2', rank: -5 }],
-      [{ id: 'c1', rank: -2 }, { id: 'c2', rank: -1.8 }],
+      [
+        { id: 'n1', rank: -10 },
+        { id: 'n2', rank: -5 },
+      ],
+      [
+        { id: 'c1', rank: -2 },
+        { id: 'c2', rank: -1.8 },
+      ],
       10,
     );
     expect(merged).toEqual([
@@ -108,16 +141,52 @@ describe('keyword search', () => {
       { kind: 'chunk', id: 'on_1', score: 0.6 },
     ]);
     expect(results).toEqual([
-      { result_type: 'chunk', score: 0.9, node: null, chunk: { chunk_id: 'off_0', source_id: 'off', chunk_index: 0, content: 'alpha alpha alpha', page_number: null, section: null, filename: 'Off title' } },
-      { result_type: 'node', score: 0.7, chunk: null, node: { id: 'manual', label: 'Gamma manual', template_id: 'tpl_a', edge_count: 0 } },
-      { result_type: 'chunk', score: 0.6, node: null, chunk: { chunk_id: 'on_1', source_id: 'on', chunk_index: 1, content: 'alpha alpha and gamma', page_number: null, section: null, filename: 'on.txt' } },
+      {
+        result_type: 'chunk',
+        score: 0.9,
+        node: null,
+        chunk: {
+          chunk_id: 'off_0',
+          source_id: 'off',
+          chunk_index: 0,
+          content: 'alpha alpha alpha',
+          page_number: null,
+          section: null,
+          filename: 'Off title',
+        },
+      },
+      {
+        result_type: 'node',
+        score: 0.7,
+        chunk: null,
+        node: { id: 'manual', label: 'Gamma manual', template_id: 'tpl_a', edge_count: 0 },
+      },
+      {
+        result_type: 'chunk',
+        score: 0.6,
+        node: null,
+        chunk: {
+          chunk_id: 'on_1',
+          source_id: 'on',
+          chunk_index: 1,
+          content: 'alpha alpha and gamma',
+          page_number: null,
+          section: null,
+          filename: 'on.txt',
+        },
+      },
     ]);
     expect(await hydrate(db, [])).toEqual([]);
   });
 
   it('refuses a mode that is not registered with 422', async () => {
-    await expect(runSearch(context, 'no-such-mode' as never, 'x', everywhere, 5)).rejects.toMatchObject({ kind: 'invalid', code: 'VALIDATION_FAILED' });
-    await expect(runSearch(context, 'toString' as never, 'x', everywhere, 5)).rejects.toMatchObject({ kind: 'invalid' });
+    await expect(runSearch(context, 'no-such-mode' as never, 'x', everywhere, 5)).rejects.toMatchObject({
+      kind: 'invalid',
+      code: 'VALIDATION_FAILED',
+    });
+    await expect(runSearch(context, 'toString' as never, 'x', everywhere, 5)).rejects.toMatchObject({
+      kind: 'invalid',
+    });
     expect((await runSearch(context, 'keyword', 'gamma', everywhere, 5)).items.length).toBeGreaterThan(0);
   });
 });

@@ -27,15 +27,49 @@ describe('migration 0005 (node vectors)', () => {
     await new Migrator(path.join(dir, 'backups'), before0005).apply(db);
     const at = new Date().toISOString();
     const hundred = Array.from({ length: 100 }, (_, index) => index / 100);
-    await db('graph_templates').insert({ id: 't', name: 'Thing', template_type: 'node', properties: '[]', embedding: JSON.stringify([1, 0]), embedding_model: 'm2', embedding_dimensions: 2, created_at: at, updated_at: at });
+    await db('graph_templates').insert({
+      id: 't',
+      name: 'Thing',
+      template_type: 'node',
+      properties: '[]',
+      embedding: JSON.stringify([1, 0]),
+      embedding_model: 'm2',
+      embedding_dimensions: 2,
+      created_at: at,
+      updated_at: at,
+    });
     await db('sources').insert({ id: 's', created_at: at, updated_at: at });
     await db('document_chunks').insert({ id: 'c', source_id: 's', chunk_index: 0, content: 'text', created_at: at });
-    await db('chunk_embeddings').insert({ chunk_id: 'c', model: 'm100', dimensions: 100, vector: encodeVector(new Float32Array(100)) });
-    const node = (id: string, embedding: string | null) => ({ id, template_id: 't', label: id, properties: '{}', embedding, created_at: at, updated_at: at });
-    await db('graph_nodes').insert([node('n100', JSON.stringify(hundred)), node('n3', '[1,2,3]'), node('none', null), node('broken', '[1,"x"]'), node('garbage', '{oops')]);
+    await db('chunk_embeddings').insert({
+      chunk_id: 'c',
+      model: 'm100',
+      dimensions: 100,
+      vector: encodeVector(new Float32Array(100)),
+    });
+    const node = (id: string, embedding: string | null) => ({
+      id,
+      template_id: 't',
+      label: id,
+      properties: '{}',
+      embedding,
+      created_at: at,
+      updated_at: at,
+    });
+    await db('graph_nodes').insert([
+      node('n100', JSON.stringify(hundred)),
+      node('n3', '[1,2,3]'),
+      node('none', null),
+      node('broken', '[1,"x"]'),
+      node('garbage', '{oops'),
+    ]);
 
     await new Migrator(path.join(dir, 'backups')).apply(db);
-    const rows = (await db('node_embeddings').orderBy('node_id').select()) as { node_id: string; model: string; dimensions: number; vector: Buffer }[];
+    const rows = (await db('node_embeddings').orderBy('node_id').select()) as {
+      node_id: string;
+      model: string;
+      dimensions: number;
+      vector: Buffer;
+    }[];
     expect(rows.map(({ node_id, model, dimensions }) => ({ node_id, model, dimensions }))).toEqual([
       { node_id: 'n100', model: 'm100', dimensions: 100 },
       { node_id: 'n3', model: 'user', dimensions: 3 },
@@ -44,10 +78,22 @@ describe('migration 0005 (node vectors)', () => {
     expect(decodeVector(rows[0].vector, 100)[42]).toBeCloseTo(0.42, 6);
 
     // Template vector writes are numbered, whichever statement makes them.
-    const seq = async (id: string) => ((await db('graph_templates').where({ id }).first('embedding_seq')) as { embedding_seq: number | null }).embedding_seq;
+    const seq = async (id: string) =>
+      ((await db('graph_templates').where({ id }).first('embedding_seq')) as { embedding_seq: number | null })
+        .embedding_seq;
     const first = await seq('t');
     expect(first).toEqual(expect.any(Number));
-    await db('graph_templates').insert({ id: 'u', name: 'Other', template_type: 'node', properties: '[]', embedding: '[0,1]', embedding_model: 'm2', embedding_dimensions: 2, created_at: at, updated_at: at });
+    await db('graph_templates').insert({
+      id: 'u',
+      name: 'Other',
+      template_type: 'node',
+      properties: '[]',
+      embedding: '[0,1]',
+      embedding_model: 'm2',
+      embedding_dimensions: 2,
+      created_at: at,
+      updated_at: at,
+    });
     expect(await seq('u')).toBe(first! + 1);
     await db('graph_templates').where({ id: 't' }).update({ embedding: '[0.5,0.5]' });
     expect(await seq('t')).toBe(first! + 2);

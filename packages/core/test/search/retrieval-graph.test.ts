@@ -14,7 +14,8 @@ describe('retrieval graph', () => {
   });
   afterEach(() => t.close());
 
-  const source = (id: string, title: string) => t.db('sources').insert({ id, title, filename: title, enabled: true, created_at: at, updated_at: at });
+  const source = (id: string, title: string) =>
+    t.db('sources').insert({ id, title, filename: title, enabled: true, created_at: at, updated_at: at });
   const extracted = async (id: string, label: string, sources: string[]) => {
     await addNode(t.db, id, label, { sources });
     await t.db('graph_nodes').where({ id }).update({ name_key: label.toLowerCase(), extracted: true });
@@ -41,10 +42,21 @@ describe('retrieval graph', () => {
     // Extraction missed the director in the film's passage, and named him in full in his own.
     await extracted('full', 'Frank William George Lloyd', ['lloyd']);
     await addChunk(t.db, 'cf', 'film', 'Madame X is a 1916 silent film directed by Frank Lloyd.', ['madame']);
-    await addChunk(t.db, 'cl', 'lloyd', 'Frank William George Lloyd, 1886 – 1960, Australian screenwriter and producer.', ['full']);
+    await addChunk(
+      t.db,
+      'cl',
+      'lloyd',
+      'Frank William George Lloyd, 1886 – 1960, Australian screenwriter and producer.',
+      ['full'],
+    );
     const query = 'Where was the director of film Madame X born?';
-    const terms = ['where', 'was', 'the', 'director', 'of', 'film', 'madame', 'x', 'born'].map((term) => `"${term}"`).join(' OR ');
-    const keyword = (await t.db.raw('SELECT d.id FROM fts_chunks f JOIN document_chunks d ON d.rowid = f.rowid WHERE fts_chunks MATCH ?', [terms])) as { id: string }[];
+    const terms = ['where', 'was', 'the', 'director', 'of', 'film', 'madame', 'x', 'born']
+      .map((term) => `"${term}"`)
+      .join(' OR ');
+    const keyword = (await t.db.raw(
+      'SELECT d.id FROM fts_chunks f JOIN document_chunks d ON d.rowid = f.rowid WHERE fts_chunks MATCH ?',
+      [terms],
+    )) as { id: string }[];
     expect(keyword.map((row) => row.id)).toEqual(['cf']);
 
     const search = createGraphSearch(testDeps);
@@ -54,7 +66,10 @@ describe('retrieval graph', () => {
     expect(found.items.every((item) => item.score > 0 && item.score <= 1)).toBe(true);
 
     // Without the title there is no way from the film to him.
-    await t.db('sources').where({ id: 'lloyd' }).update({ title: 'notes.txt', filename: 'notes.txt', updated_at: 'later' });
+    await t
+      .db('sources')
+      .where({ id: 'lloyd' })
+      .update({ title: 'notes.txt', filename: 'notes.txt', updated_at: 'later' });
     const untitled = await search(testContext(t.db), query, everywhere, 10);
     expect(untitled.items.map((item) => item.id)).not.toContain('cl');
   });
@@ -76,7 +91,14 @@ describe('retrieval graph', () => {
     const version = await readGraphVersion(t.db);
     const graph = await passageGraph(t.db, await graphAdjacency(t.db, version), version);
     expect(graph.entityPassages[graph.entities.index.get('babbage')!]).toBe(2);
-    await t.db('source_citations').insert({ id: 'c3:babbage', entity_uri: 'babbage', source_id: 's3', chunk_id: 'c3', confidence: 0.9, created_at: at });
+    await t.db('source_citations').insert({
+      id: 'c3:babbage',
+      entity_uri: 'babbage',
+      source_id: 's3',
+      chunk_id: 'c3',
+      confidence: 0.9,
+      created_at: at,
+    });
     const later = await readGraphVersion(t.db);
     const rebuilt = await passageGraph(t.db, await graphAdjacency(t.db, later), later);
     expect(rebuilt).not.toBe(graph);

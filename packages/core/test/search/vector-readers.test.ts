@@ -38,7 +38,10 @@ afterEach(async () => {
 });
 
 async function openWriter(): Promise<VectorStore> {
-  const store = await VectorStore.open(dir, 'chunks', identity, db, chunkVectorSource, { checkpointIntervalMs: 3_600_000, checkpointWrites: 1_000_000 });
+  const store = await VectorStore.open(dir, 'chunks', identity, db, chunkVectorSource, {
+    checkpointIntervalMs: 3_600_000,
+    checkpointWrites: 1_000_000,
+  });
   stores.push(store);
   return store;
 }
@@ -49,7 +52,11 @@ function randomUnit(): Float32Array {
   return vector.map((value) => value / norm);
 }
 
-interface Row { label: number; vector: Float32Array; id: string }
+interface Row {
+  label: number;
+  vector: Float32Array;
+  id: string;
+}
 
 /** Commits chunks with their vectors to SQLite, as indexing does. */
 async function insertChunks(count: number, model = identity.model): Promise<Row[]> {
@@ -58,8 +65,19 @@ async function insertChunks(count: number, model = identity.model): Promise<Row[
   for (let i = 0; i < count; i += 1) {
     const id = `chunk-${(nextChunk += 1)}`;
     const vector = randomUnit();
-    await db('document_chunks').insert({ id, source_id: 's1', chunk_index: nextChunk, content: `chunk ${nextChunk}`, created_at: at });
-    await db('chunk_embeddings').insert({ chunk_id: id, model, dimensions: identity.dimensions, vector: encodeVector(vector) });
+    await db('document_chunks').insert({
+      id,
+      source_id: 's1',
+      chunk_index: nextChunk,
+      content: `chunk ${nextChunk}`,
+      created_at: at,
+    });
+    await db('chunk_embeddings').insert({
+      chunk_id: id,
+      model,
+      dimensions: identity.dimensions,
+      vector: encodeVector(vector),
+    });
     const [{ rowid }] = (await db('document_chunks').where({ id }).select('rowid')) as { rowid: number }[];
     rows.push({ label: rowid, vector, id });
   }
@@ -67,7 +85,8 @@ async function insertChunks(count: number, model = identity.model): Promise<Row[
 }
 
 const reader = () => readers.reader(db, 'chunks', identity);
-const top = async (vector: Float32Array, k = 1, filter?: (label: number) => boolean) => (await reader().search(vector, k, filter)).map((hit) => hit.label);
+const top = async (vector: Float32Array, k = 1, filter?: (label: number) => boolean) =>
+  (await reader().search(vector, k, filter)).map((hit) => hit.label);
 
 describe('vector readers', () => {
   it('cover the vectors SQLite has and the loaded checkpoint lacks, by an exact scan, until the index has them', async () => {
@@ -91,10 +110,13 @@ describe('vector readers', () => {
 
     await writer.upsert([...rows.slice(20), ...later]);
     await writer.flush();
-    await vi.waitFor(async () => {
-      await reader().search(rows[0].vector, 1);
-      expect(reader().tailSize).toBe(0);
-    }, { timeout: 2_000, interval: 20 });
+    await vi.waitFor(
+      async () => {
+        await reader().search(rows[0].vector, 1);
+        expect(reader().tailSize).toBe(0);
+      },
+      { timeout: 2_000, interval: 20 },
+    );
     expect(await reader().size()).toBe(33);
     expect(await top(later[2].vector)).toEqual([later[2].label]);
   });
@@ -120,7 +142,12 @@ describe('vector readers', () => {
     expect(await top(rows[3].vector)).toEqual([rows[3].label]);
 
     const moved = randomUnit();
-    await db.raw('INSERT OR REPLACE INTO chunk_embeddings (chunk_id, model, dimensions, vector) VALUES (?, ?, ?, ?)', [rows[3].id, identity.model, 16, encodeVector(moved)]);
+    await db.raw('INSERT OR REPLACE INTO chunk_embeddings (chunk_id, model, dimensions, vector) VALUES (?, ?, ?, ?)', [
+      rows[3].id,
+      identity.model,
+      16,
+      encodeVector(moved),
+    ]);
     const [hit] = await reader().search(moved, 1);
     expect(hit).toMatchObject({ label: rows[3].label });
     expect(hit.similarity).toBeCloseTo(1, 5);
@@ -130,10 +157,13 @@ describe('vector readers', () => {
     // The writer applies the replacement and checkpoints: the tail entry goes, the index answers alike.
     await writer.upsert([{ label: rows[3].label, vector: moved }]);
     await writer.flush();
-    await vi.waitFor(async () => {
-      await reader().search(moved, 1);
-      expect(reader().tailSize).toBe(0);
-    }, { timeout: 2_000, interval: 20 });
+    await vi.waitFor(
+      async () => {
+        await reader().search(moved, 1);
+        expect(reader().tailSize).toBe(0);
+      },
+      { timeout: 2_000, interval: 20 },
+    );
     expect(await top(moved)).toEqual([rows[3].label]);
   });
 
@@ -172,10 +202,13 @@ describe('vector readers', () => {
       for (const row of [...rows, ...later]) expect(await top(row.vector)).toEqual([row.label]);
       expect(reader().tailSize).toBe(2);
       await writer.upsert(later.slice(2));
-      await vi.waitFor(async () => {
-        await reader().search(rows[0].vector, 1);
-        expect(reader().tailSize).toBe(0);
-      }, { timeout: 2_000, interval: 20 });
+      await vi.waitFor(
+        async () => {
+          await reader().search(rows[0].vector, 1);
+          expect(reader().tailSize).toBe(0);
+        },
+        { timeout: 2_000, interval: 20 },
+      );
       expect(await reader().size()).toBe(10);
     } finally {
       unregisterLocalStore(dir, 'chunks', writer);
@@ -188,7 +221,12 @@ describe('vector readers', () => {
     await writer.upsert(rows);
     await writer.flush();
     await top(rows[0].vector);
-    await db('document_chunks').whereIn('id', rows.slice(7).map((row) => row.id)).delete();
+    await db('document_chunks')
+      .whereIn(
+        'id',
+        rows.slice(7).map((row) => row.id),
+      )
+      .delete();
     await writer.remove(rows.slice(7).map((row) => row.label));
     // The reader's checkpoint still holds the deleted labels: callers map labels to rows, which drops them.
     await top(rows[0].vector);

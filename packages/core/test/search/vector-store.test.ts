@@ -59,8 +59,19 @@ async function insertChunks(count: number, model = identity.model): Promise<{ la
   for (let i = 0; i < count; i += 1) {
     const id = `chunk-${(nextChunk += 1)}`;
     const vector = randomUnit(identity.dimensions);
-    await db('document_chunks').insert({ id, source_id: 's1', chunk_index: nextChunk, content: `chunk ${nextChunk}`, created_at: at });
-    await db('chunk_embeddings').insert({ chunk_id: id, model, dimensions: identity.dimensions, vector: encodeVector(vector) });
+    await db('document_chunks').insert({
+      id,
+      source_id: 's1',
+      chunk_index: nextChunk,
+      content: `chunk ${nextChunk}`,
+      created_at: at,
+    });
+    await db('chunk_embeddings').insert({
+      chunk_id: id,
+      model,
+      dimensions: identity.dimensions,
+      vector: encodeVector(vector),
+    });
     const [{ rowid }] = (await db('document_chunks').where({ id }).select('rowid')) as { rowid: number }[];
     rows.push({ label: rowid, vector });
   }
@@ -86,7 +97,10 @@ describe('VectorStore', () => {
     expect(hit.label).toBe(rows[7].label);
     expect(hit.similarity).toBeCloseTo(1, 5);
     expect(hit.similarity).toBeCloseTo(1 - hit.distance, 10);
-    const opposite = nearest(store, rows[7].vector.map((x) => -x));
+    const opposite = nearest(
+      store,
+      rows[7].vector.map((x) => -x),
+    );
     expect(opposite.label).not.toBe(rows[7].label);
     expect(store.search(rows[7].vector, 100)).toHaveLength(40);
 
@@ -97,7 +111,10 @@ describe('VectorStore', () => {
 
     // Re-adding replaces the vector, also for a removed label.
     const moved = randomUnit(16);
-    await store.upsert([{ label: rows[3].label, vector: moved }, { label: rows[7].label, vector: rows[7].vector }]);
+    await store.upsert([
+      { label: rows[3].label, vector: moved },
+      { label: rows[7].label, vector: rows[7].vector },
+    ]);
     expect(store.size).toBe(40);
     expect(nearest(store, moved)).toMatchObject({ label: rows[3].label });
     expect(nearest(store, rows[7].vector)).toMatchObject({ label: rows[7].label });
@@ -108,7 +125,10 @@ describe('VectorStore', () => {
     const store = await openStore();
     const rows = await insertChunks(10);
     await store.upsert(rows.map((row) => ({ label: row.label, vector: row.vector.map((x) => x * 7) })));
-    const hit = nearest(store, rows[2].vector.map((x) => x * 0.1));
+    const hit = nearest(
+      store,
+      rows[2].vector.map((x) => x * 0.1),
+    );
     expect(hit.label).toBe(rows[2].label);
     expect(hit.similarity).toBeCloseTo(1, 5);
   });
@@ -133,7 +153,10 @@ describe('VectorStore', () => {
     await writer.close();
     const files = fs.readdirSync(path.join(dir, 'vectors')).sort();
     expect(files).toEqual(['chunks.hnsw', 'chunks.meta.json']);
-    const meta = JSON.parse(fs.readFileSync(path.join(dir, 'vectors', 'chunks.meta.json'), 'utf8')) as Record<string, unknown>;
+    const meta = JSON.parse(fs.readFileSync(path.join(dir, 'vectors', 'chunks.meta.json'), 'utf8')) as Record<
+      string,
+      unknown
+    >;
     expect(meta).toMatchObject({ format: 1, kind: 'chunks', identity, count: 29, tombstones: [rows[0].label] });
 
     const reopened = await openStore();
@@ -257,7 +280,11 @@ describe('VectorStore', () => {
   describe('checkpoints', () => {
     it('after the configured number of writes, and at most every interval otherwise', async () => {
       const writer = await openStore({ checkpointWrites: 10, checkpointIntervalMs: 200 });
-      const marker = () => (JSON.parse(fs.readFileSync(path.join(dir, 'vectors', 'chunks.meta.json'), 'utf8')) as { checkpoint: string; count: number });
+      const marker = () =>
+        JSON.parse(fs.readFileSync(path.join(dir, 'vectors', 'chunks.meta.json'), 'utf8')) as {
+          checkpoint: string;
+          count: number;
+        };
       const first = marker().checkpoint;
       const rows = await insertChunks(12);
       await writer.upsert(rows.slice(0, 10));

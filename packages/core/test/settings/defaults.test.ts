@@ -9,10 +9,35 @@ describe('the settings schema and its defaults', () => {
 
   it('has every top-level key and group the spec names', () => {
     const specKeys = [
-      'app_name', 'current_database', 'data_dir', 'dark_mode', 'auto_enable', 'local_auth', 'llm', 'queue',
-      'chunking', 'embedding', 'search', 'source_processing', 'export', 'registry', 'paths', 'priorities',
-      'timeouts', 'ports', 'batching', 'pagination', 'retries', 'services', 'backoff', 'analysis',
-      'chat_context', 'workers', 'cors', 'custom_settings', 'chat',
+      'app_name',
+      'current_database',
+      'data_dir',
+      'dark_mode',
+      'auto_enable',
+      'local_auth',
+      'llm',
+      'queue',
+      'chunking',
+      'embedding',
+      'search',
+      'source_processing',
+      'export',
+      'registry',
+      'paths',
+      'priorities',
+      'timeouts',
+      'ports',
+      'batching',
+      'pagination',
+      'retries',
+      'services',
+      'backoff',
+      'analysis',
+      'chat_context',
+      'workers',
+      'cors',
+      'custom_settings',
+      'chat',
     ];
     expect(Object.keys(SettingsSchema.properties)).toEqual(expect.arrayContaining(specKeys));
     expect(Object.keys(defaultSettings())).toEqual(Object.keys(SettingsSchema.properties));
@@ -22,19 +47,60 @@ describe('the settings schema and its defaults', () => {
     const settings = defaultSettings();
     const named: Record<string, string[]> = {
       local_auth: ['cookie_name', 'cookie_ttl_seconds', 'cookie_secure'],
-      llm: ['chat_provider', 'localllm_instances', 'localllm_load_balancing', 'localllm_chat_model', 'localllm_num_ctx',
-        'openai_api_key', 'openai_chat_model', 'anthropic_api_key', 'anthropic_chat_model', 'gemini_api_key',
-        'gemini_chat_model', 'ai_max_tokens', 'ai_temperature', 'thinking_for_chat', 'enable_llm_queueing'],
+      llm: [
+        'chat_provider',
+        'localllm_instances',
+        'localllm_load_balancing',
+        'localllm_chat_model',
+        'localllm_num_ctx',
+        'openai_api_key',
+        'openai_chat_model',
+        'anthropic_api_key',
+        'anthropic_chat_model',
+        'gemini_api_key',
+        'gemini_chat_model',
+        'ai_max_tokens',
+        'ai_temperature',
+        'thinking_for_chat',
+        'enable_llm_queueing',
+      ],
       queue: ['queue_host', 'queue_port', 'queue_database', 'queue_password', 'queue_ssl'],
       chunking: ['small_chunk_size', 'small_chunk_overlap', 'group_size'],
-      embedding: ['provider', 'model', 'default_localllm_model', 'api_key', 'api_base', 'max_text_length', 'allow_model_download'],
-      search: ['enable_vector_search', 'embedding_model', 'vector_dimensions', 'min_similarity_threshold', 'enable_rerank'],
+      embedding: [
+        'provider',
+        'model',
+        'default_localllm_model',
+        'api_key',
+        'api_base',
+        'max_text_length',
+        'allow_model_download',
+      ],
+      search: [
+        'enable_vector_search',
+        'embedding_model',
+        'vector_dimensions',
+        'min_similarity_threshold',
+        'enable_rerank',
+      ],
       source_processing: ['auto_extract_entities', 'entity_deduplication_mode', 'relationship_confidence_threshold'],
       export: ['export_version', 'export_license'],
       registry: ['url', 'api_path', 'timeout', 'token', 'credentials'],
-      timeouts: ['llm_chat_wait', 'http_request', 'hot_reload_delay', 'localllm_verify_timeout', 'operations_result_ttl',
-        'llm_result_ttl', 'failed_result_ttl'],
-      batching: ['embedding_batch_size', 'embedding_concurrency', 'max_upload_files', 'max_upload_bytes', 'allowed_content_types'],
+      timeouts: [
+        'llm_chat_wait',
+        'http_request',
+        'hot_reload_delay',
+        'localllm_verify_timeout',
+        'operations_result_ttl',
+        'llm_result_ttl',
+        'failed_result_ttl',
+      ],
+      batching: [
+        'embedding_batch_size',
+        'embedding_concurrency',
+        'max_upload_files',
+        'max_upload_bytes',
+        'allowed_content_types',
+      ],
       pagination: ['default_page_size', 'max_page_size', 'canvas_max_nodes', 'canvas_max_edges'],
       retries: ['llm_max_retries', 'llm_worker_max_tries', 'operations_worker_max_tries'],
       backoff: ['retry_delays', 'max_seconds'],
@@ -44,7 +110,9 @@ describe('the settings schema and its defaults', () => {
       chat: ['tool_approval', 'tool_approval_timeout_seconds'],
     };
     for (const [group, keys] of Object.entries(named)) {
-      expect(Object.keys(settings[group as keyof typeof settings] as object), group).toEqual(expect.arrayContaining(keys));
+      expect(Object.keys(settings[group as keyof typeof settings] as object), group).toEqual(
+        expect.arrayContaining(keys),
+      );
     }
   });
 
@@ -52,8 +120,16 @@ describe('the settings schema and its defaults', () => {
     const settings = defaultSettings();
     expect(settings.app_name).toBe('Rhizome');
     expect(settings.current_database).toBe('default');
-    expect(settings.local_auth).toMatchObject({ cookie_name: 'cc_session', cookie_ttl_seconds: 2_592_000, cookie_secure: false });
-    expect(settings.local_auth).toMatchObject({ login_max_attempts: 5, setup_max_attempts: 3, rate_limit_window_seconds: 60 });
+    expect(settings.local_auth).toMatchObject({
+      cookie_name: 'cc_session',
+      cookie_ttl_seconds: 2_592_000,
+      cookie_secure: false,
+    });
+    expect(settings.local_auth).toMatchObject({
+      login_max_attempts: 5,
+      setup_max_attempts: 3,
+      rate_limit_window_seconds: 60,
+    });
     expect(settings.priorities).toEqual({ interactive: 10, background: 50, default: 0 });
     expect(settings.export.export_version).toBe('1.0.0');
     expect(settings.registry).toMatchObject({ api_path: '/api/v1', timeout: 60, token: null, credentials: null });

@@ -71,7 +71,14 @@ describe('SettingsStore: environment overrides', () => {
     expect(store.masked().queue.queue_password).toBe('configured');
 
     const tls = SettingsStore.open(tempSettingsFile(), { RHIZOME_QUEUE_URL: 'rediss://[::1]' }).get().queue;
-    expect(tls).toMatchObject({ backend: 'redis', queue_host: '::1', queue_port: 6379, queue_password: null, queue_database: 0, queue_ssl: true });
+    expect(tls).toMatchObject({
+      backend: 'redis',
+      queue_host: '::1',
+      queue_port: 6379,
+      queue_password: null,
+      queue_database: 0,
+      queue_ssl: true,
+    });
   });
 
   it('ignores invalid or unknown overrides and reports them as load warnings', () => {
@@ -87,9 +94,13 @@ describe('SettingsStore: environment overrides', () => {
     expect(settings.queue.backend).toBe('embedded');
     expect(settings.logging.level).toBe('INFO');
     expect(settings.data_dir).not.toBe('/elsewhere');
-    expect(store.loadWarnings.map((warning) => warning.field).sort()).toEqual(
-      ['data_dir', 'llm.ai_temperature', 'logging.level', 'nope.x', 'queue'],
-    );
+    expect(store.loadWarnings.map((warning) => warning.field).sort()).toEqual([
+      'data_dir',
+      'llm.ai_temperature',
+      'logging.level',
+      'nope.x',
+      'queue',
+    ]);
     expect(store.loadWarnings.find((warning) => warning.field === 'llm.ai_temperature')?.message).toMatch(
       /RHIZOME_SETTINGS__LLM__AI_TEMPERATURE.*must be <= 2/,
     );

@@ -73,7 +73,10 @@ describe('SettingsStore: merging a patch', () => {
 
   it('replaces arrays and fills the defaults of array items', () => {
     const store = SettingsStore.open(tempSettingsFile(), {});
-    store.patch({ llm: { localllm_instances: [{ id: 'gpu', base_url: 'http://10.0.0.2:11434' }] }, backoff: { retry_delays: [1] } });
+    store.patch({
+      llm: { localllm_instances: [{ id: 'gpu', base_url: 'http://10.0.0.2:11434' }] },
+      backoff: { retry_delays: [1] },
+    });
     const settings = store.get();
     expect(settings.llm.localllm_instances).toEqual([
       { id: 'gpu', name: '', base_url: 'http://10.0.0.2:11434', enabled: true, healthy: false },
@@ -86,7 +89,11 @@ describe('SettingsStore: merging a patch', () => {
     const store = SettingsStore.open(file, {});
     store.patch({
       bogus_key: 1,
-      llm: { nope_key: 2, ai_temperature: 0.5, localllm_instances: [{ id: 'a', base_url: 'http://h', extra_key: true }] },
+      llm: {
+        nope_key: 2,
+        ai_temperature: 0.5,
+        localllm_instances: [{ id: 'a', base_url: 'http://h', extra_key: true }],
+      },
     });
     expect(store.get().llm.ai_temperature).toBe(0.5);
     const text = fs.readFileSync(file, 'utf8');
@@ -272,12 +279,19 @@ describe('SettingsStore: a damaged file', () => {
 
   it('keeps the valid parts of a partly invalid file and uses defaults for the rest', () => {
     const file = tempSettingsFile();
-    fs.writeFileSync(file, JSON.stringify({
-      app_name: 'Kept',
-      llm: { ai_temperature: 9, ai_max_tokens: 1000, localllm_instances: [{ name: 'no id' }, { id: 'ok', base_url: 'http://h' }] },
-      queue: 5,
-      logging: { level: 'TRACE' },
-    }));
+    fs.writeFileSync(
+      file,
+      JSON.stringify({
+        app_name: 'Kept',
+        llm: {
+          ai_temperature: 9,
+          ai_max_tokens: 1000,
+          localllm_instances: [{ name: 'no id' }, { id: 'ok', base_url: 'http://h' }],
+        },
+        queue: 5,
+        logging: { level: 'TRACE' },
+      }),
+    );
     const store = SettingsStore.open(file, {});
     const settings = store.get();
     const defaults = defaultSettings();
@@ -287,9 +301,12 @@ describe('SettingsStore: a damaged file', () => {
     expect(settings.llm.localllm_instances).toEqual(defaults.llm.localllm_instances);
     expect(settings.queue).toEqual(defaults.queue);
     expect(settings.logging.level).toBe('INFO');
-    expect(store.loadWarnings.map((warning) => warning.field).sort()).toEqual(
-      ['llm.ai_temperature', 'llm.localllm_instances', 'logging.level', 'queue'],
-    );
+    expect(store.loadWarnings.map((warning) => warning.field).sort()).toEqual([
+      'llm.ai_temperature',
+      'llm.localllm_instances',
+      'logging.level',
+      'queue',
+    ]);
   });
 
   it('reports the problems of the file read last after a reload', () => {

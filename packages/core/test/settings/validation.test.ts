@@ -12,7 +12,12 @@ const badValues: [string, Record<string, unknown>, (string | number)[], string][
   ['a port above 65535', { queue: { queue_port: 70000 } }, ['queue', 'queue_port'], 'maximum'],
   ['a priority above 100', { priorities: { interactive: 101 } }, ['priorities', 'interactive'], 'maximum'],
   ['an unknown chat provider', { llm: { chat_provider: 'ollama' } }, ['llm', 'chat_provider'], 'enum'],
-  ['an unknown load balancing mode', { llm: { localllm_load_balancing: 'random' } }, ['llm', 'localllm_load_balancing'], 'enum'],
+  [
+    'an unknown load balancing mode',
+    { llm: { localllm_load_balancing: 'random' } },
+    ['llm', 'localllm_load_balancing'],
+    'enum',
+  ],
   ['an unknown queue backend', { queue: { backend: 'rabbitmq' } }, ['queue', 'backend'], 'enum'],
   ['an unknown log level', { logging: { level: 'TRACE' } }, ['logging', 'level'], 'enum'],
   ['an unknown tool approval mode', { chat: { tool_approval: 'sometimes' } }, ['chat', 'tool_approval'], 'enum'],
@@ -21,10 +26,24 @@ const badValues: [string, Record<string, unknown>, (string | number)[], string][
   ['null for a group', { search: null }, ['search'], 'type'],
   ['an array for a group', { llm: [] }, ['llm'], 'type'],
   ['a string for an array', { llm: { localllm_instances: 'one' } }, ['llm', 'localllm_instances'], 'type'],
-  ['an instance without id', { llm: { localllm_instances: [{ base_url: 'http://h' }] } }, ['llm', 'localllm_instances', 0, 'id'], 'missing'],
-  ['an instance URL that is not http', { llm: { localllm_instances: [{ id: 'a', base_url: 'ftp://h' }] } },
-    ['llm', 'localllm_instances', 0, 'base_url'], 'pattern'],
-  ['a number in a string list', { batching: { allowed_content_types: ['text/plain', 1] } }, ['batching', 'allowed_content_types', 1], 'type'],
+  [
+    'an instance without id',
+    { llm: { localllm_instances: [{ base_url: 'http://h' }] } },
+    ['llm', 'localllm_instances', 0, 'id'],
+    'missing',
+  ],
+  [
+    'an instance URL that is not http',
+    { llm: { localllm_instances: [{ id: 'a', base_url: 'ftp://h' }] } },
+    ['llm', 'localllm_instances', 0, 'base_url'],
+    'pattern',
+  ],
+  [
+    'a number in a string list',
+    { batching: { allowed_content_types: ['text/plain', 1] } },
+    ['batching', 'allowed_content_types', 1],
+    'type',
+  ],
   ['a database name with a path', { current_database: '../etc' }, ['current_database'], 'pattern'],
   ['a string for custom_settings', { custom_settings: 'x' }, ['custom_settings'], 'type'],
 ];
@@ -61,11 +80,13 @@ describe('SettingsStore.patch validation', () => {
     );
     const locs = (error.details as { errors: { loc: unknown[] }[] }).errors.map((issue) => issue.loc);
     expect(locs).toHaveLength(3);
-    expect(locs).toEqual(expect.arrayContaining([
-      ['body', 'llm', 'ai_temperature'],
-      ['body', 'llm', 'chat_provider'],
-      ['body', 'queue', 'queue_port'],
-    ]));
+    expect(locs).toEqual(
+      expect.arrayContaining([
+        ['body', 'llm', 'ai_temperature'],
+        ['body', 'llm', 'chat_provider'],
+        ['body', 'queue', 'queue_port'],
+      ]),
+    );
     expect(store.get().app_name).toBe('Rhizome');
     expect(fs.existsSync(file)).toBe(false);
   });

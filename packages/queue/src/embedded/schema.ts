@@ -94,7 +94,9 @@ export interface TaskRow {
 }
 
 /** Columns added after the first release, for queue files created before them. */
-export const addedColumns: { name: string; definition: string }[] = [{ name: 'crashes', definition: 'INTEGER NOT NULL DEFAULT 0' }];
+export const addedColumns: { name: string; definition: string }[] = [
+  { name: 'crashes', definition: 'INTEGER NOT NULL DEFAULT 0' },
+];
 
 /** Rebuilds the counts from the tasks (at open: the triggers keep them from then on). */
 export const recountLanes = `

@@ -44,7 +44,10 @@ export class EmbeddedTaskStore implements TaskStore {
   private readonly wake = new EventEmitter().setMaxListeners(0);
   private readonly completions = new MicroBatch<Completion, boolean>((items) => this.completeBatch(items), 500);
   private enqueueChain: Promise<unknown> = Promise.resolve();
-  private readonly enqueues = new MicroBatch<{ task: NewTask; now: number }, TaskRecord>((items) => this.enqueueBatch(items), 500);
+  private readonly enqueues = new MicroBatch<{ task: NewTask; now: number }, TaskRecord>(
+    (items) => this.enqueueBatch(items),
+    500,
+  );
 
   private constructor(
     private readonly db: SqliteFile,
@@ -76,7 +79,9 @@ export class EmbeddedTaskStore implements TaskStore {
   }
 
   private async insertBatch(items: { task: NewTask; now: number }[]): Promise<(TaskRecord | Error)[]> {
-    const pending = await this.db.all<{ queue: QueueName; n: number }>("SELECT queue, n FROM lane_counts WHERE status = 'queued'");
+    const pending = await this.db.all<{ queue: QueueName; n: number }>(
+      "SELECT queue, n FROM lane_counts WHERE status = 'queued'",
+    );
     const room = new Map(pending.map((lane) => [lane.queue, maxPendingPerQueue - lane.n]));
     const accepted = items.filter(({ task }) => {
       const left = room.get(task.queue) ?? maxPendingPerQueue;
@@ -84,8 +89,19 @@ export class EmbeddedTaskStore implements TaskStore {
       return left > 0;
     });
     const rows = accepted.map(({ task, now }) => [
-      newTaskId(), task.queue, task.operation, task.priority, JSON.stringify(task.data), JSON.stringify(task.metadata),
-      task.max_tries, task.retry_on_crash ? 1 : 0, task.payload_version, task.pausable ? 1 : 0, task.source_id, now, task.retry_of ?? null,
+      newTaskId(),
+      task.queue,
+      task.operation,
+      task.priority,
+      JSON.stringify(task.data),
+      JSON.stringify(task.metadata),
+      task.max_tries,
+      task.retry_on_crash ? 1 : 0,
+      task.payload_version,
+      task.pausable ? 1 : 0,
+      task.source_id,
+      now,
+      task.retry_of ?? null,
     ]);
     const inserted = await this.db.all<TaskRow>(
       `INSERT INTO tasks (task_id, queue, operation, status, priority, data, metadata, max_tries, retry_on_crash,
@@ -110,11 +126,19 @@ export class EmbeddedTaskStore implements TaskStore {
     return row ? toRecord(row) : null;
   }
 
-  async list(options: { queues?: QueueName[]; offset: number; limit: number }): Promise<{ tasks: TaskRecord[]; total: number }> {
+  async list(options: {
+    queues?: QueueName[];
+    offset: number;
+    limit: number;
+  }): Promise<{ tasks: TaskRecord[]; total: number }> {
     const where = options.queues ? 'WHERE queue IN (SELECT value FROM json_each(?))' : '';
     const filter = options.queues ? [JSON.stringify(options.queues)] : [];
     const total = await this.db.get<{ n: number }>(`SELECT count(*) AS n FROM tasks ${where}`, filter);
-    const rows = await this.db.all<TaskRow>(`SELECT * FROM tasks ${where} ORDER BY seq DESC LIMIT ? OFFSET ?`, [...filter, options.limit, options.offset]);
+    const rows = await this.db.all<TaskRow>(`SELECT * FROM tasks ${where} ORDER BY seq DESC LIMIT ? OFFSET ?`, [
+      ...filter,
+      options.limit,
+      options.offset,
+    ]);
     return { tasks: rows.map(toRecord), total: total?.n ?? 0 };
   }
 
@@ -147,7 +171,10 @@ export class EmbeddedTaskStore implements TaskStore {
     return (await this.db.get('SELECT 1 FROM tasks WHERE task_id = ?', [taskId])) ? 'finished' : 'not_found';
   }
 
-  async cancelMatching(filter: { queue?: QueueName; metadata?: Record<string, unknown> }, now: number): Promise<number> {
+  async cancelMatching(
+    filter: { queue?: QueueName; metadata?: Record<string, unknown> },
+    now: number,
+  ): Promise<number> {
     const conditions = [`status IN ${activeStatuses}`];
     const params: unknown[] = [now];
     if (filter.queue) {
@@ -156,9 +183,16 @@ export class EmbeddedTaskStore implements TaskStore {
     }
     for (const [key, value] of Object.entries(filter.metadata ?? {})) {
       conditions.push(`json_extract(metadata, ?) IS ? AND json_type(metadata, ?) IS NOT NULL`);
-      params.push(jsonPath(key), value === null ? null : typeof value === 'object' ? JSON.stringify(value) : value, jsonPath(key));
+      params.push(
+        jsonPath(key),
+        value === null ? null : typeof value === 'object' ? JSON.stringify(value) : value,
+        jsonPath(key),
+      );
     }
-    return this.db.run(`UPDATE tasks SET status = 'cancelled', cancel_requested = 1, completed_at = ? WHERE ${conditions.join(' AND ')}`, params);
+    return this.db.run(
+      `UPDATE tasks SET status = 'cancelled', cancel_requested = 1, completed_at = ? WHERE ${conditions.join(' AND ')}`,
+      params,
+    );
   }
 
   clearHistory(filter: { queue?: QueueName; finishedBefore: number }): Promise<number> {
@@ -173,10 +207,19 @@ export class EmbeddedTaskStore implements TaskStore {
   }
 
   purgeExpired(now: number): Promise<number> {
-    return this.db.run(`DELETE FROM tasks WHERE status IN ${terminalStatuses} AND retain_until IS NOT NULL AND retain_until <= ?`, [now]);
+    return this.db.run(
+      `DELETE FROM tasks WHERE status IN ${terminalStatuses} AND retain_until IS NOT NULL AND retain_until <= ?`,
+      [now],
+    );
   }
 
-  async claim(queue: QueueName, max: number, workerId: string, filter: ClaimFilter, now: number): Promise<TaskRecord[]> {
+  async claim(
+    queue: QueueName,
+    max: number,
+    workerId: string,
+    filter: ClaimFilter,
+    now: number,
+  ): Promise<TaskRecord[]> {
     const globalLimit = this.options.globalLimit?.(queue) ?? max;
     // The lane's global cap is read inside the one UPDATE, so two processes cannot both take the last slot.
     const rows = await this.db.all<TaskRow>(
@@ -190,8 +233,16 @@ export class EmbeddedTaskStore implements TaskStore {
          LIMIT max(0, min(?, ? - (SELECT n FROM lane_counts WHERE queue = ? AND status = 'running'))))
        RETURNING *`,
       [
-        workerId, now, now, queue, now, JSON.stringify([...filter.excludeOperations]), JSON.stringify([...filter.excludeSourceIds]),
-        max, globalLimit, queue,
+        workerId,
+        now,
+        now,
+        queue,
+        now,
+        JSON.stringify([...filter.excludeOperations]),
+        JSON.stringify([...filter.excludeSourceIds]),
+        max,
+        globalLimit,
+        queue,
       ],
     );
     return rows.sort((a, b) => b.priority - a.priority || a.seq - b.seq).map(toRecord);
@@ -206,7 +257,10 @@ export class EmbeddedTaskStore implements TaskStore {
   }
 
   async isCancelRequested(taskId: string): Promise<boolean> {
-    const row = await this.db.get<{ cancel_requested: number }>('SELECT cancel_requested FROM tasks WHERE task_id = ?', [taskId]);
+    const row = await this.db.get<{ cancel_requested: number }>(
+      'SELECT cancel_requested FROM tasks WHERE task_id = ?',
+      [taskId],
+    );
     // A task whose record is gone (history cleared after a cancel) must stop too.
     return !row || row.cancel_requested === 1;
   }
@@ -217,7 +271,9 @@ export class EmbeddedTaskStore implements TaskStore {
 
   /** Completes a batch in one UPDATE (same worker: one process), reporting which the claim guard allowed. */
   private async completeBatch(items: Completion[]): Promise<boolean[]> {
-    const byTask = Object.fromEntries(items.map((item) => [item.taskId, [item.result, item.retainUntil, item.now, item.workerId]]));
+    const byTask = Object.fromEntries(
+      items.map((item) => [item.taskId, [item.result, item.retainUntil, item.now, item.workerId]]),
+    );
     const done = await this.db.all<{ task_id: string }>(
       `UPDATE tasks SET status = 'completed', error = NULL, error_type = NULL,
          result = (SELECT json_extract(value, '$[0]') FROM json_each(?1) WHERE key = tasks.task_id),
@@ -232,7 +288,14 @@ export class EmbeddedTaskStore implements TaskStore {
     return items.map((item) => completed.has(item.taskId));
   }
 
-  async fail(taskId: string, workerId: string, failure: TaskFailure, retryAt: number | null, retainUntil: number, now: number): Promise<boolean> {
+  async fail(
+    taskId: string,
+    workerId: string,
+    failure: TaskFailure,
+    retryAt: number | null,
+    retainUntil: number,
+    now: number,
+  ): Promise<boolean> {
     const changed =
       retryAt === null
         ? await this.db.run(
@@ -257,7 +320,18 @@ export class EmbeddedTaskStore implements TaskStore {
   }
 
   async reconcile(queue: QueueName | undefined, heartbeatTimeoutMs: number, now: number): Promise<ReconcileCounts> {
-    type Running = Pick<TaskRow, 'task_id' | 'worker_id' | 'heartbeat_at' | 'started_at' | 'attempts' | 'max_tries' | 'retry_on_crash' | 'queue' | 'crashes'>;
+    type Running = Pick<
+      TaskRow,
+      | 'task_id'
+      | 'worker_id'
+      | 'heartbeat_at'
+      | 'started_at'
+      | 'attempts'
+      | 'max_tries'
+      | 'retry_on_crash'
+      | 'queue'
+      | 'crashes'
+    >;
     const running = await this.db.all<Running>(
       `SELECT task_id, worker_id, heartbeat_at, started_at, attempts, max_tries, retry_on_crash, queue, crashes
        FROM tasks WHERE status = 'running' AND (? IS NULL OR queue = ?)`,
@@ -278,9 +352,10 @@ export class EmbeddedTaskStore implements TaskStore {
         counts.recovered_crashed += changed;
         if (changed) this.wake.emit(task.queue);
       } else {
-        const failure = crashes >= crashLimit
-          ? { type: crashFailures.crashedTwice.type, message: crashedTwicePostMortem(task) }
-          : crashFailures.unrecoverable;
+        const failure =
+          crashes >= crashLimit
+            ? { type: crashFailures.crashedTwice.type, message: crashedTwicePostMortem(task) }
+            : crashFailures.unrecoverable;
         counts.failed_unrecoverable += await this.db.run(
           `UPDATE tasks SET status = 'failed', completed_at = ?, error = ?, error_type = ?, retain_until = ?, crashes = ? ${guard}`,
           [now, failure.message, failure.type, now + failedRetentionMs, crashes, task.task_id, task.worker_id],

@@ -30,8 +30,18 @@ export async function openConnection(url: string): Promise<Redis> {
 
 /** Redis replies that mean "not now" rather than a bug in the command. */
 const unavailableReplies = /^(LOADING|BUSY|MASTERDOWN|OOM|READONLY|CLUSTERDOWN|TRYAGAIN|NOREPLICAS)\b/;
-const connectionCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
-const connectionMessages = /Stream isn't writeable|Connection is closed|Command timed out|Reached the max retries per request limit|connect ETIMEDOUT/;
+const connectionCodes = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+]);
+const connectionMessages =
+  /Stream isn't writeable|Connection is closed|Command timed out|Reached the max retries per request limit|connect ETIMEDOUT/;
 
 /** Turns a failure to reach Redis into QueueUnavailableError; anything else passes through unchanged. */
 export function unavailable(error: unknown): unknown {

@@ -10,15 +10,36 @@ export type TaskHash = Record<string, string>;
  * stays distinct from none); the retry origin '' for none. The script adds the constant fields
  * (status, attempts, run_after) and the sequence and rank.
  */
-export function enqueueArgs(taskId: string, task: NewTask, json: { data: string; metadata: string }, now: number): (string | number)[] {
+export function enqueueArgs(
+  taskId: string,
+  task: NewTask,
+  json: { data: string; metadata: string },
+  now: number,
+): (string | number)[] {
   return [
-    task.queue, taskId, task.priority, task.operation, json.data, json.metadata,
-    task.max_tries, task.retry_on_crash ? 1 : 0, task.payload_version, now, task.pausable ? 1 : 0, task.source_id === null ? '' : `=${task.source_id}`, task.retry_of ?? '',
+    task.queue,
+    taskId,
+    task.priority,
+    task.operation,
+    json.data,
+    json.metadata,
+    task.max_tries,
+    task.retry_on_crash ? 1 : 0,
+    task.payload_version,
+    now,
+    task.pausable ? 1 : 0,
+    task.source_id === null ? '' : `=${task.source_id}`,
+    task.retry_of ?? '',
   ];
 }
 
 /** The record of a task just queued, as `get` would return it (data and metadata parsed from the stored JSON). */
-export function queuedRecord(taskId: string, task: NewTask, json: { data: string; metadata: string }, now: number): TaskRecord {
+export function queuedRecord(
+  taskId: string,
+  task: NewTask,
+  json: { data: string; metadata: string },
+  now: number,
+): TaskRecord {
   return {
     task_id: taskId,
     queue: task.queue,

@@ -70,7 +70,10 @@ const batchSize = 200;
 export class RedisTaskStore implements TaskStore {
   readonly kind = 'redis';
 
-  private readonly enqueues = new MicroBatch((requests: { task: NewTask; now: number }[]) => this.enqueueBatch(requests), batchSize);
+  private readonly enqueues = new MicroBatch(
+    (requests: { task: NewTask; now: number }[]) => this.enqueueBatch(requests),
+    batchSize,
+  );
   private readonly completions = new MicroBatch((requests: Completion[]) => this.completeBatch(requests), batchSize);
   private turn: Promise<void> | null = null;
 
@@ -110,7 +113,11 @@ export class RedisTaskStore implements TaskStore {
     });
   }
 
-  list(options: { queues?: QueueName[]; offset: number; limit: number }): Promise<{ tasks: TaskRecord[]; total: number }> {
+  list(options: {
+    queues?: QueueName[];
+    offset: number;
+    limit: number;
+  }): Promise<{ tasks: TaskRecord[]; total: number }> {
     return this.guarded(async () => {
       const selected = new Set(options.queues ?? queueNames);
       if (selected.size === 0) return { tasks: [], total: 0 };
@@ -130,7 +137,10 @@ export class RedisTaskStore implements TaskStore {
       Promise.all(
         queueNames.map(async (queue) => {
           const keys = this.keys.queue(queue);
-          const [queued, running] = await Promise.all([this.client.scard(keys.queued), this.client.scard(keys.running)]);
+          const [queued, running] = await Promise.all([
+            this.client.scard(keys.queued),
+            this.client.scard(keys.running),
+          ]);
           return { queue, queued, running };
         }),
       ),
@@ -159,12 +169,17 @@ export class RedisTaskStore implements TaskStore {
     return this.guarded(async () => {
       const queues = filter.queue ? [filter.queue] : queueNames;
       const active = await Promise.all(
-        queues.flatMap((queue) => [this.client.smembers(this.keys.queue(queue).queued), this.client.smembers(this.keys.queue(queue).running)]),
+        queues.flatMap((queue) => [
+          this.client.smembers(this.keys.queue(queue).queued),
+          this.client.smembers(this.keys.queue(queue).running),
+        ]),
       );
       let candidates = active.flat();
       const wanted = Object.entries(filter.metadata ?? {});
       if (wanted.length > 0) {
-        const metadata = await Promise.all(candidates.map((taskId) => this.client.hget(this.keys.task(taskId), 'metadata')));
+        const metadata = await Promise.all(
+          candidates.map((taskId) => this.client.hget(this.keys.task(taskId), 'metadata')),
+        );
         candidates = candidates.filter((_, index) => matches(metadata[index], wanted));
       }
       let cancelled = 0;
@@ -181,7 +196,14 @@ export class RedisTaskStore implements TaskStore {
       let cleared = 0;
       for (const queue of filter.queue ? [filter.queue] : queueNames) {
         cleared += await this.deleteWhileAny(() =>
-          this.client.zrangebyscore(this.keys.queue(queue).finished, '-inf', `(${filter.finishedBefore}`, 'LIMIT', 0, deleteBatch),
+          this.client.zrangebyscore(
+            this.keys.queue(queue).finished,
+            '-inf',
+            `(${filter.finishedBefore}`,
+            'LIMIT',
+            0,
+            deleteBatch,
+          ),
         );
       }
       return cleared;
@@ -195,15 +217,27 @@ export class RedisTaskStore implements TaskStore {
   }
 
   purgeExpired(now: number): Promise<number> {
-    return this.guarded(() => this.deleteWhileAny(() => this.client.zrangebyscore(this.keys.retention, '-inf', now, 'LIMIT', 0, deleteBatch)));
+    return this.guarded(() =>
+      this.deleteWhileAny(() => this.client.zrangebyscore(this.keys.retention, '-inf', now, 'LIMIT', 0, deleteBatch)),
+    );
   }
 
   claim(queue: QueueName, max: number, workerId: string, filter: ClaimFilter, now: number): Promise<TaskRecord[]> {
     return this.guarded(async () => {
       if (max <= 0) return [];
       const [more, ...hashes] = (await claimScript.run(this.client, [
-        this.keys.prefix, queue, workerId, now, max, this.globalLimit?.(queue) ?? '', promoteBatch, max + claimScanSlack,
-        filter.excludeOperations.size, ...filter.excludeOperations, filter.excludeSourceIds.size, ...filter.excludeSourceIds,
+        this.keys.prefix,
+        queue,
+        workerId,
+        now,
+        max,
+        this.globalLimit?.(queue) ?? '',
+        promoteBatch,
+        max + claimScanSlack,
+        filter.excludeOperations.size,
+        ...filter.excludeOperations,
+        filter.excludeSourceIds.size,
+        ...filter.excludeSourceIds,
       ])) as [number, ...string[]];
       // The scan budget ran out on tasks that cannot start now; come back for what may be behind them.
       if (more) this.wake(queue);
@@ -228,10 +262,25 @@ export class RedisTaskStore implements TaskStore {
     });
   }
 
-  fail(taskId: string, workerId: string, failure: TaskFailure, retryAt: number | null, retainUntil: number, now: number): Promise<boolean> {
+  fail(
+    taskId: string,
+    workerId: string,
+    failure: TaskFailure,
+    retryAt: number | null,
+    retainUntil: number,
+    now: number,
+  ): Promise<boolean> {
     return this.guarded(async () => {
       const outcome = await failScript.run(this.client, [
-        this.keys.prefix, taskId, workerId, now, failure.message, failure.type, retryAt ?? '', retainUntil, expiryAfter(retainUntil, now),
+        this.keys.prefix,
+        taskId,
+        workerId,
+        now,
+        failure.message,
+        failure.type,
+        retryAt ?? '',
+        retainUntil,
+        expiryAfter(retainUntil, now),
       ]);
       return outcome !== null;
     });
@@ -250,7 +299,9 @@ export class RedisTaskStore implements TaskStore {
       for (const lane of queue ? [queue] : queueNames) {
         const running = await this.client.smembers(this.keys.queue(lane).running);
         const states = await Promise.all(
-          running.map((taskId) => this.client.hmget(this.keys.task(taskId), 'status', 'worker_id', 'heartbeat_at', 'started_at', 'attempts')),
+          running.map((taskId) =>
+            this.client.hmget(this.keys.task(taskId), 'status', 'worker_id', 'heartbeat_at', 'started_at', 'attempts'),
+          ),
         );
         // Per running entry judged abandoned: its id, the worker seen ('' for an orphan or a stale entry: no
         // hash, or not running) and the post-mortem it fails with should this be its second crash.
@@ -260,14 +311,24 @@ export class RedisTaskStore implements TaskStore {
           const silent = Number(heartbeatAt ?? 0) < now - heartbeatTimeoutMs;
           if (!silent && !isDeadLocalWorker(workerId ?? '')) return [];
           const postMortem = crashedTwicePostMortem({
-            attempts: Number(attempts), worker_id: workerId, started_at: numberOrNull(startedAt), heartbeat_at: numberOrNull(heartbeatAt),
+            attempts: Number(attempts),
+            worker_id: workerId,
+            started_at: numberOrNull(startedAt),
+            heartbeat_at: numberOrNull(heartbeatAt),
           });
           return [taskId, workerId ?? '', postMortem];
         });
         if (suspects.length > 0) {
           const outcomes = (await recoverScript.run(this.client, [
-            this.keys.prefix, lane, now, now + failedRetentionMs, failedRetentionMs + expiryMarginMs, crashLimit,
-            crashFailures.unrecoverable.message, crashFailures.rerun.message, ...suspects,
+            this.keys.prefix,
+            lane,
+            now,
+            now + failedRetentionMs,
+            failedRetentionMs + expiryMarginMs,
+            crashLimit,
+            crashFailures.unrecoverable.message,
+            crashFailures.rerun.message,
+            ...suspects,
           ])) as [string, 'orphan' | 'requeued' | 'failed'][];
           for (const [, outcome] of outcomes) {
             if (outcome === 'orphan') counts.recovered_orphans++;
@@ -315,24 +376,41 @@ export class RedisTaskStore implements TaskStore {
   }
 
   private async enqueueBatch(requests: { task: NewTask; now: number }[]): Promise<(TaskRecord | Error)[]> {
-    const entries = requests.map(({ task }) => ({ taskId: newTaskId(), json: { data: JSON.stringify(task.data), metadata: JSON.stringify(task.metadata) } }));
-    const args = requests.flatMap(({ task, now }, index) => enqueueArgs(entries[index].taskId, task, entries[index].json, now));
+    const entries = requests.map(({ task }) => ({
+      taskId: newTaskId(),
+      json: { data: JSON.stringify(task.data), metadata: JSON.stringify(task.metadata) },
+    }));
+    const args = requests.flatMap(({ task, now }, index) =>
+      enqueueArgs(entries[index].taskId, task, entries[index].json, now),
+    );
     const seqs = (await enqueueScript.run(this.client, [this.keys.prefix, maxPendingPerQueue, ...args])) as number[];
     return requests.map(({ task, now }, index) =>
-      seqs[index] === 0 ? new QueueFullError(task.queue) : queuedRecord(entries[index].taskId, task, entries[index].json, now),
+      seqs[index] === 0
+        ? new QueueFullError(task.queue)
+        : queuedRecord(entries[index].taskId, task, entries[index].json, now),
     );
   }
 
   private async completeBatch(requests: Completion[]): Promise<boolean[]> {
     const args = requests.flatMap(({ taskId, workerId, result, retainUntil, now }) => [
-      taskId, workerId, now, JSON.stringify(result ?? null), retainUntil, expiryAfter(retainUntil, now),
+      taskId,
+      workerId,
+      now,
+      JSON.stringify(result ?? null),
+      retainUntil,
+      expiryAfter(retainUntil, now),
     ]);
     const done = (await completeScript.run(this.client, [this.keys.prefix, ...args])) as number[];
     return done.map((flag) => flag === 1);
   }
 
   private async cancelIds(taskIds: string[], now: number): Promise<CancelOutcome[]> {
-    return (await cancelScript.run(this.client, [this.keys.prefix, now, cancelFlagTtlMs, ...taskIds])) as CancelOutcome[];
+    return (await cancelScript.run(this.client, [
+      this.keys.prefix,
+      now,
+      cancelFlagTtlMs,
+      ...taskIds,
+    ])) as CancelOutcome[];
   }
 
   private async deleteWhileAny(nextBatch: () => Promise<string[]>): Promise<number> {

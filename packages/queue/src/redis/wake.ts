@@ -55,13 +55,16 @@ export class WakeChannel {
         resolve();
       };
       timer = setTimeout(done, timeoutMs);
-      const lookup = setTimeout(() => {
-        void nextDue().then((dueAt) => {
-          if (dueAt === null || dueAt <= began || dueAt >= began + timeoutMs || !waiters.has(done)) return;
-          clearTimeout(timer);
-          timer = setTimeout(done, Math.max(0, dueAt - Date.now()));
-        });
-      }, Math.min(dueLookupDelayMs, timeoutMs));
+      const lookup = setTimeout(
+        () => {
+          void nextDue().then((dueAt) => {
+            if (dueAt === null || dueAt <= began || dueAt >= began + timeoutMs || !waiters.has(done)) return;
+            clearTimeout(timer);
+            timer = setTimeout(done, Math.max(0, dueAt - Date.now()));
+          });
+        },
+        Math.min(dueLookupDelayMs, timeoutMs),
+      );
       waiters.add(done);
     });
   }

@@ -8,7 +8,11 @@ const store = await openStore(target);
 const runtime = new WorkerRuntime({
   store,
   registry: testRegistry(),
-  settings: () => ({ concurrency: { operations: 4, llm: 1 }, resultTtlMs: { operations: 60_000, llm: 60_000 }, failedTtlMs: 60_000 }),
+  settings: () => ({
+    concurrency: { operations: 4, llm: 1 },
+    resultTtlMs: { operations: 60_000, llm: 60_000 },
+    failedTtlMs: 60_000,
+  }),
   pauseFilter: () => ({ excludeOperations: new Set(), excludeSourceIds: new Set() }),
   logger: { info: () => undefined, warning: () => undefined, error: () => undefined },
   heartbeatIntervalMs: 200,

@@ -8,12 +8,21 @@ export function AuthLayout({ title, subtitle, children }: { title: string; subti
     <Box component="main" mih="100vh" bg="var(--mantine-color-body)">
       <Center mih="100vh" p="md">
         <Stack w="100%" maw={420} gap="lg">
-          <Group gap="xs" justify="center"><Logo size={36} /><Text fw={700} fz="xl">Rhizome</Text></Group>
+          <Group gap="xs" justify="center">
+            <Logo size={36} />
+            <Text fw={700} fz="xl">
+              Rhizome
+            </Text>
+          </Group>
           <Paper withBorder shadow="sm" p="xl" radius="lg">
             <Stack gap="md">
               <div>
-                <Title order={1} fz="h2">{title}</Title>
-                <Text c="dimmed" fz="sm" mt={4}>{subtitle}</Text>
+                <Title order={1} fz="h2">
+                  {title}
+                </Title>
+                <Text c="dimmed" fz="sm" mt={4}>
+                  {subtitle}
+                </Text>
               </div>
               {children}
             </Stack>

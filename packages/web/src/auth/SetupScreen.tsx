@@ -26,13 +26,49 @@ export function SetupScreen({ onDone }: { onDone: (username: string) => void }) 
   }
 
   return (
-    <AuthLayout title="Create your account" subtitle="Rhizome has one operator account. It protects the interface and the API on this machine.">
+    <AuthLayout
+      title="Create your account"
+      subtitle="Rhizome has one operator account. It protects the interface and the API on this machine."
+    >
       <form onSubmit={submit} noValidate>
-        <TextInput label="Username" description="3 to 64 characters" autoComplete="username" required value={username} onChange={(event) => setUsername(event.currentTarget.value)} error={fieldError('username')} data-autofocus mb="sm" />
-        <PasswordInput label="Password" description="8 to 128 characters" autoComplete="new-password" required value={password} onChange={(event) => setPassword(event.currentTarget.value)} error={fieldError('password')} mb="sm" />
-        <PasswordInput label="Repeat the password" autoComplete="new-password" required value={repeat} onChange={(event) => setRepeat(event.currentTarget.value)} error={mismatch} mb="md" />
-        {failure && !(failure instanceof RequestError && failure.issues.length) && <Alert color="red" mb="md" role="alert">{typeof failure === 'string' ? failure : failure.message}</Alert>}
-        <Button type="submit" fullWidth loading={busy} disabled={!username || !password || !!mismatch}>Create account</Button>
+        <TextInput
+          label="Username"
+          description="3 to 64 characters"
+          autoComplete="username"
+          required
+          value={username}
+          onChange={(event) => setUsername(event.currentTarget.value)}
+          error={fieldError('username')}
+          data-autofocus
+          mb="sm"
+        />
+        <PasswordInput
+          label="Password"
+          description="8 to 128 characters"
+          autoComplete="new-password"
+          required
+          value={password}
+          onChange={(event) => setPassword(event.currentTarget.value)}
+          error={fieldError('password')}
+          mb="sm"
+        />
+        <PasswordInput
+          label="Repeat the password"
+          autoComplete="new-password"
+          required
+          value={repeat}
+          onChange={(event) => setRepeat(event.currentTarget.value)}
+          error={mismatch}
+          mb="md"
+        />
+        {failure && !(failure instanceof RequestError && failure.issues.length) && (
+          <Alert color="red" mb="md" role="alert">
+            {typeof failure === 'string' ? failure : failure.message}
+          </Alert>
+        )}
+        <Button type="submit" fullWidth loading={busy} disabled={!username || !password || !!mismatch}>
+          Create account
+        </Button>
       </form>
     </AuthLayout>
   );

@@ -19,7 +19,12 @@ export function useSession(): Session {
   return session;
 }
 
-type State = { kind: 'loading' } | { kind: 'setup' } | { kind: 'signed-out'; notice?: string } | { kind: 'signed-in'; username: string } | { kind: 'unreachable'; message: string };
+type State =
+  | { kind: 'loading' }
+  | { kind: 'setup' }
+  | { kind: 'signed-out'; notice?: string }
+  | { kind: 'signed-in'; username: string }
+  | { kind: 'unreachable'; message: string };
 
 /** Shows first-run setup, sign-in or the interface, from GET /auth/status. */
 export function SessionGate({ children }: { children: ReactNode }) {
@@ -38,7 +43,12 @@ export function SessionGate({ children }: { children: ReactNode }) {
 
   useEffect(() => {
     void check();
-    const onEnded = () => setState((current) => (current.kind === 'signed-in' ? { kind: 'signed-out', notice: 'Your session has ended: sign in again.' } : current));
+    const onEnded = () =>
+      setState((current) =>
+        current.kind === 'signed-in'
+          ? { kind: 'signed-out', notice: 'Your session has ended: sign in again.' }
+          : current,
+      );
     window.addEventListener(sessionEndedEvent, onEnded);
     return () => window.removeEventListener(sessionEndedEvent, onEnded);
   }, [check]);
@@ -48,13 +58,23 @@ export function SessionGate({ children }: { children: ReactNode }) {
 
   switch (state.kind) {
     case 'loading':
-      return <Center h="100vh"><Loader aria-label="Loading" /></Center>;
+      return (
+        <Center h="100vh">
+          <Loader aria-label="Loading" />
+        </Center>
+      );
     case 'setup':
       return <SetupScreen onDone={signedIn} />;
     case 'signed-out':
       return <SignInScreen notice={state.notice} onDone={signedIn} onSetupNeeded={() => setState({ kind: 'setup' })} />;
     case 'unreachable':
-      return <SignInScreen notice={`The server is not reachable: ${state.message}`} onDone={signedIn} onSetupNeeded={() => setState({ kind: 'setup' })} />;
+      return (
+        <SignInScreen
+          notice={`The server is not reachable: ${state.message}`}
+          onDone={signedIn}
+          onSetupNeeded={() => setState({ kind: 'setup' })}
+        />
+      );
     case 'signed-in':
       return <SessionContext.Provider value={{ username: state.username, ended }}>{children}</SessionContext.Provider>;
   }

@@ -1,6 +1,15 @@
 import { useEffect, useMemo, useRef } from 'react';
 import { Box, useComputedColorScheme } from '@mantine/core';
-import { Background, Controls, MarkerType, Position, ReactFlow, type Edge, type Node, type ReactFlowInstance } from '@xyflow/react';
+import {
+  Background,
+  Controls,
+  MarkerType,
+  Position,
+  ReactFlow,
+  type Edge,
+  type Node,
+  type ReactFlowInstance,
+} from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 
 export interface DagStep {
@@ -16,8 +25,11 @@ const columnWidth = 230;
 const fitOptions = { padding: 0.2, maxZoom: 1.2 };
 const rowHeight = 84;
 const statusColors: Record<string, string> = {
-  completed: 'var(--mantine-color-teal-filled)', failed: 'var(--mantine-color-red-filled)', running: 'var(--mantine-color-blue-filled)',
-  skipped: 'var(--mantine-color-gray-5)', cancelled: 'var(--mantine-color-orange-filled)',
+  completed: 'var(--mantine-color-teal-filled)',
+  failed: 'var(--mantine-color-red-filled)',
+  running: 'var(--mantine-color-blue-filled)',
+  skipped: 'var(--mantine-color-gray-5)',
+  cancelled: 'var(--mantine-color-orange-filled)',
 };
 
 /** Each step's column: one after the deepest step it depends on (unknown or cyclic dependencies count as none). */
@@ -31,7 +43,9 @@ export function stepColumns(steps: DagStep[]): Map<string, number> {
     if (visiting.has(id)) return 0;
     visiting.add(id);
     const step = byId.get(id);
-    const column = step ? Math.max(-1, ...step.depends_on.filter((dependency) => byId.has(dependency)).map(columnOf)) + 1 : 0;
+    const column = step
+      ? Math.max(-1, ...step.depends_on.filter((dependency) => byId.has(dependency)).map(columnOf)) + 1
+      : 0;
     visiting.delete(id);
     columns.set(id, column);
     return column;
@@ -59,32 +73,80 @@ export function DagView({ steps, label, height = 280 }: { steps: DagStep[]; labe
       const column = columns.get(step.id) ?? 0;
       const row = rows.get(column) ?? 0;
       rows.set(column, row + 1);
-      const border = step.status ? statusColors[step.status] ?? 'var(--mantine-color-default-border)' : 'var(--mantine-primary-color-filled)';
+      const border = step.status
+        ? (statusColors[step.status] ?? 'var(--mantine-color-default-border)')
+        : 'var(--mantine-primary-color-filled)';
       return {
         id: step.id,
         position: { x: column * columnWidth, y: row * rowHeight },
-        data: { label: <div><strong>{step.name}</strong><div style={{ fontSize: 11, opacity: 0.8 }}>{step.tool_id}{step.status ? ` · ${step.status}` : ''}</div></div> },
+        data: {
+          label: (
+            <div>
+              <strong>{step.name}</strong>
+              <div style={{ fontSize: 11, opacity: 0.8 }}>
+                {step.tool_id}
+                {step.status ? ` · ${step.status}` : ''}
+              </div>
+            </div>
+          ),
+        },
         sourcePosition: Position.Right,
         targetPosition: Position.Left,
         draggable: false,
         connectable: false,
         ariaLabel: `Step ${step.name}${step.depends_on.length ? `, after ${step.depends_on.join(', ')}` : ''}${step.status ? `, ${step.status}` : ''}`,
-        style: { borderColor: border, borderWidth: 2, width: 190, background: 'var(--mantine-color-body)', color: 'var(--mantine-color-text)' },
+        style: {
+          borderColor: border,
+          borderWidth: 2,
+          width: 190,
+          background: 'var(--mantine-color-body)',
+          color: 'var(--mantine-color-text)',
+        },
       };
     });
     const known = new Set(steps.map((step) => step.id));
-    const edges: Edge[] = steps.flatMap((step) => step.depends_on.filter((dependency) => known.has(dependency)).map((dependency) => ({
-      id: `${dependency}->${step.id}`, source: dependency, target: step.id, markerEnd: { type: MarkerType.ArrowClosed, color: 'var(--mantine-color-dimmed)' }, focusable: false,
-      style: { stroke: 'var(--mantine-color-dimmed)', strokeWidth: 1.5 },
-    })));
+    const edges: Edge[] = steps.flatMap((step) =>
+      step.depends_on
+        .filter((dependency) => known.has(dependency))
+        .map((dependency) => ({
+          id: `${dependency}->${step.id}`,
+          source: dependency,
+          target: step.id,
+          markerEnd: { type: MarkerType.ArrowClosed, color: 'var(--mantine-color-dimmed)' },
+          focusable: false,
+          style: { stroke: 'var(--mantine-color-dimmed)', strokeWidth: 1.5 },
+        })),
+    );
     return { nodes, edges };
   }, [steps]);
 
   return (
-    <Box ref={box} h={height} role="figure" aria-label={label} data-testid="dag-view" style={{ border: '1px solid var(--mantine-color-default-border)', borderRadius: 'var(--mantine-radius-md)', overflow: 'hidden', '--xy-background-color': 'var(--mantine-color-body)' }}>
+    <Box
+      ref={box}
+      h={height}
+      role="figure"
+      aria-label={label}
+      data-testid="dag-view"
+      style={{
+        border: '1px solid var(--mantine-color-default-border)',
+        borderRadius: 'var(--mantine-radius-md)',
+        overflow: 'hidden',
+        '--xy-background-color': 'var(--mantine-color-body)',
+      }}
+    >
       <ReactFlow
-        nodes={nodes} edges={edges} colorMode={scheme} fitView fitViewOptions={fitOptions} onInit={(instance) => { flow.current = instance; }} nodesDraggable={false} nodesConnectable={false}
-        elementsSelectable={false} minZoom={0.2}
+        nodes={nodes}
+        edges={edges}
+        colorMode={scheme}
+        fitView
+        fitViewOptions={fitOptions}
+        onInit={(instance) => {
+          flow.current = instance;
+        }}
+        nodesDraggable={false}
+        nodesConnectable={false}
+        elementsSelectable={false}
+        minZoom={0.2}
       >
         <Background />
         <Controls showInteractive={false} />

@@ -19,7 +19,12 @@ export function Highlighted({ text, cited = [], terms = [] }: { text: string; ci
   const words = terms.filter((term) => term.length > 1).map(escape);
   const parts: { text: string; kind: 'plain' | 'cited' | 'term' }[] = [];
   if (phrases.length || words.length) {
-    const pattern = new RegExp([...phrases.map((phrase) => `(${phrase})`), words.length ? `(\\b(?:${words.join('|')})\\w*)` : ''].filter(Boolean).join('|'), 'gi');
+    const pattern = new RegExp(
+      [...phrases.map((phrase) => `(${phrase})`), words.length ? `(\\b(?:${words.join('|')})\\w*)` : '']
+        .filter(Boolean)
+        .join('|'),
+      'gi',
+    );
     let last = 0;
     for (const match of text.matchAll(pattern)) {
       if (match.index > last) parts.push({ text: text.slice(last, match.index), kind: 'plain' });
@@ -41,10 +46,19 @@ export function Highlighted({ text, cited = [], terms = [] }: { text: string; ci
     <>
       {parts.map((part, index) => {
         if (part.kind === 'plain') return <Fragment key={index}>{part.text}</Fragment>;
-        if (part.kind === 'term') return <mark key={index} className="term">{part.text}</mark>;
+        if (part.kind === 'term')
+          return (
+            <mark key={index} className="term">
+              {part.text}
+            </mark>
+          );
         const ref = marked ? undefined : first;
         marked = true;
-        return <mark key={index} ref={ref} className="cited" data-testid="cited-sentence">{part.text}</mark>;
+        return (
+          <mark key={index} ref={ref} className="cited" data-testid="cited-sentence">
+            {part.text}
+          </mark>
+        );
       })}
     </>
   );

@@ -33,9 +33,16 @@ export function InspectorProvider({ children }: { children: ReactNode }) {
   return (
     <InspectorContext.Provider value={inspector}>
       {children}
-      <NodeDrawer nodeId={nodeId} onClose={() => setNodeId(null)} onOpenNode={openNode} onOpenPassage={(sourceId, chunkId, sentence) => openPassage(sourceId, chunkId, sentence ? [sentence] : [])} />
+      <NodeDrawer
+        nodeId={nodeId}
+        onClose={() => setNodeId(null)}
+        onOpenNode={openNode}
+        onOpenPassage={(sourceId, chunkId, sentence) => openPassage(sourceId, chunkId, sentence ? [sentence] : [])}
+      />
       <Drawer opened={passage !== null} onClose={() => setPassage(null)} position="right" size="lg" title="Passage">
-        {passage && <PassageViewer sourceId={passage.sourceId} chunkId={passage.chunkId} cited={passage.cited} withSourceLink />}
+        {passage && (
+          <PassageViewer sourceId={passage.sourceId} chunkId={passage.chunkId} cited={passage.cited} withSourceLink />
+        )}
       </Drawer>
     </InspectorContext.Provider>
   );

@@ -6,7 +6,9 @@ export function NotFound() {
     <Stack align="flex-start" gap="sm">
       <Title order={1}>Page not found</Title>
       <Text c="dimmed">This address does not lead to a screen of Rhizome.</Text>
-      <Button component={Link} to="/">Go to the dashboard</Button>
+      <Button component={Link} to="/">
+        Go to the dashboard
+      </Button>
     </Stack>
   );
 }

@@ -21,8 +21,16 @@ export interface ActionNode {
 type Action = 'rename' | 'retype' | 'merge' | 'delete';
 
 /** Rename, change the type, merge another entity into this one, delete: each in a dialog that says what will happen. */
-export function NodeActions({ node, onChanged, onReplaced, onDeleted }: {
-  node: ActionNode; onChanged: () => void; onReplaced: (id: string) => void; onDeleted: () => void;
+export function NodeActions({
+  node,
+  onChanged,
+  onReplaced,
+  onDeleted,
+}: {
+  node: ActionNode;
+  onChanged: () => void;
+  onReplaced: (id: string) => void;
+  onDeleted: () => void;
 }) {
   const [action, setAction] = useState<Action | null>(null);
   const close = () => setAction(null);
@@ -35,13 +43,25 @@ export function NodeActions({ node, onChanged, onReplaced, onDeleted }: {
   return (
     <>
       <Group gap={6}>
-        <Button size="xs" variant="default" leftSection={<IconPencil size={14} />} onClick={() => setAction('rename')}>Rename</Button>
-        <Button size="xs" variant="default" leftSection={<IconGitMerge size={14} />} onClick={() => setAction('merge')}>Merge</Button>
+        <Button size="xs" variant="default" leftSection={<IconPencil size={14} />} onClick={() => setAction('rename')}>
+          Rename
+        </Button>
+        <Button size="xs" variant="default" leftSection={<IconGitMerge size={14} />} onClick={() => setAction('merge')}>
+          Merge
+        </Button>
         <Menu position="bottom-end" withinPortal>
-          <Menu.Target><Button size="xs" variant="default" aria-label="More actions" px={8}><IconDots size={16} /></Button></Menu.Target>
+          <Menu.Target>
+            <Button size="xs" variant="default" aria-label="More actions" px={8}>
+              <IconDots size={16} />
+            </Button>
+          </Menu.Target>
           <Menu.Dropdown>
-            <Menu.Item leftSection={<IconTag size={14} />} onClick={() => setAction('retype')}>Change type</Menu.Item>
-            <Menu.Item color="red" leftSection={<IconTrash size={14} />} onClick={() => setAction('delete')}>Delete</Menu.Item>
+            <Menu.Item leftSection={<IconTag size={14} />} onClick={() => setAction('retype')}>
+              Change type
+            </Menu.Item>
+            <Menu.Item color="red" leftSection={<IconTrash size={14} />} onClick={() => setAction('delete')}>
+              Delete
+            </Menu.Item>
           </Menu.Dropdown>
         </Menu>
       </Group>
@@ -55,7 +75,9 @@ export function NodeActions({ node, onChanged, onReplaced, onDeleted }: {
         {action === 'merge' && <MergeForm node={node} onDone={() => done(onChanged, 'Merged.')} />}
       </Modal>
       <Modal opened={action === 'delete'} onClose={close} title={`Delete ${node.label}?`}>
-        {action === 'delete' && <DeleteForm node={node} onCancel={close} onDone={() => done(onDeleted, `${node.label} deleted.`)} />}
+        {action === 'delete' && (
+          <DeleteForm node={node} onCancel={close} onDone={() => done(onDeleted, `${node.label} deleted.`)} />
+        )}
       </Modal>
     </>
   );
@@ -63,8 +85,13 @@ export function NodeActions({ node, onChanged, onReplaced, onDeleted }: {
 
 function FailureAlert({ failure }: { failure: Failure }) {
   if (!failure) return null;
-  const text = typeof failure === 'string' ? failure : [failure.message, ...failure.issues.map((issue) => issue.msg)].join(' ');
-  return <Alert color="red" role="alert">{text}</Alert>;
+  const text =
+    typeof failure === 'string' ? failure : [failure.message, ...failure.issues.map((issue) => issue.msg)].join(' ');
+  return (
+    <Alert color="red" role="alert">
+      {text}
+    </Alert>
+  );
 }
 
 function RenameForm({ node, onDone }: { node: ActionNode; onDone: () => void }) {
@@ -80,9 +107,20 @@ function RenameForm({ node, onDone }: { node: ActionNode; onDone: () => void }) 
   return (
     <form onSubmit={submit}>
       <Stack gap="sm">
-        <TextInput label="Name" value={label} onChange={(event) => setLabel(event.currentTarget.value)} required data-autofocus error={failure instanceof RequestError ? failure.issueFor('label') : undefined} />
+        <TextInput
+          label="Name"
+          value={label}
+          onChange={(event) => setLabel(event.currentTarget.value)}
+          required
+          data-autofocus
+          error={failure instanceof RequestError ? failure.issueFor('label') : undefined}
+        />
         {!(failure instanceof RequestError && failure.issueFor('label')) && <FailureAlert failure={failure} />}
-        <Group justify="flex-end"><Button type="submit" loading={busy} disabled={!label.trim() || label.trim() === node.label}>Rename</Button></Group>
+        <Group justify="flex-end">
+          <Button type="submit" loading={busy} disabled={!label.trim() || label.trim() === node.label}>
+            Rename
+          </Button>
+        </Group>
       </Stack>
     </form>
   );
@@ -97,17 +135,29 @@ function RetypeForm({ node, onDone }: { node: ActionNode; onDone: (id: string) =
   const [templates, setTemplates] = useState<{ value: string; label: string }[]>([]);
   const { busy, failure, run } = useSubmit();
   useEffect(() => {
-    void api.call(templateEndpoints.list, { query: { template_type: 'node', page_size: 1000 } })
-      .then((page) => setTemplates(page.data.filter((template) => template.id !== node.template_id).map((template) => ({ value: template.id, label: template.name }))))
+    void api
+      .call(templateEndpoints.list, { query: { template_type: 'node', page_size: 1000 } })
+      .then((page) =>
+        setTemplates(
+          page.data
+            .filter((template) => template.id !== node.template_id)
+            .map((template) => ({ value: template.id, label: template.name })),
+        ),
+      )
       .catch(() => setTemplates([]));
   }, [node.template_id]);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!templateId) return;
     void run(async () => {
-      const replacement = await api.call(nodeEndpoints.create, { body: { template_id: templateId, label: node.label, properties: node.properties } });
+      const replacement = await api.call(nodeEndpoints.create, {
+        body: { template_id: templateId, label: node.label, properties: node.properties },
+      });
       try {
-        await api.call(nodeMergeEndpoints.merge, { params: { node_id: replacement.id }, body: { node_ids: [node.id] } });
+        await api.call(nodeMergeEndpoints.merge, {
+          params: { node_id: replacement.id },
+          body: { node_ids: [node.id] },
+        });
       } catch (error) {
         await api.call(nodeEndpoints.remove, { params: { node_id: replacement.id } }).catch(() => undefined);
         throw error;
@@ -118,10 +168,25 @@ function RetypeForm({ node, onDone }: { node: ActionNode; onDone: (id: string) =
   return (
     <form onSubmit={submit}>
       <Stack gap="sm">
-        <Select label="New type" data={templates} value={templateId} onChange={setTemplateId} searchable required data-autofocus />
-        <Text fz="sm" c="dimmed">Its relationships, citations and aliases stay with it; properties the new type does not accept are refused and named below.</Text>
+        <Select
+          label="New type"
+          data={templates}
+          value={templateId}
+          onChange={setTemplateId}
+          searchable
+          required
+          data-autofocus
+        />
+        <Text fz="sm" c="dimmed">
+          Its relationships, citations and aliases stay with it; properties the new type does not accept are refused and
+          named below.
+        </Text>
         <FailureAlert failure={failure} />
-        <Group justify="flex-end"><Button type="submit" loading={busy} disabled={!templateId}>Change type</Button></Group>
+        <Group justify="flex-end">
+          <Button type="submit" loading={busy} disabled={!templateId}>
+            Change type
+          </Button>
+        </Group>
       </Stack>
     </form>
   );
@@ -136,8 +201,17 @@ function MergeForm({ node, onDone }: { node: ActionNode; onDone: () => void }) {
     const text = query.trim();
     if (text.length < 2) return;
     const timer = setTimeout(() => {
-      void api.call(searchEndpoints.search, { query: { q: `${text}*`, search_type: 'keyword', limit: 20 } })
-        .then((result) => setOptions(result.data.flatMap((hit) => (hit.node && hit.node.id !== node.id ? [{ value: hit.node.id, label: `${hit.node.label} (${hit.node.edge_count} edges)` }] : []))))
+      void api
+        .call(searchEndpoints.search, { query: { q: `${text}*`, search_type: 'keyword', limit: 20 } })
+        .then((result) =>
+          setOptions(
+            result.data.flatMap((hit) =>
+              hit.node && hit.node.id !== node.id
+                ? [{ value: hit.node.id, label: `${hit.node.label} (${hit.node.edge_count} edges)` }]
+                : [],
+            ),
+          ),
+        )
         .catch(() => setOptions([]));
     }, 200);
     return () => clearTimeout(timer);
@@ -153,7 +227,10 @@ function MergeForm({ node, onDone }: { node: ActionNode; onDone: () => void }) {
   return (
     <form onSubmit={submit}>
       <Stack gap="sm">
-        <Text fz="sm">Pick the duplicate. Its relationships and citations move to <b>{node.label}</b>, its name becomes an alias, its properties fill the ones {node.label} lacks, and it is deleted.</Text>
+        <Text fz="sm">
+          Pick the duplicate. Its relationships and citations move to <b>{node.label}</b>, its name becomes an alias,
+          its properties fill the ones {node.label} lacks, and it is deleted.
+        </Text>
         <Select
           label="Duplicate entity"
           placeholder="Type its name…"
@@ -169,7 +246,11 @@ function MergeForm({ node, onDone }: { node: ActionNode; onDone: () => void }) {
           data-testid="merge-target"
         />
         <FailureAlert failure={failure} />
-        <Group justify="flex-end"><Button type="submit" loading={busy} disabled={!other}>Merge into {node.label}</Button></Group>
+        <Group justify="flex-end">
+          <Button type="submit" loading={busy} disabled={!other}>
+            Merge into {node.label}
+          </Button>
+        </Group>
       </Stack>
     </form>
   );
@@ -182,11 +263,21 @@ function DeleteForm({ node, onCancel, onDone }: { node: ActionNode; onCancel: ()
       <Text fz="sm">{node.label} goes with its relationships and citations. This cannot be undone.</Text>
       <FailureAlert failure={failure} />
       <Group justify="flex-end">
-        <Button variant="default" onClick={onCancel}>Keep it</Button>
-        <Button color="red" loading={busy} onClick={() => void run(async () => {
-          await api.call(nodeEndpoints.remove, { params: { node_id: node.id } });
-          onDone();
-        })}>Delete</Button>
+        <Button variant="default" onClick={onCancel}>
+          Keep it
+        </Button>
+        <Button
+          color="red"
+          loading={busy}
+          onClick={() =>
+            void run(async () => {
+              await api.call(nodeEndpoints.remove, { params: { node_id: node.id } });
+              onDone();
+            })
+          }
+        >
+          Delete
+        </Button>
       </Group>
     </Stack>
   );

@@ -22,24 +22,43 @@ type Citation = ResponseOf<typeof nodeEndpoints.citations>['data'][number];
  * sources behind it, and its actions. Its parts load at once and each shows as soon as its answer is in: the
  * entity itself first (the panel is usable then), its template, relationships and citations after.
  */
-export function NodeDetails({ nodeId, onOpenNode, onOpenPassage, onGone, onLabel }: {
-  nodeId: string; onOpenNode: (id: string) => void; onOpenPassage: (sourceId: string, chunkId: string, sentence: string | null) => void; onGone: () => void;
+export function NodeDetails({
+  nodeId,
+  onOpenNode,
+  onOpenPassage,
+  onGone,
+  onLabel,
+}: {
+  nodeId: string;
+  onOpenNode: (id: string) => void;
+  onOpenPassage: (sourceId: string, chunkId: string, sentence: string | null) => void;
+  onGone: () => void;
   /** Told the entity's name when it loads and after each change (a rename). */
   onLabel?: (label: string) => void;
 }) {
   const params = { node_id: nodeId };
   const node = useLoad(() => api.call(nodeEndpoints.get, { params }), [nodeId]);
-  const connections = useLoad(() => api.call(nodeEndpoints.connections, { params, query: { page_size: 200, sort_by: 'relationship' } }), [nodeId]);
+  const connections = useLoad(
+    () => api.call(nodeEndpoints.connections, { params, query: { page_size: 200, sort_by: 'relationship' } }),
+    [nodeId],
+  );
   const citations = useLoad(() => api.call(nodeEndpoints.citations, { params, query: { page_size: 100 } }), [nodeId]);
   const detail = node.data;
   const templateId = detail?.template_id;
-  const template = useLoad(async () => (templateId ? api.call(templateEndpoints.get, { params: { template_id: templateId } }).catch(() => null) : undefined), [templateId]);
+  const template = useLoad(
+    async () =>
+      templateId
+        ? api.call(templateEndpoints.get, { params: { template_id: templateId } }).catch(() => null)
+        : undefined,
+    [templateId],
+  );
   const label = detail?.label;
   useEffect(() => {
     if (label !== undefined) onLabel?.(label);
   }, [label]);
 
-  if (node.error) return <ErrorNotice title="Could not open the entity" message={node.error} onRetry={() => void node.reload()} />;
+  if (node.error)
+    return <ErrorNotice title="Could not open the entity" message={node.error} onRetry={() => void node.reload()} />;
   if (!detail) return <Skeleton h={240} />;
   const definitions = template.data === undefined || template.loading ? undefined : (template.data?.properties ?? []);
   const changed = () => {
@@ -54,17 +73,32 @@ export function NodeDetails({ nodeId, onOpenNode, onOpenPassage, onGone, onLabel
       <Stack gap={6}>
         <Group gap="xs" justify="space-between" align="flex-start">
           <Group gap="xs">
-            <Badge variant="light" tt="none">{template.data?.name ?? detail.template_id}</Badge>
+            <Badge variant="light" tt="none">
+              {template.data?.name ?? detail.template_id}
+            </Badge>
             <Text fz="xs" c="dimmed">
-              {linked ? `${linked.pagination.total} relationships` : 'Relationships…'} · {cited ? `${cited.pagination.total} citations` : 'citations…'}
+              {linked ? `${linked.pagination.total} relationships` : 'Relationships…'} ·{' '}
+              {cited ? `${cited.pagination.total} citations` : 'citations…'}
             </Text>
           </Group>
-          <Anchor component={Link} to={`/graph?node=${encodeURIComponent(detail.id)}&highlight=${encodeURIComponent(detail.id)}`} fz="sm">Show in the graph</Anchor>
+          <Anchor
+            component={Link}
+            to={`/graph?node=${encodeURIComponent(detail.id)}&highlight=${encodeURIComponent(detail.id)}`}
+            fz="sm"
+          >
+            Show in the graph
+          </Anchor>
         </Group>
         <NodeActions node={detail} onChanged={changed} onReplaced={onOpenNode} onDeleted={onGone} />
       </Stack>
       {definitions ? (
-        <PropertiesForm key={detail.updated_at} nodeId={detail.id} properties={detail.properties} definitions={definitions} onSaved={changed} />
+        <PropertiesForm
+          key={detail.updated_at}
+          nodeId={detail.id}
+          properties={detail.properties}
+          definitions={definitions}
+          onSaved={changed}
+        />
       ) : (
         <Skeleton h={120} />
       )}
@@ -85,7 +119,10 @@ export function NodeDetails({ nodeId, onOpenNode, onOpenPassage, onGone, onLabel
 
 /** One part of the page loaded on its own: a placeholder until its answer, its own error and retry if it fails. */
 function Part<T>({ loaded, what, children }: { loaded: Loaded<T>; what: string; children: (data: T) => ReactNode }) {
-  if (loaded.error) return <ErrorNotice title={`Could not load the ${what}`} message={loaded.error} onRetry={() => void loaded.reload()} />;
+  if (loaded.error)
+    return (
+      <ErrorNotice title={`Could not load the ${what}`} message={loaded.error} onRetry={() => void loaded.reload()} />
+    );
   if (loaded.data === undefined) return <Skeleton h={80} />;
   return <div>{children(loaded.data)}</div>;
 }
@@ -93,14 +130,31 @@ function Part<T>({ loaded, what, children }: { loaded: Loaded<T>; what: string; 
 /** Properties the interface shows but does not offer to edit: bookkeeping of the extraction. */
 const bookkeeping = new Set(['aliases', 'confidence', 'extraction_domain', 'type_normalized_from']);
 
-function PropertiesForm({ nodeId, properties, definitions, onSaved }: { nodeId: string; properties: Record<string, unknown>; definitions: PropertyDefinition[]; onSaved: () => void }) {
+function PropertiesForm({
+  nodeId,
+  properties,
+  definitions,
+  onSaved,
+}: {
+  nodeId: string;
+  properties: Record<string, unknown>;
+  definitions: PropertyDefinition[];
+  onSaved: () => void;
+}) {
   const defined = useMemo(() => new Set(definitions.map((definition) => definition.name)), [definitions]);
-  const initial = () => Object.fromEntries(definitions.map((definition) => [definition.name, toDraft(definition, properties[definition.name])]));
+  const initial = () =>
+    Object.fromEntries(
+      definitions.map((definition) => [definition.name, toDraft(definition, properties[definition.name])]),
+    );
   const [drafts, setDrafts] = useState<Record<string, Draft>>(initial);
-  const [aliases, setAliases] = useState<string[]>(() => (Array.isArray(properties.aliases) ? properties.aliases.map(String) : []));
+  const [aliases, setAliases] = useState<string[]>(() =>
+    Array.isArray(properties.aliases) ? properties.aliases.map(String) : [],
+  );
   const { busy, failure, run } = useSubmit();
   useEffect(() => setDrafts(initial), [definitions]);
-  const others = Object.entries(properties).filter(([key, value]) => !defined.has(key) && key !== 'aliases' && value !== null && value !== '');
+  const others = Object.entries(properties).filter(
+    ([key, value]) => !defined.has(key) && key !== 'aliases' && value !== null && value !== '',
+  );
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -118,39 +172,71 @@ function PropertiesForm({ nodeId, properties, definitions, onSaved }: { nodeId: 
     });
   };
   const fieldError = (name: string) => (failure instanceof RequestError ? failure.issueFor(name) : undefined);
-  const unplaced = failure instanceof RequestError ? failure.issues.filter((issue) => !defined.has(String(issue.loc.at(-1)))) : [];
+  const unplaced =
+    failure instanceof RequestError ? failure.issues.filter((issue) => !defined.has(String(issue.loc.at(-1)))) : [];
 
   return (
     <form onSubmit={submit} aria-labelledby="node-properties-title">
       <Stack gap="sm">
-        <Title order={3} fz="md" id="node-properties-title">Properties</Title>
+        <Title order={3} fz="md" id="node-properties-title">
+          Properties
+        </Title>
         {definitions.map((definition) => (
-          <PropertyField key={definition.name} definition={definition} value={drafts[definition.name]} error={fieldError(definition.name)} onChange={(value) => setDrafts((current) => ({ ...current, [definition.name]: value }))} />
+          <PropertyField
+            key={definition.name}
+            definition={definition}
+            value={drafts[definition.name]}
+            error={fieldError(definition.name)}
+            onChange={(value) => setDrafts((current) => ({ ...current, [definition.name]: value }))}
+          />
         ))}
-        <TagsInput label="Aliases" description="Other names of this entity; press Enter after each" value={aliases} onChange={setAliases} />
+        <TagsInput
+          label="Aliases"
+          description="Other names of this entity; press Enter after each"
+          value={aliases}
+          onChange={setAliases}
+        />
         {others.length > 0 && (
           <Table withRowBorders={false} verticalSpacing={2} fz="sm">
             <Table.Caption>Other properties</Table.Caption>
             <Table.Tbody>
               {others.map(([key, value]) => (
                 <Table.Tr key={key}>
-                  <Table.Th w={130} fw={bookkeeping.has(key) ? 400 : 600}>{key.replace(/_/g, ' ')}</Table.Th>
-                  <Table.Td>{typeof value === 'object' ? <Code>{JSON.stringify(value)}</Code> : String(value)}</Table.Td>
+                  <Table.Th w={130} fw={bookkeeping.has(key) ? 400 : 600}>
+                    {key.replace(/_/g, ' ')}
+                  </Table.Th>
+                  <Table.Td>
+                    {typeof value === 'object' ? <Code>{JSON.stringify(value)}</Code> : String(value)}
+                  </Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>
           </Table>
         )}
         {failure && (typeof failure === 'string' || unplaced.length > 0 || failure.issues.length === 0) && (
-          <Text c="red" fz="sm" role="alert">{typeof failure === 'string' ? failure : [failure.message, ...unplaced.map((issue) => issue.msg)].join(' ')}</Text>
+          <Text c="red" fz="sm" role="alert">
+            {typeof failure === 'string' ? failure : [failure.message, ...unplaced.map((issue) => issue.msg)].join(' ')}
+          </Text>
         )}
-        <Group justify="flex-end"><Button type="submit" size="xs" loading={busy}>Save properties</Button></Group>
+        <Group justify="flex-end">
+          <Button type="submit" size="xs" loading={busy}>
+            Save properties
+          </Button>
+        </Group>
       </Stack>
     </form>
   );
 }
 
-function Relationships({ connections, total, onOpenNode }: { connections: Connection[]; total: number; onOpenNode: (id: string) => void }) {
+function Relationships({
+  connections,
+  total,
+  onOpenNode,
+}: {
+  connections: Connection[];
+  total: number;
+  onOpenNode: (id: string) => void;
+}) {
   const groups = useMemo(() => {
     const byKey = new Map<string, Connection[]>();
     for (const connection of connections) {
@@ -161,38 +247,89 @@ function Relationships({ connections, total, onOpenNode }: { connections: Connec
   }, [connections]);
   return (
     <div>
-      <Title order={3} fz="md" mb={4}>Relationships</Title>
-      {connections.length === 0 && <Text fz="sm" c="dimmed">No relationships.</Text>}
+      <Title order={3} fz="md" mb={4}>
+        Relationships
+      </Title>
+      {connections.length === 0 && (
+        <Text fz="sm" c="dimmed">
+          No relationships.
+        </Text>
+      )}
       <Stack gap={8}>
         {groups.map(([key, items]) => (
           <div key={key}>
-            <Text fz="xs" fw={600} c="dimmed" tt="uppercase">{items[0].direction === 'outgoing' ? `${items[0].relationship} →` : `← ${items[0].relationship}`} ({items.length})</Text>
+            <Text fz="xs" fw={600} c="dimmed" tt="uppercase">
+              {items[0].direction === 'outgoing' ? `${items[0].relationship} →` : `← ${items[0].relationship}`} (
+              {items.length})
+            </Text>
             <Group gap={6} mt={2}>
               {items.map((item, index) => (
-                <Button key={`${item.id}-${index}`} size="compact-sm" variant="light" radius="xl" onClick={() => onOpenNode(item.id)}>{item.label}</Button>
+                <Button
+                  key={`${item.id}-${index}`}
+                  size="compact-sm"
+                  variant="light"
+                  radius="xl"
+                  onClick={() => onOpenNode(item.id)}
+                >
+                  {item.label}
+                </Button>
               ))}
             </Group>
           </div>
         ))}
       </Stack>
-      {total > connections.length && <Text fz="xs" c="dimmed" mt={4}>The first {connections.length} of {total}; the graph shows the rest.</Text>}
+      {total > connections.length && (
+        <Text fz="xs" c="dimmed" mt={4}>
+          The first {connections.length} of {total}; the graph shows the rest.
+        </Text>
+      )}
     </div>
   );
 }
 
-function Citations({ citations, total, onOpenPassage }: { citations: Citation[]; total: number; onOpenPassage: (sourceId: string, chunkId: string, sentence: string | null) => void }) {
+function Citations({
+  citations,
+  total,
+  onOpenPassage,
+}: {
+  citations: Citation[];
+  total: number;
+  onOpenPassage: (sourceId: string, chunkId: string, sentence: string | null) => void;
+}) {
   return (
     <div>
-      <Title order={3} fz="md" mb={4}>Cited in</Title>
-      {citations.length === 0 && <Text fz="sm" c="dimmed">No passage cites this entity.</Text>}
+      <Title order={3} fz="md" mb={4}>
+        Cited in
+      </Title>
+      {citations.length === 0 && (
+        <Text fz="sm" c="dimmed">
+          No passage cites this entity.
+        </Text>
+      )}
       <Stack gap={6}>
-        {citations.map(({ id, source, chunk, context_snippet: snippet }) => chunk && (
-          <Anchor key={id} component="button" type="button" ta="left" fz="sm" onClick={() => onOpenPassage(source.id, chunk.id, snippet)} data-testid="node-citation">
-            <b>{source.title}</b>{chunk.page_number !== null && `, page ${chunk.page_number}`}: {snippet ?? chunk.content.slice(0, 140)}
-          </Anchor>
-        ))}
+        {citations.map(
+          ({ id, source, chunk, context_snippet: snippet }) =>
+            chunk && (
+              <Anchor
+                key={id}
+                component="button"
+                type="button"
+                ta="left"
+                fz="sm"
+                onClick={() => onOpenPassage(source.id, chunk.id, snippet)}
+                data-testid="node-citation"
+              >
+                <b>{source.title}</b>
+                {chunk.page_number !== null && `, page ${chunk.page_number}`}: {snippet ?? chunk.content.slice(0, 140)}
+              </Anchor>
+            ),
+        )}
       </Stack>
-      {total > citations.length && <Text fz="xs" c="dimmed" mt={4}>The first {citations.length} of {total} citations.</Text>}
+      {total > citations.length && (
+        <Text fz="xs" c="dimmed" mt={4}>
+          The first {citations.length} of {total} citations.
+        </Text>
+      )}
     </div>
   );
 }
@@ -210,12 +347,18 @@ function Provenance({ citations }: { citations: Citation[] }) {
   if (sources.length === 0) return null;
   return (
     <div>
-      <Title order={3} fz="md" mb={4}>Sources</Title>
+      <Title order={3} fz="md" mb={4}>
+        Sources
+      </Title>
       <Stack gap={2}>
         {sources.map(([id, source]) => (
           <Group key={id} gap={6} wrap="nowrap">
-            <Anchor component={Link} to={`/sources/${id}`} fz="sm" truncate>{source.title}</Anchor>
-            <Text fz="xs" c="dimmed" span>{source.type} · {source.count} citation{source.count === 1 ? '' : 's'}</Text>
+            <Anchor component={Link} to={`/sources/${id}`} fz="sm" truncate>
+              {source.title}
+            </Anchor>
+            <Text fz="xs" c="dimmed" span>
+              {source.type} · {source.count} citation{source.count === 1 ? '' : 's'}
+            </Text>
           </Group>
         ))}
       </Stack>

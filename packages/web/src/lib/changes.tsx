@@ -32,19 +32,26 @@ export function ChangesProvider({ children }: { children: ReactNode }) {
     const follow = async () => {
       while (!abort.signal.aborted) {
         try {
-          await api.stream<typeof eventEndpoints.stream, ChangeEventBody>(eventEndpoints.stream, {}, (event) => {
-            if (event.type === 'ready') {
-              failures = 0;
-              setMode('live');
-            }
-            for (const listener of listeners.current) listener(event);
-          }, abort.signal);
+          await api.stream<typeof eventEndpoints.stream, ChangeEventBody>(
+            eventEndpoints.stream,
+            {},
+            (event) => {
+              if (event.type === 'ready') {
+                failures = 0;
+                setMode('live');
+              }
+              for (const listener of listeners.current) listener(event);
+            },
+            abort.signal,
+          );
         } catch (error) {
           if (abort.signal.aborted || (error instanceof RequestError && error.status === 401)) return;
         }
         if (abort.signal.aborted) return;
         setMode('polling');
-        await new Promise((resolve) => setTimeout(resolve, retryDelaysMs[Math.min(failures++, retryDelaysMs.length - 1)]));
+        await new Promise((resolve) =>
+          setTimeout(resolve, retryDelaysMs[Math.min(failures++, retryDelaysMs.length - 1)]),
+        );
       }
     };
     void follow();

@@ -27,7 +27,20 @@ export interface EdgeAttributes {
 export type KnowledgeGraph = Graph<NodeAttributes, EdgeAttributes>;
 
 /** Colours for templates without one of their own, distinct on light and dark backgrounds. */
-const palette = ['#1c7ed6', '#e8590c', '#2f9e44', '#ae3ec9', '#f08c00', '#0c8599', '#e03131', '#5f3dc4', '#66a80f', '#c2255c', '#868e96', '#3b5bdb'];
+const palette = [
+  '#1c7ed6',
+  '#e8590c',
+  '#2f9e44',
+  '#ae3ec9',
+  '#f08c00',
+  '#0c8599',
+  '#e03131',
+  '#5f3dc4',
+  '#66a80f',
+  '#c2255c',
+  '#868e96',
+  '#3b5bdb',
+];
 
 /** Each template's colour: its own, else one of the palette in a stable order. */
 export function templateColors(templates: CanvasTemplate[]): Map<string, string> {
@@ -61,11 +74,22 @@ export function buildGraph(canvas: CanvasData, colors: Map<string, string>): Kno
     nodes: canvas.nodes.map((node) => ({
       key: node.id,
       attributes: {
-        label: node.label, x: node.position?.x ?? 0, y: node.position?.y ?? 0, size: sizeFor(degrees.get(node.id)!),
-        color: colors.get(node.template_id) ?? fallbackColor, templateId: node.template_id, sourceId: node.source_id, saved: node.position !== null,
+        label: node.label,
+        x: node.position?.x ?? 0,
+        y: node.position?.y ?? 0,
+        size: sizeFor(degrees.get(node.id)!),
+        color: colors.get(node.template_id) ?? fallbackColor,
+        templateId: node.template_id,
+        sourceId: node.source_id,
+        saved: node.position !== null,
       },
     })),
-    edges: edges.map((edge) => ({ key: edge.id, source: edge.source_node_id, target: edge.target_node_id, attributes: { label: edge.label, templateId: edge.template_id, size: 1 } })),
+    edges: edges.map((edge) => ({
+      key: edge.id,
+      source: edge.source_node_id,
+      target: edge.target_node_id,
+      attributes: { label: edge.label, templateId: edge.template_id, size: 1 },
+    })),
   });
   placeUnsaved(graph);
   return graph;
@@ -73,7 +97,9 @@ export function buildGraph(canvas: CanvasData, colors: Map<string, string>): Kno
 
 /** Sizes every node by its degree, in one update (one event for a renderer, not one per node). */
 export function resize(graph: KnowledgeGraph): void {
-  graph.updateEachNodeAttributes((node, attributes) => ({ ...attributes, size: sizeFor(graph.degree(node)) }), { attributes: ['size'] });
+  graph.updateEachNodeAttributes((node, attributes) => ({ ...attributes, size: sizeFor(graph.degree(node)) }), {
+    attributes: ['size'],
+  });
 }
 
 /** Marks every position as saved, in one update. */
@@ -103,11 +129,16 @@ export function placeUnsaved(graph: KnowledgeGraph, around?: string): void {
   let turn = 0;
   graph.forEachNode((node, attributes) => {
     if (attributes.saved || placed.has(node)) return;
-    const anchor = (around && placed.has(around) ? around : undefined) ?? graph.neighbors(node).find((neighbour) => placed.has(neighbour));
+    const anchor =
+      (around && placed.has(around) ? around : undefined) ??
+      graph.neighbors(node).find((neighbour) => placed.has(neighbour));
     if (anchor) {
       const angle = Math.random() * Math.PI * 2;
       const distance = spread * 0.05 * (0.5 + Math.random());
-      graph.mergeNodeAttributes(node, { x: graph.getNodeAttribute(anchor, 'x') + Math.cos(angle) * distance, y: graph.getNodeAttribute(anchor, 'y') + Math.sin(angle) * distance });
+      graph.mergeNodeAttributes(node, {
+        x: graph.getNodeAttribute(anchor, 'x') + Math.cos(angle) * distance,
+        y: graph.getNodeAttribute(anchor, 'y') + Math.sin(angle) * distance,
+      });
     } else {
       turn += 1;
       const angle = turn * 2.399963;
@@ -126,11 +157,25 @@ export interface Neighbour {
 }
 
 /** Adds a node's neighbours fetched from the API (beyond the canvas cap); returns how many nodes were new. */
-export function addNeighbours(graph: KnowledgeGraph, centre: string, neighbours: Neighbour[], colors: Map<string, string>): number {
+export function addNeighbours(
+  graph: KnowledgeGraph,
+  centre: string,
+  neighbours: Neighbour[],
+  colors: Map<string, string>,
+): number {
   let added = 0;
   for (const { node, edgeId, relationship, direction } of neighbours) {
     if (!graph.hasNode(node.id)) {
-      graph.addNode(node.id, { label: node.label, x: 0, y: 0, size: 4, color: colors.get(node.template_id) ?? fallbackColor, templateId: node.template_id, sourceId: null, saved: false });
+      graph.addNode(node.id, {
+        label: node.label,
+        x: 0,
+        y: 0,
+        size: 4,
+        color: colors.get(node.template_id) ?? fallbackColor,
+        templateId: node.template_id,
+        sourceId: null,
+        saved: false,
+      });
       added += 1;
     }
     if (graph.hasEdge(edgeId)) continue;

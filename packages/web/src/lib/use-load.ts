@@ -39,6 +39,9 @@ export function useLoad<T>(load: (signal: AbortSignal) => Promise<T>, inputs: un
   useEffect(() => {
     void run();
   }, inputs);
-  const set = useCallback((update: (current: T | undefined) => T | undefined) => setData((current) => update(current)), []);
+  const set = useCallback(
+    (update: (current: T | undefined) => T | undefined) => setData((current) => update(current)),
+    [],
+  );
   return { data, error, loading, reload: run, set };
 }

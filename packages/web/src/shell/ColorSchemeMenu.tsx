@@ -15,16 +15,26 @@ export function ColorSchemeMenu() {
   const Current = choices.find((choice) => choice.value === colorScheme)?.icon ?? IconDeviceDesktop;
   const choose = (value: MantineColorScheme) => {
     setColorScheme(value);
-    if (value !== 'auto') void api.call(settingsEndpoints.patch, { body: { dark_mode: value === 'dark' } }).catch(() => undefined);
+    if (value !== 'auto')
+      void api.call(settingsEndpoints.patch, { body: { dark_mode: value === 'dark' } }).catch(() => undefined);
   };
   return (
     <Menu position="bottom-end" withinPortal>
       <Menu.Target>
-        <ActionIcon variant="default" size="lg" aria-label="Colour scheme"><Current size={18} stroke={1.7} /></ActionIcon>
+        <ActionIcon variant="default" size="lg" aria-label="Colour scheme">
+          <Current size={18} stroke={1.7} />
+        </ActionIcon>
       </Menu.Target>
       <Menu.Dropdown>
         {choices.map(({ value, label, icon: Icon }) => (
-          <Menu.Item key={value} leftSection={<Icon size={16} />} onClick={() => choose(value)} aria-checked={colorScheme === value} role="menuitemradio" fw={colorScheme === value ? 600 : undefined}>
+          <Menu.Item
+            key={value}
+            leftSection={<Icon size={16} />}
+            onClick={() => choose(value)}
+            aria-checked={colorScheme === value}
+            role="menuitemradio"
+            fw={colorScheme === value ? 600 : undefined}
+          >
             {label}
           </Menu.Item>
         ))}

@@ -27,7 +27,13 @@ const sections = [
 ];
 
 /** Header with the database and account, navigation on the side (a drawer on a phone). */
-export function Layout({ children, onDatabaseSwitched }: { children: ReactNode; onDatabaseSwitched: (name: string) => void }) {
+export function Layout({
+  children,
+  onDatabaseSwitched,
+}: {
+  children: ReactNode;
+  onDatabaseSwitched: (name: string) => void;
+}) {
   const [opened, { toggle, close }] = useDisclosure();
   const { pathname } = useLocation();
   const { setColorScheme } = useMantineColorScheme();
@@ -38,22 +44,42 @@ export function Layout({ children, onDatabaseSwitched }: { children: ReactNode; 
   // Until this browser has a choice of its own, settings.dark_mode decides (and the system when it is off).
   useEffect(() => {
     if (hasStoredColorScheme()) return;
-    void api.call(settingsEndpoints.get).then((settings) => {
-      if (settings.dark_mode === true) setColorScheme('dark');
-    }).catch(() => undefined);
+    void api
+      .call(settingsEndpoints.get)
+      .then((settings) => {
+        if (settings.dark_mode === true) setColorScheme('dark');
+      })
+      .catch(() => undefined);
   }, [setColorScheme]);
 
   const active = (to: string) => (to === '/' ? pathname === '/' : pathname === to || pathname.startsWith(`${to}/`));
 
   return (
-    <AppShell header={{ height: 60 }} navbar={{ width: 220, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
-      <a href="#main" className="skip-link">Skip to content</a>
+    <AppShell
+      header={{ height: 60 }}
+      navbar={{ width: 220, breakpoint: 'sm', collapsed: { mobile: !opened } }}
+      padding="md"
+    >
+      <a href="#main" className="skip-link">
+        Skip to content
+      </a>
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap" gap="xs">
           <Group gap="xs" wrap="nowrap">
-            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label={opened ? 'Close navigation' : 'Open navigation'} />
+            <Burger
+              opened={opened}
+              onClick={toggle}
+              hiddenFrom="sm"
+              size="sm"
+              aria-label={opened ? 'Close navigation' : 'Open navigation'}
+            />
             <UnstyledButton component={Link} to="/" aria-label="Rhizome dashboard">
-              <Group gap={8} wrap="nowrap"><Logo /><Text fw={700} fz="lg" className="hide-narrow">Rhizome</Text></Group>
+              <Group gap={8} wrap="nowrap">
+                <Logo />
+                <Text fw={700} fz="lg" className="hide-narrow">
+                  Rhizome
+                </Text>
+              </Group>
             </UnstyledButton>
           </Group>
           <Group gap="xs" wrap="nowrap">
@@ -65,10 +91,20 @@ export function Layout({ children, onDatabaseSwitched }: { children: ReactNode; 
       </AppShell.Header>
       <AppShell.Navbar p="xs" aria-label="Main">
         {sections.map(({ to, label, icon: Icon }) => (
-          <NavLink key={to} component={Link} to={to} label={label} leftSection={<Icon size={18} stroke={1.7} />} active={active(to)} aria-current={active(to) ? 'page' : undefined} />
+          <NavLink
+            key={to}
+            component={Link}
+            to={to}
+            label={label}
+            leftSection={<Icon size={18} stroke={1.7} />}
+            active={active(to)}
+            aria-current={active(to) ? 'page' : undefined}
+          />
         ))}
       </AppShell.Navbar>
-      <AppShell.Main id="main" tabIndex={-1}>{children}</AppShell.Main>
+      <AppShell.Main id="main" tabIndex={-1}>
+        {children}
+      </AppShell.Main>
     </AppShell>
   );
 }

@@ -20,9 +20,13 @@ export function UserMenu() {
         </Button>
       </Menu.Target>
       <Menu.Dropdown>
-        <Menu.Item leftSection={<IconKey size={16} />} onClick={() => navigate('/settings')}>Password and API keys</Menu.Item>
+        <Menu.Item leftSection={<IconKey size={16} />} onClick={() => navigate('/settings')}>
+          Password and API keys
+        </Menu.Item>
         <Menu.Divider />
-        <Menu.Item leftSection={<IconLogout size={16} />} onClick={() => void signOut()}>Sign out</Menu.Item>
+        <Menu.Item leftSection={<IconLogout size={16} />} onClick={() => void signOut()}>
+          Sign out
+        </Menu.Item>
       </Menu.Dropdown>
     </Menu>
   );

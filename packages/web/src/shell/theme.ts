@@ -1,4 +1,15 @@
-import { Alert, createTheme, defaultVariantColorsResolver, Drawer, Modal, Notification, ScrollArea, localStorageColorSchemeManager, parseThemeColor, type VariantColorsResolver } from '@mantine/core';
+import {
+  Alert,
+  createTheme,
+  defaultVariantColorsResolver,
+  Drawer,
+  Modal,
+  Notification,
+  ScrollArea,
+  localStorageColorSchemeManager,
+  parseThemeColor,
+  type VariantColorsResolver,
+} from '@mantine/core';
 
 /**
  * Light and outline variants take their text colour from the per-scheme CSS variables app.css darkens for
@@ -9,7 +20,12 @@ const variantColorResolver: VariantColorsResolver = (input) => {
   const parsed = parseThemeColor({ color: input.color ?? input.theme.primaryColor, theme: input.theme });
   if (!parsed.isThemeColor) return resolved;
   if (input.variant === 'light') return { ...resolved, color: `var(--mantine-color-${parsed.color}-light-color)` };
-  if (input.variant === 'outline') return { ...resolved, color: `var(--mantine-color-${parsed.color}-outline)`, border: `1px solid var(--mantine-color-${parsed.color}-outline)` };
+  if (input.variant === 'outline')
+    return {
+      ...resolved,
+      color: `var(--mantine-color-${parsed.color}-outline)`,
+      border: `1px solid var(--mantine-color-${parsed.color}-outline)`,
+    };
   return resolved;
 };
 

@@ -80,11 +80,17 @@ export class ChangeFeed {
     const baseline = this.sources;
     if (!baseline || baseline.database !== name) {
       const stamps = await sourceStamps(db);
-      this.sources = { database: name, stamps, cursor: [...stamps.values()].reduce((max, stamp) => (stamp > max ? stamp : max), '') };
+      this.sources = {
+        database: name,
+        stamps,
+        cursor: [...stamps.values()].reduce((max, stamp) => (stamp > max ? stamp : max), ''),
+      };
       if (baseline) this.emit({ type: 'database', database: name });
       return;
     }
-    const rows = (await sourcesUpdatedSince(db, baseline.cursor)).filter((row) => baseline.stamps.get(row.id) !== row.updated_at);
+    const rows = (await sourcesUpdatedSince(db, baseline.cursor)).filter(
+      (row) => baseline.stamps.get(row.id) !== row.updated_at,
+    );
     if (rows.length) {
       const views = await (await scope.service(sourcesModule)).views(rows);
       for (const [index, row] of rows.entries()) {
@@ -104,10 +110,15 @@ export class ChangeFeed {
   private async checkTasks(): Promise<void> {
     const { tasks } = this.platform;
     const { tasks: recent } = await tasks.list({ offset: 0, limit: watchedTasks });
-    const stamps = new Map(recent.map((task) => [task.task_id, `${task.status}|${task.attempts}|${task.started_at}|${task.completed_at}`]));
+    const stamps = new Map(
+      recent.map((task) => [task.task_id, `${task.status}|${task.attempts}|${task.started_at}|${task.completed_at}`]),
+    );
     const previous = this.taskStamps;
     this.taskStamps = stamps;
-    if (previous) for (const task of recent) if (previous.get(task.task_id) !== stamps.get(task.task_id)) this.emit({ type: 'task', task: taskSummary(task) });
+    if (previous)
+      for (const task of recent)
+        if (previous.get(task.task_id) !== stamps.get(task.task_id))
+          this.emit({ type: 'task', task: taskSummary(task) });
     const queues = (await tasks.counts()).map(({ queue, queued, running }) => ({ queue, queued, running }));
     if (JSON.stringify(queues) === JSON.stringify(this.lanes?.queues)) return;
     this.lanes = { type: 'lanes', queues };

@@ -4,7 +4,12 @@ import type { Logger } from '@rhizome/core/logging';
 import { QueueFullError, QueueUnavailableError } from '@rhizome/queue';
 
 export const notFoundHandler: RequestHandler = (req, _res, next) => {
-  next(new ApiError(404, ErrorCode.notFound, `No route for ${req.method} ${req.path}`, { resource_type: 'route', identifier: req.path }));
+  next(
+    new ApiError(404, ErrorCode.notFound, `No route for ${req.method} ${req.path}`, {
+      resource_type: 'route',
+      identifier: req.path,
+    }),
+  );
 };
 
 interface BodyParserError {
@@ -19,13 +24,17 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error: unknown, req, res, _next) => {
     const apiError = toApiError(error);
     if (clientWentAway(error, res)) {
-      logger.warning(`${req.method} ${req.originalUrl}: the client closed the connection before the response was complete`);
+      logger.warning(
+        `${req.method} ${req.originalUrl}: the client closed the connection before the response was complete`,
+      );
     } else if (apiError.status > 500) {
       // An outside service (the registry, a model server) is unreachable or failing: expected, no stack.
       const cause = error instanceof Error && error.cause instanceof Error ? ` (${error.cause.message})` : '';
       logger.warning(`${req.method} ${req.originalUrl}: ${apiError.status} ${apiError.message}${cause}`);
     } else if (apiError.status >= 500) {
-      logger.error(`${req.method} ${req.originalUrl} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      logger.error(
+        `${req.method} ${req.originalUrl} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+      );
     }
     if (res.headersSent) {
       res.end();
@@ -70,11 +79,15 @@ export function toApiError(error: unknown): ApiError {
     if (error.cause !== undefined) apiError.cause = error.cause;
     return apiError;
   }
-  if (error instanceof QueueFullError || error instanceof QueueUnavailableError) return ApiError.http(503, error.message);
+  if (error instanceof QueueFullError || error instanceof QueueUnavailableError)
+    return ApiError.http(503, error.message);
   const parserError = error as BodyParserError;
   if (parserError?.type === 'entity.too.large') return ApiError.payloadTooLarge(parserError.limit ?? 0);
   if (parserError?.type === 'entity.parse.failed') {
-    return ApiError.validation([{ loc: ['body'], msg: 'Malformed JSON', type: 'json_invalid' }], 'Request body is not valid JSON');
+    return ApiError.validation(
+      [{ loc: ['body'], msg: 'Malformed JSON', type: 'json_invalid' }],
+      'Request body is not valid JSON',
+    );
   }
   if (parserError?.type === 'encoding.unsupported' || parserError?.type === 'charset.unsupported') {
     return ApiError.http(415, parserError.message ?? 'Unsupported encoding');

@@ -33,7 +33,10 @@ export function identityMiddleware(options: IdentityOptions): RequestHandler {
       const user = req.headers['x-auth-user'];
       state.identity = typeof user === 'string' && user ? { username: user, method: 'proxy' } : null;
     } else {
-      state.identity = await options.verifier.verify({ cookie: req.headers.cookie, authorization: req.headers.authorization });
+      state.identity = await options.verifier.verify({
+        cookie: req.headers.cookie,
+        authorization: req.headers.authorization,
+      });
     }
     if (state.identity || options.isPublic(req.method, req.path)) {
       next();
@@ -43,6 +46,8 @@ export function identityMiddleware(options: IdentityOptions): RequestHandler {
       res.status(401).json({ error: 'authentication_required' });
       return;
     }
-    next(new ApiError(401, ErrorCode.authRequired, 'Authentication required: no verified identity reached the API server'));
+    next(
+      new ApiError(401, ErrorCode.authRequired, 'Authentication required: no verified identity reached the API server'),
+    );
   };
 }

@@ -7,7 +7,15 @@ const maxJsonDepth = 128;
 type JsonTextProblem = 'too_deep' | 'lone_surrogate';
 
 const code = (char: string) => char.charCodeAt(0);
-const [openBracket, openBrace, closeBracket, closeBrace, quote, backslash, lowerU] = ['[', '{', ']', '}', '"', '\\', 'u'].map(code);
+const [openBracket, openBrace, closeBracket, closeBrace, quote, backslash, lowerU] = [
+  '[',
+  '{',
+  ']',
+  '}',
+  '"',
+  '\\',
+  'u',
+].map(code);
 
 /**
  * One pass over JSON text as UTF-8 (valid JSON or not) for what JSON.parse accepts but nothing after it should get:
@@ -44,8 +52,14 @@ function hexUnit(text: Uint8Array, start: number): number {
 }
 
 const problems: Record<JsonTextProblem, { msg: string; message: string }> = {
-  too_deep: { msg: `JSON nested more than ${maxJsonDepth} levels deep`, message: `Request body is nested more than ${maxJsonDepth} levels deep` },
-  lone_surrogate: { msg: 'a \\u escape is half of a surrogate pair, which is no Unicode character', message: 'Request body is not well-formed Unicode' },
+  too_deep: {
+    msg: `JSON nested more than ${maxJsonDepth} levels deep`,
+    message: `Request body is nested more than ${maxJsonDepth} levels deep`,
+  },
+  lone_surrogate: {
+    msg: 'a \\u escape is half of a surrogate pair, which is no Unicode character',
+    message: 'Request body is not well-formed Unicode',
+  },
 };
 
 /** The JSON body parser's `verify` hook: refuses, with 422 before parsing, a body that `jsonTextProblem` finds fault with. */
@@ -54,5 +68,14 @@ export function refuseUnsafeJson(_req: IncomingMessage, _res: unknown, body: Buf
   const text = !encoding || /^utf-?8$/i.test(encoding) ? body : Buffer.from(new TextDecoder(encoding).decode(body));
   const problem = jsonTextProblem(text, maxJsonDepth);
   if (!problem) return;
-  throw ApiError.validation([{ loc: ['body'], msg: problems[problem].msg, type: problem === 'too_deep' ? 'json_too_deep' : 'json_lone_surrogate' }], problems[problem].message);
+  throw ApiError.validation(
+    [
+      {
+        loc: ['body'],
+        msg: problems[problem].msg,
+        type: problem === 'too_deep' ? 'json_too_deep' : 'json_lone_surrogate',
+      },
+    ],
+    problems[problem].message,
+  );
 }

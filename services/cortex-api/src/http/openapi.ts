@@ -8,7 +8,10 @@ export function buildOpenApi(endpoints: Endpoint[], version: string): Record<str
     const operation: Record<string, unknown> = {
       tags: [spec.tag],
       summary: spec.summary,
-      operationId: `${spec.method.toLowerCase()}${spec.path.replace(/[{}]/g, '').replace(/\/(\w)/g, (_, c: string) => c.toUpperCase()).replace(/[^A-Za-z0-9]/g, '')}`,
+      operationId: `${spec.method.toLowerCase()}${spec.path
+        .replace(/[{}]/g, '')
+        .replace(/\/(\w)/g, (_, c: string) => c.toUpperCase())
+        .replace(/[^A-Za-z0-9]/g, '')}`,
       parameters: [...parameters(spec.params, 'path'), ...parameters(spec.query, 'query')],
       responses: responses(spec),
     };
@@ -39,7 +42,10 @@ function requestContent(spec: Endpoint): Record<string, unknown> {
   const schema = {
     type: 'object',
     required: [spec.files.field],
-    properties: { [spec.files.field]: spec.files.multiple ? { type: 'array', items: file } : file, ...fields.properties },
+    properties: {
+      [spec.files.field]: spec.files.multiple ? { type: 'array', items: file } : file,
+      ...fields.properties,
+    },
   };
   return { 'multipart/form-data': { schema } };
 }
@@ -62,7 +68,10 @@ function responses(spec: Endpoint): Record<string, unknown> {
   if (spec.produces) success.content = { [spec.produces]: { schema: { type: 'string', format: 'binary' } } };
   const result: Record<string, unknown> = { [spec.status]: success };
   for (const status of spec.errors ?? []) {
-    result[status] = { description: 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+    result[status] = {
+      description: 'Error',
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+    };
   }
   return result;
 }

@@ -5,7 +5,10 @@ export interface PageWindow {
   offset: number;
 }
 
-export function pageWindow(query: { page?: number; page_size?: number }, limits: { default_page_size: number; max_page_size: number }): PageWindow {
+export function pageWindow(
+  query: { page?: number; page_size?: number },
+  limits: { default_page_size: number; max_page_size: number },
+): PageWindow {
   const page = Math.max(1, query.page ?? 1);
   const pageSize = Math.min(Math.max(1, query.page_size ?? limits.default_page_size), limits.max_page_size);
   return { page, pageSize, offset: (page - 1) * pageSize };

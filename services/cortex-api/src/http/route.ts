@@ -36,8 +36,14 @@ export class RouteTable {
     private readonly platform: Platform,
   ) {}
 
-  add<E extends Endpoint<TSchema | undefined, TSchema | undefined, TSchema | undefined>>(spec: E, handler: Handler<E>, precheck?: Precheck): void {
-    const validateBody = spec.body ? compileValidator<BodyOf<E>>(spec.body, spec.consumes === 'multipart/form-data' ? 'form' : 'body') : undefined;
+  add<E extends Endpoint<TSchema | undefined, TSchema | undefined, TSchema | undefined>>(
+    spec: E,
+    handler: Handler<E>,
+    precheck?: Precheck,
+  ): void {
+    const validateBody = spec.body
+      ? compileValidator<BodyOf<E>>(spec.body, spec.consumes === 'multipart/form-data' ? 'form' : 'body')
+      : undefined;
     const validateQuery = spec.query ? compileValidator<QueryOf<E>>(spec.query, 'query') : undefined;
     const validateParams = spec.params ? compileValidator<ParamsOf<E>>(spec.params, 'path') : undefined;
     const expressPath = spec.path.replace(/\{(\w+)\}/g, ':$1');
@@ -45,24 +51,30 @@ export class RouteTable {
     const emptyBodyDefault = spec.body && !(spec.body as { required?: string[] }).required?.length ? {} : undefined;
     this.mounted.push(spec as Endpoint);
     let reserved: Map<string, Set<string>> | undefined;
-    this.router[spec.method.toLowerCase() as 'get'](expressPath, async (req: Request, res: Response, next: NextFunction) => {
-      // Known once every route is mounted: `/workflows/executions` is never the workflow 'executions'.
-      reserved ??= literalSiblings(spec.path, this.mounted.map((other) => other.path));
-      for (const [name, literals] of reserved) if (literals.has(String(req.params[name]))) return next('route');
-      await precheck?.(req, res);
-      const input = {
-        body: (validateBody ? validateBody(req.body ?? emptyBodyDefault) : undefined) as BodyOf<E>,
-        query: (validateQuery ? validateQuery({ ...(req.query as object) }) : {}) as QueryOf<E>,
-        params: (validateParams ? validateParams({ ...req.params }) : {}) as ParamsOf<E>,
-        scope: new RequestScope(this.platform),
-        req,
-        res,
-      };
-      const result = await handler(input);
-      if (res.headersSent) return;
-      if (result === undefined) res.status(spec.status).end();
-      else res.status(spec.status).json(result);
-    });
+    this.router[spec.method.toLowerCase() as 'get'](
+      expressPath,
+      async (req: Request, res: Response, next: NextFunction) => {
+        // Known once every route is mounted: `/workflows/executions` is never the workflow 'executions'.
+        reserved ??= literalSiblings(
+          spec.path,
+          this.mounted.map((other) => other.path),
+        );
+        for (const [name, literals] of reserved) if (literals.has(String(req.params[name]))) return next('route');
+        await precheck?.(req, res);
+        const input = {
+          body: (validateBody ? validateBody(req.body ?? emptyBodyDefault) : undefined) as BodyOf<E>,
+          query: (validateQuery ? validateQuery({ ...(req.query as object) }) : {}) as QueryOf<E>,
+          params: (validateParams ? validateParams({ ...req.params }) : {}) as ParamsOf<E>,
+          scope: new RequestScope(this.platform),
+          req,
+          res,
+        };
+        const result = await handler(input);
+        if (res.headersSent) return;
+        if (result === undefined) res.status(spec.status).end();
+        else res.status(spec.status).json(result);
+      },
+    );
   }
 }
 
@@ -80,7 +92,9 @@ export function literalSiblings(path: string, paths: readonly string[]): Map<str
     const literals = new Set<string>();
     for (const other of paths.map((candidate) => candidate.split('/'))) {
       if (other.length <= index || isParam(other[index])) continue;
-      const samePrefix = segments.slice(0, index).every((own, at) => (isParam(own) ? isParam(other[at]) : own === other[at]));
+      const samePrefix = segments
+        .slice(0, index)
+        .every((own, at) => (isParam(own) ? isParam(other[at]) : own === other[at]));
       if (samePrefix) literals.add(other[index]);
     }
     siblings.set(segment.slice(1, -1), literals);

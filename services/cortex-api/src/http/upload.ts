@@ -28,7 +28,11 @@ class HashingDiskStorage implements StorageEngine {
     while (this.writing.size) await Promise.allSettled([...this.writing]);
   }
 
-  _handleFile(_req: Request, file: Express.Multer.File, callback: (error?: unknown, info?: Partial<HashedFile>) => void): void {
+  _handleFile(
+    _req: Request,
+    file: Express.Multer.File,
+    callback: (error?: unknown, info?: Partial<HashedFile>) => void,
+  ): void {
     const target = path.join(this.dir, `${randomBytes(12).toString('hex')}.part`);
     const hash = createHash('sha256');
     let size = 0;
@@ -77,7 +81,11 @@ export async function receiveUpload(req: Request, res: Response, limits: UploadL
   res.once('close', () => void discardUploads(received));
   const storage = new HashingDiskStorage(limits.dir);
   // Browsers and curl send a file name's UTF-8 bytes as they are; busboy's default would read them as Latin-1.
-  const upload = multer({ storage, defParamCharset: 'utf8', limits: { fileSize: limits.maxBytes, files: limits.maxFiles, fields: 100, fieldSize: 64 * 1024 } });
+  const upload = multer({
+    storage,
+    defParamCharset: 'utf8',
+    limits: { fileSize: limits.maxBytes, files: limits.maxFiles, fields: 100, fieldSize: 64 * 1024 },
+  });
   const middleware = limits.multiple ? upload.array(limits.field, limits.maxFiles) : upload.single(limits.field);
   const failure = await new Promise<unknown>((resolve) => {
     middleware(req, res, (error: unknown) => resolve(error));
@@ -87,7 +95,9 @@ export async function receiveUpload(req: Request, res: Response, limits: UploadL
     throw uploadError(failure, limits);
   }
   const files = ((limits.multiple ? req.files : req.file ? [req.file] : []) ?? []) as HashedFile[];
-  received.push(...files.map((file) => ({ path: file.path, filename: file.originalname, size: file.size, sha256: file.sha256 })));
+  received.push(
+    ...files.map((file) => ({ path: file.path, filename: file.originalname, size: file.size, sha256: file.sha256 })),
+  );
   const empty = received.filter((file) => file.size === 0);
   if (empty.length) {
     await discardUploads(received);
@@ -114,12 +124,20 @@ function uploadError(error: unknown, limits: UploadLimits): unknown {
   }
   switch (error.code) {
     case 'LIMIT_FILE_SIZE':
-      return new ApiError(413, ErrorCode.payloadTooLarge, `The upload exceeds the limit of ${limits.maxBytes} bytes (batching.max_upload_bytes)`, { limit: limits.maxBytes });
+      return new ApiError(
+        413,
+        ErrorCode.payloadTooLarge,
+        `The upload exceeds the limit of ${limits.maxBytes} bytes (batching.max_upload_bytes)`,
+        { limit: limits.maxBytes },
+      );
     case 'LIMIT_FILE_COUNT':
     case 'LIMIT_UNEXPECTED_FILE':
       return error.field && error.field !== limits.field
         ? ApiError.badRequest(`Unexpected file field '${error.field}'; send the file as '${limits.field}'`, error.field)
-        : ApiError.badRequest(`At most ${limits.maxFiles} file(s) per request (batching.max_upload_files)`, limits.field);
+        : ApiError.badRequest(
+            `At most ${limits.maxFiles} file(s) per request (batching.max_upload_files)`,
+            limits.field,
+          );
     default:
       return ApiError.badRequest(`Malformed upload: ${error.message}`);
   }

@@ -12,8 +12,14 @@ export function compileValidator<T>(schema: TSchema, location: Location): (value
   const validate: ValidateFunction = ajvFor(location === 'body' ? 'requestBody' : 'requestQuery').compile(schema);
   return (value: unknown) => {
     // Multer's form fields come in an object without a prototype, which structuredClone keeps as-is: spread into a plain one.
-    const copy = value === undefined ? (location === 'body' ? undefined : {}) : structuredClone(location === 'form' ? { ...(value as object) } : value);
-    if (!validate(copy)) throw ApiError.validation(validationIssues(validate.errors ?? [], [location === 'form' ? 'body' : location]));
+    const copy =
+      value === undefined
+        ? location === 'body'
+          ? undefined
+          : {}
+        : structuredClone(location === 'form' ? { ...(value as object) } : value);
+    if (!validate(copy))
+      throw ApiError.validation(validationIssues(validate.errors ?? [], [location === 'form' ? 'body' : location]));
     return copy as T;
   };
 }

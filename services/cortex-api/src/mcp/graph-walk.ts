@@ -33,12 +33,32 @@ async function hop(db: Db, frontier: string[], filter: WalkFilter): Promise<Step
     const typeClause = types.length ? ' AND lower(label) IN (SELECT value FROM json_each(?))' : '';
     const typeArgs = types.length ? [JSON.stringify(types)] : [];
     if (filter.direction !== 'incoming') {
-      const rows = (await db.raw(`SELECT id, source_node_id, target_node_id, label FROM graph_edges WHERE source_node_id IN (SELECT value FROM json_each(?))${typeClause}`, [ids, ...typeArgs])) as EdgeRow[];
-      for (const row of rows) steps.push({ edge_id: row.id, from: row.source_node_id, to: row.target_node_id, relationship: row.label, forward: true });
+      const rows = (await db.raw(
+        `SELECT id, source_node_id, target_node_id, label FROM graph_edges WHERE source_node_id IN (SELECT value FROM json_each(?))${typeClause}`,
+        [ids, ...typeArgs],
+      )) as EdgeRow[];
+      for (const row of rows)
+        steps.push({
+          edge_id: row.id,
+          from: row.source_node_id,
+          to: row.target_node_id,
+          relationship: row.label,
+          forward: true,
+        });
     }
     if (filter.direction !== 'outgoing') {
-      const rows = (await db.raw(`SELECT id, source_node_id, target_node_id, label FROM graph_edges WHERE target_node_id IN (SELECT value FROM json_each(?))${typeClause}`, [ids, ...typeArgs])) as EdgeRow[];
-      for (const row of rows) steps.push({ edge_id: row.id, from: row.target_node_id, to: row.source_node_id, relationship: row.label, forward: false });
+      const rows = (await db.raw(
+        `SELECT id, source_node_id, target_node_id, label FROM graph_edges WHERE target_node_id IN (SELECT value FROM json_each(?))${typeClause}`,
+        [ids, ...typeArgs],
+      )) as EdgeRow[];
+      for (const row of rows)
+        steps.push({
+          edge_id: row.id,
+          from: row.target_node_id,
+          to: row.source_node_id,
+          relationship: row.label,
+          forward: false,
+        });
     }
   }
   return steps;
@@ -52,7 +72,13 @@ interface EdgeRow {
 }
 
 /** A fewest-hops path from `from` to `to` within `maxDepth` hops (breadth first), or null. */
-export async function shortestPath(db: Db, from: string, to: string, maxDepth: number, filter: WalkFilter): Promise<Step[] | null> {
+export async function shortestPath(
+  db: Db,
+  from: string,
+  to: string,
+  maxDepth: number,
+  filter: WalkFilter,
+): Promise<Step[] | null> {
   if (from === to) return [];
   const reachedBy = new Map<string, Step | null>([[from, null]]);
   let frontier = [from];
@@ -83,7 +109,13 @@ export interface Reached {
 }
 
 /** The nodes within `depth` hops of `start`, each at its fewest hops, at most `limit` of them. */
-export async function traverse(db: Db, start: string, depth: number, limit: number, filter: WalkFilter): Promise<{ reached: Reached[]; truncated: boolean }> {
+export async function traverse(
+  db: Db,
+  start: string,
+  depth: number,
+  limit: number,
+  filter: WalkFilter,
+): Promise<{ reached: Reached[]; truncated: boolean }> {
   const seen = new Set([start]);
   const reached: Reached[] = [];
   let frontier = [start];
@@ -105,7 +137,10 @@ export async function traverse(db: Db, start: string, depth: number, limit: numb
 export async function pageRank(db: Db, iterations = 30): Promise<Map<string, number>> {
   const nodes = ((await db.raw('SELECT id FROM graph_nodes')) as { id: string }[]).map((row) => row.id);
   const index = new Map(nodes.map((id, at) => [id, at]));
-  const edges = (await db.raw('SELECT source_node_id AS s, target_node_id AS t FROM graph_edges')) as { s: string; t: string }[];
+  const edges = (await db.raw('SELECT source_node_id AS s, target_node_id AS t FROM graph_edges')) as {
+    s: string;
+    t: string;
+  }[];
   const count = nodes.length;
   if (!count) return new Map();
   const outDegree = new Float64Array(count);

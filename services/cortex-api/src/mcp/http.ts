@@ -39,25 +39,35 @@ function refuse(res: Response, status: number, error: string, message: string): 
 export function mcpRouter(platform: Platform): Router {
   const sessions = new Map<string, Session>();
   const sweep = setInterval(() => {
-    for (const session of sessions.values()) if (Date.now() - session.lastSeen > idleSessionMs) void session.transport.close();
+    for (const session of sessions.values())
+      if (Date.now() - session.lastSeen > idleSessionMs) void session.transport.close();
   }, 60_000);
   sweep.unref();
 
   const router = express.Router();
-  router.use(express.json({ limit: `${platform.settings.get().batching.max_request_body_mb}mb`, verify: refuseUnsafeJson }));
+  router.use(
+    express.json({ limit: `${platform.settings.get().batching.max_request_body_mb}mb`, verify: refuseUnsafeJson }),
+  );
   router.all('/', async (req: Request, res: Response) => {
     const owner = ownerOf(requestState(req).identity);
     const id = req.headers['mcp-session-id'];
     if (typeof id === 'string') {
       const session = sessions.get(id);
-      if (!session || session.owner !== owner) return refuse(res, 404, 'NOT_FOUND', `MCP session '${id}' not found: initialize a new one`);
+      if (!session || session.owner !== owner)
+        return refuse(res, 404, 'NOT_FOUND', `MCP session '${id}' not found: initialize a new one`);
       session.lastSeen = Date.now();
       return session.transport.handleRequest(req, res, req.body);
     }
     if (req.method !== 'POST' || !isInitializeRequest(req.body)) {
-      return refuse(res, 400, 'VALIDATION_ERROR', 'No MCP session: send an initialize request first (POST without mcp-session-id)');
+      return refuse(
+        res,
+        400,
+        'VALIDATION_ERROR',
+        'No MCP session: send an initialize request first (POST without mcp-session-id)',
+      );
     }
-    if (sessions.size >= maxSessions) return refuse(res, 503, 'HTTP_503', `Too many open MCP sessions (${maxSessions}); end unused ones with DELETE`);
+    if (sessions.size >= maxSessions)
+      return refuse(res, 503, 'HTTP_503', `Too many open MCP sessions (${maxSessions}); end unused ones with DELETE`);
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (sessionId) => {

@@ -4,7 +4,8 @@ import { BadInput } from '@rhizome/contracts/errors';
 export const extractSourcePrompt: Prompt = {
   name: 'extract_source',
   title: 'Extract this source into the knowledge graph',
-  description: 'Walks you through extracting the entities and relationships of one source yourself (client-driven extraction).',
+  description:
+    'Walks you through extracting the entities and relationships of one source yourself (client-driven extraction).',
   arguments: [{ name: 'source_id', description: 'the source to extract (see list_sources)', required: true }],
 };
 
@@ -22,5 +23,8 @@ export function extractSourceMessages(args: Record<string, string> | undefined):
     '6. When every group is done (groups_left 0), call finalize_extraction. It merges the groups, writes them to the graph and waits until the source is committed.',
     'Check progress at any time with source_progress. A run left untouched for mcp.abandon_after_hours ends in error.',
   ].join('\n');
-  return { description: `Client-driven extraction of ${sourceId}`, messages: [{ role: 'user', content: { type: 'text', text } }] };
+  return {
+    description: `Client-driven extraction of ${sourceId}`,
+    messages: [{ role: 'user', content: { type: 'text', text } }],
+  };
 }

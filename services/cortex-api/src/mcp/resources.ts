@@ -6,8 +6,18 @@ import type { RequestScope } from '../http/request-scope.ts';
 import { nodeView, sourceProgress } from './tools/index.ts';
 
 export const resourceTemplates: ResourceTemplate[] = [
-  { uriTemplate: 'rhizome://sources/{id}', name: 'source', description: 'A document: its status, extraction progress and counts', mimeType: 'application/json' },
-  { uriTemplate: 'rhizome://nodes/{id}', name: 'node', description: 'A node with its properties and relationships', mimeType: 'application/json' },
+  {
+    uriTemplate: 'rhizome://sources/{id}',
+    name: 'source',
+    description: 'A document: its status, extraction progress and counts',
+    mimeType: 'application/json',
+  },
+  {
+    uriTemplate: 'rhizome://nodes/{id}',
+    name: 'node',
+    description: 'A node with its properties and relationships',
+    mimeType: 'application/json',
+  },
 ];
 
 const listedSources = 100;
@@ -16,14 +26,17 @@ const listedSources = 100;
 export async function listResources(scope: RequestScope): Promise<Resource[]> {
   const { rows } = await (await scope.service(sourcesModule)).list({}, { offset: 0, limit: listedSources });
   return rows.map((source) => ({
-    uri: `rhizome://sources/${encodeURIComponent(source.id)}`, name: source.title ?? source.filename ?? source.id, mimeType: 'application/json',
+    uri: `rhizome://sources/${encodeURIComponent(source.id)}`,
+    name: source.title ?? source.filename ?? source.id,
+    mimeType: 'application/json',
     description: `${source.source_type}, ${source.status}`,
   }));
 }
 
 export async function readResource(scope: RequestScope, uri: string): Promise<ReadResourceResult> {
   const match = /^rhizome:\/\/(sources|nodes)\/([^/]+)$/.exec(uri);
-  if (!match) throw BadInput.field(`Unknown resource '${uri}': expected rhizome://sources/{id} or rhizome://nodes/{id}`, 'uri');
+  if (!match)
+    throw BadInput.field(`Unknown resource '${uri}': expected rhizome://sources/{id} or rhizome://nodes/{id}`, 'uri');
   const id = decodeURIComponent(match[2]);
   let body: unknown;
   if (match[1] === 'sources') body = await sourceProgress(scope, id);
@@ -31,7 +44,16 @@ export async function readResource(scope: RequestScope, uri: string): Promise<Re
     const graph = await scope.service(graphModule);
     const node = await nodeView(graph, id);
     const { neighbors } = await graph.groundingNeighbors(id, 'both', 100);
-    body = { node, edges: neighbors.map((neighbor) => ({ edge_id: neighbor.edge_id, relationship: neighbor.relationship_type, direction: neighbor.direction, node_id: neighbor.node.id, label: neighbor.node.label })) };
+    body = {
+      node,
+      edges: neighbors.map((neighbor) => ({
+        edge_id: neighbor.edge_id,
+        relationship: neighbor.relationship_type,
+        direction: neighbor.direction,
+        node_id: neighbor.node.id,
+        label: neighbor.node.label,
+      })),
+    };
   }
   return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(body) }] };
 }

@@ -1,7 +1,15 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
-  CallToolRequestSchema, ErrorCode as RpcErrorCode, GetPromptRequestSchema, ListPromptsRequestSchema, ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema, ListToolsRequestSchema, McpError, ReadResourceRequestSchema, type Tool as McpTool,
+  CallToolRequestSchema,
+  ErrorCode as RpcErrorCode,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+  type Tool as McpTool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { Conflict, Forbidden } from '@rhizome/contracts/errors';
 import type { Platform } from '@rhizome/core/platform';
@@ -14,10 +22,20 @@ import { toolError } from './tool-errors.ts';
 import { allTools, pendingMigrations } from './tools/index.ts';
 
 const validators = new Map(allTools.map((tool) => [tool.name, compileValidator<unknown>(tool.input, 'body')]));
-const descriptors = new Map<string, McpTool>(allTools.map((tool) => [tool.name, {
-  name: tool.name, description: tool.description, inputSchema: tool.input as unknown as McpTool['inputSchema'],
-  annotations: { readOnlyHint: tool.kind === 'read', destructiveHint: tool.name.startsWith('delete_') || tool.name === 'remove_document' },
-}]));
+const descriptors = new Map<string, McpTool>(
+  allTools.map((tool) => [
+    tool.name,
+    {
+      name: tool.name,
+      description: tool.description,
+      inputSchema: tool.input as unknown as McpTool['inputSchema'],
+      annotations: {
+        readOnlyHint: tool.kind === 'read',
+        destructiveHint: tool.name.startsWith('delete_') || tool.name === 'remove_document',
+      },
+    },
+  ]),
+);
 
 /**
  * Whether the active database's schema is behind. Once a database is seen up to date it stays so for
@@ -49,9 +67,17 @@ async function offered(platform: Platform, schema: SchemaState): Promise<Tool[]>
 /** Why a tool that exists is not offered now, as the refusal its call gets. */
 async function refusal(tool: Tool, platform: Platform, schema: SchemaState): Promise<Error> {
   if (await schema.behind()) {
-    return new Conflict(`The database schema has pending migrations: only upgrade_status and apply_upgrade work until apply_upgrade is called`, { pending: await pendingMigrations(platform) }, 'UPGRADE_REQUIRED');
+    return new Conflict(
+      `The database schema has pending migrations: only upgrade_status and apply_upgrade work until apply_upgrade is called`,
+      { pending: await pendingMigrations(platform) },
+      'UPGRADE_REQUIRED',
+    );
   }
-  if (tool.kind === 'write') return new Forbidden(`${tool.name} changes the knowledge base, and the MCP server is read-only: set mcp.mode to "write" (PATCH /api/v1/settings) to allow it`, { setting: 'mcp.mode' });
+  if (tool.kind === 'write')
+    return new Forbidden(
+      `${tool.name} changes the knowledge base, and the MCP server is read-only: set mcp.mode to "write" (PATCH /api/v1/settings) to allow it`,
+      { setting: 'mcp.mode' },
+    );
   return new Conflict(`${tool.name} is only offered while migrations are pending`);
 }
 
@@ -65,7 +91,8 @@ export function createMcpServer(platform: Platform): Server {
     { name: 'rhizome', title: 'Rhizome knowledge graph', version: platform.version },
     {
       capabilities: { tools: { listChanged: true }, prompts: {}, resources: {} },
-      instructions: 'Rhizome is a knowledge graph built from documents. Start with graph_search for questions, then node_context or get_chunk to quote sources (cite source, chunk_id and page).',
+      instructions:
+        'Rhizome is a knowledge graph built from documents. Start with graph_search for questions, then node_context or get_chunk to quote sources (cite source, chunk_id and page).',
     },
   );
   let schema = schemaStates.get(platform);
@@ -91,12 +118,17 @@ export function createMcpServer(platform: Platform): Server {
   });
   server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: [extractSourcePrompt] }));
   server.setRequestHandler(GetPromptRequestSchema, async (request) => {
-    if (request.params.name !== extractSourcePrompt.name) throw new McpError(RpcErrorCode.InvalidParams, `Unknown prompt '${request.params.name}'`);
+    if (request.params.name !== extractSourcePrompt.name)
+      throw new McpError(RpcErrorCode.InvalidParams, `Unknown prompt '${request.params.name}'`);
     return asRpcError(() => extractSourceMessages(request.params.arguments));
   });
-  server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: await listResources(new RequestScope(platform)) }));
+  server.setRequestHandler(ListResourcesRequestSchema, async () => ({
+    resources: await listResources(new RequestScope(platform)),
+  }));
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates }));
-  server.setRequestHandler(ReadResourceRequestSchema, async (request) => asRpcError(() => readResource(new RequestScope(platform), request.params.uri)));
+  server.setRequestHandler(ReadResourceRequestSchema, async (request) =>
+    asRpcError(() => readResource(new RequestScope(platform), request.params.uri)),
+  );
   return server;
 }
 

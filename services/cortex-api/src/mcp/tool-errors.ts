@@ -8,6 +8,10 @@ import { toApiError } from '../http/errors.ts';
  */
 export function toolError(error: unknown, toolName: string, logger: Logger): CallToolResult {
   const apiError = toApiError(error);
-  if (apiError.status >= 500) logger.error(`mcp tool ${toolName}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-  return { isError: true, content: [{ type: 'text', text: JSON.stringify({ status: apiError.status, ...apiError.toBody() }) }] };
+  if (apiError.status >= 500)
+    logger.error(`mcp tool ${toolName}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  return {
+    isError: true,
+    content: [{ type: 'text', text: JSON.stringify({ status: apiError.status, ...apiError.toBody() }) }],
+  };
 }

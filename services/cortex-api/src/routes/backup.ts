@@ -13,21 +13,33 @@ export function mountBackupRoutes(routes: RouteTable, { platform }: CortexDeps):
   routes.add(api.list, async ({ query, scope }) => {
     const all = (await scope.service(backupModule)).list();
     const window = pageWindow(query, platform.settings.get().pagination);
-    return { data: all.slice(window.offset, window.offset + window.pageSize), pagination: pagination(all.length, window) };
+    return {
+      data: all.slice(window.offset, window.offset + window.pageSize),
+      pagination: pagination(all.length, window),
+    };
   });
   routes.add(api.download, async ({ params, res, scope }) => {
     const { path, info } = (await scope.service(backupModule)).locate(params.filename);
     // Opened before the headers go out, so a backup deleted meanwhile is still a clean 404.
     const stream = fs.createReadStream(path);
-    await new Promise<void>((resolve, reject) => stream.once('open', () => resolve()).once('error', reject)).catch(() => {
-      throw ApiError.notFound('backup', info.filename);
-    });
-    res.status(200).attachment(info.filename).type('application/vnd.sqlite3').setHeader('content-length', String(info.size));
+    await new Promise<void>((resolve, reject) => stream.once('open', () => resolve()).once('error', reject)).catch(
+      () => {
+        throw ApiError.notFound('backup', info.filename);
+      },
+    );
+    res
+      .status(200)
+      .attachment(info.filename)
+      .type('application/vnd.sqlite3')
+      .setHeader('content-length', String(info.size));
     await pipeline(stream, res);
   });
   routes.add(api.restore, async ({ params, scope }) => {
     const result = await (await scope.service(backupModule)).restore(params.filename);
-    return { ...result, message: `Database '${result.database}' restored from ${result.restored_from}; its state before is kept as ${result.safety_backup.filename}` };
+    return {
+      ...result,
+      message: `Database '${result.database}' restored from ${result.restored_from}; its state before is kept as ${result.safety_backup.filename}`,
+    };
   });
   routes.add(api.remove, async ({ params, scope }) => {
     await (await scope.service(backupModule)).remove(params.filename);

@@ -19,7 +19,13 @@ import type { CortexDeps } from '../deps.ts';
  * way first receives the turn's events so far (a pending tool approval among them), then the live
  * ones, until `done` or `error`, or until the client leaves (the worker carries on regardless).
  */
-async function streamEvents(platform: Platform, service: ChatService, chatId: string, req: Request, res: Response): Promise<void> {
+async function streamEvents(
+  platform: Platform,
+  service: ChatService,
+  chatId: string,
+  req: Request,
+  res: Response,
+): Promise<void> {
   await service.require(chatId);
   const feed = new ChatEventFeed();
   // Published events go out as published: a hundred listeners do not re-serialise each one.
@@ -48,7 +54,9 @@ export function mountChatRoutes(routes: RouteTable, { platform }: CortexDeps): v
   const service = (scope: RequestScope) => scope.service(chatModule);
   routes.add(api.list, async ({ query, scope }) => {
     const window = pageWindow(query, platform.settings.get().pagination);
-    const { rows, total } = await (await service(scope)).list({ scoped: query.scoped, q: query.q }, { offset: window.offset, limit: window.pageSize });
+    const { rows, total } = await (
+      await service(scope)
+    ).list({ scoped: query.scoped, q: query.q }, { offset: window.offset, limit: window.pageSize });
     return { data: rows, pagination: pagination(total, window) };
   });
   routes.add(api.create, async ({ body, scope }) => (await service(scope)).create(body));
@@ -56,14 +64,24 @@ export function mountChatRoutes(routes: RouteTable, { platform }: CortexDeps): v
   routes.add(api.count, async ({ scope }) => ({ count: await (await service(scope)).count() }));
   routes.add(api.get, async ({ params, scope }) => (await service(scope)).get(params.chat_id));
   routes.add(api.rename, async ({ params, body, scope }) => (await service(scope)).rename(params.chat_id, body.title));
-  routes.add(api.setStatus, async ({ params, body, scope }) => (await service(scope)).setStatus(params.chat_id, body.status));
+  routes.add(api.setStatus, async ({ params, body, scope }) =>
+    (await service(scope)).setStatus(params.chat_id, body.status),
+  );
   routes.add(api.delete, async ({ params, scope }) => (await service(scope)).delete(params.chat_id));
-  routes.add(api.addMessage, async ({ params, body, scope }) => (await service(scope)).addMessage(params.chat_id, body));
+  routes.add(api.addMessage, async ({ params, body, scope }) =>
+    (await service(scope)).addMessage(params.chat_id, body),
+  );
   routes.add(api.messages, async ({ params, scope }) => (await service(scope)).messages(params.chat_id));
   routes.add(api.send, async ({ params, body, scope }) => (await service(scope)).send(params.chat_id, body));
-  routes.add(api.events, async ({ params, req, res, scope }) => streamEvents(platform, await service(scope), params.chat_id, req, res));
-  routes.add(api.toolDecision, async ({ params, body, scope }) => (await service(scope)).decide(params.chat_id, body.tool_call_id, body.decision));
-  routes.add(api.toolApprovals, async ({ params, query, scope }) => (await service(scope)).toolApprovals(params.chat_id, query.status));
+  routes.add(api.events, async ({ params, req, res, scope }) =>
+    streamEvents(platform, await service(scope), params.chat_id, req, res),
+  );
+  routes.add(api.toolDecision, async ({ params, body, scope }) =>
+    (await service(scope)).decide(params.chat_id, body.tool_call_id, body.decision),
+  );
+  routes.add(api.toolApprovals, async ({ params, query, scope }) =>
+    (await service(scope)).toolApprovals(params.chat_id, query.status),
+  );
   routes.add(api.cancel, async ({ params, scope }) => (await service(scope)).cancel(params.chat_id));
   routes.add(api.retry, async ({ params, scope }) => (await service(scope)).rerun(params.chat_id, 'retry'));
   routes.add(api.regenerate, async ({ params, scope }) => (await service(scope)).rerun(params.chat_id, 'regenerate'));

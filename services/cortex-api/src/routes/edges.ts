@@ -12,7 +12,9 @@ export function mountEdgeRoutes(routes: RouteTable, { platform }: CortexDeps): v
     const { default_page_size, max_page_size } = platform.settings.get().pagination;
     const cap = Math.min(max_page_size, edgePageCap);
     const window = pageWindow(query, { default_page_size: Math.min(default_page_size, cap), max_page_size: cap });
-    const { items, total } = await (await scope.service(graphModule)).listEdges({
+    const { items, total } = await (
+      await scope.service(graphModule)
+    ).listEdges({
       filter: { sourceNodeId: query.source_node_id, sourceIds: asList(query.source_ids) },
       window: { offset: window.offset, limit: window.pageSize },
       minimal: query.minimal,
@@ -21,9 +23,13 @@ export function mountEdgeRoutes(routes: RouteTable, { platform }: CortexDeps): v
   });
   routes.add(api.create, async ({ body, scope }) => (await scope.service(graphModule)).createEdge(body));
   // Before the /edges/{edge_id} patterns.
-  routes.add(api.batch, async ({ body, scope }) => (await scope.service(graphModule)).queueBatch('edge', body.operations));
+  routes.add(api.batch, async ({ body, scope }) =>
+    (await scope.service(graphModule)).queueBatch('edge', body.operations),
+  );
   routes.add(api.get, async ({ params, scope }) => (await scope.service(graphModule)).getEdge(params.edge_id));
-  routes.add(api.update, async ({ params, body, scope }) => (await scope.service(graphModule)).updateEdge(params.edge_id, body));
+  routes.add(api.update, async ({ params, body, scope }) =>
+    (await scope.service(graphModule)).updateEdge(params.edge_id, body),
+  );
   routes.add(api.remove, async ({ params, scope }) => {
     await (await scope.service(graphModule)).deleteEdge(params.edge_id);
   });

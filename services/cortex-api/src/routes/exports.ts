@@ -19,7 +19,10 @@ export function mountExportRoutes(routes: RouteTable, { platform }: CortexDeps):
   routes.add(api.exportAll, async ({ query, scope }) => {
     const ccx = await scope.service(ccxModule);
     const { task_id } = await ccx.exportAll(query);
-    return queued(task_id, `Exporting '${ccx.database}'; fetch the package from the task result or /api/v1/exports/${task_id}/download`);
+    return queued(
+      task_id,
+      `Exporting '${ccx.database}'; fetch the package from the task result or /api/v1/exports/${task_id}/download`,
+    );
   });
 
   routes.add(api.exportBySources, async ({ body, query, scope }) => {
@@ -28,19 +31,33 @@ export function mountExportRoutes(routes: RouteTable, { platform }: CortexDeps):
     return queued(task_id, `Exporting what ${body.length} source(s) of '${ccx.database}' brought`);
   });
 
-  routes.add(api.import, async ({ req, body, query, scope }) => {
-    const file = (req as WithPackage)[receivedKey];
-    if (!file) throw ApiError.validation([{ loc: ['body', 'file'], msg: 'A .ccx file is required (multipart field "file")', type: 'missing' }]);
-    const merge = body.merge ?? query.merge ?? false;
-    const ccx = await scope.service(ccxModule);
-    const { task_id } = await ccx.importFile(file, merge);
-    return queued(task_id, `Importing '${file.filename}' (${merge ? 'merging with' : 'replacing'} the contents of '${ccx.database}')`);
-  }, async (req: Request, res: Response) => {
-    const [file] = await receiveUpload(req, res, {
-      dir: path.join(platform.paths.root, 'imports', 'incoming'), field: 'file', multiple: false, maxBytes: platform.settings.get().batching.max_upload_bytes, maxFiles: 1,
-    });
-    (req as WithPackage)[receivedKey] = file;
-  });
+  routes.add(
+    api.import,
+    async ({ req, body, query, scope }) => {
+      const file = (req as WithPackage)[receivedKey];
+      if (!file)
+        throw ApiError.validation([
+          { loc: ['body', 'file'], msg: 'A .ccx file is required (multipart field "file")', type: 'missing' },
+        ]);
+      const merge = body.merge ?? query.merge ?? false;
+      const ccx = await scope.service(ccxModule);
+      const { task_id } = await ccx.importFile(file, merge);
+      return queued(
+        task_id,
+        `Importing '${file.filename}' (${merge ? 'merging with' : 'replacing'} the contents of '${ccx.database}')`,
+      );
+    },
+    async (req: Request, res: Response) => {
+      const [file] = await receiveUpload(req, res, {
+        dir: path.join(platform.paths.root, 'imports', 'incoming'),
+        field: 'file',
+        multiple: false,
+        maxBytes: platform.settings.get().batching.max_upload_bytes,
+        maxFiles: 1,
+      });
+      (req as WithPackage)[receivedKey] = file;
+    },
+  );
 
   routes.add(api.download, async ({ params, res, scope }) => {
     const { file, size, filename } = await (await scope.service(ccxModule)).exported(params.task_id);

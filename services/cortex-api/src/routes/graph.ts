@@ -8,13 +8,20 @@ import type { CortexDeps } from '../deps.ts';
 export function mountGraphRoutes(routes: RouteTable, { platform }: CortexDeps): void {
   const limits = () => platform.settings.get().pagination;
 
-  routes.add(api.cleanup, async ({ scope }) => ({ ...(await (await scope.service(graphModule)).queueCleanup()), operation_type: 'graph_cleanup' as const }));
+  routes.add(api.cleanup, async ({ scope }) => ({
+    ...(await (await scope.service(graphModule)).queueCleanup()),
+    operation_type: 'graph_cleanup' as const,
+  }));
 
   routes.add(api.sourceGroups, async ({ scope }) => (await scope.service(graphModule)).sourceGroups());
 
   routes.add(api.canvas, async ({ query, scope }) => {
     const { canvas_max_nodes, canvas_max_edges } = limits();
-    return (await scope.service(graphModule)).canvas({ maxNodes: canvas_max_nodes, maxEdges: canvas_max_edges, sourceIds: asList(query.source_ids) });
+    return (await scope.service(graphModule)).canvas({
+      maxNodes: canvas_max_nodes,
+      maxEdges: canvas_max_edges,
+      sourceIds: asList(query.source_ids),
+    });
   });
 
   routes.add(api.snapshot, async ({ res, scope }) => {
@@ -28,18 +35,28 @@ export function mountGraphRoutes(routes: RouteTable, { platform }: CortexDeps): 
 
   routes.add(api.groundingNodes, async ({ query, scope }) => {
     const window = pageWindow(query, limits());
-    const { rows, total } = await (await scope.service(graphModule)).groundingNodes({
-      templateId: query.template_id, q: query.q, window: { offset: window.offset, limit: window.pageSize },
+    const { rows, total } = await (
+      await scope.service(graphModule)
+    ).groundingNodes({
+      templateId: query.template_id,
+      q: query.q,
+      window: { offset: window.offset, limit: window.pageSize },
     });
     return { data: rows, pagination: pagination(total, window) };
   });
 
-  routes.add(api.groundingNode, async ({ params, scope }) => (await scope.service(graphModule)).groundingNodeDetail(params.node_id, limits().max_page_size));
+  routes.add(api.groundingNode, async ({ params, scope }) =>
+    (await scope.service(graphModule)).groundingNodeDetail(params.node_id, limits().max_page_size),
+  );
 
   routes.add(api.groundingEdges, async ({ query, scope }) => {
     const window = pageWindow(query, limits());
-    const { rows, total } = await (await scope.service(graphModule)).groundingEdges({
-      sourceNodeId: query.source_node_id, targetNodeId: query.target_node_id, window: { offset: window.offset, limit: window.pageSize },
+    const { rows, total } = await (
+      await scope.service(graphModule)
+    ).groundingEdges({
+      sourceNodeId: query.source_node_id,
+      targetNodeId: query.target_node_id,
+      window: { offset: window.offset, limit: window.pageSize },
     });
     return { data: rows, pagination: pagination(total, window) };
   });

@@ -15,11 +15,19 @@ export function mountLlmRoutes(routes: RouteTable, { platform }: CortexDeps): vo
       providers.readiness.status({ fresh: query.fresh }),
       usesLocalServers(settings.get()) ? providers.localPool.probeAll(AbortSignal.timeout(5000)) : Promise.resolve([]),
     ]);
-    return { ...readiness, models: { ...readiness.models, embedding: providers.embeddings.identity().model }, instances };
+    return {
+      ...readiness,
+      models: { ...readiness.models, embedding: providers.embeddings.identity().model },
+      instances,
+    };
   });
   routes.add(api.status, async () => {
     const current = settings.get();
-    const [readiness, lanes, recent] = await Promise.all([providers.readiness.status(), tasks.counts(), providers.metrics.stats(hoursAgo(24))]);
+    const [readiness, lanes, recent] = await Promise.all([
+      providers.readiness.status(),
+      tasks.counts(),
+      providers.metrics.stats(hoursAgo(24)),
+    ]);
     const lane = lanes.find((entry) => entry.queue === 'llm');
     return {
       provider: current.llm.chat_provider,
@@ -33,7 +41,11 @@ export function mountLlmRoutes(routes: RouteTable, { platform }: CortexDeps): vo
   routes.add(api.stats, async ({ query }) => {
     const since = hoursAgo(query.hours ?? 24);
     const rows = await providers.metrics.stats(since);
-    return { since: since.toISOString(), totals: { ...usageTotals(rows), estimated_cost_usd: estimatedCost(rows, settings.get()) }, by_model: rows };
+    return {
+      since: since.toISOString(),
+      totals: { ...usageTotals(rows), estimated_cost_usd: estimatedCost(rows, settings.get()) },
+      by_model: rows,
+    };
   });
   routes.add(api.tasks, async ({ query }) => {
     const window = pageWindow(query, settings.get().pagination);

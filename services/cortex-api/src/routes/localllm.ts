@@ -7,6 +7,8 @@ import type { CortexDeps } from '../deps.ts';
 export function mountLocalLlmRoutes(routes: RouteTable, { platform }: CortexDeps): void {
   const { settings } = platform;
 
-  routes.add(api.verifyLocal, ({ body }) => verifyServer(body.url, (body.timeout ?? settings.get().timeouts.localllm_verify_timeout) * 1000));
+  routes.add(api.verifyLocal, ({ body }) =>
+    verifyServer(body.url, (body.timeout ?? settings.get().timeouts.localllm_verify_timeout) * 1000),
+  );
   routes.add(api.localModels, async () => ({ models: await installedModels(settings.get()) }));
 }

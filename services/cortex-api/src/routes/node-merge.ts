@@ -7,7 +7,11 @@ import type { CortexDeps } from '../deps.ts';
 export function mountNodeMergeRoutes(routes: RouteTable, { platform }: CortexDeps): void {
   routes.add(api.merge, async ({ params, body }) => {
     const { name, db } = await platform.databases.current();
-    const { needsEmbedding, ...outcome } = await mergeNodes({ db, database: name, events: platform.graphEvents }, params.node_id, body.node_ids);
+    const { needsEmbedding, ...outcome } = await mergeNodes(
+      { db, database: name, events: platform.graphEvents },
+      params.node_id,
+      body.node_ids,
+    );
     if (needsEmbedding) await platform.automation.reembedNode(name, params.node_id);
     return outcome;
   });

@@ -11,7 +11,9 @@ export function mountNodeRoutes(routes: RouteTable, { platform }: CortexDeps): v
 
   routes.add(api.list, async ({ query, scope }) => {
     const window = pageWindow(query, limits());
-    const { items, total } = await (await scope.service(graphModule)).listNodes({
+    const { items, total } = await (
+      await scope.service(graphModule)
+    ).listNodes({
       filter: { templateId: query.template_id, sourceIds: asList(query.source_ids) },
       window: { offset: window.offset, limit: window.pageSize },
       minimal: query.minimal,
@@ -20,7 +22,9 @@ export function mountNodeRoutes(routes: RouteTable, { platform }: CortexDeps): v
     return { data: items, pagination: pagination(total, window) };
   });
   routes.add(api.create, async ({ body, scope }) => (await scope.service(graphModule)).createNode(body));
-  routes.add(api.batch, async ({ body, scope }) => (await scope.service(graphModule)).queueBatch('node', body.operations));
+  routes.add(api.batch, async ({ body, scope }) =>
+    (await scope.service(graphModule)).queueBatch('node', body.operations),
+  );
   routes.add(api.get, async ({ params, scope }) => (await scope.service(graphModule)).getNode(params.node_id));
   routes.add(api.update, async ({ params, body, scope }) => {
     const graph = await scope.service(graphModule);
@@ -28,14 +32,19 @@ export function mountNodeRoutes(routes: RouteTable, { platform }: CortexDeps): v
     if (textChanged(body)) await platform.automation.reembedNode(graph.database, params.node_id);
     return node;
   });
-  routes.add(api.position, async ({ params, body, scope }) => (await scope.service(graphModule)).moveNode(params.node_id, body.position));
+  routes.add(api.position, async ({ params, body, scope }) =>
+    (await scope.service(graphModule)).moveNode(params.node_id, body.position),
+  );
   routes.add(api.remove, async ({ params, scope }) => {
     await (await scope.service(graphModule)).deleteNode(params.node_id);
   });
   routes.add(api.connections, async ({ params, query, scope }) => {
     const window = pageWindow(query, limits());
-    const { rows, total } = await (await scope.service(graphModule)).nodeConnections(params.node_id, query.sort_by ?? 'edge_count', {
-      offset: window.offset, limit: window.pageSize,
+    const { rows, total } = await (
+      await scope.service(graphModule)
+    ).nodeConnections(params.node_id, query.sort_by ?? 'edge_count', {
+      offset: window.offset,
+      limit: window.pageSize,
     });
     return { data: rows, pagination: pagination(total, window) };
   });
@@ -43,7 +52,9 @@ export function mountNodeRoutes(routes: RouteTable, { platform }: CortexDeps): v
     const { default_page_size, max_citation_page_size } = limits();
     const cap = Math.min(max_citation_page_size ?? citationPageCap, citationPageCap);
     const window = pageWindow(query, { default_page_size: Math.min(default_page_size, cap), max_page_size: cap });
-    const { rows, total } = await (await scope.service(graphModule)).nodeCitations(params.node_id, { offset: window.offset, limit: window.pageSize });
+    const { rows, total } = await (
+      await scope.service(graphModule)
+    ).nodeCitations(params.node_id, { offset: window.offset, limit: window.pageSize });
     return { data: rows, pagination: pagination(total, window) };
   });
 }

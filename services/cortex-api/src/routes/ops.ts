@@ -10,7 +10,15 @@ import type { RouteTable } from '../http/route.ts';
 import type { CortexDeps } from '../deps.ts';
 
 const defaultLogLines = 200;
-const dashboardCounts = ['knowledge_nodes', 'links', 'templates', 'workflows', 'lenses', 'sources', 'awaiting_confirmation'];
+const dashboardCounts = [
+  'knowledge_nodes',
+  'links',
+  'templates',
+  'workflows',
+  'lenses',
+  'sources',
+  'awaiting_confirmation',
+];
 
 export function mountOpsRoutes(routes: RouteTable, deps: CortexDeps): void {
   const { platform } = deps;
@@ -33,7 +41,9 @@ export function mountOpsRoutes(routes: RouteTable, deps: CortexDeps): void {
   });
   routes.add(api.logs, ({ query }) => readAllLogs(paths.logsDir, query.lines ?? defaultLogLines));
   routes.add(api.logsStatus, () => getServiceStatus(deps.supervisorUrl));
-  routes.add(api.serviceLogs, ({ params, query }) => readServiceLog(paths.logsDir, params.service_name, query.lines ?? defaultLogLines));
+  routes.add(api.serviceLogs, ({ params, query }) =>
+    readServiceLog(paths.logsDir, params.service_name, query.lines ?? defaultLogLines),
+  );
   routes.add(api.diagnostics, async ({ res, scope }) => {
     const current = await scope.database();
     const zip = await buildDiagnosticsZip({
@@ -72,6 +82,10 @@ function knownSecretValues(deps: CortexDeps): string[] {
 }
 
 /** The dashboard's workflow figures (the dashboard contract in packages/contracts/src/api/ops.ts): the stats without the pending count and average duration. */
-function dashboardWorkflows({ pending_executions: _pending, average_duration_ms: _average, ...figures }: Awaited<ReturnType<typeof workflowStats>>) {
+function dashboardWorkflows({
+  pending_executions: _pending,
+  average_duration_ms: _average,
+  ...figures
+}: Awaited<ReturnType<typeof workflowStats>>) {
   return figures;
 }

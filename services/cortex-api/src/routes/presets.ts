@@ -16,7 +16,14 @@ export function mountPresetRoutes(routes: RouteTable, { platform }: CortexDeps):
     settings.patch({ llm: patch });
     await announceSettingsChanged();
     const { missing, message } = presetApplyOutcome(preset, await providers.installedLocalModels());
-    return { success: true, preset_id: preset.name, preset_name: preset.display_name, settings_updated: patch, message, missing_models: missing };
+    return {
+      success: true,
+      preset_id: preset.name,
+      preset_name: preset.display_name,
+      settings_updated: patch,
+      message,
+      missing_models: missing,
+    };
   });
   routes.add(api.cloudModels, () => ({ providers: cloudModelCatalog }));
   routes.add(api.cloudModelsOf, ({ params }) => requireCloudModels(params.provider));

@@ -21,7 +21,11 @@ export function mountQueueRoutes(routes: RouteTable, { platform }: CortexDeps): 
   routes.add(api.list, async ({ query }) => {
     const selected = parseQueues(query.queues);
     const window = pageWindow(query, platform.settings.get().pagination);
-    const { tasks: page, total } = await tasks.list({ queues: selected, offset: window.offset, limit: window.pageSize });
+    const { tasks: page, total } = await tasks.list({
+      queues: selected,
+      offset: window.offset,
+      limit: window.pageSize,
+    });
     const counts = (await tasks.counts()).filter((lane) => !selected || selected.includes(lane.queue));
     return {
       data: page.map(taskSummary),
@@ -40,7 +44,10 @@ export function mountQueueRoutes(routes: RouteTable, { platform }: CortexDeps): 
   routes.add(api.clearHistory, async ({ query }) => {
     const hours = query.older_than_hours ?? 0;
     return {
-      cleared: await tasks.clearHistory({ queue: query.queue, finishedBefore: hours === 0 ? Number.MAX_SAFE_INTEGER : now() - hours * hourMs }),
+      cleared: await tasks.clearHistory({
+        queue: query.queue,
+        finishedBefore: hours === 0 ? Number.MAX_SAFE_INTEGER : now() - hours * hourMs,
+      }),
       queue: query.queue ?? null,
     };
   });
@@ -68,18 +75,25 @@ export function mountQueueRoutes(routes: RouteTable, { platform }: CortexDeps): 
   }));
   routes.add(api.cancelMany, async ({ body }) => {
     if (body.task_ids && body.metadata) throw ApiError.badRequest('Give either task_ids or metadata, not both');
-    if (body.metadata) return { cancelled: await tasks.cancelMatching({ queue: body.queue, metadata: body.metadata }, now()) };
+    if (body.metadata)
+      return { cancelled: await tasks.cancelMatching({ queue: body.queue, metadata: body.metadata }, now()) };
     if (!body.task_ids) throw ApiError.badRequest('Give task_ids (batch mode) or metadata (metadata mode)');
     const failed: { task_id: string; reason: string }[] = [];
     for (const taskId of new Set(body.task_ids)) {
       const outcome = await tasks.cancel(taskId, now());
-      if (outcome !== 'cancelled') failed.push({ task_id: taskId, reason: outcome === 'not_found' ? 'not found' : 'already finished' });
+      if (outcome !== 'cancelled')
+        failed.push({ task_id: taskId, reason: outcome === 'not_found' ? 'not found' : 'already finished' });
     }
-    return { cancelled_count: new Set(body.task_ids).size - failed.length, requested_count: body.task_ids.length, failed };
+    return {
+      cancelled_count: new Set(body.task_ids).size - failed.length,
+      requested_count: body.task_ids.length,
+      failed,
+    };
   });
   routes.add(api.stats, () => queueStats(tasks));
   routes.add(api.laneStats, async ({ params }) => {
-    if (!(queueNames as readonly string[]).includes(params.queue_name)) throw ApiError.notFound('queue', params.queue_name);
+    if (!(queueNames as readonly string[]).includes(params.queue_name))
+      throw ApiError.notFound('queue', params.queue_name);
     const stats = await queueStats(tasks);
     const lane = stats.queues.find((entry) => entry.queue === params.queue_name);
     if (!lane) throw new ApiError(503, 'HTTP_503', stats.note);
@@ -88,7 +102,13 @@ export function mountQueueRoutes(routes: RouteTable, { platform }: CortexDeps): 
   routes.add(api.health, async () => {
     try {
       await tasks.ping();
-      return { status: 'healthy', enabled: true, connected: true, system: tasks.kind, note: `${tasks.kind} task queue answers` };
+      return {
+        status: 'healthy',
+        enabled: true,
+        connected: true,
+        system: tasks.kind,
+        note: `${tasks.kind} task queue answers`,
+      };
     } catch (error) {
       return { status: 'unavailable', enabled: true, connected: false, system: tasks.kind, note: describeError(error) };
     }
@@ -98,8 +118,18 @@ export function mountQueueRoutes(routes: RouteTable, { platform }: CortexDeps): 
 
 function parseQueues(value: string | undefined): QueueName[] | undefined {
   if (!value) return undefined;
-  const names = [...new Set(value.split(',').map((name) => name.trim()).filter(Boolean))];
+  const names = [
+    ...new Set(
+      value
+        .split(',')
+        .map((name) => name.trim())
+        .filter(Boolean),
+    ),
+  ];
   const unknown = names.filter((name) => !(queueNames as readonly string[]).includes(name));
-  if (unknown.length) throw ApiError.validation(unknown.map((name) => ({ loc: ['query', 'queues'], msg: `Unknown queue '${name}'`, type: 'enum' })));
+  if (unknown.length)
+    throw ApiError.validation(
+      unknown.map((name) => ({ loc: ['query', 'queues'], msg: `Unknown queue '${name}'`, type: 'enum' })),
+    );
   return names as QueueName[];
 }

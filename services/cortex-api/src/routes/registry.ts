@@ -27,11 +27,18 @@ export function mountRegistryRoutes(routes: RouteTable, { platform }: CortexDeps
   routes.add(api.status, async ({ scope }) => (await scope.service(registryModule)).status());
   routes.add(api.search, async ({ query, scope }) =>
     (await scope.service(registryModule)).search({
-      query: query.query ?? '', page: query.page ?? 1, limit: query.limit ?? 50, sort_by: query.sort_by ?? 'downloads',
-      is_public: query.is_public ?? null, owner_id: query.owner_id ?? null, package_type: query.package_type ?? null,
+      query: query.query ?? '',
+      page: query.page ?? 1,
+      limit: query.limit ?? 50,
+      sort_by: query.sort_by ?? 'downloads',
+      is_public: query.is_public ?? null,
+      owner_id: query.owner_id ?? null,
+      package_type: query.package_type ?? null,
     }),
   );
-  routes.add(api.info, async ({ params, scope }) => (await scope.service(registryModule)).info(params.owner, params.name));
+  routes.add(api.info, async ({ params, scope }) =>
+    (await scope.service(registryModule)).info(params.owner, params.name),
+  );
 
   routes.add(api.import, async ({ body, scope }) => {
     const version = body.version ?? 'latest';
@@ -41,7 +48,11 @@ export function mountRegistryRoutes(routes: RouteTable, { platform }: CortexDeps
     const { task_id } = await ccx.importBytes(bytes, true);
     return {
       message: `Downloaded ${body.owner_username}/${body.repo_name}@${version} (${bytes.length} bytes); importing into '${ccx.database}' in the background`,
-      task_id, status: 'queued' as const, owner_username: body.owner_username, repo_name: body.repo_name, version,
+      task_id,
+      status: 'queued' as const,
+      owner_username: body.owner_username,
+      repo_name: body.repo_name,
+      version,
     };
   });
 
@@ -49,12 +60,23 @@ export function mountRegistryRoutes(routes: RouteTable, { platform }: CortexDeps
     api.upload,
     async ({ req, query, scope }) => {
       const file = (req as WithUpload)[uploadKey];
-      if (!file) throw ApiError.validation([{ loc: ['body', 'file'], msg: 'A .ccx file is required (multipart field "file")', type: 'missing' }]);
-      return (await scope.service(registryModule)).upload(file.path, { public: query.public ?? true, message: query.message ?? null, token: registryTokenOf(req) });
+      if (!file)
+        throw ApiError.validation([
+          { loc: ['body', 'file'], msg: 'A .ccx file is required (multipart field "file")', type: 'missing' },
+        ]);
+      return (await scope.service(registryModule)).upload(file.path, {
+        public: query.public ?? true,
+        message: query.message ?? null,
+        token: registryTokenOf(req),
+      });
     },
     async (req: Request, res: Response) => {
       const [file] = await receiveUpload(req, res, {
-        dir: path.join(platform.paths.root, 'tmp'), field: 'file', multiple: false, maxBytes: platform.settings.get().batching.max_upload_bytes, maxFiles: 1,
+        dir: path.join(platform.paths.root, 'tmp'),
+        field: 'file',
+        multiple: false,
+        maxBytes: platform.settings.get().batching.max_upload_bytes,
+        maxFiles: 1,
       });
       (req as WithUpload)[uploadKey] = file;
     },

@@ -5,7 +5,14 @@ import type { RouteTable } from '../http/route.ts';
 /** `source_ids` as comma-separated values, repeated parameters, or both; none given means every enabled source. */
 function sourceIdList(value: string | string[] | undefined): string[] | null {
   if (value === undefined) return null;
-  const ids = [...new Set((Array.isArray(value) ? value : [value]).flatMap((part) => part.split(',')).map((id) => id.trim()).filter(Boolean))];
+  const ids = [
+    ...new Set(
+      (Array.isArray(value) ? value : [value])
+        .flatMap((part) => part.split(','))
+        .map((id) => id.trim())
+        .filter(Boolean),
+    ),
+  ];
   return ids.length ? ids : null;
 }
 

@@ -17,7 +17,8 @@ export function mountSettingsRoutes(routes: RouteTable, { platform }: CortexDeps
     await announceSettingsChanged();
     // Sent at all (not only when changed): brings databases seeded while it was off in line.
     const embedding = changes.embedding as { enable_auto_embedding?: unknown } | undefined;
-    if (embedding?.enable_auto_embedding !== undefined) await platform.automation.setAutoEmbedding(settings.get().embedding.enable_auto_embedding);
+    if (embedding?.enable_auto_embedding !== undefined)
+      await platform.automation.setAutoEmbedding(settings.get().embedding.enable_auto_embedding);
     return result;
   });
   routes.add(api.reset, async () => {

@@ -25,10 +25,14 @@ export function mountSourcePauseRoutes(routes: RouteTable, { platform }: CortexD
     return result;
   });
   routes.add(api.pauseMany, async ({ body, scope }) =>
-    changed({ count: await processing.pauseSources((await scope.database()).name, body.source_ids, body.reason ?? null) }),
+    changed({
+      count: await processing.pauseSources((await scope.database()).name, body.source_ids, body.reason ?? null),
+    }),
   );
   routes.add(api.resumeMany, async ({ body, scope }) => {
-    const result = await changed({ count: await processing.resumeSources((await scope.database()).name, body.source_ids) });
+    const result = await changed({
+      count: await processing.resumeSources((await scope.database()).name, body.source_ids),
+    });
     const service = await scope.service(sourcesModule);
     for (const sourceId of body.source_ids) await service.recover(sourceId).catch(() => false);
     return result;

@@ -25,52 +25,94 @@ export function mountSourceRoutes(routes: RouteTable, { platform }: CortexDeps):
   const receiver = (field: string, multiple: boolean) => async (req: Request, res: Response) => {
     const current = settings.get().batching;
     const files = await receiveUpload(req, res, {
-      dir: incomingDir(platform.paths, platform.databases.currentName()), field, multiple,
-      maxBytes: current.max_upload_bytes, maxFiles: multiple ? current.max_upload_files : 1,
+      dir: incomingDir(platform.paths, platform.databases.currentName()),
+      field,
+      multiple,
+      maxBytes: current.max_upload_bytes,
+      maxFiles: multiple ? current.max_upload_files : 1,
     });
     (req as WithUploads)[receivedKey] = files;
   };
-  const startExtraction = async (scope: RequestScope, sourceId: string) => (await scope.service(extractionModule)).startAfterGate(sourceId);
-  const withUploads = <T>(req: Request, work: (files: UploadedFile[]) => Promise<T>) => work((req as WithUploads)[receivedKey] ?? []);
+  const startExtraction = async (scope: RequestScope, sourceId: string) =>
+    (await scope.service(extractionModule)).startAfterGate(sourceId);
+  const withUploads = <T>(req: Request, work: (files: UploadedFile[]) => Promise<T>) =>
+    work((req as WithUploads)[receivedKey] ?? []);
 
-  routes.add(api.upload, ({ req, body, scope }) => withUploads(req, async ([file]) => {
-    if (!file) throw ApiError.validation([{ loc: ['body', 'file'], msg: 'A file is required (multipart field "file")', type: 'missing' }]);
-    const service = await scope.service(sourcesModule);
-    const received = await accept(file, settings.get().batching.allowed_content_types);
-    const { source } = await service.createFromFile(received, body as UploadOptionsInput);
-    return service.view(source);
-  }), receiver('file', false));
+  routes.add(
+    api.upload,
+    ({ req, body, scope }) =>
+      withUploads(req, async ([file]) => {
+        if (!file)
+          throw ApiError.validation([
+            { loc: ['body', 'file'], msg: 'A file is required (multipart field "file")', type: 'missing' },
+          ]);
+        const service = await scope.service(sourcesModule);
+        const received = await accept(file, settings.get().batching.allowed_content_types);
+        const { source } = await service.createFromFile(received, body as UploadOptionsInput);
+        return service.view(source);
+      }),
+    receiver('file', false),
+  );
 
-  routes.add(api.uploadBatch, ({ req, body, scope }) => withUploads(req, async (files) => {
-    if (!files.length) throw ApiError.validation([{ loc: ['body', 'files'], msg: 'At least one file is required (multipart field "files")', type: 'missing' }]);
-    const service = await scope.service(sourcesModule);
-    const created = [];
-    const errors: { filename: string; error: string }[] = [];
-    for (const file of files) {
-      try {
-        created.push((await service.createFromFile(await accept(file, settings.get().batching.allowed_content_types), body as UploadOptionsInput)).source);
-      } catch (error) {
-        if (!isRefusal(error)) throw error;
-        errors.push({ filename: file.filename, error: error.message });
-      }
-    }
-    return { uploaded: created.length, failed: errors.length, files: await service.views(created), errors };
-  }), receiver('files', true));
+  routes.add(
+    api.uploadBatch,
+    ({ req, body, scope }) =>
+      withUploads(req, async (files) => {
+        if (!files.length)
+          throw ApiError.validation([
+            { loc: ['body', 'files'], msg: 'At least one file is required (multipart field "files")', type: 'missing' },
+          ]);
+        const service = await scope.service(sourcesModule);
+        const created = [];
+        const errors: { filename: string; error: string }[] = [];
+        for (const file of files) {
+          try {
+            created.push(
+              (
+                await service.createFromFile(
+                  await accept(file, settings.get().batching.allowed_content_types),
+                  body as UploadOptionsInput,
+                )
+              ).source,
+            );
+          } catch (error) {
+            if (!isRefusal(error)) throw error;
+            errors.push({ filename: file.filename, error: error.message });
+          }
+        }
+        return { uploaded: created.length, failed: errors.length, files: await service.views(created), errors };
+      }),
+    receiver('files', true),
+  );
 
   routes.add(api.importUrl, async ({ body, scope }) => {
     const { url, ...options } = body;
-    if (!/^https?:\/\//i.test(url) || !URL.canParse(url)) throw ApiError.badRequest('url must be an http:// or https:// URL', 'url');
+    if (!/^https?:\/\//i.test(url) || !URL.canParse(url))
+      throw ApiError.badRequest('url must be an http:// or https:// URL', 'url');
     const { name: database } = await scope.database();
-    const task = await platform.queue.submit({ queue: 'operations', operation: fetchUrlOperation, priority: 90, data: { database, url }, metadata: { database } });
+    const task = await platform.queue.submit({
+      queue: 'operations',
+      operation: fetchUrlOperation,
+      priority: 90,
+      data: { database, url },
+      metadata: { database },
+    });
     const outcome = await awaitTask(platform.tasks, task.task_id, (settings.get().timeouts.url_fetch + 30) * 1000);
     if (!outcome.ok) {
-      if (outcome.errorType === urlErrorTypes.invalid || outcome.errorType === urlErrorTypes.refused) throw ApiError.badRequest(outcome.error, 'url');
-      throw new ApiError(422, ErrorCode.operationError, `Could not import ${url}: ${outcome.error}`, { operation: 'url_import' });
+      if (outcome.errorType === urlErrorTypes.invalid || outcome.errorType === urlErrorTypes.refused)
+        throw ApiError.badRequest(outcome.error, 'url');
+      throw new ApiError(422, ErrorCode.operationError, `Could not import ${url}: ${outcome.error}`, {
+        operation: 'url_import',
+      });
     }
     const staged = outcome.result as StagedFetch;
     const service = await scope.service(sourcesModule);
     try {
-      const { source } = await service.createFromFile(staged, { ...options, enable_vision: options.enable_vision ?? true }, { sourceType: 'webpage', originUrl: staged.finalUrl, title: staged.title });
+      const { source } = await service.createFromFile(
+        staged,
+        { ...options, enable_vision: options.enable_vision ?? true },
+        { sourceType: 'webpage', originUrl: staged.finalUrl, title: staged.title },
+      );
       return service.view(source);
     } finally {
       await fs.promises.rm(staged.path, { force: true });
@@ -79,7 +121,13 @@ export function mountSourceRoutes(routes: RouteTable, { platform }: CortexDeps):
   routes.add(api.list, async ({ query, scope }) => {
     const service = await scope.service(sourcesModule);
     const window = pageWindow(query, settings.get().pagination);
-    const filter = { sourceType: query.source_type, status: query.status, enabled: query.enabled === undefined ? undefined : query.enabled === 'enabled', search: query.search, tagId: query.tag_id };
+    const filter = {
+      sourceType: query.source_type,
+      status: query.status,
+      enabled: query.enabled === undefined ? undefined : query.enabled === 'enabled',
+      search: query.search,
+      tagId: query.tag_id,
+    };
     const { rows, total } = await service.list(filter, { offset: window.offset, limit: window.pageSize });
     return { data: await service.views(rows), pagination: pagination(total, window) };
   });
@@ -102,7 +150,12 @@ export function mountSourceRoutes(routes: RouteTable, { platform }: CortexDeps):
     const results = [];
     for (const sourceId of new Set(ids)) {
       try {
-        results.push({ source_id: sourceId, success: true, status: (await service.confirm(sourceId, options)).status, error: null });
+        results.push({
+          source_id: sourceId,
+          success: true,
+          status: (await service.confirm(sourceId, options)).status,
+          error: null,
+        });
         await startExtraction(scope, sourceId);
       } catch (error) {
         if (!isRefusal(error)) throw error;
@@ -113,19 +166,33 @@ export function mountSourceRoutes(routes: RouteTable, { platform }: CortexDeps):
   });
   routes.add(api.chunks, async ({ params, query, scope }) => {
     const window = pageWindow(query, settings.get().pagination);
-    const { rows, total } = await (await scope.service(sourcesModule)).chunks(params.source_id, { offset: window.offset, limit: window.pageSize });
+    const { rows, total } = await (
+      await scope.service(sourcesModule)
+    ).chunks(params.source_id, { offset: window.offset, limit: window.pageSize });
     return { data: rows, pagination: pagination(total, window) };
   });
-  routes.add(api.chunk, async ({ params, scope }) => (await scope.service(sourcesModule)).chunk(params.source_id, params.chunk_id));
+  routes.add(api.chunk, async ({ params, scope }) =>
+    (await scope.service(sourcesModule)).chunk(params.source_id, params.chunk_id),
+  );
   routes.add(api.sourceStats, async ({ params, scope }) => {
     const service = await scope.service(sourcesModule);
     const row = await service.require(params.source_id);
     const [view, citations] = await Promise.all([service.view(row), service.citationCount(row.id)]);
     return {
-      source_id: row.id, chunk_count: row.chunk_count, embedded_chunk_count: row.embedded_chunk_count,
-      entity_count: view.extraction_entities_count, relationship_count: view.extraction_relationships_count, citation_count: citations,
+      source_id: row.id,
+      chunk_count: row.chunk_count,
+      embedded_chunk_count: row.embedded_chunk_count,
+      entity_count: view.extraction_entities_count,
+      relationship_count: view.extraction_relationships_count,
+      citation_count: citations,
       index_timings: view.index_timings,
-      llm: { calls: view.llm_total_calls, failed_calls: view.llm_failed_calls, input_tokens: view.llm_total_input_tokens, output_tokens: view.llm_total_output_tokens, duration_ms: view.llm_total_duration_ms },
+      llm: {
+        calls: view.llm_total_calls,
+        failed_calls: view.llm_failed_calls,
+        input_tokens: view.llm_total_input_tokens,
+        output_tokens: view.llm_total_output_tokens,
+        duration_ms: view.llm_total_duration_ms,
+      },
     };
   });
   const tagsOf = async (scope: RequestScope) => (await scope.service(sourcesModule)).tags;
@@ -155,7 +222,10 @@ export function mountSourceRoutes(routes: RouteTable, { platform }: CortexDeps):
     const file = originalPath(platform.paths, (await scope.database()).name, row.id, row.stored_filename);
     if (!fs.existsSync(file)) throw ApiError.notFound('source_original', params.source_id);
     res.setHeader('content-type', row.content_type ?? 'application/octet-stream');
-    res.setHeader('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(row.filename ?? row.stored_filename)}`);
+    res.setHeader(
+      'content-disposition',
+      `attachment; filename*=UTF-8''${encodeURIComponent(row.filename ?? row.stored_filename)}`,
+    );
     await new Promise<void>((resolve, reject) => res.sendFile(file, (error) => (error ? reject(error) : resolve())));
   });
   // After the fixed paths (/sources/domains, /sources/tags …), which this pattern would otherwise take.
@@ -176,9 +246,18 @@ export function mountSourceRoutes(routes: RouteTable, { platform }: CortexDeps):
 /** Checks the bytes (not the name) against the upload allowlist; 422 naming the file field otherwise. */
 async function accept(file: UploadedFile, allowed: string[]): Promise<ReceivedFile> {
   const sniffed = await sniffFile(file.path, file.filename);
-  if (!sniffed) throw ApiError.validation([{ loc: ['body', 'file'], msg: `'${file.filename}' is not a file type Rhizome can read`, type: 'content_type' }]);
+  if (!sniffed)
+    throw ApiError.validation([
+      { loc: ['body', 'file'], msg: `'${file.filename}' is not a file type Rhizome can read`, type: 'content_type' },
+    ]);
   if (!allowed.includes('*') && !allowed.includes(sniffed.mediaType)) {
-    throw ApiError.validation([{ loc: ['body', 'file'], msg: `'${file.filename}' is ${sniffed.mediaType}, which batching.allowed_content_types does not allow`, type: 'content_type' }]);
+    throw ApiError.validation([
+      {
+        loc: ['body', 'file'],
+        msg: `'${file.filename}' is ${sniffed.mediaType}, which batching.allowed_content_types does not allow`,
+        type: 'content_type',
+      },
+    ]);
   }
   return { ...file, mediaType: sniffed.mediaType, format: sniffed.format };
 }

@@ -11,11 +11,17 @@ export function mountUpgradeRoutes(routes: RouteTable, { platform }: CortexDeps)
     const { name, db } = await scope.database();
     const migrator = databases.migrator(name);
     const status = await migrator.status(db);
-    const blocked = status.pending.map((migration) => ({ revision: revisionOf(migration), name: migration, tier: 'safe_auto' }));
+    const blocked = status.pending.map((migration) => ({
+      revision: revisionOf(migration),
+      name: migration,
+      tier: 'safe_auto',
+    }));
     return {
       ready: blocked.length === 0,
       blocked_on: blocked,
-      message: blocked.length ? `${blocked.length} migration(s) pending for '${name}'` : `Database '${name}' is up to date`,
+      message: blocked.length
+        ? `${blocked.length} migration(s) pending for '${name}'`
+        : `Database '${name}' is up to date`,
       last_backup: migrator.latestBackup(),
       last_applied: databases.startupResults.get(name)?.applied ?? [],
       data_changing: blocked.length > 0,

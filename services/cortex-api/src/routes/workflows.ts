@@ -6,8 +6,12 @@ import type { RouteTable } from '../http/route.ts';
 
 /** Workflows, their steps and executions in the active database. */
 export function mountWorkflowRoutes(routes: RouteTable, { platform }: CortexDeps): void {
-  const window = (query: { page?: number; page_size?: number }) => pageWindow(query, platform.settings.get().pagination);
-  const page = async <T>(query: { page?: number; page_size?: number }, list: (window: { offset: number; limit: number }) => Promise<{ items: T[]; total: number }>) => {
+  const window = (query: { page?: number; page_size?: number }) =>
+    pageWindow(query, platform.settings.get().pagination);
+  const page = async <T>(
+    query: { page?: number; page_size?: number },
+    list: (window: { offset: number; limit: number }) => Promise<{ items: T[]; total: number }>,
+  ) => {
     const at = window(query);
     const { items, total } = await list({ offset: at.offset, limit: at.pageSize });
     return { data: items, pagination: pagination(total, at) };
@@ -15,7 +19,12 @@ export function mountWorkflowRoutes(routes: RouteTable, { platform }: CortexDeps
 
   routes.add(api.list, async ({ query, scope }) => {
     const automation = await scope.service(automationModule);
-    const filter = { category: query.category, isActive: query.is_active, isSystem: query.is_system, search: query.search };
+    const filter = {
+      category: query.category,
+      isActive: query.is_active,
+      isSystem: query.is_system,
+      search: query.search,
+    };
     return page(query, (at) => automation.listWorkflows(filter, at));
   });
   routes.add(api.create, async ({ body, scope }) => (await scope.service(automationModule)).createWorkflow(body));
@@ -25,20 +34,42 @@ export function mountWorkflowRoutes(routes: RouteTable, { platform }: CortexDeps
     const automation = await scope.service(automationModule);
     return page(query, (at) => automation.executions({ workflowId: query.workflow_id, status: query.status }, at));
   });
-  routes.add(api.execution, async ({ params, scope }) => (await scope.service(automationModule)).execution(params.execution_id));
-  routes.add(api.cancelExecution, async ({ params, scope }) => (await scope.service(automationModule)).cancelExecution(params.execution_id));
-  routes.add(api.get, async ({ params, scope }) => (await scope.service(automationModule)).workflow(params.workflow_id));
-  routes.add(api.update, async ({ params, body, scope }) => (await scope.service(automationModule)).updateWorkflow(params.workflow_id, body));
-  routes.add(api.remove, async ({ params, scope }) => (await scope.service(automationModule)).deleteWorkflow(params.workflow_id));
+  routes.add(api.execution, async ({ params, scope }) =>
+    (await scope.service(automationModule)).execution(params.execution_id),
+  );
+  routes.add(api.cancelExecution, async ({ params, scope }) =>
+    (await scope.service(automationModule)).cancelExecution(params.execution_id),
+  );
+  routes.add(api.get, async ({ params, scope }) =>
+    (await scope.service(automationModule)).workflow(params.workflow_id),
+  );
+  routes.add(api.update, async ({ params, body, scope }) =>
+    (await scope.service(automationModule)).updateWorkflow(params.workflow_id, body),
+  );
+  routes.add(api.remove, async ({ params, scope }) =>
+    (await scope.service(automationModule)).deleteWorkflow(params.workflow_id),
+  );
   routes.add(api.steps, async ({ params, scope }) => (await scope.service(automationModule)).steps(params.workflow_id));
-  routes.add(api.addStep, async ({ params, body, scope }) => (await scope.service(automationModule)).addStep(params.workflow_id, body));
-  routes.add(api.updateStep, async ({ params, body, scope }) => (await scope.service(automationModule)).updateStep(params.workflow_id, params.step_id, body));
-  routes.add(api.removeStep, async ({ params, scope }) => (await scope.service(automationModule)).deleteStep(params.workflow_id, params.step_id));
-  routes.add(api.run, async ({ params, body, scope }) => (await scope.service(automationModule)).run(params.workflow_id, body.inputs ?? {}));
+  routes.add(api.addStep, async ({ params, body, scope }) =>
+    (await scope.service(automationModule)).addStep(params.workflow_id, body),
+  );
+  routes.add(api.updateStep, async ({ params, body, scope }) =>
+    (await scope.service(automationModule)).updateStep(params.workflow_id, params.step_id, body),
+  );
+  routes.add(api.removeStep, async ({ params, scope }) =>
+    (await scope.service(automationModule)).deleteStep(params.workflow_id, params.step_id),
+  );
+  routes.add(api.run, async ({ params, body, scope }) =>
+    (await scope.service(automationModule)).run(params.workflow_id, body.inputs ?? {}),
+  );
   routes.add(api.executions, async ({ params, query, scope }) => {
     const automation = await scope.service(automationModule);
     return page(query, (at) => automation.workflowExecutions(params.workflow_id, query.status, at));
   });
-  routes.add(api.export, async ({ params, scope }) => (await scope.service(automationModule)).exportWorkflow(params.workflow_id));
-  routes.add(api.triggers, async ({ params, scope }) => (await scope.service(automationModule)).workflowTriggers(params.workflow_id));
+  routes.add(api.export, async ({ params, scope }) =>
+    (await scope.service(automationModule)).exportWorkflow(params.workflow_id),
+  );
+  routes.add(api.triggers, async ({ params, scope }) =>
+    (await scope.service(automationModule)).workflowTriggers(params.workflow_id),
+  );
 }

@@ -15,11 +15,17 @@ const yearSeconds = 31_536_000;
  */
 export function mountWebInterface(app: Express, version: string, distDir = webDistDir): void {
   const index = path.join(distDir, 'index.html');
-  app.use('/assets', express.static(path.join(distDir, 'assets'), { index: false, immutable: true, maxAge: yearSeconds * 1000 }));
+  app.use(
+    '/assets',
+    express.static(path.join(distDir, 'assets'), { index: false, immutable: true, maxAge: yearSeconds * 1000 }),
+  );
   app.use('/assets', (_req, res) => {
     res.status(404).end();
   });
-  const files = express.static(distDir, { index: false, setHeaders: (res) => res.setHeader('Cache-Control', 'no-cache') });
+  const files = express.static(distDir, {
+    index: false,
+    setHeaders: (res) => res.setHeader('Cache-Control', 'no-cache'),
+  });
   app.use((req, res, next) => (isApiPath(req.path) ? next() : files(req, res, next)));
   app.get(/.*/, (req, res, next) => {
     if (isApiPath(req.path) || !req.accepts('html')) return next();

@@ -27,7 +27,11 @@ export class ExecutionCancelledError extends Error {
  * Runs one attempt under the step's timeout: the attempt gets a signal aborted at the timeout or on
  * cancellation, and is abandoned then even if the tool ignores its signal.
  */
-export async function attemptWithin<T>(run: (signal: AbortSignal) => Promise<T>, timeoutSeconds: number | null, outer: AbortSignal): Promise<T> {
+export async function attemptWithin<T>(
+  run: (signal: AbortSignal) => Promise<T>,
+  timeoutSeconds: number | null,
+  outer: AbortSignal,
+): Promise<T> {
   if (outer.aborted) throw new ExecutionCancelledError();
   const controller = new AbortController();
   const signal = AbortSignal.any([outer, controller.signal]);

@@ -34,29 +34,58 @@ export interface ExecutionTaskData {
  * not retried; a task restarted after a worker crash finds its execution running and starts it over.
  */
 export function defineAutomationOperations(registry: TaskRegistrar, deps: AutomationOperationDeps): void {
-  registry.define(executeWorkflowOperation, { queue: 'operations', retryOnTransient: false }, async ({ task, signal, logger }) => {
-    const data = task.data as unknown as ExecutionTaskData;
-    const { name, db } = await taskDatabaseFor(deps.databases, data.database);
-    // Queued before its workflow went (deleted, or replaced by an import without it): nothing to run.
-    if (!(await findWorkflowRow(db, data.workflow_id))) {
-      logger.info(`execution ${data.execution_id}: workflow '${data.workflow_id}' no longer exists, nothing run`);
-      return { execution_id: data.execution_id, status: 'skipped', error: `workflow '${data.workflow_id}' no longer exists` };
-    }
-    // A trigger deleted since it fired leaves its executions without one, as deleting it does to those already recorded.
-    const triggerId = data.trigger_id && (await db('triggers').where({ id: data.trigger_id }).first('id')) ? data.trigger_id : null;
-    await insertExecution(db, { id: data.execution_id, workflowId: data.workflow_id, inputs: data.inputs ?? {}, triggerId, taskId: task.task_id });
-    const existing = await findExecutionRow(db, data.execution_id);
-    if (existing?.status === 'running') {
-      await db('workflow_step_runs').where({ execution_id: data.execution_id }).delete();
-      await db('workflow_executions').where({ id: data.execution_id }).update({ status: 'queued', started_at: null });
-    }
-    const context = { db, database: name, settings: deps.settings(), llm: deps.llm, embeddings: deps.embeddings, nodeVectors: deps.nodeVectors(name), logger };
-    const result = await runExecution(context, data.execution_id, signal);
-    return { execution_id: data.execution_id, status: result.status, error: result.error };
-  });
+  registry.define(
+    executeWorkflowOperation,
+    { queue: 'operations', retryOnTransient: false },
+    async ({ task, signal, logger }) => {
+      const data = task.data as unknown as ExecutionTaskData;
+      const { name, db } = await taskDatabaseFor(deps.databases, data.database);
+      // Queued before its workflow went (deleted, or replaced by an import without it): nothing to run.
+      if (!(await findWorkflowRow(db, data.workflow_id))) {
+        logger.info(`execution ${data.execution_id}: workflow '${data.workflow_id}' no longer exists, nothing run`);
+        return {
+          execution_id: data.execution_id,
+          status: 'skipped',
+          error: `workflow '${data.workflow_id}' no longer exists`,
+        };
+      }
+      // A trigger deleted since it fired leaves its executions without one, as deleting it does to those already recorded.
+      const triggerId =
+        data.trigger_id && (await db('triggers').where({ id: data.trigger_id }).first('id')) ? data.trigger_id : null;
+      await insertExecution(db, {
+        id: data.execution_id,
+        workflowId: data.workflow_id,
+        inputs: data.inputs ?? {},
+        triggerId,
+        taskId: task.task_id,
+      });
+      const existing = await findExecutionRow(db, data.execution_id);
+      if (existing?.status === 'running') {
+        await db('workflow_step_runs').where({ execution_id: data.execution_id }).delete();
+        await db('workflow_executions').where({ id: data.execution_id }).update({ status: 'queued', started_at: null });
+      }
+      const context = {
+        db,
+        database: name,
+        settings: deps.settings(),
+        llm: deps.llm,
+        embeddings: deps.embeddings,
+        nodeVectors: deps.nodeVectors(name),
+        logger,
+      };
+      const result = await runExecution(context, data.execution_id, signal);
+      return { execution_id: data.execution_id, status: result.status, error: result.error };
+    },
+  );
 }
 
 /** Queues an execution at `priority` (0-100, higher first). */
 export function submitExecution(queue: QueueService, data: ExecutionTaskData, priority: number) {
-  return queue.submit({ queue: 'operations', operation: executeWorkflowOperation, data: { ...data }, priority, metadata: { database: data.database, execution_id: data.execution_id } });
+  return queue.submit({
+    queue: 'operations',
+    operation: executeWorkflowOperation,
+    data: { ...data },
+    priority,
+    metadata: { database: data.database, execution_id: data.execution_id },
+  });
 }

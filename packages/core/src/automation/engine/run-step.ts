@@ -38,7 +38,11 @@ interface Callable {
  * `max_retries` when `retry_on_failure`, each attempt under the step's timeout; bad input is not retried.
  * Every attempt of a tool is recorded as a tool call.
  */
-export async function runStep(runner: StepRunner, step: WorkflowStep, configuration: Record<string, unknown>): Promise<StepOutcome> {
+export async function runStep(
+  runner: StepRunner,
+  step: WorkflowStep,
+  configuration: Record<string, unknown>,
+): Promise<StepOutcome> {
   let callable: Callable;
   try {
     callable = await resolveCallable(runner, step, configuration);
@@ -56,20 +60,32 @@ export async function runStep(runner: StepRunner, step: WorkflowStep, configurat
       const message = messageOf(error);
       await record(runner, callable, { success: false, durationMs: performance.now() - started, error: message });
       if (runner.signal.aborted) throw error;
-      if (attempt >= tries || !isRetryable(error)) return { ok: false, output: null, error: message, attempts: attempt, input: callable.input };
-      runner.context.logger.warning(`execution ${runner.executionId}: step '${step.id}' attempt ${attempt} failed (${message}); retrying`);
+      if (attempt >= tries || !isRetryable(error))
+        return { ok: false, output: null, error: message, attempts: attempt, input: callable.input };
+      runner.context.logger.warning(
+        `execution ${runner.executionId}: step '${step.id}' attempt ${attempt} failed (${message}); retrying`,
+      );
       await sleep(retryDelayMs(attempt), runner.signal);
     }
   }
 }
 
-async function record(runner: StepRunner, callable: Callable, result: Pick<ToolCall, 'success' | 'durationMs' | 'error'>): Promise<void> {
-  await recordToolCalls(runner.context.db, callable.calls.map((call) => ({ ...call, ...result }))).catch((error: unknown) =>
-    runner.context.logger.warning(`tool statistics: ${messageOf(error)}`),
-  );
+async function record(
+  runner: StepRunner,
+  callable: Callable,
+  result: Pick<ToolCall, 'success' | 'durationMs' | 'error'>,
+): Promise<void> {
+  await recordToolCalls(
+    runner.context.db,
+    callable.calls.map((call) => ({ ...call, ...result })),
+  ).catch((error: unknown) => runner.context.logger.warning(`tool statistics: ${messageOf(error)}`));
 }
 
-async function resolveCallable(runner: StepRunner, step: WorkflowStep, configuration: Record<string, unknown>): Promise<Callable> {
+async function resolveCallable(
+  runner: StepRunner,
+  step: WorkflowStep,
+  configuration: Record<string, unknown>,
+): Promise<Callable> {
   const executionId = runner.executionId;
   if (step.tool_type === 'workflow') {
     return { input: configuration, calls: [], invoke: () => runner.runWorkflow(step.tool_id, configuration) };
@@ -83,7 +99,8 @@ async function resolveCallable(runner: StepRunner, step: WorkflowStep, configura
   if (!userTool) throw new ToolInputError(`unknown user tool '${step.tool_id}'`);
   if (!userTool.is_active) throw new ToolInputError(`user tool '${step.tool_id}' is inactive`);
   const tool = findSystemTool(userTool.system_tool_id);
-  if (!tool) throw new ToolInputError(`user tool '${step.tool_id}' wraps unknown system tool '${userTool.system_tool_id}'`);
+  if (!tool)
+    throw new ToolInputError(`user tool '${step.tool_id}' wraps unknown system tool '${userTool.system_tool_id}'`);
   const merged = { ...fromJson<Record<string, unknown>>(userTool.configuration, {}), ...configuration };
   return toolCallable(runner, step, tool, merged, [
     { toolType: 'user', toolId: userTool.id, executionId },
@@ -91,17 +108,29 @@ async function resolveCallable(runner: StepRunner, step: WorkflowStep, configura
   ]);
 }
 
-function toolCallable(runner: StepRunner, step: WorkflowStep, tool: SystemToolDefinition, configuration: Record<string, unknown>, calls: Callable['calls']): Callable {
+function toolCallable(
+  runner: StepRunner,
+  step: WorkflowStep,
+  tool: SystemToolDefinition,
+  configuration: Record<string, unknown>,
+  calls: Callable['calls'],
+): Callable {
   const input = structuredClone(configuration);
   const problems = schemaProblems(tool.inputSchema, input);
-  if (problems.length) throw new ToolInputError(`input does not match ${tool.id}'s input schema: ${problems.join('; ')}`);
+  if (problems.length)
+    throw new ToolInputError(`input does not match ${tool.id}'s input schema: ${problems.join('; ')}`);
   return {
     input,
     calls,
     invoke: (signal) => {
       const { db, database, settings, llm, embeddings, nodeVectors } = runner.context;
       const context: ToolContext = {
-        db, database, settings, llm, embeddings, nodeVectors,
+        db,
+        database,
+        settings,
+        llm,
+        embeddings,
+        nodeVectors,
         signal,
         executionId: runner.executionId,
         runWorkflow: runner.runWorkflow,

@@ -15,7 +15,8 @@ export const aiExtractJson = defineTool<ExtractJsonInput>({
   id: 'ai.extract_json',
   category: 'ai',
   name: 'AI Extract JSON',
-  description: 'Asks the language model to extract structured data from a text as JSON, optionally checked against a JSON schema.',
+  description:
+    'Asks the language model to extract structured data from a text as JSON, optionally checked against a JSON schema.',
   version: '1.0.0',
   inputSchema: {
     type: 'object',
@@ -33,7 +34,12 @@ export const aiExtractJson = defineTool<ExtractJsonInput>({
     const result = await context.llm.complete({
       operation: 'tool',
       system: systemPrompt,
-      messages: [{ role: 'user', content: `Text:\n${input.text}\n\n${input.instructions ?? 'Extract the key facts of the text as a JSON object.'}${schemaHint}` }],
+      messages: [
+        {
+          role: 'user',
+          content: `Text:\n${input.text}\n\n${input.instructions ?? 'Extract the key facts of the text as a JSON object.'}${schemaHint}`,
+        },
+      ],
       temperature: input.temperature ?? 0,
       thinking: context.thinking || undefined,
       signal: context.signal,
@@ -42,7 +48,8 @@ export const aiExtractJson = defineTool<ExtractJsonInput>({
     const data = firstJsonValue(result.text);
     if (input.schema) {
       const problems = schemaProblems(input.schema, data);
-      if (problems.length) throw new ToolInputError(`the model's JSON does not match the schema: ${problems.join('; ')}`);
+      if (problems.length)
+        throw new ToolInputError(`the model's JSON does not match the schema: ${problems.join('; ')}`);
     }
     return { data, raw: result.text };
   },

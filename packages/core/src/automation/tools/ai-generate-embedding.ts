@@ -21,7 +21,8 @@ export const aiGenerateEmbedding = defineTool<EmbeddingInput>({
   id: 'ai.generate_embedding',
   category: 'ai',
   name: 'Generate Embedding',
-  description: 'Embeds a text with the configured embedding model, or (entity_type node, entity_id) embeds a node and stores its vector for search.',
+  description:
+    'Embeds a text with the configured embedding model, or (entity_type node, entity_id) embeds a node and stores its vector for search.',
   version: '1.0.0',
   inputSchema: {
     type: 'object',
@@ -47,11 +48,21 @@ export const aiGenerateEmbedding = defineTool<EmbeddingInput>({
   async run(input, context) {
     const model = context.embeddings.identity().model;
     if (input.text !== undefined) {
-      const [vector] = await context.embeddings.embed([input.text], { signal: context.signal, context: { database: context.database } });
+      const [vector] = await context.embeddings.embed([input.text], {
+        signal: context.signal,
+        context: { database: context.database },
+      });
       return { embedded: true, entity_id: null, model, dimensions: vector.length, embedding: Array.from(vector) };
     }
     if (!input.entity_id) throw new ToolInputError('give either text or entity_id');
-    if ((input.entity_type ?? 'node') !== 'node') return { embedded: false, entity_id: input.entity_id, model, dimensions: null, reason: 'only nodes have embeddings' };
+    if ((input.entity_type ?? 'node') !== 'node')
+      return {
+        embedded: false,
+        entity_id: input.entity_id,
+        model,
+        dimensions: null,
+        reason: 'only nodes have embeddings',
+      };
     return embedNode(input.entity_id, input.force, context);
   },
 });
@@ -60,17 +71,33 @@ async function embedNode(nodeId: string, force: boolean, context: ToolContext): 
   const model = context.embeddings.identity().model;
   if (!(await nodeExists(context.db, nodeId))) throw new ToolInputError(`node '${nodeId}' not found`);
   const current = await nodeVectorIdentity(context.db, nodeId);
-  if (current?.model === userVectorModel) return { embedded: false, entity_id: nodeId, model: current.model, dimensions: current.dimensions, reason: 'the node has a client-supplied embedding' };
-  if (current?.model === model && !force) return { embedded: false, entity_id: nodeId, model, dimensions: current.dimensions, reason: 'already embedded with this model' };
+  if (current?.model === userVectorModel)
+    return {
+      embedded: false,
+      entity_id: nodeId,
+      model: current.model,
+      dimensions: current.dimensions,
+      reason: 'the node has a client-supplied embedding',
+    };
+  if (current?.model === model && !force)
+    return {
+      embedded: false,
+      entity_id: nodeId,
+      model,
+      dimensions: current.dimensions,
+      reason: 'already embedded with this model',
+    };
   const embedder = {
     identity: () => context.embeddings.identity(),
-    embed: (texts: string[]) => context.embeddings.embed(texts, { signal: context.signal, context: { database: context.database } }),
+    embed: (texts: string[]) =>
+      context.embeddings.embed(texts, { signal: context.signal, context: { database: context.database } }),
   };
   try {
     await embedNodes(context.db, [nodeId], embedder, context.nodeVectors);
   } catch (error) {
     // Deleted while it was embedded (a replacing import, a delete): nothing is left to embed.
-    if (!(await nodeExists(context.db, nodeId))) return { embedded: false, entity_id: nodeId, model, dimensions: null, reason: 'the node was deleted meanwhile' };
+    if (!(await nodeExists(context.db, nodeId)))
+      return { embedded: false, entity_id: nodeId, model, dimensions: null, reason: 'the node was deleted meanwhile' };
     throw error;
   }
   const stored = await nodeVectorIdentity(context.db, nodeId);

@@ -29,9 +29,17 @@ export const aiVectorSearch = defineTool<VectorSearchInput>({
       source_ids: { type: 'array', items: { type: 'string' } },
     },
   },
-  outputSchema: { type: 'object', properties: { results: { type: 'array' }, count: { type: 'integer' }, fallback: { type: ['string', 'null'] } } },
+  outputSchema: {
+    type: 'object',
+    properties: { results: { type: 'array' }, count: { type: 'integer' }, fallback: { type: ['string', 'null'] } },
+  },
   async run(input, context) {
-    const search = { db: context.db, database: context.database, settings: context.settings, embeddings: context.embeddings };
+    const search = {
+      db: context.db,
+      database: context.database,
+      settings: context.settings,
+      embeddings: context.embeddings,
+    };
     const scope: SearchScope = { sourceIds: input.source_ids ?? null, templateId: input.template_id ?? null };
     const mode = { all: semanticSearch, nodes: semanticNodes, chunks: semanticChunks }[input.kind];
     const ranked = await mode(search, input.query, scope, input.limit);

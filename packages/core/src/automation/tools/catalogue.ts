@@ -12,7 +12,16 @@ import type { SystemToolDefinition } from './types.ts';
 
 /** The built-in tools, ordered by id. */
 export const systemTools: readonly SystemToolDefinition[] = [
-  aiExtractJson, aiGenerateEmbedding, aiPrompt, aiVectorSearch, dataExtract, dataMerge, httpRequest, logicConditional, logicLoop, templatesList,
+  aiExtractJson,
+  aiGenerateEmbedding,
+  aiPrompt,
+  aiVectorSearch,
+  dataExtract,
+  dataMerge,
+  httpRequest,
+  logicConditional,
+  logicLoop,
+  templatesList,
 ];
 
 const byId = new Map(systemTools.map((tool) => [tool.id, tool]));
@@ -26,8 +35,14 @@ const releasedAt = '2026-11-01T00:00:00.000Z';
 
 export function systemToolSummary(tool: SystemToolDefinition) {
   return {
-    id: tool.id, category: tool.category, name: tool.name, description: tool.description, version: tool.version,
-    is_active: true, created_at: releasedAt, updated_at: releasedAt,
+    id: tool.id,
+    category: tool.category,
+    name: tool.name,
+    description: tool.description,
+    version: tool.version,
+    is_active: true,
+    created_at: releasedAt,
+    updated_at: releasedAt,
   };
 }
 

@@ -13,7 +13,8 @@ export const dataExtract = defineTool<ExtractInput>({
   id: 'data.extract',
   category: 'data',
   name: 'Extract Data',
-  description: 'Picks one value (path) or several named values (fields: name → path) out of structured data; missing values become the default.',
+  description:
+    'Picks one value (path) or several named values (fields: name → path) out of structured data; missing values become the default.',
   version: '1.0.0',
   inputSchema: {
     type: 'object',
@@ -30,7 +31,8 @@ export const dataExtract = defineTool<ExtractInput>({
     const fallback = input.default ?? null;
     const read = (path: string) => valueAtPath(input.data, path) ?? fallback;
     const output: Record<string, unknown> = { value: input.path === undefined ? null : read(input.path) };
-    if (input.fields) output.values = Object.fromEntries(Object.entries(input.fields).map(([name, path]) => [name, read(path)]));
+    if (input.fields)
+      output.values = Object.fromEntries(Object.entries(input.fields).map(([name, path]) => [name, read(path)]));
     return Promise.resolve(output);
   },
 });

@@ -6,7 +6,8 @@ interface MergeInput {
 }
 
 type Plain = Record<string, unknown>;
-const isPlain = (value: unknown): value is Plain => value !== null && typeof value === 'object' && !Array.isArray(value);
+const isPlain = (value: unknown): value is Plain =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** `data.merge`: objects merged left to right (later wins), or arrays concatenated. */
 export const dataMerge = defineTool<MergeInput>({

@@ -22,7 +22,8 @@ export const httpRequest = defineTool<HttpInput>({
   id: 'http.request',
   category: 'http',
   name: 'HTTP Request',
-  description: 'Calls an HTTP(S) URL (public addresses only unless private addresses are allowed in the settings) and returns status, headers and body (JSON parsed when it is JSON).',
+  description:
+    'Calls an HTTP(S) URL (public addresses only unless private addresses are allowed in the settings) and returns status, headers and body (JSON parsed when it is JSON).',
   version: '1.0.0',
   inputSchema: {
     type: 'object',
@@ -48,7 +49,11 @@ export const httpRequest = defineTool<HttpInput>({
     let addresses;
     try {
       url = checkUrl(input.url);
-      addresses = await vetHost(url, { allowPrivate: web.allow_private_addresses, timeoutMs, maxBytes: web.max_fetch_bytes, maxRedirects: 0 }, signal);
+      addresses = await vetHost(
+        url,
+        { allowPrivate: web.allow_private_addresses, timeoutMs, maxBytes: web.max_fetch_bytes, maxRedirects: 0 },
+        signal,
+      );
     } catch (error) {
       if (error instanceof UrlRefusedError) throw new ToolInputError(`refused: ${error.message}`);
       throw error;
@@ -59,18 +64,24 @@ export const httpRequest = defineTool<HttpInput>({
       const request = got(url, {
         ...pinned,
         method: input.method,
-        headers: { 'user-agent': 'rhizome-workflows', ...(json ? { 'content-type': 'application/json' } : {}), ...input.headers },
+        headers: {
+          'user-agent': 'rhizome-workflows',
+          ...(json ? { 'content-type': 'application/json' } : {}),
+          ...input.headers,
+        },
         body: input.body === undefined ? undefined : json ? JSON.stringify(input.body) : (input.body as string),
         timeout: { request: timeoutMs },
         signal,
         responseType: 'buffer',
       });
       request.on('downloadProgress', (progress: { transferred: number }) => {
-        if (progress.transferred > web.max_fetch_bytes) request.cancel(`the answer is larger than ${web.max_fetch_bytes} bytes`);
+        if (progress.transferred > web.max_fetch_bytes)
+          request.cancel(`the answer is larger than ${web.max_fetch_bytes} bytes`);
       });
       const response = await request;
       const body = decodeBody(response.body, response.headers['content-type']);
-      if (input.fail_on_status && response.statusCode >= 400) throw new Error(`HTTP ${response.statusCode} from ${url.href}`);
+      if (input.fail_on_status && response.statusCode >= 400)
+        throw new Error(`HTTP ${response.statusCode} from ${url.href}`);
       return { status: response.statusCode, headers: { ...response.headers }, body, url: url.href };
     } catch (error) {
       if (context.signal.aborted) throw error;

@@ -6,7 +6,8 @@ export const logicConditional = defineTool<Comparison>({
   id: 'logic.conditional',
   category: 'logic',
   name: 'Conditional',
-  description: 'Compares a value (equals, not_equals, greater_than, less_than, contains, exists, truthy, falsy); later steps use the result in their condition.',
+  description:
+    'Compares a value (equals, not_equals, greater_than, less_than, contains, exists, truthy, falsy); later steps use the result in their condition.',
   version: '1.0.0',
   inputSchema: {
     type: 'object',
@@ -17,7 +18,10 @@ export const logicConditional = defineTool<Comparison>({
       compare_to: {},
     },
   },
-  outputSchema: { type: 'object', properties: { result: { type: 'boolean' }, branch: { type: 'string', enum: ['true', 'false'] } } },
+  outputSchema: {
+    type: 'object',
+    properties: { result: { type: 'boolean' }, branch: { type: 'string', enum: ['true', 'false'] } },
+  },
   run(input) {
     const result = compare(input);
     return Promise.resolve({ result, branch: result ? 'true' : 'false' });

@@ -17,7 +17,8 @@ export const logicLoop = defineTool<LoopInput>({
   id: 'logic.loop',
   category: 'logic',
   name: 'Loop',
-  description: 'Runs a workflow once per item of a list (the item passed as the input named item_input, with any extra inputs) and collects the outputs.',
+  description:
+    'Runs a workflow once per item of a list (the item passed as the input named item_input, with any extra inputs) and collects the outputs.',
   version: '1.0.0',
   inputSchema: {
     type: 'object',

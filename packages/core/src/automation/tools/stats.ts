@@ -16,8 +16,13 @@ export async function recordToolCalls(db: Db, calls: ToolCall[]): Promise<void> 
   const at = new Date().toISOString();
   await db('tool_calls').insert(
     calls.map((call) => ({
-      tool_type: call.toolType, tool_id: call.toolId, execution_id: call.executionId, success: call.success,
-      duration_ms: Math.round(call.durationMs), error: call.error, called_at: at,
+      tool_type: call.toolType,
+      tool_id: call.toolId,
+      execution_id: call.executionId,
+      success: call.success,
+      duration_ms: Math.round(call.durationMs),
+      error: call.error,
+      called_at: at,
     })),
   );
 }

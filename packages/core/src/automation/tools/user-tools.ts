@@ -76,7 +76,11 @@ function checkConfiguration(tool: SystemToolDefinition, configuration: Record<st
 
 function requireSystemTool(id: string): SystemToolDefinition {
   const tool = findSystemTool(id);
-  if (!tool) throw new Invalid([{ loc: ['body', 'system_tool_id'], msg: `unknown system tool '${id}'`, type: 'value_error' }], `unknown system tool '${id}'`);
+  if (!tool)
+    throw new Invalid(
+      [{ loc: ['body', 'system_tool_id'], msg: `unknown system tool '${id}'`, type: 'value_error' }],
+      `unknown system tool '${id}'`,
+    );
   return tool;
 }
 
@@ -90,12 +94,19 @@ export async function getUserTool(db: Db, id: string): Promise<UserTool> {
   return toUserTool(row);
 }
 
-export async function listUserTools(db: Db, filter: { systemToolId?: string; isActive?: boolean }, window: { offset: number; limit: number }) {
+export async function listUserTools(
+  db: Db,
+  filter: { systemToolId?: string; isActive?: boolean },
+  window: { offset: number; limit: number },
+) {
   const query = db('user_tools');
   if (filter.systemToolId !== undefined) query.where({ system_tool_id: filter.systemToolId });
   if (filter.isActive !== undefined) query.where({ is_active: filter.isActive });
   const [{ n }] = await query.clone().count({ n: '*' });
-  const rows = await query.orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id' }]).offset(window.offset).limit(window.limit);
+  const rows = await query
+    .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id' }])
+    .offset(window.offset)
+    .limit(window.limit);
   return { items: rows.map(toUserTool), total: Number(n) };
 }
 

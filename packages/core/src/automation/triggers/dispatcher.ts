@@ -80,16 +80,24 @@ export class TriggerDispatcher {
       // Commit and import embed what they create: a 100k-node import would otherwise queue 100k no-op executions.
       if (event.embedsItself && trigger.id === autoEmbedTriggerId) return false;
       const verdict = matchFilters(trigger.filters, event.payload);
-      if (!verdict.matches && verdict.absentKey !== undefined) this.#warnAbsent(trigger, event.source, verdict.absentKey);
+      if (!verdict.matches && verdict.absentKey !== undefined)
+        this.#warnAbsent(trigger, event.source, verdict.absentKey);
       return verdict.matches;
     });
     // Submitted together, in priority order: the queue writes one turn's enqueues as one batch, in order.
     await Promise.all(
       matching.map((trigger) =>
-        submitExecution(this.deps.queue, {
-          database: event.database, execution_id: newId('exec'), workflow_id: trigger.workflowId,
-          inputs: executionInputs(event.payload, trigger.workflowInputs), trigger_id: trigger.id,
-        }, this.deps.priority()),
+        submitExecution(
+          this.deps.queue,
+          {
+            database: event.database,
+            execution_id: newId('exec'),
+            workflow_id: trigger.workflowId,
+            inputs: executionInputs(event.payload, trigger.workflowInputs),
+            trigger_id: trigger.id,
+          },
+          this.deps.priority(),
+        ),
       ),
     );
   }
@@ -111,7 +119,12 @@ export class TriggerDispatcher {
     const index: TriggerIndex = new Map();
     for (const row of rows) {
       const list = index.get(row.event_source) ?? [];
-      list.push({ id: row.id, workflowId: row.workflow_id, filters: fromJson(row.filters, {}), workflowInputs: fromJson(row.workflow_inputs, null) });
+      list.push({
+        id: row.id,
+        workflowId: row.workflow_id,
+        filters: fromJson(row.filters, {}),
+        workflowInputs: fromJson(row.workflow_inputs, null),
+      });
       index.set(row.event_source, list);
     }
     return index;
@@ -122,6 +135,8 @@ export class TriggerDispatcher {
     const once = `${trigger.id}:${key}`;
     if (this.#warned.has(once)) return;
     this.#warned.add(once);
-    this.deps.logger.warning(`trigger ${trigger.id}: filter key '${key}' is not in the ${source} payload, so the trigger never matches it`);
+    this.deps.logger.warning(
+      `trigger ${trigger.id}: filter key '${key}' is not in the ${source} payload, so the trigger never matches it`,
+    );
   }
 }

@@ -16,6 +16,9 @@ export function matchFilters(filters: Record<string, unknown>, payload: Record<s
 }
 
 /** What a triggered execution receives: the event's payload, with the trigger's own workflow_inputs winning. */
-export function executionInputs(payload: Record<string, unknown>, workflowInputs: Record<string, unknown> | null): Record<string, unknown> {
+export function executionInputs(
+  payload: Record<string, unknown>,
+  workflowInputs: Record<string, unknown> | null,
+): Record<string, unknown> {
   return { ...payload, ...workflowInputs };
 }

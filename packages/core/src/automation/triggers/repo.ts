@@ -56,21 +56,35 @@ export async function requireTriggerRow(db: Db, id: string): Promise<TriggerRow>
 
 async function requireWorkflowFor(db: Db, workflowId: string): Promise<void> {
   if (!(await db('workflows').where({ id: workflowId }).first('id'))) {
-    throw new Invalid([{ loc: ['body', 'workflow_id'], msg: `workflow '${workflowId}' not found`, type: 'value_error' }], `workflow '${workflowId}' not found`);
+    throw new Invalid(
+      [{ loc: ['body', 'workflow_id'], msg: `workflow '${workflowId}' not found`, type: 'value_error' }],
+      `workflow '${workflowId}' not found`,
+    );
   }
 }
 
-export async function listTriggers(db: Db, filter: { eventSource?: string; enabled?: boolean; workflowId?: string }, window: { offset: number; limit: number }) {
+export async function listTriggers(
+  db: Db,
+  filter: { eventSource?: string; enabled?: boolean; workflowId?: string },
+  window: { offset: number; limit: number },
+) {
   const query = db('triggers');
   if (filter.eventSource !== undefined) query.where({ event_source: filter.eventSource });
   if (filter.enabled !== undefined) query.where({ enabled: filter.enabled });
   if (filter.workflowId !== undefined) query.where({ workflow_id: filter.workflowId });
   const [{ n }] = await query.clone().count({ n: '*' });
-  const rows = await query.orderBy([{ column: 'priority' }, { column: 'created_at' }, { column: 'id' }]).offset(window.offset).limit(window.limit);
+  const rows = await query
+    .orderBy([{ column: 'priority' }, { column: 'created_at' }, { column: 'id' }])
+    .offset(window.offset)
+    .limit(window.limit);
   return { rows, total: Number(n) };
 }
 
-export async function createTrigger(db: Db, input: TriggerInput, options: { id?: string; isSystem?: boolean } = {}): Promise<TriggerRow> {
+export async function createTrigger(
+  db: Db,
+  input: TriggerInput,
+  options: { id?: string; isSystem?: boolean } = {},
+): Promise<TriggerRow> {
   await requireWorkflowFor(db, input.workflow_id);
   const at = now();
   const row: TriggerRow = {

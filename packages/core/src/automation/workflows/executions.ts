@@ -63,7 +63,19 @@ export function toExecution(row: ExecutionRow) {
 }
 
 const stepRunColumns = [
-  'step_id', 'step_number', 'name', 'tool_type', 'tool_id', 'status', 'input', 'output', 'error', 'attempts', 'started_at', 'completed_at', 'duration_ms',
+  'step_id',
+  'step_number',
+  'name',
+  'tool_type',
+  'tool_id',
+  'status',
+  'input',
+  'output',
+  'error',
+  'attempts',
+  'started_at',
+  'completed_at',
+  'duration_ms',
 ] satisfies (keyof StepRunRow)[];
 
 function toStepRun(row: StepRunRow): StepRun {
@@ -84,9 +96,15 @@ export interface NewExecution {
 export async function insertExecution(db: Db, execution: NewExecution): Promise<void> {
   await db('workflow_executions')
     .insert({
-      id: execution.id, workflow_id: execution.workflowId, task_id: execution.taskId ?? null, trigger_id: execution.triggerId ?? null,
-      parent_execution_id: execution.parentExecutionId ?? null, depth: execution.depth ?? 0, status: 'queued',
-      inputs: JSON.stringify(execution.inputs), created_at: now(),
+      id: execution.id,
+      workflow_id: execution.workflowId,
+      task_id: execution.taskId ?? null,
+      trigger_id: execution.triggerId ?? null,
+      parent_execution_id: execution.parentExecutionId ?? null,
+      depth: execution.depth ?? 0,
+      status: 'queued',
+      inputs: JSON.stringify(execution.inputs),
+      created_at: now(),
     })
     .onConflict('id')
     .ignore();
@@ -99,34 +117,69 @@ export async function findExecutionRow(db: Db, id: string): Promise<ExecutionRow
 export async function executionDetail(db: Db, id: string) {
   const row = await findExecutionRow(db, id);
   if (!row) throw NotFound.resource('execution', id);
-  const steps = await db('workflow_step_runs').where({ execution_id: id }).select(stepRunColumns).orderBy([{ column: 'step_number' }, { column: 'id' }]);
+  const steps = await db('workflow_step_runs')
+    .where({ execution_id: id })
+    .select(stepRunColumns)
+    .orderBy([{ column: 'step_number' }, { column: 'id' }]);
   const children = await db('workflow_executions').where({ parent_execution_id: id }).orderBy('created_at').pluck('id');
   return { ...toExecution(row), steps: steps.map(toStepRun), child_execution_ids: children };
 }
 
-export async function listExecutions(db: Db, filter: { workflowId?: string; status?: ExecutionStatus }, window: { offset: number; limit: number }) {
+export async function listExecutions(
+  db: Db,
+  filter: { workflowId?: string; status?: ExecutionStatus },
+  window: { offset: number; limit: number },
+) {
   const query = db('workflow_executions');
   if (filter.workflowId) query.where({ workflow_id: filter.workflowId });
   if (filter.status) query.where({ status: filter.status });
   const [{ n }] = await query.clone().count({ n: '*' });
-  const rows = await query.orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).offset(window.offset).limit(window.limit);
+  const rows = await query
+    .orderBy([
+      { column: 'created_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
+    .offset(window.offset)
+    .limit(window.limit);
   return { items: rows.map(toExecution), total: Number(n) };
 }
 
 /** Moves an execution on, only from one of the `from` states; false when it was elsewhere (e.g. cancelled meanwhile). */
-export async function moveExecution(db: Db, id: string, from: readonly ExecutionStatus[], changes: Partial<ExecutionRow>): Promise<boolean> {
+export async function moveExecution(
+  db: Db,
+  id: string,
+  from: readonly ExecutionStatus[],
+  changes: Partial<ExecutionRow>,
+): Promise<boolean> {
   return (await db('workflow_executions').where({ id }).whereIn('status', from).update(changes)) > 0;
 }
 
-export async function finishExecution(db: Db, row: Pick<ExecutionRow, 'id' | 'started_at'>, status: ExecutionStatus, outputs: Record<string, unknown> | null, error: string | null): Promise<boolean> {
+export async function finishExecution(
+  db: Db,
+  row: Pick<ExecutionRow, 'id' | 'started_at'>,
+  status: ExecutionStatus,
+  outputs: Record<string, unknown> | null,
+  error: string | null,
+): Promise<boolean> {
   const at = now();
   const duration = row.started_at ? Date.parse(at) - Date.parse(row.started_at) : null;
-  return moveExecution(db, row.id, ['queued', 'running'], { status, outputs: outputs === null ? null : JSON.stringify(outputs), error, completed_at: at, duration_ms: duration });
+  return moveExecution(db, row.id, ['queued', 'running'], {
+    status,
+    outputs: outputs === null ? null : JSON.stringify(outputs),
+    error,
+    completed_at: at,
+    duration_ms: duration,
+  });
 }
 
 export async function saveStepRun(db: Db, executionId: string, run: StepRun): Promise<void> {
   await db('workflow_step_runs')
-    .insert({ execution_id: executionId, ...run, input: JSON.stringify(run.input ?? null), output: JSON.stringify(run.output ?? null) })
+    .insert({
+      execution_id: executionId,
+      ...run,
+      input: JSON.stringify(run.input ?? null),
+      output: JSON.stringify(run.output ?? null),
+    })
     .onConflict(['execution_id', 'step_id'])
     .merge();
 }
@@ -143,10 +196,21 @@ export async function executionOutcomes(db: Db, where: { trigger_id?: string; wo
       db.raw("COALESCE(SUM(status = 'cancelled'), 0) AS cancelled"),
       db.raw("COALESCE(SUM(status IN ('queued', 'running')), 0) AS pending"),
       db.raw("AVG(CASE WHEN status IN ('completed', 'failed') THEN duration_ms END) AS average_ms"),
-    )) as { total: number; completed: number; failed: number; cancelled: number; pending: number; average_ms: number | null };
+    )) as {
+    total: number;
+    completed: number;
+    failed: number;
+    cancelled: number;
+    pending: number;
+    average_ms: number | null;
+  };
   const finished = row.completed + row.failed + row.cancelled;
   return {
-    total: row.total, completed: row.completed, failed: row.failed, cancelled: row.cancelled, pending: row.pending,
+    total: row.total,
+    completed: row.completed,
+    failed: row.failed,
+    cancelled: row.cancelled,
+    pending: row.pending,
     successRate: finished ? Math.round((row.completed / finished) * 10_000) / 10_000 : 0,
     averageMs: Math.round(row.average_ms ?? 0),
   };

@@ -14,16 +14,54 @@ export type { WorkflowDefinitionBody as WorkflowDefinition } from '@rhizome/cont
  * with the `{{steps.<id>…}}` references. Timestamps, version and the system flag stay behind.
  */
 export async function exportWorkflowDefinition(db: Db, workflowId: string): Promise<WorkflowDefinitionBody> {
-  const { id, name, description, category, is_active, expose_as_ai_tool, input_schema, output_schema, allow_parallel_execution, timeout_seconds, max_retries, tags, icon, steps } =
-    await workflowDetail(db, workflowId);
+  const {
+    id,
+    name,
+    description,
+    category,
+    is_active,
+    expose_as_ai_tool,
+    input_schema,
+    output_schema,
+    allow_parallel_execution,
+    timeout_seconds,
+    max_retries,
+    tags,
+    icon,
+    steps,
+  } = await workflowDetail(db, workflowId);
   return {
     format: 'rhizome.workflow',
     version: 1,
-    workflow: { id, name, description, category, is_active, expose_as_ai_tool, input_schema, output_schema, allow_parallel_execution, timeout_seconds, max_retries, tags, icon },
+    workflow: {
+      id,
+      name,
+      description,
+      category,
+      is_active,
+      expose_as_ai_tool,
+      input_schema,
+      output_schema,
+      allow_parallel_execution,
+      timeout_seconds,
+      max_retries,
+      tags,
+      icon,
+    },
     steps: steps.map((step) => ({
-      id: step.id, step_number: step.step_number, name: step.name, description: step.description, tool_type: step.tool_type, tool_id: step.tool_id,
-      configuration: step.configuration, condition: step.condition, retry_on_failure: step.retry_on_failure, timeout_seconds: step.timeout_seconds,
-      depends_on: step.depends_on, continue_on_error: step.continue_on_error, thinking_mode: step.thinking_mode,
+      id: step.id,
+      step_number: step.step_number,
+      name: step.name,
+      description: step.description,
+      tool_type: step.tool_type,
+      tool_id: step.tool_id,
+      configuration: step.configuration,
+      condition: step.condition,
+      retry_on_failure: step.retry_on_failure,
+      timeout_seconds: step.timeout_seconds,
+      depends_on: step.depends_on,
+      continue_on_error: step.continue_on_error,
+      thinking_mode: step.thinking_mode,
     })),
   };
 }
@@ -37,7 +75,10 @@ export async function importWorkflowDefinition(db: Db, definition: unknown): Pro
   const copy = structuredClone(definition);
   const problems = schemaProblems(WorkflowDefinition as unknown as JsonSchema, copy);
   if (problems.length) {
-    throw new Invalid(problems.map((problem) => ({ loc: ['body'], msg: problem, type: 'value_error' })), `not a workflow definition: ${problems.join('; ')}`);
+    throw new Invalid(
+      problems.map((problem) => ({ loc: ['body'], msg: problem, type: 'value_error' })),
+      `not a workflow definition: ${problems.join('; ')}`,
+    );
   }
   const { workflow, steps } = copy as WorkflowDefinitionBody;
   const { id, ...fields } = workflow;

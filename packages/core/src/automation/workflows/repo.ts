@@ -87,7 +87,12 @@ export function toStep(row: StepRow): WorkflowStep {
 }
 
 /** A step as it will be stored: client input with its id and number settled and defaults filled. */
-export function stepFromInput(workflowId: string, input: StepInput & { id: string; step_number: number }, at: string, createdAt = at): WorkflowStep {
+export function stepFromInput(
+  workflowId: string,
+  input: StepInput & { id: string; step_number: number },
+  at: string,
+  createdAt = at,
+): WorkflowStep {
   return {
     id: input.id,
     workflow_id: workflowId,
@@ -124,10 +129,17 @@ export function toStepRow(step: WorkflowStep): StepRow {
  * Settles ids and numbers of new steps: an id the client gave is kept, else `step_<n>`; a step number
  * the client gave is kept, else the next after the highest so far.
  */
-export function numberSteps(inputs: StepInput[], existing: WorkflowStep[] = []): (StepInput & { id: string; step_number: number })[] {
+export function numberSteps(
+  inputs: StepInput[],
+  existing: WorkflowStep[] = [],
+): (StepInput & { id: string; step_number: number })[] {
   const taken = new Set(existing.map((step) => step.id));
   for (const input of inputs) if (input.id) taken.add(input.id);
-  let highest = Math.max(0, ...existing.map((step) => step.step_number), ...inputs.map((input) => input.step_number ?? 0));
+  let highest = Math.max(
+    0,
+    ...existing.map((step) => step.step_number),
+    ...inputs.map((input) => input.step_number ?? 0),
+  );
   return inputs.map((input) => {
     const stepNumber = input.step_number ?? ++highest;
     let id = input.id;
@@ -148,7 +160,9 @@ export async function requireWorkflowRow(db: Db, id: string): Promise<WorkflowRo
 }
 
 export async function workflowSteps(db: Db, workflowId: string): Promise<WorkflowStep[]> {
-  const rows = await db('workflow_steps').where({ workflow_id: workflowId }).orderBy([{ column: 'step_number' }, { column: 'id' }]);
+  const rows = await db('workflow_steps')
+    .where({ workflow_id: workflowId })
+    .orderBy([{ column: 'step_number' }, { column: 'id' }]);
   return rows.map(toStep);
 }
 
@@ -170,10 +184,14 @@ export async function listWorkflows(db: Db, filter: WorkflowFilter, window: { of
   if (filter.category !== undefined) query.where({ category: filter.category });
   if (filter.isActive !== undefined) query.where({ is_active: filter.isActive });
   if (filter.isSystem !== undefined) query.where({ is_system: filter.isSystem });
-  if (filter.search) query.whereRaw("name LIKE ? ESCAPE '\\'", [`%${filter.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`]);
+  if (filter.search)
+    query.whereRaw("name LIKE ? ESCAPE '\\'", [`%${filter.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`]);
   const [{ n }] = await query.clone().count({ n: '*' });
   const rows = (await query
-    .select('workflows.*', db.raw('(SELECT COUNT(*) FROM workflow_steps s WHERE s.workflow_id = workflows.id) AS step_count'))
+    .select(
+      'workflows.*',
+      db.raw('(SELECT COUNT(*) FROM workflow_steps s WHERE s.workflow_id = workflows.id) AS step_count'),
+    )
     .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id' }])
     .offset(window.offset)
     .limit(window.limit)) as (WorkflowRow & { step_count: number })[];
@@ -181,10 +199,13 @@ export async function listWorkflows(db: Db, filter: WorkflowFilter, window: { of
 }
 
 export async function insertSteps(db: Db, steps: WorkflowStep[]): Promise<void> {
-  for (let start = 0; start < steps.length; start += 50) await db('workflow_steps').insert(steps.slice(start, start + 50).map(toStepRow));
+  for (let start = 0; start < steps.length; start += 50)
+    await db('workflow_steps').insert(steps.slice(start, start + 50).map(toStepRow));
 }
 
 /** Every change to a workflow's definition bumps its version. */
 export async function touchWorkflow(db: Db, id: string): Promise<void> {
-  await db('workflows').where({ id }).update({ updated_at: now(), version: db.raw('version + 1') });
+  await db('workflows')
+    .where({ id })
+    .update({ updated_at: now(), version: db.raw('version + 1') });
 }

@@ -2,17 +2,35 @@ import { BadInput, NotFound, Conflict } from '@rhizome/contracts/errors';
 import type { Db } from '../../storage/index.ts';
 import { newId, now, toJson } from '../rows.ts';
 import {
-  insertSteps, numberSteps, requireWorkflowRow, stepFromInput, toStepRow, touchWorkflow, workflowDetail, workflowSteps, type WorkflowRow,
+  insertSteps,
+  numberSteps,
+  requireWorkflowRow,
+  stepFromInput,
+  toStepRow,
+  touchWorkflow,
+  workflowDetail,
+  workflowSteps,
+  type WorkflowRow,
 } from './repo.ts';
 import {
-  defaultWorkflowMaxRetries, defaultWorkflowTimeoutSeconds, emptyInputSchema,
-  type StepInput, type WorkflowDetail, type WorkflowInput, type WorkflowPatch, type WorkflowStep,
+  defaultWorkflowMaxRetries,
+  defaultWorkflowTimeoutSeconds,
+  emptyInputSchema,
+  type StepInput,
+  type WorkflowDetail,
+  type WorkflowInput,
+  type WorkflowPatch,
+  type WorkflowStep,
 } from './types.ts';
 import { validateWorkflow } from './validation.ts';
 
 /** Workflows and their steps: every change is validated as a whole step set before it is written. */
 
-export async function createWorkflow(db: Db, input: WorkflowInput, options: { id?: string; isSystem?: boolean } = {}): Promise<WorkflowDetail> {
+export async function createWorkflow(
+  db: Db,
+  input: WorkflowInput,
+  options: { id?: string; isSystem?: boolean } = {},
+): Promise<WorkflowDetail> {
   const id = options.id ?? newId('wf');
   const at = now();
   const inputSchema = input.input_schema ?? emptyInputSchema;
@@ -54,9 +72,13 @@ export async function updateWorkflow(db: Db, id: string, patch: WorkflowPatch): 
     const row = await requireWorkflowRow(trx, id);
     const changed = Object.keys(patch).filter((key) => patch[key as keyof WorkflowPatch] !== undefined);
     if (changed.some((key) => key !== 'is_active')) refuseSystemChange(row, 'only is_active can be changed');
-    if (patch.input_schema !== undefined) await validateWorkflow(trx, id, patch.input_schema, await workflowSteps(trx, id));
+    if (patch.input_schema !== undefined)
+      await validateWorkflow(trx, id, patch.input_schema, await workflowSteps(trx, id));
     const changes: Partial<WorkflowRow> = {};
-    const copy = <K extends keyof WorkflowPatch>(key: K, store: (value: NonNullable<WorkflowPatch[K]> | null) => unknown) => {
+    const copy = <K extends keyof WorkflowPatch>(
+      key: K,
+      store: (value: NonNullable<WorkflowPatch[K]> | null) => unknown,
+    ) => {
       if (patch[key] !== undefined) (changes as Record<string, unknown>)[key] = store(patch[key] ?? null);
     };
     const flag = (value: boolean | null) => (value ? 1 : 0);
@@ -84,7 +106,10 @@ export async function deleteWorkflow(db: Db, id: string): Promise<void> {
     refuseSystemChange(await requireWorkflowRow(trx, id), 'it cannot be deleted (disable it instead)');
     const users = await trx('workflow_steps').where({ tool_type: 'workflow', tool_id: id }).distinct('workflow_id');
     if (users.length) {
-      throw new Conflict(`workflow '${id}' runs as a step of ${users.map((user) => `'${user.workflow_id}'`).join(', ')}`, { workflow_ids: users.map((user) => user.workflow_id) });
+      throw new Conflict(
+        `workflow '${id}' runs as a step of ${users.map((user) => `'${user.workflow_id}'`).join(', ')}`,
+        { workflow_ids: users.map((user) => user.workflow_id) },
+      );
     }
     await trx('workflows').where({ id }).delete();
   });
@@ -95,10 +120,14 @@ export async function addStep(db: Db, workflowId: string, input: StepInput): Pro
     const row = await requireWorkflowRow(trx, workflowId);
     refuseSystemChange(row, 'its steps cannot be changed');
     const existing = await workflowSteps(trx, workflowId);
-    if (input.id && existing.some((step) => step.id === input.id)) throw new Conflict(`step '${input.id}' already exists in workflow '${workflowId}'`);
+    if (input.id && existing.some((step) => step.id === input.id))
+      throw new Conflict(`step '${input.id}' already exists in workflow '${workflowId}'`);
     const [numbered] = numberSteps([input], existing);
     const step = stepFromInput(workflowId, numbered, now());
-    await validateWorkflow(trx, workflowId, JSON.parse(row.input_schema) as Record<string, unknown>, [...existing, step]);
+    await validateWorkflow(trx, workflowId, JSON.parse(row.input_schema) as Record<string, unknown>, [
+      ...existing,
+      step,
+    ]);
     await insertSteps(trx, [step]);
     await touchWorkflow(trx, workflowId);
     return step;
@@ -116,7 +145,12 @@ export async function updateStep(db: Db, workflowId: string, stepId: string, pat
     refuseSystemChange(row, 'its steps cannot be changed');
     const defined = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined));
     const next = stepFromInput(workflowId, { ...current, ...defined }, now(), current.created_at);
-    await validateWorkflow(trx, workflowId, JSON.parse(row.input_schema) as Record<string, unknown>, existing.map((step) => (step.id === stepId ? next : step)));
+    await validateWorkflow(
+      trx,
+      workflowId,
+      JSON.parse(row.input_schema) as Record<string, unknown>,
+      existing.map((step) => (step.id === stepId ? next : step)),
+    );
     const { workflow_id: _workflow, id: _id, created_at: _created, ...changes } = toStepRow(next);
     await trx('workflow_steps').where({ workflow_id: workflowId, id: stepId }).update(changes);
     await touchWorkflow(trx, workflowId);
@@ -131,7 +165,12 @@ export async function deleteStep(db: Db, workflowId: string, stepId: string): Pr
     const existing = await workflowSteps(trx, workflowId);
     if (!existing.some((step) => step.id === stepId)) throw NotFound.resource('step', stepId);
     refuseSystemChange(row, 'its steps cannot be changed');
-    await validateWorkflow(trx, workflowId, JSON.parse(row.input_schema) as Record<string, unknown>, existing.filter((step) => step.id !== stepId));
+    await validateWorkflow(
+      trx,
+      workflowId,
+      JSON.parse(row.input_schema) as Record<string, unknown>,
+      existing.filter((step) => step.id !== stepId),
+    );
     await trx('workflow_steps').where({ workflow_id: workflowId, id: stepId }).delete();
     await touchWorkflow(trx, workflowId);
   });

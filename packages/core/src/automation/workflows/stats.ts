@@ -3,7 +3,10 @@ import { executionOutcomes } from './executions.ts';
 
 /** Workflows by state and top-level executions by outcome: GET /workflows/stats and the dashboard. */
 export async function workflowStats(db: Db) {
-  const counts = (await db('workflows').first(db.raw('COUNT(*) AS total'), db.raw('COALESCE(SUM(is_active), 0) AS active'))) as { total: number; active: number };
+  const counts = (await db('workflows').first(
+    db.raw('COUNT(*) AS total'),
+    db.raw('COALESCE(SUM(is_active), 0) AS active'),
+  )) as { total: number; active: number };
   const executions = await executionOutcomes(db);
   return {
     total_workflows: counts.total,

@@ -12,13 +12,27 @@ import type { WorkflowStep } from './types.ts';
  * one runs after (a dependency, directly or transitively; anything else would race). Refused with 422,
  * naming the step.
  */
-export async function validateWorkflow(db: Db, workflowId: string, inputSchema: Record<string, unknown>, steps: WorkflowStep[]): Promise<void> {
+export async function validateWorkflow(
+  db: Db,
+  workflowId: string,
+  inputSchema: Record<string, unknown>,
+  steps: WorkflowStep[],
+): Promise<void> {
   const issues: ValidationIssue[] = [];
   const problem = (step: WorkflowStep, field: string, msg: string) =>
-    issues.push({ loc: ['steps', step.id, field], msg: `step '${step.id}' (${step.name}): ${msg}`, type: 'value_error' });
+    issues.push({
+      loc: ['steps', step.id, field],
+      msg: `step '${step.id}' (${step.name}): ${msg}`,
+      type: 'value_error',
+    });
 
   const schemaProblem = schemaError(inputSchema);
-  if (schemaProblem) issues.push({ loc: ['input_schema'], msg: `input_schema is not a valid JSON schema: ${schemaProblem}`, type: 'value_error' });
+  if (schemaProblem)
+    issues.push({
+      loc: ['input_schema'],
+      msg: `input_schema is not a valid JSON schema: ${schemaProblem}`,
+      type: 'value_error',
+    });
 
   const byId = new Map<string, WorkflowStep>();
   for (const step of steps) {
@@ -39,7 +53,10 @@ export async function validateWorkflow(db: Db, workflowId: string, inputSchema: 
     const declared = declaredInputs(inputSchema);
     for (const step of steps) {
       const ancestors = ancestorsOf(step, byId);
-      for (const [field, value] of [['configuration', step.configuration], ['condition', step.condition]] as const) {
+      for (const [field, value] of [
+        ['configuration', step.configuration],
+        ['condition', step.condition],
+      ] as const) {
         for (const path of referencesIn(value)) {
           const bad = badReference(path, ancestors, byId, declared);
           if (bad) problem(step, field, `{{${path}}}: ${bad}`);
@@ -55,10 +72,14 @@ async function missingTool(db: Db, workflowId: string, step: WorkflowStep): Prom
     case 'system_tool':
       return findSystemTool(step.tool_id) ? null : `unknown system tool '${step.tool_id}'`;
     case 'user_tool':
-      return (await db('user_tools').where({ id: step.tool_id }).first('id')) ? null : `unknown user tool '${step.tool_id}'`;
+      return (await db('user_tools').where({ id: step.tool_id }).first('id'))
+        ? null
+        : `unknown user tool '${step.tool_id}'`;
     case 'workflow':
       if (step.tool_id === workflowId) return 'a workflow cannot run itself as a step';
-      return (await db('workflows').where({ id: step.tool_id }).first('id')) ? null : `unknown workflow '${step.tool_id}'`;
+      return (await db('workflows').where({ id: step.tool_id }).first('id'))
+        ? null
+        : `unknown workflow '${step.tool_id}'`;
   }
 }
 
@@ -106,13 +127,21 @@ function declaredInputs(schema: Record<string, unknown>): Set<string> | null {
   return new Set(Object.keys(properties));
 }
 
-function badReference(path: string, ancestors: Set<string>, byId: Map<string, WorkflowStep>, declared: Set<string> | null): string | null {
+function badReference(
+  path: string,
+  ancestors: Set<string>,
+  byId: Map<string, WorkflowStep>,
+  declared: Set<string> | null,
+): string | null {
   const [root, name, field] = path.split('.');
-  if (!(referenceRoots as readonly string[]).includes(root)) return `references must start with ${referenceRoots.join(' or ')}`;
+  if (!(referenceRoots as readonly string[]).includes(root))
+    return `references must start with ${referenceRoots.join(' or ')}`;
   if (!name) return 'names nothing';
-  if (root === 'inputs') return declared && !declared.has(name) ? `'${name}' is not an input of the workflow's input_schema` : null;
+  if (root === 'inputs')
+    return declared && !declared.has(name) ? `'${name}' is not an input of the workflow's input_schema` : null;
   if (!byId.has(name)) return `unknown step '${name}'`;
   if (!ancestors.has(name)) return `step '${name}' is not among the steps this one depends on`;
-  if (field !== undefined && !(stepReferenceFields as readonly string[]).includes(field)) return `a step reference reads ${stepReferenceFields.join(', ')}`;
+  if (field !== undefined && !(stepReferenceFields as readonly string[]).includes(field))
+    return `a step reference reads ${stepReferenceFields.join(', ')}`;
   return null;
 }

@@ -5,7 +5,10 @@ import type { ChatStreamEvent, LlmService } from '../../providers/index.ts';
  * that reads a model (line splitting, parsing, loop guards, evidence and type checks). Each pass gets
  * the lines given for it; a pass with none gets an empty answer.
  */
-export function scriptedAnswer(lines: { entities: readonly string[]; relationships: readonly string[] }): Pick<LlmService, 'stream'> {
+export function scriptedAnswer(lines: {
+  entities: readonly string[];
+  relationships: readonly string[];
+}): Pick<LlmService, 'stream'> {
   return {
     async *stream(request: Parameters<LlmService['stream']>[0]): AsyncIterable<ChatStreamEvent> {
       const pass = request.extraction?.pass === 'relationships' ? lines.relationships : lines.entities;

@@ -1,12 +1,31 @@
 import type { Settings } from '@rhizome/contracts/settings';
 import { BadInput, Conflict, NotFound, RateLimited, TooLarge } from '@rhizome/contracts/errors';
 import type { QueueService } from '@rhizome/queue';
-import { domainRegistryFor, fallbackDomain, getSource, updateSource, type DomainDefinition, type SourceRow } from '../../sources/index.ts';
+import {
+  domainRegistryFor,
+  fallbackDomain,
+  getSource,
+  updateSource,
+  type DomainDefinition,
+  type SourceRow,
+} from '../../sources/index.ts';
 import type { Db } from '../../storage/index.ts';
 import { harvestGroup } from '../harvest/index.ts';
 import { entityPrompt, relationshipPrompt } from '../harvest/prompts.ts';
 import { splitSentences } from '../harvest/sentences.ts';
-import { activeJobStatuses, finalizeWhenDone, getGroup, getJob, latestJob, listGroups, moveGroup, moveJob, newJobId, type GroupRow, type JobRow } from '../jobs.ts';
+import {
+  activeJobStatuses,
+  finalizeWhenDone,
+  getGroup,
+  getJob,
+  latestJob,
+  listGroups,
+  moveGroup,
+  moveJob,
+  newJobId,
+  type GroupRow,
+  type JobRow,
+} from '../jobs.ts';
 import { resolveExtractionOptions, runPreset, type ExtractionOptions, type ExtractionRequest } from '../options.ts';
 import { groupChunks, planExtraction } from '../plan.ts';
 import type { GroupHarvest } from '../types.ts';
@@ -83,35 +102,84 @@ export class AgentExtraction {
     }
     const running = await latestJob(db, sourceId);
     if (running && activeJobStatuses.includes(running.status)) {
-      throw new Conflict(`Source '${sourceId}' is already being extracted by the server (job ${running.id})`, { job_id: running.id });
+      throw new Conflict(`Source '${sourceId}' is already being extracted by the server (job ${running.id})`, {
+        job_id: running.id,
+      });
     }
     const allowed: readonly string[] = request.force ? [...agentStartable, ...agentForceStartable] : agentStartable;
     if (!allowed.includes(source.status)) {
-      const hint = (agentForceStartable as readonly string[]).includes(source.status) ? '; pass force true to re-extract it' : '';
-      throw BadInput.field(`Source '${sourceId}' is ${source.status}: extraction starts from ${agentStartable.join(' or ')}${hint}`, 'status');
+      const hint = (agentForceStartable as readonly string[]).includes(source.status)
+        ? '; pass force true to re-extract it'
+        : '';
+      throw BadInput.field(
+        `Source '${sourceId}' is ${source.status}: extraction starts from ${agentStartable.join(' or ')}${hint}`,
+        'status',
+      );
     }
-    if (source.chunk_count === 0) throw BadInput.field(`Source '${sourceId}' has nothing to extract: no text could be read from it`, 'source_id');
-    const domain = await this.domain(request.domain ?? source.forced_domain ?? source.extraction_domain ?? fallbackDomain);
+    if (source.chunk_count === 0)
+      throw BadInput.field(`Source '${sourceId}' has nothing to extract: no text could be read from it`, 'source_id');
+    const domain = await this.domain(
+      request.domain ?? source.forced_domain ?? source.extraction_domain ?? fallbackDomain,
+    );
     const settings = this.deps.settings();
     const options = resolveExtractionOptions(source, request, domain, settings);
     const plan = await planExtraction(db, sourceId, options, domain, settings);
-    if (!plan.groups.length) throw BadInput.field(`Content filtering (${options.filteringMode}) kept none of the ${plan.chunksTotal} chunks of '${sourceId}'`, 'filtering_mode');
+    if (!plan.groups.length)
+      throw BadInput.field(
+        `Content filtering (${options.filteringMode}) kept none of the ${plan.chunksTotal} chunks of '${sourceId}'`,
+        'filtering_mode',
+      );
 
     const now = new Date().toISOString();
     const job: JobRow = {
-      id: newJobId(), source_id: sourceId, status: 'running', depth: options.depth, domain: domain.name, options: JSON.stringify(options),
-      total_groups: plan.groups.length, estimated_input_tokens: plan.estimate.inputTokens, estimated_output_tokens: plan.estimate.outputTokens,
-      estimated_cost_usd: 0, result: null, stats: null, error_message: null, created_at: now, started_at: now, finalized_at: null, completed_at: null,
+      id: newJobId(),
+      source_id: sourceId,
+      status: 'running',
+      depth: options.depth,
+      domain: domain.name,
+      options: JSON.stringify(options),
+      total_groups: plan.groups.length,
+      estimated_input_tokens: plan.estimate.inputTokens,
+      estimated_output_tokens: plan.estimate.outputTokens,
+      estimated_cost_usd: 0,
+      result: null,
+      stats: null,
+      error_message: null,
+      created_at: now,
+      started_at: now,
+      finalized_at: null,
+      completed_at: null,
     };
     await db.transaction(async (trx) => {
       await trx('extraction_jobs').insert(job);
-      const rows = plan.groups.map((group) => ({ job_id: job.id, group_index: group.groupIndex, first_chunk_index: group.firstChunkIndex, last_chunk_index: group.lastChunkIndex, status: 'pending' as const }));
+      const rows = plan.groups.map((group) => ({
+        job_id: job.id,
+        group_index: group.groupIndex,
+        first_chunk_index: group.firstChunkIndex,
+        last_chunk_index: group.lastChunkIndex,
+        status: 'pending' as const,
+      }));
       for (let at = 0; at < rows.length; at += 100) await trx('extraction_groups').insert(rows.slice(at, at + 100));
-      const moved = await updateSource(trx, sourceId, {
-        status: 'mcp_extracting', extraction_job_id: job.id, extraction_domain: domain.name, analysis_depth: options.depth, extraction_started_at: now,
-        extraction_completed_at: null, commit_started_at: null, commit_completed_at: null, error_stage: null, error_message: null, current_step: 'mcp_extracting',
-        step_description: `Waiting for an agent to extract ${plan.groups.length} groups`, last_activity_at: now,
-      }, [source.status]);
+      const moved = await updateSource(
+        trx,
+        sourceId,
+        {
+          status: 'mcp_extracting',
+          extraction_job_id: job.id,
+          extraction_domain: domain.name,
+          analysis_depth: options.depth,
+          extraction_started_at: now,
+          extraction_completed_at: null,
+          commit_started_at: null,
+          commit_completed_at: null,
+          error_stage: null,
+          error_message: null,
+          current_step: 'mcp_extracting',
+          step_description: `Waiting for an agent to extract ${plan.groups.length} groups`,
+          last_activity_at: now,
+        },
+        [source.status],
+      );
       if (!moved) throw new Conflict(`Source '${sourceId}' changed while its extraction was being started`);
     });
     return job;
@@ -125,7 +193,14 @@ export class AgentExtraction {
     const tasks: AgentTask[] = [];
     for (const group of groups) {
       const next = nextPass(group);
-      const chunks = await groupChunks(this.deps.db, sourceId, group.first_chunk_index, group.last_chunk_index, options, domain);
+      const chunks = await groupChunks(
+        this.deps.db,
+        sourceId,
+        group.first_chunk_index,
+        group.last_chunk_index,
+        options,
+        domain,
+      );
       tasks.push({
         group_index: group.group_index,
         status: group.status,
@@ -139,40 +214,85 @@ export class AgentExtraction {
   }
 
   /** One pass of one group, read exactly as a model's answer would be. */
-  async submit(sourceId: string, groupIndex: number, pass: AgentPass, lines: readonly string[]): Promise<SubmitOutcome> {
+  async submit(
+    sourceId: string,
+    groupIndex: number,
+    pass: AgentPass,
+    lines: readonly string[],
+  ): Promise<SubmitOutcome> {
     const cap = this.deps.settings().mcp.max_extraction_payload_bytes;
     const size = lines.reduce((sum, line) => sum + Buffer.byteLength(line) + 1, 0);
-    if (size > cap) throw new TooLarge(cap, `The submitted lines are ${size} bytes, over mcp.max_extraction_payload_bytes (${cap}); submit fewer lines at a time`);
+    if (size > cap)
+      throw new TooLarge(
+        cap,
+        `The submitted lines are ${size} bytes, over mcp.max_extraction_payload_bytes (${cap}); submit fewer lines at a time`,
+      );
     if (!limiter.take(`${this.deps.database}/${sourceId}`)) {
-      throw new RateLimited(`Too many submissions for source '${sourceId}': at most ${limiter.max} a minute`, { retry_after_seconds: limiter.windowMs / 1000 });
+      throw new RateLimited(`Too many submissions for source '${sourceId}': at most ${limiter.max} a minute`, {
+        retry_after_seconds: limiter.windowMs / 1000,
+      });
     }
     const job = await this.activeJob(sourceId);
     const group = await getGroup(this.deps.db, job.id, groupIndex);
     if (!group) throw NotFound.resource('Extraction group', `${sourceId}#${groupIndex}`);
     const expected = nextPass(group);
     if (expected === null) throw new Conflict(`Group ${groupIndex} of '${sourceId}' is ${group.status} already`);
-    if (pass !== expected) throw BadInput.field(`Group ${groupIndex} waits for its ${expected} pass, not ${pass}`, 'pass');
+    if (pass !== expected)
+      throw BadInput.field(`Group ${groupIndex} waits for its ${expected} pass, not ${pass}`, 'pass');
 
-    const entityLines = pass === 'entities' ? [...lines] : (JSON.parse(group.harvest ?? '{}') as PendingEntities).agent_entity_lines;
-    const harvest = await this.harvest(job, group, { entities: entityLines, relationships: pass === 'relationships' ? lines : [] });
+    const entityLines =
+      pass === 'entities' ? [...lines] : (JSON.parse(group.harvest ?? '{}') as PendingEntities).agent_entity_lines;
+    const harvest = await this.harvest(job, group, {
+      entities: entityLines,
+      relationships: pass === 'relationships' ? lines : [],
+    });
     const now = new Date().toISOString();
     const awaitingRelationships = pass === 'entities' && harvest.entities.length >= 2;
     if (awaitingRelationships) {
-      await moveGroup(this.deps.db, job.id, groupIndex, ['pending'], { status: 'running', started_at: now, harvest: JSON.stringify({ agent_entity_lines: entityLines } satisfies PendingEntities), entity_count: harvest.entities.length });
+      await moveGroup(this.deps.db, job.id, groupIndex, ['pending'], {
+        status: 'running',
+        started_at: now,
+        harvest: JSON.stringify({ agent_entity_lines: entityLines } satisfies PendingEntities),
+        entity_count: harvest.entities.length,
+      });
     } else {
       await moveGroup(this.deps.db, job.id, groupIndex, ['pending', 'running'], {
-        status: 'completed', harvest: JSON.stringify(harvest), entity_count: harvest.entities.length, relationship_count: harvest.relationships.length,
-        started_at: group.started_at ?? now, completed_at: now, duration_ms: Date.now() - Date.parse(group.started_at ?? now), error_message: null,
+        status: 'completed',
+        harvest: JSON.stringify(harvest),
+        entity_count: harvest.entities.length,
+        relationship_count: harvest.relationships.length,
+        started_at: group.started_at ?? now,
+        completed_at: now,
+        duration_ms: Date.now() - Date.parse(group.started_at ?? now),
+        error_message: null,
       });
     }
     const left = (await listGroups(this.deps.db, job.id)).filter((row) => row.status !== 'completed').length;
-    await updateSource(this.deps.db, sourceId, { step_description: `Agent extraction: ${job.total_groups - left} of ${job.total_groups} groups done`, last_activity_at: now });
+    await updateSource(this.deps.db, sourceId, {
+      step_description: `Agent extraction: ${job.total_groups - left} of ${job.total_groups} groups done`,
+      last_activity_at: now,
+    });
     return {
-      group_index: groupIndex, pass, status: awaitingRelationships ? 'running' : 'completed',
-      lines_parsed: harvest.stats.linesParsed, lines_rejected: harvest.stats.linesRejected, rejected_by_reason: harvest.stats.rejectedByReason,
-      entities: harvest.entities.map((entity, index) => ({ index, name: entity.name, type: entity.type, aliases: entity.aliases })),
+      group_index: groupIndex,
+      pass,
+      status: awaitingRelationships ? 'running' : 'completed',
+      lines_parsed: harvest.stats.linesParsed,
+      lines_rejected: harvest.stats.linesRejected,
+      rejected_by_reason: harvest.stats.rejectedByReason,
+      entities: harvest.entities.map((entity, index) => ({
+        index,
+        name: entity.name,
+        type: entity.type,
+        aliases: entity.aliases,
+      })),
       relationships: harvest.relationships.length,
-      next_prompt: awaitingRelationships ? await this.prompt(job, { ...group, status: 'running', harvest: JSON.stringify({ agent_entity_lines: entityLines }) }, 'relationships') : null,
+      next_prompt: awaitingRelationships
+        ? await this.prompt(
+            job,
+            { ...group, status: 'running', harvest: JSON.stringify({ agent_entity_lines: entityLines }) },
+            'relationships',
+          )
+        : null,
       groups_left: left,
     };
   }
@@ -184,15 +304,43 @@ export class AgentExtraction {
   async finalize(sourceId: string, skipRemaining = false): Promise<JobRow> {
     const { db } = this.deps;
     const job = await this.activeJob(sourceId);
-    const open = (await listGroups(db, job.id)).filter((group) => group.status === 'pending' || group.status === 'running');
+    const open = (await listGroups(db, job.id)).filter(
+      (group) => group.status === 'pending' || group.status === 'running',
+    );
     if (open.length && !skipRemaining) {
-      throw BadInput.field(`${open.length} of ${job.total_groups} groups are not done (first: ${open[0].group_index}); submit them or pass skip_remaining true`, 'skip_remaining');
+      throw BadInput.field(
+        `${open.length} of ${job.total_groups} groups are not done (first: ${open[0].group_index}); submit them or pass skip_remaining true`,
+        'skip_remaining',
+      );
     }
     const now = new Date().toISOString();
-    for (const group of open) await moveGroup(db, job.id, group.group_index, ['pending', 'running'], { status: 'cancelled', completed_at: now, error_message: 'left out by the agent' });
-    const moved = await updateSource(db, sourceId, { status: 'extracting', current_step: 'extracting', step_description: 'Finalising the agent\'s extraction', last_activity_at: now }, ['mcp_extracting']);
+    for (const group of open)
+      await moveGroup(db, job.id, group.group_index, ['pending', 'running'], {
+        status: 'cancelled',
+        completed_at: now,
+        error_message: 'left out by the agent',
+      });
+    const moved = await updateSource(
+      db,
+      sourceId,
+      {
+        status: 'extracting',
+        current_step: 'extracting',
+        step_description: "Finalising the agent's extraction",
+        last_activity_at: now,
+      },
+      ['mcp_extracting'],
+    );
     if (!moved) throw new Conflict(`Source '${sourceId}' is no longer waiting for an agent`);
-    if (!(await finalizeWhenDone(db, this.deps.queue, this.deps.database, job, this.deps.settings().priorities.background))) {
+    if (
+      !(await finalizeWhenDone(
+        db,
+        this.deps.queue,
+        this.deps.database,
+        job,
+        this.deps.settings().priorities.background,
+      ))
+    ) {
       throw new Conflict(`The extraction job ${job.id} of '${sourceId}' could not move to finalisation`);
     }
     return (await getJob(db, job.id)) ?? job;
@@ -203,17 +351,38 @@ export class AgentExtraction {
     const { db } = this.deps;
     const hours = this.deps.settings().mcp.abandon_after_hours;
     const before = new Date(now - hours * 3_600_000).toISOString();
-    const idle = (await db('sources').where({ status: 'mcp_extracting' })
-      .where((query) => query.whereNull('last_activity_at').orWhere('last_activity_at', '<', before)).select('id', 'extraction_job_id')) as Pick<SourceRow, 'id' | 'extraction_job_id'>[];
+    const idle = (await db('sources')
+      .where({ status: 'mcp_extracting' })
+      .where((query) => query.whereNull('last_activity_at').orWhere('last_activity_at', '<', before))
+      .select('id', 'extraction_job_id')) as Pick<SourceRow, 'id' | 'extraction_job_id'>[];
     const at = new Date(now).toISOString();
     const reason = `Abandoned: no agent submission for ${hours} hours (mcp.abandon_after_hours)`;
     for (const source of idle) {
       await db.transaction(async (trx) => {
         if (source.extraction_job_id) {
-          await moveJob(trx, source.extraction_job_id, activeJobStatuses, { status: 'failed', error_message: reason, completed_at: at });
-          await trx('extraction_groups').where({ job_id: source.extraction_job_id }).whereIn('status', ['pending', 'running']).update({ status: 'cancelled', completed_at: at });
+          await moveJob(trx, source.extraction_job_id, activeJobStatuses, {
+            status: 'failed',
+            error_message: reason,
+            completed_at: at,
+          });
+          await trx('extraction_groups')
+            .where({ job_id: source.extraction_job_id })
+            .whereIn('status', ['pending', 'running'])
+            .update({ status: 'cancelled', completed_at: at });
         }
-        await updateSource(trx, source.id, { status: 'error', error_stage: 'extraction', error_message: reason, current_step: 'error', step_description: reason, last_activity_at: at }, ['mcp_extracting']);
+        await updateSource(
+          trx,
+          source.id,
+          {
+            status: 'error',
+            error_stage: 'extraction',
+            error_message: reason,
+            current_step: 'error',
+            step_description: reason,
+            last_activity_at: at,
+          },
+          ['mcp_extracting'],
+        );
       });
     }
     return idle.map((source) => source.id);
@@ -227,9 +396,14 @@ export class AgentExtraction {
 
   private async activeJob(sourceId: string): Promise<JobRow> {
     const source = await this.source(sourceId);
-    const job = source.status === 'mcp_extracting' && source.extraction_job_id ? await getJob(this.deps.db, source.extraction_job_id) : undefined;
+    const job =
+      source.status === 'mcp_extracting' && source.extraction_job_id
+        ? await getJob(this.deps.db, source.extraction_job_id)
+        : undefined;
     if (!job || !activeJobStatuses.includes(job.status)) {
-      throw new Conflict(`Source '${sourceId}' is ${source.status}, not waiting for an agent: call get_extraction_tasks to start an agent extraction`);
+      throw new Conflict(
+        `Source '${sourceId}' is ${source.status}, not waiting for an agent: call get_extraction_tasks to start an agent extraction`,
+      );
     }
     return job;
   }
@@ -244,25 +418,47 @@ export class AgentExtraction {
     return { options: JSON.parse(job.options) as ExtractionOptions, domain: await this.domain(job.domain) };
   }
 
-
   private async sentences(job: JobRow, group: Pick<GroupRow, 'first_chunk_index' | 'last_chunk_index'>) {
     const { options, domain } = await this.jobContext(job);
-    const chunks = await groupChunks(this.deps.db, job.source_id, group.first_chunk_index, group.last_chunk_index, options, domain);
+    const chunks = await groupChunks(
+      this.deps.db,
+      job.source_id,
+      group.first_chunk_index,
+      group.last_chunk_index,
+      options,
+      domain,
+    );
     return { chunks, sentences: splitSentences(chunks), options, domain };
   }
 
   private async prompt(job: JobRow, group: GroupRow, pass: AgentPass): Promise<string> {
     const { sentences, domain } = await this.sentences(job, group);
     if (pass === 'entities') return entityPrompt({ sentences, domain });
-    const { entities } = await this.harvest(job, group, { entities: (JSON.parse(group.harvest ?? '{}') as PendingEntities).agent_entity_lines, relationships: [] });
-    return relationshipPrompt({ sentences, domain, entities: entities.map(({ name, type, aliases }) => ({ name, type, aliases })) });
+    const { entities } = await this.harvest(job, group, {
+      entities: (JSON.parse(group.harvest ?? '{}') as PendingEntities).agent_entity_lines,
+      relationships: [],
+    });
+    return relationshipPrompt({
+      sentences,
+      domain,
+      entities: entities.map(({ name, type, aliases }) => ({ name, type, aliases })),
+    });
   }
 
   /** The group's harvest from the agent's lines, through the server's own harvest; no model is called. */
-  private async harvest(job: JobRow, group: Pick<GroupRow, 'first_chunk_index' | 'last_chunk_index'>, lines: { entities: readonly string[]; relationships: readonly string[] }): Promise<GroupHarvest> {
+  private async harvest(
+    job: JobRow,
+    group: Pick<GroupRow, 'first_chunk_index' | 'last_chunk_index'>,
+    lines: { entities: readonly string[]; relationships: readonly string[] },
+  ): Promise<GroupHarvest> {
     const { chunks, options, domain } = await this.sentences(job, group);
     const harvest = await harvestGroup({
-      chunks, domain, preset: runPreset(options), strictEdgeTypes: options.strictEdgeTypes, llm: scriptedAnswer(lines), signal: new AbortController().signal,
+      chunks,
+      domain,
+      preset: runPreset(options),
+      strictEdgeTypes: options.strictEdgeTypes,
+      llm: scriptedAnswer(lines),
+      signal: new AbortController().signal,
       context: { database: this.deps.database, sourceId: job.source_id },
     });
     // No model answered: the harvest's call, token and retry counters describe nothing here.

@@ -67,11 +67,50 @@ export async function commitExtraction(input: CommitInput): Promise<CommitOutcom
     const nodes = await upsertNodes(trx, input, templates.node, now);
     const edges = await upsertEdges(trx, input, nodes.ids, templates.edge, now);
     await linkSourceTemplates(trx, sourceId);
-    const entityCitations = await writeCitations(trx, 'source_citations', 'entity_uri', sourceId, input, result.entities.map((entity, index) => ({ target: nodes.ids[index], confidence: entity.confidence, evidence: entity.evidence, metadata: { extracted_name: entity.name, extracted_type: entity.type } })), now);
-    const relationshipCitations = await writeCitations(trx, 'relationship_citations', 'edge_id', sourceId, input, result.relationships.flatMap((relationship, index) => (edges.ids[index] ? [{ target: edges.ids[index]!, confidence: relationship.confidence, evidence: relationship.evidence, metadata: { justification: relationship.justification, extracted_type: relationship.type } }] : [])), now);
+    const entityCitations = await writeCitations(
+      trx,
+      'source_citations',
+      'entity_uri',
+      sourceId,
+      input,
+      result.entities.map((entity, index) => ({
+        target: nodes.ids[index],
+        confidence: entity.confidence,
+        evidence: entity.evidence,
+        metadata: { extracted_name: entity.name, extracted_type: entity.type },
+      })),
+      now,
+    );
+    const relationshipCitations = await writeCitations(
+      trx,
+      'relationship_citations',
+      'edge_id',
+      sourceId,
+      input,
+      result.relationships.flatMap((relationship, index) =>
+        edges.ids[index]
+          ? [
+              {
+                target: edges.ids[index]!,
+                confidence: relationship.confidence,
+                evidence: relationship.evidence,
+                metadata: { justification: relationship.justification, extracted_type: relationship.type },
+              },
+            ]
+          : [],
+      ),
+      now,
+    );
     return {
-      nodesCreated: nodes.created, nodesUpdated: nodes.updated, nodesMerged: nodes.updated.length, edgesCreated: edges.created, edgesMerged: edges.merged,
-      entityCitations, relationshipCitations, nodesRemoved: removed.nodes.length, edgesRemoved: removed.edges.length,
+      nodesCreated: nodes.created,
+      nodesUpdated: nodes.updated,
+      nodesMerged: nodes.updated.length,
+      edgesCreated: edges.created,
+      edgesMerged: edges.merged,
+      entityCitations,
+      relationshipCitations,
+      nodesRemoved: removed.nodes.length,
+      edgesRemoved: removed.edges.length,
     };
   });
 }
@@ -79,20 +118,28 @@ export async function commitExtraction(input: CommitInput): Promise<CommitOutcom
 async function findExisting(trx: Knex.Transaction, keys: string[]): Promise<ExistingNode[]> {
   const found: ExistingNode[] = [];
   for (let start = 0; start < keys.length; start += 500) {
-    found.push(...((await trx('graph_nodes as n').join('graph_templates as t', 't.id', 'n.template_id').whereIn('n.name_key', keys.slice(start, start + 500)).where('n.extracted', true)
-      .select('n.id', 'n.name_key', 'n.label', 'n.properties', 't.name as template_name')) as ExistingNode[]));
+    found.push(
+      ...((await trx('graph_nodes as n')
+        .join('graph_templates as t', 't.id', 'n.template_id')
+        .whereIn('n.name_key', keys.slice(start, start + 500))
+        .where('n.extracted', true)
+        .select('n.id', 'n.name_key', 'n.label', 'n.properties', 't.name as template_name')) as ExistingNode[]),
+    );
   }
   return found;
 }
 
-const compatible = (a: string, b: string) => typeKey(a) === typeKey(b) || GENERIC_TYPES.has(typeKey(a)) || GENERIC_TYPES.has(typeKey(b));
+const compatible = (a: string, b: string) =>
+  typeKey(a) === typeKey(b) || GENERIC_TYPES.has(typeKey(a)) || GENERIC_TYPES.has(typeKey(b));
 
 /** The node already holding an entity: its name's node of a compatible type first, then one named by an alias. */
 function match(entity: FinalEntity, byKey: Map<string, ExistingNode[]>): ExistingNode | undefined {
   const named = byKey.get(entity.key)?.find((node) => compatible(node.template_name, entity.type));
   if (named) return named;
   for (const alias of entity.aliases) {
-    const node = byKey.get(nameKey(alias))?.find((candidate) => typeKey(candidate.template_name) === typeKey(entity.type));
+    const node = byKey
+      .get(nameKey(alias))
+      ?.find((candidate) => typeKey(candidate.template_name) === typeKey(entity.type));
     if (node) return node;
   }
   return undefined;
@@ -110,21 +157,37 @@ function newProperties(entity: FinalEntity, domain: string, templateId: string):
   };
 }
 
-async function upsertNodes(trx: Knex.Transaction, input: CommitInput, templateFor: (type: string) => string, now: string) {
+async function upsertNodes(
+  trx: Knex.Transaction,
+  input: CommitInput,
+  templateFor: (type: string) => string,
+  now: string,
+) {
   const { result, database, sourceId } = input;
   const keys = [...new Set(result.entities.flatMap((entity) => [entity.key, ...entity.aliases.map(nameKey)]))];
   const byKey = new Map<string, ExistingNode[]>();
-  for (const node of await findExisting(trx, keys)) byKey.set(node.name_key, [...(byKey.get(node.name_key) ?? []), node]);
+  for (const node of await findExisting(trx, keys))
+    byKey.set(node.name_key, [...(byKey.get(node.name_key) ?? []), node]);
   const ids: string[] = [];
-  const inserted = new Map<string, { id: string; label: string; properties: NodeProperties; row: InsertRow<'graph_nodes'> }>();
+  const inserted = new Map<
+    string,
+    { id: string; label: string; properties: NodeProperties; row: InsertRow<'graph_nodes'> }
+  >();
   const updated = new Map<string, { id: string; label: string; properties: NodeProperties }>();
   for (const entity of result.entities) {
     const existing = match(entity, byKey);
     const templateId = templateFor(entity.type);
     const incoming = newProperties(entity, input.domain.name, templateId);
     if (existing) {
-      const current = updated.get(existing.id) ?? { id: existing.id, label: existing.label, properties: JSON.parse(existing.properties) as NodeProperties };
-      updated.set(existing.id, { ...current, properties: mergeNodeProperties(current.properties, incoming, current.label) });
+      const current = updated.get(existing.id) ?? {
+        id: existing.id,
+        label: existing.label,
+        properties: JSON.parse(existing.properties) as NodeProperties,
+      };
+      updated.set(existing.id, {
+        ...current,
+        properties: mergeNodeProperties(current.properties, incoming, current.label),
+      });
       ids.push(existing.id);
       continue;
     }
@@ -133,19 +196,42 @@ async function upsertNodes(trx: Knex.Transaction, input: CommitInput, templateFo
     if (earlier) {
       earlier.properties = mergeNodeProperties(earlier.properties, incoming, earlier.label);
     } else {
-      inserted.set(id, { id, label: entity.name, properties: incoming, row: { id, template_id: templateId, label: entity.name, name_key: entity.key, extracted: true, created_at: now, updated_at: now } });
+      inserted.set(id, {
+        id,
+        label: entity.name,
+        properties: incoming,
+        row: {
+          id,
+          template_id: templateId,
+          label: entity.name,
+          name_key: entity.key,
+          extracted: true,
+          created_at: now,
+          updated_at: now,
+        },
+      });
     }
     ids.push(id);
   }
   const rows = [...inserted.values()].map((node) => ({ ...node.row, properties: JSON.stringify(node.properties) }));
-  for (let start = 0; start < rows.length; start += batch) await trx('graph_nodes').insert(rows.slice(start, start + batch)).onConflict('id').ignore();
+  for (let start = 0; start < rows.length; start += batch)
+    await trx('graph_nodes')
+      .insert(rows.slice(start, start + batch))
+      .onConflict('id')
+      .ignore();
   await indexNewNodes(trx, [...inserted.values()]);
   for (const node of updated.values()) {
-    await trx('graph_nodes').where({ id: node.id }).update({ properties: JSON.stringify(node.properties), updated_at: now });
+    await trx('graph_nodes')
+      .where({ id: node.id })
+      .update({ properties: JSON.stringify(node.properties), updated_at: now });
     await indexNode(trx, node);
   }
   const links = [...new Set(ids)].map((nodeId) => ({ node_id: nodeId, source_id: sourceId }));
-  for (let start = 0; start < links.length; start += 400) await trx('node_sources').insert(links.slice(start, start + 400)).onConflict(['node_id', 'source_id']).ignore();
+  for (let start = 0; start < links.length; start += 400)
+    await trx('node_sources')
+      .insert(links.slice(start, start + 400))
+      .onConflict(['node_id', 'source_id'])
+      .ignore();
   return { ids, created: [...inserted.keys()], updated: [...updated.keys()] };
 }
 
@@ -159,7 +245,13 @@ function edgeProperties(relationship: FinalRelationship, domain: string): Record
   };
 }
 
-async function upsertEdges(trx: Knex.Transaction, input: CommitInput, nodeIds: string[], templateFor: (type: string) => string, now: string) {
+async function upsertEdges(
+  trx: Knex.Transaction,
+  input: CommitInput,
+  nodeIds: string[],
+  templateFor: (type: string) => string,
+  now: string,
+) {
   const { result, database, sourceId } = input;
   const ids: (string | null)[] = [];
   const wanted = new Map<string, { row: InsertRow<'graph_edges'>; properties: Record<string, unknown> }>();
@@ -179,12 +271,26 @@ async function upsertEdges(trx: Knex.Transaction, input: CommitInput, nodeIds: s
       earlier.properties.confidence = Math.max(Number(earlier.properties.confidence), relationship.confidence);
       continue;
     }
-    wanted.set(id, { properties, row: { id, template_id: templateFor(relationship.type), source_node_id: source, target_node_id: target, label: relationship.type, extracted: true, created_at: now, updated_at: now } });
+    wanted.set(id, {
+      properties,
+      row: {
+        id,
+        template_id: templateFor(relationship.type),
+        source_node_id: source,
+        target_node_id: target,
+        label: relationship.type,
+        extracted: true,
+        created_at: now,
+        updated_at: now,
+      },
+    });
   }
   const existing = new Map<string, Record<string, unknown>>();
   const all = [...wanted.keys()];
   for (let start = 0; start < all.length; start += 500) {
-    for (const row of (await trx('graph_edges').whereIn('id', all.slice(start, start + 500)).select('id', 'properties')) as { id: string; properties: string }[]) {
+    for (const row of (await trx('graph_edges')
+      .whereIn('id', all.slice(start, start + 500))
+      .select('id', 'properties')) as { id: string; properties: string }[]) {
       existing.set(row.id, JSON.parse(row.properties) as Record<string, unknown>);
     }
   }
@@ -194,15 +300,22 @@ async function upsertEdges(trx: Knex.Transaction, input: CommitInput, nodeIds: s
     const current = existing.get(id);
     if (current) {
       const confidence = Math.max(Number(current.confidence ?? 0), Number(edge.properties.confidence));
-      await trx('graph_edges').where({ id }).update({ properties: JSON.stringify({ ...edge.properties, ...current, confidence }), updated_at: now });
+      await trx('graph_edges')
+        .where({ id })
+        .update({ properties: JSON.stringify({ ...edge.properties, ...current, confidence }), updated_at: now });
       continue;
     }
     created.push(id);
     rows.push({ ...edge.row, properties: JSON.stringify(edge.properties) });
   }
-  for (let start = 0; start < rows.length; start += batch) await trx('graph_edges').insert(rows.slice(start, start + batch));
+  for (let start = 0; start < rows.length; start += batch)
+    await trx('graph_edges').insert(rows.slice(start, start + batch));
   const links = all.map((edgeId) => ({ edge_id: edgeId, source_id: sourceId }));
-  for (let start = 0; start < links.length; start += 400) await trx('edge_sources').insert(links.slice(start, start + 400)).onConflict(['edge_id', 'source_id']).ignore();
+  for (let start = 0; start < links.length; start += 400)
+    await trx('edge_sources')
+      .insert(links.slice(start, start + 400))
+      .onConflict(['edge_id', 'source_id'])
+      .ignore();
   return { ids, created, merged: wanted.size - created.length };
 }
 
@@ -224,8 +337,14 @@ async function citedChunks(trx: Knex.Transaction, items: Cited[]): Promise<Map<s
   const ids = [...new Set(items.flatMap((item) => item.evidence.map((evidence) => evidence.chunkId)))];
   const chunks = new Map<string, CitedChunk>();
   for (let start = 0; start < ids.length; start += 500) {
-    const rows = (await trx('document_chunks').whereIn('id', ids.slice(start, start + 500)).select('id', 'content', 'page_number', 'chunk_metadata')) as
-      { id: string; content: string; page_number: number | null; chunk_metadata: string | null }[];
+    const rows = (await trx('document_chunks')
+      .whereIn('id', ids.slice(start, start + 500))
+      .select('id', 'content', 'page_number', 'chunk_metadata')) as {
+      id: string;
+      content: string;
+      page_number: number | null;
+      chunk_metadata: string | null;
+    }[];
     for (const row of rows) {
       const metadata = row.chunk_metadata ? (JSON.parse(row.chunk_metadata) as { page_starts?: PageStart[] }) : {};
       chunks.set(row.id, { content: row.content, page: row.page_number, pageStarts: metadata.page_starts ?? null });
@@ -247,21 +366,41 @@ function sentencePage(chunk: CitedChunk | undefined, evidence: Evidence): number
  * of that chunk; their offsets within the chunk, and the page the first of them is on, go in
  * `citation_metadata`.
  */
-async function writeCitations(trx: Knex.Transaction, table: string, targetColumn: string, sourceId: string, input: CommitInput, items: Cited[], now: string): Promise<number> {
+async function writeCitations(
+  trx: Knex.Transaction,
+  table: string,
+  targetColumn: string,
+  sourceId: string,
+  input: CommitInput,
+  items: Cited[],
+  now: string,
+): Promise<number> {
   const rows = new Map<string, Record<string, unknown>>();
   const chunks = await citedChunks(trx, items);
   for (const item of items) {
     const byChunk = new Map<string, Evidence[]>();
-    for (const evidence of item.evidence) byChunk.set(evidence.chunkId, [...(byChunk.get(evidence.chunkId) ?? []), evidence]);
+    for (const evidence of item.evidence)
+      byChunk.set(evidence.chunkId, [...(byChunk.get(evidence.chunkId) ?? []), evidence]);
     for (const [chunkId, sentences] of byChunk) {
       const id = `cit_${sha(`${table}:${sourceId}:${item.target}:${chunkId}`)}`;
       if (rows.has(id)) continue;
       const ordered = [...sentences].sort((a, b) => a.start - b.start);
       rows.set(id, {
-        id, [targetColumn]: item.target, source_id: sourceId, chunk_id: chunkId, confidence: Math.min(1, Math.max(0, item.confidence)),
-        extraction_method: input.method, context_snippet: ordered.map((sentence) => sentence.sentence).join(' … ').slice(0, snippetMaxChars),
+        id,
+        [targetColumn]: item.target,
+        source_id: sourceId,
+        chunk_id: chunkId,
+        confidence: Math.min(1, Math.max(0, item.confidence)),
+        extraction_method: input.method,
+        context_snippet: ordered
+          .map((sentence) => sentence.sentence)
+          .join(' … ')
+          .slice(0, snippetMaxChars),
         citation_metadata: JSON.stringify({
-          ...item.metadata, job_id: input.jobId, chunk_index: ordered[0].chunkIndex, page_number: sentencePage(chunks.get(chunkId), ordered[0]),
+          ...item.metadata,
+          job_id: input.jobId,
+          chunk_index: ordered[0].chunkIndex,
+          page_number: sentencePage(chunks.get(chunkId), ordered[0]),
           sentences: ordered.map(({ start, end }) => ({ start, end })),
         }),
         created_at: now,

@@ -11,7 +11,10 @@ const inBatches = async <T>(items: T[], size: number, work: (batch: T[]) => Prom
  * contributed; and its use of the shared templates, a template going once nothing uses it. Returns
  * the ids of the nodes and edges deleted.
  */
-export async function removeContribution(trx: Knex.Transaction, sourceId: string): Promise<{ nodes: string[]; edges: string[] }> {
+export async function removeContribution(
+  trx: Knex.Transaction,
+  sourceId: string,
+): Promise<{ nodes: string[]; edges: string[] }> {
   await trx('source_citations').where({ source_id: sourceId }).delete();
   await trx('relationship_citations').where({ source_id: sourceId }).delete();
   const edges = await dropOwned(trx, sourceId, 'edge');
@@ -24,12 +27,17 @@ async function dropOwned(trx: Knex.Transaction, sourceId: string, kind: 'node' |
   const links = `${kind}_sources`;
   const column = `${kind}_id`;
   const table = kind === 'node' ? 'graph_nodes' : 'graph_edges';
-  const touched = ((await trx(links).where({ source_id: sourceId }).select(column)) as Record<string, string>[]).map((row) => row[column]);
+  const touched = ((await trx(links).where({ source_id: sourceId }).select(column)) as Record<string, string>[]).map(
+    (row) => row[column],
+  );
   await trx(links).where({ source_id: sourceId }).delete();
   const owned: string[] = [];
   await inBatches(touched, 500, async (ids) => {
-    const rows = (await trx(table).whereIn('id', ids).where({ extracted: true })
-      .whereNotExists(trx(links).whereRaw(`${links}.${column} = ${table}.id`)).select('id')) as { id: string }[];
+    const rows = (await trx(table)
+      .whereIn('id', ids)
+      .where({ extracted: true })
+      .whereNotExists(trx(links).whereRaw(`${links}.${column} = ${table}.id`))
+      .select('id')) as { id: string }[];
     owned.push(...rows.map((row) => row.id));
   });
   await inBatches(owned, 500, (ids) => trx(table).whereIn('id', ids).delete());

@@ -1,7 +1,11 @@
 import { mergeAliases, mergeDescriptions } from '../finalize/merge.ts';
 
 /** The properties of an extracted node: the entity's own, plus the extraction's bookkeeping. */
-export type NodeProperties = Record<string, unknown> & { description?: string; aliases?: string[]; confidence?: number };
+export type NodeProperties = Record<string, unknown> & {
+  description?: string;
+  aliases?: string[];
+  confidence?: number;
+};
 
 /**
  * What a node knows after another source names the same entity: aliases united (never the label

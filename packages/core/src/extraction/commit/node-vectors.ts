@@ -26,21 +26,40 @@ export interface NodeEmbedder {
  * transaction: a provider that fails leaves the nodes without one (`POST /search/embeddings` embeds
  * those later) rather than failing the commit. Returns how many nodes were embedded.
  */
-export async function embedNodes(db: Db, nodeIds: string[], embedder: NodeEmbedder, sink?: VectorSink): Promise<number> {
+export async function embedNodes(
+  db: Db,
+  nodeIds: string[],
+  embedder: NodeEmbedder,
+  sink?: VectorSink,
+): Promise<number> {
   let embedded = 0;
   for (let start = 0; start < nodeIds.length; start += batchSize) {
     const rows = (await db('graph_nodes')
       .leftJoin('node_embeddings', 'node_embeddings.node_id', 'graph_nodes.id')
       .whereIn('graph_nodes.id', nodeIds.slice(start, start + batchSize))
       .where((query) => query.whereNull('node_embeddings.model').orWhereNot('node_embeddings.model', userVectorModel))
-      .select('graph_nodes.rowid as rowid', 'graph_nodes.id as id', 'graph_nodes.label as label', 'graph_nodes.properties as properties')) as
-      { rowid: number; id: string; label: string; properties: string }[];
+      .select(
+        'graph_nodes.rowid as rowid',
+        'graph_nodes.id as id',
+        'graph_nodes.label as label',
+        'graph_nodes.properties as properties',
+      )) as { rowid: number; id: string; label: string; properties: string }[];
     if (!rows.length) continue;
     const { provider, model } = embedder.identity();
-    const vectors = await embedder.embed(rows.map((row) => nodeVectorText(row.label, JSON.parse(row.properties) as Record<string, unknown>)));
-    await db.transaction((trx) => storeNodeVectors(trx, rows.map((row, index) => ({ nodeId: row.id, model, vector: vectors[index] }))));
+    const vectors = await embedder.embed(
+      rows.map((row) => nodeVectorText(row.label, JSON.parse(row.properties) as Record<string, unknown>)),
+    );
+    await db.transaction((trx) =>
+      storeNodeVectors(
+        trx,
+        rows.map((row, index) => ({ nodeId: row.id, model, vector: vectors[index] })),
+      ),
+    );
     const identity: EmbeddingIdentity = { provider, model, dimensions: vectors[0].length };
-    await sink?.upsert(rows.map((row, index) => ({ label: row.rowid, vector: vectors[index] })), identity);
+    await sink?.upsert(
+      rows.map((row, index) => ({ label: row.rowid, vector: vectors[index] })),
+      identity,
+    );
     embedded += rows.length;
   }
   return embedded;

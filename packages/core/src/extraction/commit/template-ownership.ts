@@ -1,8 +1,9 @@
 import type { Knex } from 'knex';
 
-const unused = (trx: Knex.Transaction, query: Knex.QueryBuilder) => query
-  .whereNotExists(trx('graph_nodes').whereRaw('graph_nodes.template_id = graph_templates.id'))
-  .whereNotExists(trx('graph_edges').whereRaw('graph_edges.template_id = graph_templates.id'));
+const unused = (trx: Knex.Transaction, query: Knex.QueryBuilder) =>
+  query
+    .whereNotExists(trx('graph_nodes').whereRaw('graph_nodes.template_id = graph_templates.id'))
+    .whereNotExists(trx('graph_edges').whereRaw('graph_edges.template_id = graph_templates.id'));
 
 /**
  * Records which templates a source's graph uses (`template_sources`), like `node_sources` for nodes:
@@ -26,8 +27,13 @@ export async function releaseSourceTemplates(trx: Knex.Transaction, sourceId: st
   const linked = (await trx('template_sources').where({ source_id: sourceId }).pluck('template_id')) as string[];
   await trx('template_sources').where({ source_id: sourceId }).delete();
   for (let start = 0; start < linked.length; start += 500) {
-    await unused(trx, trx('graph_templates').whereIn('id', linked.slice(start, start + 500)).where({ extracted: true, is_system: false })
-      .whereNotExists(trx('template_sources').whereRaw('template_sources.template_id = graph_templates.id'))).delete();
+    await unused(
+      trx,
+      trx('graph_templates')
+        .whereIn('id', linked.slice(start, start + 500))
+        .where({ extracted: true, is_system: false })
+        .whereNotExists(trx('template_sources').whereRaw('template_sources.template_id = graph_templates.id')),
+    ).delete();
   }
   await unused(trx, trx('graph_templates').where({ source_id: sourceId, is_system: false })).delete();
 }

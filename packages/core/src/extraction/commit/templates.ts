@@ -26,9 +26,17 @@ export interface TypeTemplates {
  * (so extracted people are `system_template_person`), then the one extraction created, then the oldest
  * a user created.
  */
-export async function templatesByTypeKey(db: Knex | Knex.Transaction, templateType: TemplateType): Promise<Map<string, string>> {
-  const rows = (await db('graph_templates').where({ template_type: templateType })
-    .orderBy([{ column: 'is_system', order: 'desc' }, { column: 'extracted', order: 'desc' }, { column: 'rowid', order: 'asc' }])
+export async function templatesByTypeKey(
+  db: Knex | Knex.Transaction,
+  templateType: TemplateType,
+): Promise<Map<string, string>> {
+  const rows = (await db('graph_templates')
+    .where({ template_type: templateType })
+    .orderBy([
+      { column: 'is_system', order: 'desc' },
+      { column: 'extracted', order: 'desc' },
+      { column: 'rowid', order: 'asc' },
+    ])
     .select('id', 'name')) as { id: string; name: string }[];
   const byKey = new Map<string, string>();
   for (const row of rows) if (!byKey.has(typeKey(row.name))) byKey.set(typeKey(row.name), row.id);
@@ -49,16 +57,39 @@ interface TypeDefinition {
  * matches (description, colour, icon, properties) and bare otherwise. Generic entity types use the
  * system Item template. Which sources use a template is recorded after the commit (`linkSourceTemplates`).
  */
-export async function ensureTypeTemplates(trx: Knex.Transaction, domain: DomainDefinition, result: FinalizeResult, now: string): Promise<TypeTemplates> {
-  const node = await resolve(trx, 'node', result.entities.map((entity) => entity.type), new Map(domain.templates.node_templates.map((template) => [typeKey(template.name), template])), now);
-  const edge = await resolve(trx, 'edge', result.relationships.map((relationship) => relationship.type), new Map(domain.templates.edge_templates.map((template) => [typeKey(template.name), template])), now);
+export async function ensureTypeTemplates(
+  trx: Knex.Transaction,
+  domain: DomainDefinition,
+  result: FinalizeResult,
+  now: string,
+): Promise<TypeTemplates> {
+  const node = await resolve(
+    trx,
+    'node',
+    result.entities.map((entity) => entity.type),
+    new Map(domain.templates.node_templates.map((template) => [typeKey(template.name), template])),
+    now,
+  );
+  const edge = await resolve(
+    trx,
+    'edge',
+    result.relationships.map((relationship) => relationship.type),
+    new Map(domain.templates.edge_templates.map((template) => [typeKey(template.name), template])),
+    now,
+  );
   return {
     node: (type) => node.get(typeKey(type)) ?? itemTemplateId,
     edge: (type) => edge.get(typeKey(type))!,
   };
 }
 
-async function resolve(trx: Knex.Transaction, templateType: TemplateType, types: string[], definitions: Map<string, TypeDefinition>, now: string): Promise<Map<string, string>> {
+async function resolve(
+  trx: Knex.Transaction,
+  templateType: TemplateType,
+  types: string[],
+  definitions: Map<string, TypeDefinition>,
+  now: string,
+): Promise<Map<string, string>> {
   const ids = new Map<string, string>();
   if (!types.length) return ids;
   const existing = await templatesByTypeKey(trx, templateType);
@@ -80,11 +111,26 @@ async function resolve(trx: Knex.Transaction, templateType: TemplateType, types:
     ids.set(key, id);
     const definition = definitions.get(key);
     rows.push({
-      id, name: definition?.name ?? type.trim(), template_type: templateType, description: definition?.description ?? `Extracted ${type.trim()} ${noun}`,
-      icon: definition?.icon ?? null, color: definition?.color ?? null, is_system: false, extracted: true, source_id: null, created_at: now, updated_at: now,
-      properties: JSON.stringify((definition?.properties ?? []).map((property) => ({ ...(property as object), required: false }))),
+      id,
+      name: definition?.name ?? type.trim(),
+      template_type: templateType,
+      description: definition?.description ?? `Extracted ${type.trim()} ${noun}`,
+      icon: definition?.icon ?? null,
+      color: definition?.color ?? null,
+      is_system: false,
+      extracted: true,
+      source_id: null,
+      created_at: now,
+      updated_at: now,
+      properties: JSON.stringify(
+        (definition?.properties ?? []).map((property) => ({ ...(property as object), required: false })),
+      ),
     });
   }
-  for (let start = 0; start < rows.length; start += 100) await trx('graph_templates').insert(rows.slice(start, start + 100)).onConflict('id').ignore();
+  for (let start = 0; start < rows.length; start += 100)
+    await trx('graph_templates')
+      .insert(rows.slice(start, start + 100))
+      .onConflict('id')
+      .ignore();
   return ids;
 }

@@ -40,7 +40,12 @@ function toEntity(entity: HarvestedEntity, order: number, minAliasLength: number
   };
 }
 
-function toRelationship(relationship: HarvestedRelationship, source: number, target: number, order: number): WorkRelationship {
+function toRelationship(
+  relationship: HarvestedRelationship,
+  source: number,
+  target: number,
+  order: number,
+): WorkRelationship {
   return {
     order,
     sourceIndex: source,

@@ -6,8 +6,34 @@
 import { normalizeNameKey } from './names.ts';
 
 const PRONOUNS: ReadonlySet<string> = new Set([
-  'he', 'she', 'it', 'they', 'him', 'her', 'them', 'his', 'hers', 'its', 'their', 'theirs', 'we', 'us', 'our', 'i', 'me', 'my', 'you', 'your',
-  'himself', 'herself', 'itself', 'themselves', 'this', 'that', 'these', 'those',
+  'he',
+  'she',
+  'it',
+  'they',
+  'him',
+  'her',
+  'them',
+  'his',
+  'hers',
+  'its',
+  'their',
+  'theirs',
+  'we',
+  'us',
+  'our',
+  'i',
+  'me',
+  'my',
+  'you',
+  'your',
+  'himself',
+  'herself',
+  'itself',
+  'themselves',
+  'this',
+  'that',
+  'these',
+  'those',
 ]);
 const DETERMINERS = /^(?:the|a|an|this|that|these|those|his|her|its|their|our|my|your)\s+/i;
 
@@ -29,7 +55,8 @@ export function cleanAliases(name: string, aliases: readonly string[], minLength
   for (const raw of aliases) {
     const alias = raw.trim().replace(/\s+/g, ' ');
     const key = normalizeNameKey(alias);
-    if (key.length === 0 || key.length < minLength || seen.has(key) || PRONOUNS.has(key) || isDescriptor(alias)) continue;
+    if (key.length === 0 || key.length < minLength || seen.has(key) || PRONOUNS.has(key) || isDescriptor(alias))
+      continue;
     seen.add(key);
     out.push(alias);
   }

@@ -12,7 +12,12 @@ import type { WorkRelationship } from './model.ts';
 
 /** Indices of `relationships`, weakest first. */
 function weakestFirst(relationships: readonly WorkRelationship[]): number[] {
-  return relationships.map((_edge, index) => index).sort((a, b) => relationships[a].confidence - relationships[b].confidence || relationships[b].order - relationships[a].order);
+  return relationships
+    .map((_edge, index) => index)
+    .sort(
+      (a, b) =>
+        relationships[a].confidence - relationships[b].confidence || relationships[b].order - relationships[a].order,
+    );
 }
 
 function capSameSourceType(relationships: readonly WorkRelationship[], cap: number): Set<number> {
@@ -26,7 +31,10 @@ function capSameSourceType(relationships: readonly WorkRelationship[], cap: numb
   const dropped = new Set<number>();
   for (const group of groups.values()) {
     if (group.length <= cap) continue;
-    group.sort((a, b) => relationships[b].confidence - relationships[a].confidence || relationships[a].order - relationships[b].order);
+    group.sort(
+      (a, b) =>
+        relationships[b].confidence - relationships[a].confidence || relationships[a].order - relationships[b].order,
+    );
     for (const index of group.slice(cap)) dropped.add(index);
   }
   return dropped;
@@ -47,7 +55,8 @@ function release(degree: Int32Array, edge: WorkRelationship): void {
 }
 
 /** An endpoint with fewer than two edges has only this one: the edge is protected from the degree and ratio caps. */
-const isProtected = (degree: Int32Array, edge: WorkRelationship) => Math.min(degree[edge.sourceIndex], degree[edge.targetIndex]) < 2;
+const isProtected = (degree: Int32Array, edge: WorkRelationship) =>
+  Math.min(degree[edge.sourceIndex], degree[edge.targetIndex]) < 2;
 
 function capDegree(relationships: readonly WorkRelationship[], entityCount: number, cap: number): Set<number> {
   const degree = degrees(relationships, entityCount);
@@ -81,9 +90,15 @@ function capRatio(relationships: readonly WorkRelationship[], entityCount: numbe
 }
 
 /** A cap as a usable number: null (and anything not a finite number) is off, a negative cap is 0. */
-const capOf = (value: number | null): number | null => (value === null || !Number.isFinite(value) ? null : Math.max(0, value));
+const capOf = (value: number | null): number | null =>
+  value === null || !Number.isFinite(value) ? null : Math.max(0, value);
 
-export function applyCaps(relationships: WorkRelationship[], entityCount: number, limits: RelationshipLimits, stats: FinalizeStats): WorkRelationship[] {
+export function applyCaps(
+  relationships: WorkRelationship[],
+  entityCount: number,
+  limits: RelationshipLimits,
+  stats: FinalizeStats,
+): WorkRelationship[] {
   let edges = relationships;
   const without = (dropped: Set<number>) => edges.filter((_edge, index) => !dropped.has(index));
   const sameSourceType = capOf(limits.maxSameSourceType);

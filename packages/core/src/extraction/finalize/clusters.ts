@@ -12,7 +12,10 @@ export class EntityClusters {
   private readonly merged: WorkEntity[];
 
   /** `entities` must be in first-seen order: the smaller index of a join is the older entity and the root. */
-  constructor(private readonly entities: readonly WorkEntity[], private readonly types: TypeResolver) {
+  constructor(
+    private readonly entities: readonly WorkEntity[],
+    private readonly types: TypeResolver,
+  ) {
     this.parent = Int32Array.from(entities, (_entity, index) => index);
     this.merged = [...entities];
   }

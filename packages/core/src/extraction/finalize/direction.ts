@@ -19,11 +19,19 @@ export function correctDirections(
   for (const relationship of relationships) {
     const sourceType = entities[relationship.sourceIndex].type;
     const targetType = entities[relationship.targetIndex].type;
-    if (edges.fits(relationship.type, sourceType, targetType) || !edges.fits(relationship.type, targetType, sourceType)) {
+    if (
+      edges.fits(relationship.type, sourceType, targetType) ||
+      !edges.fits(relationship.type, targetType, sourceType)
+    ) {
       out.push(relationship);
     } else if (swap) {
       stats.directionCorrected++;
-      out.push({ ...relationship, sourceIndex: relationship.targetIndex, targetIndex: relationship.sourceIndex, directionCorrected: true });
+      out.push({
+        ...relationship,
+        sourceIndex: relationship.targetIndex,
+        targetIndex: relationship.sourceIndex,
+        directionCorrected: true,
+      });
     } else {
       stats.directionDropped++;
     }

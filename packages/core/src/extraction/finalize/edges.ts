@@ -8,14 +8,21 @@ import type { TypeResolver } from './entity-types.ts';
 
 /** Relationship types in the templates' form: trimmed, lower case, snake_case. */
 export function edgeTypeKey(type: string): string {
-  return type.trim().toLowerCase().replace(/[\s-]+/g, '_').replace(/_+/g, '_');
+  return type
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, '_')
+    .replace(/_+/g, '_');
 }
 
 export class EdgeCatalog {
   private readonly templates = new Map<string, EdgeTemplateDefinition>();
   private readonly position = new Map<string, number>();
 
-  constructor(domain: DomainDefinition, private readonly types: TypeResolver) {
+  constructor(
+    domain: DomainDefinition,
+    private readonly types: TypeResolver,
+  ) {
     domain.templates.edge_templates.forEach((template, index) => {
       this.templates.set(template.name, template);
       this.position.set(template.name, index);

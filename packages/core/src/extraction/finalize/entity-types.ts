@@ -9,7 +9,20 @@ import type { WorkEntity } from './model.ts';
 
 /** Types that say nothing about the entity; they are compatible with every type. */
 export const GENERIC_TYPES: ReadonlySet<string> = new Set([
-  '', 'unknown', 'thing', 'entity', 'item', 'object', 'concept', 'other', 'misc', 'miscellaneous', 'none', 'n/a', 'unspecified', 'generic',
+  '',
+  'unknown',
+  'thing',
+  'entity',
+  'item',
+  'object',
+  'concept',
+  'other',
+  'misc',
+  'miscellaneous',
+  'none',
+  'n/a',
+  'unspecified',
+  'generic',
 ]);
 
 /**
@@ -18,15 +31,31 @@ export const GENERIC_TYPES: ReadonlySet<string> = new Set([
  * domain has the target template and not the type itself. Targets are tried in order.
  */
 const SYNONYMS: Record<string, string[]> = {
-  people: ['person'], individual: ['person'], human: ['person'], 'human being': ['person'],
-  org: ['organization'], organisation: ['organization'],
-  location: ['place'], place: ['location'], city: ['place', 'location'], town: ['place', 'location'], country: ['place', 'location'],
-  company: ['company', 'organization'], corporation: ['company', 'organization'], firm: ['company', 'organization'], business: ['company', 'organization'],
+  people: ['person'],
+  individual: ['person'],
+  human: ['person'],
+  'human being': ['person'],
+  org: ['organization'],
+  organisation: ['organization'],
+  location: ['place'],
+  place: ['location'],
+  city: ['place', 'location'],
+  town: ['place', 'location'],
+  country: ['place', 'location'],
+  company: ['company', 'organization'],
+  corporation: ['company', 'organization'],
+  firm: ['company', 'organization'],
+  business: ['company', 'organization'],
 };
 
 /** Lower case, camel case split, underscores, hyphens and runs of spaces made one space. */
 export function typeKey(type: string): string {
-  return type.trim().replace(/([\p{Ll}\d])(\p{Lu})/gu, '$1 $2').toLowerCase().replace(/[\s_-]+/g, ' ').trim();
+  return type
+    .trim()
+    .replace(/([\p{Ll}\d])(\p{Lu})/gu, '$1 $2')
+    .toLowerCase()
+    .replace(/[\s_-]+/g, ' ')
+    .trim();
 }
 
 function singular(word: string): string {
@@ -77,7 +106,9 @@ export class TypeResolver {
       if (found) break;
     }
     if (!found) {
-      const synonymOf = variants(key).map((variant) => SYNONYMS[variant]).find((targets) => targets !== undefined);
+      const synonymOf = variants(key)
+        .map((variant) => SYNONYMS[variant])
+        .find((targets) => targets !== undefined);
       for (const target of synonymOf ?? []) {
         found = this.templates.get(target) ?? null;
         if (found) break;

@@ -42,7 +42,11 @@ export function exactDedup(entities: WorkEntity[], types: TypeResolver): { step:
     for (const rep of reps) {
       const own = clusters.find(rep);
       const type = clusters.entity(rep).type;
-      const others = new Set(holding.map((holder) => clusters.find(holder)).filter((root) => root !== own && types.compatible(type, clusters.entity(root).type)));
+      const others = new Set(
+        holding
+          .map((holder) => clusters.find(holder))
+          .filter((root) => root !== own && types.compatible(type, clusters.entity(root).type)),
+      );
       if (others.size === 1 && clusters.join(rep, [...others][0])) merges++;
     }
   }

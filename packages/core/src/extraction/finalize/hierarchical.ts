@@ -34,15 +34,24 @@ function atEdge(long: readonly string[], short: readonly string[]): boolean {
   return head || tail;
 }
 
-const coversName = (long: readonly string[], short: readonly string[]) => atEdge(long, short) || covers(long, short, MIN_COVERAGE);
+const coversName = (long: readonly string[], short: readonly string[]) =>
+  atEdge(long, short) || covers(long, short, MIN_COVERAGE);
 /** A short name fitting more long names than this is ambiguous whatever they are. */
 const MAX_CANDIDATES = 20;
 
-interface Shape { words: string[]; sorted: string; titles: Set<string> }
+interface Shape {
+  words: string[];
+  sorted: string;
+  titles: Set<string>;
+}
 
 function shapeOf(entity: WorkEntity): Shape {
   const words = contentWords(entity.key);
-  return { words, sorted: [...words].sort().join(' '), titles: new Set(nameWords(entity.key).filter((word) => TITLE_WORDS.has(word))) };
+  return {
+    words,
+    sorted: [...words].sort().join(' '),
+    titles: new Set(nameWords(entity.key).filter((word) => TITLE_WORDS.has(word))),
+  };
 }
 
 /** Whether `long` is a fuller form of `short`: more content words, initials spelt out, or the same words with more titles. */
@@ -86,13 +95,19 @@ export function hierarchicalDedup(entities: WorkEntity[], types: TypeResolver): 
     const rarest = indexed.reduce((best, word) => (byWord.get(word)!.length < byWord.get(best)!.length ? word : best));
     const candidates: number[] = [];
     for (const long of byWord.get(rarest)!) {
-      if (long === short || !fuller(shapes[long], shape, entities[long].name, entities[short].name) || !mayShorten(short, long)) continue;
+      if (
+        long === short ||
+        !fuller(shapes[long], shape, entities[long].name, entities[short].name) ||
+        !mayShorten(short, long)
+      )
+        continue;
       candidates.push(long);
       if (candidates.length > MAX_CANDIDATES) return;
     }
     if (candidates.length === 0) return;
     for (let a = 0; a < candidates.length; a++) {
-      for (let b = a + 1; b < candidates.length; b++) if (!related(shapes[candidates[a]], shapes[candidates[b]])) return;
+      for (let b = a + 1; b < candidates.length; b++)
+        if (!related(shapes[candidates[a]], shapes[candidates[b]])) return;
     }
     const target = candidates.reduce((best, long) => {
       const byWords = shapes[long].words.length - shapes[best].words.length;

@@ -47,7 +47,10 @@ export async function finalizeExtraction(harvests: GroupHarvest[], options: Fina
   state = advance(state, exact.step);
   // 4
   if (options.dedupMode === 'semantic') {
-    const semantic = await semanticDedup(state.entities, types, { threshold: options.dedupThreshold, embed: (texts) => options.embed(texts) });
+    const semantic = await semanticDedup(state.entities, types, {
+      threshold: options.dedupThreshold,
+      embed: (texts) => options.embed(texts),
+    });
     if (semantic.fellBack) stats.semanticFallbacks++;
     else {
       stats.semanticMerges += semantic.merges;
@@ -62,7 +65,11 @@ export async function finalizeExtraction(harvests: GroupHarvest[], options: Fina
   let entities = state.entities;
   normalizeTypes(entities, types, stats);
   // 8
-  let relationships = collapseRelationships(remapRelationships(aggregated.relationships, state.map, options.allowSelfLoops, stats), edges, stats);
+  let relationships = collapseRelationships(
+    remapRelationships(aggregated.relationships, state.map, options.allowSelfLoops, stats),
+    edges,
+    stats,
+  );
   // 9
   if (options.strictEdgeTypes) relationships = keepTemplateTypes(relationships, edges, stats);
   // 10: a swapped edge may now state a fact another edge states too.

@@ -9,7 +9,11 @@ import type { WorkRelationship } from './model.ts';
 
 const tripleKey = (source: number, target: number, type: string) => `${source}\u0000${target}\u0000${type}`;
 
-export function addInverses(relationships: readonly WorkRelationship[], edges: EdgeCatalog, stats: FinalizeStats): WorkRelationship[] {
+export function addInverses(
+  relationships: readonly WorkRelationship[],
+  edges: EdgeCatalog,
+  stats: FinalizeStats,
+): WorkRelationship[] {
   const existing = new Set(relationships.map((edge) => tripleKey(edge.sourceIndex, edge.targetIndex, edge.type)));
   const mirrors: WorkRelationship[] = [];
   for (const edge of relationships) {

@@ -49,20 +49,29 @@ export function mergeDescriptions(older: string, newer: string): string {
   return cap(`${a.replace(/[\s.]+$/, '')}. ${b}`, MAX_DESCRIPTION);
 }
 
-const sameValue = (left: string, right: string) => left.trim().replace(/\s+/g, ' ').toLowerCase() === right.trim().replace(/\s+/g, ' ').toLowerCase();
+const sameValue = (left: string, right: string) =>
+  left.trim().replace(/\s+/g, ' ').toLowerCase() === right.trim().replace(/\s+/g, ' ').toLowerCase();
 
 function pushHistory(history: string[], value: string, current: string): void {
-  if (value.trim().length > 0 && !sameValue(value, current) && !history.some((kept) => sameValue(kept, value))) history.push(value);
+  if (value.trim().length > 0 && !sameValue(value, current) && !history.some((kept) => sameValue(kept, value)))
+    history.push(value);
 }
 
 /**
  * Properties of the older and the newer entity: the newer value of a key wins, the older differing value
  * goes to the key's history (oldest first; values equal but for case and spacing are one value).
  */
-export function mergeProperties(older: WorkEntity, newer: WorkEntity): Pick<WorkEntity, 'properties' | 'mergedPropertyHistory'> {
+export function mergeProperties(
+  older: WorkEntity,
+  newer: WorkEntity,
+): Pick<WorkEntity, 'properties' | 'mergedPropertyHistory'> {
   const properties: Record<string, string> = { ...older.properties, ...newer.properties };
   const history: Record<string, string[]> = {};
-  const keys = new Set([...Object.keys(older.mergedPropertyHistory), ...Object.keys(newer.mergedPropertyHistory), ...Object.keys(properties)]);
+  const keys = new Set([
+    ...Object.keys(older.mergedPropertyHistory),
+    ...Object.keys(newer.mergedPropertyHistory),
+    ...Object.keys(properties),
+  ]);
   for (const key of keys) {
     const current = properties[key] ?? '';
     const values: string[] = [];
@@ -94,7 +103,8 @@ export function preferredName(older: WorkEntity, newer: WorkEntity): string {
   const olderCoversNewer = coversName(olderWords, newerWords, 0);
   if (newerCoversOlder && !olderCoversNewer) return newer.name;
   if (olderCoversNewer && !newerCoversOlder) return older.name;
-  if (newerCoversOlder && older.key !== newer.key) return newer.name.length > older.name.length ? newer.name : older.name;
+  if (newerCoversOlder && older.key !== newer.key)
+    return newer.name.length > older.name.length ? newer.name : older.name;
   const olderListsNewer = older.aliases.some((alias) => normalizeNameKey(alias) === newer.key);
   const newerListsOlder = newer.aliases.some((alias) => normalizeNameKey(alias) === older.key);
   if (newerListsOlder && !olderListsNewer) return newer.name;

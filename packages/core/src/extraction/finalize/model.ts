@@ -36,10 +36,25 @@ export function advance(state: EntityState, step: StepResult): EntityState {
 
 export function emptyStats(): FinalizeStats {
   return {
-    entitiesIn: 0, relationshipsIn: 0, structuralDropped: 0, exactMerges: 0, semanticMerges: 0, semanticFallbacks: 0,
-    hierarchicalMerges: 0, typesNormalized: 0, relationshipsDeduplicated: 0, selfLoopsDropped: 0, danglingDropped: 0,
-    directionCorrected: 0, directionDropped: 0, strictTypeDropped: 0, cappedByRatio: 0, cappedByDegree: 0,
-    cappedBySameSourceType: 0, orphansDropped: 0, inversesAdded: 0,
+    entitiesIn: 0,
+    relationshipsIn: 0,
+    structuralDropped: 0,
+    exactMerges: 0,
+    semanticMerges: 0,
+    semanticFallbacks: 0,
+    hierarchicalMerges: 0,
+    typesNormalized: 0,
+    relationshipsDeduplicated: 0,
+    selfLoopsDropped: 0,
+    danglingDropped: 0,
+    directionCorrected: 0,
+    directionDropped: 0,
+    strictTypeDropped: 0,
+    cappedByRatio: 0,
+    cappedByDegree: 0,
+    cappedBySameSourceType: 0,
+    orphansDropped: 0,
+    inversesAdded: 0,
   };
 }
 

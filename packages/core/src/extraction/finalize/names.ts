@@ -8,14 +8,34 @@
  * Combining marks of the Latin, Greek and Cyrillic diacritic blocks. Only these are stripped: marks of
  * Indic or other scripts carry vowels, and dropping them would merge different names.
  */
-const DIACRITIC_BLOCKS: [number, number][] = [[0x0300, 0x036f], [0x1ab0, 0x1aff], [0x1dc0, 0x1dff], [0x20d0, 0x20ff], [0xfe20, 0xfe2f]];
+const DIACRITIC_BLOCKS: [number, number][] = [
+  [0x0300, 0x036f],
+  [0x1ab0, 0x1aff],
+  [0x1dc0, 0x1dff],
+  [0x20d0, 0x20ff],
+  [0xfe20, 0xfe2f],
+];
 const stripDiacritics = (text: string) =>
   text.replace(/\p{M}/gu, (mark) => {
     const code = mark.codePointAt(0)!;
     return DIACRITIC_BLOCKS.some(([from, to]) => code >= from && code <= to) ? '' : mark;
   });
 /** Letters NFD does not decompose but a reader takes for a plain letter with a stroke or a ligature. */
-const FOLDS: Record<string, string> = { ł: 'l', Ł: 'L', ø: 'o', Ø: 'O', đ: 'd', Đ: 'D', ħ: 'h', ı: 'i', æ: 'ae', Æ: 'AE', œ: 'oe', Œ: 'OE', ß: 'ss' };
+const FOLDS: Record<string, string> = {
+  ł: 'l',
+  Ł: 'L',
+  ø: 'o',
+  Ø: 'O',
+  đ: 'd',
+  Đ: 'D',
+  ħ: 'h',
+  ı: 'i',
+  æ: 'ae',
+  Æ: 'AE',
+  œ: 'oe',
+  Œ: 'OE',
+  ß: 'ss',
+};
 const FOLDABLE = /[łŁøØđĐħıæÆœŒß]/g;
 /** Typographic variants folded to their plain form, so O’Brien and O'Brien share a key. */
 const TYPOGRAPHY: [RegExp, string][] = [
@@ -36,14 +56,17 @@ export function normalizeNameKey(name: string): string {
   let key = name.replace(/`/g, "'");
   // eslint-disable-next-line no-control-regex -- plain ASCII needs no Unicode folding
   if (!/^[\x00-\x7f]*$/.test(key)) {
-    key = stripDiacritics(key.normalize('NFD')).normalize('NFC').replace(FOLDABLE, (letter) => FOLDS[letter]);
+    key = stripDiacritics(key.normalize('NFD'))
+      .normalize('NFC')
+      .replace(FOLDABLE, (letter) => FOLDS[letter]);
     for (const [pattern, plain] of TYPOGRAPHY) key = key.replace(pattern, plain);
   }
   key = key.toLowerCase().replace(/\s+/g, ' ').trim();
   for (let previous = ''; previous !== key;) {
     previous = key;
     while (key.length > 0 && SURROUNDING_QUOTES.includes(key[0])) key = key.slice(1);
-    while (key.length > 0 && (SURROUNDING_QUOTES.includes(key.at(-1)!) || TRAILING_PUNCTUATION.includes(key.at(-1)!))) key = key.slice(0, -1);
+    while (key.length > 0 && (SURROUNDING_QUOTES.includes(key.at(-1)!) || TRAILING_PUNCTUATION.includes(key.at(-1)!)))
+      key = key.slice(0, -1);
     if (/^\([^()]*\)$/.test(key) || /^\[[^[\]]*\]$/.test(key)) key = key.slice(1, -1);
     key = key.trim();
   }
@@ -56,14 +79,63 @@ export function normalizeNameKey(name: string): string {
  * content words, so "General Motors" is not "Motors".
  */
 export const TITLE_WORDS: ReadonlySet<string> = new Set([
-  'mr', 'mrs', 'ms', 'miss', 'mx', 'madame', 'mme', 'mademoiselle', 'mlle', 'monsieur', 'herr', 'frau', 'dr', 'doctor', 'prof', 'professor', 'sir', 'dame', 'lady', 'lord', 'king', 'queen',
-  'prince', 'princess', 'duke', 'duchess', 'count', 'countess', 'baron', 'baroness', 'emperor', 'empress', 'pope',
-  'saint', 'st', 'rev', 'reverend', 'fr', 'hon', 'jr', 'sr', 'capt', 'col', 'gen', 'lt', 'sgt', 'the', 'a', 'an',
+  'mr',
+  'mrs',
+  'ms',
+  'miss',
+  'mx',
+  'madame',
+  'mme',
+  'mademoiselle',
+  'mlle',
+  'monsieur',
+  'herr',
+  'frau',
+  'dr',
+  'doctor',
+  'prof',
+  'professor',
+  'sir',
+  'dame',
+  'lady',
+  'lord',
+  'king',
+  'queen',
+  'prince',
+  'princess',
+  'duke',
+  'duchess',
+  'count',
+  'countess',
+  'baron',
+  'baroness',
+  'emperor',
+  'empress',
+  'pope',
+  'saint',
+  'st',
+  'rev',
+  'reverend',
+  'fr',
+  'hon',
+  'jr',
+  'sr',
+  'capt',
+  'col',
+  'gen',
+  'lt',
+  'sgt',
+  'the',
+  'a',
+  'an',
 ]);
 
 /** The words of a name key: letters and digits, inner apostrophes kept ("o'brien"). */
 export function nameWords(key: string): string[] {
-  return key.split(/[^\p{L}\p{N}']+/u).map((word) => word.replace(/^'+|'+$/g, '')).filter((word) => word.length > 0);
+  return key
+    .split(/[^\p{L}\p{N}']+/u)
+    .map((word) => word.replace(/^'+|'+$/g, ''))
+    .filter((word) => word.length > 0);
 }
 
 /** The words of a name key without title words. */
@@ -107,7 +179,32 @@ export function numbersConflict(left: string, right: string, bothNumbered: boole
 
 /** Small words a proper name may keep in lower case ("Bank of England", "Ludwig van Beethoven"). */
 const NAME_PARTICLES: ReadonlySet<string> = new Set([
-  'of', 'and', 'the', 'for', 'in', 'on', 'at', 'to', 'de', 'du', 'des', 'la', 'le', 'les', 'von', 'van', 'der', 'den', 'da', 'di', 'del', 'y', 'e', 'al', 'bin', 'ibn',
+  'of',
+  'and',
+  'the',
+  'for',
+  'in',
+  'on',
+  'at',
+  'to',
+  'de',
+  'du',
+  'des',
+  'la',
+  'le',
+  'les',
+  'von',
+  'van',
+  'der',
+  'den',
+  'da',
+  'di',
+  'del',
+  'y',
+  'e',
+  'al',
+  'bin',
+  'ibn',
 ]);
 
 /** Whether a name is written as a proper name: every word but particles starts with a capital, a digit or an uncased letter. */

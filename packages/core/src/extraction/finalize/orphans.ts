@@ -16,6 +16,10 @@ export function dropOrphans(
   stats.orphansDropped += entities.length - kept.length;
   return {
     entities: kept,
-    relationships: relationships.map((edge) => ({ ...edge, sourceIndex: local[edge.sourceIndex], targetIndex: local[edge.targetIndex] })),
+    relationships: relationships.map((edge) => ({
+      ...edge,
+      sourceIndex: local[edge.sourceIndex],
+      targetIndex: local[edge.targetIndex],
+    })),
   };
 }

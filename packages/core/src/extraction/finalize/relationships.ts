@@ -49,7 +49,11 @@ function factKey(relationship: WorkRelationship, edges: EdgeCatalog): string {
  * One edge per fact, in first-seen order. The kept edge is written as the canonical type when either
  * half of an inverse pair used it, else as first seen; confidence and justification are the best edge's.
  */
-export function collapseRelationships(relationships: readonly WorkRelationship[], edges: EdgeCatalog, stats: FinalizeStats): WorkRelationship[] {
+export function collapseRelationships(
+  relationships: readonly WorkRelationship[],
+  edges: EdgeCatalog,
+  stats: FinalizeStats,
+): WorkRelationship[] {
   const byFact = new Map<string, WorkRelationship>();
   const out: WorkRelationship[] = [];
   for (const relationship of relationships) {

@@ -37,7 +37,12 @@ export function entityText(entity: Pick<WorkEntity, 'name' | 'aliases' | 'descri
   return parts.join(' | ').slice(0, MAX_ENTITY_TEXT);
 }
 
-interface Candidate { left: number; right: number; score: number; penalty: number }
+interface Candidate {
+  left: number;
+  right: number;
+  score: number;
+  penalty: number;
+}
 
 /** Bonuses of pairs with name evidence, keyed `left * count + right` (left < right); other pairs have none. */
 function nameBonuses(entities: readonly WorkEntity[], aliasKeys: readonly Set<string>[]): Map<number, number> {
@@ -84,7 +89,10 @@ function nameBonuses(entities: readonly WorkEntity[], aliasKeys: readonly Set<st
 }
 
 /** Lists of entity indices to compare: within each list, and between each `[left, right]` pair of lists. */
-interface Comparisons { within: number[][]; across: [number[], number[]][] }
+interface Comparisons {
+  within: number[][];
+  across: [number[], number[]][];
+}
 
 function comparisons(count: number, generic: readonly boolean[], identity: readonly string[]): Comparisons {
   const all = Array.from({ length: count }, (_value, index) => index);
@@ -102,7 +110,10 @@ function comparisons(count: number, generic: readonly boolean[], identity: reado
     if (partition) partition.push(index);
     else partitions.set(identity[index], [index]);
   }
-  return { within: [...partitions.values(), generics], across: generics.length > 0 && specific.length > 0 ? [[generics, specific]] : [] };
+  return {
+    within: [...partitions.values(), generics],
+    across: generics.length > 0 && specific.length > 0 ? [[generics, specific]] : [],
+  };
 }
 
 export interface SemanticOptions {
@@ -110,11 +121,21 @@ export interface SemanticOptions {
   embed(texts: string[]): Promise<Float32Array[]>;
 }
 
-export type SemanticOutcome = { step: StepResult; merges: number; fellBack: false } | { step: null; merges: 0; fellBack: true };
+export type SemanticOutcome =
+  { step: StepResult; merges: number; fellBack: false } | { step: null; merges: 0; fellBack: true };
 
-export async function semanticDedup(entities: WorkEntity[], types: TypeResolver, options: SemanticOptions): Promise<SemanticOutcome> {
+export async function semanticDedup(
+  entities: WorkEntity[],
+  types: TypeResolver,
+  options: SemanticOptions,
+): Promise<SemanticOutcome> {
   const count = entities.length;
-  if (count < 2) return { step: { entities, local: Int32Array.from(entities, (_entity, index) => index) }, merges: 0, fellBack: false };
+  if (count < 2)
+    return {
+      step: { entities, local: Int32Array.from(entities, (_entity, index) => index) },
+      merges: 0,
+      fellBack: false,
+    };
   let vectors: UnitVectors | null;
   try {
     vectors = UnitVectors.from(await options.embed(entities.map(entityText)), count);
@@ -130,7 +151,9 @@ export async function semanticDedup(entities: WorkEntity[], types: TypeResolver,
   const compatible = (a: number, b: number) => generic[a] || generic[b] || identity[a] === identity[b];
   const aliasKeys = entities.map((entity) => new Set(entity.aliases.map((alias) => normalizeNameKey(alias))));
   const bonuses = nameBonuses(entities, aliasKeys);
-  const words = entities.map((entity, index) => new Set([entity.key, ...aliasKeys[index]].flatMap(nameWords).filter((word) => word.length >= 3)));
+  const words = entities.map(
+    (entity, index) => new Set([entity.key, ...aliasKeys[index]].flatMap(nameWords).filter((word) => word.length >= 3)),
+  );
   const candidates: Candidate[] = [];
 
   const consider = (a: number, b: number, cosine: number) => {

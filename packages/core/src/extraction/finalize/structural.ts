@@ -12,12 +12,37 @@ import { keepEntities, type StepResult, type WorkEntity } from './model.ts';
 import { typeKey, type TypeResolver } from './entity-types.ts';
 
 const STRUCTURAL_TYPES: ReadonlySet<string> = new Set([
-  'chapter', 'section', 'subsection', 'sub section', 'figure', 'table', 'page', 'appendix', 'footnote', 'endnote', 'paragraph',
-  'heading', 'equation', 'listing', 'caption', 'exhibit', 'annex', 'toc', 'table of contents', 'document section', 'document part',
-  'section heading', 'figure caption', 'page number', 'chart', 'diagram', 'illustration',
+  'chapter',
+  'section',
+  'subsection',
+  'sub section',
+  'figure',
+  'table',
+  'page',
+  'appendix',
+  'footnote',
+  'endnote',
+  'paragraph',
+  'heading',
+  'equation',
+  'listing',
+  'caption',
+  'exhibit',
+  'annex',
+  'toc',
+  'table of contents',
+  'document section',
+  'document part',
+  'section heading',
+  'figure caption',
+  'page number',
+  'chart',
+  'diagram',
+  'illustration',
 ]);
 
-const NUMBER_WORDS = 'one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty';
+const NUMBER_WORDS =
+  'one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty';
 /** A number of a part: 3, 4.2, 2a, 10-1, IV, iv (short forms only, so "mix" is no numeral), or a number word. */
 const PART_NUMBER = `(?:\\d+(?:[.\\-–]\\d+)*[a-zA-Z]?|[IVXLCDM]+|(?:i{1,3}|iv|vi{0,3}|ix|xi{0,3})|(?:${NUMBER_WORDS}))`;
 /** An optional title after the number: "Chapter 3: The Early Years", "Figure 2 – Map of the coast", "Chapter 3 The Storm". */
@@ -34,7 +59,8 @@ const AMBIGUOUS_NAME = new RegExp(`^(?:${ambiguous})\\s*(?=\\S)(.*)$`, 'i');
 const NUMBERED = new RegExp(`^(?:${PART_NUMBER}${TITLE_TAIL}|${LETTER_PART})$`, 'u');
 const NUMBERED_ANY_CASE = new RegExp(`^(?:${NUMBER_WORDS})${TITLE_TAIL}$`, 'iu');
 /** Parts named by a word alone. */
-const PART_NAMES = /^(?:table of contents|contents|index|bibliography|references|glossary|preface|foreword|introduction|conclusions?|abstract|acknowledg(?:e)?ments|epilogue|prologue|summary)$/i;
+const PART_NAMES =
+  /^(?:table of contents|contents|index|bibliography|references|glossary|preface|foreword|introduction|conclusions?|abstract|acknowledg(?:e)?ments|epilogue|prologue|summary)$/i;
 
 function numberedPart(pattern: RegExp, name: string): boolean {
   const match = pattern.exec(name);
@@ -44,14 +70,22 @@ function numberedPart(pattern: RegExp, name: string): boolean {
 export class StructuralFilter {
   private readonly domainTypes: Set<string>;
 
-  constructor(domain: DomainDefinition, private readonly types: TypeResolver) {
+  constructor(
+    domain: DomainDefinition,
+    private readonly types: TypeResolver,
+  ) {
     this.domainTypes = new Set(domain.templates.node_templates.map((template) => typeKey(template.name)));
   }
 
   isStructural(entity: Pick<WorkEntity, 'name' | 'type'>): boolean {
     const type = typeKey(entity.type);
     const singularType = type.replace(/s$/, '');
-    if ((STRUCTURAL_TYPES.has(type) || STRUCTURAL_TYPES.has(singularType)) && !this.domainTypes.has(type) && !this.domainTypes.has(singularType)) return true;
+    if (
+      (STRUCTURAL_TYPES.has(type) || STRUCTURAL_TYPES.has(singularType)) &&
+      !this.domainTypes.has(type) &&
+      !this.domainTypes.has(singularType)
+    )
+      return true;
     const name = entity.name.trim();
     if (numberedPart(ALWAYS_NAME, name)) return true;
     // A specific type of the domain vouches for a reference form ("Section 230" as a Statute).

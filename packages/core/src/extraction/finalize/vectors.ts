@@ -71,7 +71,9 @@ export class UnitVectors {
         energy[k] += rest * rest;
       }
     }
-    const order = Int32Array.from({ length: dimension }, (_value, k) => k).sort((a, b) => energy[b] - energy[a] || a - b);
+    const order = Int32Array.from({ length: dimension }, (_value, k) => k).sort(
+      (a, b) => energy[b] - energy[a] || a - b,
+    );
 
     // The residuals in energy order, and their remaining norms block by block.
     const matrix = new Float32Array(count * dimension);
@@ -124,10 +126,23 @@ export class UnitVectors {
     for (; k < full; k += BLOCK, block++) {
       const i = x + k;
       const j = y + k;
-      sum += m[i] * m[j] + m[i + 1] * m[j + 1] + m[i + 2] * m[j + 2] + m[i + 3] * m[j + 3]
-        + m[i + 4] * m[j + 4] + m[i + 5] * m[j + 5] + m[i + 6] * m[j + 6] + m[i + 7] * m[j + 7]
-        + m[i + 8] * m[j + 8] + m[i + 9] * m[j + 9] + m[i + 10] * m[j + 10] + m[i + 11] * m[j + 11]
-        + m[i + 12] * m[j + 12] + m[i + 13] * m[j + 13] + m[i + 14] * m[j + 14] + m[i + 15] * m[j + 15];
+      sum +=
+        m[i] * m[j] +
+        m[i + 1] * m[j + 1] +
+        m[i + 2] * m[j + 2] +
+        m[i + 3] * m[j + 3] +
+        m[i + 4] * m[j + 4] +
+        m[i + 5] * m[j + 5] +
+        m[i + 6] * m[j + 6] +
+        m[i + 7] * m[j + 7] +
+        m[i + 8] * m[j + 8] +
+        m[i + 9] * m[j + 9] +
+        m[i + 10] * m[j + 10] +
+        m[i + 11] * m[j + 11] +
+        m[i + 12] * m[j + 12] +
+        m[i + 13] * m[j + 13] +
+        m[i + 14] * m[j + 14] +
+        m[i + 15] * m[j + 15];
       if (k + BLOCK < dimension && sum + tails[ta + block] * tails[tb + block] + SLACK < bar) return -Infinity;
     }
     for (; k < dimension; k++) sum += m[x + k] * m[y + k];

@@ -19,7 +19,31 @@ export interface EdgeTypeMatch {
   typeMatch: TypeMatch;
 }
 
-const FUNCTION_WORDS = new Set(['the', 'and', 'has', 'have', 'had', 'was', 'were', 'are', 'been', 'being', 'for', 'with', 'from', 'into', 'its', 'this', 'that', 'who', 'which', 'not', 'per', 'via', 'than']);
+const FUNCTION_WORDS = new Set([
+  'the',
+  'and',
+  'has',
+  'have',
+  'had',
+  'was',
+  'were',
+  'are',
+  'been',
+  'being',
+  'for',
+  'with',
+  'from',
+  'into',
+  'its',
+  'this',
+  'that',
+  'who',
+  'which',
+  'not',
+  'per',
+  'via',
+  'than',
+]);
 
 function contentStems(words: readonly string[]): Set<string> {
   return new Set(words.filter((word) => word.length >= 3 && !FUNCTION_WORDS.has(word)).map(stem));

@@ -25,7 +25,8 @@ function addProperty(properties: Record<string, string>, rawKey: string, rawValu
   if (!key || !value) return;
   const previous = properties[key];
   if (previous === undefined) properties[key] = value;
-  else if (!previous.split('; ').some((item) => foldText(item) === foldText(value))) properties[key] = `${previous}; ${value}`;
+  else if (!previous.split('; ').some((item) => foldText(item) === foldText(value)))
+    properties[key] = `${previous}; ${value}`;
 }
 
 function merge(into: RawEntity, from: RawEntity): void {

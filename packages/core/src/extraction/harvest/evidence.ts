@@ -26,11 +26,33 @@ export interface EvidenceSubject {
   refs: readonly number[];
 }
 
-const NOT_A_SURNAME = new Set(['the', 'of', 'and', 'jr', 'sr', 'ii', 'iii', 'iv', 'inc', 'ltd', 'co', 'corp', 'company', 'group', 'university', 'city', 'river', 'street']);
+const NOT_A_SURNAME = new Set([
+  'the',
+  'of',
+  'and',
+  'jr',
+  'sr',
+  'ii',
+  'iii',
+  'iv',
+  'inc',
+  'ltd',
+  'co',
+  'corp',
+  'company',
+  'group',
+  'university',
+  'city',
+  'river',
+  'street',
+]);
 
 /** The last word of a multi-word name, when it can stand for the whole ("Curie"), else null. */
 export function surnameOf(name: string): string | null {
-  const words = foldText(name).split(' ').map((word) => word.replace(/^[^\p{L}]+|[^\p{L}]+$/gu, '')).filter(Boolean);
+  const words = foldText(name)
+    .split(' ')
+    .map((word) => word.replace(/^[^\p{L}]+|[^\p{L}]+$/gu, ''))
+    .filter(Boolean);
   if (words.length < 2) return null;
   const last = words[words.length - 1];
   return last.length >= 3 && !NOT_A_SURNAME.has(last) ? last : null;
@@ -45,7 +67,11 @@ export function locate(sentences: readonly GroupSentence[], names: readonly stri
   return sentences.filter((sentence) => mentionsAny(sentence.text, names)).map((sentence) => sentence.number);
 }
 
-export function validateEvidence(entity: EvidenceSubject, sentences: readonly GroupSentence[], mode: EvidenceMode): number[] | null {
+export function validateEvidence(
+  entity: EvidenceSubject,
+  sentences: readonly GroupSentence[],
+  mode: EvidenceMode,
+): number[] | null {
   const refs = validRefs(sentences, entity.refs);
   const names = [entity.name, ...entity.aliases];
   switch (mode) {

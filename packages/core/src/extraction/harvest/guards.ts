@@ -113,7 +113,8 @@ export class StreamGuard {
     if (record.kind !== 'relationship') return { kind: 'reject', reason: 'wrong_pass' };
     if (record.sourceIndex >= this.entityCount || record.targetIndex >= this.entityCount) return this.outOfBounds();
     this.consecutiveOutOfBounds = 0;
-    if (this.relationships >= this.limits.maxRelationships) return this.trip(`more than ${this.limits.maxRelationships} relationships`);
+    if (this.relationships >= this.limits.maxRelationships)
+      return this.trip(`more than ${this.limits.maxRelationships} relationships`);
     this.relationships++;
     if (this.bump(`s ${record.sourceIndex} ${snakeCase(record.type)}`) >= this.limits.maxSameSourceType) {
       return this.trip(`same (source, type) ${this.limits.maxSameSourceType} times`);

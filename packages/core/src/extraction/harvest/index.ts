@@ -43,22 +43,49 @@ export async function harvestGroup(input: HarvestInput): Promise<GroupHarvest> {
   const texts = sentences.map(promptText);
   const retryEmpty = input.chunks.reduce((sum, chunk) => sum + chunk.content.trim().length, 0) >= RETRY_EMPTY_MIN_CHARS;
   const limits = guardLimits(input.preset.loopEntityCap);
-  const common = { llm: input.llm, system: SYSTEM_PROMPT, signal: input.signal, context: input.context, retryEmpty, stats };
+  const common = {
+    llm: input.llm,
+    system: SYSTEM_PROMPT,
+    signal: input.signal,
+    context: input.context,
+    retryEmpty,
+    stats,
+  };
 
   const entityPass = await runPass({
     ...common,
     user: entityPrompt({ sentences, domain: input.domain, examplesMaxChars: input.examplesMaxChars }),
-    extraction: { pass: 'entities', sentences: texts, nodeTypes: input.domain.templates.node_templates.map((template) => template.name) },
+    extraction: {
+      pass: 'entities',
+      sentences: texts,
+      nodeTypes: input.domain.templates.node_templates.map((template) => template.name),
+    },
     guard: () => new StreamGuard('entities', limits),
   });
-  const entities = validateEntities({ entities: collectEntities(entityPass.records), sentences, domain: input.domain, preset: input.preset, stats });
+  const entities = validateEntities({
+    entities: collectEntities(entityPass.records),
+    sentences,
+    domain: input.domain,
+    preset: input.preset,
+    stats,
+  });
   if (entities.length < 2) return { entities, relationships: [], stats };
 
   const listed = entities.map(({ name, type, aliases }) => ({ name, type, aliases }));
   const relationshipPass = await runPass({
     ...common,
-    user: relationshipPrompt({ sentences, domain: input.domain, entities: listed, examplesMaxChars: input.examplesMaxChars }),
-    extraction: { pass: 'relationships', sentences: texts, entities: listed, edgeTypes: input.domain.templates.edge_templates.map((template) => template.name) },
+    user: relationshipPrompt({
+      sentences,
+      domain: input.domain,
+      entities: listed,
+      examplesMaxChars: input.examplesMaxChars,
+    }),
+    extraction: {
+      pass: 'relationships',
+      sentences: texts,
+      entities: listed,
+      edgeTypes: input.domain.templates.edge_templates.map((template) => template.name),
+    },
     guard: () => new StreamGuard('relationships', limits, entities.length),
   });
   const relationships = collectRelationships({

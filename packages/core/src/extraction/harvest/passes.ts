@@ -88,7 +88,8 @@ async function attemptPass(request: PassRequest): Promise<Attempt> {
     }
     if (!parsed.ok) {
       countRejected(stats, parsed.reason);
-      if (request.extraction.pass === 'entities' && isEntityLine(parsed.line)) records.push({ kind: 'unreadable_entity' });
+      if (request.extraction.pass === 'entities' && isEntityLine(parsed.line))
+        records.push({ kind: 'unreadable_entity' });
     } else if (verdict.kind === 'reject') countRejected(stats, verdict.reason);
     else {
       stats.linesParsed++;

@@ -29,7 +29,11 @@ export const MIN_DESCRIPTION_CHARS = 100;
 export const MIN_JUSTIFICATION_CHARS = 50;
 
 function numberedSentences(sentences: readonly GroupSentence[]): string {
-  return ['<numbered_sentences>', ...sentences.map((sentence) => `S${sentence.number} ${promptText(sentence)}`), '</numbered_sentences>'].join('\n');
+  return [
+    '<numbered_sentences>',
+    ...sentences.map((sentence) => `S${sentence.number} ${promptText(sentence)}`),
+    '</numbered_sentences>',
+  ].join('\n');
 }
 
 const dataNotice =
@@ -76,7 +80,10 @@ function edgeTemplateLines(domain: DomainDefinition): string[] {
 }
 
 function exclusionLines(domain: DomainDefinition): string[] {
-  return domain.entity_exclusions.map((exclusion) => `- ${exclusion.description}${exclusion.examples.length ? ` (e.g. ${exclusion.examples.map((example) => `"${example}"`).join(', ')})` : ''}`);
+  return domain.entity_exclusions.map(
+    (exclusion) =>
+      `- ${exclusion.description}${exclusion.examples.length ? ` (e.g. ${exclusion.examples.map((example) => `"${example}"`).join(', ')})` : ''}`,
+  );
 }
 
 const entityExample = [
@@ -108,7 +115,11 @@ export interface EntityPromptInput {
 }
 
 /** Pass 1: entities (E lines) and their properties (P lines). */
-export function entityPrompt({ sentences, domain, examplesMaxChars = defaultExamplesMaxChars }: EntityPromptInput): string {
+export function entityPrompt({
+  sentences,
+  domain,
+  examplesMaxChars = defaultExamplesMaxChars,
+}: EntityPromptInput): string {
   const [low, high] = entityRange(domain.extraction_density);
   const examples = capExamples(domain.examples.alias_examples, examplesMaxChars);
   const exclusions = exclusionLines(domain);
@@ -152,11 +163,19 @@ export interface RelationshipPromptInput {
 
 /** `0: Name (Type) [aliases: a; b]` per entity. */
 export function entityListLines(entities: readonly PromptEntity[]): string[] {
-  return entities.map((entity, index) => `${index}: ${entity.name} (${entity.type})${entity.aliases.length ? ` [aliases: ${entity.aliases.join('; ')}]` : ''}`);
+  return entities.map(
+    (entity, index) =>
+      `${index}: ${entity.name} (${entity.type})${entity.aliases.length ? ` [aliases: ${entity.aliases.join('; ')}]` : ''}`,
+  );
 }
 
 /** Pass 2: relationships (R lines) between the entities that survived validation. */
-export function relationshipPrompt({ sentences, domain, entities, examplesMaxChars = defaultExamplesMaxChars }: RelationshipPromptInput): string {
+export function relationshipPrompt({
+  sentences,
+  domain,
+  entities,
+  examplesMaxChars = defaultExamplesMaxChars,
+}: RelationshipPromptInput): string {
   const examples = capExamples(domain.examples.relationship_examples, examplesMaxChars);
   const last = entities.length - 1;
   const sections = [

@@ -23,7 +23,14 @@ export interface RelationshipInput {
   stats: HarvestStats;
 }
 
-export function collectRelationships({ items, entities, sentences, domain, strictEdgeTypes, stats }: RelationshipInput): HarvestedRelationship[] {
+export function collectRelationships({
+  items,
+  entities,
+  sentences,
+  domain,
+  strictEdgeTypes,
+  stats,
+}: RelationshipInput): HarvestedRelationship[] {
   const templateNames = domain.templates.edge_templates.map((template) => template.name);
   const byKey = new Map<string, HarvestedRelationship & { refs: number[] }>();
   for (const item of items) {
@@ -42,7 +49,11 @@ export function collectRelationships({ items, entities, sentences, domain, stric
     if (refs.length === 0) {
       const [source, target] = [entities[sourceIndex], entities[targetIndex]];
       refs = sentences
-        .filter((sentence) => mentionsAny(sentence.text, [source.name, ...source.aliases]) && mentionsAny(sentence.text, [target.name, ...target.aliases]))
+        .filter(
+          (sentence) =>
+            mentionsAny(sentence.text, [source.name, ...source.aliases]) &&
+            mentionsAny(sentence.text, [target.name, ...target.aliases]),
+        )
         .map((sentence) => sentence.number);
     }
     const key = `${sourceIndex} ${targetIndex} ${match.type}`;
@@ -54,7 +65,19 @@ export function collectRelationships({ items, entities, sentences, domain, stric
       if (item.justification.length > previous.justification.length) previous.justification = item.justification;
       continue;
     }
-    byKey.set(key, { sourceIndex, targetIndex, type: match.type, confidence, justification: item.justification, evidence: [], typeMatch: match.typeMatch, refs });
+    byKey.set(key, {
+      sourceIndex,
+      targetIndex,
+      type: match.type,
+      confidence,
+      justification: item.justification,
+      evidence: [],
+      typeMatch: match.typeMatch,
+      refs,
+    });
   }
-  return [...byKey.values()].map(({ refs, ...relationship }) => ({ ...relationship, evidence: evidenceFor(sentences, refs) }));
+  return [...byKey.values()].map(({ refs, ...relationship }) => ({
+    ...relationship,
+    evidence: evidenceFor(sentences, refs),
+  }));
 }

@@ -20,23 +20,181 @@ const MIN_CUT_CHARS = 200;
 
 /** Abbreviations after which a period never ends a sentence: titles before names, Latin connectives. */
 const NEVER_FINAL = new Set([
-  'mr', 'mrs', 'ms', 'mx', 'dr', 'prof', 'rev', 'fr', 'sr', 'st', 'mt', 'hon', 'gen', 'col', 'capt', 'cpt', 'lt', 'sgt', 'cmdr', 'adm', 'gov',
-  'sen', 'rep', 'pres', 'supt', 'insp', 'messrs', 'mme', 'mlle', 'e.g', 'i.e', 'cf', 'viz', 'vs', 'v', 'approx', 'ibid', 'dept', 'univ', 'assn',
+  'mr',
+  'mrs',
+  'ms',
+  'mx',
+  'dr',
+  'prof',
+  'rev',
+  'fr',
+  'sr',
+  'st',
+  'mt',
+  'hon',
+  'gen',
+  'col',
+  'capt',
+  'cpt',
+  'lt',
+  'sgt',
+  'cmdr',
+  'adm',
+  'gov',
+  'sen',
+  'rep',
+  'pres',
+  'supt',
+  'insp',
+  'messrs',
+  'mme',
+  'mlle',
+  'e.g',
+  'i.e',
+  'cf',
+  'viz',
+  'vs',
+  'v',
+  'approx',
+  'ibid',
+  'dept',
+  'univ',
+  'assn',
 ]);
 /** Abbreviations that stand before a number ("No. 5", "pp. 3-9", "c. 1850"): no end when a digit follows. */
-const BEFORE_NUMBER = new Set(['no', 'nos', 'vol', 'vols', 'p', 'pp', 'fig', 'figs', 'ch', 'chap', 'sec', 'para', 'art', 'eq', 'ref', 'c', 'ca', 'op', 'ft']);
+const BEFORE_NUMBER = new Set([
+  'no',
+  'nos',
+  'vol',
+  'vols',
+  'p',
+  'pp',
+  'fig',
+  'figs',
+  'ch',
+  'chap',
+  'sec',
+  'para',
+  'art',
+  'eq',
+  'ref',
+  'c',
+  'ca',
+  'op',
+  'ft',
+]);
 /** Abbreviations that may end a sentence: they do when a word that usually opens one follows ("… 5 p.m. The"). */
 const MAYBE_FINAL = new Set([
-  'etc', 'inc', 'ltd', 'co', 'corp', 'jr', 'llc', 'plc', 'al', 'ed', 'eds', 'bros', 'u.s', 'u.k', 'u.n', 'e.u', 'a.m', 'p.m', 'ph.d', 'b.c', 'a.d',
-  'jan', 'feb', 'mar', 'apr', 'jun', 'jul', 'aug', 'sep', 'sept', 'oct', 'nov', 'dec',
+  'etc',
+  'inc',
+  'ltd',
+  'co',
+  'corp',
+  'jr',
+  'llc',
+  'plc',
+  'al',
+  'ed',
+  'eds',
+  'bros',
+  'u.s',
+  'u.k',
+  'u.n',
+  'e.u',
+  'a.m',
+  'p.m',
+  'ph.d',
+  'b.c',
+  'a.d',
+  'jan',
+  'feb',
+  'mar',
+  'apr',
+  'jun',
+  'jul',
+  'aug',
+  'sep',
+  'sept',
+  'oct',
+  'nov',
+  'dec',
 ]);
 
 /** Capitalised words that usually open a sentence, unlike the names an abbreviation qualifies ("U.S. Army"). */
 const OPENING_WORDS = new Set([
-  'the', 'a', 'an', 'in', 'on', 'at', 'he', 'she', 'it', 'they', 'we', 'i', 'you', 'this', 'that', 'these', 'those', 'but', 'and', 'or', 'however',
-  'then', 'after', 'before', 'when', 'while', 'his', 'her', 'their', 'its', 'our', 'my', 'there', 'as', 'for', 'from', 'by', 'with', 'since',
-  'during', 'although', 'though', 'meanwhile', 'later', 'today', 'also', 'so', 'thus', 'because', 'if', 'of', 'to', 'some', 'many', 'most', 'all',
-  'one', 'no', 'what', 'who', 'how', 'why', 'where', 'each', 'every', 'such', 'both', 'yet', 'still', 'instead', 'finally', 'first', 'next',
+  'the',
+  'a',
+  'an',
+  'in',
+  'on',
+  'at',
+  'he',
+  'she',
+  'it',
+  'they',
+  'we',
+  'i',
+  'you',
+  'this',
+  'that',
+  'these',
+  'those',
+  'but',
+  'and',
+  'or',
+  'however',
+  'then',
+  'after',
+  'before',
+  'when',
+  'while',
+  'his',
+  'her',
+  'their',
+  'its',
+  'our',
+  'my',
+  'there',
+  'as',
+  'for',
+  'from',
+  'by',
+  'with',
+  'since',
+  'during',
+  'although',
+  'though',
+  'meanwhile',
+  'later',
+  'today',
+  'also',
+  'so',
+  'thus',
+  'because',
+  'if',
+  'of',
+  'to',
+  'some',
+  'many',
+  'most',
+  'all',
+  'one',
+  'no',
+  'what',
+  'who',
+  'how',
+  'why',
+  'where',
+  'each',
+  'every',
+  'such',
+  'both',
+  'yet',
+  'still',
+  'instead',
+  'finally',
+  'first',
+  'next',
 ]);
 
 const CLOSERS = `"'”’»)]}`;
@@ -51,7 +209,10 @@ function isLetterOrDigit(char: string): boolean {
 function wordBefore(text: string, index: number): string {
   let from = index;
   while (from > 0 && !/\s/.test(text[from - 1])) from--;
-  return text.slice(from, index).replace(/^[^\p{L}\p{N}]+/u, '').toLowerCase();
+  return text
+    .slice(from, index)
+    .replace(/^[^\p{L}\p{N}]+/u, '')
+    .toLowerCase();
 }
 
 /** Whether the period at `index` ends a sentence, given the word that follows it. */
@@ -64,7 +225,8 @@ function periodEnds(text: string, index: number, nextWord: string): boolean {
   // An initial: one capital letter standing alone ("J." in "J. R. R. Tolkien", "F." in "John F. Kennedy").
   if (/^\p{Lu}$/u.test(text.slice(index - 1, index)) && word.length === 1) return false;
   // A dotted abbreviation ("U.S", "a.m") ends only before a word that usually opens a sentence.
-  if (MAYBE_FINAL.has(word) || /^(?:\p{L}\.)+\p{L}$/u.test(word)) return OPENING_WORDS.has(nextWord.replace(/[^\p{L}].*$/u, '').toLowerCase());
+  if (MAYBE_FINAL.has(word) || /^(?:\p{L}\.)+\p{L}$/u.test(word))
+    return OPENING_WORDS.has(nextWord.replace(/[^\p{L}].*$/u, '').toLowerCase());
   return true;
 }
 
@@ -97,7 +259,13 @@ function boundaries(text: string): number[] {
       const nextEnd = text.indexOf('\n', i + 1);
       const nextLine = text.slice(i + 1, nextEnd === -1 ? text.length : nextEnd);
       const thisLine = text.slice(text.lastIndexOf('\n', i - 1) + 1, i);
-      if ((nextEnd !== -1 && nextLine.trim() === '') || BULLET_LINE.test(nextLine) || BULLET_LINE.test(thisLine) || endsHeading(text, i, thisLine, nextLine)) ends.push(i);
+      if (
+        (nextEnd !== -1 && nextLine.trim() === '') ||
+        BULLET_LINE.test(nextLine) ||
+        BULLET_LINE.test(thisLine) ||
+        endsHeading(text, i, thisLine, nextLine)
+      )
+        ends.push(i);
       continue;
     }
     if (!'.!?…'.includes(char)) continue;
@@ -116,7 +284,8 @@ function boundaries(text: string): number[] {
     while (after < text.length && /\s/.test(text[after])) after++;
     const next = text[after] ?? '';
     const opens = /[\p{Lu}\p{N}]/u.test(next) || OPENERS.includes(next);
-    if (opens && (char !== '.' || end - i > 1 || periodEnds(text, i, /^\S*/.exec(text.slice(after, after + 40))![0]))) ends.push(end);
+    if (opens && (char !== '.' || end - i > 1 || periodEnds(text, i, /^\S*/.exec(text.slice(after, after + 40))![0])))
+      ends.push(end);
     i = end - 1;
   }
   return ends;
@@ -162,7 +331,14 @@ export function splitSentences(chunks: readonly GroupChunk[]): GroupSentence[] {
   const sentences: GroupSentence[] = [];
   for (const chunk of chunks) {
     for (const [start, end] of sentenceSpans(chunk.content)) {
-      sentences.push({ number: sentences.length + 1, text: chunk.content.slice(start, end), chunkId: chunk.id, chunkIndex: chunk.index, start, end });
+      sentences.push({
+        number: sentences.length + 1,
+        text: chunk.content.slice(start, end),
+        chunkId: chunk.id,
+        chunkIndex: chunk.index,
+        start,
+        end,
+      });
     }
   }
   return sentences;
@@ -175,7 +351,9 @@ export function promptText(sentence: GroupSentence): string {
 
 /** The sentence numbers among `refs` that exist in the group, sorted and unique. */
 export function validRefs(sentences: readonly GroupSentence[], refs: readonly number[]): number[] {
-  return [...new Set(refs)].filter((ref) => Number.isInteger(ref) && ref >= 1 && ref <= sentences.length).sort((a, b) => a - b);
+  return [...new Set(refs)]
+    .filter((ref) => Number.isInteger(ref) && ref >= 1 && ref <= sentences.length)
+    .sort((a, b) => a - b);
 }
 
 /** One evidence item per existing sentence number; numbers outside the group are skipped. */

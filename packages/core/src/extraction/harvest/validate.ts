@@ -43,7 +43,10 @@ export function validateEntities({ entities, sentences, domain, preset, stats }:
     if (preset.plausibility) {
       const namedType = resolved.template?.requires_named_referent ?? false;
       const named = evidence.some((item) => mentionsAny(item.sentence, [entity.name, ...aliases]));
-      const score = plausibility({ name: entity.name, confidence: entity.confidence, description: entity.description, named }, namedType);
+      const score = plausibility(
+        { name: entity.name, confidence: entity.confidence, description: entity.description, named },
+        namedType,
+      );
       if (score < (namedType ? preset.plausibility.named : preset.plausibility.nonNamed)) {
         stats.droppedImplausible++;
         continue;

@@ -34,7 +34,17 @@ export interface EdgeFilter {
   sourceIds?: string[];
 }
 
-const columns = ['id', 'template_id', 'source_node_id', 'target_node_id', 'label', 'properties', 'source_id', 'created_at', 'updated_at'] as const;
+const columns = [
+  'id',
+  'template_id',
+  'source_node_id',
+  'target_node_id',
+  'label',
+  'properties',
+  'source_id',
+  'created_at',
+  'updated_at',
+] as const;
 const minimalColumns = ['id', 'source_node_id', 'target_node_id', 'label', 'template_id'] as const;
 const insertChunk = 500;
 
@@ -52,7 +62,13 @@ export function toEdge(row: EdgeRow): GraphEdge {
 }
 
 export function toMinimalEdge(row: MinimalEdge): MinimalEdge {
-  return { id: row.id, source_node_id: row.source_node_id, target_node_id: row.target_node_id, label: row.label, template_id: row.template_id };
+  return {
+    id: row.id,
+    source_node_id: row.source_node_id,
+    target_node_id: row.target_node_id,
+    label: row.label,
+    template_id: row.template_id,
+  };
 }
 
 /** Multi-row INSERTs of many edges (one statement per 500). */
@@ -60,12 +76,17 @@ export async function insertEdgeRows(db: Db, rows: EdgeRow[]): Promise<void> {
   for (let start = 0; start < rows.length; start += insertChunk) {
     const chunk = rows.slice(start, start + insertChunk);
     const values = chunk.map(() => `(${placeholders(columns.length)})`).join(', ');
-    await db.raw(`INSERT INTO graph_edges (${columns.join(', ')}) VALUES ${values}`, chunk.flatMap((row) => columns.map((column) => row[column])));
+    await db.raw(
+      `INSERT INTO graph_edges (${columns.join(', ')}) VALUES ${values}`,
+      chunk.flatMap((row) => columns.map((column) => row[column])),
+    );
   }
 }
 
 export async function findEdgeRow(db: Db, id: string): Promise<EdgeRow | undefined> {
-  return db('graph_edges').where({ id }).first(...columns);
+  return db('graph_edges')
+    .where({ id })
+    .first(...columns);
 }
 
 function filtered(db: Db, filter: EdgeFilter) {
@@ -74,12 +95,22 @@ function filtered(db: Db, filter: EdgeFilter) {
   if (filter.targetNodeId !== undefined) query.where('target_node_id', filter.targetNodeId);
   const sourceIds = filter.sourceIds;
   // A source's extracted items are owned through edge_sources; source_id alone names only the creating source.
-  if (sourceIds !== undefined) query.where((scope) => scope.whereIn('source_id', sourceIds).orWhereIn('id', db('edge_sources').whereIn('source_id', sourceIds).select('edge_id')));
+  if (sourceIds !== undefined)
+    query.where((scope) =>
+      scope
+        .whereIn('source_id', sourceIds)
+        .orWhereIn('id', db('edge_sources').whereIn('source_id', sourceIds).select('edge_id')),
+    );
   return query;
 }
 
 /** One page of edges in creation (rowid) order, and how many match. */
-export async function listEdgeRows(db: Db, filter: EdgeFilter, window: { offset: number; limit: number }, minimal: boolean) {
+export async function listEdgeRows(
+  db: Db,
+  filter: EdgeFilter,
+  window: { offset: number; limit: number },
+  minimal: boolean,
+) {
   const [{ total }] = await filtered(db, filter).count({ total: '*' });
   const rows = (await filtered(db, filter)
     .select(...(minimal ? minimalColumns : columns))
@@ -89,7 +120,11 @@ export async function listEdgeRows(db: Db, filter: EdgeFilter, window: { offset:
   return { rows, total: Number(total) };
 }
 
-export async function updateEdgeRow(db: Db, id: string, changes: Partial<Pick<EdgeRow, 'label' | 'properties' | 'updated_at'>>): Promise<void> {
+export async function updateEdgeRow(
+  db: Db,
+  id: string,
+  changes: Partial<Pick<EdgeRow, 'label' | 'properties' | 'updated_at'>>,
+): Promise<void> {
   await db('graph_edges').where({ id }).update(changes);
 }
 

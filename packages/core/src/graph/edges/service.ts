@@ -2,10 +2,24 @@ import { NotFound } from '@rhizome/contracts/errors';
 import type { Db } from '../../storage/index.ts';
 import { newEdgeId } from '../ids.ts';
 import { directLookups, type GraphScope, type NodeDraftLookups } from '../nodes/service.ts';
-import { checkedProperties, checkLabel, checkTemplate, findTemplate, nodeTemplateLookup } from '../nodes/template-rules.ts';
 import {
-  deleteEdgeRow, findEdgeRow, insertEdgeRows, listEdgeRows, toEdge, toMinimalEdge, updateEdgeRow,
-  type EdgeFilter, type EdgeRow, type GraphEdge,
+  checkedProperties,
+  checkLabel,
+  checkTemplate,
+  findTemplate,
+  nodeTemplateLookup,
+} from '../nodes/template-rules.ts';
+import {
+  deleteEdgeRow,
+  findEdgeRow,
+  insertEdgeRows,
+  listEdgeRows,
+  toEdge,
+  toMinimalEdge,
+  updateEdgeRow,
+  type EdgeFilter,
+  type EdgeRow,
+  type GraphEdge,
 } from './repo.ts';
 
 export interface EdgeCreateInput {
@@ -32,10 +46,21 @@ export type DraftEdge = GraphEdge & { source_id: string | null };
  * not blank, both endpoints exist (404 naming which), the source exists (404), and the properties match
  * the template with its defaults filled (422). Nothing is written before every check passed.
  */
-export async function draftEdge(lookups: NodeDraftLookups, input: EdgeCreateInput, at: Loc, now: string): Promise<DraftEdge> {
-  const template = checkTemplate(await lookups.template(input.template_id), input.template_id, 'edge', [...at, 'template_id']);
+export async function draftEdge(
+  lookups: NodeDraftLookups,
+  input: EdgeCreateInput,
+  at: Loc,
+  now: string,
+): Promise<DraftEdge> {
+  const template = checkTemplate(await lookups.template(input.template_id), input.template_id, 'edge', [
+    ...at,
+    'template_id',
+  ]);
   checkLabel(input.label, [...at, 'label']);
-  for (const [field, name] of [['source_node_id', 'Source'], ['target_node_id', 'Target']] as const) {
+  for (const [field, name] of [
+    ['source_node_id', 'Source'],
+    ['target_node_id', 'Target'],
+  ] as const) {
     const nodeId = input[field];
     if ((await lookups.nodeTemplateOf(nodeId)) === null) {
       throw new NotFound(`${name} node '${nodeId}' not found`, { resource_type: 'node', identifier: nodeId, field });
@@ -62,7 +87,11 @@ export function toEdgeRow(edge: DraftEdge): EdgeRow {
 }
 
 export function publishEdgeCreated(scope: GraphScope, id: string): void {
-  scope.events.publish({ source: 'edge.create', database: scope.database, payload: { entity_type: 'edge', entity_id: id } });
+  scope.events.publish({
+    source: 'edge.create',
+    database: scope.database,
+    payload: { entity_type: 'edge', entity_id: id },
+  });
 }
 
 export function withoutSource(edge: DraftEdge): GraphEdge {
@@ -102,7 +131,12 @@ export async function listEdges(db: Db, options: EdgeListOptions) {
 }
 
 /** PATCH: label and/or properties (a full replacement, checked against the edge's template). */
-export async function updateEdge(scope: GraphScope, id: string, input: EdgeUpdateInput, at: Loc = ['body']): Promise<GraphEdge> {
+export async function updateEdge(
+  scope: GraphScope,
+  id: string,
+  input: EdgeUpdateInput,
+  at: Loc = ['body'],
+): Promise<GraphEdge> {
   return scope.db.transaction(async (trx) => {
     const current = toEdge(await requireEdgeRow(trx, id));
     const next: GraphEdge = { ...current, updated_at: new Date().toISOString() };
@@ -113,9 +147,16 @@ export async function updateEdge(scope: GraphScope, id: string, input: EdgeUpdat
     if (input.properties !== undefined) {
       const template = await findTemplate(trx, current.template_id);
       if (!template) throw NotFound.resource('template', current.template_id);
-      next.properties = await checkedProperties(template, input.properties, nodeTemplateLookup(trx), [...at, 'properties']);
+      next.properties = await checkedProperties(template, input.properties, nodeTemplateLookup(trx), [
+        ...at,
+        'properties',
+      ]);
     }
-    await updateEdgeRow(trx, id, { label: next.label, properties: JSON.stringify(next.properties), updated_at: next.updated_at });
+    await updateEdgeRow(trx, id, {
+      label: next.label,
+      properties: JSON.stringify(next.properties),
+      updated_at: next.updated_at,
+    });
     return next;
   });
 }

@@ -39,7 +39,13 @@ interface EdgeRow {
  */
 export async function mergeNodes(scope: GraphScope, keptId: string, mergedIds: string[]): Promise<NodeMergeOutcome> {
   if (mergedIds.includes(keptId)) {
-    throw ApiError.validation([{ loc: ['body', 'node_ids', mergedIds.indexOf(keptId)], msg: 'A node cannot be merged into itself', type: 'value_error' }]);
+    throw ApiError.validation([
+      {
+        loc: ['body', 'node_ids', mergedIds.indexOf(keptId)],
+        msg: 'A node cannot be merged into itself',
+        type: 'value_error',
+      },
+    ]);
   }
   const counts = await scope.db.transaction(async (trx) => {
     const kept = toNode(await requireNodeRow(trx, keptId));
@@ -48,12 +54,19 @@ export async function mergeNodes(scope: GraphScope, keptId: string, mergedIds: s
 
     const edges = await moveEdges(trx, keptId, mergedIds);
     const citations = await trx('source_citations').whereIn('entity_uri', mergedIds).update({ entity_uri: keptId });
-    await trx.raw(`INSERT OR IGNORE INTO node_sources (node_id, source_id) SELECT ?, source_id FROM node_sources WHERE node_id IN (${placeholders(mergedIds.length)})`, [keptId, ...mergedIds]);
+    await trx.raw(
+      `INSERT OR IGNORE INTO node_sources (node_id, source_id) SELECT ?, source_id FROM node_sources WHERE node_id IN (${placeholders(mergedIds.length)})`,
+      [keptId, ...mergedIds],
+    );
     const next = await absorb(trx, kept, merged);
     const needsEmbedding = await dropDerivedNodeVector(trx, keptId);
     await updateNodeRow(trx, keptId, {
-      properties: JSON.stringify(next.properties), position_x: next.position?.x ?? null, position_y: next.position?.y ?? null,
-      source_id: next.source_id, updated_at: next.updated_at, ...(needsEmbedding ? { embedding: null } : {}),
+      properties: JSON.stringify(next.properties),
+      position_x: next.position?.x ?? null,
+      position_y: next.position?.y ?? null,
+      source_id: next.source_id,
+      updated_at: next.updated_at,
+      ...(needsEmbedding ? { embedding: null } : {}),
     });
     await indexNode(trx, next);
     await trx('graph_nodes').whereIn('id', mergedIds).delete();
@@ -99,15 +112,25 @@ async function moveEdges(trx: Db, keptId: string, mergedIds: string[]) {
     const survivor = untouched ?? group[0];
     const duplicates = group.filter((edge) => edge !== survivor);
     if (survivor !== untouched) {
-      await trx('graph_edges').where({ id: survivor.id }).update({ source_node_id: moved(survivor.source_node_id), target_node_id: moved(survivor.target_node_id) });
+      await trx('graph_edges')
+        .where({ id: survivor.id })
+        .update({ source_node_id: moved(survivor.source_node_id), target_node_id: moved(survivor.target_node_id) });
       edgesMoved += 1;
     }
     if (!duplicates.length) continue;
     const ids = duplicates.map((edge) => edge.id);
     await trx('relationship_citations').whereIn('edge_id', ids).update({ edge_id: survivor.id });
-    await trx.raw(`INSERT OR IGNORE INTO edge_sources (edge_id, source_id) SELECT ?, source_id FROM edge_sources WHERE edge_id IN (${placeholders(ids.length)})`, [survivor.id, ...ids]);
-    const properties = duplicates.reduce((merged, edge) => ({ ...(parseJsonObject(edge.properties) ?? {}), ...merged }), parseJsonObject(survivor.properties) ?? {});
-    await trx('graph_edges').where({ id: survivor.id }).update({ properties: JSON.stringify(properties), updated_at: new Date().toISOString() });
+    await trx.raw(
+      `INSERT OR IGNORE INTO edge_sources (edge_id, source_id) SELECT ?, source_id FROM edge_sources WHERE edge_id IN (${placeholders(ids.length)})`,
+      [survivor.id, ...ids],
+    );
+    const properties = duplicates.reduce(
+      (merged, edge) => ({ ...(parseJsonObject(edge.properties) ?? {}), ...merged }),
+      parseJsonObject(survivor.properties) ?? {},
+    );
+    await trx('graph_edges')
+      .where({ id: survivor.id })
+      .update({ properties: JSON.stringify(properties), updated_at: new Date().toISOString() });
     await trx('graph_edges').whereIn('id', ids).delete();
     edgesCollapsed += duplicates.length;
   }
@@ -133,7 +156,9 @@ async function absorb(trx: Db, kept: GraphNode, merged: GraphNode[]): Promise<Gr
       properties[key] = value;
     }
   }
-  const names = [kept.properties.aliases, ...merged.flatMap((node) => [node.label, node.properties.aliases])].flatMap(stringsOf);
+  const names = [kept.properties.aliases, ...merged.flatMap((node) => [node.label, node.properties.aliases])].flatMap(
+    stringsOf,
+  );
   const aliases = mergeAliases(kept.label, names);
   if (aliases.length) properties.aliases = aliases;
   return {

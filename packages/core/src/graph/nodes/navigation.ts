@@ -40,8 +40,15 @@ const orderings: Record<ConnectionSort, string> = {
  * 1,000-degree hub whose neighbours have hundreds of edges each (excluding self-loops instead would need
  * a table lookup per counted edge and costs ten times as much).
  */
-export async function connectionsPage(db: Db, nodeId: string, sort: ConnectionSort, window: Window): Promise<{ rows: Connection[]; total: number }> {
-  const [{ total }] = (await db.raw(`SELECT COUNT(*) AS total FROM (${touching})`, { node: nodeId })) as { total: number }[];
+export async function connectionsPage(
+  db: Db,
+  nodeId: string,
+  sort: ConnectionSort,
+  window: Window,
+): Promise<{ rows: Connection[]; total: number }> {
+  const [{ total }] = (await db.raw(`SELECT COUNT(*) AS total FROM (${touching})`, { node: nodeId })) as {
+    total: number;
+  }[];
   if (!total || window.offset >= total) return { rows: [], total: Number(total) };
   const rows = (await db.raw(
     `WITH t AS (${touching}),

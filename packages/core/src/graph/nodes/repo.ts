@@ -47,7 +47,18 @@ export interface NodeFilter {
   sourceIds?: string[];
 }
 
-const columns = ['id', 'template_id', 'label', 'properties', 'position_x', 'position_y', 'embedding', 'source_id', 'created_at', 'updated_at'] as const;
+const columns = [
+  'id',
+  'template_id',
+  'label',
+  'properties',
+  'position_x',
+  'position_y',
+  'embedding',
+  'source_id',
+  'created_at',
+  'updated_at',
+] as const;
 const minimalColumns = ['id', 'label', 'template_id', 'position_x', 'position_y'] as const;
 /** Rows per multi-row INSERT (10 columns each, well under SQLite's bound-parameter limit). */
 const insertChunk = 500;
@@ -94,12 +105,17 @@ export async function insertNodeRows(db: Db, rows: NodeRow[]): Promise<void> {
   for (let start = 0; start < rows.length; start += insertChunk) {
     const chunk = rows.slice(start, start + insertChunk);
     const values = chunk.map(() => `(${placeholders(columns.length)})`).join(', ');
-    await db.raw(`INSERT INTO graph_nodes (${columns.join(', ')}) VALUES ${values}`, chunk.flatMap((row) => columns.map((column) => row[column])));
+    await db.raw(
+      `INSERT INTO graph_nodes (${columns.join(', ')}) VALUES ${values}`,
+      chunk.flatMap((row) => columns.map((column) => row[column])),
+    );
   }
 }
 
 export async function findNodeRow(db: Db, id: string): Promise<NodeRow | undefined> {
-  return db('graph_nodes').where({ id }).first(...columns);
+  return db('graph_nodes')
+    .where({ id })
+    .first(...columns);
 }
 
 /** Which of `ids` exist, with their template ids. */
@@ -107,7 +123,9 @@ export async function nodeTemplates(db: Db, ids: string[]): Promise<Map<string, 
   const found = new Map<string, string>();
   const unique = [...new Set(ids)];
   for (let start = 0; start < unique.length; start += insertChunk) {
-    const rows = await db('graph_nodes').whereIn('id', unique.slice(start, start + insertChunk)).select('id', 'template_id');
+    const rows = await db('graph_nodes')
+      .whereIn('id', unique.slice(start, start + insertChunk))
+      .select('id', 'template_id');
     for (const row of rows) found.set(row.id, row.template_id);
   }
   return found;
@@ -118,12 +136,22 @@ function filtered(db: Db, filter: NodeFilter) {
   if (filter.templateId !== undefined) query.where('template_id', filter.templateId);
   const sourceIds = filter.sourceIds;
   // A source's extracted items are owned through node_sources; source_id alone names only the creating source.
-  if (sourceIds !== undefined) query.where((scope) => scope.whereIn('source_id', sourceIds).orWhereIn('id', db('node_sources').whereIn('source_id', sourceIds).select('node_id')));
+  if (sourceIds !== undefined)
+    query.where((scope) =>
+      scope
+        .whereIn('source_id', sourceIds)
+        .orWhereIn('id', db('node_sources').whereIn('source_id', sourceIds).select('node_id')),
+    );
   return query;
 }
 
 /** One page of nodes in creation (rowid) order, and how many match. */
-export async function listNodeRows(db: Db, filter: NodeFilter, window: { offset: number; limit: number }, minimal: boolean) {
+export async function listNodeRows(
+  db: Db,
+  filter: NodeFilter,
+  window: { offset: number; limit: number },
+  minimal: boolean,
+) {
   const [{ total }] = await filtered(db, filter).count({ total: '*' });
   const rows = (await filtered(db, filter)
     .select(...(minimal ? minimalColumns : columns))
@@ -149,11 +177,16 @@ export async function nodeStats(db: Db, ids: string[]): Promise<Map<string, Node
      FROM graph_nodes n WHERE n.id IN (${placeholders(ids.length)})`,
     ids,
   )) as ({ id: string } & Omit<NodeStats, 'edge_count'>)[];
-  for (const { id, ...counts } of rows) stats.set(id, { edge_count: counts.incoming_edge_count + counts.outgoing_edge_count, ...counts });
+  for (const { id, ...counts } of rows)
+    stats.set(id, { edge_count: counts.incoming_edge_count + counts.outgoing_edge_count, ...counts });
   return stats;
 }
 
-export async function updateNodeRow(db: Db, id: string, changes: Partial<Omit<NodeRow, 'id' | 'created_at'>>): Promise<void> {
+export async function updateNodeRow(
+  db: Db,
+  id: string,
+  changes: Partial<Omit<NodeRow, 'id' | 'created_at'>>,
+): Promise<void> {
   await db('graph_nodes').where({ id }).update(changes);
 }
 

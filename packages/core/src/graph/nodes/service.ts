@@ -8,10 +8,29 @@ import type { NodeTemplateLookup } from '../templates/property-values.ts';
 import { citationsPage, sourceExists } from '../read-model.ts';
 import { connectionsPage, type ConnectionSort } from './navigation.ts';
 import {
-  deleteNodeRow, findNodeRow, insertNodeRows, listNodeRows, nodeStats, toMinimalNode, toNode, toRow, updateNodeRow,
-  type GraphNode, type NodeFilter, type NodeRow, type NodeStats, type Position,
+  deleteNodeRow,
+  findNodeRow,
+  insertNodeRows,
+  listNodeRows,
+  nodeStats,
+  toMinimalNode,
+  toNode,
+  toRow,
+  updateNodeRow,
+  type GraphNode,
+  type NodeFilter,
+  type NodeRow,
+  type NodeStats,
+  type Position,
 } from './repo.ts';
-import { checkedProperties, checkLabel, checkTemplate, findTemplate, nodeTemplateLookup, type TemplateRules } from './template-rules.ts';
+import {
+  checkedProperties,
+  checkLabel,
+  checkTemplate,
+  findTemplate,
+  nodeTemplateLookup,
+  type TemplateRules,
+} from './template-rules.ts';
 
 /** Where a graph write happens: the database (by name, for events) and the bus that hears about creations. */
 export interface GraphScope {
@@ -40,7 +59,13 @@ type Loc = (string | number)[];
 type StatsFields = { [K in keyof NodeStats]: number | null };
 export type NodeResponse = GraphNode & StatsFields;
 
-const noStats: StatsFields = { edge_count: null, incoming_edge_count: null, outgoing_edge_count: null, citation_count: null, relationship_type_count: null };
+const noStats: StatsFields = {
+  edge_count: null,
+  incoming_edge_count: null,
+  outgoing_edge_count: null,
+  citation_count: null,
+  relationship_type_count: null,
+};
 
 export function withStats(node: GraphNode, stats?: NodeStats): NodeResponse {
   return { ...node, ...(stats ?? noStats) };
@@ -71,8 +96,16 @@ export function directLookups(db: Db): NodeDraftLookups {
  * blank, the source exists (404), and the properties match the template with its defaults filled (422).
  * `at` prefixes the location of issues (`['body']` over HTTP, `['data']` in a batch).
  */
-export async function draftNode(lookups: NodeDraftLookups, input: NodeCreateInput, at: Loc, now: string): Promise<GraphNode> {
-  const template = checkTemplate(await lookups.template(input.template_id), input.template_id, 'node', [...at, 'template_id']);
+export async function draftNode(
+  lookups: NodeDraftLookups,
+  input: NodeCreateInput,
+  at: Loc,
+  now: string,
+): Promise<GraphNode> {
+  const template = checkTemplate(await lookups.template(input.template_id), input.template_id, 'node', [
+    ...at,
+    'template_id',
+  ]);
   checkLabel(input.label, [...at, 'label']);
   const sourceId = input.source_id ?? null;
   if (sourceId !== null && !(await lookups.sourceExists(sourceId))) throw NotFound.resource('source', sourceId);
@@ -91,7 +124,11 @@ export async function draftNode(lookups: NodeDraftLookups, input: NodeCreateInpu
 }
 
 export function publishNodeCreated(scope: GraphScope, id: string): void {
-  scope.events.publish({ source: 'node.create', database: scope.database, payload: { entity_type: 'node', entity_id: id } });
+  scope.events.publish({
+    source: 'node.create',
+    database: scope.database,
+    payload: { entity_type: 'node', entity_id: id },
+  });
 }
 
 /** Writes checked nodes and indexes each in the caller's transaction. */
@@ -131,7 +168,12 @@ export interface NodeListOptions {
 export async function listNodes(db: Db, options: NodeListOptions) {
   const { rows, total } = await listNodeRows(db, options.filter, options.window, options.minimal ?? false);
   if (options.minimal) return { items: rows.map(toMinimalNode), total };
-  const stats = options.includeStats ? await nodeStats(db, rows.map((row) => row.id)) : undefined;
+  const stats = options.includeStats
+    ? await nodeStats(
+        db,
+        rows.map((row) => row.id),
+      )
+    : undefined;
   return { items: rows.map((row) => withStats(toNode(row), stats?.get(row.id))), total };
 }
 
@@ -146,7 +188,12 @@ export function textChanged(input: NodeUpdateInput): boolean {
  * No event is published: the only sources the event bus carries are node.create and edge.create
  * (docs/api-conventions.md, Events), so editing a node starts no workflow.
  */
-export async function updateNode(scope: GraphScope, id: string, input: NodeUpdateInput, at: Loc = ['body']): Promise<NodeResponse> {
+export async function updateNode(
+  scope: GraphScope,
+  id: string,
+  input: NodeUpdateInput,
+  at: Loc = ['body'],
+): Promise<NodeResponse> {
   return scope.db.transaction(async (trx) => {
     const current = toNode(await requireNodeRow(trx, id));
     const next: GraphNode = { ...current, updated_at: new Date().toISOString() };
@@ -157,7 +204,10 @@ export async function updateNode(scope: GraphScope, id: string, input: NodeUpdat
     if (input.properties !== undefined) {
       const template = await findTemplate(trx, current.template_id);
       if (!template) throw NotFound.resource('template', current.template_id);
-      next.properties = await checkedProperties(template, input.properties, nodeTemplateLookup(trx), [...at, 'properties']);
+      next.properties = await checkedProperties(template, input.properties, nodeTemplateLookup(trx), [
+        ...at,
+        'properties',
+      ]);
     }
     if (input.position !== undefined) next.position = input.position;
     if (input.embedding !== undefined) next.embedding = input.embedding;
@@ -189,7 +239,12 @@ export async function deleteNode(scope: GraphScope, id: string): Promise<void> {
   });
 }
 
-export async function nodeConnections(db: Db, id: string, sort: ConnectionSort, window: { offset: number; limit: number }) {
+export async function nodeConnections(
+  db: Db,
+  id: string,
+  sort: ConnectionSort,
+  window: { offset: number; limit: number },
+) {
   await requireNodeRow(db, id);
   return connectionsPage(db, id, sort, window);
 }

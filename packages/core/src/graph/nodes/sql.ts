@@ -6,7 +6,9 @@ export function placeholders(count: number): string {
 /** A JSON object column, or null when empty, malformed or not an object. */
 export function parseJsonObject(text: string | null | undefined): Record<string, unknown> | null {
   const value = parseJson(text);
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : null;
 }
 
 /** A JSON array column, or null when empty, malformed or not an array. */

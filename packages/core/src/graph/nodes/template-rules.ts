@@ -23,12 +23,23 @@ export async function findTemplate(db: Db, id: string): Promise<TemplateRules | 
  * The template of a new node or edge: 404 naming it when it does not exist, 422 on `template_id` when
  * it is of the other kind (a node typed by an edge template, or the reverse).
  */
-export function checkTemplate(template: TemplateRules | null, id: string, kind: TemplateKind, loc: Loc = ['body', 'template_id']): TemplateRules {
+export function checkTemplate(
+  template: TemplateRules | null,
+  id: string,
+  kind: TemplateKind,
+  loc: Loc = ['body', 'template_id'],
+): TemplateRules {
   if (!template) throw NotFound.resource('template', id);
   if (template.template_type !== kind) {
     const article = template.template_type === 'edge' ? 'an edge' : `a ${template.template_type}`;
     throw new Invalid(
-      [{ loc, msg: `Template '${id}' is ${article} template; ${kind === 'node' ? 'a node' : 'an edge'} needs ${kind === 'node' ? 'a node' : 'an edge'} template`, type: 'template_type' }],
+      [
+        {
+          loc,
+          msg: `Template '${id}' is ${article} template; ${kind === 'node' ? 'a node' : 'an edge'} needs ${kind === 'node' ? 'a node' : 'an edge'} template`,
+          type: 'template_type',
+        },
+      ],
       `Template '${id}' is not ${kind === 'node' ? 'a node' : 'an edge'} template`,
     );
   }
@@ -73,7 +84,11 @@ function parseDefinitions(text: string | null): PropertyDefinition[] {
   if (!text) return [];
   try {
     const parsed = JSON.parse(text) as unknown;
-    return Array.isArray(parsed) ? (parsed.filter((item) => item && typeof item === 'object' && typeof item.name === 'string') as PropertyDefinition[]) : [];
+    return Array.isArray(parsed)
+      ? (parsed.filter(
+          (item) => item && typeof item === 'object' && typeof item.name === 'string',
+        ) as PropertyDefinition[])
+      : [];
   } catch {
     return [];
   }

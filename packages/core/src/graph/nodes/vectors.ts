@@ -33,9 +33,19 @@ async function replaceRows(db: Db, rows: NodeEmbeddingRow[]): Promise<void> {
 
 /** Vectors the embedder made, with the JSON copy `graph_nodes.embedding` the API shows; run it in a transaction. */
 export async function storeNodeVectors(db: Db, rows: NodeVectorRow[]): Promise<void> {
-  await replaceRows(db, rows.map((row) => ({ node_id: row.nodeId, model: row.model, dimensions: row.vector.length, vector: encodeVector(row.vector) })));
+  await replaceRows(
+    db,
+    rows.map((row) => ({
+      node_id: row.nodeId,
+      model: row.model,
+      dimensions: row.vector.length,
+      vector: encodeVector(row.vector),
+    })),
+  );
   for (const row of rows) {
-    await db('graph_nodes').where({ id: row.nodeId }).update({ embedding: JSON.stringify(Array.from(row.vector, (value) => Math.round(value * 1e6) / 1e6)) });
+    await db('graph_nodes')
+      .where({ id: row.nodeId })
+      .update({ embedding: JSON.stringify(Array.from(row.vector, (value) => Math.round(value * 1e6) / 1e6)) });
   }
 }
 
@@ -44,7 +54,10 @@ export async function storeNodeVectors(db: Db, rows: NodeVectorRow[]): Promise<v
  * model `user`: Rhizome cannot know which model made them, so they are searched whenever their
  * dimensions match the configured embedder's, and never overwritten by re-embedding.
  */
-export async function storeClientNodeVectors(db: Db, nodes: { id: string; embedding: number[] | null }[]): Promise<void> {
+export async function storeClientNodeVectors(
+  db: Db,
+  nodes: { id: string; embedding: number[] | null }[],
+): Promise<void> {
   const rows = nodes.flatMap((node) => {
     if (!node.embedding?.length) return [];
     const vector = Float32Array.from(node.embedding);
@@ -69,7 +82,12 @@ export async function dropDerivedNodeVector(db: Db, nodeId: string): Promise<boo
 }
 
 /** Nodes after `after` (rowid) without a usable vector: none, or one the embedder made with another model or dimensions (a client's is kept). */
-export async function nodesLackingVectors(db: Db, identity: EmbeddingIdentity, after: number, limit: number): Promise<{ rowid: number; id: string }[]> {
+export async function nodesLackingVectors(
+  db: Db,
+  identity: EmbeddingIdentity,
+  after: number,
+  limit: number,
+): Promise<{ rowid: number; id: string }[]> {
   return (await db.raw(
     `SELECT n.rowid AS rowid, n.id AS id FROM graph_nodes n LEFT JOIN node_embeddings e ON e.node_id = n.id
      WHERE n.rowid > ? AND (e.node_id IS NULL OR (e.model <> ? AND (e.model <> ? OR e.dimensions <> ?)))

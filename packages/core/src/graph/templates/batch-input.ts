@@ -29,7 +29,9 @@ export type BatchInput =
  */
 export function parseBatchInput(operation: string, data: unknown): BatchInput {
   if (operation !== 'create' && operation !== 'update' && operation !== 'delete') {
-    throw new Invalid([{ loc: ['operation'], msg: `Unknown operation '${operation}' (create, update or delete)`, type: 'enum' }]);
+    throw new Invalid([
+      { loc: ['operation'], msg: `Unknown operation '${operation}' (create, update or delete)`, type: 'enum' },
+    ]);
   }
   const copy = structuredClone(data ?? {});
   const validate: ValidateFunction = validators[operation];

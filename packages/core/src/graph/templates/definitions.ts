@@ -22,7 +22,9 @@ export async function validateDefinitions(
 ): Promise<ValidationIssue[]> {
   const issues: ValidationIssue[] = [];
   const at = (index: number, ...rest: (string | number)[]) => [...loc, index, ...rest];
-  const referenced = definitions.flatMap((definition) => (referenceTypes.has(definition.property_type) ? (definition.allowed_node_types ?? []) : []));
+  const referenced = definitions.flatMap((definition) =>
+    referenceTypes.has(definition.property_type) ? (definition.allowed_node_types ?? []) : [],
+  );
   const templateTypes = referenced.length ? await lookups.templateTypesOf(referenced) : new Map<string, string>();
   const seen = new Map<string, number>();
 
@@ -34,20 +36,36 @@ export async function validateDefinitions(
     }
     const first = seen.get(name);
     if (first !== undefined) {
-      issues.push({ loc: at(index, 'name'), msg: `Property name '${name}' is already used by property ${first}`, type: 'duplicate' });
+      issues.push({
+        loc: at(index, 'name'),
+        msg: `Property name '${name}' is already used by property ${first}`,
+        type: 'duplicate',
+      });
     } else seen.set(name, index);
 
     const enumValues = definition.enum_values ?? [];
     if (type === 'enum' && enumValues.length === 0) {
-      issues.push({ loc: at(index, 'enum_values'), msg: `Property '${name}' of type enum needs a non-empty enum_values list`, type: 'missing' });
+      issues.push({
+        loc: at(index, 'enum_values'),
+        msg: `Property '${name}' of type enum needs a non-empty enum_values list`,
+        type: 'missing',
+      });
     } else if (type !== 'enum' && enumValues.length > 0) {
-      issues.push({ loc: at(index, 'enum_values'), msg: `Property '${name}' is of type ${type}; only enum properties have enum_values`, type: 'not_allowed' });
+      issues.push({
+        loc: at(index, 'enum_values'),
+        msg: `Property '${name}' is of type ${type}; only enum properties have enum_values`,
+        type: 'not_allowed',
+      });
     }
 
     const pattern = definition.validation_pattern;
     const patternOk = pattern === undefined || pattern === null || compilePattern(pattern) !== null;
     if (!patternOk) {
-      issues.push({ loc: at(index, 'validation_pattern'), msg: `Property '${name}' has a validation_pattern that is not a valid regular expression`, type: 'pattern' });
+      issues.push({
+        loc: at(index, 'validation_pattern'),
+        msg: `Property '${name}' has a validation_pattern that is not a valid regular expression`,
+        type: 'pattern',
+      });
     }
 
     const allowed = definition.allowed_node_types ?? [];
@@ -67,7 +85,10 @@ export async function validateDefinitions(
         allowedOk = false;
         issues.push({
           loc: at(index, 'allowed_node_types', position),
-          msg: kind === undefined ? `Template '${templateId}' does not exist` : `Template '${templateId}' is an ${kind} template, not a node template`,
+          msg:
+            kind === undefined
+              ? `Template '${templateId}' does not exist`
+              : `Template '${templateId}' is an ${kind} template, not a node template`,
           type: kind === undefined ? 'not_found' : 'template_type',
         });
       }
@@ -77,7 +98,12 @@ export async function validateDefinitions(
     // A default is checked only against a definition that is itself sound, so one mistake is one issue.
     const definitionSound = patternOk && allowedOk && (type !== 'enum' || enumValues.length > 0);
     if (fallback !== undefined && fallback !== null && definitionSound) {
-      const problems = await checkPropertyValue(definition, fallback, at(index, 'default_value'), lookups.nodeTemplateOf);
+      const problems = await checkPropertyValue(
+        definition,
+        fallback,
+        at(index, 'default_value'),
+        lookups.nodeTemplateOf,
+      );
       for (const problem of problems) issues.push({ ...problem, msg: `default_value: ${problem.msg}` });
     }
   }

@@ -27,8 +27,10 @@ export async function regenerateTemplateEmbeddings(
     await checkCancelled();
     const batch = templates.slice(start, start + batchSize);
     const vectors = await embedder.embed(batch.map(templateText));
-    if (vectors.length !== batch.length) throw new Error(`the embedder returned ${vectors.length} vectors for ${batch.length} texts`);
-    for (const [index, template] of batch.entries()) await storeTemplateEmbedding(db, template.id, vectors[index], embedder.model);
+    if (vectors.length !== batch.length)
+      throw new Error(`the embedder returned ${vectors.length} vectors for ${batch.length} texts`);
+    for (const [index, template] of batch.entries())
+      await storeTemplateEmbedding(db, template.id, vectors[index], embedder.model);
     processed += batch.length;
   }
   return { processed, skipped: 0, message: `embedded ${processed} template(s) with ${embedder.model}` };
@@ -36,10 +38,15 @@ export async function regenerateTemplateEmbeddings(
 
 /** What a template means, as text to embed. */
 export function templateText(template: TemplateResponse): string {
-  const properties = template.properties.map((property) => `${property.display_name} (${property.property_type})${property.description ? `: ${property.description}` : ''}`);
+  const properties = template.properties.map(
+    (property) =>
+      `${property.display_name} (${property.property_type})${property.description ? `: ${property.description}` : ''}`,
+  );
   return [
     `${template.template_type === 'edge' ? 'Relationship' : 'Entity'} type: ${template.name}`,
     template.description ?? '',
     properties.length ? `Properties: ${properties.join('; ')}` : '',
-  ].filter(Boolean).join('\n');
+  ]
+    .filter(Boolean)
+    .join('\n');
 }

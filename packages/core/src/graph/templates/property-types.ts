@@ -21,7 +21,15 @@ export interface PropertyDefinition {
 }
 
 /** Types whose values are strings, so that validation_pattern applies to them. */
-export const stringLikeTypes: ReadonlySet<PropertyType> = new Set(['string', 'text', 'date', 'datetime', 'url', 'email', 'enum']);
+export const stringLikeTypes: ReadonlySet<PropertyType> = new Set([
+  'string',
+  'text',
+  'date',
+  'datetime',
+  'url',
+  'email',
+  'enum',
+]);
 
 /** Types whose values name nodes, so that allowed_node_types applies to them. */
 export const referenceTypes: ReadonlySet<PropertyType> = new Set(['node_reference', 'node_reference_list']);

@@ -24,7 +24,8 @@ export async function validatePropertyValues(
     const value = properties[definition.name];
     const at = [...loc, definition.name];
     if (value === undefined || value === null) {
-      if (definition.required) issues.push({ loc: at, msg: `Property '${definition.name}' is required`, type: 'missing' });
+      if (definition.required)
+        issues.push({ loc: at, msg: `Property '${definition.name}' is required`, type: 'missing' });
       continue;
     }
     issues.push(...(await checkPropertyValue(definition, value, at, lookup)));
@@ -33,7 +34,10 @@ export async function validatePropertyValues(
 }
 
 /** The properties with each absent defined property set to a copy of its default_value (when it has one). */
-export function withDefaults(definitions: PropertyDefinition[], properties: Record<string, unknown>): Record<string, unknown> {
+export function withDefaults(
+  definitions: PropertyDefinition[],
+  properties: Record<string, unknown>,
+): Record<string, unknown> {
   const result: Record<string, unknown> = { ...properties };
   for (const definition of definitions) {
     if (result[definition.name] !== undefined) continue;
@@ -54,7 +58,11 @@ export async function checkPropertyValue(
   nodeTemplateOf: NodeTemplateLookup,
 ): Promise<ValidationIssue[]> {
   const name = definition.name;
-  const issue = (msg: string, type: string, where: Loc = at): ValidationIssue => ({ loc: where, msg: `Property '${name}' ${msg}`, type });
+  const issue = (msg: string, type: string, where: Loc = at): ValidationIssue => ({
+    loc: where,
+    msg: `Property '${name}' ${msg}`,
+    type,
+  });
 
   switch (definition.property_type) {
     case 'node_reference':
@@ -64,7 +72,8 @@ export async function checkPropertyValue(
       if (!Array.isArray(value)) return [issue('must be a list of node ids', 'type')];
       const issues: ValidationIssue[] = [];
       for (const [index, item] of value.entries()) {
-        if (!isNodeId(item)) issues.push(issue(`item ${index} must be a node id (a non-empty string)`, 'type', [...at, index]));
+        if (!isNodeId(item))
+          issues.push(issue(`item ${index} must be a node id (a non-empty string)`, 'type', [...at, index]));
         else issues.push(...(await checkReference(definition, item, [...at, index], nodeTemplateOf)));
       }
       return issues;
@@ -75,7 +84,8 @@ export async function checkPropertyValue(
       if (stringLikeTypes.has(definition.property_type) && definition.validation_pattern && typeof value === 'string') {
         const pattern = compilePattern(definition.validation_pattern);
         if (!pattern) return [issue(`has an invalid validation_pattern '${definition.validation_pattern}'`, 'pattern')];
-        if (!pattern.test(value)) return [issue(`does not match the pattern '${definition.validation_pattern}'`, 'pattern')];
+        if (!pattern.test(value))
+          return [issue(`does not match the pattern '${definition.validation_pattern}'`, 'pattern')];
       }
       return [];
     }
@@ -99,7 +109,9 @@ function typeProblem(definition: PropertyDefinition, value: unknown): { msg: str
       return isIsoDate(value) ? null : { msg: 'must be an existing ISO 8601 date (YYYY-MM-DD)', type: 'format' };
     case 'datetime':
       if (typeof value !== 'string') return { msg: 'must be a date-time string', type: 'type' };
-      return isIsoDateTime(value) ? null : { msg: 'must be an ISO 8601 date-time with a time zone (e.g. 2024-05-01T12:30:00Z)', type: 'format' };
+      return isIsoDateTime(value)
+        ? null
+        : { msg: 'must be an ISO 8601 date-time with a time zone (e.g. 2024-05-01T12:30:00Z)', type: 'format' };
     case 'url':
       if (typeof value !== 'string') return { msg: 'must be a URL string', type: 'type' };
       return isHttpUrl(value) ? null : { msg: 'must be an http or https URL', type: 'format' };
@@ -109,7 +121,10 @@ function typeProblem(definition: PropertyDefinition, value: unknown): { msg: str
     case 'enum': {
       const allowed = definition.enum_values ?? [];
       if (typeof value === 'string' && allowed.includes(value)) return null;
-      return { msg: `must be one of: ${allowed.map((entry) => `'${entry}'`).join(', ') || '(no values are defined)'}`, type: 'enum' };
+      return {
+        msg: `must be one of: ${allowed.map((entry) => `'${entry}'`).join(', ') || '(no values are defined)'}`,
+        type: 'enum',
+      };
     }
     case 'json':
       return isJsonValue(value) ? null : { msg: 'must be a JSON value', type: 'type' };
@@ -118,18 +133,31 @@ function typeProblem(definition: PropertyDefinition, value: unknown): { msg: str
   }
 }
 
-async function checkReference(definition: PropertyDefinition, nodeId: string, at: Loc, nodeTemplateOf: NodeTemplateLookup): Promise<ValidationIssue[]> {
+async function checkReference(
+  definition: PropertyDefinition,
+  nodeId: string,
+  at: Loc,
+  nodeTemplateOf: NodeTemplateLookup,
+): Promise<ValidationIssue[]> {
   const templateId = await nodeTemplateOf(nodeId);
   if (templateId === null) {
-    return [{ loc: at, msg: `Property '${definition.name}' references node '${nodeId}', which does not exist`, type: 'node_reference' }];
+    return [
+      {
+        loc: at,
+        msg: `Property '${definition.name}' references node '${nodeId}', which does not exist`,
+        type: 'node_reference',
+      },
+    ];
   }
   const allowed = definition.allowed_node_types;
   if (allowed && allowed.length > 0 && !allowed.includes(templateId)) {
-    return [{
-      loc: at,
-      msg: `Property '${definition.name}' references node '${nodeId}' of template '${templateId}'; allowed: ${allowed.join(', ')}`,
-      type: 'node_type',
-    }];
+    return [
+      {
+        loc: at,
+        msg: `Property '${definition.name}' references node '${nodeId}' of template '${templateId}'; allowed: ${allowed.join(', ')}`,
+        type: 'node_type',
+      },
+    ];
   }
   return [];
 }
@@ -167,7 +195,8 @@ export function compilePattern(source: string): RegExp | null {
 }
 
 const datePattern = /^(\d{4})-(\d{2})-(\d{2})$/;
-const dateTimePattern = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-](\d{2})(?::?(\d{2}))?)$/;
+const dateTimePattern =
+  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-](\d{2})(?::?(\d{2}))?)$/;
 
 /** `YYYY-MM-DD` naming a day that exists (proleptic Gregorian calendar). */
 export function isIsoDate(value: string): boolean {
@@ -203,7 +232,8 @@ export function isHttpUrl(value: string): boolean {
   }
 }
 
-const emailPattern = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
+const emailPattern =
+  /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
 
 /** A sane address: local part of the usual characters without leading/trailing/double dots, a dotted domain. */
 export function isEmail(value: string): boolean {
@@ -223,7 +253,9 @@ export function isJsonValue(value: unknown, seen: Set<object> = new Set()): bool
   if (Array.isArray(value)) ok = value.every((item) => isJsonValue(item, seen));
   else {
     const prototype = Object.getPrototypeOf(value);
-    ok = (prototype === Object.prototype || prototype === null) && Object.values(value).every((item) => isJsonValue(item, seen));
+    ok =
+      (prototype === Object.prototype || prototype === null) &&
+      Object.values(value).every((item) => isJsonValue(item, seen));
   }
   seen.delete(value);
   return ok;

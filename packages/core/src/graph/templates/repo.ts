@@ -27,7 +27,19 @@ export interface TemplateRecord extends Omit<TemplateResponse, 'properties'> {
 }
 
 const table = 'graph_templates';
-const columns = ['id', 'name', 'template_type', 'description', 'is_system', 'icon', 'color', 'properties', 'source_id', 'created_at', 'updated_at'] as const;
+const columns = [
+  'id',
+  'name',
+  'template_type',
+  'description',
+  'is_system',
+  'icon',
+  'color',
+  'properties',
+  'source_id',
+  'created_at',
+  'updated_at',
+] as const;
 
 export function toTemplate(row: TemplateRow): TemplateResponse {
   return {
@@ -53,7 +65,9 @@ export function parseDefinitions(json: string | null): StoredPropertyDefinition[
     return [];
   }
   if (!Array.isArray(parsed)) return [];
-  return parsed.filter((entry): entry is PropertyDefinition => typeof entry === 'object' && entry !== null && 'name' in entry).map(normalizeDefinition);
+  return parsed
+    .filter((entry): entry is PropertyDefinition => typeof entry === 'object' && entry !== null && 'name' in entry)
+    .map(normalizeDefinition);
 }
 
 export function normalizeDefinition(definition: PropertyDefinition): StoredPropertyDefinition {
@@ -71,7 +85,9 @@ export function normalizeDefinition(definition: PropertyDefinition): StoredPrope
 }
 
 export async function findTemplate(db: Knex, id: string): Promise<TemplateResponse | null> {
-  const row = await db(table).where({ id }).first(...columns);
+  const row = await db(table)
+    .where({ id })
+    .first(...columns);
   return row ? toTemplate(row) : null;
 }
 
@@ -92,7 +108,11 @@ export async function listTemplates(
 
 /** Every template of the database (for the embeddings task). */
 export async function allTemplates(db: Knex): Promise<TemplateResponse[]> {
-  return (await db(table).select(...columns).orderBy('id')).map(toTemplate);
+  return (
+    await db(table)
+      .select(...columns)
+      .orderBy('id')
+  ).map(toTemplate);
 }
 
 export async function insertTemplate(db: Knex, template: TemplateRecord): Promise<void> {
@@ -102,7 +122,9 @@ export async function insertTemplate(db: Knex, template: TemplateRecord): Promis
 export async function updateTemplateRow(
   db: Knex,
   id: string,
-  changes: Partial<Pick<TemplateRecord, 'name' | 'description' | 'icon' | 'color' | 'properties'>> & { updated_at: string },
+  changes: Partial<Pick<TemplateRecord, 'name' | 'description' | 'icon' | 'color' | 'properties'>> & {
+    updated_at: string;
+  },
 ): Promise<void> {
   const { properties, ...rest } = changes;
   await db(table)
@@ -119,7 +141,9 @@ export async function templateTypesOf(db: Knex, ids: string[]): Promise<Map<stri
   const types = new Map<string, string>();
   const unique = [...new Set(ids)];
   for (let start = 0; start < unique.length; start += 500) {
-    const rows = await db(table).whereIn('id', unique.slice(start, start + 500)).select('id', 'template_type');
+    const rows = await db(table)
+      .whereIn('id', unique.slice(start, start + 500))
+      .select('id', 'template_type');
     for (const row of rows) types.set(row.id, row.template_type);
   }
   return types;
@@ -133,12 +157,20 @@ export async function templateUsage(db: Knex, id: string): Promise<{ node_count:
 }
 
 /** Each template's rowid (its vector label) and the model and dimensions of its stored vector. */
-export async function templateVectorStates(db: Knex): Promise<{ rowid: number; id: string; embedding_model: string | null; embedding_dimensions: number | null }[]> {
-  return (await db(table).select('rowid', 'id', 'embedding_model', 'embedding_dimensions')) as
-    { rowid: number; id: string; embedding_model: string | null; embedding_dimensions: number | null }[];
+export async function templateVectorStates(
+  db: Knex,
+): Promise<{ rowid: number; id: string; embedding_model: string | null; embedding_dimensions: number | null }[]> {
+  return (await db(table).select('rowid', 'id', 'embedding_model', 'embedding_dimensions')) as {
+    rowid: number;
+    id: string;
+    embedding_model: string | null;
+    embedding_dimensions: number | null;
+  }[];
 }
 
 /** Stores a template's embedding (a JSON float list, as node embeddings are stored). */
 export async function storeTemplateEmbedding(db: Knex, id: string, embedding: number[], model: string): Promise<void> {
-  await db(table).where({ id }).update({ embedding: JSON.stringify(embedding), embedding_model: model, embedding_dimensions: embedding.length });
+  await db(table)
+    .where({ id })
+    .update({ embedding: JSON.stringify(embedding), embedding_model: model, embedding_dimensions: embedding.length });
 }

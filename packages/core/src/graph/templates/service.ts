@@ -1,6 +1,11 @@
 import type { Knex } from 'knex';
 import type { BatchOutcome } from '@rhizome/contracts/api/batch';
-import type { TemplateCreate, TemplateResponse, TemplateTypeName, TemplateUpdate } from '@rhizome/contracts/api/templates';
+import type {
+  TemplateCreate,
+  TemplateResponse,
+  TemplateTypeName,
+  TemplateUpdate,
+} from '@rhizome/contracts/api/templates';
 import { DomainError, BadInput, Invalid, NotFound, Conflict, describeError } from '@rhizome/contracts/errors';
 import type { Db } from '../../storage/index.ts';
 import { newTemplateId } from '../ids.ts';
@@ -31,7 +36,11 @@ export interface TemplateBatchStep {
 export class TemplateService {
   constructor(private readonly db: Db) {}
 
-  async list(query: { templateType?: TemplateTypeName; offset: number; limit: number }): Promise<{ templates: TemplateResponse[]; total: number }> {
+  async list(query: {
+    templateType?: TemplateTypeName;
+    offset: number;
+    limit: number;
+  }): Promise<{ templates: TemplateResponse[]; total: number }> {
     return listTemplates(this.db, query);
   }
 
@@ -66,7 +75,8 @@ export class TemplateService {
     const current = await this.get(id);
     if (patch.name !== undefined) {
       checkName(patch.name);
-      if (current.is_system && patch.name !== current.name) throw BadInput.field(`System template '${id}' cannot be renamed`, 'name');
+      if (current.is_system && patch.name !== current.name)
+        throw BadInput.field(`System template '${id}' cannot be renamed`, 'name');
     }
     const properties = patch.properties ? await this.checkDefinitions(patch.properties) : undefined;
     await updateTemplateRow(this.db, id, {
@@ -84,7 +94,10 @@ export class TemplateService {
    * Deletes a template. While nodes or edges use it: 409 unless `force`, which deletes them too (and the
    * edges of those nodes), taking the nodes out of the search index, all in one transaction.
    */
-  async remove(id: string, options: { force?: boolean } = {}): Promise<{ nodes_removed: number; edges_removed: number }> {
+  async remove(
+    id: string,
+    options: { force?: boolean } = {},
+  ): Promise<{ nodes_removed: number; edges_removed: number }> {
     const current = await this.get(id);
     if (current.is_system) throw BadInput.field(`System template '${id}' cannot be deleted`, 'template_id');
     return this.db.transaction(async (trx) => {
@@ -95,7 +108,8 @@ export class TemplateService {
           usage,
         );
       }
-      const removed = usage.node_count + usage.edge_count > 0 ? await deleteUsers(trx, id) : { nodes_removed: 0, edges_removed: 0 };
+      const removed =
+        usage.node_count + usage.edge_count > 0 ? await deleteUsers(trx, id) : { nodes_removed: 0, edges_removed: 0 };
       if ((await deleteTemplateRow(trx, id)) === 0) throw NotFound.resource('template', id);
       return removed;
     });
@@ -111,7 +125,10 @@ export class TemplateService {
       await checkCancelled?.();
       const operation = String(step?.operation);
       const data = step?.data;
-      const knownId = data && typeof data === 'object' && typeof (data as { id?: unknown }).id === 'string' ? (data as { id: string }).id : undefined;
+      const knownId =
+        data && typeof data === 'object' && typeof (data as { id?: unknown }).id === 'string'
+          ? (data as { id: string }).id
+          : undefined;
       try {
         const input = parseBatchInput(operation, data);
         let id: string;
@@ -123,7 +140,13 @@ export class TemplateService {
         }
         outcomes.push({ index, operation, success: true, id });
       } catch (error) {
-        outcomes.push({ index, operation, success: false, ...(knownId && operation !== 'create' ? { id: knownId } : {}), error: describeBatchFailure(error) });
+        outcomes.push({
+          index,
+          operation,
+          success: false,
+          ...(knownId && operation !== 'create' ? { id: knownId } : {}),
+          error: describeBatchFailure(error),
+        });
       }
     }
     return outcomes;
@@ -142,12 +165,18 @@ export class TemplateService {
 
 function checkName(name: string): void {
   if (name.toLowerCase().startsWith(reservedPrefix)) {
-    throw BadInput.field(`Template names must not start with '${reservedPrefix}' (reserved for system templates)`, 'name');
+    throw BadInput.field(
+      `Template names must not start with '${reservedPrefix}' (reserved for system templates)`,
+      'name',
+    );
   }
 }
 
 /** Deletes the edges and nodes typed by the template and every edge of those nodes; unindexes the nodes. */
-async function deleteUsers(trx: Knex.Transaction, templateId: string): Promise<{ nodes_removed: number; edges_removed: number }> {
+async function deleteUsers(
+  trx: Knex.Transaction,
+  templateId: string,
+): Promise<{ nodes_removed: number; edges_removed: number }> {
   const nodesOfTemplate = () => trx('graph_nodes').where({ template_id: templateId }).select('id');
   const edgesRemoved = await trx('graph_edges')
     .where({ template_id: templateId })
@@ -161,7 +190,8 @@ async function deleteUsers(trx: Knex.Transaction, templateId: string): Promise<{
 /** A failed batch operation as one line: the message, plus the field issues of a validation failure. */
 export function describeBatchFailure(error: unknown): string {
   if (error instanceof DomainError) {
-    const detail = error instanceof Invalid ? error.issues.map((issue) => `${issue.loc.join('.')}: ${issue.msg}`).join('; ') : '';
+    const detail =
+      error instanceof Invalid ? error.issues.map((issue) => `${issue.loc.join('.')}: ${issue.msg}`).join('; ') : '';
     return `${error.code}: ${error.message}${detail ? ` (${detail})` : ''}`;
   }
   return describeError(error);

@@ -14,12 +14,16 @@ export const templateEmbeddingsOperation = 'graph.templates_embeddings';
  */
 export const defineTemplateOperations: DefineOperations = (registry, deps) => {
   // A batch is not idempotent (creates get fresh ids): a task that died half-way must not run again.
-  registry.define(templateBatchOperation, { queue: 'operations', retryOnTransient: false, retryOnCrash: false }, async ({ task, checkCancelled }) => {
-    const operations = task.data.operations;
-    if (!Array.isArray(operations)) throw new PermanentTaskError('data.operations must be a list', 'ValidationError');
-    const db = await taskDatabase(deps, task.data.database);
-    return batchResult(await new TemplateService(db).runBatch(operations as TemplateBatchStep[], checkCancelled));
-  });
+  registry.define(
+    templateBatchOperation,
+    { queue: 'operations', retryOnTransient: false, retryOnCrash: false },
+    async ({ task, checkCancelled }) => {
+      const operations = task.data.operations;
+      if (!Array.isArray(operations)) throw new PermanentTaskError('data.operations must be a list', 'ValidationError');
+      const db = await taskDatabase(deps, task.data.database);
+      return batchResult(await new TemplateService(db).runBatch(operations as TemplateBatchStep[], checkCancelled));
+    },
+  );
   registry.define(templateEmbeddingsOperation, { queue: 'operations' }, async ({ task, checkCancelled }) => {
     const db = await taskDatabase(deps, task.data.database);
     return regenerateTemplateEmbeddings(db, templateEmbedder(deps), checkCancelled);

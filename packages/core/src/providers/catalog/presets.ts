@@ -53,39 +53,85 @@ function preset(values: PresetValues): Preset {
 
 export const vramPresets: readonly Preset[] = [
   preset({
-    vramGb: 16, gpuExamples: ['RTX 4060 Ti 16 GB', 'RTX 4070 Ti SUPER', 'RTX 5070 Ti', 'RX 7800 XT'],
+    vramGb: 16,
+    gpuExamples: ['RTX 4060 Ti 16 GB', 'RTX 4070 Ti SUPER', 'RTX 5070 Ti', 'RX 7800 XT'],
     summary: 'Phi-4 14B for chat and extraction with a 16K context; Qwen3-VL 8B for images.',
-    chat: 'phi4:14b', extraction: 'phi4:14b', vision: 'qwen3-vl:8b', numCtx: 16_384, numBatch: 2048, extractionMaxTokens: 8192,
+    chat: 'phi4:14b',
+    extraction: 'phi4:14b',
+    vision: 'qwen3-vl:8b',
+    numCtx: 16_384,
+    numBatch: 2048,
+    extractionMaxTokens: 8192,
   }),
   preset({
-    vramGb: 20, gpuExamples: ['RX 7900 XT', 'RTX 4000 Ada', 'RTX A4500'],
+    vramGb: 20,
+    gpuExamples: ['RX 7900 XT', 'RTX 4000 Ada', 'RTX A4500'],
     summary: 'Phi-4 14B for chat and extraction with a 24K context; Qwen3-VL 8B for images.',
-    chat: 'phi4:14b', extraction: 'phi4:14b', vision: 'qwen3-vl:8b', numCtx: 24_576, numBatch: 1536, extractionMaxTokens: 8192,
+    chat: 'phi4:14b',
+    extraction: 'phi4:14b',
+    vision: 'qwen3-vl:8b',
+    numCtx: 24_576,
+    numBatch: 1536,
+    extractionMaxTokens: 8192,
   }),
   preset({
-    vramGb: 24, gpuExamples: ['RTX 3090', 'RTX 4090', 'RX 7900 XTX'],
-    summary: 'Qwen3 30B (mixture of experts) for chat, its instruct variant for extraction, with a 16K context; Qwen3-VL 30B for images.',
-    chat: 'qwen3:30b', extraction: 'qwen3:30b-instruct', vision: 'qwen3-vl:30b', numCtx: 16_384, numBatch: 2048, extractionMaxTokens: 16_384,
+    vramGb: 24,
+    gpuExamples: ['RTX 3090', 'RTX 4090', 'RX 7900 XTX'],
+    summary:
+      'Qwen3 30B (mixture of experts) for chat, its instruct variant for extraction, with a 16K context; Qwen3-VL 30B for images.',
+    chat: 'qwen3:30b',
+    extraction: 'qwen3:30b-instruct',
+    vision: 'qwen3-vl:30b',
+    numCtx: 16_384,
+    numBatch: 2048,
+    extractionMaxTokens: 16_384,
   }),
   preset({
-    vramGb: 32, gpuExamples: ['RTX 5090', 'Radeon PRO W7800', 'Tesla V100 32 GB'],
+    vramGb: 32,
+    gpuExamples: ['RTX 5090', 'Radeon PRO W7800', 'Tesla V100 32 GB'],
     summary: 'Qwen3 30B for chat, its instruct variant for extraction, with a 32K context; Qwen3-VL 30B for images.',
-    chat: 'qwen3:30b', extraction: 'qwen3:30b-instruct', vision: 'qwen3-vl:30b', numCtx: 32_768, numBatch: 2048, extractionMaxTokens: 16_384,
+    chat: 'qwen3:30b',
+    extraction: 'qwen3:30b-instruct',
+    vision: 'qwen3-vl:30b',
+    numCtx: 32_768,
+    numBatch: 2048,
+    extractionMaxTokens: 16_384,
   }),
   preset({
-    vramGb: 48, gpuExamples: ['RTX A6000', 'RTX 6000 Ada', 'L40S', '2x RTX 3090/4090'],
+    vramGb: 48,
+    gpuExamples: ['RTX A6000', 'RTX 6000 Ada', 'L40S', '2x RTX 3090/4090'],
     summary: 'Qwen3 30B for chat, its instruct variant for extraction, with a 48K context; Qwen3-VL 30B for images.',
-    chat: 'qwen3:30b', extraction: 'qwen3:30b-instruct', vision: 'qwen3-vl:30b', numCtx: 49_152, numBatch: 4096, numParallel: 2, extractionMaxTokens: 16_384,
+    chat: 'qwen3:30b',
+    extraction: 'qwen3:30b-instruct',
+    vision: 'qwen3-vl:30b',
+    numCtx: 49_152,
+    numBatch: 4096,
+    numParallel: 2,
+    extractionMaxTokens: 16_384,
   }),
   preset({
-    vramGb: 96, gpuExamples: ['RTX PRO 6000 Blackwell', '2x RTX 6000 Ada', 'Mac Studio with 96 GB unified memory'],
+    vramGb: 96,
+    gpuExamples: ['RTX PRO 6000 Blackwell', '2x RTX 6000 Ada', 'Mac Studio with 96 GB unified memory'],
     summary: 'gpt-oss 120B for chat and extraction with a 48K context; Qwen3-VL 30B for images.',
-    chat: 'gpt-oss:120b', extraction: 'gpt-oss:120b', vision: 'qwen3-vl:30b', numCtx: 49_152, numBatch: 4096, numParallel: 2, extractionMaxTokens: 16_384,
+    chat: 'gpt-oss:120b',
+    extraction: 'gpt-oss:120b',
+    vision: 'qwen3-vl:30b',
+    numCtx: 49_152,
+    numBatch: 4096,
+    numParallel: 2,
+    extractionMaxTokens: 16_384,
   }),
   preset({
-    vramGb: 128, gpuExamples: ['Ryzen AI Max+ 395 with 128 GB', 'DGX Spark', 'Mac Studio with 128 GB unified memory'],
+    vramGb: 128,
+    gpuExamples: ['Ryzen AI Max+ 395 with 128 GB', 'DGX Spark', 'Mac Studio with 128 GB unified memory'],
     summary: 'gpt-oss 120B for chat and extraction with a 64K context; Qwen3-VL 30B for images.',
-    chat: 'gpt-oss:120b', extraction: 'gpt-oss:120b', vision: 'qwen3-vl:30b', numCtx: 65_536, numBatch: 4096, numParallel: 4, extractionMaxTokens: 32_768,
+    chat: 'gpt-oss:120b',
+    extraction: 'gpt-oss:120b',
+    vision: 'qwen3-vl:30b',
+    numCtx: 65_536,
+    numBatch: 4096,
+    numParallel: 4,
+    extractionMaxTokens: 32_768,
   }),
 ];
 
@@ -111,7 +157,9 @@ export function presetSettingsPatch(preset: Preset): Partial<Settings['llm']> {
  */
 export function missingPresetModels(preset: Preset, installed: readonly string[] | null): string[] {
   const { localllm_chat_model, localllm_extraction_model, localllm_vision_model } = preset.localllm_settings;
-  const models = [...new Set([localllm_chat_model, localllm_extraction_model, localllm_vision_model])].filter((model) => model !== null);
+  const models = [...new Set([localllm_chat_model, localllm_extraction_model, localllm_vision_model])].filter(
+    (model) => model !== null,
+  );
   const present = new Set((installed ?? []).map(withTag));
   return models.filter((model) => !present.has(withTag(model)));
 }
@@ -122,10 +170,14 @@ function withTag(model: string): string {
 }
 
 /** What applying a preset leaves to do: the models to pull (see `missingPresetModels`), said in a sentence. */
-export function presetApplyOutcome(preset: Preset, installed: readonly string[] | null): { missing: string[]; message: string } {
+export function presetApplyOutcome(
+  preset: Preset,
+  installed: readonly string[] | null,
+): { missing: string[]; message: string } {
   const missing = missingPresetModels(preset, installed);
   const applied = `Applied preset '${preset.display_name}'`;
-  if (installed === null) return { missing, message: `${applied}, but the local model server could not be reached to check its models` };
+  if (installed === null)
+    return { missing, message: `${applied}, but the local model server could not be reached to check its models` };
   if (missing.length > 0) return { missing, message: `${applied}; pull the missing models: ${missing.join(', ')}` };
   return { missing, message: `${applied}; its models are installed` };
 }

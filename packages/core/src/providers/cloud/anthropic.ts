@@ -8,7 +8,9 @@ import { withoutTrailingSlash } from './http.ts';
 const anthropicVersion = '2023-06-01';
 
 /** Anthropic's Messages API. It has no embeddings. */
-export function createAnthropicChatAdapter(llm: Pick<Settings['llm'], 'anthropic_api_key' | 'anthropic_base_url'>): LlmAdapter {
+export function createAnthropicChatAdapter(
+  llm: Pick<Settings['llm'], 'anthropic_api_key' | 'anthropic_base_url'>,
+): LlmAdapter {
   const baseURL = withoutTrailingSlash(llm.anthropic_base_url);
   const provider = createAnthropic({ baseURL, apiKey: llm.anthropic_api_key || undefined });
   return cloudChatAdapter({

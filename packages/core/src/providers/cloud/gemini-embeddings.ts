@@ -19,7 +19,9 @@ export function createGeminiEmbeddingAdapter(config: HostedEmbeddingConfig): Emb
     catalogue,
     headers: geminiKeyHeaders(config.apiKey, 'embedding.api_key or llm.gemini_api_key'),
     url: `${base}/models/${model}:batchEmbedContents`,
-    body: (texts) => ({ requests: texts.map((text) => ({ model: `models/${model}`, content: { parts: [{ text }] } })) }),
+    body: (texts) => ({
+      requests: texts.map((text) => ({ model: `models/${model}`, content: { parts: [{ text }] } })),
+    }),
     vectorsOf: (answer) => (answer as { embeddings: { values: unknown }[] }).embeddings.map((entry) => entry.values),
   });
 }

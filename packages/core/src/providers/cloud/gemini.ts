@@ -21,7 +21,11 @@ export function createGeminiChatAdapter(llm: Pick<Settings['llm'], 'gemini_api_k
     url: `${baseURL}/models?pageSize=1000`,
     headers: geminiKeyHeaders(llm.gemini_api_key, 'llm.gemini_api_key'),
     // Names come as `models/<id>`; either form may be configured.
-    idsOf: (body) => (body as { models?: { name: string }[] }).models?.flatMap((model) => [model.name, model.name.replace(/^models\//, '')]) ?? [],
+    idsOf: (body) =>
+      (body as { models?: { name: string }[] }).models?.flatMap((model) => [
+        model.name,
+        model.name.replace(/^models\//, ''),
+      ]) ?? [],
     languageModel: (modelId) => provider.chat(modelId),
   });
 }

@@ -54,7 +54,11 @@ export class HostedEmbeddingAdapter implements EmbeddingAdapter {
 
   async embed(texts: string[], signal: AbortSignal): Promise<Float32Array[]> {
     if (this.spec.headers instanceof LlmError) throw this.spec.headers;
-    const answer = await requestJson(this.spec.url, { headers: this.spec.headers, body: this.spec.body(texts), signal });
+    const answer = await requestJson(this.spec.url, {
+      headers: this.spec.headers,
+      body: this.spec.body(texts),
+      signal,
+    });
     const vectors = this.vectorsIn(answer);
     this.knownDimensions ??= vectors[0]?.length ?? null;
     return vectors.map((vector) => Float32Array.from(vector));
@@ -62,7 +66,10 @@ export class HostedEmbeddingAdapter implements EmbeddingAdapter {
 
   async check(): Promise<{ ready: boolean; message: string }> {
     if (this.spec.headers instanceof LlmError) return { ready: false, message: this.spec.headers.message };
-    return { ready: true, message: `${this.provider} embedding model ${this.model} runs at the provider; nothing to download` };
+    return {
+      ready: true,
+      message: `${this.provider} embedding model ${this.model} runs at the provider; nothing to download`,
+    };
   }
 
   /** The answer's vectors, all of one length (the known one, once known): a change would corrupt the index. */
@@ -73,12 +80,18 @@ export class HostedEmbeddingAdapter implements EmbeddingAdapter {
     } catch {
       vectors = null;
     }
-    const valid = Array.isArray(vectors) && vectors.every((vector) => Array.isArray(vector) && vector.every((value) => typeof value === 'number'));
+    const valid =
+      Array.isArray(vectors) &&
+      vectors.every((vector) => Array.isArray(vector) && vector.every((value) => typeof value === 'number'));
     if (!valid) throw new LlmError('bad_request', `${this.provider} answered without embedding vectors`);
     const checked = vectors as number[][];
     const expected = this.knownDimensions ?? checked[0]?.length;
     const wrong = checked.find((vector) => vector.length !== expected);
-    if (wrong) throw new LlmError('bad_request', `${this.provider} returned ${wrong.length}-dimensional vectors, expected ${expected}`);
+    if (wrong)
+      throw new LlmError(
+        'bad_request',
+        `${this.provider} returned ${wrong.length}-dimensional vectors, expected ${expected}`,
+      );
     return checked;
   }
 }

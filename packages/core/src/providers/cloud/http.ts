@@ -1,7 +1,10 @@
 import { kindOfStatus, LlmError } from '../llm/errors.ts';
 
 /** One JSON request to a hosted provider with plain fetch; every failure becomes an `LlmError`. */
-export async function requestJson(url: string, init: { headers: Record<string, string>; body?: unknown; signal: AbortSignal }): Promise<unknown> {
+export async function requestJson(
+  url: string,
+  init: { headers: Record<string, string>; body?: unknown; signal: AbortSignal },
+): Promise<unknown> {
   const { headers, body, signal } = init;
   let response: Response;
   try {
@@ -18,7 +21,9 @@ export async function requestJson(url: string, init: { headers: Record<string, s
   try {
     return await response.json();
   } catch (error) {
-    throw signal.aborted ? cancelled() : new LlmError('unavailable', `unreadable answer from ${url}: ${reasonOf(error)}`);
+    throw signal.aborted
+      ? cancelled()
+      : new LlmError('unavailable', `unreadable answer from ${url}: ${reasonOf(error)}`);
   }
 }
 
@@ -33,7 +38,12 @@ async function errorOf(response: Response): Promise<LlmError> {
   const text = await response.text().catch(() => '');
   const retryAfter = response.headers.get('retry-after');
   const seconds = retryAfter === null ? NaN : Number(retryAfter);
-  return new LlmError(kindOfStatus(response.status), `HTTP ${response.status}: ${providerMessage(text) ?? response.statusText}`, response.status, Number.isFinite(seconds) ? seconds : null);
+  return new LlmError(
+    kindOfStatus(response.status),
+    `HTTP ${response.status}: ${providerMessage(text) ?? response.statusText}`,
+    response.status,
+    Number.isFinite(seconds) ? seconds : null,
+  );
 }
 
 /** OpenAI, Anthropic and Gemini all put the reason in `error.message`. */
@@ -50,6 +60,7 @@ function providerMessage(text: string): string | null {
 /** fetch says only "fetch failed"; the cause names the real problem (ECONNREFUSED, ENOTFOUND, …). */
 function reasonOf(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
-  const cause = error.cause instanceof Error ? ((error.cause as NodeJS.ErrnoException).code ?? error.cause.message) : null;
+  const cause =
+    error.cause instanceof Error ? ((error.cause as NodeJS.ErrnoException).code ?? error.cause.message) : null;
   return cause ? `${error.message} (${cause})` : error.message;
 }

@@ -19,7 +19,11 @@ export async function checkModelsList(list: ModelsList, models: string[], signal
   try {
     listed = new Set(list.idsOf(await requestJson(list.url, { headers: list.headers, signal })));
   } catch (error) {
-    return unverified(error instanceof LlmError ? failureMessage(list.label, error) : `${list.label} answered with something other than a models list`);
+    return unverified(
+      error instanceof LlmError
+        ? failureMessage(list.label, error)
+        : `${list.label} answered with something other than a models list`,
+    );
   }
   const missingModels = models.filter((model) => !listed.has(model));
   const message = missingModels.length

@@ -21,6 +21,8 @@ export function createOpenAiEmbeddingAdapter(config: HostedEmbeddingConfig): Emb
     url: `${base}/embeddings`,
     body: (texts) => ({ model: config.model, input: texts }),
     vectorsOf: (answer) =>
-      [...(answer as { data: { index: number; embedding: unknown }[] }).data].sort((a, b) => a.index - b.index).map((entry) => entry.embedding),
+      [...(answer as { data: { index: number; embedding: unknown }[] }).data]
+        .sort((a, b) => a.index - b.index)
+        .map((entry) => entry.embedding),
   });
 }

@@ -16,8 +16,18 @@ export function isOpenAiCompatible(baseUrl: string): boolean {
 }
 
 /** Bearer auth; optional for compatible servers. */
-export function openAiKeyHeaders(baseUrl: string, key: string | null, setting: string, compatible = isOpenAiCompatible(baseUrl)): Record<string, string> | LlmError {
-  return keyHeaders(key, { provider: 'OpenAI', setting, optional: compatible, headers: (value) => ({ authorization: `Bearer ${value}` }) });
+export function openAiKeyHeaders(
+  baseUrl: string,
+  key: string | null,
+  setting: string,
+  compatible = isOpenAiCompatible(baseUrl),
+): Record<string, string> | LlmError {
+  return keyHeaders(key, {
+    provider: 'OpenAI',
+    setting,
+    optional: compatible,
+    headers: (value) => ({ authorization: `Bearer ${value}` }),
+  });
 }
 
 export interface OpenAiChatOptions {
@@ -30,7 +40,10 @@ export interface OpenAiChatOptions {
  * families (reasoning models take no temperature, a developer message instead of system); a compatible
  * server gets `@ai-sdk/openai-compatible`, which sends requests unchanged and asks for streamed usage.
  */
-export function createOpenAiChatAdapter(llm: Pick<Settings['llm'], 'openai_api_key' | 'openai_base_url'>, options: OpenAiChatOptions = {}): LlmAdapter {
+export function createOpenAiChatAdapter(
+  llm: Pick<Settings['llm'], 'openai_api_key' | 'openai_base_url'>,
+  options: OpenAiChatOptions = {},
+): LlmAdapter {
   const baseURL = withoutTrailingSlash(llm.openai_base_url);
   const apiKey = llm.openai_api_key || undefined;
   const compatible = (options.server ?? (isOpenAiCompatible(baseURL) ? 'compatible' : 'openai')) === 'compatible';

@@ -58,13 +58,24 @@ export class EmbeddingService {
     // One metrics row per call, not per provider batch: indexing embeds in waves of thousands of texts.
     const record = (success: boolean, errorKind?: string) =>
       this.deps.record({
-        provider: adapter.provider, model: adapter.model, operation: 'embedding',
-        inputTokens: prepared.reduce((sum, text) => sum + Math.ceil(text.length / 4), 0), outputTokens: 0,
-        durationMs: performance.now() - started, attempts: batches.length, success, errorKind,
-        database: options.context?.database, sourceId: options.context?.sourceId, chatId: options.context?.chatId, taskId: options.context?.taskId,
+        provider: adapter.provider,
+        model: adapter.model,
+        operation: 'embedding',
+        inputTokens: prepared.reduce((sum, text) => sum + Math.ceil(text.length / 4), 0),
+        outputTokens: 0,
+        durationMs: performance.now() - started,
+        attempts: batches.length,
+        success,
+        errorKind,
+        database: options.context?.database,
+        sourceId: options.context?.sourceId,
+        chatId: options.context?.chatId,
+        taskId: options.context?.taskId,
       });
     try {
-      await Promise.all(Array.from({ length: Math.min(settings.batching.embedding_concurrency, batches.length) }, worker));
+      await Promise.all(
+        Array.from({ length: Math.min(settings.batching.embedding_concurrency, batches.length) }, worker),
+      );
     } catch (error) {
       record(false, (error as { kind?: string }).kind ?? 'unavailable');
       throw error;

@@ -1,4 +1,10 @@
-import type { JSONSchema7, LanguageModelV3, LanguageModelV3Message, LanguageModelV3Prompt, SharedV3ProviderOptions } from '@ai-sdk/provider';
+import type {
+  JSONSchema7,
+  LanguageModelV3,
+  LanguageModelV3Message,
+  LanguageModelV3Prompt,
+  SharedV3ProviderOptions,
+} from '@ai-sdk/provider';
 import { APICallError, type LanguageModel } from 'ai';
 import type { ChatProvider } from '@rhizome/contracts/settings';
 import { kindOfStatus, LlmError } from './errors.ts';
@@ -37,7 +43,12 @@ export class AiSdkChatAdapter implements LlmAdapter {
     try {
       const { stream } = await this.#model(request.model).doStream({
         prompt: toPrompt(request),
-        tools: request.tools?.map((tool) => ({ type: 'function' as const, name: tool.name, description: tool.description, inputSchema: tool.parameters as JSONSchema7 })),
+        tools: request.tools?.map((tool) => ({
+          type: 'function' as const,
+          name: tool.name,
+          description: tool.description,
+          inputSchema: tool.parameters as JSONSchema7,
+        })),
         temperature: request.temperature,
         maxOutputTokens: request.maxTokens,
         abortSignal: request.signal,
@@ -52,13 +63,19 @@ export class AiSdkChatAdapter implements LlmAdapter {
             if (part.delta) yield { type: 'reasoning', delta: part.delta };
             break;
           case 'tool-call':
-            yield { type: 'tool_call', call: { id: part.toolCallId, name: part.toolName, arguments: parseArguments(part.input) } };
+            yield {
+              type: 'tool_call',
+              call: { id: part.toolCallId, name: part.toolName, arguments: parseArguments(part.input) },
+            };
             break;
           case 'finish':
             yield {
               type: 'finish',
               finishReason: finishReasonOf(part.finishReason.unified),
-              usage: { inputTokens: part.usage.inputTokens.total ?? 0, outputTokens: part.usage.outputTokens.total ?? 0 },
+              usage: {
+                inputTokens: part.usage.inputTokens.total ?? 0,
+                outputTokens: part.usage.outputTokens.total ?? 0,
+              },
               model: request.model,
             };
             break;
@@ -75,7 +92,8 @@ export class AiSdkChatAdapter implements LlmAdapter {
 
   #model(modelId: string): LanguageModelV3 {
     const model = this.options.languageModel(modelId);
-    if (typeof model === 'string' || model.specificationVersion !== 'v3') throw new LlmError('bad_request', `model '${modelId}' does not implement the AI SDK v3 model interface`);
+    if (typeof model === 'string' || model.specificationVersion !== 'v3')
+      throw new LlmError('bad_request', `model '${modelId}' does not implement the AI SDK v3 model interface`);
     return model;
   }
 }
@@ -95,7 +113,11 @@ function toPromptMessage(message: ChatMessage): LanguageModelV3Message {
       return {
         role: 'user',
         content: [
-          ...(message.images ?? []).map((image) => ({ type: 'file' as const, mediaType: image.mediaType, data: Buffer.from(image.data.buffer, image.data.byteOffset, image.data.byteLength).toString('base64') })),
+          ...(message.images ?? []).map((image) => ({
+            type: 'file' as const,
+            mediaType: image.mediaType,
+            data: Buffer.from(image.data.buffer, image.data.byteOffset, image.data.byteLength).toString('base64'),
+          })),
           { type: 'text', text: message.content },
         ],
       };
@@ -104,11 +126,26 @@ function toPromptMessage(message: ChatMessage): LanguageModelV3Message {
         role: 'assistant',
         content: [
           ...(message.content ? [{ type: 'text' as const, text: message.content }] : []),
-          ...(message.toolCalls ?? []).map((call) => ({ type: 'tool-call' as const, toolCallId: call.id, toolName: call.name, input: call.arguments })),
+          ...(message.toolCalls ?? []).map((call) => ({
+            type: 'tool-call' as const,
+            toolCallId: call.id,
+            toolName: call.name,
+            input: call.arguments,
+          })),
         ],
       };
     case 'tool':
-      return { role: 'tool', content: [{ type: 'tool-result', toolCallId: message.toolCallId, toolName: message.toolName, output: { type: 'text', value: message.content } }] };
+      return {
+        role: 'tool',
+        content: [
+          {
+            type: 'tool-result',
+            toolCallId: message.toolCallId,
+            toolName: message.toolName,
+            output: { type: 'text', value: message.content },
+          },
+        ],
+      };
   }
 }
 
@@ -116,7 +153,9 @@ function toPromptMessage(message: ChatMessage): LanguageModelV3Message {
 function parseArguments(input: string): Record<string, unknown> {
   try {
     const parsed: unknown = JSON.parse(input || '{}');
-    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : { value: parsed };
+    return parsed && typeof parsed === 'object' && !Array.isArray(parsed)
+      ? (parsed as Record<string, unknown>)
+      : { value: parsed };
   } catch {
     return { raw: input };
   }
@@ -143,10 +182,16 @@ export function toLlmError(error: unknown, signal?: AbortSignal): LlmError {
   if (APICallError.isInstance(error)) {
     const status = error.statusCode ?? null;
     const retryAfter = Number(error.responseHeaders?.['retry-after']);
-    return new LlmError(status === null ? 'unavailable' : kindOfStatus(status), error.message, status, Number.isFinite(retryAfter) ? retryAfter : null);
+    return new LlmError(
+      status === null ? 'unavailable' : kindOfStatus(status),
+      error.message,
+      status,
+      Number.isFinite(retryAfter) ? retryAfter : null,
+    );
   }
   const message = describeError(error);
   // fetch reports refused connections, resets and DNS failures as TypeError('fetch failed').
-  if (error instanceof TypeError || /ECONNREFUSED|ECONNRESET|ETIMEDOUT|socket|network/i.test(message)) return new LlmError('unavailable', message);
+  if (error instanceof TypeError || /ECONNREFUSED|ECONNRESET|ETIMEDOUT|socket|network/i.test(message))
+    return new LlmError('unavailable', message);
   return new LlmError('bad_request', message);
 }

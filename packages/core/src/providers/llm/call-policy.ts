@@ -28,7 +28,12 @@ export async function* streamWithPolicy(
   onDone: (outcome: CallOutcome) => void = () => {},
 ): AsyncIterable<ChatStreamEvent> {
   const deadline = AbortSignal.timeout(policy.timeoutMs);
-  const outcome: CallOutcome = { attempts: 0, usage: { inputTokens: 0, outputTokens: 0 }, model: request.model, error: null };
+  const outcome: CallOutcome = {
+    attempts: 0,
+    usage: { inputTokens: 0, outputTokens: 0 },
+    model: request.model,
+    error: null,
+  };
   let yielded = false;
   try {
     for (;;) {
@@ -53,8 +58,15 @@ export async function* streamWithPolicy(
         const error = classify(raw, { caller: request.signal, deadline, attempt: attempt.signal });
         const retry = error.transient && !yielded && outcome.attempts <= policy.maxRetries && !deadline.aborted;
         if (!retry) throw error;
-        await sleep(retryDelay(outcome.attempts, error, policy), AbortSignal.any([deadline, ...(request.signal ? [request.signal] : [])])).catch(() => {
-          throw classify(new LlmError('cancelled', 'cancelled while waiting to retry'), { caller: request.signal, deadline, attempt: attempt.signal });
+        await sleep(
+          retryDelay(outcome.attempts, error, policy),
+          AbortSignal.any([deadline, ...(request.signal ? [request.signal] : [])]),
+        ).catch(() => {
+          throw classify(new LlmError('cancelled', 'cancelled while waiting to retry'), {
+            caller: request.signal,
+            deadline,
+            attempt: attempt.signal,
+          });
         });
       } finally {
         idle.stop();
@@ -69,7 +81,12 @@ export async function* streamWithPolicy(
 }
 
 /** Runs a call to the end and gathers its text, tool calls and usage. */
-export async function completeWithPolicy(adapter: LlmAdapter, request: PolicyRequest, policy: CallPolicy, onDone?: (outcome: CallOutcome) => void): Promise<ChatResult> {
+export async function completeWithPolicy(
+  adapter: LlmAdapter,
+  request: PolicyRequest,
+  policy: CallPolicy,
+  onDone?: (outcome: CallOutcome) => void,
+): Promise<ChatResult> {
   const started = performance.now();
   const result: ChatResult = {
     text: '',
@@ -97,7 +114,10 @@ export async function completeWithPolicy(adapter: LlmAdapter, request: PolicyReq
 const idleTimeout = new LlmError('timeout', 'the provider stopped sending');
 
 /** Names the real reason when an abort surfaced as some other error. */
-function classify(raw: unknown, signals: { caller?: AbortSignal; deadline: AbortSignal; attempt: AbortSignal }): LlmError {
+function classify(
+  raw: unknown,
+  signals: { caller?: AbortSignal; deadline: AbortSignal; attempt: AbortSignal },
+): LlmError {
   if (signals.caller?.aborted) return new LlmError('cancelled', 'the call was cancelled');
   if (signals.deadline.aborted) return new LlmError('timeout', 'the call took longer than its time limit');
   if (signals.attempt.aborted) return idleTimeout;
@@ -107,7 +127,10 @@ function classify(raw: unknown, signals: { caller?: AbortSignal; deadline: Abort
 class IdleTimer {
   private timer: NodeJS.Timeout;
 
-  constructor(private readonly ms: number, private readonly onIdle: () => void) {
+  constructor(
+    private readonly ms: number,
+    private readonly onIdle: () => void,
+  ) {
     this.timer = setTimeout(onIdle, ms);
   }
 

@@ -4,7 +4,8 @@ import { RateLimited, Unavailable } from '@rhizome/contracts/errors';
  * Why a model call failed. `rate_limited`, `unavailable` and `timeout` are transient and retried;
  * the rest are permanent for that request.
  */
-export type LlmErrorKind = 'rate_limited' | 'unavailable' | 'timeout' | 'auth' | 'bad_request' | 'model_missing' | 'cancelled';
+export type LlmErrorKind =
+  'rate_limited' | 'unavailable' | 'timeout' | 'auth' | 'bad_request' | 'model_missing' | 'cancelled';
 
 const transientKinds: ReadonlySet<LlmErrorKind> = new Set(['rate_limited', 'unavailable', 'timeout']);
 
@@ -45,6 +46,7 @@ export function kindOfStatus(status: number): LlmErrorKind {
 
 /** A provider's rate limit (429 on the wire), or the provider unavailable (503). */
 export function llmFailure(error: LlmError): RateLimited | Unavailable {
-  if (error.kind === 'rate_limited') return new RateLimited(`language-model provider rate limit exceeded: ${error.message}`);
+  if (error.kind === 'rate_limited')
+    return new RateLimited(`language-model provider rate limit exceeded: ${error.message}`);
   return new Unavailable(`language-model provider unavailable: ${error.message}`);
 }

@@ -70,7 +70,7 @@ function formatConfidence(value: number): string {
 export function formatSentenceRefs(refs: readonly number[]): string {
   const sorted = [...new Set(refs)].filter((n) => Number.isInteger(n) && n > 0).sort((a, b) => a - b);
   const parts: string[] = [];
-  for (let i = 0; i < sorted.length; ) {
+  for (let i = 0; i < sorted.length;) {
     let j = i;
     while (j + 1 < sorted.length && sorted[j + 1] === sorted[j] + 1) j++;
     parts.push(j > i ? `S${sorted[i]}-S${sorted[j]}` : `S${sorted[i]}`);
@@ -81,7 +81,15 @@ export function formatSentenceRefs(refs: readonly number[]): string {
 
 export function formatEntityLine(entity: Omit<EntityRecord, 'kind'>): string {
   const aliases = entity.aliases.map((alias) => cleanField(alias).replace(/;/g, ',')).filter(Boolean);
-  return ['E', cleanField(entity.name), cleanField(entity.type), aliases.join(';'), formatConfidence(entity.confidence), formatSentenceRefs(entity.sentenceRefs), cleanField(entity.description)].join('|');
+  return [
+    'E',
+    cleanField(entity.name),
+    cleanField(entity.type),
+    aliases.join(';'),
+    formatConfidence(entity.confidence),
+    formatSentenceRefs(entity.sentenceRefs),
+    cleanField(entity.description),
+  ].join('|');
 }
 
 export function formatPropertyLine(property: Omit<PropertyRecord, 'kind'>): string {
@@ -114,7 +122,11 @@ export function formatRecord(record: ExtractionRecord): string {
  * gives an empty list.
  */
 export function parseSentenceRefs(text: string): number[] {
-  const body = text.trim().replace(/^[[(]|[\])]$/g, '').replace(/\s*[-–—]\s*/g, '-').trim();
+  const body = text
+    .trim()
+    .replace(/^[[(]|[\])]$/g, '')
+    .replace(/\s*[-–—]\s*/g, '-')
+    .trim();
   if (body === '') return [];
   const refs = new Set<number>();
   for (const part of body.split(/(?:[\s,;]|\band\b)+/i).filter(Boolean)) {
@@ -163,7 +175,10 @@ function unwrap(raw: string): string {
 }
 
 function field(value: string | undefined): string {
-  return (value ?? '').trim().replace(/^`+|`+$/g, '').trim();
+  return (value ?? '')
+    .trim()
+    .replace(/^`+|`+$/g, '')
+    .trim();
 }
 
 function isPlaceholder(value: string): boolean {
@@ -172,7 +187,14 @@ function isPlaceholder(value: string): boolean {
 
 function parseAliases(text: string): string[] {
   if (isPlaceholder(text)) return [];
-  return [...new Set(text.split(';').map(field).filter((alias) => !isPlaceholder(alias)))];
+  return [
+    ...new Set(
+      text
+        .split(';')
+        .map(field)
+        .filter((alias) => !isPlaceholder(alias)),
+    ),
+  ];
 }
 
 /**
@@ -196,13 +218,26 @@ function parseEntity(line: string, fields: string[]): ParsedLine {
   const name = field(fields[1]);
   const type = field(fields[2]);
   if (!name || !type) return reject(line, 'missing_field', 'an E line needs a name and a type');
-  if (name.toLowerCase() === 'name' && type.toLowerCase() === 'type') return reject(line, 'template_echo', 'the line repeats the format description');
+  if (name.toLowerCase() === 'name' && type.toLowerCase() === 'type')
+    return reject(line, 'template_echo', 'the line repeats the format description');
   // The aliases field may be missing altogether: then the confidence (or sent_ref) sits in its place.
   const third = fields[3] ?? '';
   const aliasesOmitted = parseConfidence(field(third)) !== null || parseSentenceRefs(field(third)).length > 0;
   const aliases = aliasesOmitted ? [] : parseAliases(third);
   const tail = parseTail(fields.slice(aliasesOmitted ? 3 : 4));
-  return { ok: true, line, record: { kind: 'entity', name, type, aliases, confidence: tail.confidence, sentenceRefs: tail.sentenceRefs, description: tail.text } };
+  return {
+    ok: true,
+    line,
+    record: {
+      kind: 'entity',
+      name,
+      type,
+      aliases,
+      confidence: tail.confidence,
+      sentenceRefs: tail.sentenceRefs,
+      description: tail.text,
+    },
+  };
 }
 
 function parseProperty(line: string, fields: string[]): ParsedLine {
@@ -217,12 +252,25 @@ function parseProperty(line: string, fields: string[]): ParsedLine {
 function parseRelationship(line: string, fields: string[]): ParsedLine {
   const sourceIndex = parseIndex(fields[1] ?? '');
   const targetIndex = parseIndex(fields[2] ?? '');
-  if (sourceIndex === null || targetIndex === null) return reject(line, 'bad_index', `indices "${field(fields[1])}", "${field(fields[2])}" are not numbers`);
+  if (sourceIndex === null || targetIndex === null)
+    return reject(line, 'bad_index', `indices "${field(fields[1])}", "${field(fields[2])}" are not numbers`);
   if (sourceIndex === targetIndex) return reject(line, 'self_link', `entity ${sourceIndex} is linked to itself`);
   const type = field(fields[3]);
   if (!type) return reject(line, 'missing_field', 'an R line needs a type');
   const tail = parseTail(fields.slice(4));
-  return { ok: true, line, record: { kind: 'relationship', sourceIndex, targetIndex, type, confidence: tail.confidence, sentenceRefs: tail.sentenceRefs, justification: tail.text } };
+  return {
+    ok: true,
+    line,
+    record: {
+      kind: 'relationship',
+      sourceIndex,
+      targetIndex,
+      type,
+      confidence: tail.confidence,
+      sentenceRefs: tail.sentenceRefs,
+      justification: tail.text,
+    },
+  };
 }
 
 /**
@@ -235,7 +283,8 @@ export function parseLine(raw: string): ParsedLine | null {
   const line = unwrap(trimmed);
   const fields = line.split('|');
   const tag = fields[0].trim().toUpperCase();
-  if (fields.length < 2 || !['E', 'P', 'R'].includes(tag)) return reject(trimmed, 'not_a_record', 'the line does not start with E|, P| or R|');
+  if (fields.length < 2 || !['E', 'P', 'R'].includes(tag))
+    return reject(trimmed, 'not_a_record', 'the line does not start with E|, P| or R|');
   if (tag === 'E') return parseEntity(trimmed, fields);
   if (tag === 'P') return parseProperty(trimmed, fields);
   return parseRelationship(trimmed, fields);

@@ -16,7 +16,8 @@ export function modelFor(llm: Settings['llm'], operation: LlmOperation): string 
     case 'localllm':
       if (operation === 'extraction') return llm.localllm_extraction_model;
       if (operation === 'vision') {
-        if (!llm.localllm_vision_model) throw new LlmError('bad_request', 'vision is off: set llm.localllm_vision_model');
+        if (!llm.localllm_vision_model)
+          throw new LlmError('bad_request', 'vision is off: set llm.localllm_vision_model');
         return llm.localllm_vision_model;
       }
       return llm.localllm_chat_model;
@@ -29,9 +30,19 @@ export function configuredModels(llm: Settings['llm']): { chat: string; extracti
   return { chat: modelFor(llm, 'chat'), extraction: modelFor(llm, 'extraction'), vision };
 }
 
-export function samplingFor(llm: Settings['llm'], operation: LlmOperation): { temperature: number; maxTokens: number; thinking: boolean } {
-  if (operation === 'extraction') return { temperature: llm.extraction_temperature, maxTokens: llm.extraction_max_tokens, thinking: llm.thinking_for_extraction };
-  if (operation === 'vision') return { temperature: llm.ai_temperature, maxTokens: llm.vision_max_tokens, thinking: false };
-  if (operation === 'tool') return { temperature: llm.ai_temperature, maxTokens: llm.ai_max_tokens, thinking: llm.thinking_for_tools };
+export function samplingFor(
+  llm: Settings['llm'],
+  operation: LlmOperation,
+): { temperature: number; maxTokens: number; thinking: boolean } {
+  if (operation === 'extraction')
+    return {
+      temperature: llm.extraction_temperature,
+      maxTokens: llm.extraction_max_tokens,
+      thinking: llm.thinking_for_extraction,
+    };
+  if (operation === 'vision')
+    return { temperature: llm.ai_temperature, maxTokens: llm.vision_max_tokens, thinking: false };
+  if (operation === 'tool')
+    return { temperature: llm.ai_temperature, maxTokens: llm.ai_max_tokens, thinking: llm.thinking_for_tools };
   return { temperature: llm.ai_temperature, maxTokens: llm.ai_max_tokens, thinking: llm.thinking_for_chat };
 }

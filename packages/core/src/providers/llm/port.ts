@@ -40,7 +40,12 @@ export interface ToolDefinition {
  */
 export type ExtractionTask =
   | { pass: 'entities'; sentences: string[]; nodeTypes: string[] }
-  | { pass: 'relationships'; sentences: string[]; entities: { name: string; type: string; aliases?: string[] }[]; edgeTypes: string[] };
+  | {
+      pass: 'relationships';
+      sentences: string[];
+      entities: { name: string; type: string; aliases?: string[] }[];
+      edgeTypes: string[];
+    };
 
 /** A retrieved passage offered to a chat answer; the builtin provider answers extractively from these. */
 export interface RetrievedPassage {
@@ -102,7 +107,10 @@ export type ChatStreamEvent =
   | { type: 'finish'; finishReason: FinishReason; usage: TokenUsage; model: string; instanceId?: string };
 
 /** A request after the service resolved model, limits and signal; what an adapter receives. */
-export interface AdapterRequest extends Omit<ChatRequest, 'model' | 'signal' | 'timeoutMs' | 'temperature' | 'maxTokens'> {
+export interface AdapterRequest extends Omit<
+  ChatRequest,
+  'model' | 'signal' | 'timeoutMs' | 'temperature' | 'maxTokens'
+> {
   model: string;
   temperature: number;
   maxTokens: number;

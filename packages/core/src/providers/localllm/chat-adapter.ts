@@ -28,7 +28,14 @@ export function createLocalLlmChatAdapter(pool: LocalLlmPool, llm: LlmSettings):
         check,
         // The provider sends top-level temperature/max_output_tokens, which Ollama ignores; `options` is what it reads.
         providerOptions: (request) => ({
-          ollama: { think: request.thinking === true, options: { num_ctx: llm.localllm_num_ctx, temperature: request.temperature, num_predict: request.maxTokens } },
+          ollama: {
+            think: request.thinking === true,
+            options: {
+              num_ctx: llm.localllm_num_ctx,
+              temperature: request.temperature,
+              num_predict: request.maxTokens,
+            },
+          },
         }),
       });
       adapters.set(baseUrl, adapter);
@@ -62,7 +69,10 @@ export function createLocalLlmChatAdapter(pool: LocalLlmPool, llm: LlmSettings):
   return { provider: 'localllm', stream, check };
 }
 
-async function* withInstance(events: AsyncIterable<ChatStreamEvent>, instanceId: string): AsyncIterable<ChatStreamEvent> {
+async function* withInstance(
+  events: AsyncIterable<ChatStreamEvent>,
+  instanceId: string,
+): AsyncIterable<ChatStreamEvent> {
   for await (const event of events) yield event.type === 'finish' ? { ...event, instanceId } : event;
 }
 
@@ -72,7 +82,9 @@ function refusesThinking(error: unknown): boolean {
 
 /** The AI SDK reports every abort as a cancellation; the pool must know when a time limit ran out. */
 function asTimeout(error: LlmError, signal: AbortSignal): LlmError {
-  return error.kind === 'cancelled' && signal.aborted && isTimeout(signal.reason) ? new LlmError('timeout', error.message) : error;
+  return error.kind === 'cancelled' && signal.aborted && isTimeout(signal.reason)
+    ? new LlmError('timeout', error.message)
+    : error;
 }
 
 /**
@@ -89,7 +101,11 @@ function ollamaFetch(numBatch: number): typeof fetch {
     const message = ollamaError(text);
     const headers = new Headers(response.headers);
     headers.delete('content-length');
-    return new Response(message === null ? text : JSON.stringify({ error: { message } }), { status: response.status, statusText: response.statusText, headers });
+    return new Response(message === null ? text : JSON.stringify({ error: { message } }), {
+      status: response.status,
+      statusText: response.statusText,
+      headers,
+    });
   };
 }
 
@@ -104,13 +120,23 @@ async function checkModels(pool: LocalLlmPool, models: string[], signal: AbortSi
   const answering = probes.filter((probe) => probe.healthy);
   if (!answering.length) {
     const reasons = probes.map((probe) => `${probe.name || probe.id}: ${probe.error ?? 'no answer'}`).join('; ');
-    return { verified: false, missingModels: [], message: probes.length ? `no local model server answers (${reasons})` : 'no local model server is enabled' };
+    return {
+      verified: false,
+      missingModels: [],
+      message: probes.length ? `no local model server answers (${reasons})` : 'no local model server is enabled',
+    };
   }
   const gaps = answering.flatMap((probe) => {
     const missing = [...new Set(models)].filter((model) => probe.models !== null && !hasModel(probe.models, model));
     return missing.length ? [`${probe.name || probe.id} lacks ${missing.join(', ')}`] : [];
   });
-  const missingModels = [...new Set(models)].filter((model) => answering.some((probe) => probe.models !== null && !hasModel(probe.models, model)));
+  const missingModels = [...new Set(models)].filter((model) =>
+    answering.some((probe) => probe.models !== null && !hasModel(probe.models, model)),
+  );
   const answered = `${answering.length} of ${probes.length} local model servers answer`;
-  return { verified: true, missingModels, message: gaps.length ? `${answered}; ${gaps.join('; ')} (pull with "ollama pull <model>")` : answered };
+  return {
+    verified: true,
+    missingModels,
+    message: gaps.length ? `${answered}; ${gaps.join('; ')} (pull with "ollama pull <model>")` : answered,
+  };
 }

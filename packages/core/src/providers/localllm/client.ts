@@ -56,7 +56,12 @@ export class OllamaClient {
     return body.embeddings as number[][];
   }
 
-  private async request(method: 'GET' | 'POST', path: string, payload: unknown, signal: AbortSignal): Promise<Record<string, unknown>> {
+  private async request(
+    method: 'GET' | 'POST',
+    path: string,
+    payload: unknown,
+    signal: AbortSignal,
+  ): Promise<Record<string, unknown>> {
     const url = `${this.baseUrl}/api${path}`;
     let response: Response;
     let text: string;
@@ -64,7 +69,9 @@ export class OllamaClient {
       response = await fetch(url, {
         method,
         signal,
-        ...(payload === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) }),
+        ...(payload === undefined
+          ? {}
+          : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) }),
       });
       text = await response.text();
     } catch (error) {
@@ -74,7 +81,12 @@ export class OllamaClient {
     if (!response.ok) {
       const retryAfter = Number(response.headers.get('retry-after'));
       const reason = ollamaError(text) ?? (text.trim().slice(0, 200) || response.statusText);
-      throw new LlmError(kindOfStatus(status), `${url} answered ${status}: ${reason}`, status, Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : null);
+      throw new LlmError(
+        kindOfStatus(status),
+        `${url} answered ${status}: ${reason}`,
+        status,
+        Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : null,
+      );
     }
     try {
       const body: unknown = JSON.parse(text);
@@ -103,7 +115,10 @@ function invalidResponse(url: string, status: number): LlmError {
 
 function noAnswer(url: string, error: unknown, signal: AbortSignal): LlmError {
   const failure = signal.aborted
-    ? new LlmError(isTimeout(signal.reason) ? 'timeout' : 'cancelled', `${url}: ${isTimeout(signal.reason) ? 'no answer in time' : 'cancelled'}`)
+    ? new LlmError(
+        isTimeout(signal.reason) ? 'timeout' : 'cancelled',
+        `${url}: ${isTimeout(signal.reason) ? 'no answer in time' : 'cancelled'}`,
+      )
     : new LlmError('unavailable', `${url}: ${networkMessage(error)}`);
   failure.cause = error;
   return failure;
@@ -122,7 +137,10 @@ function withTag(name: string): string {
 
 /** Whether an abort reason means a time limit ran out (AbortSignal.timeout or a policy's idle limit). */
 export function isTimeout(reason: unknown): boolean {
-  return (reason instanceof DOMException && reason.name === 'TimeoutError') || (reason instanceof LlmError && reason.kind === 'timeout');
+  return (
+    (reason instanceof DOMException && reason.name === 'TimeoutError') ||
+    (reason instanceof LlmError && reason.kind === 'timeout')
+  );
 }
 
 function networkMessage(error: unknown): string {
@@ -144,8 +162,15 @@ export interface VerifyResult {
 
 /** Checks that `url` (an instance base URL, without `/api`) is an answering Ollama server and lists its models. */
 export async function verifyServer(url: string, timeoutMs: number): Promise<VerifyResult> {
-  const failed = (error_type: string, message: string, response_time_ms: number | null): VerifyResult =>
-    ({ success: false, message, version: null, models: null, model_count: null, response_time_ms, error_type });
+  const failed = (error_type: string, message: string, response_time_ms: number | null): VerifyResult => ({
+    success: false,
+    message,
+    version: null,
+    models: null,
+    model_count: null,
+    response_time_ms,
+    error_type,
+  });
   if (!isHttpUrl(url)) return failed('invalid_url', `"${url}" is not an http:// or https:// URL`, null);
   const client = new OllamaClient(url);
   const signal = AbortSignal.timeout(timeoutMs);
@@ -154,7 +179,15 @@ export async function verifyServer(url: string, timeoutMs: number): Promise<Veri
     const version = await client.version(signal);
     const response_time_ms = Math.round(performance.now() - started);
     const models = (await client.tags(signal)).map((model) => model.name);
-    return { success: true, message: `Ollama ${version} answers with ${models.length} model(s)`, version, models, model_count: models.length, response_time_ms, error_type: null };
+    return {
+      success: true,
+      message: `Ollama ${version} answers with ${models.length} model(s)`,
+      version,
+      models,
+      model_count: models.length,
+      response_time_ms,
+      error_type: null,
+    };
   } catch (error) {
     const type = verifyErrorType(error);
     return failed(type, verifyMessage(type, client.baseUrl, timeoutMs, error), Math.round(performance.now() - started));
@@ -174,7 +207,8 @@ function verifyErrorType(error: unknown): string {
   if (!(error instanceof LlmError)) return 'network';
   if (error.kind === 'timeout') return 'timeout';
   // Every Ollama answers /api/version; a 404 there, or a 2xx that is not its JSON, is some other server.
-  if (error.status !== null) return error.status === 404 || error.status < 300 ? 'invalid_response' : `http_${error.status}`;
+  if (error.status !== null)
+    return error.status === 404 || error.status < 300 ? 'invalid_response' : `http_${error.status}`;
   switch (networkCode(error.cause)) {
     case 'ECONNREFUSED':
       return 'connection_refused';

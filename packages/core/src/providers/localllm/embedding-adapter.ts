@@ -14,7 +14,10 @@ export interface LocalLlmEmbeddingOptions {
  * Embeddings from a local Ollama server via `/api/embed`. The adapter never pulls weights, whatever
  * `allow_model_download` says: a missing model makes `check()` not ready and names the model.
  */
-export function createLocalLlmEmbeddingAdapter(pool: LocalLlmPool, options: LocalLlmEmbeddingOptions): EmbeddingAdapter {
+export function createLocalLlmEmbeddingAdapter(
+  pool: LocalLlmPool,
+  options: LocalLlmEmbeddingOptions,
+): EmbeddingAdapter {
   let dimensions: number | null = null;
 
   return {
@@ -47,7 +50,10 @@ export function createLocalLlmEmbeddingAdapter(pool: LocalLlmPool, options: Loca
       const lacking = candidates.filter((probe) => probe.models === null || !hasModel(probe.models, options.model));
       if (lacking.length) {
         const where = lacking.map((probe) => probe.name || probe.id).join(', ');
-        return { ready: false, message: `embedding model "${options.model}" is not installed on ${where}; run "ollama pull ${options.model}" there (the service never downloads models)` };
+        return {
+          ready: false,
+          message: `embedding model "${options.model}" is not installed on ${where}; run "ollama pull ${options.model}" there (the service never downloads models)`,
+        };
       }
       return { ready: true, message: `embedding model "${options.model}" is available` };
     },

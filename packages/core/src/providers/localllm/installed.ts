@@ -11,11 +11,17 @@ import { OllamaClient, type OllamaModel } from './client.ts';
 export async function installedModels(settings: Settings): Promise<(OllamaModel & { instance_id: string })[]> {
   const instances = settings.llm.localllm_instances.filter((instance) => instance.enabled);
   const signal = AbortSignal.timeout(settings.timeouts.localllm_verify_timeout * 1000);
-  const answers = await Promise.allSettled(instances.map((instance) => new OllamaClient(instance.base_url).tags(signal)));
+  const answers = await Promise.allSettled(
+    instances.map((instance) => new OllamaClient(instance.base_url).tags(signal)),
+  );
   const failures = answers.flatMap((answer) => (answer.status === 'rejected' ? [answer.reason as unknown] : []));
   if (instances.length && failures.length === instances.length) {
     const first = failures[0];
-    throw first instanceof LlmError ? llmFailure(first) : new Unavailable(`no local model server answers (${instances.map((instance) => instance.base_url).join(', ')})`);
+    throw first instanceof LlmError
+      ? llmFailure(first)
+      : new Unavailable(`no local model server answers (${instances.map((instance) => instance.base_url).join(', ')})`);
   }
-  return answers.flatMap((answer, index) => (answer.status === 'fulfilled' ? answer.value.map((model) => ({ ...model, instance_id: instances[index].id })) : []));
+  return answers.flatMap((answer, index) =>
+    answer.status === 'fulfilled' ? answer.value.map((model) => ({ ...model, instance_id: instances[index].id })) : [],
+  );
 }

@@ -83,7 +83,16 @@ export class LocalLlmPool {
           kept.instance = { id, name, base_url };
           return kept;
         }
-        return { instance: { id, name, base_url }, client: new OllamaClient(base_url), healthy: true, inFlight: 0, lastCheck: 0, probing: false, error: null, observed: false };
+        return {
+          instance: { id, name, base_url },
+          client: new OllamaClient(base_url),
+          healthy: true,
+          inFlight: 0,
+          lastCheck: 0,
+          probing: false,
+          error: null,
+          observed: false,
+        };
       });
     this.strategy = strategy;
     this.cursor = 0;
@@ -101,7 +110,9 @@ export class LocalLlmPool {
     const preferred = preferredId === undefined ? undefined : healthy.find((slot) => slot.instance.id === preferredId);
     if (preferred) return preferred.instance;
     if (!healthy.length) {
-      const detail = this.slots.length ? this.slots.map((slot) => `${slot.instance.name || slot.instance.id}: ${slot.error ?? 'unhealthy'}`).join('; ') : 'none is enabled';
+      const detail = this.slots.length
+        ? this.slots.map((slot) => `${slot.instance.name || slot.instance.id}: ${slot.error ?? 'unhealthy'}`).join('; ')
+        : 'none is enabled';
       throw new LlmError('unavailable', `no healthy local model server (${detail})`);
     }
     switch (this.strategy) {
@@ -110,7 +121,9 @@ export class LocalLlmPool {
       case 'least_busy':
         return healthy.reduce((best, slot) => (slot.inFlight < best.inFlight ? slot : best)).instance;
       case 'round_robin': {
-        const slot = [...this.slots.slice(this.cursor), ...this.slots.slice(0, this.cursor)].find((candidate) => candidate.healthy)!;
+        const slot = [...this.slots.slice(this.cursor), ...this.slots.slice(0, this.cursor)].find(
+          (candidate) => candidate.healthy,
+        )!;
         this.cursor = (this.slots.indexOf(slot) + 1) % this.slots.length;
         return slot.instance;
       }
@@ -155,7 +168,12 @@ export class LocalLlmPool {
           slot.client.version(limit).then((value) => ({ value, latency: Math.round(performance.now() - started) })),
           slot.client.tags(limit),
         ]);
-        const error = version.status === 'rejected' ? messageOf(version.reason) : tags.status === 'rejected' ? messageOf(tags.reason) : null;
+        const error =
+          version.status === 'rejected'
+            ? messageOf(version.reason)
+            : tags.status === 'rejected'
+              ? messageOf(tags.reason)
+              : null;
         // A probe cut short by the caller says nothing about the server.
         if (!signal.aborted) {
           slot.lastCheck = Date.now();

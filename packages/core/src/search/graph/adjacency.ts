@@ -73,7 +73,13 @@ class IntColumn {
  * row sorted by neighbour (the adjacency is symmetric, so the transpose holds the same slots, with the
  * direction flipped as seen from the other end).
  */
-export function buildAdjacencyGraph(nodeCount: number, sources: Int32Array, targets: Int32Array, labels: Int32Array, count = sources.length): AdjacencyGraph {
+export function buildAdjacencyGraph(
+  nodeCount: number,
+  sources: Int32Array,
+  targets: Int32Array,
+  labels: Int32Array,
+  count = sources.length,
+): AdjacencyGraph {
   const offsets = new Int32Array(nodeCount + 1);
   for (let e = 0; e < count; e++) {
     offsets[sources[e] + 1]++;
@@ -155,7 +161,8 @@ export async function loadAdjacency(db: Db, structureVersion: number): Promise<G
   const nodeCount = ids.length;
   const graph = buildAdjacencyGraph(nodeCount, from.data, to.data, label.data, from.length);
   const nodeTemplates = nodeTemplateColumn.data.slice(0, nodeCount);
-  const typed = graph.offsets.byteLength + graph.neighbors.byteLength + graph.codes.byteLength + nodeTemplates.byteLength;
+  const typed =
+    graph.offsets.byteLength + graph.neighbors.byteLength + graph.codes.byteLength + nodeTemplates.byteLength;
   // Id strings (header + one byte a character) and a map entry each: an estimate, not a measurement.
   const strings = ids.reduce((sum, id) => sum + 2 * (id.length + 24) + 40, 0);
   return {

@@ -33,7 +33,14 @@ import { passageMask, scopeMask } from './scope.ts';
 import { entitySeeds, passageSeeds, relative } from './seeds.ts';
 import { collectTriples, hydrateTriples } from './triples.ts';
 
-export { graphAdjacency, loadAdjacency, buildAdjacencyGraph, forgetAdjacency, labelOf, isOutgoing } from './adjacency.ts';
+export {
+  graphAdjacency,
+  loadAdjacency,
+  buildAdjacencyGraph,
+  forgetAdjacency,
+  labelOf,
+  isOutgoing,
+} from './adjacency.ts';
 export type { GraphAdjacency, AdjacencyGraph } from './adjacency.ts';
 export { readGraphVersion, type GraphVersion } from '../read-model/graph-rows.ts';
 export { personalizedPageRank, seedRegion, topNodes } from './ppr.ts';
@@ -68,7 +75,12 @@ export interface GraphSearchOptions {
   vectorPassages?: 'always' | 'unless-builtin';
 }
 
-export type GraphSearchMode = (context: SearchContext, query: string, scope: SearchScope, limit: number) => Promise<ModeResult>;
+export type GraphSearchMode = (
+  context: SearchContext,
+  query: string,
+  scope: SearchScope,
+  limit: number,
+) => Promise<ModeResult>;
 
 export const noSeedsFallback = 'no seeds: nothing in the graph matched the query, vector chunks only';
 
@@ -103,7 +115,9 @@ export function createGraphSearch(deps: GraphSearchDeps, options: GraphSearchOpt
     const mask = await passageMask(db, graph, entityScope, scope, version.scope);
     const inScope = (v: number | undefined): v is number => v !== undefined && (!mask || mask[v] === 1);
 
-    const similar = seedItems.filter((item) => item.kind === 'node' && item.score >= graphrag.seed_similarity_threshold).sort((a, b) => b.score - a.score);
+    const similar = seedItems
+      .filter((item) => item.kind === 'node' && item.score >= graphrag.seed_similarity_threshold)
+      .sort((a, b) => b.score - a.score);
     const entityWeights = entitySeeds(graph, linked, similar, inScope, seedLimit);
     const contents = await chunksInScope(db, [...vectorItems, ...keywordItems], scope);
     const vector = shownChunks(vectorItems, contents);
@@ -111,7 +125,8 @@ export function createGraphSearch(deps: GraphSearchDeps, options: GraphSearchOpt
     const vectorWanted = vectorPassages === 'always' || settings.embedding.provider !== 'builtin' || !keyword.length;
     const vectorSeeds = vectorWanted ? vector.slice(0, passageCount) : [];
     const passageWeights = passageSeeds(graph, [keyword.slice(0, passageCount), vectorSeeds], contents);
-    if (!entityWeights.size && !passageWeights.size) return { items: vector.slice(0, limit), fallback: noSeedsFallback, triples: [] };
+    if (!entityWeights.size && !passageWeights.size)
+      return { items: vector.slice(0, limit), fallback: noSeedsFallback, triples: [] };
 
     // A passage seed outside the graph (a later chunk no entity cites) gets an index past its nodes.
     const outside: string[] = [];
@@ -124,7 +139,10 @@ export function createGraphSearch(deps: GraphSearchDeps, options: GraphSearchOpt
       } else if (inScope(graph.entityCount + chunk)) passageIndexWeights.set(graph.entityCount + chunk, weight);
     }
     const entityPart = passageIndexWeights.size ? (entityWeights.size ? entityShare : 0) : 1;
-    const personalization = new Map([...scaled(entityWeights, entityPart), ...scaled(passageIndexWeights, 1 - entityPart)]);
+    const personalization = new Map([
+      ...scaled(entityWeights, entityPart),
+      ...scaled(passageIndexWeights, 1 - entityPart),
+    ]);
 
     const inGraph = [...personalization.keys()].filter((v) => v < graph.nodeCount);
     const region = seedRegion(graph, inGraph, mask, graphrag.max_graph_nodes);
@@ -132,16 +150,32 @@ export function createGraphSearch(deps: GraphSearchDeps, options: GraphSearchOpt
     const { scores } = walk;
 
     const template = scope.templateId === null ? null : adjacency.templates.indexOf(scope.templateId);
-    const entities = topNodes(scores, graphrag.ppr_top_k, (v) => v < graph.entityCount && (template === null || adjacency.nodeTemplates[v] === template), walk.active);
+    const entities = topNodes(
+      scores,
+      graphrag.ppr_top_k,
+      (v) => v < graph.entityCount && (template === null || adjacency.nodeTemplates[v] === template),
+      walk.active,
+    );
     const nodes = relative(entities.map((v) => ({ kind: 'node', id: adjacency.ids[v], score: scores[v] })));
-    const triples = await hydrateTriples(db, adjacency, collectTriples(adjacency, entities, scores, entityScope.mask, {
-      perDirection: settings.batching.graphrag_edge_query_limit, total: graphrag.max_triples,
-    }));
+    const triples = await hydrateTriples(
+      db,
+      adjacency,
+      collectTriples(adjacency, entities, scores, entityScope.mask, {
+        perDirection: settings.batching.graphrag_edge_query_limit,
+        total: graphrag.max_triples,
+      }),
+    );
     if (scope.templateId !== null) return { items: nodes.slice(0, limit), fallback: null, triples };
 
     // The walk normalises the seeds it holds to 1; an outside seed holds what an isolated node would.
     const held = inGraph.reduce((sum, v) => sum + (region && !region[v] ? 0 : personalization.get(v)!), 0);
-    const passages = rankPassages(graph, walk, held, limit, outside.map((id, i) => ({ id, score: walk.restart * personalization.get(graph.nodeCount + i)! })));
+    const passages = rankPassages(
+      graph,
+      walk,
+      held,
+      limit,
+      outside.map((id, i) => ({ id, score: walk.restart * personalization.get(graph.nodeCount + i)! })),
+    );
     const items = [...relative(passages), ...nodes].sort((a, b) => b.score - a.score).slice(0, limit);
     return { items, fallback: null, triples };
   };
@@ -150,12 +184,27 @@ export function createGraphSearch(deps: GraphSearchDeps, options: GraphSearchOpt
 /** The chunks of a ranking that may be shown (`shown` has them), order kept, duplicates dropped. */
 function shownChunks(items: readonly RankedItem[], shown: ReadonlyMap<string, string>): RankedItem[] {
   const seen = new Set<string>();
-  return items.filter((item) => item.kind === 'chunk' && shown.has(item.id) && !seen.has(item.id) && (seen.add(item.id), true));
+  return items.filter(
+    (item) => item.kind === 'chunk' && shown.has(item.id) && !seen.has(item.id) && (seen.add(item.id), true),
+  );
 }
 
 /** The `limit` passages with the most mass, outside seeds included, best first. */
-function rankPassages(graph: PassageGraph, { scores, active }: PprResult, held: number, limit: number, outside: { id: string; score: number }[]): RankedItem[] {
-  const inside = topNodes(scores, limit, (v) => v >= graph.entityCount, active).map((v) => ({ kind: 'chunk' as const, id: graph.chunkIds[v - graph.entityCount], score: scores[v] * held }));
-  const ranked: RankedItem[] = [...inside, ...outside.filter((item) => item.score > 0).map((item) => ({ kind: 'chunk' as const, ...item }))];
+function rankPassages(
+  graph: PassageGraph,
+  { scores, active }: PprResult,
+  held: number,
+  limit: number,
+  outside: { id: string; score: number }[],
+): RankedItem[] {
+  const inside = topNodes(scores, limit, (v) => v >= graph.entityCount, active).map((v) => ({
+    kind: 'chunk' as const,
+    id: graph.chunkIds[v - graph.entityCount],
+    score: scores[v] * held,
+  }));
+  const ranked: RankedItem[] = [
+    ...inside,
+    ...outside.filter((item) => item.score > 0).map((item) => ({ kind: 'chunk' as const, ...item })),
+  ];
   return ranked.sort((a, b) => b.score - a.score).slice(0, limit);
 }

@@ -27,7 +27,10 @@ interface Span {
 
 /** Strips what surrounds a word in running text but never ends a name: quotes, brackets, sentence punctuation, a possessive. */
 function bare(word: string): string {
-  return word.replace(/^[\p{P}\p{S}]+/u, '').replace(/['’]s$/iu, '').replace(/[\p{P}\p{S}]+$/u, '');
+  return word
+    .replace(/^[\p{P}\p{S}]+/u, '')
+    .replace(/['’]s$/iu, '')
+    .replace(/[\p{P}\p{S}]+$/u, '');
 }
 
 /** Every run of 1 to `maxNameWords` words, with the forms a name of those words may be stored under. */
@@ -43,7 +46,10 @@ export function nameSpans(query: string): Span[] {
       const last = cleaned[end - 1];
       if (!mayBound[end - 1]) continue;
       // Inner words as typed keep a comma or period that belongs to the name ("Lambert, Margrave of Tuscany").
-      const typed = [...words.slice(start, end - 1).map((word, i) => (i === 0 ? word.replace(/^[\p{Ps}\p{Pi}"']+/u, '') : word)), last].join(' ');
+      const typed = [
+        ...words.slice(start, end - 1).map((word, i) => (i === 0 ? word.replace(/^[\p{Ps}\p{Pi}"']+/u, '') : word)),
+        last,
+      ].join(' ');
       const clean = cleaned.slice(start, end).filter(Boolean).join(' ');
       spans.push({ start, end, keys: [...new Set([typed, clean])] });
     }

@@ -16,7 +16,13 @@
  * until the next one; it can only name a chunk that went away, which the hydration then leaves out.
  */
 import type { Db } from '../../storage/index.ts';
-import { extractedNodesNamed, firstChunksOfSources, passageStamps, scanCitedChunks, type GraphVersion } from '../read-model/graph-rows.ts';
+import {
+  extractedNodesNamed,
+  firstChunksOfSources,
+  passageStamps,
+  scanCitedChunks,
+  type GraphVersion,
+} from '../read-model/graph-rows.ts';
 import { buildAdjacencyGraph, type AdjacencyGraph, type GraphAdjacency } from './adjacency.ts';
 
 export interface PassageGraph extends AdjacencyGraph {
@@ -37,7 +43,11 @@ export interface PassageGraph extends AdjacencyGraph {
 
 /** A title as a name: without a file extension, lower case. */
 function titleKey(title: string): string {
-  return title.trim().replace(/\.[a-z0-9]{1,5}$/i, '').trim().toLowerCase();
+  return title
+    .trim()
+    .replace(/\.[a-z0-9]{1,5}$/i, '')
+    .trim()
+    .toLowerCase();
 }
 
 /** What the citations and chunks look like now: a rebuild is due when this moves. */
@@ -141,8 +151,15 @@ async function loadPassageGraph(db: Db, entities: GraphAdjacency): Promise<Passa
   }
   const graph = buildAdjacencyGraph(entityCount + builder.chunkIds.length, from, to, labels, e);
   return {
-    ...graph, entities, entityCount, chunkIds: builder.chunkIds, chunkIndex: builder.chunkIndex, chunkSources: Int32Array.from(builder.chunkSources),
-    sources: builder.sources, titles, entityPassages,
+    ...graph,
+    entities,
+    entityCount,
+    chunkIds: builder.chunkIds,
+    chunkIndex: builder.chunkIndex,
+    chunkSources: Int32Array.from(builder.chunkSources),
+    sources: builder.sources,
+    titles,
+    entityPassages,
   };
 }
 

@@ -72,7 +72,12 @@ function zeroedShare(graph: AdjacencyGraph): Float64Array {
  * over `graph` restricted to `mask` (1 = in scope; null = every node). The iteration runs over the
  * mask's nodes only, so its cost follows the region, not the graph.
  */
-export function personalizedPageRank(graph: AdjacencyGraph, personalization: ReadonlyMap<number, number>, mask: Uint8Array | null, options: PprOptions): PprResult {
+export function personalizedPageRank(
+  graph: AdjacencyGraph,
+  personalization: ReadonlyMap<number, number>,
+  mask: Uint8Array | null,
+  options: PprOptions,
+): PprResult {
   const n = graph.nodeCount;
   const damping = options.damping;
   const tolerance = options.tolerance ?? 1e-6;
@@ -157,7 +162,12 @@ export function personalizedPageRank(graph: AdjacencyGraph, personalization: Rea
  * mass decays by the damping factor with every hop, so the far nodes left out would hold almost none;
  * bounding the region bounds the work per query however large the graph grows.
  */
-export function seedRegion(graph: AdjacencyGraph, seeds: readonly number[], mask: Uint8Array | null, maxNodes: number): Uint8Array | null {
+export function seedRegion(
+  graph: AdjacencyGraph,
+  seeds: readonly number[],
+  mask: Uint8Array | null,
+  maxNodes: number,
+): Uint8Array | null {
   const n = graph.nodeCount;
   let inScope = n;
   if (mask) {
@@ -176,7 +186,8 @@ export function seedRegion(graph: AdjacencyGraph, seeds: readonly number[], mask
   for (const seed of seeds) visit(seed);
   for (let head = 0; head < size && size < maxNodes; head++) {
     const v = queue[head];
-    for (let j = graph.offsets[v], end = graph.offsets[v + 1]; j < end && size < maxNodes; j++) visit(graph.neighbors[j]);
+    for (let j = graph.offsets[v], end = graph.offsets[v + 1]; j < end && size < maxNodes; j++)
+      visit(graph.neighbors[j]);
   }
   return region;
 }
@@ -185,7 +196,12 @@ export function seedRegion(graph: AdjacencyGraph, seeds: readonly number[], mask
  * The `k` highest-scoring nodes with a positive score that `accept` admits, best first (ties by
  * lower index). Looks only at `candidates` when given (a walk's `active` nodes), else at every node.
  */
-export function topNodes(scores: Float64Array, k: number, accept: (v: number) => boolean = () => true, candidates?: Int32Array): number[] {
+export function topNodes(
+  scores: Float64Array,
+  k: number,
+  accept: (v: number) => boolean = () => true,
+  candidates?: Int32Array,
+): number[] {
   const top: number[] = [];
   if (k <= 0) return top;
   const count = candidates ? candidates.length : scores.length;

@@ -28,7 +28,12 @@ export interface ScopeMask {
 const maxCachedMasks = 16;
 const caches = new WeakMap<GraphAdjacency, Map<string, { version: number; scope: ScopeMask }>>();
 
-export async function scopeMask(db: Db, adjacency: GraphAdjacency, scope: Pick<SearchScope, 'sourceIds'>, scopeVersion: number): Promise<ScopeMask> {
+export async function scopeMask(
+  db: Db,
+  adjacency: GraphAdjacency,
+  scope: Pick<SearchScope, 'sourceIds'>,
+  scopeVersion: number,
+): Promise<ScopeMask> {
   const key = scope.sourceIds ? JSON.stringify([...new Set(scope.sourceIds)].sort()) : '*';
   let cache = caches.get(adjacency);
   if (!cache) caches.set(adjacency, (cache = new Map()));
@@ -77,7 +82,13 @@ const passageCaches = new WeakMap<PassageGraph, Map<string, { version: number; m
  * sources (of the scope's sources when it names some). Null when everything is in. Cached per graph
  * and scope until `graph_version.scope` moves.
  */
-export async function passageMask(db: Db, graph: PassageGraph, entityMask: ScopeMask, scope: Pick<SearchScope, 'sourceIds'>, scopeVersion: number): Promise<Uint8Array | null> {
+export async function passageMask(
+  db: Db,
+  graph: PassageGraph,
+  entityMask: ScopeMask,
+  scope: Pick<SearchScope, 'sourceIds'>,
+  scopeVersion: number,
+): Promise<Uint8Array | null> {
   const key = scope.sourceIds ? JSON.stringify([...new Set(scope.sourceIds)].sort()) : '*';
   let cache = passageCaches.get(graph);
   if (!cache) passageCaches.set(graph, (cache = new Map()));
@@ -90,7 +101,8 @@ export async function passageMask(db: Db, graph: PassageGraph, entityMask: Scope
     mask = new Uint8Array(graph.nodeCount);
     if (entityMask.mask) mask.set(entityMask.mask);
     else mask.fill(1, 0, graph.entityCount);
-    for (let i = 0; i < graph.chunkIds.length; i++) mask[graph.entityCount + i] = sourceAllowed[graph.chunkSources[i]] ? 1 : 0;
+    for (let i = 0; i < graph.chunkIds.length; i++)
+      mask[graph.entityCount + i] = sourceAllowed[graph.chunkSources[i]] ? 1 : 0;
   }
   cache.delete(key);
   cache.set(key, { version: scopeVersion, mask });

@@ -14,7 +14,13 @@ const specificity = (graph: PassageGraph, v: number) => 1 / Math.max(1, graph.en
  * when it names none, the entities most similar to it by vector (`similar`, best first, already past
  * the similarity threshold), at most `limit`, weighted by similarity × specificity.
  */
-export function entitySeeds(graph: PassageGraph, linked: readonly LinkedEntity[], similar: readonly RankedItem[], inScope: (v: number | undefined) => v is number, limit: number): Map<number, number> {
+export function entitySeeds(
+  graph: PassageGraph,
+  linked: readonly LinkedEntity[],
+  similar: readonly RankedItem[],
+  inScope: (v: number | undefined) => v is number,
+  limit: number,
+): Map<number, number> {
   const seeds = new Map<number, number>();
   for (const entity of linked) {
     const v = graph.entities.index.get(entity.id);
@@ -42,9 +48,14 @@ export function relative(items: readonly RankedItem[]): RankedItem[] {
  * link a wiki page's mention of another page is: "directed by Frank Lloyd" leads to "Frank Lloyd.txt"
  * even when extraction cited no Frank Lloyd there.
  */
-export function passageSeeds(graph: PassageGraph, lists: readonly RankedItem[][], contents: ReadonlyMap<string, string>): Map<string, number> {
+export function passageSeeds(
+  graph: PassageGraph,
+  lists: readonly RankedItem[][],
+  contents: ReadonlyMap<string, string>,
+): Map<string, number> {
   const seeds = new Map<string, number>();
-  for (const list of lists) for (const item of relative(list)) seeds.set(item.id, (seeds.get(item.id) ?? 0) + item.score);
+  for (const list of lists)
+    for (const item of relative(list)) seeds.set(item.id, (seeds.get(item.id) ?? 0) + item.score);
   if (!seeds.size || !graph.titles.size) return seeds;
   const found = [...seeds];
   for (const [id, weight] of found) {

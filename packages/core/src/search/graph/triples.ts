@@ -26,12 +26,21 @@ export interface TripleLimits {
  * neighbour index, then lower slot), at most `limit`: a bounded insertion, so a hub of 100k edges
  * costs one pass rather than a sort.
  */
-function bestSlots(adjacency: GraphAdjacency, v: number, outgoing: boolean, mask: Uint8Array | null, scores: Float64Array, limit: number): number[] {
+function bestSlots(
+  adjacency: GraphAdjacency,
+  v: number,
+  outgoing: boolean,
+  mask: Uint8Array | null,
+  scores: Float64Array,
+  limit: number,
+): number[] {
   const { offsets, neighbors, codes } = adjacency;
   const best: number[] = [];
   if (limit <= 0) return best;
   // Slots are visited in increasing order, so "a before b" needs only score, then neighbour index.
-  const before = (a: number, b: number) => scores[neighbors[a]] > scores[neighbors[b]] || (scores[neighbors[a]] === scores[neighbors[b]] && neighbors[a] < neighbors[b]);
+  const before = (a: number, b: number) =>
+    scores[neighbors[a]] > scores[neighbors[b]] ||
+    (scores[neighbors[a]] === scores[neighbors[b]] && neighbors[a] < neighbors[b]);
   for (let j = offsets[v], end = offsets[v + 1]; j < end; j++) {
     if (isOutgoing(codes[j]) !== outgoing || (mask && !mask[neighbors[j]])) continue;
     if (best.length === limit && !before(j, best[limit - 1])) continue;
@@ -51,7 +60,13 @@ function bestSlots(adjacency: GraphAdjacency, v: number, outgoing: boolean, mask
  * neighbours PPR ranked highest first (the edges most relevant to the query), at most
  * `limits.perDirection`. An edge seen from both ends, or stated twice, is one triple.
  */
-export function collectTriples(adjacency: GraphAdjacency, entities: readonly number[], scores: Float64Array, mask: Uint8Array | null, limits: TripleLimits): IndexTriple[] {
+export function collectTriples(
+  adjacency: GraphAdjacency,
+  entities: readonly number[],
+  scores: Float64Array,
+  mask: Uint8Array | null,
+  limits: TripleLimits,
+): IndexTriple[] {
   const triples: IndexTriple[] = [];
   const seen = new Set<string>();
   for (const v of entities) {
@@ -59,7 +74,9 @@ export function collectTriples(adjacency: GraphAdjacency, entities: readonly num
       for (const j of bestSlots(adjacency, v, outgoing, mask, scores, limits.perDirection)) {
         if (triples.length >= limits.total) return triples;
         const other = adjacency.neighbors[j];
-        const triple = outgoing ? { source: v, label: labelOf(adjacency.codes[j]), target: other } : { source: other, label: labelOf(adjacency.codes[j]), target: v };
+        const triple = outgoing
+          ? { source: v, label: labelOf(adjacency.codes[j]), target: other }
+          : { source: other, label: labelOf(adjacency.codes[j]), target: v };
         const key = `${triple.source},${triple.label},${triple.target}`;
         if (seen.has(key)) continue;
         seen.add(key);
@@ -74,7 +91,11 @@ export function collectTriples(adjacency: GraphAdjacency, entities: readonly num
  * Triples with the current labels and templates of their nodes (one query for all of them). A node
  * deleted since the adjacency was built drops its triples.
  */
-export async function hydrateTriples(db: Db, adjacency: GraphAdjacency, triples: readonly IndexTriple[]): Promise<Triple[]> {
+export async function hydrateTriples(
+  db: Db,
+  adjacency: GraphAdjacency,
+  triples: readonly IndexTriple[],
+): Promise<Triple[]> {
   if (!triples.length) return [];
   const ids = [...new Set(triples.flatMap((triple) => [adjacency.ids[triple.source], adjacency.ids[triple.target]]))];
   const rows = await nodeFacts(db, ids);

@@ -12,8 +12,10 @@ export interface RankedEntity {
   score: number;
 }
 
-const scopeClause = (scope: Pick<SearchScope, 'sourceIds'>) => (scope.sourceIds ? 'AND d.source_id IN (SELECT value FROM json_each(?))' : '');
-const scopeBindings = (scope: Pick<SearchScope, 'sourceIds'>) => (scope.sourceIds ? [JSON.stringify(scope.sourceIds)] : []);
+const scopeClause = (scope: Pick<SearchScope, 'sourceIds'>) =>
+  scope.sourceIds ? 'AND d.source_id IN (SELECT value FROM json_each(?))' : '';
+const scopeBindings = (scope: Pick<SearchScope, 'sourceIds'>) =>
+  scope.sourceIds ? [JSON.stringify(scope.sourceIds)] : [];
 
 /**
  * Chunks citing the top entities, of enabled sources in scope: ordered by the citing entity's PPR rank,
@@ -23,7 +25,12 @@ const scopeBindings = (scope: Pick<SearchScope, 'sourceIds'>) => (scope.sourceId
  * entities' further chunks, again in rank order. A chunk citing several entities keeps its best place.
  * Score: the entity's PPR score × the citation confidence (RRF uses the order only).
  */
-export async function provenanceChunks(db: Db, entities: readonly RankedEntity[], scope: Pick<SearchScope, 'sourceIds'>, size: number): Promise<RankedItem[]> {
+export async function provenanceChunks(
+  db: Db,
+  entities: readonly RankedEntity[],
+  scope: Pick<SearchScope, 'sourceIds'>,
+  size: number,
+): Promise<RankedItem[]> {
   if (!entities.length || size <= 0) return [];
   const share = Math.ceil(size / entities.length);
   const rows = (await db.raw(
@@ -53,7 +60,11 @@ export async function provenanceChunks(db: Db, entities: readonly RankedEntity[]
  * existing. One statement for every list a search ranks (the injected vector search may not know the
  * scope; this makes sure).
  */
-export async function chunksInScope(db: Db, items: readonly RankedItem[], scope: Pick<SearchScope, 'sourceIds'>): Promise<Map<string, string>> {
+export async function chunksInScope(
+  db: Db,
+  items: readonly RankedItem[],
+  scope: Pick<SearchScope, 'sourceIds'>,
+): Promise<Map<string, string>> {
   const ids = [...new Set(items.filter((item) => item.kind === 'chunk').map((item) => item.id))];
   if (!ids.length) return new Map();
   const rows = (await db.raw(

@@ -9,7 +9,9 @@ const batchRows = 2_000;
 
 /** Entries of the full-text indexes (FTS5 keeps one `_docsize` row per document). */
 export async function fulltextEntries(db: Db): Promise<number> {
-  const [row] = (await db.raw('SELECT (SELECT COUNT(*) FROM fts_nodes_docsize) + (SELECT COUNT(*) FROM fts_chunks_docsize) AS count')) as { count: number }[];
+  const [row] = (await db.raw(
+    'SELECT (SELECT COUNT(*) FROM fts_nodes_docsize) + (SELECT COUNT(*) FROM fts_chunks_docsize) AS count',
+  )) as { count: number }[];
   return row.count;
 }
 
@@ -32,12 +34,18 @@ export async function reindexChunks(db: Db): Promise<number> {
   let chunks = 0;
   let after = 0;
   for (;;) {
-    const rows = (await db.raw('SELECT rowid FROM document_chunks WHERE rowid > ? ORDER BY rowid LIMIT ?', [after, batchRows])) as { rowid: number }[];
+    const rows = (await db.raw('SELECT rowid FROM document_chunks WHERE rowid > ? ORDER BY rowid LIMIT ?', [
+      after,
+      batchRows,
+    ])) as { rowid: number }[];
     if (!rows.length) break;
     const last = rows[rows.length - 1].rowid;
     await db.transaction(async (trx) => {
       await trx.raw('DELETE FROM fts_chunks WHERE rowid > ? AND rowid <= ?', [after, last]);
-      await trx.raw('INSERT INTO fts_chunks (rowid, content) SELECT rowid, content FROM document_chunks WHERE rowid > ? AND rowid <= ?', [after, last]);
+      await trx.raw(
+        'INSERT INTO fts_chunks (rowid, content) SELECT rowid, content FROM document_chunks WHERE rowid > ? AND rowid <= ?',
+        [after, last],
+      );
     });
     chunks += rows.length;
     after = last;

@@ -25,26 +25,38 @@ export async function readGraphVersion(db: Db): Promise<GraphVersion> {
 
 /** Every node's id and template, in rowid order, a batch at a time. */
 export function scanNodeTemplates(db: Db, visit: (ids: string[], templates: string[]) => void): Promise<void> {
-  return scanColumns(db, 'SELECT rowid AS r, id, template_id FROM graph_nodes WHERE rowid > ? ORDER BY rowid LIMIT ?', ['id', 'template_id'], ([ids, templates]) =>
-    visit(ids, templates),
+  return scanColumns(
+    db,
+    'SELECT rowid AS r, id, template_id FROM graph_nodes WHERE rowid > ? ORDER BY rowid LIMIT ?',
+    ['id', 'template_id'],
+    ([ids, templates]) => visit(ids, templates),
   );
 }
 
 /** Every edge's ends and label, in rowid order, a batch at a time. */
-export function scanEdges(db: Db, visit: (sources: string[], targets: string[], labels: string[]) => void): Promise<void> {
-  const edges = 'SELECT rowid AS r, source_node_id AS s, target_node_id AS t, label AS l FROM graph_edges WHERE rowid > ? ORDER BY rowid LIMIT ?';
+export function scanEdges(
+  db: Db,
+  visit: (sources: string[], targets: string[], labels: string[]) => void,
+): Promise<void> {
+  const edges =
+    'SELECT rowid AS r, source_node_id AS s, target_node_id AS t, label AS l FROM graph_edges WHERE rowid > ? ORDER BY rowid LIMIT ?';
   return scanColumns(db, edges, ['s', 't', 'l'], ([sources, targets, labels]) => visit(sources, targets, labels));
 }
 
 /** Every citation of a chunk: the cited node, the chunk and the chunk's source, a batch at a time. */
-export function scanCitedChunks(db: Db, visit: (nodes: string[], chunks: string[], sources: string[]) => void): Promise<void> {
+export function scanCitedChunks(
+  db: Db,
+  visit: (nodes: string[], chunks: string[], sources: string[]) => void,
+): Promise<void> {
   const citations = `SELECT c.rowid AS r, c.entity_uri AS e, c.chunk_id AS c, d.source_id AS s
     FROM source_citations c JOIN document_chunks d ON d.id = c.chunk_id WHERE c.rowid > ? ORDER BY c.rowid LIMIT ?`;
   return scanColumns(db, citations, ['e', 'c', 's'], ([nodes, chunks, sources]) => visit(nodes, chunks, sources));
 }
 
 /** The newest citation and chunk rowids and the latest change of a source: what the passage graph is built from, beyond the graph's counters. */
-export async function passageStamps(db: Db): Promise<{ cited: number | null; chunks: number | null; sources: string | null }> {
+export async function passageStamps(
+  db: Db,
+): Promise<{ cited: number | null; chunks: number | null; sources: string | null }> {
   const [row] = (await db.raw(
     'SELECT (SELECT max(rowid) FROM source_citations) AS cited, (SELECT max(rowid) FROM document_chunks) AS chunks, (SELECT max(updated_at) FROM sources) AS sources',
   )) as { cited: number | null; chunks: number | null; sources: string | null }[];
@@ -62,12 +74,18 @@ export async function firstChunksOfSources(db: Db): Promise<{ id: string; source
 
 /** Extracted nodes whose normalised name is one of `keys`. */
 export async function extractedNodesNamed(db: Db, keys: string[]): Promise<{ id: string; name_key: string }[]> {
-  return (await db.raw('SELECT id, name_key FROM graph_nodes WHERE extracted = 1 AND name_key IN (SELECT value FROM json_each(?))', [JSON.stringify(keys)])) as
-    { id: string; name_key: string }[];
+  return (await db.raw(
+    'SELECT id, name_key FROM graph_nodes WHERE extracted = 1 AND name_key IN (SELECT value FROM json_each(?))',
+    [JSON.stringify(keys)],
+  )) as { id: string; name_key: string }[];
 }
 
 /** Nodes whose normalised name is one of `keys` or whose label is one of `labels`. */
-export async function nodesNamed(db: Db, keys: string[], labels: string[]): Promise<{ id: string; name_key: string | null; label: string }[]> {
+export async function nodesNamed(
+  db: Db,
+  keys: string[],
+  labels: string[],
+): Promise<{ id: string; name_key: string | null; label: string }[]> {
   return (await db.raw(
     `SELECT id, name_key, label FROM graph_nodes WHERE name_key IN (SELECT value FROM json_each(?))
      UNION SELECT id, name_key, label FROM graph_nodes WHERE label IN (SELECT value FROM json_each(?))`,
@@ -77,8 +95,9 @@ export async function nodesNamed(db: Db, keys: string[], labels: string[]): Prom
 
 /** Label and template of the nodes among `ids` that exist. */
 export async function nodeFacts(db: Db, ids: string[]): Promise<{ id: string; label: string; template_id: string }[]> {
-  return (await db.raw('SELECT id, label, template_id FROM graph_nodes WHERE id IN (SELECT value FROM json_each(?))', [JSON.stringify(ids)])) as
-    { id: string; label: string; template_id: string }[];
+  return (await db.raw('SELECT id, label, template_id FROM graph_nodes WHERE id IN (SELECT value FROM json_each(?))', [
+    JSON.stringify(ids),
+  ])) as { id: string; label: string; template_id: string }[];
 }
 
 async function idList(db: Db, sql: string, bindings: string[]): Promise<string[]> {
@@ -115,6 +134,8 @@ export function nodesOfDisabledSourcesOnly(db: Db): Promise<string[]> {
 /** The enabled sources, of `sourceIds` only when given. */
 export function enabledSources(db: Db, sourceIds: string[] | null): Promise<string[]> {
   return sourceIds
-    ? idList(db, 'SELECT id FROM sources WHERE enabled = 1 AND id IN (SELECT value FROM json_each(?))', [JSON.stringify(sourceIds)])
+    ? idList(db, 'SELECT id FROM sources WHERE enabled = 1 AND id IN (SELECT value FROM json_each(?))', [
+        JSON.stringify(sourceIds),
+      ])
     : idList(db, 'SELECT id FROM sources WHERE enabled = 1', []);
 }

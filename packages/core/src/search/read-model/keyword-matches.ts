@@ -55,8 +55,12 @@ export function nodeMatchSpec(scope: SearchScope): MatchSpec {
   const visible = nodeVisibility(scope);
   const template = scope.templateId === null ? '' : 'n.template_id = ? AND ';
   return {
-    fts: 'fts_nodes', rank: `bm25(fts_nodes, ${nodeWeights})`, from: 'graph_nodes n', alias: 'n',
-    keep: `${template}${visible.sql}`, bindings: [...(scope.templateId === null ? [] : [scope.templateId]), ...visible.bindings],
+    fts: 'fts_nodes',
+    rank: `bm25(fts_nodes, ${nodeWeights})`,
+    from: 'graph_nodes n',
+    alias: 'n',
+    keep: `${template}${visible.sql}`,
+    bindings: [...(scope.templateId === null ? [] : [scope.templateId]), ...visible.bindings],
     selective: scope.templateId !== null || scope.sourceIds !== null,
   };
 }
@@ -64,7 +68,10 @@ export function nodeMatchSpec(scope: SearchScope): MatchSpec {
 /** Chunks of enabled sources, of the scope's when it names some. */
 export function chunkMatchSpec(scope: SearchScope): MatchSpec {
   return {
-    fts: 'fts_chunks', rank: 'bm25(fts_chunks)', from: 'document_chunks c CROSS JOIN sources s ON s.id = c.source_id', alias: 'c',
+    fts: 'fts_chunks',
+    rank: 'bm25(fts_chunks)',
+    from: 'document_chunks c CROSS JOIN sources s ON s.id = c.source_id',
+    alias: 'c',
     keep: scope.sourceIds ? 's.enabled = 1 AND c.source_id IN (SELECT value FROM json_each(?))' : 's.enabled = 1',
     bindings: scope.sourceIds ? [JSON.stringify(scope.sourceIds)] : [],
     selective: scope.sourceIds !== null,

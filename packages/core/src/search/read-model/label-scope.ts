@@ -40,7 +40,10 @@ async function labels(db: Db, sql: string, bindings: unknown[]): Promise<number[
 
 /** The disabled sources with what changes when their chunks or nodes do: the key of the cached denied sets. */
 async function disabledSources(db: Db): Promise<{ ids: string[]; key: string }> {
-  const rows = (await db('sources').where({ enabled: 0 }).orderBy('id').select('id', 'updated_at')) as { id: string; updated_at: string }[];
+  const rows = (await db('sources').where({ enabled: 0 }).orderBy('id').select('id', 'updated_at')) as {
+    id: string;
+    updated_at: string;
+  }[];
   return { ids: rows.map((row) => row.id), key: rows.map((row) => `${row.id}@${row.updated_at}`).join(',') };
 }
 
@@ -65,7 +68,13 @@ export async function chunkLabelScope(db: Db, scope: SearchScope): Promise<Label
   const key = `${file}\0${disabled.key}`;
   let denied = deniedChunks.get(key);
   if (!denied) {
-    denied = LabelSet.of(await labels(db, 'SELECT rowid AS label FROM document_chunks WHERE source_id IN (SELECT value FROM json_each(?))', [JSON.stringify(disabled.ids)]));
+    denied = LabelSet.of(
+      await labels(
+        db,
+        'SELECT rowid AS label FROM document_chunks WHERE source_id IN (SELECT value FROM json_each(?))',
+        [JSON.stringify(disabled.ids)],
+      ),
+    );
     if (deniedChunks.size >= deniedCacheSize) deniedChunks.delete(deniedChunks.keys().next().value!);
     deniedChunks.set(key, denied);
   }
@@ -92,7 +101,9 @@ export async function nodeLabelScope(db: Db, scope: SearchScope): Promise<LabelS
   }
   let allowed: number[] | null = null;
   if (scope.templateId !== null) {
-    allowed = await labels(db, 'SELECT rowid AS label FROM graph_nodes n WHERE n.template_id = ? ORDER BY rowid', [scope.templateId]);
+    allowed = await labels(db, 'SELECT rowid AS label FROM graph_nodes n WHERE n.template_id = ? ORDER BY rowid', [
+      scope.templateId,
+    ]);
     if (!allowed.length) return nothing;
   }
   const disabled = await disabledSources(db);

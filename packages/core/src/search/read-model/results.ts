@@ -37,9 +37,10 @@ export async function hydrate(db: Db, items: RankedItem[]): Promise<SearchResult
   const nodes = new Map<string, NodeRow>();
   const chunks = new Map<string, ChunkRow>();
   if (nodeIds.length) {
-    const rows = (await db.raw('SELECT n.id, n.label, n.template_id, n.degree FROM graph_nodes n WHERE n.id IN (SELECT value FROM json_each(?))', [
-      JSON.stringify(nodeIds),
-    ])) as NodeRow[];
+    const rows = (await db.raw(
+      'SELECT n.id, n.label, n.template_id, n.degree FROM graph_nodes n WHERE n.id IN (SELECT value FROM json_each(?))',
+      [JSON.stringify(nodeIds)],
+    )) as NodeRow[];
     for (const row of rows) nodes.set(row.id, row);
   }
   if (chunkIds.length) {
@@ -56,17 +57,26 @@ export async function hydrate(db: Db, items: RankedItem[]): Promise<SearchResult
       const node = nodes.get(item.id);
       if (!node) continue;
       results.push({
-        result_type: 'node', score: item.score, chunk: null,
+        result_type: 'node',
+        score: item.score,
+        chunk: null,
         node: { id: node.id, label: node.label, template_id: node.template_id, edge_count: Math.max(0, node.degree) },
       });
     } else {
       const chunk = chunks.get(item.id);
       if (!chunk) continue;
       results.push({
-        result_type: 'chunk', score: item.score, node: null,
+        result_type: 'chunk',
+        score: item.score,
+        node: null,
         chunk: {
-          chunk_id: chunk.id, source_id: chunk.source_id, chunk_index: chunk.chunk_index, content: chunk.content,
-          page_number: chunk.page_number, section: chunk.section, filename: chunk.filename,
+          chunk_id: chunk.id,
+          source_id: chunk.source_id,
+          chunk_index: chunk.chunk_index,
+          content: chunk.content,
+          page_number: chunk.page_number,
+          section: chunk.section,
+          filename: chunk.filename,
         },
       });
     }

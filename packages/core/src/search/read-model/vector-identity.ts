@@ -18,7 +18,10 @@ import { userVectorModel } from '../../graph/index.ts';
  * of the sources feature's `chunk_embeddings` and the graph's `node_embeddings` and `graph_templates`,
  * grouped and counted in SQL because they may be millions of rows.
  */
-const vectorTables: Record<VectorKind, { table: string; model: string; dimensions: string; shared: readonly string[] }> = {
+const vectorTables: Record<
+  VectorKind,
+  { table: string; model: string; dimensions: string; shared: readonly string[] }
+> = {
   chunks: { table: 'chunk_embeddings', model: 'model', dimensions: 'dimensions', shared: [] },
   nodes: { table: 'node_embeddings', model: 'model', dimensions: 'dimensions', shared: [userVectorModel] },
   templates: { table: 'graph_templates', model: 'embedding_model', dimensions: 'embedding_dimensions', shared: [] },
@@ -34,11 +37,16 @@ export interface ResolvedIdentity {
  * The configured embedder's identity. A remote model's dimensions are known once it answered; until
  * then they are those of its stored vectors, else the `search.vector_dimensions` setting.
  */
-export async function configuredIdentity(db: Db, embeddings: EmbeddingService, settings: Settings): Promise<ResolvedIdentity> {
+export async function configuredIdentity(
+  db: Db,
+  embeddings: EmbeddingService,
+  settings: Settings,
+): Promise<ResolvedIdentity> {
   const { provider, model, dimensions } = embeddings.identity();
   if (dimensions !== null) return { identity: { provider, model, dimensions }, dimensionsKnown: true };
   for (const { table, model: modelColumn, dimensions: dimensionsColumn } of Object.values(vectorTables)) {
-    const row = (await db(table).where(modelColumn, model).first(`${dimensionsColumn} as dimensions`)) as { dimensions: number } | undefined;
+    const row = (await db(table).where(modelColumn, model).first(`${dimensionsColumn} as dimensions`)) as
+      { dimensions: number } | undefined;
     if (row) return { identity: { provider, model, dimensions: row.dimensions }, dimensionsKnown: true };
   }
   return { identity: { provider, model, dimensions: settings.search.vector_dimensions }, dimensionsKnown: false };
@@ -58,7 +66,8 @@ export async function hasOrphanedVectors(db: Db, identity: EmbeddingIdentity): P
       bindings.push(...values);
     };
     probe(`${model} < ?`, [accepted[0]]);
-    for (let index = 1; index < accepted.length; index += 1) probe(`${model} > ? AND ${model} < ?`, [accepted[index - 1], accepted[index]]);
+    for (let index = 1; index < accepted.length; index += 1)
+      probe(`${model} > ? AND ${model} < ?`, [accepted[index - 1], accepted[index]]);
     probe(`${model} > ?`, [accepted[accepted.length - 1]]);
     if (!shared.includes(identity.model)) {
       probe(`${model} = ? AND ${dimensions} < ?`, [identity.model, identity.dimensions]);
@@ -79,7 +88,10 @@ export interface StoredVectorGroup {
 /** How many vectors are stored per kind, model and dimensions (client-supplied node vectors left out). */
 export async function storedVectorGroups(db: Db): Promise<StoredVectorGroup[]> {
   const groups: StoredVectorGroup[] = [];
-  for (const [kind, { table, model, dimensions, shared }] of Object.entries(vectorTables) as [VectorKind, (typeof vectorTables)[VectorKind]][]) {
+  for (const [kind, { table, model, dimensions, shared }] of Object.entries(vectorTables) as [
+    VectorKind,
+    (typeof vectorTables)[VectorKind],
+  ][]) {
     const rows = (await db.raw(
       `SELECT ${model} AS model, ${dimensions} AS dimensions, COUNT(*) AS count FROM ${table} WHERE ${model} IS NOT NULL GROUP BY ${model}, ${dimensions}`,
     )) as { model: string; dimensions: number; count: number }[];

@@ -79,7 +79,9 @@ export function sqlVectorSource(columns: SqlVectorColumns): VectorSource {
   });
   return {
     async count(db, identity) {
-      const rows = (await db.raw(`select count(*) as count from ${vectorTable} where ${where}`, bind(identity))) as { count: number }[];
+      const rows = (await db.raw(`select count(*) as count from ${vectorTable} where ${where}`, bind(identity))) as {
+        count: number;
+      }[];
       return rows[0].count;
     },
     async scan(db, identity, after, limit) {
@@ -102,7 +104,10 @@ export function sqlVectorSource(columns: SqlVectorColumns): VectorSource {
       return items;
     },
     async labels(db, identity) {
-      const rows = (await db.raw(`select ${label} as label from ${byLabel} where ${where} order by ${label}`, bind(identity))) as { label: number }[];
+      const rows = (await db.raw(
+        `select ${label} as label from ${byLabel} where ${where} order by ${label}`,
+        bind(identity),
+      )) as { label: number }[];
       return rows.map((row) => row.label);
     },
     async lastSeq(db) {
@@ -127,7 +132,8 @@ export function sqlVectorSource(columns: SqlVectorColumns): VectorSource {
 
 export function decodeJsonVector(text: string, dimensions: number): Float32Array {
   const values = JSON.parse(text) as unknown;
-  if (!Array.isArray(values) || values.length !== dimensions) throw new Error(`stored vector is not a list of ${dimensions} numbers`);
+  if (!Array.isArray(values) || values.length !== dimensions)
+    throw new Error(`stored vector is not a list of ${dimensions} numbers`);
   return Float32Array.from(values as number[]);
 }
 
@@ -171,16 +177,27 @@ export const templateVectorSource = sqlVectorSource({
   seq: 'graph_templates.embedding_seq',
 });
 
-export const vectorSources: Record<VectorKind, VectorSource> = { chunks: chunkVectorSource, nodes: nodeVectorSource, templates: templateVectorSource };
+export const vectorSources: Record<VectorKind, VectorSource> = {
+  chunks: chunkVectorSource,
+  nodes: nodeVectorSource,
+  templates: templateVectorSource,
+};
 
-const rowTables: Record<VectorKind, string> = { chunks: 'document_chunks', nodes: 'graph_nodes', templates: 'graph_templates' };
+const rowTables: Record<VectorKind, string> = {
+  chunks: 'document_chunks',
+  nodes: 'graph_nodes',
+  templates: 'graph_templates',
+};
 
 /** The ids of the items behind vector labels (row rowids) that still exist. */
 export async function idsOfLabels(db: Db, kind: VectorKind, labels: number[]): Promise<Map<number, string>> {
   const ids = new Map<number, string>();
   for (let start = 0; start < labels.length; start += fetchBatch) {
     const batch = labels.slice(start, start + fetchBatch);
-    const rows = (await db.raw(`SELECT rowid AS label, id FROM ${rowTables[kind]} WHERE rowid IN (${batch.map(() => '?').join(', ')})`, batch)) as { label: number; id: string }[];
+    const rows = (await db.raw(
+      `SELECT rowid AS label, id FROM ${rowTables[kind]} WHERE rowid IN (${batch.map(() => '?').join(', ')})`,
+      batch,
+    )) as { label: number; id: string }[];
     for (const row of rows) ids.set(row.label, row.id);
   }
   return ids;

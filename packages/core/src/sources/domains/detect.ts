@@ -51,7 +51,10 @@ export function detectDomain(input: DetectionInput, domains: DomainDefinition[])
   const docType = input.docType?.trim().toLowerCase() ?? '';
 
   const scored = domains.map((domain) => {
-    const score = domain.name === fallbackDomain ? domain.detection.confidence.min_threshold : scoreDomain(domain, input.samples, lowered, extension, docType);
+    const score =
+      domain.name === fallbackDomain
+        ? domain.detection.confidence.min_threshold
+        : scoreDomain(domain, input.samples, lowered, extension, docType);
     const tier = domain.name === fallbackDomain ? 1 : score >= domain.detection.confidence.min_threshold ? 0 : 2;
     return { domain, score, tier };
   });
@@ -67,18 +70,30 @@ export function detectDomain(input: DetectionInput, domains: DomainDefinition[])
   };
 }
 
-function scoreDomain(domain: DomainDefinition, samples: string[], lowered: string[], extension: string, docType: string): number {
+function scoreDomain(
+  domain: DomainDefinition,
+  samples: string[],
+  lowered: string[],
+  extension: string,
+  docType: string,
+): number {
   const { confidence, file_extensions, doc_types } = domain.detection;
   const detection = compile(domain);
   let score = confidence.base_score;
 
   if (detection.keywords) {
-    for (const term of wholeWordMatches(detection.keywords, lowered)) score += confidence.per_keyword_boost * (detection.termWeights.get(term) ?? 0);
+    for (const term of wholeWordMatches(detection.keywords, lowered))
+      score += confidence.per_keyword_boost * (detection.termWeights.get(term) ?? 0);
   }
   if (extension && file_extensions.includes(extension)) score += confidence.extension_boost;
   if (docType && doc_types.some((type) => type.toLowerCase() === docType)) score += confidence.doc_type_boost;
-  const patternScore = () => detection.patterns.reduce((sum, pattern) => sum + patternHits(pattern.regex, samples) * confidence.pattern_boost * pattern.weight, 0);
-  if (detection.patterns.length > 0) score += domain.builtin ? patternScore() : (withinTimeLimit(patternScore, customPatternBudgetMs) ?? 0);
+  const patternScore = () =>
+    detection.patterns.reduce(
+      (sum, pattern) => sum + patternHits(pattern.regex, samples) * confidence.pattern_boost * pattern.weight,
+      0,
+    );
+  if (detection.patterns.length > 0)
+    score += domain.builtin ? patternScore() : (withinTimeLimit(patternScore, customPatternBudgetMs) ?? 0);
   return score;
 }
 
@@ -102,9 +117,13 @@ function compile(domain: DomainDefinition): CompiledDetection {
     }
   }
   const result: CompiledDetection = {
-    keywords: termWeights.size > 0 ? new RegExp(`${trieSource([...termWeights.keys()])}(?!${wordChar.source})`, 'gu') : null,
+    keywords:
+      termWeights.size > 0 ? new RegExp(`${trieSource([...termWeights.keys()])}(?!${wordChar.source})`, 'gu') : null,
     termWeights,
-    patterns: domain.detection.patterns.map((pattern) => ({ regex: new RegExp(pattern.regex, 'gm'), weight: pattern.weight })),
+    patterns: domain.detection.patterns.map((pattern) => ({
+      regex: new RegExp(pattern.regex, 'gm'),
+      weight: pattern.weight,
+    })),
   };
   compiled.set(domain, result);
   return result;
@@ -128,7 +147,10 @@ function wholeWordMatches(keywords: RegExp, samples: string[]): Set<string> {
   return found;
 }
 
-interface TrieNode { children: Map<string, TrieNode>; terminal: boolean }
+interface TrieNode {
+  children: Map<string, TrieNode>;
+  terminal: boolean;
+}
 
 /**
  * The terms as one regex that branches character by character (`ab(?:c|d)`), which the engine
@@ -146,7 +168,9 @@ function trieSource(terms: string[]): string {
     node.terminal = true;
   }
   const emit = (node: TrieNode): string => {
-    const branches = [...node.children].map(([char, child]) => (char === ' ' ? '\\s+' : escapeRegex(char)) + emit(child));
+    const branches = [...node.children].map(
+      ([char, child]) => (char === ' ' ? '\\s+' : escapeRegex(char)) + emit(child),
+    );
     if (branches.length === 0) return '';
     const body = branches.length === 1 ? branches[0] : `(?:${branches.join('|')})`;
     return node.terminal ? `(?:${body})?` : body; // greedy: the longest term is tried first

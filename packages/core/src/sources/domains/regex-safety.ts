@@ -55,7 +55,11 @@ export function boundedMatchCount(pattern: RegExp, text: string, limit: number):
   return count;
 }
 
-interface Quantifier { length: number; repeats: boolean; variable: boolean }
+interface Quantifier {
+  length: number;
+  repeats: boolean;
+  variable: boolean;
+}
 
 /**
  * Star height above one: a group quantified by something that repeats it (`*`, `+`, `{2,}`, `{1,5}` …)

@@ -36,7 +36,8 @@ export function readBuiltinDomainFile(url: URL): DomainDefinition {
   }
   const parsed = parseDomain(raw);
   if (!parsed.ok) throw fail(parsed.issues.map((issue) => `${issue.loc.join('.')}: ${issue.msg}`).join('; '));
-  if (!isDeepStrictEqual(parsed.domain, raw)) throw fail('has unknown fields or relies on defaults; spell every field out');
+  if (!isDeepStrictEqual(parsed.domain, raw))
+    throw fail('has unknown fields or relies on defaults; spell every field out');
   if (`${parsed.domain.name}.json` !== file) throw fail(`must be named ${parsed.domain.name}.json`);
   if (!parsed.domain.builtin) throw fail('must set builtin: true');
   return parsed.domain;
@@ -52,7 +53,11 @@ export function parseCustomDomain(candidate: unknown): DomainParseResult {
   const issues: ValidationIssue[] = [];
   if (parsed.domain.builtin) issues.push({ loc: ['builtin'], msg: 'A custom domain cannot be builtin', type: 'const' });
   if (builtinDomains().some((domain) => domain.name === parsed.domain.name)) {
-    issues.push({ loc: ['name'], msg: `'${parsed.domain.name}' is a built-in domain; choose another name`, type: 'conflict' });
+    issues.push({
+      loc: ['name'],
+      msg: `'${parsed.domain.name}' is a built-in domain; choose another name`,
+      type: 'conflict',
+    });
   }
   return issues.length > 0 ? { ok: false, issues } : parsed;
 }
@@ -66,7 +71,8 @@ export class DomainRegistry {
     for (const domain of builtinDomains()) this.byName.set(domain.name, domain);
     for (const domain of custom) {
       if (domain.builtin) throw new Error(`Custom domain '${domain.name}' is marked builtin`);
-      if (this.byName.has(domain.name)) throw new Error(`Custom domain '${domain.name}' takes a name that is already in use`);
+      if (this.byName.has(domain.name))
+        throw new Error(`Custom domain '${domain.name}' takes a name that is already in use`);
       this.byName.set(domain.name, domain);
     }
   }
@@ -87,7 +93,9 @@ export class DomainRegistry {
  */
 export function promptTokens(domain: DomainDefinition, examplesMaxChars = defaultExamplesMaxChars): number {
   const { examples, templates } = domain;
-  const exampleText = [...examples.alias_examples, ...examples.relationship_examples].join('\n').slice(0, examplesMaxChars);
+  const exampleText = [...examples.alias_examples, ...examples.relationship_examples]
+    .join('\n')
+    .slice(0, examplesMaxChars);
   const parts = [
     domain.entity_guidance,
     domain.relationship_guidance,

@@ -7,14 +7,34 @@ import { unsafeRegexReason } from './regex-safety.ts';
 
 /** The content categories a domain can strip from the text sent to the model. */
 export const contentCategories = [
-  'toc', 'changelog', 'legal', 'bibliography', 'acknowledgments', 'boilerplate', 'metadata', 'code_blocks',
-  'data_tables', 'math', 'api_tables', 'procedural', 'advertising', 'web_artifacts', 'bulk_lists',
+  'toc',
+  'changelog',
+  'legal',
+  'bibliography',
+  'acknowledgments',
+  'boilerplate',
+  'metadata',
+  'code_blocks',
+  'data_tables',
+  'math',
+  'api_tables',
+  'procedural',
+  'advertising',
+  'web_artifacts',
+  'bulk_lists',
 ] as const;
 export type ContentCategory = (typeof contentCategories)[number];
 export type FilteringMode = (typeof filteringModes)[number];
 
-export interface KeywordGroup { terms: string[]; weight: number }
-export interface DetectionPattern { regex: string; weight: number; description: string }
+export interface KeywordGroup {
+  terms: string[];
+  weight: number;
+}
+export interface DetectionPattern {
+  regex: string;
+  weight: number;
+  description: string;
+}
 export interface ConfidenceSettings {
   base_score: number;
   per_keyword_boost: number;
@@ -31,7 +51,12 @@ export interface DomainDetection {
   patterns: DetectionPattern[];
   confidence: ConfidenceSettings;
 }
-export interface DomainProperty { name: string; display_name: string; property_type: PropertyTypeName; description: string }
+export interface DomainProperty {
+  name: string;
+  display_name: string;
+  property_type: PropertyTypeName;
+  description: string;
+}
 export interface NodeTemplateDefinition {
   name: string;
   description: string;
@@ -50,7 +75,10 @@ export interface EdgeTemplateDefinition {
   inverse?: string;
   symmetric?: boolean;
 }
-export interface EntityExclusion { description: string; examples: string[] }
+export interface EntityExclusion {
+  description: string;
+  examples: string[];
+}
 
 export interface DomainDefinition {
   name: string;
@@ -70,12 +98,23 @@ export interface DomainDefinition {
 }
 
 const text = (maxLength: number) => ({ type: 'string', minLength: 1, maxLength, pattern: '\\S' }) as const;
-const list = <T>(items: JSONSchemaType<T>, maxItems: number, minItems = 0) => ({ type: 'array', items, minItems, maxItems }) as const;
+const list = <T>(items: JSONSchemaType<T>, maxItems: number, minItems = 0) =>
+  ({ type: 'array', items, minItems, maxItems }) as const;
 const share = { type: 'number', minimum: 0, maximum: 1 } as const;
 /** Keyword terms: letters, digits and simple punctuation; matched whole-word and case-insensitively. */
 const term = { type: 'string', minLength: 2, maxLength: 60, pattern: "^[\\p{L}\\p{N}][\\p{L}\\p{N} .'&/-]*$" } as const;
-const nodeName = { type: 'string', minLength: 1, maxLength: 80, pattern: '^[A-Z][A-Za-z0-9]*(?:[ -][A-Za-z0-9]+)*$' } as const;
-const edgeName = { type: 'string', minLength: 2, maxLength: 80, pattern: '^(?!system_)[a-z][a-z0-9]*(?:_[a-z0-9]+)*$' } as const;
+const nodeName = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 80,
+  pattern: '^[A-Z][A-Za-z0-9]*(?:[ -][A-Za-z0-9]+)*$',
+} as const;
+const edgeName = {
+  type: 'string',
+  minLength: 2,
+  maxLength: 80,
+  pattern: '^(?!system_)[a-z][a-z0-9]*(?:_[a-z0-9]+)*$',
+} as const;
 const typeRef = { type: 'string', minLength: 1, maxLength: 80 } as const;
 const closed = { type: 'object', additionalProperties: false } as const;
 
@@ -84,7 +123,12 @@ const closed = { type: 'object', additionalProperties: false } as const;
  * on a labelled set of short documents (test/sources/domain-calibration.test.ts); the built-in domains use it too.
  */
 export const defaultConfidence: ConfidenceSettings = {
-  base_score: 0.1, per_keyword_boost: 0.05, extension_boost: 0.1, doc_type_boost: 0.2, pattern_boost: 0.15, min_threshold: 0.25,
+  base_score: 0.1,
+  per_keyword_boost: 0.05,
+  extension_boost: 0.1,
+  doc_type_boost: 0.2,
+  pattern_boost: 0.15,
+  min_threshold: 0.25,
 };
 
 const ConfidenceSchema: JSONSchemaType<ConfidenceSettings> = {
@@ -104,25 +148,34 @@ const DetectionSchema: JSONSchemaType<DomainDetection> = {
   ...closed,
   properties: {
     keywords: {
-      ...list<KeywordGroup>({
-        ...closed,
-        properties: { terms: list<string>(term, 500, 1), weight: { type: 'number', exclusiveMinimum: 0, maximum: 5 } },
-        required: ['terms', 'weight'],
-      }, 50),
+      ...list<KeywordGroup>(
+        {
+          ...closed,
+          properties: {
+            terms: list<string>(term, 500, 1),
+            weight: { type: 'number', exclusiveMinimum: 0, maximum: 5 },
+          },
+          required: ['terms', 'weight'],
+        },
+        50,
+      ),
       default: [],
     },
     file_extensions: { ...list<string>({ type: 'string', pattern: '^\\.[a-z0-9]{1,10}$' }, 50), default: [] },
     doc_types: { ...list<string>({ type: 'string', minLength: 1, maxLength: 60 }, 50), default: [] },
     patterns: {
-      ...list<DetectionPattern>({
-        ...closed,
-        properties: {
-          regex: { type: 'string', minLength: 1, maxLength: 300 },
-          weight: { type: 'number', exclusiveMinimum: 0, maximum: 5 },
-          description: text(300),
+      ...list<DetectionPattern>(
+        {
+          ...closed,
+          properties: {
+            regex: { type: 'string', minLength: 1, maxLength: 300 },
+            weight: { type: 'number', exclusiveMinimum: 0, maximum: 5 },
+            description: text(300),
+          },
+          required: ['regex', 'weight', 'description'],
         },
-        required: ['regex', 'weight', 'description'],
-      }, 30),
+        30,
+      ),
       default: [],
     },
     confidence: { ...ConfidenceSchema, default: defaultConfidence },
@@ -138,16 +191,19 @@ const NodeTemplateSchema: JSONSchemaType<NodeTemplateDefinition> = {
     color: { type: 'string', pattern: '^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$' },
     icon: { type: 'string', minLength: 1, maxLength: 60 },
     requires_named_referent: { type: 'boolean' },
-    properties: list<DomainProperty>({
-      ...closed,
-      properties: {
-        name: { type: 'string', minLength: 1, maxLength: 80, pattern: '^[a-z][a-z0-9_]*$' },
-        display_name: text(120),
-        property_type: { type: 'string', enum: [...propertyTypeNames] },
-        description: text(500),
+    properties: list<DomainProperty>(
+      {
+        ...closed,
+        properties: {
+          name: { type: 'string', minLength: 1, maxLength: 80, pattern: '^[a-z][a-z0-9_]*$' },
+          display_name: text(120),
+          property_type: { type: 'string', enum: [...propertyTypeNames] },
+          description: text(500),
+        },
+        required: ['name', 'display_name', 'property_type', 'description'],
       },
-      required: ['name', 'display_name', 'property_type', 'description'],
-    }, 30),
+      30,
+    ),
   },
   required: ['name', 'description', 'color', 'icon', 'requires_named_referent', 'properties'],
 };
@@ -179,11 +235,14 @@ export const DomainDefinitionSchema: JSONSchemaType<DomainDefinition> = {
     entity_guidance: text(4000),
     relationship_guidance: text(4000),
     entity_exclusions: {
-      ...list<EntityExclusion>({
-        ...closed,
-        properties: { description: text(500), examples: list<string>(text(200), 20) },
-        required: ['description', 'examples'],
-      }, 30),
+      ...list<EntityExclusion>(
+        {
+          ...closed,
+          properties: { description: text(500), examples: list<string>(text(200), 20) },
+          required: ['description', 'examples'],
+        },
+        30,
+      ),
       default: [],
     },
     examples: {
@@ -194,7 +253,9 @@ export const DomainDefinitionSchema: JSONSchemaType<DomainDefinition> = {
     },
     content_exclusions: {
       ...closed,
-      properties: { categories: list<ContentCategory>({ type: 'string', enum: [...contentCategories] }, contentCategories.length) },
+      properties: {
+        categories: list<ContentCategory>({ type: 'string', enum: [...contentCategories] }, contentCategories.length),
+      },
       required: ['categories'],
       default: { categories: [] },
     },
@@ -218,8 +279,20 @@ export const DomainDefinitionSchema: JSONSchemaType<DomainDefinition> = {
     },
   },
   required: [
-    'name', 'version', 'description', 'builtin', 'extraction_density', 'extraction_filtering_mode', 'detection', 'entity_guidance',
-    'relationship_guidance', 'entity_exclusions', 'examples', 'content_exclusions', 'templates', 'quality_scoring',
+    'name',
+    'version',
+    'description',
+    'builtin',
+    'extraction_density',
+    'extraction_filtering_mode',
+    'detection',
+    'entity_guidance',
+    'relationship_guidance',
+    'entity_exclusions',
+    'examples',
+    'content_exclusions',
+    'templates',
+    'quality_scoring',
   ],
 };
 
@@ -260,12 +333,17 @@ function checkDomainConsistency(domain: DomainDefinition): ValidationIssue[] {
   const nodeNames = new Set<string>();
   nodes.forEach((node, index) => {
     const key = node.name.toLowerCase();
-    if (nodeNames.has(key)) issue(['templates', 'node_templates', index, 'name'], `Duplicate node template '${node.name}'`, 'duplicate');
+    if (nodeNames.has(key))
+      issue(['templates', 'node_templates', index, 'name'], `Duplicate node template '${node.name}'`, 'duplicate');
     nodeNames.add(key);
     const propertyNames = new Set<string>();
     node.properties.forEach((property, at) => {
       if (propertyNames.has(property.name)) {
-        issue(['templates', 'node_templates', index, 'properties', at, 'name'], `Duplicate property '${property.name}'`, 'duplicate');
+        issue(
+          ['templates', 'node_templates', index, 'properties', at, 'name'],
+          `Duplicate property '${property.name}'`,
+          'duplicate',
+        );
       }
       propertyNames.add(property.name);
     });
@@ -273,7 +351,8 @@ function checkDomainConsistency(domain: DomainDefinition): ValidationIssue[] {
 
   const byName = new Map<string, EdgeTemplateDefinition>();
   edges.forEach((edge, index) => {
-    if (byName.has(edge.name)) issue(['templates', 'edge_templates', index, 'name'], `Duplicate edge template '${edge.name}'`, 'duplicate');
+    if (byName.has(edge.name))
+      issue(['templates', 'edge_templates', index, 'name'], `Duplicate edge template '${edge.name}'`, 'duplicate');
     byName.set(edge.name, edge);
   });
 
@@ -281,7 +360,8 @@ function checkDomainConsistency(domain: DomainDefinition): ValidationIssue[] {
     const loc = ['templates', 'edge_templates', index];
     for (const side of ['source_types', 'target_types'] as const) {
       edge[side].forEach((type, at) => {
-        if (type !== '*' && !nodeNames.has(type.toLowerCase())) issue([...loc, side, at], `'${type}' is not a node template of this domain (or *)`, 'reference');
+        if (type !== '*' && !nodeNames.has(type.toLowerCase()))
+          issue([...loc, side, at], `'${type}' is not a node template of this domain (or *)`, 'reference');
       });
     }
     if (edge.symmetric && !sameTypes(edge.source_types, edge.target_types)) {
@@ -290,11 +370,21 @@ function checkDomainConsistency(domain: DomainDefinition): ValidationIssue[] {
     if (edge.inverse === undefined) return;
     const inverse = byName.get(edge.inverse);
     if (!inverse) issue([...loc, 'inverse'], `'${edge.inverse}' is not an edge template of this domain`, 'reference');
-    else if (edge.symmetric || inverse.symmetric) issue([...loc, 'inverse'], 'A symmetric relationship has no inverse', 'inverse');
-    else if (inverse === edge) issue([...loc, 'inverse'], 'A relationship cannot be its own inverse; mark it symmetric instead', 'inverse');
-    else if (inverse.inverse !== edge.name) issue([...loc, 'inverse'], `'${inverse.name}' must name '${edge.name}' as its inverse`, 'inverse');
-    else if (!sameTypes(edge.source_types, inverse.target_types) || !sameTypes(edge.target_types, inverse.source_types)) {
-      issue([...loc, 'inverse'], `'${inverse.name}' must have this relationship's source and target types swapped`, 'inverse');
+    else if (edge.symmetric || inverse.symmetric)
+      issue([...loc, 'inverse'], 'A symmetric relationship has no inverse', 'inverse');
+    else if (inverse === edge)
+      issue([...loc, 'inverse'], 'A relationship cannot be its own inverse; mark it symmetric instead', 'inverse');
+    else if (inverse.inverse !== edge.name)
+      issue([...loc, 'inverse'], `'${inverse.name}' must name '${edge.name}' as its inverse`, 'inverse');
+    else if (
+      !sameTypes(edge.source_types, inverse.target_types) ||
+      !sameTypes(edge.target_types, inverse.source_types)
+    ) {
+      issue(
+        [...loc, 'inverse'],
+        `'${inverse.name}' must have this relationship's source and target types swapped`,
+        'inverse',
+      );
     }
   });
   return issues;

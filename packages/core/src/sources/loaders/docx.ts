@@ -24,10 +24,13 @@ export const docxLoader = defineLoader('docx', async (input): Promise<LoadedDocu
   let html: string;
   let messages: { type: string; message: string }[];
   try {
-    ({ value: html, messages } = await mammoth.convertToHtml({ buffer: bytes }, {
-      convertImage: mammoth.images.imgElement(() => Promise.resolve({ src: '' })),
-      externalFileAccess: false,
-    }));
+    ({ value: html, messages } = await mammoth.convertToHtml(
+      { buffer: bytes },
+      {
+        convertImage: mammoth.images.imgElement(() => Promise.resolve({ src: '' })),
+        externalFileAccess: false,
+      },
+    ));
   } catch (error) {
     throw new UnreadableFileError(`${WHAT} could not be read (${(error as Error).message})`);
   }

@@ -9,11 +9,56 @@ export interface SectionText {
   text: string;
 }
 
-const SKIPPED = new Set(['script', 'style', 'noscript', 'template', 'svg', 'math', 'head', 'iframe', 'object', 'canvas', 'select', 'button']);
+const SKIPPED = new Set([
+  'script',
+  'style',
+  'noscript',
+  'template',
+  'svg',
+  'math',
+  'head',
+  'iframe',
+  'object',
+  'canvas',
+  'select',
+  'button',
+]);
 const BLOCKS = new Set([
-  'address', 'article', 'aside', 'blockquote', 'body', 'caption', 'center', 'dd', 'details', 'dialog', 'div', 'dl', 'dt',
-  'fieldset', 'figcaption', 'figure', 'footer', 'form', 'header', 'hr', 'html', 'li', 'main', 'nav', 'ol', 'p', 'pre',
-  'section', 'summary', 'table', 'tbody', 'tfoot', 'thead', 'tr', 'ul',
+  'address',
+  'article',
+  'aside',
+  'blockquote',
+  'body',
+  'caption',
+  'center',
+  'dd',
+  'details',
+  'dialog',
+  'div',
+  'dl',
+  'dt',
+  'fieldset',
+  'figcaption',
+  'figure',
+  'footer',
+  'form',
+  'header',
+  'hr',
+  'html',
+  'li',
+  'main',
+  'nav',
+  'ol',
+  'p',
+  'pre',
+  'section',
+  'summary',
+  'table',
+  'tbody',
+  'tfoot',
+  'thead',
+  'tr',
+  'ul',
 ]);
 const HEADING = /^h[1-6]$/;
 const ELEMENT_NODE = 1;
@@ -36,7 +81,13 @@ export function domSections(root: Node, firstSection: string | null = null): Sec
   let preDepth = 0;
 
   const endLine = (): void => {
-    const text = preDepth > 0 ? line.replace(/\s+$/, '') : line.replace(/ +/g, ' ').replace(/ ?\t ?/g, '\t').trim();
+    const text =
+      preDepth > 0
+        ? line.replace(/\s+$/, '')
+        : line
+            .replace(/ +/g, ' ')
+            .replace(/ ?\t ?/g, '\t')
+            .trim();
     if (text.trim()) lines.push(text);
     line = '';
   };
@@ -50,7 +101,7 @@ export function domSections(root: Node, firstSection: string | null = null): Sec
   while (stack.length > 0) {
     const { node, leaving } = stack.pop()!;
     if (node.nodeType === TEXT_NODE || node.nodeType === CDATA_SECTION_NODE) {
-      line += preDepth > 0 ? node.nodeValue ?? '' : (node.nodeValue ?? '').replace(/\s+/g, ' ');
+      line += preDepth > 0 ? (node.nodeValue ?? '') : (node.nodeValue ?? '').replace(/\s+/g, ' ');
       continue;
     }
     if (node.nodeType !== ELEMENT_NODE && node !== root) continue;

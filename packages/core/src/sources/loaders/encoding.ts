@@ -52,7 +52,9 @@ function supportedLabel(label: string | null | undefined): string | null {
 /** The charset a document declares in its first bytes: `<?xml … encoding="…"?>` or an HTML `<meta … charset=…>`. */
 export function declaredCharset(head: Uint8Array): string | null {
   const ascii = Buffer.from(head.buffer, head.byteOffset, Math.min(head.byteLength, 2048)).toString('latin1');
-  const match = /^\s*<\?xml[^>]*?encoding\s*=\s*["']([\w.:-]+)["']/i.exec(ascii) ?? /<meta[^>]+?charset\s*=\s*["']?([\w.:-]+)/i.exec(ascii);
+  const match =
+    /^\s*<\?xml[^>]*?encoding\s*=\s*["']([\w.:-]+)["']/i.exec(ascii) ??
+    /<meta[^>]+?charset\s*=\s*["']?([\w.:-]+)/i.exec(ascii);
   return match ? match[1] : null;
 }
 
@@ -60,7 +62,10 @@ export function declaredCharset(head: Uint8Array): string | null {
  * `partial`: the bytes are a prefix of the file, so a multi-byte character may be cut at the end.
  * `declared`: the document's own charset label, used only when the bytes are not UTF-8 or UTF-16.
  */
-export function detectEncoding(bytes: Uint8Array, options: { partial?: boolean; declared?: string | null } = {}): string {
+export function detectEncoding(
+  bytes: Uint8Array,
+  options: { partial?: boolean; declared?: string | null } = {},
+): string {
   const bom = bomEncoding(bytes);
   if (bom) return bom;
   const utf16 = bomlessUtf16(bytes);
@@ -73,13 +78,17 @@ export function detectEncoding(bytes: Uint8Array, options: { partial?: boolean; 
 }
 
 /** Decodes text, dropping a BOM; with `partial`, an incomplete character at the end is dropped too. */
-export function decodeText(bytes: Uint8Array, options: { partial?: boolean; declared?: string | null } = {}): { text: string; encoding: string } {
+export function decodeText(
+  bytes: Uint8Array,
+  options: { partial?: boolean; declared?: string | null } = {},
+): { text: string; encoding: string } {
   const encoding = detectEncoding(bytes, options);
-  const text = encoding === 'iso-8859-1'
-    ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1')
-    : encoding === 'windows-1252'
-      ? decodeWindows1252(bytes)
-      : new TextDecoder(encoding).decode(bytes, { stream: options.partial ?? false });
+  const text =
+    encoding === 'iso-8859-1'
+      ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1')
+      : encoding === 'windows-1252'
+        ? decodeWindows1252(bytes)
+        : new TextDecoder(encoding).decode(bytes, { stream: options.partial ?? false });
   return { text, encoding };
 }
 
@@ -94,7 +103,11 @@ export function looksLikeText(head: Uint8Array): boolean {
   let high = 0;
   for (const byte of head) {
     if (byte === 0) return false;
-    if ((byte < 0x20 && byte !== 0x09 && byte !== 0x0a && byte !== 0x0c && byte !== 0x0d && byte !== 0x1b) || byte === 0x7f) controls++;
+    if (
+      (byte < 0x20 && byte !== 0x09 && byte !== 0x0a && byte !== 0x0c && byte !== 0x0d && byte !== 0x1b) ||
+      byte === 0x7f
+    )
+      controls++;
     else if (byte >= 0x80) high++;
   }
   if (controls > head.length * 0.01) return false;

@@ -75,13 +75,15 @@ export const epubLoader = defineLoader('epub', async (input): Promise<LoadedDocu
   const archive = await openArchive(bytes, input.limits, WHAT);
   const warnings: string[] = [];
   const mimetype = (await archive.readText('mimetype'))?.trim();
-  if (mimetype !== 'application/epub+zip') warnings.push(`the mimetype entry says ${JSON.stringify(mimetype ?? null)}, not application/epub+zip`);
+  if (mimetype !== 'application/epub+zip')
+    warnings.push(`the mimetype entry says ${JSON.stringify(mimetype ?? null)}, not application/epub+zip`);
 
   const opfPath = await packagePath(archive);
   const pkg = readPackage((await archive.readText(opfPath))!, opfPath);
   if (pkg.spine.length === 0) throw new UnreadableFileError(`${WHAT} has no readable documents in its spine`);
   const encrypted = await encryptedEntries(archive);
-  if (pkg.spine.some((entry) => encrypted.has(entry))) throw new UnreadableFileError(`${WHAT} is DRM-protected; its chapters are encrypted`);
+  if (pkg.spine.some((entry) => encrypted.has(entry)))
+    throw new UnreadableFileError(`${WHAT} is DRM-protected; its chapters are encrypted`);
 
   const assembler = new TextAssembler(input.limits.maxTextChars);
   const unreadable: string[] = [];
@@ -99,7 +101,8 @@ export const epubLoader = defineLoader('epub', async (input): Promise<LoadedDocu
       if (!assembler.add(section.text, null, section.section)) break;
     }
   }
-  if (unreadable.length === pkg.spine.length) throw new UnreadableFileError(`${WHAT} has no readable chapter: ${unreadable.join('; ')}`);
+  if (unreadable.length === pkg.spine.length)
+    throw new UnreadableFileError(`${WHAT} has no readable chapter: ${unreadable.join('; ')}`);
   const result = assembler.result();
   return {
     ...result,

@@ -17,18 +17,30 @@ export const formats: Record<LoaderFormat, FormatInfo> = {
   text: { extensions: ['.txt', '.text', '.log'], mediaTypes: ['text/plain'] },
   markdown: { extensions: ['.md', '.markdown'], mediaTypes: ['text/markdown', 'text/x-markdown'] },
   pdf: { extensions: ['.pdf'], mediaTypes: ['application/pdf'] },
-  docx: { extensions: ['.docx'], mediaTypes: ['application/vnd.openxmlformats-officedocument.wordprocessingml.document'] },
+  docx: {
+    extensions: ['.docx'],
+    mediaTypes: ['application/vnd.openxmlformats-officedocument.wordprocessingml.document'],
+  },
   html: { extensions: ['.html', '.htm', '.xhtml'], mediaTypes: ['text/html', 'application/xhtml+xml'] },
   csv: { extensions: ['.csv'], mediaTypes: ['text/csv'] },
   tsv: { extensions: ['.tsv', '.tab'], mediaTypes: ['text/csv', 'text/tab-separated-values'] },
   json: { extensions: ['.json'], mediaTypes: ['application/json'] },
-  jsonl: { extensions: ['.jsonl', '.ndjson'], mediaTypes: ['application/x-ndjson', 'application/jsonl', 'application/x-jsonlines'] },
+  jsonl: {
+    extensions: ['.jsonl', '.ndjson'],
+    mediaTypes: ['application/x-ndjson', 'application/jsonl', 'application/x-jsonlines'],
+  },
   xml: { extensions: ['.xml'], mediaTypes: ['application/xml', 'text/xml'] },
   xlsx: { extensions: ['.xlsx'], mediaTypes: ['application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'] },
-  pptx: { extensions: ['.pptx'], mediaTypes: ['application/vnd.openxmlformats-officedocument.presentationml.presentation'] },
+  pptx: {
+    extensions: ['.pptx'],
+    mediaTypes: ['application/vnd.openxmlformats-officedocument.presentationml.presentation'],
+  },
   epub: { extensions: ['.epub'], mediaTypes: ['application/epub+zip'] },
   rst: { extensions: ['.rst', '.rest'], mediaTypes: ['text/plain', 'text/x-rst'] },
-  image: { extensions: ['.png', '.jpg', '.jpeg', '.gif', '.webp'], mediaTypes: ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] },
+  image: {
+    extensions: ['.png', '.jpg', '.jpeg', '.gif', '.webp'],
+    mediaTypes: ['image/png', 'image/jpeg', 'image/gif', 'image/webp'],
+  },
 };
 
 export function extensionOf(filename: string): string {
@@ -58,9 +70,21 @@ export function defineLoader(format: LoaderFormat, load: (input: LoaderInput) =>
     try {
       return await load(input);
     } catch (error) {
-      if (error instanceof UnreadableFileError || input.signal.aborted || typeof (error as NodeJS.ErrnoException | null)?.code === 'string') throw error;
-      throw new UnreadableFileError(`${input.filename} could not be read as ${format.toUpperCase()} (${describeError(error)})`);
+      if (
+        error instanceof UnreadableFileError ||
+        input.signal.aborted ||
+        typeof (error as NodeJS.ErrnoException | null)?.code === 'string'
+      )
+        throw error;
+      throw new UnreadableFileError(
+        `${input.filename} could not be read as ${format.toUpperCase()} (${describeError(error)})`,
+      );
     }
   };
-  return { format, extensions: [...formats[format].extensions], mediaTypes: [...formats[format].mediaTypes], load: guarded };
+  return {
+    format,
+    extensions: [...formats[format].extensions],
+    mediaTypes: [...formats[format].mediaTypes],
+    load: guarded,
+  };
 }

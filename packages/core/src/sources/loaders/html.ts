@@ -26,7 +26,8 @@ function textLength(sections: SectionText[]): number {
 
 function stripFurniture(document: Document): Document {
   for (const element of document.querySelectorAll(NOISE)) element.remove();
-  for (const element of document.querySelectorAll(PAGE_FURNITURE)) if (!element.parentElement?.closest('article, main')) element.remove();
+  for (const element of document.querySelectorAll(PAGE_FURNITURE))
+    if (!element.parentElement?.closest('article, main')) element.remove();
   return document;
 }
 
@@ -36,7 +37,9 @@ function parsePage(source: string): Document {
   return document.documentElement ? document : parseHTML(`<!doctype html><html><body>${source}</body></html>`).document;
 }
 
-function readableSections(source: string): { sections: SectionText[]; byline: string | null; lang: string | null } | null {
+function readableSections(
+  source: string,
+): { sections: SectionText[]; byline: string | null; lang: string | null } | null {
   const document = stripFurniture(parsePage(source));
   try {
     const article = new Readability(document, { maxElemsToParse: MAX_READABILITY_ELEMENTS }).parse();
@@ -56,7 +59,10 @@ export const htmlLoader = defineLoader('html', async (input): Promise<LoadedDocu
   stripFurniture(document);
   const fallback = domSections(document.body ?? document.documentElement);
   const readable = readableSections(file.text);
-  const useReadable = readable !== null && textLength(readable.sections) > 0 && textLength(readable.sections) >= textLength(fallback) * MIN_READABLE_SHARE;
+  const useReadable =
+    readable !== null &&
+    textLength(readable.sections) > 0 &&
+    textLength(readable.sections) >= textLength(fallback) * MIN_READABLE_SHARE;
   const sections = useReadable ? readable.sections : fallback;
 
   const assembler = new TextAssembler(input.limits.maxTextChars);
@@ -66,6 +72,11 @@ export const htmlLoader = defineLoader('html', async (input): Promise<LoadedDocu
     format: 'html',
     kind: 'prose',
     title,
-    metadata: { encoding: file.encoding, extractor: useReadable ? 'readability' : 'fallback', byline: readable?.byline ?? null, lang: readable?.lang ?? lang },
+    metadata: {
+      encoding: file.encoding,
+      extractor: useReadable ? 'readability' : 'fallback',
+      byline: readable?.byline ?? null,
+      lang: readable?.lang ?? lang,
+    },
   };
 });

@@ -65,7 +65,13 @@ function readJsonLines(source: string, budget: number): JsonLines {
   return { text: records.join('\n'), records: records.length, problems };
 }
 
-function structuredDocument(input: LoaderInput, text: string, format: 'json' | 'jsonl', warnings: string[], metadata: Record<string, unknown>): LoadedDocument {
+function structuredDocument(
+  input: LoaderInput,
+  text: string,
+  format: 'json' | 'jsonl',
+  warnings: string[],
+  metadata: Record<string, unknown>,
+): LoadedDocument {
   const assembler = new TextAssembler(input.limits.maxTextChars);
   assembler.add(text);
   const result = assembler.result();
@@ -77,7 +83,13 @@ export const jsonLoader = defineLoader('json', async (input): Promise<LoadedDocu
   const budget = input.limits.maxTextChars;
   if (file.truncated) {
     // The document cannot be parsed without its end; its raw text is still searchable.
-    return structuredDocument(input, file.text, 'json', ['the JSON file is larger than the text limit; loaded as raw text'], { encoding: file.encoding });
+    return structuredDocument(
+      input,
+      file.text,
+      'json',
+      ['the JSON file is larger than the text limit; loaded as raw text'],
+      { encoding: file.encoding },
+    );
   }
   let value: unknown;
   try {
@@ -86,16 +98,22 @@ export const jsonLoader = defineLoader('json', async (input): Promise<LoadedDocu
     const asLines = readJsonLines(file.text, budget);
     if (asLines.records > 1 && asLines.problems.count < asLines.records) {
       const warnings = ['the file is not one JSON document; read as JSON Lines', ...asLines.problems.list()];
-      return structuredDocument(input, asLines.text, 'json', warnings, { encoding: file.encoding, records: asLines.records });
+      return structuredDocument(input, asLines.text, 'json', warnings, {
+        encoding: file.encoding,
+        records: asLines.records,
+      });
     }
     throw new UnreadableFileError(`The file is not valid JSON (${(error as Error).message})`);
   }
-  return structuredDocument(input, takeWithin(flattenJson(value), budget, '\n'), 'json', [], { encoding: file.encoding });
+  return structuredDocument(input, takeWithin(flattenJson(value), budget, '\n'), 'json', [], {
+    encoding: file.encoding,
+  });
 });
 
 export const jsonlLoader = defineLoader('jsonl', async (input): Promise<LoadedDocument> => {
   const file = await readTextFile(input);
   const { text, records, problems } = readJsonLines(completeLines(file), input.limits.maxTextChars);
-  if (records === 0 && problems.count > 0) throw new UnreadableFileError('No line of the JSON Lines file is valid JSON');
+  if (records === 0 && problems.count > 0)
+    throw new UnreadableFileError('No line of the JSON Lines file is valid JSON');
   return structuredDocument(input, text, 'jsonl', problems.list(), { encoding: file.encoding, records });
 });

@@ -3,5 +3,9 @@ import type { LoaderLimits } from './port.ts';
 
 /** How much a loader may unpack and return for a stored file (by default a 500 MiB parser cap and 10,000 archive entries). */
 export function loaderLimits(settings: Settings): LoaderLimits {
-  return { maxUnpackedBytes: Math.min(settings.batching.max_upload_bytes, 500 * 1024 * 1024), maxEntries: 10_000, maxTextChars: 200_000_000 };
+  return {
+    maxUnpackedBytes: Math.min(settings.batching.max_upload_bytes, 500 * 1024 * 1024),
+    maxEntries: 10_000,
+    maxTextChars: 200_000_000,
+  };
 }

@@ -41,7 +41,9 @@ export async function mainPart(archive: BoundedArchive, fallback: string, what: 
 }
 
 /** Title and author from `docProps/core.xml`, when present. */
-export async function coreProperties(archive: BoundedArchive): Promise<{ title: string | null; author: string | null }> {
+export async function coreProperties(
+  archive: BoundedArchive,
+): Promise<{ title: string | null; author: string | null }> {
   const xml = await archive.readText('docProps/core.xml');
   if (!xml) return { title: null, author: null };
   return { title: elementTexts(xml, 'title')[0] || null, author: elementTexts(xml, 'creator')[0] || null };

@@ -81,7 +81,9 @@ export const pdfLoader = defineLoader('pdf', async (input): Promise<LoadedDocume
       }
     }
     if (document.numPages === 0 || unreadablePages === document.numPages) {
-      throw new UnreadableFileError(`The PDF could not be read (${document.numPages === 0 ? 'no pages' : 'no page is readable'})`);
+      throw new UnreadableFileError(
+        `The PDF could not be read (${document.numPages === 0 ? 'no pages' : 'no page is readable'})`,
+      );
     }
     const { info } = await document.getMetadata().catch(() => ({ info: null }));
     const result = assembler.result();

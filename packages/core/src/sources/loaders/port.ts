@@ -31,7 +31,21 @@ export interface LoadedDocument {
 }
 
 export type LoaderFormat =
-  | 'text' | 'markdown' | 'pdf' | 'docx' | 'html' | 'csv' | 'tsv' | 'json' | 'jsonl' | 'xml' | 'xlsx' | 'pptx' | 'epub' | 'rst' | 'image';
+  | 'text'
+  | 'markdown'
+  | 'pdf'
+  | 'docx'
+  | 'html'
+  | 'csv'
+  | 'tsv'
+  | 'json'
+  | 'jsonl'
+  | 'xml'
+  | 'xlsx'
+  | 'pptx'
+  | 'epub'
+  | 'rst'
+  | 'image';
 
 export interface LoaderLimits {
   /** Most bytes a loader may inflate from an archive-based format (docx, xlsx, pptx, epub). */

@@ -25,7 +25,8 @@ export function slideText(xml: string): { text: string; title: string | null } {
     const name = localName(token.name);
     if (token.type === 'open') {
       if (name === 'sp' && !token.selfClosing) shapes.push({ isTitle: false, paragraphs: [] });
-      else if (name === 'ph' && shapes.length > 0 && TITLE_PLACEHOLDERS.has(token.attrs.type ?? '')) shapes[shapes.length - 1].isTitle = true;
+      else if (name === 'ph' && shapes.length > 0 && TITLE_PLACEHOLDERS.has(token.attrs.type ?? ''))
+        shapes[shapes.length - 1].isTitle = true;
       else if (name === 'p' && !token.selfClosing) paragraph = '';
       else if (name === 't' && !token.selfClosing) inText = true;
       else if (name === 'br' && paragraph !== null) paragraph += '\n';
@@ -59,7 +60,9 @@ async function slideParts(archive: BoundedArchive, presentationPart: string): Pr
   }
   if (ordered.length > 0) return ordered;
   const number = (name: string): number => Number(/(\d+)\.xml$/.exec(name)?.[1] ?? 0);
-  return archive.names.filter((name) => /^ppt\/slides\/slide\d+\.xml$/.test(name)).sort((a, b) => number(a) - number(b));
+  return archive.names
+    .filter((name) => /^ppt\/slides\/slide\d+\.xml$/.test(name))
+    .sort((a, b) => number(a) - number(b));
 }
 
 export const pptxLoader = defineLoader('pptx', async (input): Promise<LoadedDocument> => {

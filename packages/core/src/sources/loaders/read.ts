@@ -2,7 +2,10 @@ import { open } from 'node:fs/promises';
 import { UnreadableFileError, type LoaderLimits } from './port.ts';
 
 /** Reads at most `maxBytes` from the start of a file; `truncated` says the file is longer. */
-export async function readUpTo(path: string, maxBytes: number): Promise<{ bytes: Buffer; truncated: boolean; size: number }> {
+export async function readUpTo(
+  path: string,
+  maxBytes: number,
+): Promise<{ bytes: Buffer; truncated: boolean; size: number }> {
   const handle = await open(path, 'r');
   try {
     const { size } = await handle.stat();
@@ -27,7 +30,8 @@ export async function readHead(path: string, bytes: number): Promise<Buffer> {
 /** Reads a whole file that a parser needs at once (PDF, archives), refusing one larger than `maxBytes`. */
 export async function readWhole(path: string, maxBytes: number, what: string): Promise<Buffer> {
   const { bytes, truncated, size } = await readUpTo(path, maxBytes);
-  if (truncated) throw new UnreadableFileError(`${what} is ${size} bytes, more than the ${maxBytes} bytes a loader may read`);
+  if (truncated)
+    throw new UnreadableFileError(`${what} is ${size} bytes, more than the ${maxBytes} bytes a loader may read`);
   return bytes;
 }
 

@@ -17,8 +17,21 @@ import { xlsxLoader } from './xlsx.ts';
 import { xmlLoader } from './xml.ts';
 
 export const allLoaders: readonly Loader[] = [
-  textLoader, markdownLoader, pdfLoader, docxLoader, htmlLoader, csvLoader, tsvLoader, jsonLoader, jsonlLoader, xmlLoader,
-  xlsxLoader, pptxLoader, epubLoader, rstLoader, imageLoader,
+  textLoader,
+  markdownLoader,
+  pdfLoader,
+  docxLoader,
+  htmlLoader,
+  csvLoader,
+  tsvLoader,
+  jsonLoader,
+  jsonlLoader,
+  xmlLoader,
+  xlsxLoader,
+  pptxLoader,
+  epubLoader,
+  rstLoader,
+  imageLoader,
 ];
 
 const byFormat = new Map<LoaderFormat, Loader>(allLoaders.map((loader) => [loader.format, loader]));
@@ -33,11 +46,16 @@ export function loaderFor(format: LoaderFormat): Loader {
 export async function loadDocument(input: LoaderInput): Promise<LoadedDocument & { mediaType: string }> {
   input.signal.throwIfAborted();
   const head = await readHead(input.path, SNIFF_BYTES);
-  if (head.length === 0) throw new UnreadableFileError(`${input.filename} is empty (0 bytes): there is nothing to index`);
+  if (head.length === 0)
+    throw new UnreadableFileError(`${input.filename} is empty (0 bytes): there is nothing to index`);
   const sniffed = sniffMediaType(head, input.filename);
   if (!sniffed) {
     const kind = describeUnsupported(head, input.filename);
-    throw new UnreadableFileError(kind ? `${input.filename} is ${kind}, which is not a supported document format` : `${input.filename} is not in a supported document format`);
+    throw new UnreadableFileError(
+      kind
+        ? `${input.filename} is ${kind}, which is not a supported document format`
+        : `${input.filename} is not in a supported document format`,
+    );
   }
   const document = await loaderFor(sniffed.format).load(input);
   return { ...truncateDocument(document, input.limits.maxTextChars), mediaType: sniffed.mediaType };

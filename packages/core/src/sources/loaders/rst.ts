@@ -13,10 +13,40 @@ const EXPLICIT = /^(\s*)\.\.(?:\s+(.*))?$/;
 const DIRECTIVE = /^([\w:.+-]+)::\s*(.*)$/;
 /** Directives with nothing to read (navigation, includes, media, configuration); others keep their text. */
 const SILENT_DIRECTIVES = new Set([
-  'toctree', 'image', 'include', 'literalinclude', 'raw', 'contents', 'index', 'meta', 'highlight', 'default-role', 'role',
-  'sectnum', 'section-numbering', 'header', 'footer', 'class', 'title', 'tabularcolumns', 'currentmodule', 'module',
-  'automodule', 'autoclass', 'autofunction', 'automethod', 'autoattribute', 'autodata', 'autoexception', 'autosummary',
-  'unicode', 'date', 'replace', 'target-notes', 'moduleauthor', 'codeauthor',
+  'toctree',
+  'image',
+  'include',
+  'literalinclude',
+  'raw',
+  'contents',
+  'index',
+  'meta',
+  'highlight',
+  'default-role',
+  'role',
+  'sectnum',
+  'section-numbering',
+  'header',
+  'footer',
+  'class',
+  'title',
+  'tabularcolumns',
+  'currentmodule',
+  'module',
+  'automodule',
+  'autoclass',
+  'autofunction',
+  'automethod',
+  'autoattribute',
+  'autodata',
+  'autoexception',
+  'autosummary',
+  'unicode',
+  'date',
+  'replace',
+  'target-notes',
+  'moduleauthor',
+  'codeauthor',
 ]);
 /** Directives whose argument is a file name rather than text. */
 const PATH_ARGUMENT_DIRECTIVES = new Set(['figure', 'csv-table', 'graphviz', 'plot']);
@@ -29,7 +59,9 @@ function indentOf(line: string): number {
 export function rstInline(line: string): string {
   return line
     .replace(/\s?\[(?:#[\w-]*|\*|\d+|[A-Za-z][\w.-]*)\]_/g, '')
-    .replace(/(?::[\w.+-]+)+:`([^`]+)`/g, (_match, inner: string) => inner.replace(/\s*<[^<>]+>$/, '').replace(/^[~!]/, ''))
+    .replace(/(?::[\w.+-]+)+:`([^`]+)`/g, (_match, inner: string) =>
+      inner.replace(/\s*<[^<>]+>$/, '').replace(/^[~!]/, ''),
+    )
     .replace(/`([^`<]+?)\s*<[^`]*>`_{1,2}/g, '$1')
     .replace(/``([^`]+)``/g, '$1')
     .replace(/`([^`]+)`_{0,2}/g, '$1')
@@ -64,7 +96,13 @@ export function rstSections(text: string): RstSection[] {
       continue;
     }
     // Underlined title: text, then an adornment at least as long as the text.
-    if (line.trim() && indentOf(line) === 0 && !ADORNMENT.test(line) && ADORNMENT.test(next) && next.trim().length >= Math.min(line.trim().length, 3)) {
+    if (
+      line.trim() &&
+      indentOf(line) === 0 &&
+      !ADORNMENT.test(line) &&
+      ADORNMENT.test(next) &&
+      next.trim().length >= Math.min(line.trim().length, 3)
+    ) {
       sections.push({ title: rstInline(line.trim()), lines: [rstInline(line.trim())] });
       i += 2;
       continue;
@@ -85,7 +123,8 @@ export function rstSections(text: string): RstSection[] {
         if (directive[2].trim() && !PATH_ARGUMENT_DIRECTIVES.has(directiveName)) emit(rstInline(directive[2].trim()));
         let body = i + 1;
         while (body < end && /^\s*:[\w -]+:/.test(lines[body])) body++;
-        for (const bodyLine of lines.slice(body, end)) emit(rstInline(bodyLine.slice(Math.min(indentOf(bodyLine), indent + 3))));
+        for (const bodyLine of lines.slice(body, end))
+          emit(rstInline(bodyLine.slice(Math.min(indentOf(bodyLine), indent + 3))));
       } else if (!directive && /^\[[^\]]+\]\s/.test(explicit[2] ?? '')) {
         // A footnote or citation: its text is content.
         emit(rstInline(explicit[2]!));
@@ -112,7 +151,8 @@ export const rstLoader = defineLoader('rst', async (input): Promise<LoadedDocume
   const file = await readTextFile(input);
   const sections = rstSections(file.text);
   const assembler = new TextAssembler(input.limits.maxTextChars);
-  for (const section of sections) if (!assembler.add(section.lines.join('\n').replace(/\n{3,}/g, '\n\n'), null, section.title)) break;
+  for (const section of sections)
+    if (!assembler.add(section.lines.join('\n').replace(/\n{3,}/g, '\n\n'), null, section.title)) break;
   return {
     ...assembler.result(),
     format: 'rst',

@@ -40,7 +40,10 @@ function zipEntries(head: Buffer): { name: string; dataStart: number }[] {
     entries.push({ name: head.toString('utf8', p + 30, p + 30 + nameLength), dataStart });
     // With a data descriptor (flag bit 3) the size comes after the data, so look for the next header instead.
     const next = (flags & 0x08) === 0 && compressedSize !== 0xffffffff ? dataStart + compressedSize : -1;
-    p = next > p && next + 4 <= head.length && head.readUInt32LE(next) === 0x04034b50 ? next : head.indexOf(LOCAL_HEADER, dataStart);
+    p =
+      next > p && next + 4 <= head.length && head.readUInt32LE(next) === 0x04034b50
+        ? next
+        : head.indexOf(LOCAL_HEADER, dataStart);
   }
   return entries;
 }
@@ -48,7 +51,10 @@ function zipEntries(head: Buffer): { name: string; dataStart: number }[] {
 function sniffZip(head: Buffer, filename: string): SniffResult | null {
   const entries = zipEntries(head);
   const first = entries[0];
-  if (first?.name === 'mimetype' && head.toString('latin1', first.dataStart, first.dataStart + 20) === 'application/epub+zip') {
+  if (
+    first?.name === 'mimetype' &&
+    head.toString('latin1', first.dataStart, first.dataStart + 20) === 'application/epub+zip'
+  ) {
     return result('epub');
   }
   for (const { name } of entries) {
@@ -56,8 +62,21 @@ function sniffZip(head: Buffer, filename: string): SniffResult | null {
   }
   // The telling entries may lie past the head; a package-looking zip then goes by its extension.
   const byExtension = formatForExtension(filename);
-  const looksLikePackage = entries.length === 0 || entries.some(({ name }) => name === '[Content_Types].xml' || name.startsWith('_rels/') || name.startsWith('docProps/') || name === 'mimetype' || name.startsWith('META-INF/'));
-  if (looksLikePackage && (byExtension === 'docx' || byExtension === 'xlsx' || byExtension === 'pptx' || byExtension === 'epub')) return result(byExtension);
+  const looksLikePackage =
+    entries.length === 0 ||
+    entries.some(
+      ({ name }) =>
+        name === '[Content_Types].xml' ||
+        name.startsWith('_rels/') ||
+        name.startsWith('docProps/') ||
+        name === 'mimetype' ||
+        name.startsWith('META-INF/'),
+    );
+  if (
+    looksLikePackage &&
+    (byExtension === 'docx' || byExtension === 'xlsx' || byExtension === 'pptx' || byExtension === 'epub')
+  )
+    return result(byExtension);
   return null;
 }
 
@@ -65,8 +84,13 @@ type TextShape = 'html' | 'xml' | 'json' | 'plain';
 
 function textShape(text: string): TextShape {
   const start = text.replace(/^\s+/, '').slice(0, 1024);
-  if (/^(?:<\?xml[^>]*>\s*)?(?:<!--[\s\S]*?-->\s*)*<!doctype\s+html/i.test(start) || /^(?:<!--[\s\S]*?-->\s*)*<html[\s>]/i.test(start)) return 'html';
-  if (/^<\?xml/.test(start) || /^<[A-Za-z_][\w:.-]*[\s>/]/.test(start)) return /<html[\s>]/i.test(start) ? 'html' : 'xml';
+  if (
+    /^(?:<\?xml[^>]*>\s*)?(?:<!--[\s\S]*?-->\s*)*<!doctype\s+html/i.test(start) ||
+    /^(?:<!--[\s\S]*?-->\s*)*<html[\s>]/i.test(start)
+  )
+    return 'html';
+  if (/^<\?xml/.test(start) || /^<[A-Za-z_][\w:.-]*[\s>/]/.test(start))
+    return /<html[\s>]/i.test(start) ? 'html' : 'xml';
   if (/^[{[]/.test(start)) return 'json';
   return 'plain';
 }
@@ -105,10 +129,13 @@ export function sniffMediaType(head: Buffer, filename: string): SniffResult | nu
 /** A name for binary content that sniffing refuses, for the error message; null when it is just unknown. */
 export function describeUnsupported(head: Buffer, filename: string): string | null {
   if (head.length >= 4 && (head.readUInt32LE(0) === 0x04034b50 || head.readUInt32LE(0) === 0x06054b50)) {
-    return extensionOf(filename) === '.zip' ? 'a zip archive' : 'a zip archive that is not a DOCX, XLSX, PPTX or EPUB document';
+    return extensionOf(filename) === '.zip'
+      ? 'a zip archive'
+      : 'a zip archive that is not a DOCX, XLSX, PPTX or EPUB document';
   }
   if (head[0] === 0x1f && head[1] === 0x8b) return 'a gzip archive';
   if (head.length > 262 && head.toString('latin1', 257, 262) === 'ustar') return 'a tar archive';
-  if (head.length >= 8 && head.readUInt32BE(0) === 0xd0cf11e0 && head.readUInt32BE(4) === 0xa1b11ae1) return 'a legacy Office document (.doc, .xls, .ppt)';
+  if (head.length >= 8 && head.readUInt32BE(0) === 0xd0cf11e0 && head.readUInt32BE(4) === 0xa1b11ae1)
+    return 'a legacy Office document (.doc, .xls, .ppt)';
   return null;
 }

@@ -10,7 +10,10 @@ export interface TextFile {
 }
 
 /** Reads and decodes a text-based file, no more of it than the text limit can use. */
-export async function readTextFile(input: LoaderInput, declared?: (head: Uint8Array) => string | null): Promise<TextFile> {
+export async function readTextFile(
+  input: LoaderInput,
+  declared?: (head: Uint8Array) => string | null,
+): Promise<TextFile> {
   input.signal.throwIfAborted();
   const { bytes, truncated } = await readUpTo(input.path, textByteBudget(input.limits));
   const { text, encoding } = decodeText(bytes, { partial: truncated, declared: declared?.(bytes) });

@@ -47,9 +47,15 @@ export function markdownSections(text: string): MarkdownSection[] {
       continue;
     }
     const previous = current.lines[current.lines.length - 1];
-    const previousIsParagraph = previous !== undefined && previous.trim() !== '' && !/^ {0,3}(?:[-*+>]|\d+[.)])\s/.test(previous);
+    const previousIsParagraph =
+      previous !== undefined && previous.trim() !== '' && !/^ {0,3}(?:[-*+>]|\d+[.)])\s/.test(previous);
     const beforePrevious = current.lines[current.lines.length - 2];
-    if (SETEXT.test(line) && previousIsParagraph && (beforePrevious === undefined || beforePrevious.trim() === '') && !(current.heading && current.lines.length === 1)) {
+    if (
+      SETEXT.test(line) &&
+      previousIsParagraph &&
+      (beforePrevious === undefined || beforePrevious.trim() === '') &&
+      !(current.heading && current.lines.length === 1)
+    ) {
       current.lines.pop();
       start(previous, line.trim().startsWith('=') ? 1 : 2, [previous, line]);
       continue;
@@ -72,7 +78,13 @@ export const markdownLoader = defineLoader('markdown', async (input): Promise<Lo
   const assembler = new TextAssembler(input.limits.maxTextChars);
   if (frontMatter) assembler.add(frontMatter);
   for (const section of sections) if (!assembler.add(section.lines.join('\n'), null, section.heading)) break;
-  const frontTitle = frontMatter ? /^title:\s*["']?(.+?)["']?\s*$/m.exec(frontMatter)?.[1] ?? null : null;
+  const frontTitle = frontMatter ? (/^title:\s*["']?(.+?)["']?\s*$/m.exec(frontMatter)?.[1] ?? null) : null;
   const title = frontTitle ?? sections.find((section) => section.level === 1)?.heading ?? null;
-  return { ...assembler.result(), format: 'markdown', kind: 'prose', title, metadata: { encoding: file.encoding, sections: sections.length } };
+  return {
+    ...assembler.result(),
+    format: 'markdown',
+    kind: 'prose',
+    title,
+    metadata: { encoding: file.encoding, sections: sections.length },
+  };
 });

@@ -63,7 +63,11 @@ function cellText(cell: Cell, strings: readonly string[]): string {
 }
 
 /** Rows as tab-joined lines (cells placed by their reference, so gaps stay gaps), up to `budget` characters. */
-export function sheetRows(xml: string, strings: readonly string[], budget: number): { lines: string[]; truncated: boolean } {
+export function sheetRows(
+  xml: string,
+  strings: readonly string[],
+  budget: number,
+): { lines: string[]; truncated: boolean } {
   const lines: string[] = [];
   let length = 0;
   let row: string[] | null = null;
@@ -119,7 +123,9 @@ export const xlsxLoader = defineLoader('xlsx', async (input): Promise<LoadedDocu
   const workbookPart = await mainPart(archive, 'xl/workbook.xml', WHAT);
   const workbook = (await archive.readText(workbookPart))!;
   const relationships = await readRelationships(archive, workbookPart);
-  const stringsPart = [...relationships.values()].find((relationship) => relationship.type === 'sharedStrings')?.target ?? 'xl/sharedStrings.xml';
+  const stringsPart =
+    [...relationships.values()].find((relationship) => relationship.type === 'sharedStrings')?.target ??
+    'xl/sharedStrings.xml';
   const stringsXml = await archive.readText(stringsPart);
   const strings = stringsXml ? sharedStrings(stringsXml) : [];
 
@@ -127,7 +133,8 @@ export const xlsxLoader = defineLoader('xlsx', async (input): Promise<LoadedDocu
   for (const token of scanXml(workbook)) {
     if (token.type !== 'open' || localName(token.name) !== 'sheet') continue;
     const relationship = relationships.get(relationshipId(token.attrs) ?? '');
-    if (relationship?.type === 'worksheet') sheets.push({ name: token.attrs.name ?? `Sheet ${sheets.length + 1}`, part: relationship.target });
+    if (relationship?.type === 'worksheet')
+      sheets.push({ name: token.attrs.name ?? `Sheet ${sheets.length + 1}`, part: relationship.target });
   }
   if (sheets.length === 0) throw new UnreadableFileError(`${WHAT} has no worksheets`);
 

@@ -46,7 +46,8 @@ function parseAttributes(source: string): Record<string, string> {
   if (!source) return attrs;
   const pattern = new RegExp(ATTRIBUTE);
   let match: RegExpExecArray | null;
-  while ((match = pattern.exec(source)) !== null) attrs[match[1]] = decodeEntities(match[2] ?? match[3] ?? match[4] ?? '');
+  while ((match = pattern.exec(source)) !== null)
+    attrs[match[1]] = decodeEntities(match[2] ?? match[3] ?? match[4] ?? '');
   return attrs;
 }
 
@@ -54,7 +55,8 @@ export function* scanXml(source: string): Generator<XmlToken> {
   const pattern = new RegExp(TOKEN);
   let match: RegExpExecArray | null;
   while (pattern.lastIndex < source.length && (match = pattern.exec(source)) !== null) {
-    if (match[3] !== undefined) yield { type: 'open', name: match[3], attrs: parseAttributes(match[4]), selfClosing: match[5] === '/' };
+    if (match[3] !== undefined)
+      yield { type: 'open', name: match[3], attrs: parseAttributes(match[4]), selfClosing: match[5] === '/' };
     else if (match[2] !== undefined) yield { type: 'close', name: match[2] };
     else if (match[6] !== undefined) yield { type: 'text', text: decodeEntities(match[6]) };
     else if (match[1] !== undefined) yield { type: 'text', text: match[1] };

@@ -34,25 +34,34 @@ export function isUnsafeEntryName(name: string): boolean {
 }
 
 function readCentralDirectory(bytes: Buffer, limits: LoaderLimits, what: string): CentralEntry[] {
-  const corrupt = (detail: string): UnreadableFileError => new UnreadableFileError(`${what} is not a valid zip archive (${detail})`);
+  const corrupt = (detail: string): UnreadableFileError =>
+    new UnreadableFileError(`${what} is not a valid zip archive (${detail})`);
   const eocd = findEndOfCentralDirectory(bytes);
   if (eocd < 0) throw corrupt('no end of central directory');
   const count = bytes.readUInt16LE(eocd + 10);
   const offset = bytes.readUInt32LE(eocd + 16);
-  if (count === 0xffff || offset === ZIP64_MARKER) throw new UnreadableFileError(`${what} is a ZIP64 archive, which loaders do not open`);
-  if (count > limits.maxEntries) throw new UnreadableFileError(`${what} has ${count} entries, more than the limit of ${limits.maxEntries}`);
+  if (count === 0xffff || offset === ZIP64_MARKER)
+    throw new UnreadableFileError(`${what} is a ZIP64 archive, which loaders do not open`);
+  if (count > limits.maxEntries)
+    throw new UnreadableFileError(`${what} has ${count} entries, more than the limit of ${limits.maxEntries}`);
 
   const entries: CentralEntry[] = [];
   let declaredTotal = 0;
   let p = offset;
   for (let i = 0; i < count; i++) {
-    if (p + 46 > bytes.length || bytes.readUInt32LE(p) !== CENTRAL_SIGNATURE) throw corrupt('damaged central directory');
+    if (p + 46 > bytes.length || bytes.readUInt32LE(p) !== CENTRAL_SIGNATURE)
+      throw corrupt('damaged central directory');
     const declaredSize = bytes.readUInt32LE(p + 24);
     const nameLength = bytes.readUInt16LE(p + 28);
     const extraLength = bytes.readUInt16LE(p + 30);
     const commentLength = bytes.readUInt16LE(p + 32);
-    const name = bytes.toString((bytes.readUInt16LE(p + 8) & 0x800) !== 0 ? 'utf8' : 'latin1', p + 46, p + 46 + nameLength);
-    if (isUnsafeEntryName(name)) throw new UnreadableFileError(`${what} contains an unsafe entry name: ${JSON.stringify(name)}`);
+    const name = bytes.toString(
+      (bytes.readUInt16LE(p + 8) & 0x800) !== 0 ? 'utf8' : 'latin1',
+      p + 46,
+      p + 46 + nameLength,
+    );
+    if (isUnsafeEntryName(name))
+      throw new UnreadableFileError(`${what} contains an unsafe entry name: ${JSON.stringify(name)}`);
     declaredTotal += declaredSize;
     if (declaredTotal > limits.maxUnpackedBytes) {
       throw new UnreadableFileError(`${what} unpacks to more than the limit of ${limits.maxUnpackedBytes} bytes`);
@@ -112,11 +121,21 @@ export class BoundedArchive {
         this.inflatedBytes += chunk.length;
         if (this.inflatedBytes > this.limits.maxUnpackedBytes) {
           stream.destroy();
-          reject(new UnreadableFileError(`${this.what} unpacks to more than the limit of ${this.limits.maxUnpackedBytes} bytes`));
+          reject(
+            new UnreadableFileError(
+              `${this.what} unpacks to more than the limit of ${this.limits.maxUnpackedBytes} bytes`,
+            ),
+          );
         } else if (keep) chunks.push(chunk);
       });
       // jszip's own wording ("Bug : uncompressed data size mismatch") says nothing to the person who sent the file.
-      stream.on('error', () => reject(new UnreadableFileError(`${this.what} is damaged: its entry ${file.name} does not unpack to the size and checksum the archive records`)));
+      stream.on('error', () =>
+        reject(
+          new UnreadableFileError(
+            `${this.what} is damaged: its entry ${file.name} does not unpack to the size and checksum the archive records`,
+          ),
+        ),
+      );
       stream.on('end', () => resolve(keep ? Buffer.concat(chunks) : null));
     });
   }
@@ -132,7 +151,12 @@ export async function openArchive(bytes: Buffer, limits: LoaderLimits, what: str
     const detail = /encrypt/i.test((error as Error).message) ? 'it is encrypted' : 'its entry headers are damaged';
     throw new UnreadableFileError(`${what} is not a valid zip archive (${detail})`);
   }
-  return new BoundedArchive(zip, limits, what, entries.filter((entry) => !entry.name.endsWith('/')).map((entry) => entry.name));
+  return new BoundedArchive(
+    zip,
+    limits,
+    what,
+    entries.filter((entry) => !entry.name.endsWith('/')).map((entry) => entry.name),
+  );
 }
 
 /**

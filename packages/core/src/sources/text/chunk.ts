@@ -31,7 +31,10 @@ export interface PageStart {
 }
 
 /** The page of the character at `offset` in a chunk's content: the last page begun at or before it. */
-export function pageAtOffset(chunk: { page: number | null; pageStarts: readonly PageStart[] | null }, offset: number): number | null {
+export function pageAtOffset(
+  chunk: { page: number | null; pageStarts: readonly PageStart[] | null },
+  offset: number,
+): number | null {
   let page = chunk.page;
   for (const start of chunk.pageStarts ?? []) if (start.offset <= offset) page = start.page;
   return page;
@@ -52,8 +55,18 @@ function chunkId(sourceId: string, index: number, content: string): string {
 const estimateTokens = (content: string) => Math.ceil(content.length / 4);
 
 function isSpace(code: number): boolean {
-  return code <= 32 || code === 0xa0 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 ||
-    code === 0x2029 || code === 0x202f || code === 0x205f || code === 0x3000 || code === 0xfeff;
+  return (
+    code <= 32 ||
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
+  );
 }
 
 interface Limits {
@@ -119,7 +132,7 @@ function chunkRanges(text: string, limits: Limits, separators: readonly string[]
 
   const hardCut = (from: number, to: number) => {
     if (to - from <= max) return addPiece(from, to);
-    for (let p = from; p < to; ) {
+    for (let p = from; p < to;) {
       let q = Math.min(p + target, to);
       const code = text.charCodeAt(q);
       if (q < to && code >= 0xdc00 && code <= 0xdfff) q--;
@@ -136,7 +149,7 @@ function chunkRanges(text: string, limits: Limits, separators: readonly string[]
     while (separators[l] !== '' && !slice.includes(separators[l])) l++;
     const separator = separators[l];
     if (separator === '') return hardCut(from, to);
-    for (let at = 0; at < slice.length; ) {
+    for (let at = 0; at < slice.length;) {
       const found = slice.indexOf(separator, at);
       const pieceEnd = found < 0 ? slice.length : found + separator.length;
       if (pieceEnd - at <= target) addPiece(from + at, from + pieceEnd);
@@ -161,7 +174,8 @@ function spanLookup(spans: readonly TextSpan[]): (start: number, end: number) =>
   return (start, end) => {
     while (i < sorted.length && sorted[i].end <= start) i++;
     const overlapping: TextSpan[] = [];
-    for (let j = i; j < sorted.length && sorted[j].start < end; j++) if (sorted[j].end > start) overlapping.push(sorted[j]);
+    for (let j = i; j < sorted.length && sorted[j].start < end; j++)
+      if (sorted[j].end > start) overlapping.push(sorted[j]);
     return overlapping;
   };
 }
@@ -181,7 +195,12 @@ function pageStartsOf(spans: readonly TextSpan[], chunkStart: number): PageStart
  * starting `small_chunk_overlap` characters or less before the previous one ends. Whitespace-only text
  * yields no chunk; any other text at least one.
  */
-export function chunkText(sourceId: string, text: string, spans: readonly TextSpan[], options: ChunkingOptions): Chunk[] {
+export function chunkText(
+  sourceId: string,
+  text: string,
+  spans: readonly TextSpan[],
+  options: ChunkingOptions,
+): Chunk[] {
   const separators = options.respect_boundaries ? BOUNDARY_SEPARATORS : WORD_SEPARATORS;
   const ranges = chunkRanges(text, limitsOf(options), separators);
   const spansOf = spanLookup(spans);

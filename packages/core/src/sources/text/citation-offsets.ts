@@ -23,12 +23,19 @@ interface Scope {
   offset: number;
 }
 
-const isSpace = (code: number) => code === 32 || (code >= 9 && code <= 13) || code === 0xa0 || code === 0x2028 || code === 0x2029 || code === 0x3000 || (code >= 0x2000 && code <= 0x200a);
+const isSpace = (code: number) =>
+  code === 32 ||
+  (code >= 9 && code <= 13) ||
+  code === 0xa0 ||
+  code === 0x2028 ||
+  code === 0x2029 ||
+  code === 0x3000 ||
+  (code >= 0x2000 && code <= 0x200a);
 
 /** End of `needle` matched at `at` with any whitespace run standing for any other, or -1. */
 function looseMatchEnd(haystack: string, at: number, needle: string): number {
   let h = at;
-  for (let n = 0; n < needle.length; ) {
+  for (let n = 0; n < needle.length;) {
     if (isSpace(needle.charCodeAt(n))) {
       if (h >= haystack.length || !isSpace(haystack.charCodeAt(h))) return -1;
       while (n < needle.length && isSpace(needle.charCodeAt(n))) n++;
@@ -54,7 +61,9 @@ function findLoose(scope: Scope, needle: string, from = 0): { start: number; end
 
 function findExact(scope: Scope, chunk: string): CitationLocation | null {
   const at = scope.text.indexOf(chunk);
-  return at < 0 ? null : { start: scope.offset + at, end: scope.offset + at + chunk.length, match: 'exact', stage: 'exact' };
+  return at < 0
+    ? null
+    : { start: scope.offset + at, end: scope.offset + at + chunk.length, match: 'exact', stage: 'exact' };
 }
 
 function findWhitespaceInsensitive(scope: Scope, chunk: string): CitationLocation | null {
@@ -86,7 +95,8 @@ function distances(pattern: string, text: string, anchored: boolean): Int32Array
   const blocks = Math.ceil(pattern.length / WORD_BITS);
   // Each distinct pattern character gets a row of bit masks (row 0: characters the pattern lacks).
   const rows = new Map<number, number>();
-  for (let i = 0; i < pattern.length; i++) if (!rows.has(pattern.charCodeAt(i))) rows.set(pattern.charCodeAt(i), rows.size + 1);
+  for (let i = 0; i < pattern.length; i++)
+    if (!rows.has(pattern.charCodeAt(i))) rows.set(pattern.charCodeAt(i), rows.size + 1);
   const peq = new Int32Array((rows.size + 1) * blocks);
   for (let i = 0; i < pattern.length; i++) peq[rows.get(pattern.charCodeAt(i))! * blocks + (i >> 5)] |= 1 << (i & 31);
   const pv = new Int32Array(blocks).fill(-1);
@@ -153,17 +163,25 @@ function seedCandidates(scope: Scope, chunk: string): number[] {
 }
 
 /** Aligns the chunk in a window around the hint, then around seed hits in the scope. */
-function findByAlignment(scope: Scope, original: string, chunk: string, hint: number | undefined): CitationLocation | null {
+function findByAlignment(
+  scope: Scope,
+  original: string,
+  chunk: string,
+  hint: number | undefined,
+): CitationLocation | null {
   const m = chunk.length;
   const tried: number[] = [];
   const tryAt = (candidate: number): CitationLocation | null => {
-    if (tried.length >= MAX_ALIGNMENT_WINDOWS || tried.some((previous) => Math.abs(previous - candidate) <= m / 4)) return null;
+    if (tried.length >= MAX_ALIGNMENT_WINDOWS || tried.some((previous) => Math.abs(previous - candidate) <= m / 4))
+      return null;
     tried.push(candidate);
     const from = Math.max(0, candidate - Math.ceil(m / 4));
     const to = Math.min(original.length, candidate + Math.ceil(m * 1.5));
     if (to <= from) return null;
     const found = align(chunk, original.slice(from, to));
-    return found.score >= MIN_ALIGNMENT_SCORE ? { start: from + found.start, end: from + found.end, match: 'fuzzy', stage: 'alignment' } : null;
+    return found.score >= MIN_ALIGNMENT_SCORE
+      ? { start: from + found.start, end: from + found.end, match: 'fuzzy', stage: 'alignment' }
+      : null;
   };
   const atHint = hint === undefined ? null : tryAt(hint);
   if (atHint) return atHint;

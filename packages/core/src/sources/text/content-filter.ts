@@ -17,7 +17,10 @@ const MAX_CATEGORY_LINE = 300;
 const MIN_STRIPPED_LENGTH = 100;
 
 type LineTest = RegExp | ((line: string) => boolean);
-const anyOf = (...tests: LineTest[]) => (line: string) => tests.some((test) => (test instanceof RegExp ? test.test(line) : test(line)));
+const anyOf =
+  (...tests: LineTest[]) =>
+  (line: string) =>
+    tests.some((test) => (test instanceof RegExp ? test.test(line) : test(line)));
 const countOf = (pattern: RegExp) => (content: string) => content.match(pattern)?.length ?? 0;
 const linesMatching = (test: (line: string) => boolean) => (_content: string, lines: readonly string[]) =>
   lines.filter((line) => line.length <= MAX_CATEGORY_LINE && test(line)).length;
@@ -143,7 +146,10 @@ const DETECTORS: Record<ContentCategory, Detector> = {
     matches: anyOf(
       /^\s*(?:\$\$|\\\[|\\\]|\\begin\{|\\end\{)/,
       (line) => line.trim().length >= 3 && /[=<>≤≥≈≠∑∫√^_\\]/.test(line) && symbolShare(line, MATH_SYMBOLS) >= 0.4,
-      (line) => (line.match(/\\(?:frac|sum|int|prod|sqrt|alpha|beta|gamma|delta|theta|lambda|mu|sigma|omega|pi|partial|infty|cdot|times|leq|geq|neq|approx|mathbb|mathrm|mathcal)\b/g)?.length ?? 0) >= 2,
+      (line) =>
+        (line.match(
+          /\\(?:frac|sum|int|prod|sqrt|alpha|beta|gamma|delta|theta|lambda|mu|sigma|omega|pi|partial|infty|cdot|times|leq|geq|neq|approx|mathbb|mathrm|mathcal)\b/g,
+        )?.length ?? 0) >= 2,
     ),
   },
   api_tables: {
@@ -237,13 +243,18 @@ export interface FilterResult<T extends { id: string; content: string }> {
 
 const isCategory = (name: string): name is ContentCategory => (contentCategories as readonly string[]).includes(name);
 
-type Verdict = { kind: 'keep'; content: string; categories: ContentCategory[]; lines: number } | { kind: 'drop'; dropped: Omit<DroppedChunk, 'id'> };
+type Verdict =
+  | { kind: 'keep'; content: string; categories: ContentCategory[]; lines: number }
+  | { kind: 'drop'; dropped: Omit<DroppedChunk, 'id'> };
 
 function judge(content: string, categories: readonly ContentCategory[], level: Aggressiveness): Verdict {
   const lines = content.split('\n');
   const fired = categories.filter((category) => {
     const detector = DETECTORS[category];
-    return detector.mode === 'count' && detector.hits(content, lines) >= Math.max(1, Math.ceil(detector.threshold * level.countFactor));
+    return (
+      detector.mode === 'count' &&
+      detector.hits(content, lines) >= Math.max(1, Math.ceil(detector.threshold * level.countFactor))
+    );
   });
   if (fired.length > 0) return { kind: 'drop', dropped: { reason: 'category', categories: fired } };
 
@@ -263,14 +274,29 @@ function judge(content: string, categories: readonly ContentCategory[], level: A
     matched.forEach((i) => strip.add(i));
   }
   if (strip.size === 0) return { kind: 'keep', content, categories: [], lines: 0 };
-  const rest = lines.filter((_, i) => !strip.has(i)).join('\n').replace(/\n{3,}/g, '\n\n').trim();
-  if (rest.length < MIN_STRIPPED_LENGTH) return { kind: 'drop', dropped: { reason: 'too_short', categories: stripping } };
+  const rest = lines
+    .filter((_, i) => !strip.has(i))
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+  if (rest.length < MIN_STRIPPED_LENGTH)
+    return { kind: 'drop', dropped: { reason: 'too_short', categories: stripping } };
   return { kind: 'keep', content: rest, categories: stripping, lines: strip.size };
 }
 
 /** Copies of `chunks` fit for extraction, in order; chunks no category touched come back unchanged. */
-export function filterForExtraction<T extends { id: string; content: string }>(chunks: readonly T[], options: FilterOptions): FilterResult<T> {
-  const stats: FilterStats = { total: chunks.length, kept: 0, dropped: 0, stripped: 0, linesStripped: 0, byCategory: {} };
+export function filterForExtraction<T extends { id: string; content: string }>(
+  chunks: readonly T[],
+  options: FilterOptions,
+): FilterResult<T> {
+  const stats: FilterStats = {
+    total: chunks.length,
+    kept: 0,
+    dropped: 0,
+    stripped: 0,
+    linesStripped: 0,
+    byCategory: {},
+  };
   const categories = [...new Set(options.categories.filter(isCategory))];
   if (!options.enabled || options.mode === 'unfiltered' || categories.length === 0) {
     return { kept: [...chunks], dropped: [], stats: { ...stats, kept: chunks.length } };
@@ -320,28 +346,82 @@ export interface FilteringPreset {
 
 const PRESETS: Record<FilteringMode, FilteringPreset> = {
   unfiltered: {
-    evidenceMode: 'off', strictEdgeTypes: false, maxEntityDegree: null, maxSameSourceType: null, maxRelationshipRatio: null,
-    plausibility: null, loopEntityCap: 200, dedupThreshold: 0.99, minAliasLength: 1, protectOrphans: true, typeRescue: false,
+    evidenceMode: 'off',
+    strictEdgeTypes: false,
+    maxEntityDegree: null,
+    maxSameSourceType: null,
+    maxRelationshipRatio: null,
+    plausibility: null,
+    loopEntityCap: 200,
+    dedupThreshold: 0.99,
+    minAliasLength: 1,
+    protectOrphans: true,
+    typeRescue: false,
   },
   minimal: {
-    evidenceMode: 'relaxed', strictEdgeTypes: false, maxEntityDegree: 50, maxSameSourceType: 20, maxRelationshipRatio: 15,
-    plausibility: null, loopEntityCap: 100, dedupThreshold: 0.97, minAliasLength: 1, protectOrphans: true, typeRescue: false,
+    evidenceMode: 'relaxed',
+    strictEdgeTypes: false,
+    maxEntityDegree: 50,
+    maxSameSourceType: 20,
+    maxRelationshipRatio: 15,
+    plausibility: null,
+    loopEntityCap: 100,
+    dedupThreshold: 0.97,
+    minAliasLength: 1,
+    protectOrphans: true,
+    typeRescue: false,
   },
   lenient: {
-    evidenceMode: 'narrative', strictEdgeTypes: false, maxEntityDegree: 30, maxSameSourceType: 15, maxRelationshipRatio: 10,
-    plausibility: { named: 0.2, nonNamed: 0.1 }, loopEntityCap: 75, dedupThreshold: 0.93, minAliasLength: 2, protectOrphans: false, typeRescue: true,
+    evidenceMode: 'narrative',
+    strictEdgeTypes: false,
+    maxEntityDegree: 30,
+    maxSameSourceType: 15,
+    maxRelationshipRatio: 10,
+    plausibility: { named: 0.2, nonNamed: 0.1 },
+    loopEntityCap: 75,
+    dedupThreshold: 0.93,
+    minAliasLength: 2,
+    protectOrphans: false,
+    typeRescue: true,
   },
   balanced: {
-    evidenceMode: 'standard', strictEdgeTypes: false, maxEntityDegree: 25, maxSameSourceType: 12, maxRelationshipRatio: 8,
-    plausibility: { named: 0.3, nonNamed: 0.15 }, loopEntityCap: 50, dedupThreshold: 0.9, minAliasLength: 2, protectOrphans: false, typeRescue: true,
+    evidenceMode: 'standard',
+    strictEdgeTypes: false,
+    maxEntityDegree: 25,
+    maxSameSourceType: 12,
+    maxRelationshipRatio: 8,
+    plausibility: { named: 0.3, nonNamed: 0.15 },
+    loopEntityCap: 50,
+    dedupThreshold: 0.9,
+    minAliasLength: 2,
+    protectOrphans: false,
+    typeRescue: true,
   },
   strict: {
-    evidenceMode: 'strict', strictEdgeTypes: true, maxEntityDegree: 20, maxSameSourceType: 10, maxRelationshipRatio: 6,
-    plausibility: { named: 0.3, nonNamed: 0.15 }, loopEntityCap: 35, dedupThreshold: 0.87, minAliasLength: 3, protectOrphans: false, typeRescue: true,
+    evidenceMode: 'strict',
+    strictEdgeTypes: true,
+    maxEntityDegree: 20,
+    maxSameSourceType: 10,
+    maxRelationshipRatio: 6,
+    plausibility: { named: 0.3, nonNamed: 0.15 },
+    loopEntityCap: 35,
+    dedupThreshold: 0.87,
+    minAliasLength: 3,
+    protectOrphans: false,
+    typeRescue: true,
   },
   maximum: {
-    evidenceMode: 'strict', strictEdgeTypes: true, maxEntityDegree: 15, maxSameSourceType: 7, maxRelationshipRatio: 4,
-    plausibility: { named: 0.4, nonNamed: 0.25 }, loopEntityCap: 25, dedupThreshold: 0.85, minAliasLength: 3, protectOrphans: false, typeRescue: true,
+    evidenceMode: 'strict',
+    strictEdgeTypes: true,
+    maxEntityDegree: 15,
+    maxSameSourceType: 7,
+    maxRelationshipRatio: 4,
+    plausibility: { named: 0.4, nonNamed: 0.25 },
+    loopEntityCap: 25,
+    dedupThreshold: 0.85,
+    minAliasLength: 3,
+    protectOrphans: false,
+    typeRescue: true,
   },
 };
 

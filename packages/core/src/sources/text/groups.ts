@@ -38,11 +38,17 @@ export function extractionGroups(
   overlap: number,
 ): ExtractionGroup[] {
   const groups: ExtractionGroup[] = [];
-  for (let first = 0; first < chunks.length; ) {
+  for (let first = 0; first < chunks.length;) {
     let tokens = chunks[first].tokenEstimate;
     let next = first + 1;
-    for (; next < chunks.length && tokens + chunks[next].tokenEstimate <= targetTokens; next++) tokens += chunks[next].tokenEstimate;
-    groups.push({ groupIndex: groups.length, firstChunkIndex: chunks[first].index, lastChunkIndex: chunks[next - 1].index, tokens });
+    for (; next < chunks.length && tokens + chunks[next].tokenEstimate <= targetTokens; next++)
+      tokens += chunks[next].tokenEstimate;
+    groups.push({
+      groupIndex: groups.length,
+      firstChunkIndex: chunks[first].index,
+      lastChunkIndex: chunks[next - 1].index,
+      tokens,
+    });
     if (next >= chunks.length) break;
     first = Math.max(first + 1, next - overlap);
   }

@@ -51,19 +51,40 @@ export class OffsetMap {
 
   /** With `end` bias a position right after a deletion maps to before the deleted text, so a range end stays tight. */
   toOriginal(position: number, bias: Bias = 'start'): number {
-    return project(this.normalized, this.original, this.copied, clamp(position, this.normalizedLength), this.normalizedLength, this.originalLength, bias);
+    return project(
+      this.normalized,
+      this.original,
+      this.copied,
+      clamp(position, this.normalizedLength),
+      this.normalizedLength,
+      this.originalLength,
+      bias,
+    );
   }
 
   toNormalized(position: number, bias: Bias = 'start'): number {
-    return project(this.original, this.normalized, this.copied, clamp(position, this.originalLength), this.originalLength, this.normalizedLength, bias);
+    return project(
+      this.original,
+      this.normalized,
+      this.copied,
+      clamp(position, this.originalLength),
+      this.originalLength,
+      this.normalizedLength,
+      bias,
+    );
   }
 }
 
 const clamp = (position: number, length: number) => Math.min(Math.max(position, 0), length);
 
 function project(
-  from: readonly number[], to: readonly number[], copied: readonly boolean[],
-  position: number, fromLength: number, toLength: number, bias: Bias,
+  from: readonly number[],
+  to: readonly number[],
+  copied: readonly boolean[],
+  position: number,
+  fromLength: number,
+  toLength: number,
+  bias: Bias,
 ): number {
   // The segment holding the character after the position (start bias) or before it (end bias).
   const i = lastAtOrBefore(from, bias === 'start' ? position : position - 1);
@@ -137,7 +158,8 @@ function regexEdits(text: string, pattern: RegExp, replace: (match: RegExpExecAr
   const edits: Edit[] = [];
   for (const match of text.matchAll(pattern)) {
     const replacement = replace(match);
-    if (replacement !== match[0]) edits.push({ start: match.index, end: match.index + match[0].length, text: replacement });
+    if (replacement !== match[0])
+      edits.push({ start: match.index, end: match.index + match[0].length, text: replacement });
   }
   return edits;
 }
@@ -150,7 +172,9 @@ for (let b = 0x80; b <= 0xbf; b++) {
   CONTINUATION_BYTE.set(String.fromCharCode(b), b);
   if (b < 0xa0) CONTINUATION_BYTE.set(windows1252High[b - 0x80], b);
 }
-const continuationClass = [...CONTINUATION_BYTE.keys()].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+const continuationClass = [...CONTINUATION_BYTE.keys()]
+  .map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+  .join('');
 const MOJIBAKE = new RegExp(`[\\u00c2-\\u00f4][${continuationClass}]{1,3}`, 'g');
 
 /** Decodes one mojibake sequence; null when the bytes are not valid UTF-8 or decode to something implausible. */
@@ -185,8 +209,9 @@ function mojibakeEdits(text: string): Edit[] {
 
 // --- Characters -------------------------------------------------------------------------------
 
-// eslint-disable-next-line no-control-regex -- removing control characters is the point
-const BREAKS_AND_CONTROLS = /\r\n?|[\f\u2029]|[\v\u0085\u2028]|[\u0000-\u0008\u000e-\u001f\u007f-\u009f\u00ad\u200b\u2060\ufeff]/g;
+const BREAKS_AND_CONTROLS =
+  // eslint-disable-next-line no-control-regex -- removing control characters is the point
+  /\r\n?|[\f\u2029]|[\v\u0085\u2028]|[\u0000-\u0008\u000e-\u001f\u007f-\u009f\u00ad\u200b\u2060\ufeff]/g;
 
 function characterEdits(text: string): Edit[] {
   return regexEdits(text, BREAKS_AND_CONTROLS, ([c]) => {
@@ -205,7 +230,7 @@ const nfcWindow = 1 << 20;
  */
 function nfcEdits(text: string): Edit[] {
   const edits: Edit[] = [];
-  for (let start = 0; start < text.length; ) {
+  for (let start = 0; start < text.length;) {
     const end = asciiBoundary(text, Math.min(text.length, start + nfcWindow));
     const window = text.slice(start, end);
     if (window.normalize('NFC') !== window) {
@@ -226,7 +251,8 @@ function asciiBoundary(text: string, from: number): number {
 }
 
 /** Horizontal space that needs work: runs, other spaces than U+0020, a space before a line end. */
-const HORIZONTAL_SPACE = /[ \t\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]{2,}|[\t\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]| (?=\n|$)/g;
+const HORIZONTAL_SPACE =
+  /[ \t\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]{2,}|[\t\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]| (?=\n|$)/g;
 
 /** Trailing spaces go, runs inside a line become one space; indentation is kept. */
 function spaceEdits(text: string): Edit[] {
@@ -269,7 +295,9 @@ function splitLines(text: string): Line[] {
 
 /** Lower-case roman numerals up to xlix, as front matter is numbered. */
 const ROMAN = '(?=[ivxl])(?:xl|l?x{0,3})(?:ix|iv|v?i{0,3})';
-const PAGE_NUMBER = new RegExp(`^(?:(?:[Pp]age|PAGE|[Pp]\\.)\\s*)?(?:\\d{1,4}|${ROMAN})(?:\\s*(?:of|/)\\s*\\d{1,4})?$|^[-–—]\\s*\\d{1,4}\\s*[-–—]$`);
+const PAGE_NUMBER = new RegExp(
+  `^(?:(?:[Pp]age|PAGE|[Pp]\\.)\\s*)?(?:\\d{1,4}|${ROMAN})(?:\\s*(?:of|/)\\s*\\d{1,4})?$|^[-–—]\\s*\\d{1,4}\\s*[-–—]$`,
+);
 const TOC_LINE = new RegExp(`^\\S.{0,150}?(?:\\.{3,}|(?:\\. ){3,}\\.?|…{2,}|·{3,}|_{3,})\\s*(?:\\d{1,4}|${ROMAN})$`);
 const TOC_HEADING = /^(?:table of )?contents$/i;
 const SECTION_MARKER = /^(?:CHAPTER|Chapter|BOOK|Book|PART|Part)\s+(?:[IVXLCDM]+|\d+|[A-Z][A-Za-z]+)\b.{0,80}$/;
@@ -281,7 +309,8 @@ const MIN_HEADER_GAP = 1000;
 
 function headerKey(line: string): string | null {
   const trimmed = line.trim();
-  if (trimmed.length < 3 || trimmed.length > 80 || !/\p{L}/u.test(trimmed) || STRUCTURAL_MARKUP.test(trimmed)) return null;
+  if (trimmed.length < 3 || trimmed.length > 80 || !/\p{L}/u.test(trimmed) || STRUCTURAL_MARKUP.test(trimmed))
+    return null;
   return trimmed.replace(/\d+/g, '#').replace(/\s+/g, ' ').toLowerCase();
 }
 
@@ -338,10 +367,12 @@ function structuralNoiseEdits(text: string, pages: readonly TextSpan[]): Edit[] 
     const trimmed = line.text.trim();
     if (!PAGE_NUMBER.test(trimmed)) return;
     // A column of numbers is data, not page numbers.
-    const neighbourIsNumber = [lines[i - 1], lines[i + 1]].some((line) => line !== undefined && PAGE_NUMBER.test(line.text.trim()));
+    const neighbourIsNumber = [lines[i - 1], lines[i + 1]].some(
+      (line) => line !== undefined && PAGE_NUMBER.test(line.text.trim()),
+    );
     if (!neighbourIsNumber) removed.add(i);
   });
-  for (let i = 0; i < lines.length; ) {
+  for (let i = 0; i < lines.length;) {
     const block: number[] = [];
     let j = i;
     for (; j < lines.length; j++) {
@@ -363,8 +394,10 @@ function structuralNoiseEdits(text: string, pages: readonly TextSpan[]): Edit[] 
       return;
     }
     if (!SECTION_MARKER.test(line.text.trim())) return;
-    if (i > 0 && lines[i - 1].text.trim() && !removed.has(i - 1)) edits.push({ start: line.start, end: line.start, text: '\n' });
-    if (i + 1 < lines.length && lines[i + 1].text.trim() && !removed.has(i + 1)) edits.push({ start: line.end, end: line.end, text: '\n' });
+    if (i > 0 && lines[i - 1].text.trim() && !removed.has(i - 1))
+      edits.push({ start: line.start, end: line.start, text: '\n' });
+    if (i + 1 < lines.length && lines[i + 1].text.trim() && !removed.has(i + 1))
+      edits.push({ start: line.end, end: line.end, text: '\n' });
   });
   return edits;
 }
@@ -374,7 +407,8 @@ const FENCE = /^\s*(?:```|~~~)/;
 const BLOCK_START = /^\s*(?:#|[-*+•]\s|\d+[.)]\s|\||>|```|~~~|(?:CHAPTER|PART|BOOK)\b)/;
 const MIN_WRAPPED_LINE = 50;
 /** A line ending on one of these words stops mid-sentence whatever the next line starts with. */
-const OPEN_ENDING = /\b(?:a|an|the|and|or|but|nor|of|to|in|on|at|by|for|with|from|into|as|than|that|which|who|whose|is|are|was|were)$/i;
+const OPEN_ENDING =
+  /\b(?:a|an|the|and|or|but|nor|of|to|in|on|at|by|for|with|from|into|as|than|that|which|who|whose|is|are|was|were)$/i;
 
 /** Joins hard-wrapped lines inside paragraphs and undoes line-end hyphenation. */
 function lineJoinEdits(text: string): Edit[] {
@@ -385,7 +419,8 @@ function lineJoinEdits(text: string): Edit[] {
     const line = lines[i];
     if (FENCE.test(line.text)) fenced = !fenced;
     const next = lines[i + 1];
-    if (fenced || !line.text.trim() || !next.text.trim() || BLOCK_START.test(next.text) || /^\s*#/.test(line.text)) continue;
+    if (fenced || !line.text.trim() || !next.text.trim() || BLOCK_START.test(next.text) || /^\s*#/.test(line.text))
+      continue;
     const indent = next.text.length - next.text.trimStart().length;
     const nextContent = next.start + indent;
     const following = next.text.charAt(indent);

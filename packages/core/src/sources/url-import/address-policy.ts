@@ -189,7 +189,8 @@ function parseIpv6(text: string): number[] | null {
     body = body.slice(0, -dotted[1].length);
     if (body.endsWith(':') && !body.endsWith('::')) body = body.slice(0, -1);
   }
-  const toHextets = (segment: string): number[] => (segment === '' ? [] : segment.split(':').map((h) => parseInt(h, 16)));
+  const toHextets = (segment: string): number[] =>
+    segment === '' ? [] : segment.split(':').map((h) => parseInt(h, 16));
   const gap = body.indexOf('::');
   const head = toHextets(gap === -1 ? body : body.slice(0, gap));
   const rest = gap === -1 ? [] : toHextets(body.slice(gap + 2));

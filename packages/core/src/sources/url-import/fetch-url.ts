@@ -10,7 +10,13 @@ import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import got from 'got';
-import { classifyAddress, isLocalhostName, isMetadataHostname, isPublicAddress, parseIpLiteral } from './address-policy.ts';
+import {
+  classifyAddress,
+  isLocalhostName,
+  isMetadataHostname,
+  isPublicAddress,
+  parseIpLiteral,
+} from './address-policy.ts';
 import type { IpLiteral } from './address-policy.ts';
 import { parseContentType } from './decode.ts';
 import { describeError } from '@rhizome/contracts/errors';
@@ -47,12 +53,7 @@ export interface FetchedDocument {
 }
 
 export type UrlRefusalCode =
-  | 'invalid_url'
-  | 'scheme'
-  | 'credentials_in_url'
-  | 'private_address'
-  | 'metadata_host'
-  | 'too_many_redirects';
+  'invalid_url' | 'scheme' | 'credentials_in_url' | 'private_address' | 'metadata_host' | 'too_many_redirects';
 
 /** The URL (or a redirect) is not allowed by policy; nothing was sent to it. */
 export class UrlRefusedError extends Error {
@@ -66,7 +67,8 @@ export class UrlRefusedError extends Error {
   }
 }
 
-export type UrlFetchFailureCode = 'dns' | 'network' | 'timeout' | 'http_status' | 'too_large' | 'empty' | 'bad_redirect' | 'aborted';
+export type UrlFetchFailureCode =
+  'dns' | 'network' | 'timeout' | 'http_status' | 'too_large' | 'empty' | 'bad_redirect' | 'aborted';
 
 /** The URL was allowed but fetching it did not produce a document. */
 export class UrlFetchError extends Error {
@@ -84,7 +86,9 @@ export class UrlFetchError extends Error {
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 const ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,text/plain;q=0.8,*/*;q=0.5';
 
-type Hop = { kind: 'redirect'; location: string } | { kind: 'document'; status: number; contentType: string | undefined; body: Buffer };
+type Hop =
+  | { kind: 'redirect'; location: string }
+  | { kind: 'document'; status: number; contentType: string | undefined; body: Buffer };
 
 export async function fetchUrl(url: string, options: FetchOptions): Promise<FetchedDocument> {
   const deadline = AbortSignal.timeout(options.timeoutMs);
@@ -97,11 +101,22 @@ export async function fetchUrl(url: string, options: FetchOptions): Promise<Fetc
       const addresses = await vetHost(current, options, signal);
       const hop = await requestOnce(current, addresses, options, signal, deadlineAt - Date.now());
       if (hop.kind === 'document') {
-        if (hop.body.length === 0) throw new UrlFetchError('empty', current.href, `${current.href} returned an empty body.`, hop.status);
-        return { finalUrl: current.href, status: hop.status, ...parseContentType(hop.contentType), body: hop.body, redirects };
+        if (hop.body.length === 0)
+          throw new UrlFetchError('empty', current.href, `${current.href} returned an empty body.`, hop.status);
+        return {
+          finalUrl: current.href,
+          status: hop.status,
+          ...parseContentType(hop.contentType),
+          body: hop.body,
+          redirects,
+        };
       }
       if (redirects.length >= options.maxRedirects) {
-        throw new UrlRefusedError('too_many_redirects', url, `${url} redirected more than ${options.maxRedirects} times.`);
+        throw new UrlRefusedError(
+          'too_many_redirects',
+          url,
+          `${url} redirected more than ${options.maxRedirects} times.`,
+        );
       }
       current = checkUrl(resolveLocation(hop.location, current));
       redirects.push(current.href);
@@ -119,7 +134,11 @@ export function checkUrl(text: string): URL {
     throw new UrlRefusedError('invalid_url', text, `"${text}" is not a valid URL.`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new UrlRefusedError('scheme', text, `Only http and https URLs can be imported, not ${url.protocol.replace(/:$/, '')}.`);
+    throw new UrlRefusedError(
+      'scheme',
+      text,
+      `Only http and https URLs can be imported, not ${url.protocol.replace(/:$/, '')}.`,
+    );
   }
   if (url.username !== '' || url.password !== '') {
     throw new UrlRefusedError('credentials_in_url', text, 'URLs with a user name or password in them are refused.');
@@ -149,12 +168,20 @@ export async function vetHost(url: URL, options: FetchOptions, signal: AbortSign
   for (const { address } of addresses) {
     const verdict = classifyAddress(address);
     if (verdict === 'metadata') {
-      throw new UrlRefusedError('metadata_host', url.href, `${host} points to ${address}, a cloud metadata address, which is never fetched.`);
+      throw new UrlRefusedError(
+        'metadata_host',
+        url.href,
+        `${host} points to ${address}, a cloud metadata address, which is never fetched.`,
+      );
     }
     const allowed = verdict !== 'invalid' && (options.allowPrivate || (options.isAllowed ?? isPublicAddress)(address));
     if (!allowed) {
       const via = literal ? '' : ` (${host} resolves to it)`;
-      throw new UrlRefusedError('private_address', url.href, `${address}${via} is not a public address; private, loopback and reserved addresses are refused.`);
+      throw new UrlRefusedError(
+        'private_address',
+        url.href,
+        `${address}${via} is not a public address; private, loopback and reserved addresses are refused.`,
+      );
     }
   }
   return addresses;
@@ -172,7 +199,12 @@ async function resolveAll(host: string, url: URL, lookup: ResolveHost, signal: A
   // Re-parse whatever the resolver handed back so the policy and the connection see the same canonical text.
   return answers.map(({ address }) => {
     const parsed = parseIpLiteral(address);
-    if (!parsed) throw new UrlRefusedError('private_address', url.href, `${host} resolved to "${address}", which is not an IP address.`);
+    if (!parsed)
+      throw new UrlRefusedError(
+        'private_address',
+        url.href,
+        `${host} resolved to "${address}", which is not an IP address.`,
+      );
     return parsed;
   });
 }
@@ -188,9 +220,16 @@ export function pinnedLookup(addresses: IpLiteral[]): LookupFunction {
     const family = lookupOptions.family === 'IPv4' ? 4 : lookupOptions.family === 'IPv6' ? 6 : lookupOptions.family;
     const usable = family === 4 || family === 6 ? addresses.filter((a) => a.family === family) : addresses;
     if (usable.length === 0) {
-      callback(Object.assign(new Error(`No vetted IPv${family} address for ${hostname}`), { code: 'ENOTFOUND' }), '', 0);
+      callback(
+        Object.assign(new Error(`No vetted IPv${family} address for ${hostname}`), { code: 'ENOTFOUND' }),
+        '',
+        0,
+      );
     } else if (lookupOptions.all) {
-      callback(null, usable.map(({ address, family: f }) => ({ address, family: f })));
+      callback(
+        null,
+        usable.map(({ address, family: f }) => ({ address, family: f })),
+      );
     } else {
       callback(null, usable[0].address, usable[0].family);
     }
@@ -213,7 +252,13 @@ export function pinnedRequestOptions(addresses: IpLiteral[]) {
   } as const;
 }
 
-async function requestOnce(url: URL, addresses: IpLiteral[], options: FetchOptions, signal: AbortSignal, remainingMs: number): Promise<Hop> {
+async function requestOnce(
+  url: URL,
+  addresses: IpLiteral[],
+  options: FetchOptions,
+  signal: AbortSignal,
+  remainingMs: number,
+): Promise<Hop> {
   const budget = Math.max(1, remainingMs);
   const pinned = pinnedRequestOptions(addresses);
   const stream = got.stream(url, {
@@ -231,7 +276,14 @@ async function requestOnce(url: URL, addresses: IpLiteral[], options: FetchOptio
       let contentType: string | undefined;
       const tooLarge = (): void => {
         stream.destroy();
-        reject(new UrlFetchError('too_large', url.href, `${url.href} is larger than the ${options.maxBytes}-byte limit.`, status));
+        reject(
+          new UrlFetchError(
+            'too_large',
+            url.href,
+            `${url.href} is larger than the ${options.maxBytes}-byte limit.`,
+            status,
+          ),
+        );
       };
       stream.on('response', (response: http.IncomingMessage) => {
         status = response.statusCode ?? 0;
@@ -240,7 +292,15 @@ async function requestOnce(url: URL, addresses: IpLiteral[], options: FetchOptio
           stream.destroy();
           const location = response.headers.location;
           if (location) resolve({ kind: 'redirect', location });
-          else reject(new UrlFetchError('bad_redirect', url.href, `${url.href} answered ${status} without a Location header.`, status));
+          else
+            reject(
+              new UrlFetchError(
+                'bad_redirect',
+                url.href,
+                `${url.href} answered ${status} without a Location header.`,
+                status,
+              ),
+            );
         } else if (status >= 300) {
           stream.destroy();
           reject(new UrlFetchError('http_status', url.href, `${url.href} answered HTTP ${status}.`, status));
@@ -275,7 +335,10 @@ function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
 /** Maps whatever went wrong to one of our two error types with a message an operator can act on. */
 function explain(error: unknown, url: string, options: FetchOptions, deadline: AbortSignal): Error {
   if (error instanceof UrlRefusedError || error instanceof UrlFetchError) return error;
-  if (deadline.aborted || (error instanceof Error && (error.name === 'TimeoutError' || (error as NodeJS.ErrnoException).code === 'ETIMEDOUT'))) {
+  if (
+    deadline.aborted ||
+    (error instanceof Error && (error.name === 'TimeoutError' || (error as NodeJS.ErrnoException).code === 'ETIMEDOUT'))
+  ) {
     return new UrlFetchError('timeout', url, `Fetching ${url} took longer than ${options.timeoutMs} ms.`);
   }
   if (options.signal?.aborted) return new UrlFetchError('aborted', url, `Fetching ${url} was cancelled.`);

@@ -26,7 +26,12 @@ const minimumTextChars = 50;
  * has at least 50 characters of readable text, and writes it to `dir`. Throws PermanentTaskError with
  * one of `urlErrorTypes` so the caller can answer the operator precisely.
  */
-export async function stageUrl(url: string, dir: string, settings: Settings, signal: AbortSignal): Promise<StagedFetch> {
+export async function stageUrl(
+  url: string,
+  dir: string,
+  settings: Settings,
+  signal: AbortSignal,
+): Promise<StagedFetch> {
   const fetched = await fetchUrl(url, {
     timeoutMs: settings.timeouts.url_fetch * 1000,
     connectTimeoutMs: settings.web.connect_timeout * 1000,
@@ -35,7 +40,13 @@ export async function stageUrl(url: string, dir: string, settings: Settings, sig
     allowPrivate: settings.web.allow_private_addresses,
     signal,
   }).catch((error: unknown) => {
-    if (error instanceof UrlRefusedError) throw new PermanentTaskError(error.message, ['invalid_url', 'scheme', 'credentials_in_url'].includes(error.code) ? urlErrorTypes.invalid : urlErrorTypes.refused);
+    if (error instanceof UrlRefusedError)
+      throw new PermanentTaskError(
+        error.message,
+        ['invalid_url', 'scheme', 'credentials_in_url'].includes(error.code)
+          ? urlErrorTypes.invalid
+          : urlErrorTypes.refused,
+      );
     if (error instanceof UrlFetchError) throw new PermanentTaskError(error.message, urlErrorTypes.failed);
     throw error;
   });
@@ -46,19 +57,39 @@ export async function stageUrl(url: string, dir: string, settings: Settings, sig
   try {
     const sniffed = await sniffFile(target, filename);
     const allowed = settings.batching.allowed_content_types;
-    if (!sniffed) throw new PermanentTaskError(`${fetched.finalUrl} returned content Rhizome cannot read (${fetched.mediaType ?? 'no content type'})`, urlErrorTypes.failed);
+    if (!sniffed)
+      throw new PermanentTaskError(
+        `${fetched.finalUrl} returned content Rhizome cannot read (${fetched.mediaType ?? 'no content type'})`,
+        urlErrorTypes.failed,
+      );
     if (!allowed.includes('*') && !allowed.includes(sniffed.mediaType)) {
-      throw new PermanentTaskError(`${fetched.finalUrl} returned ${sniffed.mediaType}, which batching.allowed_content_types does not allow`, urlErrorTypes.failed);
+      throw new PermanentTaskError(
+        `${fetched.finalUrl} returned ${sniffed.mediaType}, which batching.allowed_content_types does not allow`,
+        urlErrorTypes.failed,
+      );
     }
-    const document = await loadDocument({ path: target, filename, limits: loaderLimits(settings), signal }).catch((error: unknown) => {
-      throw error instanceof UnreadableFileError ? new PermanentTaskError(error.message, urlErrorTypes.failed) : error;
-    });
+    const document = await loadDocument({ path: target, filename, limits: loaderLimits(settings), signal }).catch(
+      (error: unknown) => {
+        throw error instanceof UnreadableFileError
+          ? new PermanentTaskError(error.message, urlErrorTypes.failed)
+          : error;
+      },
+    );
     if (document.kind !== 'image' && document.text.trim().length < minimumTextChars) {
-      throw new PermanentTaskError(`${fetched.finalUrl} has less than ${minimumTextChars} characters of text`, urlErrorTypes.failed);
+      throw new PermanentTaskError(
+        `${fetched.finalUrl} has less than ${minimumTextChars} characters of text`,
+        urlErrorTypes.failed,
+      );
     }
     return {
-      path: target, filename, size: fetched.body.length, sha256: createHash('sha256').update(fetched.body).digest('hex'),
-      mediaType: sniffed.mediaType, format: sniffed.format, finalUrl: fetched.finalUrl, title: document.title,
+      path: target,
+      filename,
+      size: fetched.body.length,
+      sha256: createHash('sha256').update(fetched.body).digest('hex'),
+      mediaType: sniffed.mediaType,
+      format: sniffed.format,
+      finalUrl: fetched.finalUrl,
+      title: document.title,
     };
   } catch (error) {
     await fs.promises.rm(target, { force: true });

@@ -85,8 +85,12 @@ export async function up(db: Knex): Promise<void> {
   });
   // Index rows share the node's rowid: found without a scan, and removed by the trigger on every delete
   // path (API, template force delete, cleanup, source cascade).
-  await db.raw("CREATE VIRTUAL TABLE fts_nodes USING fts5(node_id UNINDEXED, label, body, tokenize = 'porter unicode61')");
-  await db.raw('CREATE TRIGGER graph_nodes_unindex AFTER DELETE ON graph_nodes BEGIN DELETE FROM fts_nodes WHERE rowid = OLD.rowid; END');
+  await db.raw(
+    "CREATE VIRTUAL TABLE fts_nodes USING fts5(node_id UNINDEXED, label, body, tokenize = 'porter unicode61')",
+  );
+  await db.raw(
+    'CREATE TRIGGER graph_nodes_unindex AFTER DELETE ON graph_nodes BEGIN DELETE FROM fts_nodes WHERE rowid = OLD.rowid; END',
+  );
   await db.raw(`CREATE TRIGGER graph_edges_degree_insert AFTER INSERT ON graph_edges BEGIN
     UPDATE graph_nodes SET degree = degree + 1 WHERE id = NEW.source_node_id;
     UPDATE graph_nodes SET degree = degree + 1 WHERE id = NEW.target_node_id;

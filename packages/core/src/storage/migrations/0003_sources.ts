@@ -80,8 +80,12 @@ export async function up(db: Knex): Promise<void> {
   // Chunks are written once and deleted, never edited: the index shares their rowid and a trigger
   // removes index rows on every delete path (source delete cascade included).
   await db.raw("CREATE VIRTUAL TABLE fts_chunks USING fts5(content, tokenize = 'porter unicode61')");
-  await db.raw('CREATE TRIGGER document_chunks_index AFTER INSERT ON document_chunks BEGIN INSERT INTO fts_chunks (rowid, content) VALUES (NEW.rowid, NEW.content); END');
-  await db.raw('CREATE TRIGGER document_chunks_unindex AFTER DELETE ON document_chunks BEGIN DELETE FROM fts_chunks WHERE rowid = OLD.rowid; END');
+  await db.raw(
+    'CREATE TRIGGER document_chunks_index AFTER INSERT ON document_chunks BEGIN INSERT INTO fts_chunks (rowid, content) VALUES (NEW.rowid, NEW.content); END',
+  );
+  await db.raw(
+    'CREATE TRIGGER document_chunks_unindex AFTER DELETE ON document_chunks BEGIN DELETE FROM fts_chunks WHERE rowid = OLD.rowid; END',
+  );
   await db.schema.createTable('source_tags', (table) => {
     table.string('id').primary();
     table.string('name').notNullable().unique();

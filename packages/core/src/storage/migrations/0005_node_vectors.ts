@@ -39,28 +39,43 @@ export async function up(db: Knex): Promise<void> {
 const batch = 500;
 
 async function copyNodeEmbeddings(db: Knex): Promise<void> {
-  const models = (await db.raw('SELECT dimensions, MIN(model) AS model, COUNT(DISTINCT model) AS models FROM chunk_embeddings GROUP BY dimensions')) as
-    { dimensions: number; model: string; models: number }[];
+  const models = (await db.raw(
+    'SELECT dimensions, MIN(model) AS model, COUNT(DISTINCT model) AS models FROM chunk_embeddings GROUP BY dimensions',
+  )) as { dimensions: number; model: string; models: number }[];
   const modelOf = new Map(models.filter((row) => row.models === 1).map((row) => [row.dimensions, row.model]));
   for (let after = -1; ;) {
-    const rows = (await db.raw('SELECT rowid, id, embedding FROM graph_nodes WHERE embedding IS NOT NULL AND rowid > ? ORDER BY rowid LIMIT ?', [after, batch])) as
-      { rowid: number; id: string; embedding: string }[];
+    const rows = (await db.raw(
+      'SELECT rowid, id, embedding FROM graph_nodes WHERE embedding IS NOT NULL AND rowid > ? ORDER BY rowid LIMIT ?',
+      [after, batch],
+    )) as { rowid: number; id: string; embedding: string }[];
     if (!rows.length) return;
     after = rows[rows.length - 1].rowid;
     const copies = rows.flatMap((row) => {
       const values = parseVector(row.embedding);
       if (!values) return [];
       const vector = Float32Array.from(values);
-      return [{ node_id: row.id, model: modelOf.get(values.length) ?? 'user', dimensions: values.length, vector: Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength) }];
+      return [
+        {
+          node_id: row.id,
+          model: modelOf.get(values.length) ?? 'user',
+          dimensions: values.length,
+          vector: Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength),
+        },
+      ];
     });
-    for (let start = 0; start < copies.length; start += 100) await db('node_embeddings').insert(copies.slice(start, start + 100));
+    for (let start = 0; start < copies.length; start += 100)
+      await db('node_embeddings').insert(copies.slice(start, start + 100));
   }
 }
 
 function parseVector(text: string): number[] | null {
   try {
     const values = JSON.parse(text) as unknown;
-    return Array.isArray(values) && values.length > 0 && values.every((value) => typeof value === 'number' && Number.isFinite(value)) ? (values as number[]) : null;
+    return Array.isArray(values) &&
+      values.length > 0 &&
+      values.every((value) => typeof value === 'number' && Number.isFinite(value))
+      ? (values as number[])
+      : null;
   } catch {
     return null;
   }

@@ -14,7 +14,9 @@ import type { Knex } from 'knex';
  * remember to invalidate.
  */
 export async function up(db: Knex): Promise<void> {
-  await db.raw('CREATE TABLE graph_version (id INTEGER PRIMARY KEY CHECK (id = 1), structure INTEGER NOT NULL DEFAULT 0, scope INTEGER NOT NULL DEFAULT 0)');
+  await db.raw(
+    'CREATE TABLE graph_version (id INTEGER PRIMARY KEY CHECK (id = 1), structure INTEGER NOT NULL DEFAULT 0, scope INTEGER NOT NULL DEFAULT 0)',
+  );
   await db.raw('INSERT INTO graph_version (id, structure, scope) VALUES (1, 0, 0)');
   const bump = (counter: 'structure' | 'scope') => `UPDATE graph_version SET ${counter} = ${counter} + 1 WHERE id = 1;`;
   const triggers: [name: string, event: string, counter: 'structure' | 'scope'][] = [
@@ -31,7 +33,8 @@ export async function up(db: Knex): Promise<void> {
     ['sources_version_enabled', 'AFTER UPDATE OF enabled ON sources', 'scope'],
     ['sources_version_delete', 'AFTER DELETE ON sources', 'scope'],
   ];
-  for (const [name, event, counter] of triggers) await db.raw(`CREATE TRIGGER ${name} ${event} BEGIN ${bump(counter)} END`);
+  for (const [name, event, counter] of triggers)
+    await db.raw(`CREATE TRIGGER ${name} ${event} BEGIN ${bump(counter)} END`);
 }
 
 export async function down(): Promise<void> {}

@@ -22,8 +22,12 @@ export async function up(db: Knex): Promise<void> {
     table.string('quality_label').notNullable();
     table.text('score').notNullable();
   });
-  await db.raw('CREATE INDEX source_citations_quality ON source_citations (source_id, entity_uri, chunk_id, confidence)');
-  await db.raw('CREATE INDEX relationship_citations_quality ON relationship_citations (source_id, edge_id, confidence)');
+  await db.raw(
+    'CREATE INDEX source_citations_quality ON source_citations (source_id, entity_uri, chunk_id, confidence)',
+  );
+  await db.raw(
+    'CREATE INDEX relationship_citations_quality ON relationship_citations (source_id, edge_id, confidence)',
+  );
 }
 
 export async function down(): Promise<void> {}

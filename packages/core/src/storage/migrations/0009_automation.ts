@@ -129,7 +129,15 @@ export async function up(db: Knex): Promise<void> {
 }
 
 export async function down(db: Knex): Promise<void> {
-  for (const table of ['tool_calls', 'user_tools', 'workflow_step_runs', 'workflow_executions', 'triggers', 'workflow_steps', 'workflows']) {
+  for (const table of [
+    'tool_calls',
+    'user_tools',
+    'workflow_step_runs',
+    'workflow_executions',
+    'triggers',
+    'workflow_steps',
+    'workflows',
+  ]) {
     await db.schema.dropTableIfExists(table);
   }
 }

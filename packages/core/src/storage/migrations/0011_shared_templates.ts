@@ -18,7 +18,13 @@ interface TemplateRow {
 // they were at this revision rather than imported from extraction, whose rules may change later.
 
 /** A type name as one key: "FilmDirector", "film_director" and "Film director" are one type. */
-const typeKey = (type: string) => type.trim().replace(/([\p{Ll}\d])(\p{Lu})/gu, '$1 $2').toLowerCase().replace(/[\s_-]+/g, ' ').trim();
+const typeKey = (type: string) =>
+  type
+    .trim()
+    .replace(/([\p{Ll}\d])(\p{Lu})/gu, '$1 $2')
+    .toLowerCase()
+    .replace(/[\s_-]+/g, ' ')
+    .trim();
 
 /** The shared template extraction makes for a type. */
 const extractedTemplateId = (templateType: string, key: string) =>
@@ -45,8 +51,15 @@ export async function up(db: Knex): Promise<void> {
     table.index(['source_id']);
   });
   const templates = (await db('graph_templates').orderBy('rowid').select()) as TemplateRow[];
-  const system = new Map(templates.filter((row) => row.is_system).map((row) => [`${row.template_type}:${typeKey(row.name)}`, row.id]));
-  const perSource = templates.filter((row) => !row.is_system && row.source_id && row.id === perSourceTemplateId(row.source_id, row.template_type, typeKey(row.name)));
+  const system = new Map(
+    templates.filter((row) => row.is_system).map((row) => [`${row.template_type}:${typeKey(row.name)}`, row.id]),
+  );
+  const perSource = templates.filter(
+    (row) =>
+      !row.is_system &&
+      row.source_id &&
+      row.id === perSourceTemplateId(row.source_id, row.template_type, typeKey(row.name)),
+  );
   const targets = new Map<string, string[]>();
   const now = new Date().toISOString();
   for (const row of perSource) {
@@ -54,10 +67,23 @@ export async function up(db: Knex): Promise<void> {
     const target = system.get(`${row.template_type}:${key}`) ?? extractedTemplateId(row.template_type, key);
     if (!targets.has(target)) {
       targets.set(target, []);
-      await db('graph_templates').insert({
-        id: target, name: row.name, template_type: row.template_type, description: row.description, icon: row.icon, color: row.color, properties: row.properties,
-        is_system: false, extracted: true, source_id: null, created_at: row.created_at, updated_at: now,
-      }).onConflict('id').ignore();
+      await db('graph_templates')
+        .insert({
+          id: target,
+          name: row.name,
+          template_type: row.template_type,
+          description: row.description,
+          icon: row.icon,
+          color: row.color,
+          properties: row.properties,
+          is_system: false,
+          extracted: true,
+          source_id: null,
+          created_at: row.created_at,
+          updated_at: now,
+        })
+        .onConflict('id')
+        .ignore();
     }
     targets.get(target)!.push(row.id);
   }

@@ -21,12 +21,23 @@ export default function AutomationScreen() {
   if (!tabs.some((entry) => entry.value === tab)) return <Navigate to="/automation" replace />;
   return (
     <>
-      <PageHeader title="Automation" description="Workflows run tools step by step; triggers start them when something happens in the graph." />
+      <PageHeader
+        title="Automation"
+        description="Workflows run tools step by step; triggers start them when something happens in the graph."
+      />
       <Tabs value={tab} onChange={(value) => value && navigate(`/automation/${value}`)} keepMounted={false}>
         <Tabs.List mb="md">
-          {tabs.map(({ value, label, icon: Icon }) => <Tabs.Tab key={value} value={value} leftSection={<Icon size={16} />}>{label}</Tabs.Tab>)}
+          {tabs.map(({ value, label, icon: Icon }) => (
+            <Tabs.Tab key={value} value={value} leftSection={<Icon size={16} />}>
+              {label}
+            </Tabs.Tab>
+          ))}
         </Tabs.List>
-        {tabs.map(({ value, panel: Panel }) => <Tabs.Panel key={value} value={value}><Panel /></Tabs.Panel>)}
+        {tabs.map(({ value, panel: Panel }) => (
+          <Tabs.Panel key={value} value={value}>
+            <Panel />
+          </Tabs.Panel>
+        ))}
       </Tabs>
     </>
   );

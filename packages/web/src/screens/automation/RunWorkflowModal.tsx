@@ -8,7 +8,13 @@ import { JsonSchemaFields, schemaDefaults } from '../../components/JsonSchemaFie
 
 /** Asks for the inputs the workflow declares, runs it and opens the execution. */
 export function RunWorkflowModal({ workflowId, onClose }: { workflowId: string | null; onClose: () => void }) {
-  const workflow = useLoad((signal) => (workflowId ? api.call(workflowEndpoints.get, { params: { workflow_id: workflowId }, signal }) : Promise.resolve(undefined)), [workflowId]);
+  const workflow = useLoad(
+    (signal) =>
+      workflowId
+        ? api.call(workflowEndpoints.get, { params: { workflow_id: workflowId }, signal })
+        : Promise.resolve(undefined),
+    [workflowId],
+  );
   const [inputs, setInputs] = useState<Record<string, unknown>>({});
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -37,14 +43,41 @@ export function RunWorkflowModal({ workflowId, onClose }: { workflowId: string |
 
   const ready = workflow.data && workflow.data.id === workflowId;
   return (
-    <Modal opened={workflowId !== null} onClose={onClose} title={`Run “${ready ? workflow.data?.name : '…'}”`} size="lg">
+    <Modal
+      opened={workflowId !== null}
+      onClose={onClose}
+      title={`Run “${ready ? workflow.data?.name : '…'}”`}
+      size="lg"
+    >
       <form onSubmit={(event) => void run(event)}>
         <Stack gap="sm">
-          {workflow.error && <Alert color="red" role="alert">{workflow.error}</Alert>}
+          {workflow.error && (
+            <Alert color="red" role="alert">
+              {workflow.error}
+            </Alert>
+          )}
           {!ready && !workflow.error && <Skeleton h={120} />}
-          {ready && <JsonSchemaFields key={workflowId} schema={workflow.data?.input_schema} value={inputs} onChange={setInputs} />}
-          {error && <Alert color="red" title="The workflow did not start" role="alert">{error}</Alert>}
-          <Group justify="flex-end"><Button variant="default" onClick={onClose}>Cancel</Button><Button type="submit" loading={busy} disabled={!ready}>Run</Button></Group>
+          {ready && (
+            <JsonSchemaFields
+              key={workflowId}
+              schema={workflow.data?.input_schema}
+              value={inputs}
+              onChange={setInputs}
+            />
+          )}
+          {error && (
+            <Alert color="red" title="The workflow did not start" role="alert">
+              {error}
+            </Alert>
+          )}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={busy} disabled={!ready}>
+              Run
+            </Button>
+          </Group>
         </Stack>
       </form>
     </Modal>

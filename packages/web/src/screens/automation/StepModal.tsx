@@ -1,17 +1,51 @@
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
-import { Alert, Button, Code, Group, JsonInput, Modal, MultiSelect, NumberInput, Select, SimpleGrid, Stack, Switch, Text, Textarea, TextInput } from '@mantine/core';
+import {
+  Alert,
+  Button,
+  Code,
+  Group,
+  JsonInput,
+  Modal,
+  MultiSelect,
+  NumberInput,
+  Select,
+  SimpleGrid,
+  Stack,
+  Switch,
+  Text,
+  Textarea,
+  TextInput,
+} from '@mantine/core';
 import { toolEndpoints } from '@rhizome/contracts/api/tools';
 import { workflowEndpoints } from '@rhizome/contracts/api/workflows';
 import { RequestError } from '@rhizome/client';
 import { api, messageOf } from '../../lib/api.ts';
 import { useLoad } from '../../lib/use-load.ts';
-import { isPlainObject, parseJsonField, type Step, type SystemTool, type UserTool, type Workflow, type WorkflowDetail } from './automation-data.ts';
+import {
+  isPlainObject,
+  parseJsonField,
+  type Step,
+  type SystemTool,
+  type UserTool,
+  type Workflow,
+  type WorkflowDetail,
+} from './automation-data.ts';
 
 type ToolType = Step['tool_type'];
-interface Choices { systemTools: SystemTool[]; userTools: UserTool[]; workflows: Workflow[] }
+interface Choices {
+  systemTools: SystemTool[];
+  userTools: UserTool[];
+  workflows: Workflow[];
+}
 
 /** A step id from its name: "Look up node" → look_up_node (ids start with a letter). */
-const idFrom = (name: string) => name.trim().toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^[^a-z]+|_+$/g, '').slice(0, 64);
+const idFrom = (name: string) =>
+  name
+    .trim()
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^[^a-z]+|_+$/g, '')
+    .slice(0, 64);
 const toolKey = (type: ToolType, id: string) => `${type}:${id}`;
 
 /** The system tool whose input a step's configuration fills: the tool itself, or the one a user tool configures. */
@@ -27,8 +61,20 @@ function conditionText(condition: unknown): string {
 }
 
 /** Adds a step to a workflow or edits one: its tool and the input it gets, the steps it waits for, and how it fails. */
-export function StepModal({ workflow, step, opened, choices, onClose, onSaved }: {
-  workflow: WorkflowDetail; step: Step | null; opened: boolean; choices: Choices; onClose: () => void; onSaved: () => void;
+export function StepModal({
+  workflow,
+  step,
+  opened,
+  choices,
+  onClose,
+  onSaved,
+}: {
+  workflow: WorkflowDetail;
+  step: Step | null;
+  opened: boolean;
+  choices: Choices;
+  onClose: () => void;
+  onSaved: () => void;
 }) {
   const [name, setName] = useState('');
   const [id, setId] = useState('');
@@ -64,16 +110,46 @@ export function StepModal({ workflow, step, opened, choices, onClose, onSaved }:
     setFailure(null);
   }, [opened, step]);
 
-  const toolOptions = useMemo(() => [
-    { group: 'System tools', items: choices.systemTools.map((entry) => ({ value: toolKey('system_tool', entry.id), label: `${entry.name} (${entry.id})` })) },
-    { group: 'Your tools', items: choices.userTools.map((entry) => ({ value: toolKey('user_tool', entry.id), label: `${entry.name} (${entry.system_tool_id})` })) },
-    { group: 'Workflows (run as a step)', items: choices.workflows.filter((entry) => entry.id !== workflow.id).map((entry) => ({ value: toolKey('workflow', entry.id), label: entry.name })) },
-  ].filter((group) => group.items.length > 0), [choices, workflow.id]);
+  const toolOptions = useMemo(
+    () =>
+      [
+        {
+          group: 'System tools',
+          items: choices.systemTools.map((entry) => ({
+            value: toolKey('system_tool', entry.id),
+            label: `${entry.name} (${entry.id})`,
+          })),
+        },
+        {
+          group: 'Your tools',
+          items: choices.userTools.map((entry) => ({
+            value: toolKey('user_tool', entry.id),
+            label: `${entry.name} (${entry.system_tool_id})`,
+          })),
+        },
+        {
+          group: 'Workflows (run as a step)',
+          items: choices.workflows
+            .filter((entry) => entry.id !== workflow.id)
+            .map((entry) => ({ value: toolKey('workflow', entry.id), label: entry.name })),
+        },
+      ].filter((group) => group.items.length > 0),
+    [choices, workflow.id],
+  );
   const [toolType, toolId] = tool ? (tool.split(/:(.*)/s) as [ToolType, string]) : [null, null];
   const schemaToolId = toolType && toolId ? systemToolOf(toolType, toolId, choices) : null;
-  const toolDetail = useLoad((signal) => (schemaToolId ? api.call(toolEndpoints.systemGet, { params: { tool_id: schemaToolId }, signal }) : Promise.resolve(undefined)), [schemaToolId]);
-  const inputSchema = toolDetail.data?.input_schema as { required?: string[]; properties?: Record<string, unknown> } | undefined;
-  const otherSteps = workflow.steps.filter((entry) => entry.id !== step?.id).map((entry) => ({ value: entry.id, label: `${entry.name} (${entry.id})` }));
+  const toolDetail = useLoad(
+    (signal) =>
+      schemaToolId
+        ? api.call(toolEndpoints.systemGet, { params: { tool_id: schemaToolId }, signal })
+        : Promise.resolve(undefined),
+    [schemaToolId],
+  );
+  const inputSchema = toolDetail.data?.input_schema as
+    { required?: string[]; properties?: Record<string, unknown> } | undefined;
+  const otherSteps = workflow.steps
+    .filter((entry) => entry.id !== step?.id)
+    .map((entry) => ({ value: entry.id, label: `${entry.name} (${entry.id})` }));
 
   async function save(event: FormEvent) {
     event.preventDefault();
@@ -82,7 +158,8 @@ export function StepModal({ workflow, step, opened, choices, onClose, onSaved }:
     if (!toolType || !toolId) found.tool_id = 'Choose the tool the step runs';
     const parsed = parseJsonField(configuration, 'the configuration', {});
     if ('error' in parsed) found.configuration = parsed.error;
-    else if (!isPlainObject(parsed.value)) found.configuration = 'The configuration is a JSON object: { "field": value }';
+    else if (!isPlainObject(parsed.value))
+      found.configuration = 'The configuration is a JSON object: { "field": value }';
     setErrors(found);
     setFailure(null);
     if (Object.keys(found).length || !toolType || !toolId || 'error' in parsed) return;
@@ -95,14 +172,30 @@ export function StepModal({ workflow, step, opened, choices, onClose, onSaved }:
       }
     }
     const fields = {
-      name: name.trim(), description: description.trim() || null, tool_type: toolType, tool_id: toolId, configuration: parsed.value as Record<string, unknown>,
-      depends_on: dependsOn, condition: conditionValue, retry_on_failure: retry, continue_on_error: continueOnError, thinking_mode: thinking,
+      name: name.trim(),
+      description: description.trim() || null,
+      tool_type: toolType,
+      tool_id: toolId,
+      configuration: parsed.value as Record<string, unknown>,
+      depends_on: dependsOn,
+      condition: conditionValue,
+      retry_on_failure: retry,
+      continue_on_error: continueOnError,
+      thinking_mode: thinking,
       timeout_seconds: typeof timeout === 'number' ? timeout : null,
     };
     setBusy(true);
     try {
-      if (step) await api.call(workflowEndpoints.updateStep, { params: { workflow_id: workflow.id, step_id: step.id }, body: fields });
-      else await api.call(workflowEndpoints.addStep, { params: { workflow_id: workflow.id }, body: { ...fields, ...(id.trim() ? { id: id.trim() } : {}) } });
+      if (step)
+        await api.call(workflowEndpoints.updateStep, {
+          params: { workflow_id: workflow.id, step_id: step.id },
+          body: fields,
+        });
+      else
+        await api.call(workflowEndpoints.addStep, {
+          params: { workflow_id: workflow.id },
+          body: { ...fields, ...(id.trim() ? { id: id.trim() } : {}) },
+        });
       onSaved();
     } catch (error) {
       if (error instanceof RequestError) {
@@ -124,35 +217,131 @@ export function StepModal({ workflow, step, opened, choices, onClose, onSaved }:
       <form onSubmit={(event) => void save(event)} noValidate>
         <Stack gap="sm">
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm" verticalSpacing="xs">
-            <TextInput label="Name" required data-autofocus value={name} error={errors.name} onChange={(event) => { setName(event.currentTarget.value); if (!idEdited) setId(idFrom(event.currentTarget.value)); }} />
             <TextInput
-              label="Step id" description={<>Later steps read its result as <Code>{`{{steps.${id || 'id'}.output}}`}</Code></>} value={id} disabled={Boolean(step)} error={errors.id}
-              onChange={(event) => { setId(event.currentTarget.value); setIdEdited(true); }}
+              label="Name"
+              required
+              data-autofocus
+              value={name}
+              error={errors.name}
+              onChange={(event) => {
+                setName(event.currentTarget.value);
+                if (!idEdited) setId(idFrom(event.currentTarget.value));
+              }}
+            />
+            <TextInput
+              label="Step id"
+              description={
+                <>
+                  Later steps read its result as <Code>{`{{steps.${id || 'id'}.output}}`}</Code>
+                </>
+              }
+              value={id}
+              disabled={Boolean(step)}
+              error={errors.id}
+              onChange={(event) => {
+                setId(event.currentTarget.value);
+                setIdEdited(true);
+              }}
             />
           </SimpleGrid>
-          <Select label="Tool" required data={toolOptions} value={tool} onChange={setTool} searchable error={errors.tool_id} nothingFoundMessage="No tool matches" />
+          <Select
+            label="Tool"
+            required
+            data={toolOptions}
+            value={tool}
+            onChange={setTool}
+            searchable
+            error={errors.tool_id}
+            nothingFoundMessage="No tool matches"
+          />
           {toolDetail.data && (
             <Text fz="xs" c="dimmed">
-              {toolDetail.data.description} Input fields: {Object.keys(inputSchema?.properties ?? {}).map((field) => `${field}${inputSchema?.required?.includes(field) ? ' (required)' : ''}`).join(', ') || 'none'}.
+              {toolDetail.data.description} Input fields:{' '}
+              {Object.keys(inputSchema?.properties ?? {})
+                .map((field) => `${field}${inputSchema?.required?.includes(field) ? ' (required)' : ''}`)
+                .join(', ') || 'none'}
+              .
             </Text>
           )}
           <JsonInput
-            label="Configuration" description="The tool's input. Text may use {{inputs.name}} and {{steps.<id>.output.field}}." value={configuration} onChange={setConfiguration}
-            autosize minRows={4} maxRows={14} validationError="Not valid JSON" error={errors.configuration}
+            label="Configuration"
+            description="The tool's input. Text may use {{inputs.name}} and {{steps.<id>.output.field}}."
+            value={configuration}
+            onChange={setConfiguration}
+            autosize
+            minRows={4}
+            maxRows={14}
+            validationError="Not valid JSON"
+            error={errors.configuration}
           />
-          <MultiSelect label="Runs after" description="The steps that must finish first" data={otherSteps} value={dependsOn} onChange={setDependsOn} error={errors.depends_on} clearable searchable nothingFoundMessage="No other steps" />
-          <TextInput label="Run only when" description='Empty: always. A value judged true or false, e.g. {{steps.check.output.result}}, or JSON {"value": …, "operator": "equals", "compare_to": …}' value={condition} onChange={(event) => setCondition(event.currentTarget.value)} error={errors.condition} />
-          <Textarea label="Description" value={description} onChange={(event) => setDescription(event.currentTarget.value)} autosize minRows={1} maxRows={4} />
+          <MultiSelect
+            label="Runs after"
+            description="The steps that must finish first"
+            data={otherSteps}
+            value={dependsOn}
+            onChange={setDependsOn}
+            error={errors.depends_on}
+            clearable
+            searchable
+            nothingFoundMessage="No other steps"
+          />
+          <TextInput
+            label="Run only when"
+            description='Empty: always. A value judged true or false, e.g. {{steps.check.output.result}}, or JSON {"value": …, "operator": "equals", "compare_to": …}'
+            value={condition}
+            onChange={(event) => setCondition(event.currentTarget.value)}
+            error={errors.condition}
+          />
+          <Textarea
+            label="Description"
+            value={description}
+            onChange={(event) => setDescription(event.currentTarget.value)}
+            autosize
+            minRows={1}
+            maxRows={4}
+          />
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm" verticalSpacing="xs">
-            <NumberInput label="Time limit (seconds)" description="Empty: the workflow's limit" min={1} max={86_400} allowDecimal={false} value={timeout} onChange={setTimeoutSeconds} error={errors.timeout_seconds} />
+            <NumberInput
+              label="Time limit (seconds)"
+              description="Empty: the workflow's limit"
+              min={1}
+              max={86_400}
+              allowDecimal={false}
+              value={timeout}
+              onChange={setTimeoutSeconds}
+              error={errors.timeout_seconds}
+            />
             <Stack gap={8} justify="flex-end">
-              <Switch label="Retry when it fails" checked={retry} onChange={(event) => setRetry(event.currentTarget.checked)} />
-              <Switch label="Continue the workflow when it fails" checked={continueOnError} onChange={(event) => setContinueOnError(event.currentTarget.checked)} />
-              <Switch label="Let the model think first (AI tools)" checked={thinking} onChange={(event) => setThinking(event.currentTarget.checked)} />
+              <Switch
+                label="Retry when it fails"
+                checked={retry}
+                onChange={(event) => setRetry(event.currentTarget.checked)}
+              />
+              <Switch
+                label="Continue the workflow when it fails"
+                checked={continueOnError}
+                onChange={(event) => setContinueOnError(event.currentTarget.checked)}
+              />
+              <Switch
+                label="Let the model think first (AI tools)"
+                checked={thinking}
+                onChange={(event) => setThinking(event.currentTarget.checked)}
+              />
             </Stack>
           </SimpleGrid>
-          {failure && <Alert color="red" title="The step was not saved" role="alert">{failure}</Alert>}
-          <Group justify="flex-end"><Button variant="default" onClick={onClose}>Cancel</Button><Button type="submit" loading={busy}>{step ? 'Save the step' : 'Add the step'}</Button></Group>
+          {failure && (
+            <Alert color="red" title="The step was not saved" role="alert">
+              {failure}
+            </Alert>
+          )}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={busy}>
+              {step ? 'Save the step' : 'Add the step'}
+            </Button>
+          </Group>
         </Stack>
       </form>
     </Modal>

@@ -7,25 +7,52 @@ import { useLoad } from '../../lib/use-load.ts';
 
 /** A tool's call statistics; the API answers 404 for a tool never called. */
 export function ToolStats({ type, id }: { type: 'system' | 'user'; id: string }) {
-  const stats = useLoad(async (signal) => {
-    try {
-      return await api.call(toolEndpoints.stats, { params: { tool_type: type, tool_id: id }, signal });
-    } catch (error) {
-      if (error instanceof RequestError && error.status === 404) return null;
-      throw error;
-    }
-  }, [type, id]);
-  if (stats.error) return <Text fz="sm" c="red">{stats.error}</Text>;
+  const stats = useLoad(
+    async (signal) => {
+      try {
+        return await api.call(toolEndpoints.stats, { params: { tool_type: type, tool_id: id }, signal });
+      } catch (error) {
+        if (error instanceof RequestError && error.status === 404) return null;
+        throw error;
+      }
+    },
+    [type, id],
+  );
+  if (stats.error)
+    return (
+      <Text fz="sm" c="red">
+        {stats.error}
+      </Text>
+    );
   if (stats.data === undefined) return <Skeleton h={16} w={220} />;
-  if (stats.data === null) return <Text fz="sm" c="dimmed">Never called yet.</Text>;
-  const { total_calls: total, successful_calls: ok, failed_calls: failed, avg_execution_ms: average, last_called_at: last } = stats.data;
+  if (stats.data === null)
+    return (
+      <Text fz="sm" c="dimmed">
+        Never called yet.
+      </Text>
+    );
+  const {
+    total_calls: total,
+    successful_calls: ok,
+    failed_calls: failed,
+    avg_execution_ms: average,
+    last_called_at: last,
+  } = stats.data;
   return (
     <Group gap="md">
-      <Text fz="sm"><b>{total.toLocaleString()}</b> calls</Text>
-      <Text fz="sm"><b>{ok.toLocaleString()}</b> succeeded</Text>
-      <Text fz="sm" c={failed ? 'red' : undefined}><b>{failed.toLocaleString()}</b> failed</Text>
+      <Text fz="sm">
+        <b>{total.toLocaleString()}</b> calls
+      </Text>
+      <Text fz="sm">
+        <b>{ok.toLocaleString()}</b> succeeded
+      </Text>
+      <Text fz="sm" c={failed ? 'red' : undefined}>
+        <b>{failed.toLocaleString()}</b> failed
+      </Text>
       <Text fz="sm">{Math.round(average).toLocaleString()} ms on average</Text>
-      <Text fz="sm" c="dimmed">last {formatDate(last)}</Text>
+      <Text fz="sm" c="dimmed">
+        last {formatDate(last)}
+      </Text>
     </Group>
   );
 }

@@ -1,5 +1,19 @@
 import { useState } from 'react';
-import { Accordion, ActionIcon, Badge, Button, Group, Modal, Paper, SimpleGrid, Skeleton, Stack, Text, Title, Tooltip } from '@mantine/core';
+import {
+  Accordion,
+  ActionIcon,
+  Badge,
+  Button,
+  Group,
+  Modal,
+  Paper,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Text,
+  Title,
+  Tooltip,
+} from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { toolEndpoints } from '@rhizome/contracts/api/tools';
@@ -37,14 +51,37 @@ export function ToolsTab() {
       <section aria-labelledby="user-tools">
         <Group justify="space-between" mb="xs">
           <div>
-            <Title order={2} fz="lg" id="user-tools">Your tools</Title>
-            <Text fz="sm" c="dimmed">A built-in tool with part of its input filled in once, e.g. an HTTP request to one service.</Text>
+            <Title order={2} fz="lg" id="user-tools">
+              Your tools
+            </Title>
+            <Text fz="sm" c="dimmed">
+              A built-in tool with part of its input filled in once, e.g. an HTTP request to one service.
+            </Text>
           </div>
-          <Button variant="light" leftSection={<IconPlus size={16} />} onClick={() => setEditing('new')} disabled={!systemTools.data}>New tool</Button>
+          <Button
+            variant="light"
+            leftSection={<IconPlus size={16} />}
+            onClick={() => setEditing('new')}
+            disabled={!systemTools.data}
+          >
+            New tool
+          </Button>
         </Group>
-        {userTools.error && <ErrorNotice title="Could not load your tools" message={userTools.error} onRetry={() => void userTools.reload()} />}
+        {userTools.error && (
+          <ErrorNotice
+            title="Could not load your tools"
+            message={userTools.error}
+            onRetry={() => void userTools.reload()}
+          />
+        )}
         {!userTools.data && !userTools.error && <Skeleton h={80} radius="md" />}
-        {userTools.data?.length === 0 && <Paper withBorder p="md" radius="md"><Text fz="sm" c="dimmed">No tools of your own yet.</Text></Paper>}
+        {userTools.data?.length === 0 && (
+          <Paper withBorder p="md" radius="md">
+            <Text fz="sm" c="dimmed">
+              No tools of your own yet.
+            </Text>
+          </Paper>
+        )}
         {userTools.data && userTools.data.length > 0 && (
           <Accordion variant="separated" multiple>
             {userTools.data.map((tool) => (
@@ -52,19 +89,47 @@ export function ToolsTab() {
                 <Group wrap="nowrap" gap={0} pr="xs">
                   <Accordion.Control>
                     <Group gap="xs">
-                      <Text fz="sm" fw={600}>{tool.name}</Text>
-                      <Badge size="sm" variant="outline" color="gray">{tool.system_tool_id}</Badge>
-                      {!tool.is_active && <Badge size="sm" variant="light" color="gray">Off</Badge>}
+                      <Text fz="sm" fw={600}>
+                        {tool.name}
+                      </Text>
+                      <Badge size="sm" variant="outline" color="gray">
+                        {tool.system_tool_id}
+                      </Badge>
+                      {!tool.is_active && (
+                        <Badge size="sm" variant="light" color="gray">
+                          Off
+                        </Badge>
+                      )}
                     </Group>
                   </Accordion.Control>
-                  <Tooltip label="Edit"><ActionIcon variant="subtle" color="gray" aria-label={`Edit ${tool.name}`} onClick={() => setEditing(tool)}><IconPencil size={16} /></ActionIcon></Tooltip>
-                  <Tooltip label="Delete"><ActionIcon variant="subtle" color="red" aria-label={`Delete ${tool.name}`} onClick={() => setDeleting(tool)}><IconTrash size={16} /></ActionIcon></Tooltip>
+                  <Tooltip label="Edit">
+                    <ActionIcon
+                      variant="subtle"
+                      color="gray"
+                      aria-label={`Edit ${tool.name}`}
+                      onClick={() => setEditing(tool)}
+                    >
+                      <IconPencil size={16} />
+                    </ActionIcon>
+                  </Tooltip>
+                  <Tooltip label="Delete">
+                    <ActionIcon
+                      variant="subtle"
+                      color="red"
+                      aria-label={`Delete ${tool.name}`}
+                      onClick={() => setDeleting(tool)}
+                    >
+                      <IconTrash size={16} />
+                    </ActionIcon>
+                  </Tooltip>
                 </Group>
                 <Accordion.Panel>
                   <Stack gap="xs">
                     {tool.description && <Text fz="sm">{tool.description}</Text>}
                     <ToolStats type="user" id={tool.id} />
-                    <Text fz="sm" fw={600}>Configuration</Text>
+                    <Text fz="sm" fw={600}>
+                      Configuration
+                    </Text>
                     <JsonBlock value={tool.configuration} label={`Configuration of ${tool.name}`} />
                   </Stack>
                 </Accordion.Panel>
@@ -75,9 +140,19 @@ export function ToolsTab() {
       </section>
 
       <section aria-labelledby="system-tools">
-        <Title order={2} fz="lg" id="system-tools">Built-in tools</Title>
-        <Text fz="sm" c="dimmed" mb="xs">What a step can run. Open one for the input it takes and the output it gives.</Text>
-        {systemTools.error && <ErrorNotice title="Could not load the built-in tools" message={systemTools.error} onRetry={() => void systemTools.reload()} />}
+        <Title order={2} fz="lg" id="system-tools">
+          Built-in tools
+        </Title>
+        <Text fz="sm" c="dimmed" mb="xs">
+          What a step can run. Open one for the input it takes and the output it gives.
+        </Text>
+        {systemTools.error && (
+          <ErrorNotice
+            title="Could not load the built-in tools"
+            message={systemTools.error}
+            onRetry={() => void systemTools.reload()}
+          />
+        )}
         {!systemTools.data && !systemTools.error && <Skeleton h={200} radius="md" />}
         {systemTools.data && (
           <Accordion variant="separated" multiple value={openTools} onChange={setOpenTools}>
@@ -85,10 +160,19 @@ export function ToolsTab() {
               <Accordion.Item key={tool.id} value={tool.id}>
                 <Accordion.Control>
                   <Group gap="xs" wrap="nowrap">
-                    <Badge size="sm" variant="light" w={86}>{tool.category}</Badge>
+                    <Badge size="sm" variant="light" w={86}>
+                      {tool.category}
+                    </Badge>
                     <div style={{ minWidth: 0 }}>
-                      <Text fz="sm" fw={600}>{tool.name} <Text span ff="monospace" fz="xs" c="dimmed">{tool.id} · v{tool.version}</Text></Text>
-                      <Text fz="xs" c="dimmed">{tool.description}</Text>
+                      <Text fz="sm" fw={600}>
+                        {tool.name}{' '}
+                        <Text span ff="monospace" fz="xs" c="dimmed">
+                          {tool.id} · v{tool.version}
+                        </Text>
+                      </Text>
+                      <Text fz="xs" c="dimmed">
+                        {tool.description}
+                      </Text>
                     </div>
                   </Group>
                 </Accordion.Control>
@@ -99,10 +183,30 @@ export function ToolsTab() {
         )}
       </section>
 
-      <UserToolModal opened={editing !== null} tool={editing === 'new' ? null : editing} systemTools={systemTools.data ?? []} onClose={() => setEditing(null)} onSaved={() => { setEditing(null); void userTools.reload(); }} />
-      <Modal opened={deleting !== null} onClose={() => setDeleting(null)} title={`Delete the tool “${deleting?.name ?? ''}”?`}>
+      <UserToolModal
+        opened={editing !== null}
+        tool={editing === 'new' ? null : editing}
+        systemTools={systemTools.data ?? []}
+        onClose={() => setEditing(null)}
+        onSaved={() => {
+          setEditing(null);
+          void userTools.reload();
+        }}
+      />
+      <Modal
+        opened={deleting !== null}
+        onClose={() => setDeleting(null)}
+        title={`Delete the tool “${deleting?.name ?? ''}”?`}
+      >
         <Text fz="sm">Steps that use it fail until they are given another tool.</Text>
-        <Group justify="flex-end" mt="md"><Button variant="default" onClick={() => setDeleting(null)}>Keep</Button><Button color="red" onClick={() => void remove()}>Delete</Button></Group>
+        <Group justify="flex-end" mt="md">
+          <Button variant="default" onClick={() => setDeleting(null)}>
+            Keep
+          </Button>
+          <Button color="red" onClick={() => void remove()}>
+            Delete
+          </Button>
+        </Group>
       </Modal>
     </Stack>
   );
@@ -114,12 +218,26 @@ function SystemToolDetails({ id }: { id: string }) {
   return (
     <Stack gap="xs">
       <ToolStats type="system" id={id} />
-      {detail.error && <Text fz="sm" c="red">{detail.error}</Text>}
+      {detail.error && (
+        <Text fz="sm" c="red">
+          {detail.error}
+        </Text>
+      )}
       {!detail.data && !detail.error && <Skeleton h={120} />}
       {detail.data && (
         <SimpleGrid cols={{ base: 1, md: 2 }} spacing="sm">
-          <div><Text fz="sm" fw={600} mb={4}>Input schema</Text><JsonBlock value={detail.data.input_schema} label={`Input schema of ${id}`} maxHeight={320} /></div>
-          <div><Text fz="sm" fw={600} mb={4}>Output schema</Text><JsonBlock value={detail.data.output_schema} label={`Output schema of ${id}`} maxHeight={320} /></div>
+          <div>
+            <Text fz="sm" fw={600} mb={4}>
+              Input schema
+            </Text>
+            <JsonBlock value={detail.data.input_schema} label={`Input schema of ${id}`} maxHeight={320} />
+          </div>
+          <div>
+            <Text fz="sm" fw={600} mb={4}>
+              Output schema
+            </Text>
+            <JsonBlock value={detail.data.output_schema} label={`Output schema of ${id}`} maxHeight={320} />
+          </div>
         </SimpleGrid>
       )}
     </Stack>

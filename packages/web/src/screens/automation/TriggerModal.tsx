@@ -1,13 +1,38 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { Alert, Autocomplete, Button, Group, JsonInput, Modal, NumberInput, Select, SimpleGrid, Stack, Switch, TextInput } from '@mantine/core';
+import {
+  Alert,
+  Autocomplete,
+  Button,
+  Group,
+  JsonInput,
+  Modal,
+  NumberInput,
+  Select,
+  SimpleGrid,
+  Stack,
+  Switch,
+  TextInput,
+} from '@mantine/core';
 import { triggerEndpoints } from '@rhizome/contracts/api/triggers';
 import { RequestError } from '@rhizome/client';
 import { api, messageOf } from '../../lib/api.ts';
 import { builtInEvents, isPlainObject, parseJsonField, type Trigger, type Workflow } from './automation-data.ts';
 
 /** Creates a trigger or edits one: the event it listens to, the filters the event must match, the workflow it starts. */
-export function TriggerModal({ opened, trigger, workflows, defaultWorkflowId, onClose, onSaved }: {
-  opened: boolean; trigger: Trigger | null; workflows: Workflow[]; defaultWorkflowId: string | null; onClose: () => void; onSaved: () => void;
+export function TriggerModal({
+  opened,
+  trigger,
+  workflows,
+  defaultWorkflowId,
+  onClose,
+  onSaved,
+}: {
+  opened: boolean;
+  trigger: Trigger | null;
+  workflows: Workflow[];
+  defaultWorkflowId: string | null;
+  onClose: () => void;
+  onSaved: () => void;
 }) {
   const [name, setName] = useState('');
   const [eventSource, setEventSource] = useState('node.create');
@@ -39,9 +64,11 @@ export function TriggerModal({ opened, trigger, workflows, defaultWorkflowId, on
     const parsedFilters = parseJsonField(filters, 'the filters', {});
     const parsedInputs = parseJsonField(inputs, 'the inputs', null);
     if ('error' in parsedFilters) found.filters = parsedFilters.error;
-    else if (!isPlainObject(parsedFilters.value)) found.filters = 'Filters are a JSON object, e.g. {"entity_type": "node"}';
+    else if (!isPlainObject(parsedFilters.value))
+      found.filters = 'Filters are a JSON object, e.g. {"entity_type": "node"}';
     if ('error' in parsedInputs) found.workflow_inputs = parsedInputs.error;
-    else if (parsedInputs.value !== null && !isPlainObject(parsedInputs.value)) found.workflow_inputs = 'Inputs are a JSON object';
+    else if (parsedInputs.value !== null && !isPlainObject(parsedInputs.value))
+      found.workflow_inputs = 'Inputs are a JSON object';
     if (!name.trim()) found.name = 'Give the trigger a name';
     if (!eventSource.trim()) found.event_source = 'Name the event, e.g. node.create';
     if (!workflowId) found.workflow_id = 'Choose the workflow it starts';
@@ -50,8 +77,13 @@ export function TriggerModal({ opened, trigger, workflows, defaultWorkflowId, on
     setFailure(null);
     if (Object.keys(found).length || !workflowId || 'error' in parsedFilters || 'error' in parsedInputs) return;
     const body = {
-      name: name.trim(), event_source: eventSource.trim(), filters: parsedFilters.value as Record<string, unknown>, workflow_id: workflowId,
-      workflow_inputs: parsedInputs.value as Record<string, unknown> | null, priority: Number(priority), enabled,
+      name: name.trim(),
+      event_source: eventSource.trim(),
+      filters: parsedFilters.value as Record<string, unknown>,
+      workflow_id: workflowId,
+      workflow_inputs: parsedInputs.value as Record<string, unknown> | null,
+      priority: Number(priority),
+      enabled,
     };
     setBusy(true);
     try {
@@ -71,31 +103,93 @@ export function TriggerModal({ opened, trigger, workflows, defaultWorkflowId, on
   }
 
   return (
-    <Modal opened={opened} onClose={onClose} title={trigger ? `Edit the trigger “${trigger.name}”` : 'New trigger'} size="lg">
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title={trigger ? `Edit the trigger “${trigger.name}”` : 'New trigger'}
+      size="lg"
+    >
       <form onSubmit={(event) => void save(event)} noValidate>
         <Stack gap="sm">
-          <TextInput label="Name" required data-autofocus value={name} onChange={(event) => setName(event.currentTarget.value)} error={errors.name} />
+          <TextInput
+            label="Name"
+            required
+            data-autofocus
+            value={name}
+            onChange={(event) => setName(event.currentTarget.value)}
+            error={errors.name}
+          />
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm" verticalSpacing="xs">
             <Autocomplete
-              label="Event" required description="node.create and edge.create happen in the graph; any other name waits for “Fire now” or a webhook"
-              data={builtInEvents} value={eventSource} onChange={setEventSource} error={errors.event_source}
+              label="Event"
+              required
+              description="node.create and edge.create happen in the graph; any other name waits for “Fire now” or a webhook"
+              data={builtInEvents}
+              value={eventSource}
+              onChange={setEventSource}
+              error={errors.event_source}
             />
-            <Select label="Workflow it starts" required searchable data={workflows.map((workflow) => ({ value: workflow.id, label: workflow.name }))} value={workflowId} onChange={setWorkflowId} error={errors.workflow_id} />
+            <Select
+              label="Workflow it starts"
+              required
+              searchable
+              data={workflows.map((workflow) => ({ value: workflow.id, label: workflow.name }))}
+              value={workflowId}
+              onChange={setWorkflowId}
+              error={errors.workflow_id}
+            />
           </SimpleGrid>
           <JsonInput
-            label="Filters" description='Every key must be in the event and equal, e.g. {"entity_type": "node"}. {} matches every event.'
-            value={filters} onChange={setFilters} autosize minRows={2} maxRows={8} validationError="Not valid JSON" error={errors.filters}
+            label="Filters"
+            description='Every key must be in the event and equal, e.g. {"entity_type": "node"}. {} matches every event.'
+            value={filters}
+            onChange={setFilters}
+            autosize
+            minRows={2}
+            maxRows={8}
+            validationError="Not valid JSON"
+            error={errors.filters}
           />
           <JsonInput
-            label="Extra inputs for the workflow (optional)" description="Added to the event's own fields when the workflow starts"
-            value={inputs} onChange={setInputs} autosize minRows={2} maxRows={8} validationError="Not valid JSON" error={errors.workflow_inputs}
+            label="Extra inputs for the workflow (optional)"
+            description="Added to the event's own fields when the workflow starts"
+            value={inputs}
+            onChange={setInputs}
+            autosize
+            minRows={2}
+            maxRows={8}
+            validationError="Not valid JSON"
+            error={errors.workflow_inputs}
           />
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm" verticalSpacing="xs">
-            <NumberInput label="Priority" description="Lower runs first when several triggers match" allowDecimal={false} value={priority} onChange={setPriority} error={errors.priority} />
-            <Switch label="Enabled" checked={enabled} onChange={(event) => setEnabled(event.currentTarget.checked)} mt={{ base: 0, sm: 30 }} />
+            <NumberInput
+              label="Priority"
+              description="Lower runs first when several triggers match"
+              allowDecimal={false}
+              value={priority}
+              onChange={setPriority}
+              error={errors.priority}
+            />
+            <Switch
+              label="Enabled"
+              checked={enabled}
+              onChange={(event) => setEnabled(event.currentTarget.checked)}
+              mt={{ base: 0, sm: 30 }}
+            />
           </SimpleGrid>
-          {failure && <Alert color="red" title="The trigger was not saved" role="alert">{failure}</Alert>}
-          <Group justify="flex-end"><Button variant="default" onClick={onClose}>Cancel</Button><Button type="submit" loading={busy}>{trigger ? 'Save the trigger' : 'Create the trigger'}</Button></Group>
+          {failure && (
+            <Alert color="red" title="The trigger was not saved" role="alert">
+              {failure}
+            </Alert>
+          )}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={busy}>
+              {trigger ? 'Save the trigger' : 'Create the trigger'}
+            </Button>
+          </Group>
         </Stack>
       </form>
     </Modal>

@@ -1,5 +1,19 @@
 import { useMemo, useState } from 'react';
-import { ActionIcon, Badge, Button, Group, Menu, Modal, Paper, Select, Skeleton, Stack, Switch, Table, Text } from '@mantine/core';
+import {
+  ActionIcon,
+  Badge,
+  Button,
+  Group,
+  Menu,
+  Modal,
+  Paper,
+  Select,
+  Skeleton,
+  Stack,
+  Switch,
+  Table,
+  Text,
+} from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconBolt, IconDots, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { Link, useSearchParams } from 'react-router-dom';
@@ -26,7 +40,10 @@ export function TriggersTab() {
   const workflowId = searchParams.get('workflow');
   const triggers = useLoad((signal) => loadAllTriggers(signal), []);
   const workflows = useLoad((signal) => loadAllWorkflows(signal), []);
-  const names = useMemo(() => new Map((workflows.data ?? []).map((workflow) => [workflow.id, workflow.name])), [workflows.data]);
+  const names = useMemo(
+    () => new Map((workflows.data ?? []).map((workflow) => [workflow.id, workflow.name])),
+    [workflows.data],
+  );
   const [editing, setEditing] = useState<Trigger | 'new' | null>(null);
   const [firing, setFiring] = useState<TriggerSummary | null>(null);
   const [deleting, setDeleting] = useState<TriggerSummary | null>(null);
@@ -42,7 +59,9 @@ export function TriggersTab() {
   async function setEnabled(trigger: TriggerSummary, enabled: boolean) {
     try {
       const saved = await api.call(triggerEndpoints.update, { params: { trigger_id: trigger.id }, body: { enabled } });
-      triggers.set((current) => current?.map((entry) => (entry.id === saved.id ? { ...entry, enabled: saved.enabled } : entry)));
+      triggers.set((current) =>
+        current?.map((entry) => (entry.id === saved.id ? { ...entry, enabled: saved.enabled } : entry)),
+      );
     } catch (error) {
       notifications.show({ color: 'red', title: `Could not change “${trigger.name}”`, message: messageOf(error) });
     }
@@ -64,45 +83,116 @@ export function TriggersTab() {
   return (
     <Stack gap="md">
       <Group gap="xs" align="flex-end">
-        <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing('new')} disabled={!workflows.data}>New trigger</Button>
+        <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing('new')} disabled={!workflows.data}>
+          New trigger
+        </Button>
         <Select
-          aria-label="Workflow" placeholder="Every workflow" clearable searchable w={{ base: '100%', sm: 260 }} value={workflowId}
+          aria-label="Workflow"
+          placeholder="Every workflow"
+          clearable
+          searchable
+          w={{ base: '100%', sm: 260 }}
+          value={workflowId}
           data={(workflows.data ?? []).map((workflow) => ({ value: workflow.id, label: workflow.name }))}
           onChange={(value) => setSearchParams(value ? { workflow: value } : {}, { replace: true })}
         />
       </Group>
-      {triggers.error && <ErrorNotice title="Could not load the triggers" message={triggers.error} onRetry={() => void triggers.reload()} />}
+      {triggers.error && (
+        <ErrorNotice
+          title="Could not load the triggers"
+          message={triggers.error}
+          onRetry={() => void triggers.reload()}
+        />
+      )}
       {!triggers.data && !triggers.error && <Skeleton h={200} radius="md" />}
       {triggers.data && list.length === 0 && (
         <Paper withBorder p="xl" radius="md" ta="center">
           <IconBolt size={40} stroke={1.3} color="var(--mantine-color-dimmed)" />
-          <Text fw={600} mt="xs">No triggers{workflowId ? ' start this workflow' : ' yet'}</Text>
-          <Text fz="sm" c="dimmed">A trigger starts a workflow when a node or edge is created, or when it is fired.</Text>
+          <Text fw={600} mt="xs">
+            No triggers{workflowId ? ' start this workflow' : ' yet'}
+          </Text>
+          <Text fz="sm" c="dimmed">
+            A trigger starts a workflow when a node or edge is created, or when it is fired.
+          </Text>
         </Paper>
       )}
       {list.length > 0 && (
         <Table.ScrollContainer minWidth={340}>
           <Table verticalSpacing="xs" highlightOnHover aria-label="Triggers">
-            <Table.Thead><Table.Tr><Table.Th>Trigger</Table.Th><Table.Th visibleFrom="sm">Starts</Table.Th><Table.Th w={80} visibleFrom="sm">Priority</Table.Th><Table.Th w={{ base: 96, sm: 170 }}>Runs</Table.Th><Table.Th w={{ base: 72, sm: 90 }}>Enabled</Table.Th><Table.Th w={48}><span className="visually-hidden">Actions</span></Table.Th></Table.Tr></Table.Thead>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Trigger</Table.Th>
+                <Table.Th visibleFrom="sm">Starts</Table.Th>
+                <Table.Th w={80} visibleFrom="sm">
+                  Priority
+                </Table.Th>
+                <Table.Th w={{ base: 96, sm: 170 }}>Runs</Table.Th>
+                <Table.Th w={{ base: 72, sm: 90 }}>Enabled</Table.Th>
+                <Table.Th w={48}>
+                  <span className="visually-hidden">Actions</span>
+                </Table.Th>
+              </Table.Tr>
+            </Table.Thead>
             <Table.Tbody>
               {list.map((trigger) => (
                 <Table.Tr key={trigger.id} data-trigger-id={trigger.id}>
                   <Table.Td>
-                    <Text fz="sm" fw={600}>{trigger.name}</Text>
-                    <Text fz="xs" c="dimmed">on <Text span ff="monospace" fz="xs">{trigger.event_source}</Text><Text span hiddenFrom="sm" fz="xs"> · priority {trigger.priority} · starts {names.get(trigger.workflow_id) ?? trigger.workflow_id}</Text></Text>
+                    <Text fz="sm" fw={600}>
+                      {trigger.name}
+                    </Text>
+                    <Text fz="xs" c="dimmed">
+                      on{' '}
+                      <Text span ff="monospace" fz="xs">
+                        {trigger.event_source}
+                      </Text>
+                      <Text span hiddenFrom="sm" fz="xs">
+                        {' '}
+                        · priority {trigger.priority} · starts {names.get(trigger.workflow_id) ?? trigger.workflow_id}
+                      </Text>
+                    </Text>
                   </Table.Td>
-                  <Table.Td visibleFrom="sm"><Link to={`/automation/workflows/${trigger.workflow_id}`} className="source-link">{names.get(trigger.workflow_id) ?? trigger.workflow_id}</Link></Table.Td>
+                  <Table.Td visibleFrom="sm">
+                    <Link to={`/automation/workflows/${trigger.workflow_id}`} className="source-link">
+                      {names.get(trigger.workflow_id) ?? trigger.workflow_id}
+                    </Link>
+                  </Table.Td>
                   <Table.Td visibleFrom="sm">{trigger.priority}</Table.Td>
-                  <Table.Td><TriggerStats id={trigger.id} version={statsVersion} /></Table.Td>
-                  <Table.Td><Switch checked={trigger.enabled} onChange={(event) => void setEnabled(trigger, event.currentTarget.checked)} aria-label={`${trigger.name} is enabled`} /></Table.Td>
+                  <Table.Td>
+                    <TriggerStats id={trigger.id} version={statsVersion} />
+                  </Table.Td>
+                  <Table.Td>
+                    <Switch
+                      checked={trigger.enabled}
+                      onChange={(event) => void setEnabled(trigger, event.currentTarget.checked)}
+                      aria-label={`${trigger.name} is enabled`}
+                    />
+                  </Table.Td>
                   <Table.Td>
                     <Menu position="bottom-end" withinPortal>
-                      <Menu.Target><ActionIcon variant="subtle" color="gray" aria-label={`Actions for ${trigger.name}`}><IconDots size={18} /></ActionIcon></Menu.Target>
+                      <Menu.Target>
+                        <ActionIcon variant="subtle" color="gray" aria-label={`Actions for ${trigger.name}`}>
+                          <IconDots size={18} />
+                        </ActionIcon>
+                      </Menu.Target>
                       <Menu.Dropdown>
-                        <Menu.Item leftSection={<IconBolt size={16} />} disabled={!trigger.enabled} onClick={() => setFiring(trigger)}>Fire now…</Menu.Item>
-                        <Menu.Item leftSection={<IconPencil size={16} />} onClick={() => void edit(trigger)}>Edit…</Menu.Item>
+                        <Menu.Item
+                          leftSection={<IconBolt size={16} />}
+                          disabled={!trigger.enabled}
+                          onClick={() => setFiring(trigger)}
+                        >
+                          Fire now…
+                        </Menu.Item>
+                        <Menu.Item leftSection={<IconPencil size={16} />} onClick={() => void edit(trigger)}>
+                          Edit…
+                        </Menu.Item>
                         <Menu.Divider />
-                        <Menu.Item color="red" leftSection={<IconTrash size={16} />} onClick={() => setDeleting(trigger)}>Delete…</Menu.Item>
+                        <Menu.Item
+                          color="red"
+                          leftSection={<IconTrash size={16} />}
+                          onClick={() => setDeleting(trigger)}
+                        >
+                          Delete…
+                        </Menu.Item>
                       </Menu.Dropdown>
                     </Menu>
                   </Table.Td>
@@ -113,13 +203,37 @@ export function TriggersTab() {
         </Table.ScrollContainer>
       )}
       <TriggerModal
-        opened={editing !== null} trigger={editing === 'new' ? null : editing} workflows={workflows.data ?? []} defaultWorkflowId={workflowId}
-        onClose={() => setEditing(null)} onSaved={() => { setEditing(null); void triggers.reload(); }}
+        opened={editing !== null}
+        trigger={editing === 'new' ? null : editing}
+        workflows={workflows.data ?? []}
+        defaultWorkflowId={workflowId}
+        onClose={() => setEditing(null)}
+        onSaved={() => {
+          setEditing(null);
+          void triggers.reload();
+        }}
       />
-      <FireTriggerModal trigger={firing} onClose={() => setFiring(null)} onFired={() => setStatsVersion((version) => version + 1)} />
-      <Modal opened={deleting !== null} onClose={() => setDeleting(null)} title={`Delete the trigger “${deleting?.name ?? ''}”?`}>
-        <Text fz="sm">The workflow stays; it is no longer started by this event. A built-in trigger is switched off instead.</Text>
-        <Group justify="flex-end" mt="md"><Button variant="default" onClick={() => setDeleting(null)}>Keep</Button><Button color="red" onClick={() => void remove()}>Delete</Button></Group>
+      <FireTriggerModal
+        trigger={firing}
+        onClose={() => setFiring(null)}
+        onFired={() => setStatsVersion((version) => version + 1)}
+      />
+      <Modal
+        opened={deleting !== null}
+        onClose={() => setDeleting(null)}
+        title={`Delete the trigger “${deleting?.name ?? ''}”?`}
+      >
+        <Text fz="sm">
+          The workflow stays; it is no longer started by this event. A built-in trigger is switched off instead.
+        </Text>
+        <Group justify="flex-end" mt="md">
+          <Button variant="default" onClick={() => setDeleting(null)}>
+            Keep
+          </Button>
+          <Button color="red" onClick={() => void remove()}>
+            Delete
+          </Button>
+        </Group>
       </Modal>
     </Stack>
   );
@@ -127,15 +241,32 @@ export function TriggersTab() {
 
 /** How many runs a trigger started and how many succeeded. */
 function TriggerStats({ id, version }: { id: string; version: number }) {
-  const stats = useLoad((signal) => api.call(triggerEndpoints.stats, { params: { trigger_id: id }, signal }), [id, version]);
-  if (stats.error) return <Text fz="xs" c="dimmed">—</Text>;
+  const stats = useLoad(
+    (signal) => api.call(triggerEndpoints.stats, { params: { trigger_id: id }, signal }),
+    [id, version],
+  );
+  if (stats.error)
+    return (
+      <Text fz="xs" c="dimmed">
+        —
+      </Text>
+    );
   if (!stats.data) return <Skeleton h={14} w={90} />;
   const { total_executions: total, successful_executions: ok, failed_executions: failed } = stats.data;
-  if (total === 0) return <Text fz="sm" c="dimmed">Not run yet</Text>;
+  if (total === 0)
+    return (
+      <Text fz="sm" c="dimmed">
+        Not run yet
+      </Text>
+    );
   return (
     <Group gap={4}>
-      <Text fz="sm">{total.toLocaleString()} {total === 1 ? 'run' : 'runs'}</Text>
-      <Badge size="sm" variant="light" color={failed ? 'orange' : 'teal'} title={`${ok} succeeded, ${failed} failed`}>{formatRate(stats.data.success_rate)} ok</Badge>
+      <Text fz="sm">
+        {total.toLocaleString()} {total === 1 ? 'run' : 'runs'}
+      </Text>
+      <Badge size="sm" variant="light" color={failed ? 'orange' : 'teal'} title={`${ok} succeeded, ${failed} failed`}>
+        {formatRate(stats.data.success_rate)} ok
+      </Badge>
     </Group>
   );
 }

@@ -1,13 +1,36 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { Alert, Button, Group, JsonInput, Modal, Select, Stack, Switch, TagsInput, Text, Textarea, TextInput } from '@mantine/core';
+import {
+  Alert,
+  Button,
+  Group,
+  JsonInput,
+  Modal,
+  Select,
+  Stack,
+  Switch,
+  TagsInput,
+  Text,
+  Textarea,
+  TextInput,
+} from '@mantine/core';
 import { toolEndpoints } from '@rhizome/contracts/api/tools';
 import { RequestError } from '@rhizome/client';
 import { api, messageOf } from '../../lib/api.ts';
 import { isPlainObject, parseJsonField, type SystemTool, type UserTool } from './automation-data.ts';
 
 /** Creates or edits a user tool: a system tool with part of its input filled in, reusable by steps. */
-export function UserToolModal({ opened, tool, systemTools, onClose, onSaved }: {
-  opened: boolean; tool: UserTool | null; systemTools: SystemTool[]; onClose: () => void; onSaved: () => void;
+export function UserToolModal({
+  opened,
+  tool,
+  systemTools,
+  onClose,
+  onSaved,
+}: {
+  opened: boolean;
+  tool: UserTool | null;
+  systemTools: SystemTool[];
+  onClose: () => void;
+  onSaved: () => void;
 }) {
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
@@ -42,7 +65,13 @@ export function UserToolModal({ opened, tool, systemTools, onClose, onSaved }: {
     setErrors(found);
     setFailure(null);
     if (Object.keys(found).length || !systemToolId || 'error' in parsed) return;
-    const fields = { name: name.trim(), description: description.trim() || null, configuration: parsed.value as Record<string, unknown>, tags: tags.length ? tags : null, is_active: active };
+    const fields = {
+      name: name.trim(),
+      description: description.trim() || null,
+      configuration: parsed.value as Record<string, unknown>,
+      tags: tags.length ? tags : null,
+      is_active: active,
+    };
     setBusy(true);
     try {
       if (tool) await api.call(toolEndpoints.update, { params: { tool_id: tool.id }, body: fields });
@@ -64,20 +93,58 @@ export function UserToolModal({ opened, tool, systemTools, onClose, onSaved }: {
     <Modal opened={opened} onClose={onClose} title={tool ? `Edit “${tool.name}”` : 'New tool'} size="lg">
       <form onSubmit={(event) => void save(event)} noValidate>
         <Stack gap="sm">
-          <TextInput label="Name" required data-autofocus value={name} onChange={(event) => setName(event.currentTarget.value)} error={errors.name} />
+          <TextInput
+            label="Name"
+            required
+            data-autofocus
+            value={name}
+            onChange={(event) => setName(event.currentTarget.value)}
+            error={errors.name}
+          />
           <Select
-            label="Built on" required disabled={Boolean(tool)} searchable value={systemToolId} onChange={setSystemToolId} error={errors.system_tool_id}
+            label="Built on"
+            required
+            disabled={Boolean(tool)}
+            searchable
+            value={systemToolId}
+            onChange={setSystemToolId}
+            error={errors.system_tool_id}
             data={systemTools.map((entry) => ({ value: entry.id, label: `${entry.name} (${entry.id})` }))}
           />
           <JsonInput
-            label="Configuration" description="Part of the tool's input, fixed for every step that uses this tool; steps fill in the rest."
-            value={configuration} onChange={setConfiguration} autosize minRows={4} maxRows={14} validationError="Not valid JSON" error={errors.configuration}
+            label="Configuration"
+            description="Part of the tool's input, fixed for every step that uses this tool; steps fill in the rest."
+            value={configuration}
+            onChange={setConfiguration}
+            autosize
+            minRows={4}
+            maxRows={14}
+            validationError="Not valid JSON"
+            error={errors.configuration}
           />
-          <Textarea label="Description" value={description} onChange={(event) => setDescription(event.currentTarget.value)} autosize minRows={1} maxRows={4} />
+          <Textarea
+            label="Description"
+            value={description}
+            onChange={(event) => setDescription(event.currentTarget.value)}
+            autosize
+            minRows={1}
+            maxRows={4}
+          />
           <TagsInput label="Tags" value={tags} onChange={setTags} clearable />
           <Switch label="Active" checked={active} onChange={(event) => setActive(event.currentTarget.checked)} />
-          {failure && <Alert color="red" title="The tool was not saved" role="alert"><Text fz="sm">{failure}</Text></Alert>}
-          <Group justify="flex-end"><Button variant="default" onClick={onClose}>Cancel</Button><Button type="submit" loading={busy}>{tool ? 'Save the tool' : 'Create the tool'}</Button></Group>
+          {failure && (
+            <Alert color="red" title="The tool was not saved" role="alert">
+              <Text fz="sm">{failure}</Text>
+            </Alert>
+          )}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={busy}>
+              {tool ? 'Save the tool' : 'Create the tool'}
+            </Button>
+          </Group>
         </Stack>
       </form>
     </Modal>

@@ -1,5 +1,22 @@
 import { useState } from 'react';
-import { ActionIcon, Anchor, Badge, Breadcrumbs, Button, Card, Group, Modal, Paper, Skeleton, Stack, Switch, Table, Text, Title, Tooltip } from '@mantine/core';
+import {
+  ActionIcon,
+  Anchor,
+  Badge,
+  Breadcrumbs,
+  Button,
+  Card,
+  Group,
+  Modal,
+  Paper,
+  Skeleton,
+  Stack,
+  Switch,
+  Table,
+  Text,
+  Title,
+  Tooltip,
+} from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconDownload, IconPencil, IconPlayerPlay, IconPlus, IconTrash } from '@tabler/icons-react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
@@ -11,7 +28,14 @@ import { formatDate } from '../../lib/format.ts';
 import { useLoad } from '../../lib/use-load.ts';
 import { DagView } from '../../components/DagView.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
-import { executeWorkflowTask, executionStatusColors, formatDuration, loadAllUserTools, loadAllWorkflows, type Step } from './automation-data.ts';
+import {
+  executeWorkflowTask,
+  executionStatusColors,
+  formatDuration,
+  loadAllUserTools,
+  loadAllWorkflows,
+  type Step,
+} from './automation-data.ts';
 import { RunWorkflowModal } from './RunWorkflowModal.tsx';
 import { StepModal } from './StepModal.tsx';
 import { downloadWorkflow } from './workflow-files.ts';
@@ -24,20 +48,37 @@ export default function WorkflowEditor() {
   const params = { workflow_id: workflowId };
   const workflow = useLoad((signal) => api.call(workflowEndpoints.get, { params, signal }), [workflowId]);
   const triggers = useLoad((signal) => api.call(workflowEndpoints.triggers, { params, signal }), [workflowId]);
-  const executions = useLoad((signal) => api.call(workflowEndpoints.executions, { params, query: { page_size: 10 }, signal }), [workflowId]);
+  const executions = useLoad(
+    (signal) => api.call(workflowEndpoints.executions, { params, query: { page_size: 10 }, signal }),
+    [workflowId],
+  );
   const choices = useLoad(async (signal) => {
-    const [systemTools, userTools, workflows] = await Promise.all([api.call(toolEndpoints.systemList, { signal }), loadAllUserTools(signal), loadAllWorkflows(signal)]);
+    const [systemTools, userTools, workflows] = await Promise.all([
+      api.call(toolEndpoints.systemList, { signal }),
+      loadAllUserTools(signal),
+      loadAllWorkflows(signal),
+    ]);
     return { systemTools, userTools, workflows };
   }, []);
   const [editing, setEditing] = useState<Step | 'new' | null>(null);
   const [removing, setRemoving] = useState<Step | null>(null);
   const [running, setRunning] = useState(false);
   const [deleting, setDeleting] = useState(false);
-  useChanges((event) => {
-    if (event.type === 'task' && event.task.operation === executeWorkflowTask) void executions.reload();
-  }, () => void executions.reload());
+  useChanges(
+    (event) => {
+      if (event.type === 'task' && event.task.operation === executeWorkflowTask) void executions.reload();
+    },
+    () => void executions.reload(),
+  );
 
-  if (workflow.error) return <ErrorNotice title="Could not load the workflow" message={workflow.error} onRetry={() => void workflow.reload()} />;
+  if (workflow.error)
+    return (
+      <ErrorNotice
+        title="Could not load the workflow"
+        message={workflow.error}
+        onRetry={() => void workflow.reload()}
+      />
+    );
   if (!workflow.data) return <Skeleton h={400} radius="md" />;
   const current = workflow.data;
   const locked = current.is_system;
@@ -50,7 +91,12 @@ export default function WorkflowEditor() {
       await api.call(workflowEndpoints.removeStep, { params: { workflow_id: current.id, step_id: step.id } });
       await workflow.reload();
     } catch (error) {
-      notifications.show({ color: 'red', title: `Could not delete the step “${step.name}”`, message: messageOf(error), autoClose: false });
+      notifications.show({
+        color: 'red',
+        title: `Could not delete the step “${step.name}”`,
+        message: messageOf(error),
+        autoClose: false,
+      });
     }
   }
   async function removeWorkflow() {
@@ -77,53 +123,171 @@ export default function WorkflowEditor() {
   return (
     <Stack gap="md">
       <Breadcrumbs>
-        <Anchor component={Link} to="/automation/workflows" fz="sm">Workflows</Anchor>
+        <Anchor component={Link} to="/automation/workflows" fz="sm">
+          Workflows
+        </Anchor>
         <Text fz="sm">{current.name}</Text>
       </Breadcrumbs>
       <Group justify="space-between" align="flex-end">
         <div>
           <Group gap="xs">
-            <Title order={1} fz={{ base: 'h3', sm: 'h2' }}>{current.name}</Title>
-            {locked && <Badge variant="light" color="gray">Built-in</Badge>}
-            <Badge variant="outline" color="gray">version {current.version}</Badge>
+            <Title order={1} fz={{ base: 'h3', sm: 'h2' }}>
+              {current.name}
+            </Title>
+            {locked && (
+              <Badge variant="light" color="gray">
+                Built-in
+              </Badge>
+            )}
+            <Badge variant="outline" color="gray">
+              version {current.version}
+            </Badge>
           </Group>
-          {current.description && <Text c="dimmed" fz="sm" mt={2}>{current.description}</Text>}
+          {current.description && (
+            <Text c="dimmed" fz="sm" mt={2}>
+              {current.description}
+            </Text>
+          )}
         </div>
         <Group gap="xs">
-          <Switch label="Active" checked={current.is_active} onChange={(event) => void setActive(event.currentTarget.checked)} />
-          <Button variant="default" leftSection={<IconDownload size={16} />} onClick={() => void downloadWorkflow(current.id, current.name).catch((error: unknown) => notifications.show({ color: 'red', message: messageOf(error) }))}>Export JSON</Button>
-          {!locked && <Button variant="default" color="red" leftSection={<IconTrash size={16} />} onClick={() => setDeleting(true)}>Delete…</Button>}
-          <Button leftSection={<IconPlayerPlay size={16} />} disabled={!current.is_active || steps.length === 0} onClick={() => setRunning(true)}>Run…</Button>
+          <Switch
+            label="Active"
+            checked={current.is_active}
+            onChange={(event) => void setActive(event.currentTarget.checked)}
+          />
+          <Button
+            variant="default"
+            leftSection={<IconDownload size={16} />}
+            onClick={() =>
+              void downloadWorkflow(current.id, current.name).catch((error: unknown) =>
+                notifications.show({ color: 'red', message: messageOf(error) }),
+              )
+            }
+          >
+            Export JSON
+          </Button>
+          {!locked && (
+            <Button
+              variant="default"
+              color="red"
+              leftSection={<IconTrash size={16} />}
+              onClick={() => setDeleting(true)}
+            >
+              Delete…
+            </Button>
+          )}
+          <Button
+            leftSection={<IconPlayerPlay size={16} />}
+            disabled={!current.is_active || steps.length === 0}
+            onClick={() => setRunning(true)}
+          >
+            Run…
+          </Button>
         </Group>
       </Group>
 
       <Card withBorder radius="md">
         <Group justify="space-between" mb="sm">
           <div>
-            <Title order={2} fz="lg">Steps</Title>
-            <Text fz="sm" c="dimmed">A step starts when the steps it runs after have finished; steps with nothing in between run side by side.</Text>
+            <Title order={2} fz="lg">
+              Steps
+            </Title>
+            <Text fz="sm" c="dimmed">
+              A step starts when the steps it runs after have finished; steps with nothing in between run side by side.
+            </Text>
           </div>
-          {!locked && <Button variant="light" leftSection={<IconPlus size={16} />} onClick={() => setEditing('new')} disabled={!choices.data}>Add a step</Button>}
+          {!locked && (
+            <Button
+              variant="light"
+              leftSection={<IconPlus size={16} />}
+              onClick={() => setEditing('new')}
+              disabled={!choices.data}
+            >
+              Add a step
+            </Button>
+          )}
         </Group>
-        {steps.length === 0 && <Paper withBorder p="lg" radius="md" ta="center"><Text fz="sm" c="dimmed">No steps yet: add the first one.</Text></Paper>}
+        {steps.length === 0 && (
+          <Paper withBorder p="lg" radius="md" ta="center">
+            <Text fz="sm" c="dimmed">
+              No steps yet: add the first one.
+            </Text>
+          </Paper>
+        )}
         {steps.length > 0 && (
           <Stack gap="sm">
             <DagView steps={steps} label={`The steps of ${current.name} and the order they run in`} />
             <Table.ScrollContainer minWidth={560}>
               <Table verticalSpacing="xs" aria-label="Steps">
-                <Table.Thead><Table.Tr><Table.Th w={40}>#</Table.Th><Table.Th>Step</Table.Th><Table.Th>Tool</Table.Th><Table.Th>Runs after</Table.Th><Table.Th w={80}><span className="visually-hidden">Actions</span></Table.Th></Table.Tr></Table.Thead>
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th w={40}>#</Table.Th>
+                    <Table.Th>Step</Table.Th>
+                    <Table.Th>Tool</Table.Th>
+                    <Table.Th>Runs after</Table.Th>
+                    <Table.Th w={80}>
+                      <span className="visually-hidden">Actions</span>
+                    </Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
                 <Table.Tbody>
                   {steps.map((step) => (
                     <Table.Tr key={step.id} data-step-id={step.id}>
                       <Table.Td>{step.step_number}</Table.Td>
-                      <Table.Td><Text fz="sm" fw={600}>{step.name}</Text><Text fz="xs" c="dimmed" ff="monospace">{step.id}</Text></Table.Td>
-                      <Table.Td><Text fz="sm" ff="monospace">{step.tool_id}</Text><Text fz="xs" c="dimmed">{step.tool_type.replace('_', ' ')}</Text></Table.Td>
-                      <Table.Td>{step.depends_on.length ? <Group gap={4}>{step.depends_on.map((id) => <Badge key={id} size="sm" variant="light" tt="none">{names.get(id) ?? id}</Badge>)}</Group> : <Text fz="sm" c="dimmed">Start</Text>}</Table.Td>
+                      <Table.Td>
+                        <Text fz="sm" fw={600}>
+                          {step.name}
+                        </Text>
+                        <Text fz="xs" c="dimmed" ff="monospace">
+                          {step.id}
+                        </Text>
+                      </Table.Td>
+                      <Table.Td>
+                        <Text fz="sm" ff="monospace">
+                          {step.tool_id}
+                        </Text>
+                        <Text fz="xs" c="dimmed">
+                          {step.tool_type.replace('_', ' ')}
+                        </Text>
+                      </Table.Td>
+                      <Table.Td>
+                        {step.depends_on.length ? (
+                          <Group gap={4}>
+                            {step.depends_on.map((id) => (
+                              <Badge key={id} size="sm" variant="light" tt="none">
+                                {names.get(id) ?? id}
+                              </Badge>
+                            ))}
+                          </Group>
+                        ) : (
+                          <Text fz="sm" c="dimmed">
+                            Start
+                          </Text>
+                        )}
+                      </Table.Td>
                       <Table.Td>
                         {!locked && (
                           <Group gap={2} wrap="nowrap">
-                            <Tooltip label="Edit"><ActionIcon variant="subtle" color="gray" aria-label={`Edit ${step.name}`} onClick={() => setEditing(step)}><IconPencil size={16} /></ActionIcon></Tooltip>
-                            <Tooltip label="Delete"><ActionIcon variant="subtle" color="red" aria-label={`Delete ${step.name}`} onClick={() => setRemoving(step)}><IconTrash size={16} /></ActionIcon></Tooltip>
+                            <Tooltip label="Edit">
+                              <ActionIcon
+                                variant="subtle"
+                                color="gray"
+                                aria-label={`Edit ${step.name}`}
+                                onClick={() => setEditing(step)}
+                              >
+                                <IconPencil size={16} />
+                              </ActionIcon>
+                            </Tooltip>
+                            <Tooltip label="Delete">
+                              <ActionIcon
+                                variant="subtle"
+                                color="red"
+                                aria-label={`Delete ${step.name}`}
+                                onClick={() => setRemoving(step)}
+                              >
+                                <IconTrash size={16} />
+                              </ActionIcon>
+                            </Tooltip>
                           </Group>
                         )}
                       </Table.Td>
@@ -140,43 +304,106 @@ export default function WorkflowEditor() {
 
       <Card withBorder radius="md">
         <Group justify="space-between" mb="xs">
-          <Title order={2} fz="lg">Triggers</Title>
-          <Anchor component={Link} to={`/automation/triggers?workflow=${current.id}`} fz="sm">Add or change triggers</Anchor>
+          <Title order={2} fz="lg">
+            Triggers
+          </Title>
+          <Anchor component={Link} to={`/automation/triggers?workflow=${current.id}`} fz="sm">
+            Add or change triggers
+          </Anchor>
         </Group>
-        {triggers.data?.length === 0 && <Text fz="sm" c="dimmed">Nothing starts this workflow on its own: it runs when you run it.</Text>}
+        {triggers.data?.length === 0 && (
+          <Text fz="sm" c="dimmed">
+            Nothing starts this workflow on its own: it runs when you run it.
+          </Text>
+        )}
         {triggers.data?.map((trigger) => (
           <Group key={trigger.id} gap="xs" py={4}>
-            <Badge variant="light" color={trigger.enabled ? 'teal' : 'gray'}>{trigger.enabled ? 'On' : 'Off'}</Badge>
-            <Text fz="sm" fw={600}>{trigger.name}</Text>
-            <Text fz="sm" c="dimmed">on <Text span ff="monospace">{trigger.event_source}</Text></Text>
+            <Badge variant="light" color={trigger.enabled ? 'teal' : 'gray'}>
+              {trigger.enabled ? 'On' : 'Off'}
+            </Badge>
+            <Text fz="sm" fw={600}>
+              {trigger.name}
+            </Text>
+            <Text fz="sm" c="dimmed">
+              on{' '}
+              <Text span ff="monospace">
+                {trigger.event_source}
+              </Text>
+            </Text>
           </Group>
         ))}
       </Card>
 
       <Card withBorder radius="md">
         <Group justify="space-between" mb="xs">
-          <Title order={2} fz="lg">Latest runs</Title>
-          <Anchor component={Link} to={`/automation/executions?workflow=${current.id}`} fz="sm">All runs</Anchor>
+          <Title order={2} fz="lg">
+            Latest runs
+          </Title>
+          <Anchor component={Link} to={`/automation/executions?workflow=${current.id}`} fz="sm">
+            All runs
+          </Anchor>
         </Group>
-        {executions.data?.data.length === 0 && <Text fz="sm" c="dimmed">It has not run yet.</Text>}
+        {executions.data?.data.length === 0 && (
+          <Text fz="sm" c="dimmed">
+            It has not run yet.
+          </Text>
+        )}
         {executions.data?.data.map((execution) => (
           <Group key={execution.id} gap="xs" py={4}>
-            <Badge variant="light" color={executionStatusColors[execution.status]}>{execution.status}</Badge>
-            <Anchor component={Link} to={`/automation/executions/${execution.id}`} fz="sm">{formatDate(execution.created_at)}</Anchor>
-            <Text fz="sm" c="dimmed">{formatDuration(execution.duration_ms)}</Text>
+            <Badge variant="light" color={executionStatusColors[execution.status]}>
+              {execution.status}
+            </Badge>
+            <Anchor component={Link} to={`/automation/executions/${execution.id}`} fz="sm">
+              {formatDate(execution.created_at)}
+            </Anchor>
+            <Text fz="sm" c="dimmed">
+              {formatDuration(execution.duration_ms)}
+            </Text>
           </Group>
         ))}
       </Card>
 
-      {choices.data && <StepModal workflow={current} step={editing === 'new' ? null : editing} opened={editing !== null} choices={choices.data} onClose={() => setEditing(null)} onSaved={() => { setEditing(null); void workflow.reload(); }} />}
+      {choices.data && (
+        <StepModal
+          workflow={current}
+          step={editing === 'new' ? null : editing}
+          opened={editing !== null}
+          choices={choices.data}
+          onClose={() => setEditing(null)}
+          onSaved={() => {
+            setEditing(null);
+            void workflow.reload();
+          }}
+        />
+      )}
       <RunWorkflowModal workflowId={running ? current.id : null} onClose={() => setRunning(false)} />
-      <Modal opened={removing !== null} onClose={() => setRemoving(null)} title={`Delete the step “${removing?.name ?? ''}”?`}>
+      <Modal
+        opened={removing !== null}
+        onClose={() => setRemoving(null)}
+        title={`Delete the step “${removing?.name ?? ''}”?`}
+      >
         <Text fz="sm">Steps that run after it or read its output must be changed first.</Text>
-        <Group justify="flex-end" mt="md"><Button variant="default" onClick={() => setRemoving(null)}>Keep</Button><Button color="red" onClick={() => void removeStep()}>Delete</Button></Group>
+        <Group justify="flex-end" mt="md">
+          <Button variant="default" onClick={() => setRemoving(null)}>
+            Keep
+          </Button>
+          <Button color="red" onClick={() => void removeStep()}>
+            Delete
+          </Button>
+        </Group>
       </Modal>
       <Modal opened={deleting} onClose={() => setDeleting(false)} title={`Delete “${current.name}”?`}>
-        <Text fz="sm">Its steps, its executions and the triggers that start it are deleted too. This cannot be undone.</Text>
-        <Group justify="flex-end" mt="md"><Button variant="default" onClick={() => setDeleting(false)}>Keep</Button><Button color="red" onClick={() => void removeWorkflow()}>Delete</Button></Group>
+        <Text fz="sm">
+          Its steps, its executions and the triggers that start it are deleted too. This cannot be undone.
+        </Text>
+        <Group justify="flex-end" mt="md">
+          <Button variant="default" onClick={() => setDeleting(false)}>
+            Keep
+          </Button>
+          <Button color="red" onClick={() => void removeWorkflow()}>
+            Delete
+          </Button>
+        </Group>
       </Modal>
     </Stack>
   );

@@ -1,5 +1,20 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { Alert, Button, Card, Group, JsonInput, NumberInput, SimpleGrid, Stack, Switch, TagsInput, Text, Textarea, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Button,
+  Card,
+  Group,
+  JsonInput,
+  NumberInput,
+  SimpleGrid,
+  Stack,
+  Switch,
+  TagsInput,
+  Text,
+  Textarea,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { workflowEndpoints } from '@rhizome/contracts/api/workflows';
 import { RequestError } from '@rhizome/client';
@@ -9,7 +24,13 @@ import { isPlainObject, parseJsonField, type WorkflowDetail } from './automation
 const pretty = (value: unknown) => (value === null || value === undefined ? '' : JSON.stringify(value, null, 2));
 
 /** A workflow's own fields: names, limits, and the JSON schema of its inputs. Built-in workflows can only be switched on or off. */
-export function WorkflowSettings({ workflow, onSaved }: { workflow: WorkflowDetail; onSaved: (workflow: WorkflowDetail) => void }) {
+export function WorkflowSettings({
+  workflow,
+  onSaved,
+}: {
+  workflow: WorkflowDetail;
+  onSaved: (workflow: WorkflowDetail) => void;
+}) {
   const [name, setName] = useState(workflow.name);
   const [description, setDescription] = useState(workflow.description ?? '');
   const [category, setCategory] = useState(workflow.category);
@@ -48,9 +69,16 @@ export function WorkflowSettings({ workflow, onSaved }: { workflow: WorkflowDeta
       const saved = await api.call(workflowEndpoints.update, {
         params: { workflow_id: workflow.id },
         body: {
-          name: name.trim(), description: description.trim() || null, category: category.trim() || 'custom', tags: tags.length ? tags : null,
-          expose_as_ai_tool: exposed, allow_parallel_execution: parallel, timeout_seconds: Number(timeout), max_retries: Number(retries),
-          input_schema: input.value as Record<string, unknown>, output_schema: (output.value as Record<string, unknown> | null) ?? null,
+          name: name.trim(),
+          description: description.trim() || null,
+          category: category.trim() || 'custom',
+          tags: tags.length ? tags : null,
+          expose_as_ai_tool: exposed,
+          allow_parallel_execution: parallel,
+          timeout_seconds: Number(timeout),
+          max_retries: Number(retries),
+          input_schema: input.value as Record<string, unknown>,
+          output_schema: (output.value as Record<string, unknown> | null) ?? null,
         },
       });
       onSaved(saved);
@@ -76,26 +104,111 @@ export function WorkflowSettings({ workflow, onSaved }: { workflow: WorkflowDeta
       <form onSubmit={(event) => void save(event)} noValidate>
         <Stack gap="sm">
           <div>
-            <Title order={2} fz="lg">Settings</Title>
-            {locked && <Text fz="sm" c="dimmed">A built-in workflow: it can be switched on or off, not changed.</Text>}
+            <Title order={2} fz="lg">
+              Settings
+            </Title>
+            {locked && (
+              <Text fz="sm" c="dimmed">
+                A built-in workflow: it can be switched on or off, not changed.
+              </Text>
+            )}
           </div>
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm" verticalSpacing="xs">
-            <TextInput label="Name" required disabled={locked} value={name} onChange={(event) => setName(event.currentTarget.value)} error={errors.name} />
-            <TextInput label="Category" disabled={locked} value={category} onChange={(event) => setCategory(event.currentTarget.value)} error={errors.category} />
-            <Textarea label="Description" disabled={locked} value={description} onChange={(event) => setDescription(event.currentTarget.value)} autosize minRows={1} maxRows={4} error={errors.description} />
+            <TextInput
+              label="Name"
+              required
+              disabled={locked}
+              value={name}
+              onChange={(event) => setName(event.currentTarget.value)}
+              error={errors.name}
+            />
+            <TextInput
+              label="Category"
+              disabled={locked}
+              value={category}
+              onChange={(event) => setCategory(event.currentTarget.value)}
+              error={errors.category}
+            />
+            <Textarea
+              label="Description"
+              disabled={locked}
+              value={description}
+              onChange={(event) => setDescription(event.currentTarget.value)}
+              autosize
+              minRows={1}
+              maxRows={4}
+              error={errors.description}
+            />
             <TagsInput label="Tags" disabled={locked} value={tags} onChange={setTags} clearable />
-            <NumberInput label="Time limit (seconds)" disabled={locked} min={1} max={86_400} allowDecimal={false} value={timeout} onChange={setTimeoutSeconds} error={errors.timeout_seconds} />
-            <NumberInput label="Retries of a failing step" description="For steps set to retry" disabled={locked} min={0} max={10} allowDecimal={false} value={retries} onChange={setRetries} error={errors.max_retries} />
-            <Switch label="Offer it to the chat assistant as a tool" disabled={locked} checked={exposed} onChange={(event) => setExposed(event.currentTarget.checked)} />
-            <Switch label="Allow several runs at the same time" disabled={locked} checked={parallel} onChange={(event) => setParallel(event.currentTarget.checked)} />
+            <NumberInput
+              label="Time limit (seconds)"
+              disabled={locked}
+              min={1}
+              max={86_400}
+              allowDecimal={false}
+              value={timeout}
+              onChange={setTimeoutSeconds}
+              error={errors.timeout_seconds}
+            />
+            <NumberInput
+              label="Retries of a failing step"
+              description="For steps set to retry"
+              disabled={locked}
+              min={0}
+              max={10}
+              allowDecimal={false}
+              value={retries}
+              onChange={setRetries}
+              error={errors.max_retries}
+            />
+            <Switch
+              label="Offer it to the chat assistant as a tool"
+              disabled={locked}
+              checked={exposed}
+              onChange={(event) => setExposed(event.currentTarget.checked)}
+            />
+            <Switch
+              label="Allow several runs at the same time"
+              disabled={locked}
+              checked={parallel}
+              onChange={(event) => setParallel(event.currentTarget.checked)}
+            />
           </SimpleGrid>
           <JsonInput
-            label="Inputs (JSON schema)" description='The inputs a run takes; steps read them as {{inputs.name}}. E.g. {"type": "object", "properties": {"entity_id": {"type": "string"}}}'
-            disabled={locked} value={inputSchema} onChange={setInputSchema} autosize minRows={3} maxRows={14} validationError="Not valid JSON" error={errors.input_schema}
+            label="Inputs (JSON schema)"
+            description='The inputs a run takes; steps read them as {{inputs.name}}. E.g. {"type": "object", "properties": {"entity_id": {"type": "string"}}}'
+            disabled={locked}
+            value={inputSchema}
+            onChange={setInputSchema}
+            autosize
+            minRows={3}
+            maxRows={14}
+            validationError="Not valid JSON"
+            error={errors.input_schema}
           />
-          <JsonInput label="Outputs (JSON schema, optional)" disabled={locked} value={outputSchema} onChange={setOutputSchema} autosize minRows={2} maxRows={10} validationError="Not valid JSON" error={errors.output_schema} />
-          {failure && <Alert color="red" title="The settings were not saved" role="alert">{failure}</Alert>}
-          {!locked && <Group justify="flex-end"><Button type="submit" loading={busy}>Save the settings</Button></Group>}
+          <JsonInput
+            label="Outputs (JSON schema, optional)"
+            disabled={locked}
+            value={outputSchema}
+            onChange={setOutputSchema}
+            autosize
+            minRows={2}
+            maxRows={10}
+            validationError="Not valid JSON"
+            error={errors.output_schema}
+          />
+          {failure && (
+            <Alert color="red" title="The settings were not saved" role="alert">
+              {failure}
+            </Alert>
+          )}
+          {!locked && (
+            <Group justify="flex-end">
+              <Button type="submit" loading={busy}>
+                Save the settings
+              </Button>
+            </Group>
+          )}
         </Stack>
       </form>
     </Card>

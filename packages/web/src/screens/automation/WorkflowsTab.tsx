@@ -1,7 +1,32 @@
 import { useState, type FormEvent } from 'react';
-import { ActionIcon, Badge, Button, FileButton, Group, Menu, Modal, Paper, SimpleGrid, Skeleton, Stack, Switch, Table, Text, Textarea, TextInput } from '@mantine/core';
+import {
+  ActionIcon,
+  Badge,
+  Button,
+  FileButton,
+  Group,
+  Menu,
+  Modal,
+  Paper,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Switch,
+  Table,
+  Text,
+  Textarea,
+  TextInput,
+} from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconDots, IconDownload, IconFileImport, IconPlayerPlay, IconPlus, IconRoute, IconTrash } from '@tabler/icons-react';
+import {
+  IconDots,
+  IconDownload,
+  IconFileImport,
+  IconPlayerPlay,
+  IconPlus,
+  IconRoute,
+  IconTrash,
+} from '@tabler/icons-react';
 import { Link, useNavigate } from 'react-router-dom';
 import { workflowEndpoints } from '@rhizome/contracts/api/workflows';
 import { RequestError } from '@rhizome/client';
@@ -26,17 +51,30 @@ export function WorkflowsTab() {
     if (!file) return;
     try {
       const created = await importWorkflow(file);
-      notifications.show({ color: 'teal', message: `The workflow “${created.name}” is imported with ${created.steps.length} steps.` });
+      notifications.show({
+        color: 'teal',
+        message: `The workflow “${created.name}” is imported with ${created.steps.length} steps.`,
+      });
       navigate(`/automation/workflows/${created.id}`);
     } catch (error) {
-      notifications.show({ color: 'red', title: `Could not import ${file.name}`, message: messageOf(error), autoClose: false });
+      notifications.show({
+        color: 'red',
+        title: `Could not import ${file.name}`,
+        message: messageOf(error),
+        autoClose: false,
+      });
     }
   }
 
   async function setActive(workflow: Workflow, is_active: boolean) {
     try {
-      const saved = await api.call(workflowEndpoints.update, { params: { workflow_id: workflow.id }, body: { is_active } });
-      workflows.set((current) => current?.map((entry) => (entry.id === saved.id ? { ...entry, is_active: saved.is_active } : entry)));
+      const saved = await api.call(workflowEndpoints.update, {
+        params: { workflow_id: workflow.id },
+        body: { is_active },
+      });
+      workflows.set((current) =>
+        current?.map((entry) => (entry.id === saved.id ? { ...entry, is_active: saved.is_active } : entry)),
+      );
     } catch (error) {
       notifications.show({ color: 'red', title: `Could not change “${workflow.name}”`, message: messageOf(error) });
     }
@@ -67,47 +105,125 @@ export function WorkflowsTab() {
         </SimpleGrid>
       )}
       <Group gap="xs">
-        <Button leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)}>New workflow</Button>
+        <Button leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)}>
+          New workflow
+        </Button>
         <FileButton onChange={(file) => void importFile(file)} accept="application/json,.json">
-          {(props) => <Button {...props} variant="default" leftSection={<IconFileImport size={16} />}>Import JSON…</Button>}
+          {(props) => (
+            <Button {...props} variant="default" leftSection={<IconFileImport size={16} />}>
+              Import JSON…
+            </Button>
+          )}
         </FileButton>
       </Group>
-      {workflows.error && <ErrorNotice title="Could not load the workflows" message={workflows.error} onRetry={() => void workflows.reload()} />}
+      {workflows.error && (
+        <ErrorNotice
+          title="Could not load the workflows"
+          message={workflows.error}
+          onRetry={() => void workflows.reload()}
+        />
+      )}
       {!workflows.data && !workflows.error && <Skeleton h={240} radius="md" />}
       {workflows.data && list.length === 0 && (
         <Paper withBorder p="xl" radius="md" ta="center">
           <IconRoute size={40} stroke={1.3} color="var(--mantine-color-dimmed)" />
-          <Text fw={600} mt="xs">No workflows yet</Text>
-          <Text fz="sm" c="dimmed">Create one, or import a workflow someone exported.</Text>
+          <Text fw={600} mt="xs">
+            No workflows yet
+          </Text>
+          <Text fz="sm" c="dimmed">
+            Create one, or import a workflow someone exported.
+          </Text>
         </Paper>
       )}
       {list.length > 0 && (
         <Table.ScrollContainer minWidth={340}>
           <Table verticalSpacing="xs" highlightOnHover aria-label="Workflows">
             <Table.Thead>
-              <Table.Tr><Table.Th>Workflow</Table.Th><Table.Th w={70} visibleFrom="sm">Steps</Table.Th><Table.Th w={80}>Active</Table.Th><Table.Th w={200} visibleFrom="sm">Changed</Table.Th><Table.Th w={48}><span className="visually-hidden">Actions</span></Table.Th></Table.Tr>
+              <Table.Tr>
+                <Table.Th>Workflow</Table.Th>
+                <Table.Th w={70} visibleFrom="sm">
+                  Steps
+                </Table.Th>
+                <Table.Th w={80}>Active</Table.Th>
+                <Table.Th w={200} visibleFrom="sm">
+                  Changed
+                </Table.Th>
+                <Table.Th w={48}>
+                  <span className="visually-hidden">Actions</span>
+                </Table.Th>
+              </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
               {list.map((workflow) => (
                 <Table.Tr key={workflow.id} data-workflow-id={workflow.id}>
                   <Table.Td>
                     <Group gap={6}>
-                      <Link to={`/automation/workflows/${workflow.id}`} className="source-link">{workflow.name}</Link>
-                      {workflow.is_system && <Badge size="xs" variant="light" color="gray">Built-in</Badge>}
-                      <Badge size="xs" variant="outline" color="gray">{workflow.category}</Badge>
+                      <Link to={`/automation/workflows/${workflow.id}`} className="source-link">
+                        {workflow.name}
+                      </Link>
+                      {workflow.is_system && (
+                        <Badge size="xs" variant="light" color="gray">
+                          Built-in
+                        </Badge>
+                      )}
+                      <Badge size="xs" variant="outline" color="gray">
+                        {workflow.category}
+                      </Badge>
                     </Group>
-                    {workflow.description && <Text fz="xs" c="dimmed" lineClamp={2}>{workflow.description}</Text>}
+                    {workflow.description && (
+                      <Text fz="xs" c="dimmed" lineClamp={2}>
+                        {workflow.description}
+                      </Text>
+                    )}
                   </Table.Td>
                   <Table.Td visibleFrom="sm">{workflow.step_count}</Table.Td>
-                  <Table.Td><Switch checked={workflow.is_active} onChange={(event) => void setActive(workflow, event.currentTarget.checked)} aria-label={`${workflow.name} is active`} /></Table.Td>
-                  <Table.Td fz="sm" visibleFrom="sm">{formatDate(workflow.updated_at)}</Table.Td>
+                  <Table.Td>
+                    <Switch
+                      checked={workflow.is_active}
+                      onChange={(event) => void setActive(workflow, event.currentTarget.checked)}
+                      aria-label={`${workflow.name} is active`}
+                    />
+                  </Table.Td>
+                  <Table.Td fz="sm" visibleFrom="sm">
+                    {formatDate(workflow.updated_at)}
+                  </Table.Td>
                   <Table.Td>
                     <Menu position="bottom-end" withinPortal>
-                      <Menu.Target><ActionIcon variant="subtle" color="gray" aria-label={`Actions for ${workflow.name}`}><IconDots size={18} /></ActionIcon></Menu.Target>
+                      <Menu.Target>
+                        <ActionIcon variant="subtle" color="gray" aria-label={`Actions for ${workflow.name}`}>
+                          <IconDots size={18} />
+                        </ActionIcon>
+                      </Menu.Target>
                       <Menu.Dropdown>
-                        <Menu.Item leftSection={<IconPlayerPlay size={16} />} disabled={!workflow.is_active || workflow.step_count === 0} onClick={() => setRunning(workflow)}>Run…</Menu.Item>
-                        <Menu.Item leftSection={<IconDownload size={16} />} onClick={() => void downloadWorkflow(workflow.id, workflow.name).catch((error: unknown) => notifications.show({ color: 'red', message: messageOf(error) }))}>Export JSON</Menu.Item>
-                        {!workflow.is_system && <><Menu.Divider /><Menu.Item color="red" leftSection={<IconTrash size={16} />} onClick={() => setDeleting(workflow)}>Delete…</Menu.Item></>}
+                        <Menu.Item
+                          leftSection={<IconPlayerPlay size={16} />}
+                          disabled={!workflow.is_active || workflow.step_count === 0}
+                          onClick={() => setRunning(workflow)}
+                        >
+                          Run…
+                        </Menu.Item>
+                        <Menu.Item
+                          leftSection={<IconDownload size={16} />}
+                          onClick={() =>
+                            void downloadWorkflow(workflow.id, workflow.name).catch((error: unknown) =>
+                              notifications.show({ color: 'red', message: messageOf(error) }),
+                            )
+                          }
+                        >
+                          Export JSON
+                        </Menu.Item>
+                        {!workflow.is_system && (
+                          <>
+                            <Menu.Divider />
+                            <Menu.Item
+                              color="red"
+                              leftSection={<IconTrash size={16} />}
+                              onClick={() => setDeleting(workflow)}
+                            >
+                              Delete…
+                            </Menu.Item>
+                          </>
+                        )}
                       </Menu.Dropdown>
                     </Menu>
                   </Table.Td>
@@ -117,11 +233,24 @@ export function WorkflowsTab() {
           </Table>
         </Table.ScrollContainer>
       )}
-      <NewWorkflowModal opened={creating} onClose={() => setCreating(false)} onCreated={(id) => navigate(`/automation/workflows/${id}`)} />
+      <NewWorkflowModal
+        opened={creating}
+        onClose={() => setCreating(false)}
+        onCreated={(id) => navigate(`/automation/workflows/${id}`)}
+      />
       <RunWorkflowModal workflowId={running?.id ?? null} onClose={() => setRunning(null)} />
       <Modal opened={deleting !== null} onClose={() => setDeleting(null)} title={`Delete “${deleting?.name ?? ''}”?`}>
-        <Text fz="sm">Its steps, its executions and the triggers that start it are deleted too. This cannot be undone.</Text>
-        <Group justify="flex-end" mt="md"><Button variant="default" onClick={() => setDeleting(null)}>Keep</Button><Button color="red" onClick={() => void remove()}>Delete</Button></Group>
+        <Text fz="sm">
+          Its steps, its executions and the triggers that start it are deleted too. This cannot be undone.
+        </Text>
+        <Group justify="flex-end" mt="md">
+          <Button variant="default" onClick={() => setDeleting(null)}>
+            Keep
+          </Button>
+          <Button color="red" onClick={() => void remove()}>
+            Delete
+          </Button>
+        </Group>
       </Modal>
     </Stack>
   );
@@ -130,14 +259,26 @@ export function WorkflowsTab() {
 function Stat({ label, value }: { label: string; value: string }) {
   return (
     <Paper withBorder radius="md" p="sm">
-      <Text fz="xs" c="dimmed" tt="uppercase" fw={600}>{label}</Text>
-      <Text fw={700} fz="lg">{value}</Text>
+      <Text fz="xs" c="dimmed" tt="uppercase" fw={600}>
+        {label}
+      </Text>
+      <Text fw={700} fz="lg">
+        {value}
+      </Text>
     </Paper>
   );
 }
 
 /** Names a new workflow; its steps are added on the workflow's own page. */
-function NewWorkflowModal({ opened, onClose, onCreated }: { opened: boolean; onClose: () => void; onCreated: (id: string) => void }) {
+function NewWorkflowModal({
+  opened,
+  onClose,
+  onCreated,
+}: {
+  opened: boolean;
+  onClose: () => void;
+  onCreated: (id: string) => void;
+}) {
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -148,12 +289,14 @@ function NewWorkflowModal({ opened, onClose, onCreated }: { opened: boolean; onC
     setBusy(true);
     setError(null);
     try {
-      const created = await api.call(workflowEndpoints.create, { body: { name: name.trim(), description: description.trim() || null } });
+      const created = await api.call(workflowEndpoints.create, {
+        body: { name: name.trim(), description: description.trim() || null },
+      });
       setName('');
       setDescription('');
       onCreated(created.id);
     } catch (failure) {
-      setError(failure instanceof RequestError ? failure.issueFor('name') ?? failure.message : messageOf(failure));
+      setError(failure instanceof RequestError ? (failure.issueFor('name') ?? failure.message) : messageOf(failure));
     } finally {
       setBusy(false);
     }
@@ -163,9 +306,30 @@ function NewWorkflowModal({ opened, onClose, onCreated }: { opened: boolean; onC
     <Modal opened={opened} onClose={onClose} title="New workflow">
       <form onSubmit={(event) => void create(event)}>
         <Stack gap="sm">
-          <TextInput label="Name" required data-autofocus value={name} onChange={(event) => setName(event.currentTarget.value)} error={error} maxLength={200} />
-          <Textarea label="Description" value={description} onChange={(event) => setDescription(event.currentTarget.value)} autosize minRows={2} />
-          <Group justify="flex-end"><Button variant="default" onClick={onClose}>Cancel</Button><Button type="submit" loading={busy} disabled={!name.trim()}>Create and add steps</Button></Group>
+          <TextInput
+            label="Name"
+            required
+            data-autofocus
+            value={name}
+            onChange={(event) => setName(event.currentTarget.value)}
+            error={error}
+            maxLength={200}
+          />
+          <Textarea
+            label="Description"
+            value={description}
+            onChange={(event) => setDescription(event.currentTarget.value)}
+            autosize
+            minRows={2}
+          />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={busy} disabled={!name.trim()}>
+              Create and add steps
+            </Button>
+          </Group>
         </Stack>
       </form>
     </Modal>

@@ -16,7 +16,12 @@ export type Trigger = ResponseOf<typeof triggerEndpoints.get>;
 export type TriggerSummary = ResponseOf<typeof triggerEndpoints.list>['data'][number];
 
 export const executionStatusColors: Record<string, string> = {
-  queued: 'gray', running: 'blue', completed: 'teal', failed: 'red', cancelled: 'orange', skipped: 'gray',
+  queued: 'gray',
+  running: 'blue',
+  completed: 'teal',
+  failed: 'red',
+  cancelled: 'orange',
+  skipped: 'gray',
 };
 
 /** The name the system gives events when nodes or edges are created (other names wait for "fire"). */
@@ -51,7 +56,11 @@ export function formatDuration(ms: number | null | undefined): string {
 }
 
 /** Parses JSON typed in a form: the value, or the message to show next to the field. */
-export function parseJsonField(text: string, what: string, fallback: unknown = undefined): { value: unknown } | { error: string } {
+export function parseJsonField(
+  text: string,
+  what: string,
+  fallback: unknown = undefined,
+): { value: unknown } | { error: string } {
   if (!text.trim()) return fallback === undefined ? { error: `Enter ${what} as JSON` } : { value: fallback };
   try {
     return { value: JSON.parse(text) as unknown };
@@ -60,7 +69,8 @@ export function parseJsonField(text: string, what: string, fallback: unknown = u
   }
 }
 
-export const isPlainObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+export const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** A success rate (0 to 1) as a percentage. */
 export const formatRate = (rate: number) => `${Math.round(rate * 100)}%`;

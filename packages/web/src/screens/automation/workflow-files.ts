@@ -8,7 +8,12 @@ export async function downloadWorkflow(id: string, name: string): Promise<void> 
   const url = URL.createObjectURL(new Blob([JSON.stringify(definition, null, 2)], { type: 'application/json' }));
   const link = document.createElement('a');
   link.href = url;
-  link.download = `${name.trim().replace(/[^\w.-]+/g, '-').replace(/^-+|-+$/g, '') || 'workflow'}.workflow.json`;
+  link.download = `${
+    name
+      .trim()
+      .replace(/[^\w.-]+/g, '-')
+      .replace(/^-+|-+$/g, '') || 'workflow'
+  }.workflow.json`;
   link.click();
   setTimeout(() => URL.revokeObjectURL(url), 1_000);
 }

@@ -1,5 +1,17 @@
 import { useState } from 'react';
-import { Box, Button, Grid, NavLink, Paper, ScrollArea, SegmentedControl, Skeleton, Stack, Text, TextInput } from '@mantine/core';
+import {
+  Box,
+  Button,
+  Grid,
+  NavLink,
+  Paper,
+  ScrollArea,
+  SegmentedControl,
+  Skeleton,
+  Stack,
+  Text,
+  TextInput,
+} from '@mantine/core';
 import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
 import { IconMessagePlus, IconSearch } from '@tabler/icons-react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
@@ -22,7 +34,13 @@ export default function ChatScreen() {
   const [scoped, setScoped] = useState<Scoped>('all');
   const [creating, setCreating] = useState(false);
   const [createError, setCreateError] = useState<string | null>(null);
-  const chats = useLoad(() => api.call(chatEndpoints.list, { query: { page_size: 200, q: q || undefined, scoped: scoped === 'all' ? undefined : scoped === 'scoped' } }), [q, scoped]);
+  const chats = useLoad(
+    () =>
+      api.call(chatEndpoints.list, {
+        query: { page_size: 200, q: q || undefined, scoped: scoped === 'all' ? undefined : scoped === 'scoped' },
+      }),
+    [q, scoped],
+  );
 
   const create = async () => {
     setCreating(true);
@@ -37,44 +55,119 @@ export default function ChatScreen() {
       setCreating(false);
     }
   };
-  const changed = (chat: ChatBody) => chats.set((current) => current && { ...current, data: current.data.map((item) => (item.id === chat.id ? { ...item, title: chat.title, status: chat.status, source_ids: chat.source_ids, message_count: chat.message_count } : item)) });
+  const changed = (chat: ChatBody) =>
+    chats.set(
+      (current) =>
+        current && {
+          ...current,
+          data: current.data.map((item) =>
+            item.id === chat.id
+              ? {
+                  ...item,
+                  title: chat.title,
+                  status: chat.status,
+                  source_ids: chat.source_ids,
+                  message_count: chat.message_count,
+                }
+              : item,
+          ),
+        },
+    );
 
   const list = (
     <Stack gap="xs" h="100%">
-      <Button leftSection={<IconMessagePlus size={18} />} onClick={() => void create()} loading={creating}>New chat</Button>
-      {createError && <Text c="red" fz="sm" role="alert">{createError}</Text>}
-      <TextInput aria-label="Search chats" placeholder="Search titles" leftSection={<IconSearch size={16} />} value={query} onChange={(event) => setQuery(event.currentTarget.value)} />
-      <SegmentedControl size="xs" value={scoped} onChange={(value) => setScoped(value as Scoped)} data={[{ value: 'all', label: 'All' }, { value: 'scoped', label: 'Scoped' }, { value: 'unscoped', label: 'Unscoped' }]} aria-label="Chats by scope" />
-      {chats.error && <ErrorNotice title="Could not load the chats" message={chats.error} onRetry={() => void chats.reload()} />}
+      <Button leftSection={<IconMessagePlus size={18} />} onClick={() => void create()} loading={creating}>
+        New chat
+      </Button>
+      {createError && (
+        <Text c="red" fz="sm" role="alert">
+          {createError}
+        </Text>
+      )}
+      <TextInput
+        aria-label="Search chats"
+        placeholder="Search titles"
+        leftSection={<IconSearch size={16} />}
+        value={query}
+        onChange={(event) => setQuery(event.currentTarget.value)}
+      />
+      <SegmentedControl
+        size="xs"
+        value={scoped}
+        onChange={(value) => setScoped(value as Scoped)}
+        data={[
+          { value: 'all', label: 'All' },
+          { value: 'scoped', label: 'Scoped' },
+          { value: 'unscoped', label: 'Unscoped' },
+        ]}
+        aria-label="Chats by scope"
+      />
+      {chats.error && (
+        <ErrorNotice title="Could not load the chats" message={chats.error} onRetry={() => void chats.reload()} />
+      )}
       {!chats.data && !chats.error && <Skeleton h={200} />}
-      {chats.data?.data.length === 0 && <Text c="dimmed" fz="sm" ta="center" mt="md">{q || scoped !== 'all' ? 'No chat matches.' : 'No chats yet: start one with “New chat”.'}</Text>}
+      {chats.data?.data.length === 0 && (
+        <Text c="dimmed" fz="sm" ta="center" mt="md">
+          {q || scoped !== 'all' ? 'No chat matches.' : 'No chats yet: start one with “New chat”.'}
+        </Text>
+      )}
       <ScrollArea flex={1} type="auto">
         <nav aria-label="Chats">
           {chats.data?.data.map((chat) => (
-            <NavLink key={chat.id} component={Link} to={`/chat/${chat.id}`} active={chat.id === chatId} label={chat.title} description={`${chat.message_count} messages · ${formatDate(chat.updated_at)}`} aria-current={chat.id === chatId ? 'page' : undefined} />
+            <NavLink
+              key={chat.id}
+              component={Link}
+              to={`/chat/${chat.id}`}
+              active={chat.id === chatId}
+              label={chat.title}
+              description={`${chat.message_count} messages · ${formatDate(chat.updated_at)}`}
+              aria-current={chat.id === chatId ? 'page' : undefined}
+            />
           ))}
         </nav>
       </ScrollArea>
     </Stack>
   );
 
-  const conversation = chatId
-    ? <Conversation key={chatId} chatId={chatId} onChanged={changed} />
-    : <Stack align="center" justify="center" h="100%" gap="xs"><Text fw={600}>Chat with your sources</Text><Text c="dimmed" fz="sm" ta="center">Open a conversation on the left or start a new one.</Text></Stack>;
+  const conversation = chatId ? (
+    <Conversation key={chatId} chatId={chatId} onChanged={changed} />
+  ) : (
+    <Stack align="center" justify="center" h="100%" gap="xs">
+      <Text fw={600}>Chat with your sources</Text>
+      <Text c="dimmed" fz="sm" ta="center">
+        Open a conversation on the left or start a new one.
+      </Text>
+    </Stack>
+  );
 
   const height = 'calc(100dvh - 60px - 2 * var(--mantine-spacing-md))';
   if (narrow) {
     return (
       <Box h={height}>
-        {chatId ? <Stack h="100%" gap={6}><Button component={Link} to="/chat" variant="subtle" size="xs" w="fit-content">← All chats</Button><Box flex={1} style={{ minHeight: 0 }}>{conversation}</Box></Stack> : list}
+        {chatId ? (
+          <Stack h="100%" gap={6}>
+            <Button component={Link} to="/chat" variant="subtle" size="xs" w="fit-content">
+              ← All chats
+            </Button>
+            <Box flex={1} style={{ minHeight: 0 }}>
+              {conversation}
+            </Box>
+          </Stack>
+        ) : (
+          list
+        )}
       </Box>
     );
   }
   return (
     <Grid h={height} gap="md" styles={{ inner: { height: '100%' } }}>
-      <Grid.Col span={{ base: 12, md: 4, lg: 3 }} h="100%">{list}</Grid.Col>
+      <Grid.Col span={{ base: 12, md: 4, lg: 3 }} h="100%">
+        {list}
+      </Grid.Col>
       <Grid.Col span={{ base: 12, md: 8, lg: 9 }} h="100%">
-        <Paper withBorder radius="md" p="md" h="100%">{conversation}</Paper>
+        <Paper withBorder radius="md" p="md" h="100%">
+          {conversation}
+        </Paper>
       </Grid.Col>
     </Grid>
   );

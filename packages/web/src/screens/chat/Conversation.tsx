@@ -1,8 +1,33 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { ActionIcon, Alert, Badge, Button, Card, Group, Loader, Menu, Paper, ScrollArea, Skeleton, Stack, Text, Textarea, TextInput, Tooltip } from '@mantine/core';
+import {
+  ActionIcon,
+  Alert,
+  Badge,
+  Button,
+  Card,
+  Group,
+  Loader,
+  Menu,
+  Paper,
+  ScrollArea,
+  Skeleton,
+  Stack,
+  Text,
+  Textarea,
+  TextInput,
+  Tooltip,
+} from '@mantine/core';
 import { getHotkeyHandler } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { IconArrowBackUp, IconDownload, IconPencil, IconPlayerStop, IconRefresh, IconSend, IconSparkles } from '@tabler/icons-react';
+import {
+  IconArrowBackUp,
+  IconDownload,
+  IconPencil,
+  IconPlayerStop,
+  IconRefresh,
+  IconSend,
+  IconSparkles,
+} from '@tabler/icons-react';
 import { chatEndpoints, type ChatBody } from '@rhizome/contracts/api/chats';
 import { api, messageOf } from '../../lib/api.ts';
 import { useLoad } from '../../lib/use-load.ts';
@@ -40,7 +65,8 @@ export function Conversation({ chatId, onChanged }: { chatId: string; onChanged:
   const refresh = async () => {
     let fresh = await api.call(chatEndpoints.get, { params });
     // A chat still called as it was created gets a title from its first question once it has an answer.
-    if (fresh.title === newChatTitle && fresh.messages.some((message) => message.role === 'assistant')) fresh = await api.call(chatEndpoints.generateTitle, { params });
+    if (fresh.title === newChatTitle && fresh.messages.some((message) => message.role === 'assistant'))
+      fresh = await api.call(chatEndpoints.generateTitle, { params });
     chat.set(() => fresh);
     onChanged(fresh);
     return fresh;
@@ -55,13 +81,24 @@ export function Conversation({ chatId, onChanged }: { chatId: string; onChanged:
     setTurn({ content: '', tools: [], approval: null });
     const onEvent = (event: ChatStreamEvent) => {
       if (event.type === 'content') setTurn((current) => current && { ...current, content: event.accumulated });
-      else if (event.type === 'tool_start') setTurn((current) => current && { ...current, tools: [...current.tools, event.tool] });
-      else if (event.type === 'tool_approval_required') setTurn((current) => current && { ...current, approval: { toolCallId: event.tool_call_id, tool: event.tool_name, arguments: event.arguments } });
+      else if (event.type === 'tool_start')
+        setTurn((current) => current && { ...current, tools: [...current.tools, event.tool] });
+      else if (event.type === 'tool_approval_required')
+        setTurn(
+          (current) =>
+            current && {
+              ...current,
+              approval: { toolCallId: event.tool_call_id, tool: event.tool_name, arguments: event.arguments },
+            },
+        );
       else if (event.type === 'tool_rejected') setTurn((current) => current && { ...current, approval: null });
       else if (event.type === 'error') setFailure(event.error);
     };
-    void api.stream<typeof chatEndpoints.events, ChatStreamEvent>(chatEndpoints.events, { params }, onEvent, abort.signal)
-      .catch((error: unknown) => { if (!abort.signal.aborted) setFailure(messageOf(error)); })
+    void api
+      .stream<typeof chatEndpoints.events, ChatStreamEvent>(chatEndpoints.events, { params }, onEvent, abort.signal)
+      .catch((error: unknown) => {
+        if (!abort.signal.aborted) setFailure(messageOf(error));
+      })
       .finally(async () => {
         if (abort.signal.aborted) return;
         await refresh().catch(() => undefined);
@@ -94,7 +131,16 @@ export function Conversation({ chatId, onChanged }: { chatId: string; onChanged:
     event?.preventDefault();
     const content = draft.trim();
     if (!content || turn) return;
-    chat.set((current) => current && { ...current, messages: [...current.messages, { id: 'pending', role: 'user', content, timestamp: new Date().toISOString(), extra_metadata: null }] });
+    chat.set(
+      (current) =>
+        current && {
+          ...current,
+          messages: [
+            ...current.messages,
+            { id: 'pending', role: 'user', content, timestamp: new Date().toISOString(), extra_metadata: null },
+          ],
+        },
+    );
     setDraft('');
     if (!(await start('Could not send', () => api.call(chatEndpoints.send, { params, body: { content } })))) {
       setDraft(content);
@@ -152,7 +198,8 @@ export function Conversation({ chatId, onChanged }: { chatId: string; onChanged:
     }
   };
 
-  if (chat.error) return <ErrorNotice title="Could not open the chat" message={chat.error} onRetry={() => void chat.reload()} />;
+  if (chat.error)
+    return <ErrorNotice title="Could not open the chat" message={chat.error} onRetry={() => void chat.reload()} />;
   if (!chat.data) return <Skeleton h={400} />;
   const messages = chat.data.messages;
   const lastUser = [...messages].reverse().find((message) => message.role === 'user');
@@ -163,17 +210,59 @@ export function Conversation({ chatId, onChanged }: { chatId: string; onChanged:
       <Group justify="space-between" gap="xs">
         {renaming === null ? (
           <Group gap={4} wrap="nowrap" style={{ minWidth: 0, flex: '1 1 220px' }}>
-            <Text fw={650} fz="lg" truncate data-testid="chat-title">{chat.data.title}</Text>
-            <Tooltip label="Rename"><ActionIcon variant="subtle" color="gray" onClick={() => setRenaming(chat.data!.title)} aria-label="Rename the chat"><IconPencil size={16} /></ActionIcon></Tooltip>
-            <Tooltip label="Title from the first question"><ActionIcon variant="subtle" color="gray" onClick={() => void generateTitle()} aria-label="Generate a title" disabled={!lastUser}><IconSparkles size={16} /></ActionIcon></Tooltip>
+            <Text fw={650} fz="lg" truncate data-testid="chat-title">
+              {chat.data.title}
+            </Text>
+            <Tooltip label="Rename">
+              <ActionIcon
+                variant="subtle"
+                color="gray"
+                onClick={() => setRenaming(chat.data!.title)}
+                aria-label="Rename the chat"
+              >
+                <IconPencil size={16} />
+              </ActionIcon>
+            </Tooltip>
+            <Tooltip label="Title from the first question">
+              <ActionIcon
+                variant="subtle"
+                color="gray"
+                onClick={() => void generateTitle()}
+                aria-label="Generate a title"
+                disabled={!lastUser}
+              >
+                <IconSparkles size={16} />
+              </ActionIcon>
+            </Tooltip>
           </Group>
         ) : (
-          <TextInput aria-label="Chat title" value={renaming} onChange={(event) => setRenaming(event.currentTarget.value)} onBlur={() => void rename()} onKeyDown={getHotkeyHandler([['Enter', () => void rename()], ['Escape', () => setRenaming(null)]])} autoFocus flex={1} />
+          <TextInput
+            aria-label="Chat title"
+            value={renaming}
+            onChange={(event) => setRenaming(event.currentTarget.value)}
+            onBlur={() => void rename()}
+            onKeyDown={getHotkeyHandler([
+              ['Enter', () => void rename()],
+              ['Escape', () => setRenaming(null)],
+            ])}
+            autoFocus
+            flex={1}
+          />
         )}
         <Group gap="xs" wrap="nowrap">
-          <ScopePicker chat={chat.data} onChanged={(updated) => { chat.set(() => updated); onChanged(updated); }} />
+          <ScopePicker
+            chat={chat.data}
+            onChanged={(updated) => {
+              chat.set(() => updated);
+              onChanged(updated);
+            }}
+          />
           <Menu position="bottom-end" withinPortal>
-            <Menu.Target><Button variant="default" size="xs" leftSection={<IconDownload size={14} />}>Export</Button></Menu.Target>
+            <Menu.Target>
+              <Button variant="default" size="xs" leftSection={<IconDownload size={14} />}>
+                Export
+              </Button>
+            </Menu.Target>
             <Menu.Dropdown>
               <Menu.Item onClick={() => void exportAs('markdown')}>Markdown</Menu.Item>
               <Menu.Item onClick={() => void exportAs('json')}>JSON</Menu.Item>
@@ -183,27 +272,72 @@ export function Conversation({ chatId, onChanged }: { chatId: string; onChanged:
       </Group>
       <ScrollArea flex={1} type="auto" offsetScrollbars aria-live="polite" aria-label="Conversation">
         <Stack gap="sm" pb="sm">
-          {messages.length === 0 && !turn && <Text c="dimmed" ta="center" mt="xl">Ask a question about your sources. Answers cite the sentences they rely on; click a citation to read it in its passage.</Text>}
-          {messages.map((message) => (
-            message.role === 'system'
-              ? <Text key={message.id} fz="xs" c="dimmed" ta="center">{message.content}</Text>
-              : (
-                <Paper key={message.id} p="sm" radius="md" withBorder={message.role === 'assistant'} bg={message.role === 'user' ? 'var(--mantine-primary-color-light)' : undefined} ml={message.role === 'user' ? { base: 24, sm: 80 } : 0} mr={message.role === 'assistant' ? { base: 0, sm: 40 } : 0} data-role={message.role}>
-                  {message.role === 'assistant' ? <MessageContent content={message.content} citations={citationsOf(message.extra_metadata)} /> : <div className="answer">{message.content}</div>}
-                </Paper>
-              )
-          ))}
+          {messages.length === 0 && !turn && (
+            <Text c="dimmed" ta="center" mt="xl">
+              Ask a question about your sources. Answers cite the sentences they rely on; click a citation to read it in
+              its passage.
+            </Text>
+          )}
+          {messages.map((message) =>
+            message.role === 'system' ? (
+              <Text key={message.id} fz="xs" c="dimmed" ta="center">
+                {message.content}
+              </Text>
+            ) : (
+              <Paper
+                key={message.id}
+                p="sm"
+                radius="md"
+                withBorder={message.role === 'assistant'}
+                bg={message.role === 'user' ? 'var(--mantine-primary-color-light)' : undefined}
+                ml={message.role === 'user' ? { base: 24, sm: 80 } : 0}
+                mr={message.role === 'assistant' ? { base: 0, sm: 40 } : 0}
+                data-role={message.role}
+              >
+                {message.role === 'assistant' ? (
+                  <MessageContent content={message.content} citations={citationsOf(message.extra_metadata)} />
+                ) : (
+                  <div className="answer">{message.content}</div>
+                )}
+              </Paper>
+            ),
+          )}
           {turn && (
             <Paper p="sm" radius="md" withBorder mr={{ base: 0, sm: 40 }} data-testid="streaming-answer">
-              {turn.tools.length > 0 && <Group gap={4} mb={6}>{turn.tools.map((tool, index) => <Badge key={index} size="xs" variant="outline" color="gray">{tool}</Badge>)}</Group>}
-              {turn.content ? <MessageContent content={turn.content} citations={{}} /> : <Group gap="xs"><Loader size="xs" /><Text fz="sm" c="dimmed">Thinking…</Text></Group>}
+              {turn.tools.length > 0 && (
+                <Group gap={4} mb={6}>
+                  {turn.tools.map((tool, index) => (
+                    <Badge key={index} size="xs" variant="outline" color="gray">
+                      {tool}
+                    </Badge>
+                  ))}
+                </Group>
+              )}
+              {turn.content ? (
+                <MessageContent content={turn.content} citations={{}} />
+              ) : (
+                <Group gap="xs">
+                  <Loader size="xs" />
+                  <Text fz="sm" c="dimmed">
+                    Thinking…
+                  </Text>
+                </Group>
+              )}
               {turn.approval && (
                 <Card withBorder mt="sm" p="sm" radius="md" data-testid="tool-approval">
-                  <Text fz="sm" fw={600}>The assistant wants to run “{turn.approval.tool}”.</Text>
-                  <Text fz="xs" c="dimmed" ff="monospace" mt={4} style={{ overflowWrap: 'anywhere' }}>{JSON.stringify(turn.approval.arguments)}</Text>
+                  <Text fz="sm" fw={600}>
+                    The assistant wants to run “{turn.approval.tool}”.
+                  </Text>
+                  <Text fz="xs" c="dimmed" ff="monospace" mt={4} style={{ overflowWrap: 'anywhere' }}>
+                    {JSON.stringify(turn.approval.arguments)}
+                  </Text>
                   <Group gap="xs" mt="sm">
-                    <Button size="xs" onClick={() => void decide('approve')}>Allow</Button>
-                    <Button size="xs" variant="default" onClick={() => void decide('reject')}>Deny</Button>
+                    <Button size="xs" onClick={() => void decide('approve')}>
+                      Allow
+                    </Button>
+                    <Button size="xs" variant="default" onClick={() => void decide('reject')}>
+                      Deny
+                    </Button>
                   </Group>
                 </Card>
               )}
@@ -212,22 +346,73 @@ export function Conversation({ chatId, onChanged }: { chatId: string; onChanged:
           {failure && (
             <Alert color="red" role="alert" title="The answer failed">
               {failure}
-              {endsWithUser && !turn && <Button size="xs" variant="light" color="red" mt="xs" display="block" leftSection={<IconRefresh size={14} />} onClick={() => void start('Could not retry', () => api.call(chatEndpoints.retry, { params }))}>Retry</Button>}
+              {endsWithUser && !turn && (
+                <Button
+                  size="xs"
+                  variant="light"
+                  color="red"
+                  mt="xs"
+                  display="block"
+                  leftSection={<IconRefresh size={14} />}
+                  onClick={() => void start('Could not retry', () => api.call(chatEndpoints.retry, { params }))}
+                >
+                  Retry
+                </Button>
+              )}
             </Alert>
           )}
           <div ref={bottom} />
         </Stack>
       </ScrollArea>
       <Group gap="xs" justify="flex-end" mih={30}>
-        {turn && <Button size="xs" color="red" variant="light" leftSection={<IconPlayerStop size={14} />} onClick={() => void stop()}>Stop</Button>}
-        {!turn && endsWithUser && !failure && <Button size="xs" variant="default" leftSection={<IconRefresh size={14} />} onClick={() => void start('Could not retry', () => api.call(chatEndpoints.retry, { params }))}>Retry</Button>}
-        {!turn && lastUser && !endsWithUser && <Button size="xs" variant="default" leftSection={<IconArrowBackUp size={14} />} onClick={() => void start('Could not regenerate', () => api.call(chatEndpoints.regenerate, { params }))}>Regenerate</Button>}
+        {turn && (
+          <Button
+            size="xs"
+            color="red"
+            variant="light"
+            leftSection={<IconPlayerStop size={14} />}
+            onClick={() => void stop()}
+          >
+            Stop
+          </Button>
+        )}
+        {!turn && endsWithUser && !failure && (
+          <Button
+            size="xs"
+            variant="default"
+            leftSection={<IconRefresh size={14} />}
+            onClick={() => void start('Could not retry', () => api.call(chatEndpoints.retry, { params }))}
+          >
+            Retry
+          </Button>
+        )}
+        {!turn && lastUser && !endsWithUser && (
+          <Button
+            size="xs"
+            variant="default"
+            leftSection={<IconArrowBackUp size={14} />}
+            onClick={() => void start('Could not regenerate', () => api.call(chatEndpoints.regenerate, { params }))}
+          >
+            Regenerate
+          </Button>
+        )}
       </Group>
       <form onSubmit={(event) => void send(event)}>
         <Group gap="xs" align="flex-end" wrap="nowrap">
-          <Textarea flex={1} autosize minRows={1} maxRows={6} aria-label="Message" placeholder="Ask about your sources…  (Enter sends, Shift+Enter adds a line)" value={draft}
-            onChange={(event) => setDraft(event.currentTarget.value)} onKeyDown={getHotkeyHandler([['Enter', () => void send()]])} />
-          <ActionIcon type="submit" size={36} aria-label="Send" disabled={!draft.trim() || turn !== null}><IconSend size={18} /></ActionIcon>
+          <Textarea
+            flex={1}
+            autosize
+            minRows={1}
+            maxRows={6}
+            aria-label="Message"
+            placeholder="Ask about your sources…  (Enter sends, Shift+Enter adds a line)"
+            value={draft}
+            onChange={(event) => setDraft(event.currentTarget.value)}
+            onKeyDown={getHotkeyHandler([['Enter', () => void send()]])}
+          />
+          <ActionIcon type="submit" size={36} aria-label="Send" disabled={!draft.trim() || turn !== null}>
+            <IconSend size={18} />
+          </ActionIcon>
         </Group>
       </form>
     </Stack>

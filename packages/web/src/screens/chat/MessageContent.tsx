@@ -24,17 +24,43 @@ export function MessageContent({ content, citations }: { content: string; citati
       const number = numbers.get(target) ?? numbers.size + 1;
       numbers.set(target, number);
       const citation = citations[target];
-      parts.push(citation ? (
-        <Tooltip key={`c${match.index}`} label={`${citation.label}${citation.page_number !== null ? `, page ${citation.page_number}` : ''}: “${citation.sentence_text}”`} multiline maw={380} withinPortal>
-          <UnstyledButton onClick={() => openPassage(citation.source_id, citation.chunk_id, [citation.sentence_text])} aria-label={`Citation ${number}: ${citation.label}`} data-testid="citation-chip" mx={2}>
-            <Badge size="sm" variant="light" style={{ cursor: 'pointer', textTransform: 'none' }}>{number} · {citation.label}</Badge>
-          </UnstyledButton>
-        </Tooltip>
-      ) : <Badge key={`c${match.index}`} size="sm" variant="outline" color="gray" mx={2}>{number}</Badge>);
+      parts.push(
+        citation ? (
+          <Tooltip
+            key={`c${match.index}`}
+            label={`${citation.label}${citation.page_number !== null ? `, page ${citation.page_number}` : ''}: “${citation.sentence_text}”`}
+            multiline
+            maw={380}
+            withinPortal
+          >
+            <UnstyledButton
+              onClick={() => openPassage(citation.source_id, citation.chunk_id, [citation.sentence_text])}
+              aria-label={`Citation ${number}: ${citation.label}`}
+              data-testid="citation-chip"
+              mx={2}
+            >
+              <Badge size="sm" variant="light" style={{ cursor: 'pointer', textTransform: 'none' }}>
+                {number} · {citation.label}
+              </Badge>
+            </UnstyledButton>
+          </Tooltip>
+        ) : (
+          <Badge key={`c${match.index}`} size="sm" variant="outline" color="gray" mx={2}>
+            {number}
+          </Badge>
+        ),
+      );
     } else if (kind === 'node') {
       parts.push(
-        <UnstyledButton key={`n${match.index}`} onClick={() => openNode(target)} data-testid="entity-chip" aria-label={`Entity ${label ?? target}`}>
-          <Badge size="sm" variant="dot" style={{ cursor: 'pointer', textTransform: 'none' }}>{label ?? target}</Badge>
+        <UnstyledButton
+          key={`n${match.index}`}
+          onClick={() => openNode(target)}
+          data-testid="entity-chip"
+          aria-label={`Entity ${label ?? target}`}
+        >
+          <Badge size="sm" variant="dot" style={{ cursor: 'pointer', textTransform: 'none' }}>
+            {label ?? target}
+          </Badge>
         </UnstyledButton>,
       );
     } else {
@@ -42,11 +68,19 @@ export function MessageContent({ content, citations }: { content: string; citati
     }
   }
   parts.push(<Fragment key="end">{content.slice(last)}</Fragment>);
-  const entities = [...new Set([...content.matchAll(marker)].filter((match) => match[1] === 'node').map((match) => match[2]))];
+  const entities = [
+    ...new Set([...content.matchAll(marker)].filter((match) => match[1] === 'node').map((match) => match[2])),
+  ];
   return (
     <div className="answer">
       {parts}
-      {entities.length > 0 && <div><Anchor component={Link} to={`/graph?highlight=${entities.map(encodeURIComponent).join(',')}`} fz="xs">Show the entities of this answer in the graph</Anchor></div>}
+      {entities.length > 0 && (
+        <div>
+          <Anchor component={Link} to={`/graph?highlight=${entities.map(encodeURIComponent).join(',')}`} fz="xs">
+            Show the entities of this answer in the graph
+          </Anchor>
+        </div>
+      )}
     </div>
   );
 }

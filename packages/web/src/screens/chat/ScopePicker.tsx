@@ -15,7 +15,10 @@ export function ScopePicker({ chat, onChanged }: { chat: ChatBody; onChanged: (c
   const [busy, setBusy] = useState(false);
   const options = useLoad(async () => {
     if (!opened) return null;
-    const [sources, tags] = await Promise.all([api.call(sourceEndpoints.list, { query: { page_size: 1000 } }), api.call(sourceEndpoints.listTags)]);
+    const [sources, tags] = await Promise.all([
+      api.call(sourceEndpoints.list, { query: { page_size: 1000 } }),
+      api.call(sourceEndpoints.listTags),
+    ]);
     return { sources: sources.data, tags: tags.tags };
   }, [opened]);
 
@@ -23,9 +26,10 @@ export function ScopePicker({ chat, onChanged }: { chat: ChatBody; onChanged: (c
     setBusy(true);
     try {
       const params = { chat_id: chat.id };
-      const updated = clear || (!sourceIds.length && !tagIds.length)
-        ? await api.call(chatEndpoints.clearScope, { params })
-        : await api.call(chatEndpoints.setScope, { params, body: { source_ids: sourceIds, tag_ids: tagIds } });
+      const updated =
+        clear || (!sourceIds.length && !tagIds.length)
+          ? await api.call(chatEndpoints.clearScope, { params })
+          : await api.call(chatEndpoints.setScope, { params, body: { source_ids: sourceIds, tag_ids: tagIds } });
       onChanged(updated);
       setSourceIds(updated.source_ids ?? []);
       setTagIds([]);
@@ -37,20 +41,52 @@ export function ScopePicker({ chat, onChanged }: { chat: ChatBody; onChanged: (c
     }
   };
 
-  const label = chat.source_ids ? `${chat.source_ids.length} ${chat.source_ids.length === 1 ? 'source' : 'sources'}` : 'All sources';
+  const label = chat.source_ids
+    ? `${chat.source_ids.length} ${chat.source_ids.length === 1 ? 'source' : 'sources'}`
+    : 'All sources';
   return (
     <Popover opened={opened} onChange={setOpened} position="bottom-end" width={320} withinPortal trapFocus>
       <Popover.Target>
-        <Button variant="default" size="xs" leftSection={<IconFilter size={14} />} onClick={() => setOpened((open) => !open)} aria-label={`Scope: ${label}`}>{label}</Button>
+        <Button
+          variant="default"
+          size="xs"
+          leftSection={<IconFilter size={14} />}
+          onClick={() => setOpened((open) => !open)}
+          aria-label={`Scope: ${label}`}
+        >
+          {label}
+        </Button>
       </Popover.Target>
       <Popover.Dropdown>
         <Stack gap="xs">
           <Text fz="sm">Answer from these sources only:</Text>
-          <MultiSelect label="Sources" searchable clearable data={(options.data?.sources ?? []).map((source) => ({ value: source.id, label: source.title ?? source.filename ?? source.id }))} value={sourceIds} onChange={setSourceIds} comboboxProps={{ withinPortal: false }} />
-          <MultiSelect label="Sources with the tags" clearable data={(options.data?.tags ?? []).map((tag) => ({ value: tag.id, label: tag.name }))} value={tagIds} onChange={setTagIds} comboboxProps={{ withinPortal: false }} />
+          <MultiSelect
+            label="Sources"
+            searchable
+            clearable
+            data={(options.data?.sources ?? []).map((source) => ({
+              value: source.id,
+              label: source.title ?? source.filename ?? source.id,
+            }))}
+            value={sourceIds}
+            onChange={setSourceIds}
+            comboboxProps={{ withinPortal: false }}
+          />
+          <MultiSelect
+            label="Sources with the tags"
+            clearable
+            data={(options.data?.tags ?? []).map((tag) => ({ value: tag.id, label: tag.name }))}
+            value={tagIds}
+            onChange={setTagIds}
+            comboboxProps={{ withinPortal: false }}
+          />
           <Group justify="space-between">
-            <Button variant="subtle" size="xs" onClick={() => void apply(true)} disabled={busy || !chat.source_ids}>Search everything</Button>
-            <Button size="xs" onClick={() => void apply(false)} loading={busy}>Apply</Button>
+            <Button variant="subtle" size="xs" onClick={() => void apply(true)} disabled={busy || !chat.source_ids}>
+              Search everything
+            </Button>
+            <Button size="xs" onClick={() => void apply(false)} loading={busy}>
+              Apply
+            </Button>
           </Group>
         </Stack>
       </Popover.Dropdown>

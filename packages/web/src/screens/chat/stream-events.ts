@@ -11,7 +11,16 @@ export type ChatStreamEvent =
   | { type: 'warning'; message: string }
   | { type: 'done'; status: string; content: string }
   | { type: 'error'; error: string; error_code: string }
-  | { type: 'context_info' | 'thinking' | 'thinking_delta' | 'tool_calls' | 'cached_tool_calls' | 'timing_update' | 'iteration_progress' };
+  | {
+      type:
+        | 'context_info'
+        | 'thinking'
+        | 'thinking_delta'
+        | 'tool_calls'
+        | 'cached_tool_calls'
+        | 'timing_update'
+        | 'iteration_progress';
+    };
 
 /** A citation stored with an answer in `extra_metadata.chunk_citations`, keyed `<chunk_id>:S1,S2`. */
 export interface StoredCitation {

@@ -4,7 +4,13 @@ import Graph from 'graphology';
 import Sigma from 'sigma';
 import type { CameraState, NodeDisplayData } from 'sigma/types';
 import type { EdgeAttributes, KnowledgeGraph, NodeAttributes } from '../../lib/graph-model.ts';
-import { canvasStyles, edgeViewDefaults, nodeViewDefaults, type EdgeViewState, type NodeViewState } from './canvas-styles.ts';
+import {
+  canvasStyles,
+  edgeViewDefaults,
+  nodeViewDefaults,
+  type EdgeViewState,
+  type NodeViewState,
+} from './canvas-styles.ts';
 import { ViewStates, type CanvasView } from './view-states.ts';
 
 export type { CanvasView } from './view-states.ts';
@@ -37,14 +43,17 @@ const emptyGraph = (): KnowledgeGraph => new Graph({ type: 'undirected', multi: 
  * `graph` (null while loading) is then handed to it. While the camera moves the container carries
  * `data-camera="moving"`.
  */
-export const GraphCanvas = forwardRef<CanvasHandle, {
-  graph: KnowledgeGraph | null;
-  view: CanvasView;
-  label: string;
-  onSelect: (id: string) => void;
-  onMoved: (id: string) => void;
-  onFirstFrame?: () => void;
-}>(function GraphCanvas({ graph, view, label, onSelect, onMoved, onFirstFrame }, ref) {
+export const GraphCanvas = forwardRef<
+  CanvasHandle,
+  {
+    graph: KnowledgeGraph | null;
+    view: CanvasView;
+    label: string;
+    onSelect: (id: string) => void;
+    onMoved: (id: string) => void;
+    onFirstFrame?: () => void;
+  }
+>(function GraphCanvas({ graph, view, label, onSelect, onMoved, onFirstFrame }, ref) {
   const container = useRef<HTMLDivElement>(null);
   const sigma = useRef<Renderer | null>(null);
   const states = useRef(new ViewStates());
@@ -102,34 +111,47 @@ export const GraphCanvas = forwardRef<CanvasHandle, {
     if (renderer && graph && renderer.getGraph() === graph) states.current.apply(graph, view, renderer);
   }, [view]);
 
-  useImperativeHandle(ref, () => ({
-    flyTo(id) {
-      const renderer = sigma.current;
-      const display = renderer?.getNodeDisplayData(id);
-      if (!renderer || !display) return;
-      void renderer.getCamera().animate({ x: display.x, y: display.y, ratio: Math.min(renderer.getCamera().ratio, 0.25) }, { duration: duration() });
-    },
-    fit(ids) {
-      const renderer = sigma.current;
-      if (!renderer) return;
-      const points = (ids ?? []).map((id) => renderer.getNodeDisplayData(id)).filter((display): display is NodeDisplayData => display !== undefined);
-      if (points.length === 0) {
-        void renderer.getCamera().animate({ x: 0.5, y: 0.5, ratio: 1, angle: 0 }, { duration: duration() });
-        return;
-      }
-      const xs = points.map((point) => point.x);
-      const ys = points.map((point) => point.y);
-      const span = Math.max(Math.max(...xs) - Math.min(...xs), Math.max(...ys) - Math.min(...ys));
-      const x = (Math.max(...xs) + Math.min(...xs)) / 2;
-      const y = (Math.max(...ys) + Math.min(...ys)) / 2;
-      void renderer.getCamera().animate({ x, y, ratio: Math.min(1, Math.max(0.08, span * 1.4)) }, { duration: duration() });
-    },
-    zoom(direction) {
-      const camera = sigma.current?.getCamera();
-      if (!camera) return;
-      void (direction > 0 ? camera.zoomIn({ duration: duration() }) : camera.zoomOut({ duration: duration() }));
-    },
-  }), []);
+  useImperativeHandle(
+    ref,
+    () => ({
+      flyTo(id) {
+        const renderer = sigma.current;
+        const display = renderer?.getNodeDisplayData(id);
+        if (!renderer || !display) return;
+        void renderer
+          .getCamera()
+          .animate(
+            { x: display.x, y: display.y, ratio: Math.min(renderer.getCamera().ratio, 0.25) },
+            { duration: duration() },
+          );
+      },
+      fit(ids) {
+        const renderer = sigma.current;
+        if (!renderer) return;
+        const points = (ids ?? [])
+          .map((id) => renderer.getNodeDisplayData(id))
+          .filter((display): display is NodeDisplayData => display !== undefined);
+        if (points.length === 0) {
+          void renderer.getCamera().animate({ x: 0.5, y: 0.5, ratio: 1, angle: 0 }, { duration: duration() });
+          return;
+        }
+        const xs = points.map((point) => point.x);
+        const ys = points.map((point) => point.y);
+        const span = Math.max(Math.max(...xs) - Math.min(...xs), Math.max(...ys) - Math.min(...ys));
+        const x = (Math.max(...xs) + Math.min(...xs)) / 2;
+        const y = (Math.max(...ys) + Math.min(...ys)) / 2;
+        void renderer
+          .getCamera()
+          .animate({ x, y, ratio: Math.min(1, Math.max(0.08, span * 1.4)) }, { duration: duration() });
+      },
+      zoom(direction) {
+        const camera = sigma.current?.getCamera();
+        if (!camera) return;
+        void (direction > 0 ? camera.zoomIn({ duration: duration() }) : camera.zoomOut({ duration: duration() }));
+      },
+    }),
+    [],
+  );
 
   const onKeyDown = (event: KeyboardEvent) => {
     const camera = sigma.current?.getCamera();

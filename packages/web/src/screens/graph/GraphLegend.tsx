@@ -8,7 +8,15 @@ export interface LegendEntry {
 }
 
 /** One checkbox per node template with its colour and count: unticking hides that kind of entity. */
-export function GraphLegend({ entries, hidden, onChange }: { entries: LegendEntry[]; hidden: Set<string>; onChange: (hidden: Set<string>) => void }) {
+export function GraphLegend({
+  entries,
+  hidden,
+  onChange,
+}: {
+  entries: LegendEntry[];
+  hidden: Set<string>;
+  onChange: (hidden: Set<string>) => void;
+}) {
   const toggle = (id: string, shown: boolean) => {
     const next = new Set(hidden);
     if (shown) next.delete(id);
@@ -18,8 +26,14 @@ export function GraphLegend({ entries, hidden, onChange }: { entries: LegendEntr
   return (
     <Stack gap={6} role="group" aria-labelledby="graph-legend-title" data-testid="graph-legend">
       <Group justify="space-between" gap="xs">
-        <Text id="graph-legend-title" fw={600} fz="sm">Types</Text>
-        {hidden.size > 0 && <Button variant="subtle" size="compact-xs" onClick={() => onChange(new Set())}>Show all</Button>}
+        <Text id="graph-legend-title" fw={600} fz="sm">
+          Types
+        </Text>
+        {hidden.size > 0 && (
+          <Button variant="subtle" size="compact-xs" onClick={() => onChange(new Set())}>
+            Show all
+          </Button>
+        )}
       </Group>
       {entries.map(({ template, color, count }) => (
         <Checkbox
@@ -27,13 +41,17 @@ export function GraphLegend({ entries, hidden, onChange }: { entries: LegendEntr
           size="xs"
           checked={!hidden.has(template.id)}
           onChange={(event) => toggle(template.id, event.currentTarget.checked)}
-          label={(
+          label={
             <Group gap={6} wrap="nowrap">
               <ColorSwatch color={color} size={12} withShadow={false} aria-hidden />
-              <Text fz="sm" span>{template.name}</Text>
-              <Text fz="xs" c="dimmed" span>{count}</Text>
+              <Text fz="sm" span>
+                {template.name}
+              </Text>
+              <Text fz="xs" c="dimmed" span>
+                {count}
+              </Text>
             </Group>
-          )}
+          }
         />
       ))}
     </Stack>

@@ -1,5 +1,20 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { ActionIcon, Alert, Anchor, Badge, Button, Center, Group, Loader, MultiSelect, Paper, Select, Stack, Text, Tooltip } from '@mantine/core';
+import {
+  ActionIcon,
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Center,
+  Group,
+  Loader,
+  MultiSelect,
+  Paper,
+  Select,
+  Stack,
+  Text,
+  Tooltip,
+} from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconFocusCentered, IconRoute, IconSearch, IconZoomIn, IconZoomOut } from '@tabler/icons-react';
 import { bidirectional } from 'graphology-shortest-path/unweighted';
@@ -9,7 +24,14 @@ import { nodeEndpoints } from '@rhizome/contracts/api/graph-nodes';
 import { sourceEndpoints } from '@rhizome/contracts/api/sources';
 import { api, messageOf } from '../../lib/api.ts';
 import { graphChangedEvent } from '../../lib/graph-changes.ts';
-import { addNeighbours, buildGraph, findNodes, templateColors, unsavedCount, type KnowledgeGraph } from '../../lib/graph-model.ts';
+import {
+  addNeighbours,
+  buildGraph,
+  findNodes,
+  templateColors,
+  unsavedCount,
+  type KnowledgeGraph,
+} from '../../lib/graph-model.ts';
 import { saveAllPositions, saveNodePosition } from '../../lib/graph-positions.ts';
 import { useLoad } from '../../lib/use-load.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
@@ -30,9 +52,14 @@ export default function GraphScreen() {
   const canvas = useRef<CanvasHandle>(null);
   const { openNode } = useInspector();
 
-  const sources = useLoad(() => api.call(sourceEndpoints.list, { query: { page_size: 1000, status: 'committed' } }), []);
+  const sources = useLoad(
+    () => api.call(sourceEndpoints.list, { query: { page_size: 1000, status: 'committed' } }),
+    [],
+  );
   const loaded = useLoad(async () => {
-    const data = await api.call(graphEndpoints.canvas, { query: { source_ids: sourceIds.length ? sourceIds : undefined } });
+    const data = await api.call(graphEndpoints.canvas, {
+      query: { source_ids: sourceIds.length ? sourceIds : undefined },
+    });
     performance.mark('graph:data');
     const colors = templateColors(data.templates);
     return { data, colors, graph: buildGraph(data, colors) };
@@ -76,16 +103,22 @@ export default function GraphScreen() {
   }, [graph, arrange]);
   useEffect(() => () => layout?.stop(), [layout]);
 
-  const select = useCallback((id: string | null, fly = true) => {
-    setSelected(id);
-    setParams((current) => {
-      const next = new URLSearchParams(current);
-      if (id) next.set('node', id);
-      else next.delete('node');
-      return next;
-    }, { replace: true });
-    if (id && fly) canvas.current?.flyTo(id);
-  }, [setParams]);
+  const select = useCallback(
+    (id: string | null, fly = true) => {
+      setSelected(id);
+      setParams(
+        (current) => {
+          const next = new URLSearchParams(current);
+          if (id) next.set('node', id);
+          else next.delete('node');
+          return next;
+        },
+        { replace: true },
+      );
+      if (id && fly) canvas.current?.flyTo(id);
+    },
+    [setParams],
+  );
 
   const view: CanvasView = useMemo(() => {
     const focus = new Set<string>();
@@ -101,15 +134,24 @@ export default function GraphScreen() {
     else if (selected && graph?.hasNode(selected)) canvas.current?.flyTo(selected);
   }, [graph, highlight, selected]);
 
-  const moved = useCallback((id: string) => {
-    if (!graph) return;
-    void saveNodePosition(graph, id).catch((error: unknown) => notifications.show({ color: 'red', title: 'Could not save the position', message: messageOf(error) }));
-  }, [graph]);
+  const moved = useCallback(
+    (id: string) => {
+      if (!graph) return;
+      void saveNodePosition(graph, id).catch((error: unknown) =>
+        notifications.show({ color: 'red', title: 'Could not save the position', message: messageOf(error) }),
+      );
+    },
+    [graph],
+  );
 
   const highlightSource = async (sourceId: string | null) => {
     setPath(null);
     try {
-      const ids = sourceId ? (await api.call(nodeEndpoints.list, { query: { source_ids: sourceId, minimal: true, page_size: 1000 } })).data.map((node) => node.id) : [];
+      const ids = sourceId
+        ? (
+            await api.call(nodeEndpoints.list, { query: { source_ids: sourceId, minimal: true, page_size: 1000 } })
+          ).data.map((node) => node.id)
+        : [];
       setParams((current) => {
         const next = new URLSearchParams(current);
         if (ids.length) next.set('highlight', ids.join(','));
@@ -127,10 +169,25 @@ export default function GraphScreen() {
     if (!graph || !loaded.data) return;
     setExpanding(true);
     try {
-      const answer = await api.call(graphEndpoints.groundingNeighbors, { params: { node_id: id }, query: { limit: neighbourLimit } });
-      const added = addNeighbours(graph, id, answer.neighbors.map((item) => ({ node: item.node, edgeId: item.edge_id, relationship: item.relationship_type, direction: item.direction })), loaded.data.colors);
+      const answer = await api.call(graphEndpoints.groundingNeighbors, {
+        params: { node_id: id },
+        query: { limit: neighbourLimit },
+      });
+      const added = addNeighbours(
+        graph,
+        id,
+        answer.neighbors.map((item) => ({
+          node: item.node,
+          edgeId: item.edge_id,
+          relationship: item.relationship_type,
+          direction: item.direction,
+        })),
+        loaded.data.colors,
+      );
       setVersion((value) => value + 1);
-      notifications.show({ message: `Neighbours added: ${added} new entit${added === 1 ? 'y' : 'ies'}${answer.total > answer.neighbors.length ? ` (the first ${answer.neighbors.length} of ${answer.total} connections)` : ''}.` });
+      notifications.show({
+        message: `Neighbours added: ${added} new entit${added === 1 ? 'y' : 'ies'}${answer.total > answer.neighbors.length ? ` (the first ${answer.neighbors.length} of ${answer.total} connections)` : ''}.`,
+      });
     } catch (error) {
       notifications.show({ color: 'red', title: 'Could not expand', message: messageOf(error) });
     } finally {
@@ -158,13 +215,17 @@ export default function GraphScreen() {
     canvas.current?.fit(nodes);
   };
 
-  const typeNames = useMemo(() => new Map((loaded.data?.data.templates ?? []).map((template) => [template.id, template.name])), [loaded.data]);
+  const typeNames = useMemo(
+    () => new Map((loaded.data?.data.templates ?? []).map((template) => [template.id, template.name])),
+    [loaded.data],
+  );
   const typeName = (id: string) => typeNames.get(id) ?? id;
   const legend = useMemo(() => {
     if (!loaded.data || !graph) return [];
     const counts = new Map<string, number>();
     graph.forEachNode((_, { templateId }) => counts.set(templateId, (counts.get(templateId) ?? 0) + 1));
-    return loaded.data.data.templates.filter((template) => counts.has(template.id))
+    return loaded.data.data.templates
+      .filter((template) => counts.has(template.id))
       .map((template) => ({ template, color: loaded.data!.colors.get(template.id)!, count: counts.get(template.id)! }))
       .sort((a, b) => b.count - a.count);
   }, [loaded.data, graph, version]);
@@ -172,22 +233,37 @@ export default function GraphScreen() {
   // Found as typed, like the search: a list of every entity would cost a render of thousands of options.
   const pathOptions = useMemo(() => {
     if (!graph) return [];
-    const options = findNodes(graph, pathQuery).filter((match) => match.id !== selected).map((match) => ({ value: match.id, label: match.label }));
-    if (pathTarget && graph.hasNode(pathTarget) && !options.some((option) => option.value === pathTarget)) options.unshift({ value: pathTarget, label: graph.getNodeAttribute(pathTarget, 'label') });
+    const options = findNodes(graph, pathQuery)
+      .filter((match) => match.id !== selected)
+      .map((match) => ({ value: match.id, label: match.label }));
+    if (pathTarget && graph.hasNode(pathTarget) && !options.some((option) => option.value === pathTarget))
+      options.unshift({ value: pathTarget, label: graph.getNodeAttribute(pathTarget, 'label') });
     return options;
   }, [graph, pathQuery, pathTarget, selected, version]);
   const selectedPresent = selected !== null && graph?.hasNode(selected) === true;
 
-  if (loaded.error) return <ErrorNotice title="Could not load the graph" message={loaded.error} onRetry={() => void loaded.reload()} />;
+  if (loaded.error)
+    return <ErrorNotice title="Could not load the graph" message={loaded.error} onRetry={() => void loaded.reload()} />;
   const data = loaded.data?.data;
 
   return (
     <Stack gap="sm">
-      <PageHeader title="Graph" description="Entities and their relationships. Click or search an entity to walk from it; drag to move it.">
+      <PageHeader
+        title="Graph"
+        description="Entities and their relationships. Click or search an entity to walk from it; drag to move it."
+      >
         {layout ? (
-          <Group gap="xs"><Loader size="xs" aria-hidden /><Text fz="sm">Arranging…</Text><Button size="xs" variant="default" onClick={() => layout.stop()}>Stop</Button></Group>
+          <Group gap="xs">
+            <Loader size="xs" aria-hidden />
+            <Text fz="sm">Arranging…</Text>
+            <Button size="xs" variant="default" onClick={() => layout.stop()}>
+              Stop
+            </Button>
+          </Group>
         ) : (
-          <Button size="xs" variant="default" disabled={!graph?.order} onClick={() => graph && arrange(graph)}>Arrange again</Button>
+          <Button size="xs" variant="default" disabled={!graph?.order} onClick={() => graph && arrange(graph)}>
+            Arrange again
+          </Button>
         )}
       </PageHeader>
       <Group gap="xs" align="flex-end" wrap="wrap">
@@ -219,7 +295,10 @@ export default function GraphScreen() {
           placeholder={sourceIds.length ? '' : 'All sources'}
           searchable
           clearable
-          data={(sources.data?.data ?? []).map((source) => ({ value: source.id, label: source.title ?? source.filename ?? source.id }))}
+          data={(sources.data?.data ?? []).map((source) => ({
+            value: source.id,
+            label: source.title ?? source.filename ?? source.id,
+          }))}
           value={sourceIds}
           onChange={(ids) => {
             setPath(null);
@@ -231,40 +310,124 @@ export default function GraphScreen() {
           aria-label="Highlight the entities of a source"
           placeholder="Highlight a source…"
           clearable
-          data={(sources.data?.data ?? []).map((source) => ({ value: source.id, label: source.title ?? source.filename ?? source.id }))}
+          data={(sources.data?.data ?? []).map((source) => ({
+            value: source.id,
+            label: source.title ?? source.filename ?? source.id,
+          }))}
           onChange={(id) => void highlightSource(id)}
         />
         <Group gap={4} ml="auto">
-          <Tooltip label="Zoom in"><ActionIcon variant="default" size="lg" aria-label="Zoom in" onClick={() => canvas.current?.zoom(1)}><IconZoomIn size={18} /></ActionIcon></Tooltip>
-          <Tooltip label="Zoom out"><ActionIcon variant="default" size="lg" aria-label="Zoom out" onClick={() => canvas.current?.zoom(-1)}><IconZoomOut size={18} /></ActionIcon></Tooltip>
-          <Tooltip label="Show everything"><ActionIcon variant="default" size="lg" aria-label="Show everything" onClick={() => canvas.current?.fit()}><IconFocusCentered size={18} /></ActionIcon></Tooltip>
+          <Tooltip label="Zoom in">
+            <ActionIcon variant="default" size="lg" aria-label="Zoom in" onClick={() => canvas.current?.zoom(1)}>
+              <IconZoomIn size={18} />
+            </ActionIcon>
+          </Tooltip>
+          <Tooltip label="Zoom out">
+            <ActionIcon variant="default" size="lg" aria-label="Zoom out" onClick={() => canvas.current?.zoom(-1)}>
+              <IconZoomOut size={18} />
+            </ActionIcon>
+          </Tooltip>
+          <Tooltip label="Show everything">
+            <ActionIcon variant="default" size="lg" aria-label="Show everything" onClick={() => canvas.current?.fit()}>
+              <IconFocusCentered size={18} />
+            </ActionIcon>
+          </Tooltip>
         </Group>
       </Group>
       {data?.truncated && (
         <Alert color="blue" variant="light" p="xs">
-          Showing the {data.nodes.length.toLocaleString()} best-connected of {data.total_nodes.toLocaleString()} entities ({data.edges.length.toLocaleString()} of {data.total_edges.toLocaleString()} relationships). Expand an entity or pick sources to see the rest.
+          Showing the {data.nodes.length.toLocaleString()} best-connected of {data.total_nodes.toLocaleString()}{' '}
+          entities ({data.edges.length.toLocaleString()} of {data.total_edges.toLocaleString()} relationships). Expand
+          an entity or pick sources to see the rest.
         </Alert>
       )}
       {highlight.size > 0 && (
         <Group gap="xs">
-          <Badge variant="light" tt="none">{highlight.size} highlighted entit{highlight.size === 1 ? 'y' : 'ies'}</Badge>
-          <Anchor component="button" type="button" fz="sm" onClick={() => setParams((current) => { const next = new URLSearchParams(current); next.delete('highlight'); return next; })}>Clear the highlight</Anchor>
+          <Badge variant="light" tt="none">
+            {highlight.size} highlighted entit{highlight.size === 1 ? 'y' : 'ies'}
+          </Badge>
+          <Anchor
+            component="button"
+            type="button"
+            fz="sm"
+            onClick={() =>
+              setParams((current) => {
+                const next = new URLSearchParams(current);
+                next.delete('highlight');
+                return next;
+              })
+            }
+          >
+            Clear the highlight
+          </Anchor>
         </Group>
       )}
-      <Text id="graph-canvas-help" className="visually-hidden">Arrow keys pan, plus and minus zoom. The list beside the canvas shows the selected entity and its neighbours.</Text>
+      <Text id="graph-canvas-help" className="visually-hidden">
+        Arrow keys pan, plus and minus zoom. The list beside the canvas shows the selected entity and its neighbours.
+      </Text>
       <Group align="stretch" gap="sm" wrap="wrap">
-        <Paper withBorder radius="md" pos="relative" flex="1 1 480px" h={{ base: 420, sm: 'calc(100vh - 260px)' }} mih={360} style={{ overflow: 'hidden' }}>
-          <GraphCanvas ref={canvas} graph={graph ?? null} view={view} label={graph ? `Graph of ${graph.order} entities and ${graph.size} relationships` : 'Graph, loading'} onSelect={(id) => select(id, false)} onMoved={moved} onFirstFrame={firstFrame} />
-          {!graph && <Center pos="absolute" inset={0}><Loader aria-label="Loading the graph" /></Center>}
+        <Paper
+          withBorder
+          radius="md"
+          pos="relative"
+          flex="1 1 480px"
+          h={{ base: 420, sm: 'calc(100vh - 260px)' }}
+          mih={360}
+          style={{ overflow: 'hidden' }}
+        >
+          <GraphCanvas
+            ref={canvas}
+            graph={graph ?? null}
+            view={view}
+            label={graph ? `Graph of ${graph.order} entities and ${graph.size} relationships` : 'Graph, loading'}
+            onSelect={(id) => select(id, false)}
+            onMoved={moved}
+            onFirstFrame={firstFrame}
+          />
+          {!graph && (
+            <Center pos="absolute" inset={0}>
+              <Loader aria-label="Loading the graph" />
+            </Center>
+          )}
           {graph && graph.order === 0 && (
-            <Center pos="absolute" inset={0} p="md" bg="var(--mantine-color-body)"><Stack align="center" gap="xs"><Text fw={600}>No entities yet</Text><Text c="dimmed" fz="sm" ta="center">Add sources and confirm their extraction: the entities found appear here.</Text><Button component={Link} to="/sources" size="xs">Go to sources</Button></Stack></Center>
+            <Center pos="absolute" inset={0} p="md" bg="var(--mantine-color-body)">
+              <Stack align="center" gap="xs">
+                <Text fw={600}>No entities yet</Text>
+                <Text c="dimmed" fz="sm" ta="center">
+                  Add sources and confirm their extraction: the entities found appear here.
+                </Text>
+                <Button component={Link} to="/sources" size="xs">
+                  Go to sources
+                </Button>
+              </Stack>
+            </Center>
           )}
         </Paper>
-        <Paper withBorder radius="md" p="sm" w={{ base: '100%', sm: 300 }} style={{ overflow: 'auto' }} mah={{ sm: 'calc(100vh - 260px)' }} component="aside" aria-label="Selected entity and legend">
+        <Paper
+          withBorder
+          radius="md"
+          p="sm"
+          w={{ base: '100%', sm: 300 }}
+          style={{ overflow: 'auto' }}
+          mah={{ sm: 'calc(100vh - 260px)' }}
+          component="aside"
+          aria-label="Selected entity and legend"
+        >
           <Stack gap="md">
             {graph && selectedPresent ? (
               <>
-                <Neighbourhood graph={graph} selected={selected!} typeName={typeName} onSelect={(id) => { setPath(null); select(id); }} onOpen={openNode} onExpand={(id) => void expand(id)} expanding={expanding} />
+                <Neighbourhood
+                  graph={graph}
+                  selected={selected!}
+                  typeName={typeName}
+                  onSelect={(id) => {
+                    setPath(null);
+                    select(id);
+                  }}
+                  onOpen={openNode}
+                  onExpand={(id) => void expand(id)}
+                  expanding={expanding}
+                />
                 <Stack gap={6}>
                   <Select
                     aria-label="Path to"
@@ -281,18 +444,29 @@ export default function GraphScreen() {
                     onChange={findPath}
                     data-testid="path-target"
                   />
-                  {path && path.nodes.length === 0 && <Text fz="sm" c="dimmed">No path between them in the loaded graph.</Text>}
+                  {path && path.nodes.length === 0 && (
+                    <Text fz="sm" c="dimmed">
+                      No path between them in the loaded graph.
+                    </Text>
+                  )}
                   {path && path.nodes.length > 0 && (
                     <Text fz="sm" data-testid="path">
                       {path.nodes.map((id, index) => (
-                        <span key={id}>{index > 0 && ' → '}<Anchor component="button" type="button" fz="sm" onClick={() => select(id)}>{graph.getNodeAttribute(id, 'label')}</Anchor></span>
+                        <span key={id}>
+                          {index > 0 && ' → '}
+                          <Anchor component="button" type="button" fz="sm" onClick={() => select(id)}>
+                            {graph.getNodeAttribute(id, 'label')}
+                          </Anchor>
+                        </span>
                       ))}
                     </Text>
                   )}
                 </Stack>
               </>
             ) : (
-              <Text fz="sm" c="dimmed">Select an entity on the canvas or find one by name to see its neighbours here.</Text>
+              <Text fz="sm" c="dimmed">
+                Select an entity on the canvas or find one by name to see its neighbours here.
+              </Text>
             )}
             {legend.length > 0 && <GraphLegend entries={legend} hidden={hidden} onChange={setHidden} />}
           </Stack>

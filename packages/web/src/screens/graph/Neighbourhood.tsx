@@ -15,40 +15,83 @@ export function neighboursOf(graph: KnowledgeGraph, id: string): NeighbourItem[]
   graph.forEachEdge(id, (_, attributes, source, target) => {
     const outgoing = source === id;
     const other = outgoing ? target : source;
-    items.push({ id: other, label: graph.getNodeAttribute(other, 'label'), relationship: attributes.label, direction: outgoing ? 'outgoing' : 'incoming' });
+    items.push({
+      id: other,
+      label: graph.getNodeAttribute(other, 'label'),
+      relationship: attributes.label,
+      direction: outgoing ? 'outgoing' : 'incoming',
+    });
   });
-  return items.sort((a, b) => a.direction.localeCompare(b.direction) * -1 || a.relationship.localeCompare(b.relationship) || a.label.localeCompare(b.label));
+  return items.sort(
+    (a, b) =>
+      a.direction.localeCompare(b.direction) * -1 ||
+      a.relationship.localeCompare(b.relationship) ||
+      a.label.localeCompare(b.label),
+  );
 }
 
 /**
  * The text alternative of the canvas: the selected node and its neighbours as a list of buttons (Tab and
  * Enter walk the graph the way clicks on the canvas do).
  */
-export function Neighbourhood({ graph, selected, typeName, onSelect, onOpen, onExpand, expanding }: {
-  graph: KnowledgeGraph; selected: string; typeName: (templateId: string) => string;
-  onSelect: (id: string) => void; onOpen: (id: string) => void; onExpand: (id: string) => void; expanding: boolean;
+export function Neighbourhood({
+  graph,
+  selected,
+  typeName,
+  onSelect,
+  onOpen,
+  onExpand,
+  expanding,
+}: {
+  graph: KnowledgeGraph;
+  selected: string;
+  typeName: (templateId: string) => string;
+  onSelect: (id: string) => void;
+  onOpen: (id: string) => void;
+  onExpand: (id: string) => void;
+  expanding: boolean;
 }) {
   const attributes = graph.getNodeAttributes(selected);
   const items = neighboursOf(graph, selected);
   return (
     <Stack gap="xs" data-testid="neighbourhood">
       <div>
-        <Title order={2} fz="md">{attributes.label}</Title>
-        <Badge variant="light" tt="none" mt={4}>{typeName(attributes.templateId)}</Badge>
+        <Title order={2} fz="md">
+          {attributes.label}
+        </Title>
+        <Badge variant="light" tt="none" mt={4}>
+          {typeName(attributes.templateId)}
+        </Badge>
       </div>
       <Group gap="xs">
-        <Button size="xs" onClick={() => onOpen(selected)}>Open details</Button>
-        <Button size="xs" variant="default" loading={expanding} onClick={() => onExpand(selected)}>Expand neighbours</Button>
+        <Button size="xs" onClick={() => onOpen(selected)}>
+          Open details
+        </Button>
+        <Button size="xs" variant="default" loading={expanding} onClick={() => onExpand(selected)}>
+          Expand neighbours
+        </Button>
       </Group>
-      <Text fz="sm" c="dimmed" id="neighbourhood-caption">{items.length === 0 ? 'No connections in the loaded graph.' : `${items.length} connection${items.length === 1 ? '' : 's'} in the loaded graph`}</Text>
+      <Text fz="sm" c="dimmed" id="neighbourhood-caption">
+        {items.length === 0
+          ? 'No connections in the loaded graph.'
+          : `${items.length} connection${items.length === 1 ? '' : 's'} in the loaded graph`}
+      </Text>
       {items.length > 0 && (
         <List listStyleType="none" spacing={2} aria-labelledby="neighbourhood-caption" size="sm">
           {items.map((item, index) => (
             <List.Item key={`${item.id}-${item.relationship}-${item.direction}-${index}`}>
               <Group gap={4} wrap="nowrap" align="baseline">
-                {item.direction === 'outgoing' ? <IconArrowRight size={12} aria-label="outgoing" /> : <IconArrowLeft size={12} aria-label="incoming" />}
-                <Text span fz="xs" c="dimmed">{item.relationship}</Text>
-                <Anchor component="button" type="button" fz="sm" ta="left" onClick={() => onSelect(item.id)}>{item.label}</Anchor>
+                {item.direction === 'outgoing' ? (
+                  <IconArrowRight size={12} aria-label="outgoing" />
+                ) : (
+                  <IconArrowLeft size={12} aria-label="incoming" />
+                )}
+                <Text span fz="xs" c="dimmed">
+                  {item.relationship}
+                </Text>
+                <Anchor component="button" type="button" fz="sm" ta="left" onClick={() => onSelect(item.id)}>
+                  {item.label}
+                </Anchor>
               </Group>
             </List.Item>
           ))}

@@ -17,8 +17,22 @@ export const edgeViewDefaults: EdgeViewState = { isFaded: false, isOnPath: false
 
 export type CanvasStyles = StylesDeclaration<NodeAttributes, EdgeAttributes, NodeViewState, EdgeViewState>;
 
-const light = { ink: '#212529', paper: '#ffffff', fadedNode: '#dee2e6', line: '#ced4da', fadedLine: '#f1f3f5', path: '#e8590c' };
-const dark = { ink: '#e9ecef', paper: '#25262b', fadedNode: '#3b3d45', line: '#5c5f66', fadedLine: '#2c2e33', path: '#ffd43b' };
+const light = {
+  ink: '#212529',
+  paper: '#ffffff',
+  fadedNode: '#dee2e6',
+  line: '#ced4da',
+  fadedLine: '#f1f3f5',
+  path: '#e8590c',
+};
+const dark = {
+  ink: '#e9ecef',
+  paper: '#25262b',
+  fadedNode: '#3b3d45',
+  line: '#5c5f66',
+  fadedLine: '#2c2e33',
+  path: '#ffd43b',
+};
 
 /**
  * The canvas look as declarative rules on attributes and item states only: no function values, so sigma
@@ -30,14 +44,31 @@ export function canvasStyles(scheme: 'light' | 'dark'): CanvasStyles {
   return {
     nodes: [
       {
-        x: { attribute: 'x' }, y: { attribute: 'y' }, size: { attribute: 'size', defaultValue: 4 }, color: { attribute: 'color', defaultValue: '#868e96' },
-        label: { attribute: 'label' }, labelColor: colors.ink, backdropColor: colors.paper, backdropShadowColor: 'rgba(0, 0, 0, 0.35)', backdropShadowBlur: 8, backdropPadding: 4,
-        visibility: 'visible', labelVisibility: 'auto', backdropVisibility: 'hidden', depth: 'nodes',
+        x: { attribute: 'x' },
+        y: { attribute: 'y' },
+        size: { attribute: 'size', defaultValue: 4 },
+        color: { attribute: 'color', defaultValue: '#868e96' },
+        label: { attribute: 'label' },
+        labelColor: colors.ink,
+        backdropColor: colors.paper,
+        backdropShadowColor: 'rgba(0, 0, 0, 0.35)',
+        backdropShadowBlur: 8,
+        backdropPadding: 4,
+        visibility: 'visible',
+        labelVisibility: 'auto',
+        backdropVisibility: 'hidden',
+        depth: 'nodes',
       },
       { whenState: 'isFaded', then: { color: colors.fadedNode, labelVisibility: 'hidden' } },
       { whenState: 'isHighlighted', then: { labelVisibility: 'visible', depth: 'topNodes' } },
-      { whenState: 'isSelected', then: { labelVisibility: 'visible', backdropVisibility: 'visible', depth: 'topNodes' } },
-      { whenState: 'isHovered', then: { labelVisibility: 'visible', backdropVisibility: 'visible', depth: 'topNodes' } },
+      {
+        whenState: 'isSelected',
+        then: { labelVisibility: 'visible', backdropVisibility: 'visible', depth: 'topNodes' },
+      },
+      {
+        whenState: 'isHovered',
+        then: { labelVisibility: 'visible', backdropVisibility: 'visible', depth: 'topNodes' },
+      },
       { whenState: 'isHidden', then: { visibility: 'hidden' } },
     ],
     edges: [

@@ -20,7 +20,9 @@ const settledRatio = 0.0015;
  */
 export function runLayout(graph: KnowledgeGraph, limitMs = 20_000): LayoutRun {
   const working = graph.copy();
-  const layout = new FA2Layout(working, { settings: { ...inferSettings(working), barnesHutOptimize: working.order > 500, adjustSizes: false } });
+  const layout = new FA2Layout(working, {
+    settings: { ...inferSettings(working), barnesHutOptimize: working.order > 500, adjustSizes: false },
+  });
   let finish: (ended: boolean) => void = () => undefined;
   const done = new Promise<boolean>((resolve) => {
     finish = resolve;
@@ -49,11 +51,14 @@ export function runLayout(graph: KnowledgeGraph, limitMs = 20_000): LayoutRun {
 
 /** Copies the working positions onto the shown graph (nodes added or removed meanwhile are left alone). */
 function show(graph: KnowledgeGraph, working: KnowledgeGraph): void {
-  graph.updateEachNodeAttributes((node, attributes) => {
-    if (!working.hasNode(node)) return attributes;
-    const { x, y } = working.getNodeAttributes(node);
-    return { ...attributes, x, y };
-  }, { attributes: ['x', 'y'] });
+  graph.updateEachNodeAttributes(
+    (node, attributes) => {
+      if (!working.hasNode(node)) return attributes;
+      const { x, y } = working.getNodeAttributes(node);
+      return { ...attributes, x, y };
+    },
+    { attributes: ['x', 'y'] },
+  );
 }
 
 function positions(graph: KnowledgeGraph): Float64Array {
@@ -69,12 +74,16 @@ function positions(graph: KnowledgeGraph): Float64Array {
 function averageMove(before: Float64Array, after: Float64Array): number {
   if (before.length !== after.length || after.length === 0) return Infinity;
   let total = 0;
-  for (let index = 0; index < after.length; index += 2) total += Math.hypot(after[index] - before[index], after[index + 1] - before[index + 1]);
+  for (let index = 0; index < after.length; index += 2)
+    total += Math.hypot(after[index] - before[index], after[index + 1] - before[index + 1]);
   return total / (after.length / 2);
 }
 
 function extent(values: Float64Array): number {
-  let minX = Infinity, maxX = -Infinity, minY = Infinity, maxY = -Infinity;
+  let minX = Infinity,
+    maxX = -Infinity,
+    minY = Infinity,
+    maxY = -Infinity;
   for (let index = 0; index < values.length; index += 2) {
     minX = Math.min(minX, values[index]);
     maxX = Math.max(maxX, values[index]);

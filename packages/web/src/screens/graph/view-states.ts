@@ -35,7 +35,11 @@ function nodeMask(graph: KnowledgeGraph, view: CanvasView, node: string): number
 
 function edgeMask(graph: KnowledgeGraph, view: CanvasView, edge: string, source: string, target: string): number {
   const hidden = view.hiddenTemplates;
-  if (hidden.has(graph.getNodeAttribute(source, 'templateId')) || hidden.has(graph.getNodeAttribute(target, 'templateId'))) return 1;
+  if (
+    hidden.has(graph.getNodeAttribute(source, 'templateId')) ||
+    hidden.has(graph.getNodeAttribute(target, 'templateId'))
+  )
+    return 1;
   if (view.pathEdges.has(edge)) return 4;
   return view.focus.size > 0 && !(view.focus.has(source) && view.focus.has(target)) ? 2 : 0;
 }

@@ -24,11 +24,23 @@ export default function OperationsScreen() {
   return (
     <Stack gap="md">
       <PageHeader title="Operations" description="Databases, backups, packages, the registry, logs and upgrades." />
-      <Tabs value={tab.value} onChange={(value) => setParams(value && value !== tabs[0].value ? { tab: value } : {})} keepMounted={false}>
+      <Tabs
+        value={tab.value}
+        onChange={(value) => setParams(value && value !== tabs[0].value ? { tab: value } : {})}
+        keepMounted={false}
+      >
         <Tabs.List mb="md">
-          {tabs.map(({ value, label }) => <Tabs.Tab key={value} value={value}>{label}</Tabs.Tab>)}
+          {tabs.map(({ value, label }) => (
+            <Tabs.Tab key={value} value={value}>
+              {label}
+            </Tabs.Tab>
+          ))}
         </Tabs.List>
-        {tabs.map(({ value, panel: Panel }) => <Tabs.Panel key={value} value={value}><Panel /></Tabs.Panel>)}
+        {tabs.map(({ value, panel: Panel }) => (
+          <Tabs.Panel key={value} value={value}>
+            <Panel />
+          </Tabs.Panel>
+        ))}
       </Tabs>
     </Stack>
   );

@@ -53,7 +53,9 @@ export function OpsBackups() {
     setRemoving(null);
     try {
       await api.call(backupEndpoints.remove, { params: { filename } });
-      backups.set((current) => current && { ...current, data: current.data.filter((backup) => backup.filename !== filename) });
+      backups.set(
+        (current) => current && { ...current, data: current.data.filter((backup) => backup.filename !== filename) },
+      );
     } catch (error) {
       notifications.show({ color: 'red', title: 'Could not delete the backup', message: messageOf(error) });
     }
@@ -64,40 +66,99 @@ export function OpsBackups() {
     <Card withBorder radius="md">
       <Group justify="space-between" align="flex-start" mb="sm">
         <div>
-          <Title order={2} fz="md">Backups</Title>
-          <Text fz="sm" c="dimmed">Copies of the active database. The schedule is under Settings → All settings → Scheduled backups.</Text>
+          <Title order={2} fz="md">
+            Backups
+          </Title>
+          <Text fz="sm" c="dimmed">
+            Copies of the active database. The schedule is under Settings → All settings → Scheduled backups.
+          </Text>
         </div>
-        <Button leftSection={<IconDatabaseExport size={16} />} loading={creating} onClick={() => void create()}>Back up now</Button>
+        <Button leftSection={<IconDatabaseExport size={16} />} loading={creating} onClick={() => void create()}>
+          Back up now
+        </Button>
       </Group>
       {restored && (
-        <Alert color="teal" title={`Restored from ${restored.restored_from}`} role="status" withCloseButton onClose={() => setRestored(null)} mb="sm">
+        <Alert
+          color="teal"
+          title={`Restored from ${restored.restored_from}`}
+          role="status"
+          withCloseButton
+          onClose={() => setRestored(null)}
+          mb="sm"
+        >
           <Text fz="sm">{restored.message}</Text>
           <Text fz="sm" mt={4}>
-            The database as it was just before is kept as the safety copy <strong>{restored.safety_backup.filename}</strong>: restore it to undo.
-            Search indexes are being rebuilt in the background.
+            The database as it was just before is kept as the safety copy{' '}
+            <strong>{restored.safety_backup.filename}</strong>: restore it to undo. Search indexes are being rebuilt in
+            the background.
           </Text>
         </Alert>
       )}
       {backups.error && <ErrorNotice message={backups.error} onRetry={() => void backups.reload()} />}
-      {backups.data && list.length === 0 && <Text fz="sm" c="dimmed">No backups of this database yet.</Text>}
+      {backups.data && list.length === 0 && (
+        <Text fz="sm" c="dimmed">
+          No backups of this database yet.
+        </Text>
+      )}
       {list.length > 0 && (
         <Table.ScrollContainer minWidth={560}>
           <Table verticalSpacing={6} fz="sm">
-            <Table.Thead><Table.Tr><Table.Th>File</Table.Th><Table.Th>Kind</Table.Th><Table.Th>Size</Table.Th><Table.Th>Taken</Table.Th><Table.Th><span className="visually-hidden">Actions</span></Table.Th></Table.Tr></Table.Thead>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>File</Table.Th>
+                <Table.Th>Kind</Table.Th>
+                <Table.Th>Size</Table.Th>
+                <Table.Th>Taken</Table.Th>
+                <Table.Th>
+                  <span className="visually-hidden">Actions</span>
+                </Table.Th>
+              </Table.Tr>
+            </Table.Thead>
             <Table.Tbody>
               {list.map((backup) => (
                 <Table.Tr key={backup.filename}>
-                  <Table.Td><Text fz="sm" ff="monospace">{backup.filename}</Text></Table.Td>
-                  <Table.Td><Badge variant="light" color={backup.kind === 'safety' ? 'yellow' : 'gray'} size="sm">{backup.kind === 'safety' ? 'Safety copy' : 'Backup'}</Badge></Table.Td>
+                  <Table.Td>
+                    <Text fz="sm" ff="monospace">
+                      {backup.filename}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>
+                    <Badge variant="light" color={backup.kind === 'safety' ? 'yellow' : 'gray'} size="sm">
+                      {backup.kind === 'safety' ? 'Safety copy' : 'Backup'}
+                    </Badge>
+                  </Table.Td>
                   <Table.Td>{formatBytes(backup.size)}</Table.Td>
                   <Table.Td>{formatDate(backup.created_at)}</Table.Td>
                   <Table.Td>
                     <Group gap={4} justify="flex-end" wrap="nowrap">
                       <Tooltip label="Download">
-                        <ActionIcon component="a" variant="subtle" href={api.url(backupEndpoints.download, { params: { filename: backup.filename } })} download={backup.filename} aria-label={`Download ${backup.filename}`}><IconDownload size={16} /></ActionIcon>
+                        <ActionIcon
+                          component="a"
+                          variant="subtle"
+                          href={api.url(backupEndpoints.download, { params: { filename: backup.filename } })}
+                          download={backup.filename}
+                          aria-label={`Download ${backup.filename}`}
+                        >
+                          <IconDownload size={16} />
+                        </ActionIcon>
                       </Tooltip>
-                      <Button size="compact-sm" variant="light" leftSection={<IconRestore size={14} />} onClick={() => setRestoring(backup.filename)} aria-label={`Restore ${backup.filename}`}>Restore</Button>
-                      <ActionIcon variant="subtle" color="red" onClick={() => setRemoving(backup.filename)} aria-label={`Delete ${backup.filename}`}><IconTrash size={16} /></ActionIcon>
+                      <Button
+                        size="compact-sm"
+                        variant="light"
+                        leftSection={<IconRestore size={14} />}
+                        onClick={() => setRestoring(backup.filename)}
+                        aria-label={`Restore ${backup.filename}`}
+                      >
+                        Restore
+                      </Button>
+                      <ActionIcon
+                        variant="subtle"
+                        color="red"
+                        onClick={() => setRemoving(backup.filename)}
+                        aria-label={`Delete ${backup.filename}`}
+                      >
+                        <IconTrash size={16} />
+                      </ActionIcon>
                     </Group>
                   </Table.Td>
                 </Table.Tr>
@@ -106,18 +167,43 @@ export function OpsBackups() {
           </Table>
         </Table.ScrollContainer>
       )}
-      {(backups.data?.pagination.total ?? 0) > list.length && <Text fz="xs" c="dimmed" mt="xs">Showing the newest {list.length} of {backups.data?.pagination.total}.</Text>}
+      {(backups.data?.pagination.total ?? 0) > list.length && (
+        <Text fz="xs" c="dimmed" mt="xs">
+          Showing the newest {list.length} of {backups.data?.pagination.total}.
+        </Text>
+      )}
       <Modal opened={restoring !== null} onClose={() => setRestoring(null)} title="Restore this backup?">
-        <Text fz="sm">The active database is replaced by <Text span ff="monospace" fz="sm">{restoring}</Text>. Everything changed since then is undone.</Text>
-        <Text fz="sm" mt="xs">A safety copy of the database as it is now is taken first, so you can go back.</Text>
+        <Text fz="sm">
+          The active database is replaced by{' '}
+          <Text span ff="monospace" fz="sm">
+            {restoring}
+          </Text>
+          . Everything changed since then is undone.
+        </Text>
+        <Text fz="sm" mt="xs">
+          A safety copy of the database as it is now is taken first, so you can go back.
+        </Text>
         <Group justify="flex-end" mt="md">
-          <Button variant="default" onClick={() => setRestoring(null)}>Cancel</Button>
-          <Button color="orange" loading={restoreBusy} onClick={() => void restore()}>Restore</Button>
+          <Button variant="default" onClick={() => setRestoring(null)}>
+            Cancel
+          </Button>
+          <Button color="orange" loading={restoreBusy} onClick={() => void restore()}>
+            Restore
+          </Button>
         </Group>
       </Modal>
       <Modal opened={removing !== null} onClose={() => setRemoving(null)} title="Delete this backup?">
-        <Text fz="sm" ff="monospace">{removing}</Text>
-        <Group justify="flex-end" mt="md"><Button variant="default" onClick={() => setRemoving(null)}>Keep</Button><Button color="red" onClick={() => void remove()}>Delete</Button></Group>
+        <Text fz="sm" ff="monospace">
+          {removing}
+        </Text>
+        <Group justify="flex-end" mt="md">
+          <Button variant="default" onClick={() => setRemoving(null)}>
+            Keep
+          </Button>
+          <Button color="red" onClick={() => void remove()}>
+            Delete
+          </Button>
+        </Group>
       </Modal>
     </Card>
   );

@@ -68,7 +68,9 @@ export function OpsDatabases() {
     setDeleteError(null);
     try {
       await api.call(databaseEndpoints.remove, { params: { name: deleting } });
-      databases.set((current) => current && { ...current, list: current.list.filter((database) => database.name !== deleting) });
+      databases.set(
+        (current) => current && { ...current, list: current.list.filter((database) => database.name !== deleting) },
+      );
       notifications.show({ color: 'teal', message: `The database “${deleting}” was deleted.` });
       setDeleting(null);
     } catch (error) {
@@ -80,22 +82,31 @@ export function OpsDatabases() {
 
   return (
     <Card withBorder radius="md">
-      <Title order={2} fz="md">Databases</Title>
-      <Text fz="sm" c="dimmed" mb="sm">Each database is a separate graph with its own sources, templates and workflows.</Text>
+      <Title order={2} fz="md">
+        Databases
+      </Title>
+      <Text fz="sm" c="dimmed" mb="sm">
+        Each database is a separate graph with its own sources, templates and workflows.
+      </Text>
       <form onSubmit={create}>
         <TextInput
           label="New database"
           description="Letters, digits, underscores and hyphens"
           placeholder="e.g. research"
           value={name}
-          onChange={(event) => { setName(event.currentTarget.value); setCreateError(null); }}
+          onChange={(event) => {
+            setName(event.currentTarget.value);
+            setCreateError(null);
+          }}
           error={createError}
           maxLength={64}
           // The button sits beside the box itself, whatever the label, description or error take.
           inputContainer={(input) => (
             <Group gap="xs" wrap="nowrap" align="flex-start">
               <div style={{ flex: 1 }}>{input}</div>
-              <Button type="submit" loading={creating} disabled={!name.trim()}>Create</Button>
+              <Button type="submit" loading={creating} disabled={!name.trim()}>
+                Create
+              </Button>
             </Group>
           )}
         />
@@ -104,7 +115,16 @@ export function OpsDatabases() {
       {databases.data && (
         <Table.ScrollContainer minWidth={520} mt="md">
           <Table verticalSpacing={6} fz="sm">
-            <Table.Thead><Table.Tr><Table.Th>Name</Table.Th><Table.Th>Size</Table.Th><Table.Th>Last changed</Table.Th><Table.Th><span className="visually-hidden">Actions</span></Table.Th></Table.Tr></Table.Thead>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Name</Table.Th>
+                <Table.Th>Size</Table.Th>
+                <Table.Th>Last changed</Table.Th>
+                <Table.Th>
+                  <span className="visually-hidden">Actions</span>
+                </Table.Th>
+              </Table.Tr>
+            </Table.Thead>
             <Table.Tbody>
               {databases.data.list.map((database) => {
                 const active = database.name === databases.data?.current;
@@ -112,17 +132,44 @@ export function OpsDatabases() {
                   <Table.Tr key={database.name}>
                     <Table.Td>
                       <Group gap={6}>
-                        <Text fz="sm" fw={500}>{database.name}</Text>
-                        {active && <Badge variant="light" size="sm">Active</Badge>}
-                        {database.name === 'default' && <Badge variant="light" color="gray" size="sm">Default</Badge>}
+                        <Text fz="sm" fw={500}>
+                          {database.name}
+                        </Text>
+                        {active && (
+                          <Badge variant="light" size="sm">
+                            Active
+                          </Badge>
+                        )}
+                        {database.name === 'default' && (
+                          <Badge variant="light" color="gray" size="sm">
+                            Default
+                          </Badge>
+                        )}
                       </Group>
                     </Table.Td>
                     <Table.Td>{formatBytes(database.size)}</Table.Td>
                     <Table.Td>{formatDate(database.last_modified)}</Table.Td>
                     <Table.Td>
                       <Group gap={4} justify="flex-end" wrap="nowrap">
-                        {!active && <Button size="compact-sm" variant="light" loading={switching === database.name} onClick={() => void switchTo(database.name)} aria-label={`Switch to ${database.name}`}>Switch</Button>}
-                        <ActionIcon variant="subtle" color="red" onClick={() => askDelete(database.name)} aria-label={`Delete ${database.name}`}><IconTrash size={16} /></ActionIcon>
+                        {!active && (
+                          <Button
+                            size="compact-sm"
+                            variant="light"
+                            loading={switching === database.name}
+                            onClick={() => void switchTo(database.name)}
+                            aria-label={`Switch to ${database.name}`}
+                          >
+                            Switch
+                          </Button>
+                        )}
+                        <ActionIcon
+                          variant="subtle"
+                          color="red"
+                          onClick={() => askDelete(database.name)}
+                          aria-label={`Delete ${database.name}`}
+                        >
+                          <IconTrash size={16} />
+                        </ActionIcon>
                       </Group>
                     </Table.Td>
                   </Table.Tr>
@@ -132,13 +179,33 @@ export function OpsDatabases() {
           </Table>
         </Table.ScrollContainer>
       )}
-      <Modal opened={deleting !== null} onClose={() => setDeleting(null)} title={`Delete the database “${deleting ?? ''}”?`}>
-        <Text fz="sm" mb="sm">Its graph, sources, templates and workflows are removed for good. Type its name to confirm.</Text>
-        <TextInput label="Database name" value={typed} onChange={(event) => setTyped(event.currentTarget.value)} autoComplete="off" data-autofocus />
-        {deleteError && <Alert color="red" mt="sm" role="alert" title="The database was not deleted">{deleteError}</Alert>}
+      <Modal
+        opened={deleting !== null}
+        onClose={() => setDeleting(null)}
+        title={`Delete the database “${deleting ?? ''}”?`}
+      >
+        <Text fz="sm" mb="sm">
+          Its graph, sources, templates and workflows are removed for good. Type its name to confirm.
+        </Text>
+        <TextInput
+          label="Database name"
+          value={typed}
+          onChange={(event) => setTyped(event.currentTarget.value)}
+          autoComplete="off"
+          data-autofocus
+        />
+        {deleteError && (
+          <Alert color="red" mt="sm" role="alert" title="The database was not deleted">
+            {deleteError}
+          </Alert>
+        )}
         <Group justify="flex-end" mt="md">
-          <Button variant="default" onClick={() => setDeleting(null)}>Keep it</Button>
-          <Button color="red" loading={deleteBusy} disabled={typed !== deleting} onClick={() => void remove()}>Delete the database</Button>
+          <Button variant="default" onClick={() => setDeleting(null)}>
+            Keep it
+          </Button>
+          <Button color="red" loading={deleteBusy} disabled={typed !== deleting} onClick={() => void remove()}>
+            Delete the database
+          </Button>
         </Group>
       </Modal>
     </Card>

@@ -13,28 +13,56 @@ export interface ImportReport {
 }
 
 const kinds: [string, string][] = [
-  ['templates', 'Templates'], ['nodes', 'Nodes'], ['edges', 'Edges'], ['sources', 'Sources'], ['chunks', 'Passages'], ['citations', 'Citations'],
-  ['tags', 'Tags'], ['workflows', 'Workflows'], ['triggers', 'Triggers'],
+  ['templates', 'Templates'],
+  ['nodes', 'Nodes'],
+  ['edges', 'Edges'],
+  ['sources', 'Sources'],
+  ['chunks', 'Passages'],
+  ['citations', 'Citations'],
+  ['tags', 'Tags'],
+  ['workflows', 'Workflows'],
+  ['triggers', 'Triggers'],
 ];
 
 const count = (report: ImportReport, key: string) => (typeof report[key] === 'number' ? (report[key] as number) : null);
 
 /** The import report: imported, updated and skipped per kind, with the errors and warnings. */
 export function OpsImportReport({ report }: { report: ImportReport }) {
-  const rows = kinds.filter(([key]) => [`${key}_imported`, `${key}_updated`, `${key}_skipped`].some((name) => count(report, name) !== null));
+  const rows = kinds.filter(([key]) =>
+    [`${key}_imported`, `${key}_updated`, `${key}_skipped`].some((name) => count(report, name) !== null),
+  );
   const errors = report.errors ?? [];
   const warnings = report.warnings ?? [];
   return (
     <div aria-label="Import report" role="region">
       <Group gap="xs" mb="xs">
-        <Text fw={600} fz="sm">{report.package_name ?? 'Package'} {report.package_version ? `v${report.package_version}` : ''}</Text>
-        <Badge variant="light" color={errors.length ? 'red' : 'teal'}>{errors.length ? 'Imported with errors' : 'Imported'}</Badge>
-        {report.merge !== undefined && <Badge variant="light" color="gray">{report.merge ? 'Merged' : 'Replaced'}</Badge>}
-        {report.checksum_verified && <Badge variant="light" color="gray">Checksum verified</Badge>}
+        <Text fw={600} fz="sm">
+          {report.package_name ?? 'Package'} {report.package_version ? `v${report.package_version}` : ''}
+        </Text>
+        <Badge variant="light" color={errors.length ? 'red' : 'teal'}>
+          {errors.length ? 'Imported with errors' : 'Imported'}
+        </Badge>
+        {report.merge !== undefined && (
+          <Badge variant="light" color="gray">
+            {report.merge ? 'Merged' : 'Replaced'}
+          </Badge>
+        )}
+        {report.checksum_verified && (
+          <Badge variant="light" color="gray">
+            Checksum verified
+          </Badge>
+        )}
       </Group>
       <Table.ScrollContainer minWidth={360}>
         <Table fz="sm" verticalSpacing={4} withTableBorder>
-          <Table.Thead><Table.Tr><Table.Th>Kind</Table.Th><Table.Th ta="right">Imported</Table.Th><Table.Th ta="right">Updated</Table.Th><Table.Th ta="right">Skipped</Table.Th></Table.Tr></Table.Thead>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Kind</Table.Th>
+              <Table.Th ta="right">Imported</Table.Th>
+              <Table.Th ta="right">Updated</Table.Th>
+              <Table.Th ta="right">Skipped</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
           <Table.Tbody>
             {rows.map(([key, label]) => (
               <Table.Tr key={key}>
@@ -48,10 +76,29 @@ export function OpsImportReport({ report }: { report: ImportReport }) {
         </Table>
       </Table.ScrollContainer>
       {(count(report, 'embeddings_restored') ?? 0) + (count(report, 'embeddings_pending') ?? 0) > 0 && (
-        <Text fz="xs" c="dimmed" mt={4}>{count(report, 'embeddings_restored') ?? 0} vectors restored, {count(report, 'embeddings_pending') ?? 0} being computed in the background.</Text>
+        <Text fz="xs" c="dimmed" mt={4}>
+          {count(report, 'embeddings_restored') ?? 0} vectors restored, {count(report, 'embeddings_pending') ?? 0} being
+          computed in the background.
+        </Text>
       )}
-      {errors.length > 0 && <Alert color="red" mt="sm" title="Errors"><List size="sm">{errors.map((error) => <List.Item key={error}>{error}</List.Item>)}</List></Alert>}
-      {warnings.length > 0 && <Alert color="yellow" mt="sm" title="Warnings"><List size="sm">{warnings.map((warning) => <List.Item key={warning}>{warning}</List.Item>)}</List></Alert>}
+      {errors.length > 0 && (
+        <Alert color="red" mt="sm" title="Errors">
+          <List size="sm">
+            {errors.map((error) => (
+              <List.Item key={error}>{error}</List.Item>
+            ))}
+          </List>
+        </Alert>
+      )}
+      {warnings.length > 0 && (
+        <Alert color="yellow" mt="sm" title="Warnings">
+          <List size="sm">
+            {warnings.map((warning) => (
+              <List.Item key={warning}>{warning}</List.Item>
+            ))}
+          </List>
+        </Alert>
+      )}
     </div>
   );
 }

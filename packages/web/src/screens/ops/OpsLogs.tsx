@@ -22,7 +22,10 @@ export function OpsLogs() {
   const [follow, setFollow] = useState(false);
   const viewport = useRef<HTMLDivElement>(null);
   const logs = useLoad(
-    () => (service === 'all' ? api.call(opsEndpoints.logs, { query: { lines } }) : api.call(opsEndpoints.serviceLogs, { params: { service_name: service }, query: { lines } })),
+    () =>
+      service === 'all'
+        ? api.call(opsEndpoints.logs, { query: { lines } })
+        : api.call(opsEndpoints.serviceLogs, { params: { service_name: service }, query: { lines } }),
     [service, lines],
   );
   const status = useLoad(() => api.call(opsEndpoints.logsStatus), []);
@@ -39,29 +42,85 @@ export function OpsLogs() {
 
   return (
     <Card withBorder radius="md">
-      <Title order={2} fz="md">Logs</Title>
-      <Text fz="sm" c="dimmed" mb="sm">The newest lines last. The level is under System.</Text>
+      <Title order={2} fz="md">
+        Logs
+      </Title>
+      <Text fz="sm" c="dimmed" mb="sm">
+        The newest lines last. The level is under System.
+      </Text>
       <Group align="flex-end" gap="sm" mb="sm">
-        <Select label="Service" data={services} value={service} onChange={(value) => value && setService(value)} allowDeselect={false} w={{ base: '100%', sm: 260 }} comboboxProps={{ withinPortal: true }} />
-        <NumberInput label="Lines" value={lines} onChange={(value) => typeof value === 'number' && value >= 1 && setLines(Math.min(10_000, Math.trunc(value)))} min={1} max={10_000} step={100} w={120} />
-        <Switch label="Follow" description="Refresh every 2 s" checked={follow} onChange={(event) => setFollow(event.currentTarget.checked)} />
+        <Select
+          label="Service"
+          data={services}
+          value={service}
+          onChange={(value) => value && setService(value)}
+          allowDeselect={false}
+          w={{ base: '100%', sm: 260 }}
+          comboboxProps={{ withinPortal: true }}
+        />
+        <NumberInput
+          label="Lines"
+          value={lines}
+          onChange={(value) => typeof value === 'number' && value >= 1 && setLines(Math.min(10_000, Math.trunc(value)))}
+          min={1}
+          max={10_000}
+          step={100}
+          w={120}
+        />
+        <Switch
+          label="Follow"
+          description="Refresh every 2 s"
+          checked={follow}
+          onChange={(event) => setFollow(event.currentTarget.checked)}
+        />
       </Group>
       {logs.error && <ErrorNotice message={logs.error} onRetry={() => void logs.reload()} />}
-      <ScrollArea h={420} viewportRef={viewport} type="auto" style={{ border: '1px solid var(--mantine-color-default-border)', borderRadius: 'var(--mantine-radius-md)' }} viewportProps={{ tabIndex: 0, 'aria-label': 'Log lines' }}>
-        <pre data-testid="log-lines" style={{ margin: 0, padding: 12, fontSize: 12, lineHeight: 1.5, whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+      <ScrollArea
+        h={420}
+        viewportRef={viewport}
+        type="auto"
+        style={{ border: '1px solid var(--mantine-color-default-border)', borderRadius: 'var(--mantine-radius-md)' }}
+        viewportProps={{ tabIndex: 0, 'aria-label': 'Log lines' }}
+      >
+        <pre
+          data-testid="log-lines"
+          style={{
+            margin: 0,
+            padding: 12,
+            fontSize: 12,
+            lineHeight: 1.5,
+            whiteSpace: 'pre-wrap',
+            overflowWrap: 'anywhere',
+          }}
+        >
           {logs.data ? (logs.data.lines.length ? logs.data.lines.join('\n') : 'No lines yet.') : 'Loading…'}
         </pre>
       </ScrollArea>
-      {logs.data && <Text fz="xs" c="dimmed" mt={4} aria-live="polite">{logs.data.total_lines.toLocaleString()} lines{follow ? ' · following' : ''}</Text>}
+      {logs.data && (
+        <Text fz="xs" c="dimmed" mt={4} aria-live="polite">
+          {logs.data.total_lines.toLocaleString()} lines{follow ? ' · following' : ''}
+        </Text>
+      )}
       {status.data?.available && (
         <Table.ScrollContainer minWidth={480} mt="md">
           <Table fz="sm" verticalSpacing={4}>
-            <Table.Thead><Table.Tr><Table.Th>Process</Table.Th><Table.Th>State</Table.Th><Table.Th>PID</Table.Th><Table.Th>Up for</Table.Th></Table.Tr></Table.Thead>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Process</Table.Th>
+                <Table.Th>State</Table.Th>
+                <Table.Th>PID</Table.Th>
+                <Table.Th>Up for</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
             <Table.Tbody>
               {status.data.services.map((process) => (
                 <Table.Tr key={process.name}>
                   <Table.Td>{process.name}</Table.Td>
-                  <Table.Td><Badge variant="light" size="sm" color={process.state === 'RUNNING' ? 'teal' : 'red'}>{process.state}</Badge></Table.Td>
+                  <Table.Td>
+                    <Badge variant="light" size="sm" color={process.state === 'RUNNING' ? 'teal' : 'red'}>
+                      {process.state}
+                    </Badge>
+                  </Table.Td>
                   <Table.Td>{process.pid ?? '—'}</Table.Td>
                   <Table.Td>{Math.round(process.uptime_seconds / 60).toLocaleString()} min</Table.Td>
                 </Table.Tr>
@@ -70,7 +129,11 @@ export function OpsLogs() {
           </Table>
         </Table.ScrollContainer>
       )}
-      {status.data && !status.data.available && <Text fz="xs" c="dimmed" mt="xs">No process supervisor here (one process serves everything), so there is no per-process status.</Text>}
+      {status.data && !status.data.available && (
+        <Text fz="xs" c="dimmed" mt="xs">
+          No process supervisor here (one process serves everything), so there is no per-process status.
+        </Text>
+      )}
     </Card>
   );
 }

@@ -1,5 +1,20 @@
 import { useCallback, useState, type FormEvent } from 'react';
-import { Alert, Badge, Button, Card, FileInput, Group, Select, SimpleGrid, Stack, Switch, Table, Text, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  FileInput,
+  Group,
+  Select,
+  SimpleGrid,
+  Stack,
+  Switch,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconSearch, IconUpload } from '@tabler/icons-react';
 import { registryEndpoints } from '@rhizome/contracts/api/registry';
@@ -34,16 +49,25 @@ export function OpsRegistry() {
   return (
     <Stack gap="md">
       <Card withBorder radius="md">
-        <Title order={2} fz="md">Registry account</Title>
+        <Title order={2} fz="md">
+          Registry account
+        </Title>
         {status.error && <ErrorNotice message={status.error} onRetry={reloadStatus} />}
         {status.data?.authenticated ? (
           <Group justify="space-between" mt="xs">
-            <Text fz="sm">Signed in as <strong>{status.data.username ?? 'unknown'}</strong>{status.data.registry_url ? ` at ${status.data.registry_url}` : ''}.</Text>
-            <Button variant="default" onClick={() => void signOut()}>Sign out of the registry</Button>
+            <Text fz="sm">
+              Signed in as <strong>{status.data.username ?? 'unknown'}</strong>
+              {status.data.registry_url ? ` at ${status.data.registry_url}` : ''}.
+            </Text>
+            <Button variant="default" onClick={() => void signOut()}>
+              Sign out of the registry
+            </Button>
           </Group>
         ) : status.data ? (
           <Stack gap="xs" mt="xs">
-            <Text fz="sm" c="dimmed">Searching public packages works without an account; publishing needs one.</Text>
+            <Text fz="sm" c="dimmed">
+              Searching public packages works without an account; publishing needs one.
+            </Text>
             <OpsRegistrySignIn onSignedIn={reloadStatus} />
           </Stack>
         ) : null}
@@ -68,7 +92,9 @@ function SearchCard() {
     setSearching(true);
     setFailure(null);
     try {
-      setFound(await api.call(registryEndpoints.search, { query: { query: query.trim(), package_type: type, limit: 50 } }));
+      setFound(
+        await api.call(registryEndpoints.search, { query: { query: query.trim(), package_type: type, limit: 50 } }),
+      );
     } catch (error) {
       setFailure(messageOf(error));
     } finally {
@@ -87,37 +113,108 @@ function SearchCard() {
 
   return (
     <Card withBorder radius="md">
-      <Title order={2} fz="md" mb="xs">Find packages</Title>
+      <Title order={2} fz="md" mb="xs">
+        Find packages
+      </Title>
       <form onSubmit={search}>
         <Group align="flex-end" gap="xs">
-          <TextInput label="Search the registry" placeholder="e.g. medicine, climate" value={query} onChange={(event) => setQuery(event.currentTarget.value)} leftSection={<IconSearch size={16} />} flex={1} miw={200} />
-          <Select label="Kind" placeholder="Any kind" data={packageTypes} value={type} onChange={(value) => setType(value as PackageType | null)} clearable w={150} comboboxProps={{ withinPortal: true }} />
-          <Button type="submit" loading={searching}>Search</Button>
+          <TextInput
+            label="Search the registry"
+            placeholder="e.g. medicine, climate"
+            value={query}
+            onChange={(event) => setQuery(event.currentTarget.value)}
+            leftSection={<IconSearch size={16} />}
+            flex={1}
+            miw={200}
+          />
+          <Select
+            label="Kind"
+            placeholder="Any kind"
+            data={packageTypes}
+            value={type}
+            onChange={(value) => setType(value as PackageType | null)}
+            clearable
+            w={150}
+            comboboxProps={{ withinPortal: true }}
+          />
+          <Button type="submit" loading={searching}>
+            Search
+          </Button>
         </Group>
       </form>
-      {failure && <Alert color="red" mt="sm" role="alert">{failure}</Alert>}
-      {found && found.packages.length === 0 && <Text fz="sm" c="dimmed" mt="sm">No package matches.</Text>}
+      {failure && (
+        <Alert color="red" mt="sm" role="alert">
+          {failure}
+        </Alert>
+      )}
+      {found && found.packages.length === 0 && (
+        <Text fz="sm" c="dimmed" mt="sm">
+          No package matches.
+        </Text>
+      )}
       {found && found.packages.length > 0 && (
         <Table.ScrollContainer minWidth={560} mt="sm">
           <Table fz="sm" verticalSpacing={6}>
-            <Table.Thead><Table.Tr><Table.Th>Package</Table.Th><Table.Th>Kind</Table.Th><Table.Th ta="right">Stars</Table.Th><Table.Th ta="right">Downloads</Table.Th><Table.Th><span className="visually-hidden">Import</span></Table.Th></Table.Tr></Table.Thead>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Package</Table.Th>
+                <Table.Th>Kind</Table.Th>
+                <Table.Th ta="right">Stars</Table.Th>
+                <Table.Th ta="right">Downloads</Table.Th>
+                <Table.Th>
+                  <span className="visually-hidden">Import</span>
+                </Table.Th>
+              </Table.Tr>
+            </Table.Thead>
             <Table.Tbody>
               {found.packages.map((item) => (
                 <Table.Tr key={item.id}>
-                  <Table.Td><Text fz="sm" fw={500}>{item.owner_username}/{item.name}</Text><Text fz="xs" c="dimmed" lineClamp={2}>{item.description}</Text></Table.Td>
-                  <Table.Td><Badge variant="light" color="gray" size="sm">{item.package_type}</Badge></Table.Td>
+                  <Table.Td>
+                    <Text fz="sm" fw={500}>
+                      {item.owner_username}/{item.name}
+                    </Text>
+                    <Text fz="xs" c="dimmed" lineClamp={2}>
+                      {item.description}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>
+                    <Badge variant="light" color="gray" size="sm">
+                      {item.package_type}
+                    </Badge>
+                  </Table.Td>
                   <Table.Td ta="right">{item.star_count.toLocaleString()}</Table.Td>
                   <Table.Td ta="right">{item.download_count.toLocaleString()}</Table.Td>
-                  <Table.Td><Button size="compact-sm" variant="light" onClick={() => void importPackage(item.owner_username, item.name)} aria-label={`Import ${item.owner_username}/${item.name}`}>Import</Button></Table.Td>
+                  <Table.Td>
+                    <Button
+                      size="compact-sm"
+                      variant="light"
+                      onClick={() => void importPackage(item.owner_username, item.name)}
+                      aria-label={`Import ${item.owner_username}/${item.name}`}
+                    >
+                      Import
+                    </Button>
+                  </Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>
           </Table>
         </Table.ScrollContainer>
       )}
-      {found && found.total > found.packages.length && <Text fz="xs" c="dimmed" mt={4}>Showing {found.packages.length} of {found.total.toLocaleString()}: narrow the search to see others.</Text>}
-      {importing && <div style={{ marginTop: 16 }}><OpsTaskProgress state={task} label={`Importing ${importing.name}`} /></div>}
-      {importing && task.done && task.result !== undefined && <div style={{ marginTop: 16 }}><OpsImportReport report={task.result as ImportReport} /></div>}
+      {found && found.total > found.packages.length && (
+        <Text fz="xs" c="dimmed" mt={4}>
+          Showing {found.packages.length} of {found.total.toLocaleString()}: narrow the search to see others.
+        </Text>
+      )}
+      {importing && (
+        <div style={{ marginTop: 16 }}>
+          <OpsTaskProgress state={task} label={`Importing ${importing.name}`} />
+        </div>
+      )}
+      {importing && task.done && task.result !== undefined && (
+        <div style={{ marginTop: 16 }}>
+          <OpsImportReport report={task.result as ImportReport} />
+        </div>
+      )}
     </Card>
   );
 }
@@ -151,18 +248,60 @@ function PublishCard({ signedIn }: { signedIn: boolean }) {
 
   return (
     <Card withBorder radius="md">
-      <Title order={2} fz="md">Publish a package</Title>
-      <Text fz="sm" c="dimmed" mb="sm">{signedIn ? 'Upload a .ccx package (export one under Export and import).' : 'Sign in to the registry first.'}</Text>
+      <Title order={2} fz="md">
+        Publish a package
+      </Title>
+      <Text fz="sm" c="dimmed" mb="sm">
+        {signedIn ? 'Upload a .ccx package (export one under Export and import).' : 'Sign in to the registry first.'}
+      </Text>
       <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
-        <FileInput label="Package" placeholder="Choose a .ccx file" accept=".ccx,.zip,application/zip" value={file} onChange={setFile} clearable clearButtonProps={{ 'aria-label': 'Remove the file' }} styles={{ placeholder: { color: 'var(--mantine-color-dimmed)' } }} disabled={!signedIn} />
-        <TextInput label="Version note" placeholder="What changed (optional)" value={message} onChange={(event) => setMessage(event.currentTarget.value)} maxLength={2000} disabled={!signedIn} />
+        <FileInput
+          label="Package"
+          placeholder="Choose a .ccx file"
+          accept=".ccx,.zip,application/zip"
+          value={file}
+          onChange={setFile}
+          clearable
+          clearButtonProps={{ 'aria-label': 'Remove the file' }}
+          styles={{ placeholder: { color: 'var(--mantine-color-dimmed)' } }}
+          disabled={!signedIn}
+        />
+        <TextInput
+          label="Version note"
+          placeholder="What changed (optional)"
+          value={message}
+          onChange={(event) => setMessage(event.currentTarget.value)}
+          maxLength={2000}
+          disabled={!signedIn}
+        />
       </SimpleGrid>
       <Group justify="space-between" mt="sm">
-        <Switch label="Public" checked={isPublic} onChange={(event) => setPublic(event.currentTarget.checked)} disabled={!signedIn} />
-        <Button leftSection={<IconUpload size={16} />} onClick={() => void publish()} loading={busy} disabled={!signedIn || !file}>Publish</Button>
+        <Switch
+          label="Public"
+          checked={isPublic}
+          onChange={(event) => setPublic(event.currentTarget.checked)}
+          disabled={!signedIn}
+        />
+        <Button
+          leftSection={<IconUpload size={16} />}
+          onClick={() => void publish()}
+          loading={busy}
+          disabled={!signedIn || !file}
+        >
+          Publish
+        </Button>
       </Group>
-      {failure && <Alert color="red" mt="sm" role="alert">{failure}</Alert>}
-      {published && <Alert color="teal" mt="sm" role="status" title="Published">{published.owner_username}/{published.name} · {published.version_count} {published.version_count === 1 ? 'version' : 'versions'}</Alert>}
+      {failure && (
+        <Alert color="red" mt="sm" role="alert">
+          {failure}
+        </Alert>
+      )}
+      {published && (
+        <Alert color="teal" mt="sm" role="status" title="Published">
+          {published.owner_username}/{published.name} · {published.version_count}{' '}
+          {published.version_count === 1 ? 'version' : 'versions'}
+        </Alert>
+      )}
     </Card>
   );
 }

@@ -32,7 +32,13 @@ export function OpsRegistrySignIn({ onSignedIn }: { onSignedIn: () => void }) {
       } catch (error) {
         if (cancelled.current) return;
         setDevice(null);
-        setFailure(error instanceof RequestError && error.status === 403 ? 'The sign-in was declined at the registry.' : error instanceof RequestError && error.status === 408 ? 'The code expired before it was entered: start again.' : messageOf(error));
+        setFailure(
+          error instanceof RequestError && error.status === 403
+            ? 'The sign-in was declined at the registry.'
+            : error instanceof RequestError && error.status === 408
+              ? 'The code expired before it was entered: start again.'
+              : messageOf(error),
+        );
         return;
       }
       timer = setTimeout(() => void poll(), Math.max(1, device.interval) * 1000);
@@ -60,21 +66,54 @@ export function OpsRegistrySignIn({ onSignedIn }: { onSignedIn: () => void }) {
     return (
       <Alert color="blue" title="Confirm the sign-in at the registry" role="status">
         <Stack gap="xs">
-          <Text fz="sm">Open <Anchor href={device.verification_uri_complete ?? device.verification_uri} target="_blank" rel="noreferrer" c="inherit" underline="always" fw={600}>{device.verification_uri}</Anchor> and enter this code:</Text>
+          <Text fz="sm">
+            Open{' '}
+            <Anchor
+              href={device.verification_uri_complete ?? device.verification_uri}
+              target="_blank"
+              rel="noreferrer"
+              c="inherit"
+              underline="always"
+              fw={600}
+            >
+              {device.verification_uri}
+            </Anchor>{' '}
+            and enter this code:
+          </Text>
           <Group gap="xs">
-            <Code fz="xl" fw={700} data-testid="registry-user-code">{device.user_code}</Code>
-            <CopyButton value={device.user_code}>{({ copied, copy }) => <Button size="compact-sm" variant="light" onClick={copy}>{copied ? 'Copied' : 'Copy the code'}</Button>}</CopyButton>
+            <Code fz="xl" fw={700} data-testid="registry-user-code">
+              {device.user_code}
+            </Code>
+            <CopyButton value={device.user_code}>
+              {({ copied, copy }) => (
+                <Button size="compact-sm" variant="light" onClick={copy}>
+                  {copied ? 'Copied' : 'Copy the code'}
+                </Button>
+              )}
+            </CopyButton>
           </Group>
-          <Text fz="xs" c="dimmed">Waiting for the approval… the code is valid for {Math.round(device.expires_in / 60)} minutes.</Text>
-          <Group><Button size="xs" variant="default" onClick={() => setDevice(null)}>Cancel</Button></Group>
+          <Text fz="xs" c="dimmed">
+            Waiting for the approval… the code is valid for {Math.round(device.expires_in / 60)} minutes.
+          </Text>
+          <Group>
+            <Button size="xs" variant="default" onClick={() => setDevice(null)}>
+              Cancel
+            </Button>
+          </Group>
         </Stack>
       </Alert>
     );
   }
   return (
     <div>
-      <Button onClick={() => void start()} loading={starting}>Sign in to the registry</Button>
-      {failure && <Alert color="red" mt="sm" role="alert">{failure}</Alert>}
+      <Button onClick={() => void start()} loading={starting}>
+        Sign in to the registry
+      </Button>
+      {failure && (
+        <Alert color="red" mt="sm" role="alert">
+          {failure}
+        </Alert>
+      )}
     </div>
   );
 }

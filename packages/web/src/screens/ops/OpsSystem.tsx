@@ -16,9 +16,22 @@ export function OpsSystem() {
     <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="md">
       <Upgrades />
       <Card withBorder radius="md">
-        <Title order={2} fz="md">Diagnostics</Title>
-        <Text fz="sm" c="dimmed" mb="sm">A ZIP of system information, settings (secrets removed), database statistics, logs and queue status, to attach to a bug report.</Text>
-        <Button component="a" href={api.url(opsEndpoints.diagnostics)} download leftSection={<IconDownload size={16} />} variant="light">Download diagnostics</Button>
+        <Title order={2} fz="md">
+          Diagnostics
+        </Title>
+        <Text fz="sm" c="dimmed" mb="sm">
+          A ZIP of system information, settings (secrets removed), database statistics, logs and queue status, to attach
+          to a bug report.
+        </Text>
+        <Button
+          component="a"
+          href={api.url(opsEndpoints.diagnostics)}
+          download
+          leftSection={<IconDownload size={16} />}
+          variant="light"
+        >
+          Download diagnostics
+        </Button>
         <LogLevel />
       </Card>
     </SimpleGrid>
@@ -30,7 +43,9 @@ function LogLevel() {
   async function change(next: string | null) {
     if (!next || next === level.data?.level) return;
     try {
-      const answer = await api.call(settingsEndpoints.setLogLevel, { body: { level: next as (typeof logLevelNames)[number] } });
+      const answer = await api.call(settingsEndpoints.setLogLevel, {
+        body: { level: next as (typeof logLevelNames)[number] },
+      });
       level.set((current) => current && { ...current, level: answer.new_level });
       notifications.show({ color: 'teal', message: answer.message });
     } catch (error) {
@@ -63,7 +78,12 @@ function Upgrades() {
     setBusy('apply');
     try {
       const result: ResponseOf<typeof upgradeEndpoints.apply> = await api.call(upgradeEndpoints.apply);
-      setOutcome({ color: 'teal', text: result.applied.length ? `Applied ${result.applied.join(', ')}.${result.backup_path ? ` A backup was taken first: ${result.backup_path}.` : ''}` : 'Nothing to apply: the database is up to date.' });
+      setOutcome({
+        color: 'teal',
+        text: result.applied.length
+          ? `Applied ${result.applied.join(', ')}.${result.backup_path ? ` A backup was taken first: ${result.backup_path}.` : ''}`
+          : 'Nothing to apply: the database is up to date.',
+      });
       await pending.reload();
     } catch (error) {
       setOutcome({ color: 'red', text: messageOf(error) });
@@ -89,22 +109,56 @@ function Upgrades() {
   const waiting = data ? data.blocked_on.length > 0 || !data.ready : false;
   return (
     <Card withBorder radius="md">
-      <Title order={2} fz="md">Upgrades</Title>
-      <Text fz="sm" c="dimmed" mb="sm">Changes to the database structure that a new version brings. A backup is taken before they are applied.</Text>
+      <Title order={2} fz="md">
+        Upgrades
+      </Title>
+      <Text fz="sm" c="dimmed" mb="sm">
+        Changes to the database structure that a new version brings. A backup is taken before they are applied.
+      </Text>
       {pending.error && <ErrorNotice message={pending.error} onRetry={() => void pending.reload()} />}
       {data && (
         <>
-          <Alert color={waiting ? 'yellow' : 'teal'} role="status">{data.message}</Alert>
-          {data.blocked_on.length > 0 && <List size="sm" mt="xs">{data.blocked_on.map((item, index) => <List.Item key={index}>{String(item.revision ?? item.id ?? item.message ?? JSON.stringify(item))}</List.Item>)}</List>}
-          {data.data_changing && <Text fz="sm" mt="xs">These upgrades change existing data.</Text>}
-          {data.last_applied.length > 0 && <Text fz="xs" c="dimmed" mt="xs">Applied at start-up: {data.last_applied.join(', ')}</Text>}
-          {data.last_backup && <Text fz="xs" c="dimmed">Last pre-upgrade backup: {data.last_backup}</Text>}
+          <Alert color={waiting ? 'yellow' : 'teal'} role="status">
+            {data.message}
+          </Alert>
+          {data.blocked_on.length > 0 && (
+            <List size="sm" mt="xs">
+              {data.blocked_on.map((item, index) => (
+                <List.Item key={index}>
+                  {String(item.revision ?? item.id ?? item.message ?? JSON.stringify(item))}
+                </List.Item>
+              ))}
+            </List>
+          )}
+          {data.data_changing && (
+            <Text fz="sm" mt="xs">
+              These upgrades change existing data.
+            </Text>
+          )}
+          {data.last_applied.length > 0 && (
+            <Text fz="xs" c="dimmed" mt="xs">
+              Applied at start-up: {data.last_applied.join(', ')}
+            </Text>
+          )}
+          {data.last_backup && (
+            <Text fz="xs" c="dimmed">
+              Last pre-upgrade backup: {data.last_backup}
+            </Text>
+          )}
         </>
       )}
-      {outcome && <Alert color={outcome.color} mt="sm" role="status" withCloseButton onClose={() => setOutcome(null)}>{outcome.text}</Alert>}
+      {outcome && (
+        <Alert color={outcome.color} mt="sm" role="status" withCloseButton onClose={() => setOutcome(null)}>
+          {outcome.text}
+        </Alert>
+      )}
       <Group mt="md" gap="xs">
-        <Button onClick={() => void apply()} loading={busy === 'apply'} disabled={!waiting}>Apply pending upgrades</Button>
-        <Button variant="default" onClick={() => void rollback()} loading={busy === 'rollback'}>Roll back the last upgrade</Button>
+        <Button onClick={() => void apply()} loading={busy === 'apply'} disabled={!waiting}>
+          Apply pending upgrades
+        </Button>
+        <Button variant="default" onClick={() => void rollback()} loading={busy === 'rollback'}>
+          Roll back the last upgrade
+        </Button>
       </Group>
     </Card>
   );

@@ -1,7 +1,13 @@
 import { Group, Progress, Text } from '@mantine/core';
 import type { TaskState } from './use-task.ts';
 
-const labels: Record<string, string> = { queued: 'Waiting in the queue', running: 'Working', completed: 'Done', failed: 'Failed', cancelled: 'Cancelled' };
+const labels: Record<string, string> = {
+  queued: 'Waiting in the queue',
+  running: 'Working',
+  completed: 'Done',
+  failed: 'Failed',
+  cancelled: 'Cancelled',
+};
 
 /** Where a queued task stands: a moving bar while it waits or runs, then its outcome. */
 export function OpsTaskProgress({ state, label }: { state: TaskState; label: string }) {
@@ -10,8 +16,12 @@ export function OpsTaskProgress({ state, label }: { state: TaskState; label: str
   return (
     <div>
       <Group justify="space-between" mb={4}>
-        <Text fz="sm" fw={500}>{label}</Text>
-        <Text fz="sm" c={failed ? 'red' : 'dimmed'} aria-live="polite">{state.error ?? labels[status] ?? status}</Text>
+        <Text fz="sm" fw={500}>
+          {label}
+        </Text>
+        <Text fz="sm" c={failed ? 'red' : 'dimmed'} aria-live="polite">
+          {state.error ?? labels[status] ?? status}
+        </Text>
       </Group>
       <Progress
         value={state.done ? 100 : status === 'running' ? 60 : 15}

@@ -38,8 +38,17 @@ export function useTask(taskId: string | null): TaskState {
         const task = await api.call(queueEndpoints.get, { params: { task_id: taskId } });
         if (stopped) return;
         if (!finished.has(task.status)) return setState((current) => ({ ...current, task }));
-        const result = task.status === 'completed' ? (await api.call(queueEndpoints.result, { params: { task_id: taskId } })).result : undefined;
-        if (!stopped) setState({ task, result, error: task.status === 'failed' ? task.error ?? 'The task failed.' : null, done: true });
+        const result =
+          task.status === 'completed'
+            ? (await api.call(queueEndpoints.result, { params: { task_id: taskId } })).result
+            : undefined;
+        if (!stopped)
+          setState({
+            task,
+            result,
+            error: task.status === 'failed' ? (task.error ?? 'The task failed.') : null,
+            done: true,
+          });
       } catch (error) {
         if (!stopped) setState((current) => ({ ...current, error: messageOf(error), done: true }));
       }

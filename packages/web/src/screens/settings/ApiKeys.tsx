@@ -1,5 +1,19 @@
 import { useState, type FormEvent } from 'react';
-import { ActionIcon, Alert, Button, Card, Code, CopyButton, Group, Modal, Table, Text, TextInput, Title, Tooltip } from '@mantine/core';
+import {
+  ActionIcon,
+  Alert,
+  Button,
+  Card,
+  Code,
+  CopyButton,
+  Group,
+  Modal,
+  Table,
+  Text,
+  TextInput,
+  Title,
+  Tooltip,
+} from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconCheck, IconCopy, IconTrash } from '@tabler/icons-react';
 import { authEndpoints } from '@rhizome/contracts/api/auth';
@@ -28,7 +42,7 @@ export function ApiKeys() {
       setName('');
       await keys.reload();
     } catch (failure) {
-      setError(failure instanceof RequestError ? failure.issueFor('name') ?? failure.message : messageOf(failure));
+      setError(failure instanceof RequestError ? (failure.issueFor('name') ?? failure.message) : messageOf(failure));
     } finally {
       setBusy(false);
     }
@@ -49,23 +63,50 @@ export function ApiKeys() {
 
   return (
     <Card withBorder radius="md">
-      <Title order={2} fz="md">API keys</Title>
-      <Text fz="sm" c="dimmed" mb="sm">Scripts send a key as <Code>Authorization: Bearer …</Code>.</Text>
+      <Title order={2} fz="md">
+        API keys
+      </Title>
+      <Text fz="sm" c="dimmed" mb="sm">
+        Scripts send a key as <Code>Authorization: Bearer …</Code>.
+      </Text>
       <form onSubmit={create}>
         <Group align="flex-start" gap="xs" wrap="nowrap">
-          <TextInput flex={1} aria-label="Name of the new key" placeholder="Name, e.g. laptop backup script" value={name} maxLength={64} onChange={(event) => setName(event.currentTarget.value)} error={error} />
-          <Button type="submit" loading={busy} disabled={!name.trim()}>Create key</Button>
+          <TextInput
+            flex={1}
+            aria-label="Name of the new key"
+            placeholder="Name, e.g. laptop backup script"
+            value={name}
+            maxLength={64}
+            onChange={(event) => setName(event.currentTarget.value)}
+            error={error}
+          />
+          <Button type="submit" loading={busy} disabled={!name.trim()}>
+            Create key
+          </Button>
         </Group>
       </form>
       {created && (
-        <Alert color="teal" mt="md" title={`Key “${created.name}” created`} withCloseButton onClose={() => setCreated(null)} role="status">
-          <Text fz="sm" mb={6}>Copy it now: it is never shown again.</Text>
+        <Alert
+          color="teal"
+          mt="md"
+          title={`Key “${created.name}” created`}
+          withCloseButton
+          onClose={() => setCreated(null)}
+          role="status"
+        >
+          <Text fz="sm" mb={6}>
+            Copy it now: it is never shown again.
+          </Text>
           <Group gap="xs" wrap="nowrap">
-            <Code block style={{ flex: 1, overflowWrap: 'anywhere' }} data-testid="new-api-key">{created.key}</Code>
+            <Code block style={{ flex: 1, overflowWrap: 'anywhere' }} data-testid="new-api-key">
+              {created.key}
+            </Code>
             <CopyButton value={created.key}>
               {({ copied, copy }) => (
                 <Tooltip label={copied ? 'Copied' : 'Copy'}>
-                  <ActionIcon variant="light" onClick={copy} aria-label="Copy the key">{copied ? <IconCheck size={16} /> : <IconCopy size={16} />}</ActionIcon>
+                  <ActionIcon variant="light" onClick={copy} aria-label="Copy the key">
+                    {copied ? <IconCheck size={16} /> : <IconCopy size={16} />}
+                  </ActionIcon>
                 </Tooltip>
               )}
             </CopyButton>
@@ -73,18 +114,40 @@ export function ApiKeys() {
         </Alert>
       )}
       {keys.error && <ErrorNotice message={keys.error} onRetry={() => void keys.reload()} />}
-      {keys.data && keys.data.length === 0 && <Text fz="sm" c="dimmed" mt="md">No keys yet.</Text>}
+      {keys.data && keys.data.length === 0 && (
+        <Text fz="sm" c="dimmed" mt="md">
+          No keys yet.
+        </Text>
+      )}
       {keys.data && keys.data.length > 0 && (
         <Table.ScrollContainer minWidth={420} mt="md">
           <Table verticalSpacing={6} fz="sm">
-            <Table.Thead><Table.Tr><Table.Th>Name</Table.Th><Table.Th>Created</Table.Th><Table.Th>Last used</Table.Th><Table.Th w={40}><span className="visually-hidden">Revoke</span></Table.Th></Table.Tr></Table.Thead>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Name</Table.Th>
+                <Table.Th>Created</Table.Th>
+                <Table.Th>Last used</Table.Th>
+                <Table.Th w={40}>
+                  <span className="visually-hidden">Revoke</span>
+                </Table.Th>
+              </Table.Tr>
+            </Table.Thead>
             <Table.Tbody>
               {keys.data.map((key) => (
                 <Table.Tr key={key.id}>
                   <Table.Td>{key.name}</Table.Td>
                   <Table.Td>{formatDate(key.created_at)}</Table.Td>
                   <Table.Td>{key.last_used_at ? formatDate(key.last_used_at) : 'Never'}</Table.Td>
-                  <Table.Td><ActionIcon variant="subtle" color="red" onClick={() => setRevoking({ id: key.id, name: key.name })} aria-label={`Revoke ${key.name}`}><IconTrash size={16} /></ActionIcon></Table.Td>
+                  <Table.Td>
+                    <ActionIcon
+                      variant="subtle"
+                      color="red"
+                      onClick={() => setRevoking({ id: key.id, name: key.name })}
+                      aria-label={`Revoke ${key.name}`}
+                    >
+                      <IconTrash size={16} />
+                    </ActionIcon>
+                  </Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>
@@ -93,7 +156,14 @@ export function ApiKeys() {
       )}
       <Modal opened={revoking !== null} onClose={() => setRevoking(null)} title={`Revoke “${revoking?.name ?? ''}”?`}>
         <Text fz="sm">Scripts using this key are refused from now on.</Text>
-        <Group justify="flex-end" mt="md"><Button variant="default" onClick={() => setRevoking(null)}>Keep</Button><Button color="red" onClick={() => void revoke()}>Revoke</Button></Group>
+        <Group justify="flex-end" mt="md">
+          <Button variant="default" onClick={() => setRevoking(null)}>
+            Keep
+          </Button>
+          <Button color="red" onClick={() => void revoke()}>
+            Revoke
+          </Button>
+        </Group>
       </Modal>
     </Card>
   );

@@ -27,14 +27,49 @@ export function PasswordChange() {
   const wrong = failure instanceof RequestError && failure.status === 403;
   return (
     <Card withBorder radius="md">
-      <Title order={2} fz="md">Password</Title>
-      <Text fz="sm" c="dimmed" mb="sm">Every browser signed in to Rhizome is signed out, this one too.</Text>
+      <Title order={2} fz="md">
+        Password
+      </Title>
+      <Text fz="sm" c="dimmed" mb="sm">
+        Every browser signed in to Rhizome is signed out, this one too.
+      </Text>
       <form onSubmit={submit} noValidate>
-        <PasswordInput label="Current password" autoComplete="current-password" value={current} onChange={(event) => setCurrent(event.currentTarget.value)} error={wrong ? 'This is not the current password' : undefined} mb="sm" required />
-        <PasswordInput label="New password" description="8 to 128 characters" autoComplete="new-password" value={next} onChange={(event) => setNext(event.currentTarget.value)} error={failure instanceof RequestError ? failure.issueFor('new_password') : undefined} mb="sm" required />
-        <PasswordInput label="Repeat the new password" autoComplete="new-password" value={repeat} onChange={(event) => setRepeat(event.currentTarget.value)} error={mismatch} mb="md" required />
-        {failure && !wrong && !(failure instanceof RequestError && failure.issues.length) && <Alert color="red" mb="sm" role="alert">{typeof failure === 'string' ? failure : failure.message}</Alert>}
-        <Button type="submit" loading={busy} disabled={!current || !next || !!mismatch}>Change the password</Button>
+        <PasswordInput
+          label="Current password"
+          autoComplete="current-password"
+          value={current}
+          onChange={(event) => setCurrent(event.currentTarget.value)}
+          error={wrong ? 'This is not the current password' : undefined}
+          mb="sm"
+          required
+        />
+        <PasswordInput
+          label="New password"
+          description="8 to 128 characters"
+          autoComplete="new-password"
+          value={next}
+          onChange={(event) => setNext(event.currentTarget.value)}
+          error={failure instanceof RequestError ? failure.issueFor('new_password') : undefined}
+          mb="sm"
+          required
+        />
+        <PasswordInput
+          label="Repeat the new password"
+          autoComplete="new-password"
+          value={repeat}
+          onChange={(event) => setRepeat(event.currentTarget.value)}
+          error={mismatch}
+          mb="md"
+          required
+        />
+        {failure && !wrong && !(failure instanceof RequestError && failure.issues.length) && (
+          <Alert color="red" mb="sm" role="alert">
+            {typeof failure === 'string' ? failure : failure.message}
+          </Alert>
+        )}
+        <Button type="submit" loading={busy} disabled={!current || !next || !!mismatch}>
+          Change the password
+        </Button>
       </form>
     </Card>
   );

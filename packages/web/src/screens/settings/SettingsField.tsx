@@ -1,4 +1,15 @@
-import { Button, Group, JsonInput, NumberInput, PasswordInput, Select, Switch, TagsInput, Text, TextInput } from '@mantine/core';
+import {
+  Button,
+  Group,
+  JsonInput,
+  NumberInput,
+  PasswordInput,
+  Select,
+  Switch,
+  TagsInput,
+  Text,
+  TextInput,
+} from '@mantine/core';
 import type { SettingField } from './settings-fields.ts';
 import type { FormValue } from './settings-values.ts';
 
@@ -18,8 +29,15 @@ function describe(field: SettingField): string | undefined {
   else if (field.minimum !== undefined) parts.push(`At least ${field.minimum}`);
   else if (field.maximum !== undefined) parts.push(`At most ${field.maximum}`);
   const fallback = field.defaultValue;
-  if (field.kind !== 'secret' && fallback !== undefined && fallback !== '' && !(Array.isArray(fallback) && fallback.length > 8)) {
-    parts.push(`Default: ${fallback === null ? 'none' : Array.isArray(fallback) ? fallback.join(', ') || 'none' : typeof fallback === 'boolean' ? (fallback ? 'on' : 'off') : String(fallback)}`);
+  if (
+    field.kind !== 'secret' &&
+    fallback !== undefined &&
+    fallback !== '' &&
+    !(Array.isArray(fallback) && fallback.length > 8)
+  ) {
+    parts.push(
+      `Default: ${fallback === null ? 'none' : Array.isArray(fallback) ? fallback.join(', ') || 'none' : typeof fallback === 'boolean' ? (fallback ? 'on' : 'off') : String(fallback)}`,
+    );
   }
   return parts.join(' · ') || undefined;
 }
@@ -29,7 +47,16 @@ export function SettingsField({ field, value, saved, error, onChange }: Props) {
   const common = { label: field.label, description: describe(field), error, disabled: field.readOnly };
   switch (field.kind) {
     case 'boolean':
-      return <Switch label={field.label} description={common.description} error={error} disabled={field.readOnly} checked={value === true} onChange={(event) => onChange(event.currentTarget.checked)} />;
+      return (
+        <Switch
+          label={field.label}
+          description={common.description}
+          error={error}
+          disabled={field.readOnly}
+          checked={value === true}
+          onChange={(event) => onChange(event.currentTarget.checked)}
+        />
+      );
     case 'integer':
     case 'number':
       return (
@@ -44,7 +71,16 @@ export function SettingsField({ field, value, saved, error, onChange }: Props) {
         />
       );
     case 'choice':
-      return <Select {...common} data={field.choices ?? []} value={(value as string) || null} onChange={(next) => onChange(next ?? '')} allowDeselect={field.nullable} comboboxProps={{ withinPortal: true }} />;
+      return (
+        <Select
+          {...common}
+          data={field.choices ?? []}
+          value={(value as string) || null}
+          onChange={(next) => onChange(next ?? '')}
+          allowDeselect={field.nullable}
+          comboboxProps={{ withinPortal: true }}
+        />
+      );
     case 'secret':
       return (
         <div>
@@ -56,23 +92,51 @@ export function SettingsField({ field, value, saved, error, onChange }: Props) {
             onChange={(event) => onChange(event.currentTarget.value)}
             autoComplete="off"
           />
-          {Boolean(saved) && value !== null && <Button variant="subtle" color="red" size="compact-xs" mt={4} onClick={() => onChange(null)}>Remove the stored value</Button>}
-          {value === null && <Button variant="subtle" size="compact-xs" mt={4} onClick={() => onChange('')}>Keep the stored value</Button>}
+          {Boolean(saved) && value !== null && (
+            <Button variant="subtle" color="red" size="compact-xs" mt={4} onClick={() => onChange(null)}>
+              Remove the stored value
+            </Button>
+          )}
+          {value === null && (
+            <Button variant="subtle" size="compact-xs" mt={4} onClick={() => onChange('')}>
+              Keep the stored value
+            </Button>
+          )}
         </div>
       );
     case 'list':
     case 'numbers':
-      return <TagsInput {...common} value={value as string[]} onChange={onChange} placeholder="Type and press Enter" splitChars={[',', ' ']} clearable />;
+      return (
+        <TagsInput
+          {...common}
+          value={value as string[]}
+          onChange={onChange}
+          placeholder="Type and press Enter"
+          splitChars={[',', ' ']}
+          clearable
+        />
+      );
     case 'json':
       return <JsonInput {...common} value={value as string} onChange={onChange} autosize minRows={3} />;
     case 'elsewhere':
       return (
         <Group gap="xs">
-          <Text fz="sm" fw={500}>{field.label}</Text>
-          <Text fz="sm" c="dimmed">{field.description}</Text>
+          <Text fz="sm" fw={500}>
+            {field.label}
+          </Text>
+          <Text fz="sm" c="dimmed">
+            {field.description}
+          </Text>
         </Group>
       );
     default:
-      return <TextInput {...common} value={(value as string | null) ?? ''} onChange={(event) => onChange(event.currentTarget.value)} placeholder={field.nullable ? 'Not set' : undefined} />;
+      return (
+        <TextInput
+          {...common}
+          value={(value as string | null) ?? ''}
+          onChange={(event) => onChange(event.currentTarget.value)}
+          placeholder={field.nullable ? 'Not set' : undefined}
+        />
+      );
   }
 }

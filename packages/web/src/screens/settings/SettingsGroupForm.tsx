@@ -17,7 +17,10 @@ interface Props {
 type Warning = { field: string; message: string; severity: string };
 
 const formOf = (group: SettingGroup, saved: Record<string, unknown>) =>
-  Object.fromEntries(group.fields.map((field) => [field.key, toFormValue(field, saved[field.key])])) as Record<string, FormValue>;
+  Object.fromEntries(group.fields.map((field) => [field.key, toFormValue(field, saved[field.key])])) as Record<
+    string,
+    FormValue
+  >;
 
 /** One settings group as a form generated from the schema: save sends only what changed; errors show at their field. */
 export function SettingsGroupForm({ group, settings, onSaved }: Props) {
@@ -43,7 +46,14 @@ export function SettingsGroupForm({ group, settings, onSaved }: Props) {
   };
 
   function restoreDefaults() {
-    setForm((current) => Object.fromEntries(group.fields.map((field) => [field.key, field.kind === 'secret' ? current[field.key] : toFormValue(field, field.defaultValue)])));
+    setForm((current) =>
+      Object.fromEntries(
+        group.fields.map((field) => [
+          field.key,
+          field.kind === 'secret' ? current[field.key] : toFormValue(field, field.defaultValue),
+        ]),
+      ),
+    );
     setErrors({});
   }
 
@@ -84,23 +94,57 @@ export function SettingsGroupForm({ group, settings, onSaved }: Props) {
 
   return (
     <Card withBorder radius="md" component="section" aria-labelledby={`settings-group-${group.key || 'general'}`}>
-      <Title order={2} fz="md" id={`settings-group-${group.key || 'general'}`}>{group.title}</Title>
-      {group.description && <Text fz="sm" c="dimmed" mb="md">{group.description}</Text>}
+      <Title order={2} fz="md" id={`settings-group-${group.key || 'general'}`}>
+        {group.title}
+      </Title>
+      {group.description && (
+        <Text fz="sm" c="dimmed" mb="md">
+          {group.description}
+        </Text>
+      )}
       <form onSubmit={save} noValidate>
         <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md" verticalSpacing="md">
           {group.fields.map((field) => (
-            <SettingsField key={field.key} field={field} value={form[field.key] ?? null} saved={saved[field.key]} error={errors[field.key]} onChange={(value) => update(field.key, value)} />
+            <SettingsField
+              key={field.key}
+              field={field}
+              value={form[field.key] ?? null}
+              saved={saved[field.key]}
+              error={errors[field.key]}
+              onChange={(value) => update(field.key, value)}
+            />
           ))}
         </SimpleGrid>
-        {failure && <Alert color="red" mt="md" role="alert">{failure}</Alert>}
+        {failure && (
+          <Alert color="red" mt="md" role="alert">
+            {failure}
+          </Alert>
+        )}
         {warnings.map((warning) => (
-          <Alert key={warning.field + warning.message} color={warning.severity === 'warning' ? 'yellow' : 'blue'} mt="md" title={warning.field}>{warning.message}</Alert>
+          <Alert
+            key={warning.field + warning.message}
+            color={warning.severity === 'warning' ? 'yellow' : 'blue'}
+            mt="md"
+            title={warning.field}
+          >
+            {warning.message}
+          </Alert>
         ))}
         {!group.readOnly && (
           <Group justify="flex-end" mt="lg" gap="xs">
-            <Button variant="default" onClick={restoreDefaults} title="Fills in the default values; nothing changes until you save (stored secrets are kept)">Fill in defaults</Button>
-            <Button variant="default" onClick={() => setForm(formOf(group, saved))} disabled={!dirty}>Undo changes</Button>
-            <Button type="submit" loading={busy} disabled={!dirty}>Save {group.title.toLowerCase()}</Button>
+            <Button
+              variant="default"
+              onClick={restoreDefaults}
+              title="Fills in the default values; nothing changes until you save (stored secrets are kept)"
+            >
+              Fill in defaults
+            </Button>
+            <Button variant="default" onClick={() => setForm(formOf(group, saved))} disabled={!dirty}>
+              Undo changes
+            </Button>
+            <Button type="submit" loading={busy} disabled={!dirty}>
+              Save {group.title.toLowerCase()}
+            </Button>
           </Group>
         )}
       </form>

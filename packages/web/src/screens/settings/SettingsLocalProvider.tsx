@@ -1,5 +1,18 @@
 import { useState } from 'react';
-import { ActionIcon, Alert, Badge, Button, Group, Paper, Select, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
+import {
+  ActionIcon,
+  Alert,
+  Badge,
+  Button,
+  Group,
+  Paper,
+  Select,
+  Stack,
+  Switch,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconPlugConnected, IconPlus, IconTrash } from '@tabler/icons-react';
 import { llmEndpoints } from '@rhizome/contracts/api/llm';
@@ -35,12 +48,27 @@ export function SettingsLocalProvider({ draft, onChange, installed, presets, onP
   const [presetOutcome, setPresetOutcome] = useState<{ message: string; missing: string[] } | null>(null);
 
   const setInstance = (index: number, change: Partial<LocalLlmInstance>) =>
-    onChange({ ...draft, instances: draft.instances.map((instance, at) => (at === index ? { ...instance, ...change } : instance)) });
+    onChange({
+      ...draft,
+      instances: draft.instances.map((instance, at) => (at === index ? { ...instance, ...change } : instance)),
+    });
   const addInstance = () => {
     const taken = new Set(draft.instances.map((instance) => instance.id));
     let number = draft.instances.length + 1;
     while (taken.has(`server${number}`)) number += 1;
-    onChange({ ...draft, instances: [...draft.instances, { id: `server${number}`, name: `Server ${number}`, base_url: 'http://127.0.0.1:11434', enabled: true, healthy: false }] });
+    onChange({
+      ...draft,
+      instances: [
+        ...draft.instances,
+        {
+          id: `server${number}`,
+          name: `Server ${number}`,
+          base_url: 'http://127.0.0.1:11434',
+          enabled: true,
+          healthy: false,
+        },
+      ],
+    });
   };
 
   async function verify(url: string) {
@@ -49,7 +77,18 @@ export function SettingsLocalProvider({ draft, onChange, installed, presets, onP
       const result = await api.call(llmEndpoints.verifyLocal, { body: { url: url.trim() } });
       setVerifications((current) => ({ ...current, [url]: result }));
     } catch (error) {
-      setVerifications((current) => ({ ...current, [url]: { success: false, message: messageOf(error), version: null, models: null, model_count: null, response_time_ms: null, error_type: 'request' } }));
+      setVerifications((current) => ({
+        ...current,
+        [url]: {
+          success: false,
+          message: messageOf(error),
+          version: null,
+          models: null,
+          model_count: null,
+          response_time_ms: null,
+          error_type: 'request',
+        },
+      }));
     }
   }
 
@@ -68,33 +107,75 @@ export function SettingsLocalProvider({ draft, onChange, installed, presets, onP
     }
   }
 
-  const verified = Object.values(verifications).flatMap((result) => (result !== 'checking' && result.success ? result.models ?? [] : []));
+  const verified = Object.values(verifications).flatMap((result) =>
+    result !== 'checking' && result.success ? (result.models ?? []) : [],
+  );
   const models = [...new Set([...verified, ...installed])].sort();
   const options = (current: string | null) => [...new Set([...(current ? [current] : []), ...models])];
 
   return (
     <Stack gap="md">
       <div>
-        <Title order={3} fz="sm" mb={4}>Model servers</Title>
-        <Text fz="sm" c="dimmed" mb="xs">Ollama or any server speaking its API. Test the connection to see the models it has.</Text>
+        <Title order={3} fz="sm" mb={4}>
+          Model servers
+        </Title>
+        <Text fz="sm" c="dimmed" mb="xs">
+          Ollama or any server speaking its API. Test the connection to see the models it has.
+        </Text>
         <Stack gap="xs">
           {draft.instances.map((instance, index) => {
             const result = verifications[instance.base_url];
             return (
               <Paper key={instance.id} withBorder p="sm" radius="md">
                 <Group align="flex-end" gap="xs" wrap="wrap">
-                  <TextInput label="Name" value={instance.name} onChange={(event) => setInstance(index, { name: event.currentTarget.value })} w={{ base: '100%', sm: 150 }} />
-                  <TextInput label="Server address" placeholder="http://127.0.0.1:11434" value={instance.base_url} onChange={(event) => setInstance(index, { base_url: event.currentTarget.value })} flex={1} miw={220} />
-                  <Button variant="light" leftSection={<IconPlugConnected size={16} />} loading={result === 'checking'} onClick={() => void verify(instance.base_url)} disabled={!instance.base_url.trim()}>
+                  <TextInput
+                    label="Name"
+                    value={instance.name}
+                    onChange={(event) => setInstance(index, { name: event.currentTarget.value })}
+                    w={{ base: '100%', sm: 150 }}
+                  />
+                  <TextInput
+                    label="Server address"
+                    placeholder="http://127.0.0.1:11434"
+                    value={instance.base_url}
+                    onChange={(event) => setInstance(index, { base_url: event.currentTarget.value })}
+                    flex={1}
+                    miw={220}
+                  />
+                  <Button
+                    variant="light"
+                    leftSection={<IconPlugConnected size={16} />}
+                    loading={result === 'checking'}
+                    onClick={() => void verify(instance.base_url)}
+                    disabled={!instance.base_url.trim()}
+                  >
                     Test connection
                   </Button>
-                  <Switch label="Enabled" checked={instance.enabled} onChange={(event) => setInstance(index, { enabled: event.currentTarget.checked })} mb={8} />
-                  <ActionIcon variant="subtle" color="red" size="lg" mb={2} aria-label={`Remove ${instance.name || instance.base_url}`} disabled={draft.instances.length === 1} onClick={() => onChange({ ...draft, instances: draft.instances.filter((_, at) => at !== index) })}>
+                  <Switch
+                    label="Enabled"
+                    checked={instance.enabled}
+                    onChange={(event) => setInstance(index, { enabled: event.currentTarget.checked })}
+                    mb={8}
+                  />
+                  <ActionIcon
+                    variant="subtle"
+                    color="red"
+                    size="lg"
+                    mb={2}
+                    aria-label={`Remove ${instance.name || instance.base_url}`}
+                    disabled={draft.instances.length === 1}
+                    onClick={() => onChange({ ...draft, instances: draft.instances.filter((_, at) => at !== index) })}
+                  >
                     <IconTrash size={16} />
                   </ActionIcon>
                 </Group>
                 {result && result !== 'checking' && (
-                  <Alert mt="xs" color={result.success ? 'teal' : 'red'} role="status" title={result.success ? 'Connected' : 'Not reachable'}>
+                  <Alert
+                    mt="xs"
+                    color={result.success ? 'teal' : 'red'}
+                    role="status"
+                    title={result.success ? 'Connected' : 'Not reachable'}
+                  >
                     {result.success
                       ? `Version ${result.version ?? 'unknown'} · ${result.model_count ?? 0} ${result.model_count === 1 ? 'model' : 'models'} · answered in ${Math.round(result.response_time_ms ?? 0)} ms`
                       : result.message}
@@ -104,20 +185,62 @@ export function SettingsLocalProvider({ draft, onChange, installed, presets, onP
             );
           })}
         </Stack>
-        <Button variant="subtle" leftSection={<IconPlus size={16} />} mt="xs" onClick={addInstance}>Add a server</Button>
+        <Button variant="subtle" leftSection={<IconPlus size={16} />} mt="xs" onClick={addInstance}>
+          Add a server
+        </Button>
       </div>
       <div>
-        <Title order={3} fz="sm" mb={4}>Models</Title>
-        <Text fz="sm" c="dimmed" mb="xs">{models.length ? `${models.length} ${models.length === 1 ? 'model' : 'models'} found on your servers.` : 'Test a connection to list the installed models.'}</Text>
+        <Title order={3} fz="sm" mb={4}>
+          Models
+        </Title>
+        <Text fz="sm" c="dimmed" mb="xs">
+          {models.length
+            ? `${models.length} ${models.length === 1 ? 'model' : 'models'} found on your servers.`
+            : 'Test a connection to list the installed models.'}
+        </Text>
         <Group grow align="flex-start" gap="sm" wrap="wrap">
-          <Select label="Chat model" data={options(draft.chatModel)} value={draft.chatModel} onChange={(value) => value && onChange({ ...draft, chatModel: value })} searchable allowDeselect={false} miw={200} comboboxProps={{ withinPortal: true }} />
-          <Select label="Extraction model" data={options(draft.extractionModel)} value={draft.extractionModel} onChange={(value) => value && onChange({ ...draft, extractionModel: value })} searchable allowDeselect={false} miw={200} comboboxProps={{ withinPortal: true }} />
-          <Select label="Vision model" description="Optional: reads images and scanned pages" placeholder="None (vision off)" data={options(draft.visionModel)} value={draft.visionModel} onChange={(value) => onChange({ ...draft, visionModel: value })} searchable clearable miw={200} comboboxProps={{ withinPortal: true }} />
+          <Select
+            label="Chat model"
+            data={options(draft.chatModel)}
+            value={draft.chatModel}
+            onChange={(value) => value && onChange({ ...draft, chatModel: value })}
+            searchable
+            allowDeselect={false}
+            miw={200}
+            comboboxProps={{ withinPortal: true }}
+          />
+          <Select
+            label="Extraction model"
+            data={options(draft.extractionModel)}
+            value={draft.extractionModel}
+            onChange={(value) => value && onChange({ ...draft, extractionModel: value })}
+            searchable
+            allowDeselect={false}
+            miw={200}
+            comboboxProps={{ withinPortal: true }}
+          />
+          <Select
+            label="Vision model"
+            description="Optional: reads images and scanned pages"
+            placeholder="None (vision off)"
+            data={options(draft.visionModel)}
+            value={draft.visionModel}
+            onChange={(value) => onChange({ ...draft, visionModel: value })}
+            searchable
+            clearable
+            miw={200}
+            comboboxProps={{ withinPortal: true }}
+          />
         </Group>
       </div>
       <div>
-        <Title order={3} fz="sm" mb={4}>Presets</Title>
-        <Text fz="sm" c="dimmed" mb="xs">Model choices and context sizes sized to your graphics memory. Applying one saves it right away; server addresses and keys are kept.</Text>
+        <Title order={3} fz="sm" mb={4}>
+          Presets
+        </Title>
+        <Text fz="sm" c="dimmed" mb="xs">
+          Model choices and context sizes sized to your graphics memory. Applying one saves it right away; server
+          addresses and keys are kept.
+        </Text>
         <Group align="flex-end" gap="xs">
           <Select
             label="Preset"
@@ -129,13 +252,34 @@ export function SettingsLocalProvider({ draft, onChange, installed, presets, onP
             miw={220}
             comboboxProps={{ withinPortal: true }}
           />
-          <Button variant="light" onClick={() => void applyPreset()} loading={applying} disabled={!preset}>Apply preset</Button>
+          <Button variant="light" onClick={() => void applyPreset()} loading={applying} disabled={!preset}>
+            Apply preset
+          </Button>
         </Group>
-        {preset && <Text fz="xs" c="dimmed" mt={4}>{presets.find((item) => item.name === preset)?.description}</Text>}
+        {preset && (
+          <Text fz="xs" c="dimmed" mt={4}>
+            {presets.find((item) => item.name === preset)?.description}
+          </Text>
+        )}
         {presetOutcome && (
-          <Alert mt="xs" color={presetOutcome.missing.length ? 'yellow' : 'teal'} role="status" withCloseButton onClose={() => setPresetOutcome(null)}>
+          <Alert
+            mt="xs"
+            color={presetOutcome.missing.length ? 'yellow' : 'teal'}
+            role="status"
+            withCloseButton
+            onClose={() => setPresetOutcome(null)}
+          >
             {presetOutcome.message}
-            {presetOutcome.missing.length > 0 && <Text fz="sm" mt={4}>Not on your servers yet: {presetOutcome.missing.map((name) => <Badge key={name} variant="light" color="yellow" mr={4}>{name}</Badge>)}</Text>}
+            {presetOutcome.missing.length > 0 && (
+              <Text fz="sm" mt={4}>
+                Not on your servers yet:{' '}
+                {presetOutcome.missing.map((name) => (
+                  <Badge key={name} variant="light" color="yellow" mr={4}>
+                    {name}
+                  </Badge>
+                ))}
+              </Text>
+            )}
           </Alert>
         )}
       </div>

@@ -19,7 +19,11 @@ type Health = ResponseOf<typeof llmEndpoints.health>;
 
 const providers: { value: ChatProvider; label: string; description: string }[] = [
   { value: 'builtin', label: 'Built-in', description: 'Works offline with no setup; simple extraction and answers.' },
-  { value: 'localllm', label: 'Local model server', description: 'Ollama or a compatible server on your machine or network.' },
+  {
+    value: 'localllm',
+    label: 'Local model server',
+    description: 'Ollama or a compatible server on your machine or network.',
+  },
   { value: 'openai', label: 'OpenAI', description: 'GPT models with your OpenAI API key.' },
   { value: 'anthropic', label: 'Anthropic', description: 'Claude models with your Anthropic API key.' },
   { value: 'gemini', label: 'Gemini', description: 'Google Gemini models with your API key.' },
@@ -34,10 +38,19 @@ interface Draft {
 }
 
 function draftOf(llm: Llm): Draft {
-  const cloudDraft = (cloud: Cloud): CloudDraft => ({ apiKey: '', baseUrl: llm[`${cloud}_base_url`], model: llm[`${cloud}_chat_model`] });
+  const cloudDraft = (cloud: Cloud): CloudDraft => ({
+    apiKey: '',
+    baseUrl: llm[`${cloud}_base_url`],
+    model: llm[`${cloud}_chat_model`],
+  });
   return {
     provider: llm.chat_provider,
-    local: { instances: llm.localllm_instances, chatModel: llm.localllm_chat_model, extractionModel: llm.localllm_extraction_model, visionModel: llm.localllm_vision_model },
+    local: {
+      instances: llm.localllm_instances,
+      chatModel: llm.localllm_chat_model,
+      extractionModel: llm.localllm_extraction_model,
+      visionModel: llm.localllm_vision_model,
+    },
     cloud: { openai: cloudDraft('openai'), anthropic: cloudDraft('anthropic'), gemini: cloudDraft('gemini') },
   };
 }
@@ -47,20 +60,31 @@ function patchOf(draft: Draft): Partial<Llm> {
   const patch: Partial<Llm> = { chat_provider: draft.provider };
   if (draft.provider === 'localllm') {
     Object.assign(patch, {
-      localllm_instances: draft.local.instances.map((instance) => ({ ...instance, base_url: instance.base_url.trim() })),
+      localllm_instances: draft.local.instances.map((instance) => ({
+        ...instance,
+        base_url: instance.base_url.trim(),
+      })),
       localllm_chat_model: draft.local.chatModel,
       localllm_extraction_model: draft.local.extractionModel,
       localllm_vision_model: draft.local.visionModel,
     });
   } else if (isCloud(draft.provider)) {
     const cloud = draft.cloud[draft.provider];
-    Object.assign(patch, { [`${draft.provider}_base_url`]: cloud.baseUrl.trim(), [`${draft.provider}_chat_model`]: cloud.model });
-    if (cloud.apiKey === null || cloud.apiKey.trim()) Object.assign(patch, { [`${draft.provider}_api_key`]: cloud.apiKey?.trim() ?? null });
+    Object.assign(patch, {
+      [`${draft.provider}_base_url`]: cloud.baseUrl.trim(),
+      [`${draft.provider}_chat_model`]: cloud.model,
+    });
+    if (cloud.apiKey === null || cloud.apiKey.trim())
+      Object.assign(patch, { [`${draft.provider}_api_key`]: cloud.apiKey?.trim() ?? null });
   }
   return patch;
 }
 
-const cloudFieldOf: Record<string, 'apiKey' | 'baseUrl' | 'model'> = { api_key: 'apiKey', base_url: 'baseUrl', chat_model: 'model' };
+const cloudFieldOf: Record<string, 'apiKey' | 'baseUrl' | 'model'> = {
+  api_key: 'apiKey',
+  base_url: 'baseUrl',
+  chat_model: 'model',
+};
 
 /** Which model provider answers chats and extracts entities: choose, enter keys, pick models, save and verify. */
 export function SettingsProviders() {
@@ -72,7 +96,12 @@ export function SettingsProviders() {
       // No local server configured or reachable: the lists come from connection tests instead.
       api.call(llmEndpoints.localModels).catch(() => ({ models: [] })),
     ]);
-    return { llm: (settings as unknown as Settings).llm, presets: presets.presets, catalog: catalog.providers, installed: local.models.map((model) => model.name) };
+    return {
+      llm: (settings as unknown as Settings).llm,
+      presets: presets.presets,
+      catalog: catalog.providers,
+      installed: local.models.map((model) => model.name),
+    };
   }, []);
   const [draft, setDraft] = useState<Draft | null>(null);
   const [saving, setSaving] = useState(false);
@@ -89,7 +118,15 @@ export function SettingsProviders() {
     try {
       setHealth(await api.call(llmEndpoints.health, { query: { fresh: true } }));
     } catch (error) {
-      setHealth({ verified: false, provider: draft?.provider ?? '', message: messageOf(error), missing_models: [], instances: [], checked_at: new Date().toISOString(), models: { chat: '', extraction: '', vision: null, embedding: '' } });
+      setHealth({
+        verified: false,
+        provider: draft?.provider ?? '',
+        message: messageOf(error),
+        missing_models: [],
+        instances: [],
+        checked_at: new Date().toISOString(),
+        models: { chat: '', extraction: '', vision: null, embedding: '' },
+      });
     }
   }
 
@@ -102,7 +139,10 @@ export function SettingsProviders() {
       const answer = await api.call(settingsEndpoints.patch, { body: { llm: patchOf(draft) } });
       const llm = (answer.settings as unknown as Settings).llm;
       loaded.set((current) => current && { ...current, llm });
-      notifications.show({ color: 'teal', message: `Now using ${providers.find((item) => item.value === llm.chat_provider)?.label ?? llm.chat_provider}.` });
+      notifications.show({
+        color: 'teal',
+        message: `Now using ${providers.find((item) => item.value === llm.chat_provider)?.label ?? llm.chat_provider}.`,
+      });
       await check();
     } catch (error) {
       if (error instanceof RequestError && error.issues.length) {
@@ -111,8 +151,15 @@ export function SettingsProviders() {
         for (const issue of error.issues) {
           const key = String(issue.loc[2] ?? '');
           const suffix = /^(?:openai|anthropic|gemini)_(api_key|base_url|chat_model)$/.exec(key)?.[1];
-          if (suffix) errors[cloudFieldOf[suffix]] = issue.type === 'pattern' ? 'Enter an address starting with http:// or https://' : issue.msg;
-          else other.push(key === 'localllm_instances' ? `Server ${Number(issue.loc[3] ?? 0) + 1}: ${issue.type === 'pattern' ? 'enter an address starting with http:// or https://' : issue.msg}` : issue.msg);
+          if (suffix)
+            errors[cloudFieldOf[suffix]] =
+              issue.type === 'pattern' ? 'Enter an address starting with http:// or https://' : issue.msg;
+          else
+            other.push(
+              key === 'localllm_instances'
+                ? `Server ${Number(issue.loc[3] ?? 0) + 1}: ${issue.type === 'pattern' ? 'enter an address starting with http:// or https://' : issue.msg}`
+                : issue.msg,
+            );
         }
         setCloudErrors(errors);
         setFailure(other.length ? other.join('; ') : 'Nothing was saved: correct the highlighted fields.');
@@ -124,7 +171,10 @@ export function SettingsProviders() {
     }
   }
 
-  if (loaded.error) return <ErrorNotice title="Could not load the providers" message={loaded.error} onRetry={() => void loaded.reload()} />;
+  if (loaded.error)
+    return (
+      <ErrorNotice title="Could not load the providers" message={loaded.error} onRetry={() => void loaded.reload()} />
+    );
   if (!loaded.data || !draft) return <Skeleton h={400} radius="md" />;
   const { llm, catalog, presets, installed } = loaded.data;
   const provider = draft.provider;
@@ -132,19 +182,36 @@ export function SettingsProviders() {
     <Stack gap="md">
       <Card withBorder radius="md">
         <Group justify="space-between" mb="xs">
-          <Title order={2} fz="md">Model provider</Title>
-          <Badge variant="light" color="gray">In use: {providers.find((item) => item.value === llm.chat_provider)?.label}</Badge>
+          <Title order={2} fz="md">
+            Model provider
+          </Title>
+          <Badge variant="light" color="gray">
+            In use: {providers.find((item) => item.value === llm.chat_provider)?.label}
+          </Badge>
         </Group>
-        <Text fz="sm" c="dimmed" mb="sm">Answers chats and reads your sources to build the graph.</Text>
-        <Radio.Group value={provider} onChange={(value) => { setDraft({ ...draft, provider: value as ChatProvider }); setHealth(null); }} aria-label="Model provider">
+        <Text fz="sm" c="dimmed" mb="sm">
+          Answers chats and reads your sources to build the graph.
+        </Text>
+        <Radio.Group
+          value={provider}
+          onChange={(value) => {
+            setDraft({ ...draft, provider: value as ChatProvider });
+            setHealth(null);
+          }}
+          aria-label="Model provider"
+        >
           <SimpleGrid cols={{ base: 1, sm: 2, lg: 5 }} spacing="xs">
             {providers.map((item) => (
               <Radio.Card key={item.value} value={item.value} radius="md" p="sm" aria-label={item.label}>
                 <Group wrap="nowrap" align="flex-start" gap="xs">
                   <Radio.Indicator mt={2} />
                   <div>
-                    <Text fw={600} fz="sm">{item.label}</Text>
-                    <Text fz="xs" c="dimmed">{item.description}</Text>
+                    <Text fw={600} fz="sm">
+                      {item.label}
+                    </Text>
+                    <Text fz="xs" c="dimmed">
+                      {item.description}
+                    </Text>
                   </div>
                 </Group>
               </Radio.Card>
@@ -155,7 +222,13 @@ export function SettingsProviders() {
       {provider !== 'builtin' && (
         <Card withBorder radius="md">
           {provider === 'localllm' && (
-            <SettingsLocalProvider draft={draft.local} onChange={(local) => setDraft({ ...draft, local })} installed={installed} presets={presets} onPresetApplied={() => void loaded.reload()} />
+            <SettingsLocalProvider
+              draft={draft.local}
+              onChange={(local) => setDraft({ ...draft, local })}
+              installed={installed}
+              presets={presets}
+              onPresetApplied={() => void loaded.reload()}
+            />
           )}
           {isCloud(provider) && (
             <SettingsCloudProvider
@@ -169,17 +242,42 @@ export function SettingsProviders() {
           )}
         </Card>
       )}
-      {failure && <Alert color="red" role="alert">{failure}</Alert>}
+      {failure && (
+        <Alert color="red" role="alert">
+          {failure}
+        </Alert>
+      )}
       {health && health !== 'checking' && (
-        <Alert color={health.verified ? 'teal' : 'red'} title={health.verified ? 'The provider answers' : 'The provider does not answer yet'} role="status">
+        <Alert
+          color={health.verified ? 'teal' : 'red'}
+          title={health.verified ? 'The provider answers' : 'The provider does not answer yet'}
+          role="status"
+        >
           {health.message}
-          {health.missing_models.length > 0 && <Text fz="sm" mt={4}>Missing models: {health.missing_models.join(', ')}</Text>}
+          {health.missing_models.length > 0 && (
+            <Text fz="sm" mt={4}>
+              Missing models: {health.missing_models.join(', ')}
+            </Text>
+          )}
         </Alert>
       )}
       <Group justify="flex-end" gap="xs">
-        <Button variant="default" onClick={() => { setDraft(draftOf(llm)); setFailure(null); setCloudErrors({}); }}>Undo changes</Button>
-        <Button variant="light" onClick={() => void check()} loading={health === 'checking'}>Verify the saved provider</Button>
-        <Button onClick={() => void save()} loading={saving}>Save and verify</Button>
+        <Button
+          variant="default"
+          onClick={() => {
+            setDraft(draftOf(llm));
+            setFailure(null);
+            setCloudErrors({});
+          }}
+        >
+          Undo changes
+        </Button>
+        <Button variant="light" onClick={() => void check()} loading={health === 'checking'}>
+          Verify the saved provider
+        </Button>
+        <Button onClick={() => void save()} loading={saving}>
+          Save and verify
+        </Button>
       </Group>
     </Stack>
   );

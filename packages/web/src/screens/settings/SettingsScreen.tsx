@@ -14,7 +14,11 @@ export default function SettingsScreen() {
   return (
     <Stack gap="md">
       <PageHeader title="Settings" description="Your account, the model provider, and every setting of the service." />
-      <Tabs value={tab} onChange={(value) => setParams(value && value !== 'account' ? { tab: value } : {})} keepMounted={false}>
+      <Tabs
+        value={tab}
+        onChange={(value) => setParams(value && value !== 'account' ? { tab: value } : {})}
+        keepMounted={false}
+      >
         <Tabs.List mb="md">
           <Tabs.Tab value="account">Account</Tabs.Tab>
           <Tabs.Tab value="providers">Providers</Tabs.Tab>
@@ -26,8 +30,12 @@ export default function SettingsScreen() {
             <PasswordChange />
           </SimpleGrid>
         </Tabs.Panel>
-        <Tabs.Panel value="providers"><SettingsProviders /></Tabs.Panel>
-        <Tabs.Panel value="all"><SettingsGroups /></Tabs.Panel>
+        <Tabs.Panel value="providers">
+          <SettingsProviders />
+        </Tabs.Panel>
+        <Tabs.Panel value="all">
+          <SettingsGroups />
+        </Tabs.Panel>
       </Tabs>
     </Stack>
   );

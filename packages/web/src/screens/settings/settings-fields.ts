@@ -1,7 +1,8 @@
 import { SettingsSchema, secretSettingPaths } from '@rhizome/contracts/settings';
 
 /** How one setting is edited; derived from the settings schema, so a new key appears without a change here. */
-export type FieldKind = 'boolean' | 'integer' | 'number' | 'choice' | 'text' | 'secret' | 'list' | 'numbers' | 'json' | 'elsewhere';
+export type FieldKind =
+  'boolean' | 'integer' | 'number' | 'choice' | 'text' | 'secret' | 'list' | 'numbers' | 'json' | 'elsewhere';
 
 export interface SettingField {
   key: string;
@@ -45,7 +46,10 @@ interface JsonSchema {
 const groupText: Record<string, [string, string]> = {
   '': ['General', 'The name shown in the interface and what new sources start as.'],
   local_auth: ['Sign-in', 'Session cookies and the limits on sign-in and key creation attempts.'],
-  llm: ['Language models', 'Generation limits, temperatures, thinking and spend caps (the provider itself is under Providers).'],
+  llm: [
+    'Language models',
+    'Generation limits, temperatures, thinking and spend caps (the provider itself is under Providers).',
+  ],
   queue: ['Queue', 'Where background tasks wait: embedded, or a Redis-compatible server.'],
   chunking: ['Chunking', 'How documents are cut into passages and groups for extraction.'],
   embedding: ['Embeddings', 'The model that turns text into vectors for semantic search.'],
@@ -83,7 +87,26 @@ const editedElsewhere: Record<string, string> = {
 
 const secretKeys = new Set<string>(secretSettingPaths.map(([group, key]) => `${group}.${key}`));
 
-const acronyms: Record<string, string> = { llm: 'LLM', ai: 'AI', api: 'API', url: 'URL', urls: 'URLs', ttl: 'TTL', ssl: 'SSL', dpi: 'DPI', ms: 'ms', mb: 'MB', ppr: 'PPR', cors: 'CORS', http: 'HTTP', https: 'HTTPS', id: 'ID', num: 'number of', ctx: 'context', localllm: 'local model' };
+const acronyms: Record<string, string> = {
+  llm: 'LLM',
+  ai: 'AI',
+  api: 'API',
+  url: 'URL',
+  urls: 'URLs',
+  ttl: 'TTL',
+  ssl: 'SSL',
+  dpi: 'DPI',
+  ms: 'ms',
+  mb: 'MB',
+  ppr: 'PPR',
+  cors: 'CORS',
+  http: 'HTTP',
+  https: 'HTTPS',
+  id: 'ID',
+  num: 'number of',
+  ctx: 'context',
+  localllm: 'local model',
+};
 
 /** `max_search_results` → "Max search results". */
 export function labelOf(key: string): string {
@@ -136,10 +159,22 @@ function buildGroups(): SettingGroup[] {
     const [title, description] = groupText[key] ?? [labelOf(key), ''];
     if (schema.properties) {
       const readOnly = schema.readOnly === true;
-      groups.push({ key, title, description, readOnly, fields: Object.entries(schema.properties).map(([name, field]) => fieldOf(key, name, field, readOnly)) });
+      groups.push({
+        key,
+        title,
+        description,
+        readOnly,
+        fields: Object.entries(schema.properties).map(([name, field]) => fieldOf(key, name, field, readOnly)),
+      });
     } else if (schema.patternProperties) {
       // A free-form record is one JSON field named like its group.
-      groups.push({ key, title, description, readOnly: false, fields: [{ ...fieldOf('', key, schema, false), label: 'Values (JSON object)' }] });
+      groups.push({
+        key,
+        title,
+        description,
+        readOnly: false,
+        fields: [{ ...fieldOf('', key, schema, false), label: 'Values (JSON object)' }],
+      });
     } else {
       general.push(fieldOf('', key, schema, false));
     }

@@ -42,7 +42,9 @@ export function fromFormValue(field: SettingField, input: FormValue): { value: u
     case 'json':
       try {
         const parsed: unknown = JSON.parse(String(input));
-        return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? { value: parsed } : { error: 'Enter a JSON object, like {"key": "value"}' };
+        return parsed && typeof parsed === 'object' && !Array.isArray(parsed)
+          ? { value: parsed }
+          : { error: 'Enter a JSON object, like {"key": "value"}' };
       } catch {
         return { error: 'This is not valid JSON' };
       }
@@ -55,7 +57,11 @@ export function fromFormValue(field: SettingField, input: FormValue): { value: u
 }
 
 /** The changed values of a group, or the field errors found before sending anything. */
-export function changesOf(group: SettingGroup, saved: Record<string, unknown>, form: Record<string, FormValue>): { changed: Record<string, unknown>; errors: Record<string, string> } {
+export function changesOf(
+  group: SettingGroup,
+  saved: Record<string, unknown>,
+  form: Record<string, FormValue>,
+): { changed: Record<string, unknown>; errors: Record<string, string> } {
   const changed: Record<string, unknown> = {};
   const errors: Record<string, string> = {};
   for (const field of group.fields) {
@@ -87,7 +93,9 @@ export function fieldMessage(field: SettingField | undefined, issue: ValidationI
       if (field?.kind === 'number') return 'Enter a number';
       return issue.msg;
     case 'pattern':
-      return field?.pattern === httpUrlPattern ? 'Enter an address starting with http:// or https://' : `Not in the expected format (${field?.pattern ?? 'pattern'})`;
+      return field?.pattern === httpUrlPattern
+        ? 'Enter an address starting with http:// or https://'
+        : `Not in the expected format (${field?.pattern ?? 'pattern'})`;
     case 'minLength':
       return field?.minLength === 1 ? 'Cannot be empty' : `At least ${field?.minLength ?? 1} characters`;
     case 'enum':

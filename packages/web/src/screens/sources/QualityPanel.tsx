@@ -9,35 +9,63 @@ import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 /** The quality grade of a committed source and the scores behind it. */
 export function QualityPanel({ source }: { source: SourceResponseBody }) {
   const committed = source.status === 'committed';
-  const quality = useLoad(async () => (committed ? api.call(qualityEndpoints.source, { params: { source_id: source.id } }) : null), [source.id, committed]);
+  const quality = useLoad(
+    async () => (committed ? api.call(qualityEndpoints.source, { params: { source_id: source.id } }) : null),
+    [source.id, committed],
+  );
   return (
     <Card withBorder radius="md">
-      <Title order={2} fz="md" mb="xs">Quality</Title>
-      {!committed && <Text fz="sm" c="dimmed">Graded once the extraction is committed.</Text>}
+      <Title order={2} fz="md" mb="xs">
+        Quality
+      </Title>
+      {!committed && (
+        <Text fz="sm" c="dimmed">
+          Graded once the extraction is committed.
+        </Text>
+      )}
       {quality.error && <ErrorNotice message={quality.error} onRetry={() => void quality.reload()} />}
       {quality.data && (
         <>
           <Group gap="xs" mb="sm">
-            <Text fz={28} fw={700} lh={1}>{Math.round(quality.data.quality_grade)}</Text>
-            <Text c="dimmed" fz="sm">/ 100</Text>
-            <Badge variant="light" color={qualityLabelColors[quality.data.quality_label] ?? "gray"}>{quality.data.quality_label}</Badge>
+            <Text fz={28} fw={700} lh={1}>
+              {Math.round(quality.data.quality_grade)}
+            </Text>
+            <Text c="dimmed" fz="sm">
+              / 100
+            </Text>
+            <Badge variant="light" color={qualityLabelColors[quality.data.quality_label] ?? 'gray'}>
+              {quality.data.quality_label}
+            </Badge>
           </Group>
           <SimpleGrid cols={2} spacing="xs">
-            {([
-              ['Entity quality', quality.data.avg_entity_quality], ['Relationship quality', quality.data.avg_relationship_quality],
-              ['Density', quality.data.density_score], ['Topology', quality.data.topology_score], ['Coverage', quality.data.coverage_score],
-              ['Connected', quality.data.connectivity_ratio * 100],
-            ] as const).map(([label, value]) => (
+            {(
+              [
+                ['Entity quality', quality.data.avg_entity_quality],
+                ['Relationship quality', quality.data.avg_relationship_quality],
+                ['Density', quality.data.density_score],
+                ['Topology', quality.data.topology_score],
+                ['Coverage', quality.data.coverage_score],
+                ['Connected', quality.data.connectivity_ratio * 100],
+              ] as const
+            ).map(([label, value]) => (
               <div key={label}>
-                <Group justify="space-between"><Text fz="xs">{label}</Text><Text fz="xs" c="dimmed">{Math.round(value)}</Text></Group>
+                <Group justify="space-between">
+                  <Text fz="xs">{label}</Text>
+                  <Text fz="xs" c="dimmed">
+                    {Math.round(value)}
+                  </Text>
+                </Group>
                 <Progress value={value} size="sm" aria-label={label} />
               </div>
             ))}
           </SimpleGrid>
           <Text fz="xs" c="dimmed" mt="sm">
-            {quality.data.low_quality_entity_count} weak entities, {quality.data.low_quality_relationship_count} weak relationships
+            {quality.data.low_quality_entity_count} weak entities, {quality.data.low_quality_relationship_count} weak
+            relationships
             {quality.data.pollution_penalty > 0 && `, pollution penalty ${quality.data.pollution_penalty.toFixed(1)}`}
-            {quality.data.structural_penalty > 0 && `, structural penalty ${quality.data.structural_penalty.toFixed(1)}`}.
+            {quality.data.structural_penalty > 0 &&
+              `, structural penalty ${quality.data.structural_penalty.toFixed(1)}`}
+            .
           </Text>
         </>
       )}

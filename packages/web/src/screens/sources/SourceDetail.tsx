@@ -1,5 +1,20 @@
 import { useState } from 'react';
-import { Anchor, Badge, Button, Card, Group, Pagination, Progress, SimpleGrid, Skeleton, Stack, Table, Tabs, Text, Title } from '@mantine/core';
+import {
+  Anchor,
+  Badge,
+  Button,
+  Card,
+  Group,
+  Pagination,
+  Progress,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Table,
+  Tabs,
+  Text,
+  Title,
+} from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { sourceEndpoints, type SourceResponseBody } from '@rhizome/contracts/api/sources';
@@ -30,12 +45,18 @@ export default function SourceDetail() {
   const cited = search.getAll('highlight');
   const [tab, setTab] = useState<string | null>(openChunk ? 'passages' : 'overview');
 
-  useChanges((event) => {
-    if (event.type === 'source' && event.source.id === sourceId) source.set(() => event.source);
-    if (event.type === 'source_deleted' && event.source_id === sourceId) navigate('/sources');
-  }, () => void source.reload());
+  useChanges(
+    (event) => {
+      if (event.type === 'source' && event.source.id === sourceId) source.set(() => event.source);
+      if (event.type === 'source_deleted' && event.source_id === sourceId) navigate('/sources');
+    },
+    () => void source.reload(),
+  );
 
-  if (source.error) return <ErrorNotice title="Could not open the source" message={source.error} onRetry={() => void source.reload()} />;
+  if (source.error)
+    return (
+      <ErrorNotice title="Could not open the source" message={source.error} onRetry={() => void source.reload()} />
+    );
   if (!source.data) return <Skeleton h={400} />;
   const data = source.data;
   const progress = progressOf(data);
@@ -43,29 +64,75 @@ export default function SourceDetail() {
 
   return (
     <Stack gap="md">
-      <Anchor component={Link} to="/sources" fz="sm">← All sources</Anchor>
+      <Anchor component={Link} to="/sources" fz="sm">
+        ← All sources
+      </Anchor>
       <Group justify="space-between" align="flex-start" gap="sm">
         <div style={{ minWidth: 0, flex: '1 1 260px' }}>
-          <Title order={1} fz={{ base: 'h3', sm: 'h2' }} style={{ overflowWrap: 'anywhere' }}>{name}</Title>
+          <Title order={1} fz={{ base: 'h3', sm: 'h2' }} style={{ overflowWrap: 'anywhere' }}>
+            {name}
+          </Title>
           <Group gap="xs" mt={6}>
-            <Badge color={statusColors[data.status]} variant="light">{data.paused ? 'Paused' : progress.label}</Badge>
-            {data.extraction_domain && <Badge variant="outline" color="gray">{data.extraction_domain}</Badge>}
+            <Badge color={statusColors[data.status]} variant="light">
+              {data.paused ? 'Paused' : progress.label}
+            </Badge>
+            {data.extraction_domain && (
+              <Badge variant="outline" color="gray">
+                {data.extraction_domain}
+              </Badge>
+            )}
             {!data.enabled && <Badge color="gray">Disabled</Badge>}
           </Group>
         </div>
         <Group gap="xs" wrap="nowrap">
           {data.source_type !== 'webpage' && (
-            <Button component="a" href={api.url(sourceEndpoints.original, { params: { source_id: data.id } })} download variant="default" leftSection={<IconDownload size={16} />}>Original</Button>
+            <Button
+              component="a"
+              href={api.url(sourceEndpoints.original, { params: { source_id: data.id } })}
+              download
+              variant="default"
+              leftSection={<IconDownload size={16} />}
+            >
+              Original
+            </Button>
           )}
-          {data.status === 'awaiting_confirmation' && <Button onClick={() => setReviewing(data)}>Review the domain</Button>}
-          <SourceActions source={data} onChanged={() => void source.reload()} onDeleted={() => navigate('/sources')} onReview={setReviewing} />
+          {data.status === 'awaiting_confirmation' && (
+            <Button onClick={() => setReviewing(data)}>Review the domain</Button>
+          )}
+          <SourceActions
+            source={data}
+            onChanged={() => void source.reload()}
+            onDeleted={() => navigate('/sources')}
+            onReview={setReviewing}
+          />
         </Group>
       </Group>
       <Card withBorder radius="md" p="sm">
-        <Group justify="space-between" mb={4}><Text fz="sm" fw={500}>{data.step_description ?? progress.label}</Text><Text fz="sm" c="dimmed">{progress.value}%</Text></Group>
-        <Progress value={progress.value} color={progress.color} striped={progress.active} animated={progress.active} aria-label={`Progress: ${progress.label}`} />
-        {data.error_message && <Text c="red" fz="sm" mt={6} role="alert">{data.error_message}</Text>}
-        {data.loader_warnings.length > 0 && <Text c="yellow.8" fz="sm" mt={6}>{data.loader_warnings.join(' · ')}</Text>}
+        <Group justify="space-between" mb={4}>
+          <Text fz="sm" fw={500}>
+            {data.step_description ?? progress.label}
+          </Text>
+          <Text fz="sm" c="dimmed">
+            {progress.value}%
+          </Text>
+        </Group>
+        <Progress
+          value={progress.value}
+          color={progress.color}
+          striped={progress.active}
+          animated={progress.active}
+          aria-label={`Progress: ${progress.label}`}
+        />
+        {data.error_message && (
+          <Text c="red" fz="sm" mt={6} role="alert">
+            {data.error_message}
+          </Text>
+        )}
+        {data.loader_warnings.length > 0 && (
+          <Text c="yellow.8" fz="sm" mt={6}>
+            {data.loader_warnings.join(' · ')}
+          </Text>
+        )}
       </Card>
       <Tabs value={tab} onChange={setTab} keepMounted={false}>
         <Tabs.List>
@@ -76,20 +143,50 @@ export default function SourceDetail() {
         <Tabs.Panel value="overview" pt="md">
           <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
             <Card withBorder radius="md">
-              <Title order={2} fz="md" mb="xs">Details</Title>
+              <Title order={2} fz="md" mb="xs">
+                Details
+              </Title>
               <Table withRowBorders={false} verticalSpacing={3} fz="sm">
                 <Table.Tbody>
                   {[
-                    ['File', data.filename ?? '—'], ['Type', `${data.file_type ?? '—'} (${data.content_type ?? 'unknown'})`], ['Size', formatBytes(data.file_size)],
-                    ['Added', formatDate(data.created_at)], ['Indexed', formatDate(data.indexing_completed_at)], ['Committed', formatDate(data.commit_completed_at)],
-                    ['Chunks', `${formatCount(data.embedded_chunk_count)} of ${formatCount(data.chunk_count)} embedded`],
-                    ['Entities', formatCount(data.extraction_entities_count)], ['Relationships', formatCount(data.extraction_relationships_count)],
-                    ['Model calls', `${formatCount(data.llm_total_calls)} (${formatCount(data.llm_total_input_tokens + data.llm_total_output_tokens)} tokens)`],
-                  ].map(([label, value]) => <Table.Tr key={label}><Table.Th w={130}>{label}</Table.Th><Table.Td style={{ overflowWrap: 'anywhere' }}>{value}</Table.Td></Table.Tr>)}
-                  {data.origin_url && <Table.Tr><Table.Th>URL</Table.Th><Table.Td style={{ overflowWrap: 'anywhere' }}><Anchor href={data.origin_url} target="_blank" rel="noreferrer">{data.origin_url}</Anchor></Table.Td></Table.Tr>}
+                    ['File', data.filename ?? '—'],
+                    ['Type', `${data.file_type ?? '—'} (${data.content_type ?? 'unknown'})`],
+                    ['Size', formatBytes(data.file_size)],
+                    ['Added', formatDate(data.created_at)],
+                    ['Indexed', formatDate(data.indexing_completed_at)],
+                    ['Committed', formatDate(data.commit_completed_at)],
+                    [
+                      'Chunks',
+                      `${formatCount(data.embedded_chunk_count)} of ${formatCount(data.chunk_count)} embedded`,
+                    ],
+                    ['Entities', formatCount(data.extraction_entities_count)],
+                    ['Relationships', formatCount(data.extraction_relationships_count)],
+                    [
+                      'Model calls',
+                      `${formatCount(data.llm_total_calls)} (${formatCount(data.llm_total_input_tokens + data.llm_total_output_tokens)} tokens)`,
+                    ],
+                  ].map(([label, value]) => (
+                    <Table.Tr key={label}>
+                      <Table.Th w={130}>{label}</Table.Th>
+                      <Table.Td style={{ overflowWrap: 'anywhere' }}>{value}</Table.Td>
+                    </Table.Tr>
+                  ))}
+                  {data.origin_url && (
+                    <Table.Tr>
+                      <Table.Th>URL</Table.Th>
+                      <Table.Td style={{ overflowWrap: 'anywhere' }}>
+                        <Anchor href={data.origin_url} target="_blank" rel="noreferrer">
+                          {data.origin_url}
+                        </Anchor>
+                      </Table.Td>
+                    </Table.Tr>
+                  )}
                 </Table.Tbody>
               </Table>
-              <SourceTags source={data} onChanged={(tags) => source.set((current) => current && { ...current, tags })} />
+              <SourceTags
+                source={data}
+                onChanged={(tags) => source.set((current) => current && { ...current, tags })}
+              />
             </Card>
             <Stack gap="md">
               <ExtractionPanel source={data} />
@@ -98,40 +195,106 @@ export default function SourceDetail() {
           </SimpleGrid>
         </Tabs.Panel>
         <Tabs.Panel value="passages" pt="md">
-          <Passages sourceId={data.id} openChunk={openChunk} cited={cited} onOpen={(chunkId) => setSearch({ chunk: chunkId })} />
+          <Passages
+            sourceId={data.id}
+            openChunk={openChunk}
+            cited={cited}
+            onOpen={(chunkId) => setSearch({ chunk: chunkId })}
+          />
         </Tabs.Panel>
         <Tabs.Panel value="entities" pt="md">
           <SourceEntities sourceId={data.id} />
         </Tabs.Panel>
       </Tabs>
-      <ConfirmDomainModal source={reviewing} onClose={() => setReviewing(null)} onConfirmed={() => { setReviewing(null); void source.reload(); }} />
+      <ConfirmDomainModal
+        source={reviewing}
+        onClose={() => setReviewing(null)}
+        onConfirmed={() => {
+          setReviewing(null);
+          void source.reload();
+        }}
+      />
     </Stack>
   );
 }
 
 /** The chunks in order; the open one is shown in full with its cited sentences marked. */
-function Passages({ sourceId, openChunk, cited, onOpen }: { sourceId: string; openChunk: string | null; cited: string[]; onOpen: (chunkId: string) => void }) {
+function Passages({
+  sourceId,
+  openChunk,
+  cited,
+  onOpen,
+}: {
+  sourceId: string;
+  openChunk: string | null;
+  cited: string[];
+  onOpen: (chunkId: string) => void;
+}) {
   const [page, setPage] = useState(1);
-  const chunks = useLoad(() => api.call(sourceEndpoints.chunks, { params: { source_id: sourceId }, query: { page, page_size: chunksPerPage } }), [sourceId, page]);
-  if (chunks.error) return <ErrorNotice title="Could not load the passages" message={chunks.error} onRetry={() => void chunks.reload()} />;
+  const chunks = useLoad(
+    () =>
+      api.call(sourceEndpoints.chunks, { params: { source_id: sourceId }, query: { page, page_size: chunksPerPage } }),
+    [sourceId, page],
+  );
+  if (chunks.error)
+    return (
+      <ErrorNotice title="Could not load the passages" message={chunks.error} onRetry={() => void chunks.reload()} />
+    );
   if (!chunks.data) return <Skeleton h={300} />;
-  if (chunks.data.data.length === 0) return <Text c="dimmed" fz="sm">No passages yet: they appear once the source is indexed.</Text>;
+  if (chunks.data.data.length === 0)
+    return (
+      <Text c="dimmed" fz="sm">
+        No passages yet: they appear once the source is indexed.
+      </Text>
+    );
   return (
     <SimpleGrid cols={{ base: 1, md: openChunk ? 2 : 1 }} spacing="md">
       <Stack gap={6}>
         {chunks.data.data.map((chunk) => (
-          <Card key={chunk.id} withBorder radius="md" p="sm" component="button" type="button" onClick={() => onOpen(chunk.id)} style={{ textAlign: 'left', cursor: 'pointer', borderColor: chunk.id === openChunk ? 'var(--mantine-primary-color-filled)' : undefined }} aria-pressed={chunk.id === openChunk}>
+          <Card
+            key={chunk.id}
+            withBorder
+            radius="md"
+            p="sm"
+            component="button"
+            type="button"
+            onClick={() => onOpen(chunk.id)}
+            style={{
+              textAlign: 'left',
+              cursor: 'pointer',
+              borderColor: chunk.id === openChunk ? 'var(--mantine-primary-color-filled)' : undefined,
+            }}
+            aria-pressed={chunk.id === openChunk}
+          >
             <Group gap="xs" mb={4}>
-              <Text fz="xs" fw={600}>#{chunk.chunk_index + 1}</Text>
-              {chunk.page_number !== null && <Text fz="xs" c="dimmed">page {chunk.page_number}</Text>}
-              {chunk.section && <Text fz="xs" c="dimmed" truncate maw={300}>{chunk.section}</Text>}
+              <Text fz="xs" fw={600}>
+                #{chunk.chunk_index + 1}
+              </Text>
+              {chunk.page_number !== null && (
+                <Text fz="xs" c="dimmed">
+                  page {chunk.page_number}
+                </Text>
+              )}
+              {chunk.section && (
+                <Text fz="xs" c="dimmed" truncate maw={300}>
+                  {chunk.section}
+                </Text>
+              )}
             </Group>
-            <Text fz="sm" lineClamp={3}>{chunk.content}</Text>
+            <Text fz="sm" lineClamp={3}>
+              {chunk.content}
+            </Text>
           </Card>
         ))}
-        {chunks.data.pagination.total_pages > 1 && <Pagination total={chunks.data.pagination.total_pages} value={page} onChange={setPage} size="sm" mt="xs" />}
+        {chunks.data.pagination.total_pages > 1 && (
+          <Pagination total={chunks.data.pagination.total_pages} value={page} onChange={setPage} size="sm" mt="xs" />
+        )}
       </Stack>
-      {openChunk && <div style={{ position: 'sticky', top: 70, alignSelf: 'start' }}><PassageViewer sourceId={sourceId} chunkId={openChunk} cited={cited} /></div>}
+      {openChunk && (
+        <div style={{ position: 'sticky', top: 70, alignSelf: 'start' }}>
+          <PassageViewer sourceId={sourceId} chunkId={openChunk} cited={cited} />
+        </div>
+      )}
     </SimpleGrid>
   );
 }

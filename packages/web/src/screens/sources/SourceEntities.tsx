@@ -16,27 +16,64 @@ export function SourceEntities({ sourceId }: { sourceId: string }) {
       api.call(templateEndpoints.list, { query: { template_type: 'node', page_size: 1000 } }),
     ]);
     const templateNames = new Map(templates.data.map((template) => [template.id, template.name]));
-    return { nodes: nodes.data, edges: edges.data, totalNodes: nodes.pagination.total, totalEdges: edges.pagination.total, templateNames };
+    return {
+      nodes: nodes.data,
+      edges: edges.data,
+      totalNodes: nodes.pagination.total,
+      totalEdges: edges.pagination.total,
+      templateNames,
+    };
   }, [sourceId]);
-  if (graph.error) return <ErrorNotice title="Could not load the entities" message={graph.error} onRetry={() => void graph.reload()} />;
+  if (graph.error)
+    return (
+      <ErrorNotice title="Could not load the entities" message={graph.error} onRetry={() => void graph.reload()} />
+    );
   if (!graph.data) return <Skeleton h={200} />;
-  if (graph.data.nodes.length === 0) return <Text c="dimmed" fz="sm">No entities yet: they appear once the extraction is committed.</Text>;
+  if (graph.data.nodes.length === 0)
+    return (
+      <Text c="dimmed" fz="sm">
+        No entities yet: they appear once the extraction is committed.
+      </Text>
+    );
   const labels = new Map(graph.data.nodes.map((node) => [node.id, node.label]));
   return (
     <Stack gap="md">
       <div>
-        <Title order={2} fz="md" mb="xs">Entities ({graph.data.totalNodes})</Title>
+        <Title order={2} fz="md" mb="xs">
+          Entities ({graph.data.totalNodes})
+        </Title>
         <Group gap={6}>
           {graph.data.nodes.map((node) => (
-            <Button key={node.id} size="compact-sm" variant="light" radius="xl" onClick={() => openNode(node.id)} rightSection={<Badge size="xs" variant="transparent" tt="none">{graph.data!.templateNames.get(node.template_id) ?? node.template_id}</Badge>}>{node.label}</Button>
+            <Button
+              key={node.id}
+              size="compact-sm"
+              variant="light"
+              radius="xl"
+              onClick={() => openNode(node.id)}
+              rightSection={
+                <Badge size="xs" variant="transparent" tt="none">
+                  {graph.data!.templateNames.get(node.template_id) ?? node.template_id}
+                </Badge>
+              }
+            >
+              {node.label}
+            </Button>
           ))}
         </Group>
       </div>
       <div>
-        <Title order={2} fz="md" mb="xs">Relationships ({graph.data.totalEdges})</Title>
+        <Title order={2} fz="md" mb="xs">
+          Relationships ({graph.data.totalEdges})
+        </Title>
         <Stack gap={2}>
           {graph.data.edges.map((edge) => (
-            <Text key={edge.id} fz="sm">{labels.get(edge.source_node_id) ?? '…'} <Text span c="dimmed" inherit>— {edge.label} →</Text> {labels.get(edge.target_node_id) ?? '…'}</Text>
+            <Text key={edge.id} fz="sm">
+              {labels.get(edge.source_node_id) ?? '…'}{' '}
+              <Text span c="dimmed" inherit>
+                — {edge.label} →
+              </Text>{' '}
+              {labels.get(edge.target_node_id) ?? '…'}
+            </Text>
           ))}
         </Stack>
       </div>

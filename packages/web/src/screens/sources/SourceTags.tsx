@@ -17,9 +17,12 @@ export function SourceTags({ source, onChanged }: { source: SourceResponseBody; 
     try {
       const params = (tagId: string) => ({ source_id: source.id, tag_id: tagId });
       let tags = source.tags;
-      for (const tag of source.tags.filter((known) => !names.includes(known.name))) tags = (await api.call(sourceEndpoints.removeTag, { params: params(tag.id) })).tags;
+      for (const tag of source.tags.filter((known) => !names.includes(known.name)))
+        tags = (await api.call(sourceEndpoints.removeTag, { params: params(tag.id) })).tags;
       for (const name of names.filter((wanted) => !source.tags.some((known) => known.name === wanted))) {
-        const existing = all.data?.tags.find((tag) => tag.name === name) ?? (await api.call(sourceEndpoints.createTag, { body: { name } }));
+        const existing =
+          all.data?.tags.find((tag) => tag.name === name) ??
+          (await api.call(sourceEndpoints.createTag, { body: { name } }));
         tags = (await api.call(sourceEndpoints.addTag, { params: params(existing.id) })).tags;
       }
       onChanged(tags);
@@ -33,8 +36,15 @@ export function SourceTags({ source, onChanged }: { source: SourceResponseBody; 
 
   return (
     <TagsInput
-      mt="sm" label="Tags" placeholder="Add a tag and press Enter" value={source.tags.map((tag) => tag.name)} onChange={(names) => void change(names)}
-      data={(all.data?.tags ?? []).map((tag) => tag.name)} disabled={busy} clearable={false} maxLength={64}
+      mt="sm"
+      label="Tags"
+      placeholder="Add a tag and press Enter"
+      value={source.tags.map((tag) => tag.name)}
+      onChange={(names) => void change(names)}
+      data={(all.data?.tags ?? []).map((tag) => tag.name)}
+      disabled={busy}
+      clearable={false}
+      maxLength={64}
     />
   );
 }

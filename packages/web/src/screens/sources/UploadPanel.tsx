@@ -36,7 +36,11 @@ export function UploadPanel({ onAdded }: { onAdded: (sources: SourceResponseBody
     }
     setFailures(failed);
     setUploading(false);
-    if (added) notifications.show({ color: 'teal', message: `${added} ${added === 1 ? 'file' : 'files'} added: reading and indexing has started.` });
+    if (added)
+      notifications.show({
+        color: 'teal',
+        message: `${added} ${added === 1 ? 'file' : 'files'} added: reading and indexing has started.`,
+      });
   }
 
   async function importUrl(event: FormEvent) {
@@ -44,7 +48,9 @@ export function UploadPanel({ onAdded }: { onAdded: (sources: SourceResponseBody
     setImporting(true);
     setUrlError(null);
     try {
-      const source = await api.call(sourceEndpoints.importUrl, { body: { url: url.trim(), extract_entities: extract } });
+      const source = await api.call(sourceEndpoints.importUrl, {
+        body: { url: url.trim(), extract_entities: extract },
+      });
       onAdded([source]);
       setUrl('');
       notifications.show({ color: 'teal', message: `Imported ${source.title ?? source.origin_url ?? 'the page'}.` });
@@ -58,12 +64,22 @@ export function UploadPanel({ onAdded }: { onAdded: (sources: SourceResponseBody
   return (
     <Paper withBorder p="md" radius="md">
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
-        <Dropzone onDrop={(files) => void upload(files)} loading={uploading} multiple aria-label="Upload files: drop them here or press to choose" radius="md" p="md" data-testid="dropzone">
+        <Dropzone
+          onDrop={(files) => void upload(files)}
+          loading={uploading}
+          multiple
+          aria-label="Upload files: drop them here or press to choose"
+          radius="md"
+          p="md"
+          data-testid="dropzone"
+        >
           <Group justify="center" gap="md" mih={96} style={{ pointerEvents: 'none' }} wrap="nowrap">
             <IconCloudUpload size={40} stroke={1.4} color="var(--mantine-color-dimmed)" />
             <div>
               <Text fw={600}>Drop files here or click to choose</Text>
-              <Text fz="sm" c="dimmed">PDF, Word, Markdown, text, HTML, CSV, JSON, images… as many as you like.</Text>
+              <Text fz="sm" c="dimmed">
+                PDF, Word, Markdown, text, HTML, CSV, JSON, images… as many as you like.
+              </Text>
             </div>
           </Group>
         </Dropzone>
@@ -71,18 +87,43 @@ export function UploadPanel({ onAdded }: { onAdded: (sources: SourceResponseBody
           <form onSubmit={importUrl}>
             <Group align="flex-start" gap="xs" wrap="nowrap">
               <TextInput
-                flex={1} label="Import a web page" placeholder="https://example.org/article" value={url} type="url"
-                onChange={(event) => setUrl(event.currentTarget.value)} error={urlError} leftSection={<IconLink size={16} />}
+                flex={1}
+                label="Import a web page"
+                placeholder="https://example.org/article"
+                value={url}
+                type="url"
+                onChange={(event) => setUrl(event.currentTarget.value)}
+                error={urlError}
+                leftSection={<IconLink size={16} />}
               />
-              <Button type="submit" mt={25} loading={importing} disabled={!url.trim()}>Import</Button>
+              <Button type="submit" mt={25} loading={importing} disabled={!url.trim()}>
+                Import
+              </Button>
             </Group>
           </form>
-          <Checkbox label="Extract entities and relationships after indexing" checked={extract} onChange={(event) => setExtract(event.currentTarget.checked)} />
+          <Checkbox
+            label="Extract entities and relationships after indexing"
+            checked={extract}
+            onChange={(event) => setExtract(event.currentTarget.checked)}
+          />
         </Stack>
       </SimpleGrid>
       {failures.length > 0 && (
-        <Alert color="red" mt="md" title={`${failures.length} ${failures.length === 1 ? 'file was' : 'files were'} not added`} role="alert" withCloseButton onClose={() => setFailures([])}>
-          <List size="sm">{failures.map((failure) => <List.Item key={failure.filename}><b>{failure.filename}</b>: {failure.error}</List.Item>)}</List>
+        <Alert
+          color="red"
+          mt="md"
+          title={`${failures.length} ${failures.length === 1 ? 'file was' : 'files were'} not added`}
+          role="alert"
+          withCloseButton
+          onClose={() => setFailures([])}
+        >
+          <List size="sm">
+            {failures.map((failure) => (
+              <List.Item key={failure.filename}>
+                <b>{failure.filename}</b>: {failure.error}
+              </List.Item>
+            ))}
+          </List>
         </Alert>
       )}
     </Paper>

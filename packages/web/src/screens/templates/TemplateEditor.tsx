@@ -1,5 +1,23 @@
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
-import { Alert, Anchor, Breadcrumbs, Button, Card, ColorInput, Group, Paper, SegmentedControl, Select, SimpleGrid, Skeleton, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Breadcrumbs,
+  Button,
+  Card,
+  ColorInput,
+  Group,
+  Paper,
+  SegmentedControl,
+  Select,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Text,
+  Textarea,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconAlertTriangle, IconPlus, IconTrash } from '@tabler/icons-react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom';
@@ -14,17 +32,32 @@ import { definitionsOf, draftOf, emptyDraft, type DraftErrors, type PropertyDraf
 import { PropertyEditor } from './PropertyEditor.tsx';
 import { TemplateIcon, templateIcons } from './template-icons.tsx';
 
-interface Fields { name: string; template_type: TemplateTypeName; description: string; icon: string | null; color: string }
+interface Fields {
+  name: string;
+  template_type: TemplateTypeName;
+  description: string;
+  icon: string | null;
+  color: string;
+}
 
 const swatches = ['#2563eb', '#7c3aed', '#db2777', '#dc2626', '#d97706', '#059669', '#0891b2', '#64748b'];
 const iconOptions = Object.keys(templateIcons).map((value) => ({ value, label: value }));
 
 function fieldsOf(template: TemplateResponse | undefined, type: TemplateTypeName): Fields {
-  return { name: template?.name ?? '', template_type: template?.template_type ?? type, description: template?.description ?? '', icon: template?.icon ?? null, color: template?.color ?? '' };
+  return {
+    name: template?.name ?? '',
+    template_type: template?.template_type ?? type,
+    description: template?.description ?? '',
+    icon: template?.icon ?? null,
+    color: template?.color ?? '',
+  };
 }
 
 /** Where the API's validation issues belong: a top-level field, or a field of the property at an index. */
-function placeIssues(error: RequestError, drafts: PropertyDraft[]): { top: Record<string, string>; properties: DraftErrors } {
+function placeIssues(
+  error: RequestError,
+  drafts: PropertyDraft[],
+): { top: Record<string, string>; properties: DraftErrors } {
   const top: Record<string, string> = {};
   const properties: DraftErrors = {};
   for (const issue of error.issues) {
@@ -48,9 +81,17 @@ export default function TemplateEditor() {
   const [searchParams] = useSearchParams();
   const creating = templateId === 'new';
   const navigate = useNavigate();
-  const template = useLoad((signal) => (creating ? Promise.resolve(undefined) : api.call(templateEndpoints.get, { params: { template_id: templateId }, signal })), [templateId]);
+  const template = useLoad(
+    (signal) =>
+      creating
+        ? Promise.resolve(undefined)
+        : api.call(templateEndpoints.get, { params: { template_id: templateId }, signal }),
+    [templateId],
+  );
   const all = useLoad((signal) => loadAllTemplates(signal), []);
-  const [fields, setFields] = useState<Fields>(() => fieldsOf(undefined, searchParams.get('type') === 'edge' ? 'edge' : 'node'));
+  const [fields, setFields] = useState<Fields>(() =>
+    fieldsOf(undefined, searchParams.get('type') === 'edge' ? 'edge' : 'node'),
+  );
   const [drafts, setDrafts] = useState<PropertyDraft[]>([]);
   const [topErrors, setTopErrors] = useState<Record<string, string>>({});
   const [propertyErrors, setPropertyErrors] = useState<DraftErrors>({});
@@ -64,14 +105,22 @@ export default function TemplateEditor() {
     setDrafts(template.data.properties.map(draftOf));
   }, [template.data]);
 
-  const nodeTemplates = useMemo(() => (all.data ?? []).filter((entry) => entry.template_type === 'node').map((entry) => ({ value: entry.id, label: entry.name })), [all.data]);
+  const nodeTemplates = useMemo(
+    () =>
+      (all.data ?? [])
+        .filter((entry) => entry.template_type === 'node')
+        .map((entry) => ({ value: entry.id, label: entry.name })),
+    [all.data],
+  );
   const change = (patch: Partial<Fields>) => setFields((current) => ({ ...current, ...patch }));
-  const updateDraft = (key: string, next: PropertyDraft) => setDrafts((current) => current.map((draft) => (draft.key === key ? next : draft)));
-  const move = (index: number, offset: -1 | 1) => setDrafts((current) => {
-    const next = [...current];
-    [next[index], next[index + offset]] = [next[index + offset], next[index]];
-    return next;
-  });
+  const updateDraft = (key: string, next: PropertyDraft) =>
+    setDrafts((current) => current.map((draft) => (draft.key === key ? next : draft)));
+  const move = (index: number, offset: -1 | 1) =>
+    setDrafts((current) => {
+      const next = [...current];
+      [next[index], next[index + offset]] = [next[index + offset], next[index]];
+      return next;
+    });
 
   async function save(event: FormEvent) {
     event.preventDefault();
@@ -85,16 +134,27 @@ export default function TemplateEditor() {
       focusFirstInvalid();
       return;
     }
-    const body = { name: fields.name.trim(), description: fields.description.trim() || null, icon: fields.icon, color: fields.color || null, properties: definitions };
+    const body = {
+      name: fields.name.trim(),
+      description: fields.description.trim() || null,
+      icon: fields.icon,
+      color: fields.color || null,
+      properties: definitions,
+    };
     setBusy(true);
     try {
       if (creating) {
-        const created = await api.call(templateEndpoints.create, { body: { ...body, template_type: fields.template_type } });
+        const created = await api.call(templateEndpoints.create, {
+          body: { ...body, template_type: fields.template_type },
+        });
         notifications.show({ color: 'teal', message: `The template “${created.name}” is created.` });
         navigate(`/templates/${encodeURIComponent(created.id)}`, { replace: true });
       } else {
         const { name, ...rest } = body;
-        const saved = await api.call(templateEndpoints.update, { params: { template_id: templateId }, body: template.data?.is_system ? rest : { name, ...rest } });
+        const saved = await api.call(templateEndpoints.update, {
+          params: { template_id: templateId },
+          body: template.data?.is_system ? rest : { name, ...rest },
+        });
         template.set(() => saved);
         notifications.show({ color: 'teal', message: `The template “${saved.name}” is saved.` });
       }
@@ -111,62 +171,174 @@ export default function TemplateEditor() {
     }
   }
 
-  const title = creating ? 'New template' : template.data?.name ?? 'Template';
-  if (template.error) return <ErrorNotice title="Could not load the template" message={template.error} onRetry={() => void template.reload()} />;
+  const title = creating ? 'New template' : (template.data?.name ?? 'Template');
+  if (template.error)
+    return (
+      <ErrorNotice
+        title="Could not load the template"
+        message={template.error}
+        onRetry={() => void template.reload()}
+      />
+    );
   if (!creating && !template.data) return <Skeleton h={400} radius="md" />;
   const system = template.data?.is_system ?? false;
 
   return (
     <form onSubmit={(event) => void save(event)} noValidate>
-    <Stack gap="md">
-      <Breadcrumbs>
-        <Anchor component={Link} to="/templates" fz="sm">Templates</Anchor>
-        <Text fz="sm">{title}</Text>
-      </Breadcrumbs>
-      <Group justify="space-between" align="flex-end">
-        <Group gap="xs" wrap="nowrap">
-          <TemplateIcon icon={fields.icon} color={fields.color || null} size={28} />
-          <Title order={1} fz={{ base: 'h3', sm: 'h2' }}>{title}</Title>
+      <Stack gap="md">
+        <Breadcrumbs>
+          <Anchor component={Link} to="/templates" fz="sm">
+            Templates
+          </Anchor>
+          <Text fz="sm">{title}</Text>
+        </Breadcrumbs>
+        <Group justify="space-between" align="flex-end">
+          <Group gap="xs" wrap="nowrap">
+            <TemplateIcon icon={fields.icon} color={fields.color || null} size={28} />
+            <Title order={1} fz={{ base: 'h3', sm: 'h2' }}>
+              {title}
+            </Title>
+          </Group>
+          <Group gap="xs">
+            {!creating && !system && (
+              <Button
+                variant="default"
+                color="red"
+                leftSection={<IconTrash size={16} />}
+                onClick={() => setDeleting(template.data ?? null)}
+              >
+                Delete…
+              </Button>
+            )}
+            <Button type="submit" loading={busy}>
+              {creating ? 'Create template' : 'Save changes'}
+            </Button>
+          </Group>
         </Group>
-        <Group gap="xs">
-          {!creating && !system && <Button variant="default" color="red" leftSection={<IconTrash size={16} />} onClick={() => setDeleting(template.data ?? null)}>Delete…</Button>}
-          <Button type="submit" loading={busy}>{creating ? 'Create template' : 'Save changes'}</Button>
-        </Group>
-      </Group>
-      {failure && <Alert color="red" icon={<IconAlertTriangle size={18} />} title="The template was not saved" role="alert">{failure}</Alert>}
-      <Card withBorder radius="md">
-        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm" verticalSpacing="xs">
-          <TextInput label="Name" required value={fields.name} disabled={system} description={system ? 'Built-in templates keep their name' : undefined} onChange={(event) => change({ name: event.currentTarget.value })} error={topErrors.name} />
+        {failure && (
+          <Alert color="red" icon={<IconAlertTriangle size={18} />} title="The template was not saved" role="alert">
+            {failure}
+          </Alert>
+        )}
+        <Card withBorder radius="md">
+          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm" verticalSpacing="xs">
+            <TextInput
+              label="Name"
+              required
+              value={fields.name}
+              disabled={system}
+              description={system ? 'Built-in templates keep their name' : undefined}
+              onChange={(event) => change({ name: event.currentTarget.value })}
+              error={topErrors.name}
+            />
+            <div>
+              <Text fz="sm" fw={500} mb={4} id="template-kind">
+                Kind
+              </Text>
+              <SegmentedControl
+                aria-labelledby="template-kind"
+                disabled={!creating}
+                value={fields.template_type}
+                onChange={(value) => change({ template_type: value as TemplateTypeName })}
+                data={[
+                  { value: 'node', label: 'Node type' },
+                  { value: 'edge', label: 'Edge type' },
+                ]}
+              />
+            </div>
+            <ColorInput
+              label="Colour"
+              format="hex"
+              eyeDropperButtonProps={{ 'aria-label': 'Pick a colour from the screen' }}
+              swatches={swatches}
+              placeholder="#2563eb"
+              value={fields.color}
+              onChange={(color) => change({ color })}
+              error={topErrors.color}
+            />
+            <Select
+              label="Icon"
+              data={iconOptions}
+              value={fields.icon}
+              clearable
+              searchable
+              placeholder="No icon"
+              onChange={(icon) => change({ icon })}
+              error={topErrors.icon}
+              leftSection={<TemplateIcon icon={fields.icon} color={fields.color || null} size={16} />}
+              renderOption={({ option }) => (
+                <Group gap="xs">
+                  <TemplateIcon icon={option.value} color={fields.color || null} size={16} />
+                  {option.label}
+                </Group>
+              )}
+            />
+            <Textarea
+              label="Description"
+              value={fields.description}
+              onChange={(event) => change({ description: event.currentTarget.value })}
+              autosize
+              minRows={2}
+              maxRows={6}
+              error={topErrors.description}
+              style={{ gridColumn: '1 / -1' }}
+            />
+          </SimpleGrid>
+        </Card>
+        <Group justify="space-between" align="flex-end">
           <div>
-            <Text fz="sm" fw={500} mb={4} id="template-kind">Kind</Text>
-            <SegmentedControl aria-labelledby="template-kind" disabled={!creating} value={fields.template_type} onChange={(value) => change({ template_type: value as TemplateTypeName })} data={[{ value: 'node', label: 'Node type' }, { value: 'edge', label: 'Edge type' }]} />
+            <Title order={2} fz="lg">
+              Properties
+            </Title>
+            <Text fz="sm" c="dimmed">
+              What every {fields.template_type === 'node' ? 'node' : 'edge'} of this type can carry. Values are checked
+              against these rules when they are saved.
+            </Text>
           </div>
-          <ColorInput label="Colour" format="hex" eyeDropperButtonProps={{ 'aria-label': 'Pick a colour from the screen' }} swatches={swatches} placeholder="#2563eb" value={fields.color} onChange={(color) => change({ color })} error={topErrors.color} />
-          <Select
-            label="Icon" data={iconOptions} value={fields.icon} clearable searchable placeholder="No icon" onChange={(icon) => change({ icon })} error={topErrors.icon}
-            leftSection={<TemplateIcon icon={fields.icon} color={fields.color || null} size={16} />}
-            renderOption={({ option }) => <Group gap="xs"><TemplateIcon icon={option.value} color={fields.color || null} size={16} />{option.label}</Group>}
+          <Button
+            variant="light"
+            leftSection={<IconPlus size={16} />}
+            onClick={() => setDrafts((current) => [...current, emptyDraft()])}
+          >
+            Add a property
+          </Button>
+        </Group>
+        {drafts.length === 0 && (
+          <Paper withBorder p="lg" radius="md" ta="center">
+            <Text fz="sm" c="dimmed">
+              No properties: nodes of this type have a label only.
+            </Text>
+          </Paper>
+        )}
+        {drafts.map((draft, index) => (
+          <PropertyEditor
+            key={draft.key}
+            draft={draft}
+            index={index}
+            count={drafts.length}
+            errors={propertyErrors[draft.key] ?? {}}
+            nodeTemplates={nodeTemplates}
+            onChange={(next) => updateDraft(draft.key, next)}
+            onMove={(offset) => move(index, offset)}
+            onRemove={() => setDrafts((current) => current.filter((entry) => entry.key !== draft.key))}
           />
-          <Textarea label="Description" value={fields.description} onChange={(event) => change({ description: event.currentTarget.value })} autosize minRows={2} maxRows={6} error={topErrors.description} style={{ gridColumn: '1 / -1' }} />
-        </SimpleGrid>
-      </Card>
-      <Group justify="space-between" align="flex-end">
-        <div>
-          <Title order={2} fz="lg">Properties</Title>
-          <Text fz="sm" c="dimmed">What every {fields.template_type === 'node' ? 'node' : 'edge'} of this type can carry. Values are checked against these rules when they are saved.</Text>
-        </div>
-        <Button variant="light" leftSection={<IconPlus size={16} />} onClick={() => setDrafts((current) => [...current, emptyDraft()])}>Add a property</Button>
-      </Group>
-      {drafts.length === 0 && <Paper withBorder p="lg" radius="md" ta="center"><Text fz="sm" c="dimmed">No properties: nodes of this type have a label only.</Text></Paper>}
-      {drafts.map((draft, index) => (
-        <PropertyEditor
-          key={draft.key} draft={draft} index={index} count={drafts.length} errors={propertyErrors[draft.key] ?? {}} nodeTemplates={nodeTemplates}
-          onChange={(next) => updateDraft(draft.key, next)} onMove={(offset) => move(index, offset)} onRemove={() => setDrafts((current) => current.filter((entry) => entry.key !== draft.key))}
+        ))}
+        {drafts.length > 0 && (
+          <Group justify="flex-end">
+            <Button type="submit" loading={busy}>
+              {creating ? 'Create template' : 'Save changes'}
+            </Button>
+          </Group>
+        )}
+        <DeleteTemplateModal
+          template={deleting}
+          onClose={() => setDeleting(null)}
+          onDeleted={() => {
+            notifications.show({ color: 'teal', message: `The template “${deleting?.name ?? ''}” is deleted.` });
+            navigate('/templates');
+          }}
         />
-      ))}
-      {drafts.length > 0 && <Group justify="flex-end"><Button type="submit" loading={busy}>{creating ? 'Create template' : 'Save changes'}</Button></Group>}
-      <DeleteTemplateModal template={deleting} onClose={() => setDeleting(null)} onDeleted={() => { notifications.show({ color: 'teal', message: `The template “${deleting?.name ?? ''}” is deleted.` }); navigate('/templates'); }} />
-    </Stack>
+      </Stack>
     </form>
   );
 }

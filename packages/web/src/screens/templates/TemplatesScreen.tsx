@@ -1,5 +1,17 @@
 import { useMemo, useState } from 'react';
-import { ActionIcon, Badge, Button, Group, Paper, SegmentedControl, Skeleton, Stack, Table, Text, TextInput } from '@mantine/core';
+import {
+  ActionIcon,
+  Badge,
+  Button,
+  Group,
+  Paper,
+  SegmentedControl,
+  Skeleton,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+} from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconCategory, IconPlus, IconSearch, IconTrash } from '@tabler/icons-react';
 import { Link } from 'react-router-dom';
@@ -24,7 +36,10 @@ function usageText(template: TemplateResponse, usage: Map<string, number> | unde
 /** Node and edge templates with how many nodes or edges use each; a row opens the editor. */
 export default function TemplatesScreen() {
   const templates = useLoad((signal) => loadAllTemplates(signal), []);
-  const usage = useLoad((signal) => (templates.data ? loadTemplateUsage(templates.data, signal) : Promise.resolve(undefined)), [templates.data]);
+  const usage = useLoad(
+    (signal) => (templates.data ? loadTemplateUsage(templates.data, signal) : Promise.resolve(undefined)),
+    [templates.data],
+  );
   const [shown, setShown] = useState<Shown>('node');
   const [search, setSearch] = useState('');
   const [deleting, setDeleting] = useState<TemplateResponse | null>(null);
@@ -33,7 +48,12 @@ export default function TemplatesScreen() {
     const needle = search.trim().toLowerCase();
     return (templates.data ?? [])
       .filter((template) => shown === 'all' || template.template_type === shown)
-      .filter((template) => !needle || template.name.toLowerCase().includes(needle) || template.description?.toLowerCase().includes(needle))
+      .filter(
+        (template) =>
+          !needle ||
+          template.name.toLowerCase().includes(needle) ||
+          template.description?.toLowerCase().includes(needle),
+      )
       .sort((a, b) => Number(a.is_system) - Number(b.is_system) || a.name.localeCompare(b.name));
   }, [templates.data, shown, search]);
 
@@ -46,21 +66,62 @@ export default function TemplatesScreen() {
 
   return (
     <Stack gap="md">
-      <PageHeader title="Templates" description="The types of your nodes and edges, and the properties each type carries.">
-        <Button component={Link} to={`/templates/new${shown === 'edge' ? '?type=edge' : ''}`} leftSection={<IconPlus size={16} />}>New template</Button>
+      <PageHeader
+        title="Templates"
+        description="The types of your nodes and edges, and the properties each type carries."
+      >
+        <Button
+          component={Link}
+          to={`/templates/new${shown === 'edge' ? '?type=edge' : ''}`}
+          leftSection={<IconPlus size={16} />}
+        >
+          New template
+        </Button>
       </PageHeader>
       <Group gap="xs" align="flex-end">
-        <SegmentedControl aria-label="Template type" value={shown} onChange={(value) => setShown(value as Shown)} data={[{ value: 'node', label: 'Node types' }, { value: 'edge', label: 'Edge types' }, { value: 'all', label: 'All' }]} />
-        <TextInput aria-label="Search templates" placeholder="Search names and descriptions" leftSection={<IconSearch size={16} />} value={search} onChange={(event) => setSearch(event.currentTarget.value)} w={{ base: '100%', sm: 260 }} />
+        <SegmentedControl
+          aria-label="Template type"
+          value={shown}
+          onChange={(value) => setShown(value as Shown)}
+          data={[
+            { value: 'node', label: 'Node types' },
+            { value: 'edge', label: 'Edge types' },
+            { value: 'all', label: 'All' },
+          ]}
+        />
+        <TextInput
+          aria-label="Search templates"
+          placeholder="Search names and descriptions"
+          leftSection={<IconSearch size={16} />}
+          value={search}
+          onChange={(event) => setSearch(event.currentTarget.value)}
+          w={{ base: '100%', sm: 260 }}
+        />
       </Group>
-      {templates.error && <ErrorNotice title="Could not load the templates" message={templates.error} onRetry={() => void templates.reload()} />}
-      {usage.error && <ErrorNotice title="Could not count how often each template is used" message={usage.error} onRetry={() => void usage.reload()} />}
+      {templates.error && (
+        <ErrorNotice
+          title="Could not load the templates"
+          message={templates.error}
+          onRetry={() => void templates.reload()}
+        />
+      )}
+      {usage.error && (
+        <ErrorNotice
+          title="Could not count how often each template is used"
+          message={usage.error}
+          onRetry={() => void usage.reload()}
+        />
+      )}
       {!templates.data && !templates.error && <Skeleton h={320} radius="md" />}
       {templates.data && list.length === 0 && (
         <Paper withBorder p="xl" radius="md" ta="center">
           <IconCategory size={40} stroke={1.3} color="var(--mantine-color-dimmed)" />
-          <Text fw={600} mt="xs">{search ? 'No template matches this search' : 'No templates of this kind yet'}</Text>
-          <Text fz="sm" c="dimmed">Create one to give nodes or edges a type with its own properties.</Text>
+          <Text fw={600} mt="xs">
+            {search ? 'No template matches this search' : 'No templates of this kind yet'}
+          </Text>
+          <Text fz="sm" c="dimmed">
+            Create one to give nodes or edges a type with its own properties.
+          </Text>
         </Paper>
       )}
       {list.length > 0 && (
@@ -69,9 +130,13 @@ export default function TemplatesScreen() {
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>Template</Table.Th>
-                <Table.Th w={110} visibleFrom="sm">Properties</Table.Th>
+                <Table.Th w={110} visibleFrom="sm">
+                  Properties
+                </Table.Th>
                 <Table.Th w={110}>Used by</Table.Th>
-                <Table.Th w={48}><span className="visually-hidden">Delete</span></Table.Th>
+                <Table.Th w={48}>
+                  <span className="visually-hidden">Delete</span>
+                </Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
@@ -82,19 +147,46 @@ export default function TemplatesScreen() {
                       <TemplateIcon icon={template.icon} color={template.color} />
                       <div style={{ minWidth: 0 }}>
                         <Group gap={6} wrap="nowrap">
-                          <Link to={`/templates/${encodeURIComponent(template.id)}`} className="source-link">{template.name}</Link>
-                          {template.is_system && <Badge size="xs" variant="light" color="gray">Built-in</Badge>}
-                          {shown === 'all' && <Badge size="xs" variant="outline" color={template.template_type === 'node' ? 'blue' : 'grape'}>{template.template_type}</Badge>}
+                          <Link to={`/templates/${encodeURIComponent(template.id)}`} className="source-link">
+                            {template.name}
+                          </Link>
+                          {template.is_system && (
+                            <Badge size="xs" variant="light" color="gray">
+                              Built-in
+                            </Badge>
+                          )}
+                          {shown === 'all' && (
+                            <Badge
+                              size="xs"
+                              variant="outline"
+                              color={template.template_type === 'node' ? 'blue' : 'grape'}
+                            >
+                              {template.template_type}
+                            </Badge>
+                          )}
                         </Group>
-                        {template.description && <Text fz="xs" c="dimmed" lineClamp={2}>{template.description}</Text>}
+                        {template.description && (
+                          <Text fz="xs" c="dimmed" lineClamp={2}>
+                            {template.description}
+                          </Text>
+                        )}
                       </div>
                     </Group>
                   </Table.Td>
                   <Table.Td visibleFrom="sm">{template.properties.length}</Table.Td>
-                  <Table.Td data-testid="template-usage" style={{ whiteSpace: 'nowrap' }}>{usageText(template, usage.data)}</Table.Td>
+                  <Table.Td data-testid="template-usage" style={{ whiteSpace: 'nowrap' }}>
+                    {usageText(template, usage.data)}
+                  </Table.Td>
                   <Table.Td>
                     {!template.is_system && (
-                      <ActionIcon variant="subtle" color="red" aria-label={`Delete ${template.name}`} onClick={() => setDeleting(template)}><IconTrash size={16} /></ActionIcon>
+                      <ActionIcon
+                        variant="subtle"
+                        color="red"
+                        aria-label={`Delete ${template.name}`}
+                        onClick={() => setDeleting(template)}
+                      >
+                        <IconTrash size={16} />
+                      </ActionIcon>
                     )}
                   </Table.Td>
                 </Table.Tr>

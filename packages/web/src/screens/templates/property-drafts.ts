@@ -18,13 +18,31 @@ export interface PropertyDraft {
 }
 
 export const propertyTypeLabels: Record<PropertyTypeName, string> = {
-  string: 'Short text', text: 'Long text', integer: 'Whole number', float: 'Decimal number', boolean: 'Yes / no',
-  date: 'Date', datetime: 'Date and time', url: 'Web address (URL)', email: 'Email address', enum: 'One of a list',
-  json: 'JSON value', node_reference: 'Link to a node', node_reference_list: 'Links to nodes',
+  string: 'Short text',
+  text: 'Long text',
+  integer: 'Whole number',
+  float: 'Decimal number',
+  boolean: 'Yes / no',
+  date: 'Date',
+  datetime: 'Date and time',
+  url: 'Web address (URL)',
+  email: 'Email address',
+  enum: 'One of a list',
+  json: 'JSON value',
+  node_reference: 'Link to a node',
+  node_reference_list: 'Links to nodes',
 };
 
 /** The types a validation pattern applies to (the API checks patterns on text values only). */
-export const patternTypes: ReadonlySet<PropertyTypeName> = new Set(['string', 'text', 'date', 'datetime', 'url', 'email', 'enum']);
+export const patternTypes: ReadonlySet<PropertyTypeName> = new Set([
+  'string',
+  'text',
+  'date',
+  'datetime',
+  'url',
+  'email',
+  'enum',
+]);
 export const referenceTypes: ReadonlySet<PropertyTypeName> = new Set(['node_reference', 'node_reference_list']);
 
 let counter = 0;
@@ -32,28 +50,52 @@ const newKey = () => `property-${++counter}`;
 
 /** A machine name from a display name: "Release date" → release_date. */
 export function nameFrom(displayName: string): string {
-  return displayName.trim().toLowerCase().normalize('NFKD').replace(/[\u0300-\u036f]/g, '').replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '');
+  return displayName
+    .trim()
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '');
 }
 
 export function emptyDraft(): PropertyDraft {
   return {
-    key: newKey(), name: '', nameEdited: false, display_name: '', property_type: 'string', required: false, defaultText: '',
-    enum_values: [], validation_pattern: '', description: '', allowed_node_types: [],
+    key: newKey(),
+    name: '',
+    nameEdited: false,
+    display_name: '',
+    property_type: 'string',
+    required: false,
+    defaultText: '',
+    enum_values: [],
+    validation_pattern: '',
+    description: '',
+    allowed_node_types: [],
   };
 }
 
 function defaultTextOf(definition: Definition): string {
   const value = definition.default_value;
   if (value === null || value === undefined) return '';
-  if (definition.property_type === 'json' || definition.property_type === 'node_reference_list') return JSON.stringify(value, null, 2);
+  if (definition.property_type === 'json' || definition.property_type === 'node_reference_list')
+    return JSON.stringify(value, null, 2);
   return String(value);
 }
 
 export function draftOf(definition: Definition): PropertyDraft {
   return {
-    key: newKey(), name: definition.name, nameEdited: true, display_name: definition.display_name, property_type: definition.property_type,
-    required: definition.required, defaultText: defaultTextOf(definition), enum_values: definition.enum_values ?? [],
-    validation_pattern: definition.validation_pattern ?? '', description: definition.description ?? '', allowed_node_types: definition.allowed_node_types ?? [],
+    key: newKey(),
+    name: definition.name,
+    nameEdited: true,
+    display_name: definition.display_name,
+    property_type: definition.property_type,
+    required: definition.required,
+    defaultText: defaultTextOf(definition),
+    enum_values: definition.enum_values ?? [],
+    validation_pattern: definition.validation_pattern ?? '',
+    description: definition.description ?? '',
+    allowed_node_types: definition.allowed_node_types ?? [],
   };
 }
 
@@ -108,8 +150,10 @@ export function definitionsOf(drafts: PropertyDraft[]): { definitions: Definitio
       default_value: 'value' in parsed ? parsed.value : null,
       enum_values: draft.property_type === 'enum' ? draft.enum_values : null,
       description: draft.description.trim() || null,
-      validation_pattern: patternTypes.has(draft.property_type) && draft.validation_pattern ? draft.validation_pattern : null,
-      allowed_node_types: referenceTypes.has(draft.property_type) && draft.allowed_node_types.length ? draft.allowed_node_types : null,
+      validation_pattern:
+        patternTypes.has(draft.property_type) && draft.validation_pattern ? draft.validation_pattern : null,
+      allowed_node_types:
+        referenceTypes.has(draft.property_type) && draft.allowed_node_types.length ? draft.allowed_node_types : null,
     };
   });
   return { definitions, errors };

@@ -14,7 +14,8 @@ export const graphWriteTools = [
   tool({
     name: 'create_node',
     kind: 'write',
-    description: 'Create a node (entity) of a node template; find the template with search_templates. properties may hold description and aliases.',
+    description:
+      'Create a node (entity) of a node template; find the template with search_templates. properties may hold description and aliases.',
     input: Type.Object(newNodeFields),
     async run(args, { scope }) {
       return withoutVector(await (await scope.service(graphModule)).createNode(args));
@@ -23,7 +24,8 @@ export const graphWriteTools = [
   tool({
     name: 'update_node',
     kind: 'write',
-    description: "Change a node's label or properties (properties are replaced as a whole: read them with get_node first).",
+    description:
+      "Change a node's label or properties (properties are replaced as a whole: read them with get_node first).",
     input: Type.Object({ node_id: Type.String({ minLength: 1 }), ...changedNodeFields }),
     async run({ node_id, ...changes }, { platform, scope }) {
       const node = await (await scope.service(graphModule)).updateNode(node_id, changes);
@@ -44,7 +46,8 @@ export const graphWriteTools = [
   tool({
     name: 'create_edge',
     kind: 'write',
-    description: 'Create a relationship (edge) of an edge template between two existing nodes; label is the relationship type.',
+    description:
+      'Create a relationship (edge) of an edge template between two existing nodes; label is the relationship type.',
     input: Type.Object(edgeCreateFields),
     async run(args, { scope }) {
       return (await scope.service(graphModule)).createEdge(args);

@@ -8,7 +8,16 @@ import { sourceTools } from './source-tools.ts';
 import { upgradeTools } from './upgrade-tools.ts';
 
 /** Every tool of the MCP server, read ones first; the server offers those the mode and the schema allow. */
-export const allTools = [...searchTools, ...nodeTools, ...graphTools, ...sourceTools, ...graphWriteTools, ...documentTools, ...extractionTools, ...upgradeTools];
+export const allTools = [
+  ...searchTools,
+  ...nodeTools,
+  ...graphTools,
+  ...sourceTools,
+  ...graphWriteTools,
+  ...documentTools,
+  ...extractionTools,
+  ...upgradeTools,
+];
 export { pendingMigrations } from './upgrade-tools.ts';
 export { agentExtraction } from './extraction-tools.ts';
 export { sourceProgress } from './source-tools.ts';

@@ -2,8 +2,13 @@ import { Type } from '@sinclair/typebox';
 import { graphModule, type GraphService, type NeighborDirection } from '@rhizome/core/graph';
 import { tool } from '../tool.ts';
 
-const NodeId = Type.String({ minLength: 1, description: 'a node id (from search_nodes, graph_search or resolve_alias)' });
-const Direction = Type.Union([Type.Literal('outgoing'), Type.Literal('incoming'), Type.Literal('both')], { default: 'both' });
+const NodeId = Type.String({
+  minLength: 1,
+  description: 'a node id (from search_nodes, graph_search or resolve_alias)',
+});
+const Direction = Type.Union([Type.Literal('outgoing'), Type.Literal('incoming'), Type.Literal('both')], {
+  default: 'both',
+});
 
 /** A node without its vector, which no agent reads. */
 export async function nodeView(graph: GraphService, id: string) {
@@ -16,11 +21,16 @@ async function edgesOf(graph: GraphService, id: string, direction: NeighborDirec
   const wanted = types?.length ? new Set(types.map((type) => type.toLowerCase())) : null;
   // Filtered by type after reading: read every neighbour the direction has, then keep the wanted ones.
   const { neighbors, total } = await graph.groundingNeighbors(id, direction, wanted ? Number.MAX_SAFE_INTEGER : limit);
-  const kept = wanted ? neighbors.filter((neighbor) => wanted.has(neighbor.relationship_type.toLowerCase())) : neighbors;
+  const kept = wanted
+    ? neighbors.filter((neighbor) => wanted.has(neighbor.relationship_type.toLowerCase()))
+    : neighbors;
   return {
     total: wanted ? kept.length : total,
     edges: kept.slice(0, limit).map((neighbor) => ({
-      edge_id: neighbor.edge_id, relationship: neighbor.relationship_type, direction: neighbor.direction, properties: neighbor.edge_properties,
+      edge_id: neighbor.edge_id,
+      relationship: neighbor.relationship_type,
+      direction: neighbor.direction,
+      properties: neighbor.edge_properties,
       node: { id: neighbor.node.id, label: neighbor.node.label, template_id: neighbor.node.template_id },
     })),
   };
@@ -32,8 +42,13 @@ async function citationsOf(graph: GraphService, id: string, limit: number) {
   return {
     total,
     citations: rows.map((citation) => ({
-      source_id: citation.source.id, source: citation.source.title, chunk_id: citation.chunk?.id ?? null, page: citation.chunk?.page_number ?? null,
-      sentence: citation.context_snippet, passage: citation.chunk?.content ?? null, confidence: citation.confidence,
+      source_id: citation.source.id,
+      source: citation.source.title,
+      chunk_id: citation.chunk?.id ?? null,
+      page: citation.chunk?.page_number ?? null,
+      sentence: citation.context_snippet,
+      passage: citation.chunk?.content ?? null,
+      confidence: citation.confidence,
     })),
   };
 }
@@ -51,7 +66,8 @@ export const nodeTools = [
   tool({
     name: 'node_context',
     kind: 'read',
-    description: 'Everything known about a node in one call: the node, its edges one hop away and the passages that cite it, to answer with quotes.',
+    description:
+      'Everything known about a node in one call: the node, its edges one hop away and the passages that cite it, to answer with quotes.',
     input: Type.Object({
       node_id: NodeId,
       edge_limit: Type.Integer({ minimum: 1, maximum: 200, default: 25 }),
@@ -59,8 +75,18 @@ export const nodeTools = [
     }),
     async run({ node_id, edge_limit, citation_limit }, { scope }) {
       const graph = await scope.service(graphModule);
-      const [node, edges, citations] = await Promise.all([nodeView(graph, node_id), edgesOf(graph, node_id, 'both', edge_limit), citationsOf(graph, node_id, citation_limit)]);
-      return { node, edges: edges.edges, edge_total: edges.total, citations: citations.citations, citation_total: citations.total };
+      const [node, edges, citations] = await Promise.all([
+        nodeView(graph, node_id),
+        edgesOf(graph, node_id, 'both', edge_limit),
+        citationsOf(graph, node_id, citation_limit),
+      ]);
+      return {
+        node,
+        edges: edges.edges,
+        edge_total: edges.total,
+        citations: citations.citations,
+        citation_total: citations.total,
+      };
     },
   }),
   tool({
@@ -70,7 +96,9 @@ export const nodeTools = [
     input: Type.Object({
       node_id: NodeId,
       direction: Direction,
-      relationship_types: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { description: 'only these relationship types (edge labels)' })),
+      relationship_types: Type.Optional(
+        Type.Array(Type.String({ minLength: 1 }), { description: 'only these relationship types (edge labels)' }),
+      ),
       limit: Type.Integer({ minimum: 1, maximum: 500, default: 50 }),
     }),
     async run({ node_id, direction, relationship_types, limit }, { scope }) {
@@ -81,7 +109,10 @@ export const nodeTools = [
     name: 'resolve_alias',
     kind: 'read',
     description: 'Find the node a name refers to: its label or one of its aliases, ignoring case.',
-    input: Type.Object({ name: Type.String({ minLength: 1, maxLength: 500 }), limit: Type.Integer({ minimum: 1, maximum: 50, default: 5 }) }),
+    input: Type.Object({
+      name: Type.String({ minLength: 1, maxLength: 500 }),
+      limit: Type.Integer({ minimum: 1, maximum: 50, default: 5 }),
+    }),
     async run({ name, limit }, { scope }) {
       const { db } = await scope.database();
       const rows = (await db.raw(

@@ -20,13 +20,19 @@ export const upgradeTools = [
       const name = platform.databases.currentName();
       const db = await platform.databases.connection(name);
       const status = await platform.databases.migrator(name).status(db);
-      return { database: name, ready: status.pending.length === 0, current_revision: status.current_revision, pending: status.pending };
+      return {
+        database: name,
+        ready: status.pending.length === 0,
+        current_revision: status.current_revision,
+        pending: status.pending,
+      };
     },
   }),
   tool({
     name: 'apply_upgrade',
     kind: 'maintenance',
-    description: 'Apply the pending schema migrations (a backup is written first); every other tool is offered again afterwards.',
+    description:
+      'Apply the pending schema migrations (a backup is written first); every other tool is offered again afterwards.',
     input: Type.Object({}),
     async run(_args, { platform }) {
       const name = platform.databases.currentName();

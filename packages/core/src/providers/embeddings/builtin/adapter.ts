@@ -66,10 +66,15 @@ export class BuiltinEmbeddingAdapter implements EmbeddingAdapter {
     } catch (error) {
       return { ready: false, message: `word vectors of ${this.model} missing: ${(error as Error).message}` };
     }
-    const cached = await fs.promises.access(binaryPath(this.options.cacheDir)).then(() => true, () => false);
+    const cached = await fs.promises.access(binaryPath(this.options.cacheDir)).then(
+      () => true,
+      () => false,
+    );
     return {
       ready: true,
-      message: cached ? `word vectors of ${this.model} cached` : `word vectors of ${this.model} will be converted on first use (a few seconds)`,
+      message: cached
+        ? `word vectors of ${this.model} cached`
+        : `word vectors of ${this.model} will be converted on first use (a few seconds)`,
     };
   }
 
@@ -102,7 +107,11 @@ function loadError(error: unknown): LlmError {
 const wordPattern = /[\p{L}\p{N}]+(?:[-'’][\p{L}\p{N}]+)*/gu;
 const negation = /^(.+)n['’]t$/;
 const clitic = /^(.+)['’](?:s|re|ll|ve|d|m)$/;
-const irregularNegations = new Map([['ca', 'can'], ['wo', 'will'], ['sha', 'shall']]);
+const irregularNegations = new Map([
+  ['ca', 'can'],
+  ['wo', 'will'],
+  ['sha', 'shall'],
+]);
 const nonAscii = /[^\0-\x7f]/;
 
 class SifEncoder {

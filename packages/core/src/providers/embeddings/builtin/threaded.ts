@@ -14,7 +14,8 @@ export class ThreadedBuiltinEmbeddingAdapter implements EmbeddingAdapter {
   private readonly local: BuiltinEmbeddingAdapter;
   private readonly thread = new ThreadClient<{ cacheDir: string; texts: string[] }, Float32Array[]>(
     new URL('./thread.ts', import.meta.url),
-    (failure) => (failure.kind ? new LlmError(failure.kind as LlmErrorKind, failure.message) : new Error(failure.message)),
+    (failure) =>
+      failure.kind ? new LlmError(failure.kind as LlmErrorKind, failure.message) : new Error(failure.message),
   );
 
   constructor(private readonly options: { cacheDir: string }) {

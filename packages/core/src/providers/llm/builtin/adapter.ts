@@ -50,14 +50,22 @@ function answer(nlp: BuiltinNlp, request: AdapterRequest): string[] {
   const extraction = request.extraction;
   if (extraction?.pass === 'entities') {
     return extractEntities(nlp, extraction.sentences, extraction.nodeTypes).map(({ properties, ...entity }, index) =>
-      [formatEntityLine(entity), ...Object.entries(properties).map(([key, value]) => formatPropertyLine({ entityIndex: index, key, value }))].map((line) => `${line}\n`).join(''),
+      [
+        formatEntityLine(entity),
+        ...Object.entries(properties).map(([key, value]) => formatPropertyLine({ entityIndex: index, key, value })),
+      ]
+        .map((line) => `${line}\n`)
+        .join(''),
     );
   }
-  if (extraction?.pass === 'relationships') return extractRelationships(nlp, extraction).map((relationship) => `${formatRelationshipLine(relationship)}\n`);
+  if (extraction?.pass === 'relationships')
+    return extractRelationships(nlp, extraction).map((relationship) => `${formatRelationshipLine(relationship)}\n`);
   if (request.operation === 'title') return [titleFrom(userMessage(request, 'first'))];
   if (request.operation === 'chat') {
     const sentences = extractiveAnswer(nlp, userMessage(request, 'last'), request.passages ?? []);
-    return sentences.length === 0 ? [NOTHING_RELEVANT] : sentences.map((sentence, i) => (i === 0 ? sentence : ` ${sentence}`));
+    return sentences.length === 0
+      ? [NOTHING_RELEVANT]
+      : sentences.map((sentence, i) => (i === 0 ? sentence : ` ${sentence}`));
   }
   return [unsupported(request.operation)];
 }
@@ -80,7 +88,8 @@ export class BuiltinLlmAdapter implements LlmAdapter {
   async *stream(request: AdapterRequest): AsyncIterable<ChatStreamEvent> {
     throwIfAborted(request.signal);
     // It cannot see an image, and answering as if it had would pass its words off as a description.
-    if (request.messages.some((message) => message.role === 'user' && message.images?.length)) throw new LlmError('bad_request', unsupported('vision'));
+    if (request.messages.some((message) => message.role === 'user' && message.images?.length))
+      throw new LlmError('bad_request', unsupported('vision'));
     const nlp = await loadBuiltinNlp();
     if (!this.reportedLoad) {
       this.reportedLoad = true;
@@ -93,7 +102,10 @@ export class BuiltinLlmAdapter implements LlmAdapter {
       yield { type: 'text', delta };
     }
     throwIfAborted(request.signal);
-    const usage: TokenUsage = { inputTokens: estimateTokens(inputTexts(request)), outputTokens: estimateTokens(pieces) };
+    const usage: TokenUsage = {
+      inputTokens: estimateTokens(inputTexts(request)),
+      outputTokens: estimateTokens(pieces),
+    };
     yield { type: 'finish', finishReason: 'stop', usage, model: 'builtin' };
   }
 

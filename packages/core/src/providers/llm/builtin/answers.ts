@@ -12,7 +12,9 @@ const K1 = 1.2;
 const B = 0.75;
 
 function terms(tokens: readonly Token[]): string[] {
-  return tokens.filter((token) => !token.stopWord && token.pos !== 'PUNCT' && /[\p{L}\p{N}]/u.test(token.text)).map((token) => token.lemma);
+  return tokens
+    .filter((token) => !token.stopWord && token.pos !== 'PUNCT' && /[\p{L}\p{N}]/u.test(token.text))
+    .map((token) => token.lemma);
 }
 
 interface Candidate {
@@ -27,7 +29,9 @@ interface Candidate {
  */
 export function extractiveAnswer(nlp: BuiltinNlp, question: string, passages: readonly RetrievedPassage[]): string[] {
   const candidates: Candidate[] = passages.flatMap((passage) =>
-    nlp.sentences(passage.text).map((sentence) => ({ text: sentence.text, marker: passage.marker, terms: terms(sentence.tokens) })),
+    nlp
+      .sentences(passage.text)
+      .map((sentence) => ({ text: sentence.text, marker: passage.marker, terms: terms(sentence.tokens) })),
   );
   const queryTerms = [...new Set(terms(nlp.tokens(question)))];
   if (candidates.length === 0 || queryTerms.length === 0) return [];
@@ -42,7 +46,10 @@ export function extractiveAnswer(nlp: BuiltinNlp, question: string, passages: re
   const score = (candidate: Candidate): number =>
     queryTerms.reduce((sum, term) => {
       const tf = candidate.terms.filter((t) => t === term).length;
-      return sum + (idf.get(term) ?? 0) * ((tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * candidate.terms.length) / averageLength)));
+      return (
+        sum +
+        (idf.get(term) ?? 0) * ((tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * candidate.terms.length) / averageLength)))
+      );
     }, 0);
 
   const seen = new Set<string>();

@@ -42,7 +42,24 @@ const relatedWords: Record<string, readonly string[]> = {
 /** Keyed by stem, so an inflected form wink did not lemmatise ("married" tagged as an adjective) finds its entry. */
 const relatedByStem = new Map(Object.entries(relatedWords).map(([verb, words]) => [stem(verb), words]));
 
-const linkWords = new Set(['in', 'at', 'of', 'by', 'for', 'to', 'on', 'with', 'from', 'as', 'into', 'the', 'a', 'an', 'is', 'has']);
+const linkWords = new Set([
+  'in',
+  'at',
+  'of',
+  'by',
+  'for',
+  'to',
+  'on',
+  'with',
+  'from',
+  'as',
+  'into',
+  'the',
+  'a',
+  'an',
+  'is',
+  'has',
+]);
 
 function typeWords(typeName: string): string[] {
   return typeName
@@ -63,7 +80,10 @@ function tier(forms: readonly string[], typeName: string): number | null {
   const content = typeWords(typeName).filter((word) => !linkWords.has(word));
   if (content.length === 0) return null;
   if (forms.includes(content.join(' '))) return 1;
-  if (content.some((word) => forms.some((form) => form.length >= 3 && (word.startsWith(form) || form.startsWith(word))))) return 2;
+  if (
+    content.some((word) => forms.some((form) => form.length >= 3 && (word.startsWith(form) || form.startsWith(word))))
+  )
+    return 2;
   const stems = new Set(forms.map(stem));
   if (content.some((word) => word.length >= 3 && stems.has(stem(word)))) return 3;
   return null;
@@ -73,7 +93,11 @@ function tier(forms: readonly string[], typeName: string): number | null {
 export function matchEdgeType(verbs: readonly Token[], edgeTypes: readonly string[]): EdgeTypeMatch | null {
   let best: { type: string; tier: number } | null = null;
   for (const verb of verbs) {
-    const forms = [verb.key, verb.lemma, ...(relatedByStem.get(stem(verb.lemma)) ?? relatedByStem.get(stem(verb.key)) ?? [])];
+    const forms = [
+      verb.key,
+      verb.lemma,
+      ...(relatedByStem.get(stem(verb.lemma)) ?? relatedByStem.get(stem(verb.key)) ?? []),
+    ];
     for (const type of edgeTypes) {
       const found = tier(forms, type);
       if (found !== null && (best === null || found < best.tier)) best = { type, tier: found };

@@ -49,7 +49,8 @@ function namedKind(key: string, named: Map<string, NamedKind>): { kind: EntityKi
   if (exact) return { kind: exact, confidence: 0.9 };
   if (containsWords(key, 'of')) return null;
   for (const [name, kind] of named) {
-    if (!containsWords(name, 'of') && (containsWords(name, key) || containsWords(key, name))) return { kind, confidence: 0.8 };
+    if (!containsWords(name, 'of') && (containsWords(name, key) || containsWords(key, name)))
+      return { kind, confidence: 0.8 };
   }
   return null;
 }
@@ -100,7 +101,8 @@ function ownerOf(short: Group, groups: Iterable<Group>): Group | null | 'ambiguo
     if (longWords.length <= shortWords.length || !compatible(short.kind, long.kind)) continue;
     const n = shortWords.length;
     const prefix = longWords.slice(0, n).join(' ') === short.key && !joiningWords.has(longWords[n]);
-    const suffix = longWords.slice(-n).join(' ') === short.key && !joiningWords.has(longWords[longWords.length - n - 1]);
+    const suffix =
+      longWords.slice(-n).join(' ') === short.key && !joiningWords.has(longWords[longWords.length - n - 1]);
     if (prefix || suffix) owners.push(long);
   }
   if (owners.length > 1) return 'ambiguous';
@@ -115,7 +117,10 @@ function addProperty(group: Group, key: string, value: string): void {
 
 /** The two words before a span, lowercased: "born in". */
 function wordsBefore(tokens: readonly Token[], from: number): string {
-  return tokens.slice(Math.max(0, from - 2), from).map((token) => token.key).join(' ');
+  return tokens
+    .slice(Math.max(0, from - 2), from)
+    .map((token) => token.key)
+    .join(' ');
 }
 
 interface Collected {
@@ -138,14 +143,28 @@ function collectMentions(nlp: BuiltinNlp, sentences: readonly string[]): Collect
       }
       const whole = nameKey(mention.text);
       const keepsTitle = mention.kind !== null && mention.kind !== 'person';
-      const organisation = named.get(whole) === 'organisation' || named.get(whole) === 'place' || gazetteerKind(whole) !== null;
-      const { name, title } = keepsTitle || organisation ? { name: mention.text, title: null } : stripTitles(mention.text);
+      const organisation =
+        named.get(whole) === 'organisation' || named.get(whole) === 'place' || gazetteerKind(whole) !== null;
+      const { name, title } =
+        keepsTitle || organisation ? { name: mention.text, title: null } : stripTitles(mention.text);
       const key = nameKey(name);
       if (!key) continue;
-      const { kind, confidence } = classify({ key, shapeKind: mention.kind, titled: title !== null, before: wordsBefore(tokens, mention.from) }, named);
+      const { kind, confidence } = classify(
+        { key, shapeKind: mention.kind, titled: title !== null, before: wordsBefore(tokens, mention.from) },
+        named,
+      );
       let group = groups.get(key);
       if (!group) {
-        group = { key, name, kind, confidence, refs: new Set(), aliases: new Set(), properties: new Map(), firstSeen: [index, mention.from] };
+        group = {
+          key,
+          name,
+          kind,
+          confidence,
+          refs: new Set(),
+          aliases: new Set(),
+          properties: new Map(),
+          firstSeen: [index, mention.from],
+        };
         groups.set(key, group);
       } else if (confidence > group.confidence) Object.assign(group, { kind, confidence });
       group.refs.add(index + 1);
@@ -181,27 +200,31 @@ function mergeShortNames(groups: Map<string, Group>): void {
 function assignNationalities(groups: Iterable<Group>, nationalities: Map<number, string[]>): void {
   const people = [...groups].filter((group) => group.kind === 'person').sort(compareFirstSeen);
   for (const [index, values] of nationalities) {
-    const owner = people.find((person) => person.refs.has(index + 1)) ?? people.filter((person) => person.firstSeen[0] <= index).at(-1);
+    const owner =
+      people.find((person) => person.refs.has(index + 1)) ??
+      people.filter((person) => person.firstSeen[0] <= index).at(-1);
     for (const value of values) if (owner) addProperty(owner, 'nationality', value);
   }
 }
 
-export function extractEntities(nlp: BuiltinNlp, sentences: readonly string[], nodeTypes: readonly string[]): BuiltinEntity[] {
+export function extractEntities(
+  nlp: BuiltinNlp,
+  sentences: readonly string[],
+  nodeTypes: readonly string[],
+): BuiltinEntity[] {
   const { groups, nationalities } = collectMentions(nlp, sentences);
   mergeShortNames(groups);
   assignNationalities(groups.values(), nationalities);
-  return [...groups.values()]
-    .sort(compareFirstSeen)
-    .map((group) => {
-      const refs = [...group.refs].sort((a, b) => a - b);
-      return {
-        name: group.name,
-        type: nodeTypeFor(group.kind, nodeTypes),
-        aliases: [...group.aliases],
-        confidence: Math.min(0.95, group.confidence + (refs.length > 1 ? 0.05 : 0)),
-        sentenceRefs: refs,
-        description: sentences[refs[0] - 1].trim(),
-        properties: Object.fromEntries([...group.properties].map(([key, values]) => [key, [...values].join('; ')])),
-      };
-    });
+  return [...groups.values()].sort(compareFirstSeen).map((group) => {
+    const refs = [...group.refs].sort((a, b) => a - b);
+    return {
+      name: group.name,
+      type: nodeTypeFor(group.kind, nodeTypes),
+      aliases: [...group.aliases],
+      confidence: Math.min(0.95, group.confidence + (refs.length > 1 ? 0.05 : 0)),
+      sentenceRefs: refs,
+      description: sentences[refs[0] - 1].trim(),
+      properties: Object.fromEntries([...group.properties].map(([key, values]) => [key, [...values].join('; ')])),
+    };
+  });
 }

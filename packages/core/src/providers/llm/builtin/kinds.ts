@@ -12,7 +12,13 @@ const kindWords: Record<EntityKind, readonly string[]> = {
   generic: ['entity', 'concept', 'thing', 'topic', 'item', 'object', 'term', 'other'],
 };
 
-const defaultTypeName: Record<EntityKind, string> = { person: 'Person', place: 'Place', organisation: 'Organization', work: 'Work', generic: 'Entity' };
+const defaultTypeName: Record<EntityKind, string> = {
+  person: 'Person',
+  place: 'Place',
+  organisation: 'Organization',
+  work: 'Work',
+  generic: 'Entity',
+};
 
 function words(typeName: string): string[] {
   return typeName

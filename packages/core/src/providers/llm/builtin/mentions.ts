@@ -23,12 +23,84 @@ export interface NameMention extends Span {
 const COPULA = new Set(['is', 'was', 'are', 'were']);
 const QUOTES = new Set(['"', '“', '”', '«', '»']);
 /** Words a title may hold in lowercase: "Such a Little Pirate", "Love, Honor and Obey", "Next of Kin". */
-const TITLE_JOINERS = new Set(['a', 'an', 'the', 'of', 'and', 'for', 'in', 'on', 'to', 'with', 'de', 'la', 'le', 'du', 'del', 'von', 'van', ',', '-', "'s", '’s']);
+const TITLE_JOINERS = new Set([
+  'a',
+  'an',
+  'the',
+  'of',
+  'and',
+  'for',
+  'in',
+  'on',
+  'to',
+  'with',
+  'de',
+  'la',
+  'le',
+  'du',
+  'del',
+  'von',
+  'van',
+  ',',
+  '-',
+  "'s",
+  '’s',
+]);
 /** Words that open a sentence without naming anything ("However, Paris is …", "In 1895 …"). */
 const OPENERS = new Set([
-  'however', 'in', 'on', 'at', 'after', 'before', 'during', 'when', 'while', 'since', 'by', 'from', 'with', 'as', 'for', 'this', 'that', 'these',
-  'those', 'his', 'her', 'their', 'its', 'there', 'here', 'although', 'because', 'if', 'but', 'and', 'or', 'so', 'today', 'meanwhile', 'later',
-  'also', 'then', 'thus', 'finally', 'it', 'he', 'she', 'they', 'we', 'i', 'you', 'other', 'some', 'many', 'most', 'all', 'both', 'each',
+  'however',
+  'in',
+  'on',
+  'at',
+  'after',
+  'before',
+  'during',
+  'when',
+  'while',
+  'since',
+  'by',
+  'from',
+  'with',
+  'as',
+  'for',
+  'this',
+  'that',
+  'these',
+  'those',
+  'his',
+  'her',
+  'their',
+  'its',
+  'there',
+  'here',
+  'although',
+  'because',
+  'if',
+  'but',
+  'and',
+  'or',
+  'so',
+  'today',
+  'meanwhile',
+  'later',
+  'also',
+  'then',
+  'thus',
+  'finally',
+  'it',
+  'he',
+  'she',
+  'they',
+  'we',
+  'i',
+  'you',
+  'other',
+  'some',
+  'many',
+  'most',
+  'all',
+  'both',
+  'each',
 ]);
 const MAX_TITLE_WORDS = 8;
 
@@ -38,7 +110,15 @@ const isCapitalised = (token: Token) => /^\p{Lu}/u.test(token.text) || /^\p{N}/u
 function kindAfterCopula(tokens: readonly Token[], from: number): EntityKind | null {
   for (let i = from; i < tokens.length && i < from + 10; i++) {
     const token = tokens[i];
-    if (token.text === ',' || token.text === '.' || token.pos === 'VERB' || token.pos === 'ADP' || token.key === 'who' || token.key === 'which') break;
+    if (
+      token.text === ',' ||
+      token.text === '.' ||
+      token.pos === 'VERB' ||
+      token.pos === 'ADP' ||
+      token.key === 'who' ||
+      token.key === 'which'
+    )
+      break;
     const two = i + 1 < tokens.length ? `${token.key} ${tokens[i + 1].key}` : '';
     const noun = token.key.replace(/s$/, '');
     for (const candidate of [two, token.key, noun]) {
@@ -56,7 +136,10 @@ function kindAfterCopula(tokens: readonly Token[], from: number): EntityKind | n
 function bracketsHoldLifeSpan(tokens: readonly Token[], open: number): boolean {
   const inside = [];
   for (let i = open + 1; i < tokens.length && tokens[i].text !== ')'; i++) inside.push(tokens[i]);
-  return inside.some((token) => ['born', 'died', 'b.', 'd.', 'fl.', 'c.'].includes(token.key)) || inside.filter((token) => /^\d{3,4}/.test(token.text)).length >= 2;
+  return (
+    inside.some((token) => ['born', 'died', 'b.', 'd.', 'fl.', 'c.'].includes(token.key)) ||
+    inside.filter((token) => /^\d{3,4}/.test(token.text)).length >= 2
+  );
 }
 
 /** The sentence's subject when it is a short name followed by a copula or brackets. */
@@ -112,11 +195,19 @@ function acronymAfter(tokens: readonly Token[], span: Span): { acronym: string; 
   if (tokens[span.to]?.text !== '(' || tokens[span.to + 2]?.text !== ')') return null;
   const acronym = tokens[span.to + 1].text;
   if (!/^\p{Lu}{2,8}$/u.test(acronym)) return null;
-  const initials = tokens.slice(span.from, span.to).filter((token) => /^\p{Lu}/u.test(token.text)).map((token) => token.text[0]).join('');
+  const initials = tokens
+    .slice(span.from, span.to)
+    .filter((token) => /^\p{Lu}/u.test(token.text))
+    .map((token) => token.text[0])
+    .join('');
   return initials === acronym ? { acronym, to: span.to + 3 } : null;
 }
 
-export function nameMentions(tokens: readonly Token[], knownNames: readonly string[][], knownKeys: ReadonlySet<string>): NameMention[] {
+export function nameMentions(
+  tokens: readonly Token[],
+  knownNames: readonly string[][],
+  knownKeys: ReadonlySet<string>,
+): NameMention[] {
   if (isHeading(tokens)) {
     return properNounSpans(tokens, knownNames)
       .filter((span) => knownKeys.has(nameKey(span.text)))

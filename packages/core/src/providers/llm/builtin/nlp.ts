@@ -115,7 +115,10 @@ let loading: Promise<BuiltinNlp> | null = null;
 export function loadBuiltinNlp(): Promise<BuiltinNlp> {
   loading ??= (async () => {
     const started = performance.now();
-    const [{ default: winkNLP }, { default: model }] = await Promise.all([import('wink-nlp'), import('wink-eng-lite-web-model')]);
+    const [{ default: winkNLP }, { default: model }] = await Promise.all([
+      import('wink-nlp'),
+      import('wink-eng-lite-web-model'),
+    ]);
     // compromise's ESM entry is hundreds of small files (~1.3 s to load); its CommonJS export is one bundle (~0.4 s).
     const compromise = createRequire(import.meta.url)('compromise') as typeof compromiseModule;
     const wink = winkNLP(model);
@@ -144,8 +147,25 @@ export interface Span {
  * Lowercase words that may join two capitalised parts of one name: "University of Paris", "Ludwig van
  * Beethoven", "European Organization for Nuclear Research", "Hanau-Lichtenberg" written "Hanau- Lichtenberg".
  */
-const nameConnectors = new Set(['of', 'de', 'du', 'da', 'del', 'della', 'der', 'van', 'von', 'la', 'le', 'y', '&', 'for', '-']);
-const calendarWords = /^(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t|tember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|mon(?:day)?|tue(?:sday)?|wed(?:nesday)?|thu(?:rsday)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?|today|tomorrow|yesterday)\.?$/i;
+const nameConnectors = new Set([
+  'of',
+  'de',
+  'du',
+  'da',
+  'del',
+  'della',
+  'der',
+  'van',
+  'von',
+  'la',
+  'le',
+  'y',
+  '&',
+  'for',
+  '-',
+]);
+const calendarWords =
+  /^(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t|tember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|mon(?:day)?|tue(?:sday)?|wed(?:nesday)?|thu(?:rsday)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?|today|tomorrow|yesterday)\.?$/i;
 
 function isCapitalised(token: Token): boolean {
   return /^\p{Lu}/u.test(token.text);
@@ -180,7 +200,12 @@ function knownNameSpans(tokens: readonly Token[], knownNames: readonly string[][
       const to = from + keys.length;
       if (!keys.every((key, i) => tokens[from + i].key === key)) continue;
       const [first, last] = [tokens[from], tokens[to - 1]];
-      if (!isCapitalised(first) || !isCapitalised(last) || tokens.slice(from, to).some((token) => calendarWords.test(token.text))) continue;
+      if (
+        !isCapitalised(first) ||
+        !isCapitalised(last) ||
+        tokens.slice(from, to).some((token) => calendarWords.test(token.text))
+      )
+        continue;
       spans.push({ from, to, text: trimName(spanText(tokens, from, to)) });
     }
   }
@@ -209,12 +234,22 @@ export function properNounSpans(tokens: readonly Token[], knownNames: readonly s
         continue;
       }
       // An epithet belongs to the name: "Boso the Elder", "Alfred the Great".
-      if (tokens[to]?.key === 'the' && tokens[to + 1] && isCapitalised(tokens[to + 1]) && epithets.has(tokens[to + 1].key)) {
+      if (
+        tokens[to]?.key === 'the' &&
+        tokens[to + 1] &&
+        isCapitalised(tokens[to + 1]) &&
+        epithets.has(tokens[to + 1].key)
+      ) {
         to += 2;
         continue;
       }
       let gap = to;
-      while (gap < tokens.length && gap - to < 2 && (nameConnectors.has(tokens[gap].key) || (gap > to && tokens[gap].key === 'the'))) gap++;
+      while (
+        gap < tokens.length &&
+        gap - to < 2 &&
+        (nameConnectors.has(tokens[gap].key) || (gap > to && tokens[gap].key === 'the'))
+      )
+        gap++;
       if (gap > to && gap < tokens.length && isNamePart(tokens[gap], gap) && isCapitalised(tokens[gap])) to = gap;
       else break;
     }

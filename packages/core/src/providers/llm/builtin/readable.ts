@@ -44,7 +44,10 @@ export function isDemonym(name: string): boolean {
   if (demonyms.has(key)) return true;
   const words = key.split(' ');
   // "Americans", "Germans": the plural names the people, still not one entity.
-  return words.length <= 3 && words.every((word) => demonyms.has(word) || (word.endsWith('s') && demonyms.has(word.slice(0, -1))));
+  return (
+    words.length <= 3 &&
+    words.every((word) => demonyms.has(word) || (word.endsWith('s') && demonyms.has(word.slice(0, -1))))
+  );
 }
 
 export interface TitledName {

@@ -37,7 +37,17 @@ interface Mention {
 
 const MIN_JUSTIFICATION = 50;
 const MAX_UNTYPED_GAP = 4;
-const PERSONAL = new Set<CanonicalRelation>(['born_in', 'died_in', 'married_to', 'child_of', 'parent_of', 'sibling_of', 'educated_at', 'works_at', 'member_of']);
+const PERSONAL = new Set<CanonicalRelation>([
+  'born_in',
+  'died_in',
+  'married_to',
+  'child_of',
+  'parent_of',
+  'sibling_of',
+  'educated_at',
+  'works_at',
+  'member_of',
+]);
 const TOPIC_OPENERS = new Set(['it', 'they', 'this', 'the']);
 
 function matchKey(token: Token): string {
@@ -61,7 +71,9 @@ function words(nlp: BuiltinNlp, text: string): Word[] {
 /** Every name and alias of each entity, as word keys. */
 function entityForms(nlp: BuiltinNlp, entities: RelationshipTask['entities']): string[][][] {
   return entities.map((entity) =>
-    [entity.name, ...(entity.aliases ?? [])].map((form) => words(nlp, form).map(matchKey)).filter((form) => form.length > 0),
+    [entity.name, ...(entity.aliases ?? [])]
+      .map((form) => words(nlp, form).map(matchKey))
+      .filter((form) => form.length > 0),
   );
 }
 
@@ -72,7 +84,8 @@ function findMentions(sentence: readonly Token[], forms: readonly string[][][]):
   forms.forEach((entityForms, entity) => {
     for (const form of entityForms) {
       for (let from = 0; from + form.length <= keys.length; from++) {
-        if (form.every((key, i) => keys[from + i] === key)) candidates.push({ entity, from, to: from + form.length, viaPronoun: false });
+        if (form.every((key, i) => keys[from + i] === key))
+          candidates.push({ entity, from, to: from + form.length, viaPronoun: false });
       }
     }
   });
@@ -105,24 +118,41 @@ interface Context {
 }
 
 /** Who the sentence is about, and the mention standing for it when a pronoun opens the sentence. */
-function sentenceSubject(sentence: readonly Word[], named: readonly Mention[], context: Context): { subject: number | null; pronoun: Mention | null } {
+function sentenceSubject(
+  sentence: readonly Word[],
+  named: readonly Mention[],
+  context: Context,
+): { subject: number | null; pronoun: Mention | null } {
   const opening = named[0];
   if (opening && opening.from <= 1) return { subject: opening.entity, pronoun: null };
   const first = sentence[0]?.key;
   const stand = (entity: number | null) =>
-    entity === null || named.some((mention) => mention.entity === entity) ? null : { entity, from: 0, to: 1, viaPronoun: true };
+    entity === null || named.some((mention) => mention.entity === entity)
+      ? null
+      : { entity, from: 0, to: 1, viaPronoun: true };
   if (first === 'he' || first === 'she') return { subject: context.lastPerson, pronoun: stand(context.lastPerson) };
   if (first && TOPIC_OPENERS.has(first)) return { subject: context.topic, pronoun: stand(context.topic) };
   return { subject: context.topic, pronoun: null };
 }
 
-function typed(relation: CanonicalRelation, source: number, target: number, confidence: number, edgeTypes: readonly string[]): Link {
+function typed(
+  relation: CanonicalRelation,
+  source: number,
+  target: number,
+  confidence: number,
+  edgeTypes: readonly string[],
+): Link {
   const { type, reversed } = domainSpelling(relation, edgeTypes);
   return reversed ? { source: target, target: source, type, confidence } : { source, target, type, confidence };
 }
 
 /** The links of one sentence, each mention against the one before it or the subject. */
-function sentenceLinks(sentence: readonly Word[], mentions: readonly Mention[], subject: number | null, context: Context): Link[] {
+function sentenceLinks(
+  sentence: readonly Word[],
+  mentions: readonly Mention[],
+  subject: number | null,
+  context: Context,
+): Link[] {
   const links: Link[] = [];
   const edgeTypes = context.task.edgeTypes;
   /** How the previous mention was linked, for the next name of a list ("starring A, B and C") to be linked the same way. */
@@ -134,23 +164,34 @@ function sentenceLinks(sentence: readonly Word[], mentions: readonly Mention[], 
     const penalty = mention.viaPronoun || previous?.viaPronoun ? 0.15 : 0;
     const cue = cueBefore(text);
     if (cue) {
-      const lastPerson = [...mentions.slice(0, k)].reverse().find((other) => context.isPerson(other.entity))?.entity ?? null;
+      const lastPerson =
+        [...mentions.slice(0, k)].reverse().find((other) => context.isPerson(other.entity))?.entity ?? null;
       let other = cue.appositive && previous && window[0]?.commaBefore ? previous.entity : subject;
-      if (PERSONAL.has(cue.relation) && !cue.agent && other !== null && !context.isPerson(other)) other = lastPerson ?? context.lastPerson ?? other;
+      if (PERSONAL.has(cue.relation) && !cue.agent && other !== null && !context.isPerson(other))
+        other = lastPerson ?? context.lastPerson ?? other;
       if (cue.relation === 'located_in' && previous && !context.isPerson(previous.entity)) other = previous.entity;
       if (other === null || other === mention.entity) return;
       const cued = (entity: number, less: number) =>
-        cue.agent ? typed(cue.relation, entity, other, 0.8 - less, edgeTypes) : typed(cue.relation, other, entity, 0.8 - less, edgeTypes);
+        cue.agent
+          ? typed(cue.relation, entity, other, 0.8 - less, edgeTypes)
+          : typed(cue.relation, other, entity, 0.8 - less, edgeTypes);
       links.push(cued(mention.entity, penalty));
       carried = { other, link: cued };
       return;
     }
     if (!previous) return;
-    if (window.length === 0 && sentence[mention.from]?.commaBefore && context.isPlace(previous.entity) && context.isPlace(mention.entity)) {
+    if (
+      window.length === 0 &&
+      sentence[mention.from]?.commaBefore &&
+      context.isPlace(previous.entity) &&
+      context.isPlace(mention.entity)
+    ) {
       links.push(typed('located_in', previous.entity, mention.entity, 0.7 - penalty, edgeTypes));
       return;
     }
-    const listed = window.every((word) => word.key === 'and' || word.key === 'or') && (window.length > 0 || sentence[mention.from]?.commaBefore);
+    const listed =
+      window.every((word) => word.key === 'and' || word.key === 'or') &&
+      (window.length > 0 || sentence[mention.from]?.commaBefore);
     if (listed && carried && carried.other !== mention.entity) {
       links.push(carried.link(mention.entity, penalty));
       return;
@@ -158,13 +199,18 @@ function sentenceLinks(sentence: readonly Word[], mentions: readonly Mention[], 
     carried = null;
     if (listed || window.length === 0 || window.length > MAX_UNTYPED_GAP) return;
     // wink tags some participles as adjectives ("Marie Curie married Pierre Curie").
-    const match = matchEdgeType(window.filter((token) => token.pos === 'VERB' || token.pos === 'ADJ'), edgeTypes);
+    const match = matchEdgeType(
+      window.filter((token) => token.pos === 'VERB' || token.pos === 'ADJ'),
+      edgeTypes,
+    );
     const passive = window.some((token) => token.lemma === 'be') && window.some((token) => token.key === 'by');
     const reversed = match !== null && match.passive !== passive;
     const type = match?.type ?? relatedToType(edgeTypes);
     const confidence = match ? 0.7 : 0.4;
     const verbLink = (entity: number, less: number): Link =>
-      reversed ? { source: entity, target: previous.entity, type, confidence: confidence - less } : { source: previous.entity, target: entity, type, confidence: confidence - less };
+      reversed
+        ? { source: entity, target: previous.entity, type, confidence: confidence - less }
+        : { source: previous.entity, target: entity, type, confidence: confidence - less };
     links.push(verbLink(mention.entity, penalty));
     carried = { other: previous.entity, link: verbLink };
   });
@@ -174,7 +220,13 @@ function sentenceLinks(sentence: readonly Word[], mentions: readonly Mention[], 
 export function extractRelationships(nlp: BuiltinNlp, task: RelationshipTask): Omit<RelationshipRecord, 'kind'>[] {
   const forms = entityForms(nlp, task.entities);
   const kinds = task.entities.map((entity) => kindOfType(entity.type));
-  const context: Context = { task, isPerson: (entity) => kinds[entity] === 'person', isPlace: (entity) => kinds[entity] === 'place', topic: null, lastPerson: null };
+  const context: Context = {
+    task,
+    isPerson: (entity) => kinds[entity] === 'person',
+    isPlace: (entity) => kinds[entity] === 'place',
+    topic: null,
+    lastPerson: null,
+  };
   const untyped = relatedToType(task.edgeTypes);
   const found = new Map<string, Omit<RelationshipRecord, 'kind'>>();
 
@@ -199,7 +251,14 @@ export function extractRelationships(nlp: BuiltinNlp, task: RelationshipTask): O
         if (!previous.sentenceRefs.includes(index + 1)) previous.sentenceRefs.push(index + 1);
         previous.confidence = Math.max(previous.confidence, confidence);
       } else {
-        found.set(key, { sourceIndex: source, targetIndex: target, type, confidence, sentenceRefs: [index + 1], justification: justification(task.sentences, index) });
+        found.set(key, {
+          sourceIndex: source,
+          targetIndex: target,
+          type,
+          confidence,
+          sentenceRefs: [index + 1],
+          justification: justification(task.sentences, index),
+        });
       }
     }
   });
