@@ -81,6 +81,9 @@ export function toApiError(error: unknown): ApiError {
   }
   if (error instanceof QueueFullError || error instanceof QueueUnavailableError)
     return ApiError.http(503, error.message);
+  // Every pooled connection stayed busy past the acquire timeout (a saturated machine): try again, not a fault.
+  if ((error as Error | null)?.name === 'KnexTimeoutError')
+    return ApiError.http(503, 'The database is busy: try again in a moment');
   const parserError = error as BodyParserError;
   if (parserError?.type === 'entity.too.large') return ApiError.payloadTooLarge(parserError.limit ?? 0);
   if (parserError?.type === 'entity.parse.failed') {
