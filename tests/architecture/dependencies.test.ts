@@ -41,3 +41,12 @@ describe('the dependency rules', () => {
     expect(found.map((violation) => violation.rule.name)).toContain('outside-core-uses-faces');
   }, 60_000);
 });
+
+describe('the domain', () => {
+  it('throws domain errors, never HTTP ones: no ApiError anywhere in core', async () => {
+    const { stdout } = await execute('git', ['grep', '-l', 'ApiError', '--', 'packages/core/src'], { cwd: root }).catch(
+      (error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }),
+    );
+    expect(stdout.split('\n').filter(Boolean)).toEqual([]);
+  });
+});

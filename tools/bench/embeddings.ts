@@ -64,7 +64,8 @@ interface FirstEmbedding {
 
 /** Spawns a fresh process that imports the adapter and embeds one text. */
 async function firstEmbeddingInChild(): Promise<FirstEmbedding> {
-  const adapterUrl = import.meta.resolve('@rhizome/core/providers/embeddings/builtin/adapter');
+  // The adapter's own file, not the providers face: the figure is the cost of loading the embedder alone.
+  const adapterUrl = new URL('../../packages/core/src/providers/embeddings/builtin/adapter.ts', import.meta.url).href;
   const code = `const begun = performance.now();
     const { BuiltinEmbeddingAdapter } = await import(${JSON.stringify(adapterUrl)});
     const imported = performance.now();

@@ -1,4 +1,4 @@
-import { ApiError } from '@rhizome/contracts/errors';
+import { Invalid } from '@rhizome/contracts/errors';
 import type { Db } from '../../storage/index.ts';
 import { dropDerivedNodeVector } from './vectors.ts';
 import { mergeAliases } from '../../extraction/index.ts';
@@ -39,7 +39,7 @@ interface EdgeRow {
  */
 export async function mergeNodes(scope: GraphScope, keptId: string, mergedIds: string[]): Promise<NodeMergeOutcome> {
   if (mergedIds.includes(keptId)) {
-    throw ApiError.validation([
+    throw new Invalid([
       {
         loc: ['body', 'node_ids', mergedIds.indexOf(keptId)],
         msg: 'A node cannot be merged into itself',
