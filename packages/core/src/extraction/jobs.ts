@@ -3,6 +3,7 @@ import type { QueueService } from '@rhizome/queue';
 import type { Db } from '../storage/index.ts';
 import { extractGroupOperation, finalizeExtractionOperation } from './operation-names.ts';
 import type { ExtractionOptions } from './options.ts';
+import type { ExtractionPlan } from './plan.ts';
 
 export type JobStatus = 'queued' | 'running' | 'finalizing' | 'committing' | 'completed' | 'cancelled' | 'failed';
 export type GroupStatus = 'pending' | 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
@@ -50,6 +51,50 @@ export interface GroupRow {
 }
 
 export const newJobId = (): string => `job_${randomBytes(12).toString('hex')}`;
+
+/** A new job for a source's planned groups: queued for the server's extractor, running when an agent extracts. */
+export function newJob(
+  sourceId: string,
+  domain: string,
+  options: ExtractionOptions,
+  plan: ExtractionPlan,
+  status: 'queued' | 'running',
+  at: string,
+): JobRow {
+  return {
+    id: newJobId(),
+    source_id: sourceId,
+    status,
+    depth: options.depth,
+    domain,
+    options: JSON.stringify(options),
+    total_groups: plan.groups.length,
+    estimated_input_tokens: plan.estimate.inputTokens,
+    estimated_output_tokens: plan.estimate.outputTokens,
+    estimated_cost_usd: status === 'running' ? 0 : plan.estimate.costUsd,
+    result: null,
+    stats: null,
+    error_message: null,
+    created_at: at,
+    started_at: status === 'running' ? at : null,
+    finalized_at: null,
+    completed_at: null,
+  };
+}
+
+/** Writes the job and one pending row per planned group (inside the caller's transaction). */
+export async function insertJob(trx: Db, job: JobRow, plan: ExtractionPlan): Promise<void> {
+  await trx('extraction_jobs').insert(job);
+  const rows = plan.groups.map((group) => ({
+    job_id: job.id,
+    group_index: group.groupIndex,
+    first_chunk_index: group.firstChunkIndex,
+    last_chunk_index: group.lastChunkIndex,
+    status: 'pending' as const,
+  }));
+  for (let start = 0; start < rows.length; start += 100)
+    await trx('extraction_groups').insert(rows.slice(start, start + 100));
+}
 
 export function jobOptions(job: JobRow): ExtractionOptions {
   return JSON.parse(job.options) as ExtractionOptions;

@@ -18,7 +18,8 @@ import {
   listGroups,
   moveGroup,
   moveJob,
-  newJobId,
+  insertJob,
+  newJob,
   queueGroup,
   type GroupRow,
   type JobRow,
@@ -121,36 +122,9 @@ export class ExtractionService {
     if (running) await this.cancelJob(running, 'replaced by a forced restart');
 
     const now = new Date().toISOString();
-    const job: JobRow = {
-      id: newJobId(),
-      source_id: sourceId,
-      status: 'queued',
-      depth: options.depth,
-      domain: domain.name,
-      options: JSON.stringify(options),
-      total_groups: plan.groups.length,
-      estimated_input_tokens: plan.estimate.inputTokens,
-      estimated_output_tokens: plan.estimate.outputTokens,
-      estimated_cost_usd: plan.estimate.costUsd,
-      result: null,
-      stats: null,
-      error_message: null,
-      created_at: now,
-      started_at: null,
-      finalized_at: null,
-      completed_at: null,
-    };
+    const job = newJob(sourceId, domain.name, options, plan, 'queued', now);
     await db.transaction(async (trx) => {
-      await trx('extraction_jobs').insert(job);
-      const rows = plan.groups.map((group) => ({
-        job_id: job.id,
-        group_index: group.groupIndex,
-        first_chunk_index: group.firstChunkIndex,
-        last_chunk_index: group.lastChunkIndex,
-        status: 'pending' as const,
-      }));
-      for (let start = 0; start < rows.length; start += 100)
-        await trx('extraction_groups').insert(rows.slice(start, start + 100));
+      await insertJob(trx, job, plan);
       await updateSource(trx, sourceId, {
         status: 'extracting',
         extraction_job_id: job.id,

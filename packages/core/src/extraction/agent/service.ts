@@ -22,7 +22,8 @@ import {
   listGroups,
   moveGroup,
   moveJob,
-  newJobId,
+  insertJob,
+  newJob,
   type GroupRow,
   type JobRow,
 } from '../jobs.ts';
@@ -131,35 +132,9 @@ export class AgentExtraction {
       );
 
     const now = new Date().toISOString();
-    const job: JobRow = {
-      id: newJobId(),
-      source_id: sourceId,
-      status: 'running',
-      depth: options.depth,
-      domain: domain.name,
-      options: JSON.stringify(options),
-      total_groups: plan.groups.length,
-      estimated_input_tokens: plan.estimate.inputTokens,
-      estimated_output_tokens: plan.estimate.outputTokens,
-      estimated_cost_usd: 0,
-      result: null,
-      stats: null,
-      error_message: null,
-      created_at: now,
-      started_at: now,
-      finalized_at: null,
-      completed_at: null,
-    };
+    const job = newJob(sourceId, domain.name, options, plan, 'running', now);
     await db.transaction(async (trx) => {
-      await trx('extraction_jobs').insert(job);
-      const rows = plan.groups.map((group) => ({
-        job_id: job.id,
-        group_index: group.groupIndex,
-        first_chunk_index: group.firstChunkIndex,
-        last_chunk_index: group.lastChunkIndex,
-        status: 'pending' as const,
-      }));
-      for (let at = 0; at < rows.length; at += 100) await trx('extraction_groups').insert(rows.slice(at, at + 100));
+      await insertJob(trx, job, plan);
       const moved = await updateSource(
         trx,
         sourceId,
