@@ -4,11 +4,19 @@ import JSZip from 'jszip';
 export async function epubWith(chapters: Record<string, string>): Promise<Buffer> {
   const zip = new JSZip();
   zip.file('mimetype', 'application/epub+zip', { compression: 'STORE' });
-  zip.file('META-INF/container.xml', '<?xml version="1.0"?><container><rootfiles><rootfile full-path="OEBPS/content.opf"/></rootfiles></container>');
+  zip.file(
+    'META-INF/container.xml',
+    '<?xml version="1.0"?><container><rootfiles><rootfile full-path="OEBPS/content.opf"/></rootfiles></container>',
+  );
   const names = Object.keys(chapters);
-  zip.file('OEBPS/content.opf', '<?xml version="1.0"?><package><metadata><dc:title>Broken Book</dc:title></metadata><manifest>'
-    + names.map((name, index) => `<item id="c${index}" href="${name}" media-type="application/xhtml+xml"/>`).join('')
-    + '</manifest><spine>' + names.map((_, index) => `<itemref idref="c${index}"/>`).join('') + '</spine></package>');
+  zip.file(
+    'OEBPS/content.opf',
+    '<?xml version="1.0"?><package><metadata><dc:title>Broken Book</dc:title></metadata><manifest>' +
+      names.map((name, index) => `<item id="c${index}" href="${name}" media-type="application/xhtml+xml"/>`).join('') +
+      '</manifest><spine>' +
+      names.map((_, index) => `<itemref idref="c${index}"/>`).join('') +
+      '</spine></package>',
+  );
   for (const [name, content] of Object.entries(chapters)) zip.file(`OEBPS/${name}`, content);
   return zip.generateAsync({ type: 'nodebuffer' });
 }

@@ -10,9 +10,16 @@ interface Labelled {
   text: string;
 }
 
-const labelled = (JSON.parse(readFileSync(new URL('../fixtures/domains/labelled.json', import.meta.url), 'utf8')) as { documents: Labelled[] }).documents;
+const labelled = (
+  JSON.parse(readFileSync(new URL('../fixtures/domains/labelled.json', import.meta.url), 'utf8')) as {
+    documents: Labelled[];
+  }
+).documents;
 const domains = builtinDomains();
-const proposals = labelled.map((document) => ({ document, proposal: detectDomain({ samples: detectionSamples(document.text), filename: document.filename }, domains) }));
+const proposals = labelled.map((document) => ({
+  document,
+  proposal: detectDomain({ samples: detectionSamples(document.text), filename: document.filename }, domains),
+}));
 
 /** Accuracy on the labelled set if the threshold were `threshold`: the best specific domain wins when it reaches it, else the fallback. */
 function accuracyAt(threshold: number): number {
@@ -32,7 +39,9 @@ describe('domain detection calibrated on labelled documents', () => {
   });
 
   it('uses the calibrated threshold for every built-in domain, the fallback included', () => {
-    expect(domains.map((domain) => [domain.name, domain.detection.confidence.min_threshold])).toEqual(domains.map((domain) => [domain.name, threshold]));
+    expect(domains.map((domain) => [domain.name, domain.detection.confidence.min_threshold])).toEqual(
+      domains.map((domain) => [domain.name, threshold]),
+    );
   });
 
   it('sits the threshold inside the best plateau: no threshold from 0.1 to 1 does better on the set', () => {
@@ -45,17 +54,26 @@ describe('domain detection calibrated on labelled documents', () => {
   });
 
   it('labels at least 90% of the set right', () => {
-    const wrong = proposals.filter(({ document, proposal }) => proposal.detected_domain !== document.label)
-      .map(({ document, proposal }) => `${document.filename}: ${document.label} detected as ${proposal.detected_domain} (${JSON.stringify(proposal.ranking.slice(0, 3))})`);
+    const wrong = proposals
+      .filter(({ document, proposal }) => proposal.detected_domain !== document.label)
+      .map(
+        ({ document, proposal }) =>
+          `${document.filename}: ${document.label} detected as ${proposal.detected_domain} (${JSON.stringify(proposal.ranking.slice(0, 3))})`,
+      );
     expect(wrong.length / labelled.length, wrong.join('\n')).toBeLessThanOrEqual(0.1);
   });
 
   it('detects the first domain of its ranking, every time', () => {
-    for (const { document, proposal } of proposals) expect(proposal.ranking[0].domain, document.filename).toBe(proposal.detected_domain);
+    for (const { document, proposal } of proposals)
+      expect(proposal.ranking[0].domain, document.filename).toBe(proposal.detected_domain);
   });
 
   it('picks a short biography whose best score used to fall under the old threshold (0.35), not the fallback', () => {
     const biography = proposals.find(({ document }) => document.filename === 'yaya-soumahoro.txt')!.proposal;
-    expect(biography).toMatchObject({ detected_domain: 'biographical', low_confidence: false, ranking: [{ domain: 'biographical', score: 0.35 }, ...biography.ranking.slice(1)] });
+    expect(biography).toMatchObject({
+      detected_domain: 'biographical',
+      low_confidence: false,
+      ranking: [{ domain: 'biographical', score: 0.35 }, ...biography.ranking.slice(1)],
+    });
   });
 });

@@ -6,12 +6,30 @@ import { describe, expect, it } from 'vitest';
 import { filteringModes } from '@rhizome/contracts/settings';
 import { propertyTypes } from '../../src/graph/templates/property-types.ts';
 import { detectDomain, detectionSamples } from '../../src/sources/domains/detect.ts';
-import { builtinDomains, DomainRegistry, domainSummary, parseCustomDomain, promptTokens, readBuiltinDomainFile } from '../../src/sources/domains/registry.ts';
+import {
+  builtinDomains,
+  DomainRegistry,
+  domainSummary,
+  parseCustomDomain,
+  promptTokens,
+  readBuiltinDomainFile,
+} from '../../src/sources/domains/registry.ts';
 import { parseDomain, type DomainDefinition } from '../../src/sources/domains/schema.ts';
 import { boundedMatchCount, unsafeRegexReason } from '../../src/sources/domains/regex-safety.ts';
 
 const dataDir = new URL('../../src/sources/domains/data/', import.meta.url);
-const requiredDomains = ['generic', 'biographical', 'literary', 'historical', 'scientific', 'technical', 'legal', 'medical', 'financial', 'news'];
+const requiredDomains = [
+  'generic',
+  'biographical',
+  'literary',
+  'historical',
+  'scientific',
+  'technical',
+  'legal',
+  'medical',
+  'financial',
+  'news',
+];
 
 const texts: Record<string, string> = {
   biographical: `Clara Weiss was born on 3 March 1872 in Lübeck, the eldest of five children. Her father, a shipping clerk, died when she
@@ -106,7 +124,14 @@ function customDomain(overrides: Partial<DomainDefinition> = {}): Record<string,
       file_extensions: [],
       doc_types: [],
       patterns: [{ regex: '\\b\\d+ ?(?:g|ml|tbsp)\\b', weight: 1, description: 'a quantity' }],
-      confidence: { base_score: 0.1, per_keyword_boost: 0.05, extension_boost: 0.1, doc_type_boost: 0.2, pattern_boost: 0.15, min_threshold: 0.4 },
+      confidence: {
+        base_score: 0.1,
+        per_keyword_boost: 0.05,
+        extension_boost: 0.1,
+        doc_type_boost: 0.2,
+        pattern_boost: 0.15,
+        min_threshold: 0.4,
+      },
     },
     entity_guidance: 'Dishes and ingredients.',
     relationship_guidance: 'Which dish uses which ingredient.',
@@ -115,13 +140,45 @@ function customDomain(overrides: Partial<DomainDefinition> = {}): Record<string,
     content_exclusions: { categories: ['advertising'] },
     templates: {
       node_templates: [
-        { name: 'Dish', description: 'A recipe', color: '#f97316', icon: 'utensils', requires_named_referent: true, properties: [] },
-        { name: 'Ingredient', description: 'Something a dish is made from', color: '#65a30d', icon: 'leaf', requires_named_referent: false, properties: [] },
+        {
+          name: 'Dish',
+          description: 'A recipe',
+          color: '#f97316',
+          icon: 'utensils',
+          requires_named_referent: true,
+          properties: [],
+        },
+        {
+          name: 'Ingredient',
+          description: 'Something a dish is made from',
+          color: '#65a30d',
+          icon: 'leaf',
+          requires_named_referent: false,
+          properties: [],
+        },
       ],
       edge_templates: [
-        { name: 'uses_ingredient', description: 'The dish needs it', source_types: ['Dish'], target_types: ['Ingredient'], inverse: 'used_in' },
-        { name: 'used_in', description: 'The ingredient goes into the dish', source_types: ['Ingredient'], target_types: ['Dish'], inverse: 'uses_ingredient' },
-        { name: 'pairs_with', description: 'The two go well together', source_types: ['Dish', 'Ingredient'], target_types: ['Dish', 'Ingredient'], symmetric: true },
+        {
+          name: 'uses_ingredient',
+          description: 'The dish needs it',
+          source_types: ['Dish'],
+          target_types: ['Ingredient'],
+          inverse: 'used_in',
+        },
+        {
+          name: 'used_in',
+          description: 'The ingredient goes into the dish',
+          source_types: ['Ingredient'],
+          target_types: ['Dish'],
+          inverse: 'uses_ingredient',
+        },
+        {
+          name: 'pairs_with',
+          description: 'The two go well together',
+          source_types: ['Dish', 'Ingredient'],
+          target_types: ['Dish', 'Ingredient'],
+          symmetric: true,
+        },
       ],
     },
     quality_scoring: { default_entity_score: 18, default_relationship_score: 15, target_density: 2 },
@@ -164,7 +221,8 @@ describe('built-in domain files', () => {
     expect(edges.length).toBeLessThanOrEqual(25);
     expect(edges.some((edge) => edge.inverse)).toBe(true);
     expect(edges.some((edge) => edge.symmetric)).toBe(true);
-    for (const property of nodes.flatMap((node) => node.properties)) expect(propertyTypes).toContain(property.property_type);
+    for (const property of nodes.flatMap((node) => node.properties))
+      expect(propertyTypes).toContain(property.property_type);
     if (name !== 'generic') expect(domain.detection.keywords.length).toBeGreaterThan(0);
   });
 
@@ -195,12 +253,20 @@ describe('built-in domain files', () => {
     try {
       expect(readBuiltinDomainFile(write('generic.json', generic)).name).toBe('generic');
       expect(() => readBuiltinDomainFile(write('generic.json', '{"name": '))).toThrow(/generic\.json: .*JSON/);
-      expect(() => readBuiltinDomainFile(write('generic.json', { ...generic, version: 'x' }))).toThrow(/version: must match pattern/);
-      expect(() => readBuiltinDomainFile(write('generic.json', { ...generic, colour: 'red' }))).toThrow(/unknown fields or relies on defaults/);
+      expect(() => readBuiltinDomainFile(write('generic.json', { ...generic, version: 'x' }))).toThrow(
+        /version: must match pattern/,
+      );
+      expect(() => readBuiltinDomainFile(write('generic.json', { ...generic, colour: 'red' }))).toThrow(
+        /unknown fields or relies on defaults/,
+      );
       const { entity_exclusions: _omitted, ...withoutExclusions } = generic;
-      expect(() => readBuiltinDomainFile(write('generic.json', withoutExclusions))).toThrow(/unknown fields or relies on defaults/);
+      expect(() => readBuiltinDomainFile(write('generic.json', withoutExclusions))).toThrow(
+        /unknown fields or relies on defaults/,
+      );
       expect(() => readBuiltinDomainFile(write('other.json', generic))).toThrow(/must be named generic\.json/);
-      expect(() => readBuiltinDomainFile(write('generic.json', { ...generic, builtin: false }))).toThrow(/builtin: true/);
+      expect(() => readBuiltinDomainFile(write('generic.json', { ...generic, builtin: false }))).toThrow(
+        /builtin: true/,
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -238,7 +304,9 @@ describe('domain detection', () => {
   });
 
   it('matches keywords whole-word and case-insensitively', () => {
-    const recipes = parseCustomDomain(customDomain({ detection: { ...(customDomain().detection as DomainDefinition['detection']), patterns: [] } }));
+    const recipes = parseCustomDomain(
+      customDomain({ detection: { ...(customDomain().detection as DomainDefinition['detection']), patterns: [] } }),
+    );
     if (!recipes.ok) throw new Error('fixture invalid');
     const score = (text: string) => detectDomain({ samples: [text], filename: 'x' }, [recipes.domain]).ranking[0].score;
     expect(score('Add one TABLESPOON of salt, then Preheat  the\noven.')).toBeCloseTo(0.2);
@@ -247,7 +315,10 @@ describe('domain detection', () => {
 
   it('adds the extension and doc type boosts', () => {
     const base = detectDomain({ samples: ['hello'], filename: 'a.txt' }, builtinDomains());
-    const boosted = detectDomain({ samples: ['hello'], filename: 'src/main.PY', docType: 'API_Reference' }, builtinDomains());
+    const boosted = detectDomain(
+      { samples: ['hello'], filename: 'src/main.PY', docType: 'API_Reference' },
+      builtinDomains(),
+    );
     const technical = (proposal: typeof base) => proposal.ranking.find((entry) => entry.domain === 'technical')!.score;
     expect(technical(boosted) - technical(base)).toBeCloseTo(0.3);
   });
@@ -256,7 +327,8 @@ describe('domain detection', () => {
     const [recipes, baking] = ['recipes', 'baking'].map((name, index) => {
       const detection = { ...(customDomain().detection as DomainDefinition['detection']), patterns: [] };
       detection.confidence = { ...detection.confidence, min_threshold: index === 0 ? 0.15 : 5 };
-      detection.keywords = index === 0 ? [{ terms: ['tablespoon'], weight: 1 }] : [{ terms: ['tablespoon', 'oven'], weight: 1 }];
+      detection.keywords =
+        index === 0 ? [{ terms: ['tablespoon'], weight: 1 }] : [{ terms: ['tablespoon', 'oven'], weight: 1 }];
       const parsed = parseCustomDomain(customDomain({ name, detection }));
       if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
       return parsed.domain;
@@ -269,7 +341,10 @@ describe('domain detection', () => {
   });
 
   it('stops a slow custom pattern at its time limit instead of hanging', () => {
-    const detection = { ...(customDomain().detection as DomainDefinition['detection']), patterns: [{ regex: '\\s*\\s*\\s*x', weight: 1, description: 'cubic' }] };
+    const detection = {
+      ...(customDomain().detection as DomainDefinition['detection']),
+      patterns: [{ regex: '\\s*\\s*\\s*x', weight: 1, description: 'cubic' }],
+    };
     const slow = parseCustomDomain(customDomain({ detection }));
     if (!slow.ok) throw new Error('a polynomial pattern passes the static check');
     const started = performance.now();
@@ -291,7 +366,9 @@ describe('domain detection', () => {
     const wall = (performance.now() - wallStart) / runs;
     const { user, system } = process.cpuUsage(cpuStart);
     const cpu = (user + system) / 1000 / runs;
-    console.log(`detection of 10,000 chars over ${domains.length} domains: ${cpu.toFixed(2)} ms CPU, ${wall.toFixed(2)} ms wall`);
+    console.log(
+      `detection of 10,000 chars over ${domains.length} domains: ${cpu.toFixed(2)} ms CPU, ${wall.toFixed(2)} ms wall`,
+    );
     expect(cpu).toBeLessThan(5);
   });
 });
@@ -331,42 +408,82 @@ describe('custom domains', () => {
     const detection = { keywords: [{ terms: ['tablespoon'], weight: 1 }] };
     const result = parseCustomDomain(customDomain({ detection } as unknown as Partial<DomainDefinition>));
     expect(result.ok && result.domain.detection.confidence).toEqual({
-      base_score: 0.1, per_keyword_boost: 0.05, extension_boost: 0.1, doc_type_boost: 0.2, pattern_boost: 0.15, min_threshold: 0.25,
+      base_score: 0.1,
+      per_keyword_boost: 0.05,
+      extension_boost: 0.1,
+      doc_type_boost: 0.2,
+      pattern_boost: 0.15,
+      min_threshold: 0.25,
     });
   });
 
   it('rejects a regex that does not compile', () => {
-    const detection = { ...(customDomain().detection as DomainDefinition['detection']), patterns: [{ regex: '(unclosed', weight: 1, description: 'bad' }] };
+    const detection = {
+      ...(customDomain().detection as DomainDefinition['detection']),
+      patterns: [{ regex: '(unclosed', weight: 1, description: 'bad' }],
+    };
     expect(issueTypes(parseCustomDomain(customDomain({ detection })))).toEqual(['detection.patterns.0.regex:regex']);
   });
 
-  it.each(['(a+)+$', '(\\w+\\s?)*x', '(?:ab|a)*c', '([a-z]{1,5})+', '((x)*y)+'])('rejects the nested quantifier %s', (regex) => {
-    const detection = { ...(customDomain().detection as DomainDefinition['detection']), patterns: [{ regex, weight: 1, description: 'slow' }] };
-    expect(issueTypes(parseCustomDomain(customDomain({ detection })))).toEqual(['detection.patterns.0.regex:regex']);
-  });
+  it.each(['(a+)+$', '(\\w+\\s?)*x', '(?:ab|a)*c', '([a-z]{1,5})+', '((x)*y)+'])(
+    'rejects the nested quantifier %s',
+    (regex) => {
+      const detection = {
+        ...(customDomain().detection as DomainDefinition['detection']),
+        patterns: [{ regex, weight: 1, description: 'slow' }],
+      };
+      expect(issueTypes(parseCustomDomain(customDomain({ detection })))).toEqual(['detection.patterns.0.regex:regex']);
+    },
+  );
 
-  it.each(['(?:\\d{3})+', '(?:Inc|Ltd)\\.?', '\\d+(?:\\.\\d+)?', '[(+*)]+', '\\(a+\\)+', '(?<name>x)+'])('accepts the safe pattern %s', (regex) => {
-    expect(unsafeRegexReason(regex)).toBeNull();
-  });
+  it.each(['(?:\\d{3})+', '(?:Inc|Ltd)\\.?', '\\d+(?:\\.\\d+)?', '[(+*)]+', '\\(a+\\)+', '(?<name>x)+'])(
+    'accepts the safe pattern %s',
+    (regex) => {
+      expect(unsafeRegexReason(regex)).toBeNull();
+    },
+  );
 
   it('rejects an inverse that names no edge template, or a one-sided one', () => {
     const templates = customDomain().templates as DomainDefinition['templates'];
-    const unknown = { ...templates, edge_templates: [{ ...templates.edge_templates[0], inverse: 'missing' }, templates.edge_templates[1]] };
-    expect(issueTypes(parseCustomDomain(customDomain({ templates: unknown })))).toContain('templates.edge_templates.0.inverse:reference');
-    const oneSided = { ...templates, edge_templates: [templates.edge_templates[0], { ...templates.edge_templates[1], inverse: undefined }] };
-    expect(issueTypes(parseCustomDomain(customDomain({ templates: oneSided })))).toEqual(['templates.edge_templates.0.inverse:inverse']);
+    const unknown = {
+      ...templates,
+      edge_templates: [{ ...templates.edge_templates[0], inverse: 'missing' }, templates.edge_templates[1]],
+    };
+    expect(issueTypes(parseCustomDomain(customDomain({ templates: unknown })))).toContain(
+      'templates.edge_templates.0.inverse:reference',
+    );
+    const oneSided = {
+      ...templates,
+      edge_templates: [templates.edge_templates[0], { ...templates.edge_templates[1], inverse: undefined }],
+    };
+    expect(issueTypes(parseCustomDomain(customDomain({ templates: oneSided })))).toEqual([
+      'templates.edge_templates.0.inverse:inverse',
+    ]);
   });
 
   it('rejects source or target types that are not node templates of the domain', () => {
     const templates = customDomain().templates as DomainDefinition['templates'];
-    const broken = { ...templates, edge_templates: [...templates.edge_templates, { name: 'cooked_by', description: 'x', source_types: ['Dish'], target_types: ['Chef'] }] };
-    expect(issueTypes(parseCustomDomain(customDomain({ templates: broken })))).toEqual(['templates.edge_templates.3.target_types.0:reference']);
+    const broken = {
+      ...templates,
+      edge_templates: [
+        ...templates.edge_templates,
+        { name: 'cooked_by', description: 'x', source_types: ['Dish'], target_types: ['Chef'] },
+      ],
+    };
+    expect(issueTypes(parseCustomDomain(customDomain({ templates: broken })))).toEqual([
+      'templates.edge_templates.3.target_types.0:reference',
+    ]);
   });
 
   it('rejects a symmetric relationship that has an inverse', () => {
     const templates = customDomain().templates as DomainDefinition['templates'];
-    const broken = { ...templates, edge_templates: [...templates.edge_templates.slice(0, 2), { ...templates.edge_templates[2], inverse: 'used_in' }] };
-    expect(issueTypes(parseCustomDomain(customDomain({ templates: broken })))).toContain('templates.edge_templates.2.inverse:inverse');
+    const broken = {
+      ...templates,
+      edge_templates: [...templates.edge_templates.slice(0, 2), { ...templates.edge_templates[2], inverse: 'used_in' }],
+    };
+    expect(issueTypes(parseCustomDomain(customDomain({ templates: broken })))).toContain(
+      'templates.edge_templates.2.inverse:inverse',
+    );
   });
 
   it('rejects the name of a built-in domain and a builtin flag', () => {
@@ -375,7 +492,12 @@ describe('custom domains', () => {
   });
 
   it('reports schema errors with their location', () => {
-    const result = parseCustomDomain(customDomain({ extraction_filtering_mode: 'loose' as DomainDefinition['extraction_filtering_mode'], version: 'one' }));
+    const result = parseCustomDomain(
+      customDomain({
+        extraction_filtering_mode: 'loose' as DomainDefinition['extraction_filtering_mode'],
+        version: 'one',
+      }),
+    );
     expect(issueTypes(result).sort()).toEqual(['extraction_filtering_mode:enum', 'version:pattern']);
   });
 });
@@ -389,7 +511,10 @@ describe('the registry', () => {
 
   it('lists built-in domains then custom ones and finds them by name', () => {
     const registry = new DomainRegistry([recipes]);
-    expect(registry.all().map((domain) => domain.name)).toEqual([...builtinDomains().map((domain) => domain.name), 'recipes']);
+    expect(registry.all().map((domain) => domain.name)).toEqual([
+      ...builtinDomains().map((domain) => domain.name),
+      'recipes',
+    ]);
     expect(registry.get('recipes')).toBe(recipes);
     expect(registry.get('legal')?.builtin).toBe(true);
     expect(registry.get('nope')).toBeUndefined();
@@ -416,7 +541,11 @@ describe('the registry', () => {
   it('summarises a domain as GET /sources/domains lists it', () => {
     const legal = builtinDomains().find((domain) => domain.name === 'legal')!;
     expect(domainSummary(legal)).toEqual({
-      name: 'legal', description: legal.description, builtin: true, extraction_density: 1.25, prompt_tokens: promptTokens(legal),
+      name: 'legal',
+      description: legal.description,
+      builtin: true,
+      extraction_density: 1.25,
+      prompt_tokens: promptTokens(legal),
     });
   });
 });

@@ -12,8 +12,27 @@ import { PDFDocument, StandardFonts } from 'pdf-lib';
 import type { LoaderLimits } from '../../src/sources/loaders/port.ts';
 
 export type FixtureName =
-  | 'textCp1252' | 'textUtf16' | 'markdown' | 'pdf' | 'pdfEmptyPassword' | 'docx' | 'xlsx' | 'pptx' | 'epub' | 'html'
-  | 'csv' | 'tsv' | 'json' | 'jsonl' | 'xml' | 'rst' | 'png' | 'jpeg' | 'gif' | 'webp' | 'pngNamedPdf';
+  | 'textCp1252'
+  | 'textUtf16'
+  | 'markdown'
+  | 'pdf'
+  | 'pdfEmptyPassword'
+  | 'docx'
+  | 'xlsx'
+  | 'pptx'
+  | 'epub'
+  | 'html'
+  | 'csv'
+  | 'tsv'
+  | 'json'
+  | 'jsonl'
+  | 'xml'
+  | 'rst'
+  | 'png'
+  | 'jpeg'
+  | 'gif'
+  | 'webp'
+  | 'pngNamedPdf';
 
 export interface Fixture {
   path: string;
@@ -25,7 +44,14 @@ export interface Fixture {
 }
 
 export type BadFixtureName =
-  | 'pdfEncrypted' | 'pdfCorrupt' | 'docxBomb' | 'docxOversized' | 'docxTooManyEntries' | 'docxZipSlip' | 'binaryJunk' | 'plainZip';
+  | 'pdfEncrypted'
+  | 'pdfCorrupt'
+  | 'docxBomb'
+  | 'docxOversized'
+  | 'docxTooManyEntries'
+  | 'docxZipSlip'
+  | 'binaryJunk'
+  | 'plainZip';
 
 export interface BadFixture {
   path: string;
@@ -56,27 +82,42 @@ async function zipOf(entries: Entries, storedFirst?: string): Promise<Buffer> {
 }
 
 function relationships(rels: { id: string; type: string; target: string }[]): string {
-  const items = rels.map((rel) => `<Relationship Id="${rel.id}" Type="${REL_NS}/${rel.type}" Target="${rel.target}"/>`).join('');
+  const items = rels
+    .map((rel) => `<Relationship Id="${rel.id}" Type="${REL_NS}/${rel.type}" Target="${rel.target}"/>`)
+    .join('');
   return `${XML_DECLARATION}<Relationships xmlns="${PKG_REL_NS}">${items}</Relationships>`;
 }
 
 function contentTypes(overrides: Record<string, string>): string {
-  const parts = Object.entries(overrides).map(([part, type]) => `<Override PartName="/${part}" ContentType="${type}"/>`).join('');
-  return `${XML_DECLARATION}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">`
-    + '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>'
-    + `<Default Extension="xml" ContentType="application/xml"/>${parts}</Types>`;
+  const parts = Object.entries(overrides)
+    .map(([part, type]) => `<Override PartName="/${part}" ContentType="${type}"/>`)
+    .join('');
+  return (
+    `${XML_DECLARATION}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">` +
+    '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>' +
+    `<Default Extension="xml" ContentType="application/xml"/>${parts}</Types>`
+  );
 }
 
 function coreXml(title: string): string {
-  return `${XML_DECLARATION}<cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/package/2006/metadata/core-properties" `
-    + `xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>${title}</dc:title><dc:creator>Fixture Author</dc:creator></cp:coreProperties>`;
+  return (
+    `${XML_DECLARATION}<cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/package/2006/metadata/core-properties" ` +
+    `xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>${title}</dc:title><dc:creator>Fixture Author</dc:creator></cp:coreProperties>`
+  );
 }
 
 function docxEntries(paragraphs: { text: string; style?: string }[]): Entries {
   const W = 'http://schemas.openxmlformats.org/wordprocessingml/2006/main';
-  const body = paragraphs.map(({ text, style }) => `<w:p>${style ? `<w:pPr><w:pStyle w:val="${style}"/></w:pPr>` : ''}<w:r><w:t xml:space="preserve">${text}</w:t></w:r></w:p>`).join('');
+  const body = paragraphs
+    .map(
+      ({ text, style }) =>
+        `<w:p>${style ? `<w:pPr><w:pStyle w:val="${style}"/></w:pPr>` : ''}<w:r><w:t xml:space="preserve">${text}</w:t></w:r></w:p>`,
+    )
+    .join('');
   return {
-    '[Content_Types].xml': contentTypes({ 'word/document.xml': 'application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml' }),
+    '[Content_Types].xml': contentTypes({
+      'word/document.xml': 'application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml',
+    }),
     '_rels/.rels': relationships([
       { id: 'rId1', type: 'officeDocument', target: 'word/document.xml' },
       { id: 'rId2', type: 'metadata/core-properties', target: 'docProps/core.xml' },
@@ -88,47 +129,63 @@ function docxEntries(paragraphs: { text: string; style?: string }[]): Entries {
 }
 
 function docx(): Promise<Buffer> {
-  return zipOf(docxEntries([
-    { text: 'Introduction', style: 'Heading1' },
-    { text: 'This Word document mentions rhzdocxword in its first section.' },
-    { text: 'Details', style: 'Heading1' },
-    { text: 'A second section with more text.' },
-  ]));
+  return zipOf(
+    docxEntries([
+      { text: 'Introduction', style: 'Heading1' },
+      { text: 'This Word document mentions rhzdocxword in its first section.' },
+      { text: 'Details', style: 'Heading1' },
+      { text: 'A second section with more text.' },
+    ]),
+  );
 }
 
 function xlsx(): Promise<Buffer> {
   const S = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
-  const sheet = (rows: string): string => `${XML_DECLARATION}<worksheet xmlns="${S}"><sheetData>${rows}</sheetData></worksheet>`;
+  const sheet = (rows: string): string =>
+    `${XML_DECLARATION}<worksheet xmlns="${S}"><sheetData>${rows}</sheetData></worksheet>`;
   return zipOf({
-    '[Content_Types].xml': contentTypes({ 'xl/workbook.xml': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml' }),
+    '[Content_Types].xml': contentTypes({
+      'xl/workbook.xml': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml',
+    }),
     '_rels/.rels': relationships([{ id: 'rId1', type: 'officeDocument', target: 'xl/workbook.xml' }]),
-    'xl/workbook.xml': `${XML_DECLARATION}<workbook xmlns="${S}" xmlns:r="${REL_NS}"><sheets>`
-      + '<sheet name="People" sheetId="1" r:id="rId1"/><sheet name="Totals" sheetId="2" r:id="rId2"/></sheets></workbook>',
+    'xl/workbook.xml':
+      `${XML_DECLARATION}<workbook xmlns="${S}" xmlns:r="${REL_NS}"><sheets>` +
+      '<sheet name="People" sheetId="1" r:id="rId1"/><sheet name="Totals" sheetId="2" r:id="rId2"/></sheets></workbook>',
     'xl/_rels/workbook.xml.rels': relationships([
       { id: 'rId1', type: 'worksheet', target: 'worksheets/sheet1.xml' },
       { id: 'rId2', type: 'worksheet', target: 'worksheets/sheet2.xml' },
       { id: 'rId3', type: 'sharedStrings', target: 'sharedStrings.xml' },
     ]),
-    'xl/sharedStrings.xml': `${XML_DECLARATION}<sst xmlns="${S}" count="4" uniqueCount="4"><si><t>Name</t></si><si><t>City</t></si>`
-      + '<si><t>Ada</t></si><si><r><t>rhzxlsx</t></r><r><t>cell</t></r></si></sst>',
-    'xl/worksheets/sheet1.xml': sheet('<row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="s"><v>1</v></c></row>'
-      + '<row r="2"><c r="A2" t="s"><v>2</v></c><c r="C2" t="s"><v>3</v></c></row>'),
-    'xl/worksheets/sheet2.xml': sheet('<row r="1"><c r="A1" t="inlineStr"><is><t>Total</t></is></c><c r="B1"><v>42.5</v></c><c r="C1" t="b"><v>1</v></c></row>'),
+    'xl/sharedStrings.xml':
+      `${XML_DECLARATION}<sst xmlns="${S}" count="4" uniqueCount="4"><si><t>Name</t></si><si><t>City</t></si>` +
+      '<si><t>Ada</t></si><si><r><t>rhzxlsx</t></r><r><t>cell</t></r></si></sst>',
+    'xl/worksheets/sheet1.xml': sheet(
+      '<row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="s"><v>1</v></c></row>' +
+        '<row r="2"><c r="A2" t="s"><v>2</v></c><c r="C2" t="s"><v>3</v></c></row>',
+    ),
+    'xl/worksheets/sheet2.xml': sheet(
+      '<row r="1"><c r="A1" t="inlineStr"><is><t>Total</t></is></c><c r="B1"><v>42.5</v></c><c r="C1" t="b"><v>1</v></c></row>',
+    ),
   });
 }
 
 function pptx(): Promise<Buffer> {
   const P = 'http://schemas.openxmlformats.org/presentationml/2006/main';
   const A = 'http://schemas.openxmlformats.org/drawingml/2006/main';
-  const shape = (placeholder: string | null, paragraphs: string[]): string => `<p:sp><p:nvSpPr><p:cNvPr id="2" name="s"/><p:cNvSpPr/><p:nvPr>${placeholder ? `<p:ph type="${placeholder}"/>` : ''}</p:nvPr></p:nvSpPr>`
-    + `<p:txBody><a:bodyPr/>${paragraphs.map((text) => `<a:p><a:r><a:t>${text}</a:t></a:r></a:p>`).join('')}</p:txBody></p:sp>`;
-  const slide = (title: string, body: string[]): string => `${XML_DECLARATION}<p:sld xmlns:p="${P}" xmlns:a="${A}"><p:cSld><p:spTree>${shape('title', [title])}${shape(null, body)}</p:spTree></p:cSld></p:sld>`;
+  const shape = (placeholder: string | null, paragraphs: string[]): string =>
+    `<p:sp><p:nvSpPr><p:cNvPr id="2" name="s"/><p:cNvSpPr/><p:nvPr>${placeholder ? `<p:ph type="${placeholder}"/>` : ''}</p:nvPr></p:nvSpPr>` +
+    `<p:txBody><a:bodyPr/>${paragraphs.map((text) => `<a:p><a:r><a:t>${text}</a:t></a:r></a:p>`).join('')}</p:txBody></p:sp>`;
+  const slide = (title: string, body: string[]): string =>
+    `${XML_DECLARATION}<p:sld xmlns:p="${P}" xmlns:a="${A}"><p:cSld><p:spTree>${shape('title', [title])}${shape(null, body)}</p:spTree></p:cSld></p:sld>`;
   return zipOf({
-    '[Content_Types].xml': contentTypes({ 'ppt/presentation.xml': 'application/vnd.openxmlformats-officedocument.presentationml.presentation.main+xml' }),
+    '[Content_Types].xml': contentTypes({
+      'ppt/presentation.xml': 'application/vnd.openxmlformats-officedocument.presentationml.presentation.main+xml',
+    }),
     '_rels/.rels': relationships([{ id: 'rId1', type: 'officeDocument', target: 'ppt/presentation.xml' }]),
     // The slide list, not the file names, gives the order: slide2.xml is shown first.
-    'ppt/presentation.xml': `${XML_DECLARATION}<p:presentation xmlns:p="${P}" xmlns:r="${REL_NS}"><p:sldIdLst>`
-      + '<p:sldId id="256" r:id="rId3"/><p:sldId id="257" r:id="rId2"/></p:sldIdLst></p:presentation>',
+    'ppt/presentation.xml':
+      `${XML_DECLARATION}<p:presentation xmlns:p="${P}" xmlns:r="${REL_NS}"><p:sldIdLst>` +
+      '<p:sldId id="256" r:id="rId3"/><p:sldId id="257" r:id="rId2"/></p:sldIdLst></p:presentation>',
     'ppt/_rels/presentation.xml.rels': relationships([
       { id: 'rId2', type: 'slide', target: 'slides/slide1.xml' },
       { id: 'rId3', type: 'slide', target: 'slides/slide2.xml' },
@@ -139,23 +196,29 @@ function pptx(): Promise<Buffer> {
 }
 
 function epub(): Promise<Buffer> {
-  const chapter = (title: string, body: string): string => `<?xml version="1.0" encoding="utf-8"?>\n<!DOCTYPE html>\n`
-    + `<html xmlns="http://www.w3.org/1999/xhtml"><head><title>${title}</title></head><body><h1>${title}</h1>${body}</body></html>`;
-  return zipOf({
-    mimetype: 'application/epub+zip',
-    'META-INF/container.xml': '<?xml version="1.0"?><container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container">'
-      + '<rootfiles><rootfile full-path="OEBPS/content.opf" media-type="application/oebps-package+xml"/></rootfiles></container>',
-    'OEBPS/content.opf': '<?xml version="1.0"?><package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="id">'
-      + '<metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:identifier id="id">fixture</dc:identifier><dc:title>Fixture Book</dc:title>'
-      + '<dc:creator>Fixture Author</dc:creator><dc:language>en</dc:language></metadata>'
-      // Manifest order differs from spine order on purpose.
-      + '<manifest><item id="c2" href="text/chapter%202.xhtml" media-type="application/xhtml+xml"/>'
-      + '<item id="c1" href="text/chapter1.xhtml" media-type="application/xhtml+xml"/><item id="css" href="style.css" media-type="text/css"/></manifest>'
-      + '<spine><itemref idref="c1"/><itemref idref="c2"/></spine></package>',
-    'OEBPS/text/chapter1.xhtml': chapter('The Beginning', '<p>Once upon a time, rhzepubone began.</p>'),
-    'OEBPS/text/chapter 2.xhtml': chapter('The End', '<p>And rhzepubtwo ended it.</p>'),
-    'OEBPS/style.css': 'p { margin: 0 }',
-  }, 'mimetype');
+  const chapter = (title: string, body: string): string =>
+    `<?xml version="1.0" encoding="utf-8"?>\n<!DOCTYPE html>\n` +
+    `<html xmlns="http://www.w3.org/1999/xhtml"><head><title>${title}</title></head><body><h1>${title}</h1>${body}</body></html>`;
+  return zipOf(
+    {
+      mimetype: 'application/epub+zip',
+      'META-INF/container.xml':
+        '<?xml version="1.0"?><container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container">' +
+        '<rootfiles><rootfile full-path="OEBPS/content.opf" media-type="application/oebps-package+xml"/></rootfiles></container>',
+      'OEBPS/content.opf':
+        '<?xml version="1.0"?><package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="id">' +
+        '<metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:identifier id="id">fixture</dc:identifier><dc:title>Fixture Book</dc:title>' +
+        '<dc:creator>Fixture Author</dc:creator><dc:language>en</dc:language></metadata>' +
+        // Manifest order differs from spine order on purpose.
+        '<manifest><item id="c2" href="text/chapter%202.xhtml" media-type="application/xhtml+xml"/>' +
+        '<item id="c1" href="text/chapter1.xhtml" media-type="application/xhtml+xml"/><item id="css" href="style.css" media-type="text/css"/></manifest>' +
+        '<spine><itemref idref="c1"/><itemref idref="c2"/></spine></package>',
+      'OEBPS/text/chapter1.xhtml': chapter('The Beginning', '<p>Once upon a time, rhzepubone began.</p>'),
+      'OEBPS/text/chapter 2.xhtml': chapter('The End', '<p>And rhzepubtwo ended it.</p>'),
+      'OEBPS/style.css': 'p { margin: 0 }',
+    },
+    'mimetype',
+  );
 }
 
 // ---------------------------------------------------------------- PDF
@@ -199,7 +262,8 @@ function md5(...parts: Buffer[]): Buffer {
  * write. With an empty user password any reader opens it; with another one it needs that password.
  */
 function encryptedPdf(userPassword: string, text: string): Buffer {
-  const padded = (password: string): Buffer => Buffer.concat([Buffer.from(password, 'latin1'), PASSWORD_PAD]).subarray(0, 32);
+  const padded = (password: string): Buffer =>
+    Buffer.concat([Buffer.from(password, 'latin1'), PASSWORD_PAD]).subarray(0, 32);
   const id = md5(Buffer.from(`fixture-${userPassword}`));
   const permissions = -44;
   const owner = rc4(md5(padded('owner-secret')).subarray(0, 5), padded(userPassword));
@@ -207,16 +271,20 @@ function encryptedPdf(userPassword: string, text: string): Buffer {
   p.writeInt32LE(permissions);
   const key = md5(padded(userPassword), owner, p, id).subarray(0, 5);
   const user = rc4(key, PASSWORD_PAD);
-  const objectKey = (num: number): Buffer => md5(key, Buffer.from([num & 255, (num >> 8) & 255, (num >> 16) & 255, 0, 0])).subarray(0, 10);
+  const objectKey = (num: number): Buffer =>
+    md5(key, Buffer.from([num & 255, (num >> 8) & 255, (num >> 16) & 255, 0, 0])).subarray(0, 10);
   const content = rc4(objectKey(4), Buffer.from(`BT /F1 12 Tf 20 200 Td (${text}) Tj ET`, 'latin1'));
-  return pdfFile([
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 300] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>',
-    Buffer.concat([Buffer.from(`<< /Length ${content.length} >>\nstream\n`), content, Buffer.from('\nendstream')]),
-    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
-    `<< /Filter /Standard /V 1 /R 2 /O <${owner.toString('hex')}> /U <${user.toString('hex')}> /P ${permissions} >>`,
-  ], `/Root 1 0 R /Encrypt 6 0 R /ID [<${id.toString('hex')}> <${id.toString('hex')}>]`);
+  return pdfFile(
+    [
+      '<< /Type /Catalog /Pages 2 0 R >>',
+      '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 300] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>',
+      Buffer.concat([Buffer.from(`<< /Length ${content.length} >>\nstream\n`), content, Buffer.from('\nendstream')]),
+      '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+      `<< /Filter /Standard /V 1 /R 2 /O <${owner.toString('hex')}> /U <${user.toString('hex')}> /P ${permissions} >>`,
+    ],
+    `/Root 1 0 R /Encrypt 6 0 R /ID [<${id.toString('hex')}> <${id.toString('hex')}>]`,
+  );
 }
 
 /** Objects numbered from 1, with a correct cross-reference table. */
@@ -226,12 +294,22 @@ function pdfFile(objects: (string | Buffer)[], trailer: string): Buffer {
   const offsets: number[] = [];
   objects.forEach((body, index) => {
     offsets.push(length);
-    const chunk = Buffer.concat([Buffer.from(`${index + 1} 0 obj\n`), Buffer.isBuffer(body) ? body : Buffer.from(body), Buffer.from('\nendobj\n')]);
+    const chunk = Buffer.concat([
+      Buffer.from(`${index + 1} 0 obj\n`),
+      Buffer.isBuffer(body) ? body : Buffer.from(body),
+      Buffer.from('\nendobj\n'),
+    ]);
     chunks.push(chunk);
     length += chunk.length;
   });
-  const xref = [`xref\n0 ${objects.length + 1}\n`, '0000000000 65535 f \n', ...offsets.map((offset) => `${String(offset).padStart(10, '0')} 00000 n \n`)].join('');
-  chunks.push(Buffer.from(`${xref}trailer\n<< /Size ${objects.length + 1} ${trailer} >>\nstartxref\n${length}\n%%EOF\n`));
+  const xref = [
+    `xref\n0 ${objects.length + 1}\n`,
+    '0000000000 65535 f \n',
+    ...offsets.map((offset) => `${String(offset).padStart(10, '0')} 00000 n \n`),
+  ].join('');
+  chunks.push(
+    Buffer.from(`${xref}trailer\n<< /Size ${objects.length + 1} ${trailer} >>\nstartxref\n${length}\n%%EOF\n`),
+  );
   return Buffer.concat(chunks);
 }
 
@@ -284,7 +362,8 @@ function jpeg(width: number, height: number): Buffer {
   const frame = Buffer.from([8, 0, 0, 0, 0, 1, 1, 0x11, 0]);
   frame.writeUInt16BE(height, 1);
   frame.writeUInt16BE(width, 3);
-  const oneCodeTable = (tableClass: number): Buffer => Buffer.from([tableClass << 4, 1, ...Array<number>(15).fill(0), 0]);
+  const oneCodeTable = (tableClass: number): Buffer =>
+    Buffer.from([tableClass << 4, 1, ...Array<number>(15).fill(0), 0]);
   const blocks = Math.ceil(width / 8) * Math.ceil(height / 8);
   const bits = '00'.repeat(blocks).padEnd(Math.ceil((blocks * 2) / 8) * 8, '1');
   const scan = Buffer.from(bits.match(/.{8}/g)!.map((byte) => parseInt(byte, 2)));
@@ -403,7 +482,12 @@ async function put(dir: string, filename: string, content: string | Buffer): Pro
 
 export async function writeFixtures(dir: string): Promise<Record<FixtureName, Fixture>> {
   await mkdir(dir, { recursive: true });
-  const fixture = async (filename: string, content: string | Buffer, mediaType: string, expectText: string): Promise<Fixture> => ({
+  const fixture = async (
+    filename: string,
+    content: string | Buffer,
+    mediaType: string,
+    expectText: string,
+  ): Promise<Fixture> => ({
     path: await put(dir, filename, content),
     filename,
     mediaType,
@@ -411,20 +495,50 @@ export async function writeFixtures(dir: string): Promise<Record<FixtureName, Fi
   });
   const pngBytes = png(3, 2);
   return {
-    textCp1252: await fixture('cp1252.txt', cp1252('Café crème brûlée — l’été coûte 5 € at rhzcptext.\n'), 'text/plain', 'rhzcptext'),
-    textUtf16: await fixture('utf16.txt', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('Ünïcödé text ✓ with rhzutfsixteen inside.\n', 'utf16le')]), 'text/plain', 'rhzutfsixteen'),
+    textCp1252: await fixture(
+      'cp1252.txt',
+      cp1252('Café crème brûlée — l’été coûte 5 € at rhzcptext.\n'),
+      'text/plain',
+      'rhzcptext',
+    ),
+    textUtf16: await fixture(
+      'utf16.txt',
+      Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('Ünïcödé text ✓ with rhzutfsixteen inside.\n', 'utf16le')]),
+      'text/plain',
+      'rhzutfsixteen',
+    ),
     markdown: await fixture('notes.md', MARKDOWN, 'text/markdown', 'rhzmarkdown'),
     pdf: await fixture('three-pages.pdf', await threePagePdf(), 'application/pdf', 'rhzpdfbravo'),
-    pdfEmptyPassword: await fixture('empty-password.pdf', encryptedPdf('', 'Opened with rhzpdfopened'), 'application/pdf', 'rhzpdfopened'),
+    pdfEmptyPassword: await fixture(
+      'empty-password.pdf',
+      encryptedPdf('', 'Opened with rhzpdfopened'),
+      'application/pdf',
+      'rhzpdfopened',
+    ),
     docx: await fixture('report.docx', await docx(), DOCX_TYPE, 'rhzdocxword'),
     xlsx: await fixture('table.xlsx', await xlsx(), XLSX_TYPE, 'rhzxlsxcell'),
     pptx: await fixture('deck.pptx', await pptx(), PPTX_TYPE, 'rhzpptxfirst'),
     epub: await fixture('book.epub', await epub(), 'application/epub+zip', 'rhzepubtwo'),
     html: await fixture('article.html', HTML, 'text/html', 'rhzhtmlarticle'),
-    csv: await fixture('people.csv', 'name;city;note\nAda;London;"rhzcsvrow; quoted"\nGrace;"New York";\n', 'text/csv', 'rhzcsvrow'),
+    csv: await fixture(
+      'people.csv',
+      'name;city;note\nAda;London;"rhzcsvrow; quoted"\nGrace;"New York";\n',
+      'text/csv',
+      'rhzcsvrow',
+    ),
     tsv: await fixture('people.tsv', 'name\tcity\nAlan\trhztsvcity\n', 'text/csv', 'rhztsvcity'),
-    json: await fixture('data.json', JSON.stringify({ project: { name: 'rhzjsonname', tags: ['a', 'b'], meta: {} }, count: 3 }, null, 2), 'application/json', 'rhzjsonname'),
-    jsonl: await fixture('events.jsonl', '{"event":"start","by":"rhzjsonlevent"}\n{broken json\n{"event":"stop","ok":true}\n', 'application/x-ndjson', 'rhzjsonlevent'),
+    json: await fixture(
+      'data.json',
+      JSON.stringify({ project: { name: 'rhzjsonname', tags: ['a', 'b'], meta: {} }, count: 3 }, null, 2),
+      'application/json',
+      'rhzjsonname',
+    ),
+    jsonl: await fixture(
+      'events.jsonl',
+      '{"event":"start","by":"rhzjsonlevent"}\n{broken json\n{"event":"stop","ok":true}\n',
+      'application/x-ndjson',
+      'rhzjsonlevent',
+    ),
     xml: await fixture('catalog.xml', XML, 'application/xml', 'rhzxmltitle'),
     rst: await fixture('guide.rst', RST, 'text/plain', 'rhzrstword'),
     png: await fixture('pixel.png', pngBytes, 'image/png', ''),
@@ -450,9 +564,16 @@ function lieAboutSize(zip: Buffer, entry: string, declared: number): Buffer {
 }
 
 /** `bombBytes`: how much the zip bomb inflates to; keep it above the limit the loaders run with. */
-export async function writeBadFixtures(dir: string, bombBytes = 4 * FIXTURE_LIMITS.maxUnpackedBytes): Promise<Record<BadFixtureName, BadFixture>> {
+export async function writeBadFixtures(
+  dir: string,
+  bombBytes = 4 * FIXTURE_LIMITS.maxUnpackedBytes,
+): Promise<Record<BadFixtureName, BadFixture>> {
   await mkdir(dir, { recursive: true });
-  const fixture = async (filename: string, content: string | Buffer, mediaType: string | null): Promise<BadFixture> => ({
+  const fixture = async (
+    filename: string,
+    content: string | Buffer,
+    mediaType: string | null,
+  ): Promise<BadFixture> => ({
     path: await put(dir, filename, content),
     filename,
     mediaType,
@@ -464,15 +585,33 @@ export async function writeBadFixtures(dir: string, bombBytes = 4 * FIXTURE_LIMI
   return {
     pdfEncrypted: await fixture('locked.pdf', encryptedPdf('hunter2', 'secret text'), 'application/pdf'),
     pdfCorrupt: await fixture('truncated.pdf', goodPdf.subarray(0, 400), 'application/pdf'),
-    docxBomb: await fixture('bomb.docx', lieAboutSize(await zipOf({ ...base, 'word/media/zeros.bin': padding }), 'word/media/zeros.bin', 1000), DOCX_TYPE),
-    docxOversized: await fixture('oversized.docx', await zipOf({ ...base, 'word/media/zeros.bin': padding }), DOCX_TYPE),
-    docxTooManyEntries: await fixture('many.docx', await zipOf({
-      ...base,
-      ...Object.fromEntries(Array.from({ length: FIXTURE_LIMITS.maxEntries + 10 }, (_, i) => [`customXml/item${i}.xml`, '<a/>'])),
-    }), DOCX_TYPE),
+    docxBomb: await fixture(
+      'bomb.docx',
+      lieAboutSize(await zipOf({ ...base, 'word/media/zeros.bin': padding }), 'word/media/zeros.bin', 1000),
+      DOCX_TYPE,
+    ),
+    docxOversized: await fixture(
+      'oversized.docx',
+      await zipOf({ ...base, 'word/media/zeros.bin': padding }),
+      DOCX_TYPE,
+    ),
+    docxTooManyEntries: await fixture(
+      'many.docx',
+      await zipOf({
+        ...base,
+        ...Object.fromEntries(
+          Array.from({ length: FIXTURE_LIMITS.maxEntries + 10 }, (_, i) => [`customXml/item${i}.xml`, '<a/>']),
+        ),
+      }),
+      DOCX_TYPE,
+    ),
     docxZipSlip: await fixture('slip.docx', await zipSlip(base), DOCX_TYPE),
     binaryJunk: await fixture('notes.txt', junk, null),
-    plainZip: await fixture('bundle.zip', await zipOf({ 'readme.txt': 'hello', 'data/values.csv': 'a,b\n1,2\n' }), null),
+    plainZip: await fixture(
+      'bundle.zip',
+      await zipOf({ 'readme.txt': 'hello', 'data/values.csv': 'a,b\n1,2\n' }),
+      null,
+    ),
   };
 }
 

@@ -24,7 +24,12 @@ async function put(filename: string, content: string | Buffer): Promise<string> 
   return file;
 }
 
-const input = (file: string, filename: string) => ({ path: file, filename, limits: FIXTURE_LIMITS, signal: new AbortController().signal });
+const input = (file: string, filename: string) => ({
+  path: file,
+  filename,
+  limits: FIXTURE_LIMITS,
+  signal: new AbortController().signal,
+});
 
 describe('parse failures are unreadable files', () => {
   it('refuses an EPUB whose only chapter is not an XHTML document as unreadable (not a TypeError to retry)', async () => {
@@ -35,7 +40,10 @@ describe('parse failures are unreadable files', () => {
   });
 
   it('reads the good chapters of an EPUB with one broken chapter, naming it in the warnings', async () => {
-    const file = await put('half.epub', await epubWith({ 'c1.xhtml': 'no markup at all', 'c2.xhtml': xhtml('<p>The rhzgoodchapter survives.</p>') }));
+    const file = await put(
+      'half.epub',
+      await epubWith({ 'c1.xhtml': 'no markup at all', 'c2.xhtml': xhtml('<p>The rhzgoodchapter survives.</p>') }),
+    );
     const document = await loadDocument(input(file, 'half.epub'));
     expect(document.text).toContain('rhzgoodchapter');
     expect(document.warnings).toEqual([expect.stringMatching(/c1\.xhtml is not an XHTML document/)]);
@@ -44,13 +52,17 @@ describe('parse failures are unreadable files', () => {
   it('refuses an empty (0-byte) file of any format with the same clear message', async () => {
     for (const filename of ['empty.txt', 'empty.html', 'empty.csv', 'empty.json', 'empty.pdf', 'empty.png']) {
       const file = await put(filename, '');
-      await expect(loadDocument(input(file, filename)), filename).rejects.toThrow(new UnreadableFileError(`${filename} is empty (0 bytes): there is nothing to index`));
+      await expect(loadDocument(input(file, filename)), filename).rejects.toThrow(
+        new UnreadableFileError(`${filename} is empty (0 bytes): there is nothing to index`),
+      );
     }
   });
 
   it('reads an .html file without any markup as its text', async () => {
     const file = await put('plain.html', 'Plain words about rhzplainhtml, no tags at all.');
-    expect((await loadDocument(input(file, 'plain.html'))).text).toBe('Plain words about rhzplainhtml, no tags at all.');
+    expect((await loadDocument(input(file, 'plain.html'))).text).toBe(
+      'Plain words about rhzplainhtml, no tags at all.',
+    );
   });
 
   it('every loader, given content it cannot parse, loads it or refuses it as unreadable — never another error', async () => {
@@ -68,8 +80,12 @@ describe('parse failures are unreadable files', () => {
       for (const [name, bytes] of Object.entries(samples)) {
         const filename = `${name}${loader.extensions[0]}`;
         const file = await put(filename, bytes);
-        const failure = await loader.load(input(file, filename)).then(() => null, (error: unknown) => error);
-        if (failure !== null && !(failure instanceof UnreadableFileError)) outcomes.push(`${loader.format}/${name}: ${String(failure)}`);
+        const failure = await loader.load(input(file, filename)).then(
+          () => null,
+          (error: unknown) => error,
+        );
+        if (failure !== null && !(failure instanceof UnreadableFileError))
+          outcomes.push(`${loader.format}/${name}: ${String(failure)}`);
       }
     }
     expect(outcomes).toEqual([]);

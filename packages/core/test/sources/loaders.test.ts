@@ -4,12 +4,23 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultAllowedContentTypes } from '@rhizome/contracts/settings';
 import { truncateDocument } from '../../src/sources/loaders/assemble.ts';
-import { UnreadableFileError, type LoadedDocument, type LoaderFormat, type LoaderLimits } from '../../src/sources/loaders/port.ts';
+import {
+  UnreadableFileError,
+  type LoadedDocument,
+  type LoaderFormat,
+  type LoaderLimits,
+} from '../../src/sources/loaders/port.ts';
 import { allLoaders, loadDocument, loaderFor } from '../../src/sources/loaders/registry.ts';
 import { SNIFF_BYTES, sniffMediaType } from '../../src/sources/loaders/sniff.ts';
 import { openArchive } from '../../src/sources/loaders/zip-bounds.ts';
 import {
-  FIXTURE_LIMITS, writeBadFixtures, writeFixtures, type BadFixture, type BadFixtureName, type Fixture, type FixtureName,
+  FIXTURE_LIMITS,
+  writeBadFixtures,
+  writeFixtures,
+  type BadFixture,
+  type BadFixtureName,
+  type Fixture,
+  type FixtureName,
 } from './fixtures.ts';
 
 let dir: string;
@@ -25,12 +36,25 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-function load(fixture: { path: string; filename: string }, limits: Partial<LoaderLimits> = {}, signal = new AbortController().signal) {
-  return loadDocument({ path: fixture.path, filename: fixture.filename, limits: { ...FIXTURE_LIMITS, ...limits }, signal });
+function load(
+  fixture: { path: string; filename: string },
+  limits: Partial<LoaderLimits> = {},
+  signal = new AbortController().signal,
+) {
+  return loadDocument({
+    path: fixture.path,
+    filename: fixture.filename,
+    limits: { ...FIXTURE_LIMITS, ...limits },
+    signal,
+  });
 }
 
 function spanTexts(doc: LoadedDocument): { text: string; page: number | null; section: string | null }[] {
-  return doc.spans.map((span) => ({ text: doc.text.slice(span.start, span.end), page: span.page, section: span.section }));
+  return doc.spans.map((span) => ({
+    text: doc.text.slice(span.start, span.end),
+    page: span.page,
+    section: span.section,
+  }));
 }
 
 async function head(file: string): Promise<Buffer> {
@@ -38,13 +62,48 @@ async function head(file: string): Promise<Buffer> {
 }
 
 const goodNames: FixtureName[] = [
-  'textCp1252', 'textUtf16', 'markdown', 'pdf', 'pdfEmptyPassword', 'docx', 'xlsx', 'pptx', 'epub', 'html', 'csv', 'tsv', 'json',
-  'jsonl', 'xml', 'rst', 'png', 'jpeg', 'gif', 'webp', 'pngNamedPdf',
+  'textCp1252',
+  'textUtf16',
+  'markdown',
+  'pdf',
+  'pdfEmptyPassword',
+  'docx',
+  'xlsx',
+  'pptx',
+  'epub',
+  'html',
+  'csv',
+  'tsv',
+  'json',
+  'jsonl',
+  'xml',
+  'rst',
+  'png',
+  'jpeg',
+  'gif',
+  'webp',
+  'pngNamedPdf',
 ];
 
 describe('registry', () => {
   it('has one loader per format, each with an allowlisted media type first', () => {
-    const formats: LoaderFormat[] = ['text', 'markdown', 'pdf', 'docx', 'html', 'csv', 'tsv', 'json', 'jsonl', 'xml', 'xlsx', 'pptx', 'epub', 'rst', 'image'];
+    const formats: LoaderFormat[] = [
+      'text',
+      'markdown',
+      'pdf',
+      'docx',
+      'html',
+      'csv',
+      'tsv',
+      'json',
+      'jsonl',
+      'xml',
+      'xlsx',
+      'pptx',
+      'epub',
+      'rst',
+      'image',
+    ];
     expect(allLoaders.map((loader) => loader.format).sort()).toEqual([...formats].sort());
     for (const format of formats) {
       const loader = loaderFor(format);
@@ -61,7 +120,10 @@ describe('sniffMediaType', () => {
   });
 
   it('sniffs a .pdf that is really a PNG as an image', async () => {
-    expect(sniffMediaType(await head(good.pngNamedPdf.path), 'scan.pdf')).toEqual({ mediaType: 'image/png', format: 'image' });
+    expect(sniffMediaType(await head(good.pngNamedPdf.path), 'scan.pdf')).toEqual({
+      mediaType: 'image/png',
+      format: 'image',
+    });
   });
 
   it('refuses binary junk, plain archives and gzip', async () => {
@@ -71,7 +133,8 @@ describe('sniffMediaType', () => {
   });
 
   it('lets clear content overrule the extension, and the extension pick among text formats', () => {
-    const sniff = (text: string, filename: string): string | undefined => sniffMediaType(Buffer.from(text), filename)?.format;
+    const sniff = (text: string, filename: string): string | undefined =>
+      sniffMediaType(Buffer.from(text), filename)?.format;
     expect(sniff('<!doctype html><html><body>x</body></html>', 'page.txt')).toBe('html');
     expect(sniff('{"a": 1}', 'data.json')).toBe('json');
     expect(sniff('{"a": 1}\n{"a": 2}\n', 'data.ndjson')).toBe('jsonl');
@@ -155,7 +218,11 @@ describe('office and ebook archives', () => {
     const doc = await load(good.docx);
     expect(doc.title).toBe('Fixture Word Document');
     expect(spanTexts(doc)).toEqual([
-      { text: 'Introduction\nThis Word document mentions rhzdocxword in its first section.', page: null, section: 'Introduction' },
+      {
+        text: 'Introduction\nThis Word document mentions rhzdocxword in its first section.',
+        page: null,
+        section: 'Introduction',
+      },
       { text: 'Details\nA second section with more text.', page: null, section: 'Details' },
     ]);
   });
@@ -218,7 +285,10 @@ describe('html', () => {
 
   it('falls back to the stripped body when there is no article', async () => {
     const file = path.join(dir, 'menu.html');
-    await writeFile(file, '<html><head><title>Menu</title></head><body><nav>rhznav</nav><div>Opening hours: rhzhours</div><footer>rhzfoot</footer></body></html>');
+    await writeFile(
+      file,
+      '<html><head><title>Menu</title></head><body><nav>rhznav</nav><div>Opening hours: rhzhours</div><footer>rhzfoot</footer></body></html>',
+    );
     const doc = await load({ path: file, filename: 'menu.html' });
     expect(doc.title).toBe('Menu');
     expect(doc.text).toContain('Opening hours: rhzhours');
@@ -240,7 +310,13 @@ describe('structured text', () => {
 
   it('flattens JSON to path: value lines', async () => {
     const doc = await load(good.json);
-    expect(doc.text.split('\n')).toEqual(['project.name: rhzjsonname', 'project.tags[0]: a', 'project.tags[1]: b', 'project.meta: {}', 'count: 3']);
+    expect(doc.text.split('\n')).toEqual([
+      'project.name: rhzjsonname',
+      'project.tags[0]: a',
+      'project.tags[1]: b',
+      'project.meta: {}',
+      'count: 3',
+    ]);
   });
 
   it('reads JSON Lines line by line, a bad line being a warning', async () => {
@@ -252,7 +328,9 @@ describe('structured text', () => {
 
   it('renders XML with its element structure and without expanding DTD entities', async () => {
     const doc = await load(good.xml);
-    expect(doc.text).toContain('catalog\n  book [id=bk101]\n    author: Gambardella, Matthew\n    title: rhzxmltitle & friends\n    price: 44.95');
+    expect(doc.text).toContain(
+      'catalog\n  book [id=bk101]\n    author: Gambardella, Matthew\n    title: rhzxmltitle & friends\n    price: 44.95',
+    );
     expect(doc.text).toContain('    note: <raw> text');
     expect(doc.metadata.root).toBe('catalog');
   });
@@ -278,7 +356,13 @@ describe('images', () => {
     ['pngNamedPdf', 'png', 3, 2],
   ] as const)('reads the %s header', async (name, format, width, height) => {
     const doc = await load(good[name]);
-    expect(doc).toMatchObject({ kind: 'image', format: 'image', text: '', spans: [], metadata: { format, width, height } });
+    expect(doc).toMatchObject({
+      kind: 'image',
+      format: 'image',
+      text: '',
+      spans: [],
+      metadata: { format, width, height },
+    });
     expect(doc.mediaType).toBe(`image/${format}`);
   });
 });
@@ -304,10 +388,22 @@ describe('loadDocument', () => {
 
   it('cuts a finished document and its spans to the text limit', () => {
     const doc: LoadedDocument = {
-      text: 'abc\n\ndefgh', spans: [{ start: 0, end: 3, page: 1, section: null }, { start: 5, end: 10, page: 2, section: null }],
-      format: 'text', kind: 'prose', title: null, metadata: {}, warnings: [],
+      text: 'abc\n\ndefgh',
+      spans: [
+        { start: 0, end: 3, page: 1, section: null },
+        { start: 5, end: 10, page: 2, section: null },
+      ],
+      format: 'text',
+      kind: 'prose',
+      title: null,
+      metadata: {},
+      warnings: [],
     };
-    expect(truncateDocument(doc, 7)).toMatchObject({ text: 'abc\n\nde', spans: [{ end: 3 }, { start: 5, end: 7 }], warnings: [expect.stringMatching(/truncated/)] });
+    expect(truncateDocument(doc, 7)).toMatchObject({
+      text: 'abc\n\nde',
+      spans: [{ end: 3 }, { start: 5, end: 7 }],
+      warnings: [expect.stringMatching(/truncated/)],
+    });
     expect(truncateDocument(doc, 100)).toBe(doc);
   });
 });

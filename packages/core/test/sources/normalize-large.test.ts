@@ -14,7 +14,9 @@ describe('normalising a large text', () => {
     expect(normalized.text).toBe(original.normalize('NFC'));
     const at = normalized.text.indexOf('\u00e9');
     expect(at).toBe(window - 1);
-    expect(original.slice(normalized.offsetMap.toOriginal(at), normalized.offsetMap.toOriginal(at + 1, 'end'))).toBe('e\u0301');
+    expect(original.slice(normalized.offsetMap.toOriginal(at), normalized.offsetMap.toOriginal(at + 1, 'end'))).toBe(
+      'e\u0301',
+    );
   });
 
   it('adds no copy of a large two-byte text to the peak memory when it is already NFC', () => {
@@ -27,13 +29,20 @@ describe('normalising a large text', () => {
       const normalized = normalizeText(text, { kind: 'prose', enabled: null, removeStructuralNoise: false, normalizeNewlines: false });
       console.log(JSON.stringify({ unchanged: normalized.text === text, growthMb: (process.resourceUsage().maxRSS - before) / 1024 }));
     `;
-    const result = JSON.parse(execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' })) as { unchanged: boolean; growthMb: number };
+    const result = JSON.parse(
+      execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' }),
+    ) as { unchanged: boolean; growthMb: number };
     expect(result.unchanged).toBe(true);
     expect(result.growthMb).toBeLessThan(20);
   });
 
   it('leaves a large text that is already NFC untouched', () => {
-    const original = Array.from({ length: 3000 }, (_, index) => `Paragraph ${index}: Zoë met Ærøskøbing's keeper; 東京 and Ελλάδα too.`).join('\n\n').repeat(8);
+    const original = Array.from(
+      { length: 3000 },
+      (_, index) => `Paragraph ${index}: Zoë met Ærøskøbing's keeper; 東京 and Ελλάδα too.`,
+    )
+      .join('\n\n')
+      .repeat(8);
     expect(original.length).toBeGreaterThan(window);
     expect(normalizeText(original, prose).text).toBe(original);
   });

@@ -17,11 +17,21 @@ describe('documents prepared on the preparation thread', () => {
 
   it('arrive with every chunk and field as prepared, multi-byte characters included', async () => {
     const paragraphs = Array.from({ length: 120 }, (_, index) =>
-      `Chapter ${index}: Zoë crossed Ærøskøbing 🚢 on the way to 東京 and Αθήνα; the ledger ${index} says “fair winds” — naïve café talk. `.repeat(4));
+      `Chapter ${index}: Zoë crossed Ærøskøbing 🚢 on the way to 東京 and Αθήνα; the ledger ${index} says “fair winds” — naïve café talk. `.repeat(
+        4,
+      ),
+    );
     const file = path.join(dir, 'mixed.txt');
     fs.writeFileSync(file, paragraphs.join('\n\n'));
     const settings = defaultSettings();
-    const input: PrepareInput = { sourceId: 'src_thread', path: file, filename: 'mixed.txt', limits: loaderLimits(settings), normalize: null, chunking: settings.chunking };
+    const input: PrepareInput = {
+      sourceId: 'src_thread',
+      path: file,
+      filename: 'mixed.txt',
+      limits: loaderLimits(settings),
+      normalize: null,
+      chunking: settings.chunking,
+    };
 
     const received = await prepareInThread(input, new AbortController().signal);
     const local = await prepareDocument(input);
@@ -33,7 +43,8 @@ describe('documents prepared on the preparation thread', () => {
   it('leave no garbage of the preparation resident once the document has been handed over', () => {
     // In a fresh process whose threads have started: RSS after a 20 MB document minus RSS before.
     const file = path.join(dir, 'large.txt');
-    const paragraph = (index: number) => `Paragraph ${index}: Zoë crossed Ærøskøbing on the way to 東京, keeping ledger ${index} of every ship and storm.`;
+    const paragraph = (index: number) =>
+      `Paragraph ${index}: Zoë crossed Ærøskøbing on the way to 東京, keeping ledger ${index} of every ship and storm.`;
     fs.writeFileSync(file, Array.from({ length: 180_000 }, (_, index) => paragraph(index)).join('\n\n'));
     const module = (relative: string) => JSON.stringify(new URL(relative, import.meta.url).pathname);
     const script = `
@@ -52,7 +63,10 @@ describe('documents prepared on the preparation thread', () => {
     `;
     // A module file rather than --eval: the preparation thread would inherit --input-type.
     fs.writeFileSync(path.join(dir, 'measure.mjs'), script);
-    const output = execFileSync(process.execPath, ['--import', 'tsx', path.join(dir, 'measure.mjs')], { cwd: new URL('../..', import.meta.url).pathname, encoding: 'utf8' });
+    const output = execFileSync(process.execPath, ['--import', 'tsx', path.join(dir, 'measure.mjs')], {
+      cwd: new URL('../..', import.meta.url).pathname,
+      encoding: 'utf8',
+    });
     const result = JSON.parse(output) as { chunks: number; growthMb: number };
     expect(result.chunks).toBeGreaterThan(10_000);
     // The chunks' UTF-8 (about 20 MB) and their fields stay; the thread's copies of the text do not.

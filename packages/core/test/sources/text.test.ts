@@ -8,27 +8,43 @@ import { chunkGroups, extractionGroups, sampleGroups } from '../../src/sources/t
 import { locateInOriginal } from '../../src/sources/text/citation-offsets.ts';
 import { filterForExtraction, filteringPreset } from '../../src/sources/text/content-filter.ts';
 
-const corpus = JSON.parse(readFileSync('/work/shared/testdata/eval/2wiki/corpus.json', 'utf8')) as { title: string; text: string }[];
+const corpus = JSON.parse(readFileSync('/work/shared/testdata/eval/2wiki/corpus.json', 'utf8')) as {
+  title: string;
+  text: string;
+}[];
 /** The 2wiki passages as one long document: title, blank line, passage, blank line … */
 const wikiText = corpus.map((passage) => `${passage.title}\n\n${passage.text}`).join('\n\n');
 
 const chunking: ChunkingOptions = {
-  small_chunk_size: 900, small_chunk_overlap: 150, min_chunk_size: 100, max_chunk_size: 1100, respect_boundaries: true,
+  small_chunk_size: 900,
+  small_chunk_overlap: 150,
+  min_chunk_size: 100,
+  max_chunk_size: 1100,
+  respect_boundaries: true,
 };
 const prose: NormalizeOptions = { kind: 'prose', enabled: null, removeStructuralNoise: true, normalizeNewlines: true };
-const normalize = (text: string, options: Partial<NormalizeOptions> = {}) => normalizeText(text, { ...prose, ...options });
+const normalize = (text: string, options: Partial<NormalizeOptions> = {}) =>
+  normalizeText(text, { ...prose, ...options });
 
-const sentence = (i: number) => `Sentence number ${i} talks about the river, the mill and the old bridge near the village. `;
-const paragraph = (from: number, count: number) => Array.from({ length: count }, (_, k) => sentence(from + k)).join('').trim();
+const sentence = (i: number) =>
+  `Sentence number ${i} talks about the river, the mill and the old bridge near the village. `;
+const paragraph = (from: number, count: number) =>
+  Array.from({ length: count }, (_, k) => sentence(from + k))
+    .join('')
+    .trim();
 
 describe('normalizeText', () => {
   it('repairs UTF-8 read as Windows-1252 and leaves real accents and quotes alone', () => {
-    const { text } = normalize('Itâ€™s a cafÃ© with â€œquotesâ€\u009d, Ã¼ber and Ð¿Ñ€Ð¸Ð²ÐµÑ‚ â€” fine.\n\nGruß“ und „Straße“ bleiben.');
+    const { text } = normalize(
+      'Itâ€™s a cafÃ© with â€œquotesâ€\u009d, Ã¼ber and Ð¿Ñ€Ð¸Ð²ÐµÑ‚ â€” fine.\n\nGruß“ und „Straße“ bleiben.',
+    );
     expect(text).toBe('It’s a café with “quotes”, über and привет — fine.\n\nGruß“ und „Straße“ bleiben.');
   });
 
   it('strips the BOM and control characters, unifies newlines, composes NFC and cleans spaces', () => {
-    const { text } = normalize('\uFEFFHello\u0000 there.\r\nCafe\u0301   is   open.\u00a0 \r\n\r\n\r\n\r\nNext\u200b paragraph.\t\n');
+    const { text } = normalize(
+      '\uFEFFHello\u0000 there.\r\nCafe\u0301   is   open.\u00a0 \r\n\r\n\r\n\r\nNext\u200b paragraph.\t\n',
+    );
     expect(text).toBe('Hello there.\nCafé is open.\n\nNext paragraph.');
   });
 
@@ -51,12 +67,16 @@ describe('normalizeText', () => {
   });
 
   it('removes page-number lines but keeps a column of numbers', () => {
-    const { text } = normalize('First page text.\n\n12\n\nSecond page text.\n\n- 13 -\n\nPage 14 of 20\n\nTotals:\n4\n5\n6');
+    const { text } = normalize(
+      'First page text.\n\n12\n\nSecond page text.\n\n- 13 -\n\nPage 14 of 20\n\nTotals:\n4\n5\n6',
+    );
     expect(text).toBe('First page text.\n\nSecond page text.\n\nTotals:\n4\n5\n6');
   });
 
   it('removes running headers and footers found at the edges of many pages and remaps the page spans', () => {
-    const pages = [1, 2, 3, 4, 5].map((n) => `ACME Corp Annual Report 2023\n${paragraph(n * 10, 3)}\nConfidential - page ${n}`);
+    const pages = [1, 2, 3, 4, 5].map(
+      (n) => `ACME Corp Annual Report 2023\n${paragraph(n * 10, 3)}\nConfidential - page ${n}`,
+    );
     const original = pages.join('\n\n');
     const spans: TextSpan[] = [];
     let at = 0;
@@ -75,14 +95,17 @@ describe('normalizeText', () => {
   });
 
   it('removes a header repeated about a page apart even without page spans, but not a repeated speaker label', () => {
-    const withHeaders = [1, 2, 3, 4, 5, 6].map((n) => `The Journal of Examples\n\n${paragraph(n * 20, 14)}`).join('\n\n');
+    const withHeaders = [1, 2, 3, 4, 5, 6]
+      .map((n) => `The Journal of Examples\n\n${paragraph(n * 20, 14)}`)
+      .join('\n\n');
     expect(normalize(withHeaders).text).not.toContain('The Journal of Examples');
     const play = [1, 2, 3, 4, 5, 6].map((n) => `HAMLET\n\n${sentence(n)}`).join('\n\n');
     expect(normalize(play).text.match(/HAMLET/g)).toHaveLength(6);
   });
 
   it('drops dot-leader contents blocks and keeps chapter markers as paragraph breaks', () => {
-    const original = 'Contents\nIntroduction ........ 1\nMethods ......... 5\nResults ...... 9\n\nCHAPTER I\nIt began on a cold morning.';
+    const original =
+      'Contents\nIntroduction ........ 1\nMethods ......... 5\nResults ...... 9\n\nCHAPTER I\nIt began on a cold morning.';
     expect(normalize(original).text).toBe('CHAPTER I\n\nIt began on a cold morning.');
     expect(normalize(original, { removeStructuralNoise: false }).text).toContain('Methods ......... 5');
   });
@@ -92,12 +115,15 @@ describe('normalizeText', () => {
     const auto = normalizeText(csv, { ...prose, kind: 'structured' });
     expect(auto.text).toBe(csv);
     expect(auto.offsetMap.toOriginal(7)).toBe(7);
-    expect(normalizeText(csv, { ...prose, kind: 'structured', enabled: true }).text).toBe('name,city\nAda,London\n\nBob,Paris');
+    expect(normalizeText(csv, { ...prose, kind: 'structured', enabled: true }).text).toBe(
+      'name,city\nAda,London\n\nBob,Paris',
+    );
     expect(normalize('  Some   prose. ', { enabled: false }).text).toBe('  Some   prose. ');
   });
 
   it('maps every word of the normalised text back to the same word in the original', () => {
-    const original = '\uFEFF  Field notes\r\n\r\nThe  quick\tbrown fox,\r\njumps over   the lazy dog.\r\n\r\n\r\n7\r\n\r\nAnother  cafÃ©  paragraph\u00a0here.\r\n';
+    const original =
+      '\uFEFF  Field notes\r\n\r\nThe  quick\tbrown fox,\r\njumps over   the lazy dog.\r\n\r\n\r\n7\r\n\r\nAnother  cafÃ©  paragraph\u00a0here.\r\n';
     const { text, offsetMap } = normalize(original);
     expect(text).toBe('Field notes\n\nThe quick brown fox, jumps over the lazy dog.\n\nAnother café paragraph here.');
     for (const word of text.matchAll(/\p{L}{3,}/gu)) {
@@ -148,7 +174,8 @@ describe('chunkText', () => {
 
   it('covers the whole text: no gap between consecutive chunks holds anything but whitespace', () => {
     for (let i = 1; i < chunks.length; i++) {
-      if (chunks[i].start > chunks[i - 1].end) expect(wikiText.slice(chunks[i - 1].end, chunks[i].start).trim()).toBe('');
+      if (chunks[i].start > chunks[i - 1].end)
+        expect(wikiText.slice(chunks[i - 1].end, chunks[i].start).trim()).toBe('');
     }
   });
 
@@ -218,19 +245,40 @@ describe('groups', () => {
   it('builds sliding windows of chunks with the configured overlap', () => {
     const ranges = (count: number, size: number, overlap: number) =>
       chunkGroups(count, size, overlap).map((g) => [g.groupIndex, g.firstChunkIndex, g.lastChunkIndex]);
-    expect(ranges(10, 4, 1)).toEqual([[0, 0, 3], [1, 3, 6], [2, 6, 9]]);
-    expect(ranges(11, 4, 1)).toEqual([[0, 0, 3], [1, 3, 6], [2, 6, 9], [3, 9, 10]]);
+    expect(ranges(10, 4, 1)).toEqual([
+      [0, 0, 3],
+      [1, 3, 6],
+      [2, 6, 9],
+    ]);
+    expect(ranges(11, 4, 1)).toEqual([
+      [0, 0, 3],
+      [1, 3, 6],
+      [2, 6, 9],
+      [3, 9, 10],
+    ]);
     expect(ranges(3, 4, 1)).toEqual([[0, 0, 2]]);
     expect(ranges(0, 4, 1)).toEqual([]);
-    expect(ranges(3, 2, 5)).toEqual([[0, 0, 1], [1, 1, 2]]);
+    expect(ranges(3, 2, 5)).toEqual([
+      [0, 0, 1],
+      [1, 1, 2],
+    ]);
   });
 
   it('packs chunks up to the token target with one chunk of overlap, always taking the first chunk', () => {
     const chunks = (tokens: number[]) => tokens.map((tokenEstimate, index) => ({ index, tokenEstimate }));
     const packed = extractionGroups(chunks([300, 300, 300, 300, 300, 300, 300]), 900, 1);
-    expect(packed.map((g) => [g.firstChunkIndex, g.lastChunkIndex, g.tokens])).toEqual([[0, 2, 900], [2, 4, 900], [4, 6, 900]]);
+    expect(packed.map((g) => [g.firstChunkIndex, g.lastChunkIndex, g.tokens])).toEqual([
+      [0, 2, 900],
+      [2, 4, 900],
+      [4, 6, 900],
+    ]);
     const oversized = extractionGroups(chunks([2000, 100, 100, 5000]), 900, 1);
-    expect(oversized.map((g) => [g.firstChunkIndex, g.lastChunkIndex])).toEqual([[0, 0], [1, 2], [2, 2], [3, 3]]);
+    expect(oversized.map((g) => [g.firstChunkIndex, g.lastChunkIndex])).toEqual([
+      [0, 0],
+      [1, 2],
+      [2, 2],
+      [3, 3],
+    ]);
     expect(extractionGroups([], 900, 1)).toEqual([]);
   });
 
@@ -248,12 +296,20 @@ describe('locateInOriginal', () => {
   const at = original.indexOf(passage);
 
   it('finds an exact match, preferring the hinted region', () => {
-    expect(locateInOriginal(passage, original)).toEqual({ start: at, end: at + passage.length, match: 'exact', stage: 'exact' });
+    expect(locateInOriginal(passage, original)).toEqual({
+      start: at,
+      end: at + passage.length,
+      match: 'exact',
+      stage: 'exact',
+    });
     expect(locateInOriginal(passage, original, at + 40)).toMatchObject({ start: at, match: 'exact' });
   });
 
   it('finds text whose whitespace changed', () => {
-    const spaced = original.slice(0, at) + passage.replace(/ /g, (space, offset: number) => (offset % 7 === 0 ? '\n' : offset % 5 === 0 ? '   ' : space)) + original.slice(at + passage.length);
+    const spaced =
+      original.slice(0, at) +
+      passage.replace(/ /g, (space, offset: number) => (offset % 7 === 0 ? '\n' : offset % 5 === 0 ? '   ' : space)) +
+      original.slice(at + passage.length);
     const found = locateInOriginal(passage, spaced, at);
     expect(found).toMatchObject({ start: at, match: 'fuzzy', stage: 'whitespace' });
     expect(spaced.slice(found.start!, found.end!).replace(/\s+/g, ' ')).toBe(passage.replace(/\s+/g, ' '));
@@ -262,11 +318,19 @@ describe('locateInOriginal', () => {
   it('falls back to the first and last 32 characters when the middle changed', () => {
     const middle = Math.floor(passage.length / 2);
     const edited = passage.slice(0, middle) + 'XYZ' + passage.slice(middle + 10);
-    expect(locateInOriginal(edited, original, at)).toEqual({ start: at, end: at + passage.length, match: 'fuzzy', stage: 'anchors' });
+    expect(locateInOriginal(edited, original, at)).toEqual({
+      start: at,
+      end: at + passage.length,
+      match: 'fuzzy',
+      stage: 'anchors',
+    });
   });
 
   it('aligns text with a few edits everywhere, with or without a hint', () => {
-    const edited = passage.split('').map((c, i) => (i % 40 === 3 ? '#' : c)).join('');
+    const edited = passage
+      .split('')
+      .map((c, i) => (i % 40 === 3 ? '#' : c))
+      .join('');
     for (const hint of [at, undefined]) {
       const found = locateInOriginal(edited, original, hint);
       expect(found.match).toBe('fuzzy');
@@ -277,7 +341,8 @@ describe('locateInOriginal', () => {
   });
 
   it('reports none for text that is not there', () => {
-    const unrelated = 'Quantum chromodynamics describes the strong interaction between quarks and gluons in hadrons. '.repeat(3);
+    const unrelated =
+      'Quantum chromodynamics describes the strong interaction between quarks and gluons in hadrons. '.repeat(3);
     expect(locateInOriginal(unrelated, original, 1000)).toEqual({ start: null, end: null, match: 'none', stage: null });
     expect(locateInOriginal('   ', original)).toMatchObject({ match: 'none' });
   });
@@ -290,29 +355,43 @@ describe('locateInOriginal', () => {
       const found = locateInOriginal(chunk.content, messy, offsetMap.toOriginal(chunk.start));
       stages.add(found.stage);
       expect(found.start).toBe(offsetMap.toOriginal(chunk.start));
-      expect(Math.abs(found.end! - offsetMap.toOriginal(chunk.end, 'end'))).toBeLessThanOrEqual(found.stage === 'alignment' ? 2 : 0);
+      expect(Math.abs(found.end! - offsetMap.toOriginal(chunk.end, 'end'))).toBeLessThanOrEqual(
+        found.stage === 'alignment' ? 2 : 0,
+      );
     }
     expect(stages).toEqual(new Set(['whitespace', 'anchors', 'alignment']));
   });
 });
 
-const wikiChunk = corpus.slice(0, 5).map((passage) => passage.text).join('\n\n').slice(0, 900);
+const wikiChunk = corpus
+  .slice(0, 5)
+  .map((passage) => passage.text)
+  .join('\n\n')
+  .slice(0, 900);
 
 const samples: Record<ContentCategory, string> = {
   toc: 'Table of Contents\nIntroduction .......... 1\nBackground ........ 7\nMethods and materials ....... 15\nResults ......... 31',
-  changelog: '## [2.4.0] - 2024-03-01\n### Added\n- Added support for exports\n- Fixed crash on empty input\n- Changed default port',
-  legal: 'Copyright 2021 Example Ltd. All rights reserved. This software is provided without warranty of any kind, including merchantability.',
-  bibliography: '[1] Smith, J. (2019). A study of rivers. Journal of Water, 12(3), pp. 45-67.\n[2] Doe, A. and Roe, B. (2020). Bridges. doi:10.1234/abcd.5678\n[3] Lee, K. et al., 2018. Mills of the north.',
-  acknowledgments: 'Acknowledgments. We thank the reviewers for their comments. This work was supported by the National Science Foundation grant 1234 and we are grateful to our families.',
+  changelog:
+    '## [2.4.0] - 2024-03-01\n### Added\n- Added support for exports\n- Fixed crash on empty input\n- Changed default port',
+  legal:
+    'Copyright 2021 Example Ltd. All rights reserved. This software is provided without warranty of any kind, including merchantability.',
+  bibliography:
+    '[1] Smith, J. (2019). A study of rivers. Journal of Water, 12(3), pp. 45-67.\n[2] Doe, A. and Roe, B. (2020). Bridges. doi:10.1234/abcd.5678\n[3] Lee, K. et al., 2018. Mills of the north.',
+  acknowledgments:
+    'Acknowledgments. We thank the reviewers for their comments. This work was supported by the National Science Foundation grant 1234 and we are grateful to our families.',
   boilerplate: 'Home\nSkip to main content\nSign in\nSubscribe\nBack to top\n© 2023 Example Media',
-  metadata: 'Title: The River Study\nAuthor: Jane Smith\nPublished: 2021-04-03\nKeywords: rivers, mills, bridges\nLanguage: English',
+  metadata:
+    'Title: The River Study\nAuthor: Jane Smith\nPublished: 2021-04-03\nKeywords: rivers, mills, bridges\nLanguage: English',
   code_blocks: '```python\ndef main(argv):\n    import sys\n    return run(argv);\n```',
   data_tables: '| Year | Revenue | Profit |\n|---|---|---|\n| 2021 | 1,200 | 300 |\n| 2022 | 1,500 | 420 |',
   math: '$$\n\\frac{a}{b} + \\sum_{i=1}^{n} x_i = \\sqrt{y}\n$$\nE = mc^2',
   api_tables: 'GET /api/v1/items\nParameters:\n| limit | integer | optional |\n| page | integer | optional |\n200 OK',
-  procedural: 'Step 1 Open the settings page.\n2. Click the Export button.\n3. Select the format you need.\n4. Press Save to finish.\nStep 5 Restart the application.',
-  advertising: 'Buy now and get free shipping on every order! Limited time special offer: save 20% with promo code SPRING. Shop now!',
-  web_artifacts: 'https://example.com/articles/123\nJump to navigation\n[edit]\nWe use cookies to improve your experience.\nHome > News > Science',
+  procedural:
+    'Step 1 Open the settings page.\n2. Click the Export button.\n3. Select the format you need.\n4. Press Save to finish.\nStep 5 Restart the application.',
+  advertising:
+    'Buy now and get free shipping on every order! Limited time special offer: save 20% with promo code SPRING. Shop now!',
+  web_artifacts:
+    'https://example.com/articles/123\nJump to navigation\n[edit]\nWe use cookies to improve your experience.\nHome > News > Science',
   bulk_lists: Array.from({ length: 14 }, (_, i) => `- item number ${i}`).join('\n'),
 };
 
@@ -349,11 +428,22 @@ describe('filterForExtraction', () => {
       { id: 'c', content: 'Jump to navigation\nhttps://example.com/x\nA few words remain.' },
     ];
     const before = structuredClone(chunks);
-    const result = filterForExtraction(chunks, { enabled: true, mode: 'strict', categories: ['web_artifacts', 'no_such_category'] });
+    const result = filterForExtraction(chunks, {
+      enabled: true,
+      mode: 'strict',
+      categories: ['web_artifacts', 'no_such_category'],
+    });
     expect(result.kept).toEqual([{ id: 'a', content: wikiChunk }, chunks[1]]);
     expect(result.kept[1]).toBe(chunks[1]);
     expect(result.dropped).toEqual([{ id: 'c', reason: 'too_short', categories: ['web_artifacts'] }]);
-    expect(result.stats).toEqual({ total: 3, kept: 2, dropped: 1, stripped: 1, linesStripped: 2, byCategory: { web_artifacts: 2 } });
+    expect(result.stats).toEqual({
+      total: 3,
+      kept: 2,
+      dropped: 1,
+      stripped: 1,
+      linesStripped: 2,
+      byCategory: { web_artifacts: 2 },
+    });
     expect(chunks).toEqual(before);
   });
 
@@ -362,30 +452,78 @@ describe('filterForExtraction', () => {
     const mildLegal = `${wikiChunk} Copyright 2020 by the authors; all rights reserved.`;
     const outcome = (mode: FilteringMode) => {
       const result = filterForExtraction(
-        [{ id: 'toc', content: oneTocLine }, { id: 'legal', content: mildLegal }],
+        [
+          { id: 'toc', content: oneTocLine },
+          { id: 'legal', content: mildLegal },
+        ],
         { enabled: true, mode, categories: ['toc', 'legal'] },
       );
-      return [result.kept.find((c) => c.id === 'toc')?.content === oneTocLine ? 'toc kept' : 'toc cut', result.kept.some((c) => c.id === 'legal') ? 'legal kept' : 'legal dropped'];
+      return [
+        result.kept.find((c) => c.id === 'toc')?.content === oneTocLine ? 'toc kept' : 'toc cut',
+        result.kept.some((c) => c.id === 'legal') ? 'legal kept' : 'legal dropped',
+      ];
     };
     expect(outcome('unfiltered')).toEqual(['toc kept', 'legal kept']);
     expect(outcome('minimal')).toEqual(['toc kept', 'legal kept']);
     expect(outcome('balanced')).toEqual(['toc kept', 'legal kept']);
     expect(outcome('strict')).toEqual(['toc cut', 'legal kept']);
     expect(outcome('maximum')).toEqual(['toc cut', 'legal dropped']);
-    const disabled = filterForExtraction([{ id: 'x', content: samples.toc }], { enabled: false, mode: 'maximum', categories: ['toc'] });
+    const disabled = filterForExtraction([{ id: 'x', content: samples.toc }], {
+      enabled: false,
+      mode: 'maximum',
+      categories: ['toc'],
+    });
     expect(disabled.kept).toEqual([{ id: 'x', content: samples.toc }]);
   });
 
   it('exposes the filtering presets of the six modes', () => {
     expect(filteringPreset('balanced')).toEqual({
-      evidenceMode: 'standard', strictEdgeTypes: false, maxEntityDegree: 25, maxSameSourceType: 12, maxRelationshipRatio: 8,
-      plausibility: { named: 0.3, nonNamed: 0.15 }, loopEntityCap: 50, dedupThreshold: 0.9, minAliasLength: 2, protectOrphans: false, typeRescue: true,
+      evidenceMode: 'standard',
+      strictEdgeTypes: false,
+      maxEntityDegree: 25,
+      maxSameSourceType: 12,
+      maxRelationshipRatio: 8,
+      plausibility: { named: 0.3, nonNamed: 0.15 },
+      loopEntityCap: 50,
+      dedupThreshold: 0.9,
+      minAliasLength: 2,
+      protectOrphans: false,
+      typeRescue: true,
     });
-    expect(filteringPreset('unfiltered')).toMatchObject({ evidenceMode: 'off', maxEntityDegree: null, plausibility: null, loopEntityCap: 200, protectOrphans: true, typeRescue: false });
-    expect(filteringPreset('maximum')).toMatchObject({ strictEdgeTypes: true, maxEntityDegree: 15, maxSameSourceType: 7, maxRelationshipRatio: 4, plausibility: { named: 0.4, nonNamed: 0.25 }, dedupThreshold: 0.85, minAliasLength: 3 });
-    expect(filteringPreset('minimal')).toMatchObject({ evidenceMode: 'relaxed', plausibility: null, dedupThreshold: 0.97, protectOrphans: true });
-    expect(filteringPreset('lenient')).toMatchObject({ evidenceMode: 'narrative', plausibility: { named: 0.2, nonNamed: 0.1 }, loopEntityCap: 75 });
-    expect(filteringPreset('strict')).toMatchObject({ evidenceMode: 'strict', maxEntityDegree: 20, loopEntityCap: 35, dedupThreshold: 0.87 });
+    expect(filteringPreset('unfiltered')).toMatchObject({
+      evidenceMode: 'off',
+      maxEntityDegree: null,
+      plausibility: null,
+      loopEntityCap: 200,
+      protectOrphans: true,
+      typeRescue: false,
+    });
+    expect(filteringPreset('maximum')).toMatchObject({
+      strictEdgeTypes: true,
+      maxEntityDegree: 15,
+      maxSameSourceType: 7,
+      maxRelationshipRatio: 4,
+      plausibility: { named: 0.4, nonNamed: 0.25 },
+      dedupThreshold: 0.85,
+      minAliasLength: 3,
+    });
+    expect(filteringPreset('minimal')).toMatchObject({
+      evidenceMode: 'relaxed',
+      plausibility: null,
+      dedupThreshold: 0.97,
+      protectOrphans: true,
+    });
+    expect(filteringPreset('lenient')).toMatchObject({
+      evidenceMode: 'narrative',
+      plausibility: { named: 0.2, nonNamed: 0.1 },
+      loopEntityCap: 75,
+    });
+    expect(filteringPreset('strict')).toMatchObject({
+      evidenceMode: 'strict',
+      maxEntityDegree: 20,
+      loopEntityCap: 35,
+      dedupThreshold: 0.87,
+    });
     const preset = filteringPreset('balanced');
     preset.plausibility!.named = 1;
     expect(filteringPreset('balanced').plausibility!.named).toBe(0.3);

@@ -14,7 +14,11 @@ interface SeenRequest {
 }
 
 /** A real server on a loopback address that records what reached it. */
-async function startServer(address: string, port: number, routes: http.RequestListener): Promise<{ server: http.Server; port: number; seen: SeenRequest[] }> {
+async function startServer(
+  address: string,
+  port: number,
+  routes: http.RequestListener,
+): Promise<{ server: http.Server; port: number; seen: SeenRequest[] }> {
   const seen: SeenRequest[] = [];
   const server = http.createServer((req, res) => {
     seen.push({ path: req.url ?? '', host: req.headers.host });
@@ -104,7 +108,11 @@ const routes: http.RequestListener = (req, res) => {
     case '/gzip-bomb': {
       // Content-Length is true for the compressed bytes and says nothing about the 5 MB inside.
       const compressed = gzipSync(Buffer.alloc(5_000_000, 'z'));
-      res.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip', 'content-length': String(compressed.length) });
+      res.writeHead(200, {
+        'content-type': 'text/plain',
+        'content-encoding': 'gzip',
+        'content-length': String(compressed.length),
+      });
       res.end(compressed);
       return;
     }
@@ -158,7 +166,13 @@ async function failure(promise: Promise<unknown>): Promise<UrlFetchError> {
 describe('fetchUrl: fetching', () => {
   it('fetches a windows-1252 page and decodes it with the header charset', async () => {
     const doc = await fetchUrl(`${base}/cp1252`, options({ allowPrivate: true }));
-    expect(doc).toMatchObject({ finalUrl: `${base}/cp1252`, status: 200, mediaType: 'text/html', charset: 'windows-1252', redirects: [] });
+    expect(doc).toMatchObject({
+      finalUrl: `${base}/cp1252`,
+      status: 200,
+      mediaType: 'text/html',
+      charset: 'windows-1252',
+      redirects: [],
+    });
     expect(decodeText(doc.body, doc.charset, doc.mediaType!)).toContain('Café “quoted”');
   });
 
@@ -182,7 +196,9 @@ describe('fetchUrl: fetching', () => {
   });
 
   it('refuses a redirect chain longer than maxRedirects', async () => {
-    expect(await refusal(fetchUrl(`${base}/loop`, options({ allowPrivate: true, maxRedirects: 3 })))).toBe('too_many_redirects');
+    expect(await refusal(fetchUrl(`${base}/loop`, options({ allowPrivate: true, maxRedirects: 3 })))).toBe(
+      'too_many_redirects',
+    );
   });
 });
 
@@ -230,8 +246,12 @@ describe('fetchUrl: policy', () => {
 
   it('refuses metadata endpoints even when private addresses are allowed', async () => {
     for (const allowPrivate of [false, true]) {
-      expect(await refusal(fetchUrl('http://169.254.169.254/latest/meta-data/', options({ allowPrivate })))).toBe('metadata_host');
-      expect(await refusal(fetchUrl('http://metadata.google.internal/computeMetadata/v1/', options({ allowPrivate })))).toBe('metadata_host');
+      expect(await refusal(fetchUrl('http://169.254.169.254/latest/meta-data/', options({ allowPrivate })))).toBe(
+        'metadata_host',
+      );
+      expect(
+        await refusal(fetchUrl('http://metadata.google.internal/computeMetadata/v1/', options({ allowPrivate }))),
+      ).toBe('metadata_host');
       expect(await refusal(fetchUrl('http://[::ffff:a9fe:a9fe]/', options({ allowPrivate })))).toBe('metadata_host');
     }
   });
@@ -306,7 +326,9 @@ describe('fetchUrl: DNS rebinding', () => {
 
   it('resolves and vets again on a redirect back to the same name', async () => {
     const { lookup, calls } = rebindingLookup();
-    expect(await refusal(fetchUrl(`http://rebind.test:${main.port}/self`, options({ lookup, isAllowed: onlyLoopback })))).toBe('private_address');
+    expect(
+      await refusal(fetchUrl(`http://rebind.test:${main.port}/self`, options({ lookup, isAllowed: onlyLoopback }))),
+    ).toBe('private_address');
     expect(calls()).toBe(2);
     expect(attacker.seen).toEqual([]);
   });
@@ -335,21 +357,92 @@ describe('fetchUrl: DNS rebinding', () => {
 
 describe('isPublicAddress', () => {
   const notPublic = [
-    '127.0.0.1', '127.255.255.254', '10.0.0.1', '172.16.0.1', '172.31.255.255', '192.168.1.1', '169.254.169.254',
-    '169.254.1.1', '100.64.0.1', '100.127.255.255', '0.0.0.0', '0.1.2.3', '224.0.0.1', '239.255.255.250',
-    '255.255.255.255', '240.0.0.1', '192.0.2.1', '198.51.100.7', '203.0.113.9', '198.18.0.1', '198.19.255.255',
-    '192.0.0.192', '100.100.100.200', '161.26.0.1',
-    '::', '::1', 'fe80::1', 'febf::1', 'fc00::1', 'fd12:3456::1', 'ff02::1', 'fec0::1', '::ffff:127.0.0.1', '::ffff:7f00:1',
-    '::ffff:10.0.0.1', '::127.0.0.1', '::8.8.8.8', '64:ff9b::10.0.0.1', '64:ff9b::7f00:1', '2002:7f00:1::', '2002:a00:1::1',
-    '2001:db8::1', '2001::1', '3fff::1', 'fd00:ec2::254', '[::1]', 'fe80::1%eth0', '100::1',
-    '2130706433', '0177.0.0.1', '0x7f.1', '127.1', '0x7f000001', '017700000001', '10.1', '0', '127.0.0.1.',
-    'example.com', '', '1.2.3.4.5', '256.1.1.1', '08.1.1.1', '1::2::3', 'localhost',
+    '127.0.0.1',
+    '127.255.255.254',
+    '10.0.0.1',
+    '172.16.0.1',
+    '172.31.255.255',
+    '192.168.1.1',
+    '169.254.169.254',
+    '169.254.1.1',
+    '100.64.0.1',
+    '100.127.255.255',
+    '0.0.0.0',
+    '0.1.2.3',
+    '224.0.0.1',
+    '239.255.255.250',
+    '255.255.255.255',
+    '240.0.0.1',
+    '192.0.2.1',
+    '198.51.100.7',
+    '203.0.113.9',
+    '198.18.0.1',
+    '198.19.255.255',
+    '192.0.0.192',
+    '100.100.100.200',
+    '161.26.0.1',
+    '::',
+    '::1',
+    'fe80::1',
+    'febf::1',
+    'fc00::1',
+    'fd12:3456::1',
+    'ff02::1',
+    'fec0::1',
+    '::ffff:127.0.0.1',
+    '::ffff:7f00:1',
+    '::ffff:10.0.0.1',
+    '::127.0.0.1',
+    '::8.8.8.8',
+    '64:ff9b::10.0.0.1',
+    '64:ff9b::7f00:1',
+    '2002:7f00:1::',
+    '2002:a00:1::1',
+    '2001:db8::1',
+    '2001::1',
+    '3fff::1',
+    'fd00:ec2::254',
+    '[::1]',
+    'fe80::1%eth0',
+    '100::1',
+    '2130706433',
+    '0177.0.0.1',
+    '0x7f.1',
+    '127.1',
+    '0x7f000001',
+    '017700000001',
+    '10.1',
+    '0',
+    '127.0.0.1.',
+    'example.com',
+    '',
+    '1.2.3.4.5',
+    '256.1.1.1',
+    '08.1.1.1',
+    '1::2::3',
+    'localhost',
   ];
   const isPublic = [
-    '8.8.8.8', '1.1.1.1', '93.184.215.14', '172.15.255.255', '172.32.0.1', '100.63.255.255', '100.128.0.1',
-    '192.169.0.1', '198.17.255.255', '198.20.0.1', '223.255.255.255', '11.0.0.1',
-    '2606:4700:4700::1111', '2001:4860:4860::8888', '[2a00:1450:4001::200e]', '::ffff:8.8.8.8', '64:ff9b::8.8.8.8',
-    '2002:808:808::1', '0x8.0x8.0x8.0x8', '134744072',
+    '8.8.8.8',
+    '1.1.1.1',
+    '93.184.215.14',
+    '172.15.255.255',
+    '172.32.0.1',
+    '100.63.255.255',
+    '100.128.0.1',
+    '192.169.0.1',
+    '198.17.255.255',
+    '198.20.0.1',
+    '223.255.255.255',
+    '11.0.0.1',
+    '2606:4700:4700::1111',
+    '2001:4860:4860::8888',
+    '[2a00:1450:4001::200e]',
+    '::ffff:8.8.8.8',
+    '64:ff9b::8.8.8.8',
+    '2002:808:808::1',
+    '0x8.0x8.0x8.0x8',
+    '134744072',
   ];
 
   it.each(notPublic)('%s is not public', (ip) => {
@@ -361,7 +454,14 @@ describe('isPublicAddress', () => {
   });
 
   it('classifies metadata addresses in any spelling', () => {
-    for (const ip of ['169.254.169.254', '2852039166', '0xa9.0xfe.0xa9.0xfe', '::ffff:169.254.169.254', '64:ff9b::a9fe:a9fe', 'fd00:ec2::254']) {
+    for (const ip of [
+      '169.254.169.254',
+      '2852039166',
+      '0xa9.0xfe.0xa9.0xfe',
+      '::ffff:169.254.169.254',
+      '64:ff9b::a9fe:a9fe',
+      'fd00:ec2::254',
+    ]) {
       expect(classifyAddress(ip)).toBe('metadata');
     }
   });
@@ -394,7 +494,11 @@ describe('decodeText', () => {
   });
 
   it('reads an XML encoding declaration', () => {
-    const body = Buffer.concat([Buffer.from('<?xml version="1.0" encoding="ISO-8859-1"?><a>'), Buffer.from([0xe9]), Buffer.from('</a>')]);
+    const body = Buffer.concat([
+      Buffer.from('<?xml version="1.0" encoding="ISO-8859-1"?><a>'),
+      Buffer.from([0xe9]),
+      Buffer.from('</a>'),
+    ]);
     expect(decodeText(body, null, 'application/xml')).toContain('<a>é</a>');
   });
 
@@ -409,7 +513,10 @@ describe('decodeText', () => {
   });
 
   it('parses Content-Type headers', () => {
-    expect(parseContentType('Text/HTML; Charset="ISO-8859-1"')).toEqual({ mediaType: 'text/html', charset: 'iso-8859-1' });
+    expect(parseContentType('Text/HTML; Charset="ISO-8859-1"')).toEqual({
+      mediaType: 'text/html',
+      charset: 'iso-8859-1',
+    });
     expect(parseContentType(undefined)).toEqual({ mediaType: null, charset: null });
     expect(parseContentType('garbage')).toEqual({ mediaType: null, charset: null });
   });

@@ -16,7 +16,9 @@ describe('whether images get a vision model', () => {
   it('uses a cloud chat model the catalogue says reads images, dated snapshots included', () => {
     expect(visionAvailable(withLlm({ chat_provider: 'openai', openai_chat_model: 'gpt-4.1' }))).toBe(true);
     expect(visionAvailable(withLlm({ chat_provider: 'openai', openai_chat_model: 'gpt-4.1-2025-04-14' }))).toBe(true);
-    expect(visionAvailable(withLlm({ chat_provider: 'anthropic', anthropic_chat_model: 'claude-sonnet-4-5-20250929' }))).toBe(true);
+    expect(
+      visionAvailable(withLlm({ chat_provider: 'anthropic', anthropic_chat_model: 'claude-sonnet-4-5-20250929' })),
+    ).toBe(true);
     const unknown = withLlm({ chat_provider: 'openai', openai_chat_model: 'my-finetune' });
     expect(visionAvailable(unknown)).toBe(false);
     expect(visionUnavailableReason(unknown)).toMatch(/'my-finetune' is not known to read images/);
@@ -28,8 +30,14 @@ describe('whether images get a vision model', () => {
     expect(visionDecision(local, null)).toEqual({ run: true });
     const unknown = withLlm({ chat_provider: 'openai', openai_chat_model: 'my-finetune' });
     expect(visionDecision(unknown, true)).toEqual({ run: true });
-    expect(visionDecision(unknown, null)).toMatchObject({ run: false, warning: expect.stringMatching(/enable_vision=true/) });
+    expect(visionDecision(unknown, null)).toMatchObject({
+      run: false,
+      warning: expect.stringMatching(/enable_vision=true/),
+    });
     // Nothing to try without a model, however the source asks.
-    expect(visionDecision(defaults, true)).toMatchObject({ run: false, warning: expect.stringMatching(/^No vision model/) });
+    expect(visionDecision(defaults, true)).toMatchObject({
+      run: false,
+      warning: expect.stringMatching(/^No vision model/),
+    });
   });
 });

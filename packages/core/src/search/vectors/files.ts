@@ -29,13 +29,22 @@ export interface VectorMeta {
 export class VectorFiles {
   readonly dir: string;
 
-  constructor(databaseDir: string, readonly kind: VectorKind) {
+  constructor(
+    databaseDir: string,
+    readonly kind: VectorKind,
+  ) {
     this.dir = path.join(databaseDir, 'vectors');
   }
 
-  get index(): string { return path.join(this.dir, `${this.kind}.hnsw`); }
-  get meta(): string { return path.join(this.dir, `${this.kind}.meta.json`); }
-  journal(checkpoint: string): string { return path.join(this.dir, `${this.kind}.${checkpoint}.journal`); }
+  get index(): string {
+    return path.join(this.dir, `${this.kind}.hnsw`);
+  }
+  get meta(): string {
+    return path.join(this.dir, `${this.kind}.meta.json`);
+  }
+  journal(checkpoint: string): string {
+    return path.join(this.dir, `${this.kind}.${checkpoint}.journal`);
+  }
 
   /** The marker as it stands, or null when it is missing, unreadable or of another format. */
   async readMeta(): Promise<VectorMeta | null> {
@@ -97,7 +106,10 @@ export class VectorFiles {
   journals(): string[] {
     if (!fs.existsSync(this.dir)) return [];
     const pattern = new RegExp(`^${this.kind}\\.[0-9a-f]+\\.journal$`);
-    return fs.readdirSync(this.dir).filter((name) => pattern.test(name)).map((name) => path.join(this.dir, name));
+    return fs
+      .readdirSync(this.dir)
+      .filter((name) => pattern.test(name))
+      .map((name) => path.join(this.dir, name));
   }
 
   /** The distinct labels of these journals; a torn last record is ignored. */

@@ -30,11 +30,21 @@ export interface HnswParams {
   initialCapacity: number;
 }
 
-export const defaultHnswParams: HnswParams = { m: 16, efConstruction: 40, efSearch: 400, efSearchItemsPerEf: 150, efSearchMax: 3200, initialCapacity: 1024 };
+export const defaultHnswParams: HnswParams = {
+  m: 16,
+  efConstruction: 40,
+  efSearch: 400,
+  efSearchItemsPerEf: 150,
+  efSearchMax: 3200,
+  initialCapacity: 1024,
+};
 
 /** The search ef for an index of `size` items (never below the `k` asked for). */
 export function searchEf(params: HnswParams, size: number, k: number): number {
-  return Math.max(k, Math.min(params.efSearchMax, Math.max(params.efSearch, Math.ceil(size / params.efSearchItemsPerEf))));
+  return Math.max(
+    k,
+    Math.min(params.efSearchMax, Math.max(params.efSearch, Math.ceil(size / params.efSearchItemsPerEf))),
+  );
 }
 
 const maxLabel = 0xffff_ffff;
@@ -50,24 +60,41 @@ export class HnswIndex implements VectorIndex {
   /** Live labels, for `has` (hnswlib can only answer it by throwing). */
   private readonly live: LabelSet;
 
-  private constructor(hnsw: Hnsw, readonly dimensions: number, private readonly params: HnswParams, tombstones: Iterable<number>) {
+  private constructor(
+    hnsw: Hnsw,
+    readonly dimensions: number,
+    private readonly params: HnswParams,
+    tombstones: Iterable<number>,
+  ) {
     this.hnsw = hnsw;
     this.removed = new Set(tombstones);
-    this.live = LabelSet.of(hnsw.getCurrentCount() ? hnsw.getIdsList().filter((label) => !this.removed.has(label)) : []);
+    this.live = LabelSet.of(
+      hnsw.getCurrentCount() ? hnsw.getIdsList().filter((label) => !this.removed.has(label)) : [],
+    );
     hnsw.setEf(searchEf(params, hnsw.getCurrentCount(), 1));
   }
 
-  static create(dimensions: number, params: HnswParams = defaultHnswParams, capacity = params.initialCapacity): HnswIndex {
+  static create(
+    dimensions: number,
+    params: HnswParams = defaultHnswParams,
+    capacity = params.initialCapacity,
+  ): HnswIndex {
     const hnsw = new HierarchicalNSW('cosine', dimensions);
     hnsw.initIndex({ maxElements: Math.max(1, capacity), m: params.m, efConstruction: params.efConstruction });
     return new HnswIndex(hnsw, dimensions, params, []);
   }
 
   /** Loads off the main thread (hnswlib's async reader), so a reader process keeps serving meanwhile. */
-  static async load(file: string, dimensions: number, tombstones: number[], params: HnswParams = defaultHnswParams): Promise<HnswIndex> {
+  static async load(
+    file: string,
+    dimensions: number,
+    tombstones: number[],
+    params: HnswParams = defaultHnswParams,
+  ): Promise<HnswIndex> {
     const hnsw = new HierarchicalNSW('cosine', dimensions);
     await hnsw.readIndex(file);
-    if (tombstones.length > hnsw.getCurrentCount()) throw new Error(`${file} holds fewer items than its ${tombstones.length} removed labels`);
+    if (tombstones.length > hnsw.getCurrentCount())
+      throw new Error(`${file} holds fewer items than its ${tombstones.length} removed labels`);
     return new HnswIndex(hnsw, dimensions, params, tombstones);
   }
 
@@ -84,7 +111,10 @@ export class HnswIndex implements VectorIndex {
     const index = this.index;
     for (const item of items) {
       checkLabel(item.label);
-      if (item.vector.length !== this.dimensions) throw new Error(`vector of label ${item.label} has ${item.vector.length} dimensions, the index ${this.dimensions}`);
+      if (item.vector.length !== this.dimensions)
+        throw new Error(
+          `vector of label ${item.label} has ${item.vector.length} dimensions, the index ${this.dimensions}`,
+        );
     }
     // Counting re-adds as new only over-reserves a little.
     const needed = index.getCurrentCount() + items.length;
@@ -120,10 +150,15 @@ export class HnswIndex implements VectorIndex {
     const index = this.index;
     const count = Math.min(k, index.getCurrentCount());
     if (count <= 0) return [];
-    if (vector.length !== this.dimensions) throw new Error(`query has ${vector.length} dimensions, the index ${this.dimensions}`);
+    if (vector.length !== this.dimensions)
+      throw new Error(`query has ${vector.length} dimensions, the index ${this.dimensions}`);
     index.setEf(searchEf(this.params, this.size, count));
     const result = index.searchKnn(Array.from(vector), count, filter);
-    return result.neighbors.map((label, position) => ({ label, distance: result.distances[position], similarity: 1 - result.distances[position] }));
+    return result.neighbors.map((label, position) => ({
+      label,
+      distance: result.distances[position],
+      similarity: 1 - result.distances[position],
+    }));
   }
 
   labels(): number[] {
@@ -153,7 +188,8 @@ export class HnswIndex implements VectorIndex {
 }
 
 function checkLabel(label: number): void {
-  if (!Number.isInteger(label) || label < 0 || label > maxLabel) throw new RangeError(`vector label ${label} is not an integer in [0, 2^32)`);
+  if (!Number.isInteger(label) || label < 0 || label > maxLabel)
+    throw new RangeError(`vector label ${label} is not an integer in [0, 2^32)`);
 }
 
 export function hnswFactory(params: HnswParams = defaultHnswParams): VectorIndexFactory {

@@ -85,7 +85,8 @@ export class VectorReader {
     if (!tail.size) return store.search(query, k, filter);
     // Only replaced labels are both in the index and in the tail: fetch that many more, and drop their stale index hits.
     const best = new TopHits(k);
-    for (const hit of store.search(query, k + tail.replacedCount, filter)) if (!tail.has(hit.label)) best.offer(hit.label, hit.similarity);
+    for (const hit of store.search(query, k + tail.replacedCount, filter))
+      if (!tail.has(hit.label)) best.offer(hit.label, hit.similarity);
     tail.scan(normalised(query), best, filter);
     return best.sorted();
   }
@@ -140,7 +141,10 @@ export class VectorReader {
       return local;
     }
     if (this.#own) return this.#own;
-    this.#opening ??= VectorStore.open(this.databaseDir, this.kind, this.identity, this.db, this.#source, { ...this.options.store, role: 'reader' });
+    this.#opening ??= VectorStore.open(this.databaseDir, this.kind, this.identity, this.db, this.#source, {
+      ...this.options.store,
+      role: 'reader',
+    });
     try {
       this.#own = await this.#opening;
     } catch (error) {
@@ -158,14 +162,15 @@ export class VectorReader {
   async #openTail(store: VectorStore): Promise<void> {
     const last = await this.#source.lastSeq(this.db);
     const missing: number[] = [];
-    for (let before = last + 1; missing.length < this.#maxTail; ) {
+    for (let before = last + 1; missing.length < this.#maxTail;) {
       const page = await this.#source.before(this.db, this.identity, before, openPage);
       const absent = page.filter((row) => !store.has(row.label));
       missing.push(...absent.map((row) => row.label));
       if (page.length < openPage || absent.length === 0) break;
       before = page[page.length - 1].seq;
     }
-    for (const item of await this.#source.fetch(this.db, this.identity, missing.slice(0, this.#maxTail))) this.#record(store, item.label, item.vector);
+    for (const item of await this.#source.fetch(this.db, this.identity, missing.slice(0, this.#maxTail)))
+      this.#record(store, item.label, item.vector);
     this.#watermark = last;
   }
 
@@ -200,7 +205,8 @@ export class VectorReader {
   #prune(store: VectorStore): void {
     if (!this.#tail.size) return;
     const switched = store !== this.#prunedStore;
-    if (!switched && (store.generation === this.#prunedGeneration || Date.now() - this.#prunedAt < pruneEveryMs)) return;
+    if (!switched && (store.generation === this.#prunedGeneration || Date.now() - this.#prunedAt < pruneEveryMs))
+      return;
     const tail = this.#tail;
     // Backwards: deleting swaps the last entry into the freed slot.
     for (let slot = tail.size - 1; slot >= 0; slot -= 1) {

@@ -86,19 +86,34 @@ export class VectorStore {
   private readonly pollMs: number;
   private readonly onError: (error: unknown) => void;
 
-  private constructor(databaseDir: string, kind: VectorKind, private identity: EmbeddingIdentity, private readonly db: Db, private readonly source: VectorSource, options: VectorStoreOptions) {
+  private constructor(
+    databaseDir: string,
+    kind: VectorKind,
+    private identity: EmbeddingIdentity,
+    private readonly db: Db,
+    private readonly source: VectorSource,
+    options: VectorStoreOptions,
+  ) {
     this.files = new VectorFiles(databaseDir, kind);
     this.role = options.role ?? 'writer';
     this.factory = options.factory ?? hnswFactory();
     this.checkpointIntervalMs = options.checkpointIntervalMs ?? 15_000;
     this.checkpointWrites = options.checkpointWrites ?? 50_000;
     this.pollMs = options.pollMs ?? 1_000;
-    this.onError = options.onError ?? ((error) => process.emitWarning(`vector index ${this.files.index}: ${describeError(error)}`));
+    this.onError =
+      options.onError ?? ((error) => process.emitWarning(`vector index ${this.files.index}: ${describeError(error)}`));
     this.index = this.factory.create(identity.dimensions);
   }
 
   /** Opens `<databaseDir>/vectors/<kind>.*`: a writer reconciles with SQLite first, a reader loads the last checkpoint. */
-  static async open(databaseDir: string, kind: VectorKind, identity: EmbeddingIdentity, db: Db, source: VectorSource, options: VectorStoreOptions = {}): Promise<VectorStore> {
+  static async open(
+    databaseDir: string,
+    kind: VectorKind,
+    identity: EmbeddingIdentity,
+    db: Db,
+    source: VectorSource,
+    options: VectorStoreOptions = {},
+  ): Promise<VectorStore> {
     const store = new VectorStore(databaseDir, kind, identity, db, source, options);
     if (store.role === 'writer') {
       store.report = await store.start();
@@ -167,16 +182,20 @@ export class VectorStore {
    */
   upsert(rows: VectorItem[]): Promise<void> {
     // Closing skips queued insertions rather than waiting for them: SQLite has the vectors, and the next open's reconcile adds them.
-    return this.write('upsert', rows.map((row) => row.label), async () => {
-      let sliceStarted = performance.now();
-      for (let start = 0; start < rows.length; start += applyStep) {
-        this.index.add(rows.slice(start, start + applyStep));
-        if (performance.now() - sliceStarted >= applySliceMs && start + applyStep < rows.length) {
-          await new Promise((resolve) => setImmediate(resolve));
-          sliceStarted = performance.now();
+    return this.write(
+      'upsert',
+      rows.map((row) => row.label),
+      async () => {
+        let sliceStarted = performance.now();
+        for (let start = 0; start < rows.length; start += applyStep) {
+          this.index.add(rows.slice(start, start + applyStep));
+          if (performance.now() - sliceStarted >= applySliceMs && start + applyStep < rows.length) {
+            await new Promise((resolve) => setImmediate(resolve));
+            sliceStarted = performance.now();
+          }
         }
-      }
-    });
+      },
+    );
   }
 
   remove(labels: number[]): Promise<void> {
@@ -237,12 +256,15 @@ export class VectorStore {
       this.pending += labels.length;
       if (this.pending >= this.checkpointWrites) return this.checkpointNow();
       if (!this.timer) {
-        this.timer = setTimeout(() => {
-          this.timer = null;
-          this.serial(async () => {
-            if (this.pending > 0) await this.checkpointNow();
-          }).catch(this.onError);
-        }, Math.max(0, this.lastCheckpointAt + this.checkpointIntervalMs - Date.now()));
+        this.timer = setTimeout(
+          () => {
+            this.timer = null;
+            this.serial(async () => {
+              if (this.pending > 0) await this.checkpointNow();
+            }).catch(this.onError);
+          },
+          Math.max(0, this.lastCheckpointAt + this.checkpointIntervalMs - Date.now()),
+        );
         this.timer.unref();
       }
     });
@@ -273,10 +295,13 @@ export class VectorStore {
   /** The checkpoint's index, or why it cannot be used. */
   private async loadCheckpoint(meta: VectorMeta | null): Promise<VectorIndex | string> {
     if (!meta) return 'no usable checkpoint marker';
-    if (!sameIdentity(meta.identity, this.identity)) return `the index holds ${describe(meta.identity)} vectors, not ${describe(this.identity)}`;
-    if ((await this.files.indexBytes()) !== meta.bytes) return 'the index file is missing or not the one the marker describes';
+    if (!sameIdentity(meta.identity, this.identity))
+      return `the index holds ${describe(meta.identity)} vectors, not ${describe(this.identity)}`;
+    if ((await this.files.indexBytes()) !== meta.bytes)
+      return 'the index file is missing or not the one the marker describes';
     const tombstones = meta.tombstones.length;
-    if (tombstones >= compactionMinimum && tombstones > compactionShare * (meta.count + tombstones)) return `${tombstones} removed items to compact`;
+    if (tombstones >= compactionMinimum && tombstones > compactionShare * (meta.count + tombstones))
+      return `${tombstones} removed items to compact`;
     let index: VectorIndex;
     try {
       index = await this.factory.load(this.files.index, this.identity.dimensions, meta.tombstones);
@@ -295,7 +320,11 @@ export class VectorStore {
     const extra = this.index.labels().filter((label) => !inSqlite.has(label));
     this.index.remove(extra);
     const held = new Set(this.index.labels());
-    const missing = await this.source.fetch(this.db, this.identity, stored.filter((label) => !held.has(label)));
+    const missing = await this.source.fetch(
+      this.db,
+      this.identity,
+      stored.filter((label) => !held.has(label)),
+    );
     this.index.add(missing);
     this.changes += 1;
     return { added: missing.length, removed: extra.length };
@@ -355,7 +384,10 @@ export class VectorStore {
     if (meta && sameIdentity(meta.identity, this.identity) && meta.checkpoint !== this.checkpoint) {
       // A graph of another size is mid-checkpoint: leave the key unrecorded and look again next poll.
       if ((await this.files.indexBytes()) !== meta.bytes) return;
-      this.replaceIndex(await this.factory.load(this.files.index, this.identity.dimensions, meta.tombstones), meta.checkpoint);
+      this.replaceIndex(
+        await this.factory.load(this.files.index, this.identity.dimensions, meta.tombstones),
+        meta.checkpoint,
+      );
     }
     this.markerKey = key;
   }

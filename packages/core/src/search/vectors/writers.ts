@@ -115,12 +115,20 @@ export class VectorWriters {
     );
   }
 
-  async #upsert(database: string, rows: VectorItem[], given: EmbeddingIdentity | undefined, open: boolean): Promise<void> {
+  async #upsert(
+    database: string,
+    rows: VectorItem[],
+    given: EmbeddingIdentity | undefined,
+    open: boolean,
+  ): Promise<void> {
     if (!rows.length) return;
     const current = this.embeddings.identity();
     if (given && (given.provider !== current.provider || given.model !== current.model)) return;
     if (!open && !this.#stores.has(database)) return;
-    const store = await this.#store(database, given ?? { provider: current.provider, model: current.model, dimensions: rows[0].vector.length });
+    const store = await this.#store(
+      database,
+      given ?? { provider: current.provider, model: current.model, dimensions: rows[0].vector.length },
+    );
     this.#lastWrite.set(database, Date.now());
     const applied = store.upsert(rows);
     this.#backlog += rows.length;
@@ -141,7 +149,10 @@ export class VectorWriters {
     }
     const databaseDir = this.databases.paths.databaseDir(database);
     const opening = this.databases.connection(database).then(async (db) => {
-      const store = await VectorStore.open(databaseDir, this.kind, identity, db, this.#source, { onError: this.onError, ...this.options.store });
+      const store = await VectorStore.open(databaseDir, this.kind, identity, db, this.#source, {
+        onError: this.onError,
+        ...this.options.store,
+      });
       registerLocalStore(databaseDir, this.kind, store);
       this.#startReconciling();
       return store;
@@ -172,14 +183,24 @@ export class VectorWriters {
   /** The embedder's identity with the store's dimensions (a remote model's are known once it answered). */
   #identityOf(store: VectorStore): EmbeddingIdentity {
     const current = this.embeddings.identity();
-    return { provider: current.provider, model: current.model, dimensions: current.dimensions ?? store.heldIdentity.dimensions };
+    return {
+      provider: current.provider,
+      model: current.model,
+      dimensions: current.dimensions ?? store.heldIdentity.dimensions,
+    };
   }
 }
 
 /** The writers of every kind, for the platform. */
 export type VectorWriterSet = Record<VectorKind, VectorWriters>;
 
-export function createVectorWriters(databases: DatabaseManager, embeddings: EmbeddingService, onError: (kind: VectorKind, error: unknown) => void, options: VectorWritersOptions = {}): VectorWriterSet {
-  const writers = (kind: VectorKind) => new VectorWriters(databases, embeddings, kind, (error) => onError(kind, error), options);
+export function createVectorWriters(
+  databases: DatabaseManager,
+  embeddings: EmbeddingService,
+  onError: (kind: VectorKind, error: unknown) => void,
+  options: VectorWritersOptions = {},
+): VectorWriterSet {
+  const writers = (kind: VectorKind) =>
+    new VectorWriters(databases, embeddings, kind, (error) => onError(kind, error), options);
   return { chunks: writers('chunks'), nodes: writers('nodes'), templates: writers('templates') };
 }

@@ -43,7 +43,10 @@ export function unpackDocument(packed: PackedDocument): PreparedDocument {
   const chunks = packed.chunks.map((chunk, index) => {
     const from = index === 0 ? 0 : ends[index - 1];
     const to = ends[index];
-    return Object.defineProperty(chunk, 'content', { get: () => contents.toString('utf8', from, to), enumerable: true }) as PreparedChunk;
+    return Object.defineProperty(chunk, 'content', {
+      get: () => contents.toString('utf8', from, to),
+      enumerable: true,
+    }) as PreparedChunk;
   });
   const { contents: _contents, ends: _ends, ...document } = packed;
   return { ...document, chunks };

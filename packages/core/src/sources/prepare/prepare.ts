@@ -45,15 +45,28 @@ export async function prepareDocument(input: PrepareInput): Promise<PreparedDocu
     timings[`${step}_ms`] = Math.round(performance.now() - started);
     return result;
   };
-  const loaded = await time('loading', () => loadDocument({ path: input.path, filename: input.filename, limits: input.limits, signal: new AbortController().signal }));
-  const document = input.visionText !== undefined && loaded.kind === 'image' ? { ...loaded, text: input.visionText } : loaded;
-  const normalized = await time('normalizing', () =>
-    normalizeText(document.text, {
-      kind: document.kind, enabled: input.normalize, spans: document.spans,
-      removeStructuralNoise: input.chunking.normalize_remove_structural_noise, normalizeNewlines: input.chunking.normalize_newlines,
+  const loaded = await time('loading', () =>
+    loadDocument({
+      path: input.path,
+      filename: input.filename,
+      limits: input.limits,
+      signal: new AbortController().signal,
     }),
   );
-  const chunks = await time('chunking', () => chunkText(input.sourceId, normalized.text, normalized.spans, input.chunking));
+  const document =
+    input.visionText !== undefined && loaded.kind === 'image' ? { ...loaded, text: input.visionText } : loaded;
+  const normalized = await time('normalizing', () =>
+    normalizeText(document.text, {
+      kind: document.kind,
+      enabled: input.normalize,
+      spans: document.spans,
+      removeStructuralNoise: input.chunking.normalize_remove_structural_noise,
+      normalizeNewlines: input.chunking.normalize_newlines,
+    }),
+  );
+  const chunks = await time('chunking', () =>
+    chunkText(input.sourceId, normalized.text, normalized.spans, input.chunking),
+  );
   const changed = normalized.text !== document.text && input.chunking.preserve_original_text_for_citations;
   const locate = changed ? originalLocator(document.text, normalized.offsetMap) : null;
   return {

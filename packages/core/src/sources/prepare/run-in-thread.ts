@@ -6,8 +6,10 @@ import type { PrepareInput, PreparedDocument } from './prepare.ts';
 
 const threads = Array.from(
   { length: Math.max(1, Math.min(2, os.cpus().length - 1)) },
-  () => new ThreadClient<PrepareInput, PackedDocument>(new URL('./thread.ts', import.meta.url), (failure) =>
-    failure.name === 'UnreadableFileError' ? new UnreadableFileError(failure.message) : new Error(failure.message)),
+  () =>
+    new ThreadClient<PrepareInput, PackedDocument>(new URL('./thread.ts', import.meta.url), (failure) =>
+      failure.name === 'UnreadableFileError' ? new UnreadableFileError(failure.message) : new Error(failure.message),
+    ),
 );
 
 /**
