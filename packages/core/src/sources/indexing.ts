@@ -48,49 +48,74 @@ export async function indexSource(context: IndexContext): Promise<{ status: Sour
   const { db, sourceId } = context;
   const row = await getSource(db, sourceId);
   if (!row) throw new PermanentTaskError(`Source '${sourceId}' no longer exists`, 'NotFound');
-  if (!['pending', 'indexing', 'vision_pending', 'error'].includes(row.status)) return { status: row.status, chunks: row.chunk_count };
+  if (!['pending', 'indexing', 'vision_pending', 'error'].includes(row.status))
+    return { status: row.status, chunks: row.chunk_count };
   const timings: Record<string, number> = {};
   const timed = async <T>(step: string, description: string, work: () => Promise<T> | T): Promise<T> => {
     await context.checkCancelled();
-    await updateSource(db, sourceId, { current_step: step, step_description: description, last_activity_at: new Date().toISOString() });
+    await updateSource(db, sourceId, {
+      current_step: step,
+      step_description: description,
+      last_activity_at: new Date().toISOString(),
+    });
     const started = performance.now();
     const result = await work();
     timings[`${step}_ms`] = Math.round(performance.now() - started);
     return result;
   };
   const started = new Date().toISOString();
-  await updateSource(db, sourceId, { status: 'indexing', indexing_started_at: row.indexing_started_at ?? started, error_stage: null, error_message: null });
+  await updateSource(db, sourceId, {
+    status: 'indexing',
+    indexing_started_at: row.indexing_started_at ?? started,
+    error_stage: null,
+    error_message: null,
+  });
 
-  const prepared = await timed('preparing', `Reading and splitting ${row.filename ?? 'the file'}`, () => prepare(context, row));
+  const prepared = await timed('preparing', `Reading and splitting ${row.filename ?? 'the file'}`, () =>
+    prepare(context, row),
+  );
   Object.assign(timings, prepared.timings);
   const { chunks } = prepared;
-  if (prepared.hasText && !chunks.length) throw new PermanentTaskError('The document has text but produced no chunks', 'ValidationError');
+  if (prepared.hasText && !chunks.length)
+    throw new PermanentTaskError('The document has text but produced no chunks', 'ValidationError');
   // An image's lack of text is told by vision (or was asked for with enable_vision=false); other silent loaders get the reason here.
   const silent = !prepared.hasText && prepared.warnings.length === 0 && prepared.format !== 'image';
   const warnings = silent ? [noTextWarning] : prepared.warnings;
   // Embedding starts at once, on its own thread, and runs ahead of the storing of each wave.
   const waves = embeddingWaves(context, chunks);
   await clearEarlierRun(context);
-  await updateSource(db, sourceId, { chunk_count: chunks.length, loader_warnings: JSON.stringify(warnings), ...titleFromDocument(row, prepared) });
-  const spent = await timed('embedding', `Storing and embedding ${chunks.length} chunks`, () => storeWaves(context, chunks, waves));
+  await updateSource(db, sourceId, {
+    chunk_count: chunks.length,
+    loader_warnings: JSON.stringify(warnings),
+    ...titleFromDocument(row, prepared),
+  });
+  const spent = await timed('embedding', `Storing and embedding ${chunks.length} chunks`, () =>
+    storeWaves(context, chunks, waves),
+  );
   timings.storing_ms = Math.round(spent.storingMs);
   timings.embedding_wait_ms = Math.round(spent.waitingMs);
   const proposal = await timed('detecting_domain', 'Detecting the domain', () =>
-    detectDomain({ samples: prepared.samples, filename: row.filename ?? '', docType: prepared.format }, context.domains),
+    detectDomain(
+      { samples: prepared.samples, filename: row.filename ?? '', docType: prepared.format },
+      context.domains,
+    ),
   );
 
   // Re-read: a confirmation may have arrived while this run was working.
   const gate = (await getSource(db, sourceId)) ?? row;
   const confirmed = gate.forced_domain !== null || gate.auto_confirm === 1 || gate.pending_confirmation !== null;
   // The gate confirms a domain for extraction: a source with none to run (not asked for, or no text) does not wait at it.
-  const status: SourceStatus = confirmed || gate.extract_entities === 0 || chunks.length === 0 ? 'indexed' : 'awaiting_confirmation';
+  const status: SourceStatus =
+    confirmed || gate.extract_entities === 0 || chunks.length === 0 ? 'indexed' : 'awaiting_confirmation';
   const pre = gate.pending_confirmation ? (JSON.parse(gate.pending_confirmation) as { domain?: string | null }) : null;
   const at = new Date().toISOString();
   await updateSource(db, sourceId, {
     status,
     extraction_domain: gate.forced_domain ?? pre?.domain ?? proposal.detected_domain,
     detection_proposal: JSON.stringify({ ...proposal, ...(prepared.hasText ? {} : { no_text: true }) }),
-    extraction_confirmed_at: gate.pending_confirmation ? (gate.extraction_confirmed_at ?? at) : gate.extraction_confirmed_at,
+    extraction_confirmed_at: gate.pending_confirmation
+      ? (gate.extraction_confirmed_at ?? at)
+      : gate.extraction_confirmed_at,
     indexing_completed_at: at,
     index_timings: JSON.stringify(timings),
     current_step: status,
@@ -124,9 +149,18 @@ async function prepare(context: IndexContext, row: SourceRow): Promise<PreparedD
     const prepared = await prepareInThread(input, context.signal);
     if (prepared.format !== 'image') return prepared;
     // An image has no text of its own: a vision model's transcription and description, prepared like any text, stands in.
-    const vision = await describeSourceImage({ ...context, path: input.path, enableVision: row.enable_vision === null ? null : row.enable_vision === 1 });
-    const described = vision.text === null ? prepared : await prepareInThread({ ...input, visionText: vision.text }, context.signal);
-    return { ...described, warnings: [...described.warnings, ...vision.warnings], timings: { ...described.timings, ...(vision.durationMs ? { vision_ms: vision.durationMs } : {}) } };
+    const vision = await describeSourceImage({
+      ...context,
+      path: input.path,
+      enableVision: row.enable_vision === null ? null : row.enable_vision === 1,
+    });
+    const described =
+      vision.text === null ? prepared : await prepareInThread({ ...input, visionText: vision.text }, context.signal);
+    return {
+      ...described,
+      warnings: [...described.warnings, ...vision.warnings],
+      timings: { ...described.timings, ...(vision.durationMs ? { vision_ms: vision.durationMs } : {}) },
+    };
   } catch (error) {
     if (error instanceof UnreadableFileError) throw new PermanentTaskError(error.message, 'UnreadableFile');
     throw error;
@@ -147,12 +181,33 @@ async function clearEarlierRun(context: IndexContext): Promise<void> {
  * wave's transaction. Returns the rowids the chunks got (the vector index labels them by rowid).
  * Also the storing floor bench:ingest measures the pipeline against.
  */
-export async function storeChunkRows(db: Db, sourceId: string, chunks: PreparedChunk[], at: string): Promise<Map<string, number>> {
-  await insertRows(db, 'document_chunks', chunkColumns, chunks.map((chunk) => ({
-    id: chunk.id, source_id: sourceId, chunk_index: chunk.index, content: chunk.content, page_number: chunk.page, section: chunk.section,
-    start_offset: chunk.start, end_offset: chunk.end, original_start: chunk.originalStart, original_end: chunk.originalEnd, offset_match: chunk.offsetMatch,
-    token_estimate: chunk.tokenEstimate, chunk_metadata: chunk.pageStarts ? JSON.stringify({ page_starts: chunk.pageStarts }) : null, created_at: at,
-  })));
+export async function storeChunkRows(
+  db: Db,
+  sourceId: string,
+  chunks: PreparedChunk[],
+  at: string,
+): Promise<Map<string, number>> {
+  await insertRows(
+    db,
+    'document_chunks',
+    chunkColumns,
+    chunks.map((chunk) => ({
+      id: chunk.id,
+      source_id: sourceId,
+      chunk_index: chunk.index,
+      content: chunk.content,
+      page_number: chunk.page,
+      section: chunk.section,
+      start_offset: chunk.start,
+      end_offset: chunk.end,
+      original_start: chunk.originalStart,
+      original_end: chunk.originalEnd,
+      offset_match: chunk.offsetMatch,
+      token_estimate: chunk.tokenEstimate,
+      chunk_metadata: chunk.pageStarts ? JSON.stringify({ page_starts: chunk.pageStarts }) : null,
+      created_at: at,
+    })),
+  );
   const stored = (await db('document_chunks')
     .where({ source_id: sourceId })
     .whereBetween('chunk_index', [chunks[0].index, chunks[chunks.length - 1].index])
@@ -161,15 +216,35 @@ export async function storeChunkRows(db: Db, sourceId: string, chunks: PreparedC
 }
 
 const chunkColumns = [
-  'id', 'source_id', 'chunk_index', 'content', 'page_number', 'section', 'start_offset', 'end_offset',
-  'original_start', 'original_end', 'offset_match', 'token_estimate', 'chunk_metadata', 'created_at',
+  'id',
+  'source_id',
+  'chunk_index',
+  'content',
+  'page_number',
+  'section',
+  'start_offset',
+  'end_offset',
+  'original_start',
+  'original_end',
+  'offset_match',
+  'token_estimate',
+  'chunk_metadata',
+  'created_at',
 ] as const;
 
 async function storeChunkGroups(db: Db, context: IndexContext, chunkCount: number): Promise<void> {
   const groups = chunkGroups(chunkCount, context.settings.chunking.group_size, context.settings.chunking.group_overlap);
-  await insertRows(db, 'chunk_groups', ['source_id', 'group_index', 'first_chunk_index', 'last_chunk_index'], groups.map((group) => ({
-    source_id: context.sourceId, group_index: group.groupIndex, first_chunk_index: group.firstChunkIndex, last_chunk_index: group.lastChunkIndex,
-  })));
+  await insertRows(
+    db,
+    'chunk_groups',
+    ['source_id', 'group_index', 'first_chunk_index', 'last_chunk_index'],
+    groups.map((group) => ({
+      source_id: context.sourceId,
+      group_index: group.groupIndex,
+      first_chunk_index: group.firstChunkIndex,
+      last_chunk_index: group.lastChunkIndex,
+    })),
+  );
 }
 
 /** Embedding waves (`batching.embedding_wave_size` chunks) computed ahead of the consumer, at most this many. */
@@ -191,7 +266,12 @@ function embeddingWaves(context: IndexContext, chunks: PreparedChunk[]): Embeddi
   let previous: Promise<unknown> = Promise.resolve();
   const start = (index: number) => {
     const texts = chunksOf(index).map((chunk) => chunk.content);
-    const embedded = previous.then(() => context.embeddings.embed(texts, { signal: context.signal, context: { database: context.database, sourceId: context.sourceId } }));
+    const embedded = previous.then(() =>
+      context.embeddings.embed(texts, {
+        signal: context.signal,
+        context: { database: context.database, sourceId: context.sourceId },
+      }),
+    );
     // Handled here so a wave failing while an earlier one is awaited is not an unhandled rejection; the consumer still sees it.
     previous = embedded.catch(() => undefined);
     started[index] = embedded;
@@ -216,7 +296,11 @@ function embeddingWaves(context: IndexContext, chunks: PreparedChunk[]): Embeddi
  * which inserts them behind us (decision 0010). Returns the time spent in the waves' transactions and
  * the time spent waiting for vectors.
  */
-async function storeWaves(context: IndexContext, chunks: PreparedChunk[], waves: EmbeddingWaves): Promise<{ storingMs: number; waitingMs: number }> {
+async function storeWaves(
+  context: IndexContext,
+  chunks: PreparedChunk[],
+  waves: EmbeddingWaves,
+): Promise<{ storingMs: number; waitingMs: number }> {
   const writer = await openWriter(context.db);
   try {
     await writer.transaction((trx) => storeChunkGroups(trx, context, chunks.length));
@@ -237,13 +321,18 @@ async function storeWaves(context: IndexContext, chunks: PreparedChunk[], waves:
         const stored = await storeChunkRows(trx, context.sourceId, wave, at);
         await storeEmbeddingRows(trx, wave, vectors, identity.model);
         await updateSource(trx, context.sourceId, {
-          embedded_chunk_count: done, embedding_model: identity.model, embedding_dimensions: vectors[0]?.length ?? null,
-          step_description: `Stored and embedded ${done} of ${chunks.length} chunks`, last_activity_at: new Date().toISOString(),
+          embedded_chunk_count: done,
+          embedding_model: identity.model,
+          embedding_dimensions: vectors[0]?.length ?? null,
+          step_description: `Stored and embedded ${done} of ${chunks.length} chunks`,
+          last_activity_at: new Date().toISOString(),
         });
         return stored;
       });
       storingMs += performance.now() - started;
-      await context.vectors.upsert(wave.map((chunk, offset) => ({ label: rowids.get(chunk.id)!, vector: vectors[offset] })));
+      await context.vectors.upsert(
+        wave.map((chunk, offset) => ({ label: rowids.get(chunk.id)!, vector: vectors[offset] })),
+      );
     }
     return { storingMs, waitingMs };
   } finally {
@@ -252,8 +341,22 @@ async function storeWaves(context: IndexContext, chunks: PreparedChunk[], waves:
 }
 
 /** An embedding the chunk already has is replaced. */
-async function storeEmbeddingRows(db: Db, chunks: PreparedChunk[], vectors: Float32Array[], model: string): Promise<void> {
-  await insertRows(db, 'chunk_embeddings', ['chunk_id', 'model', 'dimensions', 'vector'], chunks.map((chunk, offset) => ({
-    chunk_id: chunk.id, model, dimensions: vectors[offset].length, vector: encodeVector(vectors[offset]),
-  })), 'INSERT OR REPLACE');
+async function storeEmbeddingRows(
+  db: Db,
+  chunks: PreparedChunk[],
+  vectors: Float32Array[],
+  model: string,
+): Promise<void> {
+  await insertRows(
+    db,
+    'chunk_embeddings',
+    ['chunk_id', 'model', 'dimensions', 'vector'],
+    chunks.map((chunk, offset) => ({
+      chunk_id: chunk.id,
+      model,
+      dimensions: vectors[offset].length,
+      vector: encodeVector(vectors[offset]),
+    })),
+    'INSERT OR REPLACE',
+  );
 }

@@ -17,7 +17,10 @@ export function openSqlite(file: string): Db {
     pool: {
       min: 1,
       max: 1,
-      afterCreate: (connection: SqliteConnection, done: (error: Error | null, connection: SqliteConnection) => void) => {
+      afterCreate: (
+        connection: SqliteConnection,
+        done: (error: Error | null, connection: SqliteConnection) => void,
+      ) => {
         connection.exec(
           'PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 60000; PRAGMA synchronous = NORMAL;',
           (error) => done(error, connection),

@@ -22,7 +22,9 @@ function documentText(paragraphs: number): string {
   const topics = ['harbour', 'orchard', 'observatory', 'glacier', 'archive', 'foundry', 'lagoon', 'monastery'];
   return Array.from({ length: paragraphs }, (_, index) => {
     const topic = topics[index % topics.length];
-    return `Paragraph ${index} tells of the ${topic} near Quillonbrae, where keeper number ${index} kept a ledger of every ship, storm and visitor. `.repeat(5);
+    return `Paragraph ${index} tells of the ${topic} near Quillonbrae, where keeper number ${index} kept a ledger of every ship, storm and visitor. `.repeat(
+      5,
+    );
   }).join('\n\n');
 }
 
@@ -49,22 +51,40 @@ describe('indexing a source', () => {
     fs.writeFileSync(file, documentText(paragraphs));
     const at = new Date().toISOString();
     await db('sources').insert({
-      id: sourceId, title: 'chronicle.txt', source_type: 'file', status: 'pending', filename: 'chronicle.txt', stored_filename: 'chronicle.txt',
-      auto_confirm: true, extract_entities: false, created_at: at, updated_at: at,
+      id: sourceId,
+      title: 'chronicle.txt',
+      source_type: 'file',
+      status: 'pending',
+      filename: 'chronicle.txt',
+      stored_filename: 'chronicle.txt',
+      auto_confirm: true,
+      extract_entities: false,
+      created_at: at,
+      updated_at: at,
     });
   }
 
   function builtinEmbeddings(): EmbeddingService {
-    const adapter = new BuiltinEmbeddingAdapter({ cacheDir: process.env.RHIZOME_MODELS_DIR ?? path.join(dir, 'models') });
+    const adapter = new BuiltinEmbeddingAdapter({
+      cacheDir: process.env.RHIZOME_MODELS_DIR ?? path.join(dir, 'models'),
+    });
     return new EmbeddingService({ settings: () => settings, adapter: () => adapter, record: () => undefined });
   }
 
   const index = (sourceId: string, embeddings: EmbeddingService, vectors: ChunkVectorSink) =>
     indexSource({
-      db, database: 'default', sourceId, paths, settings, embeddings, vectors, domains: builtinDomains(),
+      db,
+      database: 'default',
+      sourceId,
+      paths,
+      settings,
+      embeddings,
+      vectors,
+      domains: builtinDomains(),
       // A text source never asks for vision.
       llm: null as unknown as LlmService,
-      signal: new AbortController().signal, checkCancelled: async () => undefined,
+      signal: new AbortController().signal,
+      checkCancelled: async () => undefined,
     });
 
   it('stores and embeds wave by wave, ending with every chunk stored, embedded and in the vector index once', async () => {
@@ -74,7 +94,9 @@ describe('indexing a source', () => {
     const upserts: { labels: number[]; storedRows: number }[] = [];
     const vectors: ChunkVectorSink = {
       upsert: async (rows) => {
-        const [{ n }] = (await db('document_chunks').where({ source_id: sourceId }).count({ n: '*' })) as { n: number }[];
+        const [{ n }] = (await db('document_chunks').where({ source_id: sourceId }).count({ n: '*' })) as {
+          n: number;
+        }[];
         upserts.push({ labels: rows.map((row) => row.label), storedRows: Number(n) });
       },
     };
@@ -88,13 +110,27 @@ describe('indexing a source', () => {
     expect(upserts).toHaveLength(Math.ceil(result.chunks / waveSize));
 
     const source = await db('sources').where({ id: sourceId }).first();
-    expect(source).toMatchObject({ chunk_count: result.chunks, embedded_chunk_count: result.chunks, current_step: 'indexed' });
-    expect(JSON.parse(source!.index_timings!)).toMatchObject({ storing_ms: expect.any(Number), embedding_ms: expect.any(Number), embedding_wait_ms: expect.any(Number) });
-    const rowids = ((await db('document_chunks').where({ source_id: sourceId }).orderBy('rowid').select('rowid')) as { rowid: number }[]).map((row) => row.rowid);
+    expect(source).toMatchObject({
+      chunk_count: result.chunks,
+      embedded_chunk_count: result.chunks,
+      current_step: 'indexed',
+    });
+    expect(JSON.parse(source!.index_timings!)).toMatchObject({
+      storing_ms: expect.any(Number),
+      embedding_ms: expect.any(Number),
+      embedding_wait_ms: expect.any(Number),
+    });
+    const rowids = (
+      (await db('document_chunks').where({ source_id: sourceId }).orderBy('rowid').select('rowid')) as {
+        rowid: number;
+      }[]
+    ).map((row) => row.rowid);
     expect(upserts.flatMap((upsert) => upsert.labels).sort((a, b) => a - b)).toEqual(rowids);
     const [{ embedded }] = (await db('chunk_embeddings').count({ embedded: '*' })) as { embedded: number }[];
     expect(Number(embedded)).toBe(result.chunks);
-    const [{ indexed }] = (await db.raw('SELECT COUNT(*) AS indexed FROM fts_chunks WHERE fts_chunks MATCH ?', ['Quillonbrae'])) as { indexed: number }[];
+    const [{ indexed }] = (await db.raw('SELECT COUNT(*) AS indexed FROM fts_chunks WHERE fts_chunks MATCH ?', [
+      'Quillonbrae',
+    ])) as { indexed: number }[];
     expect(indexed).toBe(result.chunks);
   });
 
@@ -117,7 +153,9 @@ describe('indexing a source', () => {
       }
     };
     const sampling = sample();
-    const result = await index(sourceId, builtinEmbeddings(), { upsert: async () => undefined }).finally(() => (done = true));
+    const result = await index(sourceId, builtinEmbeddings(), { upsert: async () => undefined }).finally(
+      () => (done = true),
+    );
     await sampling;
 
     const midway = seen.filter((row) => row.chunks > 0 && row.chunks < result.chunks);
