@@ -130,6 +130,45 @@ describe('web interface: the graph explorer and entity pages', { timeout: 240_00
     await captureScreen(page, 'graph');
   });
 
+  it('leaves out the picking layer while the wheel zooms, and draws it again once the camera stops', async () => {
+    // Counts the draws into the picking layer (sigma's offscreen framebuffer, the one with a depth buffer) and
+    // onto the screen, by whether the canvas says its camera moves.
+    await page.evaluate(`(() => {
+      const counts = (window.__draws = { pickingMoving: 0, pickingStill: 0, screenMoving: 0 });
+      const proto = WebGL2RenderingContext.prototype;
+      const picking = new WeakSet();
+      const attach = proto.framebufferRenderbuffer;
+      proto.framebufferRenderbuffer = function (target, attachment, ...rest) {
+        if (attachment === this.DEPTH_ATTACHMENT) picking.add(this.getParameter(this.FRAMEBUFFER_BINDING));
+        return attach.call(this, target, attachment, ...rest);
+      };
+      for (const name of ['drawArrays', 'drawArraysInstanced', 'drawElements', 'drawElementsInstanced']) {
+        const draw = proto[name];
+        proto[name] = function (...args) {
+          const target = this.getParameter(this.DRAW_FRAMEBUFFER_BINDING);
+          const moving = document.querySelector('[data-testid="graph-canvas"]').dataset.camera === 'moving';
+          if (picking.has(target)) counts[moving ? 'pickingMoving' : 'pickingStill'] += 1;
+          else if (target === null && moving) counts.screenMoving += 1;
+          return draw.apply(this, args);
+        };
+      }
+    })()`);
+    const box = (await page.getByTestId('graph-canvas').boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    for (const delta of [-120, -120, -120, 120, 120, 120]) {
+      await page.mouse.wheel(0, delta);
+      await page.waitForTimeout(40);
+    }
+    await cameraStill();
+    type Draws = { pickingMoving: number; pickingStill: number; screenMoving: number };
+    await expect
+      .poll(() => page.evaluate<number>('window.__draws.pickingStill'), { timeout: 5_000 })
+      .toBeGreaterThan(0);
+    const draws = await page.evaluate<Draws>('window.__draws');
+    expect(draws.screenMoving, 'frames drawn while zooming').toBeGreaterThan(0);
+    expect(draws.pickingMoving, 'picking draws while zooming').toBe(0);
+  });
+
   it('filters by type from the legend', async () => {
     const legend = page.getByTestId('graph-legend');
     await legend.getByRole('checkbox', { name: /Landmark/ }).uncheck();

@@ -1,16 +1,10 @@
 import { forwardRef, useEffect, useImperativeHandle, useRef, type KeyboardEvent } from 'react';
 import { Box, useComputedColorScheme } from '@mantine/core';
 import Graph from 'graphology';
-import Sigma from 'sigma';
 import type { CameraState, NodeDisplayData } from 'sigma/types';
-import type { EdgeAttributes, KnowledgeGraph, NodeAttributes } from '../../lib/graph-model.ts';
-import {
-  canvasStyles,
-  edgeViewDefaults,
-  nodeViewDefaults,
-  type EdgeViewState,
-  type NodeViewState,
-} from './canvas-styles.ts';
+import type { KnowledgeGraph } from '../../lib/graph-model.ts';
+import { canvasStyles, edgeViewDefaults, nodeViewDefaults } from './canvas-styles.ts';
+import { CanvasRenderer } from './canvas-renderer.ts';
 import { ViewStates, type CanvasView } from './view-states.ts';
 
 export type { CanvasView } from './view-states.ts';
@@ -20,8 +14,6 @@ export interface CanvasHandle {
   fit(ids?: string[]): void;
   zoom(direction: 1 | -1): void;
 }
-
-type Renderer = Sigma<NodeAttributes, EdgeAttributes, object, NodeViewState, EdgeViewState>;
 
 const reducedMotion = () => window.matchMedia('(prefers-reduced-motion: reduce)').matches;
 const duration = () => (reducedMotion() ? 0 : 450);
@@ -55,7 +47,7 @@ export const GraphCanvas = forwardRef<
   }
 >(function GraphCanvas({ graph, view, label, onSelect, onMoved, onFirstFrame }, ref) {
   const container = useRef<HTMLDivElement>(null);
-  const sigma = useRef<Renderer | null>(null);
+  const sigma = useRef<CanvasRenderer | null>(null);
   const states = useRef(new ViewStates());
   const camera = useRef<CameraState | null>(null);
   /** The graph whose first frame was announced (a new renderer for a new colour scheme does not announce it again). */
@@ -64,7 +56,7 @@ export const GraphCanvas = forwardRef<
   latest.current = { graph, view, onSelect, onMoved, onFirstFrame };
   const scheme = useComputedColorScheme('light');
 
-  const show = (renderer: Renderer, next: KnowledgeGraph | null) => {
+  const show = (renderer: CanvasRenderer, next: KnowledgeGraph | null) => {
     if (next && next !== framed.current) {
       renderer.once('afterRender', () => {
         framed.current = next;
@@ -80,7 +72,7 @@ export const GraphCanvas = forwardRef<
   useEffect(() => {
     const element = container.current;
     if (!element) return;
-    const renderer: Renderer = new Sigma(emptyGraph(), element, {
+    const renderer = new CanvasRenderer(emptyGraph(), element, {
       settings: { itemSizesReference: 'screen', enableNodeDrag: true, minCameraRatio: 0.02, maxCameraRatio: 8 },
       styles: canvasStyles(scheme),
       customNodeState: nodeViewDefaults,
