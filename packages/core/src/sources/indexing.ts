@@ -5,7 +5,7 @@ import type { DataPaths } from '../paths.ts';
 import type { EmbeddingService } from '../providers/index.ts';
 import type { LlmService } from '../providers/index.ts';
 import type { Db } from '../storage/index.ts';
-import { encodeVector, insertRows, openWriter } from '../storage/index.ts';
+import { encodeVector, insertRows } from '../storage/index.ts';
 import { originalPath } from './files.ts';
 import { detectDomain } from './domains/detect.ts';
 import type { DomainDefinition } from './domains/schema.ts';
@@ -291,8 +291,8 @@ function embeddingWaves(context: IndexContext, chunks: PreparedChunk[]): Embeddi
  * Stores the chunks wave by wave, each wave once its vectors are computed (embedding runs `wavesAhead`
  * waves in front, so storing one wave overlaps embedding the next): its chunk rows (full-text indexed by
  * trigger), its embeddings (the source of truth of its vectors) and the progress count in one short
- * transaction on a connection of its own, so the API's reads neither queue behind these statements nor
- * see chunks without their embeddings. Its vectors then go to the vector index, labelled by chunk rowid,
+ * transaction, so a reader never sees chunks without their embeddings. (A second write connection made the
+ * API's reads faster but let SQLite refuse their own write transactions as busy: docs/decisions/0025.) Its vectors then go to the vector index, labelled by chunk rowid,
  * which inserts them behind us (decision 0010). Returns the time spent in the waves' transactions and
  * the time spent waiting for vectors.
  */
@@ -301,43 +301,38 @@ async function storeWaves(
   chunks: PreparedChunk[],
   waves: EmbeddingWaves,
 ): Promise<{ storingMs: number; waitingMs: number }> {
-  const writer = await openWriter(context.db);
-  try {
-    await writer.transaction((trx) => storeChunkGroups(trx, context, chunks.length));
-    const identity = context.embeddings.identity();
-    const at = new Date().toISOString();
-    let done = 0;
-    let storingMs = 0;
-    let waitingMs = 0;
-    for (let index = 0; index < waves.count; index++) {
-      await context.checkCancelled();
-      const wave = waves.chunksOf(index);
-      const asked = performance.now();
-      const vectors = await waves.vectorsOf(index);
-      const started = performance.now();
-      waitingMs += started - asked;
-      done += wave.length;
-      const rowids = await writer.transaction(async (trx) => {
-        const stored = await storeChunkRows(trx, context.sourceId, wave, at);
-        await storeEmbeddingRows(trx, wave, vectors, identity.model);
-        await updateSource(trx, context.sourceId, {
-          embedded_chunk_count: done,
-          embedding_model: identity.model,
-          embedding_dimensions: vectors[0]?.length ?? null,
-          step_description: `Stored and embedded ${done} of ${chunks.length} chunks`,
-          last_activity_at: new Date().toISOString(),
-        });
-        return stored;
+  await context.db.transaction((trx) => storeChunkGroups(trx, context, chunks.length));
+  const identity = context.embeddings.identity();
+  const at = new Date().toISOString();
+  let done = 0;
+  let storingMs = 0;
+  let waitingMs = 0;
+  for (let index = 0; index < waves.count; index++) {
+    await context.checkCancelled();
+    const wave = waves.chunksOf(index);
+    const asked = performance.now();
+    const vectors = await waves.vectorsOf(index);
+    const started = performance.now();
+    waitingMs += started - asked;
+    done += wave.length;
+    const rowids = await context.db.transaction(async (trx) => {
+      const stored = await storeChunkRows(trx, context.sourceId, wave, at);
+      await storeEmbeddingRows(trx, wave, vectors, identity.model);
+      await updateSource(trx, context.sourceId, {
+        embedded_chunk_count: done,
+        embedding_model: identity.model,
+        embedding_dimensions: vectors[0]?.length ?? null,
+        step_description: `Stored and embedded ${done} of ${chunks.length} chunks`,
+        last_activity_at: new Date().toISOString(),
       });
-      storingMs += performance.now() - started;
-      await context.vectors.upsert(
-        wave.map((chunk, offset) => ({ label: rowids.get(chunk.id)!, vector: vectors[offset] })),
-      );
-    }
-    return { storingMs, waitingMs };
-  } finally {
-    await writer.destroy();
+      return stored;
+    });
+    storingMs += performance.now() - started;
+    await context.vectors.upsert(
+      wave.map((chunk, offset) => ({ label: rowids.get(chunk.id)!, vector: vectors[offset] })),
+    );
   }
+  return { storingMs, waitingMs };
 }
 
 /** An embedding the chunk already has is replaced. */
