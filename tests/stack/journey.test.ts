@@ -5,6 +5,7 @@ import { readEvents } from '../support/chats-sse.ts';
 import { startFakeOllama, type FakeOllama } from '../support/fakes/ollama.ts';
 import { journeySteps } from '../support/journey.ts';
 import { call } from '../support/server.ts';
+import { until } from '../support/wait.ts';
 import { useStack } from './helpers.ts';
 
 interface ApiDocument {
@@ -68,6 +69,11 @@ describe('a first session through nginx in front of the stack', () => {
       body: { registry: { url: 'http://127.0.0.1:9' } },
     });
     expect(local.status, local.text).toBe(200);
+    // The first GET /graph/snapshot answers 204 and queues the build: have it built, so both sides see it.
+    await until(async () => (await statusLine(`${publicApi()}/graph/snapshot`, headers)).startsWith('200'), {
+      timeoutMs: 30_000,
+      what: 'the graph snapshot to be built',
+    });
     const differences: string[] = [];
     for (const route of routes) {
       const [proxied, direct] = [
