@@ -143,12 +143,6 @@ export function contentWords(key: string): string[] {
   return nameWords(key).filter((word) => !TITLE_WORDS.has(word));
 }
 
-/** Whether two sets of names share a word of three or more characters (the semantic rule's "name overlap"). */
-export function shareNameWord(left: readonly string[], right: readonly string[]): boolean {
-  const words = new Set(left.flatMap((key) => nameWords(key)).filter((word) => word.length >= 3));
-  return right.some((key) => nameWords(key).some((word) => word.length >= 3 && words.has(word)));
-}
-
 const ROMAN = /^(?=[IVXLCDM])M{0,3}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})$/;
 
 /**
