@@ -55,15 +55,18 @@ describe('documents prepared on the preparation thread', () => {
       const input = (path) => ({ sourceId: 'src_large', path, filename: 'large.txt', limits: loaderLimits(settings), normalize: null, chunking: settings.chunking });
       const alive = setInterval(() => undefined, 1000);
       await prepareInThread(input(${JSON.stringify(path.join(dir, 'mixed.txt'))}), new AbortController().signal);
+      globalThis.gc();
       const before = process.memoryUsage().rss;
       const prepared = await prepareInThread(input(${JSON.stringify(file)}), new AbortController().signal);
       await new Promise((resolve) => setTimeout(resolve, 200));
+      globalThis.gc();
       console.log(JSON.stringify({ chunks: prepared.chunks.length, growthMb: (process.memoryUsage().rss - before) / 1048576 }));
       clearInterval(alive);
     `;
     // A module file rather than --eval: the preparation thread would inherit --input-type.
     fs.writeFileSync(path.join(dir, 'measure.mjs'), script);
-    const output = execFileSync(process.execPath, ['--import', 'tsx', path.join(dir, 'measure.mjs')], {
+    // Collected before each reading, so the figure is what stays, not what the collector has yet to free.
+    const output = execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', path.join(dir, 'measure.mjs')], {
       cwd: new URL('../..', import.meta.url).pathname,
       encoding: 'utf8',
     });
