@@ -1,4 +1,4 @@
-import { countRows } from '../observability/index.ts';
+import { countRows } from '../storage/index.ts';
 import type { FeatureModule } from '../platform/index.ts';
 import { defineAutomationOperations } from './engine/operation.ts';
 import { seedAutomation } from './seeds.ts';

@@ -17,8 +17,3 @@ export class CountsRegistry {
     return Object.fromEntries(wanted.map((name, index) => [name, values[index]]));
   }
 }
-
-export async function countRows(db: Db, table: string, where: Record<string, unknown> = {}): Promise<number> {
-  const row = (await db(table).where(where).count({ n: '*' }).first()) as { n: number | string } | undefined;
-  return Number(row?.n ?? 0);
-}

@@ -1,4 +1,4 @@
-export { CountsRegistry, countRows, type CountProbe } from './counts.ts';
+export { CountsRegistry, type CountProbe } from './counts.ts';
 export { buildDiagnosticsZip, systemInfo } from './diagnostics.ts';
 export { diskHealth } from './disk.ts';
 export { HealthRegistry, type HealthProbe, type SubsystemHealth } from './health.ts';

@@ -1,5 +1,5 @@
 import type { BackgroundJob, DatabaseHandle, FeatureModule, Platform } from '../platform/index.ts';
-import { countRows } from '../observability/index.ts';
+import { countRows } from '../storage/index.ts';
 import { recoverSources } from './recovery.ts';
 import { SourceService } from './service.ts';
 import { defineSourceOperations } from './tasks.ts';

@@ -3,3 +3,4 @@ export { insertRows } from './insert-rows.ts';
 export { revisionOf, shippedMigrations, type Migration } from './migrations/index.ts';
 export { Migrator, restoreSqliteFile, type ApplyResult } from './migrator.ts';
 export { decodeVector, encodeVector } from './vector-blob.ts';
+export { countRows } from './count-rows.ts';

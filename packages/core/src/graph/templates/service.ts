@@ -6,7 +6,7 @@ import type {
   TemplateTypeName,
   TemplateUpdate,
 } from '@rhizome/contracts/api/templates';
-import { DomainError, BadInput, Invalid, NotFound, Conflict, describeError } from '@rhizome/contracts/errors';
+import { BadInput, Invalid, NotFound, Conflict } from '@rhizome/contracts/errors';
 import type { Db } from '../../storage/index.ts';
 import { newTemplateId } from '../ids.ts';
 import { parseBatchInput } from './batch-input.ts';
@@ -23,6 +23,7 @@ import {
   updateTemplateRow,
 } from './repo.ts';
 import { nodeTemplateLookup } from '../nodes/template-rules.ts';
+import { describeFailure } from '../nodes/template-rules.ts';
 
 const reservedPrefix = 'system_';
 
@@ -145,7 +146,7 @@ export class TemplateService {
           operation,
           success: false,
           ...(knownId && operation !== 'create' ? { id: knownId } : {}),
-          error: describeBatchFailure(error),
+          error: describeFailure(error),
         });
       }
     }
@@ -185,14 +186,4 @@ async function deleteUsers(
     .delete();
   const nodesRemoved = await trx('graph_nodes').where({ template_id: templateId }).delete();
   return { nodes_removed: nodesRemoved, edges_removed: edgesRemoved };
-}
-
-/** A failed batch operation as one line: the message, plus the field issues of a validation failure. */
-export function describeBatchFailure(error: unknown): string {
-  if (error instanceof DomainError) {
-    const detail =
-      error instanceof Invalid ? error.issues.map((issue) => `${issue.loc.join('.')}: ${issue.msg}`).join('; ') : '';
-    return `${error.code}: ${error.message}${detail ? ` (${detail})` : ''}`;
-  }
-  return describeError(error);
 }
