@@ -5,7 +5,6 @@ export { GraphEventBus, publishBulkCreations, type GraphEvent } from './events.t
 export { groundingNeighbors, groundingNodeDetail, neighborDirections, type NeighborDirection } from './grounding.ts';
 export { entityNodeId, newEdgeId, newNodeId, newTemplateId, relationshipEdgeId } from './ids.ts';
 export { graphModule } from './module.ts';
-export { mergeNodes } from './nodes/merge.ts';
 export type { NodeRow } from './nodes/repo.ts';
 export { textChanged } from './nodes/service.ts';
 export { asList, placeholders } from './nodes/sql.ts';

@@ -24,6 +24,7 @@ import {
   type Window,
 } from './grounding.ts';
 import { cleanupOperation, requestSnapshotBuild } from './maintenance-tasks.ts';
+import { mergeNodes } from './nodes/merge.ts';
 import type { ConnectionSort } from './nodes/navigation.ts';
 import type { Position } from './nodes/repo.ts';
 import {
@@ -89,6 +90,11 @@ export class GraphService {
 
   updateNode(id: string, input: NodeUpdateInput) {
     return updateNode(this.scope, id, input);
+  }
+
+  /** Merges `mergedIds` into `keptId`: edges and citations move, the merged names stay as aliases. */
+  mergeNodes(keptId: string, mergedIds: string[]) {
+    return mergeNodes(this.scope, keptId, mergedIds);
   }
 
   moveNode(id: string, position: Position) {
