@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SourceResponseBody } from '@rhizome/contracts/api/sources';
-import type { Client } from '@rhizome/cli/mcp-sdk';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { setUpAccount, startTestServer, type TestServer } from '../support/server.ts';
 import { uploadSources, waitForSource } from '../support/sources.ts';
 import { callTool, connectHttp, toolNames, toolResult } from '../support/mcp-client.ts';

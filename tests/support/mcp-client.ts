@@ -1,4 +1,5 @@
-import { Client, StreamableHTTPClientTransport } from '@rhizome/cli/mcp-sdk';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { TestServer } from './server.ts';
 
 export interface ToolAnswer<T = Record<string, unknown>> {

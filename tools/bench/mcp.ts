@@ -8,7 +8,9 @@
  * - 20 sessions at once, each initialising and calling both tools: every call must succeed.
  */
 import path from 'node:path';
-import { Client, StdioClientTransport, StreamableHTTPClientTransport } from '@rhizome/cli/mcp-sdk';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { startBenchServer } from './api-client.ts';
 
 const warmup = 5;
