@@ -14,10 +14,10 @@ import {
   Title,
   Tooltip,
 } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { toolEndpoints } from '@rhizome/contracts/api/tools';
-import { api, messageOf } from '../../lib/api.ts';
+import { api } from '../../lib/api.ts';
+import { runWithNotice } from '../../lib/notify-action.ts';
 import { useLoad } from '../../lib/use-load.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { JsonBlock } from '../../components/JsonBlock.tsx';
@@ -37,13 +37,13 @@ export function ToolsTab() {
     if (!deleting) return;
     const { id, name } = deleting;
     setDeleting(null);
-    try {
-      await api.call(toolEndpoints.remove, { params: { tool_id: id } });
-      userTools.set((current) => current?.filter((tool) => tool.id !== id));
-      notifications.show({ color: 'teal', message: `The tool “${name}” is deleted.` });
-    } catch (error) {
-      notifications.show({ color: 'red', title: `Could not delete “${name}”`, message: messageOf(error) });
-    }
+    await runWithNotice(
+      async () => {
+        await api.call(toolEndpoints.remove, { params: { tool_id: id } });
+        userTools.set((current) => current?.filter((tool) => tool.id !== id));
+      },
+      { success: `The tool “${name}” is deleted.`, failure: `Could not delete “${name}”` },
+    );
   }
 
   return (

@@ -19,6 +19,7 @@ import { IconBolt, IconDots, IconPencil, IconPlus, IconTrash } from '@tabler/ico
 import { Link, useSearchParams } from 'react-router-dom';
 import { triggerEndpoints } from '@rhizome/contracts/api/triggers';
 import { api, messageOf } from '../../lib/api.ts';
+import { runWithNotice } from '../../lib/notify-action.ts';
 import { useLoad } from '../../lib/use-load.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { formatRate, loadAllWorkflows, type Trigger, type TriggerSummary } from './automation-data.ts';
@@ -57,26 +58,30 @@ export function TriggersTab() {
     }
   }
   async function setEnabled(trigger: TriggerSummary, enabled: boolean) {
-    try {
-      const saved = await api.call(triggerEndpoints.update, { params: { trigger_id: trigger.id }, body: { enabled } });
-      triggers.set((current) =>
-        current?.map((entry) => (entry.id === saved.id ? { ...entry, enabled: saved.enabled } : entry)),
-      );
-    } catch (error) {
-      notifications.show({ color: 'red', title: `Could not change “${trigger.name}”`, message: messageOf(error) });
-    }
+    await runWithNotice(
+      async () => {
+        const saved = await api.call(triggerEndpoints.update, {
+          params: { trigger_id: trigger.id },
+          body: { enabled },
+        });
+        triggers.set((current) =>
+          current?.map((entry) => (entry.id === saved.id ? { ...entry, enabled: saved.enabled } : entry)),
+        );
+      },
+      { failure: `Could not change “${trigger.name}”` },
+    );
   }
   async function remove() {
     if (!deleting) return;
     const { id, name } = deleting;
     setDeleting(null);
-    try {
-      await api.call(triggerEndpoints.remove, { params: { trigger_id: id } });
-      await triggers.reload();
-      notifications.show({ color: 'teal', message: `The trigger “${name}” is deleted.` });
-    } catch (error) {
-      notifications.show({ color: 'red', title: `Could not delete “${name}”`, message: messageOf(error) });
-    }
+    await runWithNotice(
+      async () => {
+        await api.call(triggerEndpoints.remove, { params: { trigger_id: id } });
+        await triggers.reload();
+      },
+      { success: `The trigger “${name}” is deleted.`, failure: `Could not delete “${name}”` },
+    );
   }
 
   const list = (triggers.data ?? []).filter((trigger) => !workflowId || trigger.workflow_id === workflowId);

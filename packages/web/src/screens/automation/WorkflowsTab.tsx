@@ -32,6 +32,7 @@ import { workflowEndpoints } from '@rhizome/contracts/api/workflows';
 import { RequestError } from '@rhizome/client';
 import { api, messageOf } from '../../lib/api.ts';
 import { formatDate } from '../../lib/format.ts';
+import { runWithNotice } from '../../lib/notify-action.ts';
 import { useLoad } from '../../lib/use-load.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { formatDuration, formatRate, loadAllWorkflows, type Workflow } from './automation-data.ts';
@@ -67,30 +68,31 @@ export function WorkflowsTab() {
   }
 
   async function setActive(workflow: Workflow, is_active: boolean) {
-    try {
-      const saved = await api.call(workflowEndpoints.update, {
-        params: { workflow_id: workflow.id },
-        body: { is_active },
-      });
-      workflows.set((current) =>
-        current?.map((entry) => (entry.id === saved.id ? { ...entry, is_active: saved.is_active } : entry)),
-      );
-    } catch (error) {
-      notifications.show({ color: 'red', title: `Could not change “${workflow.name}”`, message: messageOf(error) });
-    }
+    await runWithNotice(
+      async () => {
+        const saved = await api.call(workflowEndpoints.update, {
+          params: { workflow_id: workflow.id },
+          body: { is_active },
+        });
+        workflows.set((current) =>
+          current?.map((entry) => (entry.id === saved.id ? { ...entry, is_active: saved.is_active } : entry)),
+        );
+      },
+      { failure: `Could not change “${workflow.name}”` },
+    );
   }
 
   async function remove() {
     if (!deleting) return;
     const { id, name } = deleting;
     setDeleting(null);
-    try {
-      await api.call(workflowEndpoints.remove, { params: { workflow_id: id } });
-      workflows.set((current) => current?.filter((entry) => entry.id !== id));
-      notifications.show({ color: 'teal', message: `The workflow “${name}” is deleted.` });
-    } catch (error) {
-      notifications.show({ color: 'red', title: `Could not delete “${name}”`, message: messageOf(error) });
-    }
+    await runWithNotice(
+      async () => {
+        await api.call(workflowEndpoints.remove, { params: { workflow_id: id } });
+        workflows.set((current) => current?.filter((entry) => entry.id !== id));
+      },
+      { success: `The workflow “${name}” is deleted.`, failure: `Could not delete “${name}”` },
+    );
   }
 
   const list = workflows.data ?? [];

@@ -6,6 +6,7 @@ import { backupEndpoints } from '@rhizome/contracts/api/backup';
 import type { ResponseOf } from '@rhizome/contracts/endpoint';
 import { api, messageOf } from '../../lib/api.ts';
 import { formatBytes, formatDate } from '../../lib/format.ts';
+import { runWithNotice } from '../../lib/notify-action.ts';
 import { useLoad } from '../../lib/use-load.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 
@@ -22,15 +23,18 @@ export function OpsBackups() {
 
   async function create() {
     setCreating(true);
-    try {
-      const backup = await api.call(backupEndpoints.create);
-      await backups.reload();
-      notifications.show({ color: 'teal', message: `Backup ${backup.filename} taken (${formatBytes(backup.size)}).` });
-    } catch (error) {
-      notifications.show({ color: 'red', title: 'Could not take a backup', message: messageOf(error) });
-    } finally {
-      setCreating(false);
-    }
+    await runWithNotice(
+      async () => {
+        const backup = await api.call(backupEndpoints.create);
+        await backups.reload();
+        return backup;
+      },
+      {
+        success: (backup) => `Backup ${backup.filename} taken (${formatBytes(backup.size)}).`,
+        failure: 'Could not take a backup',
+      },
+    );
+    setCreating(false);
   }
 
   async function restore() {
@@ -51,14 +55,15 @@ export function OpsBackups() {
     if (!removing) return;
     const filename = removing;
     setRemoving(null);
-    try {
-      await api.call(backupEndpoints.remove, { params: { filename } });
-      backups.set(
-        (current) => current && { ...current, data: current.data.filter((backup) => backup.filename !== filename) },
-      );
-    } catch (error) {
-      notifications.show({ color: 'red', title: 'Could not delete the backup', message: messageOf(error) });
-    }
+    await runWithNotice(
+      async () => {
+        await api.call(backupEndpoints.remove, { params: { filename } });
+        backups.set(
+          (current) => current && { ...current, data: current.data.filter((backup) => backup.filename !== filename) },
+        );
+      },
+      { failure: 'Could not delete the backup' },
+    );
   }
 
   const list = backups.data?.data ?? [];

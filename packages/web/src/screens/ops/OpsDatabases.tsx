@@ -6,6 +6,7 @@ import { databaseEndpoints } from '@rhizome/contracts/api/databases';
 import { api, messageOf } from '../../lib/api.ts';
 import { useChanges } from '../../lib/changes.tsx';
 import { formatBytes, formatDate } from '../../lib/format.ts';
+import { runWithNotice } from '../../lib/notify-action.ts';
 import { useLoad } from '../../lib/use-load.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 
@@ -45,15 +46,14 @@ export function OpsDatabases() {
 
   async function switchTo(target: string) {
     setSwitching(target);
-    try {
-      await api.call(databaseEndpoints.switch, { body: { name: target } });
-      databases.set((current) => current && { ...current, current: target });
-      notifications.show({ color: 'teal', message: `Now working in the database “${target}”.` });
-    } catch (error) {
-      notifications.show({ color: 'red', title: 'Could not switch the database', message: messageOf(error) });
-    } finally {
-      setSwitching(null);
-    }
+    await runWithNotice(
+      async () => {
+        await api.call(databaseEndpoints.switch, { body: { name: target } });
+        databases.set((current) => current && { ...current, current: target });
+      },
+      { success: `Now working in the database “${target}”.`, failure: 'Could not switch the database' },
+    );
+    setSwitching(null);
   }
 
   function askDelete(target: string) {
