@@ -14,7 +14,8 @@ import { colorSchemeManager, theme } from './shell/theme.ts';
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <MantineProvider theme={theme} defaultColorScheme="auto" colorSchemeManager={colorSchemeManager}>
-      <Notifications position="top-right" />
+      {/* Bottom right: a notice never covers the header controls or a dialog's close button. */}
+      <Notifications position="bottom-right" />
       <BrowserRouter>
         <SessionGate>
           <App />
