@@ -1,17 +1,19 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import knex, { type Knex } from 'knex';
+import { ImmediateSqliteClient } from './immediate-transactions.ts';
 
 export type Db = Knex;
 
 /**
  * Opens one SQLite file through knex: WAL so the API and the worker read while the other writes,
- * foreign keys on, and a busy timeout long enough to wait out a concurrent writer instead of failing.
+ * foreign keys on, a busy timeout long enough to wait out a concurrent writer instead of failing, and
+ * transactions that take the write lock as they begin (see `immediate-transactions.ts`).
  */
 export function openSqlite(file: string): Db {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   return knex({
-    client: 'sqlite3',
+    client: ImmediateSqliteClient,
     connection: { filename: file },
     useNullAsDefault: true,
     pool: {
