@@ -1,6 +1,22 @@
 import { randomBytes } from 'node:crypto';
 import { newEdgeId, newNodeId, newTemplateId } from '../graph/index.ts';
-import { indexNewNodes, indexNode } from '../graph/index.ts';
+import {
+  clearGraph,
+  insertEdges,
+  insertNodes,
+  insertNodeVectors,
+  insertTemplates,
+  linkEdgeSources,
+  linkNodeSources,
+  rewriteEdges,
+  rewriteNodes,
+  templateIdentities,
+  type EdgeSourceLink,
+  type NewEdge,
+  type NewNode,
+  type NewTemplate,
+  type NodeSourceLink,
+} from '../graph/index.ts';
 import type { EmbeddingIdentity } from '../providers/index.ts';
 import { newSourceId } from '../sources/index.ts';
 import { encodeVector } from '../storage/index.ts';
@@ -79,48 +95,6 @@ const importCacheKib = -65_536;
 const shortId = (prefix: string) => `${prefix}_${randomBytes(12).toString('hex')}`;
 /** Nodes or edges written per batch. */
 const flushRows = 5_000;
-const templateColumns = [
-  'id',
-  'name',
-  'template_type',
-  'description',
-  'is_system',
-  'icon',
-  'color',
-  'properties',
-  'source_id',
-  'created_at',
-  'updated_at',
-];
-const nodeColumns = [
-  'id',
-  'template_id',
-  'label',
-  'properties',
-  'position_x',
-  'position_y',
-  'source_id',
-  'ccx_iri',
-  'name_key',
-  'extracted',
-  'created_at',
-  'updated_at',
-  'embedding',
-];
-const edgeColumns = [
-  'id',
-  'template_id',
-  'source_node_id',
-  'target_node_id',
-  'label',
-  'properties',
-  'source_id',
-  'ccx_iri',
-  'extracted',
-  'created_at',
-  'updated_at',
-];
-
 export async function applyCcxImport(db: Db, content: CcxContent, options: ApplyOptions): Promise<ImportOutcome> {
   const stats: ImportStats = {
     success: true,
@@ -173,25 +147,12 @@ export async function applyCcxImport(db: Db, content: CcxContent, options: Apply
 
 /** Everything a replacing import replaces; system templates and settings-like rows (custom domains) stay. */
 async function clearDatabase(trx: Db, workflows: WorkflowImporter | null): Promise<void> {
-  // Edges first: their delete triggers adjust node degrees, cheaper while the nodes still exist one by one.
-  for (const table of [
-    'relationship_citations',
-    'source_citations',
-    'edge_sources',
-    'node_sources',
-    'graph_edges',
-    'node_embeddings',
-    'graph_nodes',
-    'chunk_embeddings',
-    'document_chunks',
-    'source_tag_links',
-    'source_tags',
-  ]) {
+  // Citations before the graph, which would otherwise delete them one by one through its cascades.
+  for (const table of ['relationship_citations', 'source_citations']) await trx(table).delete();
+  await clearGraph(trx);
+  for (const table of ['chunk_embeddings', 'document_chunks', 'source_tag_links', 'source_tags'])
     await trx(table).delete();
-  }
   await trx('sources').delete();
-  await trx('graph_templates').where({ is_system: false }).delete();
-  await trx('graph_snapshots').delete();
   await workflows?.clear(trx);
 }
 
@@ -370,15 +331,12 @@ class ImportRun {
   }
 
   async templates(): Promise<void> {
-    const existing = await this.trx('graph_templates')
-      .select('id', 'name', 'template_type', 'is_system')
-      .orderBy('rowid');
-    for (const row of existing) {
+    for (const row of await templateIdentities(this.trx)) {
       this.templateIds.set(row.id, row.id);
       const key = `${row.template_type}\0${row.name.toLowerCase()}`;
       if (!this.templatesByName.has(key) || row.is_system) this.templatesByName.set(key, row.id);
     }
-    const rows: Record<string, unknown>[] = [];
+    const rows: NewTemplate[] = [];
     for (const template of this.content.templates) {
       const key = `${template.template_type}\0${template.name.toLowerCase()}`;
       const reuse = this.options.merge ? this.templatesByName.get(key) : undefined;
@@ -393,7 +351,7 @@ class ImportRun {
       rows.push(this.templateRow(template, id));
       this.stats.templates_imported += 1;
     }
-    await insertRows(this.trx, 'graph_templates', templateColumns, rows);
+    await insertTemplates(this.trx, rows);
   }
 
   private templateRow(
@@ -402,7 +360,7 @@ class ImportRun {
       'name' | 'template_type' | 'description' | 'icon' | 'color' | 'properties' | 'source_key'
     >,
     id: string,
-  ): Record<string, unknown> {
+  ): NewTemplate {
     const properties = template.properties.filter(
       (entry) => typeof entry === 'object' && entry !== null && typeof (entry as { name?: unknown }).name === 'string',
     );
@@ -411,7 +369,8 @@ class ImportRun {
       name: template.name,
       template_type: template.template_type,
       description: template.description,
-      is_system: 0,
+      is_system: false,
+      extracted: false,
       icon: template.icon,
       color: template.color,
       properties: JSON.stringify(properties),
@@ -422,12 +381,7 @@ class ImportRun {
   }
 
   /** The local template of an item: the package's (remapped), one the database has (system ids), one of that name, else a new or the generic one. */
-  private templateFor(
-    type: 'node' | 'edge',
-    key: string | null,
-    name: string | null,
-    rows: Record<string, unknown>[],
-  ): string {
+  private templateFor(type: 'node' | 'edge', key: string | null, name: string | null, rows: NewTemplate[]): string {
     const mapped = key ? this.templateIds.get(key) : undefined;
     if (mapped) return mapped;
     const byName = name ? this.templatesByName.get(`${type}\0${name.toLowerCase()}`) : undefined;
@@ -460,23 +414,22 @@ class ImportRun {
   }
 
   /**
-   * The local id of a package node or edge: the one it was recognised as (merge), else a new one. Its
-   * node_sources / edge_sources rows go to `links`, for the package sources imported or recognised.
+   * The local id of a package node or edge: the one it was recognised as (merge), else a new one. It is
+   * linked to the package sources imported or recognised that it came from.
    */
   private place(
     item: { key: string; iri: string; source_keys: string[] },
     known: Map<string, string>,
     ids: Map<string, string>,
-    column: 'node_id' | 'edge_id',
     newId: () => string,
-    links: Record<string, unknown>[],
+    link: (id: string, sourceId: string) => void,
   ): { id: string; existing: boolean } {
     const existing = known.get(item.iri);
     const id = existing ?? newId();
     ids.set(item.key, id);
     for (const key of item.source_keys) {
       const sourceId = this.sourceIds.get(key);
-      if (sourceId) links.push({ [column]: id, source_id: sourceId });
+      if (sourceId) link(id, sourceId);
     }
     return { id, existing: existing !== undefined };
   }
@@ -492,25 +445,23 @@ class ImportRun {
       'node',
       list.map((node) => node.iri),
     );
-    let created: Record<string, unknown>[] = [];
-    let newTemplates: Record<string, unknown>[] = [];
-    let links: Record<string, unknown>[] = [];
-    let vectors: Record<string, unknown>[] = [];
-    let indexed: { id: string; label: string; properties: Record<string, unknown> }[] = [];
+    let created: NewNode[] = [];
+    let newTemplates: NewTemplate[] = [];
+    let links: NodeSourceLink[] = [];
+    let vectors: { nodeId: string; model: string; vector: Float32Array }[] = [];
     const updated: { id: string; node: CcxNode }[] = [];
     const model = this.content.node_vector_model;
     const restorable = model !== null && this.vectorRestorable(model.model, model.dimensions);
     // Written a batch at a time, so rows for the whole package are never held at once.
     const flush = async () => {
-      await insertRows(this.trx, 'graph_templates', templateColumns, newTemplates);
-      await insertRows(this.trx, 'graph_nodes', nodeColumns, created);
-      await indexNewNodes(this.trx, indexed);
-      await insertRows(this.trx, 'node_embeddings', ['node_id', 'model', 'dimensions', 'vector'], vectors);
-      await insertRows(this.trx, 'node_sources', ['node_id', 'source_id'], links, 'INSERT OR IGNORE');
-      for (const row of created) this.outcome.nodesCreated.push(row.id as string);
+      await insertTemplates(this.trx, newTemplates);
+      await insertNodes(this.trx, created);
+      await insertNodeVectors(this.trx, vectors);
+      await linkNodeSources(this.trx, links);
+      for (const row of created) this.outcome.nodesCreated.push(row.id);
       this.stats.nodes_imported += created.length;
       this.stats.embeddings_restored += vectors.length;
-      [created, newTemplates, links, vectors, indexed] = [[], [], [], [], []];
+      [created, newTemplates, links, vectors] = [[], [], [], []];
     };
     for (const node of list) {
       if (this.nodeIds.has(node.key)) {
@@ -518,44 +469,40 @@ class ImportRun {
         this.stats.nodes_skipped += 1;
         continue;
       }
-      const { id, existing } = this.place(node, known, this.nodeIds, 'node_id', newNodeId, links);
+      const { id, existing } = this.place(node, known, this.nodeIds, newNodeId, (nodeId, sourceId) =>
+        links.push({ node_id: nodeId, source_id: sourceId }),
+      );
       if (existing) {
         updated.push({ id, node });
         continue;
       }
-      indexed.push({ id, label: node.label, properties: node.properties });
       created.push({
         id,
         template_id: this.templateFor('node', node.template_key, node.template_name, newTemplates),
         label: node.label,
-        properties: JSON.stringify(node.properties),
+        properties: node.properties,
         position_x: node.position?.x ?? null,
         position_y: node.position?.y ?? null,
         source_id: this.sourceIdOf(node.primary_source_key),
         ccx_iri: node.iri,
         name_key: node.name_key,
-        extracted: node.extracted ? 1 : 0,
+        extracted: node.extracted,
         created_at: node.created_at ?? now(),
         updated_at: node.updated_at ?? now(),
         embedding: restorable && node.embedding ? JSON.stringify(node.embedding) : null,
       });
       if (restorable && node.embedding?.length === model.dimensions) {
-        vectors.push({
-          node_id: id,
-          model: model.model,
-          dimensions: model.dimensions,
-          vector: encodeVector(Float32Array.from(node.embedding)),
-        });
+        vectors.push({ nodeId: id, model: model.model, vector: Float32Array.from(node.embedding) });
       } else this.stats.embeddings_pending += 1;
       if (created.length >= flushRows) await flush();
     }
     await flush();
-    for (const { id, node } of updated) {
-      await this.trx('graph_nodes')
-        .where({ id })
-        .update({ label: node.label, properties: JSON.stringify(node.properties), updated_at: now() });
-      await indexNode(this.trx, { id, label: node.label, properties: node.properties });
-    }
+    await rewriteNodes(
+      this.trx,
+      updated.map(({ id, node }) => ({ id, label: node.label, properties: node.properties })),
+      now(),
+      { relabel: true },
+    );
     this.stats.nodes_updated = updated.length;
   }
 
@@ -566,13 +513,13 @@ class ImportRun {
       'rel',
       list.map((edge) => edge.iri),
     );
-    let created: Record<string, unknown>[] = [];
-    let links: Record<string, unknown>[] = [];
+    let created: NewEdge[] = [];
+    let links: EdgeSourceLink[] = [];
     const updated: { id: string; edge: CcxEdge }[] = [];
     const flush = async () => {
-      await insertRows(this.trx, 'graph_edges', edgeColumns, created);
-      await insertRows(this.trx, 'edge_sources', ['edge_id', 'source_id'], links, 'INSERT OR IGNORE');
-      for (const row of created) this.outcome.edgesCreated.push(row.id as string);
+      await insertEdges(this.trx, created);
+      await linkEdgeSources(this.trx, links);
+      for (const row of created) this.outcome.edgesCreated.push(row.id);
       this.stats.edges_imported += created.length;
       [created, links] = [[], []];
     };
@@ -588,7 +535,9 @@ class ImportRun {
       .sort((a, b) => (a.source! < b.source! ? -1 : 1));
     for (const { edge, source, target } of ordered) {
       if (this.edgeIds.has(edge.key)) continue;
-      const { id, existing } = this.place(edge, known, this.edgeIds, 'edge_id', newEdgeId, links);
+      const { id, existing } = this.place(edge, known, this.edgeIds, newEdgeId, (edgeId, sourceId) =>
+        links.push({ edge_id: edgeId, source_id: sourceId }),
+      );
       if (existing) {
         updated.push({ id, edge });
         continue;
@@ -596,13 +545,13 @@ class ImportRun {
       created.push({
         id,
         template_id: this.templateFor('edge', edge.template_key, edge.label, []),
-        source_node_id: source,
-        target_node_id: target,
+        source_node_id: source!,
+        target_node_id: target!,
         label: edge.label,
-        properties: JSON.stringify(edge.properties),
+        properties: edge.properties,
         source_id: this.sourceIdOf(edge.primary_source_key),
         ccx_iri: edge.iri,
-        extracted: edge.extracted ? 1 : 0,
+        extracted: edge.extracted,
         created_at: edge.created_at ?? now(),
         updated_at: edge.updated_at ?? now(),
       });
@@ -610,10 +559,11 @@ class ImportRun {
     }
     await flush();
     if (dangling) this.warn(`${dangling} edge(s) refer to nodes the package does not hold and were skipped`);
-    for (const { id, edge } of updated)
-      await this.trx('graph_edges')
-        .where({ id })
-        .update({ label: edge.label, properties: JSON.stringify(edge.properties), updated_at: now() });
+    await rewriteEdges(
+      this.trx,
+      updated.map(({ id, edge }) => ({ id, label: edge.label, properties: edge.properties })),
+      now(),
+    );
     this.stats.edges_updated = updated.length;
     this.stats.edges_skipped = list.length - this.stats.edges_imported - updated.length;
   }

@@ -14,3 +14,23 @@ export type { GraphService } from './service.ts';
 export type { GraphBreakdown } from './snapshot.ts';
 export { templateText } from './templates/embeddings.ts';
 export { allTemplates, storeTemplateEmbedding, templateVectorStates, type TemplateRow } from './templates/repo.ts';
+export { clearGraph } from './writes/clear.ts';
+export { edgePropertiesById, insertEdges, rewriteEdges, type EdgeRewrite, type NewEdge } from './writes/edges.ts';
+export { insertNodeVectors, nodesToEmbed, type NodeToEmbed } from './writes/node-vectors.ts';
+export {
+  extractedNodesByNameKey,
+  insertNodes,
+  rewriteNodes,
+  type ExtractedNode,
+  type NewNode,
+  type NodeText,
+} from './writes/nodes.ts';
+export {
+  linkEdgeSources,
+  linkNodeSources,
+  linkSourceTemplates,
+  removeSourceGraph,
+  type EdgeSourceLink,
+  type NodeSourceLink,
+} from './writes/provenance.ts';
+export { insertTemplates, templateIdentities, type NewTemplate, type TemplateIdentity } from './writes/templates.ts';

@@ -16,14 +16,14 @@ import {
   domainAverages,
   listScores,
   outdatedSources,
-  storeScores,
   unscoredSourceIds,
   type ScoreFilter,
-} from './cache.ts';
+} from './read-model/scores.ts';
+import { storeScores } from './cache.ts';
 import { defaultTypeValue } from './entity.ts';
 import { scoringVersion } from './grade.ts';
 import { defaultSpecificity } from './relationship.ts';
-import { graphBatchSize, loadSourceGraphs } from './repository.ts';
+import { graphBatchSize, loadSourceGraphs } from './read-model/source-graphs.ts';
 import { scoreSource, type ScoringParams } from './score-source.ts';
 import { defaultTargetDensity } from './topology.ts';
 

@@ -3,7 +3,8 @@ import type { EmbeddingService } from '../providers/index.ts';
 import { embedNodes } from '../extraction/index.ts';
 import { allTemplates, nodesLackingVectors, storeTemplateEmbedding, templateVectorStates } from '../graph/index.ts';
 import { templateText } from '../graph/index.ts';
-import { encodeVector, type Db } from '../storage/index.ts';
+import { chunksLackingVectors, markChunksEmbedded, storeChunkVectors } from '../sources/index.ts';
+import type { Db } from '../storage/index.ts';
 import type { VectorSink } from './vectors/writers.ts';
 import { describeError } from '@rhizome/contracts/errors';
 
@@ -94,9 +95,6 @@ export async function embedLackingTemplates(
   return templates.length;
 }
 
-/** Rows per INSERT of chunk vectors (4 bindings each). */
-const chunkInsertBatch = 100;
-
 /** Chunks lacking a vector of `identity`, embedded in waves of `waveSize`. */
 export async function embedLackingChunks(
   db: Db,
@@ -109,36 +107,22 @@ export async function embedLackingChunks(
   let embedded = 0;
   for (let after = 0; ;) {
     await checkCancelled();
-    const wave = (await db.raw(
-      `SELECT c.rowid AS rowid, c.id AS id, c.content AS content FROM document_chunks c LEFT JOIN chunk_embeddings e ON e.chunk_id = c.id
-       WHERE c.rowid > ? AND (e.chunk_id IS NULL OR e.model <> ? OR e.dimensions <> ?) ORDER BY c.rowid LIMIT ?`,
-      [after, identity.model, identity.dimensions, waveSize],
-    )) as { rowid: number; id: string; content: string }[];
+    const wave = await chunksLackingVectors(db, identity, after, waveSize);
     if (!wave.length) break;
     after = wave[wave.length - 1].rowid;
     const vectors = await embed(wave.map((chunk) => chunk.content));
-    await db.transaction(async (trx) => {
-      for (let start = 0; start < wave.length; start += chunkInsertBatch) {
-        const batch = wave.slice(start, start + chunkInsertBatch);
-        await trx.raw(
-          `INSERT OR REPLACE INTO chunk_embeddings (chunk_id, model, dimensions, vector) VALUES ${batch.map(() => '(?, ?, ?, ?)').join(', ')}`,
-          batch.flatMap((chunk, offset) => [
-            chunk.id,
-            identity.model,
-            vectors[start + offset].length,
-            encodeVector(vectors[start + offset]),
-          ]),
-        );
-      }
-    });
+    await db.transaction((trx) =>
+      storeChunkVectors(
+        trx,
+        wave.map((chunk, index) => ({ chunkId: chunk.id, model: identity.model, vector: vectors[index] })),
+      ),
+    );
     await sink.upsert(
       wave.map((chunk, index) => ({ label: chunk.rowid, vector: vectors[index] })),
       identity,
     );
     embedded += wave.length;
   }
-  await db('sources')
-    .where('chunk_count', '>', 0)
-    .update({ embedding_model: identity.model, embedding_dimensions: identity.dimensions });
+  await markChunksEmbedded(db, identity);
   return embedded;
 }

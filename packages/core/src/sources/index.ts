@@ -1,3 +1,10 @@
+export {
+  chunksLackingVectors,
+  markChunksEmbedded,
+  storeChunkVectors,
+  type ChunkToEmbed,
+  type ChunkVector,
+} from './chunk-vectors.ts';
 export { chunkRange, sourceChunks, type ChunkRow } from './chunks.ts';
 export { domainRegistryFor } from './domains/custom.ts';
 export { fallbackDomain } from './domains/detect.ts';

@@ -1,18 +1,31 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import { entityNodeId, relationshipEdgeId } from '../../graph/index.ts';
-import { indexNewNodes, indexNode } from '../../graph/index.ts';
+import {
+  edgePropertiesById,
+  extractedNodesByNameKey,
+  insertEdges,
+  insertNodes,
+  linkEdgeSources,
+  linkNodeSources,
+  linkSourceTemplates,
+  rewriteEdges,
+  rewriteNodes,
+  type EdgeRewrite,
+  type ExtractedNode,
+  type NewEdge,
+  type NewNode,
+} from '../../graph/index.ts';
 import type { DomainDefinition } from '../../sources/index.ts';
-import { pageAtOffset, type PageStart } from '../../sources/index.ts';
+import { pageAtOffset } from '../../sources/index.ts';
 import type { Db } from '../../storage/index.ts';
 import { normalizeNameKey as nameKey } from '../finalize/names.ts';
 import type { Evidence, FinalEntity, FinalizeResult, FinalRelationship } from '../types.ts';
 import { removeContribution } from './contributions.ts';
-import { linkSourceTemplates } from './template-ownership.ts';
 import { ensureTypeTemplates } from './templates.ts';
 import { GENERIC_TYPES, typeKey } from '../finalize/entity-types.ts';
 import { mergeNodeProperties, type NodeProperties } from './node-properties.ts';
-import type { InsertRow } from '../tables.ts';
+import { chunkPages, type ChunkPages } from './read-model.ts';
 
 export interface CommitInput {
   db: Db;
@@ -36,14 +49,6 @@ export interface CommitOutcome {
   relationshipCitations: number;
   nodesRemoved: number;
   edgesRemoved: number;
-}
-
-interface ExistingNode {
-  id: string;
-  name_key: string;
-  label: string;
-  properties: string;
-  template_name: string;
 }
 
 const batch = 100;
@@ -115,25 +120,11 @@ export async function commitExtraction(input: CommitInput): Promise<CommitOutcom
   });
 }
 
-async function findExisting(trx: Knex.Transaction, keys: string[]): Promise<ExistingNode[]> {
-  const found: ExistingNode[] = [];
-  for (let start = 0; start < keys.length; start += 500) {
-    found.push(
-      ...((await trx('graph_nodes as n')
-        .join('graph_templates as t', 't.id', 'n.template_id')
-        .whereIn('n.name_key', keys.slice(start, start + 500))
-        .where('n.extracted', true)
-        .select('n.id', 'n.name_key', 'n.label', 'n.properties', 't.name as template_name')) as ExistingNode[]),
-    );
-  }
-  return found;
-}
-
 const compatible = (a: string, b: string) =>
   typeKey(a) === typeKey(b) || GENERIC_TYPES.has(typeKey(a)) || GENERIC_TYPES.has(typeKey(b));
 
 /** The node already holding an entity: its name's node of a compatible type first, then one named by an alias. */
-function match(entity: FinalEntity, byKey: Map<string, ExistingNode[]>): ExistingNode | undefined {
+function match(entity: FinalEntity, byKey: Map<string, ExtractedNode[]>): ExtractedNode | undefined {
   const named = byKey.get(entity.key)?.find((node) => compatible(node.template_name, entity.type));
   if (named) return named;
   for (const alias of entity.aliases) {
@@ -165,14 +156,11 @@ async function upsertNodes(
 ) {
   const { result, database, sourceId } = input;
   const keys = [...new Set(result.entities.flatMap((entity) => [entity.key, ...entity.aliases.map(nameKey)]))];
-  const byKey = new Map<string, ExistingNode[]>();
-  for (const node of await findExisting(trx, keys))
+  const byKey = new Map<string, ExtractedNode[]>();
+  for (const node of await extractedNodesByNameKey(trx, keys))
     byKey.set(node.name_key, [...(byKey.get(node.name_key) ?? []), node]);
   const ids: string[] = [];
-  const inserted = new Map<
-    string,
-    { id: string; label: string; properties: NodeProperties; row: InsertRow<'graph_nodes'> }
-  >();
+  const inserted = new Map<string, NewNode & { properties: NodeProperties }>();
   const updated = new Map<string, { id: string; label: string; properties: NodeProperties }>();
   for (const entity of result.entities) {
     const existing = match(entity, byKey);
@@ -198,40 +186,23 @@ async function upsertNodes(
     } else {
       inserted.set(id, {
         id,
+        template_id: templateId,
         label: entity.name,
         properties: incoming,
-        row: {
-          id,
-          template_id: templateId,
-          label: entity.name,
-          name_key: entity.key,
-          extracted: true,
-          created_at: now,
-          updated_at: now,
-        },
+        name_key: entity.key,
+        extracted: true,
+        created_at: now,
+        updated_at: now,
       });
     }
     ids.push(id);
   }
-  const rows = [...inserted.values()].map((node) => ({ ...node.row, properties: JSON.stringify(node.properties) }));
-  for (let start = 0; start < rows.length; start += batch)
-    await trx('graph_nodes')
-      .insert(rows.slice(start, start + batch))
-      .onConflict('id')
-      .ignore();
-  await indexNewNodes(trx, [...inserted.values()]);
-  for (const node of updated.values()) {
-    await trx('graph_nodes')
-      .where({ id: node.id })
-      .update({ properties: JSON.stringify(node.properties), updated_at: now });
-    await indexNode(trx, node);
-  }
-  const links = [...new Set(ids)].map((nodeId) => ({ node_id: nodeId, source_id: sourceId }));
-  for (let start = 0; start < links.length; start += 400)
-    await trx('node_sources')
-      .insert(links.slice(start, start + 400))
-      .onConflict(['node_id', 'source_id'])
-      .ignore();
+  await insertNodes(trx, [...inserted.values()], { skipExisting: true });
+  await rewriteNodes(trx, [...updated.values()], now);
+  await linkNodeSources(
+    trx,
+    [...new Set(ids)].map((nodeId) => ({ node_id: nodeId, source_id: sourceId })),
+  );
   return { ids, created: [...inserted.keys()], updated: [...updated.keys()] };
 }
 
@@ -254,7 +225,7 @@ async function upsertEdges(
 ) {
   const { result, database, sourceId } = input;
   const ids: (string | null)[] = [];
-  const wanted = new Map<string, { row: InsertRow<'graph_edges'>; properties: Record<string, unknown> }>();
+  const wanted = new Map<string, NewEdge>();
   for (const relationship of result.relationships) {
     const source = nodeIds[relationship.sourceIndex];
     const target = nodeIds[relationship.targetIndex];
@@ -272,51 +243,37 @@ async function upsertEdges(
       continue;
     }
     wanted.set(id, {
+      id,
+      template_id: templateFor(relationship.type),
+      source_node_id: source,
+      target_node_id: target,
+      label: relationship.type,
       properties,
-      row: {
-        id,
-        template_id: templateFor(relationship.type),
-        source_node_id: source,
-        target_node_id: target,
-        label: relationship.type,
-        extracted: true,
-        created_at: now,
-        updated_at: now,
-      },
+      extracted: true,
+      created_at: now,
+      updated_at: now,
     });
   }
-  const existing = new Map<string, Record<string, unknown>>();
   const all = [...wanted.keys()];
-  for (let start = 0; start < all.length; start += 500) {
-    for (const row of (await trx('graph_edges')
-      .whereIn('id', all.slice(start, start + 500))
-      .select('id', 'properties')) as { id: string; properties: string }[]) {
-      existing.set(row.id, JSON.parse(row.properties) as Record<string, unknown>);
-    }
-  }
-  const created: string[] = [];
-  const rows: InsertRow<'graph_edges'>[] = [];
+  const existing = await edgePropertiesById(trx, all);
+  const created: NewEdge[] = [];
+  const rewritten: EdgeRewrite[] = [];
   for (const [id, edge] of wanted) {
     const current = existing.get(id);
-    if (current) {
-      const confidence = Math.max(Number(current.confidence ?? 0), Number(edge.properties.confidence));
-      await trx('graph_edges')
-        .where({ id })
-        .update({ properties: JSON.stringify({ ...edge.properties, ...current, confidence }), updated_at: now });
+    if (!current) {
+      created.push(edge);
       continue;
     }
-    created.push(id);
-    rows.push({ ...edge.row, properties: JSON.stringify(edge.properties) });
+    const confidence = Math.max(Number(current.confidence ?? 0), Number(edge.properties.confidence));
+    rewritten.push({ id, properties: { ...edge.properties, ...current, confidence } });
   }
-  for (let start = 0; start < rows.length; start += batch)
-    await trx('graph_edges').insert(rows.slice(start, start + batch));
-  const links = all.map((edgeId) => ({ edge_id: edgeId, source_id: sourceId }));
-  for (let start = 0; start < links.length; start += 400)
-    await trx('edge_sources')
-      .insert(links.slice(start, start + 400))
-      .onConflict(['edge_id', 'source_id'])
-      .ignore();
-  return { ids, created, merged: wanted.size - created.length };
+  await rewriteEdges(trx, rewritten, now);
+  await insertEdges(trx, created);
+  await linkEdgeSources(
+    trx,
+    all.map((edgeId) => ({ edge_id: edgeId, source_id: sourceId })),
+  );
+  return { ids, created: created.map((edge) => edge.id), merged: rewritten.length };
 }
 
 interface Cited {
@@ -326,35 +283,8 @@ interface Cited {
   metadata: Record<string, unknown>;
 }
 
-interface CitedChunk {
-  content: string;
-  page: number | null;
-  pageStarts: PageStart[] | null;
-}
-
-/** The cited chunks' pages: where a chunk runs over a page break, its sentences are on different pages. */
-async function citedChunks(trx: Knex.Transaction, items: Cited[]): Promise<Map<string, CitedChunk>> {
-  const ids = [...new Set(items.flatMap((item) => item.evidence.map((evidence) => evidence.chunkId)))];
-  const chunks = new Map<string, CitedChunk>();
-  for (let start = 0; start < ids.length; start += 500) {
-    const rows = (await trx('document_chunks')
-      .whereIn('id', ids.slice(start, start + 500))
-      .select('id', 'content', 'page_number', 'chunk_metadata')) as {
-      id: string;
-      content: string;
-      page_number: number | null;
-      chunk_metadata: string | null;
-    }[];
-    for (const row of rows) {
-      const metadata = row.chunk_metadata ? (JSON.parse(row.chunk_metadata) as { page_starts?: PageStart[] }) : {};
-      chunks.set(row.id, { content: row.content, page: row.page_number, pageStarts: metadata.page_starts ?? null });
-    }
-  }
-  return chunks;
-}
-
 /** The page a supporting sentence is on. The model saw a content-filtered copy, so the sentence is found in the stored chunk first. */
-function sentencePage(chunk: CitedChunk | undefined, evidence: Evidence): number | null {
+function sentencePage(chunk: ChunkPages | undefined, evidence: Evidence): number | null {
   if (!chunk) return null;
   if (!chunk.pageStarts) return chunk.page;
   const found = chunk.content.indexOf(evidence.sentence);
@@ -376,7 +306,10 @@ async function writeCitations(
   now: string,
 ): Promise<number> {
   const rows = new Map<string, Record<string, unknown>>();
-  const chunks = await citedChunks(trx, items);
+  const chunks = await chunkPages(
+    trx,
+    items.flatMap((item) => item.evidence.map((evidence) => evidence.chunkId)),
+  );
   for (const item of items) {
     const byChunk = new Map<string, Evidence[]>();
     for (const evidence of item.evidence)

@@ -1,7 +1,6 @@
 import type { EmbeddingIdentity } from '../../providers/index.ts';
 import type { EmbeddingServiceIdentity } from '../../providers/index.ts';
-import { storeNodeVectors } from '../../graph/index.ts';
-import { userVectorModel } from '../../graph/index.ts';
+import { nodesToEmbed, storeNodeVectors } from '../../graph/index.ts';
 import type { VectorSink } from '../../search/index.ts';
 import type { Db } from '../../storage/index.ts';
 
@@ -34,16 +33,7 @@ export async function embedNodes(
 ): Promise<number> {
   let embedded = 0;
   for (let start = 0; start < nodeIds.length; start += batchSize) {
-    const rows = (await db('graph_nodes')
-      .leftJoin('node_embeddings', 'node_embeddings.node_id', 'graph_nodes.id')
-      .whereIn('graph_nodes.id', nodeIds.slice(start, start + batchSize))
-      .where((query) => query.whereNull('node_embeddings.model').orWhereNot('node_embeddings.model', userVectorModel))
-      .select(
-        'graph_nodes.rowid as rowid',
-        'graph_nodes.id as id',
-        'graph_nodes.label as label',
-        'graph_nodes.properties as properties',
-      )) as { rowid: number; id: string; label: string; properties: string }[];
+    const rows = await nodesToEmbed(db, nodeIds.slice(start, start + batchSize));
     if (!rows.length) continue;
     const { provider, model } = embedder.identity();
     const vectors = await embedder.embed(

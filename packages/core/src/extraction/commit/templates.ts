@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
+import { insertTemplates, templateIdentities, type NewTemplate } from '../../graph/index.ts';
 import type { DomainDefinition } from '../../sources/index.ts';
 import { GENERIC_TYPES, typeKey } from '../finalize/entity-types.ts';
 import type { FinalizeResult } from '../types.ts';
-import type { InsertRow } from '../tables.ts';
 
 /** Entities of a generic type (nothing said about them) go to the system Item template. */
 const itemTemplateId = 'system_template_item';
@@ -26,18 +26,10 @@ export interface TypeTemplates {
  * (so extracted people are `system_template_person`), then the one extraction created, then the oldest
  * a user created.
  */
-export async function templatesByTypeKey(
-  db: Knex | Knex.Transaction,
-  templateType: TemplateType,
-): Promise<Map<string, string>> {
-  const rows = (await db('graph_templates')
-    .where({ template_type: templateType })
-    .orderBy([
-      { column: 'is_system', order: 'desc' },
-      { column: 'extracted', order: 'desc' },
-      { column: 'rowid', order: 'asc' },
-    ])
-    .select('id', 'name')) as { id: string; name: string }[];
+async function templatesByTypeKey(trx: Knex.Transaction, templateType: TemplateType): Promise<Map<string, string>> {
+  const rows = (await templateIdentities(trx))
+    .filter((row) => row.template_type === templateType)
+    .sort((a, b) => b.is_system - a.is_system || b.extracted - a.extracted);
   const byKey = new Map<string, string>();
   for (const row of rows) if (!byKey.has(typeKey(row.name))) byKey.set(typeKey(row.name), row.id);
   return byKey;
@@ -93,7 +85,7 @@ async function resolve(
   const ids = new Map<string, string>();
   if (!types.length) return ids;
   const existing = await templatesByTypeKey(trx, templateType);
-  const rows: InsertRow<'graph_templates'>[] = [];
+  const rows: NewTemplate[] = [];
   const noun = templateType === 'node' ? 'entities' : 'relationships';
   for (const type of types) {
     const key = typeKey(type);
@@ -127,10 +119,6 @@ async function resolve(
       ),
     });
   }
-  for (let start = 0; start < rows.length; start += 100)
-    await trx('graph_templates')
-      .insert(rows.slice(start, start + 100))
-      .onConflict('id')
-      .ignore();
+  await insertTemplates(trx, rows, { skipExisting: true });
   return ids;
 }

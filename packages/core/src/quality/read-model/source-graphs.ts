@@ -1,5 +1,11 @@
-import type { Db } from '../storage/index.ts';
-import type { SourceGraph } from './score-source.ts';
+/**
+ * What scoring reads of other features' tables: the sources feature's `sources`; the graph's
+ * `node_sources`, `graph_nodes`, `graph_templates`, `edge_sources`, `graph_edges`; extraction's
+ * `source_citations` and `relationship_citations`. A corpus is scored in a few aggregate statements per
+ * batch of sources, which no feature's face could give row by row.
+ */
+import type { Db } from '../../storage/index.ts';
+import type { SourceGraph } from '../score-source.ts';
 
 /**
  * Keys a commit adds to an extracted node's properties (extraction/commit/commit.ts `newProperties`);

@@ -1,0 +1,103 @@
+import { insertRows, type Db } from '../../storage/index.ts';
+import { updateNodeRow } from '../nodes/repo.ts';
+import { indexNewNodes, indexNode } from '../search-index.ts';
+
+/**
+ * Node writes for features that change the graph inside their own transaction (an extraction's commit,
+ * a package import): every function takes the caller's transaction, so the change stays atomic.
+ */
+
+/** A node to insert; its properties are an object so that its full-text entry is written from them. */
+export interface NewNode {
+  id: string;
+  template_id: string;
+  label: string;
+  properties: Record<string, unknown>;
+  name_key: string | null;
+  extracted: boolean;
+  created_at: string;
+  updated_at: string;
+  position_x?: number | null;
+  position_y?: number | null;
+  source_id?: string | null;
+  ccx_iri?: string | null;
+  /** The JSON copy of the node's vector the API shows. */
+  embedding?: string | null;
+}
+
+/** A node written again: its label and properties, which its full-text entry is rebuilt from. */
+export interface NodeText {
+  id: string;
+  label: string;
+  properties: Record<string, unknown>;
+}
+
+/** An extracted node as the commit matches entities against it. */
+export interface ExtractedNode {
+  id: string;
+  name_key: string;
+  label: string;
+  properties: string;
+  template_name: string;
+}
+
+const nodeColumns = [
+  'id',
+  'template_id',
+  'label',
+  'properties',
+  'position_x',
+  'position_y',
+  'source_id',
+  'ccx_iri',
+  'name_key',
+  'extracted',
+  'created_at',
+  'updated_at',
+  'embedding',
+] as const;
+const keySlice = 500;
+
+/** Inserts nodes and their full-text entries in multi-row statements. With `skipExisting`, a node whose id is taken stays as it is. */
+export async function insertNodes(trx: Db, nodes: NewNode[], options: { skipExisting?: boolean } = {}): Promise<void> {
+  await insertRows(
+    trx,
+    'graph_nodes',
+    nodeColumns,
+    nodes.map((node) => ({ ...node, properties: JSON.stringify(node.properties) })),
+    options.skipExisting ? 'INSERT OR IGNORE' : 'INSERT',
+  );
+  await indexNewNodes(trx, nodes);
+}
+
+/** Stores new properties (and labels, with `relabel`) of existing nodes and re-indexes them: one statement per node. */
+export async function rewriteNodes(
+  trx: Db,
+  nodes: NodeText[],
+  now: string,
+  options: { relabel?: boolean } = {},
+): Promise<void> {
+  for (const node of nodes) {
+    await updateNodeRow(trx, node.id, {
+      ...(options.relabel ? { label: node.label } : {}),
+      properties: JSON.stringify(node.properties),
+      updated_at: now,
+    });
+    await indexNode(trx, node);
+  }
+}
+
+/** The extracted nodes whose normalised name is one of `keys`, with their template's name. */
+export async function extractedNodesByNameKey(trx: Db, keys: string[]): Promise<ExtractedNode[]> {
+  const found: ExtractedNode[] = [];
+  for (let start = 0; start < keys.length; start += keySlice) {
+    found.push(
+      ...((await trx('graph_nodes as n')
+        .join('graph_templates as t', 't.id', 'n.template_id')
+        .whereIn('n.name_key', keys.slice(start, start + keySlice))
+        .where('n.extracted', true)
+        .select('n.id', 'n.name_key', 'n.label', 'n.properties', 't.name as template_name')) as ExtractedNode[]),
+    );
+  }
+  return found;
+}
