@@ -5,7 +5,8 @@ import type { DataPaths } from '../paths.ts';
 import type { EmbeddingService } from '../providers/index.ts';
 import type { LlmService } from '../providers/index.ts';
 import type { Db } from '../storage/index.ts';
-import { encodeVector, insertRows } from '../storage/index.ts';
+import { insertRows, openWriter } from '../storage/index.ts';
+import { storeChunkVectors } from './chunk-vectors.ts';
 import { originalPath } from './files.ts';
 import { detectDomain } from './domains/detect.ts';
 import type { DomainDefinition } from './domains/schema.ts';
@@ -20,6 +21,8 @@ import { describeSourceImage } from './vision.ts';
 /** Where chunk vectors go once their embeddings are stored (the search feature's vector index). */
 export interface ChunkVectorSink {
   upsert(rows: { label: number; vector: Float32Array }[]): Promise<void>;
+  /** Runs `work` with the vector index's insertions yielding to it (they catch up after). */
+  yieldingTo<T>(work: () => Promise<T>): Promise<T>;
 }
 
 export interface IndexContext {
@@ -90,7 +93,7 @@ export async function indexSource(context: IndexContext): Promise<{ status: Sour
     ...titleFromDocument(row, prepared),
   });
   const spent = await timed('embedding', `Storing and embedding ${chunks.length} chunks`, () =>
-    storeWaves(context, chunks, waves),
+    context.vectors.yieldingTo(() => storeWaves(context, chunks, waves)),
   );
   timings.storing_ms = Math.round(spent.storingMs);
   timings.embedding_wait_ms = Math.round(spent.waitingMs);
@@ -291,8 +294,8 @@ function embeddingWaves(context: IndexContext, chunks: PreparedChunk[]): Embeddi
  * Stores the chunks wave by wave, each wave once its vectors are computed (embedding runs `wavesAhead`
  * waves in front, so storing one wave overlaps embedding the next): its chunk rows (full-text indexed by
  * trigger), its embeddings (the source of truth of its vectors) and the progress count in one short
- * transaction, so a reader never sees chunks without their embeddings. (A second write connection made the
- * API's reads faster but let SQLite refuse their own write transactions as busy: docs/decisions/0025.) Its vectors then go to the vector index, labelled by chunk rowid,
+ * transaction on a connection of its own, so the API's reads neither queue behind these statements nor
+ * see chunks without their embeddings. Its vectors then go to the vector index, labelled by chunk rowid,
  * which inserts them behind us (decision 0010). Returns the time spent in the waves' transactions and
  * the time spent waiting for vectors.
  */
@@ -301,57 +304,44 @@ async function storeWaves(
   chunks: PreparedChunk[],
   waves: EmbeddingWaves,
 ): Promise<{ storingMs: number; waitingMs: number }> {
-  await context.db.transaction((trx) => storeChunkGroups(trx, context, chunks.length));
-  const identity = context.embeddings.identity();
-  const at = new Date().toISOString();
-  let done = 0;
-  let storingMs = 0;
-  let waitingMs = 0;
-  for (let index = 0; index < waves.count; index++) {
-    await context.checkCancelled();
-    const wave = waves.chunksOf(index);
-    const asked = performance.now();
-    const vectors = await waves.vectorsOf(index);
-    const started = performance.now();
-    waitingMs += started - asked;
-    done += wave.length;
-    const rowids = await context.db.transaction(async (trx) => {
-      const stored = await storeChunkRows(trx, context.sourceId, wave, at);
-      await storeEmbeddingRows(trx, wave, vectors, identity.model);
-      await updateSource(trx, context.sourceId, {
-        embedded_chunk_count: done,
-        embedding_model: identity.model,
-        embedding_dimensions: vectors[0]?.length ?? null,
-        step_description: `Stored and embedded ${done} of ${chunks.length} chunks`,
-        last_activity_at: new Date().toISOString(),
+  const writer = await openWriter(context.db);
+  try {
+    await writer.transaction((trx) => storeChunkGroups(trx, context, chunks.length));
+    const identity = context.embeddings.identity();
+    const at = new Date().toISOString();
+    let done = 0;
+    let storingMs = 0;
+    let waitingMs = 0;
+    for (let index = 0; index < waves.count; index++) {
+      await context.checkCancelled();
+      const wave = waves.chunksOf(index);
+      const asked = performance.now();
+      const vectors = await waves.vectorsOf(index);
+      const started = performance.now();
+      waitingMs += started - asked;
+      done += wave.length;
+      const rowids = await writer.transaction(async (trx) => {
+        const stored = await storeChunkRows(trx, context.sourceId, wave, at);
+        await storeChunkVectors(
+          trx,
+          wave.map((chunk, offset) => ({ chunkId: chunk.id, model: identity.model, vector: vectors[offset] })),
+        );
+        await updateSource(trx, context.sourceId, {
+          embedded_chunk_count: done,
+          embedding_model: identity.model,
+          embedding_dimensions: vectors[0]?.length ?? null,
+          step_description: `Stored and embedded ${done} of ${chunks.length} chunks`,
+          last_activity_at: new Date().toISOString(),
+        });
+        return stored;
       });
-      return stored;
-    });
-    storingMs += performance.now() - started;
-    await context.vectors.upsert(
-      wave.map((chunk, offset) => ({ label: rowids.get(chunk.id)!, vector: vectors[offset] })),
-    );
+      storingMs += performance.now() - started;
+      await context.vectors.upsert(
+        wave.map((chunk, offset) => ({ label: rowids.get(chunk.id)!, vector: vectors[offset] })),
+      );
+    }
+    return { storingMs, waitingMs };
+  } finally {
+    await writer.destroy();
   }
-  return { storingMs, waitingMs };
-}
-
-/** An embedding the chunk already has is replaced. */
-async function storeEmbeddingRows(
-  db: Db,
-  chunks: PreparedChunk[],
-  vectors: Float32Array[],
-  model: string,
-): Promise<void> {
-  await insertRows(
-    db,
-    'chunk_embeddings',
-    ['chunk_id', 'model', 'dimensions', 'vector'],
-    chunks.map((chunk, offset) => ({
-      chunk_id: chunk.id,
-      model,
-      dimensions: vectors[offset].length,
-      vector: encodeVector(vectors[offset]),
-    })),
-    'INSERT OR REPLACE',
-  );
 }

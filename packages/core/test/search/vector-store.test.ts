@@ -121,6 +121,32 @@ describe('VectorStore', () => {
     await expect(store.upsert([{ label: 1, vector: new Float32Array(3) }])).rejects.toThrow(/dimensions/);
   });
 
+  it('leaves the event loop to other work while yieldWhile answers true (an ingest in progress)', async () => {
+    let yielding = false;
+    const store = await openStore({ yieldWhile: () => yielding });
+    const batch = (from: number) =>
+      Array.from({ length: 4_000 }, (_, offset) => ({ label: from + offset, vector: randomUnit(16) }));
+    /** Event-loop turns other work got while the upsert ran. */
+    const turnsBeside = async (rows: { label: number; vector: Float32Array }[]) => {
+      let done = false;
+      let turns = 0;
+      const upserted = store.upsert(rows).finally(() => (done = true));
+      while (!done) {
+        await new Promise((resolve) => setImmediate(resolve));
+        turns += 1;
+      }
+      await upserted;
+      return turns;
+    };
+
+    const eager = await turnsBeside(batch(1));
+    yielding = true;
+    const yieldingTurns = await turnsBeside(batch(10_001));
+
+    expect(store.size).toBe(8_000);
+    expect(yieldingTurns).toBeGreaterThan(eager * 10);
+  });
+
   it('normalises vectors that are not unit length', async () => {
     const store = await openStore();
     const rows = await insertChunks(10);

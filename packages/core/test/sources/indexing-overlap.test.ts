@@ -93,6 +93,7 @@ describe('indexing a source', () => {
     const embeddings = builtinEmbeddings();
     const upserts: { labels: number[]; storedRows: number }[] = [];
     const vectors: ChunkVectorSink = {
+      yieldingTo: (work) => work(),
       upsert: async (rows) => {
         const [{ n }] = (await db('document_chunks').where({ source_id: sourceId }).count({ n: '*' })) as {
           n: number;
@@ -153,9 +154,10 @@ describe('indexing a source', () => {
       }
     };
     const sampling = sample();
-    const result = await index(sourceId, builtinEmbeddings(), { upsert: async () => undefined }).finally(
-      () => (done = true),
-    );
+    const result = await index(sourceId, builtinEmbeddings(), {
+      upsert: async () => undefined,
+      yieldingTo: (work) => work(),
+    }).finally(() => (done = true));
     await sampling;
 
     const midway = seen.filter((row) => row.chunks > 0 && row.chunks < result.chunks);

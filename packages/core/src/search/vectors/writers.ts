@@ -17,6 +17,11 @@ export interface VectorSink {
    * model the embedder no longer uses are orphans already and are left out of the index.
    */
   upsert(rows: VectorItem[], identity?: EmbeddingIdentity): Promise<void>;
+  /**
+   * Runs `work` (a bulk ingest) with insertion into this kind's indexes yielding to it: the index falls
+   * behind while it runs and catches up after; searches cover what it lacks exactly meanwhile.
+   */
+  yieldingTo<T>(work: () => Promise<T>): Promise<T>;
 }
 
 export interface VectorWritersOptions {
@@ -41,6 +46,7 @@ export class VectorWriters {
   readonly #lastWrite = new Map<string, number>();
   #backlog = 0;
   readonly #applying = new Set<Promise<void>>();
+  #yieldingTo = 0;
   #timer: NodeJS.Timeout | null = null;
   readonly #source: VectorSource;
 
@@ -55,12 +61,27 @@ export class VectorWriters {
   }
 
   sink(database: string): VectorSink {
-    return { upsert: (rows, identity) => this.#upsert(database, rows, identity, true) };
+    return {
+      upsert: (rows, identity) => this.#upsert(database, rows, identity, true),
+      yieldingTo: (work) => this.#yieldingToWork(work),
+    };
   }
 
   /** A sink feeding only an index this process already has open: for writes the API process makes, which must not open a second writer. */
   openSink(database: string): VectorSink {
-    return { upsert: (rows, identity) => this.#upsert(database, rows, identity, false) };
+    return {
+      upsert: (rows, identity) => this.#upsert(database, rows, identity, false),
+      yieldingTo: (work) => this.#yieldingToWork(work),
+    };
+  }
+
+  async #yieldingToWork<T>(work: () => Promise<T>): Promise<T> {
+    this.#yieldingTo += 1;
+    try {
+      return await work();
+    } finally {
+      this.#yieldingTo -= 1;
+    }
   }
 
   /** Resolves once every vector handed over so far is in its index. */
@@ -151,6 +172,7 @@ export class VectorWriters {
     const opening = this.databases.connection(database).then(async (db) => {
       const store = await VectorStore.open(databaseDir, this.kind, identity, db, this.#source, {
         onError: this.onError,
+        yieldWhile: () => this.#yieldingTo > 0,
         ...this.options.store,
       });
       registerLocalStore(databaseDir, this.kind, store);
