@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { setUpAccount, startTestServer, type TestServer } from '../support/server.ts';
-import { captureScreen, openBrowser, type Session } from './support/browser.ts';
+import { captureScreen, openBrowser, viewports, type Session } from './support/browser.ts';
+import { expectPhoneFit, expectShellSettled } from './support/shell.ts';
 
 const password = 'correct horse battery';
 const nav = (page: Page, name: string) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name });
@@ -51,7 +52,7 @@ describe('web interface: account, keys, databases', { timeout: 60_000 }, () => {
       .getByRole('alert')
       .getByText(/Too many login attempts; try again in \d+ s/)
       .waitFor();
-    await captureScreen(page, 'sign-in-error');
+    await captureScreen(page, 'sign-in-error', expectPhoneFit);
     await page.waitForTimeout(8_100);
     await signIn();
     // The address asked for is kept: the sources screen opens after sign-in.
@@ -65,7 +66,12 @@ describe('web interface: account, keys, databases', { timeout: 60_000 }, () => {
     await page.getByLabel('Import a web page').fill(url);
     await page.getByRole('button', { name: 'Import' }).click();
     await page.getByText((expected.body as { message: string }).message, { exact: true }).waitFor();
-    await captureScreen(page, 'sources-url-refused');
+    await captureScreen(page, 'sources-url-refused', expectPhoneFit);
+    // The shell switches to its phone layout at once: nothing slides when the window narrows.
+    await page.setViewportSize(viewports.phone);
+    await page.waitForTimeout(40);
+    await expectShellSettled(page);
+    await page.setViewportSize(viewports.desktop);
   });
 
   it('creates an API key shown once with a copy button, which works until it is revoked', async () => {

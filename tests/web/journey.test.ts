@@ -2,8 +2,10 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { captureScreen, dropFiles, openBrowser, type Session } from './support/browser.ts';
+import { captureScreen, dropFiles, openBrowser, viewports, type Session } from './support/browser.ts';
 import { journeyDocuments, sentences } from './support/documents.ts';
+import { expectPhoneFit } from './support/shell.ts';
+import { expectPlainWording } from './support/wording.ts';
 
 const nav = (page: Page, name: string) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name });
 
@@ -31,20 +33,20 @@ describe('web interface: the first-run journey', { timeout: 180_000 }, () => {
   it('creates the account on first run and lands on the dashboard', async () => {
     await page.goto('/');
     await page.getByRole('heading', { name: 'Create your account' }).waitFor();
-    await captureScreen(page, 'setup');
+    await captureScreen(page, 'setup', expectPhoneFit);
     await page.getByLabel('Username').fill('operator');
     await page.getByLabel(/^Password/).fill('correct horse battery');
     await page.getByLabel('Repeat the password').fill('correct horse battery');
     await page.getByRole('button', { name: 'Create account' }).click();
     await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
     await page.getByText('Nothing here yet').waitFor();
-    await captureScreen(page, 'dashboard-empty');
+    await captureScreen(page, 'dashboard-empty', expectPhoneFit);
   });
 
   it('uploads a PDF, a Word file and Markdown by drag-and-drop and shows them reach committed live', async () => {
     await nav(page, 'Sources').click();
     await page.getByText('No sources yet').waitFor();
-    await captureScreen(page, 'sources-empty');
+    await captureScreen(page, 'sources-empty', expectPhoneFit);
     await dropFiles(page, '[data-testid="dropzone"]', await journeyDocuments());
     const rows = page.locator('tr[data-source-id]');
     await expect.poll(() => rows.count(), { timeout: 15_000 }).toBe(3);
@@ -56,7 +58,17 @@ describe('web interface: the first-run journey', { timeout: 180_000 }, () => {
       await review.waitFor({ timeout: 30_000 });
       await review.click();
       await gate.getByText('(detected)').waitFor();
-      if (confirmed === 0) await captureScreen(page, 'sources-confirmation');
+      if (confirmed === 0) {
+        await captureScreen(page, 'sources-confirmation', expectPhoneFit);
+        // Each bar shows its domain's own confidence, written beside it, not a share of the best one's.
+        const written = await gate.getByTestId('domain-score').allInnerTexts();
+        const bars = await gate
+          .getByRole('progressbar')
+          .evaluateAll((elements) => elements.map((element) => element.getAttribute('aria-valuenow')));
+        expect(written.every((score) => /^\d{1,3}%$/.test(score))).toBe(true);
+        expect(bars).toEqual(written.map((score) => score.replace('%', '')));
+        await expectPlainWording(page, 'sources-confirmation');
+      }
       await gate.getByRole('button', { name: 'Confirm and extract' }).click();
       await gate.waitFor({ state: 'hidden' });
     }
@@ -67,7 +79,13 @@ describe('web interface: the first-run journey', { timeout: 180_000 }, () => {
         interval: 500,
       })
       .toBe(3);
-    await captureScreen(page, 'sources');
+    await captureScreen(page, 'sources', expectPhoneFit);
+    await expectPlainWording(page, 'sources');
+    // On a phone a row keeps the title and the status; the other columns are left to the source page.
+    await page.setViewportSize(viewports.phone);
+    await rows.first().getByTestId('source-status').waitFor();
+    expect(await page.getByRole('columnheader', { name: 'Progress' }).count()).toBe(0);
+    await page.setViewportSize(viewports.desktop);
   });
 
   it('opens a source with its passages, entities, extraction and quality', async () => {
@@ -75,7 +93,8 @@ describe('web interface: the first-run journey', { timeout: 180_000 }, () => {
     await page.getByRole('heading', { name: /lighthouse/i }).waitFor();
     await page.getByText('Quality', { exact: true }).waitFor();
     await page.locator('text=/\\d+ \\/ 100|\\/ 100/').first().waitFor();
-    await captureScreen(page, 'source-detail');
+    await captureScreen(page, 'source-detail', expectPhoneFit);
+    await expectPlainWording(page, 'source-detail');
     const [original] = await Promise.all([
       page.waitForEvent('download'),
       page.getByRole('link', { name: 'Original' }).click(),
@@ -97,7 +116,8 @@ describe('web interface: the first-run journey', { timeout: 180_000 }, () => {
       .waitFor();
     await page.getByRole('tab', { name: /Entities/ }).click();
     await page.getByRole('heading', { name: /Entities \(\d+\)/ }).waitFor();
-    await captureScreen(page, 'source-entities');
+    await captureScreen(page, 'source-entities', expectPhoneFit);
+    await expectPlainWording(page, 'source-entities');
   });
 
   it('finds a sentence of each document in every search mode', async () => {
@@ -128,10 +148,30 @@ describe('web interface: the first-run journey', { timeout: 180_000 }, () => {
           .toContain(sentence.split(' ').slice(1, 5).join(' '));
       }
     }
-    await captureScreen(page, 'search');
-    await page.getByTestId('results-keyword').getByTestId('chunk-result').first().click();
-    await page.getByTestId('passage-viewer').waitFor();
+    await captureScreen(page, 'search', expectPhoneFit);
+    const markdownHit = page.getByTestId('results-keyword').getByTestId('chunk-result').first();
+    expect(await markdownHit.innerText()).not.toMatch(/#|\*\*/);
+
+    // The passage reads as text, under the name of its document, which opens the source at the passage.
+    await markdownHit.click();
+    const viewer = page.getByTestId('passage-viewer');
+    const origin = viewer.getByRole('link', { name: /^Tide mills/ });
+    await origin.waitFor();
+    await viewer.getByText(/tide-mill\.md · Passage 1 of 1/).waitFor();
+    expect(await viewer.innerText()).not.toMatch(/#|\*\*/);
+    const heading = viewer.locator('.passage-heading', { hasText: 'Today' });
+    expect(await heading.evaluate((element) => getComputedStyle(element).fontWeight)).toBe('700');
+    const passageAddress = (await origin.getAttribute('href')) ?? '';
+    expect(passageAddress).toMatch(/^\/sources\/[^/?]+\?chunk=/);
     await page.keyboard.press('Escape');
+
+    // A citation quoting the Markdown still marks its sentence in the rendered passage.
+    const quoted = '## Today\n\nThe Woodbridge Tide Mill Trust restored the mill in 1968.';
+    await page.goto(`${passageAddress}&highlight=${encodeURIComponent(quoted)}`);
+    const cited = page.getByTestId('passage-viewer').getByTestId('cited-sentence');
+    await expect
+      .poll(() => cited.allInnerTexts())
+      .toEqual(['Today', 'The Woodbridge Tide Mill Trust restored the mill in 1968.']);
   });
 
   it('answers in a chat with a citation that opens the cited sentence highlighted, and exports the chat', async () => {
@@ -147,7 +187,7 @@ describe('web interface: the first-run journey', { timeout: 180_000 }, () => {
     const cited = page.getByTestId('passage-viewer').getByTestId('cited-sentence');
     await cited.waitFor();
     expect((await cited.innerText()).replace(/\s+/g, ' ')).toContain('built in 1871');
-    await captureScreen(page, 'chat-citation');
+    await captureScreen(page, 'chat-citation', expectPhoneFit);
     await page.keyboard.press('Escape');
 
     // An entity named in the answer opens its node: properties, connections and the passages citing it.
@@ -178,6 +218,8 @@ describe('web interface: the first-run journey', { timeout: 180_000 }, () => {
     await nav(page, 'Dashboard').click();
     await page.getByText('Extraction quality').waitFor();
     await page.getByText(/average/).waitFor();
-    await captureScreen(page, 'dashboard');
+    await captureScreen(page, 'dashboard', expectPhoneFit);
+    await expectPlainWording(page, 'dashboard');
+    expect(await page.getByText(/\blanes?\b/i).count()).toBe(0);
   });
 });

@@ -231,7 +231,7 @@ export function defineExtractionOperations(registry: TaskRegistrar, deps: Extrac
           status: 'extracted',
           extraction_completed_at: at,
           current_step: 'extracted',
-          step_description: `Extracted ${result.entities.length} entities and ${result.relationships.length} relationships`,
+          step_description: `Extracted ${counted(result.entities.length, 'entity', 'entities')} and ${counted(result.relationships.length, 'relationship', 'relationships')}`,
           last_activity_at: at,
         },
         ['extracting'],
@@ -314,7 +314,7 @@ export function defineExtractionOperations(registry: TaskRegistrar, deps: Extrac
             current_step: 'committed',
             last_activity_at: at,
             active_task_id: null,
-            step_description: `Committed ${outcome.nodesCreated.length} new and ${outcome.nodesMerged} merged entities, ${outcome.edgesCreated.length + outcome.edgesMerged} relationships`,
+            step_description: `Committed ${outcome.nodesCreated.length} new and ${outcome.nodesMerged} merged entities, ${counted(outcome.edgesCreated.length + outcome.edgesMerged, 'relationship', 'relationships')}`,
           });
         });
         logger.info(
@@ -368,4 +368,9 @@ function harvestTotals(harvests: GroupHarvest[]): Record<string, number> {
       if (typeof value === 'number') totals[key] = (totals[key] ?? 0) + value;
   }
   return totals;
+}
+
+/** A count with its noun in the right number, for the step texts people read. */
+function counted(value: number, singular: string, plural: string): string {
+  return `${value} ${value === 1 ? singular : plural}`;
 }

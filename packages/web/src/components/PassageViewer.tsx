@@ -1,4 +1,4 @@
-import { Anchor, Badge, Group, Paper, Skeleton, Stack, Text } from '@mantine/core';
+import { Anchor, Paper, Skeleton, Stack, Text } from '@mantine/core';
 import { Link } from 'react-router-dom';
 import { sourceEndpoints } from '@rhizome/contracts/api/sources';
 import { api } from '../lib/api.ts';
@@ -6,7 +6,10 @@ import { useLoad } from '../lib/use-load.ts';
 import { ErrorNotice } from './ErrorNotice.tsx';
 import { Highlighted } from './Highlighted.tsx';
 
-/** One passage (chunk) of a source with its page and section, the cited sentences marked. */
+/**
+ * One passage (chunk) as a person reads it, with the cited sentences marked, under the name of the
+ * document it comes from and where in it (passage, page, section).
+ */
 export function PassageViewer({
   sourceId,
   chunkId,
@@ -16,39 +19,55 @@ export function PassageViewer({
   sourceId: string;
   chunkId: string;
   cited?: string[];
+  /** Shown outside the source's own page: the document name opens it at this passage. */
   withSourceLink?: boolean;
 }) {
-  const chunk = useLoad(
-    () => api.call(sourceEndpoints.chunk, { params: { source_id: sourceId, chunk_id: chunkId } }),
-    [sourceId, chunkId],
-  );
-  if (chunk.error)
-    return <ErrorNotice title="Could not open the passage" message={chunk.error} onRetry={() => void chunk.reload()} />;
-  if (!chunk.data) return <Skeleton h={160} />;
-  const { data } = chunk;
+  const loaded = useLoad(async () => {
+    const params = { source_id: sourceId };
+    const [chunk, source] = await Promise.all([
+      api.call(sourceEndpoints.chunk, { params: { ...params, chunk_id: chunkId } }),
+      api.call(sourceEndpoints.get, { params }),
+    ]);
+    return { chunk, source };
+  }, [sourceId, chunkId]);
+  if (loaded.error)
+    return (
+      <ErrorNotice title="Could not open the passage" message={loaded.error} onRetry={() => void loaded.reload()} />
+    );
+  if (!loaded.data) return <Skeleton h={160} />;
+  const { chunk, source } = loaded.data;
+  const name = source.title ?? source.filename ?? source.origin_url ?? source.id;
+  const where = [
+    `Passage ${chunk.chunk_index + 1} of ${source.chunk_count}`,
+    chunk.page_number !== null ? `page ${chunk.page_number}` : null,
+    chunk.section ? `section “${chunk.section}”` : null,
+  ].filter(Boolean);
   return (
     <Stack gap="xs" data-testid="passage-viewer">
-      <Group gap="xs">
-        <Badge variant="light">Passage {data.chunk_index + 1}</Badge>
-        {data.page_number !== null && (
-          <Badge variant="light" color="gray">
-            Page {data.page_number}
-          </Badge>
-        )}
-        {data.section && (
-          <Badge variant="light" color="gray" maw={260}>
-            {data.section}
-          </Badge>
-        )}
-        {withSourceLink && (
-          <Anchor component={Link} to={`/sources/${sourceId}?chunk=${chunkId}`} fz="sm" ml="auto">
-            Open the source
+      <div data-testid="passage-origin">
+        {withSourceLink ? (
+          <Anchor
+            component={Link}
+            to={`/sources/${sourceId}?chunk=${chunkId}`}
+            fw={600}
+            style={{ overflowWrap: 'anywhere' }}
+            aria-label={`${name}: open the source at this passage`}
+          >
+            {name}
           </Anchor>
+        ) : (
+          <Text fw={600} style={{ overflowWrap: 'anywhere' }}>
+            {name}
+          </Text>
         )}
-      </Group>
+        <Text fz="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+          {source.title && source.filename && source.title !== source.filename ? `${source.filename} · ` : ''}
+          {where.join(', ')}
+        </Text>
+      </div>
       <Paper withBorder p="md" radius="md">
         <Text component="div" className="passage" fz="sm">
-          <Highlighted text={data.content} cited={cited} />
+          <Highlighted text={chunk.content} cited={cited} />
         </Text>
       </Paper>
     </Stack>

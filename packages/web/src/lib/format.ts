@@ -34,3 +34,17 @@ export function sentencesOf(text: string): string[] {
 export function normalise(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
+
+/** "1 relationship", "3 relationships", "1,204 chunks": a count with its noun in the right number. */
+export function countOf(value: number, singular: string, plural = `${singular}s`): string {
+  return `${value.toLocaleString()} ${value === 1 ? singular : plural}`;
+}
+
+/** A machine name a person reads: `works_at` → "works at", `chunkSize` → "chunk size". */
+export function humanise(name: string): string {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/[_-]+/g, ' ')
+    .trim()
+    .toLowerCase();
+}

@@ -1,17 +1,4 @@
-import {
-  Anchor,
-  Badge,
-  Button,
-  Card,
-  Group,
-  Progress,
-  SimpleGrid,
-  Skeleton,
-  Stack,
-  Table,
-  Text,
-  Title,
-} from '@mantine/core';
+import { Anchor, Badge, Button, Card, Group, Progress, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconPlayerPause, IconPlayerPlay } from '@tabler/icons-react';
 import { Link } from 'react-router-dom';
@@ -20,14 +7,19 @@ import { processingEndpoints, queueEndpoints } from '@rhizome/contracts/api/queu
 import { sourceEndpoints } from '@rhizome/contracts/api/sources';
 import { api, messageOf } from '../lib/api.ts';
 import { useChanges } from '../lib/changes.tsx';
-import { formatCount, formatDate } from '../lib/format.ts';
+import { countOf, formatCount, formatDate, humanise } from '../lib/format.ts';
 import { qualityLabelColors } from '../lib/quality.ts';
 import { useLoad } from '../lib/use-load.ts';
 import { ErrorNotice } from '../components/ErrorNotice.tsx';
 import { PageHeader } from '../components/PageHeader.tsx';
+import { ResponsiveTable } from '../components/ResponsiveTable.tsx';
 import { progressOf, statusColors } from './sources/progress.ts';
 
-const laneNames: Record<string, string> = { llm: 'Model lane', operations: 'Operations lane' };
+/** What each background queue does, in the words of someone adding documents. */
+const laneNames: Record<string, string> = {
+  operations: 'Reading and indexing documents',
+  llm: 'Extracting with the AI model',
+};
 
 /** What the graph holds, what is being processed, and how good the extractions are. */
 export default function Dashboard() {
@@ -108,7 +100,7 @@ export default function Dashboard() {
         )}
       </PageHeader>
       {data?.processing.paused && (
-        <Badge color="yellow" size="lg" variant="light">
+        <Badge color="yellow" size="lg" variant="light" tt="none">
           Processing is paused{data.processing.reason ? `: ${data.processing.reason}` : ''}
         </Badge>
       )}
@@ -137,7 +129,7 @@ export default function Dashboard() {
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
         <Card withBorder radius="md">
           <Title order={2} fz="md" mb="sm">
-            Queue
+            Background work
           </Title>
           {!data ? (
             <Skeleton h={80} />
@@ -147,17 +139,22 @@ export default function Dashboard() {
             </Text>
           ) : (
             <Stack gap="sm">
+              {data.lanes.queues.every((lane) => lane.running + lane.queued === 0) && (
+                <Text fz="sm" c="dimmed">
+                  Nothing to do: new documents are picked up as soon as they arrive.
+                </Text>
+              )}
               {data.lanes.queues.map((lane) => (
-                <Group key={lane.queue} justify="space-between">
+                <Group key={lane.queue} justify="space-between" gap="xs">
                   <Text fz="sm" fw={500}>
-                    {laneNames[lane.queue] ?? lane.queue}
+                    {laneNames[lane.queue] ?? humanise(lane.queue)}
                   </Text>
                   <Group gap="xs">
-                    <Badge variant="light" color="blue">
-                      {lane.running} running
+                    <Badge variant="light" color="blue" tt="none">
+                      {lane.running} in progress
                     </Badge>
-                    <Badge variant="light" color="gray">
-                      {lane.queued} queued
+                    <Badge variant="light" color="gray" tt="none">
+                      {lane.queued} waiting
                     </Badge>
                   </Group>
                 </Group>
@@ -185,14 +182,18 @@ export default function Dashboard() {
                   / 100 average
                 </Text>
                 {data.dashboard.quality.quality_label && (
-                  <Badge variant="light" color={qualityLabelColors[data.dashboard.quality.quality_label] ?? 'gray'}>
+                  <Badge
+                    variant="light"
+                    color={qualityLabelColors[data.dashboard.quality.quality_label] ?? 'gray'}
+                    tt="none"
+                  >
                     {data.dashboard.quality.quality_label}
                   </Badge>
                 )}
               </Group>
               <Progress value={data.dashboard.quality.avg_quality_grade} mt="xs" aria-label="Average quality grade" />
               <Text fz="xs" c="dimmed" mt={6}>
-                Over {data.dashboard.quality.scored_sources} graded sources.
+                Average over {countOf(data.dashboard.quality.scored_sources, 'graded source')}.
               </Text>
             </>
           )}
@@ -219,35 +220,55 @@ export default function Dashboard() {
             </Button>
           </Stack>
         ) : (
-          <Table.ScrollContainer minWidth={480}>
-            <Table verticalSpacing={6} fz="sm">
-              <Table.Tbody>
-                {data.recent.map((source) => {
+          <ResponsiveTable
+            label="Recent sources"
+            rows={data.recent}
+            rowKey={(source) => source.id}
+            verticalSpacing={6}
+            fz="sm"
+            columns={[
+              {
+                header: 'Source',
+                phone: 'title',
+                cell: (source) => (
+                  <Anchor component={Link} to={`/sources/${source.id}`} fz="sm" lineClamp={1}>
+                    {source.title ?? source.filename ?? source.origin_url ?? source.id}
+                  </Anchor>
+                ),
+              },
+              {
+                header: 'Progress',
+                phone: 'hidden',
+                width: 200,
+                cell: (source) => {
                   const progress = progressOf(source);
                   return (
-                    <Table.Tr key={source.id}>
-                      <Table.Td>
-                        <Anchor component={Link} to={`/sources/${source.id}`} fz="sm" lineClamp={1}>
-                          {source.title ?? source.filename ?? source.id}
-                        </Anchor>
-                      </Table.Td>
-                      <Table.Td w={200}>
-                        <Progress value={progress.value} color={progress.color} size="sm" aria-label={progress.label} />
-                      </Table.Td>
-                      <Table.Td w={170}>
-                        <Badge size="sm" variant="light" color={statusColors[source.status]}>
-                          {progress.label}
-                        </Badge>
-                      </Table.Td>
-                      <Table.Td w={160} c="dimmed" fz="xs">
-                        {formatDate(source.created_at)}
-                      </Table.Td>
-                    </Table.Tr>
+                    <Progress value={progress.value} color={progress.color} size="sm" aria-label={progress.label} />
                   );
-                })}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+                },
+              },
+              {
+                header: 'Status',
+                phone: 'aside',
+                width: 190,
+                cell: (source) => (
+                  <Badge size="sm" variant="light" color={statusColors[source.status]} tt="none">
+                    {source.paused ? 'Paused' : progressOf(source).label}
+                  </Badge>
+                ),
+              },
+              {
+                header: 'Added',
+                phone: 'detail',
+                width: 170,
+                cell: (source) => (
+                  <Text span fz="xs" c="dimmed">
+                    {formatDate(source.created_at)}
+                  </Text>
+                ),
+              },
+            ]}
+          />
         )}
       </Card>
     </Stack>

@@ -285,7 +285,7 @@ function ModeResults({
             </Text>
           </Group>
           <Text fz="sm" lineClamp={4}>
-            <Highlighted text={chunk.content} terms={terms} />
+            <Highlighted text={chunk.content} terms={terms} inline />
           </Text>
         </Card>
       ))}

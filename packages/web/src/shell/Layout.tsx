@@ -1,6 +1,6 @@
 import { useEffect, type ReactNode } from 'react';
 import { AppShell, Burger, Group, NavLink, Text, UnstyledButton, useMantineColorScheme } from '@mantine/core';
-import { useDisclosure } from '@mantine/hooks';
+import { useDisclosure, useReducedMotion } from '@mantine/hooks';
 import { IconFiles, IconLayoutDashboard, IconMessages, IconSearch, IconSettings } from '@tabler/icons-react';
 import { IconRoute, IconTemplate } from '@tabler/icons-react';
 import { IconGraph } from '@tabler/icons-react';
@@ -37,6 +37,8 @@ export function Layout({
   const [opened, { toggle, close }] = useDisclosure();
   const { pathname } = useLocation();
   const { setColorScheme } = useMantineColorScheme();
+  // The shell slides between the phone and desktop layouts; someone who asked for less motion gets the new layout at once.
+  const reduceMotion = useReducedMotion();
 
   useEffect(() => {
     close();
@@ -59,6 +61,7 @@ export function Layout({
       header={{ height: 60 }}
       navbar={{ width: 220, breakpoint: 'sm', collapsed: { mobile: !opened } }}
       padding="md"
+      transitionDuration={reduceMotion ? 0 : 200}
     >
       <a href="#main" className="skip-link">
         Skip to content

@@ -2,12 +2,18 @@ import { useState } from 'react';
 import { Alert, Button, Group, Modal, Progress, Radio, Stack, Text } from '@mantine/core';
 import { sourceEndpoints, type SourceResponseBody } from '@rhizome/contracts/api/sources';
 import { api, messageOf } from '../../lib/api.ts';
+import { sentenceCase } from '../../lib/sentence-case.ts';
 
 interface Proposal {
   detected_domain: string;
   confidence: number;
   low_confidence: boolean;
   ranking: { domain: string; score: number }[];
+}
+
+/** A detection score as the share of full confidence it is (scores above 1 are certain). */
+function percentOf(score: number): number {
+  return Math.round(100 * Math.min(1, Math.max(0, score)));
 }
 
 /** The detection proposal a parked source carries (an open object in the contract). */
@@ -54,7 +60,6 @@ export function ConfirmDomainModal({
   }
 
   const top = proposal?.ranking.slice(0, 6) ?? [];
-  const best = Math.max(0.0001, ...top.map((entry) => entry.score));
   return (
     <Modal
       opened={source !== null}
@@ -73,21 +78,34 @@ export function ConfirmDomainModal({
             No detection is available for this source; the default domain will be used.
           </Text>
         )}
-        <Radio.Group value={domain} onChange={setChoice} label="Domain" name="domain">
+        <Radio.Group
+          value={domain}
+          onChange={setChoice}
+          label="Domain"
+          description="How confident the detection is in each domain, out of 100%."
+          name="domain"
+        >
           <Stack gap={6} mt={6}>
-            {top.map((entry) => (
-              <Group key={entry.domain} gap="sm" wrap="nowrap">
-                <Radio
-                  value={entry.domain}
-                  label={entry.domain === proposal?.detected_domain ? `${entry.domain} (detected)` : entry.domain}
-                  w={200}
-                />
-                <Progress value={(100 * entry.score) / best} flex={1} aria-label={`${entry.domain} score`} />
-                <Text fz="xs" c="dimmed" w={48} ta="right">
-                  {entry.score.toFixed(2)}
-                </Text>
-              </Group>
-            ))}
+            {top.map((entry) => {
+              const name = sentenceCase(entry.domain);
+              return (
+                <Group key={entry.domain} gap="sm" wrap="nowrap">
+                  <Radio
+                    value={entry.domain}
+                    label={entry.domain === proposal?.detected_domain ? `${name} (detected)` : name}
+                    style={{ flex: '1 1 0', minWidth: 0 }}
+                  />
+                  <Progress
+                    value={percentOf(entry.score)}
+                    w={{ base: 90, sm: 180 }}
+                    aria-label={`${name}: ${percentOf(entry.score)}% confidence`}
+                  />
+                  <Text fz="xs" c="dimmed" w={40} ta="right" data-testid="domain-score">
+                    {percentOf(entry.score)}%
+                  </Text>
+                </Group>
+              );
+            })}
           </Stack>
         </Radio.Group>
         {error && (

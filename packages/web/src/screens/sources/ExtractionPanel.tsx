@@ -1,10 +1,12 @@
-import { Badge, Card, Group, Progress, Stack, Table, Text, Title } from '@mantine/core';
+import { Badge, Box, Card, Group, Progress, Stack, Text, Title } from '@mantine/core';
 import { extractionEndpoints } from '@rhizome/contracts/api/extraction';
 import type { SourceResponseBody } from '@rhizome/contracts/api/sources';
 import { api } from '../../lib/api.ts';
-import { formatCount } from '../../lib/format.ts';
+import { countOf, formatCount } from '../../lib/format.ts';
+import { sentenceCase } from '../../lib/sentence-case.ts';
 import { useLoad } from '../../lib/use-load.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { ResponsiveTable } from '../../components/ResponsiveTable.tsx';
 
 const taskColors: Record<string, string> = {
   completed: 'teal',
@@ -15,7 +17,7 @@ const taskColors: Record<string, string> = {
   cancelled: 'gray',
 };
 
-/** The latest extraction: overall progress and each group of chunks with its counts and errors. */
+/** The latest extraction: overall progress and each batch of passages with its counts and errors. */
 export function ExtractionPanel({ source }: { source: SourceResponseBody }) {
   // Reloaded whenever the source changes (its live updates arrive through the parent).
   const extraction = useLoad(async () => {
@@ -27,6 +29,7 @@ export function ExtractionPanel({ source }: { source: SourceResponseBody }) {
     return { progress, tasks };
   }, [source.id, source.updated_at]);
 
+  const progress = extraction.data?.progress;
   return (
     <Card withBorder radius="md">
       <Title order={2} fz="md" mb="xs">
@@ -40,56 +43,73 @@ export function ExtractionPanel({ source }: { source: SourceResponseBody }) {
             : 'This source was added without extraction; use Re-extract to run it.'}
         </Text>
       )}
-      {extraction.data?.progress.has_extraction_job && (
+      {progress?.has_extraction_job && extraction.data && (
         <Stack gap="xs">
-          <Group justify="space-between">
+          <Group justify="space-between" gap="xs">
             <Text fz="sm">
-              {formatCount(extraction.data.progress.completed_chunks)} of{' '}
-              {formatCount(extraction.data.progress.total_chunks)} groups ·{' '}
-              {formatCount(extraction.data.progress.total_entities)} entities ·{' '}
-              {formatCount(extraction.data.progress.total_relationships)} relationships
+              {formatCount(progress.completed_chunks)} of {countOf(progress.total_chunks ?? 0, 'batch', 'batches')} read
+              · {countOf(progress.total_entities ?? 0, 'entity', 'entities')} ·{' '}
+              {countOf(progress.total_relationships ?? 0, 'relationship')}
             </Text>
-            <Badge variant="light">{extraction.data.progress.status}</Badge>
+            <Badge variant="light" tt="none">
+              {sentenceCase(progress.status)}
+            </Badge>
           </Group>
-          <Progress value={extraction.data.progress.progress_percent ?? 0} aria-label="Extraction progress" />
-          {extraction.data.progress.error_message && (
+          <Progress value={progress.progress_percent ?? 0} aria-label="Extraction progress" />
+          {progress.error_message && (
             <Text c="red" fz="sm">
-              {extraction.data.progress.error_message}
+              {progress.error_message}
             </Text>
           )}
-          <Table.ScrollContainer minWidth={360} mah={260}>
-            <Table verticalSpacing={3} fz="xs" stickyHeader>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Group</Table.Th>
-                  <Table.Th>Chunks</Table.Th>
-                  <Table.Th>Status</Table.Th>
-                  <Table.Th>Found</Table.Th>
-                  <Table.Th>Error</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {extraction.data.tasks.map((task) => (
-                  <Table.Tr key={task.group_index}>
-                    <Table.Td>{task.group_index + 1}</Table.Td>
-                    <Table.Td>
-                      {task.first_chunk_index + 1}–{task.last_chunk_index + 1}
-                    </Table.Td>
-                    <Table.Td>
-                      <Badge size="xs" variant="light" color={taskColors[task.status] ?? 'gray'}>
-                        {task.status}
-                        {task.attempts > 1 ? ` ×${task.attempts}` : ''}
-                      </Badge>
-                    </Table.Td>
-                    <Table.Td>
-                      {task.entity_count ?? '—'} / {task.relationship_count ?? '—'}
-                    </Table.Td>
-                    <Table.Td c="red">{task.error_message ?? ''}</Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          <Box mah={260} style={{ overflowY: 'auto' }}>
+            <ResponsiveTable
+              label="Extraction batches"
+              rows={extraction.data.tasks}
+              rowKey={(task) => String(task.group_index)}
+              verticalSpacing={3}
+              fz="xs"
+              stickyHeader
+              columns={[
+                { header: 'Batch', phone: 'title', cell: (task) => `Batch ${task.group_index + 1}` },
+                {
+                  header: 'Passages',
+                  phone: 'detail',
+                  cell: (task) =>
+                    task.first_chunk_index === task.last_chunk_index
+                      ? String(task.first_chunk_index + 1)
+                      : `${task.first_chunk_index + 1}–${task.last_chunk_index + 1}`,
+                },
+                {
+                  header: 'Status',
+                  phone: 'aside',
+                  cell: (task) => (
+                    <Badge size="xs" variant="light" tt="none" color={taskColors[task.status] ?? 'gray'}>
+                      {sentenceCase(task.status)}
+                      {task.attempts > 1 ? `, ${countOf(task.attempts, 'attempt')}` : ''}
+                    </Badge>
+                  ),
+                },
+                {
+                  header: 'Found',
+                  phone: 'detail',
+                  cell: (task) =>
+                    task.entity_count === null && task.relationship_count === null
+                      ? '—'
+                      : `${countOf(task.entity_count ?? 0, 'entity', 'entities')}, ${countOf(task.relationship_count ?? 0, 'relationship')}`,
+                },
+                {
+                  header: 'Error',
+                  phone: 'detail',
+                  cell: (task) =>
+                    task.error_message && (
+                      <Text span fz="xs" c="red">
+                        {task.error_message}
+                      </Text>
+                    ),
+                },
+              ]}
+            />
+          </Box>
         </Stack>
       )}
     </Card>

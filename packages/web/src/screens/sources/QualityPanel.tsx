@@ -2,6 +2,7 @@ import { Badge, Card, Group, Progress, SimpleGrid, Text, Title } from '@mantine/
 import { qualityEndpoints } from '@rhizome/contracts/api/quality';
 import type { SourceResponseBody } from '@rhizome/contracts/api/sources';
 import { api } from '../../lib/api.ts';
+import { countOf } from '../../lib/format.ts';
 import { qualityLabelColors } from '../../lib/quality.ts';
 import { useLoad } from '../../lib/use-load.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
@@ -33,7 +34,7 @@ export function QualityPanel({ source }: { source: SourceResponseBody }) {
             <Text c="dimmed" fz="sm">
               / 100
             </Text>
-            <Badge variant="light" color={qualityLabelColors[quality.data.quality_label] ?? 'gray'}>
+            <Badge variant="light" color={qualityLabelColors[quality.data.quality_label] ?? 'gray'} tt="none">
               {quality.data.quality_label}
             </Badge>
           </Group>
@@ -45,7 +46,7 @@ export function QualityPanel({ source }: { source: SourceResponseBody }) {
                 ['Density', quality.data.density_score],
                 ['Topology', quality.data.topology_score],
                 ['Coverage', quality.data.coverage_score],
-                ['Connected', quality.data.connectivity_ratio * 100],
+                ['Connected entities', quality.data.connectivity_ratio * 100],
               ] as const
             ).map(([label, value]) => (
               <div key={label}>
@@ -60,8 +61,8 @@ export function QualityPanel({ source }: { source: SourceResponseBody }) {
             ))}
           </SimpleGrid>
           <Text fz="xs" c="dimmed" mt="sm">
-            {quality.data.low_quality_entity_count} weak entities, {quality.data.low_quality_relationship_count} weak
-            relationships
+            {countOf(quality.data.low_quality_entity_count, 'weak entity', 'weak entities')},{' '}
+            {countOf(quality.data.low_quality_relationship_count, 'weak relationship')}
             {quality.data.pollution_penalty > 0 && `, pollution penalty ${quality.data.pollution_penalty.toFixed(1)}`}
             {quality.data.structural_penalty > 0 &&
               `, structural penalty ${quality.data.structural_penalty.toFixed(1)}`}

@@ -20,9 +20,11 @@ import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom'
 import { sourceEndpoints, type SourceResponseBody } from '@rhizome/contracts/api/sources';
 import { api } from '../../lib/api.ts';
 import { useChanges } from '../../lib/changes.tsx';
-import { formatBytes, formatCount, formatDate } from '../../lib/format.ts';
+import { countOf, formatBytes, formatCount, formatDate } from '../../lib/format.ts';
+import { sentenceCase } from '../../lib/sentence-case.ts';
 import { useLoad } from '../../lib/use-load.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { Highlighted } from '../../components/Highlighted.tsx';
 import { PassageViewer } from '../../components/PassageViewer.tsx';
 import { ConfirmDomainModal } from './ConfirmDomainModal.tsx';
 import { progressOf, statusColors } from './progress.ts';
@@ -73,15 +75,19 @@ export default function SourceDetail() {
             {name}
           </Title>
           <Group gap="xs" mt={6}>
-            <Badge color={statusColors[data.status]} variant="light">
+            <Badge color={statusColors[data.status]} variant="light" tt="none">
               {data.paused ? 'Paused' : progress.label}
             </Badge>
             {data.extraction_domain && (
-              <Badge variant="outline" color="gray">
-                {data.extraction_domain}
+              <Badge variant="outline" color="gray" tt="none">
+                Domain: {sentenceCase(data.extraction_domain)}
               </Badge>
             )}
-            {!data.enabled && <Badge color="gray">Disabled</Badge>}
+            {!data.enabled && (
+              <Badge color="gray" tt="none">
+                Disabled
+              </Badge>
+            )}
           </Group>
         </div>
         <Group gap="xs" wrap="nowrap">
@@ -150,20 +156,23 @@ export default function SourceDetail() {
                 <Table.Tbody>
                   {[
                     ['File', data.filename ?? '—'],
-                    ['Type', `${data.file_type ?? '—'} (${data.content_type ?? 'unknown'})`],
+                    [
+                      'Type',
+                      `${(data.file_type ?? data.source_type).toUpperCase()} (${data.content_type ?? 'unknown'})`,
+                    ],
                     ['Size', formatBytes(data.file_size)],
                     ['Added', formatDate(data.created_at)],
                     ['Indexed', formatDate(data.indexing_completed_at)],
                     ['Committed', formatDate(data.commit_completed_at)],
                     [
-                      'Chunks',
-                      `${formatCount(data.embedded_chunk_count)} of ${formatCount(data.chunk_count)} embedded`,
+                      'Passages',
+                      `${formatCount(data.chunk_count)} (${formatCount(data.embedded_chunk_count)} searchable by meaning)`,
                     ],
                     ['Entities', formatCount(data.extraction_entities_count)],
                     ['Relationships', formatCount(data.extraction_relationships_count)],
                     [
-                      'Model calls',
-                      `${formatCount(data.llm_total_calls)} (${formatCount(data.llm_total_input_tokens + data.llm_total_output_tokens)} tokens)`,
+                      'AI model use',
+                      `${countOf(data.llm_total_calls, 'call')}, ${countOf(data.llm_total_input_tokens + data.llm_total_output_tokens, 'token')}`,
                     ],
                   ].map(([label, value]) => (
                     <Table.Tr key={label}>
@@ -282,7 +291,7 @@ function Passages({
               )}
             </Group>
             <Text fz="sm" lineClamp={3}>
-              {chunk.content}
+              <Highlighted text={chunk.content} inline />
             </Text>
           </Card>
         ))}

@@ -2,6 +2,7 @@ import { Badge, Button, Group, Skeleton, Stack, Text, Title } from '@mantine/cor
 import { edgeEndpoints, nodeEndpoints } from '@rhizome/contracts/api/graph-nodes';
 import { templateEndpoints } from '@rhizome/contracts/api/templates';
 import { api } from '../../lib/api.ts';
+import { humanise } from '../../lib/format.ts';
 import { useLoad } from '../../lib/use-load.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { useInspector } from '../../components/Inspector.tsx';
@@ -70,7 +71,7 @@ export function SourceEntities({ sourceId }: { sourceId: string }) {
             <Text key={edge.id} fz="sm">
               {labels.get(edge.source_node_id) ?? '…'}{' '}
               <Text span c="dimmed" inherit>
-                — {edge.label} →
+                — {humanise(edge.label)} →
               </Text>{' '}
               {labels.get(edge.target_node_id) ?? '…'}
             </Text>

@@ -1,16 +1,21 @@
-import { memo, useRef, useState } from 'react';
+import { memo, useEffect, useRef, useState } from 'react';
 import { ActionIcon, Badge, Box, Button, Progress, Table } from '@mantine/core';
 import { IconDots } from '@tabler/icons-react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { Link } from 'react-router-dom';
 import type { SourceResponseBody } from '@rhizome/contracts/api/sources';
-import { formatBytes, formatDate } from '../../lib/format.ts';
+import { countOf, formatBytes, formatDate } from '../../lib/format.ts';
+import { usePhone } from '../../lib/use-phone.ts';
 import { progressOf, statusColors } from './progress.ts';
 import { SourceActions } from './SourceActions.tsx';
 
-const rowHeight = 64;
+/** Row heights the virtualiser counts on: a phone row stacks the status under the title. */
+const rowHeights = { wide: 64, phone: 76 };
 
-/** Every source in one scrollable table; only the rows in view are rendered, so thousands scroll smoothly. */
+/**
+ * Every source in one scrollable table; only the rows in view are rendered, so thousands scroll smoothly.
+ * On a phone it keeps what matters (title and status, one column) and leaves the rest to the source page.
+ */
 export function SourceTable({
   sources,
   onChanged,
@@ -23,12 +28,15 @@ export function SourceTable({
   onReview: (source: SourceResponseBody) => void;
 }) {
   const scroller = useRef<HTMLDivElement>(null);
+  const phone = usePhone();
+  const rowHeight = phone ? rowHeights.phone : rowHeights.wide;
   const virtualizer = useVirtualizer({
     count: sources.length,
     getScrollElement: () => scroller.current,
     estimateSize: () => rowHeight,
     overscan: 6,
   });
+  useEffect(() => virtualizer.measure(), [virtualizer, rowHeight]);
   const items = virtualizer.getVirtualItems();
   const before = items.length ? items[0].start : 0;
   const after = items.length ? virtualizer.getTotalSize() - items[items.length - 1].end : 0;
@@ -50,8 +58,8 @@ export function SourceTable({
       <Table stickyHeader highlightOnHover verticalSpacing={6} layout="fixed" aria-rowcount={sources.length + 1}>
         <Table.Thead>
           <Table.Tr>
-            <Table.Th>Source</Table.Th>
-            <Table.Th w={{ base: 170, sm: 260 }}>Progress</Table.Th>
+            <Table.Th>{phone ? 'Source and status' : 'Source'}</Table.Th>
+            {!phone && <Table.Th w={260}>Progress</Table.Th>}
             <Table.Th w={180} className="source-wide">
               Tags
             </Table.Th>
@@ -70,6 +78,7 @@ export function SourceTable({
               key={sources[item.index].id}
               source={sources[item.index]}
               index={item.index}
+              phone={phone}
               onChanged={onChanged}
               onDeleted={onDeleted}
               onReview={onReview}
@@ -85,60 +94,71 @@ export function SourceTable({
 interface RowProps {
   source: SourceResponseBody;
   index: number;
+  phone: boolean;
   onChanged: (id: string) => void;
   onDeleted: (id: string) => void;
   onReview: (source: SourceResponseBody) => void;
 }
 
 /** One row; unchanged rows are not rendered again while the table scrolls or other rows update. */
-const SourceRow = memo(function SourceRow({ source, index, onChanged, onDeleted, onReview }: RowProps) {
+const SourceRow = memo(function SourceRow({ source, index, phone, onChanged, onDeleted, onReview }: RowProps) {
   const progress = progressOf(source);
   const name = source.title ?? source.filename ?? source.origin_url ?? source.id;
   const detail = source.error_message ?? source.step_description ?? '';
+  const facts = [
+    (source.file_type ?? source.source_type).toUpperCase(),
+    formatBytes(source.file_size),
+    countOf(source.chunk_count, 'passage'),
+    ...(source.extraction_entities_count > 0 ? [countOf(source.extraction_entities_count, 'entity', 'entities')] : []),
+  ].join(' · ');
+  const status = <SourceStatus source={source} name={name} label={progress.label} onReview={onReview} />;
+  const bar = (
+    <Progress
+      value={progress.value}
+      color={progress.color}
+      striped={progress.active}
+      animated={progress.active}
+      size={phone ? 'xs' : 'sm'}
+      aria-label={`${name}: ${progress.label}`}
+    />
+  );
   return (
-    <tr className="source-row" style={{ height: rowHeight }} aria-rowindex={index + 2} data-source-id={source.id}>
+    <tr
+      className="source-row"
+      style={{ height: phone ? rowHeights.phone : rowHeights.wide }}
+      aria-rowindex={index + 2}
+      data-source-id={source.id}
+    >
       <td>
         <Link to={`/sources/${source.id}`} className="source-link" title={name}>
           {name}
         </Link>
-        <div className="source-meta">
-          {(source.file_type ?? source.source_type).toUpperCase()} · {formatBytes(source.file_size)} ·{' '}
-          {source.chunk_count} {source.chunk_count === 1 ? 'chunk' : 'chunks'}
-          {source.extraction_entities_count > 0 &&
-            ` · ${source.extraction_entities_count} ${source.extraction_entities_count === 1 ? 'entity' : 'entities'}`}
-        </div>
+        {phone ? (
+          <>
+            <div className="source-progress-head">
+              {status}
+              <span className="source-meta">
+                {progress.value}% · {facts}
+              </span>
+            </div>
+            {bar}
+          </>
+        ) : (
+          <div className="source-meta">{facts}</div>
+        )}
       </td>
-      <td>
-        <div className="source-progress-head">
-          {source.status === 'awaiting_confirmation' ? (
-            <Button
-              size="compact-xs"
-              variant="light"
-              color="yellow"
-              onClick={() => onReview(source)}
-              aria-label={`Confirm domain of ${name}`}
-            >
-              Confirm domain
-            </Button>
-          ) : (
-            <Badge size="sm" variant="light" color={statusColors[source.status]} data-testid="source-status">
-              {source.paused ? 'Paused' : progress.label}
-            </Badge>
-          )}
-          <span className="source-meta">{progress.value}%</span>
-        </div>
-        <Progress
-          value={progress.value}
-          color={progress.color}
-          striped={progress.active}
-          animated={progress.active}
-          size="sm"
-          aria-label={`${name}: ${progress.label}`}
-        />
-        <div className={source.status === 'error' ? 'source-meta source-error' : 'source-meta'} title={detail}>
-          {detail || ' '}
-        </div>
-      </td>
+      {!phone && (
+        <td>
+          <div className="source-progress-head">
+            {status}
+            <span className="source-meta">{progress.value}%</span>
+          </div>
+          {bar}
+          <div className={source.status === 'error' ? 'source-meta source-error' : 'source-meta'} title={detail}>
+            {detail || ' '}
+          </div>
+        </td>
+      )}
       <td className="source-wide">
         <div className="source-tags">
           {source.tags.map((tag) => (
@@ -156,8 +176,53 @@ const SourceRow = memo(function SourceRow({ source, index, onChanged, onDeleted,
   );
 });
 
+/** The status badge, or the button that opens the domain review a parked source waits for. */
+function SourceStatus({
+  source,
+  name,
+  label,
+  onReview,
+}: {
+  source: SourceResponseBody;
+  name: string;
+  label: string;
+  onReview: (source: SourceResponseBody) => void;
+}) {
+  if (source.status === 'awaiting_confirmation')
+    return (
+      <Button
+        size="compact-xs"
+        variant="light"
+        color="yellow"
+        onClick={() => onReview(source)}
+        aria-label={`Confirm domain of ${name}`}
+        style={{ flexShrink: 0 }}
+      >
+        Confirm domain
+      </Button>
+    );
+  return (
+    <Badge
+      size="sm"
+      variant="light"
+      tt="none"
+      color={statusColors[source.status]}
+      data-testid="source-status"
+      style={{ flexShrink: 0 }}
+    >
+      {source.paused ? 'Paused' : label}
+    </Badge>
+  );
+}
+
 /** A plain button until first used: the full actions menu is mounted only for rows someone opens. */
-function RowActions({ source, name, onChanged, onDeleted, onReview }: Omit<RowProps, 'index'> & { name: string }) {
+function RowActions({
+  source,
+  name,
+  onChanged,
+  onDeleted,
+  onReview,
+}: Omit<RowProps, 'index' | 'phone'> & { name: string }) {
   const [used, setUsed] = useState(false);
   if (used)
     return (

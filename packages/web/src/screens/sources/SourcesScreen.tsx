@@ -9,6 +9,7 @@ import {
   type SourceStatus,
 } from '@rhizome/contracts/api/sources';
 import { api } from '../../lib/api.ts';
+import { countOf } from '../../lib/format.ts';
 import { useChanges } from '../../lib/changes.tsx';
 import { useLoad } from '../../lib/use-load.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
@@ -160,7 +161,7 @@ export default function SourcesScreen() {
           w={{ base: '100%', sm: 170 }}
         />
         <Text fz="sm" c="dimmed" ml="auto" aria-live="polite">
-          {sources.data ? `${list.length.toLocaleString()} ${list.length === 1 ? 'source' : 'sources'}` : ' '}
+          {sources.data ? countOf(list.length, 'source') : ' '}
         </Text>
       </Group>
       {sources.error && (
