@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { setUpAccount, startTestServer, type TestServer } from '../support/server.ts';
 import { uploadSources, waitForSource } from '../support/sources.ts';
-import { captureScreen, openBrowser, type Session } from './support/browser.ts';
+import { captureScreen, openBrowser, viewports, type Session } from './support/browser.ts';
+import { expectNoSidewaysScroll } from './support/layout.ts';
 
 interface Node {
   id: string;
@@ -102,6 +103,15 @@ describe('web interface: the graph explorer and entity pages', { timeout: 240_00
       target_node_id: anchor.id,
       label: 'commemorates',
     });
+    const neighbour = (await api<{ data: Node[] }>('GET', '/nodes?page_size=10')).data.find(
+      (node) => node.id !== anchor.id && node.id !== landmark.id,
+    )!;
+    await api('POST', '/edges', {
+      template_id: 'system_template_link',
+      source_node_id: landmark.id,
+      target_node_id: neighbour.id,
+      label: 'stands_beside',
+    });
     session = await openBrowser(server.url);
     page = session.page;
     const [name, ...value] = cookie.split('=');
@@ -127,7 +137,29 @@ describe('web interface: the graph explorer and entity pages', { timeout: 240_00
       )
       .toBe(true);
     await page.getByRole('button', { name: 'Arrange again' }).waitFor();
-    await captureScreen(page, 'graph');
+    await captureScreen(page, 'graph', expectNoSidewaysScroll);
+  });
+
+  it('gives the canvas most of a phone screen, with the source filters one tap away', async () => {
+    await page.setViewportSize(viewports.phone);
+    try {
+      const canvas = (await page.getByTestId('graph-canvas').boundingBox())!;
+      const belowHeader = viewports.phone.height - 60;
+      expect(canvas.height, 'canvas height on a phone').toBeGreaterThanOrEqual(belowHeader * 0.75);
+      expect(canvas.width).toBeLessThanOrEqual(viewports.phone.width);
+      const sources = page.getByRole('combobox', { name: 'Only entities from these sources' });
+      await expect.poll(() => sources.isVisible()).toBe(false);
+      await page.getByRole('button', { name: 'Sources' }).click();
+      await sources.waitFor();
+      await page.getByRole('button', { name: 'Sources' }).click();
+      await sources.waitFor({ state: 'hidden' });
+      // The zoom buttons sit on the canvas itself.
+      const zoom = (await page.getByRole('button', { name: 'Zoom in' }).boundingBox())!;
+      expect(zoom.y).toBeGreaterThanOrEqual(canvas.y);
+      expect(zoom.x + zoom.width).toBeLessThanOrEqual(canvas.x + canvas.width);
+    } finally {
+      await page.setViewportSize(viewports.desktop);
+    }
   });
 
   it('leaves out the picking layer while the wheel zooms, and draws it again once the camera stops', async () => {
@@ -181,6 +213,10 @@ describe('web interface: the graph explorer and entity pages', { timeout: 240_00
     await openEntityFromSearch('Heritage', 'Kestrel Point Heritage Site');
     const neighbourhood = page.getByTestId('neighbourhood');
     await neighbourhood.getByText('commemorates').waitFor();
+    // Relationship types read as words; the stored name stays in the tooltip.
+    const standsBeside = neighbourhood.getByText('stands beside', { exact: true });
+    expect(await standsBeside.getAttribute('title')).toBe('stands_beside');
+    expect(await neighbourhood.innerText()).not.toMatch(/[a-z]_[a-z]/i);
     await neighbourhood.getByRole('button', { name: 'Expand neighbours' }).click();
     await page.getByText('Neighbours added').waitFor();
     // Walk by keyboard through the text alternative: the neighbour becomes the selection.
@@ -194,7 +230,7 @@ describe('web interface: the graph explorer and entity pages', { timeout: 240_00
     await page.getByRole('option', { name: 'Kestrel Point Heritage Site' }).click();
     await page.getByTestId('path').getByRole('button', { name: 'Kestrel Point Heritage Site' }).waitFor();
     await cameraStill();
-    await captureScreen(page, 'graph-path');
+    await captureScreen(page, 'graph-path', expectNoSidewaysScroll);
   });
 
   it('highlights the entities a link names, as Search and chat answers link them', async () => {
@@ -215,7 +251,13 @@ describe('web interface: the graph explorer and entity pages', { timeout: 240_00
     await drawer().getByTestId('node-details').waitFor();
     await drawer().getByRole('heading', { name: 'Cited in' }).waitFor();
     await drawer().getByRole('heading', { name: 'Sources' }).waitFor();
-    await captureScreen(page, 'entity-page');
+    // Extraction leaves properties the type does not define: they get a heading of their own, above them.
+    const others = drawer().getByRole('heading', { name: 'Other properties' });
+    const firstOther = drawer().getByRole('table', { name: 'Other properties' }).locator('th').first();
+    expect((await others.boundingBox())!.y).toBeLessThan((await firstOther.boundingBox())!.y);
+    expect(await drawer().getByTestId('node-relationships').innerText()).not.toMatch(/[a-z]_[a-z]/i);
+    expect(await drawer().getByTestId('node-details').innerText()).not.toMatch(/\b1 (relationships|citations)\b/);
+    await captureScreen(page, 'entity-page', expectNoSidewaysScroll);
     await drawer().getByTestId('node-citation').first().click();
     await page.getByTestId('passage-viewer').waitFor();
     await captureScreen(page, 'entity-citation');
@@ -225,6 +267,9 @@ describe('web interface: the graph explorer and entity pages', { timeout: 240_00
   it('edits a property: the validation error shows at the field, then the fix is saved', async () => {
     await page.goto(`/graph?node=${landmark.id}`);
     await page.getByTestId('neighbourhood').getByRole('button', { name: 'Open details' }).click();
+    await drawer().getByText('stands beside →').waitFor();
+    // Every property of this entity is one its type defines: no heading for an empty "other" part.
+    expect(await drawer().getByText('Other properties').count()).toBe(0);
     const code = drawer().getByRole('textbox', { name: /Heritage code/ });
     await code.fill('abc');
     await drawer().getByRole('button', { name: 'Save properties' }).click();
@@ -233,7 +278,7 @@ describe('web interface: the graph explorer and entity pages', { timeout: 240_00
       .first()
       .waitFor();
     await expect.poll(() => code.getAttribute('aria-invalid')).toBe('true');
-    await captureScreen(page, 'entity-property-error');
+    await captureScreen(page, 'entity-property-error', expectNoSidewaysScroll);
     expect((await api<Node>('GET', `/nodes/${landmark.id}`)).properties.code).toBeUndefined();
     await code.fill('KPH');
     await drawer().getByRole('button', { name: 'Save properties' }).click();
@@ -264,7 +309,7 @@ describe('web interface: the graph explorer and entity pages', { timeout: 240_00
     await page
       .getByRole('option', { name: new RegExp(`^${merged.label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(`) })
       .click();
-    await captureScreen(page, 'entity-merge');
+    await captureScreen(page, 'entity-merge', expectNoSidewaysScroll);
     await dialog.getByRole('button', { name: `Merge into ${kept.label}` }).click();
     await page.getByText('Merged.').waitFor();
 

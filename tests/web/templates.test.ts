@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { setUpAccount, startTestServer, type TestServer } from '../support/server.ts';
-import { captureScreen, openBrowser, type Session } from './support/browser.ts';
+import { captureScreen, openBrowser, viewports, type Session } from './support/browser.ts';
+import { expectNoSidewaysScroll } from './support/layout.ts';
 
 const password = 'correct horse battery';
 const nav = (page: Page, name: string) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name });
@@ -33,6 +34,12 @@ describe('web interface: templates', { timeout: 90_000 }, () => {
   beforeAll(async () => {
     server = await startTestServer();
     cookie = await setUpAccount(server, 'operator', password);
+    // Named the way extraction names the types it finds.
+    const extracted = await server.call('POST', '/templates', {
+      cookie,
+      body: { name: 'works_at', template_type: 'edge' },
+    });
+    expect(extracted.status, extracted.text).toBe(201);
     session = await openBrowser(server.url);
     page = session.page;
     await page.goto('/templates');
@@ -54,8 +61,18 @@ describe('web interface: templates', { timeout: 90_000 }, () => {
     await page.getByRole('heading', { name: 'Templates' }).waitFor();
     const person = page.locator('tr[data-template-id="system_template_person"]');
     await expect.poll(() => person.getByTestId('template-usage').innerText()).toBe('1 node');
-    await captureScreen(page, 'templates');
+    await captureScreen(page, 'templates', expectNoSidewaysScroll);
+    // On a phone the counts move under the name instead of needing columns of their own.
+    await page.setViewportSize(viewports.phone);
+    try {
+      await person.getByText('No properties · used by 1 node').waitFor();
+      expect(await person.getByTestId('template-usage').isVisible()).toBe(false);
+    } finally {
+      await page.setViewportSize(viewports.desktop);
+    }
     await page.getByText('Edge types', { exact: true }).click();
+    const worksAt = page.getByRole('link', { name: 'Works at', exact: true });
+    expect(await worksAt.getAttribute('title')).toBe('works_at');
     await page
       .locator('tr[data-template-id="system_template_link"]')
       .getByTestId('template-usage')
@@ -67,11 +84,14 @@ describe('web interface: templates', { timeout: 90_000 }, () => {
     await nav(page, 'Templates').click();
     await page.getByRole('link', { name: 'New template' }).click();
     await page.getByRole('heading', { name: 'New template' }).waitFor();
+    // A new template can still choose its kind: the choice is live, not greyed out.
+    expect(await page.getByRole('radio', { name: 'Edge type' }).isEnabled()).toBe(true);
     await page.getByRole('textbox', { name: 'Name', exact: true }).fill('Vessel');
     await page.getByText('Node type', { exact: true }).click();
     await page.getByRole('textbox', { name: 'Colour', exact: true }).fill('#0891b2');
     await page.getByRole('combobox', { name: 'Icon' }).click();
     await page.getByRole('option', { name: 'flag' }).click();
+    await captureScreen(page, 'template-new', expectNoSidewaysScroll);
 
     await page.getByRole('button', { name: 'Add a property' }).click();
     await page
@@ -102,7 +122,7 @@ describe('web interface: templates', { timeout: 90_000 }, () => {
     await page.getByRole('alert').getByText('The template was not saved').waitFor();
     await hull.getByText(/does not match the pattern/).waitFor();
     expect(await templatesNamed('Vessel')).toEqual([]);
-    await captureScreen(page, 'template-validation');
+    await captureScreen(page, 'template-validation', expectNoSidewaysScroll);
 
     await hull.getByRole('textbox', { name: 'Default value' }).fill('ABC-1');
     await page.getByRole('button', { name: 'Create template' }).first().click();
@@ -113,7 +133,11 @@ describe('web interface: templates', { timeout: 90_000 }, () => {
       { name: 'status', required: true, enum_values: ['active', 'retired'], validation_pattern: null },
       { name: 'hull_code', required: false, validation_pattern: '^[A-Z]{3}-\\d+$', default_value: 'ABC-1' },
     ]);
-    await captureScreen(page, 'template-editor');
+    // Once it exists its kind is fixed, and the editor says so rather than showing a disabled switch.
+    expect(await page.getByRole('radio', { name: 'Node type' }).count()).toBe(0);
+    expect(await page.getByTestId('template-kind').innerText()).toBe('Node type');
+    await page.getByText(/^Fixed once the template exists/).waitFor();
+    await captureScreen(page, 'template-editor', expectNoSidewaysScroll);
   });
 
   it('edits the template and saves the changed definitions', async () => {
@@ -148,7 +172,7 @@ describe('web interface: templates', { timeout: 90_000 }, () => {
     const dialog = page.getByRole('dialog');
     await dialog.getByRole('button', { name: 'Delete', exact: true }).click();
     await dialog.getByText('In use by 2 nodes').waitFor();
-    await captureScreen(page, 'template-delete-in-use');
+    await captureScreen(page, 'template-delete-in-use', expectNoSidewaysScroll);
     expect(await templatesNamed('Vessel')).toHaveLength(1);
     await dialog.getByRole('button', { name: 'Delete the template and 2 nodes' }).click();
     await row.waitFor({ state: 'detached' });

@@ -8,6 +8,7 @@ import { nodeMergeEndpoints } from '@rhizome/contracts/api/node-merge';
 import { searchEndpoints } from '@rhizome/contracts/api/search';
 import { templateEndpoints } from '@rhizome/contracts/api/templates';
 import { api } from '../lib/api.ts';
+import { countOf } from '../lib/format.ts';
 import { announceGraphChanged } from '../lib/graph-changes.ts';
 import { useSubmit, type Failure } from '../lib/use-submit.ts';
 
@@ -207,7 +208,7 @@ function MergeForm({ node, onDone }: { node: ActionNode; onDone: () => void }) {
           setOptions(
             result.data.flatMap((hit) =>
               hit.node && hit.node.id !== node.id
-                ? [{ value: hit.node.id, label: `${hit.node.label} (${hit.node.edge_count} edges)` }]
+                ? [{ value: hit.node.id, label: `${hit.node.label} (${countOf(hit.node.edge_count, 'relationship')})` }]
                 : [],
             ),
           ),

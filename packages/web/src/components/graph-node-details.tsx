@@ -7,6 +7,8 @@ import { nodeEndpoints } from '@rhizome/contracts/api/graph-nodes';
 import { templateEndpoints } from '@rhizome/contracts/api/templates';
 import type { ResponseOf } from '@rhizome/contracts/endpoint';
 import { api } from '../lib/api.ts';
+import { countOf, humanise } from '../lib/format.ts';
+import { templateLabel } from '../lib/graph-labels.ts';
 import { announceGraphChanged } from '../lib/graph-changes.ts';
 import { useLoad, type Loaded } from '../lib/use-load.ts';
 import { useSubmit } from '../lib/use-submit.ts';
@@ -74,11 +76,11 @@ export function NodeDetails({
         <Group gap="xs" justify="space-between" align="flex-start">
           <Group gap="xs">
             <Badge variant="light" tt="none">
-              {template.data?.name ?? detail.template_id}
+              {template.data ? templateLabel(template.data.name) : detail.template_id}
             </Badge>
             <Text fz="xs" c="dimmed">
-              {linked ? `${linked.pagination.total} relationships` : 'Relationships…'} ·{' '}
-              {cited ? `${cited.pagination.total} citations` : 'citations…'}
+              {linked ? countOf(linked.pagination.total, 'relationship') : 'Relationships…'} ·{' '}
+              {cited ? countOf(cited.pagination.total, 'citation') : 'citations…'}
             </Text>
           </Group>
           <Anchor
@@ -127,6 +129,14 @@ function Part<T>({ loaded, what, children }: { loaded: Loaded<T>; what: string; 
   return <div>{children(loaded.data)}</div>;
 }
 
+/** A value with nothing to show: null, blank text, an empty list or object. */
+function isEmpty(value: unknown): boolean {
+  if (value === null || value === undefined) return true;
+  if (typeof value === 'string') return value.trim() === '';
+  if (Array.isArray(value)) return value.length === 0;
+  return typeof value === 'object' && Object.keys(value).length === 0;
+}
+
 /** Properties the interface shows but does not offer to edit: bookkeeping of the extraction. */
 const bookkeeping = new Set(['aliases', 'confidence', 'extraction_domain', 'type_normalized_from']);
 
@@ -152,14 +162,15 @@ function PropertiesForm({
   );
   const { busy, failure, run } = useSubmit();
   useEffect(() => setDrafts(initial), [definitions]);
-  const others = Object.entries(properties).filter(
+  const outsideTemplate = Object.entries(properties).filter(
     ([key, value]) => !defined.has(key) && key !== 'aliases' && value !== null && value !== '',
   );
+  const others = outsideTemplate.filter(([, value]) => !isEmpty(value));
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     void run(async () => {
-      const next: Record<string, unknown> = Object.fromEntries(others);
+      const next: Record<string, unknown> = Object.fromEntries(outsideTemplate);
       for (const definition of definitions) {
         const value = fromDraft(definition, drafts[definition.name]);
         if (value !== null) next[definition.name] = value;
@@ -197,21 +208,28 @@ function PropertiesForm({
           onChange={setAliases}
         />
         {others.length > 0 && (
-          <Table withRowBorders={false} verticalSpacing={2} fz="sm">
-            <Table.Caption>Other properties</Table.Caption>
-            <Table.Tbody>
-              {others.map(([key, value]) => (
-                <Table.Tr key={key}>
-                  <Table.Th w={130} fw={bookkeeping.has(key) ? 400 : 600}>
-                    {key.replace(/_/g, ' ')}
-                  </Table.Th>
-                  <Table.Td>
-                    {typeof value === 'object' ? <Code>{JSON.stringify(value)}</Code> : String(value)}
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
+          <div>
+            <Title order={4} fz="sm" id="node-other-properties-title">
+              Other properties
+            </Title>
+            <Text fz="xs" c="dimmed" mb={4}>
+              Found by the extraction but not part of the type: shown here, kept when you save.
+            </Text>
+            <Table withRowBorders={false} verticalSpacing={2} fz="sm" aria-labelledby="node-other-properties-title">
+              <Table.Tbody>
+                {others.map(([key, value]) => (
+                  <Table.Tr key={key}>
+                    <Table.Th w={130} fw={bookkeeping.has(key) ? 400 : 600} title={key}>
+                      {humanise(key)}
+                    </Table.Th>
+                    <Table.Td>
+                      {typeof value === 'object' ? <Code>{JSON.stringify(value)}</Code> : String(value)}
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </div>
         )}
         {failure && (typeof failure === 'string' || unplaced.length > 0 || failure.issues.length === 0) && (
           <Text c="red" fz="sm" role="alert">
@@ -246,7 +264,7 @@ function Relationships({
     return [...byKey.entries()].sort(([a], [b]) => b.localeCompare(a));
   }, [connections]);
   return (
-    <div>
+    <div data-testid="node-relationships">
       <Title order={3} fz="md" mb={4}>
         Relationships
       </Title>
@@ -258,9 +276,11 @@ function Relationships({
       <Stack gap={8}>
         {groups.map(([key, items]) => (
           <div key={key}>
-            <Text fz="xs" fw={600} c="dimmed" tt="uppercase">
-              {items[0].direction === 'outgoing' ? `${items[0].relationship} →` : `← ${items[0].relationship}`} (
-              {items.length})
+            <Text fz="xs" fw={600} c="dimmed" title={items[0].relationship}>
+              {items[0].direction === 'outgoing'
+                ? `${humanise(items[0].relationship)} →`
+                : `← ${humanise(items[0].relationship)}`}{' '}
+              ({items.length.toLocaleString()})
             </Text>
             <Group gap={6} mt={2}>
               {items.map((item, index) => (
@@ -327,7 +347,7 @@ function Citations({
       </Stack>
       {total > citations.length && (
         <Text fz="xs" c="dimmed" mt={4}>
-          The first {citations.length} of {total} citations.
+          The first {citations.length.toLocaleString()} of {countOf(total, 'citation')}.
         </Text>
       )}
     </div>
@@ -357,7 +377,7 @@ function Provenance({ citations }: { citations: Citation[] }) {
               {source.title}
             </Anchor>
             <Text fz="xs" c="dimmed" span>
-              {source.type} · {source.count} citation{source.count === 1 ? '' : 's'}
+              {humanise(source.type)} · {countOf(source.count, 'citation')}
             </Text>
           </Group>
         ))}

@@ -1,4 +1,5 @@
 import Graph from 'graphology';
+import { humanise } from './format.ts';
 import type { graphEndpoints } from '@rhizome/contracts/api/graph';
 import type { ResponseOf } from '@rhizome/contracts/endpoint';
 
@@ -18,7 +19,10 @@ export interface NodeAttributes {
 }
 
 export interface EdgeAttributes {
+  /** The relationship as people read it ("works at"), drawn beside the edge. */
   label: string;
+  /** The relationship type as stored (`works_at`). */
+  relationship: string;
   templateId: string | null;
   size: number;
 }
@@ -88,7 +92,7 @@ export function buildGraph(canvas: CanvasData, colors: Map<string, string>): Kno
       key: edge.id,
       source: edge.source_node_id,
       target: edge.target_node_id,
-      attributes: { label: edge.label, templateId: edge.template_id, size: 1 },
+      attributes: { label: humanise(edge.label), relationship: edge.label, templateId: edge.template_id, size: 1 },
     })),
   });
   placeUnsaved(graph);
@@ -180,7 +184,12 @@ export function addNeighbours(
     }
     if (graph.hasEdge(edgeId)) continue;
     const [source, target] = direction === 'outgoing' ? [centre, node.id] : [node.id, centre];
-    graph.addEdgeWithKey(edgeId, source, target, { label: relationship, templateId: null, size: 1 });
+    graph.addEdgeWithKey(edgeId, source, target, {
+      label: humanise(relationship),
+      relationship,
+      templateId: null,
+      size: 1,
+    });
   }
   placeUnsaved(graph, centre);
   resize(graph);

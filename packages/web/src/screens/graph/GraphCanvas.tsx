@@ -73,7 +73,13 @@ export const GraphCanvas = forwardRef<
     const element = container.current;
     if (!element) return;
     const renderer = new CanvasRenderer(emptyGraph(), element, {
-      settings: { itemSizesReference: 'screen', enableNodeDrag: true, minCameraRatio: 0.02, maxCameraRatio: 8 },
+      settings: {
+        itemSizesReference: 'screen',
+        enableNodeDrag: true,
+        renderEdgeLabels: true,
+        minCameraRatio: 0.02,
+        maxCameraRatio: 8,
+      },
       styles: canvasStyles(scheme),
       customNodeState: nodeViewDefaults,
       customEdgeState: edgeViewDefaults,
@@ -86,7 +92,11 @@ export const GraphCanvas = forwardRef<
     cameraCaptor.on('animationEnd', () => element.setAttribute('data-camera', 'still'));
     sigma.current = renderer;
     show(renderer, latest.current.graph);
+    // Sigma sizes its drawing to the container only on a window resize; the layout around it changes more often.
+    const resized = new ResizeObserver(() => renderer.scheduleRender());
+    resized.observe(element);
     return () => {
+      resized.disconnect();
       camera.current = renderer.getCamera().getState();
       renderer.kill();
       sigma.current = null;

@@ -1,4 +1,5 @@
 import { Button, Checkbox, ColorSwatch, Group, Stack, Text } from '@mantine/core';
+import { templateLabel } from '../../lib/graph-labels.ts';
 import type { CanvasTemplate } from '../../lib/graph-model.ts';
 
 export interface LegendEntry {
@@ -44,11 +45,11 @@ export function GraphLegend({
           label={
             <Group gap={6} wrap="nowrap">
               <ColorSwatch color={color} size={12} withShadow={false} aria-hidden />
-              <Text fz="sm" span>
-                {template.name}
+              <Text fz="sm" span title={template.name}>
+                {templateLabel(template.name)}
               </Text>
               <Text fz="xs" c="dimmed" span>
-                {count}
+                {count.toLocaleString()}
               </Text>
             </Group>
           }

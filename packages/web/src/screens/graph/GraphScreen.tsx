@@ -16,14 +16,16 @@ import {
   Tooltip,
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconFocusCentered, IconRoute, IconSearch, IconZoomIn, IconZoomOut } from '@tabler/icons-react';
+import { IconFilter, IconFocusCentered, IconRoute, IconSearch, IconZoomIn, IconZoomOut } from '@tabler/icons-react';
 import { bidirectional } from 'graphology-shortest-path/unweighted';
 import { Link, useSearchParams } from 'react-router-dom';
 import { graphEndpoints } from '@rhizome/contracts/api/graph';
 import { nodeEndpoints } from '@rhizome/contracts/api/graph-nodes';
 import { sourceEndpoints } from '@rhizome/contracts/api/sources';
 import { api, messageOf } from '../../lib/api.ts';
+import { countOf } from '../../lib/format.ts';
 import { graphChangedEvent } from '../../lib/graph-changes.ts';
+import { templateLabel } from '../../lib/graph-labels.ts';
 import {
   addNeighbours,
   buildGraph,
@@ -74,6 +76,7 @@ export default function GraphScreen() {
   const [layout, setLayout] = useState<LayoutRun | null>(null);
   const [expanding, setExpanding] = useState(false);
   const [version, setVersion] = useState(0);
+  const [filtersOpen, setFiltersOpen] = useState(false);
   const graph = loaded.data?.graph;
 
   useEffect(() => {
@@ -185,8 +188,14 @@ export default function GraphScreen() {
         loaded.data.colors,
       );
       setVersion((value) => value + 1);
+      const partial =
+        answer.total > answer.neighbors.length
+          ? ` (the first ${answer.neighbors.length.toLocaleString()} of ${countOf(answer.total, 'connection')})`
+          : '';
       notifications.show({
-        message: `Neighbours added: ${added} new entit${added === 1 ? 'y' : 'ies'}${answer.total > answer.neighbors.length ? ` (the first ${answer.neighbors.length} of ${answer.total} connections)` : ''}.`,
+        message: added
+          ? `Neighbours added: ${countOf(added, 'new entity', 'new entities')}${partial}.`
+          : `Neighbours added: none new, all of them were already shown${partial}.`,
       });
     } catch (error) {
       notifications.show({ color: 'red', title: 'Could not expand', message: messageOf(error) });
@@ -216,7 +225,7 @@ export default function GraphScreen() {
   };
 
   const typeNames = useMemo(
-    () => new Map((loaded.data?.data.templates ?? []).map((template) => [template.id, template.name])),
+    () => new Map((loaded.data?.data.templates ?? []).map((template) => [template.id, templateLabel(template.name)])),
     [loaded.data],
   );
   const typeName = (id: string) => typeNames.get(id) ?? id;
@@ -240,6 +249,14 @@ export default function GraphScreen() {
       options.unshift({ value: pathTarget, label: graph.getNodeAttribute(pathTarget, 'label') });
     return options;
   }, [graph, pathQuery, pathTarget, selected, version]);
+  const sourceOptions = useMemo(
+    () =>
+      (sources.data?.data ?? []).map((source) => ({
+        value: source.id,
+        label: source.title ?? source.filename ?? source.id,
+      })),
+    [sources.data],
+  );
   const selectedPresent = selected !== null && graph?.hasNode(selected) === true;
 
   if (loaded.error)
@@ -268,7 +285,8 @@ export default function GraphScreen() {
       </PageHeader>
       <Group gap="xs" align="flex-end" wrap="wrap">
         <Select
-          w={{ base: '100%', sm: 300 }}
+          w={{ base: 0, sm: 300 }}
+          flex={{ base: 1, sm: 'none' }}
           aria-label="Find an entity"
           placeholder="Find an entity…"
           leftSection={<IconSearch size={16} />}
@@ -289,62 +307,65 @@ export default function GraphScreen() {
           comboboxProps={{ withinPortal: true }}
           data-testid="graph-search"
         />
-        <MultiSelect
-          w={{ base: '100%', sm: 280 }}
-          aria-label="Only entities from these sources"
-          placeholder={sourceIds.length ? '' : 'All sources'}
-          searchable
-          clearable
-          data={(sources.data?.data ?? []).map((source) => ({
-            value: source.id,
-            label: source.title ?? source.filename ?? source.id,
-          }))}
-          value={sourceIds}
-          onChange={(ids) => {
-            setPath(null);
-            setSourceIds(ids);
-          }}
-        />
-        <Select
-          w={{ base: '100%', sm: 240 }}
-          aria-label="Highlight the entities of a source"
-          placeholder="Highlight a source…"
-          clearable
-          data={(sources.data?.data ?? []).map((source) => ({
-            value: source.id,
-            label: source.title ?? source.filename ?? source.id,
-          }))}
-          onChange={(id) => void highlightSource(id)}
-        />
-        <Group gap={4} ml="auto">
-          <Tooltip label="Zoom in">
-            <ActionIcon variant="default" size="lg" aria-label="Zoom in" onClick={() => canvas.current?.zoom(1)}>
-              <IconZoomIn size={18} />
-            </ActionIcon>
-          </Tooltip>
-          <Tooltip label="Zoom out">
-            <ActionIcon variant="default" size="lg" aria-label="Zoom out" onClick={() => canvas.current?.zoom(-1)}>
-              <IconZoomOut size={18} />
-            </ActionIcon>
-          </Tooltip>
-          <Tooltip label="Show everything">
-            <ActionIcon variant="default" size="lg" aria-label="Show everything" onClick={() => canvas.current?.fit()}>
-              <IconFocusCentered size={18} />
-            </ActionIcon>
-          </Tooltip>
+        <Button
+          hiddenFrom="sm"
+          variant="default"
+          leftSection={<IconFilter size={16} />}
+          rightSection={
+            sourceIds.length > 0 && (
+              <Badge size="xs" circle aria-hidden>
+                {sourceIds.length}
+              </Badge>
+            )
+          }
+          aria-expanded={filtersOpen}
+          aria-controls="graph-source-filters"
+          onClick={() => setFiltersOpen((open) => !open)}
+        >
+          Sources
+          {sourceIds.length > 0 && <span className="visually-hidden">, {sourceIds.length} picked</span>}
+        </Button>
+        <Group
+          id="graph-source-filters"
+          gap="xs"
+          align="flex-end"
+          w={{ base: '100%', sm: 'auto' }}
+          display={{ base: filtersOpen ? 'flex' : 'none', sm: 'flex' }}
+        >
+          <MultiSelect
+            w={{ base: '100%', sm: 280 }}
+            aria-label="Only entities from these sources"
+            placeholder={sourceIds.length ? '' : 'All sources'}
+            searchable
+            clearable
+            data={sourceOptions}
+            value={sourceIds}
+            onChange={(ids) => {
+              setPath(null);
+              setSourceIds(ids);
+            }}
+          />
+          <Select
+            w={{ base: '100%', sm: 240 }}
+            aria-label="Highlight the entities of a source"
+            placeholder="Highlight a source…"
+            clearable
+            data={sourceOptions}
+            onChange={(id) => void highlightSource(id)}
+          />
         </Group>
       </Group>
       {data?.truncated && (
         <Alert color="blue" variant="light" p="xs">
-          Showing the {data.nodes.length.toLocaleString()} best-connected of {data.total_nodes.toLocaleString()}{' '}
-          entities ({data.edges.length.toLocaleString()} of {data.total_edges.toLocaleString()} relationships). Expand
-          an entity or pick sources to see the rest.
+          Showing the {data.nodes.length.toLocaleString()} best-connected of{' '}
+          {countOf(data.total_nodes, 'entity', 'entities')} ({data.edges.length.toLocaleString()} of{' '}
+          {countOf(data.total_edges, 'relationship')}). Expand an entity or pick sources to see the rest.
         </Alert>
       )}
       {highlight.size > 0 && (
         <Group gap="xs">
           <Badge variant="light" tt="none">
-            {highlight.size} highlighted entit{highlight.size === 1 ? 'y' : 'ies'}
+            {countOf(highlight.size, 'highlighted entity', 'highlighted entities')}
           </Badge>
           <Anchor
             component="button"
@@ -371,15 +392,41 @@ export default function GraphScreen() {
           radius="md"
           pos="relative"
           flex="1 1 480px"
-          h={{ base: 420, sm: 'calc(100vh - 260px)' }}
+          h={{ base: 'calc(100dvh - 180px)', sm: 'calc(100vh - 260px)' }}
           mih={360}
           style={{ overflow: 'hidden' }}
         >
+          <Stack gap={4} pos="absolute" top={8} right={8} style={{ zIndex: 1 }}>
+            <Tooltip label="Zoom in" position="left">
+              <ActionIcon variant="default" size="lg" aria-label="Zoom in" onClick={() => canvas.current?.zoom(1)}>
+                <IconZoomIn size={18} />
+              </ActionIcon>
+            </Tooltip>
+            <Tooltip label="Zoom out" position="left">
+              <ActionIcon variant="default" size="lg" aria-label="Zoom out" onClick={() => canvas.current?.zoom(-1)}>
+                <IconZoomOut size={18} />
+              </ActionIcon>
+            </Tooltip>
+            <Tooltip label="Show everything" position="left">
+              <ActionIcon
+                variant="default"
+                size="lg"
+                aria-label="Show everything"
+                onClick={() => canvas.current?.fit()}
+              >
+                <IconFocusCentered size={18} />
+              </ActionIcon>
+            </Tooltip>
+          </Stack>
           <GraphCanvas
             ref={canvas}
             graph={graph ?? null}
             view={view}
-            label={graph ? `Graph of ${graph.order} entities and ${graph.size} relationships` : 'Graph, loading'}
+            label={
+              graph
+                ? `Graph of ${countOf(graph.order, 'entity', 'entities')} and ${countOf(graph.size, 'relationship')}`
+                : 'Graph, loading'
+            }
             onSelect={(id) => select(id, false)}
             onMoved={moved}
             onFirstFrame={firstFrame}

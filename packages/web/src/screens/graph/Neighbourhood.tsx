@@ -1,11 +1,14 @@
 import { Anchor, Badge, Button, Group, List, Stack, Text, Title } from '@mantine/core';
 import { IconArrowLeft, IconArrowRight } from '@tabler/icons-react';
+import { countOf } from '../../lib/format.ts';
 import type { KnowledgeGraph } from '../../lib/graph-model.ts';
 
 export interface NeighbourItem {
   id: string;
   label: string;
+  /** The relationship as read ("works at") and as stored (`works_at`). */
   relationship: string;
+  relationshipType: string;
   direction: 'outgoing' | 'incoming';
 }
 
@@ -19,6 +22,7 @@ export function neighboursOf(graph: KnowledgeGraph, id: string): NeighbourItem[]
       id: other,
       label: graph.getNodeAttribute(other, 'label'),
       relationship: attributes.label,
+      relationshipType: attributes.relationship,
       direction: outgoing ? 'outgoing' : 'incoming',
     });
   });
@@ -74,7 +78,7 @@ export function Neighbourhood({
       <Text fz="sm" c="dimmed" id="neighbourhood-caption">
         {items.length === 0
           ? 'No connections in the loaded graph.'
-          : `${items.length} connection${items.length === 1 ? '' : 's'} in the loaded graph`}
+          : `${countOf(items.length, 'connection')} in the loaded graph`}
       </Text>
       {items.length > 0 && (
         <List listStyleType="none" spacing={2} aria-labelledby="neighbourhood-caption" size="sm">
@@ -86,7 +90,7 @@ export function Neighbourhood({
                 ) : (
                   <IconArrowLeft size={12} aria-label="incoming" />
                 )}
-                <Text span fz="xs" c="dimmed">
+                <Text span fz="xs" c="dimmed" title={item.relationshipType}>
                   {item.relationship}
                 </Text>
                 <Anchor component="button" type="button" fz="sm" ta="left" onClick={() => onSelect(item.id)}>

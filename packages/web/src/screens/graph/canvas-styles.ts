@@ -10,10 +10,11 @@ export interface NodeViewState {
 export interface EdgeViewState {
   isFaded: boolean;
   isOnPath: boolean;
+  isBesideSelected: boolean;
 }
 
 export const nodeViewDefaults: NodeViewState = { isFaded: false, isSelected: false };
-export const edgeViewDefaults: EdgeViewState = { isFaded: false, isOnPath: false };
+export const edgeViewDefaults: EdgeViewState = { isFaded: false, isOnPath: false, isBesideSelected: false };
 
 export type CanvasStyles = StylesDeclaration<NodeAttributes, EdgeAttributes, NodeViewState, EdgeViewState>;
 
@@ -72,9 +73,22 @@ export function canvasStyles(scheme: 'light' | 'dark'): CanvasStyles {
       { whenState: 'isHidden', then: { visibility: 'hidden' } },
     ],
     edges: [
-      { size: { attribute: 'size', defaultValue: 1 }, color: colors.line, visibility: 'visible', depth: 'edges' },
+      {
+        size: { attribute: 'size', defaultValue: 1 },
+        color: colors.line,
+        visibility: 'visible',
+        depth: 'edges',
+        // The relationship is written only along the selection's edges and a path: all of them would be noise.
+        label: { attribute: 'label' },
+        labelVisibility: 'hidden',
+        labelColor: colors.ink,
+        labelSize: 12,
+        labelBackgroundColor: colors.paper,
+        labelBackgroundPadding: 2,
+      },
       { whenState: 'isFaded', then: { color: colors.fadedLine } },
-      { whenState: 'isOnPath', then: { color: colors.path, size: 3, depth: 'topEdges' } },
+      { whenState: 'isBesideSelected', then: { labelVisibility: 'visible' } },
+      { whenState: 'isOnPath', then: { color: colors.path, size: 3, depth: 'topEdges', labelVisibility: 'visible' } },
       { whenState: 'isHidden', then: { visibility: 'hidden' } },
     ],
   };

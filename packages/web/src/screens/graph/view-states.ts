@@ -20,11 +20,13 @@ export interface EdgeFlags {
   isHidden: boolean;
   isFaded: boolean;
   isOnPath: boolean;
+  /** The edge touches the selected node: its relationship is written beside it. */
+  isBesideSelected: boolean;
 }
 
 /** One item's flags packed in a number, so a view change compares numbers, not objects. */
 const nodeBits = ['isHidden', 'isHighlighted', 'isFaded', 'isSelected'] as const;
-const edgeBits = ['isHidden', 'isFaded', 'isOnPath'] as const;
+const edgeBits = ['isHidden', 'isFaded', 'isOnPath', 'isBesideSelected'] as const;
 
 function nodeMask(graph: KnowledgeGraph, view: CanvasView, node: string): number {
   if (view.hiddenTemplates.has(graph.getNodeAttribute(node, 'templateId'))) return 1;
@@ -40,8 +42,9 @@ function edgeMask(graph: KnowledgeGraph, view: CanvasView, edge: string, source:
     hidden.has(graph.getNodeAttribute(target, 'templateId'))
   )
     return 1;
-  if (view.pathEdges.has(edge)) return 4;
-  return view.focus.size > 0 && !(view.focus.has(source) && view.focus.has(target)) ? 2 : 0;
+  const beside = view.selected === source || view.selected === target ? 8 : 0;
+  if (view.pathEdges.has(edge)) return 4 | beside;
+  return (view.focus.size > 0 && !(view.focus.has(source) && view.focus.has(target)) ? 2 : 0) | beside;
 }
 
 function unpack<K extends string>(bits: readonly K[], mask: number): Record<K, boolean> {

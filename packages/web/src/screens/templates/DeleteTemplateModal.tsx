@@ -4,14 +4,14 @@ import { IconAlertTriangle } from '@tabler/icons-react';
 import { templateEndpoints, type TemplateResponse } from '@rhizome/contracts/api/templates';
 import { RequestError } from '@rhizome/client';
 import { api, messageOf } from '../../lib/api.ts';
+import { countOf } from '../../lib/format.ts';
+import { templateLabel } from '../../lib/graph-labels.ts';
 
 interface InUse {
   node_count: number;
   edge_count: number;
   message: string;
 }
-
-const plural = (count: number, one: string) => `${count.toLocaleString()} ${one}${count === 1 ? '' : 's'}`;
 
 /**
  * Deletes a template. The API refuses (409) while nodes or edges use it; the modal then says how many and
@@ -60,14 +60,18 @@ export function DeleteTemplateModal({
 
   const users = inUse
     ? [
-        inUse.node_count ? plural(inUse.node_count, 'node') : '',
-        inUse.edge_count ? plural(inUse.edge_count, 'edge') : '',
+        inUse.node_count ? countOf(inUse.node_count, 'node') : '',
+        inUse.edge_count ? countOf(inUse.edge_count, 'edge') : '',
       ]
         .filter(Boolean)
         .join(' and ')
     : '';
   return (
-    <Modal opened={template !== null} onClose={onClose} title={`Delete the template “${template?.name ?? ''}”?`}>
+    <Modal
+      opened={template !== null}
+      onClose={onClose}
+      title={`Delete the template “${template ? templateLabel(template.name) : ''}”?`}
+    >
       {!inUse && <Text fz="sm">Nodes and edges can no longer be given this type. This cannot be undone.</Text>}
       {inUse && (
         <Alert color="red" icon={<IconAlertTriangle size={18} />} title={`In use by ${users}`} role="alert">

@@ -7,6 +7,7 @@ import {
   Card,
   ColorInput,
   Group,
+  Input,
   Paper,
   SegmentedControl,
   Select,
@@ -19,11 +20,12 @@ import {
   Title,
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconAlertTriangle, IconPlus, IconTrash } from '@tabler/icons-react';
+import { IconAlertTriangle, IconLock, IconPlus, IconTrash } from '@tabler/icons-react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { templateEndpoints, type TemplateResponse, type TemplateTypeName } from '@rhizome/contracts/api/templates';
 import { RequestError } from '@rhizome/client';
 import { api, messageOf } from '../../lib/api.ts';
+import { templateLabel } from '../../lib/graph-labels.ts';
 import { useLoad } from '../../lib/use-load.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { DeleteTemplateModal } from './DeleteTemplateModal.tsx';
@@ -40,6 +42,10 @@ interface Fields {
   color: string;
 }
 
+const kinds = [
+  { value: 'node', label: 'Node type' },
+  { value: 'edge', label: 'Edge type' },
+];
 const swatches = ['#2563eb', '#7c3aed', '#db2777', '#dc2626', '#d97706', '#059669', '#0891b2', '#64748b'];
 const iconOptions = Object.keys(templateIcons).map((value) => ({ value, label: value }));
 
@@ -147,7 +153,7 @@ export default function TemplateEditor() {
         const created = await api.call(templateEndpoints.create, {
           body: { ...body, template_type: fields.template_type },
         });
-        notifications.show({ color: 'teal', message: `The template “${created.name}” is created.` });
+        notifications.show({ color: 'teal', message: `The template “${templateLabel(created.name)}” is created.` });
         navigate(`/templates/${encodeURIComponent(created.id)}`, { replace: true });
       } else {
         const { name, ...rest } = body;
@@ -156,7 +162,7 @@ export default function TemplateEditor() {
           body: template.data?.is_system ? rest : { name, ...rest },
         });
         template.set(() => saved);
-        notifications.show({ color: 'teal', message: `The template “${saved.name}” is saved.` });
+        notifications.show({ color: 'teal', message: `The template “${templateLabel(saved.name)}” is saved.` });
       }
     } catch (error) {
       if (error instanceof RequestError) {
@@ -171,7 +177,7 @@ export default function TemplateEditor() {
     }
   }
 
-  const title = creating ? 'New template' : (template.data?.name ?? 'Template');
+  const title = creating ? 'New template' : template.data ? templateLabel(template.data.name) : 'Template';
   if (template.error)
     return (
       <ErrorNotice
@@ -232,19 +238,26 @@ export default function TemplateEditor() {
               error={topErrors.name}
             />
             <div>
-              <Text fz="sm" fw={500} mb={4} id="template-kind">
-                Kind
-              </Text>
-              <SegmentedControl
-                aria-labelledby="template-kind"
-                disabled={!creating}
-                value={fields.template_type}
-                onChange={(value) => change({ template_type: value as TemplateTypeName })}
-                data={[
-                  { value: 'node', label: 'Node type' },
-                  { value: 'edge', label: 'Edge type' },
-                ]}
-              />
+              <Input.Label id="template-kind">Kind</Input.Label>
+              <Input.Description id="template-kind-help" mb={6}>
+                {creating
+                  ? 'Nodes are the entities, edges the relationships between them'
+                  : 'Fixed once the template exists: what it types stays a node or an edge'}
+              </Input.Description>
+              {creating ? (
+                <SegmentedControl
+                  aria-labelledby="template-kind"
+                  aria-describedby="template-kind-help"
+                  value={fields.template_type}
+                  onChange={(value) => change({ template_type: value as TemplateTypeName })}
+                  data={kinds}
+                />
+              ) : (
+                <Group gap={6} data-testid="template-kind">
+                  <IconLock size={14} aria-hidden />
+                  <Text fz="sm">{kinds.find((kind) => kind.value === fields.template_type)?.label}</Text>
+                </Group>
+              )}
             </div>
             <ColorInput
               label="Colour"
@@ -306,7 +319,7 @@ export default function TemplateEditor() {
         {drafts.length === 0 && (
           <Paper withBorder p="lg" radius="md" ta="center">
             <Text fz="sm" c="dimmed">
-              No properties: nodes of this type have a label only.
+              No properties: {fields.template_type === 'node' ? 'nodes' : 'edges'} of this type have a label only.
             </Text>
           </Paper>
         )}
@@ -334,7 +347,10 @@ export default function TemplateEditor() {
           template={deleting}
           onClose={() => setDeleting(null)}
           onDeleted={() => {
-            notifications.show({ color: 'teal', message: `The template “${deleting?.name ?? ''}” is deleted.` });
+            notifications.show({
+              color: 'teal',
+              message: `The template “${deleting ? templateLabel(deleting.name) : ''}” is deleted.`,
+            });
             navigate('/templates');
           }}
         />

@@ -16,6 +16,8 @@ import { notifications } from '@mantine/notifications';
 import { IconCategory, IconPlus, IconSearch, IconTrash } from '@tabler/icons-react';
 import { Link } from 'react-router-dom';
 import type { TemplateResponse, TemplateTypeName } from '@rhizome/contracts/api/templates';
+import { countOf } from '../../lib/format.ts';
+import { templateLabel } from '../../lib/graph-labels.ts';
 import { useLoad } from '../../lib/use-load.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
@@ -28,9 +30,7 @@ type Shown = TemplateTypeName | 'all';
 
 function usageText(template: TemplateResponse, usage: Map<string, number> | undefined): string {
   if (!usage) return '…';
-  const count = usage.get(template.id) ?? 0;
-  const noun = template.template_type === 'node' ? 'node' : 'edge';
-  return `${count.toLocaleString()} ${noun}${count === 1 ? '' : 's'}`;
+  return countOf(usage.get(template.id) ?? 0, template.template_type === 'node' ? 'node' : 'edge');
 }
 
 /** Node and edge templates with how many nodes or edges use each; a row opens the editor. */
@@ -61,7 +61,7 @@ export default function TemplatesScreen() {
     const name = deleting?.name ?? '';
     setDeleting(null);
     templates.set((current) => current?.filter((template) => template.id !== id));
-    notifications.show({ color: 'teal', message: `The template “${name}” is deleted.` });
+    notifications.show({ color: 'teal', message: `The template “${templateLabel(name)}” is deleted.` });
   };
 
   return (
@@ -125,75 +125,85 @@ export default function TemplatesScreen() {
         </Paper>
       )}
       {list.length > 0 && (
-        <Table.ScrollContainer minWidth={340}>
-          <Table verticalSpacing="xs" highlightOnHover aria-label="Templates">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Template</Table.Th>
-                <Table.Th w={110} visibleFrom="sm">
-                  Properties
-                </Table.Th>
-                <Table.Th w={110}>Used by</Table.Th>
-                <Table.Th w={48}>
-                  <span className="visually-hidden">Delete</span>
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {list.map((template) => (
-                <Table.Tr key={template.id} data-template-id={template.id}>
-                  <Table.Td>
-                    <Group gap="xs" wrap="nowrap">
-                      <TemplateIcon icon={template.icon} color={template.color} />
-                      <div style={{ minWidth: 0 }}>
-                        <Group gap={6} wrap="nowrap">
-                          <Link to={`/templates/${encodeURIComponent(template.id)}`} className="source-link">
-                            {template.name}
-                          </Link>
-                          {template.is_system && (
-                            <Badge size="xs" variant="light" color="gray">
-                              Built-in
-                            </Badge>
-                          )}
-                          {shown === 'all' && (
-                            <Badge
-                              size="xs"
-                              variant="outline"
-                              color={template.template_type === 'node' ? 'blue' : 'grape'}
-                            >
-                              {template.template_type}
-                            </Badge>
-                          )}
-                        </Group>
-                        {template.description && (
-                          <Text fz="xs" c="dimmed" lineClamp={2}>
-                            {template.description}
-                          </Text>
+        <Table verticalSpacing="xs" highlightOnHover aria-label="Templates">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Template</Table.Th>
+              <Table.Th w={110} visibleFrom="sm">
+                Properties
+              </Table.Th>
+              <Table.Th w={110} visibleFrom="sm">
+                Used by
+              </Table.Th>
+              <Table.Th w={48}>
+                <span className="visually-hidden">Delete</span>
+              </Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {list.map((template) => (
+              <Table.Tr key={template.id} data-template-id={template.id}>
+                <Table.Td>
+                  <Group gap="xs" wrap="nowrap" align="flex-start">
+                    <TemplateIcon icon={template.icon} color={template.color} />
+                    <div style={{ minWidth: 0 }}>
+                      <Group gap={6} style={{ rowGap: 2 }}>
+                        <Link
+                          to={`/templates/${encodeURIComponent(template.id)}`}
+                          className="source-link"
+                          title={templateLabel(template.name) === template.name ? undefined : template.name}
+                        >
+                          {templateLabel(template.name)}
+                        </Link>
+                        {template.is_system && (
+                          <Badge size="xs" variant="light" color="gray">
+                            Built-in
+                          </Badge>
                         )}
-                      </div>
-                    </Group>
-                  </Table.Td>
-                  <Table.Td visibleFrom="sm">{template.properties.length}</Table.Td>
-                  <Table.Td data-testid="template-usage" style={{ whiteSpace: 'nowrap' }}>
-                    {usageText(template, usage.data)}
-                  </Table.Td>
-                  <Table.Td>
-                    {!template.is_system && (
-                      <ActionIcon
-                        variant="subtle"
-                        color="red"
-                        aria-label={`Delete ${template.name}`}
-                        onClick={() => setDeleting(template)}
-                      >
-                        <IconTrash size={16} />
-                      </ActionIcon>
-                    )}
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+                        {shown === 'all' && (
+                          <Badge
+                            size="xs"
+                            variant="outline"
+                            color={template.template_type === 'node' ? 'blue' : 'grape'}
+                          >
+                            {template.template_type}
+                          </Badge>
+                        )}
+                      </Group>
+                      {template.description && (
+                        <Text fz="xs" c="dimmed" lineClamp={2}>
+                          {template.description}
+                        </Text>
+                      )}
+                      <Text fz="xs" c="dimmed" hiddenFrom="sm">
+                        {template.properties.length
+                          ? countOf(template.properties.length, 'property', 'properties')
+                          : 'No properties'}{' '}
+                        · used by {usageText(template, usage.data)}
+                      </Text>
+                    </div>
+                  </Group>
+                </Table.Td>
+                <Table.Td visibleFrom="sm">{template.properties.length.toLocaleString()}</Table.Td>
+                <Table.Td visibleFrom="sm" data-testid="template-usage" style={{ whiteSpace: 'nowrap' }}>
+                  {usageText(template, usage.data)}
+                </Table.Td>
+                <Table.Td>
+                  {!template.is_system && (
+                    <ActionIcon
+                      variant="subtle"
+                      color="red"
+                      aria-label={`Delete ${templateLabel(template.name)}`}
+                      onClick={() => setDeleting(template)}
+                    >
+                      <IconTrash size={16} />
+                    </ActionIcon>
+                  )}
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
       )}
       <DeleteTemplateModal template={deleting} onClose={() => setDeleting(null)} onDeleted={deleted} />
     </Stack>
