@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { setUpAccount, startTestServer, type TestServer } from '../support/server.ts';
 import { captureScreen, openBrowser, type Session } from './support/browser.ts';
+import { expectNoSidewaysScroll } from './support/layout.ts';
 
 const password = 'correct horse battery';
 const nav = (page: Page, name: string) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name });
@@ -94,19 +95,23 @@ describe('web interface: automation', { timeout: 180_000 }, () => {
 
     await addStep(
       'Collect',
-      /data\.merge/,
+      /^Merge Data$/,
       JSON.stringify({ items: [{ node: '{{inputs.entity_id}}' }, { kind: '{{inputs.entity_type}}' }] }),
     );
     await addStep(
       'Pick node id',
-      /data\.extract/,
+      /^Extract Data$/,
       JSON.stringify({ data: '{{steps.collect.output.result}}', path: 'node' }),
       /Collect \(collect\)/,
     );
-    await page.locator('tr[data-step-id="pick_node_id"]').getByText('Collect').waitFor();
+    await page.locator('tr[data-step-id="pick_node_id"]').getByText('Collect', { exact: true }).waitFor();
     const dag = page.getByTestId('dag-view');
     await expect.poll(() => dag.locator('.react-flow__node').count()).toBe(2);
     await expect.poll(() => dag.locator('.react-flow__edge').count()).toBe(1);
+    // Tools by the names people know them by, in the list and the graph.
+    await page.locator('tr[data-step-id="pick_node_id"]').getByText('Extract Data', { exact: true }).waitFor();
+    await dag.getByText('Merge Data').waitFor();
+    expect(await page.locator('main').innerText()).not.toMatch(/data\.(merge|extract)/);
 
     const saved = await api<{ steps: { id: string; tool_id: string; depends_on: string[] }[] }>(
       'GET',
@@ -116,14 +121,14 @@ describe('web interface: automation', { timeout: 180_000 }, () => {
       { id: 'collect', tool_id: 'data.merge', depends_on: [] },
       { id: 'pick_node_id', tool_id: 'data.extract', depends_on: ['collect'] },
     ]);
-    await captureScreen(page, 'workflow-editor');
+    await captureScreen(page, 'workflow-editor', expectNoSidewaysScroll);
   });
 
   it('refuses a step that reads a step it does not run after, saying why', async () => {
     await page.getByRole('button', { name: 'Add a step' }).click();
     const dialog = page.getByRole('dialog', { name: 'Add a step' });
     await dialog.getByRole('textbox', { name: 'Name', exact: true }).fill('Racing');
-    await choose(dialog.getByRole('combobox', { name: 'Tool' }), /data\.extract/);
+    await choose(dialog.getByRole('combobox', { name: 'Tool' }), /^Extract Data$/);
     await dialog
       .getByRole('textbox', { name: 'Configuration' })
       .fill(JSON.stringify({ data: '{{steps.pick_node_id.output}}' }));
@@ -150,6 +155,7 @@ describe('web interface: automation', { timeout: 180_000 }, () => {
     await dialog.waitFor({ state: 'hidden' });
     const row = page.locator('tr', { hasText: 'When a node appears' });
     await row.getByText('Not run yet').waitFor();
+    await row.getByText('when a node is created').waitFor();
     const [trigger] = (
       await api<{ data: { id: string; name: string; event_source: string; workflow_id: string; enabled: boolean }[] }>(
         'GET',
@@ -168,15 +174,31 @@ describe('web interface: automation', { timeout: 180_000 }, () => {
     await page.getByRole('tab', { name: 'Executions' }).click();
     const run = page.locator('tr[data-execution-id]', { hasText: 'Note new nodes' });
     await run.getByTestId('execution-status').getByText('completed').waitFor({ timeout: 60_000 });
-    await captureScreen(page, 'automation-executions');
+    await captureScreen(page, 'automation-executions', expectNoSidewaysScroll);
 
     await run.getByRole('link', { name: 'Note new nodes' }).click();
     await page.getByRole('heading', { name: 'Run of Note new nodes' }).waitFor();
     await page.getByText('started by a trigger').waitFor();
     const pick = page.locator('[data-step-id="pick_node_id"]');
     await pick.getByRole('button').first().click();
-    await pick.getByLabel('Output of Pick node id').getByText(node.id).waitFor();
-    await captureScreen(page, 'execution-detail');
+    // Input and output as labelled fields; the JSON only under "Raw".
+    const output = pick.getByRole('group', { name: 'Output of Pick node id' });
+    await output.getByRole('definition').getByText(node.id).waitFor();
+    expect(await output.getByRole('term').allInnerTexts()).toEqual(['value']);
+    await pick.getByText('Extract Data').waitFor();
+    const collected = page.locator('[data-step-id="collect"]');
+    await collected.getByRole('button').first().click();
+    const merged = collected.getByRole('group', { name: 'Output of Collect' });
+    await merged.getByText('2 fields').click();
+    await merged.getByRole('definition').getByText(node.id).waitFor();
+    const visible = await page.locator('main').innerText();
+    expect(visible).not.toMatch(/data\.(merge|extract)|\{"|": /);
+    await output.getByText('Raw').click();
+    await expect
+      .poll(() => output.getByLabel('Output of Pick node id as JSON').innerText())
+      .toContain(`"value": "${node.id}"`);
+    await output.getByText('Raw').click();
+    await captureScreen(page, 'execution-detail', expectNoSidewaysScroll);
     const executionId = new URL(page.url()).pathname.split('/').at(-1)!;
     const execution = await api<Execution>('GET', `/workflows/executions/${executionId}`);
     expect(execution).toMatchObject({ workflow_id: workflowId, status: 'completed', trigger_id: trigger.id });
@@ -213,23 +235,26 @@ describe('web interface: automation', { timeout: 180_000 }, () => {
       .toBe(2);
     await page.reload();
     await row.getByText('2 runs').waitFor();
-    await captureScreen(page, 'automation-triggers');
+    await captureScreen(page, 'automation-triggers', expectNoSidewaysScroll);
   });
 
   it('shows the tools with their schemas and call statistics', async () => {
     await nav(page, 'Automation').click();
     await page.getByRole('tab', { name: 'Tools' }).click();
     await page.getByRole('button', { name: /Extract Data/ }).click();
-    await page.getByLabel('Input schema of data.extract').getByText('"required"').waitFor();
+    const input = page.getByRole('group', { name: 'Input of Extract Data' });
+    await input.getByText('· any value · required').waitFor();
+    await input.getByText('· text', { exact: true }).waitFor();
     // The two runs so far called data.extract once each.
     await page.getByText('2 calls', { exact: true }).waitFor();
-    await captureScreen(page, 'automation-tools');
+    await input.scrollIntoViewIfNeeded();
+    await captureScreen(page, 'automation-tools', expectNoSidewaysScroll);
   });
 
   it('exports a workflow as JSON and imports it back as a new workflow', async () => {
     await nav(page, 'Automation').click();
     await page.locator(`tr[data-workflow-id="${workflowId}"]`).waitFor();
-    await captureScreen(page, 'automation-workflows');
+    await captureScreen(page, 'automation-workflows', expectNoSidewaysScroll);
     await page
       .locator(`tr[data-workflow-id="${workflowId}"]`)
       .getByRole('button', { name: 'Actions for Note new nodes' })

@@ -3,6 +3,7 @@ import type { Page } from 'playwright-core';
 import { setUpAccount, startTestServer, type TestServer } from '../support/server.ts';
 import { indexedText } from '../support/chats.ts';
 import { captureScreen, openBrowser, type Session } from './support/browser.ts';
+import { expectNoSidewaysScroll } from './support/layout.ts';
 
 /** A turn's controls in the browser: tool approval (allow, deny), stop, regenerate and retry. */
 describe('web interface: chat turn controls', { timeout: 60_000 }, () => {
@@ -44,10 +45,16 @@ describe('web interface: chat turn controls', { timeout: 60_000 }, () => {
     await page.getByLabel('Message').fill('When was the Kestrel Point lighthouse built?');
     await page.keyboard.press('Enter');
     await approval().waitFor();
+    // What the tool will do, in a sentence, with its arguments as labelled values (the JSON only under "Raw").
     await approval()
-      .getByText(/wants to run/)
+      .getByText(
+        'The assistant wants to search the knowledge graph and the documents for “When was the Kestrel Point lighthouse built?” (at most 8 results).',
+      )
       .waitFor();
-    await captureScreen(page, 'chat-approval');
+    const given = approval().getByRole('group', { name: 'What knowledge graph search is given' });
+    expect(await given.getByRole('term').allInnerTexts()).toEqual(['query', 'limit']);
+    expect(await approval().innerText()).not.toMatch(/graphrag_search|\{"/);
+    await captureScreen(page, 'chat-approval', expectNoSidewaysScroll);
     await approval().getByRole('button', { name: 'Deny' }).click();
     await page.getByRole('button', { name: 'Regenerate' }).waitFor({ timeout: 30_000 });
     expect(await answers().count()).toBe(1);

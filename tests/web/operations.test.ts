@@ -5,6 +5,7 @@ import type { Page } from 'playwright-core';
 import { setUpAccount, startTestServer, type TestServer } from '../support/server.ts';
 import { startRegistryFake, type RegistryFake } from '../support/fakes/registry-server.ts';
 import { captureScreen, openBrowser, type Session } from './support/browser.ts';
+import { expectNoSidewaysScroll } from './support/layout.ts';
 
 const password = 'correct horse battery';
 
@@ -51,7 +52,7 @@ describe('web interface: operations', { timeout: 150_000 }, () => {
     await page.getByRole('textbox', { name: 'New database' }).fill('scratch');
     await page.getByRole('button', { name: 'Create' }).click();
     await page.getByRole('cell', { name: 'scratch', exact: true }).waitFor();
-    await captureScreen(page, 'operations-databases');
+    await captureScreen(page, 'operations-databases', expectNoSidewaysScroll);
 
     await page.getByRole('button', { name: 'Delete default' }).click();
     await page.getByRole('dialog').getByRole('textbox', { name: 'Database name' }).fill('default');
@@ -84,7 +85,7 @@ describe('web interface: operations', { timeout: 150_000 }, () => {
     await page.getByText(/is kept as the safety copy/).waitFor();
     const backups = await get<{ data: { kind: string }[] }>('/backup');
     expect(backups.data.map((backup) => backup.kind).sort()).toEqual(['backup', 'safety']);
-    await captureScreen(page, 'operations-backups');
+    await captureScreen(page, 'operations-backups', expectNoSidewaysScroll);
   });
 
   it('exports a package, then imports it and shows the import report', async () => {
@@ -101,7 +102,7 @@ describe('web interface: operations', { timeout: 150_000 }, () => {
     await page.getByText('The package is ready').waitFor();
     const [file] = await Promise.all([
       page.waitForEvent('download'),
-      page.getByRole('link', { name: /^Download .*\.ccx$/ }).click(),
+      page.getByRole('link', { name: 'Download the package' }).click(),
     ]);
     const saved = path.join(server.dataDir, 'exported.ccx');
     await file.saveAs(saved);
@@ -115,7 +116,7 @@ describe('web interface: operations', { timeout: 150_000 }, () => {
     const nodes = await get<{ pagination: { total: number } }>('/nodes?page_size=1');
     // Merged into the database it came from: recognised and updated, not duplicated.
     expect(nodes.pagination.total).toBe(1);
-    await captureScreen(page, 'operations-packages');
+    await captureScreen(page, 'operations-packages', expectNoSidewaysScroll);
   });
 
   it('signs in to the registry with a device code, searches and imports a package', async () => {
@@ -126,7 +127,7 @@ describe('web interface: operations', { timeout: 150_000 }, () => {
     await tab('Registry');
     await page.getByRole('button', { name: 'Sign in to the registry' }).click();
     await expect.poll(async () => (await page.getByTestId('registry-user-code').innerText()).trim()).toBe('WDJB-MJHT');
-    await captureScreen(page, 'operations-registry-device');
+    await captureScreen(page, 'operations-registry-device', expectNoSidewaysScroll);
     registry.setDevice(await polledDeviceCode(), 'approved', 'alice');
     await page.getByText('Signed in as').waitFor({ timeout: 20_000 });
 
@@ -134,28 +135,45 @@ describe('web interface: operations', { timeout: 150_000 }, () => {
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     await page.getByRole('button', { name: 'Import alice/periodic-table' }).click();
     await page.getByRole('region', { name: 'Import report' }).waitFor({ timeout: 20_000 });
-    await captureScreen(page, 'operations-registry');
+    await captureScreen(page, 'operations-registry', expectNoSidewaysScroll);
   });
 
-  it('shows the logs of a service and follows new lines', async () => {
+  it('shows the logs of a service as readable entries, filters them by level and follows new lines', async () => {
     const logFile = path.join(server.dataDir, 'logs', 'cortex.log');
     fs.mkdirSync(path.dirname(logFile), { recursive: true });
-    fs.appendFileSync(logFile, `${new Date().toISOString()} cortex info: first visible line\n`);
+    const entry = (level: string, message: string, extra: Record<string, unknown> = {}) =>
+      `${JSON.stringify({ level, message, service: 'cortex', timestamp: new Date().toISOString(), ...extra })}\n`;
+    fs.appendFileSync(logFile, entry('info', 'first visible line'));
+    fs.appendFileSync(logFile, entry('error', 'the import failed', { source_id: 'src-42', attempt: 2 }));
     await tab('Logs');
-    await page
-      .getByTestId('log-lines')
-      .getByText(/first visible line/)
+    const lines = page.getByTestId('log-lines');
+    await lines.getByText('first visible line', { exact: true }).waitFor();
+    // Time, level, service and message, never the JSON line itself; extra fields folded under the line.
+    const failed = lines.locator('[data-level="error"]', { hasText: 'the import failed' });
+    await failed.getByText('error', { exact: true }).waitFor();
+    await failed.getByText('cortex', { exact: true }).waitFor();
+    expect(await lines.innerText()).not.toContain('{"');
+    await failed.getByText('2 more fields').click();
+    await failed
+      .getByRole('group', { name: 'More fields of this line' })
+      .getByRole('definition')
+      .getByText('src-42')
       .waitFor();
+
+    await page.getByRole('combobox', { name: 'Level' }).click();
+    await page.getByRole('option', { name: 'Errors only' }).click();
+    await lines.getByText('first visible line').waitFor({ state: 'detached' });
+    await lines.getByText('the import failed').waitFor();
+    await page.getByRole('combobox', { name: 'Level' }).click();
+    await page.getByRole('option', { name: 'Every level' }).click();
+
     await page.getByRole('combobox', { name: 'Service' }).click();
     await page.getByRole('option', { name: 'API server (cortex)' }).click();
     await page.getByRole('switch', { name: 'Follow' }).check();
-    fs.appendFileSync(logFile, `${new Date().toISOString()} cortex info: a line written later\n`);
-    await page
-      .getByTestId('log-lines')
-      .getByText(/a line written later/)
-      .waitFor({ timeout: 10_000 });
+    fs.appendFileSync(logFile, entry('warning', 'a line written later'));
+    await lines.locator('[data-level="warning"]', { hasText: 'a line written later' }).waitFor({ timeout: 10_000 });
     await page.getByRole('switch', { name: 'Follow' }).uncheck();
-    await captureScreen(page, 'operations-logs');
+    await captureScreen(page, 'operations-logs', expectNoSidewaysScroll);
   });
 
   it('offers the diagnostics bundle and the upgrade status', async () => {
@@ -165,7 +183,7 @@ describe('web interface: operations', { timeout: 150_000 }, () => {
     const zip = await page.request.get(href!);
     expect(zip.status()).toBe(200);
     expect((await zip.body()).subarray(0, 2).toString()).toBe('PK');
-    await captureScreen(page, 'operations-system');
+    await captureScreen(page, 'operations-system', expectNoSidewaysScroll);
   });
 
   /** The device code the service polls the registry with (its first poll comes after the code's interval). */

@@ -3,6 +3,7 @@ import type { Page } from 'playwright-core';
 import { setUpAccount, startTestServer, type TestServer } from '../support/server.ts';
 import { startFakeOllama, type FakeOllama } from '../support/fakes/ollama.ts';
 import { captureScreen, openBrowser, type Session } from './support/browser.ts';
+import { expectNoSidewaysScroll } from './support/layout.ts';
 
 const password = 'correct horse battery';
 
@@ -51,6 +52,22 @@ describe('web interface: settings', { timeout: 120_000 }, () => {
     await Promise.all([server?.stop(), ollama?.close()]);
   });
 
+  it('lists API keys without sideways scrolling on a phone', async () => {
+    await page.goto('/settings');
+    await page.getByLabel('Name of the new key').fill('nightly export script');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await page.getByTestId('new-api-key').waitFor();
+    await page.getByRole('cell', { name: /^nightly export script/ }).waitFor();
+    await page.setViewportSize({ width: 390, height: 844 });
+    // On a phone the dates move under the key's name instead of columns of their own.
+    await page
+      .getByRole('cell', { name: /^nightly export script/ })
+      .getByText(/never used/)
+      .waitFor();
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await captureScreen(page, 'settings-account', expectNoSidewaysScroll);
+  });
+
   it('switches the provider to a local model server, lists its models, saves and verifies it', async () => {
     await page.goto('/settings?tab=providers');
     await page.getByRole('radio', { name: 'Local model server' }).click();
@@ -60,7 +77,7 @@ describe('web interface: settings', { timeout: 120_000 }, () => {
     await page.getByText(/Version 0\.12\.6 · 3 models/).waitFor();
     await pick(page, 'Chat model', 'llama3.2:latest');
     await pick(page, 'Extraction model', 'qwen3:8b');
-    await captureScreen(page, 'settings-providers-local');
+    await captureScreen(page, 'settings-providers-local', expectNoSidewaysScroll);
     await page.getByRole('button', { name: 'Save and verify' }).click();
     await page.getByText('The provider answers').waitFor();
 
@@ -93,7 +110,7 @@ describe('web interface: settings', { timeout: 120_000 }, () => {
     await page.getByText('A key is stored; it is never shown. Paste a new one to replace it.').waitFor();
     expect(await page.getByLabel('OpenAI API key').inputValue()).toBe('');
     expect(await page.content()).not.toContain('sk-test-secret-value');
-    await captureScreen(page, 'settings-providers-cloud');
+    await captureScreen(page, 'settings-providers-cloud', expectNoSidewaysScroll);
   });
 
   it('shows a validation error at the field, then saves, then resets every setting', async () => {
@@ -115,7 +132,7 @@ describe('web interface: settings', { timeout: 120_000 }, () => {
     await page.getByRole('textbox', { name: 'URL', exact: true }).fill('registry.example');
     await page.getByRole('button', { name: 'Save registry' }).click();
     await page.getByText('Enter an address starting with http:// or https://').waitFor();
-    await captureScreen(page, 'settings-all-error');
+    await captureScreen(page, 'settings-all-error', expectNoSidewaysScroll);
 
     await page
       .getByRole('navigation', { name: 'Settings groups' })
@@ -133,6 +150,6 @@ describe('web interface: settings', { timeout: 120_000 }, () => {
     expect(reset.search.max_search_results).toBe(100);
     expect(reset.llm.chat_provider).toBe('builtin');
     expect(await field.inputValue()).toBe('100');
-    await captureScreen(page, 'settings-all');
+    await captureScreen(page, 'settings-all', expectNoSidewaysScroll);
   });
 });

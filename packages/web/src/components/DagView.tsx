@@ -11,11 +11,13 @@ import {
   type ReactFlowInstance,
 } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
+import { humanise } from '../lib/format.ts';
 
 export interface DagStep {
   id: string;
   name: string;
-  tool_id: string;
+  /** What the step runs, by the name a person knows it by. */
+  tool: string;
   depends_on: string[];
   /** A run's outcome (executions); colours the step. */
   status?: string;
@@ -68,6 +70,7 @@ export function DagView({ steps, label, height = 280 }: { steps: DagStep[]; labe
   }, []);
   const { nodes, edges } = useMemo(() => {
     const columns = stepColumns(steps);
+    const names = new Map(steps.map((step) => [step.id, step.name]));
     const rows = new Map<number, number>();
     const nodes: Node[] = steps.map((step) => {
       const column = columns.get(step.id) ?? 0;
@@ -84,8 +87,8 @@ export function DagView({ steps, label, height = 280 }: { steps: DagStep[]; labe
             <div>
               <strong>{step.name}</strong>
               <div style={{ fontSize: 11, opacity: 0.8 }}>
-                {step.tool_id}
-                {step.status ? ` · ${step.status}` : ''}
+                {step.tool}
+                {step.status ? ` · ${humanise(step.status)}` : ''}
               </div>
             </div>
           ),
@@ -94,7 +97,7 @@ export function DagView({ steps, label, height = 280 }: { steps: DagStep[]; labe
         targetPosition: Position.Left,
         draggable: false,
         connectable: false,
-        ariaLabel: `Step ${step.name}${step.depends_on.length ? `, after ${step.depends_on.join(', ')}` : ''}${step.status ? `, ${step.status}` : ''}`,
+        ariaLabel: `Step ${step.name}${step.depends_on.length ? `, after ${step.depends_on.map((id) => names.get(id) ?? id).join(', ')}` : ''}${step.status ? `, ${humanise(step.status)}` : ''}`,
         style: {
           borderColor: border,
           borderWidth: 2,

@@ -19,12 +19,13 @@ import { Link, useParams } from 'react-router-dom';
 import { workflowEndpoints } from '@rhizome/contracts/api/workflows';
 import { api, messageOf } from '../../lib/api.ts';
 import { useChanges } from '../../lib/changes.tsx';
-import { formatDate } from '../../lib/format.ts';
+import { countOf, formatDate, humanise } from '../../lib/format.ts';
 import { useLoad } from '../../lib/use-load.ts';
 import { DagView } from '../../components/DagView.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { JsonBlock } from '../../components/JsonBlock.tsx';
 import { executeWorkflowTask, executionStatusColors, formatDuration } from './automation-data.ts';
+import { loadToolCatalog, toolNameOf } from './tool-catalog.ts';
 import { useRefreshWhile } from './use-refresh-while.ts';
 
 /** One run: what went in and came out, and every step with its input, output, timing, attempts and error. */
@@ -41,6 +42,7 @@ export default function ExecutionDetail() {
         : Promise.resolve(undefined),
     [execution.data?.workflow_id],
   );
+  const catalog = useLoad((signal) => loadToolCatalog(signal), []);
   const unfinished = execution.data?.status === 'queued' || execution.data?.status === 'running';
   useChanges((event) => {
     if (event.type === 'task' && event.task.operation === executeWorkflowTask && unfinished) void execution.reload();
@@ -67,6 +69,7 @@ export default function ExecutionDetail() {
   const runStatus = new Map(run.steps.map((step) => [step.step_id, step.status]));
   const dagSteps = (workflow.data?.steps ?? []).map((step) => ({
     ...step,
+    tool: toolNameOf(catalog.data, step.tool_type, step.tool_id),
     status: runStatus.get(step.id) ?? 'not run',
   }));
   return (
@@ -84,7 +87,7 @@ export default function ExecutionDetail() {
               Run of {name}
             </Title>
             <Badge size="lg" variant="light" color={executionStatusColors[run.status]} data-testid="execution-status">
-              {run.status}
+              {humanise(run.status)}
             </Badge>
           </Group>
           <Text fz="sm" c="dimmed" mt={2}>
@@ -161,13 +164,13 @@ export default function ExecutionDetail() {
               <Accordion.Control>
                 <Group gap="xs" wrap="nowrap">
                   <Badge variant="light" color={executionStatusColors[step.status]}>
-                    {step.status}
+                    {humanise(step.status)}
                   </Badge>
                   <Text fz="sm" fw={600} truncate>
                     {step.step_number}. {step.name}
                   </Text>
-                  <Text fz="xs" c="dimmed" ff="monospace" className="hide-narrow">
-                    {step.tool_id}
+                  <Text fz="xs" c="dimmed" className="hide-narrow">
+                    {toolNameOf(catalog.data, step.tool_type, step.tool_id)}
                   </Text>
                   <Text fz="xs" c="dimmed" ml="auto">
                     {formatDuration(step.duration_ms)}
@@ -177,8 +180,8 @@ export default function ExecutionDetail() {
               <Accordion.Panel>
                 <Stack gap="xs">
                   <Text fz="xs" c="dimmed">
-                    Started {formatDate(step.started_at)} · finished {formatDate(step.completed_at)} · {step.attempts}{' '}
-                    {step.attempts === 1 ? 'attempt' : 'attempts'}
+                    Started {formatDate(step.started_at)} · finished {formatDate(step.completed_at)} ·{' '}
+                    {countOf(step.attempts, 'attempt')}
                   </Text>
                   {step.error && (
                     <Alert color="red" p="xs" role="alert">
@@ -210,9 +213,9 @@ export default function ExecutionDetail() {
           <Title order={2} fz="md" mb="xs">
             Runs of nested workflows
           </Title>
-          {run.child_execution_ids.map((id) => (
+          {run.child_execution_ids.map((id, index) => (
             <Anchor key={id} component={Link} to={`/automation/executions/${id}`} display="block" fz="sm">
-              {id}
+              Nested run {index + 1}
             </Anchor>
           ))}
         </Card>

@@ -6,7 +6,7 @@ import { Link, useSearchParams } from 'react-router-dom';
 import { executionStatusNames, workflowEndpoints } from '@rhizome/contracts/api/workflows';
 import { api, messageOf } from '../../lib/api.ts';
 import { useChanges } from '../../lib/changes.tsx';
-import { formatDate } from '../../lib/format.ts';
+import { countOf, formatDate, humanise } from '../../lib/format.ts';
 import { useLoad } from '../../lib/use-load.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import {
@@ -90,7 +90,7 @@ export function ExecutionsTab() {
           aria-label="Outcome"
           placeholder="Any outcome"
           clearable
-          data={[...executionStatusNames]}
+          data={executionStatusNames.map((name) => ({ value: name, label: humanise(name) }))}
           value={status}
           onChange={(value) => setFilter('status', value)}
           w={{ base: '100%', sm: 180 }}
@@ -153,7 +153,7 @@ export function ExecutionsTab() {
                       data-testid="execution-status"
                       styles={{ label: { overflow: 'visible' } }}
                     >
-                      {execution.status}
+                      {humanise(execution.status)}
                     </Badge>
                     {(execution.status === 'queued' || execution.status === 'running') && (
                       <Button
@@ -184,7 +184,8 @@ export function ExecutionsTab() {
       )}
       {total > list.length && (
         <Text fz="sm" c="dimmed">
-          The newest {list.length} of {total.toLocaleString()} runs; filter by workflow or outcome to find older ones.
+          The newest {list.length.toLocaleString()} of {countOf(total, 'run')}; filter by workflow or outcome to find
+          older ones.
         </Text>
       )}
     </Stack>

@@ -21,22 +21,10 @@ import { workflowEndpoints } from '@rhizome/contracts/api/workflows';
 import { RequestError } from '@rhizome/client';
 import { api, messageOf } from '../../lib/api.ts';
 import { useLoad } from '../../lib/use-load.ts';
-import {
-  isPlainObject,
-  parseJsonField,
-  type Step,
-  type SystemTool,
-  type UserTool,
-  type Workflow,
-  type WorkflowDetail,
-} from './automation-data.ts';
+import { isPlainObject, parseJsonField, type Step, type WorkflowDetail } from './automation-data.ts';
+import type { ToolCatalog } from './tool-catalog.ts';
 
 type ToolType = Step['tool_type'];
-interface Choices {
-  systemTools: SystemTool[];
-  userTools: UserTool[];
-  workflows: Workflow[];
-}
 
 /** A step id from its name: "Look up node" → look_up_node (ids start with a letter). */
 const idFrom = (name: string) =>
@@ -49,7 +37,7 @@ const idFrom = (name: string) =>
 const toolKey = (type: ToolType, id: string) => `${type}:${id}`;
 
 /** The system tool whose input a step's configuration fills: the tool itself, or the one a user tool configures. */
-function systemToolOf(type: ToolType, id: string, choices: Choices): string | null {
+function systemToolOf(type: ToolType, id: string, choices: ToolCatalog): string | null {
   if (type === 'system_tool') return id;
   if (type === 'user_tool') return choices.userTools.find((tool) => tool.id === id)?.system_tool_id ?? null;
   return null;
@@ -72,7 +60,7 @@ export function StepModal({
   workflow: WorkflowDetail;
   step: Step | null;
   opened: boolean;
-  choices: Choices;
+  choices: ToolCatalog;
   onClose: () => void;
   onSaved: () => void;
 }) {
@@ -114,17 +102,17 @@ export function StepModal({
     () =>
       [
         {
-          group: 'System tools',
+          group: 'Built-in tools',
           items: choices.systemTools.map((entry) => ({
             value: toolKey('system_tool', entry.id),
-            label: `${entry.name} (${entry.id})`,
+            label: entry.name,
           })),
         },
         {
           group: 'Your tools',
           items: choices.userTools.map((entry) => ({
             value: toolKey('user_tool', entry.id),
-            label: `${entry.name} (${entry.system_tool_id})`,
+            label: `${entry.name} (${entry.system_tool.name})`,
           })),
         },
         {

@@ -2,7 +2,7 @@ import { Group, Skeleton, Text } from '@mantine/core';
 import { toolEndpoints } from '@rhizome/contracts/api/tools';
 import { RequestError } from '@rhizome/client';
 import { api } from '../../lib/api.ts';
-import { formatDate } from '../../lib/format.ts';
+import { countOf, formatDate } from '../../lib/format.ts';
 import { useLoad } from '../../lib/use-load.ts';
 
 /** A tool's call statistics; the API answers 404 for a tool never called. */
@@ -40,8 +40,8 @@ export function ToolStats({ type, id }: { type: 'system' | 'user'; id: string })
   } = stats.data;
   return (
     <Group gap="md">
-      <Text fz="sm">
-        <b>{total.toLocaleString()}</b> calls
+      <Text fz="sm" fw={600}>
+        {countOf(total, 'call')}
       </Text>
       <Text fz="sm">
         <b>{ok.toLocaleString()}</b> succeeded

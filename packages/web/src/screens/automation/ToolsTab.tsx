@@ -4,6 +4,7 @@ import {
   ActionIcon,
   Badge,
   Button,
+  Code,
   Group,
   Modal,
   Paper,
@@ -21,7 +22,8 @@ import { runWithNotice } from '../../lib/notify-action.ts';
 import { useLoad } from '../../lib/use-load.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { JsonBlock } from '../../components/JsonBlock.tsx';
-import { loadAllUserTools, type UserTool } from './automation-data.ts';
+import { loadAllUserTools, type SystemTool, type UserTool } from './automation-data.ts';
+import { ToolSchema } from './ToolSchema.tsx';
 import { ToolStats } from './ToolStats.tsx';
 import { UserToolModal } from './UserToolModal.tsx';
 
@@ -92,8 +94,8 @@ export function ToolsTab() {
                       <Text fz="sm" fw={600}>
                         {tool.name}
                       </Text>
-                      <Badge size="sm" variant="outline" color="gray">
-                        {tool.system_tool_id}
+                      <Badge size="sm" variant="outline" color="gray" tt="none">
+                        {tool.system_tool.name}
                       </Badge>
                       {!tool.is_active && (
                         <Badge size="sm" variant="light" color="gray">
@@ -165,10 +167,7 @@ export function ToolsTab() {
                     </Badge>
                     <div style={{ minWidth: 0 }}>
                       <Text fz="sm" fw={600}>
-                        {tool.name}{' '}
-                        <Text span ff="monospace" fz="xs" c="dimmed">
-                          {tool.id} · v{tool.version}
-                        </Text>
+                        {tool.name}
                       </Text>
                       <Text fz="xs" c="dimmed">
                         {tool.description}
@@ -176,7 +175,7 @@ export function ToolsTab() {
                     </div>
                   </Group>
                 </Accordion.Control>
-                <Accordion.Panel>{openTools.includes(tool.id) && <SystemToolDetails id={tool.id} />}</Accordion.Panel>
+                <Accordion.Panel>{openTools.includes(tool.id) && <SystemToolDetails tool={tool} />}</Accordion.Panel>
               </Accordion.Item>
             ))}
           </Accordion>
@@ -212,12 +211,16 @@ export function ToolsTab() {
   );
 }
 
-/** Loaded when opened: the schemas and the statistics of one built-in tool. */
-function SystemToolDetails({ id }: { id: string }) {
+/** Loaded when opened: the fields and the statistics of one built-in tool. */
+function SystemToolDetails({ tool }: { tool: SystemTool }) {
+  const { id } = tool;
   const detail = useLoad((signal) => api.call(toolEndpoints.systemGet, { params: { tool_id: id }, signal }), [id]);
   return (
     <Stack gap="xs">
       <ToolStats type="system" id={id} />
+      <Text fz="xs" c="dimmed">
+        Version {tool.version} · named <Code fz="xs">{id}</Code> in exported workflows
+      </Text>
       {detail.error && (
         <Text fz="sm" c="red">
           {detail.error}
@@ -228,15 +231,15 @@ function SystemToolDetails({ id }: { id: string }) {
         <SimpleGrid cols={{ base: 1, md: 2 }} spacing="sm">
           <div>
             <Text fz="sm" fw={600} mb={4}>
-              Input schema
+              What it takes
             </Text>
-            <JsonBlock value={detail.data.input_schema} label={`Input schema of ${id}`} maxHeight={320} />
+            <ToolSchema schema={detail.data.input_schema} label={`Input of ${tool.name}`} />
           </div>
           <div>
             <Text fz="sm" fw={600} mb={4}>
-              Output schema
+              What it gives
             </Text>
-            <JsonBlock value={detail.data.output_schema} label={`Output schema of ${id}`} maxHeight={320} />
+            <ToolSchema schema={detail.data.output_schema} label={`Output of ${tool.name}`} />
           </div>
         </SimpleGrid>
       )}

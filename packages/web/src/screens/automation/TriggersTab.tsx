@@ -20,9 +20,10 @@ import { Link, useSearchParams } from 'react-router-dom';
 import { triggerEndpoints } from '@rhizome/contracts/api/triggers';
 import { api, messageOf } from '../../lib/api.ts';
 import { runWithNotice } from '../../lib/notify-action.ts';
+import { countOf } from '../../lib/format.ts';
 import { useLoad } from '../../lib/use-load.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
-import { formatRate, loadAllWorkflows, type Trigger, type TriggerSummary } from './automation-data.ts';
+import { eventLabel, formatRate, loadAllWorkflows, type Trigger, type TriggerSummary } from './automation-data.ts';
 import { FireTriggerModal } from './FireTriggerModal.tsx';
 import { TriggerModal } from './TriggerModal.tsx';
 
@@ -146,10 +147,7 @@ export function TriggersTab() {
                       {trigger.name}
                     </Text>
                     <Text fz="xs" c="dimmed">
-                      on{' '}
-                      <Text span ff="monospace" fz="xs">
-                        {trigger.event_source}
-                      </Text>
+                      {eventLabel(trigger.event_source)}
                       <Text span hiddenFrom="sm" fz="xs">
                         {' '}
                         · priority {trigger.priority} · starts {names.get(trigger.workflow_id) ?? trigger.workflow_id}
@@ -266,9 +264,7 @@ function TriggerStats({ id, version }: { id: string; version: number }) {
     );
   return (
     <Group gap={4}>
-      <Text fz="sm">
-        {total.toLocaleString()} {total === 1 ? 'run' : 'runs'}
-      </Text>
+      <Text fz="sm">{countOf(total, 'run')}</Text>
       <Badge size="sm" variant="light" color={failed ? 'orange' : 'teal'} title={`${ok} succeeded, ${failed} failed`}>
         {formatRate(stats.data.success_rate)} ok
       </Badge>

@@ -109,7 +109,7 @@ export function UserToolModal({
             value={systemToolId}
             onChange={setSystemToolId}
             error={errors.system_tool_id}
-            data={systemTools.map((entry) => ({ value: entry.id, label: `${entry.name} (${entry.id})` }))}
+            data={systemTools.map((entry) => ({ value: entry.id, label: entry.name }))}
           />
           <JsonInput
             label="Configuration"

@@ -20,24 +20,23 @@ import {
 import { notifications } from '@mantine/notifications';
 import { IconDownload, IconPencil, IconPlayerPlay, IconPlus, IconTrash } from '@tabler/icons-react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
-import { toolEndpoints } from '@rhizome/contracts/api/tools';
 import { workflowEndpoints } from '@rhizome/contracts/api/workflows';
 import { api, messageOf } from '../../lib/api.ts';
 import { useChanges } from '../../lib/changes.tsx';
-import { formatDate } from '../../lib/format.ts';
+import { formatDate, humanise } from '../../lib/format.ts';
 import { useLoad } from '../../lib/use-load.ts';
 import { DagView } from '../../components/DagView.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import {
+  eventLabel,
   executeWorkflowTask,
   executionStatusColors,
   formatDuration,
-  loadAllUserTools,
-  loadAllWorkflows,
   type Step,
 } from './automation-data.ts';
 import { RunWorkflowModal } from './RunWorkflowModal.tsx';
 import { StepModal } from './StepModal.tsx';
+import { loadToolCatalog, toolKindNames, toolNameOf } from './tool-catalog.ts';
 import { downloadWorkflow } from './workflow-files.ts';
 import { WorkflowSettings } from './WorkflowSettings.tsx';
 
@@ -52,14 +51,7 @@ export default function WorkflowEditor() {
     (signal) => api.call(workflowEndpoints.executions, { params, query: { page_size: 10 }, signal }),
     [workflowId],
   );
-  const choices = useLoad(async (signal) => {
-    const [systemTools, userTools, workflows] = await Promise.all([
-      api.call(toolEndpoints.systemList, { signal }),
-      loadAllUserTools(signal),
-      loadAllWorkflows(signal),
-    ]);
-    return { systemTools, userTools, workflows };
-  }, []);
+  const choices = useLoad((signal) => loadToolCatalog(signal), []);
   const [editing, setEditing] = useState<Step | 'new' | null>(null);
   const [removing, setRemoving] = useState<Step | null>(null);
   const [running, setRunning] = useState(false);
@@ -118,8 +110,11 @@ export default function WorkflowEditor() {
     }
   }
 
-  const steps = [...current.steps].sort((a, b) => a.step_number - b.step_number);
+  const steps = [...current.steps]
+    .sort((a, b) => a.step_number - b.step_number)
+    .map((step) => ({ ...step, tool: toolNameOf(choices.data, step.tool_type, step.tool_id) }));
   const names = new Map(steps.map((step) => [step.id, step.name]));
+  const after = (step: Step) => step.depends_on.map((id) => names.get(id) ?? id);
   return (
     <Stack gap="md">
       <Breadcrumbs>
@@ -217,14 +212,14 @@ export default function WorkflowEditor() {
         {steps.length > 0 && (
           <Stack gap="sm">
             <DagView steps={steps} label={`The steps of ${current.name} and the order they run in`} />
-            <Table.ScrollContainer minWidth={560}>
+            <Table.ScrollContainer minWidth={300}>
               <Table verticalSpacing="xs" aria-label="Steps">
                 <Table.Thead>
                   <Table.Tr>
                     <Table.Th w={40}>#</Table.Th>
                     <Table.Th>Step</Table.Th>
-                    <Table.Th>Tool</Table.Th>
-                    <Table.Th>Runs after</Table.Th>
+                    <Table.Th visibleFrom="sm">Tool</Table.Th>
+                    <Table.Th visibleFrom="sm">Runs after</Table.Th>
                     <Table.Th w={80}>
                       <span className="visually-hidden">Actions</span>
                     </Table.Th>
@@ -241,27 +236,28 @@ export default function WorkflowEditor() {
                         <Text fz="xs" c="dimmed" ff="monospace">
                           {step.id}
                         </Text>
-                      </Table.Td>
-                      <Table.Td>
-                        <Text fz="sm" ff="monospace">
-                          {step.tool_id}
+                        <Text fz="xs" c="dimmed" hiddenFrom="sm">
+                          {step.tool} · {step.depends_on.length ? `after ${after(step).join(', ')}` : 'runs first'}
                         </Text>
+                      </Table.Td>
+                      <Table.Td visibleFrom="sm">
+                        <Text fz="sm">{step.tool}</Text>
                         <Text fz="xs" c="dimmed">
-                          {step.tool_type.replace('_', ' ')}
+                          {toolKindNames[step.tool_type] ?? humanise(step.tool_type)}
                         </Text>
                       </Table.Td>
-                      <Table.Td>
+                      <Table.Td visibleFrom="sm">
                         {step.depends_on.length ? (
                           <Group gap={4}>
-                            {step.depends_on.map((id) => (
-                              <Badge key={id} size="sm" variant="light" tt="none">
-                                {names.get(id) ?? id}
+                            {after(step).map((name) => (
+                              <Badge key={name} size="sm" variant="light" tt="none">
+                                {name}
                               </Badge>
                             ))}
                           </Group>
                         ) : (
                           <Text fz="sm" c="dimmed">
-                            Start
+                            Runs first
                           </Text>
                         )}
                       </Table.Td>
@@ -325,10 +321,7 @@ export default function WorkflowEditor() {
               {trigger.name}
             </Text>
             <Text fz="sm" c="dimmed">
-              on{' '}
-              <Text span ff="monospace">
-                {trigger.event_source}
-              </Text>
+              {eventLabel(trigger.event_source)}
             </Text>
           </Group>
         ))}
@@ -351,7 +344,7 @@ export default function WorkflowEditor() {
         {executions.data?.data.map((execution) => (
           <Group key={execution.id} gap="xs" py={4}>
             <Badge variant="light" color={executionStatusColors[execution.status]}>
-              {execution.status}
+              {humanise(execution.status)}
             </Badge>
             <Anchor component={Link} to={`/automation/executions/${execution.id}`} fz="sm">
               {formatDate(execution.created_at)}

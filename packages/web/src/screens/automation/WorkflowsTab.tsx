@@ -31,7 +31,7 @@ import { Link, useNavigate } from 'react-router-dom';
 import { workflowEndpoints } from '@rhizome/contracts/api/workflows';
 import { RequestError } from '@rhizome/client';
 import { api, messageOf } from '../../lib/api.ts';
-import { formatDate } from '../../lib/format.ts';
+import { countOf, formatDate, humanise } from '../../lib/format.ts';
 import { runWithNotice } from '../../lib/notify-action.ts';
 import { useLoad } from '../../lib/use-load.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
@@ -54,7 +54,7 @@ export function WorkflowsTab() {
       const created = await importWorkflow(file);
       notifications.show({
         color: 'teal',
-        message: `The workflow “${created.name}” is imported with ${created.steps.length} steps.`,
+        message: `The workflow “${created.name}” is imported with ${countOf(created.steps.length, 'step')}.`,
       });
       navigate(`/automation/workflows/${created.id}`);
     } catch (error) {
@@ -169,7 +169,7 @@ export function WorkflowsTab() {
                         </Badge>
                       )}
                       <Badge size="xs" variant="outline" color="gray">
-                        {workflow.category}
+                        {humanise(workflow.category)}
                       </Badge>
                     </Group>
                     {workflow.description && (
@@ -177,6 +177,9 @@ export function WorkflowsTab() {
                         {workflow.description}
                       </Text>
                     )}
+                    <Text fz="xs" c="dimmed" hiddenFrom="sm">
+                      {countOf(workflow.step_count, 'step')} · changed {formatDate(workflow.updated_at)}
+                    </Text>
                   </Table.Td>
                   <Table.Td visibleFrom="sm">{workflow.step_count}</Table.Td>
                   <Table.Td>

@@ -24,8 +24,16 @@ export const executionStatusColors: Record<string, string> = {
   skipped: 'gray',
 };
 
+const builtInEventNames: Record<string, string> = {
+  'node.create': 'when a node is created',
+  'edge.create': 'when an edge is created',
+};
+
 /** The name the system gives events when nodes or edges are created (other names wait for "fire"). */
-export const builtInEvents = ['node.create', 'edge.create'];
+export const builtInEvents = Object.keys(builtInEventNames);
+
+/** When a trigger fires, in words: the graph's own events by meaning, other events by the name they are fired with. */
+export const eventLabel = (source: string) => builtInEventNames[source] ?? `when “${source}” is fired`;
 
 /** Every workflow, page after page. */
 export async function loadAllWorkflows(signal?: AbortSignal): Promise<Workflow[]> {

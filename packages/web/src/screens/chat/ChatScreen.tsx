@@ -17,7 +17,7 @@ import { IconMessagePlus, IconSearch } from '@tabler/icons-react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { chatEndpoints, type ChatBody } from '@rhizome/contracts/api/chats';
 import { api, messageOf } from '../../lib/api.ts';
-import { formatDate } from '../../lib/format.ts';
+import { countOf, formatDate } from '../../lib/format.ts';
 import { useLoad } from '../../lib/use-load.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { Conversation, newChatTitle } from './Conversation.tsx';
@@ -120,7 +120,7 @@ export default function ChatScreen() {
               to={`/chat/${chat.id}`}
               active={chat.id === chatId}
               label={chat.title}
-              description={`${chat.message_count} messages · ${formatDate(chat.updated_at)}`}
+              description={`${countOf(chat.message_count, 'message')} · ${formatDate(chat.updated_at)}`}
               aria-current={chat.id === chatId ? 'page' : undefined}
             />
           ))}

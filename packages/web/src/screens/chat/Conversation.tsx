@@ -3,6 +3,7 @@ import {
   ActionIcon,
   Alert,
   Badge,
+  Box,
   Button,
   Card,
   Group,
@@ -32,9 +33,11 @@ import { chatEndpoints, type ChatBody } from '@rhizome/contracts/api/chats';
 import { api, messageOf } from '../../lib/api.ts';
 import { useLoad } from '../../lib/use-load.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { JsonBlock } from '../../components/JsonBlock.tsx';
 import { MessageContent } from './MessageContent.tsx';
 import { ScopePicker } from './ScopePicker.tsx';
 import { citationsOf, type ChatStreamEvent } from './stream-events.ts';
+import { chatToolTitle, describeToolCall } from './tool-calls.ts';
 
 export const newChatTitle = 'New chat';
 
@@ -307,8 +310,8 @@ export function Conversation({ chatId, onChanged }: { chatId: string; onChanged:
               {turn.tools.length > 0 && (
                 <Group gap={4} mb={6}>
                   {turn.tools.map((tool, index) => (
-                    <Badge key={index} size="xs" variant="outline" color="gray">
-                      {tool}
+                    <Badge key={index} size="xs" variant="outline" color="gray" tt="none">
+                      {chatToolTitle(tool)}
                     </Badge>
                   ))}
                 </Group>
@@ -319,18 +322,25 @@ export function Conversation({ chatId, onChanged }: { chatId: string; onChanged:
                 <Group gap="xs">
                   <Loader size="xs" />
                   <Text fz="sm" c="dimmed">
-                    Thinking…
+                    {turn.approval ? 'Waiting for your approval…' : 'Thinking…'}
                   </Text>
                 </Group>
               )}
               {turn.approval && (
                 <Card withBorder mt="sm" p="sm" radius="md" data-testid="tool-approval">
-                  <Text fz="sm" fw={600}>
-                    The assistant wants to run “{turn.approval.tool}”.
+                  <Text fz="xs" c="dimmed" fw={600} tt="uppercase">
+                    {chatToolTitle(turn.approval.tool)}
                   </Text>
-                  <Text fz="xs" c="dimmed" ff="monospace" mt={4} style={{ overflowWrap: 'anywhere' }}>
-                    {JSON.stringify(turn.approval.arguments)}
+                  <Text fz="sm" fw={600} mt={4}>
+                    {describeToolCall(turn.approval.tool, turn.approval.arguments)}
                   </Text>
+                  <Box mt="xs">
+                    <JsonBlock
+                      value={turn.approval.arguments}
+                      label={`What ${chatToolTitle(turn.approval.tool).toLowerCase()} is given`}
+                      empty="No values"
+                    />
+                  </Box>
                   <Group gap="xs" mt="sm">
                     <Button size="xs" onClick={() => void decide('approve')}>
                       Allow

@@ -5,6 +5,7 @@ import { IconFilter } from '@tabler/icons-react';
 import { chatEndpoints, type ChatBody } from '@rhizome/contracts/api/chats';
 import { sourceEndpoints } from '@rhizome/contracts/api/sources';
 import { api, messageOf } from '../../lib/api.ts';
+import { countOf } from '../../lib/format.ts';
 import { useLoad } from '../../lib/use-load.ts';
 
 /** Which sources a chat searches: all enabled ones, or the chosen sources and tagged sources. */
@@ -41,9 +42,7 @@ export function ScopePicker({ chat, onChanged }: { chat: ChatBody; onChanged: (c
     }
   };
 
-  const label = chat.source_ids
-    ? `${chat.source_ids.length} ${chat.source_ids.length === 1 ? 'source' : 'sources'}`
-    : 'All sources';
+  const label = chat.source_ids ? countOf(chat.source_ids.length, 'source') : 'All sources';
   return (
     <Popover opened={opened} onChange={setOpened} position="bottom-end" width={320} withinPortal trapFocus>
       <Popover.Target>

@@ -106,14 +106,14 @@ export function OpsBackups() {
         </Text>
       )}
       {list.length > 0 && (
-        <Table.ScrollContainer minWidth={560}>
+        <Table.ScrollContainer minWidth={300}>
           <Table verticalSpacing={6} fz="sm">
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>File</Table.Th>
-                <Table.Th>Kind</Table.Th>
-                <Table.Th>Size</Table.Th>
-                <Table.Th>Taken</Table.Th>
+                <Table.Th visibleFrom="sm">Kind</Table.Th>
+                <Table.Th visibleFrom="sm">Size</Table.Th>
+                <Table.Th visibleFrom="sm">Taken</Table.Th>
                 <Table.Th>
                   <span className="visually-hidden">Actions</span>
                 </Table.Th>
@@ -123,17 +123,21 @@ export function OpsBackups() {
               {list.map((backup) => (
                 <Table.Tr key={backup.filename}>
                   <Table.Td>
-                    <Text fz="sm" ff="monospace">
+                    <Text fz="sm" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
                       {backup.filename}
                     </Text>
+                    <Text fz="xs" c="dimmed" hiddenFrom="sm">
+                      {backup.kind === 'safety' ? 'Safety copy' : 'Backup'} · {formatBytes(backup.size)} ·{' '}
+                      {formatDate(backup.created_at)}
+                    </Text>
                   </Table.Td>
-                  <Table.Td>
+                  <Table.Td visibleFrom="sm">
                     <Badge variant="light" color={backup.kind === 'safety' ? 'yellow' : 'gray'} size="sm">
                       {backup.kind === 'safety' ? 'Safety copy' : 'Backup'}
                     </Badge>
                   </Table.Td>
-                  <Table.Td>{formatBytes(backup.size)}</Table.Td>
-                  <Table.Td>{formatDate(backup.created_at)}</Table.Td>
+                  <Table.Td visibleFrom="sm">{formatBytes(backup.size)}</Table.Td>
+                  <Table.Td visibleFrom="sm">{formatDate(backup.created_at)}</Table.Td>
                   <Table.Td>
                     <Group gap={4} justify="flex-end" wrap="nowrap">
                       <Tooltip label="Download">

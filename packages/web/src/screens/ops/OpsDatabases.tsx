@@ -113,13 +113,13 @@ export function OpsDatabases() {
       </form>
       {databases.error && <ErrorNotice message={databases.error} onRetry={() => void databases.reload()} />}
       {databases.data && (
-        <Table.ScrollContainer minWidth={520} mt="md">
+        <Table.ScrollContainer minWidth={300} mt="md">
           <Table verticalSpacing={6} fz="sm">
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>Name</Table.Th>
-                <Table.Th>Size</Table.Th>
-                <Table.Th>Last changed</Table.Th>
+                <Table.Th visibleFrom="sm">Size</Table.Th>
+                <Table.Th visibleFrom="sm">Last changed</Table.Th>
                 <Table.Th>
                   <span className="visually-hidden">Actions</span>
                 </Table.Th>
@@ -146,9 +146,12 @@ export function OpsDatabases() {
                           </Badge>
                         )}
                       </Group>
+                      <Text fz="xs" c="dimmed" hiddenFrom="sm">
+                        {formatBytes(database.size)} · changed {formatDate(database.last_modified)}
+                      </Text>
                     </Table.Td>
-                    <Table.Td>{formatBytes(database.size)}</Table.Td>
-                    <Table.Td>{formatDate(database.last_modified)}</Table.Td>
+                    <Table.Td visibleFrom="sm">{formatBytes(database.size)}</Table.Td>
+                    <Table.Td visibleFrom="sm">{formatDate(database.last_modified)}</Table.Td>
                     <Table.Td>
                       <Group gap={4} justify="flex-end" wrap="nowrap">
                         {!active && (

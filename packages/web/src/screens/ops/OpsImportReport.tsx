@@ -1,4 +1,5 @@
 import { Alert, Badge, Group, List, Table, Text } from '@mantine/core';
+import { countOf } from '../../lib/format.ts';
 
 /** What an import task reports (its result): counts per kind, and what went wrong or was odd. */
 export interface ImportReport {
@@ -25,6 +26,7 @@ const kinds: [string, string][] = [
 ];
 
 const count = (report: ImportReport, key: string) => (typeof report[key] === 'number' ? (report[key] as number) : null);
+const shownCount = (report: ImportReport, key: string) => count(report, key)?.toLocaleString() ?? '—';
 
 /** The import report: imported, updated and skipped per kind, with the errors and warnings. */
 export function OpsImportReport({ report }: { report: ImportReport }) {
@@ -53,7 +55,21 @@ export function OpsImportReport({ report }: { report: ImportReport }) {
           </Badge>
         )}
       </Group>
-      <Table.ScrollContainer minWidth={360}>
+      <List size="sm" hiddenFrom="sm" listStyleType="none" aria-label="Counts per kind">
+        {rows.map(([key, label]) => (
+          <List.Item key={key}>
+            <Text span fz="sm" fw={600}>
+              {label}
+            </Text>
+            <Text span fz="sm" c="dimmed">
+              {' '}
+              · {shownCount(report, `${key}_imported`)} imported · {shownCount(report, `${key}_updated`)} updated ·{' '}
+              {shownCount(report, `${key}_skipped`)} skipped
+            </Text>
+          </List.Item>
+        ))}
+      </List>
+      <Table.ScrollContainer minWidth={280} visibleFrom="sm">
         <Table fz="sm" verticalSpacing={4} withTableBorder>
           <Table.Thead>
             <Table.Tr>
@@ -67,9 +83,9 @@ export function OpsImportReport({ report }: { report: ImportReport }) {
             {rows.map(([key, label]) => (
               <Table.Tr key={key}>
                 <Table.Td>{label}</Table.Td>
-                <Table.Td ta="right">{count(report, `${key}_imported`)?.toLocaleString() ?? '—'}</Table.Td>
-                <Table.Td ta="right">{count(report, `${key}_updated`)?.toLocaleString() ?? '—'}</Table.Td>
-                <Table.Td ta="right">{count(report, `${key}_skipped`)?.toLocaleString() ?? '—'}</Table.Td>
+                <Table.Td ta="right">{shownCount(report, `${key}_imported`)}</Table.Td>
+                <Table.Td ta="right">{shownCount(report, `${key}_updated`)}</Table.Td>
+                <Table.Td ta="right">{shownCount(report, `${key}_skipped`)}</Table.Td>
               </Table.Tr>
             ))}
           </Table.Tbody>
@@ -77,8 +93,8 @@ export function OpsImportReport({ report }: { report: ImportReport }) {
       </Table.ScrollContainer>
       {(count(report, 'embeddings_restored') ?? 0) + (count(report, 'embeddings_pending') ?? 0) > 0 && (
         <Text fz="xs" c="dimmed" mt={4}>
-          {count(report, 'embeddings_restored') ?? 0} vectors restored, {count(report, 'embeddings_pending') ?? 0} being
-          computed in the background.
+          {countOf(count(report, 'embeddings_restored') ?? 0, 'vector')} restored,{' '}
+          {countOf(count(report, 'embeddings_pending') ?? 0, 'vector')} being computed in the background.
         </Text>
       )}
       {errors.length > 0 && (

@@ -3,7 +3,7 @@ import { Alert, Button, Card, Checkbox, FileInput, Radio, SimpleGrid, Stack, Tex
 import { IconDownload, IconFileImport, IconPackageExport } from '@tabler/icons-react';
 import { exportEndpoints, type ExportResult } from '@rhizome/contracts/api/exports';
 import { api, messageOf } from '../../lib/api.ts';
-import { formatBytes } from '../../lib/format.ts';
+import { countOf, formatBytes, humanise } from '../../lib/format.ts';
 import { OpsImportReport, type ImportReport } from './OpsImportReport.tsx';
 import { OpsTaskProgress } from './OpsTaskProgress.tsx';
 import { useTask } from './use-task.ts';
@@ -16,6 +16,9 @@ const parts = [
   ['include_embeddings', 'Vectors (larger file, no re-embedding on import)'],
 ] as const;
 type Part = (typeof parts)[number][0];
+
+/** "nodes" → "node", "entries" → "entry": the noun of a count of one. */
+const singularOf = (plural: string) => plural.replace(/ies$/, 'y').replace(/s$/, '');
 
 /** Export the active database as a .ccx package, and import one (merged or replacing), each with its progress. */
 export function OpsPackages() {
@@ -92,7 +95,7 @@ function ExportCard() {
             {result.filename} · {formatBytes(result.size_bytes)} ·{' '}
             {Object.entries(result.counts)
               .filter(([, value]) => value > 0)
-              .map(([key, value]) => `${key.replace(/_/g, ' ')}: ${value.toLocaleString()}`)
+              .map(([key, value]) => countOf(value, singularOf(humanise(key)), humanise(key)))
               .join(', ') || 'empty'}
           </Text>
           <Button
@@ -103,7 +106,7 @@ function ExportCard() {
             size="xs"
             leftSection={<IconDownload size={14} />}
           >
-            Download {result.filename}
+            Download the package
           </Button>
         </Alert>
       )}

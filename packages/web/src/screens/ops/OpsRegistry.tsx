@@ -21,6 +21,8 @@ import { registryEndpoints } from '@rhizome/contracts/api/registry';
 import type { ResponseOf } from '@rhizome/contracts/endpoint';
 import { requestErrorOf } from '@rhizome/client';
 import { api, messageOf } from '../../lib/api.ts';
+import { countOf, humanise } from '../../lib/format.ts';
+import { sentenceCase } from '../../lib/sentence-case.ts';
 import { useLoad } from '../../lib/use-load.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { OpsImportReport, type ImportReport } from './OpsImportReport.tsx';
@@ -130,7 +132,10 @@ function SearchCard() {
           <Select
             label="Kind"
             placeholder="Any kind"
-            data={packageTypes}
+            data={packageTypes.map((value) => ({
+              value,
+              label: sentenceCase(value),
+            }))}
             value={type}
             onChange={(value) => setType(value as PackageType | null)}
             clearable
@@ -153,14 +158,18 @@ function SearchCard() {
         </Text>
       )}
       {found && found.packages.length > 0 && (
-        <Table.ScrollContainer minWidth={560} mt="sm">
+        <Table.ScrollContainer minWidth={300} mt="sm">
           <Table fz="sm" verticalSpacing={6}>
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>Package</Table.Th>
-                <Table.Th>Kind</Table.Th>
-                <Table.Th ta="right">Stars</Table.Th>
-                <Table.Th ta="right">Downloads</Table.Th>
+                <Table.Th visibleFrom="sm">Kind</Table.Th>
+                <Table.Th ta="right" visibleFrom="sm">
+                  Stars
+                </Table.Th>
+                <Table.Th ta="right" visibleFrom="sm">
+                  Downloads
+                </Table.Th>
                 <Table.Th>
                   <span className="visually-hidden">Import</span>
                 </Table.Th>
@@ -176,14 +185,22 @@ function SearchCard() {
                     <Text fz="xs" c="dimmed" lineClamp={2}>
                       {item.description}
                     </Text>
+                    <Text fz="xs" c="dimmed" hiddenFrom="sm">
+                      {humanise(item.package_type)} · {countOf(item.star_count, 'star')} ·{' '}
+                      {countOf(item.download_count, 'download')}
+                    </Text>
                   </Table.Td>
-                  <Table.Td>
+                  <Table.Td visibleFrom="sm">
                     <Badge variant="light" color="gray" size="sm">
-                      {item.package_type}
+                      {humanise(item.package_type)}
                     </Badge>
                   </Table.Td>
-                  <Table.Td ta="right">{item.star_count.toLocaleString()}</Table.Td>
-                  <Table.Td ta="right">{item.download_count.toLocaleString()}</Table.Td>
+                  <Table.Td ta="right" visibleFrom="sm">
+                    {item.star_count.toLocaleString()}
+                  </Table.Td>
+                  <Table.Td ta="right" visibleFrom="sm">
+                    {item.download_count.toLocaleString()}
+                  </Table.Td>
                   <Table.Td>
                     <Button
                       size="compact-sm"
@@ -202,7 +219,8 @@ function SearchCard() {
       )}
       {found && found.total > found.packages.length && (
         <Text fz="xs" c="dimmed" mt={4}>
-          Showing {found.packages.length} of {found.total.toLocaleString()}: narrow the search to see others.
+          Showing {found.packages.length.toLocaleString()} of {countOf(found.total, 'package')}: narrow the search to
+          see others.
         </Text>
       )}
       {importing && (
@@ -298,8 +316,7 @@ function PublishCard({ signedIn }: { signedIn: boolean }) {
       )}
       {published && (
         <Alert color="teal" mt="sm" role="status" title="Published">
-          {published.owner_username}/{published.name} · {published.version_count}{' '}
-          {published.version_count === 1 ? 'version' : 'versions'}
+          {published.owner_username}/{published.name} · {countOf(published.version_count, 'version')}
         </Alert>
       )}
     </Card>

@@ -120,13 +120,13 @@ export function ApiKeys() {
         </Text>
       )}
       {keys.data && keys.data.length > 0 && (
-        <Table.ScrollContainer minWidth={420} mt="md">
+        <Table.ScrollContainer minWidth={300} mt="md">
           <Table verticalSpacing={6} fz="sm">
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>Name</Table.Th>
-                <Table.Th>Created</Table.Th>
-                <Table.Th>Last used</Table.Th>
+                <Table.Th visibleFrom="sm">Created</Table.Th>
+                <Table.Th visibleFrom="sm">Last used</Table.Th>
                 <Table.Th w={40}>
                   <span className="visually-hidden">Revoke</span>
                 </Table.Th>
@@ -135,9 +135,15 @@ export function ApiKeys() {
             <Table.Tbody>
               {keys.data.map((key) => (
                 <Table.Tr key={key.id}>
-                  <Table.Td>{key.name}</Table.Td>
-                  <Table.Td>{formatDate(key.created_at)}</Table.Td>
-                  <Table.Td>{key.last_used_at ? formatDate(key.last_used_at) : 'Never'}</Table.Td>
+                  <Table.Td>
+                    {key.name}
+                    <Text fz="xs" c="dimmed" hiddenFrom="sm">
+                      Created {formatDate(key.created_at)} ·{' '}
+                      {key.last_used_at ? `last used ${formatDate(key.last_used_at)}` : 'never used'}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td visibleFrom="sm">{formatDate(key.created_at)}</Table.Td>
+                  <Table.Td visibleFrom="sm">{key.last_used_at ? formatDate(key.last_used_at) : 'Never'}</Table.Td>
                   <Table.Td>
                     <ActionIcon
                       variant="subtle"

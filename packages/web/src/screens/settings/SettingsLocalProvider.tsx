@@ -20,6 +20,7 @@ import { presetEndpoints, type Preset } from '@rhizome/contracts/api/presets';
 import type { LocalLlmInstance } from '@rhizome/contracts/settings';
 import type { ResponseOf } from '@rhizome/contracts/endpoint';
 import { api, messageOf } from '../../lib/api.ts';
+import { countOf } from '../../lib/format.ts';
 
 export interface LocalDraft {
   instances: LocalLlmInstance[];
@@ -177,7 +178,7 @@ export function SettingsLocalProvider({ draft, onChange, installed, presets, onP
                     title={result.success ? 'Connected' : 'Not reachable'}
                   >
                     {result.success
-                      ? `Version ${result.version ?? 'unknown'} · ${result.model_count ?? 0} ${result.model_count === 1 ? 'model' : 'models'} · answered in ${Math.round(result.response_time_ms ?? 0)} ms`
+                      ? `Version ${result.version ?? 'unknown'} · ${countOf(result.model_count ?? 0, 'model')} · answered in ${Math.round(result.response_time_ms ?? 0)} ms`
                       : result.message}
                   </Alert>
                 )}
@@ -195,7 +196,7 @@ export function SettingsLocalProvider({ draft, onChange, installed, presets, onP
         </Title>
         <Text fz="sm" c="dimmed" mb="xs">
           {models.length
-            ? `${models.length} ${models.length === 1 ? 'model' : 'models'} found on your servers.`
+            ? `${countOf(models.length, 'model')} found on your servers.`
             : 'Test a connection to list the installed models.'}
         </Text>
         <Group grow align="flex-start" gap="sm" wrap="wrap">
