@@ -83,6 +83,14 @@ describe('web interface: operations', { timeout: 150_000 }, () => {
     await page.getByRole('dialog').getByText('A safety copy of the database as it is now is taken first').waitFor();
     await page.getByRole('dialog').getByRole('button', { name: 'Restore' }).click();
     await page.getByText(/is kept as the safety copy/).waitFor();
+    // Said once: the server's own sentence about the safety copy is not repeated under ours.
+    expect(
+      await page
+        .getByRole('status')
+        .filter({ hasText: /safety copy/ })
+        .getByText(/its state before/)
+        .count(),
+    ).toBe(0);
     const backups = await get<{ data: { kind: string }[] }>('/backup');
     expect(backups.data.map((backup) => backup.kind).sort()).toEqual(['backup', 'safety']);
     await captureScreen(page, 'operations-backups', expectNoSidewaysScroll);

@@ -91,8 +91,7 @@ export function OpsBackups() {
           onClose={() => setRestored(null)}
           mb="sm"
         >
-          <Text fz="sm">{restored.message}</Text>
-          <Text fz="sm" mt={4}>
+          <Text fz="sm">
             The database as it was just before is kept as the safety copy{' '}
             <strong>{restored.safety_backup.filename}</strong>: restore it to undo. Search indexes are being rebuilt in
             the background.
