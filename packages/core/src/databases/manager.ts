@@ -47,6 +47,7 @@ export interface OpenDatabase {
  */
 export class DatabaseManager {
   private readonly open = new Map<string, Promise<Db>>();
+  private readonly bulkWriters = new Map<string, Promise<Db>>();
   /** What readying each database applied in this process, for GET /upgrade/pending. */
   readonly startupResults = new Map<string, ApplyResult>();
 
@@ -76,6 +77,22 @@ export class DatabaseManager {
       pending = this.ready(name);
       this.open.set(name, pending);
       pending.catch(() => this.open.delete(name));
+    }
+    return pending;
+  }
+
+  /**
+   * A second connection to `name`, shared by this process's bulk writers (indexing), so the API's reads
+   * do not queue behind their statements (WAL). One per database: every transaction begins IMMEDIATE and
+   * waits for the lock inside a libuv thread, so a connection per writer could fill the thread pool with
+   * waiters while the holder's next statement has no thread to run on; with one, the writers queue on it.
+   */
+  bulkWriter(name: string): Promise<Db> {
+    let pending = this.bulkWriters.get(name);
+    if (!pending) {
+      pending = this.connection(name).then(() => openSqlite(this.paths.appDb(name)));
+      this.bulkWriters.set(name, pending);
+      pending.catch(() => this.bulkWriters.delete(name));
     }
     return pending;
   }
@@ -142,13 +159,16 @@ export class DatabaseManager {
   }
 
   async closeOne(name: string): Promise<void> {
-    const pending = this.open.get(name);
+    const connections = [this.open.get(name), this.bulkWriters.get(name)];
     this.open.delete(name);
-    if (pending) await (await pending.catch(() => undefined))?.destroy();
+    this.bulkWriters.delete(name);
+    await Promise.all(connections.map(async (pending) => (await pending?.catch(() => undefined))?.destroy()));
   }
 
   async close(): Promise<void> {
-    await Promise.all([...this.open.keys()].map((name) => this.closeOne(name)));
+    await Promise.all(
+      [...new Set([...this.open.keys(), ...this.bulkWriters.keys()])].map((name) => this.closeOne(name)),
+    );
   }
 
   private describe(name: string): DatabaseInfo {

@@ -5,7 +5,7 @@ import type { DataPaths } from '../paths.ts';
 import type { EmbeddingService } from '../providers/index.ts';
 import type { LlmService } from '../providers/index.ts';
 import type { Db } from '../storage/index.ts';
-import { insertRows, openWriter } from '../storage/index.ts';
+import { insertRows } from '../storage/index.ts';
 import { storeChunkVectors } from './chunk-vectors.ts';
 import { originalPath } from './files.ts';
 import { detectDomain } from './domains/detect.ts';
@@ -27,6 +27,8 @@ export interface ChunkVectorSink {
 
 export interface IndexContext {
   db: Db;
+  /** The database's bulk-writer connection (`DatabaseManager.bulkWriter`): the waves are written there. */
+  writer: Db;
   database: string;
   sourceId: string;
   paths: DataPaths;
@@ -294,8 +296,8 @@ function embeddingWaves(context: IndexContext, chunks: PreparedChunk[]): Embeddi
  * Stores the chunks wave by wave, each wave once its vectors are computed (embedding runs `wavesAhead`
  * waves in front, so storing one wave overlaps embedding the next): its chunk rows (full-text indexed by
  * trigger), its embeddings (the source of truth of its vectors) and the progress count in one short
- * transaction on a connection of its own, so the API's reads neither queue behind these statements nor
- * see chunks without their embeddings. Its vectors then go to the vector index, labelled by chunk rowid,
+ * transaction on the database's bulk-writer connection, so the API's reads neither queue behind these
+ * statements nor see chunks without their embeddings. Its vectors then go to the vector index, labelled by chunk rowid,
  * which inserts them behind us (decision 0010). Returns the time spent in the waves' transactions and
  * the time spent waiting for vectors.
  */
@@ -304,44 +306,39 @@ async function storeWaves(
   chunks: PreparedChunk[],
   waves: EmbeddingWaves,
 ): Promise<{ storingMs: number; waitingMs: number }> {
-  const writer = await openWriter(context.db);
-  try {
-    await writer.transaction((trx) => storeChunkGroups(trx, context, chunks.length));
-    const identity = context.embeddings.identity();
-    const at = new Date().toISOString();
-    let done = 0;
-    let storingMs = 0;
-    let waitingMs = 0;
-    for (let index = 0; index < waves.count; index++) {
-      await context.checkCancelled();
-      const wave = waves.chunksOf(index);
-      const asked = performance.now();
-      const vectors = await waves.vectorsOf(index);
-      const started = performance.now();
-      waitingMs += started - asked;
-      done += wave.length;
-      const rowids = await writer.transaction(async (trx) => {
-        const stored = await storeChunkRows(trx, context.sourceId, wave, at);
-        await storeChunkVectors(
-          trx,
-          wave.map((chunk, offset) => ({ chunkId: chunk.id, model: identity.model, vector: vectors[offset] })),
-        );
-        await updateSource(trx, context.sourceId, {
-          embedded_chunk_count: done,
-          embedding_model: identity.model,
-          embedding_dimensions: vectors[0]?.length ?? null,
-          step_description: `Stored and embedded ${done} of ${chunks.length} chunks`,
-          last_activity_at: new Date().toISOString(),
-        });
-        return stored;
-      });
-      storingMs += performance.now() - started;
-      await context.vectors.upsert(
-        wave.map((chunk, offset) => ({ label: rowids.get(chunk.id)!, vector: vectors[offset] })),
+  await context.writer.transaction((trx) => storeChunkGroups(trx, context, chunks.length));
+  const identity = context.embeddings.identity();
+  const at = new Date().toISOString();
+  let done = 0;
+  let storingMs = 0;
+  let waitingMs = 0;
+  for (let index = 0; index < waves.count; index++) {
+    await context.checkCancelled();
+    const wave = waves.chunksOf(index);
+    const asked = performance.now();
+    const vectors = await waves.vectorsOf(index);
+    const started = performance.now();
+    waitingMs += started - asked;
+    done += wave.length;
+    const rowids = await context.writer.transaction(async (trx) => {
+      const stored = await storeChunkRows(trx, context.sourceId, wave, at);
+      await storeChunkVectors(
+        trx,
+        wave.map((chunk, offset) => ({ chunkId: chunk.id, model: identity.model, vector: vectors[offset] })),
       );
-    }
-    return { storingMs, waitingMs };
-  } finally {
-    await writer.destroy();
+      await updateSource(trx, context.sourceId, {
+        embedded_chunk_count: done,
+        embedding_model: identity.model,
+        embedding_dimensions: vectors[0]?.length ?? null,
+        step_description: `Stored and embedded ${done} of ${chunks.length} chunks`,
+        last_activity_at: new Date().toISOString(),
+      });
+      return stored;
+    });
+    storingMs += performance.now() - started;
+    await context.vectors.upsert(
+      wave.map((chunk, offset) => ({ label: rowids.get(chunk.id)!, vector: vectors[offset] })),
+    );
   }
+  return { storingMs, waitingMs };
 }

@@ -40,6 +40,7 @@ export function defineSourceOperations(registry: TaskRegistrar, deps: SourceOper
       try {
         indexed = await indexSource({
           db,
+          writer: await deps.databases.bulkWriter(name),
           database: name,
           sourceId,
           paths: deps.databases.paths,

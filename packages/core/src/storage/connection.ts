@@ -32,19 +32,6 @@ export function openSqlite(file: string): Db {
   });
 }
 
-/**
- * A second connection to the file `db` has open, for a bulk writer: WAL lets it write while readers
- * keep reading through `db`, instead of its statements queueing with theirs on db's single connection.
- * Safe for the other connection's writes because every transaction begins IMMEDIATE: they wait for the
- * lock instead of failing. The caller destroys it.
- */
-export async function openWriter(db: Db): Promise<Db> {
-  const files = (await db.raw('PRAGMA database_list')) as { name: string; file: string }[];
-  const file = files.find((entry) => entry.name === 'main')?.file;
-  if (!file) throw new Error('A second connection needs a database file, not an in-memory database');
-  return openSqlite(file);
-}
-
 interface SqliteConnection {
   exec(sql: string, callback: (error: Error | null) => void): void;
 }

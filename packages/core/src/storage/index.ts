@@ -1,4 +1,4 @@
-export { backupSqlite, openSqlite, openWriter, type Db } from './connection.ts';
+export { backupSqlite, openSqlite, type Db } from './connection.ts';
 export { insertRows } from './insert-rows.ts';
 export { revisionOf, shippedMigrations, type Migration } from './migrations/index.ts';
 export { Migrator, restoreSqliteFile, type ApplyResult } from './migrator.ts';

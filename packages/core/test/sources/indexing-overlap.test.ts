@@ -74,6 +74,7 @@ describe('indexing a source', () => {
   const index = (sourceId: string, embeddings: EmbeddingService, vectors: ChunkVectorSink) =>
     indexSource({
       db,
+      writer: db,
       database: 'default',
       sourceId,
       paths,
