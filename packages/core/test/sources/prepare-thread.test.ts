@@ -73,6 +73,8 @@ describe('documents prepared on the preparation thread', () => {
     const result = JSON.parse(output) as { chunks: number; growthMb: number };
     expect(result.chunks).toBeGreaterThan(10_000);
     // The chunks' UTF-8 (about 20 MB) and their fields stay; the thread's copies of the text do not.
-    expect(result.growthMb).toBeLessThan(150);
+    // Measured on 2 cores: 137–151 MB with the thread collecting after its answer, 212 MB without (RSS
+    // keeps some freed pages, so the bound sits between the two rather than just above the first).
+    expect(result.growthMb).toBeLessThan(180);
   });
 });
