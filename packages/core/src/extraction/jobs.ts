@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { QueueService } from '@rhizome/queue';
+import { BadInput } from '@rhizome/contracts/errors';
 import type { Db } from '../storage/index.ts';
 import { extractGroupOperation, finalizeExtractionOperation } from './operation-names.ts';
 import type { ExtractionOptions } from './options.ts';
@@ -12,6 +13,24 @@ export type GroupStatus = 'pending' | 'queued' | 'running' | 'completed' | 'fail
 export const activeJobStatuses: readonly JobStatus[] = ['queued', 'running', 'finalizing', 'committing'];
 /** Groups that may still produce a harvest. */
 export const openGroupStatuses: readonly GroupStatus[] = ['pending', 'queued', 'running'];
+
+/** Statuses a run starts from. */
+export const startableStatuses = ['indexed', 'extracted'] as const;
+/** What `force` also re-extracts: a committed source (its contribution is replaced at commit) or one whose extraction failed. */
+const forceStartableStatuses = ['committed', 'error'] as const;
+
+/** Refuses (400) a source whose status a run does not start from; `force` adds the re-extractable ones. */
+export function assertStartable(sourceId: string, status: string, force: boolean | undefined): void {
+  const allowed: readonly string[] = force ? [...startableStatuses, ...forceStartableStatuses] : startableStatuses;
+  if (allowed.includes(status)) return;
+  const hint = (forceStartableStatuses as readonly string[]).includes(status)
+    ? '; pass force true to re-extract it'
+    : '';
+  throw BadInput.field(
+    `Source '${sourceId}' is ${status}: extraction starts from ${startableStatuses.join(' or ')}${hint}`,
+    'status',
+  );
+}
 
 export interface JobRow {
   id: string;

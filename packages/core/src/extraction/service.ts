@@ -19,6 +19,7 @@ import {
   moveGroup,
   moveJob,
   insertJob,
+  assertStartable,
   newJob,
   queueGroup,
   type GroupRow,
@@ -37,10 +38,6 @@ export interface ExtractionServiceDeps {
   readiness: Pick<ReadinessGate, 'assertReady'>;
 }
 
-/** Statuses a run may start from; a running job may be replaced with `force`. */
-const startable = ['indexed', 'extracted'] as const;
-/** What `force` also re-extracts: a committed source (its contribution is replaced at commit) or one whose extraction failed. */
-const forceStartable = ['committed', 'error'] as const;
 const enqueueConcurrency = 64;
 
 /** A source with no chunk left to extract from (no text, or all filtered out): 400, and the source stays as it is. */
@@ -83,16 +80,8 @@ export class ExtractionService {
         `Extraction of source '${sourceId}' is already in progress (job ${running.id}); pass force to restart it`,
         { job_id: running.id },
       );
-    const allowed: readonly string[] = request.force ? [...startable, ...forceStartable] : startable;
-    if (!running && !allowed.includes(source.status)) {
-      const hint = (forceStartable as readonly string[]).includes(source.status)
-        ? '; pass force true to re-extract it'
-        : '';
-      throw BadInput.field(
-        `Source '${sourceId}' is ${source.status}: extraction starts from ${startable.join(' or ')}${hint}`,
-        'status',
-      );
-    }
+    // A running job may be replaced with `force` whatever its source's status says.
+    if (!running) assertStartable(sourceId, source.status, request.force);
     if (source.chunk_count === 0)
       throw new NothingToExtractError(sourceId, 'no text could be read from it (see loader_warnings)');
     if (source.status === 'indexed' && !running && !domainConfirmed(source) && !request.domain)

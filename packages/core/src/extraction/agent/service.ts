@@ -23,6 +23,7 @@ import {
   moveGroup,
   moveJob,
   insertJob,
+  assertStartable,
   newJob,
   type GroupRow,
   type JobRow,
@@ -80,8 +81,6 @@ interface PendingEntities {
   agent_entity_lines: string[];
 }
 
-export const agentStartable = ['indexed', 'extracted'] as const;
-const agentForceStartable = ['committed', 'error'] as const;
 const limiter = new SubmissionLimiter(120, 60_000);
 
 /** A pending group waits for its entities; a running one (entities read, at least two kept) for its relationships. */
@@ -107,16 +106,7 @@ export class AgentExtraction {
         job_id: running.id,
       });
     }
-    const allowed: readonly string[] = request.force ? [...agentStartable, ...agentForceStartable] : agentStartable;
-    if (!allowed.includes(source.status)) {
-      const hint = (agentForceStartable as readonly string[]).includes(source.status)
-        ? '; pass force true to re-extract it'
-        : '';
-      throw BadInput.field(
-        `Source '${sourceId}' is ${source.status}: extraction starts from ${agentStartable.join(' or ')}${hint}`,
-        'status',
-      );
-    }
+    assertStartable(sourceId, source.status, request.force);
     if (source.chunk_count === 0)
       throw BadInput.field(`Source '${sourceId}' has nothing to extract: no text could be read from it`, 'source_id');
     const domain = await this.domain(
