@@ -22,7 +22,8 @@ export interface ChunkRow {
 /** A chunk as the API shows it: the stored row without its bookkeeping metadata. */
 export type ChunkView = Omit<ChunkRow, 'chunk_metadata'>;
 
-const viewColumns = [
+/** Every column of a chunk row, in the order indexing writes them. */
+export const chunkColumns = [
   'id',
   'source_id',
   'chunk_index',
@@ -35,8 +36,13 @@ const viewColumns = [
   'original_end',
   'offset_match',
   'token_estimate',
+  'chunk_metadata',
   'created_at',
-] as const satisfies readonly (keyof ChunkView)[];
+] as const satisfies readonly (keyof ChunkRow)[];
+
+const viewColumns = chunkColumns.filter(
+  (column): column is Exclude<(typeof chunkColumns)[number], 'chunk_metadata'> => column !== 'chunk_metadata',
+);
 
 /** One page of a source's chunks in order, and how many it has. */
 export async function chunkPage(

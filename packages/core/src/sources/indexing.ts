@@ -7,6 +7,7 @@ import type { LlmService } from '../providers/index.ts';
 import type { Db } from '../storage/index.ts';
 import { insertRows } from '../storage/index.ts';
 import { storeChunkVectors } from './chunk-vectors.ts';
+import { chunkColumns } from './chunks.ts';
 import { originalPath } from './files.ts';
 import { detectDomain } from './domains/detect.ts';
 import type { DomainDefinition } from './domains/schema.ts';
@@ -219,23 +220,6 @@ export async function storeChunkRows(
     .select('rowid', 'id')) as { rowid: number; id: string }[];
   return new Map(stored.map((row) => [row.id, row.rowid]));
 }
-
-const chunkColumns = [
-  'id',
-  'source_id',
-  'chunk_index',
-  'content',
-  'page_number',
-  'section',
-  'start_offset',
-  'end_offset',
-  'original_start',
-  'original_end',
-  'offset_match',
-  'token_estimate',
-  'chunk_metadata',
-  'created_at',
-] as const;
 
 async function storeChunkGroups(db: Db, context: IndexContext, chunkCount: number): Promise<void> {
   const groups = chunkGroups(chunkCount, context.settings.chunking.group_size, context.settings.chunking.group_overlap);
