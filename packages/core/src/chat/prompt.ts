@@ -1,3 +1,4 @@
+import { countOf } from '@rhizome/contracts/wording';
 /**
  * The chat's system prompt: tools first, marker grammar, retrieved text is data. A client's own
  * instructions come after the rules and are framed as subordinate to them: they may shape tone and
@@ -7,7 +8,7 @@ export function systemPrompt(scope: string[] | null, instructions?: string): str
   const scopeLine =
     scope === null
       ? ''
-      : `\nThis conversation is restricted to ${scope.length} selected source${scope.length === 1 ? '' : 's'}; the tools search only those.`;
+      : `\nThis conversation is restricted to ${countOf(scope.length, 'selected source')}; the tools search only those.`;
   return `You answer questions about the operator's knowledge base using its tools.${scopeLine}
 
 Rules:

@@ -1,3 +1,4 @@
+import { countOf } from '@rhizome/contracts/wording';
 import type {
   ChatBody,
   ChatListItemBody,
@@ -222,9 +223,7 @@ export class ChatService {
     await this.require(id);
     const scope = await this.resolveScope(input);
     const notice =
-      scope === null
-        ? scopeCleared
-        : `Scope changed: answers now use ${scope.length} selected source${scope.length === 1 ? '' : 's'}.`;
+      scope === null ? scopeCleared : `Scope changed: answers now use ${countOf(scope.length, 'selected source')}.`;
     return this.rescope(id, scope, notice);
   }
 

@@ -1,4 +1,5 @@
 import type { Settings } from '@rhizome/contracts/settings';
+import { countOf } from '@rhizome/contracts/wording';
 import { classifyError, TaskCancelledError, type QueueService, type TaskRecord } from '@rhizome/queue';
 import type { TaskRegistrar } from '../platform/index.ts';
 import type { DatabaseManager } from '../databases/index.ts';
@@ -231,7 +232,7 @@ export function defineExtractionOperations(registry: TaskRegistrar, deps: Extrac
           status: 'extracted',
           extraction_completed_at: at,
           current_step: 'extracted',
-          step_description: `Extracted ${counted(result.entities.length, 'entity', 'entities')} and ${counted(result.relationships.length, 'relationship', 'relationships')}`,
+          step_description: `Extracted ${countOf(result.entities.length, 'entity', 'entities')} and ${countOf(result.relationships.length, 'relationship')}`,
           last_activity_at: at,
         },
         ['extracting'],
@@ -314,7 +315,7 @@ export function defineExtractionOperations(registry: TaskRegistrar, deps: Extrac
             current_step: 'committed',
             last_activity_at: at,
             active_task_id: null,
-            step_description: `Committed ${outcome.nodesCreated.length} new and ${outcome.nodesMerged} merged entities, ${counted(outcome.edgesCreated.length + outcome.edgesMerged, 'relationship', 'relationships')}`,
+            step_description: `Committed ${outcome.nodesCreated.length} new and ${outcome.nodesMerged} merged entities, ${countOf(outcome.edgesCreated.length + outcome.edgesMerged, 'relationship')}`,
           });
         });
         logger.info(
@@ -368,9 +369,4 @@ function harvestTotals(harvests: GroupHarvest[]): Record<string, number> {
       if (typeof value === 'number') totals[key] = (totals[key] ?? 0) + value;
   }
   return totals;
-}
-
-/** A count with its noun in the right number, for the step texts people read. */
-function counted(value: number, singular: string, plural: string): string {
-  return `${value} ${value === 1 ? singular : plural}`;
 }

@@ -1,4 +1,5 @@
 import type { QueueService, TaskStore } from '@rhizome/queue';
+import { countOf } from '@rhizome/contracts/wording';
 import { describeError } from '@rhizome/contracts/errors';
 import type { Logger } from '../logging.ts';
 import type { Db } from '../storage/index.ts';
@@ -138,7 +139,7 @@ export class GraphService {
     const task = await this.submit(entity === 'node' ? nodesBatchOperation : edgesBatchOperation, { operations });
     return this.queued(
       task.task_id,
-      `${operations.length} ${entity} operation${operations.length === 1 ? '' : 's'} queued; results at /queue/tasks/${task.task_id}/result`,
+      `${countOf(operations.length, `${entity} operation`)} queued; results at /queue/tasks/${task.task_id}/result`,
     );
   }
 

@@ -1,5 +1,7 @@
 /** Small display helpers shared by the screens. */
 
+export { countOf } from '@rhizome/contracts/wording';
+
 export function formatBytes(bytes: number | null | undefined): string {
   if (bytes === null || bytes === undefined) return '—';
   const units = ['B', 'KB', 'MB', 'GB', 'TB'];
@@ -33,11 +35,6 @@ export function sentencesOf(text: string): string[] {
 /** Whitespace-insensitive form used to find a cited sentence inside a passage. */
 export function normalise(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
-}
-
-/** "1 relationship", "3 relationships", "1,204 chunks": a count with its noun in the right number. */
-export function countOf(value: number, singular: string, plural = `${singular}s`): string {
-  return `${value.toLocaleString()} ${value === 1 ? singular : plural}`;
 }
 
 /** A machine name a person reads: `works_at` → "works at", `chunkSize` → "chunk size". */
