@@ -64,6 +64,9 @@ describe('web interface: settings', { timeout: 120_000 }, () => {
       .getByRole('cell', { name: /^nightly export script/ })
       .getByText(/never used/)
       .waitFor();
+    // The new key wraps inside its box, so its copy button stays on the screen.
+    const copy = await page.getByRole('button', { name: 'Copy the key' }).boundingBox();
+    expect(copy!.x + copy!.width).toBeLessThanOrEqual(390 - 16);
     await page.setViewportSize({ width: 1280, height: 800 });
     await captureScreen(page, 'settings-account', expectNoSidewaysScroll);
   });

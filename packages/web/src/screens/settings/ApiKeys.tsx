@@ -98,7 +98,11 @@ export function ApiKeys() {
             Copy it now: it is never shown again.
           </Text>
           <Group gap="xs" wrap="nowrap">
-            <Code block style={{ flex: 1, overflowWrap: 'anywhere' }} data-testid="new-api-key">
+            <Code
+              block
+              style={{ flex: 1, minWidth: 0, whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}
+              data-testid="new-api-key"
+            >
               {created.key}
             </Code>
             <CopyButton value={created.key}>
