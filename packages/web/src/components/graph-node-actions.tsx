@@ -73,7 +73,7 @@ export function NodeActions({
         {action === 'retype' && <RetypeForm node={node} onDone={(id) => done(() => onReplaced(id), 'Type changed.')} />}
       </Modal>
       <Modal opened={action === 'merge'} onClose={close} title={`Merge into ${node.label}`} size="lg">
-        {action === 'merge' && <MergeForm node={node} onDone={() => done(onChanged, 'Merged.')} />}
+        {action === 'merge' && <MergeForm node={node} onCancel={close} onDone={() => done(onChanged, 'Merged.')} />}
       </Modal>
       <Modal opened={action === 'delete'} onClose={close} title={`Delete ${node.label}?`}>
         {action === 'delete' && (
@@ -193,7 +193,7 @@ function RetypeForm({ node, onDone }: { node: ActionNode; onDone: (id: string) =
   );
 }
 
-function MergeForm({ node, onDone }: { node: ActionNode; onDone: () => void }) {
+function MergeForm({ node, onCancel, onDone }: { node: ActionNode; onCancel: () => void; onDone: () => void }) {
   const [query, setQuery] = useState('');
   const [options, setOptions] = useState<{ value: string; label: string }[]>([]);
   const [other, setOther] = useState<string | null>(null);
@@ -230,7 +230,7 @@ function MergeForm({ node, onDone }: { node: ActionNode; onDone: () => void }) {
       <Stack gap="sm">
         <Text fz="sm">
           Pick the duplicate. Its relationships and citations move to <b>{node.label}</b>, its name becomes an alias,
-          its properties fill the ones {node.label} lacks, and it is deleted.
+          its properties fill the ones {node.label} lacks, and the duplicate is deleted. This cannot be undone.
         </Text>
         <Select
           label="Duplicate entity"
@@ -248,7 +248,10 @@ function MergeForm({ node, onDone }: { node: ActionNode; onDone: () => void }) {
         />
         <FailureAlert failure={failure} />
         <Group justify="flex-end">
-          <Button type="submit" loading={busy} disabled={!other}>
+          <Button variant="default" onClick={onCancel}>
+            Cancel
+          </Button>
+          <Button type="submit" color="red" loading={busy} disabled={!other}>
             Merge into {node.label}
           </Button>
         </Group>
