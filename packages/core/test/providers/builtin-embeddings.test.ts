@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -110,6 +111,25 @@ describe('builtin embedding adapter', () => {
     ];
     expect(second).toEqual(first);
     expect(alone).toEqual(first);
+  });
+
+  // Stored embeddings are compared with new ones: the model's vectors must not move between versions. The
+  // digest is of the vectors the first release computed, for texts taking every tokenising path (plain ASCII,
+  // accents and other scripts, curly and straight apostrophes, hyphens, characters outside the BMP, unknown
+  // words, one-letter words, no words at all).
+  it('computes the same vectors, bit for bit, as the first release', async () => {
+    const texts = [
+      'Rhizomes grow horizontally under the ground.',
+      "Don't panic: O’Neill's well-known café in Zürich wasn't open.",
+      'The ÉCOLE of İstanbul and Москва — ΑΒΓ δέλτα, naïve co-operation.',
+      'Mathematical 𝒜lpha and 𝔅eta appear here with emoji 🌱 beside words.',
+      'Zyxwvut qwertzuiop 1987 and 42-7 x y a i',
+      '',
+      '!!! ... ???',
+    ];
+    const digest = createHash('sha256');
+    for (const vector of await adapter.embed(texts, signal)) digest.update(new Uint8Array(vector.buffer));
+    expect(digest.digest('hex')).toBe('83bfcb9c3812a398979c199b1c9a8043b1965d98245ee46bd5b582f49ab347d0');
   });
 
   it('converts once: another adapter on the same cache directory loads the binary as it is', async () => {

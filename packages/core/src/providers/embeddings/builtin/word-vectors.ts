@@ -39,6 +39,8 @@ export interface WordVectors {
   readonly vectors: Int8Array;
   /** The row of `word` (its frequency rank, 0 = most frequent), or -1 when it is not in the vocabulary. */
   indexOf(word: string): number;
+  /** `indexOf(text.slice(from, to))` without making the slice. */
+  indexOfRange(text: string, from: number, to: number): number;
   wordAt(row: number): string;
 }
 
@@ -207,9 +209,9 @@ function checksumOf(bytes: Uint8Array): number {
 }
 
 // FNV-1a over UTF-16 code units; the two functions must agree.
-function hashOf(word: string): number {
+function hashOfRange(text: string, from: number, to: number): number {
   let hash = 0x811c9dc5;
-  for (let i = 0; i < word.length; i++) hash = Math.imul(hash ^ word.charCodeAt(i), 0x01000193);
+  for (let i = from; i < to; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
   return hash >>> 0;
 }
 
@@ -236,15 +238,20 @@ class Vocabulary implements WordVectors {
   }
 
   indexOf(word: string): number {
-    for (let slot = hashOf(word) & this.mask; ; slot = (slot + 1) & this.mask) {
+    return this.indexOfRange(word, 0, word.length);
+  }
+
+  indexOfRange(text: string, from: number, to: number): number {
+    const length = to - from;
+    for (let slot = hashOfRange(text, from, to) & this.mask; ; slot = (slot + 1) & this.mask) {
       const entry = this.table[slot];
       if (entry === 0) return -1;
       const row = entry - 1;
       const start = this.offsets[row];
-      if (this.offsets[row + 1] - start !== word.length) continue;
+      if (this.offsets[row + 1] - start !== length) continue;
       let i = 0;
-      while (i < word.length && this.vocab[start + i] === word.charCodeAt(i)) i++;
-      if (i === word.length) return row;
+      while (i < length && this.vocab[start + i] === text.charCodeAt(from + i)) i++;
+      if (i === length) return row;
     }
   }
 
