@@ -121,9 +121,9 @@ describe('VectorStore', () => {
     await expect(store.upsert([{ label: 1, vector: new Float32Array(3) }])).rejects.toThrow(/dimensions/);
   });
 
-  it('leaves the event loop to other work while yieldWhile answers true (an ingest in progress)', async () => {
+  it('leaves the event loop to other work while yieldWhile answers true and many vectors wait', async () => {
     let yielding = false;
-    const store = await openStore({ yieldWhile: () => yielding });
+    const store = await openStore({ yieldWhile: () => yielding, deferUpTo: 0 });
     const batch = (from: number) =>
       Array.from({ length: 4_000 }, (_, offset) => ({ label: from + offset, vector: randomUnit(16) }));
     /** Event-loop turns other work got while the upsert ran. */
@@ -145,6 +145,36 @@ describe('VectorStore', () => {
 
     expect(store.size).toBe(8_000);
     expect(yieldingTurns).toBeGreaterThan(eager * 10);
+  });
+
+  it('defers insertion while yieldWhile answers true, up to deferUpTo waiting vectors, then catches up', async () => {
+    let yielding = true;
+    const store = await openStore({ yieldWhile: () => yielding, deferUpTo: 3_000 });
+    const batch = (from: number) =>
+      Array.from({ length: 2_000 }, (_, offset) => ({ label: from + offset, vector: randomUnit(16) }));
+    const settled = (promise: Promise<void>) => {
+      let done = false;
+      void promise.finally(() => (done = true));
+      return () => done;
+    };
+    const pause = () => new Promise((resolve) => setTimeout(resolve, 150));
+
+    const first = settled(store.upsert(batch(1)));
+    await pause();
+    expect(store.size).toBe(0);
+    expect(first()).toBe(false);
+
+    // 4,000 waiting: insertion runs until fewer than 3,000 wait, then waits again.
+    const second = settled(store.upsert(batch(2_001)));
+    await pause();
+    await pause();
+    expect(store.size).toBeGreaterThanOrEqual(1_000);
+    expect(store.size).toBeLessThanOrEqual(1_008);
+    expect(second()).toBe(false);
+
+    yielding = false;
+    await vi.waitFor(() => expect(first() && second()).toBe(true), { timeout: 10_000 });
+    expect(store.size).toBe(4_000);
   });
 
   it('normalises vectors that are not unit length', async () => {

@@ -42,10 +42,16 @@ export interface VectorStoreOptions {
   /** Failures of background work (timed checkpoints, reader reloads), which have no caller to throw to. */
   onError?: (error: unknown) => void;
   /**
-   * While this answers true, insertion pauses `yieldingPauseMs` after each slice, taking a fifth of the
-   * event loop instead of all it can get: the work it yields to (a source being indexed) comes first.
+   * While this answers true, insertion waits as long as fewer than `deferUpTo` vectors are waiting, and
+   * past that pauses `yieldingPauseMs` after each slice, taking a fifth of the event loop instead of all
+   * it can get: the work it yields to (a source being indexed) comes first.
    */
   yieldWhile?: () => boolean;
+  /**
+   * Searches cover the vectors waiting exactly (a reader's tail), by a scan that grows with them; default
+   * 100,000 (a scan of about 10 ms at 100 dimensions).
+   */
+  deferUpTo?: number;
 }
 
 export interface StartupReport {
@@ -92,6 +98,9 @@ export class VectorStore {
   private readonly pollMs: number;
   private readonly onError: (error: unknown) => void;
   private readonly yieldWhile: () => boolean;
+  private readonly deferUpTo: number;
+  /** Vectors handed to `upsert` and not yet in the index. */
+  private waiting = 0;
 
   private constructor(
     databaseDir: string,
@@ -110,6 +119,7 @@ export class VectorStore {
     this.onError =
       options.onError ?? ((error) => process.emitWarning(`vector index ${this.files.index}: ${describeError(error)}`));
     this.yieldWhile = options.yieldWhile ?? (() => false);
+    this.deferUpTo = options.deferUpTo ?? 100_000;
     this.index = this.factory.create(identity.dimensions);
   }
 
@@ -182,30 +192,38 @@ export class VectorStore {
     });
   }
 
-  /** Rows the caller has already committed to SQLite. */
   /**
-   * Inserting into HNSW is synchronous and costly (about 0.3–1 ms a vector), so a large batch is
-   * applied in slices of about `applySliceMs`, yielding in between: in the embedded default this event
-   * loop also answers the API.
+   * Rows the caller has already committed to SQLite. Inserting into HNSW is synchronous and costly
+   * (about 50 µs a vector), so a large batch is applied in slices of about `applySliceMs`, yielding in
+   * between: in the embedded default this event loop also answers the API.
    */
   upsert(rows: VectorItem[]): Promise<void> {
+    let applied = 0;
+    this.waiting += rows.length;
     // Closing skips queued insertions rather than waiting for them: SQLite has the vectors, and the next open's reconcile adds them.
     return this.write(
       'upsert',
       rows.map((row) => row.label),
       async () => {
         let sliceStarted = performance.now();
-        for (let start = 0; start < rows.length; start += applyStep) {
-          this.index.add(rows.slice(start, start + applyStep));
-          if (performance.now() - sliceStarted >= applySliceMs && start + applyStep < rows.length) {
-            await (this.yieldWhile()
-              ? new Promise((resolve) => setTimeout(resolve, yieldingPauseMs))
-              : new Promise((resolve) => setImmediate(resolve)));
+        while (applied < rows.length && !this.closeRequested) {
+          const sliceOver = performance.now() - sliceStarted >= applySliceMs;
+          if (this.yieldWhile() && (this.waiting < this.deferUpTo || sliceOver)) {
+            await new Promise((resolve) => setTimeout(resolve, yieldingPauseMs));
+            sliceStarted = performance.now();
+            continue;
+          }
+          if (sliceOver) {
+            await new Promise((resolve) => setImmediate(resolve));
             sliceStarted = performance.now();
           }
+          const added = Math.min(applyStep, rows.length - applied);
+          this.index.add(rows.slice(applied, applied + added));
+          applied += added;
+          this.waiting -= added;
         }
       },
-    );
+    ).finally(() => (this.waiting -= rows.length - applied));
   }
 
   remove(labels: number[]): Promise<void> {
