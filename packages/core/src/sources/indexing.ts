@@ -16,7 +16,8 @@ import { UnreadableFileError } from './loaders/port.ts';
 import { getSource, updateSource, type SourceRow } from './repo.ts';
 import { chunkGroups } from './text/groups.ts';
 import { prepareInThread } from './prepare/run-in-thread.ts';
-import type { PreparedChunk, PreparedDocument, PrepareInput } from './prepare/prepare.ts';
+import type { ChunkList, ReceivedDocument } from './prepare/packed.ts';
+import type { PreparedChunk, PrepareInput } from './prepare/prepare.ts';
 import { describeSourceImage } from './vision.ts';
 
 /** Where chunk vectors go once their embeddings are stored (the search feature's vector index). */
@@ -136,12 +137,12 @@ export async function indexSource(context: IndexContext): Promise<{ status: Sour
 const noTextWarning = 'No text could be read from this file: it has no chunks to search or to extract entities from';
 
 /** The title the document declares (PDF Title, DOCX core title, EPUB dc:title, HTML <title>) replaces the file name an upload was titled with; a title set by hand stays. */
-function titleFromDocument(row: SourceRow, prepared: PreparedDocument): Partial<SourceRow> {
+function titleFromDocument(row: SourceRow, prepared: ReceivedDocument): Partial<SourceRow> {
   const title = prepared.title?.trim();
   return title && row.source_type === 'file' && row.title === row.filename ? { title } : {};
 }
 
-async function prepare(context: IndexContext, row: SourceRow): Promise<PreparedDocument> {
+async function prepare(context: IndexContext, row: SourceRow): Promise<ReceivedDocument> {
   if (!row.stored_filename) throw new PermanentTaskError('The source has no stored file', 'ValidationError');
   try {
     const input: PrepareInput = {
@@ -241,20 +242,23 @@ const wavesAhead = 3;
 
 interface EmbeddingWaves {
   count: number;
+  /** The wave's chunks, built when its embedding started; asked for once. */
   chunksOf(index: number): PreparedChunk[];
   /** The wave's vectors; asking for wave i lets the waves up to i + wavesAhead start. */
   vectorsOf(index: number): Promise<Float32Array[]>;
 }
 
 /** Embeds the chunks wave after wave, one call at a time, staying at most `wavesAhead` waves in front of the consumer. */
-function embeddingWaves(context: IndexContext, chunks: PreparedChunk[]): EmbeddingWaves {
+function embeddingWaves(context: IndexContext, chunks: ChunkList): EmbeddingWaves {
   const size = context.settings.batching.embedding_wave_size;
   const count = Math.ceil(chunks.length / size);
-  const chunksOf = (index: number) => chunks.slice(index * size, (index + 1) * size);
+  const built = new Map<number, PreparedChunk[]>();
   const started: Promise<Float32Array[]>[] = [];
   let previous: Promise<unknown> = Promise.resolve();
   const start = (index: number) => {
-    const texts = chunksOf(index).map((chunk) => chunk.content);
+    const wave = chunks.slice(index * size, (index + 1) * size);
+    built.set(index, wave);
+    const texts = wave.map((chunk) => chunk.content);
     const embedded = previous.then(() =>
       context.embeddings.embed(texts, {
         signal: context.signal,
@@ -268,7 +272,11 @@ function embeddingWaves(context: IndexContext, chunks: PreparedChunk[]): Embeddi
   for (let index = 0; index < Math.min(wavesAhead, count); index++) start(index);
   return {
     count,
-    chunksOf,
+    chunksOf: (index) => {
+      const wave = built.get(index)!;
+      built.delete(index);
+      return wave;
+    },
     vectorsOf: (index) => {
       if (index + wavesAhead < count && !started[index + wavesAhead]) start(index + wavesAhead);
       return started[index];
@@ -287,7 +295,7 @@ function embeddingWaves(context: IndexContext, chunks: PreparedChunk[]): Embeddi
  */
 async function storeWaves(
   context: IndexContext,
-  chunks: PreparedChunk[],
+  chunks: ChunkList,
   waves: EmbeddingWaves,
 ): Promise<{ storingMs: number; waitingMs: number }> {
   await context.writer.transaction((trx) => storeChunkGroups(trx, context, chunks.length));

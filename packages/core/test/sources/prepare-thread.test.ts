@@ -5,11 +5,13 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { defaultSettings } from '@rhizome/contracts/settings';
 import { loaderLimits } from '../../src/sources/loaders/limits.ts';
-import { prepareDocument, type PrepareInput } from '../../src/sources/prepare/prepare.ts';
+import { packDocument, unpackDocument } from '../../src/sources/prepare/packed.ts';
+import { prepareDocument, type PreparedChunk, type PrepareInput } from '../../src/sources/prepare/prepare.ts';
 import { prepareInThread } from '../../src/sources/prepare/run-in-thread.ts';
+import { writeFixtures, type FixtureName } from './fixtures.ts';
 
-// The preparation thread hands its chunks over as one transferred UTF-8 buffer: what arrives must be
-// exactly what was prepared, whatever the characters.
+// The preparation thread hands its chunks over as columns in transferred buffers: what arrives must be
+// exactly what was prepared, whatever the characters, in whatever stretches it is read.
 
 describe('documents prepared on the preparation thread', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'prepare-thread-'));
@@ -36,8 +38,72 @@ describe('documents prepared on the preparation thread', () => {
     const received = await prepareInThread(input, new AbortController().signal);
     const local = await prepareDocument(input);
     expect(received.chunks.length).toBeGreaterThan(10);
-    expect(received.chunks.map((chunk) => ({ ...chunk }))).toEqual(local.chunks);
+    expect(received.chunks.slice()).toEqual(local.chunks);
+    expect([...received.chunks.slice(0, 7), ...received.chunks.slice(7, 1_000)]).toEqual(local.chunks);
+    expect(received.chunks.slice(3, 5)).toEqual(local.chunks.slice(3, 5));
     expect({ ...received, chunks: [], timings: {} }).toEqual({ ...local, chunks: [], timings: {} });
+  });
+
+  // Pages, page starts, sections and offsets that could not be located take the packing's other paths.
+  it.each<FixtureName>(['pdf', 'markdown', 'docx', 'csv', 'textCp1252'])(
+    'arrive as prepared from a %s file',
+    async (name) => {
+      const fixture = (await writeFixtures(path.join(dir, 'fixtures')))[name];
+      const settings = defaultSettings();
+      const input: PrepareInput = {
+        sourceId: `src_${name}`,
+        path: fixture.path,
+        filename: fixture.filename,
+        limits: loaderLimits(settings),
+        normalize: null,
+        chunking: settings.chunking,
+      };
+      const local = await prepareDocument(input);
+      expect(local.chunks.length).toBeGreaterThan(0);
+      expect((await prepareInThread(input, new AbortController().signal)).chunks.slice()).toEqual(local.chunks);
+    },
+  );
+
+  it('keep nulls, every offset match and repeated sections through packing', () => {
+    const chunk = (index: number, fields: Partial<PreparedChunk>): PreparedChunk => ({
+      id: `chk_${String(index).padStart(24, '0')}`,
+      index,
+      content: `chunk ${index} — ü`,
+      start: index * 10,
+      end: index * 10 + 9,
+      page: null,
+      pageStarts: null,
+      section: null,
+      tokenEstimate: 3,
+      originalStart: index * 10,
+      originalEnd: index * 10 + 9,
+      offsetMatch: 'exact',
+      ...fields,
+    });
+    const chunks = [
+      chunk(0, { section: 'Intro', page: 1 }),
+      chunk(1, {
+        section: 'Intro',
+        offsetMatch: 'fuzzy',
+        pageStarts: [
+          { offset: 0, page: 1 },
+          { offset: 4, page: 2 },
+        ],
+      }),
+      chunk(2, { section: 'Methods', originalStart: null, originalEnd: null, offsetMatch: 'none' }),
+      chunk(3, { content: '' }),
+    ];
+    const document = {
+      format: 'text' as const,
+      hasText: true,
+      title: null,
+      warnings: [],
+      chunks,
+      samples: [],
+      timings: {},
+    };
+    expect(unpackDocument(packDocument(document)).chunks.slice()).toEqual(chunks);
+    expect(() => packDocument({ ...document, chunks: [...chunks, { ...chunks[0], id: 'chk_short' }] })).toThrow(/ids/);
   });
 
   it('leave no garbage of the preparation resident once the document has been handed over', () => {

@@ -1,53 +1,134 @@
+import type { PageStart } from '../text/chunk.ts';
 import type { PreparedChunk, PreparedDocument } from './prepare.ts';
 
 /**
- * A prepared document as it crosses the thread boundary: the chunks' texts travel as one UTF-8 buffer
- * that is transferred, not copied. Cloned as strings they took a serialisation buffer of twice their
- * size in the preparation thread and a second copy on the receiving thread (a 50 MB text: 125 MB and
- * 110 MB at once); this way the receiver holds the 57 MB buffer and decodes each chunk when it is read.
+ * A prepared document as it crosses the thread boundary: its chunks as columns in a few buffers that
+ * are transferred, not copied. Cloned as strings and objects, a 50 MB text's 71k chunks took a
+ * serialisation buffer of twice their size in the preparation thread, a second copy on the receiving
+ * thread, and 0.4 s of the receiving event loop to deserialise and collect; this way the receiver holds
+ * the buffers and builds a chunk's object only when a stretch of chunks is read.
  */
 export interface PackedDocument extends Omit<PreparedDocument, 'chunks'> {
-  chunks: Omit<PreparedChunk, 'content'>[];
+  chunks: PackedChunks;
+}
+
+/** Chunks read a stretch at a time: a large document's are built wave by wave, not all at once. */
+export interface ChunkList {
+  readonly length: number;
+  slice(start?: number, end?: number): PreparedChunk[];
+}
+
+/** A prepared document as the receiving thread reads it. */
+export interface ReceivedDocument extends Omit<PreparedDocument, 'chunks'> {
+  chunks: ChunkList;
+}
+
+interface PackedChunks {
+  count: number;
   /** The chunks' contents, UTF-8, back to back. */
   contents: Uint8Array;
   /** Where each chunk's content ends in `contents`. */
-  ends: Float64Array;
+  contentEnds: Float64Array;
+  /** The chunks' ids, back to back (all ids have one length). */
+  ids: string;
+  /** `fieldCount` numbers a chunk (see `fields`); NaN stands for null. */
+  numbers: Float64Array;
+  /** The distinct section names, which `section` numbers point into. */
+  sections: string[];
+  /** Page starts of the chunks that run over a page break, by chunk position. */
+  pageStarts: [number, PageStart[]][];
 }
 
+const fields = ['index', 'start', 'end', 'page', 'originalStart', 'originalEnd', 'tokenEstimate'] as const;
+/** Two more numbers a chunk: its offset match (`offsetMatches` position) and its section (`sections` position). */
+const fieldCount = fields.length + 2;
+const offsetMatches: PreparedChunk['offsetMatch'][] = ['exact', 'fuzzy', 'none'];
+
 export function packDocument(document: PreparedDocument): PackedDocument {
-  const ends = new Float64Array(document.chunks.length);
+  const { chunks } = document;
+  const contentEnds = new Float64Array(chunks.length);
   let size = 0;
-  document.chunks.forEach((chunk, index) => {
+  chunks.forEach((chunk, index) => {
     size += Buffer.byteLength(chunk.content);
-    ends[index] = size;
+    contentEnds[index] = size;
   });
   // Not from the shared pool: the buffer must own its memory to be transferred.
   const contents = Buffer.allocUnsafeSlow(size);
+  const numbers = new Float64Array(chunks.length * fieldCount);
+  const sections = new Map<string, number>();
+  const pageStarts: [number, PageStart[]][] = [];
   let offset = 0;
-  const chunks = document.chunks.map(({ content, ...rest }) => {
-    offset += contents.write(content, offset);
-    return rest;
+  chunks.forEach((chunk, position) => {
+    offset += contents.write(chunk.content, offset);
+    const base = position * fieldCount;
+    fields.forEach((field, at) => (numbers[base + at] = chunk[field] ?? Number.NaN));
+    numbers[base + fields.length] = offsetMatches.indexOf(chunk.offsetMatch);
+    if (chunk.section !== null && !sections.has(chunk.section)) sections.set(chunk.section, sections.size);
+    numbers[base + fields.length + 1] = chunk.section === null ? Number.NaN : sections.get(chunk.section)!;
+    if (chunk.pageStarts) pageStarts.push([position, chunk.pageStarts]);
   });
-  return { ...document, chunks, contents, ends };
+  const ids = chunks.map((chunk) => chunk.id).join('');
+  if (chunks.length && ids.length !== chunks.length * chunks[0].id.length)
+    throw new Error('chunk ids of different lengths cannot be packed');
+  return {
+    ...document,
+    chunks: { count: chunks.length, contents, contentEnds, ids, numbers, sections: [...sections.keys()], pageStarts },
+  };
 }
 
 /** What the receiving thread must transfer rather than copy. */
 export function packedBuffers(packed: PackedDocument): ArrayBuffer[] {
-  return [packed.contents.buffer as ArrayBuffer, packed.ends.buffer as ArrayBuffer];
+  const { contents, contentEnds, numbers } = packed.chunks;
+  return [contents.buffer as ArrayBuffer, contentEnds.buffer as ArrayBuffer, numbers.buffer as ArrayBuffer];
 }
 
-/** The document again, each chunk's `content` decoded from the buffer whenever it is read. */
-export function unpackDocument(packed: PackedDocument): PreparedDocument {
-  const contents = Buffer.from(packed.contents.buffer, packed.contents.byteOffset, packed.contents.byteLength);
-  const { ends } = packed;
-  const chunks = packed.chunks.map((chunk, index) => {
-    const from = index === 0 ? 0 : ends[index - 1];
-    const to = ends[index];
-    return Object.defineProperty(chunk, 'content', {
-      get: () => contents.toString('utf8', from, to),
-      enumerable: true,
-    }) as PreparedChunk;
-  });
-  const { contents: _contents, ends: _ends, ...document } = packed;
-  return { ...document, chunks };
+/** The document again, its chunks built when a stretch of them is read. */
+export function unpackDocument(packed: PackedDocument): ReceivedDocument {
+  return { ...packed, chunks: new PackedChunkList(packed.chunks) };
+}
+
+class PackedChunkList implements ChunkList {
+  private readonly contents: Buffer;
+  private readonly pageStarts: Map<number, PageStart[]>;
+  private readonly idLength: number;
+
+  constructor(private readonly packed: PackedChunks) {
+    const { contents } = packed;
+    this.contents = Buffer.from(contents.buffer, contents.byteOffset, contents.byteLength);
+    this.pageStarts = new Map(packed.pageStarts);
+    this.idLength = packed.count ? packed.ids.length / packed.count : 0;
+  }
+
+  get length(): number {
+    return this.packed.count;
+  }
+
+  slice(start = 0, end = this.packed.count): PreparedChunk[] {
+    const chunks: PreparedChunk[] = [];
+    for (let position = Math.max(0, start); position < Math.min(end, this.packed.count); position++)
+      chunks.push(this.at(position));
+    return chunks;
+  }
+
+  private at(position: number): PreparedChunk {
+    const { contentEnds, numbers, sections, ids } = this.packed;
+    const base = position * fieldCount;
+    const number = (at: number) => (Number.isNaN(numbers[base + at]) ? null : numbers[base + at]);
+    const field = (name: (typeof fields)[number]) => number(fields.indexOf(name));
+    const section = number(fields.length + 1);
+    return {
+      id: ids.slice(position * this.idLength, (position + 1) * this.idLength),
+      index: field('index')!,
+      content: this.contents.toString('utf8', position === 0 ? 0 : contentEnds[position - 1], contentEnds[position]),
+      start: field('start')!,
+      end: field('end')!,
+      page: field('page'),
+      originalStart: field('originalStart'),
+      originalEnd: field('originalEnd'),
+      tokenEstimate: field('tokenEstimate')!,
+      offsetMatch: offsetMatches[numbers[base + fields.length]],
+      section: section === null ? null : sections[section],
+      pageStarts: this.pageStarts.get(position) ?? null,
+    };
+  }
 }

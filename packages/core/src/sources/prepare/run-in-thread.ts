@@ -1,8 +1,8 @@
 import os from 'node:os';
 import { ThreadClient } from '../../threads/index.ts';
 import { UnreadableFileError } from '../loaders/port.ts';
-import { unpackDocument, type PackedDocument } from './packed.ts';
-import type { PrepareInput, PreparedDocument } from './prepare.ts';
+import { unpackDocument, type PackedDocument, type ReceivedDocument } from './packed.ts';
+import type { PrepareInput } from './prepare.ts';
 
 const threads = Array.from(
   { length: Math.max(1, Math.min(2, os.cpus().length - 1)) },
@@ -16,7 +16,7 @@ const threads = Array.from(
  * Prepares a document on a preparation thread (starting one costs about a second, so they live long),
  * so parsing a large file never stalls the event loop of the process — in the embedded default, the API's.
  */
-export async function prepareInThread(input: PrepareInput, signal: AbortSignal): Promise<PreparedDocument> {
+export async function prepareInThread(input: PrepareInput, signal: AbortSignal): Promise<ReceivedDocument> {
   const thread = threads.reduce((best, candidate) => (candidate.busy < best.busy ? candidate : best));
   return unpackDocument(await thread.run(input, signal));
 }

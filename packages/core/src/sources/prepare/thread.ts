@@ -17,7 +17,7 @@ serveThread(
   async (input: PrepareInput) => {
     preparedBytes = 0;
     const packed = packDocument(await prepareDocument(input));
-    preparedBytes = packed.contents.byteLength;
+    preparedBytes = packed.chunks.contents.byteLength;
     return packed;
   },
   {
