@@ -2,9 +2,9 @@ import type { Settings } from '@rhizome/contracts/settings';
 import { detectionSamples } from '../domains/detect.ts';
 import type { LoaderFormat, LoaderLimits } from '../loaders/port.ts';
 import { loadDocument } from '../loaders/registry.ts';
-import { locateInOriginal } from '../text/citation-offsets.ts';
 import { chunkText, type Chunk } from '../text/chunk.ts';
-import { normalizeText, type OffsetMap } from '../text/normalize.ts';
+import { normalizeText } from '../text/normalize.ts';
+import { originalLocator } from '../text/original-locator.ts';
 
 export interface PrepareInput {
   sourceId: string;
@@ -80,24 +80,5 @@ export async function prepareDocument(input: PrepareInput): Promise<PreparedDocu
     }),
     samples: detectionSamples(normalized.text),
     timings,
-  };
-}
-
-/**
- * Where a chunk of the normalised text lies in the loader's original text (citations point there): the
- * normaliser's offset map gives the range directly; the search cascade is only the fallback.
- */
-function originalLocator(original: string, offsetMap: OffsetMap) {
-  let hint = 0;
-  return (chunk: Chunk): { start: number | null; end: number | null; match: 'exact' | 'fuzzy' | 'none' } => {
-    const start = offsetMap.toOriginal(chunk.start);
-    const end = offsetMap.toOriginal(chunk.end, 'end');
-    if (end > start) {
-      hint = start;
-      return { start, end, match: original.slice(start, end) === chunk.content ? 'exact' : 'fuzzy' };
-    }
-    const found = locateInOriginal(chunk.content, original, hint);
-    if (found.start !== null) hint = found.start;
-    return found;
   };
 }
