@@ -173,22 +173,49 @@ describe('workflows: definitions, steps, validation and the engine', () => {
       );
       expect(cycle[0].msg).toMatch(/step 'a' .*cycle: a → c → b → a/);
 
+      // A step reading a result that may not exist yet is told which reference and, in words, what to change; the
+      // issue keeps the envelope's shape (loc, msg, type and nothing else).
+      const racing = validationIssuesOf(
+        await client.call('POST', '/workflows', {
+          name: 'Race',
+          steps: [
+            toolStep('x', 'data.extract', { data: '{{steps.y.output}}' }),
+            toolStep('y', 'data.merge', { items: [{}] }),
+          ],
+        }),
+      );
+      expect(racing[0]).toEqual({
+        loc: ['steps', 'x', 'configuration'],
+        msg:
+          "step 'x' (x): the reference {{steps.y.output}} uses the result of step 'y' (y), which may not have run " +
+          "yet: add 'y' to Runs after (depends_on)",
+        type: 'value_error',
+      });
+
       const cases: [Record<string, unknown>[], string][] = [
-        [[toolStep('x', 'data.extract', { data: '{{steps.ghost.output}}' })], "unknown step 'ghost'"],
         [
-          [toolStep('x', 'data.extract', { data: '{{steps.y.output}}' }), toolStep('y', 'data.merge', { items: [{}] })],
-          "step 'y' is not among the steps this one depends on",
+          [toolStep('x', 'data.extract', { data: '{{steps.ghost.output}}' })],
+          "the reference {{steps.ghost.output}} uses the result of a step 'ghost' that this workflow does not have",
         ],
-        [[toolStep('x', 'data.extract', { data: '{{inputs.nothere}}' })], "'nothere' is not an input"],
-        [[toolStep('x', 'data.extract', { data: '{{secrets.key}}' })], 'references must start with inputs or steps'],
+        [
+          [toolStep('x', 'data.extract', { data: '{{inputs.nothere}}' })],
+          "the reference {{inputs.nothere}} uses the input 'nothere', which the workflow's input_schema does not declare",
+        ],
+        [
+          [toolStep('x', 'data.extract', { data: '{{secrets.key}}' })],
+          'the reference {{secrets.key}} must start with inputs or steps',
+        ],
         [
           [
             toolStep('y', 'data.merge', { items: [{}] }),
             toolStep('x', 'data.extract', { data: '{{steps.y.outcome}}' }, { depends_on: ['y'] }),
           ],
-          'a step reference reads output, status, error',
+          "the reference {{steps.y.outcome}} reads 'outcome'; a step's result has output, status, error",
         ],
-        [[toolStep('x', 'data.extract', { data: {} }, { condition: '{{steps.x.status}}' })], 'is not among the steps'],
+        [
+          [toolStep('x', 'data.extract', { data: {} }, { condition: '{{steps.x.status}}' })],
+          "reads this step's own result",
+        ],
         [[toolStep('x', 'data.extract', { data: {} }, { depends_on: ['x'] })], 'cannot depend on itself'],
         [[toolStep('x', 'data.extract', { data: {} }, { depends_on: ['nobody'] })], "depends on unknown step 'nobody'"],
       ];

@@ -10,7 +10,8 @@ import type { WorkflowStep } from './types.ts';
  * of the workflow and has no cycle, and every `{{…}}` reference resolves: `inputs.<name>` to a declared
  * input (when the input schema declares properties), `steps.<id>.<output|status|error>` to a step this
  * one runs after (a dependency, directly or transitively; anything else would race). Refused with 422,
- * naming the step.
+ * naming the step, quoting a bad reference and saying what to change. An issue is only `{loc, msg, type}`
+ * (docs/api-conventions.md#request-validation), so the reference is in the message.
  */
 export async function validateWorkflow(
   db: Db,
@@ -58,8 +59,8 @@ export async function validateWorkflow(
         ['condition', step.condition],
       ] as const) {
         for (const path of referencesIn(value)) {
-          const bad = badReference(path, ancestors, byId, declared);
-          if (bad) problem(step, field, `{{${path}}}: ${bad}`);
+          const bad = badReference(path, step, ancestors, byId, declared);
+          if (bad) problem(step, field, `the reference {{${path}}} ${bad}`);
         }
       }
     }
@@ -127,21 +128,31 @@ function declaredInputs(schema: Record<string, unknown>): Set<string> | null {
   return new Set(Object.keys(properties));
 }
 
+/**
+ * What is wrong with one `{{path}}` of `step` and what to change, in words following "the reference {{path}}";
+ * null when it resolves.
+ */
 function badReference(
   path: string,
+  step: WorkflowStep,
   ancestors: Set<string>,
   byId: Map<string, WorkflowStep>,
   declared: Set<string> | null,
 ): string | null {
   const [root, name, field] = path.split('.');
-  if (!(referenceRoots as readonly string[]).includes(root))
-    return `references must start with ${referenceRoots.join(' or ')}`;
-  if (!name) return 'names nothing';
+  if (!(referenceRoots as readonly string[]).includes(root)) return `must start with ${referenceRoots.join(' or ')}`;
+  if (!name) return `names no ${root === 'inputs' ? 'input' : 'step'}`;
   if (root === 'inputs')
-    return declared && !declared.has(name) ? `'${name}' is not an input of the workflow's input_schema` : null;
-  if (!byId.has(name)) return `unknown step '${name}'`;
-  if (!ancestors.has(name)) return `step '${name}' is not among the steps this one depends on`;
+    return declared && !declared.has(name)
+      ? `uses the input '${name}', which the workflow's input_schema does not declare: add it there or correct the name`
+      : null;
+  const source = byId.get(name);
+  if (!source) return `uses the result of a step '${name}' that this workflow does not have: correct the step id`;
+  if (name === step.id)
+    return "reads this step's own result, which does not exist while it runs: use an earlier step's result";
+  if (!ancestors.has(name))
+    return `uses the result of step '${name}' (${source.name}), which may not have run yet: add '${name}' to Runs after (depends_on)`;
   if (field !== undefined && !(stepReferenceFields as readonly string[]).includes(field))
-    return `a step reference reads ${stepReferenceFields.join(', ')}`;
+    return `reads '${field}'; a step's result has ${stepReferenceFields.join(', ')}`;
   return null;
 }
