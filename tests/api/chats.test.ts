@@ -377,7 +377,7 @@ describe('chats (builtin provider)', () => {
     const titled = await call('POST', `/chats/${untitled.id}/generate_title`);
     expect(titled.status).toBe(200);
     const title = (titled.body as ChatBody).title;
-    expect(title).toBe('Who tends the heritage apple trees');
+    expect(title).toBe('Who tends the heritage apple trees…');
     expect(title.split(' ').length).toBeLessThanOrEqual(6);
   });
 

@@ -4,7 +4,8 @@ import type { LlmService } from '../providers/index.ts';
 /**
  * Chat titles: one non-streaming call on the first user message. The reply's last
  * non-empty line is taken, quotes, emphasis and a final period stripped; more than 10 words is a
- * model thinking aloud and is discarded; otherwise at most 6 words are kept.
+ * model thinking aloud and is discarded; otherwise at most 6 words are kept. A title that stops
+ * short — cut here, or the question's opening words only — ends with "…".
  */
 
 const maxTitleWords = 6;
@@ -27,7 +28,22 @@ export function cleanTitle(reply: string): string | null {
     .trim();
   const words = stripped.split(/\s+/).filter(Boolean);
   if (!words.length || words.length > leakedThinkingWords) return null;
-  return words.slice(0, maxTitleWords).join(' ');
+  if (words.length <= maxTitleWords) return words.join(' ');
+  return `${words
+    .slice(0, maxTitleWords)
+    .join(' ')
+    .replace(/[\s\p{P}]+$/u, '')}…`;
+}
+
+const wordsOf = (text: string) => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+
+/** The title of a chat opened by `question`: the cleaned reply, with "…" when it is the question's opening words only. */
+export function titleFor(reply: string, question: string): string | null {
+  const title = cleanTitle(reply);
+  if (!title || title.endsWith('…')) return title;
+  const [titleWords, questionWords] = [wordsOf(title), wordsOf(question)];
+  const opensQuestion = titleWords.every((word, index) => questionWords[index] === word);
+  return opensQuestion && questionWords.length > titleWords.length ? `${title}…` : title;
 }
 
 /** A title for a conversation opened by `firstMessage`, or null when the model gave none usable. */
@@ -46,5 +62,5 @@ export async function generateTitle(
     timeoutMs: settings.timeouts.llm_chat_wait * 1000,
     context,
   });
-  return cleanTitle(result.text);
+  return titleFor(result.text, firstMessage);
 }

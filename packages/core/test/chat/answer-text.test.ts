@@ -9,7 +9,7 @@ import { compactToolResults, fitHistory } from '../../src/chat/context-budget.ts
 import { chatToMarkdown } from '../../src/chat/export.ts';
 import { formatChunk, RetrievalLedger } from '../../src/chat/ledger.ts';
 import { markEntityMentions } from '../../src/chat/mentions.ts';
-import { cleanTitle } from '../../src/chat/title.ts';
+import { cleanTitle, titleFor } from '../../src/chat/title.ts';
 import { openSqlite, type Db } from '../../src/storage/connection.ts';
 import { Migrator } from '../../src/storage/migrator.ts';
 
@@ -176,11 +176,19 @@ describe('chat answer text: citations, entity markers, budget, titles, Markdown'
 
   it('cleans generated titles: last line, no quotes or emphasis or final period; thinking aloud is refused', () => {
     expect(cleanTitle('Sure!\n\n"**River Systems of Europe.**"\n')).toBe('River Systems of Europe');
-    expect(cleanTitle('Title: Glaciers, Fjords and Deltas Explained In Depth Today')).toBe(
-      'Glaciers, Fjords and Deltas Explained In',
+    expect(cleanTitle('Title: How Glaciers Shape the Norwegian Fjords, Deltas and Lakes')).toBe(
+      'How Glaciers Shape the Norwegian Fjords…',
     );
+    expect(cleanTitle('Glaciers, Fjords and Deltas Explained')).toBe('Glaciers, Fjords and Deltas Explained');
     expect(cleanTitle('I think the user is asking about rivers and so the title should be about rivers')).toBeNull();
     expect(cleanTitle('  \n ')).toBeNull();
+  });
+
+  it('ends a title that is only the opening words of a longer question with "…", and leaves a question that fits whole', () => {
+    const question = '"Who tends the **heritage** apple trees of Bramblewood orchard?"';
+    expect(titleFor('Who tends the heritage apple trees', question)).toBe('Who tends the heritage apple trees…');
+    expect(titleFor('Who tends the apple trees', 'Who tends the apple trees?')).toBe('Who tends the apple trees');
+    expect(titleFor('Orchard Care at Bramblewood', question)).toBe('Orchard Care at Bramblewood');
   });
 
   it('exports Markdown with role headings, bold entities and one footnote per distinct citation', () => {
