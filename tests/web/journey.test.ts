@@ -74,7 +74,7 @@ describe('web interface: the first-run journey', { timeout: 180_000 }, () => {
     }
     // The rows change without a reload: the events stream carries every step.
     await expect
-      .poll(() => page.locator('[data-testid="source-status"]', { hasText: 'Committed' }).count(), {
+      .poll(() => page.locator('[data-testid="source-status"]', { hasText: 'In the graph' }).count(), {
         timeout: 90_000,
         interval: 500,
       })

@@ -163,7 +163,7 @@ export default function SourceDetail() {
                     ['Size', formatBytes(data.file_size)],
                     ['Added', formatDate(data.created_at)],
                     ['Indexed', formatDate(data.indexing_completed_at)],
-                    ['Committed', formatDate(data.commit_completed_at)],
+                    ['In the graph', formatDate(data.commit_completed_at)],
                     [
                       'Passages',
                       `${formatCount(data.chunk_count)} (${formatCount(data.embedded_chunk_count)} searchable by meaning)`,

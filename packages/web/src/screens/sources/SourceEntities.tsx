@@ -33,7 +33,7 @@ export function SourceEntities({ sourceId }: { sourceId: string }) {
   if (graph.data.nodes.length === 0)
     return (
       <Text c="dimmed" fz="sm">
-        No entities yet: they appear once the extraction is committed.
+        No entities yet: they appear once the extraction is written to the graph.
       </Text>
     );
   const labels = new Map(graph.data.nodes.map((node) => [node.id, node.label]));

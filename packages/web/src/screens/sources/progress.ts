@@ -19,7 +19,7 @@ const labels: Record<SourceResponseBody['status'], string> = {
   mcp_extracting: 'Extracting',
   extracted: 'Extracted',
   committing: 'Writing to the graph',
-  committed: 'Committed',
+  committed: 'In the graph',
   error: 'Failed',
 };
 
