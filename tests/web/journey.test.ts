@@ -7,6 +7,19 @@ import { journeyDocuments, sentences } from './support/documents.ts';
 import { expectPhoneFit } from './support/shell.ts';
 import { expectPlainWording } from './support/wording.ts';
 
+/** The WCAG contrast ratio of two opaque `rgb(r, g, b)` colours. */
+function contrast(first: string, second: string): number {
+  const luminance = (color: string) => {
+    const [r, g, b] = (color.match(/\d+(\.\d+)?/g) ?? []).slice(0, 3).map((part) => {
+      const channel = Number(part) / 255;
+      return channel <= 0.03928 ? channel / 12.92 : ((channel + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const [light, dark] = [luminance(first), luminance(second)].sort((a, b) => b - a);
+  return (light + 0.05) / (dark + 0.05);
+}
+
 const nav = (page: Page, name: string) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name });
 
 /**
@@ -220,6 +233,36 @@ describe('web interface: the first-run journey', { timeout: 180_000 }, () => {
     await page.getByText(/average/).waitFor();
     await captureScreen(page, 'dashboard', expectPhoneFit);
     await expectPlainWording(page, 'dashboard');
+
+    // The average grade's band is honest about the number, and the bands are explained on focus.
+    const grade = Number(await page.getByTestId('quality-grade').innerText());
+    const band = page.getByTestId('quality-band');
+    expect(await band.innerText()).toMatch(grade >= 80 ? /^Good/ : grade >= 60 ? /^Fair/ : /^Needs attention/);
+    // Reached with the keyboard (a tooltip opens for keyboard focus, not for a script's or a click's).
+    await band.focus();
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Tab');
+    expect(await band.evaluate((element) => element === document.activeElement)).toBe(true);
+    await page
+      .getByRole('tooltip')
+      .getByText('Good: 80 or more · Fair: 60 to 79 · Needs attention: below 60')
+      .waitFor();
+
+    // A neutral badge ("0 waiting") is the same readable bordered chip in both schemes.
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      const look = await page
+        .locator('.mantine-Badge-root', { hasText: /\d+ waiting/ })
+        .first()
+        .evaluate((badge) => {
+          const style = getComputedStyle(badge);
+          return { bg: style.backgroundColor, text: style.color, border: style.borderTopWidth };
+        });
+      expect(look.border, colorScheme).toBe('1px');
+      expect(look.bg, colorScheme).toMatch(/^rgb\(/);
+      expect(contrast(look.text, look.bg), colorScheme).toBeGreaterThanOrEqual(4.5);
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
     expect(await page.getByText(/\blanes?\b/i).count()).toBe(0);
   });
 });

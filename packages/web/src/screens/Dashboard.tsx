@@ -8,10 +8,11 @@ import { sourceEndpoints } from '@rhizome/contracts/api/sources';
 import { api, messageOf } from '../lib/api.ts';
 import { useChanges } from '../lib/changes.tsx';
 import { countOf, formatCount, formatDate, humanise } from '../lib/format.ts';
-import { qualityLabelColors } from '../lib/quality.ts';
+import { qualityBandOf } from '../lib/quality.ts';
 import { useLoad } from '../lib/use-load.ts';
 import { ErrorNotice } from '../components/ErrorNotice.tsx';
 import { PageHeader } from '../components/PageHeader.tsx';
+import { QualityGrade } from '../components/QualityGrade.tsx';
 import { ResponsiveTable } from '../components/ResponsiveTable.tsx';
 import { progressOf, statusColors } from './sources/progress.ts';
 
@@ -170,28 +171,17 @@ export default function Dashboard() {
             <Skeleton h={80} />
           ) : data.dashboard.quality.scored_sources === 0 ? (
             <Text fz="sm" c="dimmed">
-              No committed source is graded yet: add sources and let extraction finish.
+              No source is graded yet: add sources and let extraction finish.
             </Text>
           ) : (
             <>
-              <Group gap="xs" align="baseline">
-                <Text fz={28} fw={700}>
-                  {Math.round(data.dashboard.quality.avg_quality_grade)}
-                </Text>
-                <Text c="dimmed" fz="sm">
-                  / 100 average
-                </Text>
-                {data.dashboard.quality.quality_label && (
-                  <Badge
-                    variant="light"
-                    color={qualityLabelColors[data.dashboard.quality.quality_label] ?? 'gray'}
-                    tt="none"
-                  >
-                    {data.dashboard.quality.quality_label}
-                  </Badge>
-                )}
-              </Group>
-              <Progress value={data.dashboard.quality.avg_quality_grade} mt="xs" aria-label="Average quality grade" />
+              <QualityGrade grade={data.dashboard.quality.avg_quality_grade} suffix="average" />
+              <Progress
+                value={data.dashboard.quality.avg_quality_grade}
+                color={qualityBandOf(data.dashboard.quality.avg_quality_grade).color}
+                mt="xs"
+                aria-label="Average quality grade"
+              />
               <Text fz="xs" c="dimmed" mt={6}>
                 Average over {countOf(data.dashboard.quality.scored_sources, 'graded source')}.
               </Text>

@@ -1,5 +1,6 @@
 import {
   Alert,
+  Badge,
   createTheme,
   defaultVariantColorsResolver,
   Drawer,
@@ -29,10 +30,26 @@ const variantColorResolver: VariantColorsResolver = (input) => {
   return resolved;
 };
 
+/** A gray badge that is not an outline ("3 waiting", "Draft"): states a fact, not a status colour. */
+const isNeutralBadge = (color: string | undefined, variant: string | undefined) =>
+  color === 'gray' && (variant === undefined || variant === 'light' || variant === 'filled');
+
 export const theme = createTheme({
   variantColorResolver,
   components: {
     Alert: Alert.extend({ defaultProps: { closeButtonLabel: 'Dismiss' } }),
+    // One neutral chip in both schemes (app.css): Mantine's gray is near-black in dark and washed out in light.
+    Badge: Badge.extend({
+      vars: (_theme, props) => ({
+        root: isNeutralBadge(props.color, props.variant)
+          ? {
+              '--badge-bg': 'var(--app-neutral-badge-bg)',
+              '--badge-color': 'var(--app-neutral-badge-color)',
+              '--badge-bd': '1px solid var(--app-neutral-badge-border)',
+            }
+          : {},
+      }),
+    }),
     // A scrolling region is reachable by keyboard, so its content can be scrolled without a mouse.
     ScrollArea: ScrollArea.extend({ defaultProps: { viewportProps: { tabIndex: 0 } } }),
     Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),

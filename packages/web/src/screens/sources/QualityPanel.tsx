@@ -1,11 +1,11 @@
-import { Badge, Card, Group, Progress, SimpleGrid, Text, Title } from '@mantine/core';
+import { Card, Group, Progress, SimpleGrid, Text, Title } from '@mantine/core';
 import { qualityEndpoints } from '@rhizome/contracts/api/quality';
 import type { SourceResponseBody } from '@rhizome/contracts/api/sources';
 import { api } from '../../lib/api.ts';
 import { countOf } from '../../lib/format.ts';
-import { qualityLabelColors } from '../../lib/quality.ts';
 import { useLoad } from '../../lib/use-load.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { QualityGrade } from '../../components/QualityGrade.tsx';
 
 /** The quality grade of a committed source and the scores behind it. */
 export function QualityPanel({ source }: { source: SourceResponseBody }) {
@@ -21,24 +21,14 @@ export function QualityPanel({ source }: { source: SourceResponseBody }) {
       </Title>
       {!committed && (
         <Text fz="sm" c="dimmed">
-          Graded once the extraction is committed.
+          Graded once its entities are in the graph.
         </Text>
       )}
       {quality.error && <ErrorNotice message={quality.error} onRetry={() => void quality.reload()} />}
       {quality.data && (
         <>
-          <Group gap="xs" mb="sm">
-            <Text fz={28} fw={700} lh={1}>
-              {Math.round(quality.data.quality_grade)}
-            </Text>
-            <Text c="dimmed" fz="sm">
-              / 100
-            </Text>
-            <Badge variant="light" color={qualityLabelColors[quality.data.quality_label] ?? 'gray'} tt="none">
-              {quality.data.quality_label}
-            </Badge>
-          </Group>
-          <SimpleGrid cols={2} spacing="xs">
+          <QualityGrade grade={quality.data.quality_grade} />
+          <SimpleGrid mt="sm" cols={2} spacing="xs">
             {(
               [
                 ['Entity quality', quality.data.avg_entity_quality],
