@@ -122,7 +122,13 @@ describe('web interface: settings', { timeout: 120_000 }, () => {
       .getByRole('navigation', { name: 'Settings groups' })
       .getByRole('button', { name: 'Search', exact: true })
       .click();
-    const field = page.getByRole('textbox', { name: 'Max search results' });
+    const field = page.getByRole('textbox', { name: 'Most search results' });
+    // A duration says its unit beside the number and what it does under the label.
+    const pause = page.getByRole('textbox', { name: 'Typing pause before searching' });
+    expect(await pause.inputValue()).toBe('300');
+    const pauseField = page.locator('.mantine-InputWrapper-root', { has: pause });
+    await pauseField.getByText('ms', { exact: true }).waitFor();
+    await pauseField.getByText(/The search box waits this long after the last key/).waitFor();
     await field.fill('0');
     await page.getByRole('button', { name: 'Save search' }).click();
     await page.getByText('Must be at least 1').waitFor();
@@ -132,7 +138,7 @@ describe('web interface: settings', { timeout: 120_000 }, () => {
       .getByRole('navigation', { name: 'Settings groups' })
       .getByRole('button', { name: 'Registry', exact: true })
       .click();
-    await page.getByRole('textbox', { name: 'URL', exact: true }).fill('registry.example');
+    await page.getByRole('textbox', { name: 'Registry address', exact: true }).fill('registry.example');
     await page.getByRole('button', { name: 'Save registry' }).click();
     await page.getByText('Enter an address starting with http:// or https://').waitFor();
     await captureScreen(page, 'settings-all-error', expectNoSidewaysScroll);

@@ -10,7 +10,8 @@ import {
   Text,
   TextInput,
 } from '@mantine/core';
-import type { SettingField } from './settings-fields.ts';
+import { inShownUnit, type SettingField } from './settings-fields.ts';
+import { choiceLabel } from './settings-text.ts';
 import type { FormValue } from './settings-values.ts';
 
 interface Props {
@@ -22,12 +23,25 @@ interface Props {
   onChange: (value: FormValue) => void;
 }
 
+/** A value as the description states it: in the field's unit, a choice in words. */
+function spoken(field: SettingField, value: unknown): string {
+  if (value === null) return 'none';
+  if (Array.isArray(value)) return value.join(', ') || 'none';
+  if (typeof value === 'boolean') return value ? 'on' : 'off';
+  if (typeof value === 'number') return `${inShownUnit(field, value)}${field.unit ? `\u00a0${field.unit}` : ''}`;
+  if (field.kind === 'choice') return choiceLabel(String(value));
+  return String(value);
+}
+
 function describe(field: SettingField): string | undefined {
   const parts: string[] = [];
   if (field.description) parts.push(field.description);
-  if (field.minimum !== undefined && field.maximum !== undefined) parts.push(`${field.minimum} to ${field.maximum}`);
-  else if (field.minimum !== undefined) parts.push(`At least ${field.minimum}`);
-  else if (field.maximum !== undefined) parts.push(`At most ${field.maximum}`);
+  // A number and its unit never part at a line break ("0 / ms").
+  const unit = field.unit ? `\u00a0${field.unit}` : '';
+  if (field.minimum !== undefined && field.maximum !== undefined)
+    parts.push(`${field.minimum} to ${field.maximum}${unit}`);
+  else if (field.minimum !== undefined) parts.push(`At least ${field.minimum}${unit}`);
+  else if (field.maximum !== undefined) parts.push(`At most ${field.maximum}${unit}`);
   const fallback = field.defaultValue;
   if (
     field.kind !== 'secret' &&
@@ -35,11 +49,21 @@ function describe(field: SettingField): string | undefined {
     fallback !== '' &&
     !(Array.isArray(fallback) && fallback.length > 8)
   ) {
-    parts.push(
-      `Default: ${fallback === null ? 'none' : Array.isArray(fallback) ? fallback.join(', ') || 'none' : typeof fallback === 'boolean' ? (fallback ? 'on' : 'off') : String(fallback)}`,
-    );
+    parts.push(`Default: ${spoken(field, fallback)}`);
   }
-  return parts.join(' · ') || undefined;
+  if (!parts.length) return undefined;
+  // A written sentence ends with its own full stop; the limits follow it, not a "·" after the stop.
+  const [first, ...facts] = parts;
+  if (!field.description || !/[.!?]$/.test(first)) return parts.join(' · ');
+  return facts.length ? `${first} ${facts.join(' · ')}` : first;
+}
+
+function UnitOf({ unit }: { unit: string }) {
+  return (
+    <Text fz="sm" c="dimmed" aria-hidden>
+      {unit}
+    </Text>
+  );
 }
 
 /** One setting's input, chosen by its kind in the settings schema. */
@@ -64,7 +88,10 @@ export function SettingsField({ field, value, saved, error, onChange }: Props) {
           {...common}
           value={value === null ? '' : (value as number | string)}
           onChange={(next) => onChange(next)}
-          allowDecimal={field.kind === 'number'}
+          allowDecimal={field.kind === 'number' || Boolean(field.perUnit)}
+          rightSection={field.unit && <UnitOf unit={field.unit} />}
+          rightSectionWidth={field.unit ? `calc(${field.unit.length}ch + 20px)` : undefined}
+          rightSectionPointerEvents="none"
           // The server's answer says what is wrong, next to the field; clamping would hide the mistake.
           clampBehavior="none"
           placeholder={field.nullable ? 'No limit' : undefined}
@@ -74,7 +101,7 @@ export function SettingsField({ field, value, saved, error, onChange }: Props) {
       return (
         <Select
           {...common}
-          data={field.choices ?? []}
+          data={(field.choices ?? []).map((choice) => ({ value: choice, label: choiceLabel(choice) }))}
           value={(value as string) || null}
           onChange={(next) => onChange(next ?? '')}
           allowDeselect={field.nullable}

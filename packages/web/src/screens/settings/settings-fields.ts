@@ -1,4 +1,5 @@
 import { SettingsSchema, secretSettingPaths } from '@rhizome/contracts/settings';
+import { settingTexts } from './settings-text.ts';
 
 /** How one setting is edited; derived from the settings schema, so a new key appears without a change here. */
 export type FieldKind =
@@ -7,10 +8,15 @@ export type FieldKind =
 export interface SettingField {
   key: string;
   label: string;
+  /** The unit the input shows its number in ("ms", "s", "MB"). */
+  unit?: string;
+  /** How many stored units one shown unit is (1048576 for bytes shown as MB); 1 when absent. */
+  perUnit?: number;
   kind: FieldKind;
   nullable: boolean;
   readOnly: boolean;
   defaultValue: unknown;
+  /** Limits in the shown unit. */
   minimum?: number;
   maximum?: number;
   minLength?: number;
@@ -77,6 +83,7 @@ const groupText: Record<string, [string, string]> = {
   chat: ['Chat tools', 'When the assistant asks before using a tool, and its tool-call limits.'],
   logging: ['Logging', 'How much the services write to their logs.'],
   backup: ['Scheduled backups', 'How often the active database is backed up and how many copies are kept.'],
+  mcp: ['AI agents', 'What agents connected over MCP may do, and their limits.'],
 };
 
 /** Keys edited on another tab, with where. */
@@ -133,21 +140,36 @@ function kindOf(path: string, schema: JsonSchema): FieldKind {
   return 'text';
 }
 
+// toPrecision drops the float noise of the division (0.3 MB, not 0.30000000000000004).
+const toShownUnit = (stored: number, perUnit = 1) =>
+  perUnit === 1 ? stored : Number((stored / perUnit).toPrecision(12));
+
+/** A stored number in the unit the field shows it in. */
+export function inShownUnit(field: SettingField, stored: number): number {
+  return toShownUnit(stored, field.perUnit);
+}
+
 function fieldOf(group: string, key: string, schema: JsonSchema, groupReadOnly: boolean): SettingField {
   const path = group ? `${group}.${key}` : key;
+  const text = settingTexts[path];
+  // A limit in a larger unit is kept to two decimals, inside the stored range (1 byte is "at least 0.01 MB").
+  const shown = (limit: number | undefined, round: (value: number) => number) =>
+    limit === undefined || !text?.perUnit ? limit : round(toShownUnit(limit, text.perUnit) * 100) / 100;
   return {
     key,
-    label: labelOf(key),
+    label: text?.label ?? labelOf(key),
+    unit: text?.unit,
+    perUnit: text?.perUnit,
     kind: kindOf(path, schema),
     nullable: Array.isArray(schema.type) && schema.type.includes('null'),
     readOnly: groupReadOnly || schema.readOnly === true,
     defaultValue: schema.default,
-    minimum: schema.minimum,
-    maximum: schema.maximum,
+    minimum: shown(schema.minimum, Math.ceil),
+    maximum: shown(schema.maximum, Math.floor),
     minLength: schema.minLength,
     pattern: schema.pattern,
     choices: schema.enum,
-    description: editedElsewhere[path] ?? schema.description,
+    description: editedElsewhere[path] ?? text?.description ?? schema.description,
   };
 }
 
@@ -173,7 +195,7 @@ function buildGroups(): SettingGroup[] {
         title,
         description,
         readOnly: false,
-        fields: [{ ...fieldOf('', key, schema, false), label: 'Values (JSON object)' }],
+        fields: [fieldOf('', key, schema, false)],
       });
     } else {
       general.push(fieldOf('', key, schema, false));

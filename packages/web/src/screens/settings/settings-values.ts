@@ -1,5 +1,5 @@
 import type { ValidationIssue } from '@rhizome/contracts/errors';
-import type { SettingField, SettingGroup } from './settings-fields.ts';
+import { inShownUnit, type SettingField, type SettingGroup } from './settings-fields.ts';
 
 /**
  * What a form input holds for a setting. A secret's input starts empty (a stored secret is never
@@ -15,7 +15,7 @@ export function toFormValue(field: SettingField, value: unknown): FormValue {
       return value === true;
     case 'integer':
     case 'number':
-      return typeof value === 'number' ? value : '';
+      return typeof value === 'number' ? inShownUnit(field, value) : '';
     case 'secret':
       return '';
     case 'list':
@@ -28,13 +28,20 @@ export function toFormValue(field: SettingField, value: unknown): FormValue {
   }
 }
 
+/** A number typed in the field's shown unit, as stored (whole for an integer setting). */
+function inStoredUnit(field: SettingField, shown: number): number {
+  if (!field.perUnit) return shown;
+  const stored = shown * field.perUnit;
+  return field.kind === 'integer' ? Math.round(stored) : stored;
+}
+
 /** The value to send for a form input, or the reason it cannot be sent. */
 export function fromFormValue(field: SettingField, input: FormValue): { value: unknown } | { error: string } {
   switch (field.kind) {
     case 'integer':
     case 'number':
       if (input === '' || input === null) return field.nullable ? { value: null } : { error: 'Enter a value' };
-      return { value: typeof input === 'number' ? input : Number(input) };
+      return { value: inStoredUnit(field, typeof input === 'number' ? input : Number(input)) };
     case 'numbers': {
       const numbers = (input as string[]).map(Number);
       return numbers.some((number) => Number.isNaN(number)) ? { error: 'Enter numbers only' } : { value: numbers };
