@@ -160,5 +160,42 @@ describe('web interface: settings', { timeout: 120_000 }, () => {
     expect(reset.llm.chat_provider).toBe('builtin');
     expect(await field.inputValue()).toBe('100');
     await captureScreen(page, 'settings-all', expectNoSidewaysScroll);
+
+    await page.goto('/settings?tab=all&group=timeouts');
+    await page.getByRole('textbox', { name: 'Wait for a chat answer' }).waitFor();
+    await captureScreen(page, 'settings-all-timeouts', expectNoSidewaysScroll);
+  });
+
+  it('shows at most three notices at once, and on a phone two, at the top, briefly', async () => {
+    const notices = page.locator('.mantine-Notification-root');
+    const saveFiveTimes = async () => {
+      await page.goto('/settings?tab=all&group=search');
+      const field = page.getByRole('textbox', { name: 'Most search results' });
+      const save = page.getByRole('button', { name: 'Save search' });
+      for (const value of ['41', '42', '43', '44', '45']) {
+        await field.fill(value);
+        await field.press('Enter');
+        // Saved when Save is off without being busy (it turns off while busy too).
+        await expect
+          .poll(async () => (await save.isDisabled()) && (await save.getAttribute('data-loading')) === null)
+          .toBe(true);
+      }
+    };
+    await saveFiveTimes();
+    expect(await notices.count()).toBe(3);
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    try {
+      await saveFiveTimes();
+      expect(await notices.count()).toBe(2);
+      // Over the header, not over the form the person is working in.
+      for (const box of await notices.evaluateAll((all) => all.map((notice) => notice.getBoundingClientRect().bottom)))
+        expect(box).toBeLessThan(844 / 3);
+      await captureScreen(page, 'notices-phone');
+      // They leave within seconds (the queued ones after them).
+      await expect.poll(() => notices.count(), { timeout: 15_000 }).toBe(0);
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 800 });
+    }
   });
 });
