@@ -124,7 +124,7 @@ async function settle(db: Db, source: SourceRow, job: JobRow | undefined): Promi
       ? {
           status: 'committed',
           current_step: 'committed',
-          step_description: 'Committed',
+          step_description: 'In the graph',
           commit_completed_at: source.commit_completed_at ?? job.completed_at ?? at,
         }
       : job?.status === 'failed'

@@ -315,7 +315,7 @@ export function defineExtractionOperations(registry: TaskRegistrar, deps: Extrac
             current_step: 'committed',
             last_activity_at: at,
             active_task_id: null,
-            step_description: `Committed ${outcome.nodesCreated.length} new and ${outcome.nodesMerged} merged entities, ${countOf(outcome.edgesCreated.length + outcome.edgesMerged, 'relationship')}`,
+            step_description: `In the graph: ${outcome.nodesCreated.length} new and ${outcome.nodesMerged} merged entities, ${countOf(outcome.edgesCreated.length + outcome.edgesMerged, 'relationship')}`,
           });
         });
         logger.info(
