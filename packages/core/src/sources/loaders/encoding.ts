@@ -29,13 +29,15 @@ function bomlessUtf16(bytes: Uint8Array): string | null {
   return null;
 }
 
-/** `partial`: the bytes are a prefix of the file, so a multi-byte character may be cut at the end. */
-export function isValidUtf8(bytes: Uint8Array, partial: boolean): boolean {
+/**
+ * The bytes as strict UTF-8, or null when they are not UTF-8. `partial`: the bytes are a prefix of the
+ * file, so a multi-byte character may be cut at the end (and is dropped).
+ */
+function strictUtf8(bytes: Uint8Array, partial: boolean): string | null {
   try {
-    new TextDecoder('utf-8', { fatal: true }).decode(bytes, { stream: partial });
-    return true;
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes, { stream: partial });
   } catch {
-    return false;
+    return null;
   }
 }
 
@@ -59,37 +61,29 @@ export function declaredCharset(head: Uint8Array): string | null {
 }
 
 /**
- * `partial`: the bytes are a prefix of the file, so a multi-byte character may be cut at the end.
- * `declared`: the document's own charset label, used only when the bytes are not UTF-8 or UTF-16.
+ * Decodes text, dropping a BOM; with `partial` (the bytes are a prefix of the file), an incomplete
+ * character at the end is dropped too. `declared`: the document's own charset label, used only when the
+ * bytes are not UTF-8 or UTF-16. UTF-8 is validated by decoding it once: a large file is not decoded twice.
  */
-export function detectEncoding(
-  bytes: Uint8Array,
-  options: { partial?: boolean; declared?: string | null } = {},
-): string {
-  const bom = bomEncoding(bytes);
-  if (bom) return bom;
-  const utf16 = bomlessUtf16(bytes);
-  if (utf16) return utf16;
-  if (isValidUtf8(bytes, options.partial ?? false)) return 'utf-8';
-  const declared = supportedLabel(options.declared);
-  if (declared && declared !== 'utf-8' && !declared.startsWith('utf-16')) return declared;
-  for (const byte of bytes) if (CP1252_UNDEFINED.has(byte)) return 'iso-8859-1';
-  return 'windows-1252';
-}
-
-/** Decodes text, dropping a BOM; with `partial`, an incomplete character at the end is dropped too. */
 export function decodeText(
   bytes: Uint8Array,
   options: { partial?: boolean; declared?: string | null } = {},
 ): { text: string; encoding: string } {
-  const encoding = detectEncoding(bytes, options);
-  const text =
-    encoding === 'iso-8859-1'
-      ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1')
-      : encoding === 'windows-1252'
-        ? decodeWindows1252(bytes)
-        : new TextDecoder(encoding).decode(bytes, { stream: options.partial ?? false });
-  return { text, encoding };
+  const partial = options.partial ?? false;
+  const unicode = bomEncoding(bytes) ?? bomlessUtf16(bytes);
+  if (unicode) return { text: new TextDecoder(unicode).decode(bytes, { stream: partial }), encoding: unicode };
+  const utf8 = strictUtf8(bytes, partial);
+  if (utf8 !== null) return { text: utf8, encoding: 'utf-8' };
+  const declared = supportedLabel(options.declared);
+  if (declared && declared !== 'utf-8' && !declared.startsWith('utf-16'))
+    return { text: new TextDecoder(declared).decode(bytes, { stream: partial }), encoding: declared };
+  for (const byte of bytes)
+    if (CP1252_UNDEFINED.has(byte))
+      return {
+        text: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1'),
+        encoding: 'iso-8859-1',
+      };
+  return { text: decodeWindows1252(bytes), encoding: 'windows-1252' };
 }
 
 /**
@@ -111,5 +105,5 @@ export function looksLikeText(head: Uint8Array): boolean {
     else if (byte >= 0x80) high++;
   }
   if (controls > head.length * 0.01) return false;
-  return isValidUtf8(head, true) || high <= head.length * 0.3;
+  return strictUtf8(head, true) !== null || high <= head.length * 0.3;
 }
