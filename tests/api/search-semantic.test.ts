@@ -214,7 +214,7 @@ describe('semantic search and index maintenance', () => {
     const chunks = await count('SELECT COUNT(*) AS n FROM document_chunks');
     const nodes = await count('SELECT COUNT(*) AS n FROM graph_nodes');
     const vectors =
-      (await count('SELECT COUNT(*) AS n FROM chunk_embeddings WHERE dimensions = 100')) +
+      (await count('SELECT COUNT(*) AS n FROM chunk_vectors WHERE dimensions = 100')) +
       (await count('SELECT COUNT(*) AS n FROM node_embeddings WHERE dimensions = 100')) +
       (await count('SELECT COUNT(*) AS n FROM graph_templates WHERE embedding_dimensions = 100'));
     expect(ok<SearchStatsBody>(await call('GET', '/search/stats'))).toEqual({
@@ -291,7 +291,7 @@ describe('semantic search and index maintenance', () => {
       vector: { dimensions: 8 },
       reason: null,
     });
-    expect(await count("SELECT COUNT(*) AS n FROM chunk_embeddings WHERE model <> 'fake-embed-8'")).toBe(0);
+    expect(await count("SELECT COUNT(*) AS n FROM chunk_vectors WHERE model <> 'fake-embed-8'")).toBe(0);
     expect(await count("SELECT COUNT(*) AS n FROM graph_templates WHERE embedding_model = 'fake-embed-8'")).toBe(
       await count('SELECT COUNT(*) AS n FROM graph_templates'),
     );

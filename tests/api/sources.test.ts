@@ -271,18 +271,23 @@ describe('sources over HTTP', () => {
     const created = (await upload(server, cookie, '/sources', [{ name: 'gone.txt', content: `${essay} zirconium` }]))
       .body as Source;
     await settled(created.id);
+    const database = await db();
+    const vectorsOf = async () =>
+      (
+        (await database.raw(
+          'SELECT COUNT(*) AS n FROM chunk_vectors WHERE chunk_rowid IN (SELECT rowid FROM document_chunks WHERE source_id = ?)',
+          [created.id],
+        )) as { n: number }[]
+      )[0].n;
+    expect(await vectorsOf()).toBeGreaterThan(0);
     expect((await call('DELETE', `/sources/${created.id}`)).status).toBe(204);
     expect((await call('GET', `/sources/${created.id}`)).status).toBe(404);
-    const database = await db();
     expect(await database('document_chunks').where({ source_id: created.id }).first()).toBeUndefined();
     expect(
       (await database.raw("SELECT rowid FROM fts_chunks WHERE fts_chunks MATCH 'zirconium'")) as unknown[],
     ).toEqual([]);
     expect(
-      await database('chunk_embeddings')
-        .whereLike('chunk_id', '%')
-        .whereNotIn('chunk_id', database('document_chunks').select('id'))
-        .first(),
+      await database('chunk_vectors').whereNotIn('chunk_rowid', database('document_chunks').select('rowid')).first(),
     ).toBeUndefined();
     expect(fs.existsSync(path.join(server.dataDir, 'databases', 'default', 'sources', created.id))).toBe(false);
     expect((await call('DELETE', `/sources/${created.id}`)).status).toBe(404);

@@ -22,7 +22,6 @@ const isReadModel = (file: string) => /(^|\/)read-model(\.ts$|\/)/.test(file);
 const knownDebts = [
   'ccx/import-apply.ts writes sources',
   'ccx/import-apply.ts writes document_chunks',
-  'ccx/import-apply.ts writes chunk_embeddings',
   'ccx/import-apply.ts writes source_tag_links',
   'ccx/import-apply.ts reads source_tags',
   'ccx/import-apply.ts writes source_tags',

@@ -273,7 +273,7 @@ describe('the supervised stack through nginx', () => {
       expect(found.length).toBeGreaterThan(0);
       expect(found.every((row) => row.source_id === id && row.content.includes(marker))).toBe(true);
       const [embedded] = (await db.raw(
-        'SELECT COUNT(*) AS n FROM chunk_embeddings WHERE chunk_id IN (SELECT id FROM document_chunks WHERE source_id = ?)',
+        'SELECT COUNT(*) AS n FROM chunk_vectors WHERE chunk_rowid IN (SELECT rowid FROM document_chunks WHERE source_id = ?)',
         [id],
       )) as { n: number }[];
       expect(embedded.n).toBe(indexed.chunk_count);

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { BuiltinEmbeddingAdapter } from '@rhizome/core/providers';
 import { indexNewNodes } from '@rhizome/core/graph';
 import { requiredTerms, termRowCounts } from '@rhizome/core/search';
+import { storeChunkVectors } from '@rhizome/core/sources';
 import { ftsQuery } from '@rhizome/core/search';
 import { vectorSources } from '@rhizome/core/search';
 import { encodeVector } from '@rhizome/core/storage';
@@ -95,18 +96,12 @@ async function generateChunks(sourceId: string): Promise<void> {
       rows.map((row) => row.content),
       signal,
     );
-    await db.transaction(async (trx) => {
-      for (let index = 0; index < rows.length; index += 200) {
-        await trx('chunk_embeddings').insert(
-          rows.slice(index, index + 200).map((row, offset) => ({
-            chunk_id: row.id,
-            model: identity.model,
-            dimensions: identity.dimensions,
-            vector: encodeVector(vectors[index + offset]),
-          })),
-        );
-      }
-    });
+    await db.transaction((trx) =>
+      storeChunkVectors(
+        trx,
+        rows.map((row, offset) => ({ rowid: row.rowid, model: identity.model, vector: vectors[offset] })),
+      ),
+    );
     lastRowid = rows[rows.length - 1].rowid;
   }
   console.log(`chunk vectors: embedded and stored in ${seconds(started).toFixed(0)} s`);

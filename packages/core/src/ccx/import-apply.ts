@@ -18,8 +18,7 @@ import {
   type NodeSourceLink,
 } from '../graph/index.ts';
 import type { EmbeddingIdentity } from '../providers/index.ts';
-import { newSourceId } from '../sources/index.ts';
-import { encodeVector } from '../storage/index.ts';
+import { newSourceId, storeChunkVectorsById, type ChunkVectorById } from '../sources/index.ts';
 import type { Db } from '../storage/index.ts';
 import { ownIdOf } from './format-v2.ts';
 import type { CcxCitation, CcxContent, CcxEdge, CcxNode, CcxSource, CcxTemplate, CcxTrigger } from './model.ts';
@@ -150,7 +149,7 @@ async function clearDatabase(trx: Db, workflows: WorkflowImporter | null): Promi
   // Citations before the graph, which would otherwise delete them one by one through its cascades.
   for (const table of ['relationship_citations', 'source_citations']) await trx(table).delete();
   await clearGraph(trx);
-  for (const table of ['chunk_embeddings', 'document_chunks', 'source_tag_links', 'source_tags'])
+  for (const table of ['chunk_vectors', 'document_chunks', 'source_tag_links', 'source_tags'])
     await trx(table).delete();
   await trx('sources').delete();
   await workflows?.clear(trx);
@@ -219,7 +218,7 @@ class ImportRun {
     );
     const tagIds = await this.tagIds(list);
     const chunkRows: Record<string, unknown>[] = [];
-    const vectorRows: Record<string, unknown>[] = [];
+    const vectorRows: ChunkVectorById[] = [];
     const sourceRows: Record<string, unknown>[] = [];
     const links: Record<string, unknown>[] = [];
     for (const source of list) {
@@ -249,12 +248,7 @@ class ImportRun {
           created_at: chunk.created_at ?? now(),
         });
         if (chunk.embedding && this.vectorRestorable(chunk.embedding.model, chunk.embedding.dimensions)) {
-          vectorRows.push({
-            chunk_id: chunkId,
-            model: chunk.embedding.model,
-            dimensions: chunk.embedding.dimensions,
-            vector: encodeVector(chunk.embedding.values),
-          });
+          vectorRows.push({ chunkId, model: chunk.embedding.model, vector: chunk.embedding.values });
         } else this.stats.embeddings_pending += 1;
       }
       for (const tag of source.tags) links.push({ source_id: id, tag_id: tagIds.get(tag.name) });
@@ -279,7 +273,7 @@ class ImportRun {
       ],
       chunkRows,
     );
-    await insertRows(this.trx, 'chunk_embeddings', ['chunk_id', 'model', 'dimensions', 'vector'], vectorRows);
+    await storeChunkVectorsById(this.trx, vectorRows);
     await insertRows(this.trx, 'source_tag_links', ['source_id', 'tag_id'], links, 'INSERT OR IGNORE');
     this.stats.embeddings_restored += vectorRows.length;
   }

@@ -1,6 +1,6 @@
 /**
  * Read model of CCX exports. It reads, with raw SQL, tables other features own: graph_templates,
- * graph_nodes, graph_edges, node_embeddings (graph); sources, document_chunks, chunk_embeddings,
+ * graph_nodes, graph_edges, node_embeddings (graph); sources, document_chunks, chunk_vectors,
  * source_citations, relationship_citations, source_tags, source_tag_links (sources). An export streams
  * every row of a database a page at a time and in the package's shape; going through each feature's
  * service row by row would cost an export minutes at a million rows.
@@ -240,7 +240,7 @@ export async function* sourceRecords(
     for (const source of rows) {
       const chunks = (await db.raw(
         `SELECT c.id, c.chunk_index, c.content, c.page_number, c.section, c.chunk_metadata, c.start_offset, c.end_offset, c.created_at${includeVectors ? ', e.model, e.dimensions, e.vector' : ''}
-         FROM document_chunks c ${includeVectors ? 'LEFT JOIN chunk_embeddings e ON e.chunk_id = c.id' : ''} WHERE c.source_id = ? ORDER BY c.chunk_index, c.rowid`,
+         FROM document_chunks c ${includeVectors ? 'LEFT JOIN chunk_vectors e ON e.chunk_rowid = c.rowid' : ''} WHERE c.source_id = ? ORDER BY c.chunk_index, c.rowid`,
         [source.id],
       )) as Row[];
       const citations = (await db.raw(

@@ -12,7 +12,10 @@ import { describeError } from '@rhizome/contracts/errors';
  * Embedding what lacks a vector of the configured embedder: chunks, nodes and templates whose vector is
  * missing or of another model or dimensions. Every pass walks its table by rowid and only touches rows
  * still lacking one, so a pass cut short (a crash, a retry, a cancel) resumes where it stopped. Stored
- * rows are replaced, not updated, so vector index readers see them by their new rowid.
+ * node vector rows are replaced, not updated, so vector index readers see them by their new rowid. A
+ * chunk's vector keeps its key, the chunk's rowid (migration 0012): a reader that looked before the
+ * vector was replaced sees it once the index has it (the index receives it here, and the task
+ * checkpoints every index at the end); meanwhile semantic search falls back to keyword search anyway.
  */
 
 export type Embed = (texts: string[]) => Promise<Float32Array[]>;
@@ -114,7 +117,7 @@ export async function embedLackingChunks(
     await db.transaction((trx) =>
       storeChunkVectors(
         trx,
-        wave.map((chunk, index) => ({ chunkId: chunk.id, model: identity.model, vector: vectors[index] })),
+        wave.map((chunk, index) => ({ rowid: chunk.rowid, model: identity.model, vector: vectors[index] })),
       ),
     );
     await sink.upsert(

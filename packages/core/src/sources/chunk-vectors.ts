@@ -1,23 +1,39 @@
 import type { EmbeddingIdentity } from '../providers/index.ts';
-import { encodeVector, insertRows, type Db } from '../storage/index.ts';
+import { encodeVector, type Db } from '../storage/index.ts';
 
 /**
- * Chunk vectors for a feature that embeds chunks again (a change of embedder): which chunks lack one, the
- * vectors themselves (`chunk_embeddings`, the source of truth) and the sources' record of their model.
+ * Chunk vectors: which chunks lack one (for a feature that embeds chunks again, on a change of embedder),
+ * the vectors themselves (`chunk_vectors`, the source of truth, keyed by the chunk row's rowid: the label
+ * of the chunk in the vector index and in `fts_chunks`) and the sources' record of their model. A trigger
+ * deletes a chunk's vector with the chunk (migration 0012).
  */
 
 export interface ChunkToEmbed {
-  /** Labels the chunk's entry in the vector index. */
+  /** Labels the chunk's entry in the vector index, and keys its vector. */
   rowid: number;
   id: string;
   content: string;
 }
 
 export interface ChunkVector {
+  /** The chunk row's rowid. */
+  rowid: number;
+  model: string;
+  vector: Float32Array;
+}
+
+/** A chunk vector for a chunk known by its id (an import, which inserts chunk rows without reading their rowids back). */
+export interface ChunkVectorById {
   chunkId: string;
   model: string;
   vector: Float32Array;
 }
+
+/**
+ * Rows a statement carries: their vectors travel as one BLOB parameter (2 MB at 100 dimensions), their
+ * keys as one JSON array, so a statement costs one bind of each whatever its row count.
+ */
+const rowsPerStatement = 5_000;
 
 /** Up to `limit` chunks after rowid `after` without a vector of `identity` (none, or one of another model or dimensions), in rowid order. */
 export async function chunksLackingVectors(
@@ -27,26 +43,62 @@ export async function chunksLackingVectors(
   limit: number,
 ): Promise<ChunkToEmbed[]> {
   return (await db.raw(
-    `SELECT c.rowid AS rowid, c.id AS id, c.content AS content FROM document_chunks c LEFT JOIN chunk_embeddings e ON e.chunk_id = c.id
-     WHERE c.rowid > ? AND (e.chunk_id IS NULL OR e.model <> ? OR e.dimensions <> ?) ORDER BY c.rowid LIMIT ?`,
+    `SELECT c.rowid AS rowid, c.id AS id, c.content AS content FROM document_chunks c LEFT JOIN chunk_vectors v ON v.chunk_rowid = c.rowid
+     WHERE c.rowid > ? AND (v.chunk_rowid IS NULL OR v.model <> ? OR v.dimensions <> ?) ORDER BY c.rowid LIMIT ?`,
     [after, identity.model, identity.dimensions, limit],
   )) as ChunkToEmbed[];
 }
 
-/** Stores chunks' vectors in multi-row statements, replacing any they had; run it in a transaction. */
+/**
+ * Stores chunks' vectors, replacing any they had; run it in a transaction. The vectors of one call have
+ * one dimension count. Each statement writes up to `rowsPerStatement` rows of one model: their vectors
+ * concatenated in one BLOB that SQL cuts back into rows (`substr` over `json_each` of the rowids). A
+ * vector of a chunk that no longer exists (deleted while it was being embedded) is left out.
+ */
 export async function storeChunkVectors(db: Db, vectors: ChunkVector[]): Promise<void> {
-  await insertRows(
-    db,
-    'chunk_embeddings',
-    ['chunk_id', 'model', 'dimensions', 'vector'],
-    vectors.map((row) => ({
-      chunk_id: row.chunkId,
-      model: row.model,
-      dimensions: row.vector.length,
-      vector: encodeVector(row.vector),
-    })),
-    'INSERT OR REPLACE',
-  );
+  await storePacked(db, vectors, (row) => row.rowid, 'c.rowid = keys.value');
+}
+
+/** `storeChunkVectors` for chunks known by their id; a vector of an unknown chunk id is left out. */
+export async function storeChunkVectorsById(db: Db, vectors: ChunkVectorById[]): Promise<void> {
+  await storePacked(db, vectors, (row) => row.chunkId, 'c.id = keys.value');
+}
+
+async function storePacked<Row extends { model: string; vector: Float32Array }>(
+  db: Db,
+  rows: Row[],
+  keyOf: (row: Row) => number | string,
+  match: string,
+): Promise<void> {
+  if (!rows.length) return;
+  const dimensions = rows[0].vector.length;
+  if (dimensions === 0) throw new Error('a chunk vector has no dimensions');
+  const byModel = new Map<string, Row[]>();
+  for (const row of rows) {
+    if (row.vector.length !== dimensions)
+      throw new Error(
+        `chunk vectors of one call have one dimension count: ${row.vector.length} found among vectors of ${dimensions}`,
+      );
+    const group = byModel.get(row.model);
+    if (group) group.push(row);
+    else byModel.set(row.model, [row]);
+  }
+  const bytes = dimensions * 4;
+  for (const [model, group] of byModel) {
+    for (let start = 0; start < group.length; start += rowsPerStatement) {
+      const batch = group.slice(start, start + rowsPerStatement);
+      const packed = Buffer.concat(
+        batch.map((row) => encodeVector(row.vector)),
+        batch.length * bytes,
+      );
+      // CROSS JOIN keeps the keys the outer loop: one seek into document_chunks per row.
+      await db.raw(
+        `INSERT OR REPLACE INTO chunk_vectors (chunk_rowid, model, dimensions, vector)
+         SELECT c.rowid, ?, ?, substr(?, keys.key * ? + 1, ?) FROM json_each(?) AS keys CROSS JOIN document_chunks c ON ${match}`,
+        [model, dimensions, packed, bytes, bytes, JSON.stringify(batch.map(keyOf))],
+      );
+    }
+  }
 }
 
 /** Records on every source with chunks that they are embedded by `identity`. */

@@ -2,8 +2,10 @@ export {
   chunksLackingVectors,
   markChunksEmbedded,
   storeChunkVectors,
+  storeChunkVectorsById,
   type ChunkToEmbed,
   type ChunkVector,
+  type ChunkVectorById,
 } from './chunk-vectors.ts';
 export { chunkRange, sourceChunks, type ChunkRow } from './chunks.ts';
 export { domainRegistryFor } from './domains/custom.ts';

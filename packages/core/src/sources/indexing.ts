@@ -316,7 +316,7 @@ async function storeWaves(
       const stored = await storeChunkRows(trx, context.sourceId, wave, at);
       await storeChunkVectors(
         trx,
-        wave.map((chunk, offset) => ({ chunkId: chunk.id, model: identity.model, vector: vectors[offset] })),
+        wave.map((chunk, offset) => ({ rowid: stored.get(chunk.id)!, model: identity.model, vector: vectors[offset] })),
       );
       await updateSource(trx, context.sourceId, {
         embedded_chunk_count: done,

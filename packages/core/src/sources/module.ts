@@ -60,7 +60,7 @@ export const sourcesModule: FeatureModule<SourceService> = {
     'sources',
     'document_chunks',
     'chunk_groups',
-    'chunk_embeddings',
+    'chunk_vectors',
     'source_tags',
     'source_tag_links',
     'custom_domains',

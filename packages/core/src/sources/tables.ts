@@ -11,9 +11,12 @@ type Stored<Row, Required extends keyof Row> = Knex.CompositeTableType<
   Partial<Writable<Row>>
 >;
 
-/** `chunk_embeddings`: the source of truth of chunk vectors (float32 BLOBs), one per chunk. */
-export interface ChunkEmbeddingRow {
-  chunk_id: string;
+/**
+ * `chunk_vectors`: the source of truth of chunk vectors (float32 BLOBs), one per chunk, keyed by the chunk
+ * row's rowid; a trigger deletes it with the chunk (migration 0012).
+ */
+export interface ChunkVectorRow {
+  chunk_rowid: number;
   model: string;
   dimensions: number;
   vector: Buffer;
@@ -27,13 +30,13 @@ export interface ChunkGroupRow {
   last_chunk_index: number;
 }
 
-/** The tables the sources module owns (migrations 0002, 0003). */
+/** The tables the sources module owns (migrations 0002, 0003, 0012). */
 declare module 'knex/types/tables.js' {
   interface Tables {
     sources: Stored<SourceRow, 'id' | 'created_at' | 'updated_at'>;
     document_chunks: ChunkRow;
     chunk_groups: ChunkGroupRow;
-    chunk_embeddings: ChunkEmbeddingRow;
+    chunk_vectors: ChunkVectorRow;
     source_tags: TagRow & { created_at: string; updated_at: string };
     source_tag_links: { source_id: string; tag_id: string };
     custom_domains: { name: string; definition: string };

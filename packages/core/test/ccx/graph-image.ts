@@ -57,7 +57,7 @@ export async function countsOf(db: Db): Promise<Record<string, number>> {
     'source_tag_links',
     'fts_nodes',
     'node_embeddings',
-    'chunk_embeddings',
+    'chunk_vectors',
   ]) {
     counts[table] = Number(((await db.raw(`SELECT COUNT(*) AS n FROM ${table}`)) as { n: number }[])[0].n);
   }

@@ -8,7 +8,8 @@ import type { EmbeddingIdentity } from '../../src/providers/embeddings/port.ts';
 import { LabelSet } from '../../src/search/vectors/label-set.ts';
 import { registerLocalStore, unregisterLocalStore } from '../../src/search/vectors/local-stores.ts';
 import { VectorReaders } from '../../src/search/vectors/readers.ts';
-import { chunkVectorSource } from '../../src/search/read-model/vector-sources.ts';
+import { chunkVectorSource, nodeVectorSource } from '../../src/search/read-model/vector-sources.ts';
+import { storeChunkVectors } from '../../src/sources/chunk-vectors.ts';
 import { encodeVector } from '../../src/storage/vector-blob.ts';
 import { VectorStore } from '../../src/search/vectors/store.ts';
 
@@ -37,8 +38,9 @@ afterEach(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-async function openWriter(): Promise<VectorStore> {
-  const store = await VectorStore.open(dir, 'chunks', identity, db, chunkVectorSource, {
+async function openWriter(kind: 'chunks' | 'nodes' = 'chunks'): Promise<VectorStore> {
+  const source = kind === 'chunks' ? chunkVectorSource : nodeVectorSource;
+  const store = await VectorStore.open(dir, kind, identity, db, source, {
     checkpointIntervalMs: 3_600_000,
     checkpointWrites: 1_000_000,
   });
@@ -72,13 +74,44 @@ async function insertChunks(count: number, model = identity.model): Promise<Row[
       content: `chunk ${nextChunk}`,
       created_at: at,
     });
-    await db('chunk_embeddings').insert({
-      chunk_id: id,
+    const [{ rowid }] = (await db('document_chunks').where({ id }).select('rowid')) as { rowid: number }[];
+    await db('chunk_vectors').insert({
+      chunk_rowid: rowid,
       model,
       dimensions: identity.dimensions,
       vector: encodeVector(vector),
     });
-    const [{ rowid }] = (await db('document_chunks').where({ id }).select('rowid')) as { rowid: number }[];
+    rows.push({ label: rowid, vector, id });
+  }
+  return rows;
+}
+
+/** Commits nodes with their vectors, as the graph does. */
+async function insertNodes(count: number): Promise<Row[]> {
+  const rows: Row[] = [];
+  const at = new Date().toISOString();
+  await db('graph_templates')
+    .insert({ id: 't1', name: 'Thing', template_type: 'node', properties: '[]', created_at: at, updated_at: at })
+    .onConflict('id')
+    .ignore();
+  for (let i = 0; i < count; i += 1) {
+    const id = `node-${i}`;
+    const vector = randomUnit();
+    await db('graph_nodes').insert({
+      id,
+      template_id: 't1',
+      label: id,
+      properties: '{}',
+      created_at: at,
+      updated_at: at,
+    });
+    await db('node_embeddings').insert({
+      node_id: id,
+      model: identity.model,
+      dimensions: identity.dimensions,
+      vector: encodeVector(vector),
+    });
+    const [{ rowid }] = (await db('graph_nodes').where({ id }).select('rowid')) as { rowid: number }[];
     rows.push({ label: rowid, vector, id });
   }
   return rows;
@@ -135,23 +168,26 @@ describe('vector readers', () => {
   });
 
   it('answer a replaced vector with the new one, while the index still holds the old', async () => {
-    const writer = await openWriter();
-    const rows = await insertChunks(10);
+    // Node vectors: a replaced row gets a new rowid, its write sequence (a chunk vector keeps its key).
+    const writer = await openWriter('nodes');
+    const rows = await insertNodes(10);
     await writer.upsert(rows);
     await writer.flush();
-    expect(await top(rows[3].vector)).toEqual([rows[3].label]);
+    const nodes = () => readers.reader(db, 'nodes', identity);
+    const nearestNode = async (vector: Float32Array) => (await nodes().search(vector, 1)).map((hit) => hit.label);
+    expect(await nearestNode(rows[3].vector)).toEqual([rows[3].label]);
 
     const moved = randomUnit();
-    await db.raw('INSERT OR REPLACE INTO chunk_embeddings (chunk_id, model, dimensions, vector) VALUES (?, ?, ?, ?)', [
+    await db.raw('INSERT OR REPLACE INTO node_embeddings (node_id, model, dimensions, vector) VALUES (?, ?, ?, ?)', [
       rows[3].id,
       identity.model,
       16,
       encodeVector(moved),
     ]);
-    const [hit] = await reader().search(moved, 1);
+    const [hit] = await nodes().search(moved, 1);
     expect(hit).toMatchObject({ label: rows[3].label });
     expect(hit.similarity).toBeCloseTo(1, 5);
-    const old = (await reader().search(rows[3].vector, 10)).find((entry) => entry.label === rows[3].label);
+    const old = (await nodes().search(rows[3].vector, 10)).find((entry) => entry.label === rows[3].label);
     expect(old?.similarity ?? 0).toBeLessThan(0.99);
 
     // The writer applies the replacement and checkpoints: the tail entry goes, the index answers alike.
@@ -159,12 +195,41 @@ describe('vector readers', () => {
     await writer.flush();
     await vi.waitFor(
       async () => {
-        await reader().search(moved, 1);
-        expect(reader().tailSize).toBe(0);
+        await nodes().search(moved, 1);
+        expect(nodes().tailSize).toBe(0);
       },
       { timeout: 2_000, interval: 20 },
     );
-    expect(await top(moved)).toEqual([rows[3].label]);
+    expect(await nearestNode(moved)).toEqual([rows[3].label]);
+  });
+
+  it('see chunk vectors re-embedded in place once the index has them: their key, the write sequence, stays', async () => {
+    const writer = await openWriter();
+    const rows = await insertChunks(10, 'previous-model');
+    expect(await reader().size()).toBe(0);
+
+    const reembedded = rows.map((row) => ({ ...row, vector: randomUnit() }));
+    await db.transaction((trx) =>
+      storeChunkVectors(
+        trx,
+        reembedded.map((row) => ({ rowid: row.label, model: identity.model, vector: row.vector })),
+      ),
+    );
+    // No new sequence: the reader that already looked does not see them in SQLite.
+    expect(await reader().size()).toBe(0);
+    expect(reader().tailSize).toBe(0);
+
+    // Re-embedding hands them to the writer, which checkpoints: the reader loads them.
+    await writer.upsert(reembedded);
+    await writer.flush();
+    await vi.waitFor(
+      async () => {
+        await reader().search(reembedded[0].vector, 1);
+        expect(await reader().size()).toBe(10);
+      },
+      { timeout: 2_000, interval: 20 },
+    );
+    for (const row of reembedded) expect(await top(row.vector)).toEqual([row.label]);
   });
 
   it('apply the filter callback to index and tail hits alike', async () => {

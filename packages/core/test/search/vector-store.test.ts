@@ -66,13 +66,13 @@ async function insertChunks(count: number, model = identity.model): Promise<{ la
       content: `chunk ${nextChunk}`,
       created_at: at,
     });
-    await db('chunk_embeddings').insert({
-      chunk_id: id,
+    const [{ rowid }] = (await db('document_chunks').where({ id }).select('rowid')) as { rowid: number }[];
+    await db('chunk_vectors').insert({
+      chunk_rowid: rowid,
       model,
       dimensions: identity.dimensions,
       vector: encodeVector(vector),
     });
-    const [{ rowid }] = (await db('document_chunks').where({ id }).select('rowid')) as { rowid: number }[];
     rows.push({ label: rowid, vector });
   }
   return rows;

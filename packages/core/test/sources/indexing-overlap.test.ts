@@ -128,7 +128,7 @@ describe('indexing a source', () => {
       }[]
     ).map((row) => row.rowid);
     expect(upserts.flatMap((upsert) => upsert.labels).sort((a, b) => a - b)).toEqual(rowids);
-    const [{ embedded }] = (await db('chunk_embeddings').count({ embedded: '*' })) as { embedded: number }[];
+    const [{ embedded }] = (await db('chunk_vectors').count({ embedded: '*' })) as { embedded: number }[];
     expect(Number(embedded)).toBe(result.chunks);
     const [{ indexed }] = (await db.raw('SELECT COUNT(*) AS indexed FROM fts_chunks WHERE fts_chunks MATCH ?', [
       'Quillonbrae',
@@ -146,7 +146,7 @@ describe('indexing a source', () => {
       while (!done) {
         const [row] = (await db.raw(
           `SELECT (SELECT COUNT(*) FROM document_chunks WHERE source_id = :id) AS chunks,
-                  (SELECT COUNT(*) FROM chunk_embeddings e JOIN document_chunks c ON c.id = e.chunk_id WHERE c.source_id = :id) AS embedded,
+                  (SELECT COUNT(*) FROM chunk_vectors v JOIN document_chunks c ON c.rowid = v.chunk_rowid WHERE c.source_id = :id) AS embedded,
                   (SELECT embedded_chunk_count FROM sources WHERE id = :id) AS progress`,
           { id: sourceId },
         )) as { chunks: number; embedded: number; progress: number }[];

@@ -15,14 +15,14 @@ import { userVectorModel } from '../../graph/index.ts';
 
 /**
  * Where each kind's vectors are stored, for the identity checks (trusted constants): search's read model
- * of the sources feature's `chunk_embeddings` and the graph's `node_embeddings` and `graph_templates`,
+ * of the sources feature's `chunk_vectors` and the graph's `node_embeddings` and `graph_templates`,
  * grouped and counted in SQL because they may be millions of rows.
  */
 const vectorTables: Record<
   VectorKind,
   { table: string; model: string; dimensions: string; shared: readonly string[] }
 > = {
-  chunks: { table: 'chunk_embeddings', model: 'model', dimensions: 'dimensions', shared: [] },
+  chunks: { table: 'chunk_vectors', model: 'model', dimensions: 'dimensions', shared: [] },
   nodes: { table: 'node_embeddings', model: 'model', dimensions: 'dimensions', shared: [userVectorModel] },
   templates: { table: 'graph_templates', model: 'embedding_model', dimensions: 'embedding_dimensions', shared: [] },
 };

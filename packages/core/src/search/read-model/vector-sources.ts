@@ -7,13 +7,14 @@ import type { VectorItem } from '../vectors/port.ts';
 /**
  * How one item kind's vectors are read back from SQLite, the source of truth an index is rebuilt and
  * reconciled from. Only rows of the identity's model and dimensions count. Search's read model of the
- * sources feature's `chunk_embeddings` and `document_chunks` and the graph's `node_embeddings`,
- * `graph_nodes` and `graph_templates`: raw SQL streaming BLOBs by rowid, as an index of a million
- * vectors is rebuilt from them.
+ * sources feature's `chunk_vectors` and the graph's `node_embeddings`, `graph_nodes` and
+ * `graph_templates`: raw SQL streaming BLOBs by rowid, as an index of a million vectors is rebuilt from
+ * them.
  *
  * Every kind also has a write sequence (`seq`): an integer that grows with every vector written (a
- * replaced vector gets a new one). A reader uses it to find, cheaply, the rows written since the
- * checkpoint it loaded (decision 0010: it covers them by an exact scan).
+ * replaced node or template vector gets a new one; a replaced chunk vector keeps its key, see
+ * `chunkVectorSource`). A reader uses it to find, cheaply, the rows written since the checkpoint it
+ * loaded (decision 0010: it covers them by an exact scan).
  */
 export interface VectorSource {
   count(db: Db, identity: EmbeddingIdentity): Promise<number>;
@@ -137,17 +138,20 @@ export function decodeJsonVector(text: string, dimensions: number): Float32Array
   return Float32Array.from(values as number[]);
 }
 
-/** Chunk vectors: `chunk_embeddings`, labelled by the chunk row's rowid (the FTS index uses it too). */
+/**
+ * Chunk vectors: `chunk_vectors`, keyed and labelled by the chunk row's rowid (the FTS index uses it too).
+ * Every vector row has its chunk (the writer stores none for a missing chunk, a trigger deletes it with the
+ * chunk), so no query joins `document_chunks`. The key is also the write sequence: indexing commits a
+ * chunk's vector with the chunk, whose rowid is above every other. A vector replaced in place (re-embedding
+ * with another model) keeps its sequence, so readers see it once the index has it (migration 0012).
+ */
 export const chunkVectorSource = sqlVectorSource({
-  from: 'chunk_embeddings join document_chunks on document_chunks.id = chunk_embeddings.chunk_id',
-  byLabel: 'document_chunks cross join chunk_embeddings on chunk_embeddings.chunk_id = document_chunks.id',
-  // Every vector row has its chunk (foreign key, ON DELETE CASCADE), so counting needs no join.
-  vectorTable: 'chunk_embeddings',
-  label: 'document_chunks.rowid',
-  vector: 'chunk_embeddings.vector',
-  model: 'chunk_embeddings.model',
-  dimensions: 'chunk_embeddings.dimensions',
-  seq: 'chunk_embeddings.rowid',
+  from: 'chunk_vectors',
+  label: 'chunk_vectors.chunk_rowid',
+  vector: 'chunk_vectors.vector',
+  model: 'chunk_vectors.model',
+  dimensions: 'chunk_vectors.dimensions',
+  seq: 'chunk_vectors.chunk_rowid',
 });
 
 /**

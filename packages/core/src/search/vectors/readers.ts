@@ -34,9 +34,10 @@ const sameVector = 1 - 1e-6;
  * kind's write sequence (only rows written since the last look are read), searched exactly and merged
  * with the index's hits. Tail entries are dropped once the index holds the same vector.
  *
- * Not covered: a vector replaced in place without a new sequence (none of our writes do that), and
- * rows whose sequence SQLite handed out again after the newest rows were deleted, unless a search ran
- * in between; either reaches the index at the writer's next write or reconcile.
+ * Not covered: a vector replaced in place without a new sequence (re-embedding a chunk with another
+ * model does that: a chunk vector is keyed by the chunk's rowid, migration 0012), and rows whose
+ * sequence SQLite handed out again after the newest rows were deleted, unless a search ran in between;
+ * either reaches the index at the writer's next write, checkpoint or reconcile.
  */
 export class VectorReader {
   readonly #source: VectorSource;

@@ -10,6 +10,7 @@ import * as chats from './0008_chats.ts';
 import * as automation from './0009_automation.ts';
 import * as portability from './0010_portability.ts';
 import * as sharedTemplates from './0011_shared_templates.ts';
+import * as chunkVectors from './0012_chunk_vectors.ts';
 
 export interface Migration {
   /** `<revision>_<slug>`: the revision is the four-digit prefix. */
@@ -31,6 +32,7 @@ export const shippedMigrations: Migration[] = [
   { name: '0009_automation', ...automation },
   { name: '0010_portability', ...portability },
   { name: '0011_shared_templates', ...sharedTemplates },
+  { name: '0012_chunk_vectors', ...chunkVectors },
 ];
 
 export function revisionOf(migrationName: string): string {
