@@ -16,8 +16,9 @@ import { UnreadableFileError } from './loaders/port.ts';
 import { getSource, updateSource, type SourceRow } from './repo.ts';
 import { chunkGroups } from './text/groups.ts';
 import { prepareInThread } from './prepare/run-in-thread.ts';
-import type { ChunkList, ReceivedDocument } from './prepare/packed.ts';
-import type { PreparedChunk, PrepareInput } from './prepare/prepare.ts';
+import { ChunkStream } from './prepare/chunk-stream.ts';
+import type { ChunkList } from './prepare/packed.ts';
+import type { PreparedChunk, PreparedSummary, PrepareInput } from './prepare/prepare.ts';
 import { describeSourceImage } from './vision.ts';
 
 /** Where chunk vectors go once their embeddings are stored (the search feature's vector index). */
@@ -45,11 +46,11 @@ export interface IndexContext {
 }
 
 /**
- * Indexes one source: load the stored original, normalise and chunk it (on a worker thread), then wave by
- * wave store chunks (full-text indexed by trigger) with their embeddings while the next waves' are
- * computed, and hand the vectors to the vector index, detect the domain, then pass the
- * confirmation gate. Progress is written at every step. Safe to run again after a crash: chunk ids
- * are stable and a run starts by removing what an earlier run left.
+ * Indexes one source: load the stored original and normalise and chunk it a segment at a time (on a
+ * worker thread), while, wave by wave as the chunks arrive, chunks are stored (full-text indexed by
+ * trigger) with their embeddings as the next waves' are computed, and the vectors handed to the vector
+ * index; then detect the domain and pass the confirmation gate. Progress is written at every step. Safe
+ * to run again after a crash: chunk ids are stable and a run starts by removing what an earlier run left.
  */
 export async function indexSource(context: IndexContext): Promise<{ status: SourceStatus; chunks: number }> {
   const { db, sourceId } = context;
@@ -78,29 +79,57 @@ export async function indexSource(context: IndexContext): Promise<{ status: Sour
     error_message: null,
   });
 
-  const prepared = await timed('preparing', `Reading and splitting ${row.filename ?? 'the file'}`, () =>
-    prepare(context, row),
-  );
+  // Preparation hands its chunks over a segment at a time; storing and embedding start with the first
+  // segment's while the rest is prepared. Each side waits for the other to settle before a failure is told.
+  await context.checkCancelled();
+  await clearEarlierRun(context);
+  const preparingStarted = performance.now();
+  await updateSource(db, sourceId, {
+    current_step: 'preparing',
+    step_description: `Reading and splitting ${row.filename ?? 'the file'}`,
+    last_activity_at: new Date().toISOString(),
+  });
+  const stream = new ChunkStream();
+  const stopPreparing = new AbortController();
+  const preparing = prepare(
+    { ...context, signal: AbortSignal.any([context.signal, stopPreparing.signal]) },
+    row,
+    stream,
+  )
+    .then((summary) => {
+      timings.preparing_ms = Math.round(performance.now() - preparingStarted);
+      stream.end();
+      return summary;
+    })
+    .catch((error: unknown) => {
+      stream.fail(error);
+      throw error;
+    });
+  const storing = context.vectors
+    .yieldingTo(() => storeWaves(context, stream))
+    .catch((error: unknown) => {
+      stopPreparing.abort(error);
+      throw error;
+    });
+  const [preparedOutcome, storedOutcome] = await Promise.allSettled([preparing, storing]);
+  if (preparedOutcome.status === 'rejected') throw preparedOutcome.reason;
+  if (storedOutcome.status === 'rejected') throw storedOutcome.reason;
+  const prepared = preparedOutcome.value;
+  const spent = storedOutcome.value;
   Object.assign(timings, prepared.timings);
-  const { chunks } = prepared;
-  if (prepared.hasText && !chunks.length)
+  timings.embedding_ms = Math.round(spent.elapsedMs);
+  timings.storing_ms = Math.round(spent.storingMs);
+  timings.embedding_wait_ms = Math.round(spent.waitingMs);
+  if (prepared.hasText && !prepared.chunkCount)
     throw new PermanentTaskError('The document has text but produced no chunks', 'ValidationError');
   // An image's lack of text is told by vision (or was asked for with enable_vision=false); other silent loaders get the reason here.
   const silent = !prepared.hasText && prepared.warnings.length === 0 && prepared.format !== 'image';
   const warnings = silent ? [noTextWarning] : prepared.warnings;
-  // Embedding starts at once, on its own thread, and runs ahead of the storing of each wave.
-  const waves = embeddingWaves(context, chunks);
-  await clearEarlierRun(context);
   await updateSource(db, sourceId, {
-    chunk_count: chunks.length,
+    chunk_count: prepared.chunkCount,
     loader_warnings: JSON.stringify(warnings),
     ...titleFromDocument(row, prepared),
   });
-  const spent = await timed('embedding', `Storing and embedding ${chunks.length} chunks`, () =>
-    context.vectors.yieldingTo(() => storeWaves(context, chunks, waves)),
-  );
-  timings.storing_ms = Math.round(spent.storingMs);
-  timings.embedding_wait_ms = Math.round(spent.waitingMs);
   const proposal = await timed('detecting_domain', 'Detecting the domain', () =>
     detectDomain(
       { samples: prepared.samples, filename: row.filename ?? '', docType: prepared.format },
@@ -113,7 +142,7 @@ export async function indexSource(context: IndexContext): Promise<{ status: Sour
   const confirmed = gate.forced_domain !== null || gate.auto_confirm === 1 || gate.pending_confirmation !== null;
   // The gate confirms a domain for extraction: a source with none to run (not asked for, or no text) does not wait at it.
   const status: SourceStatus =
-    confirmed || gate.extract_entities === 0 || chunks.length === 0 ? 'indexed' : 'awaiting_confirmation';
+    confirmed || gate.extract_entities === 0 || prepared.chunkCount === 0 ? 'indexed' : 'awaiting_confirmation';
   const pre = gate.pending_confirmation ? (JSON.parse(gate.pending_confirmation) as { domain?: string | null }) : null;
   const at = new Date().toISOString();
   await updateSource(db, sourceId, {
@@ -130,19 +159,20 @@ export async function indexSource(context: IndexContext): Promise<{ status: Sour
     active_task_id: null,
     last_activity_at: at,
   });
-  return { status, chunks: chunks.length };
+  return { status, chunks: prepared.chunkCount };
 }
 
 /** Why a source has no chunks, when neither its loader nor vision said why. */
 const noTextWarning = 'No text could be read from this file: it has no chunks to search or to extract entities from';
 
 /** The title the document declares (PDF Title, DOCX core title, EPUB dc:title, HTML <title>) replaces the file name an upload was titled with; a title set by hand stays. */
-function titleFromDocument(row: SourceRow, prepared: ReceivedDocument): Partial<SourceRow> {
+function titleFromDocument(row: SourceRow, prepared: PreparedSummary): Partial<SourceRow> {
   const title = prepared.title?.trim();
   return title && row.source_type === 'file' && row.title === row.filename ? { title } : {};
 }
 
-async function prepare(context: IndexContext, row: SourceRow): Promise<ReceivedDocument> {
+/** Prepares the source's file (an image: its vision text), handing the chunks to `stream` as they come. */
+async function prepare(context: IndexContext, row: SourceRow, stream: ChunkStream): Promise<PreparedSummary> {
   if (!row.stored_filename) throw new PermanentTaskError('The source has no stored file', 'ValidationError');
   try {
     const input: PrepareInput = {
@@ -153,7 +183,8 @@ async function prepare(context: IndexContext, row: SourceRow): Promise<ReceivedD
       normalize: row.enable_normalization === null ? null : row.enable_normalization === 1,
       chunking: context.settings.chunking,
     };
-    const prepared = await prepareInThread(input, context.signal);
+    const toStream = (chunks: ChunkList) => stream.push(chunks);
+    const prepared = await prepareInThread(input, context.signal, toStream);
     if (prepared.format !== 'image') return prepared;
     // An image has no text of its own: a vision model's transcription and description, prepared like any text, stands in.
     const vision = await describeSourceImage({
@@ -162,7 +193,9 @@ async function prepare(context: IndexContext, row: SourceRow): Promise<ReceivedD
       enableVision: row.enable_vision === null ? null : row.enable_vision === 1,
     });
     const described =
-      vision.text === null ? prepared : await prepareInThread({ ...input, visionText: vision.text }, context.signal);
+      vision.text === null
+        ? prepared
+        : await prepareInThread({ ...input, visionText: vision.text }, context.signal, toStream);
     return {
       ...described,
       warnings: [...described.warnings, ...vision.warnings],
@@ -240,97 +273,97 @@ async function storeChunkGroups(db: Db, context: IndexContext, chunkCount: numbe
 /** Embedding waves (`batching.embedding_wave_size` chunks) computed ahead of the consumer, at most this many. */
 const wavesAhead = 3;
 
-interface EmbeddingWaves {
-  count: number;
-  /** The wave's chunks, built when its embedding started; asked for once. */
-  chunksOf(index: number): PreparedChunk[];
-  /** The wave's vectors; asking for wave i lets the waves up to i + wavesAhead start. */
-  vectorsOf(index: number): Promise<Float32Array[]>;
+interface EmbeddedWave {
+  chunks: PreparedChunk[];
+  vectors: Float32Array[];
 }
 
-/** Embeds the chunks wave after wave, one call at a time, staying at most `wavesAhead` waves in front of the consumer. */
-function embeddingWaves(context: IndexContext, chunks: ChunkList): EmbeddingWaves {
+/**
+ * Embeds the chunks wave after wave as preparation hands them over, one call at a time, staying
+ * `wavesAhead` waves in front of the consumer. `next()` gives null once the document's chunks are all taken.
+ */
+function embeddingWaves(context: IndexContext, stream: ChunkStream): { next(): Promise<EmbeddedWave | null> } {
   const size = context.settings.batching.embedding_wave_size;
-  const count = Math.ceil(chunks.length / size);
-  const built = new Map<number, PreparedChunk[]>();
-  const started: Promise<Float32Array[]>[] = [];
+  const ahead: Promise<EmbeddedWave | null>[] = [];
   let previous: Promise<unknown> = Promise.resolve();
-  const start = (index: number) => {
-    const wave = chunks.slice(index * size, (index + 1) * size);
-    built.set(index, wave);
-    const texts = wave.map((chunk) => chunk.content);
-    const embedded = previous.then(() =>
-      context.embeddings.embed(texts, {
-        signal: context.signal,
-        context: { database: context.database, sourceId: context.sourceId },
-      }),
-    );
+  const start = () => {
+    const wave = previous.then(async () => {
+      const chunks = await stream.take(size);
+      if (!chunks.length) return null;
+      const vectors = await context.embeddings.embed(
+        chunks.map((chunk) => chunk.content),
+        { signal: context.signal, context: { database: context.database, sourceId: context.sourceId } },
+      );
+      return { chunks, vectors };
+    });
     // Handled here so a wave failing while an earlier one is awaited is not an unhandled rejection; the consumer still sees it.
-    previous = embedded.catch(() => undefined);
-    started[index] = embedded;
+    previous = wave.catch(() => undefined);
+    ahead.push(wave);
   };
-  for (let index = 0; index < Math.min(wavesAhead, count); index++) start(index);
+  for (let index = 0; index < wavesAhead; index++) start();
   return {
-    count,
-    chunksOf: (index) => {
-      const wave = built.get(index)!;
-      built.delete(index);
-      return wave;
-    },
-    vectorsOf: (index) => {
-      if (index + wavesAhead < count && !started[index + wavesAhead]) start(index + wavesAhead);
-      return started[index];
+    next: () => {
+      start();
+      return ahead.shift()!;
     },
   };
 }
 
 /**
  * Stores the chunks wave by wave, each wave once its vectors are computed (embedding runs `wavesAhead`
- * waves in front, so storing one wave overlaps embedding the next): its chunk rows (full-text indexed by
- * trigger), its embeddings (the source of truth of its vectors) and the progress count in one short
- * transaction on the database's bulk-writer connection, so the API's reads neither queue behind these
- * statements nor see chunks without their embeddings. Its vectors then go to the vector index, labelled by chunk rowid,
- * which inserts them behind us (decision 0010). Returns the time spent in the waves' transactions and
- * the time spent waiting for vectors.
+ * waves in front, so storing one wave overlaps embedding the next, and both overlap preparing the rest):
+ * its chunk rows (full-text indexed by trigger), its vectors (the source of truth of the vector index)
+ * and the progress counts in one short transaction on the database's bulk-writer connection, so the
+ * API's reads neither queue behind these statements nor see chunks without their vectors. Its vectors
+ * then go to the vector index, labelled by chunk rowid, which inserts them behind us (decision 0010).
+ * The chunk groups follow once the chunk count is known. Returns the time spent in all, in the waves'
+ * transactions and waiting for vectors (or for preparation).
  */
 async function storeWaves(
   context: IndexContext,
-  chunks: ChunkList,
-  waves: EmbeddingWaves,
-): Promise<{ storingMs: number; waitingMs: number }> {
-  await context.writer.transaction((trx) => storeChunkGroups(trx, context, chunks.length));
+  stream: ChunkStream,
+): Promise<{ elapsedMs: number; storingMs: number; waitingMs: number }> {
+  const begun = performance.now();
+  const waves = embeddingWaves(context, stream);
   const identity = context.embeddings.identity();
   const at = new Date().toISOString();
   let done = 0;
   let storingMs = 0;
   let waitingMs = 0;
-  for (let index = 0; index < waves.count; index++) {
+  for (;;) {
     await context.checkCancelled();
-    const wave = waves.chunksOf(index);
     const asked = performance.now();
-    const vectors = await waves.vectorsOf(index);
+    const wave = await waves.next();
+    if (!wave) break;
     const started = performance.now();
     waitingMs += started - asked;
-    done += wave.length;
+    done += wave.chunks.length;
     const rowids = await context.writer.transaction(async (trx) => {
-      const stored = await storeChunkRows(trx, context.sourceId, wave, at);
+      const stored = await storeChunkRows(trx, context.sourceId, wave.chunks, at);
       await storeChunkVectors(
         trx,
-        wave.map((chunk, offset) => ({ rowid: stored.get(chunk.id)!, model: identity.model, vector: vectors[offset] })),
+        wave.chunks.map((chunk, offset) => ({
+          rowid: stored.get(chunk.id)!,
+          model: identity.model,
+          vector: wave.vectors[offset],
+        })),
       );
       await updateSource(trx, context.sourceId, {
+        current_step: 'embedding',
+        chunk_count: stream.received,
         embedded_chunk_count: done,
         embedding_model: identity.model,
-        embedding_dimensions: vectors[0]?.length ?? null,
-        step_description: `Stored and embedded ${done} of ${chunks.length} chunks`,
+        embedding_dimensions: wave.vectors[0]?.length ?? null,
+        step_description: `Stored and embedded ${done} of ${stream.received} chunks`,
         last_activity_at: new Date().toISOString(),
       });
       return stored;
     });
     storingMs += performance.now() - started;
     await context.vectors.upsert(
-      wave.map((chunk, offset) => ({ label: rowids.get(chunk.id)!, vector: vectors[offset] })),
+      wave.chunks.map((chunk, offset) => ({ label: rowids.get(chunk.id)!, vector: wave.vectors[offset] })),
     );
   }
-  return { storingMs, waitingMs };
+  await context.writer.transaction((trx) => storeChunkGroups(trx, context, done));
+  return { elapsedMs: performance.now() - begun, storingMs, waitingMs };
 }

@@ -5,25 +5,32 @@ import type { ThreadRequest, ThreadResponse } from './protocol.ts';
 /** Nice value of background threads (0 normal, 19 lowest). */
 const backgroundNice = 10;
 
-export interface ServeOptions<Output> {
+export interface ServeOptions<Output, Part> {
   /** The buffers of a value that are moved to the caller instead of copied. */
   transfer?(value: Output): ArrayBuffer[];
+  /** The same for a part of a result. */
+  transferPart?(part: Part): ArrayBuffer[];
   /** Runs after each answer has been sent (and the thread would otherwise sit idle). */
   afterAnswer?(): void;
 }
 
-/** Inside a worker thread: answers each request with the handler's value or failure. */
-export function serveThread<Input, Output>(
-  handler: (input: Input) => Promise<Output>,
-  options: ServeOptions<Output> = {},
+/**
+ * Inside a worker thread: answers each request with the handler's value or failure. A handler may send
+ * parts of its result before it (`emit`), which the caller receives in order, before the answer.
+ */
+export function serveThread<Input, Output, Part = never>(
+  handler: (input: Input, emit: (part: Part) => void) => Promise<Output>,
+  options: ServeOptions<Output, Part> = {},
 ): void {
   lowerThreadPriority();
   parentPort!.on('message', ({ id, input }: ThreadRequest<Input>) => {
-    handler(input)
+    const emit = (part: Part) =>
+      parentPort!.postMessage({ id, part } satisfies ThreadResponse<Output, Part>, options.transferPart?.(part) ?? []);
+    handler(input, emit)
       .then(
         (value) =>
           parentPort!.postMessage(
-            { id, ok: true, value } satisfies ThreadResponse<Output>,
+            { id, ok: true, value } satisfies ThreadResponse<Output, Part>,
             options.transfer?.(value) ?? [],
           ),
         (error: unknown) => {
@@ -31,7 +38,7 @@ export function serveThread<Input, Output>(
             error instanceof Error
               ? { name: error.name, message: error.message, kind: (error as { kind?: string }).kind }
               : { name: 'Error', message: String(error) };
-          parentPort!.postMessage({ id, ok: false, failure } satisfies ThreadResponse<Output>);
+          parentPort!.postMessage({ id, ok: false, failure } satisfies ThreadResponse<Output, Part>);
         },
       )
       .finally(() => options.afterAnswer?.());

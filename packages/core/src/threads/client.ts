@@ -1,9 +1,10 @@
 import { Worker } from 'node:worker_threads';
 import type { ThreadFailure, ThreadResponse } from './protocol.ts';
 
-interface Pending<Output> {
+interface Pending<Output, Part> {
   resolve(value: Output): void;
   reject(error: unknown): void;
+  part?(part: Part): void;
 }
 
 /**
@@ -12,9 +13,9 @@ interface Pending<Output> {
  * the process alive. A request whose signal aborts cannot be interrupted inside the thread, so the
  * thread is replaced (its other requests fail and may be retried).
  */
-export class ThreadClient<Input, Output> {
+export class ThreadClient<Input, Output, Part = never> {
   private worker: Worker | null = null;
-  private readonly pending = new Map<number, Pending<Output>>();
+  private readonly pending = new Map<number, Pending<Output, Part>>();
   private nextId = 0;
 
   constructor(
@@ -26,7 +27,8 @@ export class ThreadClient<Input, Output> {
     return this.pending.size;
   }
 
-  run(input: Input, signal?: AbortSignal): Promise<Output> {
+  /** `onPart` receives the parts of the result the thread sends before its answer, in order. */
+  run(input: Input, signal?: AbortSignal, onPart?: (part: Part) => void): Promise<Output> {
     if (signal?.aborted) return Promise.reject(signal.reason);
     const worker = this.start();
     const id = this.nextId++;
@@ -40,6 +42,7 @@ export class ThreadClient<Input, Output> {
       this.pending.set(id, {
         resolve: (value) => (done(), resolve(value)),
         reject: (error) => (done(), reject(error)),
+        part: onPart,
       });
       worker.postMessage({ id, input });
     });
@@ -48,10 +51,11 @@ export class ThreadClient<Input, Output> {
   private start(): Worker {
     if (this.worker) return this.worker;
     const worker = new Worker(new URL('./boot.mjs', import.meta.url), { workerData: { entry: this.entry.href } });
-    worker.on('message', (answer: ThreadResponse<Output>) => {
+    worker.on('message', (answer: ThreadResponse<Output, Part>) => {
       const pending = this.pending.get(answer.id);
       if (!pending) return;
-      if (answer.ok) pending.resolve(answer.value);
+      if ('part' in answer) this.deliver(pending, answer.part);
+      else if (answer.ok) pending.resolve(answer.value);
       else pending.reject(this.toError(answer.failure));
     });
     worker.on('error', (error) => this.stop(error));
@@ -60,6 +64,15 @@ export class ThreadClient<Input, Output> {
     worker.unref();
     this.worker = worker;
     return worker;
+  }
+
+  /** A receiver that throws fails its request, not the thread's other requests. */
+  private deliver(pending: Pending<Output, Part>, part: Part): void {
+    try {
+      pending.part?.(part);
+    } catch (error) {
+      pending.reject(error);
+    }
   }
 
   private stop(reason: unknown): void {

@@ -11,5 +11,8 @@ export interface ThreadFailure {
   kind?: string;
 }
 
-export type ThreadResponse<Output> =
-  { id: number; ok: true; value: Output } | { id: number; ok: false; failure: ThreadFailure };
+/** The answer to a request; before it, a handler may send parts of its result (`part`), in order. */
+export type ThreadResponse<Output, Part = never> =
+  | { id: number; ok: true; value: Output }
+  | { id: number; ok: false; failure: ThreadFailure }
+  | { id: number; part: Part };

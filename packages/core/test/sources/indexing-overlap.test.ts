@@ -10,6 +10,7 @@ import type { LlmService } from '../../src/providers/llm/service.ts';
 import { builtinDomains } from '../../src/sources/domains/registry.ts';
 import { originalPath } from '../../src/sources/files.ts';
 import { indexSource, type ChunkVectorSink } from '../../src/sources/indexing.ts';
+import { segmentChars } from '../../src/sources/text/segments.ts';
 import { openSqlite, type Db } from '../../src/storage/connection.ts';
 import { Migrator } from '../../src/storage/migrator.ts';
 
@@ -165,5 +166,54 @@ describe('indexing a source', () => {
     expect(midway.length).toBeGreaterThan(0);
     expect(seen.filter((row) => row.chunks !== row.embedded || row.embedded !== row.progress)).toEqual([]);
     expect(seen.at(-1)).toEqual({ chunks: result.chunks, embedded: result.chunks, progress: result.chunks });
+  });
+
+  it('stores and embeds the first segment of a large document while the rest is still being prepared', async () => {
+    const sourceId = 'src_streamed';
+    await pendingSource(sourceId, Math.ceil((2.5 * segmentChars) / documentText(1).length));
+    settings.batching.embedding_wave_size = 500;
+    const seen: { prepared: number; embedded: number }[] = [];
+    let done = false;
+    const sample = async () => {
+      while (!done) {
+        const row = (await db('sources')
+          .where({ id: sourceId })
+          .first('chunk_count as prepared', 'embedded_chunk_count as embedded')) as {
+          prepared: number;
+          embedded: number;
+        };
+        seen.push(row);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+    };
+    const sampling = sample();
+    try {
+      const result = await index(sourceId, builtinEmbeddings(), {
+        upsert: async () => undefined,
+        yieldingTo: (work) => work(),
+      }).finally(() => (done = true));
+      await sampling;
+
+      // Chunks were stored and embedded while the count of prepared chunks was still short of the whole.
+      expect(seen.some((row) => row.embedded > 0 && row.prepared < result.chunks)).toBe(true);
+      const chunks = (await db('document_chunks')
+        .where({ source_id: sourceId })
+        .orderBy('chunk_index')
+        .select('chunk_index', 'start_offset')) as { chunk_index: number; start_offset: number }[];
+      expect(chunks.map((chunk) => chunk.chunk_index)).toEqual(chunks.map((_, index) => index));
+      expect(chunks.every((chunk, index) => index === 0 || chunk.start_offset > chunks[index - 1].start_offset)).toBe(
+        true,
+      );
+      const [{ groups }] = (await db('chunk_groups').where({ source_id: sourceId }).count({ groups: '*' })) as {
+        groups: number;
+      }[];
+      expect(Number(groups)).toBeGreaterThan(0);
+      expect(await db('sources').where({ id: sourceId }).first()).toMatchObject({
+        chunk_count: result.chunks,
+        embedded_chunk_count: result.chunks,
+      });
+    } finally {
+      settings.batching.embedding_wave_size = waveSize;
+    }
   });
 });

@@ -5,13 +5,21 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { defaultSettings } from '@rhizome/contracts/settings';
 import { loaderLimits } from '../../src/sources/loaders/limits.ts';
-import { packDocument, unpackDocument } from '../../src/sources/prepare/packed.ts';
+import { PackedChunkList, packChunks, type ChunkList } from '../../src/sources/prepare/packed.ts';
 import { prepareDocument, type PreparedChunk, type PrepareInput } from '../../src/sources/prepare/prepare.ts';
 import { prepareInThread } from '../../src/sources/prepare/run-in-thread.ts';
+import { segmentChars } from '../../src/sources/text/segments.ts';
 import { writeFixtures, type FixtureName } from './fixtures.ts';
 
-// The preparation thread hands its chunks over as columns in transferred buffers: what arrives must be
-// exactly what was prepared, whatever the characters, in whatever stretches it is read.
+// The preparation thread hands its chunks over a segment at a time as columns in transferred buffers: what
+// arrives must be exactly what was prepared, whatever the characters, in whatever stretches it is read.
+
+/** A document prepared on the thread: its summary and the parts its chunks arrived in. */
+async function inThread(input: PrepareInput) {
+  const parts: ChunkList[] = [];
+  const summary = await prepareInThread(input, new AbortController().signal, (chunks) => parts.push(chunks));
+  return { summary, parts, chunks: parts.flatMap((part) => part.slice()) };
+}
 
 describe('documents prepared on the preparation thread', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'prepare-thread-'));
@@ -35,13 +43,46 @@ describe('documents prepared on the preparation thread', () => {
       chunking: settings.chunking,
     };
 
-    const received = await prepareInThread(input, new AbortController().signal);
+    const received = await inThread(input);
     const local = await prepareDocument(input);
-    expect(received.chunks.length).toBeGreaterThan(10);
-    expect(received.chunks.slice()).toEqual(local.chunks);
-    expect([...received.chunks.slice(0, 7), ...received.chunks.slice(7, 1_000)]).toEqual(local.chunks);
-    expect(received.chunks.slice(3, 5)).toEqual(local.chunks.slice(3, 5));
-    expect({ ...received, chunks: [], timings: {} }).toEqual({ ...local, chunks: [], timings: {} });
+    expect(received.parts).toHaveLength(1);
+    const [part] = received.parts;
+    expect(part.length).toBeGreaterThan(10);
+    expect(part.slice()).toEqual(local.chunks);
+    expect([...part.slice(0, 7), ...part.slice(7, 1_000)]).toEqual(local.chunks);
+    expect(part.slice(3, 5)).toEqual(local.chunks.slice(3, 5));
+    expect({ ...received.summary, timings: {} }).toEqual({ ...local, chunks: undefined, timings: {} });
+  });
+
+  it('arrive a segment at a time from a large document, in order, as prepared in one piece', async () => {
+    const paragraph = (index: number) =>
+      `Ledger ${index}: the harbour master of Ærøskøbing counted ${index % 97} ships and wrote it down. `.repeat(3);
+    const file = path.join(dir, 'segmented.txt');
+    const text = Array.from({ length: Math.ceil((2.5 * segmentChars) / paragraph(0).length) }, (_, index) =>
+      paragraph(index),
+    ).join('\n\n');
+    fs.writeFileSync(file, text);
+    const settings = defaultSettings();
+    const input: PrepareInput = {
+      sourceId: 'src_segments',
+      path: file,
+      filename: 'segmented.txt',
+      limits: loaderLimits(settings),
+      normalize: null,
+      chunking: settings.chunking,
+    };
+    const received = await inThread(input);
+    const local = await prepareDocument(input);
+    expect(received.parts).toHaveLength(3);
+    expect(received.chunks).toEqual(local.chunks);
+    expect(received.summary.chunkCount).toBe(local.chunks.length);
+    expect(received.chunks.map((chunk) => chunk.index)).toEqual(local.chunks.map((_, index) => index));
+    // Offsets count from the start of the whole document, whichever segment a chunk came from (the
+    // original differs from a chunk by the trailing spaces normalisation removed).
+    const last = received.chunks.at(-1)!;
+    expect(last.originalStart).toBeGreaterThan(2 * segmentChars);
+    for (const chunk of [...received.chunks.filter((_, index) => index % 500 === 0), last])
+      expect(text.slice(chunk.originalStart!, chunk.originalEnd!).replace(/ +(\n|$)/g, '$1')).toBe(chunk.content);
   });
 
   // Pages, page starts, sections and offsets that could not be located take the packing's other paths.
@@ -60,7 +101,7 @@ describe('documents prepared on the preparation thread', () => {
       };
       const local = await prepareDocument(input);
       expect(local.chunks.length).toBeGreaterThan(0);
-      expect((await prepareInThread(input, new AbortController().signal)).chunks.slice()).toEqual(local.chunks);
+      expect((await inThread(input)).chunks).toEqual(local.chunks);
     },
   );
 
@@ -93,17 +134,8 @@ describe('documents prepared on the preparation thread', () => {
       chunk(2, { section: 'Methods', originalStart: null, originalEnd: null, offsetMatch: 'none' }),
       chunk(3, { content: '' }),
     ];
-    const document = {
-      format: 'text' as const,
-      hasText: true,
-      title: null,
-      warnings: [],
-      chunks,
-      samples: [],
-      timings: {},
-    };
-    expect(unpackDocument(packDocument(document)).chunks.slice()).toEqual(chunks);
-    expect(() => packDocument({ ...document, chunks: [...chunks, { ...chunks[0], id: 'chk_short' }] })).toThrow(/ids/);
+    expect(new PackedChunkList(packChunks(chunks)).slice()).toEqual(chunks);
+    expect(() => packChunks([...chunks, { ...chunks[0], id: 'chk_short' }])).toThrow(/ids/);
   });
 
   it('leave no garbage of the preparation resident once the document has been handed over', () => {
@@ -120,13 +152,15 @@ describe('documents prepared on the preparation thread', () => {
       const settings = defaultSettings();
       const input = (path) => ({ sourceId: 'src_large', path, filename: 'large.txt', limits: loaderLimits(settings), normalize: null, chunking: settings.chunking });
       const alive = setInterval(() => undefined, 1000);
-      await prepareInThread(input(${JSON.stringify(path.join(dir, 'mixed.txt'))}), new AbortController().signal);
+      await prepareInThread(input(${JSON.stringify(path.join(dir, 'mixed.txt'))}), new AbortController().signal, () => undefined);
       globalThis.gc();
       const before = process.memoryUsage().rss;
-      const prepared = await prepareInThread(input(${JSON.stringify(file)}), new AbortController().signal);
+      const parts = [];
+      await prepareInThread(input(${JSON.stringify(file)}), new AbortController().signal, (chunks) => parts.push(chunks));
       await new Promise((resolve) => setTimeout(resolve, 200));
       globalThis.gc();
-      console.log(JSON.stringify({ chunks: prepared.chunks.length, growthMb: (process.memoryUsage().rss - before) / 1048576 }));
+      const chunks = parts.reduce((sum, part) => sum + part.length, 0);
+      console.log(JSON.stringify({ chunks, growthMb: (process.memoryUsage().rss - before) / 1048576 }));
       clearInterval(alive);
     `;
     // A module file rather than --eval: the preparation thread would inherit --input-type.

@@ -178,12 +178,17 @@ function trieSource(terms: string[]): string {
   return emit(root);
 }
 
+/** A text read by stretches: a string, or a document's normalised segments read as one text. */
+export interface TextStretches {
+  readonly length: number;
+  slice(start: number, end: number): string;
+}
+
 /**
  * Up to `count` windows of about `chars` characters spread evenly over the text (first and last
- * included), moved to word boundaries; a short text is covered whole.
+ * included), moved to word boundaries; a short text is covered whole, a blank one gives none.
  */
-export function detectionSamples(text: string, count = 5, chars = 2000): string[] {
-  if (!text.trim()) return [];
+export function detectionSamples(text: TextStretches, count = 5, chars = 2000): string[] {
   const windows = Math.max(1, Math.min(count, Math.ceil(text.length / chars)));
   const step = windows > 1 ? (text.length - chars) / (windows - 1) : 0;
   const samples: string[] = [];
@@ -199,14 +204,14 @@ export function detectionSamples(text: string, count = 5, chars = 2000): string[
 /** How far a window edge may move to reach whitespace. */
 const snapChars = 40;
 
-function wordStart(text: string, at: number): number {
-  if (at === 0 || /\s/.test(text[at - 1])) return at;
+function wordStart(text: TextStretches, at: number): number {
+  if (at === 0 || /\s/.test(text.slice(at - 1, at))) return at;
   const space = text.slice(at, at + snapChars).search(/\s/);
   return space === -1 ? at : at + space + 1;
 }
 
-function wordEnd(text: string, at: number): number {
-  if (at >= text.length || /\s/.test(text[at])) return at;
+function wordEnd(text: TextStretches, at: number): number {
+  if (at >= text.length || /\s/.test(text.slice(at, at + 1))) return at;
   const space = text.slice(Math.max(0, at - snapChars), at).search(/\s\S*$/);
   return space === -1 ? at : Math.max(0, at - snapChars) + space;
 }

@@ -1,29 +1,14 @@
 import type { PageStart } from '../text/chunk.ts';
-import type { PreparedChunk, PreparedDocument } from './prepare.ts';
+import type { PreparedChunk } from './prepare.ts';
 
 /**
- * A prepared document as it crosses the thread boundary: its chunks as columns in a few buffers that
+ * Prepared chunks as they cross the thread boundary: a segment's chunks as columns in a few buffers that
  * are transferred, not copied. Cloned as strings and objects, a 50 MB text's 71k chunks took a
  * serialisation buffer of twice their size in the preparation thread, a second copy on the receiving
  * thread, and 0.4 s of the receiving event loop to deserialise and collect; this way the receiver holds
  * the buffers and builds a chunk's object only when a stretch of chunks is read.
  */
-export interface PackedDocument extends Omit<PreparedDocument, 'chunks'> {
-  chunks: PackedChunks;
-}
-
-/** Chunks read a stretch at a time: a large document's are built wave by wave, not all at once. */
-export interface ChunkList {
-  readonly length: number;
-  slice(start?: number, end?: number): PreparedChunk[];
-}
-
-/** A prepared document as the receiving thread reads it. */
-export interface ReceivedDocument extends Omit<PreparedDocument, 'chunks'> {
-  chunks: ChunkList;
-}
-
-interface PackedChunks {
+export interface PackedChunks {
   count: number;
   /** The chunks' contents, UTF-8, back to back. */
   contents: Uint8Array;
@@ -39,13 +24,18 @@ interface PackedChunks {
   pageStarts: [number, PageStart[]][];
 }
 
+/** Chunks read a stretch at a time: a large document's are built wave by wave, not all at once. */
+export interface ChunkList {
+  readonly length: number;
+  slice(start?: number, end?: number): PreparedChunk[];
+}
+
 const fields = ['index', 'start', 'end', 'page', 'originalStart', 'originalEnd', 'tokenEstimate'] as const;
 /** Two more numbers a chunk: its offset match (`offsetMatches` position) and its section (`sections` position). */
 const fieldCount = fields.length + 2;
 const offsetMatches: PreparedChunk['offsetMatch'][] = ['exact', 'fuzzy', 'none'];
 
-export function packDocument(document: PreparedDocument): PackedDocument {
-  const { chunks } = document;
+export function packChunks(chunks: readonly PreparedChunk[]): PackedChunks {
   const contentEnds = new Float64Array(chunks.length);
   let size = 0;
   chunks.forEach((chunk, index) => {
@@ -70,24 +60,17 @@ export function packDocument(document: PreparedDocument): PackedDocument {
   const ids = chunks.map((chunk) => chunk.id).join('');
   if (chunks.length && ids.length !== chunks.length * chunks[0].id.length)
     throw new Error('chunk ids of different lengths cannot be packed');
-  return {
-    ...document,
-    chunks: { count: chunks.length, contents, contentEnds, ids, numbers, sections: [...sections.keys()], pageStarts },
-  };
+  return { count: chunks.length, contents, contentEnds, ids, numbers, sections: [...sections.keys()], pageStarts };
 }
 
-/** What the receiving thread must transfer rather than copy. */
-export function packedBuffers(packed: PackedDocument): ArrayBuffer[] {
-  const { contents, contentEnds, numbers } = packed.chunks;
+/** What the sending thread must transfer rather than copy. */
+export function packedBuffers(packed: PackedChunks): ArrayBuffer[] {
+  const { contents, contentEnds, numbers } = packed;
   return [contents.buffer as ArrayBuffer, contentEnds.buffer as ArrayBuffer, numbers.buffer as ArrayBuffer];
 }
 
-/** The document again, its chunks built when a stretch of them is read. */
-export function unpackDocument(packed: PackedDocument): ReceivedDocument {
-  return { ...packed, chunks: new PackedChunkList(packed.chunks) };
-}
-
-class PackedChunkList implements ChunkList {
+/** The chunks again, each built when a stretch of them is read. */
+export class PackedChunkList implements ChunkList {
   private readonly contents: Buffer;
   private readonly pageStarts: Map<number, PageStart[]>;
   private readonly idLength: number;

@@ -1,10 +1,11 @@
 import type { Settings } from '@rhizome/contracts/settings';
 import { detectionSamples } from '../domains/detect.ts';
-import type { LoaderFormat, LoaderLimits } from '../loaders/port.ts';
+import type { LoaderFormat, LoaderLimits, TextSpan } from '../loaders/port.ts';
 import { loadDocument } from '../loaders/registry.ts';
 import { chunkText, type Chunk } from '../text/chunk.ts';
 import { normalizeText } from '../text/normalize.ts';
 import { originalLocator } from '../text/original-locator.ts';
+import { JoinedText, segmentStarts } from '../text/segments.ts';
 
 export interface PrepareInput {
   sourceId: string;
@@ -24,25 +25,37 @@ export interface PreparedChunk extends Chunk {
   offsetMatch: 'exact' | 'fuzzy' | 'none';
 }
 
-/** A document read, cleaned and chunked: everything indexing needs from the file, nothing more. */
-export interface PreparedDocument {
+/** What preparing a document tells besides its chunks, once all of them have been handed over. */
+export interface PreparedSummary {
   format: LoaderFormat;
   hasText: boolean;
   title: string | null;
   warnings: string[];
-  chunks: PreparedChunk[];
+  chunkCount: number;
   /** Evenly spread excerpts for domain detection. */
   samples: string[];
   timings: Record<string, number>;
 }
 
-/** Load, normalise and chunk one stored file (CPU-bound: runs on a worker thread, see run-in-thread.ts). */
-export async function prepareDocument(input: PrepareInput): Promise<PreparedDocument> {
-  const timings: Record<string, number> = {};
+/** A document read, cleaned and chunked: everything indexing needs from the file, nothing more. */
+export interface PreparedDocument extends PreparedSummary {
+  chunks: PreparedChunk[];
+}
+
+/**
+ * Load one stored file, then normalise and chunk it a segment at a time (`text/segments.ts`), handing each
+ * segment's chunks to `emit` as soon as they are ready, so indexing stores and embeds the first ones while
+ * the rest is prepared. CPU-bound: runs on a worker thread (see run-in-thread.ts).
+ */
+export async function prepareInSegments(
+  input: PrepareInput,
+  emit: (chunks: PreparedChunk[]) => void,
+): Promise<PreparedSummary> {
+  const timings: Record<string, number> = { loading_ms: 0, normalizing_ms: 0, chunking_ms: 0 };
   const time = async <T>(step: string, work: () => Promise<T> | T): Promise<T> => {
     const started = performance.now();
     const result = await work();
-    timings[`${step}_ms`] = Math.round(performance.now() - started);
+    timings[`${step}_ms`] += performance.now() - started;
     return result;
   };
   const loaded = await time('loading', () =>
@@ -55,30 +68,73 @@ export async function prepareDocument(input: PrepareInput): Promise<PreparedDocu
   );
   const document =
     input.visionText !== undefined && loaded.kind === 'image' ? { ...loaded, text: input.visionText } : loaded;
-  const normalized = await time('normalizing', () =>
-    normalizeText(document.text, {
-      kind: document.kind,
-      enabled: input.normalize,
-      spans: document.spans,
-      removeStructuralNoise: input.chunking.normalize_remove_structural_noise,
-      normalizeNewlines: input.chunking.normalize_newlines,
-    }),
-  );
-  const chunks = await time('chunking', () =>
-    chunkText(input.sourceId, normalized.text, normalized.spans, input.chunking),
-  );
-  const changed = normalized.text !== document.text && input.chunking.preserve_original_text_for_citations;
-  const locate = changed ? originalLocator(document.text, normalized.offsetMap) : null;
+  const starts = segmentStarts(document.text);
+  const normalizedSegments: string[] = [];
+  let chunkCount = 0;
+  let normalizedStart = 0;
+  let fenced = false;
+  for (let segment = 0; segment < starts.length; segment++) {
+    const from = starts[segment];
+    const to = starts[segment + 1] ?? document.text.length;
+    const original = starts.length === 1 ? document.text : document.text.slice(from, to);
+    const normalized = await time('normalizing', () =>
+      normalizeText(original, {
+        kind: document.kind,
+        enabled: input.normalize,
+        spans: spansWithin(document.spans, from, to),
+        removeStructuralNoise: input.chunking.normalize_remove_structural_noise,
+        normalizeNewlines: input.chunking.normalize_newlines,
+        continues: segment + 1 < starts.length,
+        fenced,
+      }),
+    );
+    fenced = normalized.fenced;
+    const chunks = await time('chunking', () => {
+      const segmentChunks = chunkText(input.sourceId, normalized.text, normalized.spans, input.chunking, chunkCount);
+      const changed = normalized.text !== original && input.chunking.preserve_original_text_for_citations;
+      const locate = changed ? originalLocator(original, normalized.offsetMap) : null;
+      return segmentChunks.map((chunk): PreparedChunk => {
+        const located = locate ? locate(chunk) : { start: chunk.start, end: chunk.end, match: 'exact' as const };
+        return {
+          ...chunk,
+          start: chunk.start + normalizedStart,
+          end: chunk.end + normalizedStart,
+          originalStart: located.start === null ? null : located.start + from,
+          originalEnd: located.end === null ? null : located.end + from,
+          offsetMatch: located.match,
+        };
+      });
+    });
+    if (chunks.length) emit(chunks);
+    chunkCount += chunks.length;
+    normalizedStart += normalized.text.length;
+    normalizedSegments.push(normalized.text);
+  }
+  const text = new JoinedText(normalizedSegments);
+  for (const step of Object.keys(timings)) timings[step] = Math.round(timings[step]);
   return {
     format: document.format,
-    hasText: normalized.text.trim().length > 0,
+    hasText: normalizedSegments.some((segment) => segment.trim().length > 0),
     title: document.title,
     warnings: document.warnings,
-    chunks: chunks.map((chunk) => {
-      const located = locate ? locate(chunk) : { start: chunk.start, end: chunk.end, match: 'exact' as const };
-      return { ...chunk, originalStart: located.start, originalEnd: located.end, offsetMatch: located.match };
-    }),
-    samples: detectionSamples(normalized.text),
+    chunkCount,
+    samples: detectionSamples(text),
     timings,
   };
+}
+
+/** Load, normalise and chunk one stored file, all chunks at once. */
+export async function prepareDocument(input: PrepareInput): Promise<PreparedDocument> {
+  const chunks: PreparedChunk[] = [];
+  const summary = await prepareInSegments(input, (segment) => {
+    for (const chunk of segment) chunks.push(chunk);
+  });
+  return { ...summary, chunks };
+}
+
+/** The spans overlapping [from, to), cut to it and counted from `from`. */
+function spansWithin(spans: readonly TextSpan[], from: number, to: number): TextSpan[] {
+  return spans
+    .filter((span) => span.end > from && span.start < to)
+    .map((span) => ({ ...span, start: Math.max(span.start, from) - from, end: Math.min(span.end, to) - from }));
 }

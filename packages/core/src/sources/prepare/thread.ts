@@ -1,7 +1,7 @@
 import { collectGarbage } from '../../threads/index.ts';
 import { serveThread } from '../../threads/index.ts';
-import { packDocument, packedBuffers } from './packed.ts';
-import { prepareDocument, type PrepareInput } from './prepare.ts';
+import { packChunks, packedBuffers, type PackedChunks } from './packed.ts';
+import { prepareInSegments, type PrepareInput, type PreparedSummary } from './prepare.ts';
 
 /**
  * Preparing a document leaves garbage of several times its size (copies of its text); above this size
@@ -12,16 +12,19 @@ const collectAfterBytes = 4 * 1024 * 1024;
 
 let preparedBytes = 0;
 
-// Worker-thread entry: prepares documents, one request at a time; the chunks' texts are transferred.
-serveThread(
-  async (input: PrepareInput) => {
+// Worker-thread entry: prepares documents, one request at a time; each segment's chunks are sent as soon
+// as they are ready, their texts transferred.
+serveThread<PrepareInput, PreparedSummary, PackedChunks>(
+  async (input, emit) => {
     preparedBytes = 0;
-    const packed = packDocument(await prepareDocument(input));
-    preparedBytes = packed.chunks.contents.byteLength;
-    return packed;
+    return prepareInSegments(input, (chunks) => {
+      const packed = packChunks(chunks);
+      preparedBytes += packed.contents.byteLength;
+      emit(packed);
+    });
   },
   {
-    transfer: packedBuffers,
+    transferPart: packedBuffers,
     afterAnswer: () => {
       if (preparedBytes > collectAfterBytes) collectGarbage();
     },

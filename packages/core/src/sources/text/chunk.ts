@@ -193,13 +193,15 @@ function pageStartsOf(spans: readonly TextSpan[], chunkStart: number): PageStart
 /**
  * Splits `text` into chunks of at most `max_chunk_size` characters aiming at `small_chunk_size`, each
  * starting `small_chunk_overlap` characters or less before the previous one ends. Whitespace-only text
- * yields no chunk; any other text at least one.
+ * yields no chunk; any other text at least one. `firstIndex`: the index of the first chunk, when `text`
+ * is a segment of a document whose earlier segments gave that many chunks.
  */
 export function chunkText(
   sourceId: string,
   text: string,
   spans: readonly TextSpan[],
   options: ChunkingOptions,
+  firstIndex = 0,
 ): Chunk[] {
   const separators = options.respect_boundaries ? BOUNDARY_SEPARATORS : WORD_SEPARATORS;
   const ranges = chunkRanges(text, limitsOf(options), separators);
@@ -212,7 +214,7 @@ export function chunkText(
     while (end > start && isSpace(text.charCodeAt(end - 1))) end--;
     if (start === end) continue;
     const content = text.slice(start, end);
-    const index = chunks.length;
+    const index = firstIndex + chunks.length;
     const overlapping = spansOf(start, end);
     const first = overlapping[0]?.start <= start ? overlapping[0] : null;
     const pageStarts = pageStartsOf(overlapping, start);

@@ -27,10 +27,16 @@ function startsBlock(lines: Lines, line: number): boolean {
   return BLOCK_START_FIRST.has(lines.firstCode(line)) && BLOCK_START.test(lines.lineText(line));
 }
 
-export function lineJoinEdits(text: string): Edit[] {
+/** Whether lines are inside a fenced code block: where a text starts, and (once joined) where it ends. */
+export interface FenceState {
+  fenced: boolean;
+}
+
+/** Joins of `text`'s wrapped lines; `fence` says whether it starts inside a code fence and is left saying whether it ends inside one. */
+export function lineJoinEdits(text: string, fence: FenceState = { fenced: false }): Edit[] {
   const lines = new Lines(text);
   const edits: Edit[] = [];
-  let fenced = false;
+  let fenced = fence.fenced;
   for (let i = 0; i + 1 < lines.count; i++) {
     if (isFence(lines, i)) fenced = !fenced;
     const next = i + 1;
@@ -51,5 +57,6 @@ export function lineJoinEdits(text: string): Edit[] {
       edits.push({ start: lines.end(i), end: nextContent, text: ' ' });
     }
   }
+  fence.fenced = fenced;
   return edits;
 }

@@ -18,12 +18,18 @@ export interface NormalizeOptions {
   normalizeNewlines: boolean;
   /** Spans of the original text; returned remapped onto the normalised text. */
   spans?: readonly TextSpan[];
+  /** The text is a segment that more text follows (see segments.ts): its trailing paragraph break stays. */
+  continues?: boolean;
+  /** The text is a segment that starts inside a fenced code block (the previous segment's `fenced`). */
+  fenced?: boolean;
 }
 
 export interface NormalizedText {
   text: string;
   offsetMap: OffsetMap;
   spans: TextSpan[];
+  /** Whether the text ends inside a fenced code block. */
+  fenced: boolean;
 }
 
 function regexEdits(text: string, pattern: RegExp, replace: (match: RegExpExecArray) => string): Edit[] {
@@ -141,17 +147,17 @@ function spaceEdits(text: string): Edit[] {
   });
 }
 
-/** Leading and trailing white space goes; three or more newlines become a paragraph break. */
-function blankLineEdits(text: string): Edit[] {
+/** Leading and trailing white space goes (trailing only at the text's end); three or more newlines become a paragraph break. */
+function blankLineEdits(text: string, continues: boolean): Edit[] {
   const edits: Edit[] = [];
   const leading = whiteSpaceEnd(text, 0);
   if (leading > 0) edits.push({ start: 0, end: leading, text: '' });
   if (leading === text.length) return edits;
-  const trailing = trailingWhiteSpaceStart(text);
+  const trailing = continues ? text.length : trailingWhiteSpaceStart(text);
   let from = leading;
   for (let run = text.indexOf('\n\n\n', from); run >= 0 && run <= trailing; run = text.indexOf('\n\n\n', from)) {
     from = newlineRunEnd(text, run);
-    edits.push({ start: run, end: from, text: from === text.length ? '' : '\n\n' });
+    edits.push({ start: run, end: from, text: from === text.length && !continues ? '' : '\n\n' });
   }
   // The trailing white space not already taken by a run of newlines starting it.
   const rest = Math.max(from, trailing);
@@ -188,7 +194,14 @@ function remapSpans(spans: readonly TextSpan[], map: OffsetMap): TextSpan[] {
 export function normalizeText(text: string, options: NormalizeOptions): NormalizedText {
   const spans = options.spans ?? [];
   const enabled = options.enabled ?? options.kind !== 'structured';
-  if (!enabled) return { text, offsetMap: OffsetMap.identity(text.length), spans: spans.map((span) => ({ ...span })) };
+  const fence = { fenced: options.fenced ?? false };
+  if (!enabled)
+    return {
+      text,
+      offsetMap: OffsetMap.identity(text.length),
+      spans: spans.map((span) => ({ ...span })),
+      fenced: fence.fenced,
+    };
 
   let state = { text, map: OffsetMap.identity(text.length) };
   const step = (edits: (current: string) => Edit[]) => {
@@ -204,7 +217,7 @@ export function normalizeText(text: string, options: NormalizeOptions): Normaliz
       .sort((a, b) => a.start - b.start);
     step((current) => structuralNoiseEdits(current, pages));
   }
-  if (options.normalizeNewlines) step(lineJoinEdits);
-  step(blankLineEdits);
-  return { text: state.text, offsetMap: state.map, spans: remapSpans(spans, state.map) };
+  if (options.normalizeNewlines) step((current) => lineJoinEdits(current, fence));
+  step((current) => blankLineEdits(current, options.continues ?? false));
+  return { text: state.text, offsetMap: state.map, spans: remapSpans(spans, state.map), fenced: fence.fenced };
 }
