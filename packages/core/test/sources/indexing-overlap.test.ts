@@ -170,8 +170,11 @@ describe('indexing a source', () => {
 
   it('stores and embeds the first segment of a large document while the rest is still being prepared', async () => {
     const sourceId = 'src_streamed';
-    await pendingSource(sourceId, Math.ceil((2.5 * segmentChars) / documentText(1).length));
+    await pendingSource(sourceId, Math.ceil((4.5 * segmentChars) / documentText(1).length));
     settings.batching.embedding_wave_size = 500;
+    // Loaded before indexing starts: loading the word vectors on the first wave would let preparation finish first.
+    const embeddings = builtinEmbeddings();
+    await embeddings.embed(['warm up']);
     const seen: { prepared: number; embedded: number }[] = [];
     let done = false;
     const sample = async () => {
@@ -188,7 +191,7 @@ describe('indexing a source', () => {
     };
     const sampling = sample();
     try {
-      const result = await index(sourceId, builtinEmbeddings(), {
+      const result = await index(sourceId, embeddings, {
         upsert: async () => undefined,
         yieldingTo: (work) => work(),
       }).finally(() => (done = true));

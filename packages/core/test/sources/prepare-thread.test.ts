@@ -14,6 +14,19 @@ import { writeFixtures, type FixtureName } from './fixtures.ts';
 // The preparation thread hands its chunks over a segment at a time as columns in transferred buffers: what
 // arrives must be exactly what was prepared, whatever the characters, in whatever stretches it is read.
 
+/** What preparing the file at `file` with the default settings asks for. */
+function inputFor(sourceId: string, file: string, filename = path.basename(file)): PrepareInput {
+  const settings = defaultSettings();
+  return {
+    sourceId,
+    path: file,
+    filename,
+    limits: loaderLimits(settings),
+    normalize: null,
+    chunking: settings.chunking,
+  };
+}
+
 /** A document prepared on the thread: its summary and the parts its chunks arrived in. */
 async function inThread(input: PrepareInput) {
   const parts: ChunkList[] = [];
@@ -33,15 +46,7 @@ describe('documents prepared on the preparation thread', () => {
     );
     const file = path.join(dir, 'mixed.txt');
     fs.writeFileSync(file, paragraphs.join('\n\n'));
-    const settings = defaultSettings();
-    const input: PrepareInput = {
-      sourceId: 'src_thread',
-      path: file,
-      filename: 'mixed.txt',
-      limits: loaderLimits(settings),
-      normalize: null,
-      chunking: settings.chunking,
-    };
+    const input = inputFor('src_thread', file);
 
     const received = await inThread(input);
     const local = await prepareDocument(input);
@@ -54,7 +59,7 @@ describe('documents prepared on the preparation thread', () => {
     expect({ ...received.summary, timings: {} }).toEqual({ ...local, chunks: undefined, timings: {} });
   });
 
-  it('arrive a segment at a time from a large document, in order, as prepared in one piece', async () => {
+  it('arrive a segment at a time from a large document, in order, as prepared without a thread', async () => {
     const paragraph = (index: number) =>
       `Ledger ${index}: the harbour master of Ærøskøbing counted ${index % 97} ships and wrote it down. `.repeat(3);
     const file = path.join(dir, 'segmented.txt');
@@ -62,15 +67,7 @@ describe('documents prepared on the preparation thread', () => {
       paragraph(index),
     ).join('\n\n');
     fs.writeFileSync(file, text);
-    const settings = defaultSettings();
-    const input: PrepareInput = {
-      sourceId: 'src_segments',
-      path: file,
-      filename: 'segmented.txt',
-      limits: loaderLimits(settings),
-      normalize: null,
-      chunking: settings.chunking,
-    };
+    const input = inputFor('src_segments', file);
     const received = await inThread(input);
     const local = await prepareDocument(input);
     expect(received.parts).toHaveLength(3);
@@ -90,15 +87,7 @@ describe('documents prepared on the preparation thread', () => {
     'arrive as prepared from a %s file',
     async (name) => {
       const fixture = (await writeFixtures(path.join(dir, 'fixtures')))[name];
-      const settings = defaultSettings();
-      const input: PrepareInput = {
-        sourceId: `src_${name}`,
-        path: fixture.path,
-        filename: fixture.filename,
-        limits: loaderLimits(settings),
-        normalize: null,
-        chunking: settings.chunking,
-      };
+      const input = inputFor(`src_${name}`, fixture.path, fixture.filename);
       const local = await prepareDocument(input);
       expect(local.chunks.length).toBeGreaterThan(0);
       expect((await inThread(input)).chunks).toEqual(local.chunks);
