@@ -79,43 +79,15 @@ export async function indexSource(context: IndexContext): Promise<{ status: Sour
     error_message: null,
   });
 
-  // Preparation hands its chunks over a segment at a time; storing and embedding start with the first
-  // segment's while the rest is prepared. Each side waits for the other to settle before a failure is told.
   await context.checkCancelled();
   await clearEarlierRun(context);
-  const preparingStarted = performance.now();
   await updateSource(db, sourceId, {
     current_step: 'preparing',
     step_description: `Reading and splitting ${row.filename ?? 'the file'}`,
     last_activity_at: new Date().toISOString(),
   });
-  const stream = new ChunkStream();
-  const stopPreparing = new AbortController();
-  const preparing = prepare(
-    { ...context, signal: AbortSignal.any([context.signal, stopPreparing.signal]) },
-    row,
-    stream,
-  )
-    .then((summary) => {
-      timings.preparing_ms = Math.round(performance.now() - preparingStarted);
-      stream.end();
-      return summary;
-    })
-    .catch((error: unknown) => {
-      stream.fail(error);
-      throw error;
-    });
-  const storing = context.vectors
-    .yieldingTo(() => storeWaves(context, stream))
-    .catch((error: unknown) => {
-      stopPreparing.abort(error);
-      throw error;
-    });
-  const [preparedOutcome, storedOutcome] = await Promise.allSettled([preparing, storing]);
-  if (preparedOutcome.status === 'rejected') throw preparedOutcome.reason;
-  if (storedOutcome.status === 'rejected') throw storedOutcome.reason;
-  const prepared = preparedOutcome.value;
-  const spent = storedOutcome.value;
+  const { prepared, preparingMs, spent } = await prepareWhileStoring(context, row);
+  timings.preparing_ms = Math.round(preparingMs);
   Object.assign(timings, prepared.timings);
   timings.embedding_ms = Math.round(spent.elapsedMs);
   timings.storing_ms = Math.round(spent.storingMs);
@@ -160,6 +132,45 @@ export async function indexSource(context: IndexContext): Promise<{ status: Sour
     last_activity_at: at,
   });
   return { status, chunks: prepared.chunkCount };
+}
+
+/**
+ * Prepares the source while its chunks are stored and embedded: preparation hands them over a segment at a
+ * time, and storing starts with the first segment's. Each side waits for the other to settle before a
+ * failure is told; a storing failure stops the preparation.
+ */
+async function prepareWhileStoring(
+  context: IndexContext,
+  row: SourceRow,
+): Promise<{ prepared: PreparedSummary; preparingMs: number; spent: StoredWaves }> {
+  const started = performance.now();
+  let preparingMs = 0;
+  const stream = new ChunkStream();
+  const stopPreparing = new AbortController();
+  const preparing = prepare(
+    { ...context, signal: AbortSignal.any([context.signal, stopPreparing.signal]) },
+    row,
+    stream,
+  )
+    .then((summary) => {
+      preparingMs = performance.now() - started;
+      stream.end();
+      return summary;
+    })
+    .catch((error: unknown) => {
+      stream.fail(error);
+      throw error;
+    });
+  const storing = context.vectors
+    .yieldingTo(() => storeWaves(context, stream))
+    .catch((error: unknown) => {
+      stopPreparing.abort(error);
+      throw error;
+    });
+  const [prepared, spent] = await Promise.allSettled([preparing, storing]);
+  if (prepared.status === 'rejected') throw prepared.reason;
+  if (spent.status === 'rejected') throw spent.reason;
+  return { prepared: prepared.value, preparingMs, spent: spent.value };
 }
 
 /** Why a source has no chunks, when neither its loader nor vision said why. */
@@ -309,6 +320,13 @@ function embeddingWaves(context: IndexContext, stream: ChunkStream): { next(): P
   };
 }
 
+/** Time spent storing the waves: in all, in their transactions, and waiting for vectors (or for preparation). */
+interface StoredWaves {
+  elapsedMs: number;
+  storingMs: number;
+  waitingMs: number;
+}
+
 /**
  * Stores the chunks wave by wave, each wave once its vectors are computed (embedding runs `wavesAhead`
  * waves in front, so storing one wave overlaps embedding the next, and both overlap preparing the rest):
@@ -316,13 +334,9 @@ function embeddingWaves(context: IndexContext, stream: ChunkStream): { next(): P
  * and the progress counts in one short transaction on the database's bulk-writer connection, so the
  * API's reads neither queue behind these statements nor see chunks without their vectors. Its vectors
  * then go to the vector index, labelled by chunk rowid, which inserts them behind us (decision 0010).
- * The chunk groups follow once the chunk count is known. Returns the time spent in all, in the waves'
- * transactions and waiting for vectors (or for preparation).
+ * The chunk groups follow once the chunk count is known.
  */
-async function storeWaves(
-  context: IndexContext,
-  stream: ChunkStream,
-): Promise<{ elapsedMs: number; storingMs: number; waitingMs: number }> {
+async function storeWaves(context: IndexContext, stream: ChunkStream): Promise<StoredWaves> {
   const begun = performance.now();
   const waves = embeddingWaves(context, stream);
   const identity = context.embeddings.identity();
