@@ -79,14 +79,13 @@ export async function indexSource(context: IndexContext): Promise<{ status: Sour
     error_message: null,
   });
 
-  await context.checkCancelled();
   await clearEarlierRun(context);
-  await updateSource(db, sourceId, {
-    current_step: 'preparing',
-    step_description: `Reading and splitting ${row.filename ?? 'the file'}`,
-    last_activity_at: new Date().toISOString(),
-  });
-  const { prepared, preparingMs, spent } = await prepareWhileStoring(context, row);
+  const { prepared, preparingMs, spent } = await timed(
+    'preparing',
+    `Reading and splitting ${row.filename ?? 'the file'}`,
+    () => prepareWhileStoring(context, row),
+  );
+  // The step lasts until the last wave is stored; preparing itself ended when the last segment was read.
   timings.preparing_ms = Math.round(preparingMs);
   Object.assign(timings, prepared.timings);
   timings.embedding_ms = Math.round(spent.elapsedMs);

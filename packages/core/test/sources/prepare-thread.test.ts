@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { defaultSettings } from '@rhizome/contracts/settings';
 import { loaderLimits } from '../../src/sources/loaders/limits.ts';
 import { PackedChunkList, packChunks, type ChunkList } from '../../src/sources/prepare/packed.ts';
-import { prepareDocument, type PreparedChunk, type PrepareInput } from '../../src/sources/prepare/prepare.ts';
+import { prepareInSegments, type PreparedChunk, type PrepareInput } from '../../src/sources/prepare/prepare.ts';
 import { prepareInThread } from '../../src/sources/prepare/run-in-thread.ts';
 import { segmentChars } from '../../src/sources/text/segments.ts';
 import { writeFixtures, type FixtureName } from './fixtures.ts';
@@ -25,6 +25,13 @@ function inputFor(sourceId: string, file: string, filename = path.basename(file)
     normalize: null,
     chunking: settings.chunking,
   };
+}
+
+/** A document prepared on this thread, all its chunks at once: what the preparation thread must deliver. */
+async function prepareDocument(input: PrepareInput) {
+  const chunks: PreparedChunk[] = [];
+  const summary = await prepareInSegments(input, (segment) => chunks.push(...segment));
+  return { ...summary, chunks };
 }
 
 /** A document prepared on the thread: its summary and the parts its chunks arrived in. */

@@ -37,11 +37,6 @@ export interface PreparedSummary {
   timings: Record<string, number>;
 }
 
-/** A document read, cleaned and chunked: everything indexing needs from the file, nothing more. */
-export interface PreparedDocument extends PreparedSummary {
-  chunks: PreparedChunk[];
-}
-
 /**
  * Load one stored file, then normalise and chunk it a segment at a time (`text/segments.ts`), handing each
  * segment's chunks to `emit` as soon as they are ready, so indexing stores and embeds the first ones while
@@ -121,15 +116,6 @@ export async function prepareInSegments(
     samples: detectionSamples(text),
     timings,
   };
-}
-
-/** Load, normalise and chunk one stored file, all chunks at once. */
-export async function prepareDocument(input: PrepareInput): Promise<PreparedDocument> {
-  const chunks: PreparedChunk[] = [];
-  const summary = await prepareInSegments(input, (segment) => {
-    for (const chunk of segment) chunks.push(chunk);
-  });
-  return { ...summary, chunks };
 }
 
 /** The spans overlapping [from, to), cut to it and counted from `from`. */
