@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { qualityBandOf } from '../../packages/web/src/lib/quality.ts';
+import { qualityBandOf, qualityBandsText } from '../../packages/web/src/lib/quality.ts';
 
 describe('quality bands', () => {
   it('calls 80 and more good, 60 to 79 fair and less than 60 in need of attention', () => {
@@ -13,5 +13,9 @@ describe('quality bands', () => {
       'Needs attention',
       'Needs attention',
     ]);
+  });
+
+  it('explains the bands with the same limits it applies', () => {
+    expect(qualityBandsText).toBe('Good: 80 or more · Fair: 60 to 79 · Needs attention: below 60');
   });
 });
