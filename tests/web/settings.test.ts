@@ -166,7 +166,7 @@ describe('web interface: settings', { timeout: 120_000 }, () => {
     await captureScreen(page, 'settings-all-timeouts', expectNoSidewaysScroll);
   });
 
-  it('shows at most three notices at once, and on a phone two, at the top, briefly', async () => {
+  it('shows at most three notices at once, and on a phone two, at the top, briefly, never over a dialog', async () => {
     const notices = page.locator('.mantine-Notification-root');
     const saveFiveTimes = async () => {
       await page.goto('/settings?tab=all&group=search');
@@ -192,6 +192,18 @@ describe('web interface: settings', { timeout: 120_000 }, () => {
       for (const box of await notices.evaluateAll((all) => all.map((notice) => notice.getBoundingClientRect().bottom)))
         expect(box).toBeLessThan(844 / 3);
       await captureScreen(page, 'notices-phone');
+      // A dialog opened meanwhile is above them: a notice never covers what a dialog asks.
+      await page.getByRole('button', { name: 'Reset all settings…' }).click();
+      await page.getByRole('dialog').waitFor();
+      const covered = await notices.evaluateAll((all) =>
+        all.map((notice) => {
+          const box = notice.getBoundingClientRect();
+          return !notice.contains(document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2));
+        }),
+      );
+      expect(covered.length).toBeGreaterThan(0);
+      expect(covered.every(Boolean)).toBe(true);
+      await page.keyboard.press('Escape');
       // They leave within seconds (the queued ones after them).
       await expect.poll(() => notices.count(), { timeout: 15_000 }).toBe(0);
     } finally {
