@@ -14,7 +14,7 @@ export interface Endpoint<
   R extends TSchema | undefined = TSchema | undefined,
 > {
   method: HttpMethod;
-  /** Path under /api/v1 in the spec's `{param}` form. */
+  /** Path under /api/v1, with `{param}` placeholders as in the OpenAPI document. */
   path: string;
   tag: string;
   summary: string;

@@ -6,6 +6,7 @@ export const ErrorCode = {
   notFound: 'NOT_FOUND',
   conflict: 'CONFLICT',
   payloadTooLarge: 'PAYLOAD_TOO_LARGE',
+  insufficientStorage: 'INSUFFICIENT_STORAGE',
   operationError: 'OPERATION_ERROR',
   internalError: 'INTERNAL_ERROR',
   llmNotVerified: 'LLM_NOT_VERIFIED',
@@ -25,7 +26,7 @@ export interface ErrorBody {
   details: Record<string, unknown> | null;
 }
 
-/** A failure that the HTTP layer turns into the spec's envelope with `status`. */
+/** A failure that the HTTP layer turns into the error envelope (docs/api-conventions.md#errors) with `status`. */
 export class ApiError extends Error {
   constructor(
     readonly status: number,

@@ -180,6 +180,8 @@ const EmbeddingGroup = Group({
   allow_model_download: Bool(false),
   /** Drives the system triggers that embed nodes on node.created and node.updated. */
   enable_auto_embedding: Bool(true),
+  /** Seconds between the sweeps that embed nodes left without a vector (and how old a node must be to count as left). */
+  vector_sweep_interval_seconds: Int(60, 1, 86_400),
 });
 
 const SearchGroup = Group({
@@ -222,6 +224,7 @@ const SourceProcessingGroup = Group({
   entity_deduplication_similarity_threshold: Num(0.9, 0, 1),
   entity_max_description_length: Int(8000, 1),
   relationship_confidence_threshold: Num(0.5, 0, 1),
+  merge_undo_retention_days: Int(30, 1, 3650),
 });
 
 const ExtractionGroup = Group({
@@ -366,7 +369,7 @@ const BackoffGroup = Group({
 
 const AnalysisGroup = Group({
   quick_sample_size: Int(5, 1),
-  /** Items scoring below this are counted as low quality (spec: below 40). */
+  /** Items scoring below this are counted as low quality. */
   low_quality_threshold: Int(40, 0, 100),
 });
 
@@ -407,6 +410,10 @@ const LoggingGroup = Group({
 const McpGroup = Group({
   /** `read`: search and explore only; `write`: also change the graph, add documents and extract. */
   mode: Enum(['read', 'write'], 'read'),
+  /** Documents added by an agent are extracted by the server's model unless it says otherwise; off: the agent extracts. */
+  auto_extract: Bool(false),
+  /** Documents added by an agent wait at the confirmation gate unless it asks for auto_confirm. */
+  confirmation_required_default: Bool(true),
   max_extraction_payload_bytes: Int(262144, 1024),
   abandon_after_hours: Num(6, 0.01),
 });

@@ -1,7 +1,7 @@
 import type { ErrorObject } from 'ajv';
 import type { ValidationIssue } from './errors.ts';
 
-/** ajv's errors as the spec's `details.errors[{loc, msg, type}]`, with `loc` starting at `prefix`. */
+/** ajv's errors as `details.errors[{loc, msg, type}]` (docs/api-conventions.md#request-validation), `loc` from `prefix`. */
 export function validationIssues(errors: ErrorObject[], prefix: (string | number)[]): ValidationIssue[] {
   return errors.map((error) => {
     const loc: (string | number)[] = [...prefix, ...pointerSegments(error.instancePath)];

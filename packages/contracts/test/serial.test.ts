@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { sleep } from '../../../tests/support/wait.ts';
 import { SerialQueue } from '../src/serial.ts';
 
 describe('SerialQueue', () => {
@@ -8,7 +9,7 @@ describe('SerialQueue', () => {
     const piece = (name: string, ms: number, fail = false) =>
       queue.run(async () => {
         log.push(`start ${name}`);
-        await new Promise((resolve) => setTimeout(resolve, ms));
+        await sleep(ms);
         log.push(`end ${name}`);
         if (fail) throw new Error(name);
         return name;

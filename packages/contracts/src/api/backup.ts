@@ -1,4 +1,4 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { endpoint } from '../endpoint.ts';
 import { OneOf, Page, PageQuery, Timestamp } from './common.ts';
 
@@ -8,12 +8,11 @@ const Filename = Type.Object({ filename: Type.String({ minLength: 1, maxLength: 
 export const BackupInfoSchema = Type.Object({
   filename: Type.String(),
   database: Type.String(),
-  /** `backup`: taken on request or by the schedule; `safety`: the copy a restore takes first. */
+  /** `backup`: taken on request or by the schedule; `safety`: the copy a restore or a replacing import takes first. */
   kind: OneOf(['backup', 'safety'] as const),
   size: Type.Integer(),
   created_at: Timestamp,
 });
-export type BackupInfoBody = Static<typeof BackupInfoSchema>;
 
 export const backupEndpoints = {
   create: endpoint({

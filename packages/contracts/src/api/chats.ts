@@ -5,14 +5,14 @@ import { AnyObject, Body, Nullable, OneOf, Page, PageQuery, Timestamp } from './
 const tag = 'chats';
 const ChatId = Type.Object({ chat_id: Type.String() });
 
-/** Spec Part B "Limits". */
+/** Chat input bounds (docs/api-conventions.md#limits). */
 export const chatSendMaxChars = 500_000;
 export const chatListQueryMaxChars = 200;
 
 export const chatStatuses = ['active', 'processing', 'completed', 'error'] as const;
 export type ChatStatus = (typeof chatStatuses)[number];
 
-/** Spec Part B "Message". */
+/** One message of a chat. */
 export const Message = Type.Object({
   id: Type.String(),
   role: Type.String({ description: 'user, assistant or system' }),
@@ -32,7 +32,7 @@ const chatFields = {
   source_ids: Nullable(Type.Array(Type.String(), { description: 'scope; null when unscoped' })),
 };
 
-/** Spec Part B "Chat": single-chat responses carry every message. */
+/** A chat: single-chat responses carry every message. */
 export const Chat = Type.Object({ ...chatFields, messages: Type.Array(Message) });
 export type ChatBody = Static<typeof Chat>;
 export const ChatListItem = Type.Object(chatFields);

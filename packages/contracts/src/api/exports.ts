@@ -19,11 +19,13 @@ const BySourcesQuery = Type.Object({
   include_embeddings: Flag(false, 'node and chunk vectors of the configured embedder'),
 });
 
+// No schema default: whether the client gave a value, in the form or the query, decides (docs/api-conventions.md#ccx-packages).
 const ImportForm = Type.Object({
   merge: Type.Optional(
     Type.Boolean({
-      default: false,
-      description: "false replaces the database's graph, sources and workflows; true adds alongside",
+      description:
+        "true adds alongside; false replaces the database's graph, sources and workflows, after a safety backup. " +
+        'In the form, the query or both (the same value; differing values are 422); given nowhere, the import replaces',
     }),
   ),
 });

@@ -7,7 +7,7 @@ const tag = 'sources';
 const SourceId = Type.Object({ source_id: Type.String() });
 const Timestamp = Nullable(Type.String());
 
-/** Spec Part C: an extraction "chunk" is one extraction group (a few consecutive chunks sent to the model together). */
+/** Here an extraction "chunk" is one extraction group (a few consecutive chunks sent to the model together). */
 const ExtractionProgress = Type.Object({
   source_id: Type.String(),
   job_id: Nullable(Type.String()),

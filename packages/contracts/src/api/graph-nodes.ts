@@ -122,6 +122,7 @@ export const nodeCreateFields = {
 };
 /** Fields of PATCH /nodes/{id}; a batch `update` operation adds `id`. */
 export const nodeUpdateFields = {
+  template_id: Type.Optional(Id),
   label: Type.Optional(Type.String({ minLength: 1 })),
   properties: Type.Optional(AnyObject),
   position: Type.Optional(Nullable(Position)),

@@ -67,7 +67,7 @@ const TemplateCount = Type.Object({
   icon: Nullable(Type.String()),
   count: Type.Integer(),
 });
-/** The snapshot body; the spec leaves its fields open, this is Rhizome's definition. */
+/** The snapshot body, as Rhizome defines it. */
 export const GraphBreakdown = Type.Object({
   generated_at: Type.String({ format: 'date-time' }),
   totals: Type.Object({

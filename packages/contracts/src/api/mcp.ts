@@ -2,6 +2,11 @@ import { Type } from '@sinclair/typebox';
 import { endpoint } from '../endpoint.ts';
 
 const tag = 'mcp';
+
+/** The header an initialize request may send to open its session read-only or writable, whatever `mcp.mode` says. */
+export const mcpModeHeader = 'x-rhizome-mcp-mode';
+/** The header an initialize request may send (`true`) so that documents its session adds are extracted by the server. */
+export const mcpServerExtractionHeader = 'x-rhizome-mcp-server-extraction';
 const session = 'the `Mcp-Session-Id` header the initialize response returned';
 
 /** One JSON-RPC 2.0 message of the Model Context Protocol (or a batch of them), as an MCP client sends it. */
@@ -28,13 +33,15 @@ export const mcpEndpoints = {
     path: '/mcp',
     tag,
     status: 200,
-    errors: [400, 401, 404, 406, 413, 503],
+    errors: [400, 401, 404, 406, 413, 422, 503],
     produces: 'text/event-stream',
     body: Type.Union([JsonRpcMessage, Type.Array(JsonRpcMessage, { minItems: 1 })]),
     summary:
       'Model Context Protocol over Streamable HTTP: an `initialize` request without a session opens one (its id comes back in the ' +
       `Mcp-Session-Id header); every later message carries ${session}. Requests are answered on an event stream (JSON-RPC responses as \`data:\` frames), ` +
-      'notifications and responses with 202. A session answers only the API key (or account) that opened it; 404 for an unknown or ended one',
+      'notifications and responses with 202. A session answers only the API key (or account) that opened it; 404 for an unknown or ended one. ' +
+      `An initialize request may send \`${mcpModeHeader}: read|write\` to open its session in that mode whatever mcp.mode says, and ` +
+      `\`${mcpServerExtractionHeader}: true\` to have the documents it adds extracted by the server's model (422 for other values)`,
   }),
   stream: endpoint({
     method: 'GET',

@@ -50,7 +50,14 @@ export const opsEndpoints = {
     response: Type.Object({
       edition: Type.String(),
       version: Type.String(),
-      license: Type.String(),
+      license: Type.Union([
+        Type.Object({
+          type: Type.String({ description: 'SPDX identifier of the licence the software is under' }),
+          holder: Type.String(),
+          expires: Type.Union([Type.String(), Type.Null()]),
+        }),
+        Type.Null(),
+      ]),
       features: Type.Array(Type.String()),
     }),
   }),

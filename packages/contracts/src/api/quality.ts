@@ -10,7 +10,7 @@ const tag = 'quality';
 export const qualityLabels = ['Outstanding', 'Excellent', 'Good', 'Fair', 'Low'] as const;
 export type QualityLabel = (typeof qualityLabels)[number];
 
-/** Spec Part C "Quality objects": one source's grade, the richness score and everything that explains them. */
+/** The quality of one source: its grade, the richness score and everything that explains them. */
 export const SourceQualityScore = Type.Object({
   source_id: Type.String(),
   source_title: Nullable(Type.String()),

@@ -7,7 +7,7 @@ const RegistryUrl = Type.Optional(Nullable(Type.String({ minLength: 1, maxLength
 const packageTypes = ['FULL', 'TEMPLATES', 'KNOWLEDGE', 'WORKFLOWS', 'MIXED'] as const;
 const sortValues = ['relevance', 'stars', 'downloads', 'newest', 'updated', 'name'] as const;
 
-/** Spec Part A "Registry objects": times in Unix milliseconds. */
+/** Registry objects carry times in Unix milliseconds (docs/api-conventions.md#timestamps). */
 const PackageInfo = Type.Object({
   id: Type.String(),
   name: Type.String(),

@@ -4,15 +4,15 @@ import { Nullable, OneOf } from './common.ts';
 
 const tag = 'search';
 
-/** Spec Part B `search_type`, plus `graph` (our extension). */
+/** The `search_type` values; `graph` is Rhizome's addition to the usual three. */
 export const searchTypes = ['keyword', 'semantic', 'hybrid', 'graph'] as const;
 export type SearchType = (typeof searchTypes)[number];
 
-/** Spec Part B "Limits": search limit default 50, maximum 1000 (a larger value is clamped, not refused). */
+/** Search `limit`: default 50, maximum 1000, a larger value clamped, not refused (docs/api-conventions.md#limits). */
 export const searchLimitDefault = 50;
 export const searchLimitMax = 1000;
 
-/** Spec Part B "Search objects". */
+/** The search answer's objects. */
 export const SearchNodeHit = Type.Object({
   id: Type.String(),
   label: Type.String(),

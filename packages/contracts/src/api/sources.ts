@@ -24,7 +24,7 @@ export const errorStages = ['indexing', 'extraction', 'commit', 'url_fetch', 're
 const NullableBool = Nullable(Type.Boolean());
 const SourceId = Type.Object({ source_id: Type.String() });
 
-/** Spec Part C upload parameters; multipart fields arrive as strings and are coerced. */
+/** Upload parameters; multipart fields arrive as strings and are coerced. */
 export const UploadOptions = {
   extract_entities: Type.Optional(Type.Boolean({ default: true })),
   analysis_depth: Type.Optional(OneOf(['full', 'quick'] as const)),

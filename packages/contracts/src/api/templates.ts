@@ -4,7 +4,7 @@ import { AnyObject, Body, Nullable, Page, PageQuery, Timestamp, QueuedTask } fro
 
 const tag = 'templates';
 
-/** Spec Part B "PropertyType values": every type a template property can have. */
+/** Every type a template property can have. */
 export const propertyTypeNames = [
   'string',
   'text',
@@ -128,7 +128,6 @@ export const TemplateDeleteData = Body({
 export const TemplateBatchUpdateData = Body({ id: Type.String({ minLength: 1 }), ...TemplateUpdateBody.properties });
 
 export const templateBatchOperationNames = ['create', 'update', 'delete'] as const;
-export type TemplateBatchOperationName = (typeof templateBatchOperationNames)[number];
 export const TemplateBatchBody = Body({
   operations: Type.Array(
     Type.Object(
@@ -138,7 +137,6 @@ export const TemplateBatchBody = Body({
     { minItems: 1, maxItems: 1000 },
   ),
 });
-export type TemplateBatchOperation = Static<typeof TemplateBatchBody>['operations'][number];
 
 const TemplateId = Type.Object({ template_id: Type.String({ minLength: 1 }) });
 

@@ -4,8 +4,6 @@ import { AnyObject, Body, Nullable, OneOf, Page, PageQuery, Timestamp } from './
 
 const tag = 'tools';
 
-export const toolCategories = ['ai', 'data', 'http', 'logic', 'templates'] as const;
-
 export const SystemToolSummary = Type.Object({
   id: Type.String(),
   category: Type.String(),

@@ -65,7 +65,6 @@ export const StepCreateBody = Body({
   continue_on_error: Type.Optional(stepFields.continue_on_error),
   thinking_mode: Type.Optional(stepFields.thinking_mode),
 });
-export type StepCreate = Static<typeof StepCreateBody>;
 
 export const StepUpdateBody = Body(Type.Partial(Type.Object(stepFields)).properties);
 
