@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import winston from 'winston';
 
-/** The spec's level names (GET /settings/logging/level), most severe first. */
+/** The level names of GET /settings/logging/level (docs/api-conventions.md#logs-and-diagnostics), most severe first. */
 export const logLevels = ['CRITICAL', 'ERROR', 'WARNING', 'INFO', 'DEBUG'] as const;
 export type LogLevel = (typeof logLevels)[number];
 

@@ -1,11 +1,10 @@
 export { automationModule } from './module.ts';
-export { AutomationService } from './service.ts';
 export { startAutomation, type Automation } from './automation.ts';
 export { schemaProblems, type JsonSchema } from './json-schema.ts';
-export { seedAutomation, setSystemTriggersEnabled } from './seeds.ts';
+export { setSystemTriggersEnabled } from './seeds.ts';
 export { findSystemTool, systemToolDetail, systemToolSummary, systemTools } from './tools/catalogue.ts';
-export { createTrigger, listTriggers, toTrigger, triggerExists } from './triggers/repo.ts';
+export { createTrigger, listTriggers, toTrigger } from './triggers/repo.ts';
 export type { ExecutionStatus, StepRun } from './workflows/executions.ts';
-export { clearUserAutomation, exportWorkflowDefinition, importWorkflowDefinition } from './workflows/portable.ts';
+export { exportWorkflowDefinition, importWorkflowDefinition } from './workflows/portable.ts';
 export { findWorkflowRow, listWorkflows } from './workflows/repo.ts';
 export { workflowStats } from './workflows/stats.ts';

@@ -1,15 +1,31 @@
+import type { TaskStore } from '@rhizome/queue';
+import type { DatabaseManager } from '../databases/index.ts';
+import type { FeatureModule } from '../module/index.ts';
+import type { Providers } from '../providers/index.ts';
+import type { VectorWriterSet } from '../search/index.ts';
+import type { SettingsStore } from '../settings/index.ts';
 import { countRows } from '../storage/index.ts';
-import type { FeatureModule } from '../platform/index.ts';
-import { defineAutomationOperations } from './engine/operation.ts';
+import type { Automation } from './automation.ts';
+import { defineAutomationOperations } from './engine/execute-tasks.ts';
 import { seedAutomation } from './seeds.ts';
 import { AutomationService } from './service.ts';
+
+/** What the automation module needs of the process it runs in. */
+export interface AutomationHost {
+  databases: DatabaseManager;
+  settings: Pick<SettingsStore, 'get'>;
+  providers: Pick<Providers, 'llm' | 'embeddings'>;
+  vectorWriters: Pick<VectorWriterSet, 'nodes'>;
+  automation: Automation;
+  tasks: Pick<TaskStore, 'cancel'>;
+}
 
 /**
  * Workflows, their executions, event triggers and user tools. The process-wide part (the trigger
  * dispatcher, `platform.automation`) is started by `startAutomation`; executions run as
  * `automation.execute_workflow` tasks.
  */
-export const automationModule: FeatureModule<AutomationService> = {
+export const automationModule: FeatureModule<AutomationService, AutomationHost> = {
   name: 'automation',
   tables: [
     'workflows',
@@ -20,21 +36,21 @@ export const automationModule: FeatureModule<AutomationService> = {
     'user_tools',
     'tool_calls',
   ],
-  defineTasks(registry, platform) {
+  defineTasks(registry, host) {
     defineAutomationOperations(registry, {
-      databases: platform.databases,
-      settings: () => platform.settings.get(),
-      llm: platform.providers.llm,
-      embeddings: platform.providers.embeddings,
-      nodeVectors: (name) => platform.vectorWriters.nodes.sink(name),
+      databases: host.databases,
+      settings: () => host.settings.get(),
+      llm: host.providers.llm,
+      embeddings: host.providers.embeddings,
+      nodeVectors: (name) => host.vectorWriters.nodes.sink(name),
     });
   },
-  service: (platform, { name, db }) =>
+  service: (host, { name, db }) =>
     new AutomationService({
       db,
       database: name,
-      automation: platform.automation,
-      cancelTask: (taskId) => platform.tasks.cancel(taskId, Date.now()),
+      automation: host.automation,
+      cancelTask: (taskId) => host.tasks.cancel(taskId, Date.now()),
     }),
   counts: { workflows: (db) => countRows(db, 'workflows') },
   seeds: [seedAutomation],

@@ -1,43 +1,59 @@
-import type { FeatureModule } from '../platform/index.ts';
+import type { QueueService } from '@rhizome/queue';
+import type { DatabaseManager } from '../databases/index.ts';
+import type { Logger } from '../logging.ts';
+import type { FeatureModule } from '../module/index.ts';
+import type { Providers } from '../providers/index.ts';
+import type { VectorWriterSet } from '../search/index.ts';
+import type { SettingsStore } from '../settings/index.ts';
 import { sourcesInProgress } from '../sources/index.ts';
 import { startBackupSchedule } from './schedule.ts';
 import { BackupService } from './service.ts';
 import { defineBackupOperations } from './tasks.ts';
 
+/** What the backup module needs of the process it runs in. */
+export interface BackupHost {
+  databases: DatabaseManager;
+  settings: Pick<SettingsStore, 'get'>;
+  providers: Pick<Providers, 'embeddings'>;
+  vectorWriters: VectorWriterSet;
+  queue: QueueService;
+  logger: Logger;
+}
+
 /** Operator backups: files under `<data_dir>/backups/`, no tables; the vector rebuild after a restore; the schedule. */
-export const backupModule: FeatureModule<BackupService> = {
+export const backupModule: FeatureModule<BackupService, BackupHost> = {
   name: 'backup',
   tables: [],
-  defineTasks(registry, platform) {
+  defineTasks(registry, host) {
     defineBackupOperations(registry, {
-      databases: platform.databases,
-      settings: () => platform.settings.get(),
-      embeddings: platform.providers.embeddings,
-      writers: platform.vectorWriters,
+      databases: host.databases,
+      settings: () => host.settings.get(),
+      embeddings: host.providers.embeddings,
+      writers: host.vectorWriters,
     });
   },
-  service(platform, database) {
+  service(host, database) {
     return new BackupService({
-      databases: platform.databases,
-      queue: platform.queue,
-      priority: () => platform.settings.get().priorities.interactive,
+      databases: host.databases,
+      queue: host.queue,
+      priority: () => host.settings.get().priorities.interactive,
       database: database.name,
     });
   },
   background: [
     {
       name: 'backup schedule',
-      start(platform) {
+      start(host) {
         return startBackupSchedule({
           // The schedule backs up whichever database is active when a backup is due.
           service: new BackupService({
-            databases: platform.databases,
-            queue: platform.queue,
-            priority: () => platform.settings.get().priorities.interactive,
+            databases: host.databases,
+            queue: host.queue,
+            priority: () => host.settings.get().priorities.interactive,
           }),
-          settings: () => platform.settings.get().backup,
-          log: platform.logger,
-          busy: async () => sourcesInProgress((await platform.databases.current()).db),
+          settings: () => host.settings.get().backup,
+          log: host.logger,
+          busy: async () => sourcesInProgress((await host.databases.current()).db),
         });
       },
     },

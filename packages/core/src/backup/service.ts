@@ -4,7 +4,8 @@ import { BadInput, NotFound, Conflict, describeError } from '@rhizome/contracts/
 import type { QueueService } from '@rhizome/queue';
 import type { DatabaseManager } from '../databases/index.ts';
 import { checkBackupFile, copyLiveDatabase } from './files.ts';
-import { backupNames, parseBackupName, requireBackupName, type BackupKind } from './names.ts';
+import { restoreWaitMs, withIndexLock } from './index-lock.ts';
+import { backupNames, parseBackupName, requireBackupName, type BackupKind, type BackupOccasion } from './names.ts';
 import { rebuildVectorsOperation, thisProcess } from './tasks.ts';
 
 export interface BackupInfo {
@@ -49,8 +50,8 @@ export class BackupService {
     return this.deps.database ?? this.deps.databases.currentName();
   }
 
-  create(kind: BackupKind = 'backup', at = new Date()): Promise<BackupInfo> {
-    return this.#exclusive(() => this.#write(this.database, kind, at));
+  create(occasion: BackupOccasion = 'backup', at = new Date()): Promise<BackupInfo> {
+    return this.#exclusive(() => this.#write(this.database, occasion, at));
   }
 
   /** Newest first. */
@@ -80,25 +81,35 @@ export class BackupService {
    * stands is copied to a `pre-restore_` safety backup, then the file is swapped under the closed
    * connection (stale WAL files removed), reopened, migrated if older, and every process told to drop
    * its connection; when the backup cannot be readied, the safety copy goes back in. The vector indexes
-   * are rebuilt from the restored rows in the background.
+   * are rebuilt from the restored rows in the background; a restore waits for a rebuild still running
+   * (up to `restoreWaitMs`, then 409) so that it never swaps the file under it.
    */
   restore(filename: string): Promise<RestoreResult> {
     return this.#exclusive(async () => {
       const { path: file } = this.locate(filename);
       await checkBackupFile(file, filename);
       const database = this.database;
-      const safety = await this.#write(database, 'safety', new Date());
-      try {
-        await this.deps.databases.restore(database, file, { ready: true });
-      } catch (error) {
-        // The backup could not be brought up (a migration failed): put the database back as it was.
-        await this.deps.databases.restore(database, path.join(this.#dir(database), safety.filename), { ready: true });
-        const reason = describeError(error);
-        throw BadInput.field(
-          `Backup '${filename}' cannot be restored: bringing it up to date failed (${reason}); the database is unchanged`,
-          'filename',
-        );
-      }
+      const { databases } = this.deps;
+      const safety = await withIndexLock(
+        databases.paths,
+        database,
+        async () => {
+          const before = await this.#write(database, 'restore', new Date());
+          try {
+            await databases.restore(database, file, { ready: true });
+          } catch (error) {
+            // The backup could not be brought up (a migration failed): put the database back as it was.
+            await databases.restore(database, path.join(this.#dir(database), before.filename), { ready: true });
+            const reason = describeError(error);
+            throw BadInput.field(
+              `Backup '${filename}' cannot be restored: bringing it up to date failed (${reason}); the database is unchanged`,
+              'filename',
+            );
+          }
+          return before;
+        },
+        restoreWaitMs,
+      );
       const task = await this.deps.queue.submit({
         queue: 'operations',
         operation: rebuildVectorsOperation,
@@ -134,12 +145,12 @@ export class BackupService {
     return newest ? new Date(newest.created_at) : null;
   }
 
-  async #write(database: string, kind: BackupKind, at: Date): Promise<BackupInfo> {
+  async #write(database: string, occasion: BackupOccasion, at: Date): Promise<BackupInfo> {
     const dir = this.#dir(database);
     fs.mkdirSync(dir, { recursive: true });
     const taken = new Set(fs.readdirSync(dir));
     let filename = '';
-    for (const candidate of backupNames(kind, at)) {
+    for (const candidate of backupNames(occasion, at)) {
       if (taken.has(candidate)) continue;
       filename = candidate;
       break;

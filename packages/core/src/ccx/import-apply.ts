@@ -61,6 +61,8 @@ export interface ImportStats {
   embeddings_pending: number;
   /** The background re-embedding of what arrived without usable vectors, when one was queued. */
   reembed_task_id: string | null;
+  /** A replacing import's copy of the database as it was before (an operator backup, restorable). */
+  safety_backup: string | null;
   errors: string[];
   warnings: string[];
 }
@@ -122,6 +124,7 @@ export async function applyCcxImport(db: Db, content: CcxContent, options: Apply
     embeddings_restored: 0,
     embeddings_pending: 0,
     reembed_task_id: null,
+    safety_backup: null,
     errors: [],
     warnings: [...content.warnings],
   };

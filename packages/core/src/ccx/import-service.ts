@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Platform } from '../platform/index.ts';
+import type { CcxHost } from './host.ts';
 import { newImportFile } from './files.ts';
 import type { CcxPackageInfo } from './model.ts';
 import { importCcxOperation } from './operation-names.ts';
@@ -43,7 +43,7 @@ export async function validateCcxPackage(bytes: Buffer): Promise<ValidatedCcx> {
 
 /** Validates the package, stores it under the data directory and queues its import (operations lane). */
 export async function queueCcxImport(
-  platform: Platform,
+  platform: Pick<CcxHost, 'databases' | 'paths' | 'queue' | 'settings'>,
   input: { bytes: Buffer; merge: boolean; database?: string },
 ): Promise<{ task_id: string }> {
   const validated = await validateCcxPackage(input.bytes);

@@ -1,4 +1,5 @@
-import type { FeatureModule } from '../platform/index.ts';
+import type { FeatureModule } from '../module/index.ts';
+import type { CcxHost } from './host.ts';
 import { CcxService } from './service.ts';
 import { defineCcxOperations } from './tasks.ts';
 
@@ -7,21 +8,21 @@ import { defineCcxOperations } from './tasks.ts';
  * Owns no table: exports read the other features' tables through `read-model.ts`, imports write them in
  * one transaction (`import-apply.ts`).
  */
-export const ccxModule: FeatureModule<CcxService> = {
+export const ccxModule: FeatureModule<CcxService, CcxHost> = {
   name: 'ccx',
   tables: [],
-  defineTasks(registry, platform) {
+  defineTasks(registry, host) {
     defineCcxOperations(registry, {
-      databases: platform.databases,
-      paths: platform.paths,
-      settings: () => platform.settings.get(),
-      embeddings: platform.providers.embeddings,
-      queue: platform.queue,
-      events: platform.graphEvents,
-      writers: platform.vectorWriters,
-      version: platform.version,
-      triggersChanged: (database) => platform.automation.triggersChanged(database),
+      databases: host.databases,
+      paths: host.paths,
+      settings: () => host.settings.get(),
+      embeddings: host.providers.embeddings,
+      queue: host.queue,
+      events: host.graphEvents,
+      writers: host.vectorWriters,
+      version: host.version,
+      triggersChanged: (database) => host.automation.triggersChanged(database),
     });
   },
-  service: (platform, database) => new CcxService(platform, database.name, database.db),
+  service: (host, database) => new CcxService(host, database.name, database.db),
 };

@@ -1,5 +1,6 @@
 import { digestMatches, digestsOf } from './checksums.ts';
 import { invalidPackage } from './errors.ts';
+import { Fields } from './fields.ts';
 import { dataFiles, manifestPath, nodeIdOfEntityUri, previewPath, readmePath, type DataFileType } from './format-v2.ts';
 import {
   isoDate,
@@ -18,7 +19,7 @@ import { readTriggers, workflowProblems } from './workflows.ts';
 import { checkName, type ZipArchive } from './zip-reader.ts';
 
 /**
- * Reads a CCX 2.0 package (reference/ccx-2.0.md) without repeating upstream's defects: the manifest
+ * Reads a CCX 2.0 package without the earlier readers' defects (docs/decisions/0014-ccx-packages.md): the manifest
  * is required and every data file must be covered by a checksum that matches (the writer's
  * `contents[].checksum_*` and the old reader's `content_files[].sha*`, base64 or hex), and every data
  * file must parse to the documented shape, all before anything is written.
@@ -52,12 +53,16 @@ export function readCcx2(archive: ZipArchive, manifest: Record<string, unknown>)
     verified.delete(dataFiles[type].path);
     return data ? data.toString('utf8') : null;
   };
+  // null stands for a file the package does not hold; a file holding JSON null is refused as any non-object is.
   const json = (type: DataFileType) => {
     const data = text(type);
-    return data === null ? null : parseJson(data, dataFiles[type].path);
+    if (data === null) return null;
+    const document = objectOrNull(parseJson(data, dataFiles[type].path));
+    if (!document) throw invalidPackage(`'${dataFiles[type].path}' must be a JSON object`);
+    return document;
   };
   const templates = readTemplates(json('templates'), name);
-  const knowledge = readKnowledge(json('knowledge'), name);
+  const knowledge = readKnowledge(json('knowledge'), name, warnings);
   const workflowsDocument = json('workflows');
   const workflows = readWorkflows(workflowsDocument);
   const triggers =
@@ -139,9 +144,11 @@ export function parseJson(text: string, path: string): unknown {
   }
 }
 
-function listOf(document: unknown, key: string, path: string): Record<string, unknown>[] {
+function listOf(document: unknown, key: string, path: string, { required = false } = {}): Record<string, unknown>[] {
   const container = objectOrNull(document);
   if (!container) throw invalidPackage(`'${path}' must be a JSON object`);
+  if (required && (container[key] === undefined || container[key] === null))
+    throw invalidPackage(`'${path}' has no list \`${key}\``);
   const list = container[key] ?? [];
   if (!Array.isArray(list)) throw invalidPackage(`'${path}': \`${key}\` must be a list`);
   return list.map((item, index) => {
@@ -157,9 +164,8 @@ function requiredString(item: Record<string, unknown>, field: string, where: str
   return value;
 }
 
-function keyList(value: unknown, fallback: string | null): string[] {
-  const keys = Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
-  return keys.length ? keys : fallback ? [fallback] : [];
+function keyList(keys: string[] | null, fallback: string | null): string[] {
+  return keys?.length ? keys : fallback ? [fallback] : [];
 }
 
 function readTemplates(document: unknown, name: string): CcxTemplate[] {
@@ -186,57 +192,57 @@ function readTemplates(document: unknown, name: string): CcxTemplate[] {
   });
 }
 
-function readKnowledge(document: unknown, name: string): { nodes: CcxNode[]; edges: CcxEdge[] } {
+const knowledgeMembers = new Set(['nodes', 'edges']);
+
+/** `{"nodes": [...], "edges": [...]}`, both lists required, every member of a node or edge of its documented type. */
+function readKnowledge(
+  document: Record<string, unknown> | null,
+  name: string,
+  warnings: string[],
+): { nodes: CcxNode[]; edges: CcxEdge[] } {
   if (document === null) return { nodes: [], edges: [] };
   const path = dataFiles.knowledge.path;
-  const nodes = listOf(document, 'nodes', path).map((item, index): CcxNode => {
-    const where = `knowledge.jsonld: nodes[${index}]`;
-    const key = requiredString(item, 'id', where);
-    const position = objectOrNull(item.position);
-    const embedding =
-      Array.isArray(item.embedding) &&
-      item.embedding.length &&
-      item.embedding.every((value) => typeof value === 'number')
-        ? (item.embedding as number[])
-        : null;
-    const primary = stringOrNull(item.source_id);
+  const unknown = Object.keys(document).filter((key) => !knowledgeMembers.has(key));
+  if (unknown.length) warnings.push(`Ignored member(s) of ${path}: ${unknown.join(', ')}`);
+  const nodes = listOf(document, 'nodes', path, { required: true }).map((item, index): CcxNode => {
+    const fields = new Fields(item, `${path}: nodes[${index}]`);
+    const key = fields.requiredString('id');
+    const primary = fields.string('source_id');
+    const embedding = fields.numberList('embedding');
     return {
       key,
-      iri: stringOrNull(item.ccx_iri) ?? `urn:ccx:${name}:node/${key}`,
-      label: stringOrNull(item.label) ?? stringOrNull(item.name) ?? 'Unnamed Node',
-      template_key: stringOrNull(item.template_id),
-      template_name: stringOrNull(item.template_name) ?? stringOrNull(item.entity_type),
-      properties: objectOrNull(item.properties) ?? {},
-      position:
-        position && numberOrNull(position.x) !== null && numberOrNull(position.y) !== null
-          ? { x: position.x as number, y: position.y as number }
-          : null,
-      embedding,
-      source_keys: keyList(item.source_ids, primary),
+      iri: fields.string('ccx_iri') ?? `urn:ccx:${name}:node/${key}`,
+      label: fields.string('label') ?? fields.string('name') ?? 'Unnamed Node',
+      template_key: fields.string('template_id'),
+      template_name: fields.string('template_name') ?? fields.string('entity_type'),
+      properties: fields.object('properties') ?? {},
+      position: fields.point('position'),
+      embedding: embedding?.length ? embedding : null,
+      source_keys: keyList(fields.stringList('source_ids'), primary),
       primary_source_key: primary,
-      extracted: item.extracted === true,
-      name_key: stringOrNull(item.name_key),
-      created_at: isoDate(item.created_at),
-      updated_at: isoDate(item.updated_at),
+      extracted: fields.boolean('extracted') ?? false,
+      name_key: fields.string('name_key'),
+      created_at: fields.date('created_at'),
+      updated_at: fields.date('updated_at'),
     };
   });
-  const edges = listOf(document, 'edges', path).map((item, index): CcxEdge => {
-    const where = `knowledge.jsonld: edges[${index}]`;
-    const key = requiredString(item, 'id', where);
-    const primary = stringOrNull(item.source_id);
+  const edges = listOf(document, 'edges', path, { required: true }).map((item, index): CcxEdge => {
+    const fields = new Fields(item, `${path}: edges[${index}]`);
+    const key = fields.requiredString('id');
+    const primary = fields.string('source_id');
     return {
       key,
-      iri: stringOrNull(item.ccx_iri) ?? `urn:ccx:${name}:rel/${key}`,
-      template_key: stringOrNull(item.template_id),
-      source_node_key: requiredString(item, 'source_node_id', where),
-      target_node_key: requiredString(item, 'target_node_id', where),
-      label: stringOrNull(item.label) ?? 'related_to',
-      properties: objectOrNull(item.properties) ?? {},
-      source_keys: keyList(item.source_ids, primary),
+      iri: fields.string('ccx_iri') ?? `urn:ccx:${name}:rel/${key}`,
+      template_key: fields.string('template_id'),
+      source_node_key: fields.requiredString('source_node_id'),
+      target_node_key: fields.requiredString('target_node_id'),
+      label: fields.string('label') ?? 'related_to',
+      properties: fields.object('properties') ?? {},
+      source_keys: keyList(fields.stringList('source_ids'), primary),
       primary_source_key: primary,
-      extracted: item.extracted === true,
-      created_at: isoDate(item.created_at),
-      updated_at: isoDate(item.updated_at),
+      extracted: fields.boolean('extracted') ?? false,
+      created_at: fields.date('created_at'),
+      updated_at: fields.date('updated_at'),
     };
   });
   return { nodes, edges };

@@ -227,8 +227,8 @@ function references(value: unknown): string[] | null {
 
 /** Nodes are `@graph` members with an `@id`; relationships are `ccx:Relationship` members or properties whose values are `{"@id"}` references. */
 function readGraph(document: Record<string, unknown>, warnings: string[]): { nodes: CcxNode[]; edges: CcxEdge[] } {
-  const members = document['@graph'] ?? [];
-  if (!Array.isArray(members)) throw invalidPackage("'knowledge.jsonld': `@graph` must be a list");
+  const members = document['@graph'];
+  if (!Array.isArray(members)) throw invalidPackage("'knowledge.jsonld': the list `@graph` is required");
   const nodes: CcxNode[] = [];
   const edges: CcxEdge[] = [];
   const plainEdge = (subject: string, label: string, object: string, index: number) => {

@@ -1,13 +1,13 @@
 import fs from 'node:fs';
 import type { TaskStore } from '@rhizome/queue';
 import { Conflict, NotFound } from '@rhizome/contracts/errors';
-import type { Platform } from '../platform/index.ts';
 import { requireSources } from '../sources/index.ts';
 import type { Db } from '../storage/index.ts';
 import { submitDatabaseTask } from '../tasks/index.ts';
 import { invalidPackage } from './errors.ts';
 import type { ExportSwitches } from './writer.ts';
 import { exportFile } from './files.ts';
+import type { CcxHost } from './host.ts';
 import { queueCcxImport } from './import-service.ts';
 import { exportBySourcesOperation, exportGraphOperation } from './operation-names.ts';
 import { defaultZipLimits } from './zip-reader.ts';
@@ -24,7 +24,7 @@ const exportOperations = new Set([exportGraphOperation, exportBySourcesOperation
 /** CCX packages of one database: queued exports and imports, and the packages finished exports left. */
 export class CcxService {
   constructor(
-    private readonly platform: Platform,
+    private readonly platform: CcxHost,
     readonly database: string,
     private readonly db: Db,
   ) {}

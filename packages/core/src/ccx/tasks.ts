@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Settings } from '@rhizome/contracts/settings';
 import { PermanentTaskError, type QueueService } from '@rhizome/queue';
-import type { TaskRegistrar } from '../platform/index.ts';
+import type { TaskRegistrar } from '../module/index.ts';
+import { BackupService } from '../backup/index.ts';
 import type { ExportResult } from '@rhizome/contracts/api/exports';
 import { DomainError } from '@rhizome/contracts/errors';
 import { taskDatabaseFor } from '../databases/index.ts';
@@ -13,7 +14,7 @@ import type { EmbeddingService } from '../providers/index.ts';
 import { reembedOperation } from '../search/index.ts';
 import { configuredIdentity } from '../search/index.ts';
 import { removeSourceFiles } from '../sources/index.ts';
-import { VectorFiles, type VectorKind } from '../search/index.ts';
+import { VectorFiles, vectorKinds } from '../search/index.ts';
 import type { VectorWriterSet } from '../search/index.ts';
 import { exportDatabase, type CcxExportOptions } from './export-service.ts';
 import { exportFile, exportFilename, isImportFile, pruneExports } from './files.ts';
@@ -38,10 +39,9 @@ export interface CcxOperationDeps {
 
 /**
  * Packages larger than this come back through the download endpoint only: base64 inside a JSON task
- * result (the spec's flow) costs a third more and sits in the task store (decision 0014).
+ * result (how the export task answers) costs a third more and sits in the task store (decision 0014).
  */
 export const inlineResultLimit = 32 * 1024 * 1024;
-const vectorKinds: VectorKind[] = ['chunks', 'nodes', 'templates'];
 
 /**
  * `export_graph` and `export_by_sources` write the package to `<data_dir>/exports/<task_id>.ccx` and
@@ -50,6 +50,17 @@ const vectorKinds: VectorKind[] = ['chunks', 'nodes', 'templates'];
  * for the created nodes and edges, the vector indexes, and a background re-embedding of what came
  * without usable vectors. An import is never retried: any failure is final and changed nothing.
  */
+/** A safety backup of `database` before a replacing import; its file name. */
+async function safetyBackup(deps: CcxOperationDeps, database: string): Promise<string> {
+  const backups = new BackupService({
+    databases: deps.databases,
+    queue: deps.queue,
+    priority: () => deps.settings().priorities.interactive,
+    database,
+  });
+  return (await backups.create('import')).filename;
+}
+
 export function defineCcxOperations(registry: TaskRegistrar, deps: CcxOperationDeps): void {
   const exportHandler =
     (bySources: boolean) =>
@@ -101,7 +112,21 @@ export function defineCcxOperations(registry: TaskRegistrar, deps: CcxOperationD
         const { identity } = await configuredIdentity(db, deps.embeddings, deps.settings());
         const merge = task.data.merge === true;
         const replaced = merge ? [] : await allSourceIds(db);
-        const outcome = await applyCcxImport(db, content, { merge, embedder: identity, workflows: workflowImporter });
+        // What a replace clears stays restorable: no replace runs without its safety copy.
+        const safety = merge ? null : await safetyBackup(deps, name);
+        // Its one long transaction runs on the bulk-writer connection, so requests keep reading meanwhile.
+        const writer = await deps.databases.bulkWriter(name);
+        const outcome = await applyCcxImport(writer, content, {
+          merge,
+          embedder: identity,
+          workflows: workflowImporter,
+        });
+        outcome.stats.safety_backup = safety;
+        logger.info(
+          merge
+            ? `import into '${name}': merged`
+            : `import into '${name}': replaced its contents; the database as it was is kept as ${safety}`,
+        );
         // The replaced sources' uploaded originals go once their rows are gone for good.
         for (const sourceId of replaced) await removeSourceFiles(deps.paths, name, sourceId);
         // The events of what was imported meet the triggers that exist after the import.

@@ -52,7 +52,7 @@ export interface WrittenPackage {
 }
 
 /**
- * Writes a CCX 2.0 package (reference/ccx-2.0.md) to `target`: each data file streamed to a work file
+ * Writes a CCX 2.0 package (docs/decisions/0014-ccx-packages.md) to `target`: each data file streamed to a work file
  * page by page with its SHA-256 and SHA-512 taken on the way, then the manifest and README, then the
  * archive streamed out by jszip from those files, so no part is held whole in memory. Deflate level 1:
  * jszip deflates in JavaScript, three times faster at 1 than at 6 on JSON, for packages about a fifth larger.

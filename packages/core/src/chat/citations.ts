@@ -156,16 +156,25 @@ async function repairEntities(db: Db, text: string): Promise<{ content: string; 
   return { content, entities: [...entities.values()] };
 }
 
+const tidy = (content: string) =>
+  content
+    .replace(/[ \t]+\n/g, '\n')
+    .replace(/ {2,}/g, ' ')
+    .trim();
+
 /** The stored form of an answer: citations and entity markers repaired and validated. */
 export async function finalizeAnswer(db: Db, text: string, ledger: RetrievalLedger): Promise<FinalizedAnswer> {
   const cited = repairCitations(text, ledger);
   const { content, entities } = await repairEntities(db, cited.content);
-  return {
-    ...cited,
-    content: content
-      .replace(/[ \t]+\n/g, '\n')
-      .replace(/ {2,}/g, ' ')
-      .trim(),
-    referenced_entities: entities,
-  };
+  return { ...cited, content: tidy(content), referenced_entities: entities };
+}
+
+/**
+ * The citations of an answer (or the beginning of one) in their stored form, entity markers left as
+ * written: a citation resolves from the text before it and the ledger alone, so the beginning of an
+ * answer resolves as it will once the answer is complete.
+ */
+export function resolveCitations(text: string, ledger: RetrievalLedger): Omit<FinalizedAnswer, 'referenced_entities'> {
+  const cited = repairCitations(text, ledger);
+  return { ...cited, content: tidy(cited.content) };
 }

@@ -1,4 +1,5 @@
 import type { PubSub } from '@rhizome/queue';
+import type { LedgerChunk } from './ledger.ts';
 
 /**
  * The events of a chat turn (docs/decisions/0012 and 0022), published by the worker on the chat's channel and
@@ -29,7 +30,17 @@ export type ChatEvent =
   | { type: 'tool_rejected'; tool_call_id: string; tool_name: string; decision: 'reject' | 'timeout' | 'not_allowed' }
   | DoneEvent
   | { type: 'error'; error: string; error_code: string; error_details?: Record<string, unknown> }
-  | TurnStateEvent;
+  | TurnStateEvent
+  | RetrievedChunksEvent;
+
+/**
+ * Internal, never forwarded: the chunks a tool call added to the turn's ledger, under the aliases the
+ * model cites them by, so that a subscriber can resolve the answer's citations while it streams.
+ */
+export interface RetrievedChunksEvent {
+  type: 'retrieved_chunks';
+  chunks: LedgerChunk[];
+}
 
 /**
  * Internal, never forwarded as such: the worker's answer to a `replay` request, the turn's events so
@@ -65,6 +76,11 @@ export const chatProcessingFailed = 'CHAT_PROCESSING_FAILED';
 
 export function isFinalEvent(event: ChatEvent): boolean {
   return event.type === 'done' || event.type === 'error';
+}
+
+/** Events between the worker and the API's own readers, which chat clients never see. */
+export function isInternalEvent(event: ChatEvent): event is TurnStateEvent | RetrievedChunksEvent {
+  return event.type === 'turn_state' || event.type === 'retrieved_chunks';
 }
 
 export const chatEventChannel = (chatId: string) => `chat:${chatId}`;

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { isFinalEvent, type ChatEvent } from './events.ts';
+import { isFinalEvent, isInternalEvent, type ChatEvent } from './events.ts';
 
 type Deliver = (event: ChatEvent, json: string) => void;
 
@@ -21,8 +21,9 @@ export class ChatEventFeed {
   private awaiting: { deliver: Deliver; timer: NodeJS.Timeout } | null = null;
 
   readonly receive = (event: ChatEvent, json: string): void => {
-    if (event.type === 'turn_state') {
-      if (event.request_id === this.requestId && this.awaiting) this.replayed(event.events);
+    if (isInternalEvent(event)) {
+      if (event.type === 'turn_state' && event.request_id === this.requestId && this.awaiting)
+        this.replayed(event.events);
       return;
     }
     if (this.deliver) return this.deliver(event, json);

@@ -1,3 +1,4 @@
+export { AnswerInProgress } from './answer-in-progress.ts';
 export type { ChunkCitation } from './citations.ts';
 export { isFinalEvent, subscribeChatEvents, type ChatEvent } from './events.ts';
 export { chatToMarkdown, exportFilename } from './export.ts';
@@ -5,5 +6,4 @@ export { ChatEventFeed } from './feed.ts';
 export { chatModule } from './module.ts';
 export { reconcileChats } from './reconcile.ts';
 export { ChatService } from './service.ts';
-export { defineChatOperations } from './tasks.ts';
 export type { TurnOptions } from './turn.ts';

@@ -1,5 +1,5 @@
-import { sentenceSpans } from '../extraction/index.ts';
-import { pageAtOffset, type PageStart } from '../sources/index.ts';
+import { shownSentences, type ShownChunk } from '../search/index.ts';
+import { pageAtOffset, sentenceSpans, type PageStart } from '../sources/index.ts';
 import type { Db } from '../storage/index.ts';
 import { chunksWithSource, type ChunkWithSource } from './read-model.ts';
 
@@ -10,7 +10,7 @@ import { chunksWithSource, type ChunkWithSource } from './read-model.ts';
  * which retrieval never returned).
  */
 
-export interface LedgerChunk {
+export interface LedgerChunk extends ShownChunk {
   alias: string;
   chunkId: string;
   sourceId: string;
@@ -53,7 +53,7 @@ export class RetrievalLedger {
       for (const id of missing) {
         const row = found.get(id);
         if (!row) continue;
-        const chunk: LedgerChunk = {
+        this.register({
           alias: `C${this.byAlias.size}`,
           chunkId: row.id,
           sourceId: row.source_id,
@@ -61,12 +61,21 @@ export class RetrievalLedger {
           pageNumber: row.page_number,
           sentences: chunkSentences(row.content),
           sentencePages: sentencePages(row),
-        };
-        this.byAlias.set(chunk.alias, chunk);
-        this.byChunkId.set(chunk.chunkId, chunk);
+          place: { sourceId: row.source_id, index: row.chunk_index, start: row.start_offset, end: row.end_offset },
+          length: row.content.length,
+          sentenceSpans: sentenceSpans(row.content),
+        });
       }
     }
     return chunkIds.flatMap((id) => this.byChunkId.get(id) ?? []);
+  }
+
+  /** Takes chunks as another ledger registered them, aliases included: how a turn's ledger is followed elsewhere. */
+  register(...chunks: LedgerChunk[]): void {
+    for (const chunk of chunks) {
+      this.byAlias.set(chunk.alias, chunk);
+      this.byChunkId.set(chunk.chunkId, chunk);
+    }
   }
 
   addNodes(nodes: readonly LedgerNode[]): void {
@@ -82,6 +91,16 @@ export class RetrievalLedger {
   chunks(): LedgerChunk[] {
     return [...this.byAlias.values()];
   }
+
+  /**
+   * The sentences of a chunk the model is shown, [from, to) over its numbering: not those a consecutive
+   * chunk of its source retrieved before it shows (the overlap chunks share), so nothing reads twice and
+   * every number shown still cites the chunk's own sentence.
+   */
+  shownSentences(chunk: LedgerChunk): [number, number] {
+    const chunks = this.chunks();
+    return shownSentences(chunks)[chunks.indexOf(chunk)] ?? [0, chunk.sentences.length];
+  }
 }
 
 /** Document text can neither close the wrapper it is shown in nor pass for an answer marker. */
@@ -89,9 +108,19 @@ function neutralise(text: string): string {
   return text.replace(/<\/?\s*untrusted_document\s*>/gi, '').replace(/\[\[/g, '[ [');
 }
 
-/** A chunk as the model reads it: wrapped as untrusted data, with its alias, file and numbered sentences. */
-export function formatChunk(chunk: LedgerChunk): string {
+/**
+ * A chunk as the model reads it: wrapped as untrusted data, with its alias, file and numbered sentences,
+ * those in `[from, to)`; the ones left out are named, so the numbering shown stays the chunk's own.
+ */
+export function formatChunk(chunk: LedgerChunk, [from, to]: [number, number] = [0, chunk.sentences.length]): string {
   const page = chunk.pageNumber === null ? '' : ` | page ${chunk.pageNumber}`;
-  const sentences = chunk.sentences.map((sentence, index) => `[S${index + 1}] ${neutralise(sentence)}`).join('\n');
+  const range = (first: number, last: number) => (first === last ? `S${first}` : `S${first}-S${last}`);
+  const sentences = [
+    ...(from > 0 ? [`(${range(1, from)}: as in the chunk before, not repeated)`] : []),
+    ...chunk.sentences.slice(from, to).map((sentence, index) => `[S${from + index + 1}] ${neutralise(sentence)}`),
+    ...(to < chunk.sentences.length
+      ? [`(${range(to + 1, chunk.sentences.length)}: as in the chunk after, not repeated)`]
+      : []),
+  ].join('\n');
   return `<untrusted_document>\n[CHUNK ${chunk.alias} | ${neutralise(chunk.filename)}${page}]\n${sentences}\n</untrusted_document>`;
 }

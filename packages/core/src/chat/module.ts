@@ -1,32 +1,46 @@
-import type { FeatureModule } from '../platform/index.ts';
+import type { PubSub, QueueService, TaskStore } from '@rhizome/queue';
+import type { DatabaseManager } from '../databases/index.ts';
+import type { FeatureModule } from '../module/index.ts';
+import type { Providers } from '../providers/index.ts';
+import type { SettingsStore } from '../settings/index.ts';
 import { ChatService } from './service.ts';
 import { defineChatOperations } from './tasks.ts';
+
+/** What the chat module needs of the process it runs in. */
+export interface ChatHost {
+  databases: DatabaseManager;
+  settings: Pick<SettingsStore, 'get'>;
+  providers: Pick<Providers, 'llm' | 'embeddings' | 'readiness'>;
+  pubsub: PubSub;
+  queue: QueueService;
+  tasks: TaskStore;
+}
 
 /**
  * Chats: the API side (CRUD, turns queued, cancel, tool decisions) is the service; the worker answers
  * turns as `chat_completion` tasks on the llm lane.
  */
-export const chatModule: FeatureModule<ChatService> = {
+export const chatModule: FeatureModule<ChatService, ChatHost> = {
   name: 'chat',
   tables: ['chats', 'chat_messages', 'chat_tool_approvals'],
-  defineTasks(registry, platform) {
+  defineTasks(registry, host) {
     defineChatOperations(registry, {
-      databases: platform.databases,
-      settings: () => platform.settings.get(),
-      llm: platform.providers.llm,
-      embeddings: platform.providers.embeddings,
-      pubsub: platform.pubsub,
+      databases: host.databases,
+      settings: () => host.settings.get(),
+      llm: host.providers.llm,
+      embeddings: host.providers.embeddings,
+      pubsub: host.pubsub,
     });
   },
-  service: (platform, { name, db }) =>
+  service: (host, { name, db }) =>
     new ChatService({
       db,
       database: name,
-      settings: () => platform.settings.get(),
-      queue: platform.queue,
-      tasks: platform.tasks,
-      pubsub: platform.pubsub,
-      readiness: platform.providers.readiness,
-      llm: platform.providers.llm,
+      settings: () => host.settings.get(),
+      queue: host.queue,
+      tasks: host.tasks,
+      pubsub: host.pubsub,
+      readiness: host.providers.readiness,
+      llm: host.providers.llm,
     }),
 };

@@ -10,6 +10,9 @@ import type { Db } from '../storage/index.ts';
 export interface ChunkWithSource {
   id: string;
   source_id: string;
+  chunk_index: number;
+  start_offset: number | null;
+  end_offset: number | null;
   content: string;
   page_number: number | null;
   chunk_metadata: string | null;
@@ -42,7 +45,7 @@ export async function sourcesTagged(db: Db, tagIds: readonly string[]): Promise<
 
 export async function chunksWithSource(db: Db, chunkIds: readonly string[]): Promise<ChunkWithSource[]> {
   return (await db.raw(
-    `SELECT c.id, c.source_id, c.content, c.page_number, c.chunk_metadata, COALESCE(s.filename, s.title, s.origin_url, '') AS filename
+    `SELECT c.id, c.source_id, c.chunk_index, c.start_offset, c.end_offset, c.content, c.page_number, c.chunk_metadata, COALESCE(s.filename, s.title, s.origin_url, '') AS filename
      FROM document_chunks c JOIN sources s ON s.id = c.source_id WHERE c.id IN (SELECT value FROM json_each(?))`,
     [JSON.stringify(chunkIds)],
   )) as ChunkWithSource[];

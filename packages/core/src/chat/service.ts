@@ -338,7 +338,7 @@ export class ChatService {
     return !task?.started_at;
   }
 
-  /** POST /cancel (spec: 202 cancelling; 409 when idle; 503 when the stop cannot be delivered). */
+  /** POST /cancel (202 cancelling; 409 when idle; 503 when the stop cannot be delivered). */
   async cancel(id: string): Promise<{ status: 'cancelling' }> {
     const chat = await this.require(id);
     if (chat.status !== 'processing' || !chat.current_turn_id)

@@ -5,7 +5,7 @@ import { taskDatabaseFor } from '../databases/index.ts';
 import type { EmbeddingService } from '../providers/index.ts';
 import { LlmError } from '../providers/index.ts';
 import type { LlmService } from '../providers/index.ts';
-import type { TaskRegistrar } from '../platform/index.ts';
+import type { TaskRegistrar } from '../module/index.ts';
 import type { Db } from '../storage/index.ts';
 import { finalizeAnswer } from './citations.ts';
 import { chatProcessingFailed, publishChatEvent, subscribeChatControl, type ChatEvent } from './events.ts';

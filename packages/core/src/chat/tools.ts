@@ -65,7 +65,9 @@ async function rankedNodes(context: ToolContext, items: readonly RankedItem[]): 
 
 async function chunkDocuments(context: ToolContext, chunkIds: readonly string[]): Promise<string> {
   const chunks = await context.ledger.addChunks(context.search.db, chunkIds);
-  return chunks.length ? chunks.map(formatChunk).join('\n\n') : 'No passages found.';
+  return chunks.length
+    ? chunks.map((chunk) => formatChunk(chunk, context.ledger.shownSentences(chunk))).join('\n\n')
+    : 'No passages found.';
 }
 
 /**
@@ -314,10 +316,6 @@ export const chatTools: readonly ChatTool[] = [
   getNodeEdges,
   traversePath,
 ];
-
-export function findTool(name: string): ChatTool | undefined {
-  return chatTools.find((tool) => tool.definition.name === name);
-}
 
 /** Runs a tool; a bad argument or a missing node is the result the model reads, not a failed turn. */
 export async function runTool(tool: ChatTool, context: ToolContext, args: Record<string, unknown>): Promise<string> {

@@ -1,4 +1,4 @@
-import type { ChatEvent } from './events.ts';
+import { isInternalEvent, type ChatEvent } from './events.ts';
 
 /**
  * The events a turn published so far, kept by the worker answering it so a client that subscribes
@@ -25,7 +25,7 @@ export class TurnLog {
       );
       if (asked >= 0) this.events.splice(asked, 1);
       this.events.push(event);
-    } else if (event.type !== 'turn_state') {
+    } else if (!isInternalEvent(event)) {
       this.events.push(event);
     }
   }

@@ -12,13 +12,14 @@ import { RetrievalLedger } from './ledger.ts';
 import { markEntityMentions } from './mentions.ts';
 import { systemPrompt } from './prompt.ts';
 import { scopeOf, type ChatRow, type MessageRow } from './repo.ts';
-import { chatTools, findTool, runTool, type ChatTool, type ToolContext } from './tools.ts';
+import { fusedSearch } from './extractive-retrieval.ts';
+import { chatTools, runTool, type ChatTool, type ToolContext } from './tools.ts';
 
 /**
  * One chat turn: the model answers with the chat's tools in a bounded loop —
  * at most `chat.max_tool_iterations` rounds and `chat.max_total_tool_calls` calls, a final answer
  * without tools forced at the limits — streaming its text as `content` events. The builtin provider
- * calls no tools, so its turn runs graph search itself and quotes the best sentences of what it found.
+ * calls no tools, so its turn runs every search mode itself and quotes the best sentences of what they found.
  * Everything the turn produced so far is on `TurnState`, so a cancelled turn still has its partial answer.
  */
 
@@ -75,8 +76,6 @@ export class TurnState {
 const maxEventResultChars = 2000;
 /** A tool result the model reads is cut here; the compaction cuts older ones further when the window fills. */
 const maxToolResultChars = 12_000;
-/** Passages the builtin provider picks its sentences from. */
-const builtinPassages = 8;
 
 const newToolCallId = () => `tc_${randomBytes(8).toString('hex')}`;
 
@@ -274,8 +273,11 @@ class ChatTurn {
     }
     await this.deps.emit({ type: 'tool_start', tool: name, tool_call_id: id, arguments: args, iteration });
     const started = performance.now();
+    const known = this.state.ledger.chunks().length;
     const output = await runTool(tool, this.context, args);
     record.duration_ms = Math.round(performance.now() - started);
+    const retrieved = this.state.ledger.chunks().slice(known);
+    if (retrieved.length) await this.deps.emit({ type: 'retrieved_chunks', chunks: retrieved });
     const result =
       output.length > maxToolResultChars ? `${output.slice(0, maxToolResultChars)}\n[… result cut]` : output;
     await this.deps.emit({
@@ -288,21 +290,29 @@ class ChatTurn {
     return result;
   }
 
-  /** Builtin: graph search for the question, then the best-matching sentences, each with its citation marker. */
+  /**
+   * Builtin: every search mode for the question (or the turn's mode), their passages fused, then the
+   * sentences that best answer it, each with its citation marker (extractive-retrieval.ts says why).
+   */
   private async runExtractive(history: ChatMessage[]): Promise<void> {
     const question = history.filter((message) => message.role === 'user').at(-1)?.content ?? '';
     this.state.iterations = 1;
-    const search = findTool('graphrag_search')!;
-    const args = { query: question.slice(0, 2000), limit: builtinPassages };
+    const args = { query: question.slice(0, 2000) };
     const id = newToolCallId();
-    await this.deps.emit({ type: 'tool_calls', tool_calls: [{ id, name: search.definition.name, arguments: args }] });
-    await this.execute(id, search, args, 1);
+    await this.deps.emit({
+      type: 'tool_calls',
+      tool_calls: [{ id, name: fusedSearch.definition.name, arguments: args }],
+    });
+    await this.execute(id, fusedSearch, args, 1);
     await this.input.checkCancelled();
     const passages: RetrievedPassage[] = [];
     for (const chunk of this.state.ledger.chunks()) {
-      chunk.sentences.forEach((sentence, index) =>
-        passages.push({ text: sentence, marker: `[[cite:${chunk.alias}:S${index + 1}|${chunk.filename}]]` }),
-      );
+      const [from, to] = this.state.ledger.shownSentences(chunk);
+      chunk.sentences
+        .slice(from, to)
+        .forEach((sentence, index) =>
+          passages.push({ text: sentence, marker: `[[cite:${chunk.alias}:S${from + index + 1}|${chunk.filename}]]` }),
+        );
     }
     await this.stream({ messages: history, passages });
     this.state.text = markEntityMentions(this.state.text, this.state.ledger.nodes.values());

@@ -1,3 +1,3 @@
-export { DatabaseManager, type MigrationPolicy, type OpenDatabase, type SeedHook } from './manager.ts';
+export { DatabaseManager, type MigrationPolicy } from './manager.ts';
 export { databasesModule } from './module.ts';
 export { taskDatabaseFor } from './task-database.ts';

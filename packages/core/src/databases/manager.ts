@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { BadInput, NotFound } from '@rhizome/contracts/errors';
+import type { DatabaseHandle, SeedHook } from '../module/index.ts';
 import type { DataPaths } from '../paths.ts';
 import { openSqlite, type Db } from '../storage/index.ts';
 import { Migrator, restoreSqliteFile, type ApplyResult } from '../storage/index.ts';
@@ -22,9 +23,6 @@ export interface DatabaseInfo {
  */
 export type MigrationPolicy = 'apply' | 'wait' | 'none';
 
-/** Seed data for a database: idempotent, run whenever a process readies a database. */
-export type SeedHook = (db: Db, databaseName: string) => Promise<void>;
-
 export interface DatabaseManagerOptions {
   paths: DataPaths;
   currentName: () => string;
@@ -34,11 +32,6 @@ export interface DatabaseManagerOptions {
   migrationPolicy: MigrationPolicy;
   /** Told after a database's file was deleted or replaced, so other processes drop their connections. */
   onReplaced?: (name: string) => Promise<void>;
-}
-
-export interface OpenDatabase {
-  name: string;
-  db: Db;
 }
 
 /**
@@ -66,7 +59,7 @@ export class DatabaseManager {
   }
 
   /** The active database, fixed for the caller even if another request switches it meanwhile. */
-  async current(): Promise<OpenDatabase> {
+  async current(): Promise<DatabaseHandle> {
     const name = this.currentName();
     return { name, db: await this.connection(name) };
   }
@@ -82,7 +75,7 @@ export class DatabaseManager {
   }
 
   /**
-   * A second connection to `name`, shared by this process's bulk writers (indexing), so the API's reads
+   * A second connection to `name`, shared by this process's bulk writers (indexing, package imports), so the API's reads
    * do not queue behind their statements (WAL). One per database: every transaction begins IMMEDIATE and
    * waits for the lock inside a libuv thread, so a connection per writer could fill the thread pool with
    * waiters while the holder's next statement has no thread to run on; with one, the writers queue on it.

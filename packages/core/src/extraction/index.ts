@@ -1,15 +1,7 @@
-export { bulkExtractionOperation, bulkProgress, type BulkExtractionResult } from './bulk.ts';
+export { mergedCitations } from './citations.ts';
 export { commitExtraction } from './commit/commit.ts';
-export { removeContribution } from './commit/contributions.ts';
-export { embedNodes } from './commit/node-vectors.ts';
-export { extractedTemplateId } from './commit/templates.ts';
-export { typeKey } from './finalize/entity-types.ts';
-export { mergeAliases } from './finalize/merge.ts';
-export { sentenceSpans } from './harvest/sentences.ts';
-export type { GroupRow, JobRow } from './jobs.ts';
 export { extractionModule } from './module.ts';
 export { ExtractionService } from './service.ts';
-export { defineExtractionOperations } from './tasks.ts';
 export type { Evidence, FinalizeResult } from './types.ts';
-export { AgentExtraction, type AgentPass, type AgentTask, type SubmitOutcome } from './agent/service.ts';
+export { AgentExtraction } from './agent/service.ts';
 export { agentExtractionFor } from './agent/abandonment.ts';

@@ -1,33 +1,34 @@
-import type { DatabaseHandle, FeatureModule, Platform } from '../platform/index.ts';
+import type { DatabaseHandle, FeatureModule } from '../module/index.ts';
 import { agentAbandonmentSweep } from './agent/abandonment.ts';
+import type { ExtractionHost } from './host.ts';
 import { ExtractionService } from './service.ts';
 import { defineExtractionOperations } from './tasks.ts';
 
-function extractionService(platform: Platform, { name, db }: DatabaseHandle): ExtractionService {
+function extractionService(host: ExtractionHost, { name, db }: DatabaseHandle): ExtractionService {
   return new ExtractionService({
     db,
     database: name,
-    queue: platform.queue,
-    tasks: platform.tasks,
-    settings: () => platform.settings.get(),
-    readiness: platform.providers.readiness,
+    queue: host.queue,
+    tasks: host.tasks,
+    settings: () => host.settings.get(),
+    readiness: host.providers.readiness,
   });
 }
 
 /** Extraction: runs of a source's groups through the model, their finalisation and commit to the graph, bulk runs. */
-export const extractionModule: FeatureModule<ExtractionService> = {
+export const extractionModule: FeatureModule<ExtractionService, ExtractionHost> = {
   name: 'extraction',
   tables: ['extraction_jobs', 'extraction_groups', 'source_citations', 'relationship_citations'],
-  defineTasks(registry, platform) {
+  defineTasks(registry, host) {
     defineExtractionOperations(registry, {
-      databases: platform.databases,
-      settings: () => platform.settings.get(),
-      llm: platform.providers.llm,
-      embeddings: platform.providers.embeddings,
-      queue: platform.queue,
-      events: platform.graphEvents,
-      nodeVectors: (name) => platform.vectorWriters.nodes.sink(name),
-      extraction: (name, db) => extractionService(platform, { name, db }),
+      databases: host.databases,
+      settings: () => host.settings.get(),
+      llm: host.providers.llm,
+      embeddings: host.providers.embeddings,
+      queue: host.queue,
+      events: host.graphEvents,
+      nodeVectors: (name) => host.vectorWriters.nodes.sink(name),
+      extraction: (name, db) => extractionService(host, { name, db }),
     });
   },
   service: extractionService,

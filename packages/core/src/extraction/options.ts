@@ -2,7 +2,7 @@ import type { Settings } from '@rhizome/contracts/settings';
 import type { FilteringMode } from '../sources/index.ts';
 import type { DomainDefinition } from '../sources/index.ts';
 import type { SourceRow } from '../sources/index.ts';
-import { filteringPreset, type FilteringPreset } from '../sources/index.ts';
+import { filteringPreset, type FilteringPreset } from './content-filter.ts';
 import type { RelationshipLimits } from './types.ts';
 
 /** What an extraction run is asked for (POST /sources/{id}/extraction); omitted fields reuse the source's persisted options. */
@@ -49,7 +49,9 @@ const flag = (value: number | null): boolean | null => (value === null ? null : 
  * sets the caps, orphan protection and strict edge types. The global `extraction.*`
  * caps and switches are the values of the global mode: they apply to runs in that mode, so tuning them
  * never silently changes sources that asked for another mode. A source's `max_entity_degree_override`
- * wins over both.
+ * wins over both. The builtin extractor keeps entities no relationship touches unless the source says
+ * otherwise: it types a relation only where a pattern states it, so an unlinked name is the common case,
+ * and each one comes with the sentence that names it.
  */
 export function resolveExtractionOptions(
   source: SourceRow,
@@ -70,7 +72,9 @@ export function resolveExtractionOptions(
     filteringMode,
     contentFiltering: request.content_filtering ?? source.content_filtering === 1,
     directionCorrection: flag(source.enable_direction_correction) ?? global.enable_direction_correction,
-    protectOrphans: flag(source.protect_orphans) ?? (globalMode ? global.protect_orphans : preset.protectOrphans),
+    protectOrphans:
+      flag(source.protect_orphans) ??
+      (settings.llm.chat_provider === 'builtin' || (globalMode ? global.protect_orphans : preset.protectOrphans)),
     inverseRelationships: flag(source.enable_inverse_relationships) ?? global.enable_inverse_relationships,
     strictEdgeTypes: globalMode
       ? global.strict_edge_type_constraints || preset.strictEdgeTypes

@@ -3,10 +3,10 @@ import { cloudModelsOf } from '../providers/index.ts';
 import { modelFor } from '../providers/index.ts';
 import type { DomainDefinition } from '../sources/index.ts';
 import { promptTokens } from '../sources/index.ts';
-import { filterForExtraction } from '../sources/index.ts';
-import { extractionGroups, sampleGroups, type ExtractionGroup } from '../sources/index.ts';
 import { chunkRange, sourceChunks, type ChunkRow } from '../sources/index.ts';
 import type { Db } from '../storage/index.ts';
+import { filterForExtraction } from './content-filter.ts';
+import { extractionGroups, sampleGroups, type ExtractionGroup } from './groups.ts';
 import type { ExtractionOptions } from './options.ts';
 import type { GroupChunk } from './types.ts';
 

@@ -7,7 +7,13 @@ import { domainRegistryFor } from '../sources/index.ts';
 import { fallbackDomain } from '../sources/index.ts';
 import { getSource, updateSource, withLoaderWarning, type SourceRow } from '../sources/index.ts';
 import type { Db } from '../storage/index.ts';
-import { bulkExtractionOperation, bulkTargets, type BulkExtractionRequest } from './bulk.ts';
+import {
+  bulkExtractionOperation,
+  bulkProgress,
+  bulkTargets,
+  type BulkExtractionRequest,
+  type BulkExtractionResult,
+} from './bulk.ts';
 import { removeContribution } from './commit/contributions.ts';
 import {
   activeJobStatuses,
@@ -25,6 +31,7 @@ import {
   type GroupRow,
   type JobRow,
 } from './jobs.ts';
+import { jobProgress } from './progress.ts';
 import { finishIdleExtractions, type FinishedExtraction } from './recovery.ts';
 import { resolveExtractionOptions, type ExtractionRequest } from './options.ts';
 import { planExtraction } from './plan.ts';
@@ -189,6 +196,31 @@ export class ExtractionService {
     return { taskId: task.task_id, total: ids.length };
   }
 
+  /**
+   * Where a bulk extraction of this database stands: its task's status and, over the sources it did not
+   * skip, how many runs since it was queued have not started, are running, completed, failed or were
+   * cancelled. 404 for a task that is not a bulk extraction of this database.
+   */
+  async bulkStatus(taskId: string) {
+    const { db, database, tasks } = this.deps;
+    const task = await tasks.get(taskId);
+    if (!task || task.operation !== bulkExtractionOperation || task.data.database !== database)
+      throw NotFound.resource('Bulk extraction', taskId);
+    const result =
+      task.status === 'completed'
+        ? ((await tasks.result(task.task_id, Date.now()))?.result as BulkExtractionResult | undefined)
+        : undefined;
+    const skipped = result?.skipped ?? [];
+    const left = new Set(skipped.map((entry) => entry.source_id));
+    const ids = (task.data.source_ids as string[]).filter((id) => !left.has(id));
+    return {
+      task_id: task.task_id,
+      task_status: task.status,
+      ...(await bulkProgress(db, ids, task.created_at)),
+      skipped,
+    };
+  }
+
   /** Queues every pending group. */
   async enqueueGroups(job: JobRow): Promise<void> {
     const { db, queue } = this.deps;
@@ -258,6 +290,20 @@ export class ExtractionService {
     return source.extraction_job_id
       ? getJob(this.deps.db, source.extraction_job_id)
       : latestJob(this.deps.db, sourceId);
+  }
+
+  /** Where the source's latest run stands (see progress.ts), or the source's status when it has none. 404 for an unknown source. */
+  async progress(sourceId: string) {
+    const job = await this.job(sourceId);
+    if (job) return jobProgress(sourceId, job, await this.groups(job));
+    const source = (await getSource(this.deps.db, sourceId)) as SourceRow;
+    return {
+      source_id: sourceId,
+      job_id: null,
+      status: source.status,
+      has_extraction_job: false as const,
+      message: 'This source has not been extracted yet',
+    };
   }
 
   async groups(job: JobRow, page?: { offset: number; limit: number }): Promise<GroupRow[]> {

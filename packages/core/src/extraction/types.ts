@@ -3,7 +3,7 @@
  * sentences, harvest/), the source-wide finalisation (finalize/), and the commit to the graph.
  */
 import type { DomainDefinition } from '../sources/index.ts';
-import type { FilteringPreset } from '../sources/index.ts';
+import type { FilteringPreset } from './content-filter.ts';
 
 /** One chunk of an extraction group, as the LLM sees it (a content-filtered copy; stored chunks stay intact). */
 export interface GroupChunk {
@@ -162,4 +162,6 @@ export interface FinalizeResult {
   entities: FinalEntity[];
   relationships: FinalRelationship[];
   stats: FinalizeStats;
+  /** Why the source's edge rules were relaxed to keep its entities, or null when they were not. */
+  relaxed?: string | null;
 }

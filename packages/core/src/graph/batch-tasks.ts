@@ -1,6 +1,7 @@
 import { validationIssues } from '@rhizome/contracts/validation-issues';
 import { batchResult, type BatchOutcome, type BatchResult } from '@rhizome/contracts/api/batch';
-import { Ajv, type ValidateFunction } from 'ajv';
+import type { Ajv, ValidateFunction } from 'ajv';
+import { ajvFor } from '@rhizome/contracts/ajv';
 import { batchDataSchemas } from '@rhizome/contracts/api/graph-nodes';
 import { DomainError, Invalid } from '@rhizome/contracts/errors';
 import { PermanentTaskError, TaskCancelledError, type HandlerContext } from '@rhizome/queue';
@@ -30,7 +31,7 @@ import {
 } from './nodes/service.ts';
 import { describeFailure, findTemplate, type TemplateRules } from './nodes/template-rules.ts';
 import { sourceExists } from './read-model.ts';
-import type { DefineOperations, GraphDeps } from './tasks.ts';
+import type { DefineOperations, GraphDeps } from './deps.ts';
 import { taskDatabase } from './task-database.ts';
 
 /**
@@ -74,7 +75,7 @@ interface BatchKind<Draft extends { id: string }> {
   remove(scope: GraphScope, id: string): Promise<void>;
 }
 
-const ajv = new Ajv({ allErrors: true, removeAdditional: true, useDefaults: true, strict: false });
+const ajv = ajvFor('batchItem');
 const compile = (schemas: Record<OperationName, Parameters<Ajv['compile']>[0]>) => ({
   create: ajv.compile(schemas.create),
   update: ajv.compile(schemas.update),

@@ -1,5 +1,5 @@
 import type { Db } from '../storage/index.ts';
-import { disabledSourceIds } from './read-model.ts';
+import { disabledSourceIds, nodesOfDisabledSourcesOnly, nodesOfSources } from './read-model.ts';
 
 export interface CanvasNode {
   id: string;
@@ -78,59 +78,46 @@ export async function canvasData(db: Db, options: CanvasOptions): Promise<Canvas
 export async function buildCanvas(db: Db, options: CanvasOptions): Promise<CanvasPayload> {
   const disabled = await disabledSourceIds(db);
   const disabledJson = JSON.stringify(disabled);
-  let wanted: string[] | null = null;
-  if (options.sourceIds) {
-    const off = new Set(disabled);
-    wanted = [...new Set(options.sourceIds)].filter((id) => !off.has(id));
-    if (!wanted.length)
-      return { nodes: [], edges: [], templates: [], total_nodes: 0, total_edges: 0, truncated: false };
-  }
-  const wantedJson = JSON.stringify(wanted);
-
-  // Which nodes are visible, as a predicate on alias n (bindings in order of appearance). Disabled
-  // sources are an exclusion set, so scans of all nodes stay on the covering id index.
-  const hiddenNodes = 'SELECT h.id FROM graph_nodes h WHERE h.source_id IN (SELECT value FROM json_each(?))';
-  const nodeFilter = wanted
-    ? { sql: 'n.source_id IN (SELECT value FROM json_each(?))', bindings: [wantedJson] }
-    : disabled.length
-      ? { sql: `n.id NOT IN (${hiddenNodes})`, bindings: [disabledJson] }
-      : { sql: '1', bindings: [] as string[] };
   const edgeOfEnabled = disabled.length
     ? 'AND (e.source_id IS NULL OR e.source_id NOT IN (SELECT value FROM json_each(?)))'
     : '';
   const edgeBindings = disabled.length ? [disabledJson] : [];
 
+  // Which nodes are visible, as a predicate on alias n, by the rule graph search scopes by: a node belongs
+  // to the sources it is linked to (node_sources, what extraction writes) and to its own source_id.
+  let nodeFilter: { sql: string; bindings: string[] };
   let totalNodes: number;
   let totalEdges: number;
-  if (wanted) {
-    totalNodes = await scalar(
-      db,
-      'SELECT COUNT(*) AS n FROM graph_nodes n WHERE n.source_id IN (SELECT value FROM json_each(?))',
-      [wantedJson],
-    );
+  if (options.sourceIds) {
+    const wanted = await nodesOfSources(db, [...new Set(options.sourceIds)]);
+    if (!wanted.length)
+      return { nodes: [], edges: [], templates: [], total_nodes: 0, total_edges: 0, truncated: false };
+    const wantedJson = JSON.stringify(wanted);
+    nodeFilter = { sql: 'n.id IN (SELECT value FROM json_each(?))', bindings: [wantedJson] };
+    totalNodes = wanted.length;
     // Edges leaving the selected sources' nodes whose target is one of them too.
     totalEdges = await scalar(
       db,
-      `SELECT COUNT(*) AS n FROM graph_nodes n CROSS JOIN graph_edges e ON e.source_node_id = n.id
-       WHERE n.source_id IN (SELECT value FROM json_each(?))
-         AND (SELECT t.source_id FROM graph_nodes t WHERE t.id = e.target_node_id) IN (SELECT value FROM json_each(?)) ${edgeOfEnabled}`,
+      `SELECT COUNT(*) AS n FROM json_each(?) kept CROSS JOIN graph_edges e ON e.source_node_id = kept.value
+       WHERE +e.target_node_id IN (SELECT value FROM json_each(?)) ${edgeOfEnabled}`,
       [wantedJson, wantedJson, ...edgeBindings],
     );
   } else {
-    // Everything minus what touches a disabled source (cost proportional to that, not to the graph).
-    totalNodes = await scalar(db, 'SELECT COUNT(*) AS n FROM graph_nodes', []);
+    // Everything minus what touches a node only disabled sources gave (cost proportional to that, not to the graph).
+    const hidden = disabled.length ? await nodesOfDisabledSourcesOnly(db) : [];
+    const hiddenJson = JSON.stringify(hidden);
+    nodeFilter = hidden.length
+      ? { sql: 'n.id NOT IN (SELECT value FROM json_each(?))', bindings: [hiddenJson] }
+      : { sql: '1', bindings: [] };
+    totalNodes = (await scalar(db, 'SELECT COUNT(*) AS n FROM graph_nodes', [])) - hidden.length;
     totalEdges = await scalar(db, 'SELECT COUNT(*) AS n FROM graph_edges', []);
     if (disabled.length) {
-      totalNodes -= await scalar(
-        db,
-        'SELECT COUNT(*) AS n FROM graph_nodes WHERE source_id IN (SELECT value FROM json_each(?))',
-        [disabledJson],
-      );
+      const hiddenNodes = 'SELECT value FROM json_each(?)';
       totalEdges -= await scalar(
         db,
         `SELECT COUNT(*) AS n FROM graph_edges e
          WHERE e.source_id IN (SELECT value FROM json_each(?)) OR e.source_node_id IN (${hiddenNodes}) OR e.target_node_id IN (${hiddenNodes})`,
-        [disabledJson, disabledJson, disabledJson],
+        [disabledJson, hiddenJson, hiddenJson],
       );
     }
   }

@@ -5,9 +5,11 @@ export { GraphEventBus, publishBulkCreations, type GraphEvent } from './events.t
 export { groundingNeighbors, groundingNodeDetail, neighborDirections, type NeighborDirection } from './grounding.ts';
 export { entityNodeId, newEdgeId, newNodeId, newTemplateId, relationshipEdgeId } from './ids.ts';
 export { graphModule } from './module.ts';
+export { mergeAliases, normalizeNameKey } from './names.ts';
+export type { MergedCitations } from './nodes/merge.ts';
 export type { NodeRow } from './nodes/repo.ts';
+export { nodesOfDisabledSourcesOnly, nodesOfSources } from './read-model.ts';
 export { textChanged } from './nodes/service.ts';
-export { asList, placeholders } from './nodes/sql.ts';
 export { nodesLackingVectors, storeNodeVectors, userVectorModel } from './nodes/vectors.ts';
 export { indexNewNodes, indexNode, reindexNodes } from './search-index.ts';
 export type { GraphService } from './service.ts';
@@ -16,15 +18,8 @@ export { templateText } from './templates/embeddings.ts';
 export { allTemplates, storeTemplateEmbedding, templateVectorStates, type TemplateRow } from './templates/repo.ts';
 export { clearGraph } from './writes/clear.ts';
 export { edgePropertiesById, insertEdges, rewriteEdges, type EdgeRewrite, type NewEdge } from './writes/edges.ts';
-export { insertNodeVectors, nodesToEmbed, type NodeToEmbed } from './writes/node-vectors.ts';
-export {
-  extractedNodesByNameKey,
-  insertNodes,
-  rewriteNodes,
-  type ExtractedNode,
-  type NewNode,
-  type NodeText,
-} from './writes/nodes.ts';
+export { insertNodeVectors, nodesToEmbed } from './writes/node-vectors.ts';
+export { insertNodes, nodesByNameKey, rewriteNodes, type KeyedNode, type NewNode } from './writes/nodes.ts';
 export {
   linkEdgeSources,
   linkNodeSources,
@@ -33,4 +28,5 @@ export {
   type EdgeSourceLink,
   type NodeSourceLink,
 } from './writes/provenance.ts';
-export { insertTemplates, templateIdentities, type NewTemplate, type TemplateIdentity } from './writes/templates.ts';
+export { insertTemplates, templateIdentities, type NewTemplate } from './writes/templates.ts';
+export type { WalkFilter } from './walk.ts';

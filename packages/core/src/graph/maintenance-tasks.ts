@@ -1,7 +1,7 @@
 import { submitDatabaseTask } from '../tasks/index.ts';
 import type { QueueService, TaskStore } from '@rhizome/queue';
 import type { Db } from '../storage/index.ts';
-import type { DefineOperations } from './tasks.ts';
+import type { DefineOperations } from './deps.ts';
 import { taskDatabase } from './task-database.ts';
 import { buildSnapshot } from './snapshot.ts';
 

@@ -1,17 +1,36 @@
-import type { DatabaseHandle, FeatureModule, Platform } from '../platform/index.ts';
+import type { QueueService, TaskStore } from '@rhizome/queue';
+import type { DatabaseManager } from '../databases/index.ts';
+import type { Logger } from '../logging.ts';
+import type { DatabaseHandle, FeatureModule } from '../module/index.ts';
+import type { Providers } from '../providers/index.ts';
 import { graphCounts } from './counts.ts';
+import type { GraphEventBus } from './events.ts';
+import type { MergedCitations } from './nodes/merge.ts';
 import { GraphService } from './service.ts';
 import { seedSystemTemplates } from './system-templates.ts';
 import { defineGraphOperations } from './tasks.ts';
 
-function graphService(platform: Platform, { name, db }: DatabaseHandle): GraphService {
+/** What the graph module needs of the process it runs in. */
+export interface GraphHost {
+  databases: DatabaseManager;
+  graphEvents: GraphEventBus;
+  providers: Pick<Providers, 'embeddings'>;
+  queue: QueueService;
+  tasks: TaskStore;
+  logger: Logger;
+  /** The citations' owner (extraction), which a node merge carries the merged nodes' citations along through. */
+  mergedCitations: MergedCitations;
+}
+
+function graphService(host: GraphHost, { name, db }: DatabaseHandle): GraphService {
   return new GraphService({
     db,
     database: name,
-    events: platform.graphEvents,
-    queue: platform.queue,
-    tasks: platform.tasks,
-    logger: platform.logger,
+    events: host.graphEvents,
+    queue: host.queue,
+    tasks: host.tasks,
+    logger: host.logger,
+    citations: host.mergedCitations,
   });
 }
 
@@ -20,7 +39,7 @@ function graphService(platform: Platform, { name, db }: DatabaseHandle): GraphSe
  * full-text entries of nodes, snapshots; batch, template and maintenance tasks; the system templates every
  * database starts with.
  */
-export const graphModule: FeatureModule<GraphService> = {
+export const graphModule: FeatureModule<GraphService, GraphHost> = {
   name: 'graph',
   tables: [
     'graph_templates',
@@ -33,12 +52,14 @@ export const graphModule: FeatureModule<GraphService> = {
     'template_sources',
     'node_embeddings',
     'fts_nodes',
+    'duplicate_rejections',
+    'node_merges',
   ],
-  defineTasks(registry, platform) {
+  defineTasks(registry, host) {
     defineGraphOperations(registry, {
-      databases: platform.databases,
-      events: platform.graphEvents,
-      embeddings: platform.providers.embeddings,
+      databases: host.databases,
+      events: host.graphEvents,
+      embeddings: host.providers.embeddings,
     });
   },
   service: graphService,

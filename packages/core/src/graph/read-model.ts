@@ -2,7 +2,7 @@
  * The graph's read model of the tables other features own, for what the graph API shows beside its own
  * rows: the sources feature's `sources` and `document_chunks` and the extraction's `source_citations`.
  * Reads only, in SQL joined with graph rows where a page needs them together (a node's citations, the
- * image sources' entities, the snapshot's per-source counts).
+ * image sources' entities, the snapshot's per-source counts, which nodes a source scope shows).
  */
 import type { Db } from '../storage/index.ts';
 import { parseJsonObject } from './nodes/sql.ts';
@@ -123,19 +123,56 @@ export async function disabledSourceIds(db: Db): Promise<string[]> {
   return ((await db.raw('SELECT id FROM sources WHERE enabled = 0')) as { id: string }[]).map((row) => row.id);
 }
 
+async function idList(db: Db, sql: string, bindings: string[]): Promise<string[]> {
+  const rows = (await db.raw(`SELECT json_group_array(id) AS ids FROM (${sql})`, bindings)) as { ids: string }[];
+  return JSON.parse(rows[0].ids) as string[];
+}
+
+/** Nodes of the enabled sources among `sourceIds`: contributed (`node_sources`) or their own `source_id`. */
+export function nodesOfSources(db: Db, sourceIds: string[]): Promise<string[]> {
+  return idList(
+    db,
+    `SELECT ns.node_id AS id FROM node_sources ns JOIN sources s ON s.id = ns.source_id
+       WHERE ns.source_id IN (SELECT value FROM json_each(?)) AND s.enabled = 1
+     UNION
+     SELECT n.id FROM graph_nodes n JOIN sources s ON s.id = n.source_id
+       WHERE n.source_id IN (SELECT value FROM json_each(?)) AND s.enabled = 1`,
+    [JSON.stringify(sourceIds), JSON.stringify(sourceIds)],
+  );
+}
+
+/** Nodes every source of which is disabled (nodes of no source are not among them); cost follows the disabled sources' contributions. */
+export function nodesOfDisabledSourcesOnly(db: Db): Promise<string[]> {
+  return idList(
+    db,
+    `WITH off AS (SELECT id FROM sources WHERE enabled = 0),
+     touched AS (SELECT node_id AS id FROM node_sources WHERE source_id IN off UNION SELECT id FROM graph_nodes WHERE source_id IN off)
+     SELECT t.id FROM touched t
+     WHERE NOT EXISTS (SELECT 1 FROM node_sources ns JOIN sources s ON s.id = ns.source_id WHERE ns.node_id = t.id AND s.enabled = 1)
+       AND NOT EXISTS (SELECT 1 FROM graph_nodes n JOIN sources s ON s.id = n.source_id WHERE n.id = t.id AND s.enabled = 1)`,
+    [],
+  );
+}
+
 /** How many sources there are. */
 export async function sourceCount(db: Db): Promise<number> {
   return Number(((await db.raw('SELECT COUNT(*) AS n FROM sources')) as { n: number }[])[0].n);
 }
 
-/** Every source with the nodes and edges it created, most first. */
+/**
+ * Every source with the nodes and edges it contributed, most first: those it is linked to as their
+ * provenance (everything an extraction commits) and those created naming it as their `source_id`,
+ * each counted once — the same items `?source_ids=` lists.
+ */
 export async function sourceContributions(
   db: Db,
 ): Promise<{ source_id: string; title: string | null; node_count: number; edge_count: number }[]> {
   return (await db.raw(
     `SELECT s.id AS source_id, s.title,
-            (SELECT COUNT(*) FROM graph_nodes WHERE source_id = s.id) AS node_count,
-            (SELECT COUNT(*) FROM graph_edges WHERE source_id = s.id) AS edge_count
+            (SELECT COUNT(*) FROM (SELECT node_id FROM node_sources WHERE source_id = s.id
+                                   UNION SELECT id FROM graph_nodes WHERE source_id = s.id)) AS node_count,
+            (SELECT COUNT(*) FROM (SELECT edge_id FROM edge_sources WHERE source_id = s.id
+                                   UNION SELECT id FROM graph_edges WHERE source_id = s.id)) AS edge_count
      FROM sources s ORDER BY node_count DESC, edge_count DESC, s.id`,
   )) as { source_id: string; title: string | null; node_count: number; edge_count: number }[];
 }

@@ -1,6 +1,6 @@
 import type { QueueService, TaskStore } from '@rhizome/queue';
 import { countOf } from '@rhizome/contracts/wording';
-import { describeError } from '@rhizome/contracts/errors';
+import { describeError, NotFound } from '@rhizome/contracts/errors';
 import type { Logger } from '../logging.ts';
 import type { Db } from '../storage/index.ts';
 import { submitDatabaseTask } from '../tasks/index.ts';
@@ -25,7 +25,9 @@ import {
   type Window,
 } from './grounding.ts';
 import { cleanupOperation, requestSnapshotBuild } from './maintenance-tasks.ts';
-import { mergeNodes } from './nodes/merge.ts';
+import { listDuplicateProposals, rejectDuplicateProposal } from './duplicates/proposals.ts';
+import { mergeNodes, type MergedCitations } from './nodes/merge.ts';
+import { listMerges, undoMerge } from './nodes/merge-undo.ts';
 import type { ConnectionSort } from './nodes/navigation.ts';
 import type { Position } from './nodes/repo.ts';
 import {
@@ -42,10 +44,13 @@ import {
   type NodeListOptions,
   type NodeUpdateInput,
 } from './nodes/service.ts';
+import { nodeNames, resolveName } from './node-lookup.ts';
 import { isSnapshotStale, readSnapshot, type GraphBreakdown } from './snapshot.ts';
+import { graphStatistics } from './statistics.ts';
 import { sourceGroups } from './read-model.ts';
 import { TemplateService } from './templates/service.ts';
 import { templateBatchOperation, templateEmbeddingsOperation } from './templates/tasks.ts';
+import { shortestPath, traverse, type WalkFilter } from './walk.ts';
 
 export interface GraphServiceDeps {
   db: Db;
@@ -54,6 +59,8 @@ export interface GraphServiceDeps {
   queue: QueueService;
   tasks: TaskStore;
   logger: Logger;
+  /** The citations' owner, which a node merge carries them along through. */
+  citations: MergedCitations;
 }
 
 /** What queuing a task answers: its id and a line saying what was queued. */
@@ -93,9 +100,26 @@ export class GraphService {
     return updateNode(this.scope, id, input);
   }
 
-  /** Merges `mergedIds` into `keptId`: edges and citations move, the merged names stay as aliases. */
-  mergeNodes(keptId: string, mergedIds: string[]) {
-    return mergeNodes(this.scope, keptId, mergedIds);
+  /** Merges `mergedIds` into `keptId`: edges and citations move, the merged names stay as aliases; undoable for `retentionDays`. */
+  mergeNodes(keptId: string, mergedIds: string[], retentionDays: number) {
+    return mergeNodes(this.scope, this.deps.citations, keptId, mergedIds, retentionDays);
+  }
+
+  listMerges(window: Window) {
+    return listMerges(this.deps.db, window);
+  }
+
+  undoMerge(mergeId: string) {
+    return undoMerge(this.deps.db, mergeId);
+  }
+
+  /** Pairs of nodes that are probably one, highest score first, without the pairs a person rejected. */
+  duplicateProposals(minScore: number, window: Window) {
+    return listDuplicateProposals(this.deps.db, minScore, window);
+  }
+
+  rejectDuplicate(proposalId: string) {
+    return rejectDuplicateProposal(this.deps.db, proposalId);
   }
 
   moveNode(id: string, position: Position) {
@@ -211,6 +235,62 @@ export class GraphService {
 
   groundingNeighbors(id: string, direction: NeighborDirection, limit: number) {
     return groundingNeighbors(this.deps.db, id, direction, limit);
+  }
+
+  /**
+   * How two nodes are connected: the fewest-hops chain of edges from one to the other within `maxDepth`
+   * hops, each step with the labels of its ends; null when there is none. 404 for an unknown node.
+   */
+  async shortestPath(from: string, to: string, maxDepth: number, filter: WalkFilter) {
+    await this.requireNodes([from, to]);
+    const path = await shortestPath(this.deps.db, from, to, maxDepth, filter);
+    if (!path) return null;
+    const named = await nodeNames(this.deps.db, [from, ...path.map((step) => step.to)]);
+    return path.map((step) => ({
+      ...step,
+      from_label: named.get(step.from)?.label ?? null,
+      to_label: named.get(step.to)?.label ?? null,
+    }));
+  }
+
+  /**
+   * The nodes within `depth` hops of `start` (at most `limit`), each with its label, template, hop count
+   * and the edge it was first reached by; only those of `templateIds` when given, though the walk passes
+   * through every node. 404 for an unknown start.
+   */
+  async traverse(start: string, options: { depth: number; limit: number; filter: WalkFilter; templateIds?: string[] }) {
+    await this.requireNodes([start]);
+    const { reached, truncated } = await traverse(this.deps.db, start, options.depth, options.limit, options.filter);
+    const named = await nodeNames(
+      this.deps.db,
+      reached.map((entry) => entry.node_id),
+    );
+    const wanted = options.templateIds?.length ? new Set(options.templateIds) : null;
+    const nodes = reached
+      .map((entry) => ({ node_id: entry.node_id, ...named.get(entry.node_id), depth: entry.depth, via: entry.via }))
+      .filter((entry) => !wanted || (entry.template_id !== undefined && wanted.has(entry.template_id)));
+    return { nodes, truncated };
+  }
+
+  /** The label and template of each of the nodes that exists. */
+  nodeNames(ids: string[]) {
+    return nodeNames(this.deps.db, ids);
+  }
+
+  /** The nodes a name is the label or an alias of, ignoring case. */
+  resolveName(name: string, limit: number) {
+    return resolveName(this.deps.db, name, limit);
+  }
+
+  /** Node, edge and template counts, nodes per template, edges per label and the degree distribution. */
+  statistics() {
+    return graphStatistics(this.deps.db);
+  }
+
+  private async requireNodes(ids: string[]): Promise<void> {
+    const found = await nodeNames(this.deps.db, ids);
+    const missing = ids.find((id) => !found.has(id));
+    if (missing !== undefined) throw NotFound.resource('node', missing);
   }
 
   private requestSnapshot(reuseRunning: boolean) {

@@ -1,6 +1,5 @@
+import type { CountProbe } from '../module/index.ts';
 import type { Db } from '../storage/index.ts';
-
-export type CountProbe = (db: Db) => Promise<number>;
 
 /** GET /counts and the dashboard: each feature registers how to count what it owns. */
 export class CountsRegistry {

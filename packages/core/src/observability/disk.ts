@@ -1,5 +1,5 @@
 import fs from 'node:fs/promises';
-import type { SubsystemHealth } from './health.ts';
+import type { SubsystemHealth } from '../module/index.ts';
 
 const gib = 1024 ** 3;
 

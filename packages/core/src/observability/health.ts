@@ -1,19 +1,10 @@
 import { describeError } from '@rhizome/contracts/errors';
-
-export type HealthState = 'ok' | 'degraded' | 'unavailable' | 'not_configured';
-
-export interface SubsystemHealth {
-  status: HealthState;
-  message?: string;
-  details?: Record<string, unknown>;
-}
-
-export type HealthProbe = () => Promise<SubsystemHealth>;
+import type { HealthCheck, HealthProbe, HealthReport, SubsystemHealth } from '../module/index.ts';
 
 /** The subsystems GET /health always reports; features register their probes under these names. */
 export const coreSubsystems = ['database', 'queue', 'vector_index', 'llm', 'embeddings', 'disk'] as const;
 
-export class HealthRegistry {
+export class HealthRegistry implements HealthCheck {
   private readonly probes = new Map<string, HealthProbe>();
 
   constructor(private readonly probeTimeoutMs = 3000) {}
@@ -26,11 +17,7 @@ export class HealthRegistry {
    * Every subsystem's state and the overall one. `healthy` is what a wait script or a load balancer
    * polls: true unless a subsystem is unavailable (degraded still serves; not_configured is not in use).
    */
-  async check(): Promise<{
-    status: 'healthy' | 'degraded' | 'unhealthy';
-    healthy: boolean;
-    subsystems: Record<string, SubsystemHealth>;
-  }> {
+  async check(): Promise<HealthReport> {
     const names = [...new Set([...coreSubsystems, ...this.probes.keys()])];
     const results = await Promise.all(names.map((name) => this.run(name)));
     const subsystems = Object.fromEntries(names.map((name, index) => [name, results[index]]));

@@ -1,10 +1,8 @@
-export { CountsRegistry, type CountProbe } from './counts.ts';
+export { CountsRegistry } from './counts.ts';
 export { buildDiagnosticsZip, systemInfo } from './diagnostics.ts';
-export { diskHealth } from './disk.ts';
-export { HealthRegistry, type HealthProbe, type SubsystemHealth } from './health.ts';
+export { HealthRegistry } from './health.ts';
 export { readAllLogs, readServiceLog } from './logs.ts';
 export { observabilityModule } from './module.ts';
 export { PluginCaches } from './plugin-caches.ts';
 export { sourceCount, sourceIds, sourceStamps, sourcesUpdatedSince } from './read-model.ts';
 export { getServiceStatus, type ServiceStatus } from './supervisor.ts';
-export { vectorIndexHealth } from './vector-index-health.ts';

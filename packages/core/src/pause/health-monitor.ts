@@ -1,9 +1,9 @@
-import type { HealthRegistry } from '../observability/index.ts';
+import type { HealthCheck } from '../module/index.ts';
 import type { ProcessingControls } from './controls.ts';
 import { describeError } from '@rhizome/contracts/errors';
 
 export interface HealthMonitorOptions {
-  health: HealthRegistry;
+  health: HealthCheck;
   processing: ProcessingControls;
   /** Tells the workers that the pause flags changed. */
   announce: () => Promise<void>;

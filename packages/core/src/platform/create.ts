@@ -2,8 +2,8 @@ import { OperationRegistry, QueueService, type PubSub, type TaskStore } from '@r
 import { startAutomation, setSystemTriggersEnabled, type Automation } from '../automation/index.ts';
 import { reconcileChats } from '../chat/index.ts';
 import { DatabaseManager, type MigrationPolicy } from '../databases/index.ts';
-import { extractionModule, type ExtractionService } from '../extraction/index.ts';
-import { GraphEventBus } from '../graph/index.ts';
+import { extractionModule, mergedCitations, type ExtractionService } from '../extraction/index.ts';
+import { GraphEventBus, type MergedCitations } from '../graph/index.ts';
 import { createLogger, setLogLevel, type Logger } from '../logging.ts';
 import { CountsRegistry, HealthRegistry, PluginCaches } from '../observability/index.ts';
 import { ProcessingControls } from '../pause/index.ts';
@@ -14,7 +14,7 @@ import { createVectorWriters, vectorReaders, type VectorWriters, type VectorWrit
 import { SettingsStore } from '../settings/index.ts';
 import { openSqlite, type Db, type Migration } from '../storage/index.ts';
 import { maxTries, openTaskStore, PauseFilter } from '../tasks/index.ts';
-import type { TaskRegistrar } from './module.ts';
+import type { TaskRegistrar } from '../module/index.ts';
 import { featureModules } from './modules.ts';
 
 export const rhizomeVersion = '0.1.0';
@@ -47,6 +47,8 @@ export interface Platform {
    * stop a run (the extraction module's service).
    */
   extraction(database: string, db: Db): ExtractionService;
+  /** How a node merge of the graph carries extraction's citations along. */
+  mergedCitations: MergedCitations;
   /** Operations with their lane and policies; a worker adds the handlers' code (`registerTaskHandlers`). */
   operations: OperationRegistry;
   tasks: TaskStore;
@@ -179,6 +181,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     chunkVectors: vectorWriters.chunks,
     automation,
     extraction: (name, db) => extractionModule.service!(platform, { name, db }),
+    mergedCitations,
     operations,
     tasks,
     queue,

@@ -1,4 +1,5 @@
 export { createPlatform, type Platform } from './create.ts';
-export type { BackgroundJob, DatabaseHandle, FeatureModule, ServiceOf, TaskRegistrar } from './module.ts';
+export type { DatabaseHandle, ServiceOf } from '../module/index.ts';
 export { registerTaskHandlers, startBackgroundJobs } from './background.ts';
-export { featureModules } from './modules.ts';
+// Outside core a feature module is always one the platform hosts.
+export { featureModules, type PlatformModule } from './modules.ts';

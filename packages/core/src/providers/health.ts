@@ -1,4 +1,4 @@
-import type { HealthProbe, SubsystemHealth } from '../observability/index.ts';
+import type { HealthProbe, SubsystemHealth } from '../module/index.ts';
 import type { Providers } from './hub.ts';
 
 /** The llm and embeddings subsystems of GET /health (and of the health monitor that pauses processing). */

@@ -8,7 +8,6 @@ export { binaryPath, openWordVectors } from './embeddings/builtin/word-vectors.t
 export { embedWithPolicy } from './embeddings/embed-policy.ts';
 export type { EmbeddingAdapter, EmbeddingIdentity } from './embeddings/port.ts';
 export type { EmbeddingService, EmbeddingServiceIdentity } from './embeddings/service.ts';
-export { providerHealth } from './health.ts';
 export { Providers } from './hub.ts';
 export { places } from './llm/builtin/gazetteer.ts';
 export { isDemonym } from './llm/builtin/readable.ts';
@@ -32,7 +31,8 @@ export { createLocalLlmChatAdapter } from './localllm/chat-adapter.ts';
 export { verifyServer } from './localllm/client.ts';
 export { installedModels } from './localllm/installed.ts';
 export { LocalLlmPool } from './localllm/pool.ts';
-export { LlmMetrics, type LlmStatsRow, type LlmTotals } from './metrics.ts';
+export { LlmMetrics, type LlmTotals } from './metrics.ts';
+export { namesMetadataHost } from './model-server-fetch.ts';
 export { providersModule } from './module.ts';
 export type { ReadinessGate } from './readiness.ts';
 export { sleep } from './retry.ts';

@@ -1,13 +1,11 @@
-import type { Platform } from '../platform/index.ts';
+import type { ProvidersHost } from './host.ts';
 
 /**
  * Keeps `llm.localllm_instances[].healthy` in the settings in step with what this process's pool
  * observes, so GET /settings shows it. Only transitions are written, and only for an instance that is
  * still configured with the same address.
  */
-export function persistInstanceHealth(
-  platform: Pick<Platform, 'providers' | 'settings' | 'announceSettingsChanged' | 'logger'>,
-): () => void {
+export function persistInstanceHealth(platform: ProvidersHost): () => void {
   return platform.providers.localPool.onHealthChange((change) => {
     const instances = platform.settings.get().llm.localllm_instances;
     const index = instances.findIndex((instance) => instance.id === change.id && instance.base_url === change.base_url);

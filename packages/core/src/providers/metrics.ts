@@ -32,7 +32,7 @@ export interface LlmStatsRow {
   last_call_at: string;
 }
 
-/** What a source or chat has spent: the spec's llm_total_* fields. */
+/** What a source or chat has spent: the API's llm_total_* fields. */
 export interface LlmTotals {
   calls: number;
   failed_calls: number;

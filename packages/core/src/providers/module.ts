@@ -1,12 +1,13 @@
-import type { BackgroundJob, FeatureModule } from '../platform/index.ts';
+import type { BackgroundJob, FeatureModule } from '../module/index.ts';
 import { providerHealth } from './health.ts';
+import type { ProvidersHost } from './host.ts';
 import { persistInstanceHealth } from './instance-health.ts';
 
 /** Keeps the `healthy` flags of local model servers in the settings in step with what the pool observes. */
-const instanceHealthJob: BackgroundJob = {
+const instanceHealthJob: BackgroundJob<ProvidersHost> = {
   name: 'localllm-instance-health',
-  start(platform) {
-    const stop = persistInstanceHealth(platform);
+  start(host) {
+    const stop = persistInstanceHealth(host);
     return { stop: async () => stop() };
   },
 };
@@ -16,9 +17,9 @@ const instanceHealthJob: BackgroundJob = {
  * database; the module contributes their health probes, the instance-health job and owns the call
  * metrics kept in the system database (`llm_calls`).
  */
-export const providersModule: FeatureModule = {
+export const providersModule: FeatureModule<unknown, ProvidersHost> = {
   name: 'providers',
   tables: ['llm_calls'],
-  health: (platform) => providerHealth(platform.providers),
+  health: (host) => providerHealth(host.providers),
   background: [instanceHealthJob],
 };

@@ -1,5 +1,5 @@
-import type { QualityLabel } from '@rhizome/contracts/api/quality';
-import { clamp, stepScore, type Steps } from './steps.ts';
+import { qualityLabelOf } from '@rhizome/contracts/quality-bands';
+import { clamp } from './steps.ts';
 
 /**
  * The formula's version: cached scores of another version are outdated. 8 scores down what reads
@@ -30,11 +30,4 @@ export function qualityGrade(inputs: GradeInputs): number {
   return clamp(weighted - inputs.pollutionPenalty - inputs.structuralPenalty, 0, 100);
 }
 
-const labelSteps: Steps<QualityLabel> = [
-  [85, 'Outstanding'],
-  [70, 'Excellent'],
-  [50, 'Good'],
-  [30, 'Fair'],
-];
-
-export const qualityLabel = (grade: number): QualityLabel => stepScore(grade, labelSteps, 'Low');
+export const qualityLabel = qualityLabelOf;

@@ -1,3 +1,3 @@
 export { corpusGrade } from './read-model/scores.ts';
 export { qualityModule } from './module.ts';
-export { QualityService } from './service.ts';
+export { qualityServiceFor } from './service.ts';

@@ -32,6 +32,11 @@ export interface QualityServiceDeps {
   settings(): Settings;
 }
 
+/** A database's quality service: the one place it is built, for the module's requests and for extraction's commit. */
+export function qualityServiceFor(db: Db, settings: () => Settings): QualityService {
+  return new QualityService({ db, settings });
+}
+
 export interface RecalculationResult {
   recalculated_count: number;
   errors: { source_id: string; error: string }[];

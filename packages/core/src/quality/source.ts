@@ -34,6 +34,6 @@ export const connectivityRatio = (connectedEntities: number, entityCount: number
 export const coverageScore = (entityCount: number, chunkCount: number) =>
   chunkCount > 0 ? Math.min(100, (entityCount / chunkCount) * 100) : 0;
 
-/** Items below the threshold (spec: 40) count as low quality. */
+/** Items below the threshold (`analysis.low_quality_threshold`) count as low quality. */
 export const countBelow = (scores: readonly number[], threshold: number) =>
   scores.filter((score) => score < threshold).length;

@@ -56,7 +56,7 @@ export interface StatusMeanings {
   notFound?: { resource_type: string; identifier: string };
 }
 
-/** The spec's upstream status mapping; statuses it does not name are upstream failures. */
+/** The upstream status mapping of docs/api-conventions.md#package-registry; any other status is an upstream failure. */
 export function mapUpstreamStatus(status: number, meanings: StatusMeanings = {}): DomainError {
   switch (status) {
     case 401:

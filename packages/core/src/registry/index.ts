@@ -1,2 +1,1 @@
 export { registryModule } from './module.ts';
-export type { RegistryService } from './service.ts';

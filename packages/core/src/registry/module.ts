@@ -1,25 +1,33 @@
-import type { FeatureModule, Platform } from '../platform/index.ts';
+import type { FeatureModule } from '../module/index.ts';
+import type { SettingsStore } from '../settings/index.ts';
 import { RegistryService } from './service.ts';
 
+/** What the registry module needs of the process it runs in. */
+export interface RegistryHost {
+  settings: Pick<SettingsStore, 'get' | 'patch'>;
+  configDir: string;
+  announceSettingsChanged: () => Promise<void>;
+}
+
 /** One per process: it remembers the polling intervals of the device codes it handed out. */
-const services = new WeakMap<Platform, RegistryService>();
+const services = new WeakMap<RegistryHost, RegistryService>();
 
 /** The remote package registry: credentials in `auth.json` of the configuration directory, no tables. */
-export const registryModule: FeatureModule<RegistryService> = {
+export const registryModule: FeatureModule<RegistryService, RegistryHost> = {
   name: 'registry',
   tables: [],
-  service(platform) {
-    let service = services.get(platform);
+  service(host) {
+    let service = services.get(host);
     if (!service) {
       service = new RegistryService({
-        settings: () => platform.settings.get(),
-        configDir: platform.configDir,
+        settings: () => host.settings.get(),
+        configDir: host.configDir,
         clearSettingsCredentials: async () => {
-          platform.settings.patch({ registry: { token: null, credentials: null } });
-          await platform.announceSettingsChanged();
+          host.settings.patch({ registry: { token: null, credentials: null } });
+          await host.announceSettingsChanged();
         },
       });
-      services.set(platform, service);
+      services.set(host, service);
     }
     return service;
   },

@@ -332,7 +332,7 @@ function normalizeUrl(url: string): string {
   return url.trim().replace(/\/+$/, '');
 }
 
-/** The body of a 2xx answer; any other status through the spec's mapping. */
+/** The body of a 2xx answer; any other status through `mapUpstreamStatus`. */
 function expectSuccess(response: RegistryResponse, meanings: StatusMeanings = {}): unknown {
   if (response.status >= 200 && response.status < 300) return response.body;
   throw mapUpstreamStatus(response.status, meanings);

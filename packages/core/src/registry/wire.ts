@@ -1,6 +1,6 @@
 import { upstreamError } from './client.ts';
 
-/** Spec Part A "Registry objects"; times are Unix milliseconds. */
+/** Registry objects; times are Unix milliseconds (docs/api-conventions.md#timestamps). */
 export interface PackageInfo {
   id: string;
   name: string;

@@ -1,5 +1,5 @@
 import type { Db } from '../storage/index.ts';
-import { fulltextMatches } from './read-model/fulltext.ts';
+import { fulltextEntries, fulltextMatches } from './read-model/fulltext.ts';
 
 /**
  * What a full-text ranking costs, and how keyword search keeps it bounded. FTS5's bm25() first counts,
@@ -23,9 +23,21 @@ const countsTtlMs = 10 * 60_000;
 interface TermCounts {
   at: number;
   rows: Map<string, number>;
+  /** Entries of both full-text indexes, read once per cache lifetime. */
+  entries: number | null;
 }
 
 const caches = new WeakMap<Db, TermCounts>();
+
+/** The cached counts of `db`, started afresh when they are older than `countsTtlMs`. */
+function countsOf(db: Db): TermCounts {
+  let cache = caches.get(db);
+  if (!cache || Date.now() - cache.at > countsTtlMs) {
+    cache = { at: Date.now(), rows: new Map(), entries: null };
+    caches.set(db, cache);
+  }
+  return cache;
+}
 
 /** Rows of chunks and nodes matching the quoted term, counted up to `countedTermRows`. */
 async function countRows(db: Db, term: string): Promise<number> {
@@ -34,11 +46,7 @@ async function countRows(db: Db, term: string): Promise<number> {
 
 /** Each quoted term (as `ftsQuery` makes them: a word, a phrase or a prefix) with its row count, capped at `countedTermRows`. */
 export async function termRowCounts(db: Db, terms: string[]): Promise<Map<string, number>> {
-  let cache = caches.get(db);
-  if (!cache || Date.now() - cache.at > countsTtlMs) {
-    cache = { at: Date.now(), rows: new Map() };
-    caches.set(db, cache);
-  }
+  const cache = countsOf(db);
   const counts = new Map<string, number>();
   for (const term of terms) {
     let rows = cache.rows.get(term);
@@ -51,17 +59,29 @@ export async function termRowCounts(db: Db, terms: string[]): Promise<Map<string
   return counts;
 }
 
+/** Rows of the chunk and node indexes together: what a term's count is a share of. */
+export async function indexedRows(db: Db): Promise<number> {
+  const cache = countsOf(db);
+  cache.entries ??= await fulltextEntries(db);
+  return cache.entries;
+}
+
 /** Drops the cached counts of `db` (tests; a database replaced). */
 export function forgetTermCounts(db: Db): void {
   caches.delete(db);
 }
 
 /**
- * The terms every result must hold: those under `commonTermRows`; when every term is common, those
- * under `countedTermRows`; when every term is that common, the rarest one.
+ * The terms every result must hold: those under `commonTermRows` and in at most half of the
+ * `indexRows` rows (a word most rows hold, "the" or "was" in a small collection, tells them apart no
+ * more than a common one: BM25's IDF is zero or below for it), as long as one of them matches at all;
+ * when every term is common, those under
+ * `countedTermRows`; when every term is that common, the rarest one.
  */
-export function requiredTerms(terms: string[], counts: Map<string, number>): string[] {
+export function requiredTerms(terms: string[], counts: Map<string, number>, indexRows = Infinity): string[] {
   const rowsOf = (term: string) => counts.get(term) ?? 0;
+  const informative = terms.filter((term) => rowsOf(term) < commonTermRows && 2 * rowsOf(term) <= indexRows);
+  if (informative.some((term) => rowsOf(term) > 0)) return informative;
   for (const below of [commonTermRows, countedTermRows]) {
     const kept = terms.filter((term) => rowsOf(term) < below);
     if (kept.length) return kept;

@@ -40,7 +40,7 @@ export const defaultFtsQueryLimits: FtsQueryLimits = { maxTerms: 32, maxTermChar
 
 const operatorWords = new Set(['AND', 'OR', 'NOT', 'NEAR']);
 // An FTS5 column filter (`label:`, `-body :`, `{label body}:`) naming a column of the indexes: dropped, its words stay.
-const columnFilter = /(^|\s)-?(?:\{[^}"]*\}|label|body|content|node_id)\s*:/giu;
+const columnFilter = /(^|\s)-?(?:\{[^}"]*\}|label|body|content|title|node_id)\s*:/giu;
 // Control characters (NUL included), unpaired surrogates, and the replacement character.
 const unusable = /[\p{Cc}\p{Cs}\uFFFD]/gu;
 const wordChar = /[\p{L}\p{N}]/u;

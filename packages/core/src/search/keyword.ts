@@ -1,7 +1,14 @@
 import type { Db } from '../storage/index.ts';
-import { commonTermRows, mayMatchMany, requiredTerms, termRowCounts, type TermMatch } from './common-terms.ts';
+import {
+  commonTermRows,
+  indexedRows,
+  mayMatchMany,
+  requiredTerms,
+  termRowCounts,
+  type TermMatch,
+} from './common-terms.ts';
 import { ftsQuery } from './fts-query.ts';
-import { chunkMatchSpec, nodeMatchSpec, type MatchSpec } from './read-model/keyword-matches.ts';
+import { chunkMatchSpec, nodeMatchSpec, nodesLabelled, type MatchSpec } from './read-model/keyword-matches.ts';
 import type { ModeResult, RankedItem, SearchContext, SearchScope } from './types.ts';
 
 /** Why a keyword search relaxed its query: no item contained every term, so items with any term are ranked. */
@@ -11,6 +18,10 @@ export const anyTermFallback = 'any_term: nothing contained every term, so resul
 export interface KeywordHit {
   id: string;
   rank: number;
+  /** The row's rowid (its full-text entry's). */
+  rowid?: number;
+  /** The share of the query a node's label holds (see `labelCoverage`); 1 when not weighed. */
+  coverage?: number;
 }
 
 interface RankedRow {
@@ -69,12 +80,12 @@ async function topMatches(
     const ids = new Map(kept.map((row) => [row.rowid, row.id]));
     const hits = ranked.flatMap((row) => {
       const id = ids.get(row.rowid);
-      return id === undefined ? [] : [{ id, rank: row.rank }];
+      return id === undefined ? [] : [{ id, rank: row.rank, rowid: row.rowid }];
     });
     if (hits.length >= limit || ranked.length < fetch) return hits.slice(0, limit);
   }
   return db.raw(
-    `SELECT ${alias}.id AS id, ${rank} AS rank FROM ${fts} CROSS JOIN ${from}
+    `SELECT ${alias}.id AS id, ${rank} AS rank, ${alias}.rowid AS rowid FROM ${fts} CROSS JOIN ${from}
      WHERE ${fts} MATCH ? AND ${alias}.rowid = ${fts}.rowid AND ${keep}
      ORDER BY rank, ${fts}.rowid LIMIT ?`,
     [match, ...bindings, limit],
@@ -86,12 +97,49 @@ function matchNodes(db: Db, match: TermMatch, scope: SearchScope, limit: number)
   return topMatches(db, nodeMatchSpec(scope), match, limit);
 }
 
+/** What a term tells apart: its inverse document frequency over the indexed rows. */
+const informationOf = (rows: number, indexRows: number) => Math.log(1 + indexRows / (rows + 1));
+
+/**
+ * Each node hit with the share of the query its label holds: the terms found in the label, each
+ * weighed by what it tells apart, over all of them. A node named by the whole query ("Marie Curie")
+ * covers it; one whose label shares a word with a question ("Git 2.39.5 GIT-ADD" for "what does the
+ * git add command do") only part of it, and ranks that much lower beside the passages.
+ */
+async function labelCoverage(
+  db: Db,
+  hits: KeywordHit[],
+  terms: readonly string[],
+  counts: ReadonlyMap<string, number>,
+  indexRows: number,
+): Promise<KeywordHit[]> {
+  const rowids = hits.flatMap((hit) => (hit.rowid === undefined ? [] : [hit.rowid]));
+  if (!rowids.length || !terms.length) return hits;
+  const covered = new Map<number, number>();
+  let total = 0;
+  for (const term of terms) {
+    const weight = informationOf(counts.get(term) ?? 0, indexRows);
+    total += weight;
+    for (const rowid of await nodesLabelled(db, rowids, term)) covered.set(rowid, (covered.get(rowid) ?? 0) + weight);
+  }
+  return hits.map((hit) => ({
+    ...hit,
+    coverage: total > 0 && hit.rowid !== undefined ? (covered.get(hit.rowid) ?? 0) / total : 1,
+  }));
+}
+
 /** Chunks of enabled sources (in the scope) matching `match`, by BM25. */
 async function matchChunks(db: Db, match: TermMatch, scope: SearchScope, limit: number): Promise<KeywordHit[]> {
   // A template narrows the search to nodes of that template: a chunk has none.
   if (scope.templateId !== null) return [];
   return topMatches(db, chunkMatchSpec(scope), match, limit);
 }
+
+/**
+ * How much of its relative score a node keeps for the share of the query its label holds: all of it
+ * for the whole query, a quarter when the query's terms are only in its properties.
+ */
+const coverageFactor = (coverage: number) => (1 + 3 * coverage) / 4;
 
 /**
  * One list's BM25 values as scores in (0, 1]: each hit's BM25 over the list's best, so the best hit of
@@ -103,7 +151,7 @@ function normalised(kind: RankedItem['kind'], hits: KeywordHit[]): RankedItem[] 
   return hits.map((hit, index) => ({
     kind,
     id: hit.id,
-    score: best < 0 && hit.rank < 0 ? hit.rank / best : 1 / (index + 1),
+    score: (best < 0 && hit.rank < 0 ? hit.rank / best : 1 / (index + 1)) * coverageFactor(hit.coverage ?? 1),
   }));
 }
 
@@ -113,8 +161,10 @@ function normalised(kind: RankedItem['kind'], hits: KeywordHit[]): RankedItem[] 
  * best hit first, then the two are interleaved by that relative score. This was chosen over RRF, which
  * keeps only positions: a list whose second hit is nearly as good as its first and a list whose second
  * hit is far weaker would interleave the same way, whereas relative scores let a close runner-up of one
- * list come before a weak one of the other. Ties keep nodes first (an entity is the more specific answer),
- * then each list's own order (the sort is stable).
+ * list come before a weak one of the other. A node's score is also scaled by its `coverage` (the share
+ * of the query its label holds), so the best node only ties the best chunk when its name is what the
+ * query asks for. Ties keep nodes first (an entity is the more specific answer), then each list's own
+ * order (the sort is stable).
  */
 export function mergeKeywordRankings(nodes: KeywordHit[], chunks: KeywordHit[], limit: number): RankedItem[] {
   return [...normalised('node', nodes), ...normalised('chunk', chunks)]
@@ -122,19 +172,35 @@ export function mergeKeywordRankings(nodes: KeywordHit[], chunks: KeywordHit[], 
     .slice(0, limit);
 }
 
+/** The terms a keyword search ranks by, with their row counts and the rows of the indexes. */
+interface RankedTerms {
+  terms: string[];
+  counts: ReadonlyMap<string, number>;
+  indexRows: number;
+}
+
 /** What a keyword search ranks: the nodes and chunks matching a MATCH expression, merged, at most `limit`. */
-type KeywordRun = (db: Db, match: TermMatch, scope: SearchScope, limit: number) => Promise<RankedItem[]>;
+type KeywordRun = (
+  db: Db,
+  match: TermMatch,
+  terms: RankedTerms,
+  scope: SearchScope,
+  limit: number,
+) => Promise<RankedItem[]>;
 
-const nodesAndChunks: KeywordRun = async (db, match, scope, limit) =>
-  mergeKeywordRankings(await matchNodes(db, match, scope, limit), await matchChunks(db, match, scope, limit), limit);
+const nodesAndChunks: KeywordRun = async (db, match, { terms, counts, indexRows }, scope, limit) => {
+  const nodes = await labelCoverage(db, await matchNodes(db, match, scope, limit), terms, counts, indexRows);
+  return mergeKeywordRankings(nodes, await matchChunks(db, match, scope, limit), limit);
+};
 
-const chunksOnly: KeywordRun = async (db, match, scope, limit) =>
+const chunksOnly: KeywordRun = async (db, match, _terms, scope, limit) =>
   normalised('chunk', await matchChunks(db, match, scope, limit));
 
 /**
  * Every term is required except common ones (see `commonTermRows`: words in so many rows that they add
- * nothing to the ranking but cost). When nothing holds every required term, they are ORed instead, so
- * BM25 ranks whatever holds any of them (the rare ones weigh most), and `fallback` says so. Input
+ * nothing to the ranking but cost, or in most rows of the collection). When no chunk holds every
+ * required term (no node either, when a template leaves chunks out), they are ORed instead, so BM25
+ * ranks whatever holds any of them (the rare ones weigh most), and `fallback` says so. Input
  * without a searchable term gives no results.
  */
 async function rankByKeyword(
@@ -148,17 +214,25 @@ async function rankByKeyword(
   const size = Number.isFinite(limit) ? Math.max(1, Math.floor(limit)) : 1;
   if (!parsed || (scope.sourceIds && scope.sourceIds.length === 0)) return { items: [], fallback: null };
   const counts = await termRowCounts(context.db, parsed.terms);
-  const required = requiredTerms(parsed.terms, counts);
+  const indexRows = await indexedRows(context.db);
+  const required = requiredTerms(parsed.terms, counts, indexRows);
+  const ranked: RankedTerms = { terms: required, counts, indexRows };
   const items = await run(
     context.db,
     { expression: required.join(' '), many: mayMatchMany(required, counts, 'all') },
+    ranked,
     scope,
     size,
   );
-  if (items.length || required.length === 1) return { items, fallback: null };
+  // Passages are what a search must not come back without: entities holding every term (often through
+  // their properties) while no chunk does still leave the question to the chunks holding some of them.
+  const passagesWanted = scope.templateId === null;
+  const found = passagesWanted ? items.some((item) => item.kind === 'chunk') : items.length > 0;
+  if (found || required.length === 1) return { items, fallback: null };
   const relaxed = await run(
     context.db,
     { expression: required.join(' OR '), many: mayMatchMany(required, counts, 'any') },
+    ranked,
     scope,
     size,
   );

@@ -1,34 +1,46 @@
-import type { DatabaseHandle, FeatureModule, Platform } from '../platform/index.ts';
+import type { DatabaseHandle, FeatureModule } from '../module/index.ts';
+import type { SearchHost } from './host.ts';
+import { nodeVectorSweep } from './node-vector-sweep.ts';
 import { SearchService } from './service.ts';
 import { defineSearchOperations } from './tasks.ts';
+import { vectorIndexHealth } from './vector-index-health.ts';
 import { graphSearchWarmUp } from './warm-up.ts';
 
-function searchService(platform: Platform, { name, db }: DatabaseHandle): SearchService {
+function searchService(host: SearchHost, { name, db }: DatabaseHandle): SearchService {
   return new SearchService({
     db,
     database: name,
-    settings: () => platform.settings.get(),
-    embeddings: platform.providers.embeddings,
-    queue: platform.queue,
-    writers: platform.vectorWriters,
+    settings: () => host.settings.get(),
+    embeddings: host.providers.embeddings,
+    queue: host.queue,
+    writers: host.vectorWriters,
   });
 }
 
 /**
  * Search: keyword, semantic, graph and hybrid rankings over the graph's and the sources' rows (through its
- * read model), the chunk full-text index, the vector index files and the re-embedding task.
+ * read model), the chunk full-text index, the vector index files, node embedding, the re-embedding task and
+ * the `vector_index` subsystem of GET /health.
  */
-export const searchModule: FeatureModule<SearchService> = {
+export const searchModule: FeatureModule<SearchService, SearchHost> = {
   name: 'search',
-  tables: ['fts_chunks'],
-  defineTasks(registry, platform) {
+  tables: ['fts_chunks', 'corpus_terms', 'corpus_state'],
+  defineTasks(registry, host) {
     defineSearchOperations(registry, {
-      databases: platform.databases,
-      settings: () => platform.settings.get(),
-      embeddings: platform.providers.embeddings,
-      writers: platform.vectorWriters,
+      databases: host.databases,
+      settings: () => host.settings.get(),
+      embeddings: host.providers.embeddings,
+      writers: host.vectorWriters,
     });
   },
   service: searchService,
-  background: [graphSearchWarmUp],
+  health: (host) => ({
+    vector_index: () =>
+      vectorIndexHealth({
+        databases: host.databases,
+        embeddings: host.providers.embeddings,
+        settings: () => host.settings.get(),
+      }),
+  }),
+  background: [graphSearchWarmUp, nodeVectorSweep],
 };

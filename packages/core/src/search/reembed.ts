@@ -1,10 +1,11 @@
 import type { EmbeddingIdentity } from '../providers/index.ts';
 import type { EmbeddingService } from '../providers/index.ts';
-import { embedNodes } from '../extraction/index.ts';
 import { allTemplates, nodesLackingVectors, storeTemplateEmbedding, templateVectorStates } from '../graph/index.ts';
 import { templateText } from '../graph/index.ts';
 import { chunksLackingVectors, markChunksEmbedded, storeChunkVectors } from '../sources/index.ts';
 import type { Db } from '../storage/index.ts';
+import { embedNodes } from './node-embedding.ts';
+import { corpusAware } from './vectors/corpus/embed.ts';
 import type { VectorSink } from './vectors/writers.ts';
 import { describeError } from '@rhizome/contracts/errors';
 
@@ -107,25 +108,36 @@ export async function embedLackingChunks(
   waveSize: number,
   checkCancelled: () => Promise<void>,
 ): Promise<number> {
+  const embedWithCorpus = corpusAware(db, () => identity, embed);
   let embedded = 0;
   for (let after = 0; ;) {
     await checkCancelled();
     const wave = await chunksLackingVectors(db, identity, after, waveSize);
     if (!wave.length) break;
     after = wave[wave.length - 1].rowid;
-    const vectors = await embed(wave.map((chunk) => chunk.content));
-    await db.transaction((trx) =>
-      storeChunkVectors(
-        trx,
-        wave.map((chunk, index) => ({ rowid: chunk.rowid, model: identity.model, vector: vectors[index] })),
-      ),
-    );
-    await sink.upsert(
-      wave.map((chunk, index) => ({ label: chunk.rowid, vector: vectors[index] })),
-      identity,
-    );
+    await storeChunkWave(db, identity, wave, await embedWithCorpus(wave.map((chunk) => chunk.content)), sink);
     embedded += wave.length;
   }
   await markChunksEmbedded(db, identity);
   return embedded;
+}
+
+/** Stores the vectors of a wave of chunks (replacing those they had) and hands them to the chunk index. */
+export async function storeChunkWave(
+  db: Db,
+  identity: EmbeddingIdentity,
+  wave: readonly { rowid: number }[],
+  vectors: readonly Float32Array[],
+  sink: VectorSink,
+): Promise<void> {
+  await db.transaction((trx) =>
+    storeChunkVectors(
+      trx,
+      wave.map((chunk, index) => ({ rowid: chunk.rowid, model: identity.model, vector: vectors[index] })),
+    ),
+  );
+  await sink.upsert(
+    wave.map((chunk, index) => ({ label: chunk.rowid, vector: vectors[index] })),
+    identity,
+  );
 }

@@ -1,3 +1,4 @@
+import { withEntities } from './graph/ranking.ts';
 import type { EmbeddingIdentity } from '../providers/index.ts';
 import type { Db } from '../storage/index.ts';
 import { chunkLabelScope, labelFilter, nodeLabelScope, type LabelScope } from './read-model/label-scope.ts';
@@ -5,12 +6,14 @@ import type { ModeResult, RankedItem, SearchContext, SearchScope } from './types
 import { describeIdentity, hasOrphanedVectors } from './read-model/vector-identity.ts';
 import { idsOfLabels } from './read-model/vector-sources.ts';
 import type { VectorKind } from './vectors/files.ts';
+import { corpusAware } from './vectors/corpus/embed.ts';
 import type { VectorHit } from './vectors/port.ts';
 import { vectorReaders, type VectorReaders } from './vectors/readers.ts';
 import { describeError } from '@rhizome/contracts/errors';
 
 /**
- * Semantic search: the query's embedding against the vector indexes of chunks and nodes, by cosine
+ * Semantic search: the query's embedding (with the database's corpus part, for the builtin embedder:
+ * vectors/corpus) against the vector indexes of chunks and nodes, by cosine
  * similarity (hnswlib's cosine space; negative similarities, which text embeddings hardly produce, are
  * floored at 0 so scores lie in 0–1, comparable with `search.min_similarity_threshold`). The scope and
  * the enabled sources are applied inside the index walk by its filter callback (`read-model/label-scope.ts`); a
@@ -61,7 +64,12 @@ export function createSemanticSearch(readers: VectorReaders = vectorReaders): Se
     if (typeof query === 'string') {
       if (!query.trim()) return { fallback: null };
       try {
-        [vector] = await context.embeddings.embed([query], { context: { database: context.database } });
+        const embed = corpusAware(
+          context.db,
+          () => context.embeddings.identity(),
+          (texts) => context.embeddings.embed(texts, { context: { database: context.database } }),
+        );
+        [vector] = await embed([query]);
       } catch (error) {
         return { fallback: `embedding_failed: the query could not be embedded (${message(error)})` };
       }
@@ -140,8 +148,8 @@ export function createSemanticSearch(readers: VectorReaders = vectorReaders): Se
         const size = clamp(limit);
         const nodes = await rank(context, 'nodes', vector, identity, scope, size);
         const chunks = await rank(context, 'chunks', vector, identity, scope, size);
-        // Stable: on equal scores nodes come first, as in keyword search.
-        return [...nodes, ...chunks].sort((a, b) => b.score - a.score).slice(0, size);
+        // An entity's vector is made from a few words and lies close to many queries; passages answer.
+        return withEntities(chunks, nodes, size);
       }),
     chunks: (context, query, scope, k) =>
       prepared(context, query, (vector, identity) => rank(context, 'chunks', vector, identity, scope, clamp(k))),

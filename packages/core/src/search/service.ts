@@ -3,10 +3,13 @@ import type { Settings } from '@rhizome/contracts/settings';
 import type { QueueService } from '@rhizome/queue';
 import type { EmbeddingService } from '../providers/index.ts';
 import type { Db } from '../storage/index.ts';
+import { centralNodes } from './graph/centrality.ts';
 import { hydrate } from './read-model/results.ts';
 import { runSearch, type SearchType } from './modes.ts';
-import { SearchMaintenance } from './tasks.ts';
-import type { SearchScope, Triple } from './types.ts';
+import { semanticNodes } from './semantic.ts';
+import { SearchMaintenance } from './maintenance.ts';
+import { searchTemplates } from './template-search.ts';
+import type { SearchContext, SearchScope, Triple } from './types.ts';
 import type { VectorWriterSet } from './vectors/writers.ts';
 
 export interface SearchServiceDeps {
@@ -39,14 +42,28 @@ export class SearchService {
   }
 
   async search(type: SearchType, query: string, scope: SearchScope, limit: number): Promise<SearchAnswer> {
-    const { db, database, settings, embeddings } = this.deps;
-    const result = await runSearch({ db, database, settings: settings(), embeddings }, type, query, scope, limit);
+    const result = await runSearch(this.context(), type, query, scope, limit);
     return {
-      data: await hydrate(db, result.items.slice(0, limit)),
+      data: await hydrate(this.deps.db, result.items.slice(0, limit)),
       type,
       fallback: result.fallback,
       ...(result.triples ? { triples: result.triples } : {}),
     };
+  }
+
+  /** The nodes whose vectors are nearest the text's, best first (with the fallback when vector search cannot run). */
+  similarNodes(text: string, limit: number) {
+    return semanticNodes(this.context(), text, { sourceIds: null, templateId: null }, limit);
+  }
+
+  /** Node and edge templates by the words of their name and description, then by meaning. */
+  templates(query: string, limit: number) {
+    return searchTemplates(this.context(), query, limit);
+  }
+
+  /** The `top` most central nodes of the graph by PageRank, best first. */
+  centralNodes(top: number) {
+    return centralNodes(this.deps.db, top);
   }
 
   stats() {
@@ -63,5 +80,10 @@ export class SearchService {
 
   embedNodes() {
     return this.maintenance.embedNodes(this.deps.database, this.deps.db);
+  }
+
+  private context(): SearchContext {
+    const { db, database, settings, embeddings } = this.deps;
+    return { db, database, settings: settings(), embeddings };
   }
 }

@@ -1,5 +1,6 @@
-import type { BackgroundJob, Platform } from '../platform/index.ts';
+import type { BackgroundJob } from '../module/index.ts';
 import { graphAdjacency } from './graph/adjacency.ts';
+import type { SearchHost } from './host.ts';
 import { readGraphVersion } from './read-model/graph-rows.ts';
 import { passageGraph } from './graph/passages.ts';
 
@@ -7,7 +8,7 @@ import { passageGraph } from './graph/passages.ts';
  * Builds the active database's graph-search adjacency and passage graph now, so the first graph or hybrid
  * search does not pay for them (seconds at a million edges).
  */
-async function warmGraphSearch(platform: Platform): Promise<void> {
+async function warmGraphSearch(platform: SearchHost): Promise<void> {
   try {
     const { db } = await platform.databases.current();
     const version = await readGraphVersion(db);
@@ -18,7 +19,7 @@ async function warmGraphSearch(platform: Platform): Promise<void> {
 }
 
 /** Once at start-up; stop waits for it: a warm-up query issued after the database closed would hold the process for a minute. */
-export const graphSearchWarmUp: BackgroundJob = {
+export const graphSearchWarmUp: BackgroundJob<SearchHost> = {
   name: 'graph-search-warm-up',
   start(platform) {
     const warming = warmGraphSearch(platform);

@@ -12,9 +12,13 @@ export function writeFileAtomic(file: string, content: string): void {
   try {
     fs.writeFileSync(fd, content);
     fs.fsyncSync(fd);
-  } finally {
+  } catch (error) {
+    // A full disk leaves a half-written temporary file; the settings file stays as it was.
     fs.closeSync(fd);
+    fs.rmSync(temporary, { force: true });
+    throw error;
   }
+  fs.closeSync(fd);
   // A temporary file left over by a crash keeps its old mode when reopened.
   fs.chmodSync(temporary, 0o600);
   fs.renameSync(temporary, file);

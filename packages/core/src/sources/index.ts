@@ -3,15 +3,15 @@ export {
   markChunksEmbedded,
   storeChunkVectors,
   storeChunkVectorsById,
-  type ChunkToEmbed,
-  type ChunkVector,
   type ChunkVectorById,
 } from './chunk-vectors.ts';
-export { chunkRange, sourceChunks, type ChunkRow } from './chunks.ts';
+export { chunkRange, sourceChunks, type ChunkRow, type ChunkView } from './chunks.ts';
 export { domainRegistryFor } from './domains/custom.ts';
-export { fallbackDomain } from './domains/detect.ts';
-export { builtinDomains, defaultExamplesMaxChars, domainSummary, promptTokens } from './domains/registry.ts';
+export { detectDomain, fallbackDomain } from './domains/detect.ts';
+export { builtinDomains, defaultExamplesMaxChars, promptTokens } from './domains/registry.ts';
+export { contentCategories } from './domains/schema.ts';
 export type {
+  ContentCategory,
   DomainDefinition,
   EdgeTemplateDefinition,
   FilteringMode,
@@ -19,9 +19,8 @@ export type {
 } from './domains/schema.ts';
 export { incomingDir, originalPath, removeSourceFiles } from './files.ts';
 export { storeChunkRows } from './indexing.ts';
-export { sniffFile } from './loaders/sniff-file.ts';
+export { allowedType } from './loaders/allowed-type.ts';
 export { sourcesModule } from './module.ts';
-export { fetchUrlOperation } from './operation-names.ts';
 export type { PreparedChunk } from './prepare/prepare.ts';
 export {
   getSource,
@@ -34,16 +33,9 @@ export {
   type SourceRow,
 } from './repo.ts';
 export { requireSources } from './require-sources.ts';
-export { SourceService, newSourceId, type ReceivedFile, type SourceExtraction } from './service.ts';
-export { defineSourceOperations } from './tasks.ts';
+export { newSourceId, type ReceivedFile } from './service.ts';
 export { pageAtOffset, type PageStart } from './text/chunk.ts';
-export {
-  filterForExtraction,
-  filteringPreset,
-  type EvidenceMode,
-  type FilteringPreset,
-} from './text/content-filter.ts';
-export { extractionGroups, sampleGroups, type ExtractionGroup } from './text/groups.ts';
+export { sentenceSpans } from './text/sentences.ts';
 export {
   UrlFetchError,
   UrlRefusedError,
@@ -52,4 +44,3 @@ export {
   pinnedRequestOptions,
   vetHost,
 } from './url-import/fetch-url.ts';
-export { urlErrorTypes, type StagedFetch } from './url-import/staging.ts';

@@ -13,8 +13,9 @@ import { detectDomain } from './domains/detect.ts';
 import type { DomainDefinition } from './domains/schema.ts';
 import { loaderLimits } from './loaders/limits.ts';
 import { UnreadableFileError } from './loaders/port.ts';
+import { recordDocumentLinks } from './links/record.ts';
 import { getSource, updateSource, type SourceRow } from './repo.ts';
-import { chunkGroups } from './text/groups.ts';
+import { chunkGroups } from './text/chunk-groups.ts';
 import { prepareInThread } from './prepare/run-in-thread.ts';
 import { ChunkStream } from './prepare/chunk-stream.ts';
 import type { ChunkList } from './prepare/packed.ts';
@@ -53,7 +54,9 @@ export interface IndexContext {
  * to run again after a crash: chunk ids are stable and a run starts by removing what an earlier run left.
  */
 export async function indexSource(context: IndexContext): Promise<{ status: SourceStatus; chunks: number }> {
-  const { db, sourceId } = context;
+  // Reads go to the shared connection; every write to the bulk writer, so that requests never queue behind
+  // a write of this task waiting for the write lock (a restart re-runs many indexings at once).
+  const { db, writer, sourceId } = context;
   const row = await getSource(db, sourceId);
   if (!row) throw new PermanentTaskError(`Source '${sourceId}' no longer exists`, 'NotFound');
   if (!['pending', 'indexing', 'vision_pending', 'error'].includes(row.status))
@@ -61,7 +64,7 @@ export async function indexSource(context: IndexContext): Promise<{ status: Sour
   const timings: Record<string, number> = {};
   const timed = async <T>(step: string, description: string, work: () => Promise<T> | T): Promise<T> => {
     await context.checkCancelled();
-    await updateSource(db, sourceId, {
+    await updateSource(writer, sourceId, {
       current_step: step,
       step_description: description,
       last_activity_at: new Date().toISOString(),
@@ -72,7 +75,7 @@ export async function indexSource(context: IndexContext): Promise<{ status: Sour
     return result;
   };
   const started = new Date().toISOString();
-  await updateSource(db, sourceId, {
+  await updateSource(writer, sourceId, {
     status: 'indexing',
     indexing_started_at: row.indexing_started_at ?? started,
     error_stage: null,
@@ -96,11 +99,12 @@ export async function indexSource(context: IndexContext): Promise<{ status: Sour
   // An image's lack of text is told by vision (or was asked for with enable_vision=false); other silent loaders get the reason here.
   const silent = !prepared.hasText && prepared.warnings.length === 0 && prepared.format !== 'image';
   const warnings = silent ? [noTextWarning] : prepared.warnings;
-  await updateSource(db, sourceId, {
+  await updateSource(writer, sourceId, {
     chunk_count: prepared.chunkCount,
     loader_warnings: JSON.stringify(warnings),
     ...titleFromDocument(row, prepared),
   });
+  await recordDocumentLinks(context, prepared.format);
   const proposal = await timed('detecting_domain', 'Detecting the domain', () =>
     detectDomain(
       { samples: prepared.samples, filename: row.filename ?? '', docType: prepared.format },
@@ -116,7 +120,7 @@ export async function indexSource(context: IndexContext): Promise<{ status: Sour
     confirmed || gate.extract_entities === 0 || prepared.chunkCount === 0 ? 'indexed' : 'awaiting_confirmation';
   const pre = gate.pending_confirmation ? (JSON.parse(gate.pending_confirmation) as { domain?: string | null }) : null;
   const at = new Date().toISOString();
-  await updateSource(db, sourceId, {
+  await updateSource(writer, sourceId, {
     status,
     extraction_domain: gate.forced_domain ?? pre?.domain ?? proposal.detected_domain,
     detection_proposal: JSON.stringify({ ...proposal, ...(prepared.hasText ? {} : { no_text: true }) }),
@@ -175,7 +179,7 @@ async function prepareWhileStoring(
 /** Why a source has no chunks, when neither its loader nor vision said why. */
 const noTextWarning = 'No text could be read from this file: it has no chunks to search or to extract entities from';
 
-/** The title the document declares (PDF Title, DOCX core title, EPUB dc:title, HTML <title>) replaces the file name an upload was titled with; a title set by hand stays. */
+/** The title the document gives itself (`title.ts`) replaces the file name an upload was titled with; a title set by hand stays. */
 function titleFromDocument(row: SourceRow, prepared: PreparedSummary): Partial<SourceRow> {
   const title = prepared.title?.trim();
   return title && row.source_type === 'file' && row.title === row.filename ? { title } : {};
@@ -217,13 +221,27 @@ async function prepare(context: IndexContext, row: SourceRow, stream: ChunkStrea
   }
 }
 
-/** A run interrupted half-way is safe: the next run starts by deleting what the earlier one wrote. */
+/** Chunks an interrupted run left that one transaction deletes: each holds the write lock only briefly. */
+const clearBatch = 2_000;
+
+/**
+ * A run interrupted half-way is safe: the next run starts by deleting what the earlier one wrote, a
+ * batch per transaction (a crash may have left a large document's chunks, their vectors and index entries).
+ */
 async function clearEarlierRun(context: IndexContext): Promise<void> {
-  await context.db.transaction(async (trx) => {
-    await trx('document_chunks').where({ source_id: context.sourceId }).delete();
-    await trx('chunk_groups').where({ source_id: context.sourceId }).delete();
-    await trx('sources').where({ id: context.sourceId }).update({ chunk_count: 0, embedded_chunk_count: 0 });
+  const { writer, sourceId } = context;
+  await writer.transaction(async (trx) => {
+    await trx('chunk_groups').where({ source_id: sourceId }).delete();
+    await trx('sources').where({ id: sourceId }).update({ chunk_count: 0, embedded_chunk_count: 0 });
   });
+  for (;;) {
+    const deleted = await writer.transaction((trx) =>
+      trx('document_chunks')
+        .whereIn('rowid', trx('document_chunks').where({ source_id: sourceId }).select('rowid').limit(clearBatch))
+        .delete(),
+    );
+    if (deleted < clearBatch) return;
+  }
 }
 
 /**

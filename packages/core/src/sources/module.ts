@@ -1,47 +1,72 @@
-import type { BackgroundJob, DatabaseHandle, FeatureModule, Platform } from '../platform/index.ts';
-import { countRows } from '../storage/index.ts';
-import { recoverSources } from './recovery.ts';
-import { SourceService } from './service.ts';
+import type { QueueService, TaskStore } from '@rhizome/queue';
+import type { DatabaseManager } from '../databases/index.ts';
+import type { Logger } from '../logging.ts';
+import type { BackgroundJob, DatabaseHandle, FeatureModule } from '../module/index.ts';
+import type { ProcessingControls } from '../pause/index.ts';
+import type { DataPaths } from '../paths.ts';
+import type { Providers } from '../providers/index.ts';
+import type { SettingsStore } from '../settings/index.ts';
+import { countRows, type Db } from '../storage/index.ts';
+import type { ChunkVectorSink } from './indexing.ts';
+import { recoverSources, type IdleExtractions } from './recovery.ts';
+import { SourceService, type ChunkVectorIndex, type SourceExtraction } from './service.ts';
 import { defineSourceOperations } from './tasks.ts';
 
 const recoveryIntervalMs = 60_000;
 
-/**
- * Extraction is built on sources, so sources reach it through the platform's per-database extraction
- * service (a type, not an import): to start a run once a source is indexed, stop it, take a deleted
- * source's contribution back and finish idle runs.
- */
-const extractionOf = (platform: Platform, { name, db }: DatabaseHandle) => platform.extraction(name, db);
+/** What sources ask of extraction's per-database service: start a run once a source is indexed, stop it, take a deleted source's contribution back, finish idle runs. */
+export type SourcesExtraction = SourceExtraction & IdleExtractions;
 
-function sourceService(platform: Platform, database: DatabaseHandle): SourceService {
+/** What the sources module needs of the process it runs in. */
+export interface SourcesHost {
+  databases: DatabaseManager;
+  settings: Pick<SettingsStore, 'get'>;
+  paths: DataPaths;
+  processing: ProcessingControls;
+  providers: Pick<Providers, 'metrics' | 'embeddings' | 'llm'>;
+  queue: QueueService;
+  tasks: TaskStore;
+  logger: Logger;
+  /** The chunk vector indexes this process writes (the search feature's). */
+  chunkVectors: ChunkVectorIndex & { sink(database: string): ChunkVectorSink };
+  /**
+   * Extraction is built on sources, so sources reach it through the host's per-database extraction
+   * service (a type, not an import).
+   */
+  extraction: (database: string, db: Db) => SourcesExtraction;
+}
+
+function sourceService(host: SourcesHost, database: DatabaseHandle): SourceService {
   return new SourceService({
     db: database.db,
     database: database.name,
-    paths: platform.paths,
-    processing: platform.processing,
-    metrics: platform.providers.metrics,
-    queue: platform.queue,
-    tasks: platform.tasks,
-    logger: platform.logger,
-    extraction: extractionOf(platform, database),
+    paths: host.paths,
+    processing: host.processing,
+    metrics: host.providers.metrics,
+    queue: host.queue,
+    tasks: host.tasks,
+    logger: host.logger,
+    extraction: host.extraction(database.name, database.db),
+    chunkVectors: host.chunkVectors,
+    urlFetchTimeoutSeconds: () => host.settings.get().timeouts.url_fetch,
   });
 }
 
-async function recoveryScan(platform: Platform): Promise<void> {
+async function recoveryScan(host: SourcesHost): Promise<void> {
   try {
-    const database = await platform.databases.current();
-    await recoverSources(sourceService(platform, database), extractionOf(platform, database), platform.logger);
+    const database = await host.databases.current();
+    await recoverSources(sourceService(host, database), host.extraction(database.name, database.db), host.logger);
   } catch (error) {
-    platform.logger.warning(`source recovery scan: ${String(error)}`);
+    host.logger.warning(`source recovery scan: ${String(error)}`);
   }
 }
 
 /** Stalled indexing re-queued and idle extractions finished in the active database: once at start-up (work the last run left stuck), then every minute. */
-const sourceRecovery: BackgroundJob = {
+const sourceRecovery: BackgroundJob<SourcesHost> = {
   name: 'source-recovery',
-  start(platform) {
-    let scan = recoveryScan(platform);
-    const timer = setInterval(() => (scan = recoveryScan(platform)), recoveryIntervalMs);
+  start(host) {
+    let scan = recoveryScan(host);
+    const timer = setInterval(() => (scan = recoveryScan(host)), recoveryIntervalMs);
     timer.unref();
     return {
       // Waits for a scan in flight: a query issued after the database closed would hold the process.
@@ -54,7 +79,7 @@ const sourceRecovery: BackgroundJob = {
 };
 
 /** Sources: uploads and URL imports, indexing (chunks, their embeddings, the domain gate), tags. */
-export const sourcesModule: FeatureModule<SourceService> = {
+export const sourcesModule: FeatureModule<SourceService, SourcesHost> = {
   name: 'sources',
   tables: [
     'sources',
@@ -64,18 +89,23 @@ export const sourcesModule: FeatureModule<SourceService> = {
     'source_tags',
     'source_tag_links',
     'custom_domains',
+    'source_names',
+    'document_links',
   ],
-  defineTasks(registry, platform) {
+  defineTasks(registry, host) {
     defineSourceOperations(registry, {
-      databases: platform.databases,
-      settings: () => platform.settings.get(),
-      embeddings: platform.providers.embeddings,
-      llm: platform.providers.llm,
-      chunkVectors: async (name) => platform.chunkVectors.sink(name),
-      afterIndexed: (name, db, sourceId) => extractionOf(platform, { name, db }).startAfterGate(sourceId),
+      databases: host.databases,
+      settings: () => host.settings.get(),
+      embeddings: host.providers.embeddings,
+      llm: host.providers.llm,
+      chunkVectors: async (name) => host.chunkVectors.sink(name),
+      afterIndexed: (name, db, sourceId) => host.extraction(name, db).startAfterGate(sourceId),
     });
   },
   service: sourceService,
-  counts: { sources: (db) => countRows(db, 'sources') },
+  counts: {
+    sources: (db) => countRows(db, 'sources'),
+    awaiting_confirmation: (db) => countRows(db, 'sources', { status: 'awaiting_confirmation' }),
+  },
   background: [sourceRecovery],
 };

@@ -9,6 +9,7 @@ import type { ProcessingControls } from '../pause/index.ts';
 import type { LlmMetrics } from '../providers/index.ts';
 import type { Knex } from 'knex';
 import type { Db } from '../storage/index.ts';
+import { chunkInContext } from './chunk-context.ts';
 import { chunkPage, chunkRowids, findChunk, type ChunkView } from './chunks.ts';
 import { domainRegistryFor } from './domains/custom.ts';
 import { domainSummary } from './domains/registry.ts';
@@ -28,6 +29,7 @@ import {
   type SourceRow,
 } from './repo.ts';
 import { SourceTags } from './tags.ts';
+import { fetchForImport } from './url-import/import.ts';
 import { sourceView } from './views.ts';
 
 /**
@@ -37,8 +39,15 @@ import { sourceView } from './views.ts';
 export interface SourceExtraction {
   /** Ends the source's running extraction jobs with their open groups (their tasks are cancelled by the caller). */
   cancelActiveJobs(sourceId: string, reason: string): Promise<unknown>;
+  /** Starts the run of a source that just passed the confirmation gate (a no-op when it has not). */
+  startAfterGate(sourceId: string): Promise<unknown>;
   /** Takes back what the source contributed to the graph, inside the transaction that deletes it. */
   removeContribution(trx: Knex.Transaction, sourceId: string): Promise<unknown>;
+}
+
+/** The chunk vector index of each database, which drops a deleted source's vectors. */
+export interface ChunkVectorIndex {
+  remove(database: string, labels: number[]): Promise<void>;
 }
 
 export interface SourceServiceDeps {
@@ -51,6 +60,10 @@ export interface SourceServiceDeps {
   tasks: TaskStore;
   logger: Pick<Logger, 'info'>;
   extraction: SourceExtraction;
+  /** The chunk vector indexes, which drop a deleted source's vectors. */
+  chunkVectors: ChunkVectorIndex;
+  /** How long a URL import may take to fetch its page (the `timeouts.url_fetch` setting, read per import). */
+  urlFetchTimeoutSeconds: () => number;
 }
 
 /** A file received by the API: on disk, hashed while it streamed in, its type sniffed from its bytes. */
@@ -125,6 +138,11 @@ export function newSourceId(): string {
 export class SourceService {
   constructor(private readonly deps: SourceServiceDeps) {}
 
+  /** The source, or undefined when there is none. */
+  find(id: string): Promise<SourceRow | undefined> {
+    return getSource(this.deps.db, id);
+  }
+
   async require(id: string): Promise<SourceRow> {
     const row = await getSource(this.deps.db, id);
     if (!row) throw NotFound.resource('source', id);
@@ -178,6 +196,11 @@ export class SourceService {
     const chunk = await findChunk(this.deps.db, sourceId, chunkId);
     if (!chunk) throw NotFound.resource('chunk', chunkId);
     return chunk;
+  }
+
+  /** A chunk by id with up to `neighbours` chunks on each side and its source's name. 404 for an unknown chunk. */
+  chunkInContext(chunkId: string, neighbours: number) {
+    return chunkInContext(this.deps.db, chunkId, neighbours);
   }
 
   /** How many entity citations the source's chunks carry. 404 for an unknown source. */
@@ -248,6 +271,28 @@ export class SourceService {
     return { source: await this.require(id), duplicate: false };
   }
 
+  /**
+   * Imports the page or file behind an http(s) URL as a `webpage` source (see `fetchForImport`), vision
+   * on unless the options turn it off, titled by the page unless `title` is given. The staged download is
+   * removed whatever happens.
+   */
+  async importUrl(
+    url: string,
+    options: UploadOptionsInput,
+    how: { title?: string } = {},
+  ): Promise<{ source: SourceRow; duplicate: boolean }> {
+    const staged = await fetchForImport(this.deps, url, this.deps.urlFetchTimeoutSeconds());
+    try {
+      return await this.createFromFile(
+        staged,
+        { ...options, enable_vision: options.enable_vision ?? true },
+        { sourceType: 'webpage', originUrl: staged.finalUrl, title: how.title ?? staged.title },
+      );
+    } finally {
+      await fs.promises.rm(staged.path, { force: true });
+    }
+  }
+
   async queueIndexing(sourceId: string, priority = 50): Promise<string> {
     const task = await this.deps.queue.submit({
       queue: 'operations',
@@ -274,7 +319,7 @@ export class SourceService {
     if (changes.title !== undefined) update.title = changes.title;
     if (changes.enabled !== undefined) update.enabled = changes.enabled ? 1 : 0;
     if (changes.user_metadata !== undefined) update.user_metadata = JSON.stringify(changes.user_metadata);
-    // The spec's "ready" is the end state of processing; "error" parks the source for a later retry.
+    // The API's "ready" is the end state of processing; "error" parks the source for a later retry.
     if (changes.processing_status === 'ready')
       Object.assign(update, { status: 'committed' satisfies SourceStatus, error_stage: null, error_message: null });
     if (changes.processing_status === 'error')
@@ -289,8 +334,8 @@ export class SourceService {
   /**
    * Confirms the domain of a source (compare-and-swap). Parked at the gate: it moves to `indexed` with the
    * chosen domain and options. Before the gate (pending, indexing): the choice is recorded and applied
-   * when indexing finishes, so the source does not park. A repeat, or a source past the gate or in
-   * error, is 409.
+   * when indexing finishes, so the source does not park. Extraction then starts as after any gate. A
+   * repeat, or a source past the gate or in error, is 409.
    */
   async confirm(
     id: string,
@@ -315,6 +360,7 @@ export class SourceService {
         ['awaiting_confirmation'],
       );
       if (!swapped) throw new Conflict(`Source '${id}' was confirmed concurrently`);
+      await this.deps.extraction.startAfterGate(id);
       return { status: 'indexed', domain, message: `Confirmed ${domain ?? 'the detected domain'}` };
     }
     if (
@@ -331,12 +377,14 @@ export class SourceService {
         },
         ['pending', 'indexing', 'vision_pending'],
       );
-      if (swapped)
+      if (swapped) {
+        await this.deps.extraction.startAfterGate(id);
         return {
           status: row.status,
           domain: options.domain ?? null,
           message: 'Recorded: the source will not wait for confirmation when indexing finishes',
         };
+      }
     }
     throw new Conflict(
       `Source '${id}' is ${row.status}${row.extraction_confirmed_at ? ' and already confirmed' : ''}: nothing to confirm`,
@@ -412,9 +460,9 @@ export class SourceService {
   /**
    * Deletes a source: its running tasks stop, the row goes with everything that references it (chunks,
    * their index rows and embeddings, groups, citations, nodes, edges, tag links — by foreign keys and
-   * triggers, in one statement), then its files. Returns the chunk rowids so vector indexes can drop them.
+   * triggers, in one statement), then its files and its chunks' vectors.
    */
-  async delete(id: string): Promise<number[]> {
+  async delete(id: string): Promise<void> {
     await this.require(id);
     await this.deps.tasks.cancelMatching({ metadata: { database: this.deps.database, source_id: id } }, Date.now());
     const labels = await this.deps.db.transaction(async (trx) => {
@@ -425,6 +473,6 @@ export class SourceService {
       return rowids;
     });
     await removeSourceFiles(this.deps.paths, this.deps.database, id);
-    return labels;
+    await this.deps.chunkVectors.remove(this.deps.database, labels);
   }
 }

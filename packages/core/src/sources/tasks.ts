@@ -1,6 +1,6 @@
 import type { Settings } from '@rhizome/contracts/settings';
 import { classifyError, TaskCancelledError } from '@rhizome/queue';
-import type { TaskRegistrar } from '../platform/index.ts';
+import type { TaskRegistrar } from '../module/index.ts';
 import type { DatabaseManager } from '../databases/index.ts';
 import type { Db } from '../storage/index.ts';
 import type { EmbeddingService } from '../providers/index.ts';
@@ -21,13 +21,14 @@ export interface SourceOperationDeps {
   llm: LlmService;
   chunkVectors(database: string): Promise<ChunkVectorSink>;
   /** Called once a source is indexed (past the gate or parked at it): extraction starts from here. */
-  afterIndexed(database: string, db: Db, sourceId: string): Promise<void>;
+  afterIndexed(database: string, db: Db, sourceId: string): Promise<unknown>;
 }
 
 /**
  * `sources.index` (operations lane, held while processing or the source is paused): data
- * `{database, source_id}`. A failure that will not be retried leaves the source in `error` with
- * `error_stage: indexing` and the reason; a retried one leaves it `indexing` for the next attempt.
+ * `{database, source_id}`. A failure that will not be retried — the handler's, or its worker dying a
+ * second time under it — leaves the source in `error` with `error_stage: indexing` and the reason at
+ * once; a retried one leaves it `indexing` for the next attempt.
  */
 export function defineSourceOperations(registry: TaskRegistrar, deps: SourceOperationDeps): void {
   registry.define(
@@ -55,26 +56,20 @@ export function defineSourceOperations(registry: TaskRegistrar, deps: SourceOper
       } catch (error) {
         if (error instanceof TaskCancelledError) throw error;
         const failure = classifyError(error);
-        const final = failure.permanent || task.attempts >= task.max_tries;
-        await updateSource(
-          db,
-          sourceId,
-          final
-            ? {
-                status: 'error',
-                error_stage: 'indexing',
-                error_message: failure.message,
-                current_step: 'error',
-                step_description: `Indexing failed: ${failure.message}`,
-                active_task_id: null,
-              }
-            : { step_description: `Attempt ${task.attempts} failed (${failure.message}); retrying` },
-        );
+        // A final failure settles the source in settleFailedIndexing, wherever it came from.
+        if (!failure.permanent && task.attempts < task.max_tries)
+          await updateSource(db, sourceId, {
+            step_description: `Attempt ${task.attempts} failed (${failure.message}); retrying`,
+          });
         throw error;
       }
       logger.info(`source ${sourceId}: indexed, ${indexed.chunks} chunks (${indexed.status})`);
       await deps.afterIndexed(name, db, sourceId);
       return indexed;
+    },
+    async (task, failure) => {
+      const { db } = await taskDatabaseFor(deps.databases, task.data.database);
+      await settleFailedIndexing(db, String(task.data.source_id), task.task_id, failure.message);
     },
   );
 
@@ -83,4 +78,20 @@ export function defineSourceOperations(registry: TaskRegistrar, deps: SourceOper
     const { name } = await taskDatabaseFor(deps.databases, task.data.database);
     return stageUrl(String(task.data.url), incomingDir(deps.databases.paths, name), deps.settings(), signal);
   });
+}
+
+/** The source goes to `error` with the reason, unless another task has taken it over meanwhile. */
+async function settleFailedIndexing(db: Db, sourceId: string, taskId: string, reason: string): Promise<void> {
+  await db('sources')
+    .where({ id: sourceId })
+    .where((owner) => owner.where({ active_task_id: taskId }).orWhereNull('active_task_id'))
+    .update({
+      status: 'error',
+      error_stage: 'indexing',
+      error_message: reason,
+      current_step: 'error',
+      step_description: `Indexing failed: ${reason}`,
+      active_task_id: null,
+      updated_at: new Date().toISOString(),
+    });
 }

@@ -5,7 +5,8 @@ const require = createRequire(import.meta.url);
 
 interface SqliteTransaction {
   readOnly?: boolean;
-  query(connection: unknown, sql: string): Promise<unknown>;
+  _rejecter: (error: unknown) => void;
+  query(connection: unknown, sql: string, status?: number, value?: unknown): Promise<unknown>;
 }
 type SqliteTransactionClass = new (...args: unknown[]) => SqliteTransaction;
 
@@ -23,6 +24,18 @@ const SqliteTransactionBase =
 class ImmediateTransaction extends SqliteTransactionBase {
   begin(connection: unknown): Promise<unknown> {
     return this.query(connection, this.readOnly === true ? 'BEGIN DEFERRED;' : 'BEGIN IMMEDIATE;');
+  }
+
+  /**
+   * After SQLITE_FULL or an I/O error SQLite has rolled the transaction back itself, so knex's ROLLBACK fails
+   * with "no transaction is active": the transaction then rejects with the error that ended it, not that one.
+   */
+  override query(connection: unknown, sql: string, status?: number, value?: unknown): Promise<unknown> {
+    if (value instanceof Error && /^ROLLBACK\b/i.test(sql)) {
+      const reject = this._rejecter;
+      this._rejecter = (error) => reject(/no transaction is active/.test(String(error)) ? value : error);
+    }
+    return super.query(connection, sql, status, value);
   }
 }
 

@@ -4,5 +4,4 @@ export { tasksModule } from './module.ts';
 export { openTaskStore } from './open-store.ts';
 export { PauseFilter } from './pause-filter.ts';
 export { llmConcurrency, maxTries, runtimeSettings } from './settings.ts';
-export { defineSystemOperations } from './system-tasks.ts';
 export { queueStats, taskDetail, taskSummary } from './views.ts';

@@ -1,5 +1,5 @@
 import { PermanentTaskError } from '@rhizome/queue';
-import type { TaskRegistrar } from '../platform/index.ts';
+import type { TaskRegistrar } from '../module/index.ts';
 
 const maxSleepMs = 3_600_000;
 

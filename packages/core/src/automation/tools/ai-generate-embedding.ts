@@ -1,4 +1,4 @@
-import { embedNodes } from '../../extraction/index.ts';
+import { embedNodes } from '../../search/index.ts';
 import { userVectorModel } from '../../graph/index.ts';
 import { nodeExists, nodeVectorIdentity } from '../read-model.ts';
 import { defineTool, ToolInputError, type ToolContext } from './types.ts';

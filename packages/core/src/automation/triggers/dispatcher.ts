@@ -1,3 +1,4 @@
+import { describeError } from '@rhizome/contracts/errors';
 import type { QueueLogger, QueueService } from '@rhizome/queue';
 import type { DatabaseManager } from '../../databases/index.ts';
 import type { GraphEvent } from '../../graph/index.ts';
@@ -16,6 +17,13 @@ interface ArmedTrigger {
 
 /** A graph event (or any `{entity}.{action}` event) as the dispatcher handles it. */
 type DispatchedEvent = { source: string; database: string; payload: Record<string, unknown>; embedsItself?: boolean };
+
+/** `node.create of node n_1 in 'default'`: the event as a log line names it. */
+function describeEvent({ source, database, payload }: DispatchedEvent): string {
+  const entity =
+    typeof payload.entity_id === 'string' ? ` of ${String(payload.entity_type ?? 'entity')} ${payload.entity_id}` : '';
+  return `${source}${entity} in '${database}'`;
+}
 
 /** Armed triggers of one database by event source, lower priority first. */
 type TriggerIndex = Map<string, ArmedTrigger[]>;
@@ -51,7 +59,9 @@ export class TriggerDispatcher {
   /** Handles one event; resolves once its executions are queued. */
   dispatch(event: DispatchedEvent): Promise<void> {
     const work = this.#dispatch(event).catch((error: unknown) => {
-      this.deps.logger.error(`trigger dispatch for ${event.source}: ${String(error)}`);
+      this.deps.logger.error(
+        `no trigger started for ${describeEvent(event)}: its triggers could not be read: ${describeError(error)}`,
+      );
     });
     const tracked: Promise<void> = work.finally(() => this.#pending.delete(tracked));
     this.#pending.add(tracked);
@@ -97,8 +107,19 @@ export class TriggerDispatcher {
             trigger_id: trigger.id,
           },
           this.deps.priority(),
-        ),
+        ).catch((error: unknown) => this.#notStarted(trigger, event, error)),
       ),
+    );
+  }
+
+  /** The event happened but its workflow will not run: said at error level, with what an operator needs to redo it. */
+  #notStarted(trigger: ArmedTrigger, event: DispatchedEvent, error: unknown): void {
+    const redo =
+      trigger.id === autoEmbedTriggerId
+        ? ' (the node vector sweep embeds the node later)'
+        : '; run the workflow by hand if its effect is needed';
+    this.deps.logger.error(
+      `trigger ${trigger.id} did not start workflow ${trigger.workflowId} for ${describeEvent(event)}: ${describeError(error)}${redo}`,
     );
   }
 

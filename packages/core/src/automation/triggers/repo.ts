@@ -120,10 +120,6 @@ export async function updateTrigger(db: Db, id: string, patch: TriggerPatch): Pr
   return { ...row, ...changes };
 }
 
-export async function triggerExists(db: Db, id: string): Promise<boolean> {
-  return (await db('triggers').where({ id }).first('id')) !== undefined;
-}
-
 /** System triggers come back with every seeding, so they are switched off (enable_auto_embedding, PATCH) rather than deleted. */
 export async function deleteTrigger(db: Db, id: string): Promise<void> {
   const row = await requireTriggerRow(db, id);

@@ -173,15 +173,20 @@ export async function finishExecution(
 }
 
 export async function saveStepRun(db: Db, executionId: string, run: StepRun): Promise<void> {
-  await db('workflow_step_runs')
-    .insert({
-      execution_id: executionId,
-      ...run,
-      input: JSON.stringify(run.input ?? null),
-      output: JSON.stringify(run.output ?? null),
-    })
-    .onConflict(['execution_id', 'step_id'])
-    .merge();
+  await db.transaction(async (trx) => {
+    // A replacing import removes user workflows with their executions, also one whose step is still running:
+    // its step has nowhere left to be recorded.
+    if (!(await trx('workflow_executions').where({ id: executionId }).first('id'))) return;
+    await trx('workflow_step_runs')
+      .insert({
+        execution_id: executionId,
+        ...run,
+        input: JSON.stringify(run.input ?? null),
+        output: JSON.stringify(run.output ?? null),
+      })
+      .onConflict(['execution_id', 'step_id'])
+      .merge();
+  });
 }
 
 /** Executions by outcome: for GET /workflows/stats, the dashboard and one trigger's stats. */

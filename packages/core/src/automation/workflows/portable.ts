@@ -85,9 +85,3 @@ export async function importWorkflowDefinition(db: Db, definition: unknown): Pro
   const keepId = id !== undefined && !(await findWorkflowRow(db, id));
   return createWorkflow(db, { ...fields, steps }, keepId ? { id } : {});
 }
-
-/** Deletes the user's workflows and triggers (a user trigger may start a system workflow); system ones stay. */
-export async function clearUserAutomation(db: Db): Promise<void> {
-  await db('triggers').where({ is_system: false }).delete();
-  await db('workflows').where({ is_system: false }).delete();
-}

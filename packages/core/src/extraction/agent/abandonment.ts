@@ -1,15 +1,19 @@
-import type { BackgroundJob, DatabaseHandle, Platform } from '../../platform/index.ts';
+import type { BackgroundJob, DatabaseHandle } from '../../module/index.ts';
+import type { ExtractionHost } from '../host.ts';
 import { AgentExtraction } from './service.ts';
 
 /** Abandonment is counted in hours (`mcp.abandon_after_hours`): a look every five minutes is precise enough. */
 const sweepIntervalMs = 5 * 60_000;
 
 /** The agent-driven extractions of one database. */
-export function agentExtractionFor(platform: Platform, { name, db }: DatabaseHandle): AgentExtraction {
+export function agentExtractionFor(
+  platform: Pick<ExtractionHost, 'queue' | 'settings'>,
+  { name, db }: DatabaseHandle,
+): AgentExtraction {
   return new AgentExtraction({ db, database: name, queue: platform.queue, settings: () => platform.settings.get() });
 }
 
-async function sweep(platform: Platform): Promise<void> {
+async function sweep(platform: ExtractionHost): Promise<void> {
   try {
     for (const sourceId of await agentExtractionFor(platform, await platform.databases.current()).abandonIdle()) {
       platform.logger.info(`source ${sourceId}: agent extraction abandoned, no submission for mcp.abandon_after_hours`);
@@ -24,7 +28,7 @@ async function sweep(platform: Platform): Promise<void> {
  * once at start-up (runs left while no process was up), then every five minutes, so no agent has to call
  * in for a forgotten run to end.
  */
-export const agentAbandonmentSweep: BackgroundJob = {
+export const agentAbandonmentSweep: BackgroundJob<ExtractionHost> = {
   name: 'agent-extraction-abandonment',
   start(platform) {
     let running = sweep(platform);

@@ -3,16 +3,16 @@ import type { Knex } from 'knex';
 import { entityNodeId, relationshipEdgeId } from '../../graph/index.ts';
 import {
   edgePropertiesById,
-  extractedNodesByNameKey,
   insertEdges,
   insertNodes,
   linkEdgeSources,
   linkNodeSources,
   linkSourceTemplates,
+  nodesByNameKey,
   rewriteEdges,
   rewriteNodes,
   type EdgeRewrite,
-  type ExtractedNode,
+  type KeyedNode,
   type NewEdge,
   type NewNode,
 } from '../../graph/index.ts';
@@ -21,6 +21,7 @@ import { pageAtOffset } from '../../sources/index.ts';
 import type { Db } from '../../storage/index.ts';
 import { normalizeNameKey as nameKey } from '../finalize/names.ts';
 import type { Evidence, FinalEntity, FinalizeResult, FinalRelationship } from '../types.ts';
+import { sentenceSeparator, snippetMaxChars } from '../citations.ts';
 import { removeContribution } from './contributions.ts';
 import { ensureTypeTemplates } from './templates.ts';
 import { GENERIC_TYPES, typeKey } from '../finalize/entity-types.ts';
@@ -40,7 +41,7 @@ export interface CommitInput {
 
 export interface CommitOutcome {
   nodesCreated: string[];
-  /** Existing nodes (other sources') this commit added to. */
+  /** Existing nodes (other sources' or made by hand) this commit added to. */
   nodesUpdated: string[];
   nodesMerged: number;
   edgesCreated: string[];
@@ -52,14 +53,13 @@ export interface CommitOutcome {
 }
 
 const batch = 100;
-const snippetMaxChars = 1000;
 const sha = (value: string) => createHash('sha256').update(value).digest('hex').slice(0, 24);
 
 /**
  * Commits a finalised extraction in one transaction: the source's previous contribution is taken
  * back; each type finds its template (one per type, shared by every source); each entity is upserted
- * onto the node that already holds it (same normalised name and compatible type, from any source) or a
- * new node with a stable id, each relationship onto its stable edge; citations are written with the
+ * onto the node that already holds it (same normalised name and compatible type, from any source or made
+ * by hand) or a new node with a stable id, each relationship onto its stable edge; citations are written with the
  * sentences that support them, and the templates the source now uses are linked to it. Nodes are
  * full-text indexed in the same transaction.
  */
@@ -124,7 +124,7 @@ const compatible = (a: string, b: string) =>
   typeKey(a) === typeKey(b) || GENERIC_TYPES.has(typeKey(a)) || GENERIC_TYPES.has(typeKey(b));
 
 /** The node already holding an entity: its name's node of a compatible type first, then one named by an alias. */
-function match(entity: FinalEntity, byKey: Map<string, ExtractedNode[]>): ExtractedNode | undefined {
+function match(entity: FinalEntity, byKey: Map<string, KeyedNode[]>): KeyedNode | undefined {
   const named = byKey.get(entity.key)?.find((node) => compatible(node.template_name, entity.type));
   if (named) return named;
   for (const alias of entity.aliases) {
@@ -156,8 +156,8 @@ async function upsertNodes(
 ) {
   const { result, database, sourceId } = input;
   const keys = [...new Set(result.entities.flatMap((entity) => [entity.key, ...entity.aliases.map(nameKey)]))];
-  const byKey = new Map<string, ExtractedNode[]>();
-  for (const node of await extractedNodesByNameKey(trx, keys))
+  const byKey = new Map<string, KeyedNode[]>();
+  for (const node of await nodesByNameKey(trx, keys))
     byKey.set(node.name_key, [...(byKey.get(node.name_key) ?? []), node]);
   const ids: string[] = [];
   const inserted = new Map<string, NewNode & { properties: NodeProperties }>();
@@ -327,7 +327,7 @@ async function writeCitations(
         extraction_method: input.method,
         context_snippet: ordered
           .map((sentence) => sentence.sentence)
-          .join(' … ')
+          .join(sentenceSeparator)
           .slice(0, snippetMaxChars),
         citation_metadata: JSON.stringify({
           ...item.metadata,

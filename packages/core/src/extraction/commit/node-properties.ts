@@ -1,4 +1,5 @@
-import { mergeAliases, mergeDescriptions } from '../finalize/merge.ts';
+import { mergeAliases } from '../../graph/index.ts';
+import { mergeDescriptions } from '../finalize/merge.ts';
 
 /** The properties of an extracted node: the entity's own, plus the extraction's bookkeeping. */
 export type NodeProperties = Record<string, unknown> & {

@@ -8,6 +8,8 @@
  *  3 exact dedup        7 type normalisation     11 caps
  *  4 semantic dedup     8 relationship dedup     12 orphans
  *
+ * Steps 9–12 are relaxed for a source they would leave with no entity (relax.ts), and the result says why.
+ *
  * Deterministic: entities come out in first-seen order, relationships in the order their first
  * occurrence was harvested, mirrored inverse edges last.
  */
@@ -24,6 +26,7 @@ import { dropOrphans } from './orphans.ts';
 import { collapseRelationships, remapRelationships } from './relationships.ts';
 import { semanticDedup } from './semantic-dedup.ts';
 import { keepTemplateTypes } from './strict-types.ts';
+import { keepingEntities } from './relax.ts';
 import { StructuralFilter } from './structural.ts';
 import { normalizeTypes, TypeResolver } from './entity-types.ts';
 
@@ -70,21 +73,35 @@ export async function finalizeExtraction(harvests: GroupHarvest[], options: Fina
     edges,
     stats,
   );
-  // 9
-  if (options.strictEdgeTypes) relationships = keepTemplateTypes(relationships, edges, stats);
-  // 10: a swapped edge may now state a fact another edge states too.
-  const corrected = stats.directionCorrected;
-  relationships = correctDirections(relationships, entities, edges, options.directionCorrection, stats);
-  if (stats.directionCorrected > corrected) relationships = collapseRelationships(relationships, edges, stats);
-  relationships.sort((a, b) => a.order - b.order);
-  // 11
-  relationships = applyCaps(relationships, entities.length, options.limits, stats);
-  // 12
-  if (!options.protectOrphans) ({ entities, relationships } = dropOrphans(entities, relationships, stats));
+  // 9–12, relaxed when they would keep no entity
+  const ruled = keepingEntities(entities, options, options.domain.name, (rules) => {
+    const trial = { ...stats };
+    let kept = relationships;
+    // 9
+    if (rules.strictEdgeTypes) kept = keepTemplateTypes(kept, edges, trial);
+    // 10: a swapped edge may now state a fact another edge states too.
+    const corrected = trial.directionCorrected;
+    kept = correctDirections(kept, entities, edges, options.directionCorrection, trial);
+    if (trial.directionCorrected > corrected) kept = collapseRelationships(kept, edges, trial);
+    kept.sort((a, b) => a.order - b.order);
+    // 11
+    kept = applyCaps(kept, entities.length, options.limits, trial);
+    // 12
+    if (rules.protectOrphans) return { entities, relationships: kept, stats: trial };
+    return { ...dropOrphans(entities, kept, trial), stats: trial };
+  });
+  Object.assign(stats, ruled.stats);
+  entities = ruled.entities;
+  relationships = ruled.relationships;
   // 13
   if (options.inverseRelationships) relationships = addInverses(relationships, edges, stats);
 
-  return { entities: entities.map(toFinalEntity), relationships: relationships.map(toFinalRelationship), stats };
+  return {
+    entities: entities.map(toFinalEntity),
+    relationships: relationships.map(toFinalRelationship),
+    stats,
+    relaxed: ruled.relaxed,
+  };
 }
 
 function toFinalEntity({ order: _order, ...entity }: WorkEntity): FinalEntity {

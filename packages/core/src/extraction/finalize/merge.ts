@@ -2,6 +2,7 @@
  * How two entities become one (step 6), whichever dedup step decided they are the same: the canonical
  * name, aliases, description, confidence, properties with their history, and evidence.
  */
+import { mergeAliases } from '../../graph/index.ts';
 import type { Evidence } from '../types.ts';
 import type { WorkEntity } from './model.ts';
 import { contentWords, coversName, normalizeNameKey } from './names.ts';
@@ -110,19 +111,6 @@ export function preferredName(older: WorkEntity, newer: WorkEntity): string {
   if (newerListsOlder && !olderListsNewer) return newer.name;
   if (older.key === newer.key && surfaceScore(newer.name) > surfaceScore(older.name)) return newer.name;
   return older.name;
-}
-
-/** Aliases of a merged entity: both lists and the name not kept, deduplicated by key, without the canonical name. */
-export function mergeAliases(canonical: string, names: readonly string[]): string[] {
-  const seen = new Set([normalizeNameKey(canonical)]);
-  const out: string[] = [];
-  for (const alias of names) {
-    const key = normalizeNameKey(alias);
-    if (key.length === 0 || seen.has(key)) continue;
-    seen.add(key);
-    out.push(alias.trim());
-  }
-  return out;
 }
 
 export interface MergeOptions {

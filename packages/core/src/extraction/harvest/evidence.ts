@@ -1,4 +1,4 @@
-import type { EvidenceMode } from '../../sources/index.ts';
+import type { EvidenceMode } from '../content-filter.ts';
 import type { GroupSentence } from '../types.ts';
 import { validRefs } from './sentences.ts';
 import { foldText, mentionsAny } from './text-match.ts';

@@ -1,7 +1,7 @@
 import type { LlmCallContext } from '../../providers/index.ts';
 import type { LlmService } from '../../providers/index.ts';
 import type { DomainDefinition } from '../../sources/index.ts';
-import type { FilteringPreset } from '../../sources/index.ts';
+import type { FilteringPreset } from '../content-filter.ts';
 import type { GroupChunk, GroupHarvest } from '../types.ts';
 import { collectEntities } from './entities.ts';
 import { guardLimits, StreamGuard } from './guards.ts';

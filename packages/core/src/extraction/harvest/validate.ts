@@ -1,5 +1,5 @@
 import type { DomainDefinition } from '../../sources/index.ts';
-import type { FilteringPreset } from '../../sources/index.ts';
+import type { FilteringPreset } from '../content-filter.ts';
 import type { GroupSentence, HarvestedEntity, HarvestStats } from '../types.ts';
 import type { RawEntity } from './entities.ts';
 import { validateEvidence } from './evidence.ts';

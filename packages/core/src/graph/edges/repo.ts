@@ -1,4 +1,5 @@
 import type { Db } from '../../storage/index.ts';
+import { deleteItemRow, edgeTable, findItemRow, itemPage, itemsQuery, updateItemRow, type Window } from '../items.ts';
 import { parseJsonObject, placeholders } from '../nodes/sql.ts';
 
 /** A row of graph_edges as SQLite returns it. */
@@ -83,51 +84,30 @@ export async function insertEdgeRows(db: Db, rows: EdgeRow[]): Promise<void> {
   }
 }
 
-export async function findEdgeRow(db: Db, id: string): Promise<EdgeRow | undefined> {
-  return db('graph_edges')
-    .where({ id })
-    .first(...columns);
+export function findEdgeRow(db: Db, id: string): Promise<EdgeRow | undefined> {
+  return findItemRow<EdgeRow>(db, edgeTable, id, columns);
 }
 
 function filtered(db: Db, filter: EdgeFilter) {
-  const query = db('graph_edges');
+  const query = itemsQuery(db, edgeTable, filter.sourceIds);
   if (filter.sourceNodeId !== undefined) query.where('source_node_id', filter.sourceNodeId);
   if (filter.targetNodeId !== undefined) query.where('target_node_id', filter.targetNodeId);
-  const sourceIds = filter.sourceIds;
-  // A source's extracted items are owned through edge_sources; source_id alone names only the creating source.
-  if (sourceIds !== undefined)
-    query.where((scope) =>
-      scope
-        .whereIn('source_id', sourceIds)
-        .orWhereIn('id', db('edge_sources').whereIn('source_id', sourceIds).select('edge_id')),
-    );
   return query;
 }
 
 /** One page of edges in creation (rowid) order, and how many match. */
-export async function listEdgeRows(
-  db: Db,
-  filter: EdgeFilter,
-  window: { offset: number; limit: number },
-  minimal: boolean,
-) {
-  const [{ total }] = await filtered(db, filter).count({ total: '*' });
-  const rows = (await filtered(db, filter)
-    .select(...(minimal ? minimalColumns : columns))
-    .orderBy('rowid')
-    .limit(window.limit)
-    .offset(window.offset)) as EdgeRow[];
-  return { rows, total: Number(total) };
+export function listEdgeRows(db: Db, filter: EdgeFilter, window: Window, minimal: boolean) {
+  return itemPage<EdgeRow>(() => filtered(db, filter), minimal ? minimalColumns : columns, window);
 }
 
-export async function updateEdgeRow(
+export function updateEdgeRow(
   db: Db,
   id: string,
   changes: Partial<Pick<EdgeRow, 'label' | 'properties' | 'updated_at'>>,
 ): Promise<void> {
-  await db('graph_edges').where({ id }).update(changes);
+  return updateItemRow(db, edgeTable, id, changes);
 }
 
-export async function deleteEdgeRow(db: Db, id: string): Promise<boolean> {
-  return (await db('graph_edges').where({ id }).delete()) > 0;
+export function deleteEdgeRow(db: Db, id: string): Promise<boolean> {
+  return deleteItemRow(db, edgeTable, id);
 }

@@ -1,6 +1,7 @@
 import { NotFound } from '@rhizome/contracts/errors';
 import type { Db } from '../../storage/index.ts';
 import { newEdgeId } from '../ids.ts';
+import { patchItem } from '../items.ts';
 import { directLookups, type GraphScope, type NodeDraftLookups } from '../nodes/service.ts';
 import {
   checkedProperties,
@@ -131,34 +132,34 @@ export async function listEdges(db: Db, options: EdgeListOptions) {
 }
 
 /** PATCH: label and/or properties (a full replacement, checked against the edge's template). */
-export async function updateEdge(
+export function updateEdge(
   scope: GraphScope,
   id: string,
   input: EdgeUpdateInput,
   at: Loc = ['body'],
 ): Promise<GraphEdge> {
-  return scope.db.transaction(async (trx) => {
-    const current = toEdge(await requireEdgeRow(trx, id));
-    const next: GraphEdge = { ...current, updated_at: new Date().toISOString() };
-    if (input.label !== undefined) {
-      checkLabel(input.label, [...at, 'label']);
-      next.label = input.label;
-    }
-    if (input.properties !== undefined) {
-      const template = await findTemplate(trx, current.template_id);
-      if (!template) throw NotFound.resource('template', current.template_id);
-      next.properties = await checkedProperties(template, input.properties, nodeTemplateLookup(trx), [
-        ...at,
-        'properties',
-      ]);
-    }
-    await updateEdgeRow(trx, id, {
-      label: next.label,
-      properties: JSON.stringify(next.properties),
-      updated_at: next.updated_at,
-    });
-    return next;
-  });
+  return patchItem(
+    scope.db,
+    (trx) => getEdge(trx, id),
+    input.label,
+    at,
+    async (trx, current, next) => {
+      if (input.properties !== undefined) {
+        const template = await findTemplate(trx, current.template_id);
+        if (!template) throw NotFound.resource('template', current.template_id);
+        next.properties = await checkedProperties(template, input.properties, nodeTemplateLookup(trx), [
+          ...at,
+          'properties',
+        ]);
+      }
+      await updateEdgeRow(trx, id, {
+        label: next.label,
+        properties: JSON.stringify(next.properties),
+        updated_at: next.updated_at,
+      });
+      return next;
+    },
+  );
 }
 
 export async function deleteEdge(scope: GraphScope, id: string): Promise<void> {

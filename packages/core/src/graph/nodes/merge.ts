@@ -1,15 +1,29 @@
 import { Invalid } from '@rhizome/contracts/errors';
 import type { Db } from '../../storage/index.ts';
 import { dropDerivedNodeVector } from './vectors.ts';
-import { mergeAliases } from '../../extraction/index.ts';
+import { mergeAliases } from '../names.ts';
 import { indexNode } from '../search-index.ts';
 import { checkPropertyValue } from '../templates/property-values.ts';
+import { captureRows, newMergeId, referringNodeIds } from './merge-journal.ts';
+import { recordMerge } from './merge-undo.ts';
 import { findNodeRow, toNode, updateNodeRow, type GraphNode } from './repo.ts';
 import { getNode, requireNodeRow, type GraphScope, type NodeResponse } from './service.ts';
 import { placeholders, parseJsonObject } from './sql.ts';
 import { findTemplate, nodeTemplateLookup } from './template-rules.ts';
 
+/**
+ * What a node merge asks of the owner of the citations (extraction), inside the merge's transaction: the
+ * citations of what goes move to what survives, each passage then cited once.
+ */
+export interface MergedCitations {
+  /** Moves the merged nodes' citations to the kept node; returns how many moved. */
+  readonly moveNodeCitations: (trx: Db, keptId: string, mergedIds: string[]) => Promise<number>;
+  /** Moves the citations of edges that collapse into `survivorId` to it, before they are deleted. */
+  readonly moveEdgeCitations: (trx: Db, survivorId: string, duplicateIds: string[]) => Promise<void>;
+}
+
 export interface NodeMergeOutcome {
+  merge_id: string;
   node: NodeResponse;
   merged_node_ids: string[];
   edges_moved: number;
@@ -32,12 +46,19 @@ interface EdgeRow {
 /**
  * Merges `mergedIds` into `keptId` in one transaction: edges and citations move to the kept node (an edge
  * that would duplicate one of its edges collapses into it, one between the merged and the kept node is
- * removed rather than turned into a self-loop), the sources that contributed them follow, the merged
+ * removed rather than turned into a self-loop; a passage cited for both becomes one citation), the sources that contributed them follow, the merged
  * labels and aliases become aliases, their properties fill what the kept node lacks (where its template
  * accepts them), references to them in other nodes' properties point to the kept node, and they are
  * deleted. 404 for an unknown node and 422 for merging a node into itself, before anything is written.
+ * The graph's rows before and after are recorded, so the merge can be undone for `retentionDays`.
  */
-export async function mergeNodes(scope: GraphScope, keptId: string, mergedIds: string[]): Promise<NodeMergeOutcome> {
+export async function mergeNodes(
+  scope: GraphScope,
+  citations: MergedCitations,
+  keptId: string,
+  mergedIds: string[],
+  retentionDays: number,
+): Promise<NodeMergeOutcome> {
   if (mergedIds.includes(keptId)) {
     throw new Invalid([
       {
@@ -51,9 +72,11 @@ export async function mergeNodes(scope: GraphScope, keptId: string, mergedIds: s
     const kept = toNode(await requireNodeRow(trx, keptId));
     const merged: GraphNode[] = [];
     for (const id of mergedIds) merged.push(toNode(await requireNodeRow(trx, id)));
+    const referrerIds = await referringNodeIds(trx, mergedIds, [keptId, ...mergedIds]);
+    const before = await captureRows(trx, [keptId, ...mergedIds], referrerIds);
 
-    const edges = await moveEdges(trx, keptId, mergedIds);
-    const citations = await trx('source_citations').whereIn('entity_uri', mergedIds).update({ entity_uri: keptId });
+    const edges = await moveEdges(trx, citations, keptId, mergedIds);
+    const citationsMoved = await citations.moveNodeCitations(trx, keptId, mergedIds);
     await trx.raw(
       `INSERT OR IGNORE INTO node_sources (node_id, source_id) SELECT ?, source_id FROM node_sources WHERE node_id IN (${placeholders(mergedIds.length)})`,
       [keptId, ...mergedIds],
@@ -71,9 +94,13 @@ export async function mergeNodes(scope: GraphScope, keptId: string, mergedIds: s
     await indexNode(trx, next);
     await trx('graph_nodes').whereIn('id', mergedIds).delete();
     await repointReferences(trx, mergedIds, keptId);
-    return { ...edges, citations_moved: citations, needsEmbedding };
+    const mergeId = newMergeId();
+    const after = await captureRows(trx, [keptId], referrerIds);
+    await recordMerge(trx, { mergeId, keptId, before, after, retentionDays });
+    return { merge_id: mergeId, ...edges, citations_moved: citationsMoved, needsEmbedding };
   });
-  return { node: await getNode(scope.db, keptId), merged_node_ids: mergedIds, ...counts };
+  const { merge_id, ...moved } = counts;
+  return { merge_id, node: await getNode(scope.db, keptId), merged_node_ids: mergedIds, ...moved };
 }
 
 /**
@@ -81,7 +108,7 @@ export async function mergeNodes(scope: GraphScope, keptId: string, mergedIds: s
  * moved; in each group the kept node's own edge (else the oldest) survives and takes the others'
  * citations, sources and missing properties.
  */
-async function moveEdges(trx: Db, keptId: string, mergedIds: string[]) {
+async function moveEdges(trx: Db, citations: MergedCitations, keptId: string, mergedIds: string[]) {
   const involved = [keptId, ...mergedIds];
   const marks = placeholders(involved.length);
   const rows = (await trx.raw(
@@ -119,7 +146,7 @@ async function moveEdges(trx: Db, keptId: string, mergedIds: string[]) {
     }
     if (!duplicates.length) continue;
     const ids = duplicates.map((edge) => edge.id);
-    await trx('relationship_citations').whereIn('edge_id', ids).update({ edge_id: survivor.id });
+    await citations.moveEdgeCitations(trx, survivor.id, ids);
     await trx.raw(
       `INSERT OR IGNORE INTO edge_sources (edge_id, source_id) SELECT ?, source_id FROM edge_sources WHERE edge_id IN (${placeholders(ids.length)})`,
       [survivor.id, ...ids],

@@ -1,4 +1,6 @@
 import type { Db } from '../../storage/index.ts';
+import { deleteItemRow, findItemRow, itemPage, itemsQuery, nodeTable, updateItemRow, type Window } from '../items.ts';
+import { normalizeNameKey } from '../names.ts';
 import { parseJsonArray, parseJsonObject, placeholders } from './sql.ts';
 
 /** A row of graph_nodes as SQLite returns it. */
@@ -100,22 +102,24 @@ function toPosition(row: { position_x: number | null; position_y: number | null 
   return row.position_x === null || row.position_y === null ? null : { x: row.position_x, y: row.position_y };
 }
 
-/** Multi-row INSERTs of many nodes (one statement per 500). */
+/**
+ * Multi-row INSERTs of many nodes (one statement per 500). Each gets the name key of its label, by which
+ * a later extraction finds the node when it names the same entity.
+ */
 export async function insertNodeRows(db: Db, rows: NodeRow[]): Promise<void> {
+  const written = [...columns, 'name_key'];
   for (let start = 0; start < rows.length; start += insertChunk) {
     const chunk = rows.slice(start, start + insertChunk);
-    const values = chunk.map(() => `(${placeholders(columns.length)})`).join(', ');
+    const values = chunk.map(() => `(${placeholders(written.length)})`).join(', ');
     await db.raw(
-      `INSERT INTO graph_nodes (${columns.join(', ')}) VALUES ${values}`,
-      chunk.flatMap((row) => columns.map((column) => row[column])),
+      `INSERT INTO graph_nodes (${written.join(', ')}) VALUES ${values}`,
+      chunk.flatMap((row) => [...columns.map((column) => row[column]), normalizeNameKey(row.label)]),
     );
   }
 }
 
-export async function findNodeRow(db: Db, id: string): Promise<NodeRow | undefined> {
-  return db('graph_nodes')
-    .where({ id })
-    .first(...columns);
+export function findNodeRow(db: Db, id: string): Promise<NodeRow | undefined> {
+  return findItemRow<NodeRow>(db, nodeTable, id, columns);
 }
 
 /** Which of `ids` exist, with their template ids. */
@@ -132,33 +136,14 @@ export async function nodeTemplates(db: Db, ids: string[]): Promise<Map<string, 
 }
 
 function filtered(db: Db, filter: NodeFilter) {
-  const query = db('graph_nodes');
+  const query = itemsQuery(db, nodeTable, filter.sourceIds);
   if (filter.templateId !== undefined) query.where('template_id', filter.templateId);
-  const sourceIds = filter.sourceIds;
-  // A source's extracted items are owned through node_sources; source_id alone names only the creating source.
-  if (sourceIds !== undefined)
-    query.where((scope) =>
-      scope
-        .whereIn('source_id', sourceIds)
-        .orWhereIn('id', db('node_sources').whereIn('source_id', sourceIds).select('node_id')),
-    );
   return query;
 }
 
 /** One page of nodes in creation (rowid) order, and how many match. */
-export async function listNodeRows(
-  db: Db,
-  filter: NodeFilter,
-  window: { offset: number; limit: number },
-  minimal: boolean,
-) {
-  const [{ total }] = await filtered(db, filter).count({ total: '*' });
-  const rows = (await filtered(db, filter)
-    .select(...(minimal ? minimalColumns : columns))
-    .orderBy('rowid')
-    .limit(window.limit)
-    .offset(window.offset)) as NodeRow[];
-  return { rows, total: Number(total) };
+export function listNodeRows(db: Db, filter: NodeFilter, window: Window, minimal: boolean) {
+  return itemPage<NodeRow>(() => filtered(db, filter), minimal ? minimalColumns : columns, window);
 }
 
 /**
@@ -187,10 +172,11 @@ export async function updateNodeRow(
   id: string,
   changes: Partial<Omit<NodeRow, 'id' | 'created_at'>>,
 ): Promise<void> {
-  await db('graph_nodes').where({ id }).update(changes);
+  const nameKey = changes.label === undefined ? {} : { name_key: normalizeNameKey(changes.label) };
+  await updateItemRow(db, nodeTable, id, { ...changes, ...nameKey });
 }
 
 /** Deletes a node; its edges and citations go with it (ON DELETE CASCADE). */
-export async function deleteNodeRow(db: Db, id: string): Promise<boolean> {
-  return (await db('graph_nodes').where({ id }).delete()) > 0;
+export function deleteNodeRow(db: Db, id: string): Promise<boolean> {
+  return deleteItemRow(db, nodeTable, id);
 }

@@ -2,11 +2,13 @@ import { NotFound } from '@rhizome/contracts/errors';
 import type { Db } from '../../storage/index.ts';
 import type { GraphEventBus } from '../events.ts';
 import { newNodeId } from '../ids.ts';
+import { patchItem } from '../items.ts';
 import { indexNewNodes, indexNode } from '../search-index.ts';
 import { dropDerivedNodeVector, setClientNodeVector, storeClientNodeVectors } from './vectors.ts';
 import type { NodeTemplateLookup } from '../templates/property-values.ts';
 import { citationsPage, sourceExists } from '../read-model.ts';
 import { connectionsPage, type ConnectionSort } from './navigation.ts';
+import { templateAfterUpdate } from './retype.ts';
 import {
   deleteNodeRow,
   findNodeRow,
@@ -49,6 +51,7 @@ export interface NodeCreateInput {
 }
 
 export interface NodeUpdateInput {
+  template_id?: string;
   label?: string;
   properties?: Record<string, unknown>;
   position?: Position | null;
@@ -154,8 +157,12 @@ export async function requireNodeRow(db: Db, id: string): Promise<NodeRow> {
   return row;
 }
 
+async function loadNode(db: Db, id: string): Promise<GraphNode> {
+  return toNode(await requireNodeRow(db, id));
+}
+
 export async function getNode(db: Db, id: string): Promise<NodeResponse> {
-  return withOwnStats(db, toNode(await requireNodeRow(db, id)));
+  return withOwnStats(db, await loadNode(db, id));
 }
 
 export interface NodeListOptions {
@@ -183,52 +190,61 @@ export function textChanged(input: NodeUpdateInput): boolean {
 }
 
 /**
- * PATCH: label, properties (a full replacement, checked against the template), position, embedding.
+ * PATCH: template, label, properties (a full replacement, checked against the template), position,
+ * embedding. A new template retypes the node in place, so its id, edges, sources, citations and vector
+ * stay; its properties (the given ones, else its own) are checked against the new template.
  * A label or properties change drops a vector Rhizome made from the old text (see `textChanged`).
  * No event is published: the only sources the event bus carries are node.create and edge.create
  * (docs/api-conventions.md, Events), so editing a node starts no workflow.
  */
-export async function updateNode(
+export function updateNode(
   scope: GraphScope,
   id: string,
   input: NodeUpdateInput,
   at: Loc = ['body'],
 ): Promise<NodeResponse> {
-  return scope.db.transaction(async (trx) => {
-    const current = toNode(await requireNodeRow(trx, id));
-    const next: GraphNode = { ...current, updated_at: new Date().toISOString() };
-    if (input.label !== undefined) {
-      checkLabel(input.label, [...at, 'label']);
-      next.label = input.label;
-    }
-    if (input.properties !== undefined) {
-      const template = await findTemplate(trx, current.template_id);
-      if (!template) throw NotFound.resource('template', current.template_id);
-      next.properties = await checkedProperties(template, input.properties, nodeTemplateLookup(trx), [
-        ...at,
-        'properties',
-      ]);
-    }
-    if (input.position !== undefined) next.position = input.position;
-    if (input.embedding !== undefined) next.embedding = input.embedding;
-    else if (textChanged(input) && (await dropDerivedNodeVector(trx, id))) next.embedding = null;
-    const { id: _id, created_at: _created, ...changes } = toRow(next);
-    await updateNodeRow(trx, id, changes);
-    await indexNode(trx, next);
-    if (input.embedding !== undefined) await setClientNodeVector(trx, id, input.embedding);
-    return withOwnStats(trx, next);
-  });
+  return patchItem(
+    scope.db,
+    (trx) => loadNode(trx, id),
+    input.label,
+    at,
+    async (trx, current, next) => {
+      if (input.template_id !== undefined || input.properties !== undefined) {
+        const template = await templateAfterUpdate(trx, current, input.template_id, at);
+        next.template_id = template.id;
+        next.properties = await checkedProperties(
+          template,
+          input.properties ?? current.properties,
+          nodeTemplateLookup(trx),
+          [...at, 'properties'],
+        );
+      }
+      if (input.position !== undefined) next.position = input.position;
+      if (input.embedding !== undefined) next.embedding = input.embedding;
+      else if (textChanged(input) && (await dropDerivedNodeVector(trx, id))) next.embedding = null;
+      const { id: _id, created_at: _created, ...changes } = toRow(next);
+      await updateNodeRow(trx, id, changes);
+      await indexNode(trx, next);
+      if (input.embedding !== undefined) await setClientNodeVector(trx, id, input.embedding);
+      return withOwnStats(trx, next);
+    },
+  );
 }
 
 /** PATCH position: moves the node on the canvas; publishes no event, the index is still refreshed. */
-export async function moveNode(scope: GraphScope, id: string, position: Position): Promise<NodeResponse> {
-  return scope.db.transaction(async (trx) => {
-    const current = toNode(await requireNodeRow(trx, id));
-    const next: GraphNode = { ...current, position, updated_at: new Date().toISOString() };
-    await updateNodeRow(trx, id, { position_x: position.x, position_y: position.y, updated_at: next.updated_at });
-    await indexNode(trx, next);
-    return withOwnStats(trx, next);
-  });
+export function moveNode(scope: GraphScope, id: string, position: Position): Promise<NodeResponse> {
+  return patchItem(
+    scope.db,
+    (trx) => loadNode(trx, id),
+    undefined,
+    [],
+    async (trx, _current, next) => {
+      next.position = position;
+      await updateNodeRow(trx, id, { position_x: position.x, position_y: position.y, updated_at: next.updated_at });
+      await indexNode(trx, next);
+      return withOwnStats(trx, next);
+    },
+  );
 }
 
 /** Deletes the node; its edges and citations cascade in SQL and a trigger takes it out of the search index. */

@@ -25,9 +25,3 @@ function parseJson(text: string | null | undefined): unknown {
     return null;
   }
 }
-
-/** One value or a repeated query parameter as a list (undefined when absent). */
-export function asList(value: string | string[] | undefined): string[] | undefined {
-  if (value === undefined) return undefined;
-  return Array.isArray(value) ? value : [value];
-}

@@ -1,5 +1,6 @@
 import { validationIssues } from '@rhizome/contracts/validation-issues';
-import { Ajv, type ValidateFunction } from 'ajv';
+import type { ValidateFunction } from 'ajv';
+import { ajvFor } from '@rhizome/contracts/ajv';
 import {
   TemplateBatchUpdateData,
   TemplateCreateBody,
@@ -9,8 +10,7 @@ import {
 } from '@rhizome/contracts/api/templates';
 import { Invalid } from '@rhizome/contracts/errors';
 
-// As the HTTP layer validates bodies: unknown fields dropped, defaults filled, no coercion.
-const ajv = new Ajv({ allErrors: true, removeAdditional: true, useDefaults: true, strict: false });
+const ajv = ajvFor('batchItem');
 
 const validators = {
   create: ajv.compile(TemplateCreateBody),

@@ -1,6 +1,6 @@
 import { batchResult } from '@rhizome/contracts/api/batch';
 import { PermanentTaskError } from '@rhizome/queue';
-import type { DefineOperations, GraphDeps } from '../tasks.ts';
+import type { DefineOperations, GraphDeps } from '../deps.ts';
 import { taskDatabase } from '../task-database.ts';
 import { regenerateTemplateEmbeddings, type TemplateEmbedder } from './embeddings.ts';
 import { TemplateService, type TemplateBatchStep } from './service.ts';

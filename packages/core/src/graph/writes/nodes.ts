@@ -32,8 +32,8 @@ export interface NodeText {
   properties: Record<string, unknown>;
 }
 
-/** An extracted node as the commit matches entities against it. */
-export interface ExtractedNode {
+/** A node as the commit matches entities against it, extracted or made by hand. */
+export interface KeyedNode {
   id: string;
   name_key: string;
   label: string;
@@ -87,17 +87,29 @@ export async function rewriteNodes(
   }
 }
 
-/** The extracted nodes whose normalised name is one of `keys`, with their template's name. */
-export async function extractedNodesByNameKey(trx: Db, keys: string[]): Promise<ExtractedNode[]> {
-  const found: ExtractedNode[] = [];
+/**
+ * The nodes, extracted or made by hand, whose normalised name is one of `keys`, with their template's
+ * name. Nodes stored without a key (made before every node kept one, or imported without it) are given
+ * theirs first; once they have it, finding them is a lookup of the key's index that returns nothing.
+ */
+export async function nodesByNameKey(trx: Db, keys: string[]): Promise<KeyedNode[]> {
+  await keyUnkeyedNodes(trx);
+  const found: KeyedNode[] = [];
   for (let start = 0; start < keys.length; start += keySlice) {
     found.push(
       ...((await trx('graph_nodes as n')
         .join('graph_templates as t', 't.id', 'n.template_id')
         .whereIn('n.name_key', keys.slice(start, start + keySlice))
-        .where('n.extracted', true)
-        .select('n.id', 'n.name_key', 'n.label', 'n.properties', 't.name as template_name')) as ExtractedNode[]),
+        .select('n.id', 'n.name_key', 'n.label', 'n.properties', 't.name as template_name')) as KeyedNode[]),
     );
   }
   return found;
+}
+
+async function keyUnkeyedNodes(trx: Db): Promise<void> {
+  const unkeyed = (await trx('graph_nodes').whereNull('name_key').select('id', 'label')) as {
+    id: string;
+    label: string;
+  }[];
+  for (const node of unkeyed) await updateNodeRow(trx, node.id, { label: node.label });
 }

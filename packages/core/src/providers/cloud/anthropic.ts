@@ -1,5 +1,6 @@
 import { createAnthropic } from '@ai-sdk/anthropic';
 import type { Settings } from '@rhizome/contracts/settings';
+import { modelServerFetch } from '../model-server-fetch.ts';
 import type { LlmAdapter } from '../llm/port.ts';
 import { keyHeaders } from './api-key.ts';
 import { cloudChatAdapter } from './chat-adapter.ts';
@@ -12,7 +13,7 @@ export function createAnthropicChatAdapter(
   llm: Pick<Settings['llm'], 'anthropic_api_key' | 'anthropic_base_url'>,
 ): LlmAdapter {
   const baseURL = withoutTrailingSlash(llm.anthropic_base_url);
-  const provider = createAnthropic({ baseURL, apiKey: llm.anthropic_api_key || undefined });
+  const provider = createAnthropic({ baseURL, apiKey: llm.anthropic_api_key || undefined, fetch: modelServerFetch });
   return cloudChatAdapter({
     provider: 'anthropic',
     label: 'Anthropic',

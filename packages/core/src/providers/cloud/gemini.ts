@@ -1,5 +1,6 @@
 import { createGoogleGenerativeAI } from '@ai-sdk/google';
 import type { Settings } from '@rhizome/contracts/settings';
+import { modelServerFetch } from '../model-server-fetch.ts';
 import type { LlmError } from '../llm/errors.ts';
 import type { LlmAdapter } from '../llm/port.ts';
 import { keyHeaders } from './api-key.ts';
@@ -13,7 +14,11 @@ export function geminiKeyHeaders(key: string | null, setting: string): Record<st
 /** Google's Gemini API (generativelanguage.googleapis.com). */
 export function createGeminiChatAdapter(llm: Pick<Settings['llm'], 'gemini_api_key' | 'gemini_base_url'>): LlmAdapter {
   const baseURL = withoutTrailingSlash(llm.gemini_base_url);
-  const provider = createGoogleGenerativeAI({ baseURL, apiKey: llm.gemini_api_key || undefined });
+  const provider = createGoogleGenerativeAI({
+    baseURL,
+    apiKey: llm.gemini_api_key || undefined,
+    fetch: modelServerFetch,
+  });
   return cloudChatAdapter({
     provider: 'gemini',
     label: 'Gemini',

@@ -1,4 +1,5 @@
 import { kindOfStatus, LlmError } from '../llm/errors.ts';
+import { modelServerFetch } from '../model-server-fetch.ts';
 
 /** One JSON request to a hosted provider with plain fetch; every failure becomes an `LlmError`. */
 export async function requestJson(
@@ -8,7 +9,7 @@ export async function requestJson(
   const { headers, body, signal } = init;
   let response: Response;
   try {
-    response = await fetch(url, {
+    response = await modelServerFetch(url, {
       method: body === undefined ? 'GET' : 'POST',
       headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),

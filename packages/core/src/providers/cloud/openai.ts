@@ -1,6 +1,7 @@
 import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { Settings } from '@rhizome/contracts/settings';
+import { modelServerFetch } from '../model-server-fetch.ts';
 import type { LlmError } from '../llm/errors.ts';
 import type { LlmAdapter } from '../llm/port.ts';
 import { keyHeaders } from './api-key.ts';
@@ -48,8 +49,14 @@ export function createOpenAiChatAdapter(
   const apiKey = llm.openai_api_key || undefined;
   const compatible = (options.server ?? (isOpenAiCompatible(baseURL) ? 'compatible' : 'openai')) === 'compatible';
   const chatModel = compatible
-    ? createOpenAICompatible({ name: 'openai-compatible', baseURL, apiKey, includeUsage: true }).chatModel
-    : createOpenAI({ baseURL, apiKey }).chat;
+    ? createOpenAICompatible({
+        name: 'openai-compatible',
+        baseURL,
+        apiKey,
+        includeUsage: true,
+        fetch: modelServerFetch,
+      }).chatModel
+    : createOpenAI({ baseURL, apiKey, fetch: modelServerFetch }).chat;
   return cloudChatAdapter({
     provider: 'openai',
     label: compatible ? `OpenAI-compatible server ${baseURL}` : 'OpenAI',

@@ -1,4 +1,5 @@
 import { createOllama } from 'ollama-ai-provider-v2';
+import { modelServerFetch } from '../model-server-fetch.ts';
 import type { Settings } from '@rhizome/contracts/settings';
 import { AiSdkChatAdapter } from '../llm/ai-sdk.ts';
 import { LlmError } from '../llm/errors.ts';
@@ -95,7 +96,7 @@ function asTimeout(error: LlmError, signal: AbortSignal): LlmError {
 function ollamaFetch(numBatch: number): typeof fetch {
   return async (input, init) => {
     const body = typeof init?.body === 'string' ? withNumBatch(init.body, numBatch) : init?.body;
-    const response = await fetch(input, { ...init, body });
+    const response = await modelServerFetch(input, { ...init, body });
     if (response.ok) return response;
     const text = await response.text();
     const message = ollamaError(text);

@@ -1,5 +1,6 @@
 import { kindOfStatus, LlmError } from '../llm/errors.ts';
 import { describeError } from '@rhizome/contracts/errors';
+import { modelServerFetch, RefusedAddressError } from '../model-server-fetch.ts';
 
 /** One entry of `GET /api/tags`. */
 export interface OllamaModel {
@@ -66,7 +67,7 @@ export class OllamaClient {
     let response: Response;
     let text: string;
     try {
-      response = await fetch(url, {
+      response = await modelServerFetch(url, {
         method,
         signal,
         ...(payload === undefined
@@ -156,7 +157,10 @@ export interface VerifyResult {
   models: string[] | null;
   model_count: number | null;
   response_time_ms: number | null;
-  /** Machine-readable failure class: connection_refused, connection_reset, dns, timeout, http_<status>, invalid_response, invalid_url, network. */
+  /**
+   * Machine-readable failure class: no_model_server, refused_address, dns, timeout, invalid_url, network. A closed
+   * port and a server that is not Ollama are both no_model_server, so verify tells nothing about other services.
+   */
   error_type: string | null;
 }
 
@@ -206,18 +210,17 @@ function isHttpUrl(url: string): boolean {
 function verifyErrorType(error: unknown): string {
   if (!(error instanceof LlmError)) return 'network';
   if (error.kind === 'timeout') return 'timeout';
-  // Every Ollama answers /api/version; a 404 there, or a 2xx that is not its JSON, is some other server.
-  if (error.status !== null)
-    return error.status === 404 || error.status < 300 ? 'invalid_response' : `http_${error.status}`;
+  if (error.cause instanceof RefusedAddressError) return 'refused_address';
+  // Every Ollama answers /api/version with its JSON: any other answer is some other server.
+  if (error.status !== null) return 'no_model_server';
   switch (networkCode(error.cause)) {
     case 'ECONNREFUSED':
-      return 'connection_refused';
+    case 'ECONNRESET':
+    case 'UND_ERR_SOCKET':
+      return 'no_model_server';
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
       return 'dns';
-    case 'ECONNRESET':
-    case 'UND_ERR_SOCKET':
-      return 'connection_reset';
     case 'ETIMEDOUT':
     case 'UND_ERR_CONNECT_TIMEOUT':
       return 'timeout';
@@ -241,14 +244,14 @@ function networkCode(error: unknown, depth = 0): string | null {
 
 function verifyMessage(type: string, url: string, timeoutMs: number, error: unknown): string {
   switch (type) {
-    case 'connection_refused':
-      return `Nothing listens at ${url}; is Ollama running there?`;
+    case 'no_model_server':
+      return `No Ollama server answers at ${url}: is it running there, and is the URL its base URL (without /api)?`;
+    case 'refused_address':
+      return ((error as LlmError).cause as RefusedAddressError).message;
     case 'dns':
       return `The host of ${url} could not be resolved`;
     case 'timeout':
       return `${url} did not answer within ${timeoutMs} ms`;
-    case 'invalid_response':
-      return `${url} answered, but not like an Ollama server (the base URL has no /api suffix)`;
     default:
       return describeError(error);
   }

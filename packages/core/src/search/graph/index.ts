@@ -12,14 +12,18 @@
  *      keyword search finds none); and the first passage of every source whose title such a passage
  *      names.
  *    The entities share `entityShare` of the mass and the passages the rest (either side takes it all
- *    when the other has none). No seed at all: the vector chunks, with `fallback` saying so.
+ *    when the other has none): a fifth, as a name matched word for word is as often a generic one
+ *    ("Software", "Files") as the subject of the question, and mass given to a generic entity spreads
+ *    to every passage mentioning it. No seed at all: the vector chunks, with `fallback` saying so.
  * 2. Personalized PageRank (`ppr.ts`, damping `graphrag.ppr_damping`) over the passage graph masked
  *    to the scope (`scope.ts`); over the `graphrag.max_graph_nodes` nodes nearest the seeds when the
  *    scope is larger.
- * 3. Passages by their mass, and the top `graphrag.ppr_top_k` entities (of `scope.templateId` when
- *    set), each scored relative to the best of its kind (0–1: the best passage and the best entity
- *    score 1), merged, a passage first on a tie. A template filter returns entities only, as keyword
- *    search does. The top entities' 1-hop triples come along (at most
+ * 3. Passages by their mass (`ranking.ts`): relative to the best passage, and, when the query names no
+ *    entity as a name (a query typed without capitals links runs of words, guesses), fused with the
+ *    seeding retrieval's own scores, so a walk without good seeds keeps the retrieval's order instead
+ *    of burying it. The top `graphrag.ppr_top_k` entities (of `scope.templateId` when set), relative
+ *    to the best entity, follow a lead of `passageLead` passages. A template filter returns entities
+ *    only, as keyword search does. The top entities' 1-hop triples come along (at most
  *    `batching.graphrag_edge_query_limit` per direction and `graphrag.max_triples` in all).
  */
 import type { RankedItem, SearchContext, SearchScope, ModeResult } from '../types.ts';
@@ -30,7 +34,8 @@ import { linkEntities } from './link.ts';
 import { passageGraph, type PassageGraph } from './passages.ts';
 import { personalizedPageRank, seedRegion, topNodes, type PprResult } from './ppr.ts';
 import { passageMask, scopeMask } from './scope.ts';
-import { entitySeeds, passageSeeds, relative } from './seeds.ts';
+import { fusedPassages, withEntities } from './ranking.ts';
+import { entitySeeds, passageSeeds, relative, retrievalScores } from './seeds.ts';
 import { collectTriples, hydrateTriples } from './triples.ts';
 
 export {
@@ -43,7 +48,7 @@ export {
 } from './adjacency.ts';
 export type { GraphAdjacency, AdjacencyGraph } from './adjacency.ts';
 export { readGraphVersion, type GraphVersion } from '../read-model/graph-rows.ts';
-export { personalizedPageRank, seedRegion, topNodes } from './ppr.ts';
+export { pageRank, personalizedPageRank, seedRegion, topNodes } from './ppr.ts';
 export type { PprOptions, PprResult } from './ppr.ts';
 export { passageMask, scopeMask } from './scope.ts';
 export type { ScopeMask } from './scope.ts';
@@ -65,7 +70,7 @@ export interface GraphSearchOptions {
   seedLimit?: number;
   /** Passages each of keyword and vector search contribute as seeds (default 20). */
   passageSeeds?: number;
-  /** The entity seeds' share of the personalization when there are passage seeds too (default 0.5). */
+  /** The entity seeds' share of the personalization when there are passage seeds too (default 0.2). */
   entityShare?: number;
   /**
    * When vector hits seed the walk: `always`, or `unless-builtin` (default): the builtin embedder ranks
@@ -73,6 +78,12 @@ export interface GraphSearchOptions {
    * only when keyword search finds nothing.
    */
   vectorPassages?: 'always' | 'unless-builtin';
+  /**
+   * The weight of the seeding retrieval's own score beside the walk's in the passage ranking of a
+   * query that links no entity by name (default 4, see `fusedPassages`): mostly the retrieval's
+   * order, the walk lifting a passage only where it gives it much more mass than the others.
+   */
+  retrievalWeight?: number;
 }
 
 export type GraphSearchMode = (
@@ -96,8 +107,9 @@ function scaled(weights: Map<number, number>, share: number): Map<number, number
 export function createGraphSearch(deps: GraphSearchDeps, options: GraphSearchOptions = {}): GraphSearchMode {
   const seedLimit = options.seedLimit ?? 10;
   const passageCount = options.passageSeeds ?? 20;
-  const entityShare = options.entityShare ?? 0.5;
+  const entityShare = options.entityShare ?? 0.2;
   const vectorPassages = options.vectorPassages ?? 'unless-builtin';
+  const retrievalWeight = options.retrievalWeight ?? 4;
   return async (context, query, scope, limit) => {
     if (limit <= 0) return { items: [], fallback: null, triples: [] };
     const { db, settings } = context;
@@ -124,7 +136,8 @@ export function createGraphSearch(deps: GraphSearchDeps, options: GraphSearchOpt
     const keyword = shownChunks(keywordItems, contents);
     const vectorWanted = vectorPassages === 'always' || settings.embedding.provider !== 'builtin' || !keyword.length;
     const vectorSeeds = vectorWanted ? vector.slice(0, passageCount) : [];
-    const passageWeights = passageSeeds(graph, [keyword.slice(0, passageCount), vectorSeeds], contents);
+    const retrieved = retrievalScores([keyword.slice(0, passageCount), vectorSeeds]);
+    const passageWeights = passageSeeds(graph, retrieved, contents);
     if (!entityWeights.size && !passageWeights.size)
       return { items: vector.slice(0, limit), fallback: noSeedsFallback, triples: [] };
 
@@ -138,6 +151,7 @@ export function createGraphSearch(deps: GraphSearchDeps, options: GraphSearchOpt
         outside.push(id);
       } else if (inScope(graph.entityCount + chunk)) passageIndexWeights.set(graph.entityCount + chunk, weight);
     }
+    const named = linked.some((entity) => entity.named);
     const entityPart = passageIndexWeights.size ? (entityWeights.size ? entityShare : 0) : 1;
     const personalization = new Map([
       ...scaled(entityWeights, entityPart),
@@ -176,7 +190,9 @@ export function createGraphSearch(deps: GraphSearchDeps, options: GraphSearchOpt
       limit,
       outside.map((id, i) => ({ id, score: walk.restart * personalization.get(graph.nodeCount + i)! })),
     );
-    const items = [...relative(passages), ...nodes].sort((a, b) => b.score - a.score).slice(0, limit);
+    // A query naming no entity gave the walk only guesses to start from: its retrieval keeps its say.
+    const ranked = fusedPassages(passages, retrieved, named ? 0 : retrievalWeight, limit);
+    const items = withEntities(ranked, nodes, limit);
     return { items, fallback: null, triples };
   };
 }

@@ -23,6 +23,8 @@ interface Span {
   end: number;
   /** The forms the words may have been stored under. */
   keys: string[];
+  /** Whether the query types the name as one (starting with a capital or a number). */
+  named: boolean;
 }
 
 /** Strips what surrounds a word in running text but never ends a name: quotes, brackets, sentence punctuation, a possessive. */
@@ -51,7 +53,7 @@ export function nameSpans(query: string): Span[] {
         last,
       ].join(' ');
       const clean = cleaned.slice(start, end).filter(Boolean).join(' ');
-      spans.push({ start, end, keys: [...new Set([typed, clean])] });
+      spans.push({ start, end, keys: [...new Set([typed, clean])], named: anyCapital });
     }
   }
   return spans;
@@ -59,6 +61,8 @@ export function nameSpans(query: string): Span[] {
 
 export interface LinkedEntity {
   id: string;
+  /** Linked by a name the query types as one, not by a run of words of a query typed without capitals. */
+  named: boolean;
 }
 
 /** The entities the query names, longest names first (see the module comment). */
@@ -82,7 +86,7 @@ export async function linkEntities(db: Db, query: string): Promise<LinkedEntity[
     const ids = [...new Set(span.keys.flatMap((key) => byKey.get(key.toLowerCase()) ?? []))];
     if (!ids.length || taken.subarray(span.start, span.end).some(Boolean)) continue;
     taken.fill(1, span.start, span.end);
-    for (const id of ids) if (!linked.has(id)) linked.set(id, { id });
+    for (const id of ids) if (!linked.has(id)) linked.set(id, { id, named: span.named });
   }
   return [...linked.values()];
 }

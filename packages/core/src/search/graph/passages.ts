@@ -10,9 +10,15 @@
  * extracted entity of that name when there is one, whether or not extraction cited it there: an
  * entity another document mentions then leads to the document about it.
  *
+ * A source's title has aliases too (its opening sentence's other names for it: "Onika Maraj, known
+ * professionally as Nicki Minaj"); each is known like the title, unless two sources claim it. And
+ * documents link each other (Markdown, wiki and HTML links, `sources/links/`): each resolved link is a
+ * `links` edge from the linking passage to the target's first passage.
+ *
  * Cached per entity adjacency and checked per query against a fingerprint: the graph's change
  * counters (a node, edge, node-source or source write), the newest citation and chunk rowids (every
- * commit adds citations, every ingest chunks) and the latest change of a source (its title). A citation deleted with no such write leaves a stale mention
+ * commit adds citations, every ingest chunks), the latest change of a source (its title) and the newest
+ * recorded link and name. A citation deleted with no such write leaves a stale mention
  * until the next one; it can only name a chunk that went away, which the hydration then leaves out.
  */
 import type { Db } from '../../storage/index.ts';
@@ -23,6 +29,7 @@ import {
   scanCitedChunks,
   type GraphVersion,
 } from '../read-model/graph-rows.ts';
+import { documentLinkStamp, resolvedDocumentLinks, titleAliasRows } from '../read-model/document-links.ts';
 import { buildAdjacencyGraph, type AdjacencyGraph, type GraphAdjacency } from './adjacency.ts';
 
 export interface PassageGraph extends AdjacencyGraph {
@@ -35,7 +42,7 @@ export interface PassageGraph extends AdjacencyGraph {
   /** Per passage: index into `sources`, the chunk's source. */
   chunkSources: Int32Array;
   sources: string[];
-  /** A source title's key (`titleKey`) → the passage index of the source's first chunk. */
+  /** A source title's or title alias's key (`titleKey`) → the passage index of the source's first chunk. */
   titles: Map<string, number>;
   /** Per entity: how many passages mention it (its specificity is the inverse). */
   entityPassages: Int32Array;
@@ -52,8 +59,8 @@ function titleKey(title: string): string {
 
 /** What the citations and chunks look like now: a rebuild is due when this moves. */
 async function passageFingerprint(db: Db, version: GraphVersion): Promise<string> {
-  const stamps = await passageStamps(db);
-  return `${version.structure}:${version.scope}:${stamps.cited ?? 0}:${stamps.chunks ?? 0}:${stamps.sources ?? ''}`;
+  const [stamps, links] = await Promise.all([passageStamps(db), documentLinkStamp(db)]);
+  return `${version.structure}:${version.scope}:${stamps.cited ?? 0}:${stamps.chunks ?? 0}:${stamps.sources ?? ''}:${links}`;
 }
 
 /** Passage nodes, interned in first-seen order, and the distinct (entity, passage) mentions. */
@@ -66,6 +73,10 @@ class PassageBuilder {
   readonly entities: number[] = [];
   readonly passages: number[] = [];
   private readonly seen = new Set<number>();
+  /** Passage links: `linkFrom[i]` → `linkTo[i]`, each pair once. */
+  readonly linkFrom: number[] = [];
+  readonly linkTo: number[] = [];
+  private readonly linked = new Set<string>();
 
   constructor(private readonly entityCount: number) {}
 
@@ -93,6 +104,14 @@ class PassageBuilder {
     this.entities.push(entity);
     this.passages.push(chunk);
   }
+
+  link(from: number, to: number): void {
+    const pair = `${from} ${to}`;
+    if (from === to || this.linked.has(pair)) return;
+    this.linked.add(pair);
+    this.linkFrom.push(from);
+    this.linkTo.push(to);
+  }
 }
 
 async function addCitations(db: Db, entities: GraphAdjacency, builder: PassageBuilder): Promise<void> {
@@ -104,14 +123,46 @@ async function addCitations(db: Db, entities: GraphAdjacency, builder: PassageBu
   });
 }
 
-/** Every source's first chunk, known by the source's title, and linked to the extracted entity of that name. */
-async function addTitles(db: Db, entities: GraphAdjacency, builder: PassageBuilder): Promise<Map<string, number>> {
-  const firsts = await firstChunksOfSources(db);
-  const titles = new Map<string, number>();
-  for (const first of firsts) {
-    const key = titleKey(first.title);
-    if (key && !titles.has(key)) titles.set(key, builder.passage(first.id, first.source_id));
+type FirstChunks = Map<string, string>;
+
+/** A key → the passage known by it, keys two sources claim left out. */
+function uniqueKeys(claims: [string, number][]): Map<string, number> {
+  const known = new Map<string, number>();
+  const claimed = new Set<string>();
+  for (const [key, passage] of claims) {
+    if (claimed.has(key)) continue;
+    const held = known.get(key);
+    if (held === undefined) known.set(key, passage);
+    else if (held !== passage) {
+      known.delete(key);
+      claimed.add(key);
+    }
   }
+  return known;
+}
+
+/**
+ * Every source's first chunk (`firsts`, source id → chunk id), known by the source's title and by the
+ * aliases of the title no other source claims, and linked to the extracted entities of those names.
+ */
+async function addTitles(
+  db: Db,
+  entities: GraphAdjacency,
+  builder: PassageBuilder,
+  firsts: FirstChunks,
+  titled: { source_id: string; title: string }[],
+): Promise<Map<string, number>> {
+  const titles = new Map<string, number>();
+  for (const first of titled) {
+    const key = titleKey(first.title);
+    if (key && !titles.has(key)) titles.set(key, builder.passage(firsts.get(first.source_id)!, first.source_id));
+  }
+  const aliases = (await titleAliasRows(db)).filter((row) => firsts.has(row.source_id));
+  const claims = aliases.map((row): [string, number] => [
+    titleKey(row.name),
+    builder.passage(firsts.get(row.source_id)!, row.source_id),
+  ]);
+  for (const [key, passage] of uniqueKeys(claims)) if (key && !titles.has(key)) titles.set(key, passage);
   if (!titles.size) return titles;
   const named = await extractedNodesNamed(db, [...titles.keys()]);
   for (const node of named) {
@@ -121,15 +172,28 @@ async function addTitles(db: Db, entities: GraphAdjacency, builder: PassageBuild
   return titles;
 }
 
-/** The entity edges (each once, leaving its source), then the mentions. */
+/** Every resolved link between documents: the linking passage to the target's first passage. */
+async function addLinks(db: Db, builder: PassageBuilder, firsts: FirstChunks): Promise<void> {
+  for (const link of await resolvedDocumentLinks(db)) {
+    const target = firsts.get(link.target_id);
+    if (target === undefined) continue;
+    builder.link(builder.passage(link.chunk_id, link.source_id), builder.passage(target, link.target_id));
+  }
+}
+
+/** The entity edges (each once, leaving its source), then the mentions, then the links between passages. */
 async function loadPassageGraph(db: Db, entities: GraphAdjacency): Promise<PassageGraph> {
   const entityCount = entities.nodeCount;
   const builder = new PassageBuilder(entityCount);
   await addCitations(db, entities, builder);
-  const titles = await addTitles(db, entities, builder);
+  const titled = await firstChunksOfSources(db);
+  const firsts: FirstChunks = new Map(titled.map((first) => [first.source_id, first.id]));
+  const titles = await addTitles(db, entities, builder, firsts, titled);
+  await addLinks(db, builder, firsts);
 
   const mentionLabel = entities.labels.length;
-  const edgeTotal = entities.edgeCount + builder.entities.length;
+  const linkLabel = mentionLabel + 1;
+  const edgeTotal = entities.edgeCount + builder.entities.length + builder.linkFrom.length;
   const from = new Int32Array(edgeTotal);
   const to = new Int32Array(edgeTotal);
   const labels = new Int32Array(edgeTotal);
@@ -148,6 +212,11 @@ async function loadPassageGraph(db: Db, entities: GraphAdjacency): Promise<Passa
     to[e] = entityCount + builder.passages[i];
     labels[e++] = mentionLabel;
     entityPassages[builder.entities[i]]++;
+  }
+  for (let i = 0; i < builder.linkFrom.length; i++) {
+    from[e] = entityCount + builder.linkFrom[i];
+    to[e] = entityCount + builder.linkTo[i];
+    labels[e++] = linkLabel;
   }
   const graph = buildAdjacencyGraph(entityCount + builder.chunkIds.length, from, to, labels, e);
   return {

@@ -1,5 +1,6 @@
 /**
- * Personalized PageRank over the cached adjacency (the walk of graph search, docs/decisions/0024), by power iteration.
+ * Personalized PageRank over the cached adjacency (the walk of graph search, docs/decisions/0024), by power iteration,
+ * and plain PageRank as its uniform case (`pageRank`).
  *
  * The walk is undirected: from a node it steps to any neighbour along an outgoing or incoming edge
  * (each slot of the undirected CSR counts once, so parallel edges weigh more). Extracted relations have a direction
@@ -153,6 +154,16 @@ export function personalizedPageRank(
   }
   for (let i = 0; i < k; i++) scores[active[i]] = x[i];
   return { scores, iterations, converged, activeCount: k, active, restart };
+}
+
+/**
+ * PageRank: the walk above with every node of the mask weighted alike as its restart, so the mass of a
+ * dangling node spreads evenly over the graph. What ranks the most central nodes of a graph.
+ */
+export function pageRank(graph: AdjacencyGraph, mask: Uint8Array | null, options: PprOptions): PprResult {
+  const uniform = new Map<number, number>();
+  for (const v of activeNodes(graph.nodeCount, mask)) uniform.set(v, 1);
+  return personalizedPageRank(graph, uniform, mask, options);
 }
 
 /**

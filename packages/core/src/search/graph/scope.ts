@@ -8,12 +8,13 @@
  * - `sourceIds`: only nodes of those sources that are enabled. Hand-made nodes belong to no source, so
  *   a scoped search leaves them out (the scope reads "what these sources say").
  *
- * Computed in SQL (the read model's `nodesOf*`) with cost proportional to the disabled or selected sources' contributions, not to
+ * Computed in SQL (the graph read model's `nodesOf*`, which the canvas shares) with cost proportional to the disabled or selected sources' contributions, not to
  * the graph, and cached with the adjacency until `graph_version.scope` moves (node_sources, a node's
  * source, a source enabled, disabled or deleted).
  */
+import { nodesOfDisabledSourcesOnly, nodesOfSources } from '../../graph/index.ts';
 import type { Db } from '../../storage/index.ts';
-import { enabledSources, nodesOfDisabledSourcesOnly, nodesOfSources } from '../read-model/graph-rows.ts';
+import { enabledSources } from '../read-model/graph-rows.ts';
 import type { SearchScope } from '../types.ts';
 import type { GraphAdjacency } from './adjacency.ts';
 import type { PassageGraph } from './passages.ts';

@@ -41,21 +41,26 @@ export function relative(items: readonly RankedItem[]): RankedItem[] {
   return items.map((item) => ({ ...item, score: best > 0 ? item.score / best : 0 }));
 }
 
+/** Each retrieved list's passages by their score relative to its best hit, summed over the lists (chunk id → score). */
+export function retrievalScores(lists: readonly RankedItem[][]): Map<string, number> {
+  const scores = new Map<string, number>();
+  for (const list of lists)
+    for (const item of relative(list)) scores.set(item.id, (scores.get(item.id) ?? 0) + item.score);
+  return scores;
+}
+
 /**
- * Passage seeds (chunk id → weight): each retrieved list's passages by their score relative to its
- * best hit, summed over the lists; then every source whose title a seed passage names (as a
+ * Passage seeds (chunk id → weight): the retrieved passages by `retrievalScores`; then every source whose title a seed passage names (as a
  * capitalised run of words, `nameKeys`) gets that passage's weight on its first passage. That is the
  * link a wiki page's mention of another page is: "directed by Frank Lloyd" leads to "Frank Lloyd.txt"
  * even when extraction cited no Frank Lloyd there.
  */
 export function passageSeeds(
   graph: PassageGraph,
-  lists: readonly RankedItem[][],
+  retrieved: ReadonlyMap<string, number>,
   contents: ReadonlyMap<string, string>,
 ): Map<string, number> {
-  const seeds = new Map<string, number>();
-  for (const list of lists)
-    for (const item of relative(list)) seeds.set(item.id, (seeds.get(item.id) ?? 0) + item.score);
+  const seeds = new Map(retrieved);
   if (!seeds.size || !graph.titles.size) return seeds;
   const found = [...seeds];
   for (const [id, weight] of found) {

@@ -26,7 +26,8 @@ export async function fulltextMatches(db: Db, match: string, cap: number): Promi
 }
 
 /**
- * Re-enters every chunk into the chunk index from the rows themselves, one rowid range per transaction,
+ * Re-enters every chunk into the chunk index from the rows themselves (its text and its source's title, or
+ * file name when it has none), one rowid range per transaction,
  * so keyword search keeps answering meanwhile and entries of chunks deleted behind the triggers go too.
  * Returns how many chunks were indexed.
  */
@@ -43,7 +44,9 @@ export async function reindexChunks(db: Db): Promise<number> {
     await db.transaction(async (trx) => {
       await trx.raw('DELETE FROM fts_chunks WHERE rowid > ? AND rowid <= ?', [after, last]);
       await trx.raw(
-        'INSERT INTO fts_chunks (rowid, content) SELECT rowid, content FROM document_chunks WHERE rowid > ? AND rowid <= ?',
+        `INSERT INTO fts_chunks (rowid, content, title)
+         SELECT c.rowid, c.content, COALESCE(s.title, s.filename, '') FROM document_chunks c JOIN sources s ON s.id = c.source_id
+         WHERE c.rowid > ? AND c.rowid <= ?`,
         [after, last],
       );
     });

@@ -100,42 +100,12 @@ export async function nodeFacts(db: Db, ids: string[]): Promise<{ id: string; la
   ])) as { id: string; label: string; template_id: string }[];
 }
 
-async function idList(db: Db, sql: string, bindings: string[]): Promise<string[]> {
-  const rows = (await db.raw(`SELECT json_group_array(id) AS ids FROM (${sql})`, bindings)) as { ids: string }[];
-  return JSON.parse(rows[0].ids) as string[];
-}
-
-/** Nodes of the enabled sources among `sourceIds`: contributed (`node_sources`) or their own `source_id`. */
-export function nodesOfSources(db: Db, sourceIds: string[]): Promise<string[]> {
-  return idList(
-    db,
-    `SELECT ns.node_id AS id FROM node_sources ns JOIN sources s ON s.id = ns.source_id
-       WHERE ns.source_id IN (SELECT value FROM json_each(?)) AND s.enabled = 1
-     UNION
-     SELECT n.id FROM graph_nodes n JOIN sources s ON s.id = n.source_id
-       WHERE n.source_id IN (SELECT value FROM json_each(?)) AND s.enabled = 1`,
-    [JSON.stringify(sourceIds), JSON.stringify(sourceIds)],
-  );
-}
-
-/** Nodes every source of which is disabled (nodes of no source are not among them); cost follows the disabled sources' contributions. */
-export function nodesOfDisabledSourcesOnly(db: Db): Promise<string[]> {
-  return idList(
-    db,
-    `WITH off AS (SELECT id FROM sources WHERE enabled = 0),
-     touched AS (SELECT node_id AS id FROM node_sources WHERE source_id IN off UNION SELECT id FROM graph_nodes WHERE source_id IN off)
-     SELECT t.id FROM touched t
-     WHERE NOT EXISTS (SELECT 1 FROM node_sources ns JOIN sources s ON s.id = ns.source_id WHERE ns.node_id = t.id AND s.enabled = 1)
-       AND NOT EXISTS (SELECT 1 FROM graph_nodes n JOIN sources s ON s.id = n.source_id WHERE n.id = t.id AND s.enabled = 1)`,
-    [],
-  );
-}
-
 /** The enabled sources, of `sourceIds` only when given. */
-export function enabledSources(db: Db, sourceIds: string[] | null): Promise<string[]> {
-  return sourceIds
-    ? idList(db, 'SELECT id FROM sources WHERE enabled = 1 AND id IN (SELECT value FROM json_each(?))', [
+export async function enabledSources(db: Db, sourceIds: string[] | null): Promise<string[]> {
+  const rows = (await (sourceIds
+    ? db.raw('SELECT id FROM sources WHERE enabled = 1 AND id IN (SELECT value FROM json_each(?))', [
         JSON.stringify(sourceIds),
       ])
-    : idList(db, 'SELECT id FROM sources WHERE enabled = 1', []);
+    : db.raw('SELECT id FROM sources WHERE enabled = 1'))) as { id: string }[];
+  return rows.map((row) => row.id);
 }

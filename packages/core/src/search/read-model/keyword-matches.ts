@@ -4,10 +4,17 @@
  * `document_chunks` and `sources`, and search's own `fts_chunks`, as SQL fragments `keyword.ts` runs:
  * BM25 ranking and the visibility filter must run inside one statement to stop at `limit`.
  */
+import type { Db } from '../../storage/index.ts';
 import type { SearchScope } from '../types.ts';
 
 /** BM25 column weights of fts_nodes (node_id, label, body): a label hit counts three times a property hit. */
 const nodeWeights = '0, 3.0, 1.0';
+/**
+ * BM25 column weights of fts_chunks (content, title): a term of the source's title counts three times a
+ * term of the text, the title field of BM25F. The title names what the whole source is about, so every
+ * chunk of it is about that too, whether or not its text repeats the name.
+ */
+const chunkWeights = '1.0, 3.0';
 
 /**
  * Which nodes a search may return, as a predicate on alias `n` with its bindings. A node's sources are
@@ -65,15 +72,25 @@ export function nodeMatchSpec(scope: SearchScope): MatchSpec {
   };
 }
 
-/** Chunks of enabled sources, of the scope's when it names some. */
+/** Chunks of enabled sources, of the scope's when it names some, by BM25 over their text and their source's title. */
 export function chunkMatchSpec(scope: SearchScope): MatchSpec {
   return {
     fts: 'fts_chunks',
-    rank: 'bm25(fts_chunks)',
+    rank: `bm25(fts_chunks, ${chunkWeights})`,
     from: 'document_chunks c CROSS JOIN sources s ON s.id = c.source_id',
     alias: 'c',
     keep: scope.sourceIds ? 's.enabled = 1 AND c.source_id IN (SELECT value FROM json_each(?))' : 's.enabled = 1',
     bindings: scope.sourceIds ? [JSON.stringify(scope.sourceIds)] : [],
     selective: scope.sourceIds !== null,
   };
+}
+
+/** Which of the nodes (by rowid) hold the quoted FTS5 term in their label. */
+export async function nodesLabelled(db: Db, rowids: readonly number[], term: string): Promise<Set<number>> {
+  if (!rowids.length) return new Set();
+  const rows = (await db.raw(
+    'SELECT rowid FROM fts_nodes WHERE fts_nodes MATCH ? AND rowid IN (SELECT value FROM json_each(?))',
+    [`label : ${term}`, JSON.stringify(rowids)],
+  )) as { rowid: number }[];
+  return new Set(rows.map((row) => row.rowid));
 }

@@ -4,7 +4,9 @@
  * Read in raw SQL by id lists, one statement per kind, because a ranking is hydrated on every search.
  */
 import type { SearchResultBody } from '@rhizome/contracts/api/search';
+import { sentenceSpans } from '../../sources/index.ts';
 import type { Db } from '../../storage/index.ts';
+import { shownSentences } from '../overlap.ts';
 import type { RankedItem } from '../types.ts';
 
 export type SearchResult = SearchResultBody;
@@ -23,13 +25,40 @@ interface ChunkRow {
   content: string;
   page_number: number | null;
   section: string | null;
+  start_offset: number | null;
+  end_offset: number | null;
   filename: string;
+}
+
+/**
+ * The chunk's content as a result shows it: without the sentences it shares with a consecutive chunk of
+ * its source ranked above it (chunks overlap for embedding; side by side the shared text would read twice).
+ */
+function withoutRepeats(rows: readonly ChunkRow[]): Map<string, string> {
+  const spans = rows.map((row) => sentenceSpans(row.content));
+  const shown = shownSentences(
+    rows.map((row, position) => ({
+      place: { sourceId: row.source_id, index: row.chunk_index, start: row.start_offset, end: row.end_offset },
+      length: row.content.length,
+      sentenceSpans: spans[position],
+    })),
+  );
+  return new Map(
+    rows.map((row, position) => {
+      const [from, to] = shown[position];
+      const sentences = spans[position];
+      // A chunk its neighbours cover entirely still shows its text: a result without any would read as an error.
+      const whole = from >= to || (from === 0 && to === sentences.length);
+      return [row.id, whole ? row.content : row.content.slice(sentences[from][0], sentences[to - 1][1])];
+    }),
+  );
 }
 
 /**
  * A ranking as the API's SearchResult objects, in rank order: one query for the nodes (edge_count is
  * the degree the edge triggers keep) and one for the chunks with their source's filename. An item whose
- * row went away since it was ranked is left out.
+ * row went away since it was ranked is left out; a chunk's content leaves out what a consecutive chunk
+ * ranked above it already shows.
  */
 export async function hydrate(db: Db, items: RankedItem[]): Promise<SearchResult[]> {
   const nodeIds = [...new Set(items.filter((item) => item.kind === 'node').map((item) => item.id))];
@@ -45,12 +74,14 @@ export async function hydrate(db: Db, items: RankedItem[]): Promise<SearchResult
   }
   if (chunkIds.length) {
     const rows = (await db.raw(
-      `SELECT c.id, c.source_id, c.chunk_index, c.content, c.page_number, c.section, COALESCE(s.filename, s.title, s.origin_url, '') AS filename
+      `SELECT c.id, c.source_id, c.chunk_index, c.content, c.page_number, c.section, c.start_offset, c.end_offset, COALESCE(s.filename, s.title, s.origin_url, '') AS filename
        FROM document_chunks c JOIN sources s ON s.id = c.source_id WHERE c.id IN (SELECT value FROM json_each(?))`,
       [JSON.stringify(chunkIds)],
     )) as ChunkRow[];
     for (const row of rows) chunks.set(row.id, row);
   }
+  const ranked = [...new Set(items.flatMap((item) => (item.kind === 'chunk' ? [item.id] : [])))];
+  const contents = withoutRepeats(ranked.flatMap((id) => chunks.get(id) ?? []));
   const results: SearchResult[] = [];
   for (const item of items) {
     if (item.kind === 'node') {
@@ -73,7 +104,7 @@ export async function hydrate(db: Db, items: RankedItem[]): Promise<SearchResult
           chunk_id: chunk.id,
           source_id: chunk.source_id,
           chunk_index: chunk.chunk_index,
-          content: chunk.content,
+          content: contents.get(chunk.id) ?? chunk.content,
           page_number: chunk.page_number,
           section: chunk.section,
           filename: chunk.filename,

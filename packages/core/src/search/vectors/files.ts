@@ -11,6 +11,7 @@ import type { EmbeddingIdentity } from '../../providers/index.ts';
  */
 
 export type VectorKind = 'chunks' | 'nodes' | 'templates';
+export const vectorKinds: readonly VectorKind[] = ['chunks', 'nodes', 'templates'];
 
 export const metaFormat = 1;
 

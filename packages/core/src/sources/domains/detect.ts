@@ -10,6 +10,11 @@ export const fallbackDomain = 'generic';
 const patternHitCap = 3;
 /** Time the patterns of one custom (untrusted) domain may take per detection; past it they add nothing. */
 const customPatternBudgetMs = 50;
+/**
+ * Share of the sampled text a domain's cues must be spread over to be picked: a licence block closing a
+ * history of a programming language scores high on legal terms, but covers too little of it to make it Legal.
+ */
+export const minCoverage = 0.5;
 
 export interface DetectionInput {
   samples: string[];
@@ -25,11 +30,13 @@ export interface DetectionProposal {
    * its threshold, the bar the others must clear), then those that do not. The first is the detected one.
    */
   ranking: { domain: string; score: number }[];
-  /** The detected domain's score, capped at 1. */
+  /** The detected domain's score, capped at 1, times the share of the text its cues cover. */
   confidence: number;
   detected_domain: string;
-  /** The pick is the fallback, or a domain that scored higher missed its own threshold. */
+  /** The pick is the fallback, or a domain that scored higher missed its own threshold or coverage. */
   low_confidence: boolean;
+  /** Why the detection is not confident, in one sentence a user reads; only when `low_confidence`. */
+  reason?: string;
 }
 
 interface CompiledDetection {
@@ -49,25 +56,47 @@ export function detectDomain(input: DetectionInput, domains: DomainDefinition[])
   const lowered = input.samples.map((sample) => sample.toLowerCase());
   const extension = extensionOf(input.filename);
   const docType = input.docType?.trim().toLowerCase() ?? '';
+  let blocks: Blocks | undefined;
 
   const scored = domains.map((domain) => {
-    const score =
-      domain.name === fallbackDomain
-        ? domain.detection.confidence.min_threshold
-        : scoreDomain(domain, input.samples, lowered, extension, docType);
-    const tier = domain.name === fallbackDomain ? 1 : score >= domain.detection.confidence.min_threshold ? 0 : 2;
-    return { domain, score, tier };
+    if (domain.name === fallbackDomain) {
+      const score = domain.detection.confidence.min_threshold;
+      return { domain, score, coverage: 1, tier: 1 };
+    }
+    const score = scoreDomain(domain, input.samples, lowered, extension, docType);
+    const coverage =
+      score >= domain.detection.confidence.min_threshold
+        ? coverageOf(domain, (blocks ??= textBlocks(input.samples)))
+        : 0;
+    const tier = score >= domain.detection.confidence.min_threshold && coverage >= minCoverage ? 0 : 2;
+    return { domain, score, coverage, tier };
   });
   scored.sort((a, b) => a.tier - b.tier || b.score - a.score || a.domain.name.localeCompare(b.domain.name));
 
   const detected = scored[0] as (typeof scored)[number] | undefined;
   const picked = detected?.tier === 0 ? detected : undefined;
-  return {
+  const outscoring = scored.find(({ tier, score }) => tier === 2 && score > (picked?.score ?? 0));
+  const proposal: DetectionProposal = {
     ranking: scored.map(({ domain, score }) => ({ domain: domain.name, score: round(score) })),
-    confidence: round(Math.min(1, detected?.score ?? 0)),
+    confidence: round(Math.min(1, detected?.score ?? 0) * (detected?.coverage ?? 1)),
     detected_domain: detected?.domain.name ?? fallbackDomain,
-    low_confidence: !picked || scored.some(({ tier, score }) => tier === 2 && score > picked.score),
+    low_confidence: !picked || outscoring !== undefined,
   };
+  if (!proposal.low_confidence) return proposal;
+  return { ...proposal, reason: lowConfidenceReason(proposal.detected_domain, outscoring) };
+}
+
+/** The reason a detection is not confident: the best scorer missed its threshold, or its cues sit in too little of the text. */
+function lowConfidenceReason(
+  detected: string,
+  outscoring: { domain: DomainDefinition; score: number; coverage: number } | undefined,
+): string {
+  const chosen = detected === fallbackDomain ? 'the generic domain is used' : `${detected} is used`;
+  if (!outscoring) return `No specific domain has enough evidence in the text: ${chosen}.`;
+  const { domain, score, coverage } = outscoring;
+  if (score < domain.detection.confidence.min_threshold)
+    return `No domain has enough evidence in the text (${domain.name} comes closest, ${round(score)} of the ${domain.detection.confidence.min_threshold} needed): ${chosen}.`;
+  return `The ${domain.name} cues cover only ${Math.round(coverage * 100)}% of the text, one part of it rather than the whole document: ${chosen}.`;
 }
 
 function scoreDomain(
@@ -104,6 +133,63 @@ function patternHits(pattern: RegExp, samples: string[]): number {
     hits += boundedMatchCount(pattern, sample, patternHitCap - hits);
   }
   return hits;
+}
+
+/** Longest stretch counted as one block for coverage; a longer paragraph is cut at line ends. */
+const blockChars = 800;
+
+/** The samples' paragraphs (split at blank lines, long ones at line ends), in order. */
+function textBlocks(samples: string[]): Blocks {
+  const text: string[] = [];
+  for (const paragraph of samples.flatMap((sample) => sample.split(/\n\s*\n/))) {
+    let block = '';
+    for (const line of paragraph.split('\n')) {
+      if (block && block.length + line.length > blockChars) text.push(block);
+      block = block && block.length + line.length <= blockChars ? `${block}\n${line}` : line;
+    }
+    if (block.trim()) text.push(block);
+  }
+  const offsets = [0];
+  for (const block of text) offsets.push(offsets[offsets.length - 1] + block.length);
+  return { text, lowered: text.map((block) => block.toLowerCase()), offsets };
+}
+
+/** Distinct keyword terms a block needs to count as a cue for coverage (or one pattern match). */
+const blockCueTerms = 2;
+
+interface Blocks {
+  text: string[];
+  lowered: string[];
+  /** Where each block starts in the joined text; the last entry is the total length. */
+  offsets: number[];
+}
+
+/**
+ * The share of the text, by length, from the first block with the domain's cues to the last: cues spread
+ * over a document span it whole, a closing licence block only its end. A block is cued by two distinct
+ * keyword terms (one for a domain with a single term) or a pattern match. A domain with neither
+ * (detected by extension or doc type alone) covers the whole text.
+ */
+function coverageOf(domain: DomainDefinition, blocks: Blocks): number {
+  const detection = compile(domain);
+  const total = blocks.offsets[blocks.text.length];
+  if ((!detection.keywords && detection.patterns.length === 0) || total === 0) return 1;
+  const terms = Math.min(blockCueTerms, detection.termWeights.size);
+  const byKeyword = (index: number) =>
+    detection.keywords !== null && wholeWordMatches(detection.keywords, [blocks.lowered[index]]).size >= terms;
+  const byPattern = (index: number) =>
+    detection.patterns.some(({ regex }) => boundedMatchCount(regex, blocks.text[index], 1) > 0);
+  const span = (cued: (index: number) => boolean) => {
+    let first = 0;
+    while (first < blocks.text.length && !cued(first)) first += 1;
+    if (first === blocks.text.length) return 0;
+    let last = blocks.text.length - 1;
+    while (!cued(last)) last -= 1;
+    return (blocks.offsets[last + 1] - blocks.offsets[first]) / total;
+  };
+  const withPatterns = () => span((index) => byKeyword(index) || byPattern(index));
+  if (domain.builtin) return withPatterns();
+  return withinTimeLimit(withPatterns, customPatternBudgetMs) ?? span(byKeyword);
 }
 
 function compile(domain: DomainDefinition): CompiledDetection {

@@ -1,4 +1,5 @@
-import { Ajv, type JSONSchemaType } from 'ajv';
+import type { JSONSchemaType } from 'ajv';
+import { ajvFor } from '@rhizome/contracts/ajv';
 import { propertyTypeNames, type PropertyTypeName } from '@rhizome/contracts/api/templates';
 import { type ValidationIssue } from '@rhizome/contracts/errors';
 import { filteringModes } from '@rhizome/contracts/settings';
@@ -296,9 +297,7 @@ export const DomainDefinitionSchema: JSONSchemaType<DomainDefinition> = {
   ],
 };
 
-// As request bodies are read (docs/api-conventions.md#request-validation): unknown fields dropped, missing defaults filled.
-const ajv = new Ajv({ allErrors: true, removeAdditional: true, useDefaults: true, strict: true });
-const validate = ajv.compile(DomainDefinitionSchema);
+const validate = ajvFor('definition').compile(DomainDefinitionSchema);
 
 export type DomainParseResult = { ok: true; domain: DomainDefinition } | { ok: false; issues: ValidationIssue[] };
 

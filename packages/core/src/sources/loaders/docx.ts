@@ -1,7 +1,7 @@
 /** Word documents through mammoth's HTML (headings kept), after the archive is proven within bounds. */
 import { parseHTML } from 'linkedom';
 import { TextAssembler } from './assemble.ts';
-import { domSections } from './dom-text.ts';
+import { collapseWhitespace, domSections } from './dom-text.ts';
 import { defineLoader } from './formats.ts';
 import { coreProperties, mainPart } from './ooxml.ts';
 import { UnreadableFileError, type LoadedDocument } from './port.ts';
@@ -45,7 +45,8 @@ export const docxLoader = defineLoader('docx', async (input): Promise<LoadedDocu
     warnings: [...errors, ...result.warnings],
     format: 'docx',
     kind: 'prose',
-    title: properties.title,
+    // mammoth renders the Heading 1 style as <h1>.
+    title: properties.title ?? (collapseWhitespace(document.querySelector('h1')?.textContent ?? '') || null),
     metadata: { author: properties.author },
   };
 });

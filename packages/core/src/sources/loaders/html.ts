@@ -54,9 +54,10 @@ function readableSections(
 export const htmlLoader = defineLoader('html', async (input): Promise<LoadedDocument> => {
   const file = await readTextFile(input, declaredCharset);
   const document = parsePage(file.text);
-  const title = collapseWhitespace(document.querySelector('title')?.textContent ?? '') || null;
+  const declared = collapseWhitespace(document.querySelector('title')?.textContent ?? '') || null;
   const lang = document.documentElement?.getAttribute('lang') || null;
   stripFurniture(document);
+  const title = declared ?? (collapseWhitespace(document.querySelector('h1')?.textContent ?? '') || null);
   const fallback = domSections(document.body ?? document.documentElement);
   const readable = readableSections(file.text);
   const useReadable =

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { TextAssembler } from './assemble.ts';
 import { defineLoader } from './formats.ts';
+import { checkPdfStreams } from './pdf-bounds.ts';
 import { UnreadableFileError, type LoadedDocument } from './port.ts';
 import { readWhole } from './read.ts';
 
@@ -37,6 +38,7 @@ function pageText(items: readonly object[]): string {
 export const pdfLoader = defineLoader('pdf', async (input): Promise<LoadedDocument> => {
   input.signal.throwIfAborted();
   const bytes = await readWhole(input.path, input.limits.maxUnpackedBytes, 'The PDF file');
+  await checkPdfStreams(bytes, input.limits, input.signal);
   const { getDocument } = await pdfjs();
   const task = getDocument({
     data: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength),

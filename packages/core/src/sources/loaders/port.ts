@@ -22,7 +22,7 @@ export interface LoadedDocument {
   format: LoaderFormat;
   /** `structured` text (CSV, JSON, XML, sheets) is not normalised by default; `image` has no text of its own. */
   kind: 'prose' | 'structured' | 'image';
-  /** Title from the document's own metadata, when it has one. */
+  /** Title from the document's own metadata, else its first heading (Markdown, reST, HTML h1, DOCX Heading 1), when it has one. */
   title: string | null;
   /** Format facts worth keeping: page count, sheet names, image size, encoding, author … */
   metadata: Record<string, unknown>;

@@ -17,16 +17,15 @@ const SETEXT = /^ {0,3}(?:=+|-+)[ \t]*$/;
 
 interface MarkdownSection {
   heading: string | null;
-  level: number;
   lines: string[];
 }
 
 /** Splits Markdown at ATX (`# Title`) and setext (underlined) headings, ignoring fenced code. */
 export function markdownSections(text: string): MarkdownSection[] {
-  const sections: MarkdownSection[] = [{ heading: null, level: 0, lines: [] }];
+  const sections: MarkdownSection[] = [{ heading: null, lines: [] }];
   let fence: string | null = null;
-  const start = (heading: string, level: number, lines: string[]): void => {
-    sections.push({ heading: heading.trim() || null, level, lines });
+  const start = (heading: string, lines: string[]): void => {
+    sections.push({ heading: heading.trim() || null, lines });
   };
   for (const line of text.split('\n')) {
     const current = sections[sections.length - 1];
@@ -43,7 +42,7 @@ export function markdownSections(text: string): MarkdownSection[] {
     }
     const atx = ATX.exec(line);
     if (atx) {
-      start(atx[1] ?? '', line.trim().match(/^#+/)![0].length, [line]);
+      start(atx[1] ?? '', [line]);
       continue;
     }
     const previous = current.lines[current.lines.length - 1];
@@ -57,7 +56,7 @@ export function markdownSections(text: string): MarkdownSection[] {
       !(current.heading && current.lines.length === 1)
     ) {
       current.lines.pop();
-      start(previous, line.trim().startsWith('=') ? 1 : 2, [previous, line]);
+      start(previous, [previous, line]);
       continue;
     }
     current.lines.push(line);
@@ -79,7 +78,8 @@ export const markdownLoader = defineLoader('markdown', async (input): Promise<Lo
   if (frontMatter) assembler.add(frontMatter);
   for (const section of sections) if (!assembler.add(section.lines.join('\n'), null, section.heading)) break;
   const frontTitle = frontMatter ? (/^title:\s*["']?(.+?)["']?\s*$/m.exec(frontMatter)?.[1] ?? null) : null;
-  const title = frontTitle ?? sections.find((section) => section.level === 1)?.heading ?? null;
+  // The first heading, whatever its level: a level-1 heading further down is usually a chapter, not the document's name.
+  const title = frontTitle ?? sections.find((section) => section.heading !== null)?.heading ?? null;
   return {
     ...assembler.result(),
     format: 'markdown',

@@ -2,6 +2,7 @@ import type { Settings } from '@rhizome/contracts/settings';
 import { detectionSamples } from '../domains/detect.ts';
 import type { LoaderFormat, LoaderLimits, TextSpan } from '../loaders/port.ts';
 import { loadDocument } from '../loaders/registry.ts';
+import { documentTitle } from '../title.ts';
 import { chunkText, type Chunk } from '../text/chunk.ts';
 import { normalizeText } from '../text/normalize.ts';
 import { originalLocator } from '../text/original-locator.ts';
@@ -110,7 +111,7 @@ export async function prepareInSegments(
   return {
     format: document.format,
     hasText: normalizedSegments.some((segment) => segment.trim().length > 0),
-    title: document.title,
+    title: documentTitle(document, input.filename),
     warnings: document.warnings,
     chunkCount,
     samples: detectionSamples(text),

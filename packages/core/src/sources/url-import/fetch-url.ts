@@ -16,8 +16,8 @@ import {
   isMetadataHostname,
   isPublicAddress,
   parseIpLiteral,
-} from './address-policy.ts';
-import type { IpLiteral } from './address-policy.ts';
+} from '../../net/index.ts';
+import type { IpLiteral } from '../../net/index.ts';
 import { parseContentType } from './decode.ts';
 import { describeError } from '@rhizome/contracts/errors';
 
@@ -180,7 +180,8 @@ export async function vetHost(url: URL, options: FetchOptions, signal: AbortSign
       throw new UrlRefusedError(
         'private_address',
         url.href,
-        `${address}${via} is not a public address; private, loopback and reserved addresses are refused.`,
+        `${address}${via} is not a public address; private, loopback and reserved addresses are refused ` +
+          `unless the setting web.allow_private_addresses is true (PATCH /settings {"web": {"allow_private_addresses": true}}).`,
       );
     }
   }

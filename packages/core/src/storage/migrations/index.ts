@@ -11,6 +11,10 @@ import * as automation from './0009_automation.ts';
 import * as portability from './0010_portability.ts';
 import * as sharedTemplates from './0011_shared_templates.ts';
 import * as chunkVectors from './0012_chunk_vectors.ts';
+import * as duplicates from './0013_duplicates.ts';
+import * as documentLinks from './0014_document_links.ts';
+import * as corpusModel from './0015_corpus_model.ts';
+import * as chunkTitles from './0016_chunk_titles.ts';
 
 export interface Migration {
   /** `<revision>_<slug>`: the revision is the four-digit prefix. */
@@ -33,6 +37,10 @@ export const shippedMigrations: Migration[] = [
   { name: '0010_portability', ...portability },
   { name: '0011_shared_templates', ...sharedTemplates },
   { name: '0012_chunk_vectors', ...chunkVectors },
+  { name: '0013_duplicates', ...duplicates },
+  { name: '0014_document_links', ...documentLinks },
+  { name: '0015_corpus_model', ...corpusModel },
+  { name: '0016_chunk_titles', ...chunkTitles },
 ];
 
 export function revisionOf(migrationName: string): string {

@@ -75,11 +75,16 @@ export interface EdgeTypeMatch {
   passive: boolean;
 }
 
-/** 1 exact, 2 prefix, 3 shared stem; null when the verb says nothing about this type. */
+/**
+ * 1 exact, 2 prefix, 3 shared stem; null when the verb says nothing about this type. A type of several
+ * content words says more than any verb does ("uses_protocol" names what is used), so only its exact
+ * words match: "IMAP uses Access" is no use of a protocol.
+ */
 function tier(forms: readonly string[], typeName: string): number | null {
   const content = typeWords(typeName).filter((word) => !linkWords.has(word));
   if (content.length === 0) return null;
   if (forms.includes(content.join(' '))) return 1;
+  if (content.length > 1) return null;
   if (
     content.some((word) => forms.some((form) => form.length >= 3 && (word.startsWith(form) || form.startsWith(word))))
   )

@@ -1,19 +1,28 @@
 import type { EntityRecord } from '../line-grammar.ts';
+import { technicalKind, technicalCue } from './entity-kinds.ts';
+import { cleanNameSpan } from './entity-noise.ts';
 import { organisationHeads, placeHeads, places } from './gazetteer.ts';
 import { nodeTypeFor, type EntityKind } from './kinds.ts';
 import { nameMentions } from './mentions.ts';
-import { nameKey, type BuiltinNlp, type NamedKind, type Token } from './nlp.ts';
-import { isDemonym, stripTitles } from './readable.ts';
+import { nameKey, spanText, trimName, type BuiltinNlp, type NamedKind, type Token } from './nlp.ts';
+import { isDemonym, labelLength, stripTitles } from './readable.ts';
+import { technicalMentions, type TechnicalMention } from './technical-mentions.ts';
 
 /**
  * The entity pass without a model: name spans (mentions.ts) cleaned of what a reader would not call
  * an entity (nationalities become a `nationality` property of the person the sentence is about, titles
  * a `title` property), typed, and merged across sentences.
  *
- * The type comes from, in order: the sentence's shape (a definition's noun, a quoted title), the
- * gazetteers (countries, states and cities are places; a name ending in "University", "Center",
- * "Records" … is an organisation, one ending in "River", "County" … a place), what compromise
- * recognises, a stripped title (a person), and a place preposition ("born in", "located in").
+ * Technical text adds the names written in its own notation (technical-mentions.ts: `gzip(1)`,
+ * `% make`, `BUILD_TLS`, paths, copyright holders) and loses what only looks like a name
+ * (entity-noise.ts: option letters, sentence-initial words, licence boilerplate).
+ *
+ * The type comes from, in order: the notation, the sentence's shape (a definition's noun, a quoted
+ * title), the gazetteers (countries, states and cities are places; a name ending in "University",
+ * "Center", "Records" … is an organisation, one ending in "River", "County" … a place; protocols,
+ * formats, languages and software by name), what compromise recognises, a stripped title (a person),
+ * a place preposition ("born in", "located in"), and the word after the name ("SOCKS protocol",
+ * "texinfo format", "the EscapeChar directive").
  *
  * Confidence says how the type was found: 0.9 from the sentence's shape, a gazetteer or compromise
  * naming exactly this span; 0.8 from compromise naming a name containing it or contained in it, or
@@ -60,7 +69,9 @@ function gazetteerKind(key: string): EntityKind | null {
   if (places.has(key)) return 'place';
   const words = key.replace(/['’]s\b/g, '').split(/[\s-]+/);
   const last = words[words.length - 1];
-  const head = words[1] === 'of' ? words[0] : last;
+  // A head word alone ("Limited", "University") names no organisation or place.
+  if (words.length === 1) return null;
+  const head = words[1] === 'of' || words[1] === 'for' ? words[0] : last;
   if (organisationHeads.has(head) || organisationHeads.has(last)) return 'organisation';
   if (placeHeads.has(head) || placeHeads.has(last)) return 'place';
   return null;
@@ -68,19 +79,34 @@ function gazetteerKind(key: string): EntityKind | null {
 
 interface SpanFacts {
   key: string;
+  /** The name as written. */
+  name: string;
   shapeKind: EntityKind | null;
   titled: boolean;
   before: string;
+  /** The kind the words around the name give away ("SOCKS protocol", "the EscapeChar directive"). */
+  cue: EntityKind | null;
+}
+
+/**
+ * "T. Ylonen", "C. Lonvick": an initial and a surname; "release by Tatu Ylonen": two or three
+ * capitalised words after "by" that are not known as anything else.
+ */
+function looksLikePersonalName(name: string, before: string): boolean {
+  if (/^(?:\p{Lu}\.\s?){1,2}\p{Lu}\p{Ll}+$/u.test(name)) return true;
+  return /(?:^| )by$/.test(before) && /^\p{Lu}\p{Ll}+(?: \p{Lu}\p{Ll}+){1,2}$/u.test(name);
 }
 
 function classify(facts: SpanFacts, named: Map<string, NamedKind>): { kind: EntityKind; confidence: number } {
   if (facts.shapeKind) return { kind: facts.shapeKind, confidence: 0.9 };
-  const fromGazetteer = gazetteerKind(facts.key);
+  const fromGazetteer = gazetteerKind(facts.key) ?? technicalKind(facts.key);
   if (fromGazetteer) return { kind: fromGazetteer, confidence: 0.9 };
   const fromCompromise = namedKind(facts.key, named);
   if (fromCompromise) return fromCompromise;
   if (facts.titled) return { kind: 'person', confidence: 0.8 };
   if (PLACE_CUES.has(facts.before)) return { kind: 'place', confidence: 0.8 };
+  if (facts.cue) return { kind: facts.cue, confidence: 0.8 };
+  if (looksLikePersonalName(facts.name, facts.before)) return { kind: 'person', confidence: 0.75 };
   return { kind: 'generic', confidence: facts.key.includes(' ') ? 0.7 : 0.6 };
 }
 
@@ -129,30 +155,51 @@ interface Collected {
   nationalities: Map<number, string[]>;
 }
 
-function collectMentions(nlp: BuiltinNlp, sentences: readonly string[]): Collected {
+/** Where each token starts in the sentence's text. */
+function tokenOffsets(sentence: string, tokens: readonly Token[]): number[] {
+  let position = 0;
+  return tokens.map((token) => {
+    const found = sentence.indexOf(token.text, position);
+    const start = found === -1 ? position : found;
+    position = start + token.text.length;
+    return start;
+  });
+}
+
+const TITLE_JOINERS = new Set(['of', 'and', 'in', 'the', 'for', 'a', 'an', 'to', 'on', 'with', '&']);
+
+/**
+ * A title standing alone as the group's first line ("Users and Groups in the Debian System"): four
+ * to ten words, every other word capitalised, no closing punctuation. It names the document.
+ */
+function isTitleLine(tokens: readonly Token[]): boolean {
+  const words = tokens.filter((token) => /[\p{L}\p{N}]/u.test(token.text));
+  if (words.length < 4 || words.length > 10 || words.length !== tokens.length) return false;
+  return (
+    words.every((token) => /^\p{Lu}/u.test(token.text) || TITLE_JOINERS.has(token.key)) &&
+    /^\p{Lu}/u.test(words[0].text)
+  );
+}
+
+/** Most of the sentence's words (at least five) are written in capitals. */
+function isShouting(tokens: readonly Token[]): boolean {
+  const words = tokens.filter((token) => /\p{L}{2,}/u.test(token.text));
+  const capitals = words.filter((token) => !/\p{Ll}/u.test(token.text));
+  return words.length >= 5 && capitals.length >= words.length * 0.6;
+}
+
+interface Collector {
+  groups: Map<string, Group>;
+  add(index: number, name: string, kind: EntityKind, confidence: number, from: number): Group | null;
+}
+
+function collector(): Collector {
   const groups = new Map<string, Group>();
-  const nationalities = new Map<number, string[]>();
-  sentences.forEach((sentence, index) => {
-    const named = nlp.namedMentions(sentence);
-    const knownNames = [...named.keys()].map((name) => nlp.tokens(name).map((token) => token.key));
-    const tokens = nlp.tokens(sentence);
-    for (const mention of nameMentions(tokens, knownNames, new Set(named.keys()))) {
-      if (isDemonym(mention.text)) {
-        nationalities.set(index, [...(nationalities.get(index) ?? []), mention.text]);
-        continue;
-      }
-      const whole = nameKey(mention.text);
-      const keepsTitle = mention.kind !== null && mention.kind !== 'person';
-      const organisation =
-        named.get(whole) === 'organisation' || named.get(whole) === 'place' || gazetteerKind(whole) !== null;
-      const { name, title } =
-        keepsTitle || organisation ? { name: mention.text, title: null } : stripTitles(mention.text);
+  return {
+    groups,
+    add(index, name, kind, confidence, from) {
       const key = nameKey(name);
-      if (!key) continue;
-      const { kind, confidence } = classify(
-        { key, shapeKind: mention.kind, titled: title !== null, before: wordsBefore(tokens, mention.from) },
-        named,
-      );
+      if (!key) return null;
       let group = groups.get(key);
       if (!group) {
         group = {
@@ -163,16 +210,155 @@ function collectMentions(nlp: BuiltinNlp, sentences: readonly string[]): Collect
           refs: new Set(),
           aliases: new Set(),
           properties: new Map(),
-          firstSeen: [index, mention.from],
+          firstSeen: [index, from],
         };
         groups.set(key, group);
       } else if (confidence > group.confidence) Object.assign(group, { kind, confidence });
       group.refs.add(index + 1);
+      return group;
+    },
+  };
+}
+
+/** Technical mentions a longer proper-noun run contains give way to it ("tar" inside "GNU tar"), unless marked (`SSH(1)`). */
+function technicalWinners(
+  technical: readonly TechnicalMention[],
+  runs: readonly [number, number][],
+): TechnicalMention[] {
+  return technical.filter(
+    (mention) =>
+      mention.marked === true ||
+      !runs.some(
+        ([start, end]) => start <= mention.start && mention.end <= end && end - start > mention.end - mention.start,
+      ),
+  );
+}
+
+function collectMentions(nlp: BuiltinNlp, sentences: readonly string[]): Collected {
+  const { groups, add } = collector();
+  const nationalities = new Map<number, string[]>();
+  const tokenised = sentences.map((sentence) => nlp.tokens(sentence));
+  const lowercaseWords = new Set(
+    tokenised.flat().flatMap((token) => (/^\p{Ll}[\p{Ll}-]*$/u.test(token.text) ? [token.key] : [])),
+  );
+  sentences.forEach((sentence, index) => {
+    const tokens = tokenised[index];
+    if (index === 0 && isTitleLine(tokens)) {
+      add(index, sentence.trim(), 'document', 0.9, 0);
+      return;
+    }
+    const named = nlp.namedMentions(sentence);
+    const knownNames = [...named.keys()].map((name) => nlp.tokens(name).map((token) => token.key));
+    const offsets = tokenOffsets(sentence, tokens);
+    const notation = technicalMentions(sentence);
+    // A NAME line ("ssh — OpenSSH remote login client") looks like a heading but names things.
+    const heading = notation.some((mention) => mention.subject) ? false : undefined;
+    const mentions = nameMentions(tokens, knownNames, new Set(named.keys()), heading);
+    const charRange = (from: number, to: number): [number, number] => [
+      offsets[from],
+      offsets[to - 1] + tokens[to - 1].text.length,
+    ];
+    const technical = technicalWinners(
+      notation,
+      mentions.map((mention) => charRange(mention.from, mention.to)),
+    );
+    for (const mention of technical) {
+      const from = Math.max(
+        0,
+        offsets.findIndex((offset) => offset >= mention.start),
+      );
+      const group = add(index, mention.text, mention.kind, mention.subject ? 0.95 : 0.9, from);
+      // The NAME line spells the subject as it is typed ("ssh"), the page header in capitals ("SSH(1)").
+      if (group && mention.subject) group.name = mention.text;
+    }
+    const known = (key: string) => named.has(key) || gazetteerKind(key) !== null || technicalKind(key) !== null;
+    // A sentence in capitals ("IN NO EVENT SHALL THE AUTHORS BE LIABLE …") has no capitalised names but known ones.
+    const shouting = isShouting(tokens);
+    const context = { tokens, start: labelLength(tokens), lowercaseWords, known };
+    for (const found of mentions) {
+      const [start, end] = charRange(found.from, found.to);
+      if (technical.some((mention) => start < mention.end && mention.start < end)) continue;
+      if (isDemonym(found.text)) {
+        nationalities.set(index, [...(nationalities.get(index) ?? []), found.text]);
+        continue;
+      }
+      if (shouting && !known(nameKey(found.text))) continue;
+      const span = cleanNameSpan(found.from, found.to, context, found.kind !== null);
+      if (!span) continue;
+      const cut = span.from !== found.from || span.to !== found.to;
+      const mention = cut
+        ? {
+            ...found,
+            ...span,
+            text: trimName(spanText(tokens, span.from, span.to)),
+            kind: span.from === found.from ? found.kind : null,
+          }
+        : found;
+      const whole = nameKey(mention.text);
+      const keepsTitle = mention.kind !== null && mention.kind !== 'person';
+      const organisation =
+        named.get(whole) === 'organisation' || named.get(whole) === 'place' || gazetteerKind(whole) !== null;
+      const { name, title } =
+        keepsTitle || organisation ? { name: mention.text, title: null } : stripTitles(mention.text);
+      const key = nameKey(name);
+      if (!key) continue;
+      const { kind, confidence } = classify(
+        {
+          key,
+          name,
+          shapeKind: mention.kind,
+          titled: title !== null,
+          before: wordsBefore(tokens, mention.from),
+          cue: technicalCue(tokens, mention.from, mention.to),
+        },
+        named,
+      );
+      const group = add(index, name, kind, confidence, mention.from);
+      if (!group) continue;
       if (title) addProperty(group, 'title', title);
       if (mention.acronym) group.aliases.add(mention.acronym);
     }
   });
   return { groups, nationalities };
+}
+
+/**
+ * A run of names without punctuation between them ("Joey Hess Colin Watson David Mandelberg", from a
+ * title page's lines) is those names: when its words are exactly other entities' names in a row, it
+ * gives its sentences to them and goes.
+ */
+function splitRunsOfNames(groups: Map<string, Group>): void {
+  const keys = new Set([...groups.keys()].filter((key) => key.includes(' ')));
+  const partition = (words: string[]): string[] | null => {
+    if (words.length === 0) return [];
+    for (let size = Math.min(words.length, 4); size >= 2; size--) {
+      const head = words.slice(0, size).join(' ');
+      if (!keys.has(head)) continue;
+      const rest = partition(words.slice(size));
+      if (rest) return [head, ...rest];
+    }
+    return null;
+  };
+  for (const group of [...groups.values()]) {
+    const words = group.key.split(' ');
+    if (words.length < 4) continue;
+    const parts = partition(words);
+    if (!parts || parts.length < 2) continue;
+    groups.delete(group.key);
+    for (const part of parts) for (const ref of group.refs) groups.get(part)?.refs.add(ref);
+  }
+}
+
+/** "the PSF" after "the Python Software Foundation (PSF, …)": a name that is another entity's acronym is that entity. */
+function mergeAcronyms(groups: Map<string, Group>): void {
+  const owners = new Map<string, Group>();
+  for (const group of groups.values()) for (const alias of group.aliases) owners.set(nameKey(alias), group);
+  for (const group of [...groups.values()]) {
+    const owner = owners.get(group.key);
+    if (!owner || owner === group) continue;
+    groups.delete(group.key);
+    for (const ref of group.refs) owner.refs.add(ref);
+  }
 }
 
 function compareFirstSeen(a: Group, b: Group): number {
@@ -213,6 +399,8 @@ export function extractEntities(
   nodeTypes: readonly string[],
 ): BuiltinEntity[] {
   const { groups, nationalities } = collectMentions(nlp, sentences);
+  splitRunsOfNames(groups);
+  mergeAcronyms(groups);
   mergeShortNames(groups);
   assignNationalities(groups.values(), nationalities);
   return [...groups.values()].sort(compareFirstSeen).map((group) => {

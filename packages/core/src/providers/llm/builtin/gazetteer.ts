@@ -32,7 +32,7 @@ export const honorifics = list(`
 
 /** Head words that make a name an organisation ("Marshall Space Flight Center", "Baylor University"). */
 export const organisationHeads = list(`
-  academy, agency, airline, airlines, archive, archives, army, association, authority, band, bank, board, brigade, bureau, cardinals, center,
+  academy, agency, airline, centrum, stichting, initiatives, creations, airlines, archive, archives, army, association, authority, band, bank, board, brigade, bureau, cardinals, center,
   centre, church, club, co, college, commission, committee, company, conference, congress, consortium, corporation, corp, council, court,
   department, division, enterprises, entertainment, federation, fc, films, force, foundation, fund, group, guild, hospital, inc, institute,
   institution, laboratory, laboratories, league, library, limited, llc, ltd, ministry, museum, navy, network, newspaper, office, order,

@@ -2,6 +2,7 @@ import { organisationNouns, personNouns, placeNouns, workNouns } from './gazette
 import type { EntityKind } from './kinds.ts';
 import { longestFirst, nameKey, properNounSpans, spanText, trimName, type Span, type Token } from './nlp.ts';
 import { isHeading, labelLength } from './readable.ts';
+import { technicalNouns } from './technical-gazetteer.ts';
 
 /**
  * The name spans of one sentence, with what the sentence's shape says about their kind:
@@ -103,6 +104,17 @@ const OPENERS = new Set([
   'each',
 ]);
 const MAX_TITLE_WORDS = 8;
+const BROADCAST_WORDS = new Set([
+  'television',
+  'tv',
+  'radio',
+  'news',
+  'talk',
+  'game',
+  'cooking',
+  "children's",
+  'documentary',
+]);
 
 const isCapitalised = (token: Token) => /^\p{Lu}/u.test(token.text) || /^\p{N}/u.test(token.text);
 
@@ -121,6 +133,15 @@ function kindAfterCopula(tokens: readonly Token[], from: number): EntityKind | n
       break;
     const two = i + 1 < tokens.length ? `${token.key} ${tokens[i + 1].key}` : '';
     const noun = token.key.replace(/s$/, '');
+    const technical = technicalNouns.get(token.key);
+    // "an archiving program" is software; "a television program" a work.
+    if (
+      technical &&
+      technical !== 'setting' &&
+      technical !== 'organisation' &&
+      !BROADCAST_WORDS.has(tokens[i - 1]?.key ?? '')
+    )
+      return technical === 'command' ? 'software' : technical;
     for (const candidate of [two, token.key, noun]) {
       if (!candidate) continue;
       if (workNouns.has(candidate)) return 'work';
@@ -192,7 +213,8 @@ function quotedTitles(tokens: readonly Token[], from: number): NameMention[] {
 
 /** "Victorian Football League( VFL)": the bracketed capitals spell the name's initials. */
 function acronymAfter(tokens: readonly Token[], span: Span): { acronym: string; to: number } | null {
-  if (tokens[span.to]?.text !== '(' || tokens[span.to + 2]?.text !== ')') return null;
+  // "Python Software Foundation (PSF, see https://…)": the acronym may open a longer bracket.
+  if (tokens[span.to]?.text !== '(' || ![')', ','].includes(tokens[span.to + 2]?.text ?? '')) return null;
   const acronym = tokens[span.to + 1].text;
   if (!/^\p{Lu}{2,8}$/u.test(acronym)) return null;
   const initials = tokens
@@ -203,12 +225,14 @@ function acronymAfter(tokens: readonly Token[], span: Span): { acronym: string; 
   return initials === acronym ? { acronym, to: span.to + 3 } : null;
 }
 
+/** `heading`: whether the sentence is a heading, whose words name a section (false for a man page's NAME line). */
 export function nameMentions(
   tokens: readonly Token[],
   knownNames: readonly string[][],
   knownKeys: ReadonlySet<string>,
+  heading = isHeading(tokens),
 ): NameMention[] {
-  if (isHeading(tokens)) {
+  if (heading) {
     return properNounSpans(tokens, knownNames)
       .filter((span) => knownKeys.has(nameKey(span.text)))
       .map((span) => ({ ...span, kind: null, acronym: null }));

@@ -15,6 +15,8 @@ export interface Token {
   key: string;
   pos: PartOfSpeech;
   lemma: string;
+  /** The Porter stem, lowercased: where lemmas differ but the word is one ("persistence", "persisted"). */
+  stem: string;
   stopWord: boolean;
   /** Whitespace before the token in the source text. */
   space: string;
@@ -66,8 +68,9 @@ interface CompromiseMatches {
 
 function createNlp(wink: WinkMethods, compromise: typeof compromiseModule, loadMs: number): BuiltinNlp {
   const its = wink.its;
-  // wink-nlp 2.4 declares `its.lemma` with a parameter list its own `ItsFunction` type does not accept.
+  // wink-nlp 2.4 declares `its.lemma` and `its.stem` with a parameter list its own `ItsFunction` type does not accept.
   const lemma = its.lemma as unknown as ItsFunction<string>;
+  const stem = its.stem as unknown as ItsFunction<string>;
   const readSentences = (text: string): Sentence[] => {
     const result: Sentence[] = [];
     wink
@@ -82,6 +85,7 @@ function createNlp(wink: WinkMethods, compromise: typeof compromiseModule, loadM
             key: nameKey(value),
             pos: token.out(its.pos) as PartOfSpeech,
             lemma: String(token.out(lemma)).toLowerCase(),
+            stem: String(token.out(stem)).toLowerCase(),
             stopWord: token.out(its.stopWordFlag) === true,
             space: String(token.out(its.precedingSpaces)),
           });

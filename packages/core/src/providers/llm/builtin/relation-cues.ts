@@ -1,7 +1,11 @@
+import type { EntityKind } from './kinds.ts';
+
 /**
  * The words right before a name that say how it relates to the sentence's subject or to the name
- * before it ("born in", "daughter of", "directed by", "starring"), and how each canonical relation is
- * spelled among a domain's edge types.
+ * before it ("born in", "daughter of", "directed by", "written by", "depends on", "the capital of"),
+ * and how each canonical relation is spelled among a domain's edge types. Each canonical relation
+ * reads from its actor or part to the other end: a person wrote a book, a film is part of a series, a
+ * program depends on a library, a city is the capital of a country.
  */
 
 export type CanonicalRelation =
@@ -14,11 +18,27 @@ export type CanonicalRelation =
   | 'directed'
   | 'acted_in'
   | 'produced'
+  | 'wrote'
+  | 'composed'
+  | 'published'
+  | 'developed'
+  | 'created'
   | 'founded'
+  | 'leads'
+  | 'acquired'
   | 'works_at'
   | 'member_of'
   | 'educated_at'
-  | 'located_in';
+  | 'collaborates_with'
+  | 'received_award'
+  | 'successor_of'
+  | 'capital_of'
+  | 'part_of'
+  | 'located_in'
+  | 'written_in'
+  | 'implements'
+  | 'depends_on'
+  | 'uses';
 
 export interface Cue {
   relation: CanonicalRelation;
@@ -26,13 +46,26 @@ export interface Cue {
   agent: boolean;
   /** The cue names a role of the name before it ("Bertha, daughter of Lothair"): that name is the other end. */
   appositive: boolean;
+  /** Kinds the named entity cannot be for the cue to hold ("written in Paris" is no language). */
+  notOf: readonly EntityKind[];
 }
 
-const rules: [RegExp, CanonicalRelation, { agent?: boolean; appositive?: boolean }?][] = [
+interface CueOptions {
+  agent?: boolean;
+  appositive?: boolean;
+  notOf?: readonly EntityKind[];
+}
+
+/** "… by" after the verb, with a few words between ("created in the early 1990s by"). */
+const by = (verbs: string) => new RegExp(`\\b(?:${verbs})\\b(?: \\S+){0,5} by$`);
+const relatives = 'father|mother|brother|sister|uncle|aunt|cousin|son|daughter|nephew|niece|husband|wife|grandfather';
+
+/** First match wins: the passive "… by" cues come before the active verbs they share words with. */
+const rules: [RegExp, CanonicalRelation, CueOptions?][] = [
   [/\bborn\b(?: \S+){0,5} (?:in|at)$/, 'born_in'],
   [/\bdied\b(?: \S+){0,5} (?:in|at)$/, 'died_in'],
   [
-    /\b(?:married|marriage to|married to|wife of|husband of|widow of|widower of|spouse of|(?:his|her) (?:wife|husband|spouse))$/,
+    /\b(?:married|marriage to|married to|wife of|husband of|widow of|widower of|spouse of|(?:his|her) (?:(?:first|second|third) )?(?:wife|husband|spouse))$/,
     'married_to',
     { appositive: true },
   ],
@@ -51,26 +84,87 @@ const rules: [RegExp, CanonicalRelation, { agent?: boolean; appositive?: boolean
     'sibling_of',
     { appositive: true },
   ],
-  [/\bdirected by$/, 'directed', { agent: true }],
+  [by('directed'), 'directed', { agent: true }],
   [/\b(?:starring|stars|starred|co-starring|featuring)$/, 'acted_in', { agent: true }],
-  [/\bproduced by$/, 'produced', { agent: true }],
-  [/\b(?:founded|established|co-founded|formed|created) by$/, 'founded', { agent: true }],
-  [/\b(?:founded|co-founded|established|founder of|co-founder of)$/, 'founded'],
+  [/\b(?:played|portrayed) by$/, 'acted_in', { agent: true }],
+  [by('produced'), 'produced', { agent: true }],
+  [/\b(?:written|authored|co-written|penned)\b(?: \S+){0,5} by$/, 'wrote', { agent: true }],
+  // "is a novel by X", "the screenplay is by X" — not "based on a novel by X" or "mentioning the new book by X".
+  [
+    /^(?:(?!\S*ing |based |on |from |after )\S+ ){0,4}(?:novel|book|play|poem|story|screenplay|script|memoir|essay|lyrics)(?: (?:is|was|were))? by$/,
+    'wrote',
+    { agent: true },
+  ],
+  [/\b(?:wrote|writes|co-wrote|authored)$|\bauthor of$/, 'wrote', { appositive: true }],
+  [by('composed'), 'composed', { agent: true }],
+  [/\b(?:music|score|songs) (?:was |were |is )?(?:\S+ )?by$/, 'composed', { agent: true }],
+  [by('published|released|issued'), 'published', { agent: true }],
+  [by('developed|maintained'), 'developed', { agent: true }],
+  [/\b(?:developed|develops|maintains|maintained)$|\b(?:developer|maintainer) of$/, 'developed', { appositive: true }],
+  [by('founded|established|co-founded|formed'), 'founded', { agent: true }],
+  [/\b(?:founded|co-founded|established|founder of|co-founder of)$/, 'founded', { appositive: true }],
+  [by('created|invented|designed|devised'), 'created', { agent: true }],
+  [/\b(?:created|invented|designed|creator of|inventor of|designer of)$/, 'created', { appositive: true }],
+  [by('led|headed|chaired|run'), 'leads', { agent: true }],
+  [
+    /\b(?:chief executive|chief executive officer|ceo|president|chairman|chairwoman|chair|leader|head|prime minister|mayor|governor) of$|\b(?:leads|led|heads|headed)$/,
+    'leads',
+    { appositive: true },
+  ],
+  [by('acquired|bought|purchased'), 'acquired', { agent: true }],
+  [/\b(?:acquired|bought|acquires|buys|acquisition of|takeover of)$/, 'acquired'],
+  [by('succeeded|superseded|replaced|followed'), 'successor_of', { agent: true }],
+  [
+    new RegExp(
+      `\\b(?:succeeded|succeeds|superseded|supersedes|replaced|replaces)(?: (?:his|her|their))?(?: (?:${relatives}))?$|\\bsuccessor (?:of|to)$`,
+    ),
+    'successor_of',
+    { appositive: true },
+  ],
+  [
+    /\b(?:won|wins|received|receives|awarded|winner of|recipient of)$/,
+    'received_award',
+    { notOf: ['person', 'place', 'organisation'] },
+  ],
+  [/\bcapital (?:city )?of$/, 'capital_of', { appositive: true }],
   [
     /\b(?:studied|educated|graduated|attended|alumnus|alumna|student)\b(?: \S+){0,3} (?:at|from|of)$|\battended$/,
     'educated_at',
+    { notOf: ['person'] },
+  ],
+  [/\b(?:worked|working|works|collaborated|collaborating|collaborates|partnered) with$/, 'collaborates_with'],
+  [
+    /\b(?:singer|guitarist|drummer|bassist|vocalist|frontman|keyboardist|member) (?:of|in)$/,
+    'member_of',
+    { appositive: true },
   ],
   [
     /\b(?:work|works|worked|working|employed|taught|teaches|professor|lecturer|coach|director|researcher|scientist|engineer)\b(?: \S+){0,4} (?:at|for|of)$/,
     'works_at',
+    { notOf: ['person'] },
   ],
   [
     /\b(?:member|joined|joining|plays|played|playing|player|forward|midfielder|defender|goalkeeper|signed)\b(?: \S+){0,3} (?:of|for|with|by)$|\bjoined$/,
     'member_of',
+    { notOf: ['person'] },
   ],
+  [/\b(?:written|implemented|programmed|coded) in$/, 'written_in', { notOf: ['person', 'place', 'organisation'] }],
+  [/\b(?:an? |the )?(?:\S+ ){0,3}implementation of$|\bimplements$|\bimplementing$/, 'implements'],
+  [
+    /\b(?:depends|depending|relies|relying) on$|\b(?:requires|built on|built upon|linked against|links against)$/,
+    'depends_on',
+  ],
+  [/\b(?:uses|using|used)$/, 'uses', { notOf: ['person'] }],
+  [/\b(?:part|component|module|subsidiary|division|branch|unit) of$|\bbelongs to$/, 'part_of', { appositive: true }],
   [
     /\b(?:located|situated|based|headquartered|lies|lying|formed|founded|established)\b(?: \S+){0,3} (?:in|at)$|^(?:is|was) in$/,
     'located_in',
+  ],
+  // "Twickenham Studios in west London", "Tshopo province, in the Democratic Republic of the Congo".
+  [
+    /^(?:(?:city|town|village|province|county|district|region|state|island|municipality|commune) )?in$/,
+    'located_in',
+    { notOf: ['person', 'organisation', 'work', 'generic'] },
   ],
 ];
 
@@ -79,7 +173,12 @@ export function cueBefore(words: string): Cue | null {
   words = words.replace(/(?: (?:the|a|an))+$/, '');
   for (const [pattern, relation, options] of rules) {
     if (pattern.test(words))
-      return { relation, agent: options?.agent ?? false, appositive: options?.appositive ?? false };
+      return {
+        relation,
+        agent: options?.agent ?? false,
+        appositive: options?.appositive ?? false,
+        notOf: options?.notOf ?? [],
+      };
   }
   return null;
 }
@@ -95,11 +194,27 @@ const spellings: Record<CanonicalRelation, { names: string[]; inverse?: string[]
   directed: { names: ['directed', 'director_of'], inverse: ['directed_by'] },
   acted_in: { names: ['acted_in', 'starred_in', 'appears_in'], inverse: ['stars', 'starring'] },
   produced: { names: ['produced', 'producer_of'], inverse: ['produced_by'] },
+  wrote: { names: ['wrote', 'authored', 'author_of'], inverse: ['written_by', 'authored_by'] },
+  composed: { names: ['composed', 'composer_of'], inverse: ['composed_by'] },
+  published: { names: ['published', 'publisher_of'], inverse: ['published_by'] },
+  developed: { names: ['developed', 'developer_of', 'maintains'], inverse: ['developed_by', 'maintained_by'] },
+  created: { names: ['created', 'creator_of'], inverse: ['created_by'] },
   founded: { names: ['founded', 'founder_of'], inverse: ['founded_by'] },
+  leads: { names: ['leads', 'led', 'head_of'], inverse: ['led_by'] },
+  acquired: { names: ['acquired'], inverse: ['acquired_by'] },
   works_at: { names: ['works_at', 'works_for', 'employed_by'], inverse: ['employs'] },
   member_of: { names: ['member_of'], inverse: ['has_member'] },
   educated_at: { names: ['educated_at', 'studied_at', 'alumnus_of'], inverse: ['alma_mater_of'] },
+  collaborates_with: { names: ['collaborates_with', 'collaborated_with', 'partners_with'] },
+  received_award: { names: ['received_award', 'won'], inverse: ['awarded_to'] },
+  successor_of: { names: ['successor_of', 'succeeded'], inverse: ['succeeded_by', 'predecessor_of'] },
+  capital_of: { names: ['capital_of'], inverse: ['has_capital'] },
+  part_of: { names: ['part_of'], inverse: ['has_part', 'includes'] },
   located_in: { names: ['located_in', 'based_in'], inverse: ['contains'] },
+  written_in: { names: ['written_in'] },
+  implements: { names: ['implements'], inverse: ['implemented_by'] },
+  depends_on: { names: ['depends_on', 'requires'], inverse: ['dependency_of'] },
+  uses: { names: ['uses'], inverse: ['used_by'] },
 };
 
 const snake = (type: string) =>

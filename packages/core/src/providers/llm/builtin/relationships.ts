@@ -1,20 +1,24 @@
 import type { RelationshipRecord } from '../line-grammar.ts';
 import type { ExtractionTask } from '../port.ts';
 import { matchEdgeType, relatedToType } from './edge-types.ts';
-import { kindOfType } from './kinds.ts';
-import { cueBefore, domainSpelling, type CanonicalRelation } from './relation-cues.ts';
+import { kindOfType, type EntityKind } from './kinds.ts';
+import { cueBefore, domainSpelling, type CanonicalRelation, type Cue } from './relation-cues.ts';
 import { longestFirst, type BuiltinNlp, type Token } from './nlp.ts';
 
 /**
  * The relationship pass without a model. Each named mention looks at the words between it and the
- * mention before it: a cue there (relation-cues.ts: "born in", "daughter of", "directed by",
- * "starring") types a relation between it and the sentence's subject (or, for an appositive such as
- * "Bertha, daughter of Lothair", the name before it); a list ("starring A, B and C") carries the cue
- * on; two places joined by a comma ("Geneva, Switzerland") are located_in; a short verb phrase between
- * neighbours that names a domain edge type types that pair. Only neighbours a few words apart with
- * none of these get "related to". The subject is the mention opening the sentence, else what a
- * pronoun opening it stands for ("He" the last person the text opened with, "It" the text's topic,
- * its first name), else the topic.
+ * mention before it: a cue there (relation-cues.ts: "born in", "daughter of", "directed by", "written
+ * by", "depends on", "the capital of") types a relation between it and its other end — the name right
+ * before a short cue in the same clause ("FFmpeg uses GnuTLS", "the GPL as published by the FSF"), the
+ * name before an appositive ("Bertha, daughter of Lothair", "Cairo, the capital of Egypt"), the person
+ * a "he" or "she" in the cue stands for, else the sentence's subject. A list ("starring A, B and C")
+ * carries the cue on; two places joined by a comma ("Geneva, Switzerland") are located_in unless more
+ * places follow (a list of places is no chain); a short verb phrase between neighbours that names a
+ * domain edge type types that pair. "Related to" is kept only for neighbours a few words apart in one
+ * clause with a verb between them: names merely listed, set side by side or split by a comma or a
+ * bracket state no relation. The subject is the mention opening the sentence, else what a pronoun
+ * opening it stands for ("He" the last person the text opened with, "It" the text's topic, its first
+ * name), else the topic.
  *
  * Confidence: 0.8 from a cue or a list, 0.7 for places joined by a comma or a verb that names a
  * domain edge type, 0.4 for "related to"; 0.15 less when one end is a resolved pronoun.
@@ -25,6 +29,8 @@ type RelationshipTask = Extract<ExtractionTask, { pass: 'relationships' }>;
 interface Word extends Token {
   /** A comma stands right before this word. */
   commaBefore: boolean;
+  /** A comma, bracket, colon or dash stands right before this word: a new clause or an aside starts. */
+  breakBefore: boolean;
 }
 
 interface Mention {
@@ -37,6 +43,9 @@ interface Mention {
 
 const MIN_JUSTIFICATION = 50;
 const MAX_UNTYPED_GAP = 4;
+const MAX_ADJACENT_CUE = 3;
+const LIST_JOINERS = new Set(['and', 'or']);
+const ARTICLES = new Set(['the', 'a', 'an']);
 const PERSONAL = new Set<CanonicalRelation>([
   'born_in',
   'died_in',
@@ -47,8 +56,13 @@ const PERSONAL = new Set<CanonicalRelation>([
   'educated_at',
   'works_at',
   'member_of',
+  'wrote',
+  'leads',
 ]);
+/** Relations read from "a book by", "music by": their other end is a work, never a person ("the new book by Dr. Morisset" is no book about Patin). */
+const AUTHORED = new Set<CanonicalRelation>(['wrote', 'composed']);
 const TOPIC_OPENERS = new Set(['it', 'they', 'this', 'the']);
+const PRONOUNS = new Set(['he', 'she', 'it', 'they', 'his', 'her', 'its', 'their']);
 
 function matchKey(token: Token): string {
   return token.key.replace(/\.+$/, '');
@@ -57,13 +71,16 @@ function matchKey(token: Token): string {
 function words(nlp: BuiltinNlp, text: string): Word[] {
   const result: Word[] = [];
   let comma = false;
+  let clauseBreak = false;
   for (const token of nlp.tokens(text)) {
     if (token.pos === 'PUNCT') {
       comma ||= token.text === ',' || token.text === ';';
+      clauseBreak ||= /^[,;:()[\]–—-]+$/.test(token.text);
       continue;
     }
-    result.push({ ...token, commaBefore: comma });
+    result.push({ ...token, commaBefore: comma, breakBefore: clauseBreak || comma });
     comma = false;
+    clauseBreak = false;
   }
   return result;
 }
@@ -92,6 +109,25 @@ function findMentions(sentence: readonly Token[], forms: readonly string[][][]):
   return longestFirst(candidates);
 }
 
+/** Words that may stand between a cue and its name: "founded by American ordnance engineer Benjamin B. Hotchkiss". */
+const DESCRIPTIVE = new Set(['NOUN', 'ADJ', 'NUM', 'PROPN']);
+const MAX_DESCRIPTIVE = 3;
+
+/** The cue ending the words before a name, looked for again without a few descriptive words at their end. */
+function cueIn(window: readonly Word[]): Cue | null {
+  for (let cut = 0; cut <= Math.min(MAX_DESCRIPTIVE, window.length - 1); cut++) {
+    if (cut > 0 && !DESCRIPTIVE.has(window[window.length - cut].pos)) return null;
+    const cue = cueBefore(
+      window
+        .slice(0, window.length - cut)
+        .map(matchKey)
+        .join(' '),
+    );
+    if (cue) return cue;
+  }
+  return null;
+}
+
 /** The sentence, with its neighbours added while it is shorter than a useful justification. */
 function justification(sentences: readonly string[], index: number): string {
   let text = sentences[index].trim();
@@ -110,7 +146,10 @@ interface Link {
 interface Context {
   task: RelationshipTask;
   isPerson: (entity: number) => boolean;
+  /** A person, or a name of no known kind: a text's subject the typing could not place is most often someone. */
+  mayBePerson: (entity: number) => boolean;
   isPlace: (entity: number) => boolean;
+  kindOf: (entity: number) => EntityKind;
   /** The first entity the text names. */
   topic: number | null;
   /** The last person a sentence opened with. */
@@ -146,6 +185,44 @@ function typed(
   return reversed ? { source: target, target: source, type, confidence } : { source, target, type, confidence };
 }
 
+/** Where a cue's relation starts or ends, besides the name after the cue. */
+function cueOtherEnd(
+  cue: Cue,
+  at: {
+    window: readonly Word[];
+    previous: Mention | null;
+    earlier: readonly Mention[];
+    sameClause: boolean;
+    subject: number | null;
+  },
+  context: Context,
+): number | null {
+  const { window, previous, subject } = at;
+  const lastPerson = [...at.earlier].reverse().find((other) => context.isPerson(other.entity))?.entity ?? null;
+  // The name right before a short cue in its clause: "FFmpeg uses GnuTLS", "the GPL as published by the FSF".
+  const adjacent =
+    at.sameClause &&
+    window.filter((word) => !ARTICLES.has(word.key)).length <= MAX_ADJACENT_CUE &&
+    !LIST_JOINERS.has(window[0]?.key ?? '');
+  const appositive =
+    cue.appositive &&
+    window[0]?.commaBefore &&
+    !window.some((word) => LIST_JOINERS.has(word.key) || PRONOUNS.has(word.key));
+  // "… when he invented the World Wide Web": the person the pronoun stands for did it.
+  const personal = window.some((word) => word.key === 'he' || word.key === 'she');
+  let other = personal
+    ? (lastPerson ?? context.lastPerson)
+    : previous && (adjacent || appositive)
+      ? previous.entity
+      : subject;
+  const person = (entity: number) => context.isPerson(entity) || (entity === subject && context.mayBePerson(entity));
+  if (PERSONAL.has(cue.relation) && !cue.agent && other !== null && !person(other))
+    other = lastPerson ?? context.lastPerson ?? other;
+  if (cue.relation === 'located_in' && previous && !context.isPerson(previous.entity) && !window[0]?.commaBefore)
+    other = previous.entity;
+  return other;
+}
+
 /** The links of one sentence, each mention against the one before it or the subject. */
 function sentenceLinks(
   sentence: readonly Word[],
@@ -156,41 +233,47 @@ function sentenceLinks(
   const links: Link[] = [];
   const edgeTypes = context.task.edgeTypes;
   /** How the previous mention was linked, for the next name of a list ("starring A, B and C") to be linked the same way. */
-  let carried: { other: number; link: (entity: number, penalty: number) => Link } | null = null;
+  let carried: { other: number; relation: string; link: (entity: number, penalty: number) => Link } | null = null;
   mentions.forEach((mention, k) => {
     const previous = k > 0 ? mentions[k - 1] : null;
     const window = sentence.slice(previous?.to ?? 0, mention.from);
-    const text = window.map(matchKey).join(' ');
     const penalty = mention.viaPronoun || previous?.viaPronoun ? 0.15 : 0;
-    const cue = cueBefore(text);
-    if (cue) {
-      const lastPerson =
-        [...mentions.slice(0, k)].reverse().find((other) => context.isPerson(other.entity))?.entity ?? null;
-      let other = cue.appositive && previous && window[0]?.commaBefore ? previous.entity : subject;
-      if (PERSONAL.has(cue.relation) && !cue.agent && other !== null && !context.isPerson(other))
-        other = lastPerson ?? context.lastPerson ?? other;
-      if (cue.relation === 'located_in' && previous && !context.isPerson(previous.entity)) other = previous.entity;
+    const sameClause = !sentence[mention.from]?.breakBefore && window.every((word) => !word.breakBefore);
+    const cue = cueIn(window);
+    if (cue && !cue.notOf.includes(context.kindOf(mention.entity))) {
+      const other = cueOtherEnd(cue, { window, previous, earlier: mentions.slice(0, k), sameClause, subject }, context);
       if (other === null || other === mention.entity) return;
+      if (cue.relation === 'located_in' && context.isPerson(other)) return;
+      if (AUTHORED.has(cue.relation) && context.isPerson(cue.agent ? other : mention.entity)) return;
       const cued = (entity: number, less: number) =>
         cue.agent
           ? typed(cue.relation, entity, other, 0.8 - less, edgeTypes)
           : typed(cue.relation, other, entity, 0.8 - less, edgeTypes);
       links.push(cued(mention.entity, penalty));
-      carried = { other, link: cued };
+      carried = { other, relation: cue.relation, link: cued };
       return;
     }
     if (!previous) return;
+    // "Geneva, Switzerland"; also after "based in Santa Monica, California", where a list would carry the cue on.
+    const next = mentions[k + 1];
+    const listGoesOn =
+      next !== undefined &&
+      sentence.slice(mention.to, next.from).every((word) => LIST_JOINERS.has(word.key)) &&
+      (next.from > mention.to || sentence[next.from]?.commaBefore);
     if (
       window.length === 0 &&
       sentence[mention.from]?.commaBefore &&
-      context.isPlace(previous.entity) &&
-      context.isPlace(mention.entity)
+      !listGoesOn &&
+      context.isPlace(mention.entity) &&
+      (context.isPlace(previous.entity) || carried?.relation === 'located_in')
     ) {
       links.push(typed('located_in', previous.entity, mention.entity, 0.7 - penalty, edgeTypes));
       return;
     }
+    // "starring A as the hero and B as her father": the role before the joiner is an aside of the list.
     const listed =
-      window.every((word) => word.key === 'and' || word.key === 'or') &&
+      (window.every((word) => LIST_JOINERS.has(word.key)) ||
+        (window[0]?.key === 'as' && LIST_JOINERS.has(window[window.length - 1].key))) &&
       (window.length > 0 || sentence[mention.from]?.commaBefore);
     if (listed && carried && carried.other !== mention.entity) {
       links.push(carried.link(mention.entity, penalty));
@@ -198,6 +281,8 @@ function sentenceLinks(
     }
     carried = null;
     if (listed || window.length === 0 || window.length > MAX_UNTYPED_GAP) return;
+    // "also known as", "described as": a second name or a description, not a relation.
+    if (window.some((word, i) => word.key === 'as' && i > 0 && ['VERB', 'ADJ'].includes(window[i - 1].pos))) return;
     // wink tags some participles as adjectives ("Marie Curie married Pierre Curie").
     const match = matchEdgeType(
       window.filter((token) => token.pos === 'VERB' || token.pos === 'ADJ'),
@@ -205,6 +290,8 @@ function sentenceLinks(
     );
     const passive = window.some((token) => token.lemma === 'be') && window.some((token) => token.key === 'by');
     const reversed = match !== null && match.passive !== passive;
+    // An untyped link needs a verb stating something between the two names, in one clause.
+    if (!match && !(sameClause && window.some((token) => token.pos === 'VERB'))) return;
     const type = match?.type ?? relatedToType(edgeTypes);
     const confidence = match ? 0.7 : 0.4;
     const verbLink = (entity: number, less: number): Link =>
@@ -212,7 +299,7 @@ function sentenceLinks(
         ? { source: entity, target: previous.entity, type, confidence: confidence - less }
         : { source: previous.entity, target: entity, type, confidence: confidence - less };
     links.push(verbLink(mention.entity, penalty));
-    carried = { other: previous.entity, link: verbLink };
+    carried = { other: previous.entity, relation: type, link: verbLink };
   });
   return links;
 }
@@ -223,7 +310,9 @@ export function extractRelationships(nlp: BuiltinNlp, task: RelationshipTask): O
   const context: Context = {
     task,
     isPerson: (entity) => kinds[entity] === 'person',
+    mayBePerson: (entity) => kinds[entity] === 'person' || kinds[entity] === 'generic',
     isPlace: (entity) => kinds[entity] === 'place',
+    kindOf: (entity) => kinds[entity],
     topic: null,
     lastPerson: null,
   };
@@ -235,7 +324,8 @@ export function extractRelationships(nlp: BuiltinNlp, task: RelationshipTask): O
     const named = findMentions(sentence, forms);
     context.topic ??= named[0]?.entity ?? null;
     const { subject, pronoun } = sentenceSubject(sentence, named, context);
-    if (subject !== null && context.isPerson(subject)) context.lastPerson = subject;
+    if (subject !== null && (context.isPerson(subject) || (index === 0 && context.mayBePerson(subject))))
+      context.lastPerson = subject;
     else context.lastPerson = named.find((mention) => context.isPerson(mention.entity))?.entity ?? context.lastPerson;
     const mentions = (pronoun ? [pronoun, ...named] : named)
       .sort((a, b) => a.from - b.from)
@@ -262,5 +352,14 @@ export function extractRelationships(nlp: BuiltinNlp, task: RelationshipTask): O
       }
     }
   });
-  return [...found.values()];
+  // A pair a sentence types needs no untyped line besides.
+  const typedPairs = new Set(
+    [...found.values()]
+      .filter((link) => link.type !== untyped)
+      .map((link) => [link.sourceIndex, link.targetIndex].sort((x, y) => x - y).join('|')),
+  );
+  return [...found.values()].filter(
+    (link) =>
+      link.type !== untyped || !typedPairs.has([link.sourceIndex, link.targetIndex].sort((x, y) => x - y).join('|')),
+  );
 }

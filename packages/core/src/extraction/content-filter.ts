@@ -6,7 +6,7 @@
  * a `count` category drops the whole copy once its hits reach a threshold. The mode moves both
  * cut-offs: `unfiltered` touches nothing, `maximum` strips any matching line.
  */
-import { contentCategories, type ContentCategory, type FilteringMode } from '../domains/schema.ts';
+import { contentCategories, type ContentCategory, type FilteringMode } from '../sources/index.ts';
 
 type Detector =
   | { mode: 'line_ratio'; matches: (line: string) => boolean }

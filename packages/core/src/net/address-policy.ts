@@ -1,5 +1,5 @@
 /**
- * Which network addresses URL import may connect to. `metadata` addresses (cloud instance-metadata
+ * Which network addresses the service may connect to (URL import, model servers). `metadata` addresses (cloud instance-metadata
  * services) are refused whatever the settings say; `non_public` ones only when private addresses are
  * allowed. Everything is decided on parsed numbers, never on string prefixes, so odd spellings such as
  * `2130706433`, `0x7f.1` or `::ffff:7f00:1` land in the same class as `127.0.0.1`.
@@ -34,7 +34,10 @@ const METADATA_V4: Ipv4Range[] = [
   v4('192.0.0.192/32'), // Oracle Cloud metadata
   v4('168.63.129.16/32'), // Azure platform endpoint (wireserver); public-looking but host-internal
 ];
-const METADATA_V6: Ipv6Range[] = [v6('fd00:ec2::254/128')]; // AWS metadata over IPv6
+const METADATA_V6: Ipv6Range[] = [
+  v6('fd00:ec2::254/128'), // AWS metadata over IPv6
+  v6('fe80::/10'), // link-local, as 169.254.0.0/16 is for IPv4
+];
 
 const NON_PUBLIC_V4: Ipv4Range[] = [
   v4('0.0.0.0/8'), // "this network", unspecified

@@ -1,11 +1,10 @@
 import type { Settings } from '@rhizome/contracts/settings';
 import type { DatabaseManager } from '../databases/index.ts';
-import type { EmbeddingIdentity } from '../providers/index.ts';
-import type { EmbeddingService } from '../providers/index.ts';
-import { configuredIdentity, describeIdentity, storedVectorGroups } from '../search/index.ts';
-import { VectorFiles, type VectorKind } from '../search/index.ts';
-import { localStore } from '../search/index.ts';
-import type { SubsystemHealth } from './health.ts';
+import type { SubsystemHealth } from '../module/index.ts';
+import type { EmbeddingIdentity, EmbeddingService } from '../providers/index.ts';
+import { configuredIdentity, describeIdentity, storedVectorGroups } from './read-model/vector-identity.ts';
+import { VectorFiles, vectorKinds, type VectorKind } from './vectors/files.ts';
+import { localStore } from './vectors/local-stores.ts';
 
 export interface VectorIndexHealthDeps {
   databases: DatabaseManager;
@@ -24,8 +23,6 @@ interface KindHealth {
   stored: number;
   checkpointed_at: string | null;
 }
-
-const kinds: VectorKind[] = ['chunks', 'nodes', 'templates'];
 
 const sameVectors = (
   a: Pick<EmbeddingIdentity, 'model' | 'dimensions'>,
@@ -48,7 +45,7 @@ export async function vectorIndexHealth(deps: VectorIndexHealthDeps): Promise<Su
   const groups = await storedVectorGroups(db);
   const databaseDir = deps.databases.paths.databaseDir(name);
   const indexes = {} as Record<VectorKind, KindHealth>;
-  for (const kind of kinds) {
+  for (const kind of vectorKinds) {
     const stored = groups
       .filter((group) => group.kind === kind && sameVectors(group, identity))
       .reduce((sum, group) => sum + Number(group.count), 0);
@@ -68,9 +65,12 @@ export async function vectorIndexHealth(deps: VectorIndexHealthDeps): Promise<Su
             : 'empty';
     indexes[kind] = { state, indexed, stored, checkpointed_at: meta?.checkpointed_at ?? null };
   }
-  const vectors = kinds.reduce((sum, kind) => sum + (indexes[kind].state === 'current' ? indexes[kind].indexed : 0), 0);
+  const vectors = vectorKinds.reduce(
+    (sum, kind) => sum + (indexes[kind].state === 'current' ? indexes[kind].indexed : 0),
+    0,
+  );
   const details = { database: name, model: identity.model, dimensions: identity.dimensions, vectors, indexes };
-  const behind = kinds.filter((kind) => indexes[kind].state === 'not_built' || indexes[kind].state === 'stale');
+  const behind = vectorKinds.filter((kind) => indexes[kind].state === 'not_built' || indexes[kind].state === 'stale');
   if (behind.length) {
     return {
       status: 'degraded',

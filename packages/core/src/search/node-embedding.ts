@@ -1,13 +1,13 @@
-import type { EmbeddingIdentity } from '../../providers/index.ts';
-import type { EmbeddingServiceIdentity } from '../../providers/index.ts';
-import { nodesToEmbed, storeNodeVectors } from '../../graph/index.ts';
-import type { VectorSink } from '../../search/index.ts';
-import type { Db } from '../../storage/index.ts';
+import { nodesToEmbed, storeNodeVectors } from '../graph/index.ts';
+import type { EmbeddingIdentity, EmbeddingServiceIdentity } from '../providers/index.ts';
+import type { Db } from '../storage/index.ts';
+import { corpusAware } from './vectors/corpus/embed.ts';
+import type { VectorSink } from './vectors/writers.ts';
 
 const batchSize = 256;
 
 /** What a node's vector is made from: its label and description (the text a search would match). */
-export function nodeVectorText(label: string, properties: Record<string, unknown>): string {
+function nodeVectorText(label: string, properties: Record<string, unknown>): string {
   const description = typeof properties.description === 'string' ? properties.description : '';
   return description ? `${label}. ${description}` : label;
 }
@@ -19,7 +19,8 @@ export interface NodeEmbedder {
 }
 
 /**
- * Embeds nodes in batches through the embedding port and stores the vectors (`node_embeddings`, the
+ * Embeds nodes in batches through the embedding port (with the database's corpus part, for the builtin
+ * embedder: vectors/corpus) and stores the vectors (`node_embeddings`, the
  * source of truth, and the JSON copy on `graph_nodes.embedding`), then hands them to the node vector
  * index when a sink is given. Nodes whose embedding a client supplied keep it. Commit runs this after its
  * transaction: a provider that fails leaves the nodes without one (`POST /search/embeddings` embeds
@@ -31,12 +32,17 @@ export async function embedNodes(
   embedder: NodeEmbedder,
   sink?: VectorSink,
 ): Promise<number> {
+  const embed = corpusAware(
+    db,
+    () => embedder.identity(),
+    (texts) => embedder.embed(texts),
+  );
   let embedded = 0;
   for (let start = 0; start < nodeIds.length; start += batchSize) {
     const rows = await nodesToEmbed(db, nodeIds.slice(start, start + batchSize));
     if (!rows.length) continue;
     const { provider, model } = embedder.identity();
-    const vectors = await embedder.embed(
+    const vectors = await embed(
       rows.map((row) => nodeVectorText(row.label, JSON.parse(row.properties) as Record<string, unknown>)),
     );
     await db.transaction((trx) =>

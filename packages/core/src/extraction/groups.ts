@@ -1,30 +1,11 @@
-/**
- * Chunk groups: the hierarchical groups stored at chunk time (a sliding window of
- * `group_size` chunks), the token-packed groups extraction works on, and the even sample quick depth takes.
- */
+/** Extraction groups: the token-packed runs of chunks sent to the model together, and the even sample quick depth takes. */
 
-export interface ChunkGroup {
+export interface ExtractionGroup {
   groupIndex: number;
   firstChunkIndex: number;
   /** Inclusive. */
   lastChunkIndex: number;
-}
-
-export interface ExtractionGroup extends ChunkGroup {
   tokens: number;
-}
-
-/** Windows of `groupSize` chunks, each sharing `groupOverlap` chunks with the one before. */
-export function chunkGroups(chunkCount: number, groupSize: number, groupOverlap: number): ChunkGroup[] {
-  const size = Math.max(1, groupSize);
-  const step = Math.max(1, size - groupOverlap);
-  const groups: ChunkGroup[] = [];
-  for (let first = 0; first < chunkCount; first += step) {
-    const last = Math.min(first + size, chunkCount) - 1;
-    groups.push({ groupIndex: groups.length, firstChunkIndex: first, lastChunkIndex: last });
-    if (last === chunkCount - 1) break;
-  }
-  return groups;
 }
 
 /**
