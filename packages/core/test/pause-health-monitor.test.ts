@@ -2,10 +2,12 @@ import path from 'node:path';
 import fs from 'node:fs';
 import os from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
-import { HealthRegistry, type SubsystemHealth } from '../src/observability/health.ts';
+import type { SubsystemHealth } from '../src/module/index.ts';
+import { HealthRegistry } from '../src/observability/health.ts';
 import { ProcessingControls } from '../src/pause/controls.ts';
 import { HealthMonitor } from '../src/pause/health-monitor.ts';
 import { openSqlite, type Db } from '../src/storage/connection.ts';
+import { sleep } from '../../../tests/support/wait.ts';
 
 describe('health monitor', () => {
   let db: Db;
@@ -56,7 +58,7 @@ describe('health monitor', () => {
     db = openSqlite(path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'monitor-')), 'system.db'));
     const processing = await ProcessingControls.open(db);
     const health = new HealthRegistry(50);
-    health.register('database', () => new Promise((resolve) => setTimeout(() => resolve({ status: 'ok' }), 200)));
+    health.register('database', () => sleep(200).then(() => ({ status: 'ok' as const })));
     expect((await health.check()).subsystems.database).toMatchObject({
       status: 'degraded',
       message: 'no answer within 50 ms',

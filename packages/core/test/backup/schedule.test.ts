@@ -20,8 +20,10 @@ describe('backup names', () => {
       kind: 'backup',
       takenAt: at('2026-03-04T05:06:07Z'),
     });
-    expect(backupNames('safety', at('2026-03-04T05:06:07Z')).next().value).toBe('pre-restore_20260304_050607.db');
+    expect(backupNames('restore', at('2026-03-04T05:06:07Z')).next().value).toBe('pre-restore_20260304_050607.db');
     expect(parseBackupName('pre-restore_20260304_050607.db')?.kind).toBe('safety');
+    expect(backupNames('import', at('2026-03-04T05:06:07Z')).next().value).toBe('pre-import_20260304_050607.db');
+    expect(parseBackupName('pre-import_20260304_050607.db')?.kind).toBe('safety');
   });
 
   it.each([
@@ -88,7 +90,7 @@ describe('backup schedule', () => {
 
     it('takes a backup when due, skips when not, and prunes to the newest `keep`, leaving safety copies', async () => {
       const keep = 3;
-      const safety = await backups.create('safety', at('2026-05-01T00:00:00Z'));
+      const safety = await backups.create('restore', at('2026-05-01T00:00:00Z'));
       const taken: string[] = [];
       for (let day = 1; day <= 5; day++) {
         const now = at(`2026-06-0${day}T03:00:00Z`);

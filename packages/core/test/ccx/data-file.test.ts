@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DataFileWriter } from '../../src/ccx/data-file.ts';
+import { sleep } from '../../../../tests/support/wait.ts';
 
 function workFile(): string {
   return path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'data-file-')), 'knowledge.json');
@@ -25,7 +26,7 @@ describe('DataFileWriter', () => {
         await writer.discard();
         expect(fs.existsSync(file)).toBe(false);
       }
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await sleep(50);
     } finally {
       process.off('uncaughtException', onUncaught);
     }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { finalizeExtraction } from '../../src/extraction/finalize/index.ts';
 import type { FinalizeOptions, GroupHarvest, HarvestStats } from '../../src/extraction/types.ts';
 import { builtinDomains } from '../../src/sources/domains/registry.ts';
-import { filteringPreset } from '../../src/sources/text/content-filter.ts';
+import { filteringPreset } from '../../src/extraction/content-filter.ts';
 
 const domain = builtinDomains().find((entry) => entry.name === 'biographical')!;
 const TYPES = domain.templates.node_templates.map((template) => template.name);

@@ -17,7 +17,7 @@ import type {
 } from '../../src/extraction/types.ts';
 import { builtinDomains } from '../../src/sources/domains/registry.ts';
 import type { DomainDefinition } from '../../src/sources/domains/schema.ts';
-import { filteringPreset } from '../../src/sources/text/content-filter.ts';
+import { filteringPreset } from '../../src/extraction/content-filter.ts';
 
 const biographical = builtinDomains().find((domain) => domain.name === 'biographical')!;
 

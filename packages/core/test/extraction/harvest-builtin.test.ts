@@ -4,7 +4,7 @@ import { harvestGroup } from '../../src/extraction/harvest/index.ts';
 import { BuiltinLlmAdapter } from '../../src/providers/llm/builtin/adapter.ts';
 import { LlmService } from '../../src/providers/llm/service.ts';
 import { builtinDomains } from '../../src/sources/domains/registry.ts';
-import { filteringPreset } from '../../src/sources/text/content-filter.ts';
+import { filteringPreset } from '../../src/extraction/content-filter.ts';
 
 /** The harvest with the builtin provider (no model: NLP answering in the same line grammar). */
 

@@ -8,8 +8,9 @@ import type { LlmCallRecord } from '../../src/providers/metrics.ts';
 import { createLocalLlmChatAdapter } from '../../src/providers/localllm/chat-adapter.ts';
 import { LocalLlmPool } from '../../src/providers/localllm/pool.ts';
 import { builtinDomains } from '../../src/sources/domains/registry.ts';
-import { filteringPreset } from '../../src/sources/text/content-filter.ts';
+import { filteringPreset } from '../../src/extraction/content-filter.ts';
 import { startFakeOllama, type FakeOllama } from '../../../../tests/support/fakes/ollama.ts';
+import { sleep } from '../../../../tests/support/wait.ts';
 
 /**
  * The harvest against a real HTTP Ollama fake (the localllm adapter over the wire): each test scripts
@@ -96,8 +97,6 @@ const chatBodies = () =>
           think?: boolean;
         },
     );
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('harvest against a fake Ollama', () => {
   it('turns a clean two-pass answer into entities with evidence, properties and relationships', async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { evidenceFor, MAX_SENTENCE_CHARS, splitSentences } from '../../src/extraction/harvest/sentences.ts';
+import { evidenceFor, splitSentences } from '../../src/extraction/harvest/sentences.ts';
+import { MAX_SENTENCE_CHARS } from '../../src/sources/text/sentences.ts';
 import type { GroupChunk } from '../../src/extraction/types.ts';
 
 function chunk(content: string, index = 0): GroupChunk {

@@ -19,7 +19,7 @@ import { validateEntities } from '../../src/extraction/harvest/validate.ts';
 import { parseLine, parseLines } from '../../src/providers/llm/line-grammar.ts';
 import { builtinDomains } from '../../src/sources/domains/registry.ts';
 import type { DomainDefinition } from '../../src/sources/domains/schema.ts';
-import { filteringPreset, type EvidenceMode } from '../../src/sources/text/content-filter.ts';
+import { filteringPreset, type EvidenceMode } from '../../src/extraction/content-filter.ts';
 
 const domain = (name: string): DomainDefinition => builtinDomains().find((item) => item.name === name)!;
 const biographical = domain('biographical');

@@ -7,15 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../../../tests/support/ports.ts';
+import { until } from '../../../../tests/support/wait.ts';
 import { getServiceStatus, type SupervisorStatus } from '../../src/observability/supervisor.ts';
-
-async function waitFor(check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 describe('getServiceStatus against a real supervisord', () => {
   let dir = '';
@@ -63,10 +56,13 @@ describe('getServiceStatus against a real supervisord', () => {
 
   it('reports the program RUNNING with its pid, then a new pid after it is killed', async () => {
     let status: SupervisorStatus = { available: false, services: [] };
-    await waitFor(async () => {
-      status = await getServiceStatus(url);
-      return sleeper(status)?.state === 'RUNNING';
-    }, 20_000);
+    await until(
+      async () => {
+        status = await getServiceStatus(url);
+        return sleeper(status)?.state === 'RUNNING';
+      },
+      { timeoutMs: 20_000, intervalMs: 100, what: 'the program to run' },
+    );
     expect(status.available).toBe(true);
     const first = sleeper(status)!;
     expect(first.pid).toBeGreaterThan(0);
@@ -75,11 +71,14 @@ describe('getServiceStatus against a real supervisord', () => {
     expect(first.description).toContain(`pid ${first.pid}`);
 
     process.kill(first.pid!, 'SIGKILL');
-    await waitFor(async () => {
-      status = await getServiceStatus(url);
-      const now = sleeper(status);
-      return now?.state === 'RUNNING' && now.pid !== first.pid;
-    }, 15_000);
+    await until(
+      async () => {
+        status = await getServiceStatus(url);
+        const now = sleeper(status);
+        return now?.state === 'RUNNING' && now.pid !== first.pid;
+      },
+      { timeoutMs: 15_000, intervalMs: 100, what: 'the program to run again with a new pid' },
+    );
     expect(sleeper(status)!.pid).toBeGreaterThan(0);
   }, 40_000);
 

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { sentenceSpans } from '../../src/extraction/harvest/sentences.ts';
+import { sentenceSpans } from '../../src/sources/text/sentences.ts';
 import { extractEntities, type BuiltinEntity } from '../../src/providers/llm/builtin/entities.ts';
 import { loadBuiltinNlp, type BuiltinNlp } from '../../src/providers/llm/builtin/nlp.ts';
 import { extractRelationships } from '../../src/providers/llm/builtin/relationships.ts';

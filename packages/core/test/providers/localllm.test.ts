@@ -13,6 +13,7 @@ import { LocalLlmPool, type HealthChange, type LoadBalancing } from '../../src/p
 import { describeAdapterContract } from '../../../../tests/support/llm-adapter-contract.ts';
 import { fakeEmbedding, fakeReply } from '../../../../tests/support/fakes/controls.ts';
 import { startFakeOllama, type FakeOllama, type FakeOllamaOptions } from '../../../../tests/support/fakes/ollama.ts';
+import { sleep } from '../../../../tests/support/wait.ts';
 
 const policy: CallPolicy = { maxRetries: 2, retryDelaysMs: [10], maxDelayMs: 50, timeoutMs: 5000, idleTimeoutMs: 5000 };
 const llm: Settings['llm'] = {
@@ -58,8 +59,6 @@ function ask(content: string, operation: LlmOperation = 'chat') {
     maxTokens: 128,
   };
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function healthChange(pool: LocalLlmPool, id: string, healthy: boolean): Promise<HealthChange> {
   return new Promise((resolve) => {
@@ -377,7 +376,7 @@ describe('verifyServer', () => {
     await closeAll();
     expect(await verifyServer(url, 2000)).toMatchObject({
       success: false,
-      error_type: 'connection_refused',
+      error_type: 'no_model_server',
       version: null,
       models: null,
       model_count: null,
@@ -400,21 +399,21 @@ describe('verifyServer', () => {
     expect(performance.now() - started).toBeLessThan(1500);
   });
 
-  it('classifies servers that are not Ollama, HTTP errors and bad URLs', async () => {
+  it('classifies servers that are not Ollama and HTTP errors alike, and bad URLs', async () => {
     expect(await verifyServer(await plainServer(404, '<html>Not here</html>'), 2000)).toMatchObject({
       success: false,
-      error_type: 'invalid_response',
+      error_type: 'no_model_server',
     });
     expect(await verifyServer(await plainServer(200, '<html>Welcome</html>'), 2000)).toMatchObject({
       success: false,
-      error_type: 'invalid_response',
+      error_type: 'no_model_server',
     });
     const failing = await fake();
     failing.failNext(500);
     expect(await verifyServer(failing.url, 2000)).toMatchObject({
       success: false,
-      error_type: 'http_500',
-      message: expect.stringContaining('fake failure 500'),
+      error_type: 'no_model_server',
+      message: expect.not.stringContaining('fake failure 500'),
     });
     expect(await verifyServer('ftp://example.com', 2000)).toMatchObject({
       success: false,

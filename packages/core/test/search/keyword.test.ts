@@ -104,12 +104,30 @@ describe('keyword search', () => {
   });
 
   it('falls back to any term, and says so', async () => {
-    const all = await keywordSearch(context, 'gamma delta', everywhere, 10);
-    expect(all).toEqual({ items: [{ kind: 'node', id: 'manual', score: 1 }], fallback: null });
+    const all = await keywordSearch(context, 'mentioned longer', everywhere, 10);
+    expect(all).toEqual({ items: [{ kind: 'chunk', id: 'on_0', score: 1 }], fallback: null });
+    // A node holds both terms (one in its properties) but no chunk does: the chunks holding some come too.
+    const nodeOnly = await keywordSearch(context, 'gamma delta', everywhere, 10);
+    expect(nodeOnly.fallback).toBe(anyTermFallback);
+    expect(nodeOnly.items.map((item) => `${item.kind}:${item.id}`)).toEqual(
+      expect.arrayContaining(['node:manual', 'chunk:on_1']),
+    );
+    // With a template there are no chunks to wait for: the node holding both is the answer.
+    expect(await ids('gamma delta', { sourceIds: null, templateId: 'tpl_a' })).toEqual(['node:manual']);
     const any = await keywordSearch(context, 'delta epsilonword', everywhere, 10);
     expect(any.fallback).toBe(anyTermFallback);
     expect(any.items.map((item) => item.id)).toEqual(['manual']);
     expect(await keywordSearch(context, '*** ""', everywhere, 10)).toEqual({ items: [], fallback: null });
+  });
+
+  it('ranks a node by the share of the query its label holds', async () => {
+    // Every term in the label: the best node ties the best chunk and, on the tie, comes first.
+    expect((await ids('gamma'))[0]).toMatch(/^node:/);
+    // "zeta" is in no label: the nodes holding only "gamma" rank below the chunk holding it.
+    const partial = await keywordSearch(context, 'gamma zeta', everywhere, 10);
+    expect(partial.fallback).toBe(anyTermFallback);
+    expect(partial.items[0]).toEqual({ kind: 'chunk', id: 'on_1', score: 1 });
+    expect(partial.items.slice(1).every((item) => item.kind === 'node' && item.score < 0.75)).toBe(true);
   });
 
   it('scores each list relative to its best hit and interleaves them, nodes first on a tie', () => {

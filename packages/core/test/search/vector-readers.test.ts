@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openSqlite, type Db } from '../../src/storage/connection.ts';
 import { Migrator } from '../../src/storage/migrator.ts';
 import type { EmbeddingIdentity } from '../../src/providers/embeddings/port.ts';
@@ -12,6 +12,7 @@ import { chunkVectorSource, nodeVectorSource } from '../../src/search/read-model
 import { storeChunkVectors } from '../../src/sources/chunk-vectors.ts';
 import { encodeVector } from '../../src/storage/vector-blob.ts';
 import { VectorStore } from '../../src/search/vectors/store.ts';
+import { until } from '../../../../tests/support/wait.ts';
 
 const identity: EmbeddingIdentity = { provider: 'builtin', model: 'test-16d', dimensions: 16 };
 
@@ -143,12 +144,12 @@ describe('vector readers', () => {
 
     await writer.upsert([...rows.slice(20), ...later]);
     await writer.flush();
-    await vi.waitFor(
+    await until(
       async () => {
         await reader().search(rows[0].vector, 1);
-        expect(reader().tailSize).toBe(0);
+        return reader().tailSize === 0;
       },
-      { timeout: 2_000, interval: 20 },
+      { timeoutMs: 2_000, intervalMs: 20, what: 'the reader to load the checkpoint' },
     );
     expect(await reader().size()).toBe(33);
     expect(await top(later[2].vector)).toEqual([later[2].label]);
@@ -193,12 +194,12 @@ describe('vector readers', () => {
     // The writer applies the replacement and checkpoints: the tail entry goes, the index answers alike.
     await writer.upsert([{ label: rows[3].label, vector: moved }]);
     await writer.flush();
-    await vi.waitFor(
+    await until(
       async () => {
         await nodes().search(moved, 1);
-        expect(nodes().tailSize).toBe(0);
+        return nodes().tailSize === 0;
       },
-      { timeout: 2_000, interval: 20 },
+      { timeoutMs: 2_000, intervalMs: 20, what: 'the node reader to load the checkpoint' },
     );
     expect(await nearestNode(moved)).toEqual([rows[3].label]);
   });
@@ -222,12 +223,12 @@ describe('vector readers', () => {
     // Re-embedding hands them to the writer, which checkpoints: the reader loads them.
     await writer.upsert(reembedded);
     await writer.flush();
-    await vi.waitFor(
+    await until(
       async () => {
         await reader().search(reembedded[0].vector, 1);
-        expect(await reader().size()).toBe(10);
+        return (await reader().size()) === 10;
       },
-      { timeout: 2_000, interval: 20 },
+      { timeoutMs: 2_000, intervalMs: 20, what: 'the reader to load the re-embedded vectors' },
     );
     for (const row of reembedded) expect(await top(row.vector)).toEqual([row.label]);
   });
@@ -267,12 +268,12 @@ describe('vector readers', () => {
       for (const row of [...rows, ...later]) expect(await top(row.vector)).toEqual([row.label]);
       expect(reader().tailSize).toBe(2);
       await writer.upsert(later.slice(2));
-      await vi.waitFor(
+      await until(
         async () => {
           await reader().search(rows[0].vector, 1);
-          expect(reader().tailSize).toBe(0);
+          return reader().tailSize === 0;
         },
-        { timeout: 2_000, interval: 20 },
+        { timeoutMs: 2_000, intervalMs: 20, what: 'the reader to load the checkpoint' },
       );
       expect(await reader().size()).toBe(10);
     } finally {

@@ -7,8 +7,8 @@ describe('the settings schema and its defaults', () => {
     expect(validateSettings(defaultSettings())).toEqual([]);
   });
 
-  it('has every top-level key and group the spec names', () => {
-    const specKeys = [
+  it('has every top-level key and group clients rely on', () => {
+    const documentedKeys = [
       'app_name',
       'current_database',
       'data_dir',
@@ -39,11 +39,11 @@ describe('the settings schema and its defaults', () => {
       'custom_settings',
       'chat',
     ];
-    expect(Object.keys(SettingsSchema.properties)).toEqual(expect.arrayContaining(specKeys));
+    expect(Object.keys(SettingsSchema.properties)).toEqual(expect.arrayContaining(documentedKeys));
     expect(Object.keys(defaultSettings())).toEqual(Object.keys(SettingsSchema.properties));
   });
 
-  it('has every key the spec names within the groups', () => {
+  it('has every key clients rely on within the groups', () => {
     const settings = defaultSettings();
     const named: Record<string, string[]> = {
       local_auth: ['cookie_name', 'cookie_ttl_seconds', 'cookie_secure'],
@@ -116,7 +116,7 @@ describe('the settings schema and its defaults', () => {
     }
   });
 
-  it('uses the defaults the spec gives', () => {
+  it('uses the defaults clients rely on', () => {
     const settings = defaultSettings();
     expect(settings.app_name).toBe('Rhizome');
     expect(settings.current_database).toBe('default');

@@ -13,6 +13,7 @@ import { indexSource, type ChunkVectorSink } from '../../src/sources/indexing.ts
 import { segmentChars } from '../../src/sources/text/segments.ts';
 import { openSqlite, type Db } from '../../src/storage/connection.ts';
 import { Migrator } from '../../src/storage/migrator.ts';
+import { sleep } from '../../../../tests/support/wait.ts';
 
 // Indexing a real document into a real database with the builtin embedder: storing and embedding overlap
 // wave by wave, so the first vectors reach the index while later chunks are not stored yet.
@@ -186,7 +187,7 @@ describe('indexing a source', () => {
           embedded: number;
         };
         seen.push(row);
-        await new Promise((resolve) => setTimeout(resolve, 5));
+        await sleep(5);
       }
     };
     const sampling = sample();

@@ -1,27 +1,11 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { TextSpan } from '../../src/sources/loaders/port.ts';
-import { contentCategories, type ContentCategory, type FilteringMode } from '../../src/sources/domains/schema.ts';
 import { normalizeText, type NormalizeOptions } from '../../src/sources/text/normalize.ts';
-import { chunkText, type Chunk, type ChunkingOptions } from '../../src/sources/text/chunk.ts';
-import { chunkGroups, extractionGroups, sampleGroups } from '../../src/sources/text/groups.ts';
+import { chunkText, type Chunk } from '../../src/sources/text/chunk.ts';
+import { chunkGroups } from '../../src/sources/text/chunk-groups.ts';
 import { locateInOriginal } from '../../src/sources/text/citation-offsets.ts';
-import { filterForExtraction, filteringPreset } from '../../src/sources/text/content-filter.ts';
+import { proseChunking, wikiText } from '../fixtures/wiki-corpus.ts';
 
-const corpus = JSON.parse(readFileSync('/work/shared/testdata/eval/2wiki/corpus.json', 'utf8')) as {
-  title: string;
-  text: string;
-}[];
-/** The 2wiki passages as one long document: title, blank line, passage, blank line … */
-const wikiText = corpus.map((passage) => `${passage.title}\n\n${passage.text}`).join('\n\n');
-
-const chunking: ChunkingOptions = {
-  small_chunk_size: 900,
-  small_chunk_overlap: 150,
-  min_chunk_size: 100,
-  max_chunk_size: 1100,
-  respect_boundaries: true,
-};
 const prose: NormalizeOptions = { kind: 'prose', enabled: null, removeStructuralNoise: true, normalizeNewlines: true };
 const normalize = (text: string, options: Partial<NormalizeOptions> = {}) =>
   normalizeText(text, { ...prose, ...options });
@@ -135,7 +119,7 @@ describe('normalizeText', () => {
   });
 });
 
-function expectWellFormed(text: string, chunks: readonly Chunk[], options = chunking) {
+function expectWellFormed(text: string, chunks: readonly Chunk[], options = proseChunking) {
   expect(chunks.length).toBeGreaterThan(0);
   chunks.forEach((chunk, i) => {
     expect(chunk.index).toBe(i);
@@ -150,13 +134,13 @@ function expectWellFormed(text: string, chunks: readonly Chunk[], options = chun
 }
 
 describe('chunkText', () => {
-  const chunks = chunkText('src_wiki', wikiText, [], chunking);
+  const chunks = chunkText('src_wiki', wikiText, [], proseChunking);
 
   it('keeps chunks of a long real text within bounds, aiming at the small chunk size', () => {
     expectWellFormed(wikiText, chunks);
     const lengths = chunks.map((chunk) => chunk.content.length);
-    expect(Math.min(...lengths)).toBeGreaterThanOrEqual(chunking.min_chunk_size);
-    expect(lengths.reduce((a, b) => a + b) / lengths.length).toBeGreaterThan(chunking.small_chunk_size * 0.75);
+    expect(Math.min(...lengths)).toBeGreaterThanOrEqual(proseChunking.min_chunk_size);
+    expect(lengths.reduce((a, b) => a + b) / lengths.length).toBeGreaterThan(proseChunking.small_chunk_size * 0.75);
     expect(chunks.at(-1)!.end).toBe(wikiText.trimEnd().length);
   });
 
@@ -166,7 +150,7 @@ describe('chunkText', () => {
       const overlap = chunks[i - 1].end - chunks[i].start;
       if (overlap <= 0) continue;
       overlapping++;
-      expect(overlap).toBeLessThanOrEqual(chunking.small_chunk_overlap);
+      expect(overlap).toBeLessThanOrEqual(proseChunking.small_chunk_overlap);
       expect(wikiText[chunks[i].start - 1]).toMatch(/\s/);
     }
     expect(overlapping / (chunks.length - 1)).toBeGreaterThan(0.95);
@@ -181,33 +165,33 @@ describe('chunkText', () => {
 
   it('merges a tiny tail into the chunk before it and never drops text', () => {
     const text = `${paragraph(0, 10)} Tail bit.`;
-    const result = chunkText('src', text, [], chunking);
+    const result = chunkText('src', text, [], proseChunking);
     expectWellFormed(text, result);
     expect(result.at(-1)!.content.endsWith('Tail bit.')).toBe(true);
-    expect(result.every((chunk) => chunk.content.length >= chunking.min_chunk_size)).toBe(true);
+    expect(result.every((chunk) => chunk.content.length >= proseChunking.min_chunk_size)).toBe(true);
   });
 
   it('yields one chunk for a short text and none for whitespace', () => {
-    expect(chunkText('src', '  Tiny.  ', [], chunking)).toMatchObject([{ content: 'Tiny.', start: 2, end: 7 }]);
-    expect(chunkText('src', ' \n\n\t ', [], chunking)).toEqual([]);
-    expect(chunkText('src', '', [], chunking)).toEqual([]);
+    expect(chunkText('src', '  Tiny.  ', [], proseChunking)).toMatchObject([{ content: 'Tiny.', start: 2, end: 7 }]);
+    expect(chunkText('src', ' \n\n\t ', [], proseChunking)).toEqual([]);
+    expect(chunkText('src', '', [], proseChunking)).toEqual([]);
   });
 
   it('splits inside a word only when the word alone is longer than the maximum', () => {
     const word = 'x'.repeat(1050);
     const text = `${paragraph(0, 3)} ${word} ${'y'.repeat(2500)} end.`;
-    const result = chunkText('src', text, [], chunking);
+    const result = chunkText('src', text, [], proseChunking);
     expectWellFormed(text, result);
     expect(result.some((chunk) => chunk.content === word)).toBe(true);
-    const words = chunkText('src', paragraph(0, 40), [], { ...chunking, respect_boundaries: false });
+    const words = chunkText('src', paragraph(0, 40), [], { ...proseChunking, respect_boundaries: false });
     expectWellFormed(paragraph(0, 40), words);
     for (const chunk of words) expect(chunk.content).toMatch(/^Sentence|^\S+\s/);
   });
 
   it('gives stable ids: the same content keeps its ids, another source gets different ones', () => {
-    const again = chunkText('src_wiki', wikiText, [], chunking);
+    const again = chunkText('src_wiki', wikiText, [], proseChunking);
     expect(again.map((chunk) => chunk.id)).toEqual(chunks.map((chunk) => chunk.id));
-    const other = chunkText('src_other', wikiText, [], chunking);
+    const other = chunkText('src_other', wikiText, [], proseChunking);
     expect(other.map((chunk) => chunk.content)).toEqual(chunks.map((chunk) => chunk.content));
     expect(other.some((chunk, i) => chunk.id === chunks[i].id)).toBe(false);
     expect(new Set(chunks.map((chunk) => chunk.id)).size).toBe(chunks.length);
@@ -222,7 +206,7 @@ describe('chunkText', () => {
       spans.push({ start: at, end: at + part.length, page: i + 1, section: `Part ${i + 1}` });
       at += part.length + 2;
     });
-    const result = chunkText('src', text, [...spans].reverse(), chunking);
+    const result = chunkText('src', text, [...spans].reverse(), proseChunking);
     expectWellFormed(text, result);
     for (const chunk of result) {
       const span = spans.find((s) => s.start <= chunk.start && chunk.start < s.end)!;
@@ -230,18 +214,18 @@ describe('chunkText', () => {
       expect(chunk.section).toBe(span.section);
     }
     expect(new Set(result.map((chunk) => chunk.page))).toEqual(new Set([1, 2, 3]));
-    expect(chunkText('src', text, [], chunking)[0]).toMatchObject({ page: null, section: null });
+    expect(chunkText('src', text, [], proseChunking)[0]).toMatchObject({ page: null, section: null });
   });
 
   it('chunks a 10 MB text (performance smoke check, not timed)', () => {
     const big = wikiText.repeat(Math.ceil(10_000_000 / wikiText.length)).slice(0, 10_000_000);
-    const result = chunkText('src_big', big, [], chunking);
+    const result = chunkText('src_big', big, [], proseChunking);
     expect(result.length).toBeGreaterThan(10_000);
-    expect(result.every((chunk) => chunk.content.length <= chunking.max_chunk_size)).toBe(true);
+    expect(result.every((chunk) => chunk.content.length <= proseChunking.max_chunk_size)).toBe(true);
   });
 });
 
-describe('groups', () => {
+describe('chunkGroups', () => {
   it('builds sliding windows of chunks with the configured overlap', () => {
     const ranges = (count: number, size: number, overlap: number) =>
       chunkGroups(count, size, overlap).map((g) => [g.groupIndex, g.firstChunkIndex, g.lastChunkIndex]);
@@ -262,31 +246,6 @@ describe('groups', () => {
       [0, 0, 1],
       [1, 1, 2],
     ]);
-  });
-
-  it('packs chunks up to the token target with one chunk of overlap, always taking the first chunk', () => {
-    const chunks = (tokens: number[]) => tokens.map((tokenEstimate, index) => ({ index, tokenEstimate }));
-    const packed = extractionGroups(chunks([300, 300, 300, 300, 300, 300, 300]), 900, 1);
-    expect(packed.map((g) => [g.firstChunkIndex, g.lastChunkIndex, g.tokens])).toEqual([
-      [0, 2, 900],
-      [2, 4, 900],
-      [4, 6, 900],
-    ]);
-    const oversized = extractionGroups(chunks([2000, 100, 100, 5000]), 900, 1);
-    expect(oversized.map((g) => [g.firstChunkIndex, g.lastChunkIndex])).toEqual([
-      [0, 0],
-      [1, 2],
-      [2, 2],
-      [3, 3],
-    ]);
-    expect(extractionGroups([], 900, 1)).toEqual([]);
-  });
-
-  it('samples groups evenly for quick depth', () => {
-    const groups = Array.from({ length: 20 }, (_, i) => i);
-    expect(sampleGroups(groups, 5)).toEqual([2, 6, 10, 14, 18]);
-    expect(sampleGroups(groups, 1)).toEqual([10]);
-    expect(sampleGroups([1, 2, 3], 5)).toEqual([1, 2, 3]);
   });
 });
 
@@ -351,7 +310,7 @@ describe('locateInOriginal', () => {
     const messy = wikiText.slice(0, 40_000).replace(/\. /g, '.  ').replace(/, /g, ',\r\n').replace(/é/g, 'Ã©');
     const { text, offsetMap } = normalize(messy);
     const stages = new Set<string | null>();
-    for (const chunk of chunkText('src', text, [], chunking)) {
+    for (const chunk of chunkText('src', text, [], proseChunking)) {
       const found = locateInOriginal(chunk.content, messy, offsetMap.toOriginal(chunk.start));
       stages.add(found.stage);
       expect(found.start).toBe(offsetMap.toOriginal(chunk.start));
@@ -360,172 +319,5 @@ describe('locateInOriginal', () => {
       );
     }
     expect(stages).toEqual(new Set(['whitespace', 'anchors', 'alignment']));
-  });
-});
-
-const wikiChunk = corpus
-  .slice(0, 5)
-  .map((passage) => passage.text)
-  .join('\n\n')
-  .slice(0, 900);
-
-const samples: Record<ContentCategory, string> = {
-  toc: 'Table of Contents\nIntroduction .......... 1\nBackground ........ 7\nMethods and materials ....... 15\nResults ......... 31',
-  changelog:
-    '## [2.4.0] - 2024-03-01\n### Added\n- Added support for exports\n- Fixed crash on empty input\n- Changed default port',
-  legal:
-    'Copyright 2021 Example Ltd. All rights reserved. This software is provided without warranty of any kind, including merchantability.',
-  bibliography:
-    '[1] Smith, J. (2019). A study of rivers. Journal of Water, 12(3), pp. 45-67.\n[2] Doe, A. and Roe, B. (2020). Bridges. doi:10.1234/abcd.5678\n[3] Lee, K. et al., 2018. Mills of the north.',
-  acknowledgments:
-    'Acknowledgments. We thank the reviewers for their comments. This work was supported by the National Science Foundation grant 1234 and we are grateful to our families.',
-  boilerplate: 'Home\nSkip to main content\nSign in\nSubscribe\nBack to top\n© 2023 Example Media',
-  metadata:
-    'Title: The River Study\nAuthor: Jane Smith\nPublished: 2021-04-03\nKeywords: rivers, mills, bridges\nLanguage: English',
-  code_blocks: '```python\ndef main(argv):\n    import sys\n    return run(argv);\n```',
-  data_tables: '| Year | Revenue | Profit |\n|---|---|---|\n| 2021 | 1,200 | 300 |\n| 2022 | 1,500 | 420 |',
-  math: '$$\n\\frac{a}{b} + \\sum_{i=1}^{n} x_i = \\sqrt{y}\n$$\nE = mc^2',
-  api_tables: 'GET /api/v1/items\nParameters:\n| limit | integer | optional |\n| page | integer | optional |\n200 OK',
-  procedural:
-    'Step 1 Open the settings page.\n2. Click the Export button.\n3. Select the format you need.\n4. Press Save to finish.\nStep 5 Restart the application.',
-  advertising:
-    'Buy now and get free shipping on every order! Limited time special offer: save 20% with promo code SPRING. Shop now!',
-  web_artifacts:
-    'https://example.com/articles/123\nJump to navigation\n[edit]\nWe use cookies to improve your experience.\nHome > News > Science',
-  bulk_lists: Array.from({ length: 14 }, (_, i) => `- item number ${i}`).join('\n'),
-};
-
-const drop = (category: ContentCategory, content: string, mode: FilteringMode = 'balanced') =>
-  filterForExtraction([{ id: 'c1', content }], { enabled: true, mode, categories: [category] });
-
-describe('filterForExtraction', () => {
-  it.each(contentCategories)('recognises %s content', (category) => {
-    const content = `${wikiChunk}\n\n${samples[category]}`;
-    const result = drop(category, samples[category]);
-    expect(result.kept).toEqual([]);
-    expect(result.dropped).toEqual([{ id: 'c1', reason: expect.any(String), categories: [category] }]);
-    expect(drop(category, wikiChunk, 'maximum').kept).toEqual([{ id: 'c1', content: wikiChunk }]);
-    const mixed = drop(category, content, 'maximum');
-    if (mixed.kept.length > 0) {
-      expect(mixed.kept[0].content.startsWith(wikiChunk.slice(0, 200))).toBe(true);
-      expect(mixed.kept[0].content.length).toBeLessThan(content.length);
-    } else {
-      expect(mixed.dropped[0].reason).toBe('category');
-    }
-  });
-
-  it('leaves ordinary encyclopaedic prose alone under the default mode', () => {
-    const chunks = chunkText('src', wikiText.slice(0, 500_000), [], chunking);
-    const result = filterForExtraction(chunks, { enabled: true, mode: 'balanced', categories: [...contentCategories] });
-    expect(result.stats.kept / result.stats.total).toBeGreaterThan(0.99);
-    expect(result.stats.stripped).toBe(0);
-  });
-
-  it('strips matching lines, keeps untouched chunks as they are and drops copies left under 100 characters', () => {
-    const chunks = [
-      { id: 'a', content: `${wikiChunk}\nhttps://example.com/page\n[edit]` },
-      { id: 'b', content: 'Short note.' },
-      { id: 'c', content: 'Jump to navigation\nhttps://example.com/x\nA few words remain.' },
-    ];
-    const before = structuredClone(chunks);
-    const result = filterForExtraction(chunks, {
-      enabled: true,
-      mode: 'strict',
-      categories: ['web_artifacts', 'no_such_category'],
-    });
-    expect(result.kept).toEqual([{ id: 'a', content: wikiChunk }, chunks[1]]);
-    expect(result.kept[1]).toBe(chunks[1]);
-    expect(result.dropped).toEqual([{ id: 'c', reason: 'too_short', categories: ['web_artifacts'] }]);
-    expect(result.stats).toEqual({
-      total: 3,
-      kept: 2,
-      dropped: 1,
-      stripped: 1,
-      linesStripped: 2,
-      byCategory: { web_artifacts: 2 },
-    });
-    expect(chunks).toEqual(before);
-  });
-
-  it('scales with the mode: unfiltered touches nothing, stricter modes cut more', () => {
-    const oneTocLine = `${wikiChunk.replace(/\n+/g, ' ')}\nSecond paragraph of plain prose text.\nThird paragraph of plain prose.\nAppendix ........ 42`;
-    const mildLegal = `${wikiChunk} Copyright 2020 by the authors; all rights reserved.`;
-    const outcome = (mode: FilteringMode) => {
-      const result = filterForExtraction(
-        [
-          { id: 'toc', content: oneTocLine },
-          { id: 'legal', content: mildLegal },
-        ],
-        { enabled: true, mode, categories: ['toc', 'legal'] },
-      );
-      return [
-        result.kept.find((c) => c.id === 'toc')?.content === oneTocLine ? 'toc kept' : 'toc cut',
-        result.kept.some((c) => c.id === 'legal') ? 'legal kept' : 'legal dropped',
-      ];
-    };
-    expect(outcome('unfiltered')).toEqual(['toc kept', 'legal kept']);
-    expect(outcome('minimal')).toEqual(['toc kept', 'legal kept']);
-    expect(outcome('balanced')).toEqual(['toc kept', 'legal kept']);
-    expect(outcome('strict')).toEqual(['toc cut', 'legal kept']);
-    expect(outcome('maximum')).toEqual(['toc cut', 'legal dropped']);
-    const disabled = filterForExtraction([{ id: 'x', content: samples.toc }], {
-      enabled: false,
-      mode: 'maximum',
-      categories: ['toc'],
-    });
-    expect(disabled.kept).toEqual([{ id: 'x', content: samples.toc }]);
-  });
-
-  it('exposes the filtering presets of the six modes', () => {
-    expect(filteringPreset('balanced')).toEqual({
-      evidenceMode: 'standard',
-      strictEdgeTypes: false,
-      maxEntityDegree: 25,
-      maxSameSourceType: 12,
-      maxRelationshipRatio: 8,
-      plausibility: { named: 0.3, nonNamed: 0.15 },
-      loopEntityCap: 50,
-      dedupThreshold: 0.9,
-      minAliasLength: 2,
-      protectOrphans: false,
-      typeRescue: true,
-    });
-    expect(filteringPreset('unfiltered')).toMatchObject({
-      evidenceMode: 'off',
-      maxEntityDegree: null,
-      plausibility: null,
-      loopEntityCap: 200,
-      protectOrphans: true,
-      typeRescue: false,
-    });
-    expect(filteringPreset('maximum')).toMatchObject({
-      strictEdgeTypes: true,
-      maxEntityDegree: 15,
-      maxSameSourceType: 7,
-      maxRelationshipRatio: 4,
-      plausibility: { named: 0.4, nonNamed: 0.25 },
-      dedupThreshold: 0.85,
-      minAliasLength: 3,
-    });
-    expect(filteringPreset('minimal')).toMatchObject({
-      evidenceMode: 'relaxed',
-      plausibility: null,
-      dedupThreshold: 0.97,
-      protectOrphans: true,
-    });
-    expect(filteringPreset('lenient')).toMatchObject({
-      evidenceMode: 'narrative',
-      plausibility: { named: 0.2, nonNamed: 0.1 },
-      loopEntityCap: 75,
-    });
-    expect(filteringPreset('strict')).toMatchObject({
-      evidenceMode: 'strict',
-      maxEntityDegree: 20,
-      loopEntityCap: 35,
-      dedupThreshold: 0.87,
-    });
-    const preset = filteringPreset('balanced');
-    preset.plausibility!.named = 1;
-    expect(filteringPreset('balanced').plausibility!.named).toBe(0.3);
   });
 });

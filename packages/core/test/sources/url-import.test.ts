@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import tls from 'node:tls';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { classifyAddress, isPublicAddress, parseIpLiteral } from '../../src/sources/url-import/address-policy.ts';
+import { classifyAddress, isPublicAddress, parseIpLiteral } from '../../src/net/index.ts';
 import { decodeText, parseContentType } from '../../src/sources/url-import/decode.ts';
 import { fetchUrl, UrlFetchError, UrlRefusedError } from '../../src/sources/url-import/fetch-url.ts';
 import type { FetchOptions, ResolveHost, UrlRefusalCode } from '../../src/sources/url-import/fetch-url.ts';

@@ -1,0 +1,267 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { extractEntities } from '../../src/providers/llm/builtin/entities.ts';
+import { loadBuiltinNlp, type BuiltinNlp } from '../../src/providers/llm/builtin/nlp.ts';
+import { cueBefore } from '../../src/providers/llm/builtin/relation-cues.ts';
+import { extractRelationships } from '../../src/providers/llm/builtin/relationships.ts';
+import { sentenceSpans } from '../../src/sources/text/sentences.ts';
+import { builtinDomains } from '../../src/sources/domains/registry.ts';
+
+/**
+ * The builtin relation patterns on real sentences (from the retrieval kit, package documentation and
+ * news copy): each pattern types the relation the sentence states, from its actor to the other end, and
+ * stays silent on sentences that only look alike.
+ */
+
+const generic = builtinDomains().find((domain) => domain.name === 'generic')!;
+const nodeTypes = generic.templates.node_templates.map((template) => template.name);
+const edgeTypes = generic.templates.edge_templates.map((template) => template.name);
+let nlp: BuiltinNlp;
+
+beforeAll(async () => {
+  nlp = await loadBuiltinNlp();
+});
+
+function relations(text: string): string[] {
+  const sentences = sentenceSpans(text).map(([start, end]) => text.slice(start, end).replace(/\s+/g, ' '));
+  const found = extractEntities(nlp, sentences, nodeTypes);
+  return extractRelationships(nlp, { pass: 'relationships', sentences, entities: found, edgeTypes }).map(
+    (relation) => `${found[relation.sourceIndex].name} -${relation.type}-> ${found[relation.targetIndex].name}`,
+  );
+}
+
+const states: [pattern: string, sentence: string, relation: string][] = [
+  [
+    'born in',
+    'Keir Starmer was born in Southwark and studied law at the University of Leeds.',
+    'Keir Starmer -born_in-> Southwark',
+  ],
+  [
+    'studied at',
+    'Keir Starmer was born in Southwark and studied law at the University of Leeds.',
+    'Keir Starmer -educated_at-> University of Leeds',
+  ],
+  ['died in', 'Hilary Mantel died in Exeter on Thursday.', 'Hilary Mantel -died_in-> Exeter'],
+  [
+    'married to',
+    'Hilary Mantel was born in Glossop and was married to the geologist Gerald McEwen.',
+    'Hilary Mantel -married_to-> Gerald McEwen',
+  ],
+  [
+    'first wife of',
+    'Yolande of Dreux was Duchess of Burgundy as the first wife of Hugh IV of Burgundy.',
+    'Yolande of Dreux -married_to-> Hugh IV of Burgundy',
+  ],
+  [
+    'written by',
+    'Texans Never Cry is a 1951 American Western film directed by Frank McDonald and written by Norman S. Hall.',
+    'Norman S. Hall -wrote-> Texans Never Cry',
+  ],
+  [
+    'who wrote',
+    'The novelist Hilary Mantel, who wrote Wolf Hall, has died at the age of 70.',
+    'Hilary Mantel -wrote-> Wolf Hall',
+  ],
+  [
+    'screenplay is by',
+    'Next of Kin is a 1982 Australian horror film. The screenplay is by Tony Williams and Michael Heath.',
+    'Michael Heath -wrote-> Next of Kin',
+  ],
+  [
+    'composed by',
+    "The Straw Hat is a 1974 Soviet musical film. The film's music was composed by Isaac Schwartz.",
+    'Isaac Schwartz -composed-> The Straw Hat',
+  ],
+  [
+    'published by',
+    "First for Women is a woman's magazine published by Bauer Media Group in the USA.",
+    'Bauer Media Group -published-> First for Women',
+  ],
+  [
+    'as published by',
+    'Bash is distributed under the terms of the GNU General Public License as published by the Free Software Foundation.',
+    'Free Software Foundation -published-> GNU General Public License',
+  ],
+  [
+    'released by',
+    'Texans Never Cry is a 1951 film. The film was released on March 15, 1951, by Columbia Pictures.',
+    'Columbia Pictures -published-> Texans Never Cry',
+  ],
+  [
+    'developed by',
+    'Redis is an in-memory data structure store, originally developed by Salvatore Sanfilippo.',
+    'Salvatore Sanfilippo -developed-> Redis',
+  ],
+  [
+    'created … by',
+    'Python was created in the early 1990s by Guido van Rossum at Stichting Mathematisch Centrum.',
+    'Guido van Rossum -created-> Python',
+  ],
+  [
+    'invented, after a pronoun',
+    'Tim Berners-Lee worked at CERN when he invented the World Wide Web.',
+    'Tim Berners-Lee -created-> World Wide Web',
+  ],
+  [
+    'founded by',
+    'The Hotchkiss Ordnance Company was an English armaments manufacturer founded by American ordnance engineer Benjamin B. Hotchkiss.',
+    'Benjamin B. Hotchkiss -founded-> Hotchkiss Ordnance Company',
+  ],
+  [
+    'co-founded by',
+    'Hyperwerks Entertainment was an American company. It was founded by Karl Altstaetter and Jamie Douraghy in 1997.',
+    'Jamie Douraghy -founded-> Hyperwerks Entertainment',
+  ],
+  [
+    'chief executive of',
+    'Satya Nadella, the chief executive of Microsoft, said on Tuesday that the company would open a data centre.',
+    'Satya Nadella -leads-> Microsoft',
+  ],
+  ['led by', 'Tesla, the carmaker led by Elon Musk, opened a factory on Tuesday.', 'Elon Musk -leads-> Tesla'],
+  [
+    'acquisition of',
+    'Microsoft completed its $69 billion acquisition of Activision Blizzard on Friday.',
+    'Microsoft -acquired-> Activision Blizzard',
+  ],
+  [
+    'succeeded',
+    'Satya Nadella succeeded Steve Ballmer as chief executive in 2014.',
+    'Satya Nadella -successor_of-> Steve Ballmer',
+  ],
+  [
+    'replaced by',
+    'Larry Richardson left the band after only a year and was replaced by Paul Williams.',
+    'Paul Williams -successor_of-> Larry Richardson',
+  ],
+  ['won', 'Ferid Murad won the Nobel Prize in 1998.', 'Ferid Murad -received_award-> Nobel Prize'],
+  ['the capital of', 'The ministry is based in Cairo, the capital of Egypt.', 'Cairo -capital_of-> Egypt'],
+  [
+    'part of',
+    "The Crime Doctor's Courage is a 1945 American mystery film. It is part of the Crime Doctor series of films.",
+    "The Crime Doctor's Courage -part_of-> Crime Doctor",
+  ],
+  [
+    'singer of',
+    'Jarvis Cocker, the singer of Pulp, announced a tour of Australia on Monday.',
+    'Jarvis Cocker -member_of-> Pulp',
+  ],
+  [
+    'played by',
+    'Closet Land is a 1991 film. The film stars Madeleine Stowe as a young author who is interrogated by a policeman (played by Alan Rickman).',
+    'Alan Rickman -acted_in-> Closet Land',
+  ],
+  [
+    'located in … in',
+    'Runmarö is an island located in the Stockholm archipelago in Sweden.',
+    'Runmarö -located_in-> Stockholm',
+  ],
+  ['X in Y', 'It was shot at Twickenham Studios in west London.', 'Twickenham Studios -located_in-> London'],
+  [
+    'City, State after a cue',
+    'Activision Blizzard is based in Santa Monica, California.',
+    'Santa Monica -located_in-> California',
+  ],
+  ['written in', 'Redis is written in ANSI C and uses the RESP protocol.', 'Redis -written_in-> ANSI C'],
+  [
+    'worked with',
+    'Ada Lovelace worked with Charles Babbage on the Analytical Engine.',
+    'Ada Lovelace -collaborates_with-> Charles Babbage',
+  ],
+  ['is a novel by', 'Wolf Hall is a historical novel by Hilary Mantel.', 'Hilary Mantel -wrote-> Wolf Hall'],
+  [
+    'implementation of',
+    'GnuPG is a complete and free implementation of the OpenPGP standard.',
+    'GnuPG -implements-> OpenPGP',
+  ],
+  ['depends on, a list', 'The Redis package depends on Jemalloc and Lua.', 'Redis -depends_on-> Lua'],
+  ['uses', 'In Debian, FFmpeg uses GnuTLS as its TLS implementation.', 'FFmpeg -uses-> GnuTLS'],
+];
+
+const silent: [why: string, sentence: string, relation: string][] = [
+  [
+    'a novel the film is based on is not the film',
+    'The Black Marble is a 1980 film directed by Harold Becker, based on a novel by Joseph Wambaugh.',
+    'Joseph Wambaugh -wrote-> The Black Marble',
+  ],
+  [
+    '"played by" is a role, not a team',
+    'The film stars Madeleine Stowe as a young author who is interrogated by a policeman (played by Alan Rickman).',
+    'Madeleine Stowe -member_of-> Alan Rickman',
+  ],
+  [
+    'working with a person is no workplace',
+    'Ada Lovelace worked with Charles Babbage on the Analytical Engine.',
+    'Ada Lovelace -works_at-> Charles Babbage',
+  ],
+  [
+    'a queen consort does not lead the land',
+    'Teutberga was a queen of Lotharingia by marriage to Lothair II.',
+    'Teutberga -leads-> Lotharingia',
+  ],
+  [
+    '"written in" a place is no language',
+    'The Declaration was written in Philadelphia.',
+    'Declaration -written_in-> Philadelphia',
+  ],
+  [
+    '"also known as" is a second name',
+    'Henry of Langenstein, also known as Henry of Hesse the Elder, was a German philosopher.',
+    'Henry of Langenstein -knows-> Henry of Hesse the Elder',
+  ],
+  [
+    'a list of places is not a chain of places',
+    'He lived and worked in California, New York, Massachusetts and North Carolina.',
+    'California -located_in-> New York',
+  ],
+  [
+    'a book by someone is not about the subject',
+    'Guy Patin wrote a letter mentioning the new book by Dr. Philibert Morisset.',
+    'Philibert Morisset -wrote-> Guy Patin',
+  ],
+  [
+    'two names on either side of a comma state nothing',
+    'Keir Starmer, the leader of the Labour Party, became prime minister.',
+    'Keir Starmer -related_to-> Labour Party',
+  ],
+];
+
+const technical = builtinDomains().find((domain) => domain.name === 'technical')!;
+
+function technicalRelations(text: string): string[] {
+  const found = extractEntities(
+    nlp,
+    [text],
+    technical.templates.node_templates.map((template) => template.name),
+  );
+  const types = technical.templates.edge_templates.map((template) => template.name);
+  return extractRelationships(nlp, { pass: 'relationships', sentences: [text], entities: found, edgeTypes: types }).map(
+    (relation) => `${found[relation.sourceIndex].name} -${relation.type}-> ${found[relation.targetIndex].name}`,
+  );
+}
+
+describe('builtin relation patterns', () => {
+  it('never reads a protocol into a bare "used", and keeps no untyped line beside a typed one', () => {
+    expect(technicalRelations('The RDB format is used by Redis to persist data.').join(' ')).not.toMatch(
+      /uses_protocol/,
+    );
+    const python = technicalRelations('Python was created by Guido van Rossum in the early 1990s.');
+    expect(python).toContain('Guido van Rossum -created-> Python');
+    expect(python.join(' ')).not.toMatch(/related_to/);
+  });
+
+  it.each(states)('%s: types the relation the sentence states', (_pattern, sentence, relation) => {
+    expect(relations(sentence)).toContain(relation);
+  });
+
+  it.each(silent)('stays silent: %s', (_why, sentence, relation) => {
+    expect(relations(sentence)).not.toContain(relation);
+  });
+
+  it('reads the cue at the end of the words before a name, past a few descriptive words', () => {
+    expect(cueBefore('was originally written by')).toMatchObject({ relation: 'wrote', agent: true });
+    expect(cueBefore('is developed by')).toMatchObject({ relation: 'developed', agent: true });
+    expect(cueBefore('was superseded by')).toMatchObject({ relation: 'successor_of', agent: true });
+    expect(cueBefore('depends on')).toMatchObject({ relation: 'depends_on', agent: false });
+    expect(cueBefore('based on a novel by')).toBeNull();
+    expect(cueBefore('said on')).toBeNull();
+  });
+});
