@@ -3,10 +3,12 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AccountService, Verifier, type AuthFiles } from '@rhizome/auth';
 import { createAuthVerify } from '../src/app.ts';
 import { cookieNameReader } from '../src/cookie-name.ts';
+import { untilHolds } from '../../../tests/support/wait.ts';
 
 // auth-verify is the proxy's auth_request target (docs/api-conventions.md#authentication). It runs in its
 // own process: here it gets its own Verifier, while the "cortex process" changing the account is a
@@ -153,9 +155,25 @@ describe('auth-verify', () => {
     const cookie = await login('renamed');
     expect(await withCookie(cookie)).toEqual(accepted('renamed'));
     fs.writeFileSync(settingsFile, JSON.stringify({ local_auth: { cookie_name: 'rz_session' } }));
-    await expect.poll(() => withCookie(cookie), { timeout: 3000, interval: 100 }).toEqual(refused);
+    await untilHolds(
+      () => withCookie(cookie),
+      (result) => isDeepStrictEqual(result, refused),
+      {
+        timeoutMs: 3000,
+        intervalMs: 100,
+        what: 'the cookie under its old name to be refused',
+      },
+    );
     expect(await withCookie(cookie.replace(/^cc_session=/, 'rz_session='))).toEqual(accepted('renamed'));
     fs.rmSync(settingsFile);
-    await expect.poll(() => withCookie(cookie), { timeout: 3000, interval: 100 }).toEqual(accepted('renamed'));
+    await untilHolds(
+      () => withCookie(cookie),
+      (result) => isDeepStrictEqual(result, accepted('renamed')),
+      {
+        timeoutMs: 3000,
+        intervalMs: 100,
+        what: 'the cookie to be accepted again',
+      },
+    );
   });
 });

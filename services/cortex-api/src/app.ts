@@ -2,7 +2,6 @@ import express, { type Express } from 'express';
 import swaggerUi from 'swagger-ui-express';
 import { errorHandler, notFoundHandler } from './http/errors.ts';
 import { identityMiddleware } from './http/identity.ts';
-import { refuseUnsafeJson } from './http/json-guard.ts';
 import { buildOpenApi } from './http/openapi.ts';
 import { RouteTable } from './http/route.ts';
 import type { CortexDeps } from './deps.ts';
@@ -18,6 +17,7 @@ import { mountLlmRoutes } from './routes/llm.ts';
 import { mountLocalLlmRoutes } from './routes/localllm.ts';
 import { mountNodeRoutes } from './routes/nodes.ts';
 import { mountNodeMergeRoutes } from './routes/node-merge.ts';
+import { mountDuplicateRoutes } from './routes/duplicates.ts';
 import { mountPresetRoutes } from './routes/presets.ts';
 import { mountOpsRoutes } from './routes/ops.ts';
 import { mountProcessingRoutes } from './routes/processing.ts';
@@ -61,6 +61,7 @@ const featureRoutes = [
   mountNodeMergeRoutes,
   mountEdgeRoutes,
   mountGraphRoutes,
+  mountDuplicateRoutes,
   mountSearchRoutes,
   mountSearchIndexRoutes,
   mountChatRoutes,
@@ -93,13 +94,6 @@ export function createCortexApi(deps: CortexDeps): { app: Express; routes: Route
     return publicRoutes.has(`${method} ${route}`) || publicDocs.has(route) || route.startsWith('/docs/');
   };
 
-  api.use(
-    express.json({
-      limit: `${platform.settings.get().batching.max_request_body_mb}mb`,
-      type: ['application/json', 'application/*+json'],
-      verify: refuseUnsafeJson,
-    }),
-  );
   for (const mount of featureRoutes) mount(routes, deps);
   for (const spec of routes.mounted) if (spec.public) publicRoutes.add(`${spec.method} ${spec.path}`);
 

@@ -19,7 +19,7 @@ interface BodyParserError {
   message?: string;
 }
 
-/** The one place that turns any failure into the spec's `{error, message, details}` envelope. */
+/** The one place that turns any failure into the `{error, message, details}` envelope (docs/api-conventions.md#errors). */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error: unknown, req, res, _next) => {
     const apiError = toApiError(error);
@@ -72,8 +72,28 @@ const statusOfKind: Record<FailureKind, number> = {
   unavailable: 503,
 };
 
+/** What the file system (and SQLite, which reports it as SQLITE_FULL) says when a write finds no room. */
+const outOfSpaceCodes = new Set(['ENOSPC', 'EDQUOT', 'EFBIG', 'SQLITE_FULL']);
+
+/** The failure, or one of its causes, is a write that found no space (a full disk, a quota, a file-size limit). */
+function isOutOfSpace(error: unknown): boolean {
+  for (let current = error, depth = 0; current instanceof Error && depth < 8; current = current.cause, depth += 1) {
+    const code = (current as NodeJS.ErrnoException).code;
+    if (typeof code === 'string' && outOfSpaceCodes.has(code)) return true;
+  }
+  return false;
+}
+
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
+  if (isOutOfSpace(error)) {
+    return new ApiError(
+      507,
+      ErrorCode.insufficientStorage,
+      'No space left to store this change (the disk of the data directory is full, or a size limit was reached): ' +
+        'free some space and try again; reading keeps working',
+    );
+  }
   if (error instanceof DomainError) {
     const apiError = new ApiError(statusOfKind[error.kind], error.code, error.message, error.details);
     if (error.cause !== undefined) apiError.cause = error.cause;

@@ -35,9 +35,24 @@ export function buildOpenApi(endpoints: Endpoint[], version: string): Record<str
   };
 }
 
+/**
+ * A request schema as the server applies it: its validator drops unknown fields instead of refusing them (so
+ * a neighbouring client version keeps working), which `additionalProperties: false` would deny.
+ */
+function asAccepted(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(asAccepted);
+  if (!schema || typeof schema !== 'object') return schema;
+  const accepted: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (key !== 'additionalProperties' || value !== false) accepted[key] = asAccepted(value);
+  }
+  return accepted;
+}
+
 function requestContent(spec: Endpoint): Record<string, unknown> {
-  if (spec.consumes !== 'multipart/form-data' || !spec.files) return { 'application/json': { schema: spec.body } };
-  const fields = (spec.body ?? {}) as { properties?: Record<string, unknown> };
+  if (spec.consumes !== 'multipart/form-data' || !spec.files)
+    return { 'application/json': { schema: asAccepted(spec.body) } };
+  const fields = asAccepted(spec.body ?? {}) as { properties?: Record<string, unknown> };
   const file = { type: 'string', format: 'binary' };
   const schema = {
     type: 'object',

@@ -1,4 +1,4 @@
-import type { DatabaseHandle, FeatureModule, Platform, ServiceOf } from '@rhizome/core/platform';
+import type { DatabaseHandle, Platform, PlatformModule, ServiceOf } from '@rhizome/core/platform';
 
 /**
  * What one request works on: the active database, resolved once (a switch in the middle of a request does
@@ -6,7 +6,7 @@ import type { DatabaseHandle, FeatureModule, Platform, ServiceOf } from '@rhizom
  */
 export class RequestScope {
   private handle?: Promise<DatabaseHandle>;
-  private readonly services = new Map<FeatureModule, Promise<unknown>>();
+  private readonly services = new Map<PlatformModule, Promise<unknown>>();
 
   constructor(readonly platform: Platform) {}
 
@@ -15,7 +15,7 @@ export class RequestScope {
   }
 
   /** The module's service for this request's database. */
-  service<M extends FeatureModule>(module: M): Promise<ServiceOf<M>> {
+  service<M extends PlatformModule>(module: M): Promise<ServiceOf<M>> {
     let service = this.services.get(module);
     if (!service) {
       const build = module.service;

@@ -2,6 +2,7 @@ import type { TSchema } from '@sinclair/typebox';
 import type { NextFunction, Request, Response, Router } from 'express';
 import type { BodyOf, Endpoint, ParamsOf, QueryOf } from '@rhizome/contracts/endpoint';
 import type { Platform } from '@rhizome/core/platform';
+import { jsonBodyReader, publicBodyLimitBytes, refuseNonJsonBody } from './json-body.ts';
 import { RequestScope } from './request-scope.ts';
 import { compileValidator } from './validation.ts';
 
@@ -30,11 +31,15 @@ export type Precheck = (req: Request, res: Response) => void | Promise<void>;
 /** Endpoints mounted so far; the OpenAPI document is built from this list. */
 export class RouteTable {
   readonly mounted: Endpoint[] = [];
+  private readonly readJson: (req: Request, res: Response) => Promise<void>;
+  private readonly readPublicJson = jsonBodyReader(publicBodyLimitBytes);
 
   constructor(
     private readonly router: Router,
     private readonly platform: Platform,
-  ) {}
+  ) {
+    this.readJson = jsonBodyReader(platform.settings.get().batching.max_request_body_mb * 1024 * 1024);
+  }
 
   add<E extends Endpoint<TSchema | undefined, TSchema | undefined, TSchema | undefined>>(
     spec: E,
@@ -47,6 +52,10 @@ export class RouteTable {
     const validateQuery = spec.query ? compileValidator<QueryOf<E>>(spec.query, 'query') : undefined;
     const validateParams = spec.params ? compileValidator<ParamsOf<E>>(spec.params, 'path') : undefined;
     const expressPath = spec.path.replace(/\{(\w+)\}/g, ':$1');
+    // Multipart bodies are received by the precheck; anything else is JSON, read only once the precheck
+    // (the rate limit of the public endpoints) let the request through.
+    const readBody =
+      spec.consumes === 'multipart/form-data' ? undefined : spec.public ? this.readPublicJson : this.readJson;
     // A request without a body means "no fields" when the body has no required field (e.g. a pause reason).
     const emptyBodyDefault = spec.body && !(spec.body as { required?: string[] }).required?.length ? {} : undefined;
     this.mounted.push(spec as Endpoint);
@@ -60,7 +69,9 @@ export class RouteTable {
           this.mounted.map((other) => other.path),
         );
         for (const [name, literals] of reserved) if (literals.has(String(req.params[name]))) return next('route');
+        if (readBody) refuseNonJsonBody(req);
         await precheck?.(req, res);
+        await readBody?.(req, res);
         const input = {
           body: (validateBody ? validateBody(req.body ?? emptyBodyDefault) : undefined) as BodyOf<E>,
           query: (validateQuery ? validateQuery({ ...(req.query as object) }) : {}) as QueryOf<E>,

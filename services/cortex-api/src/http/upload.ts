@@ -73,7 +73,8 @@ export interface UploadLimits {
 
 /**
  * Receives a multipart upload into `dir` with the size limit enforced while streaming (413
- * PAYLOAD_TOO_LARGE, nothing kept) and the file count limited (400). Text fields land in `req.body`.
+ * PAYLOAD_TOO_LARGE, nothing kept), the file count limited (400) and, for a single file, an empty one
+ * refused (422). Text fields land in `req.body`.
  */
 export async function receiveUpload(req: Request, res: Response, limits: UploadLimits): Promise<UploadedFile[]> {
   const received: UploadedFile[] = [];
@@ -98,20 +99,20 @@ export async function receiveUpload(req: Request, res: Response, limits: UploadL
   received.push(
     ...files.map((file) => ({ path: file.path, filename: file.originalname, size: file.size, sha256: file.sha256 })),
   );
-  const empty = received.filter((file) => file.size === 0);
-  if (empty.length) {
+  // A single-file request is that file, so an empty one refuses it; a multi-file request's files are its caller's to refuse one by one.
+  const empty = limits.multiple ? undefined : received.find((file) => file.size === 0);
+  if (empty) {
     await discardUploads(received);
-    throw emptyFilesError(empty, limits.field);
+    throw emptyFileError(empty, limits.field);
   }
   return received;
 }
 
-/** An empty file has nothing to store, index or import: the whole request is refused, like an oversize one. */
-function emptyFilesError(empty: UploadedFile[], field: string): ApiError {
-  const names = empty.map((file) => `'${file.filename}'`).join(', ');
+/** An empty file has nothing to store, index or import. */
+export function emptyFileError(file: UploadedFile, field: string): ApiError {
   return ApiError.validation(
-    empty.map((file) => ({ loc: ['body', field], msg: `the file '${file.filename}' is empty`, type: 'empty_file' })),
-    empty.length === 1 ? `The file ${names} is empty` : `The files ${names} are empty`,
+    [{ loc: ['body', field], msg: `the file '${file.filename}' is empty`, type: 'empty_file' }],
+    `The file '${file.filename}' is empty`,
   );
 }
 

@@ -5,7 +5,9 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Identity } from '@rhizome/auth';
 import type { Platform } from '@rhizome/core/platform';
 import { requestState } from '../http/context.ts';
+import { mcpModeHeader, mcpServerExtractionHeader } from '@rhizome/contracts/api/mcp';
 import { createMcpServer } from './server.ts';
+import type { McpSessionOptions } from './tool.ts';
 import { refuseUnsafeJson } from '../http/json-guard.ts';
 
 interface Session {
@@ -25,6 +27,15 @@ const maxSessions = 500;
 function ownerOf(identity: Identity | null): string {
   if (!identity) return '';
   return identity.keyId ? `key:${identity.keyId}` : `${identity.method}:${identity.username}`;
+}
+
+/** What an initialize request opens its session with; null when one of its headers says nothing it can mean. */
+function sessionOptions(headers: Request['headers']): McpSessionOptions | null {
+  const mode = headers[mcpModeHeader];
+  const extraction = headers[mcpServerExtractionHeader];
+  if (mode !== undefined && mode !== 'read' && mode !== 'write') return null;
+  if (extraction !== undefined && extraction !== 'true' && extraction !== 'false') return null;
+  return { mode, autoExtract: extraction === undefined ? undefined : extraction === 'true' };
 }
 
 function refuse(res: Response, status: number, error: string, message: string): void {
@@ -66,6 +77,14 @@ export function mcpRouter(platform: Platform): Router {
         'No MCP session: send an initialize request first (POST without mcp-session-id)',
       );
     }
+    const options = sessionOptions(req.headers);
+    if (!options)
+      return refuse(
+        res,
+        422,
+        'VALIDATION_FAILED',
+        `${mcpModeHeader} must be "read" or "write", ${mcpServerExtractionHeader} "true" or "false"`,
+      );
     if (sessions.size >= maxSessions)
       return refuse(res, 503, 'HTTP_503', `Too many open MCP sessions (${maxSessions}); end unused ones with DELETE`);
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
@@ -77,7 +96,7 @@ export function mcpRouter(platform: Platform): Router {
     transport.onclose = () => {
       if (transport.sessionId) sessions.delete(transport.sessionId);
     };
-    await createMcpServer(platform).connect(transport);
+    await createMcpServer(platform, options).connect(transport);
     await transport.handleRequest(req, res, req.body);
   });
   return router;

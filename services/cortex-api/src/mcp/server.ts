@@ -12,23 +12,37 @@ import {
   type Tool as McpTool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { Conflict, Forbidden } from '@rhizome/contracts/errors';
+import type { Settings } from '@rhizome/contracts/settings';
+import type { TSchema } from '@sinclair/typebox';
 import type { Platform } from '@rhizome/core/platform';
 import { RequestScope } from '../http/request-scope.ts';
 import { compileValidator } from '../http/validation.ts';
 import { extractSourceMessages, extractSourcePrompt } from './prompts.ts';
 import { listResources, readResource, resourceTemplates } from './resources.ts';
-import { jsonResult, type Tool } from './tool.ts';
+import { jsonResult, type McpMode, type McpSessionOptions, type Tool } from './tool.ts';
 import { toolError } from './tool-errors.ts';
 import { allTools, pendingMigrations } from './tools/index.ts';
 
 const validators = new Map(allTools.map((tool) => [tool.name, compileValidator<unknown>(tool.input, 'body')]));
+
+/**
+ * A tool's input schema as agents read it: an argument with a default is optional to them (validation
+ * fills it in), so it is not listed as required.
+ */
+function announcedInput(input: TSchema): McpTool['inputSchema'] {
+  const schema = input as unknown as McpTool['inputSchema'] & { properties?: Record<string, { default?: unknown }> };
+  const required = (schema.required ?? []).filter((name) => schema.properties?.[name]?.default === undefined);
+  const { required: _all, ...rest } = schema;
+  return required.length ? { ...rest, required } : rest;
+}
+
 const descriptors = new Map<string, McpTool>(
   allTools.map((tool) => [
     tool.name,
     {
       name: tool.name,
       description: tool.description,
-      inputSchema: tool.input as unknown as McpTool['inputSchema'],
+      inputSchema: announcedInput(tool.input),
       annotations: {
         readOnlyHint: tool.kind === 'read',
         destructiveHint: tool.name.startsWith('delete_') || tool.name === 'remove_document',
@@ -57,10 +71,15 @@ class SchemaState {
 
 const schemaStates = new WeakMap<Platform, SchemaState>();
 
+/** The mode a session works in: its own when it was opened with one, else the setting's. */
+function modeOf(platform: Platform, session: McpSessionOptions): McpMode {
+  return session.mode ?? platform.settings.get().mcp.mode;
+}
+
 /** The tools offered now: the maintenance ones while the schema is behind; else read ones, and write ones in write mode. */
-async function offered(platform: Platform, schema: SchemaState): Promise<Tool[]> {
+async function offered(platform: Platform, schema: SchemaState, session: McpSessionOptions): Promise<Tool[]> {
   if (await schema.behind()) return allTools.filter((tool) => tool.kind === 'maintenance');
-  const write = platform.settings.get().mcp.mode === 'write';
+  const write = modeOf(platform, session) === 'write';
   return allTools.filter((tool) => tool.kind === 'read' || (write && tool.kind === 'write'));
 }
 
@@ -75,7 +94,7 @@ async function refusal(tool: Tool, platform: Platform, schema: SchemaState): Pro
   }
   if (tool.kind === 'write')
     return new Forbidden(
-      `${tool.name} changes the knowledge base, and the MCP server is read-only: set mcp.mode to "write" (PATCH /api/v1/settings) to allow it`,
+      `${tool.name} changes the knowledge base, and the MCP server is read-only: set mcp.mode to "write" (PATCH /api/v1/settings) or start the session with --mode write to allow it`,
       { setting: 'mcp.mode' },
     );
   return new Conflict(`${tool.name} is only offered while migrations are pending`);
@@ -83,33 +102,41 @@ async function refusal(tool: Tool, platform: Platform, schema: SchemaState): Pro
 
 /**
  * An MCP server over a platform: the same services as the REST routes, tools offered per `mcp.mode`
- * and schema state (re-read on every listing and call, so a settings change or an upgrade applies at
- * once), the extraction prompt, and sources and nodes as resources. One per session or stdio process.
+ * (or the session's own mode) and schema state (re-read on every listing and call, so a settings change or an upgrade applies at
+ * once, and announced as `notifications/tools/list_changed` when `mcp.mode` switches), the extraction
+ * prompt, and sources and nodes as resources. One per session or stdio process; closing it stops the watch.
  */
-export function createMcpServer(platform: Platform): Server {
+export function createMcpServer(platform: Platform, session: McpSessionOptions = {}): Server {
   const server = new Server(
     { name: 'rhizome', title: 'Rhizome knowledge graph', version: platform.version },
     {
       capabilities: { tools: { listChanged: true }, prompts: {}, resources: {} },
       instructions:
-        'Rhizome is a knowledge graph built from documents. Start with graph_search for questions, then node_context or get_chunk to quote sources (cite source, chunk_id and page).',
+        'Rhizome is a knowledge graph built from documents. Start with graphrag_search for questions, then get_node_context or get_chunk to quote sources (cite source, chunk_id and page).',
     },
   );
   let schema = schemaStates.get(platform);
   if (!schema) schemaStates.set(platform, (schema = new SchemaState(platform)));
   const state = schema;
+  // The schema's own change is announced by the upgrade tool that made it; a settings change from here.
+  const stopWatching = platform.settings.onChange((next: Settings, prev: Settings) => {
+    if (!session.mode && next.mcp.mode !== prev.mcp.mode) void server.sendToolListChanged().catch(() => undefined);
+  });
+  server.onclose = stopWatching;
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: (await offered(platform, state)).map((tool) => descriptors.get(tool.name) as McpTool),
+    tools: (await offered(platform, state, session)).map((tool) => descriptors.get(tool.name) as McpTool),
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const tool = allTools.find((candidate) => candidate.name === request.params.name);
     if (!tool) throw new McpError(RpcErrorCode.InvalidParams, `Unknown tool '${request.params.name}'`);
     try {
-      if (!(await offered(platform, state)).includes(tool)) throw await refusal(tool, platform, state);
+      if (!(await offered(platform, state, session)).includes(tool)) throw await refusal(tool, platform, state);
       const args = (validators.get(tool.name) as (value: unknown) => unknown)(request.params.arguments ?? {});
       const wasBehind = tool.kind === 'maintenance';
-      const result = jsonResult(await tool.run(args as never, { platform, scope: new RequestScope(platform) }));
+      const result = jsonResult(
+        await tool.run(args as never, { platform, scope: new RequestScope(platform), session }),
+      );
       if (wasBehind) await server.sendToolListChanged().catch(() => undefined);
       return result;
     } catch (error) {

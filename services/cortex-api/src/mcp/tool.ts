@@ -1,12 +1,24 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Settings } from '@rhizome/contracts/settings';
 import type { Platform } from '@rhizome/core/platform';
 import type { RequestScope } from '../http/request-scope.ts';
 
-/** What a tool call works on: the platform, and a scope resolved once for the call (as a route's request). */
+export type McpMode = Settings['mcp']['mode'];
+
+/** What one session (an HTTP session or a stdio process) was opened with, over the settings. */
+export interface McpSessionOptions {
+  /** Read or write for this session alone, whatever `mcp.mode` says (`rhizome mcp --mode`). */
+  mode?: McpMode;
+  /** Documents this session adds are extracted by the server's model unless it says otherwise (`--server-extraction`). */
+  autoExtract?: boolean;
+}
+
+/** What a tool call works on: the platform, a scope resolved once for the call (as a route's request), its session. */
 export interface ToolContext {
   platform: Platform;
   scope: RequestScope;
+  session: McpSessionOptions;
 }
 
 /**
@@ -27,6 +39,14 @@ export interface Tool<S extends TSchema = TSchema> {
 /** Keeps the argument type of `run` tied to the schema while the list holds tools of every schema. */
 export function tool<S extends TSchema>(definition: Tool<S>): Tool {
   return definition as unknown as Tool;
+}
+
+/**
+ * A tool kept under its earlier Rhizome name for one release, beside the tool that replaces it; its
+ * description says which, so an agent moves over.
+ */
+export function deprecated(replacement: string, definition: Tool): Tool {
+  return { ...definition, description: `Deprecated: use ${replacement}. ${definition.description}` };
 }
 
 /** A result as one JSON text block: what every MCP client shows and every model reads. */

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ChatCompletionBody, ChatCompletionRequestBody, CompletionUsageBody } from '@rhizome/contracts/api/openai';
-import type { TurnOptions } from '@rhizome/core/chat';
+import type { ChatEvent, TurnOptions } from '@rhizome/core/chat';
 import type { Platform } from '@rhizome/core/platform';
 import type { Request, Response } from 'express';
 import { openEventStream, type EventStream } from '../http/sse.ts';
@@ -9,7 +9,7 @@ import { conversationOf, estimatedTokens } from './conversation.ts';
 import { answerWithEngine, type EngineAnswer } from './engine-turn.ts';
 import type { ModelTarget } from './models.ts';
 import { toOpenAiError } from './error-shape.ts';
-import { MarkerFilter } from './marker-filter.ts';
+import { StreamedAnswer } from './streamed-answer.ts';
 
 export interface CompletionRequest {
   platform: Platform;
@@ -63,7 +63,7 @@ class Completion {
     this.prompt = [...this.conversation.history.map((turn) => turn.content), this.conversation.question].join('\n');
   }
 
-  answer(signal: AbortSignal, onDelta: (delta: string) => void, onStarted?: () => void): Promise<EngineAnswer> {
+  answer(signal: AbortSignal, onEvent: (event: ChatEvent) => void, onStarted?: () => void): Promise<EngineAnswer> {
     const { platform, target, body } = this.request;
     const { history, question, instructions } = this.conversation;
     return answerWithEngine(platform, target.database, {
@@ -73,7 +73,7 @@ class Completion {
       user: body.user,
       save: wantsSave(body),
       signal,
-      onDelta,
+      onEvent,
       onStarted,
     });
   }
@@ -115,8 +115,8 @@ class Completion {
   }
 
   /**
-   * Server-sent `chat.completion.chunk` frames as the answer streams (markers taken out), then the
-   * numbered sources, the finishing chunk carrying the structured citations, the usage when asked
+   * Server-sent `chat.completion.chunk` frames as the answer streams (its citations numbered as they
+   * close, as the whole completion numbers them), then the numbered sources, the finishing chunk carrying the structured citations, the usage when asked
    * for, and `[DONE]`. A failure after the stream began is an `error` frame, as OpenAI sends it.
    */
   async stream(): Promise<void> {
@@ -131,7 +131,7 @@ class Completion {
       events.send(this.chunk({ delta: { role: 'assistant', content: '' }, finish_reason: null }));
       return events;
     };
-    const filter = new MarkerFilter();
+    const readable = new StreamedAnswer();
     let streamed = '';
     const sendText = (text: string) => {
       if (!text) return;
@@ -140,7 +140,7 @@ class Completion {
     };
     let answer: EngineAnswer;
     try {
-      answer = await this.answer(gone.signal, (delta) => sendText(filter.push(delta)), open);
+      answer = await this.answer(gone.signal, (event) => sendText(readable.receive(event)), open);
     } catch (error) {
       if (!events) throw error;
       const status = (error as { status?: number }).status ?? 500;
@@ -152,7 +152,7 @@ class Completion {
       if (status === 500) throw error;
       return;
     }
-    sendText(filter.flush());
+    sendText(readable.finish(answer.content, answer.chunkCitations));
     const { citations } = numberCitations(answer.content, answer.chunkCitations);
     sendText(sourcesFooter(citations));
     const stream = open();

@@ -33,7 +33,8 @@ export interface EngineTurnOptions {
   save: boolean;
   /** Aborted when the client went away: the turn is cancelled. */
   signal: AbortSignal;
-  onDelta(delta: string): void;
+  /** Each event of the turn as it arrives: its text deltas, and what its tools retrieved. */
+  onEvent(event: ChatEvent): void;
   /** Called once the turn is queued: from here on, failures arrive as the turn's error. */
   onStarted?(): void;
 }
@@ -68,8 +69,8 @@ export async function answerWithEngine(
     finished.catch(() => undefined);
     // Subscribed before the turn starts, so no event of it is missed.
     unsubscribe = await subscribeChatEvents(platform.pubsub, chat.id, (event) => {
-      if (event.type === 'content') options.onDelta(event.delta);
-      else if (event.type === 'done') settle.resolve(event);
+      options.onEvent(event);
+      if (event.type === 'done') settle.resolve(event);
       else if (event.type === 'error') settle.reject(turnFailed(event));
     });
     await chats.send(

@@ -1,5 +1,6 @@
 import { edgeEndpoints as api } from '@rhizome/contracts/api/graph-nodes';
-import { asList, graphModule } from '@rhizome/core/graph';
+import { graphModule } from '@rhizome/core/graph';
+import { queryList } from '../http/query-lists.ts';
 import { pageWindow, pagination } from '../http/pagination.ts';
 import type { RouteTable } from '../http/route.ts';
 import type { CortexDeps } from '../deps.ts';
@@ -15,7 +16,7 @@ export function mountEdgeRoutes(routes: RouteTable, { platform }: CortexDeps): v
     const { items, total } = await (
       await scope.service(graphModule)
     ).listEdges({
-      filter: { sourceNodeId: query.source_node_id, sourceIds: asList(query.source_ids) },
+      filter: { sourceNodeId: query.source_node_id, sourceIds: queryList(query.source_ids) },
       window: { offset: window.offset, limit: window.pageSize },
       minimal: query.minimal,
     });

@@ -14,6 +14,19 @@ type WithPackage = Request & { [receivedKey]?: UploadedFile };
 
 const queued = (taskId: string, message: string) => ({ task_id: taskId, status: 'queued' as const, message });
 
+/** `merge` as the form field and the query parameter give it (either counts); undefined when neither does. */
+function requestedMerge(form: boolean | undefined, query: boolean | undefined): boolean | undefined {
+  if (form !== undefined && query !== undefined && form !== query)
+    throw ApiError.validation([
+      {
+        loc: ['query', 'merge'],
+        msg: `merge=${query} in the query contradicts merge=${form} in the form; give one value`,
+        type: 'conflict',
+      },
+    ]);
+  return form ?? query;
+}
+
 /** CCX export and import of the active database (docs/api-conventions.md#ccx-packages). */
 export function mountExportRoutes(routes: RouteTable, { platform }: CortexDeps): void {
   routes.add(api.exportAll, async ({ query, scope }) => {
@@ -39,13 +52,13 @@ export function mountExportRoutes(routes: RouteTable, { platform }: CortexDeps):
         throw ApiError.validation([
           { loc: ['body', 'file'], msg: 'A .ccx file is required (multipart field "file")', type: 'missing' },
         ]);
-      const merge = body.merge ?? query.merge ?? false;
+      const merge = requestedMerge(body.merge, query.merge);
       const ccx = await scope.service(ccxModule);
-      const { task_id } = await ccx.importFile(file, merge);
-      return queued(
-        task_id,
-        `Importing '${file.filename}' (${merge ? 'merging with' : 'replacing'} the contents of '${ccx.database}')`,
-      );
+      const { task_id } = await ccx.importFile(file, merge ?? false);
+      const mode = merge
+        ? `merging with the contents of '${ccx.database}'`
+        : `replacing the contents of '${ccx.database}'${merge === undefined ? ', as merge was not given' : ''}; a safety backup is taken first`;
+      return queued(task_id, `Importing '${file.filename}' (${mode})`);
     },
     async (req: Request, res: Response) => {
       const [file] = await receiveUpload(req, res, {

@@ -1,6 +1,7 @@
 import { graphEndpoints as api } from '@rhizome/contracts/api/graph';
 import { ApiError } from '@rhizome/contracts/errors';
-import { asList, graphModule, neighborDirections, type NeighborDirection } from '@rhizome/core/graph';
+import { graphModule, neighborDirections, type NeighborDirection } from '@rhizome/core/graph';
+import { queryList } from '../http/query-lists.ts';
 import { pageWindow, pagination } from '../http/pagination.ts';
 import type { RouteTable } from '../http/route.ts';
 import type { CortexDeps } from '../deps.ts';
@@ -20,7 +21,7 @@ export function mountGraphRoutes(routes: RouteTable, { platform }: CortexDeps): 
     return (await scope.service(graphModule)).canvas({
       maxNodes: canvas_max_nodes,
       maxEdges: canvas_max_edges,
-      sourceIds: asList(query.source_ids),
+      sourceIds: queryList(query.source_ids),
     });
   });
 

@@ -1,5 +1,6 @@
 import { nodeEndpoints as api } from '@rhizome/contracts/api/graph-nodes';
-import { asList, graphModule, textChanged } from '@rhizome/core/graph';
+import { graphModule, textChanged } from '@rhizome/core/graph';
+import { queryList } from '../http/query-lists.ts';
 import { pageWindow, pagination } from '../http/pagination.ts';
 import type { RouteTable } from '../http/route.ts';
 import type { CortexDeps } from '../deps.ts';
@@ -14,7 +15,7 @@ export function mountNodeRoutes(routes: RouteTable, { platform }: CortexDeps): v
     const { items, total } = await (
       await scope.service(graphModule)
     ).listNodes({
-      filter: { templateId: query.template_id, sourceIds: asList(query.source_ids) },
+      filter: { templateId: query.template_id, sourceIds: queryList(query.source_ids) },
       window: { offset: window.offset, limit: window.pageSize },
       minimal: query.minimal,
       includeStats: query.include_stats,

@@ -9,6 +9,13 @@ import { SecretName, readOrCreateSecret } from '@rhizome/auth';
 import type { RouteTable } from '../http/route.ts';
 import type { CortexDeps } from '../deps.ts';
 
+/** What this edition serves: every feature group of the API, and the package and registry formats. */
+const editionFeatures = [
+  ...['auth', 'backup', 'chats', 'counts', 'databases', 'diagnostics', 'edges', 'export', 'graph', 'health'],
+  ...['lexicon', 'llm', 'logs', 'mcp', 'nodes', 'quality', 'queue', 'search', 'settings', 'sources'],
+  ...['templates', 'tools', 'triggers', 'workflows', 'ccx-packages', 'registry'],
+];
+
 const defaultLogLines = 200;
 const dashboardCounts = [
   'knowledge_nodes',
@@ -32,8 +39,8 @@ export function mountOpsRoutes(routes: RouteTable, deps: CortexDeps): void {
   routes.add(api.edition, () => ({
     edition: 'community',
     version: platform.version,
-    license: 'Apache-2.0',
-    features: ['graph', 'search', 'chat', 'automation', 'ccx-packages', 'registry'],
+    license: { type: 'Apache-2.0', holder: 'Rhizome contributors', expires: null },
+    features: editionFeatures,
   }));
   routes.add(api.counts, async ({ scope }) => {
     const { name, db } = await scope.database();

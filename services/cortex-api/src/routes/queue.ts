@@ -113,7 +113,7 @@ export function mountQueueRoutes(routes: RouteTable, { platform }: CortexDeps): 
       return { status: 'unavailable', enabled: true, connected: false, system: tasks.kind, note: describeError(error) };
     }
   });
-  routes.add(api.reconcile, async ({ body }) => tasks.reconcile(body.queue ?? undefined, 30_000, now()));
+  routes.add(api.reconcile, async ({ body }) => (await tasks.reconcile(body.queue ?? undefined, 30_000, now())).counts);
 }
 
 function parseQueues(value: string | undefined): QueueName[] | undefined {

@@ -1,10 +1,51 @@
 import { settingsEndpoints as api } from '@rhizome/contracts/api/settings';
+import { Invalid, type ValidationIssue } from '@rhizome/contracts/errors';
 import { currentLogLevel, isLogLevel, logLevels, numericLevel } from '@rhizome/core/logging';
+import { namesMetadataHost } from '@rhizome/core/providers';
 import type { RouteTable } from '../http/route.ts';
 import type { CortexDeps } from '../deps.ts';
 
 /** Fields PATCH /settings does not change: the active database moves only through PATCH /databases/current. */
 const readOnlyFields = ['current_database', 'data_dir'];
+
+/** The model-server base URLs a settings change sets, with where they are in the body. */
+function baseUrlsIn(changes: Record<string, unknown>): { loc: ValidationIssue['loc']; url: unknown }[] {
+  const group = (name: string) =>
+    (changes[name] && typeof changes[name] === 'object' ? changes[name] : {}) as Record<string, unknown>;
+  const llm = group('llm');
+  const found: { loc: ValidationIssue['loc']; url: unknown }[] = [
+    'openai_base_url',
+    'anthropic_base_url',
+    'gemini_base_url',
+  ].map((field) => ({
+    loc: ['body', 'llm', field],
+    url: llm[field],
+  }));
+  if (Array.isArray(llm.localllm_instances))
+    llm.localllm_instances.forEach((instance: unknown, index) =>
+      found.push({
+        loc: ['body', 'llm', 'localllm_instances', index, 'base_url'],
+        url: (instance as { base_url?: unknown } | null)?.base_url,
+      }),
+    );
+  found.push({ loc: ['body', 'embedding', 'api_base'], url: group('embedding').api_base });
+  return found;
+}
+
+/** Model servers are never reached at link-local or cloud metadata addresses: a base URL naming one is refused. */
+function refuseMetadataBaseUrls(changes: Record<string, unknown>): void {
+  const issues: ValidationIssue[] = [];
+  for (const { loc, url } of baseUrlsIn(changes)) {
+    if (typeof url !== 'string' || !URL.canParse(url) || !namesMetadataHost(new URL(url))) continue;
+    issues.push({
+      loc,
+      msg: `${url} is a link-local or cloud metadata address, which model servers are never reached at`,
+      type: 'metadata_address',
+    });
+  }
+  if (issues.length)
+    throw new Invalid(issues, 'A model server base URL points to a link-local or cloud metadata address');
+}
 
 export function mountSettingsRoutes(routes: RouteTable, { platform }: CortexDeps): void {
   const { settings, announceSettingsChanged, logger } = platform;
@@ -13,6 +54,7 @@ export function mountSettingsRoutes(routes: RouteTable, { platform }: CortexDeps
   routes.add(api.patch, async ({ body }) => {
     const changes = { ...(body as Record<string, unknown>) };
     for (const field of readOnlyFields) delete changes[field];
+    refuseMetadataBaseUrls(changes);
     const result = settings.patch(changes);
     await announceSettingsChanged();
     // Sent at all (not only when changed): brings databases seeded while it was off in line.

@@ -1,16 +1,12 @@
 import fs from 'node:fs';
 import { sourceEndpoints as api, type UploadOptionsInput } from '@rhizome/contracts/api/sources';
-import { ApiError, ErrorCode } from '@rhizome/contracts/errors';
-import { awaitTask } from '@rhizome/core/tasks';
-import { fetchUrlOperation } from '@rhizome/core/sources';
-import { urlErrorTypes, type StagedFetch } from '@rhizome/core/sources';
+import { ApiError } from '@rhizome/contracts/errors';
 import { incomingDir, originalPath } from '@rhizome/core/sources';
-import { sniffFile } from '@rhizome/core/sources';
+import { allowedType } from '@rhizome/core/sources';
 import { sourcesModule, type ReceivedFile } from '@rhizome/core/sources';
-import { extractionModule } from '@rhizome/core/extraction';
 import { pageWindow, pagination } from '../http/pagination.ts';
 import type { Request, Response } from 'express';
-import { receiveUpload, type UploadedFile } from '../http/upload.ts';
+import { emptyFileError, receiveUpload, type UploadedFile } from '../http/upload.ts';
 import type { RouteTable } from '../http/route.ts';
 import type { RequestScope } from '../http/request-scope.ts';
 import { isRefusal } from '../http/errors.ts';
@@ -33,8 +29,6 @@ export function mountSourceRoutes(routes: RouteTable, { platform }: CortexDeps):
     });
     (req as WithUploads)[receivedKey] = files;
   };
-  const startExtraction = async (scope: RequestScope, sourceId: string) =>
-    (await scope.service(extractionModule)).startAfterGate(sourceId);
   const withUploads = <T>(req: Request, work: (files: UploadedFile[]) => Promise<T>) =>
     work((req as WithUploads)[receivedKey] ?? []);
 
@@ -47,7 +41,7 @@ export function mountSourceRoutes(routes: RouteTable, { platform }: CortexDeps):
             { loc: ['body', 'file'], msg: 'A file is required (multipart field "file")', type: 'missing' },
           ]);
         const service = await scope.service(sourcesModule);
-        const received = await accept(file, settings.get().batching.allowed_content_types);
+        const received = await accept(file, 'file', settings.get().batching.allowed_content_types);
         const { source } = await service.createFromFile(received, body as UploadOptionsInput);
         return service.view(source);
       }),
@@ -70,7 +64,7 @@ export function mountSourceRoutes(routes: RouteTable, { platform }: CortexDeps):
             created.push(
               (
                 await service.createFromFile(
-                  await accept(file, settings.get().batching.allowed_content_types),
+                  await accept(file, 'files', settings.get().batching.allowed_content_types),
                   body as UploadOptionsInput,
                 )
               ).source,
@@ -85,38 +79,10 @@ export function mountSourceRoutes(routes: RouteTable, { platform }: CortexDeps):
     receiver('files', true),
   );
 
-  routes.add(api.importUrl, async ({ body, scope }) => {
-    const { url, ...options } = body;
-    if (!/^https?:\/\//i.test(url) || !URL.canParse(url))
-      throw ApiError.badRequest('url must be an http:// or https:// URL', 'url');
-    const { name: database } = await scope.database();
-    const task = await platform.queue.submit({
-      queue: 'operations',
-      operation: fetchUrlOperation,
-      priority: 90,
-      data: { database, url },
-      metadata: { database },
-    });
-    const outcome = await awaitTask(platform.tasks, task.task_id, (settings.get().timeouts.url_fetch + 30) * 1000);
-    if (!outcome.ok) {
-      if (outcome.errorType === urlErrorTypes.invalid || outcome.errorType === urlErrorTypes.refused)
-        throw ApiError.badRequest(outcome.error, 'url');
-      throw new ApiError(422, ErrorCode.operationError, `Could not import ${url}: ${outcome.error}`, {
-        operation: 'url_import',
-      });
-    }
-    const staged = outcome.result as StagedFetch;
+  routes.add(api.importUrl, async ({ body: { url, ...options }, scope }) => {
     const service = await scope.service(sourcesModule);
-    try {
-      const { source } = await service.createFromFile(
-        staged,
-        { ...options, enable_vision: options.enable_vision ?? true },
-        { sourceType: 'webpage', originUrl: staged.finalUrl, title: staged.title },
-      );
-      return service.view(source);
-    } finally {
-      await fs.promises.rm(staged.path, { force: true });
-    }
+    const { source } = await service.importUrl(url, options);
+    return service.view(source);
   });
   routes.add(api.list, async ({ query, scope }) => {
     const service = await scope.service(sourcesModule);
@@ -141,7 +107,6 @@ export function mountSourceRoutes(routes: RouteTable, { platform }: CortexDeps):
   routes.add(api.confirm, async ({ params, body, scope }) => {
     const service = await scope.service(sourcesModule);
     const outcome = await service.confirm(params.source_id, body);
-    await startExtraction(scope, params.source_id);
     return { source_id: params.source_id, confirmed: true, ...outcome };
   });
   routes.add(api.confirmMany, async ({ body, scope }) => {
@@ -156,7 +121,6 @@ export function mountSourceRoutes(routes: RouteTable, { platform }: CortexDeps):
           status: (await service.confirm(sourceId, options)).status,
           error: null,
         });
-        await startExtraction(scope, sourceId);
       } catch (error) {
         if (!isRefusal(error)) throw error;
         results.push({ source_id: sourceId, success: false, status: null, error: error.message });
@@ -238,26 +202,18 @@ export function mountSourceRoutes(routes: RouteTable, { platform }: CortexDeps):
     return service.view(await service.patch(params.source_id, body));
   });
   routes.add(api.delete, async ({ params, scope }) => {
-    const service = await scope.service(sourcesModule);
-    await platform.chunkVectors.remove((await scope.database()).name, await service.delete(params.source_id));
+    await (await scope.service(sourcesModule)).delete(params.source_id);
   });
 }
 
-/** Checks the bytes (not the name) against the upload allowlist; 422 naming the file field otherwise. */
-async function accept(file: UploadedFile, allowed: string[]): Promise<ReceivedFile> {
-  const sniffed = await sniffFile(file.path, file.filename);
-  if (!sniffed)
-    throw ApiError.validation([
-      { loc: ['body', 'file'], msg: `'${file.filename}' is not a file type Rhizome can read`, type: 'content_type' },
-    ]);
-  if (!allowed.includes('*') && !allowed.includes(sniffed.mediaType)) {
-    throw ApiError.validation([
-      {
-        loc: ['body', 'file'],
-        msg: `'${file.filename}' is ${sniffed.mediaType}, which batching.allowed_content_types does not allow`,
-        type: 'content_type',
-      },
-    ]);
-  }
-  return { ...file, mediaType: sniffed.mediaType, format: sniffed.format };
+/**
+ * Checks one uploaded file: not empty, and its bytes (not its name) a type the upload allowlist takes; a 422
+ * naming the file otherwise, whose message a multi-file upload lists among its per-file errors.
+ */
+async function accept(file: UploadedFile, field: string, allowed: string[]): Promise<ReceivedFile> {
+  if (file.size === 0) throw emptyFileError(file, field);
+  const refusal = (msg: string) => ApiError.validation([{ loc: ['body', field], msg, type: 'content_type' }], msg);
+  const type = await allowedType(file.path, file.filename, allowed);
+  if ('refused' in type) throw refusal(type.refused);
+  return { ...file, mediaType: type.mediaType, format: type.format };
 }

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { agentExtractionFor, type AgentExtraction } from '@rhizome/core/extraction';
-import { getSource } from '@rhizome/core/sources';
+import { sourcesModule } from '@rhizome/core/sources';
 import type { ToolContext } from '../tool.ts';
 import { tool } from '../tool.ts';
 import { sourceProgress } from './source-tools.ts';
@@ -94,9 +94,9 @@ export const extractionTools = [
     }),
     async run({ source_id, skip_remaining, wait, timeout_seconds }, context) {
       const job = await (await agentExtraction(context)).finalize(source_id, skip_remaining);
-      const { db } = await context.scope.database();
+      const sources = await context.scope.service(sourcesModule);
       const deadline = Date.now() + timeout_seconds * 1000;
-      while (wait && Date.now() < deadline && !finished.includes((await getSource(db, source_id))?.status ?? 'error')) {
+      while (wait && Date.now() < deadline && !finished.includes((await sources.find(source_id))?.status ?? 'error')) {
         await new Promise((resolve) => setTimeout(resolve, 200));
       }
       return { job_id: job.id, ...(await sourceProgress(context.scope, source_id)) };

@@ -5,6 +5,7 @@ import { graphWriteTools } from './graph-write-tools.ts';
 import { nodeTools } from './node-tools.ts';
 import { searchTools } from './search-tools.ts';
 import { sourceTools } from './source-tools.ts';
+import { templateTools } from './template-tools.ts';
 import { upgradeTools } from './upgrade-tools.ts';
 
 /** Every tool of the MCP server, read ones first; the server offers those the mode and the schema allow. */
@@ -12,6 +13,7 @@ export const allTools = [
   ...searchTools,
   ...nodeTools,
   ...graphTools,
+  ...templateTools,
   ...sourceTools,
   ...graphWriteTools,
   ...documentTools,

@@ -1,10 +1,11 @@
 import { Type } from '@sinclair/typebox';
 import { graphModule, type GraphService, type NeighborDirection } from '@rhizome/core/graph';
-import { tool } from '../tool.ts';
+import { deprecated, tool, type ToolContext } from '../tool.ts';
+import { search } from './search-tools.ts';
 
 const NodeId = Type.String({
   minLength: 1,
-  description: 'a node id (from search_nodes, graph_search or resolve_alias)',
+  description: 'a node id (from search_nodes, graphrag_search or resolve_node)',
 });
 const Direction = Type.Union([Type.Literal('outgoing'), Type.Literal('incoming'), Type.Literal('both')], {
   default: 'both',
@@ -53,6 +54,85 @@ async function citationsOf(graph: GraphService, id: string, limit: number) {
   };
 }
 
+/** The node as agents of the graph read it: no vector, no position, no counts. */
+function nodeCard(node: Awaited<ReturnType<typeof nodeView>>) {
+  const { id, label, template_id, properties, source_id, created_at, updated_at } = node;
+  return { id, label, template_id, properties, source_id, created_at, updated_at };
+}
+
+/** The node's edges out and in, each with the label of the node at its other end. */
+async function edgesBothWays(graph: GraphService, id: string, limit: number) {
+  const window = { offset: 0, limit };
+  const [outgoing, incoming] = await Promise.all([
+    graph.groundingEdges({ sourceNodeId: id, window }),
+    graph.groundingEdges({ targetNodeId: id, window }),
+  ]);
+  const names = await graph.nodeNames([
+    ...outgoing.rows.map((edge) => edge.target_node_id),
+    ...incoming.rows.map((edge) => edge.source_node_id),
+  ]);
+  const end = (nodeId: string) => ({ id: nodeId, label: names.get(nodeId)?.label ?? null });
+  return {
+    outgoing: outgoing.rows.map((edge) => ({
+      edge_id: edge.id,
+      label: edge.label,
+      template_id: edge.template_id,
+      target: end(edge.target_node_id),
+    })),
+    incoming: incoming.rows.map((edge) => ({
+      edge_id: edge.id,
+      label: edge.label,
+      template_id: edge.template_id,
+      source: end(edge.source_node_id),
+    })),
+    outgoingTotal: outgoing.total,
+    incomingTotal: incoming.total,
+    neighbours: names.size,
+  };
+}
+
+const aliasesOf = (properties: Record<string, unknown>): string[] =>
+  Array.isArray(properties.aliases) ? properties.aliases.filter((alias) => typeof alias === 'string') : [];
+
+const nameWords = (text: string) => new Set(text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
+
+/** A keyword match stands for the name only when its label holds at least half of the name's words. */
+function labelCoversName(label: string, name: string): boolean {
+  const wanted = nameWords(name);
+  const held = nameWords(label);
+  let shared = 0;
+  for (const word of wanted) if (held.has(word)) shared++;
+  return wanted.size > 0 && shared * 2 >= wanted.size;
+}
+
+/**
+ * The nodes a name may mean, likeliest first: a node labelled so, then one aliased so, then the
+ * keyword matches whose label holds most of the name's words, their confidence falling with their
+ * score relative to the best one.
+ */
+async function resolutionCandidates(context: ToolContext, query: string, limit: number) {
+  const exact = await (await context.scope.service(graphModule)).resolveName(query, limit);
+  const found = exact.map((match) => ({
+    id: match.id,
+    label: match.label,
+    method: match.matched === 'label' ? 'exact_label' : 'alias',
+    confidence: match.matched === 'label' ? 1 : 0.95,
+  }));
+  if (found.length >= limit) return found;
+  const { results } = await search(context, 'keyword', query, limit * 4, {});
+  const matches = results.flatMap((result) =>
+    result.node && labelCoversName(result.node.label, query) ? [{ ...result.node, score: result.score }] : [],
+  );
+  const best = matches[0]?.score || 1;
+  for (const match of matches) {
+    if (found.length >= limit) break;
+    if (found.some((candidate) => candidate.id === match.id)) continue;
+    const confidence = Math.round((800 * match.score) / best) / 1000;
+    found.push({ id: match.id, label: match.label, method: 'keyword', confidence });
+  }
+  return found;
+}
+
 export const nodeTools = [
   tool({
     name: 'get_node',
@@ -63,68 +143,172 @@ export const nodeTools = [
       return nodeView(await scope.service(graphModule), node_id);
     },
   }),
+  deprecated(
+    'get_node_context',
+    tool({
+      name: 'node_context',
+      kind: 'read',
+      description:
+        'Everything known about a node in one call: the node, its edges one hop away and the passages that cite it, to answer with quotes.',
+      input: Type.Object({
+        node_id: NodeId,
+        edge_limit: Type.Integer({ minimum: 1, maximum: 200, default: 25 }),
+        citation_limit: Type.Integer({ minimum: 1, maximum: 100, default: 10 }),
+      }),
+      async run({ node_id, edge_limit, citation_limit }, { scope }) {
+        const graph = await scope.service(graphModule);
+        const [node, edges, citations] = await Promise.all([
+          nodeView(graph, node_id),
+          edgesOf(graph, node_id, 'both', edge_limit),
+          citationsOf(graph, node_id, citation_limit),
+        ]);
+        return {
+          node,
+          edges: edges.edges,
+          edge_total: edges.total,
+          citations: citations.citations,
+          citation_total: citations.total,
+        };
+      },
+    }),
+  ),
+  deprecated(
+    'get_node_edges',
+    tool({
+      name: 'node_edges',
+      kind: 'read',
+      description: "A node's relationships: outgoing, incoming or both, optionally only of some relationship types.",
+      input: Type.Object({
+        node_id: NodeId,
+        direction: Direction,
+        relationship_types: Type.Optional(
+          Type.Array(Type.String({ minLength: 1 }), { description: 'only these relationship types (edge labels)' }),
+        ),
+        limit: Type.Integer({ minimum: 1, maximum: 500, default: 50 }),
+      }),
+      async run({ node_id, direction, relationship_types, limit }, { scope }) {
+        return edgesOf(await scope.service(graphModule), node_id, direction, limit, relationship_types);
+      },
+    }),
+  ),
+  deprecated(
+    'resolve_node',
+    tool({
+      name: 'resolve_alias',
+      kind: 'read',
+      description: 'Find the node a name refers to: its label or one of its aliases, ignoring case.',
+      input: Type.Object({
+        name: Type.String({ minLength: 1, maxLength: 500 }),
+        limit: Type.Integer({ minimum: 1, maximum: 50, default: 5 }),
+      }),
+      async run({ name, limit }, { scope }) {
+        return { name, matches: await (await scope.service(graphModule)).resolveName(name, limit) };
+      },
+    }),
+  ),
   tool({
-    name: 'node_context',
+    name: 'get_node_context',
     kind: 'read',
     description:
-      'Everything known about a node in one call: the node, its edges one hop away and the passages that cite it, to answer with quotes.',
+      'Everything known about a node in one call: the node, its outgoing and incoming edges with the node at the other end, and (include_chunks) the passages that cite it.',
     input: Type.Object({
       node_id: NodeId,
-      edge_limit: Type.Integer({ minimum: 1, maximum: 200, default: 25 }),
-      citation_limit: Type.Integer({ minimum: 1, maximum: 100, default: 10 }),
+      include_edges: Type.Boolean({ default: true }),
+      include_chunks: Type.Boolean({ default: false, description: 'also the passages citing the node' }),
+      edge_limit: Type.Integer({ minimum: 1, maximum: 200, default: 20, description: 'edges per direction' }),
+      chunk_limit: Type.Integer({ minimum: 1, maximum: 100, default: 5 }),
     }),
-    async run({ node_id, edge_limit, citation_limit }, { scope }) {
+    async run({ node_id, include_edges, include_chunks, edge_limit, chunk_limit }, { scope }) {
       const graph = await scope.service(graphModule);
-      const [node, edges, citations] = await Promise.all([
-        nodeView(graph, node_id),
-        edgesOf(graph, node_id, 'both', edge_limit),
-        citationsOf(graph, node_id, citation_limit),
-      ]);
+      const node = nodeCard(await nodeView(graph, node_id));
+      const edges = include_edges ? await edgesBothWays(graph, node_id, edge_limit) : null;
+      const chunks = include_chunks ? await citationsOf(graph, node_id, chunk_limit) : null;
       return {
+        success: true,
         node,
-        edges: edges.edges,
-        edge_total: edges.total,
-        citations: citations.citations,
-        citation_total: citations.total,
+        ...(edges && {
+          outgoing_edges: edges.outgoing,
+          incoming_edges: edges.incoming,
+          edge_summary: {
+            outgoing_count: edges.outgoingTotal,
+            incoming_count: edges.incomingTotal,
+            total_related_nodes: edges.neighbours,
+          },
+        }),
+        ...(chunks && { related_chunks: chunks.citations, chunks_count: chunks.total }),
       };
     },
   }),
   tool({
-    name: 'node_edges',
+    name: 'get_node_edges',
     kind: 'read',
-    description: "A node's relationships: outgoing, incoming or both, optionally only of some relationship types.",
+    description: "A node's relationships: outgoing, incoming or both, optionally only of one relationship type.",
     input: Type.Object({
       node_id: NodeId,
       direction: Direction,
-      relationship_types: Type.Optional(
-        Type.Array(Type.String({ minLength: 1 }), { description: 'only these relationship types (edge labels)' }),
-      ),
+      edge_type: Type.Optional(Type.String({ minLength: 1, description: 'only this relationship type (edge label)' })),
       limit: Type.Integer({ minimum: 1, maximum: 500, default: 50 }),
     }),
-    async run({ node_id, direction, relationship_types, limit }, { scope }) {
-      return edgesOf(await scope.service(graphModule), node_id, direction, limit, relationship_types);
+    async run({ node_id, direction, edge_type, limit }, { scope }) {
+      const types = edge_type === undefined ? undefined : [edge_type];
+      const { edges } = await edgesOf(await scope.service(graphModule), node_id, direction, limit, types);
+      return { success: true, node_id, direction, edge_type_filter: edge_type ?? null, count: edges.length, edges };
     },
   }),
   tool({
-    name: 'resolve_alias',
+    name: 'list_edges',
     kind: 'read',
-    description: 'Find the node a name refers to: its label or one of its aliases, ignoring case.',
+    description: 'Edges of the graph in full (ends, label, template, properties); of one node when node_id is given.',
     input: Type.Object({
-      name: Type.String({ minLength: 1, maxLength: 500 }),
-      limit: Type.Integer({ minimum: 1, maximum: 50, default: 5 }),
+      node_id: Type.Optional(NodeId),
+      limit: Type.Integer({ minimum: 1, maximum: 1000, default: 100 }),
     }),
-    async run({ name, limit }, { scope }) {
-      const { db } = await scope.database();
-      const rows = (await db.raw(
-        `SELECT n.id, n.label, n.template_id, CASE WHEN lower(n.label) = lower(?) THEN 'label' ELSE 'alias' END AS matched
-         FROM graph_nodes n
-         WHERE lower(n.label) = lower(?)
-            OR EXISTS (SELECT 1 FROM json_each(CASE WHEN json_valid(n.properties) AND json_type(n.properties, '$.aliases') = 'array' THEN json_extract(n.properties, '$.aliases') ELSE '[]' END) a
-                       WHERE lower(a.value) = lower(?))
-         ORDER BY matched = 'alias', n.degree DESC LIMIT ?`,
-        [name.trim(), name.trim(), name.trim(), limit],
-      )) as { id: string; label: string; template_id: string; matched: 'label' | 'alias' }[];
-      return { name, matches: rows };
+    async run({ node_id, limit }, { scope }) {
+      const graph = await scope.service(graphModule);
+      const window = { offset: 0, limit };
+      if (node_id === undefined) {
+        const { rows } = await graph.groundingEdges({ window });
+        return { success: true, count: rows.length, edges: rows };
+      }
+      await nodeView(graph, node_id);
+      const [outgoing, incoming] = await Promise.all([
+        graph.groundingEdges({ sourceNodeId: node_id, window }),
+        graph.groundingEdges({ targetNodeId: node_id, window }),
+      ]);
+      const seen = new Set<string>();
+      const edges = [...outgoing.rows, ...incoming.rows]
+        .filter((edge) => !seen.has(edge.id) && seen.add(edge.id))
+        .slice(0, limit);
+      return { success: true, count: edges.length, edges };
+    },
+  }),
+  tool({
+    name: 'resolve_node',
+    kind: 'read',
+    description:
+      'Find the node a name refers to: its label or one of its aliases (ignoring case), else the best keyword match; with the likeliest alternatives.',
+    input: Type.Object({
+      query: Type.String({ minLength: 1, maxLength: 500, description: 'a name, as written in a text or a question' }),
+      include_alternatives: Type.Boolean({ default: true }),
+      max_alternatives: Type.Integer({ minimum: 0, maximum: 20, default: 3 }),
+    }),
+    async run({ query, include_alternatives, max_alternatives }, context) {
+      const graph = await context.scope.service(graphModule);
+      const candidates = await resolutionCandidates(context, query, max_alternatives + 1);
+      const [best, ...rest] = candidates;
+      if (!best) return { success: false, query, error: `No node is named or aliased '${query}'` };
+      const node = nodeCard(await nodeView(graph, best.id));
+      return {
+        success: true,
+        query,
+        resolved_node: { id: node.id, label: node.label, template_id: node.template_id, properties: node.properties },
+        confidence: best.confidence,
+        search_method: best.method,
+        aliases: aliasesOf(node.properties),
+        alternatives: include_alternatives
+          ? rest.slice(0, max_alternatives).map(({ id, label, confidence }) => ({ id, label, confidence }))
+          : [],
+      };
     },
   }),
 ];

@@ -1,8 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { searchLimitMax } from '@rhizome/contracts/api/search';
-import { allTemplates } from '@rhizome/core/graph';
-import { searchModule, semanticTemplates, type SearchContext, type SearchType } from '@rhizome/core/search';
-import { tool, type ToolContext } from '../tool.ts';
+import { searchModule, type SearchType } from '@rhizome/core/search';
+import { deprecated, tool, type ToolContext } from '../tool.ts';
 
 const Query = Type.String({ minLength: 1, maxLength: 2000, description: 'what to look for, in plain words' });
 const Limit = (fallback: number) =>
@@ -11,13 +10,8 @@ const SourceIds = Type.Array(Type.String({ minLength: 1 }), {
   description: 'only these sources (default: every enabled source)',
 });
 
-async function searchContext({ platform, scope }: ToolContext): Promise<SearchContext> {
-  const { name, db } = await scope.database();
-  return { db, database: name, settings: platform.settings.get(), embeddings: platform.providers.embeddings };
-}
-
 /** One mode's ranking, hydrated: what GET /search answers. */
-async function search(
+export async function search(
   { scope }: ToolContext,
   type: SearchType,
   query: string,
@@ -55,43 +49,151 @@ const passage = (
   text: chunk.content,
 });
 
+/**
+ * Up to `limit` passages taken in turns from each source, best first within a source, so a summary
+ * hears every document that matches; a passage repeating most of the words of one already taken is
+ * skipped.
+ */
+function spreadOverSources<T extends { source_id: string; text: string }>(ranked: T[], limit: number): T[] {
+  const bySource = new Map<string, T[]>();
+  for (const chunk of ranked) bySource.set(chunk.source_id, [...(bySource.get(chunk.source_id) ?? []), chunk]);
+  const words = (text: string) => new Set(text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
+  const taken: { chunk: T; words: Set<string> }[] = [];
+  const repeats = (candidate: Set<string>) =>
+    taken.some(({ words: seen }) => {
+      let shared = 0;
+      for (const word of candidate) if (seen.has(word)) shared++;
+      return shared >= 0.8 * Math.min(candidate.size, seen.size);
+    });
+  const queues = [...bySource.values()];
+  while (taken.length < limit && queues.some((queue) => queue.length)) {
+    for (const queue of queues) {
+      const chunk = queue.shift();
+      if (!chunk || taken.length >= limit) continue;
+      const chunkWords = words(chunk.text);
+      if (!repeats(chunkWords)) taken.push({ chunk, words: chunkWords });
+    }
+  }
+  return taken.map(({ chunk }) => chunk);
+}
+
 export const searchTools = [
   tool({
-    name: 'graph_search',
+    name: 'graphrag_search',
     kind: 'read',
     description:
-      'Answer a question from the knowledge graph (GraphRAG): the passages that best support it with their citations, the entities involved and the relationships traversed.',
-    input: Type.Object({ query: Query, limit: Limit(10), source_ids: Type.Optional(SourceIds) }),
-    async run({ query, limit, source_ids }, context) {
-      const { results, fallback, triples } = await search(context, 'graph', query, limit, { sourceIds: source_ids });
+      'Answer a question from the knowledge graph (GraphRAG): the passages that best support it with their citations (chunks), and the entities and relationships the walk went through (graph_context).',
+    input: Type.Object({
+      query: Query,
+      limit: Limit(10),
+      seed_limit: Type.Integer({
+        minimum: 1,
+        maximum: 100,
+        default: 10,
+        description: 'how many of the entities the walk reached to list in graph_context (default 10)',
+      }),
+      source_ids: Type.Optional(SourceIds),
+    }),
+    async run({ query, limit, seed_limit, source_ids }, context) {
+      const { results, fallback, triples } = await search(context, 'graph', query, limit + seed_limit, {
+        sourceIds: source_ids,
+      });
+      const chunks = results.flatMap((result) => (result.chunk ? [passage(result.chunk, result.score)] : []));
+      const entities = results.flatMap((result) => (result.node ? [{ ...result.node, score: result.score }] : []));
       return {
-        passages: results.flatMap((result) => (result.chunk ? [passage(result.chunk, result.score)] : [])),
-        entities: results.flatMap((result) => (result.node ? [{ ...result.node, score: result.score }] : [])),
-        triples,
-        fallback,
+        success: true,
+        query,
+        graph_context: { entities: entities.slice(0, seed_limit), relationships: triples },
+        chunks: chunks.slice(0, limit),
+        retrieval_stats: {
+          mode: 'graph',
+          chunks_returned: Math.min(chunks.length, limit),
+          entities_returned: Math.min(entities.length, seed_limit),
+          relationships_returned: triples.length,
+          fallback,
+        },
       };
     },
   }),
   tool({
+    name: 'get_summary_context',
+    kind: 'read',
+    description:
+      'Passages for summarising a topic across the documents: the best matches, spread over as many sources as possible, with near-repeats left out.',
+    input: Type.Object({ query: Query, limit: Limit(20) }),
+    async run({ query, limit }, context) {
+      const { results } = await search(context, 'hybrid', query, Math.min(limit * 3, searchLimitMax), {});
+      const analyzed = results.flatMap((result) => (result.chunk ? [passage(result.chunk, result.score)] : []));
+      const chunks = spreadOverSources(analyzed, limit);
+      return {
+        success: true,
+        strategy: 'diverse_sources',
+        chunks_analyzed: analyzed.length,
+        chunks_selected: chunks.length,
+        sources_used: new Set(chunks.map((chunk) => chunk.source_id)).size,
+        chunks,
+      };
+    },
+  }),
+  deprecated(
+    'graphrag_search',
+    tool({
+      name: 'graph_search',
+      kind: 'read',
+      description:
+        'Answer a question from the knowledge graph (GraphRAG): the passages that best support it with their citations, the entities involved and the relationships traversed.',
+      input: Type.Object({ query: Query, limit: Limit(10), source_ids: Type.Optional(SourceIds) }),
+      async run({ query, limit, source_ids }, context) {
+        const { results, fallback, triples } = await search(context, 'graph', query, limit, { sourceIds: source_ids });
+        return {
+          passages: results.flatMap((result) => (result.chunk ? [passage(result.chunk, result.score)] : [])),
+          entities: results.flatMap((result) => (result.node ? [{ ...result.node, score: result.score }] : [])),
+          triples,
+          fallback,
+        };
+      },
+    }),
+  ),
+  tool({
     name: 'search_nodes',
     kind: 'read',
     description:
-      'Find entities (nodes) by name or meaning; returns ids, labels, templates and edge counts to pass to get_node or node_context.',
+      'Find entities (nodes) by name or meaning; returns ids, labels, templates and edge counts to pass to get_node or get_node_context.',
     input: Type.Object({
       query: Query,
-      limit: Limit(20),
+      limit: Limit(10),
+      template_ids: Type.Optional(
+        Type.Array(Type.String({ minLength: 1 }), { description: 'only nodes of these templates' }),
+      ),
       mode: Type.Union([Type.Literal('keyword'), Type.Literal('semantic')], {
         default: 'keyword',
         description: 'keyword (names, BM25) or semantic (meaning)',
       }),
-      template_id: Type.Optional(Type.String({ minLength: 1, description: 'only nodes of this template' })),
+      template_id: Type.Optional(
+        Type.String({ minLength: 1, description: 'Deprecated: use template_ids. Only nodes of this template' }),
+      ),
     }),
-    async run({ query, limit, mode, template_id }, context) {
-      const { results, fallback } = await search(context, mode, query, limit * 4, { templateId: template_id });
+    async run({ query, limit, mode, template_ids, template_id }, context) {
+      const wanted = [...(template_ids ?? []), ...(template_id === undefined ? [] : [template_id])];
+      const narrow = wanted.length === 1 ? { templateId: wanted[0] } : {};
+      const { results, fallback } = await search(context, mode, query, limit * 4, narrow);
+      const found = results.flatMap((result) => (result.node ? [{ ...result.node, score: result.score }] : []));
+      const kept = found.filter(
+        (node) => wanted.length <= 1 || (node.template_id !== null && wanted.includes(node.template_id)),
+      );
+      const nodes = kept.slice(0, limit);
       return {
-        nodes: results
-          .flatMap((result) => (result.node ? [{ ...result.node, score: result.score }] : []))
-          .slice(0, limit),
+        success: true,
+        count: nodes.length,
+        nodes,
+        chunks_found: results.filter((result) => result.chunk).length,
+        filtered_out: found.length - kept.length,
+        query,
+        template_filter: wanted.length ? wanted : null,
+        result_types: ['node'],
+        hint: nodes.length
+          ? 'Pass a node id to get_node_context for its edges and citations.'
+          : 'No entity matched: try search_chunks for passages, or other words.',
         fallback,
       };
     },
@@ -103,21 +205,21 @@ export const searchTools = [
       'Find passages of the documents by words or meaning; each carries its source, chunk id, page and text to quote.',
     input: Type.Object({
       query: Query,
-      limit: Limit(10),
+      limit: Limit(5),
+      source_id: Type.Optional(Type.String({ minLength: 1, description: 'only this source' })),
       source_ids: Type.Optional(SourceIds),
       mode: Type.Union([Type.Literal('keyword'), Type.Literal('semantic'), Type.Literal('hybrid')], {
         default: 'hybrid',
         description: 'keyword, semantic or hybrid (both, default)',
       }),
     }),
-    async run({ query, limit, mode, source_ids }, context) {
-      const { results, fallback } = await search(context, mode, query, limit * 4, { sourceIds: source_ids });
-      return {
-        passages: results
-          .flatMap((result) => (result.chunk ? [passage(result.chunk, result.score)] : []))
-          .slice(0, limit),
-        fallback,
-      };
+    async run({ query, limit, mode, source_id, source_ids }, context) {
+      const sourceIds = [...(source_ids ?? []), ...(source_id === undefined ? [] : [source_id])];
+      const { results, fallback } = await search(context, mode, query, limit * 4, { sourceIds });
+      const chunks = results
+        .flatMap((result) => (result.chunk ? [passage(result.chunk, result.score)] : []))
+        .slice(0, limit);
+      return { success: true, count: chunks.length, chunks, query, fallback };
     },
   }),
   tool({
@@ -126,25 +228,16 @@ export const searchTools = [
     description:
       'Find node and edge templates (entity and relationship types) by name or meaning, to filter by type or create nodes and edges.',
     input: Type.Object({ query: Query, limit: Limit(10) }),
-    async run({ query, limit }, context) {
-      const search = await searchContext(context);
-      const templates = await allTemplates(search.db);
-      const byId = new Map(templates.map((template) => [template.id, template]));
-      const words = query.toLowerCase().split(/\s+/).filter(Boolean);
-      const named = templates.filter((template) =>
-        words.some((word) => `${template.name} ${template.description ?? ''}`.toLowerCase().includes(word)),
-      );
-      const similar = await semanticTemplates(search, query, limit);
-      const ranked = [...named, ...similar.items.flatMap((hit) => byId.get(hit.id) ?? [])];
-      const unique = [...new Map(ranked.map((template) => [template.id, template])).values()].slice(0, limit);
+    async run({ query, limit }, { scope }) {
+      const { templates, fallback } = await (await scope.service(searchModule)).templates(query, limit);
       return {
-        templates: unique.map((template) => ({
+        templates: templates.map((template) => ({
           id: template.id,
           name: template.name,
           template_type: template.template_type,
           description: template.description,
         })),
-        fallback: similar.fallback,
+        fallback,
       };
     },
   }),

@@ -1,11 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import { extractionModule } from '@rhizome/core/extraction';
-import { sourcesModule } from '@rhizome/core/sources';
-import type { Db } from '@rhizome/core/storage';
-import { NotFound } from '@rhizome/contracts/errors';
-import { sourceStatuses } from '@rhizome/contracts/api/sources';
+import { sourcesModule, type ChunkView } from '@rhizome/core/sources';
+import { sourceStatuses, type SourceResponseBody } from '@rhizome/contracts/api/sources';
 import type { RequestScope } from '../../http/request-scope.ts';
-import { tool } from '../tool.ts';
+import { tool, type ToolContext } from '../tool.ts';
 
 const SourceId = Type.String({ minLength: 1, description: 'a source id (from list_sources)' });
 
@@ -40,50 +38,82 @@ export function sourceSummary(source: {
   };
 }
 
-/** A source's state and its latest extraction run, as the REST progress endpoint counts it. */
+/** A source's state and its latest extraction run, from the same progress GET /sources/{id}/extraction answers. */
 export async function sourceProgress(scope: RequestScope, sourceId: string) {
   const sources = await scope.service(sourcesModule);
   const [view] = await sources.views([await sources.require(sourceId)]);
-  const extraction = await scope.service(extractionModule);
-  const job = await extraction.job(sourceId);
-  const groups = job ? await extraction.counts(job) : null;
+  const run = await (await scope.service(extractionModule)).progress(sourceId);
   return {
     source: sourceSummary(view),
-    extraction:
-      job && groups
-        ? {
-            job_id: job.id,
-            status: job.status,
-            domain: job.domain,
-            total_groups: job.total_groups,
-            groups_by_status: groups,
-            progress_percent: job.total_groups
-              ? Math.round((1000 * (groups.completed + groups.failed + groups.cancelled)) / job.total_groups) / 10
-              : 100,
-            entities: view.extraction_entities_count,
-            relationships: view.extraction_relationships_count,
-            error: job.error_message,
-          }
-        : null,
+    extraction: run.has_extraction_job
+      ? {
+          job_id: run.job_id,
+          status: run.status,
+          domain: run.domain,
+          total_groups: run.total_chunks,
+          groups_by_status: run.chunks_by_status,
+          progress_percent: run.progress_percent,
+          entities: view.extraction_entities_count,
+          relationships: view.extraction_relationships_count,
+          error: run.error_message,
+        }
+      : null,
   };
 }
 
-interface ChunkRow {
-  id: string;
-  source_id: string;
-  chunk_index: number;
-  content: string;
-  page_number: number | null;
-  section: string | null;
+/** The most recent sources get_document_status lists. */
+const documentStatusLimit = 200;
+
+/** A source's place in the pipeline; one parked at the confirmation gate also says what was detected. */
+function documentStatus(source: SourceResponseBody, readOnly: boolean) {
+  const status = {
+    id: source.id,
+    filename: source.filename,
+    title: source.title,
+    status: source.status,
+    stage_progress: {
+      step: source.current_step,
+      description: source.step_description,
+      indexing: { total: source.chunk_count, processed: source.embedded_chunk_count },
+      extraction: { entities: source.extraction_entities_count, relationships: source.extraction_relationships_count },
+    },
+  };
+  if (source.status !== 'awaiting_confirmation') return status;
+  const proposal = source.detection_proposal as Partial<DetectionProposalBody> | null;
+  return {
+    ...status,
+    file_id: source.id,
+    detected_domain: proposal?.detected_domain ?? source.extraction_domain,
+    confidence: proposal?.confidence ?? null,
+    low_confidence: proposal?.low_confidence ?? null,
+    confirmation_required: true,
+    ...(readOnly && {
+      confirm_hint: `Confirm it in write mode with confirm_extraction {"file_id": "${source.id}"}, or POST /api/v1/sources/${source.id}/confirm`,
+    }),
+  };
 }
 
-async function chunkAt(db: Db, where: Record<string, string | number>): Promise<ChunkRow | undefined> {
-  return (await db('document_chunks')
-    .where(where)
-    .first('id', 'source_id', 'chunk_index', 'content', 'page_number', 'section')) as ChunkRow | undefined;
+interface DetectionProposalBody {
+  detected_domain: string;
+  confidence: number;
+  low_confidence: boolean;
 }
 
 export const sourceTools = [
+  tool({
+    name: 'get_document_status',
+    kind: 'read',
+    description:
+      'Where every document stands (newest first): status and stage progress; a document waiting for its domain to be confirmed also says what was detected.',
+    input: Type.Object({}),
+    async run(_args, { platform, scope }: ToolContext) {
+      const sources = await scope.service(sourcesModule);
+      const { rows, total } = await sources.list({}, { offset: 0, limit: documentStatusLimit });
+      const readOnly = platform.settings.get().mcp.mode !== 'write';
+      const documents = (await sources.views(rows)).map((source) => documentStatus(source, readOnly));
+      return { success: true, documents, total };
+    },
+  }),
   tool({
     name: 'list_sources',
     kind: 'read',
@@ -127,31 +157,17 @@ export const sourceTools = [
       neighbours: Type.Integer({ minimum: 0, maximum: 5, default: 1, description: 'chunks to include on each side' }),
     }),
     async run({ chunk_id, neighbours }, { scope }) {
-      const { db } = await scope.database();
-      const chunk = await chunkAt(db, { id: chunk_id });
-      if (!chunk) throw NotFound.resource('Chunk', chunk_id);
-      const around = (await db('document_chunks')
-        .where({ source_id: chunk.source_id })
-        .whereBetween('chunk_index', [chunk.chunk_index - neighbours, chunk.chunk_index + neighbours])
-        .whereNot({ id: chunk.id })
-        .orderBy('chunk_index')
-        .select('id', 'source_id', 'chunk_index', 'content', 'page_number', 'section')) as ChunkRow[];
-      const source = (await db('sources').where({ id: chunk.source_id }).first('title', 'filename')) as
-        { title: string | null; filename: string | null } | undefined;
-      const view = (row: ChunkRow) => ({
+      const { chunk, source, before, after } = await (
+        await scope.service(sourcesModule)
+      ).chunkInContext(chunk_id, neighbours);
+      const view = (row: ChunkView) => ({
         chunk_id: row.id,
         chunk_index: row.chunk_index,
         page: row.page_number,
         section: row.section,
         text: row.content,
       });
-      return {
-        source_id: chunk.source_id,
-        source: source?.title ?? source?.filename ?? null,
-        ...view(chunk),
-        before: around.filter((row) => row.chunk_index < chunk.chunk_index).map(view),
-        after: around.filter((row) => row.chunk_index > chunk.chunk_index).map(view),
-      };
+      return { source_id: chunk.source_id, source, ...view(chunk), before: before.map(view), after: after.map(view) };
     },
   }),
 ];
