@@ -1,7 +1,10 @@
 import { lazy, Suspense, useState } from 'react';
 import { Center, Loader } from '@mantine/core';
-import { Route, Routes, useNavigate } from 'react-router-dom';
-import { ChangesProvider } from './lib/changes.tsx';
+import { Route, Routes, useLocation, useNavigate } from 'react-router-dom';
+import { useQueryClient } from '@tanstack/react-query';
+import { ChangesProvider } from './lib/ChangesProvider.tsx';
+import { DataProvider } from './lib/data/DataProvider.tsx';
+import { screenAfterSwitch } from './lib/screen-after-switch.ts';
 import { Layout } from './shell/Layout.tsx';
 import { NotFound } from './components/NotFound.tsx';
 import { InspectorProvider } from './components/Inspector.tsx';
@@ -12,6 +15,7 @@ const SourceDetail = lazy(() => import('./screens/sources/SourceDetail.tsx'));
 const Search = lazy(() => import('./screens/Search.tsx'));
 const Chat = lazy(() => import('./screens/chat/ChatScreen.tsx'));
 const Graph = lazy(() => import('./screens/graph/GraphScreen.tsx'));
+const Duplicates = lazy(() => import('./screens/graph/duplicates/DuplicatesScreen.tsx'));
 const Settings = lazy(() => import('./screens/settings/SettingsScreen.tsx'));
 const Operations = lazy(() => import('./screens/ops/OperationsScreen.tsx'));
 const Templates = lazy(() => import('./screens/templates/TemplatesScreen.tsx'));
@@ -20,46 +24,59 @@ const Automation = lazy(() => import('./screens/automation/AutomationScreen.tsx'
 const WorkflowEditor = lazy(() => import('./screens/automation/WorkflowEditor.tsx'));
 const ExecutionDetail = lazy(() => import('./screens/automation/ExecutionDetail.tsx'));
 
-/** The signed-in interface; screens load on first visit, and all of them reload after a database switch. */
+/** The signed-in interface: one change stream and one read cache for every screen. */
 export function App() {
-  const [database, setDatabase] = useState('');
-  const navigate = useNavigate();
-  const switched = (name: string) => {
-    setDatabase(name);
-    navigate('/');
-  };
   return (
     <ChangesProvider>
-      <Layout onDatabaseSwitched={switched}>
-        <InspectorProvider key={database}>
-          <Suspense
-            fallback={
-              <Center mih={300}>
-                <Loader aria-label="Loading" />
-              </Center>
-            }
-          >
-            <Routes key={database}>
-              <Route path="/" element={<Dashboard />} />
-              <Route path="/sources" element={<Sources />} />
-              <Route path="/sources/:sourceId" element={<SourceDetail />} />
-              <Route path="/search" element={<Search />} />
-              <Route path="/chat" element={<Chat />} />
-              <Route path="/chat/:chatId" element={<Chat />} />
-              <Route path="/graph" element={<Graph />} />
-              <Route path="/settings" element={<Settings />} />
-              <Route path="/operations" element={<Operations />} />
-              <Route path="/templates" element={<Templates />} />
-              <Route path="/templates/:templateId" element={<TemplateEditor />} />
-              <Route path="/automation" element={<Automation />} />
-              <Route path="/automation/:tab" element={<Automation />} />
-              <Route path="/automation/workflows/:workflowId" element={<WorkflowEditor />} />
-              <Route path="/automation/executions/:executionId" element={<ExecutionDetail />} />
-              <Route path="*" element={<NotFound />} />
-            </Routes>
-          </Suspense>
-        </InspectorProvider>
-      </Layout>
+      <DataProvider>
+        <Screens />
+      </DataProvider>
     </ChangesProvider>
+  );
+}
+
+/** Screens load on first visit; after a database switch the cache is dropped and the screen on view reloads. */
+function Screens() {
+  const [database, setDatabase] = useState('');
+  const client = useQueryClient();
+  const navigate = useNavigate();
+  const { pathname, search } = useLocation();
+  const switched = (name: string) => {
+    client.removeQueries();
+    setDatabase(name);
+    navigate(screenAfterSwitch(pathname, search), { replace: true });
+  };
+  return (
+    <Layout onDatabaseSwitched={switched}>
+      <InspectorProvider key={database}>
+        <Suspense
+          fallback={
+            <Center mih={300}>
+              <Loader aria-label="Loading" />
+            </Center>
+          }
+        >
+          <Routes key={database}>
+            <Route path="/" element={<Dashboard />} />
+            <Route path="/sources" element={<Sources />} />
+            <Route path="/sources/:sourceId" element={<SourceDetail />} />
+            <Route path="/search" element={<Search />} />
+            <Route path="/chat" element={<Chat />} />
+            <Route path="/chat/:chatId" element={<Chat />} />
+            <Route path="/graph" element={<Graph />} />
+            <Route path="/graph/duplicates" element={<Duplicates />} />
+            <Route path="/settings" element={<Settings />} />
+            <Route path="/operations" element={<Operations />} />
+            <Route path="/templates" element={<Templates />} />
+            <Route path="/templates/:templateId" element={<TemplateEditor />} />
+            <Route path="/automation" element={<Automation />} />
+            <Route path="/automation/:tab" element={<Automation />} />
+            <Route path="/automation/workflows/:workflowId" element={<WorkflowEditor />} />
+            <Route path="/automation/executions/:executionId" element={<ExecutionDetail />} />
+            <Route path="*" element={<NotFound />} />
+          </Routes>
+        </Suspense>
+      </InspectorProvider>
+    </Layout>
   );
 }

@@ -7,7 +7,7 @@ import { createRoot } from 'react-dom/client';
 import { MantineProvider } from '@mantine/core';
 import { BrowserRouter } from 'react-router-dom';
 import { App } from './App.tsx';
-import { SessionGate } from './auth/session.tsx';
+import { SessionGate } from './auth/SessionGate.tsx';
 import { Notices } from './shell/Notices.tsx';
 import { colorSchemeManager, theme } from './shell/theme.ts';
 

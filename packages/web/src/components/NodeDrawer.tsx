@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Drawer } from '@mantine/core';
-import { NodeDetails } from './graph-node-details.tsx';
+import { NodeDetails } from './NodeDetails.tsx';
 
 /** An entity (graph node) in a side panel over the current screen: its page, with its actions. */
 export function NodeDrawer({

@@ -1,10 +1,9 @@
 import { Anchor, Paper, Skeleton, Stack, Text } from '@mantine/core';
 import { Link } from 'react-router-dom';
 import { sourceEndpoints } from '@rhizome/contracts/api/sources';
-import { api } from '../lib/api.ts';
-import { useLoad } from '../lib/use-load.ts';
 import { ErrorNotice } from './ErrorNotice.tsx';
 import { Highlighted } from './Highlighted.tsx';
+import { useEndpoint } from '../lib/data/use-endpoint.ts';
 
 /**
  * One passage (chunk) as a person reads it, with the cited sentences marked, under the name of the
@@ -22,20 +21,19 @@ export function PassageViewer({
   /** Shown outside the source's own page: the document name opens it at this passage. */
   withSourceLink?: boolean;
 }) {
-  const loaded = useLoad(async () => {
-    const params = { source_id: sourceId };
-    const [chunk, source] = await Promise.all([
-      api.call(sourceEndpoints.chunk, { params: { ...params, chunk_id: chunkId } }),
-      api.call(sourceEndpoints.get, { params }),
-    ]);
-    return { chunk, source };
-  }, [sourceId, chunkId]);
-  if (loaded.error)
+  const passage = useEndpoint(sourceEndpoints.chunk, { params: { source_id: sourceId, chunk_id: chunkId } });
+  const origin = useEndpoint(sourceEndpoints.get, { params: { source_id: sourceId } });
+  const error = passage.error ?? origin.error;
+  if (error)
     return (
-      <ErrorNotice title="Could not open the passage" message={loaded.error} onRetry={() => void loaded.reload()} />
+      <ErrorNotice
+        title="Could not open the passage"
+        message={error}
+        onRetry={() => void Promise.all([passage.reload(), origin.reload()])}
+      />
     );
-  if (!loaded.data) return <Skeleton h={160} />;
-  const { chunk, source } = loaded.data;
+  if (!passage.data || !origin.data) return <Skeleton h={160} />;
+  const [chunk, source] = [passage.data, origin.data];
   const name = source.title ?? source.filename ?? source.origin_url ?? source.id;
   const where = [
     `Passage ${chunk.chunk_index + 1} of ${source.chunk_count}`,

@@ -1,28 +1,32 @@
+import type { QualityLabel } from '@rhizome/contracts/api/quality';
+import { qualityBands } from '@rhizome/contracts/quality-bands';
+
 /**
- * How a quality grade (0–100) reads, the same on the dashboard and on a source. The API's
- * `quality_label` keeps the contract's five-step scale (a 58 is "Good" there); the interface says in
- * three bands whether a person should look closer, so it reads the grade, not that label.
+ * How a quality grade (0–100) reads on the dashboard and on a source: the API's label, in a colour of its
+ * band, and the bands in words from the same table the API grades with.
  */
-export interface QualityBand {
-  label: string;
-  color: string;
+const bandColors: Record<QualityLabel, string> = {
+  Outstanding: 'teal',
+  Excellent: 'green',
+  Good: 'lime',
+  Fair: 'yellow',
+  Low: 'orange',
+};
+
+export function qualityColorOf(label: string): string {
+  return bandColors[label as QualityLabel] ?? 'gray';
 }
 
-const bands: (QualityBand & { from: number })[] = [
-  { from: 80, label: 'Good', color: 'teal' },
-  { from: 60, label: 'Fair', color: 'yellow' },
-  { from: 0, label: 'Needs attention', color: 'orange' },
-];
+/**
+ * The grade as it is written beside its label: cut to a whole number, never rounded up, so that a 49.6
+ * reads 49 next to "Fair" and not 50, the start of "Good".
+ */
+export const shownGrade = (grade: number) => Math.floor(grade);
 
-export function qualityBandOf(grade: number): QualityBand {
-  const rounded = Math.round(grade);
-  return bands.find((band) => rounded >= band.from) ?? bands[bands.length - 1];
-}
-
-/** The bands in words, for the tooltip beside a grade: "Good: 80 or more · Fair: 60 to 79 · …". */
-export const qualityBandsText = bands
+/** The bands in words, for the tooltip beside a grade: "Outstanding: 85 or more · Excellent: 70 to 84 · …". */
+export const qualityBandsText = qualityBands
   .map((band, index) => {
-    const above = bands[index - 1];
+    const above = qualityBands[index - 1];
     const range = !above
       ? `${band.from} or more`
       : band.from === 0

@@ -5,71 +5,78 @@ import { Link } from 'react-router-dom';
 import { opsEndpoints } from '@rhizome/contracts/api/ops';
 import { processingEndpoints, queueEndpoints } from '@rhizome/contracts/api/queue';
 import { sourceEndpoints } from '@rhizome/contracts/api/sources';
-import { api, messageOf } from '../lib/api.ts';
-import { useChanges } from '../lib/changes.tsx';
+import type { ResponseOf } from '@rhizome/contracts/endpoint';
+import { messageOf } from '../lib/api.ts';
+import { useAction } from '../lib/data/use-action.ts';
+import { useEndpoint } from '../lib/data/use-endpoint.ts';
 import { countOf, formatCount, formatDate, humanise } from '../lib/format.ts';
-import { qualityBandOf } from '../lib/quality.ts';
-import { useLoad } from '../lib/use-load.ts';
+import { extractorName, useExtractor, type Extractor } from '../lib/extractor.ts';
+import { qualityColorOf } from '../lib/quality.ts';
 import { ErrorNotice } from '../components/ErrorNotice.tsx';
 import { PageHeader } from '../components/PageHeader.tsx';
 import { QualityGrade } from '../components/QualityGrade.tsx';
 import { ResponsiveTable } from '../components/ResponsiveTable.tsx';
 import { progressOf, statusColors } from './sources/progress.ts';
 
+/** The sources list, showing only those that wait for their domain to be confirmed. */
+const awaitingLink = '/sources?status=awaiting_confirmation';
+
 /** What each background queue does, in the words of someone adding documents. */
-const laneNames: Record<string, string> = {
-  operations: 'Reading and indexing documents',
-  llm: 'Extracting with the AI model',
-};
+function laneName(queue: string, extractor: Extractor | undefined): string {
+  if (queue === 'operations') return 'Reading and indexing documents';
+  if (queue === 'llm') return ['Extracting', extractorName(extractor)].filter(Boolean).join(' with ');
+  return humanise(queue);
+}
+
+type DashboardQuality = ResponseOf<typeof opsEndpoints.dashboard>['quality'];
+
+/** The mean grade of the graded sources, with the API's label for it. */
+function QualitySummary({ quality }: { quality: DashboardQuality }) {
+  if (quality.scored_sources === 0 || quality.quality_label === null)
+    return (
+      <Text fz="sm" c="dimmed">
+        No source is graded yet: add sources and let extraction finish.
+      </Text>
+    );
+  return (
+    <>
+      <QualityGrade grade={quality.avg_quality_grade} label={quality.quality_label} suffix="average" />
+      <Progress
+        value={quality.avg_quality_grade}
+        color={qualityColorOf(quality.quality_label)}
+        mt="xs"
+        aria-label="Average quality grade"
+      />
+      <Text fz="xs" c="dimmed" mt={6}>
+        Average over {countOf(quality.scored_sources, 'graded source')}.
+      </Text>
+    </>
+  );
+}
 
 /** What the graph holds, what is being processed, and how good the extractions are. */
 export default function Dashboard() {
-  const board = useLoad(async () => {
-    const [dashboard, lanes, recent, processing] = await Promise.all([
-      api.call(opsEndpoints.dashboard),
-      api.call(queueEndpoints.stats),
-      api.call(sourceEndpoints.list, { query: { page_size: 6 } }),
-      api.call(processingEndpoints.status),
-    ]);
-    return { dashboard, lanes, recent: recent.data, processing };
-  }, []);
-
-  useChanges(
-    (event) => {
-      if (event.type === 'lanes')
-        board.set(
-          (current) =>
-            current && {
-              ...current,
-              lanes: {
-                ...current.lanes,
-                queues: current.lanes.queues.map((lane) => ({
-                  ...lane,
-                  ...event.queues.find((live) => live.queue === lane.queue),
-                })),
-              },
-            },
-        );
-      if (event.type === 'source')
-        board.set(
-          (current) =>
-            current && {
-              ...current,
-              recent: current.recent.some((source) => source.id === event.source.id)
-                ? current.recent.map((source) => (source.id === event.source.id ? event.source : source))
-                : [event.source, ...current.recent].slice(0, 6),
-            },
-        );
-    },
-    () => void board.reload(),
-    10_000,
-  );
+  const extractor = useExtractor();
+  const dashboard = useEndpoint(opsEndpoints.dashboard);
+  const lanes = useEndpoint(queueEndpoints.stats);
+  const recent = useEndpoint(sourceEndpoints.list, { query: { page_size: 6 } });
+  const processing = useEndpoint(processingEndpoints.status);
+  const pause = useAction(processingEndpoints.pause);
+  const resume = useAction(processingEndpoints.resume);
+  const loads = [dashboard, lanes, recent, processing];
+  const board = {
+    error: loads.find((load) => load.error)?.error ?? null,
+    reload: () => Promise.all(loads.map((load) => load.reload())),
+    data:
+      dashboard.data && lanes.data && recent.data && processing.data
+        ? { dashboard: dashboard.data, lanes: lanes.data, recent: recent.data.data, processing: processing.data }
+        : undefined,
+  };
 
   const toggleProcessing = async () => {
     try {
-      if (board.data?.processing.paused) await api.call(processingEndpoints.resume);
-      else await api.call(processingEndpoints.pause, { body: { reason: 'Paused from the dashboard' } });
-      await board.reload();
+      if (board.data?.processing.paused) await resume.run();
+      else await pause.run({ body: { reason: 'Paused from the dashboard' } });
     } catch (error) {
       notifications.show({ color: 'red', title: 'Could not change processing', message: messageOf(error) });
     }
@@ -85,8 +92,9 @@ export default function Dashboard() {
     ['Sources', counts.sources, '/sources'],
     ['Entities', counts.knowledge_nodes, null],
     ['Relationships', counts.links, null],
-    ['Awaiting confirmation', counts.awaiting_confirmation, '/sources'],
+    ['Awaiting confirmation', counts.awaiting_confirmation, awaitingLink],
   ] as const;
+  const awaiting = counts.awaiting_confirmation ?? 0;
   return (
     <Stack gap="md">
       <PageHeader title="Dashboard" description="Your knowledge graph at a glance.">
@@ -140,15 +148,25 @@ export default function Dashboard() {
             </Text>
           ) : (
             <Stack gap="sm">
-              {data.lanes.queues.every((lane) => lane.running + lane.queued === 0) && (
-                <Text fz="sm" c="dimmed">
-                  Nothing to do: new documents are picked up as soon as they arrive.
+              {awaiting > 0 ? (
+                <Text fz="sm" data-testid="awaiting-confirmation">
+                  {countOf(awaiting, 'source')} {awaiting === 1 ? 'waits' : 'wait'} for you to confirm the domain before
+                  extraction.{' '}
+                  <Anchor component={Link} to={awaitingLink} inherit underline="always">
+                    Review {awaiting === 1 ? 'it' : 'them'}
+                  </Anchor>
                 </Text>
+              ) : (
+                data.lanes.queues.every((lane) => lane.running + lane.queued === 0) && (
+                  <Text fz="sm" c="dimmed">
+                    Nothing to do: new documents are picked up as soon as they arrive.
+                  </Text>
+                )
               )}
               {data.lanes.queues.map((lane) => (
                 <Group key={lane.queue} justify="space-between" gap="xs">
                   <Text fz="sm" fw={500}>
-                    {laneNames[lane.queue] ?? humanise(lane.queue)}
+                    {laneName(lane.queue, extractor)}
                   </Text>
                   <Group gap="xs">
                     <Badge variant="light" color="blue" tt="none">
@@ -167,26 +185,7 @@ export default function Dashboard() {
           <Title order={2} fz="md" mb="sm">
             Extraction quality
           </Title>
-          {!data ? (
-            <Skeleton h={80} />
-          ) : data.dashboard.quality.scored_sources === 0 ? (
-            <Text fz="sm" c="dimmed">
-              No source is graded yet: add sources and let extraction finish.
-            </Text>
-          ) : (
-            <>
-              <QualityGrade grade={data.dashboard.quality.avg_quality_grade} suffix="average" />
-              <Progress
-                value={data.dashboard.quality.avg_quality_grade}
-                color={qualityBandOf(data.dashboard.quality.avg_quality_grade).color}
-                mt="xs"
-                aria-label="Average quality grade"
-              />
-              <Text fz="xs" c="dimmed" mt={6}>
-                Average over {countOf(data.dashboard.quality.scored_sources, 'graded source')}.
-              </Text>
-            </>
-          )}
+          {!data ? <Skeleton h={80} /> : <QualitySummary quality={data.dashboard.quality} />}
         </Card>
       </SimpleGrid>
       <Card withBorder radius="md">

@@ -21,10 +21,10 @@ import { Link } from 'react-router-dom';
 import { searchEndpoints, searchTypes, type SearchType } from '@rhizome/contracts/api/search';
 import { sourceEndpoints } from '@rhizome/contracts/api/sources';
 import { api, messageOf } from '../lib/api.ts';
-import { useLoad } from '../lib/use-load.ts';
 import { Highlighted } from '../components/Highlighted.tsx';
 import { useInspector } from '../components/Inspector.tsx';
 import { PageHeader } from '../components/PageHeader.tsx';
+import { useEndpoint } from '../lib/data/use-endpoint.ts';
 
 type SearchResponse = Awaited<ReturnType<typeof runSearch>>;
 
@@ -66,13 +66,8 @@ export default function Search() {
   const [results, setResults] = useState<Partial<Record<SearchType, SearchResponse | string>>>({});
   const [asked, setAsked] = useState('');
   const [busy, setBusy] = useState(false);
-  const scope = useLoad(async () => {
-    const [sources, tags] = await Promise.all([
-      api.call(sourceEndpoints.list, { query: { page_size: 1000 } }),
-      api.call(sourceEndpoints.listTags),
-    ]);
-    return { sources: sources.data, tags: tags.tags };
-  }, []);
+  const sources = useEndpoint(sourceEndpoints.list, { query: { page_size: 1000 } });
+  const tags = useEndpoint(sourceEndpoints.listTags);
 
   async function submit(event?: FormEvent) {
     event?.preventDefault();
@@ -152,7 +147,7 @@ export default function Search() {
           placeholder={sourceIds.length ? '' : 'All sources'}
           searchable
           clearable
-          data={(scope.data?.sources ?? []).map((source) => ({
+          data={(sources.data?.data ?? []).map((source) => ({
             value: source.id,
             label: source.title ?? source.filename ?? source.id,
           }))}
@@ -164,7 +159,7 @@ export default function Search() {
           aria-label="Only sources with these tags"
           placeholder={tagIds.length ? '' : 'Any tag'}
           clearable
-          data={(scope.data?.tags ?? []).map((tag) => ({ value: tag.id, label: tag.name }))}
+          data={(tags.data?.tags ?? []).map((tag) => ({ value: tag.id, label: tag.name }))}
           value={tagIds}
           onChange={setTagIds}
           w={{ base: '100%', sm: 200 }}

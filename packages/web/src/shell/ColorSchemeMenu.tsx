@@ -1,7 +1,7 @@
 import { ActionIcon, Menu, useMantineColorScheme, type MantineColorScheme } from '@mantine/core';
 import { IconDeviceDesktop, IconMoon, IconSun } from '@tabler/icons-react';
 import { settingsEndpoints } from '@rhizome/contracts/api/settings';
-import { api } from '../lib/api.ts';
+import { useAction } from '../lib/data/use-action.ts';
 
 const choices: { value: MantineColorScheme; label: string; icon: typeof IconSun }[] = [
   { value: 'light', label: 'Light', icon: IconSun },
@@ -11,12 +11,12 @@ const choices: { value: MantineColorScheme; label: string; icon: typeof IconSun 
 
 /** Light, dark or the system's scheme; an explicit choice is also saved as settings.dark_mode for other browsers. */
 export function ColorSchemeMenu() {
+  const saveScheme = useAction(settingsEndpoints.patch);
   const { colorScheme, setColorScheme } = useMantineColorScheme();
   const Current = choices.find((choice) => choice.value === colorScheme)?.icon ?? IconDeviceDesktop;
   const choose = (value: MantineColorScheme) => {
     setColorScheme(value);
-    if (value !== 'auto')
-      void api.call(settingsEndpoints.patch, { body: { dark_mode: value === 'dark' } }).catch(() => undefined);
+    if (value !== 'auto') void saveScheme.run({ body: { dark_mode: value === 'dark' } }).catch(() => undefined);
   };
   return (
     <Menu position="bottom-end" withinPortal>

@@ -2,28 +2,31 @@ import { useState } from 'react';
 import { Select } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { databaseEndpoints } from '@rhizome/contracts/api/databases';
-import { api, messageOf } from '../lib/api.ts';
-import { useLoad } from '../lib/use-load.ts';
-import { useChanges } from '../lib/changes.tsx';
+import { messageOf } from '../lib/api.ts';
+import { useAction } from '../lib/data/use-action.ts';
+import { useEndpoint } from '../lib/data/use-endpoint.ts';
 
 /** The active database, switchable from the header; every screen reloads after a switch. */
 export function DatabaseSwitcher({ onSwitched }: { onSwitched: (name: string) => void }) {
-  const databases = useLoad(async () => {
-    const [list, current] = await Promise.all([api.call(databaseEndpoints.list), api.call(databaseEndpoints.current)]);
-    return { names: list.databases.map((database) => database.name), current: current.current };
-  }, []);
-  // A switch made elsewhere (the operations screen, another tab) shows here too.
-  useChanges((event) => {
-    if (event.type === 'database') void databases.reload();
-  });
+  // A switch made elsewhere (the operations screen, another tab) shows here too: a database event refreshes both.
+  const list = useEndpoint(databaseEndpoints.list);
+  const active = useEndpoint(databaseEndpoints.current);
+  const switchTo = useAction(databaseEndpoints.switch);
+  const databases = {
+    data:
+      list.data && active.data
+        ? { names: list.data.databases.map((database) => database.name), current: active.data.current }
+        : undefined,
+    error: list.error ?? active.error,
+    reload: () => Promise.all([list.reload(), active.reload()]),
+  };
   const [busy, setBusy] = useState(false);
 
   async function choose(name: string | null) {
     if (!name || name === databases.data?.current) return;
     setBusy(true);
     try {
-      await api.call(databaseEndpoints.switch, { body: { name } });
-      databases.set((current) => current && { ...current, current: name });
+      await switchTo.run({ body: { name } });
       onSwitched(name);
       notifications.show({ color: 'teal', message: `Now working in the database “${name}”.` });
     } catch (error) {

@@ -3,7 +3,7 @@ import { AppShell, Burger, Group, NavLink, Text, UnstyledButton, useMantineColor
 import { useDisclosure, useReducedMotion } from '@mantine/hooks';
 import { IconFiles, IconLayoutDashboard, IconMessages, IconSearch, IconSettings } from '@tabler/icons-react';
 import { IconRoute, IconTemplate } from '@tabler/icons-react';
-import { IconGraph } from '@tabler/icons-react';
+import { IconCopy, IconGraph } from '@tabler/icons-react';
 import { IconServerCog } from '@tabler/icons-react';
 import { Link, useLocation } from 'react-router-dom';
 import { settingsEndpoints } from '@rhizome/contracts/api/settings';
@@ -18,6 +18,7 @@ const sections = [
   { to: '/', label: 'Dashboard', icon: IconLayoutDashboard },
   { to: '/sources', label: 'Sources', icon: IconFiles },
   { to: '/graph', label: 'Graph', icon: IconGraph },
+  { to: '/graph/duplicates', label: 'Duplicates', icon: IconCopy, under: '/graph' },
   { to: '/search', label: 'Search', icon: IconSearch },
   { to: '/chat', label: 'Chat', icon: IconMessages },
   { to: '/templates', label: 'Templates', icon: IconTemplate },
@@ -54,7 +55,9 @@ export function Layout({
       .catch(() => undefined);
   }, [setColorScheme]);
 
-  const active = (to: string) => (to === '/' ? pathname === '/' : pathname === to || pathname.startsWith(`${to}/`));
+  // A section is active on its pages unless one of its subsections is (the graph, not on its duplicates).
+  const within = (to: string) => (to === '/' ? pathname === '/' : pathname === to || pathname.startsWith(`${to}/`));
+  const active = (to: string) => within(to) && !sections.some((section) => section.under === to && within(section.to));
 
   return (
     <AppShell
@@ -93,13 +96,14 @@ export function Layout({
         </Group>
       </AppShell.Header>
       <AppShell.Navbar p="xs" aria-label="Main">
-        {sections.map(({ to, label, icon: Icon }) => (
+        {sections.map(({ to, label, icon: Icon, under }) => (
           <NavLink
             key={to}
             component={Link}
             to={to}
             label={label}
-            leftSection={<Icon size={18} stroke={1.7} />}
+            leftSection={<Icon size={under ? 16 : 18} stroke={1.7} />}
+            pl={under ? 'xl' : undefined}
             active={active(to)}
             aria-current={active(to) ? 'page' : undefined}
           />

@@ -1,6 +1,6 @@
-import { getDefaultZIndex } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { usePhone } from '../lib/use-phone.ts';
+import { layers } from './theme.ts';
 
 /** Most notices shown at once; later ones wait their turn. */
 const noticeLimit = { desktop: 3, phone: 2 } as const;
@@ -8,8 +8,7 @@ const noticeLimit = { desktop: 3, phone: 2 } as const;
 /**
  * Where notices appear. On a wide screen, bottom right: never over the header controls or a dialog's
  * close button. On a phone that corner is the page's content (table rows, forms), so notices drop in
- * at the top, over the header, and leave sooner. Dialogs and drawers stay above them: a notice about an
- * earlier step never covers what a dialog asks now.
+ * at the top, over the header, and leave sooner. They show over drawers and beneath dialogs (`layers`).
  */
 export function Notices() {
   const phone = usePhone();
@@ -18,7 +17,7 @@ export function Notices() {
       position={phone ? 'top-center' : 'bottom-right'}
       limit={phone ? noticeLimit.phone : noticeLimit.desktop}
       autoClose={phone ? 3000 : 4000}
-      zIndex={getDefaultZIndex('modal') - 1}
+      zIndex={layers.notices}
     />
   );
 }

@@ -2,7 +2,7 @@ import { Button, Menu } from '@mantine/core';
 import { IconKey, IconLogout, IconUserCircle } from '@tabler/icons-react';
 import { useNavigate } from 'react-router-dom';
 import { authEndpoints } from '@rhizome/contracts/api/auth';
-import { useSession } from '../auth/session.tsx';
+import { useSession } from '../auth/SessionGate.tsx';
 import { api } from '../lib/api.ts';
 
 export function UserMenu() {

@@ -4,6 +4,7 @@ import {
   createTheme,
   defaultVariantColorsResolver,
   Drawer,
+  getDefaultZIndex,
   Modal,
   Notification,
   ScrollArea,
@@ -34,6 +35,12 @@ const variantColorResolver: VariantColorsResolver = (input) => {
 const isNeutralBadge = (color: string | undefined, variant: string | undefined) =>
   color === 'gray' && (variant === undefined || variant === 'light' || variant === 'filled');
 
+/**
+ * What stacks over what: drawers, then notices, then dialogs. A notice about what was just done in a
+ * drawer (a merge) shows over it; a dialog's question is never covered by a notice of an earlier step.
+ */
+export const layers = { drawer: getDefaultZIndex('modal') - 2, notices: getDefaultZIndex('modal') - 1 } as const;
+
 export const theme = createTheme({
   variantColorResolver,
   components: {
@@ -53,7 +60,7 @@ export const theme = createTheme({
     // A scrolling region is reachable by keyboard, so its content can be scrolled without a mouse.
     ScrollArea: ScrollArea.extend({ defaultProps: { viewportProps: { tabIndex: 0 } } }),
     Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
-    Drawer: Drawer.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
+    Drawer: Drawer.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' }, zIndex: layers.drawer } }),
     Notification: Notification.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Dismiss' } } }),
   },
   primaryColor: 'teal',

@@ -17,36 +17,28 @@ import { notifications } from '@mantine/notifications';
 import { IconPlayerStop } from '@tabler/icons-react';
 import { Link, useParams } from 'react-router-dom';
 import { workflowEndpoints } from '@rhizome/contracts/api/workflows';
-import { api, messageOf } from '../../lib/api.ts';
-import { useChanges } from '../../lib/changes.tsx';
+import { messageOf } from '../../lib/api.ts';
 import { countOf, formatDate, humanise } from '../../lib/format.ts';
-import { useLoad } from '../../lib/use-load.ts';
 import { DagView } from '../../components/DagView.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { JsonBlock } from '../../components/JsonBlock.tsx';
-import { executeWorkflowTask, executionStatusColors, formatDuration } from './automation-data.ts';
-import { loadToolCatalog, toolNameOf } from './tool-catalog.ts';
+import { executionStatusColors, formatDuration } from './automation-data.ts';
+import { toolNameOf, useToolCatalog } from './tool-catalog.ts';
 import { useRefreshWhile } from './use-refresh-while.ts';
+import { useEndpoint } from '../../lib/data/use-endpoint.ts';
+import { useAction } from '../../lib/data/use-action.ts';
 
 /** One run: what went in and came out, and every step with its input, output, timing, attempts and error. */
 export default function ExecutionDetail() {
   const { executionId = '' } = useParams();
-  const execution = useLoad(
-    (signal) => api.call(workflowEndpoints.execution, { params: { execution_id: executionId }, signal }),
-    [executionId],
+  const execution = useEndpoint(workflowEndpoints.execution, { params: { execution_id: executionId } });
+  const workflow = useEndpoint(
+    workflowEndpoints.get,
+    execution.data ? { params: { workflow_id: execution.data.workflow_id } } : null,
   );
-  const workflow = useLoad(
-    (signal) =>
-      execution.data
-        ? api.call(workflowEndpoints.get, { params: { workflow_id: execution.data.workflow_id }, signal })
-        : Promise.resolve(undefined),
-    [execution.data?.workflow_id],
-  );
-  const catalog = useLoad((signal) => loadToolCatalog(signal), []);
+  const cancelRun = useAction(workflowEndpoints.cancelExecution);
+  const catalog = useToolCatalog();
   const unfinished = execution.data?.status === 'queued' || execution.data?.status === 'running';
-  useChanges((event) => {
-    if (event.type === 'task' && event.task.operation === executeWorkflowTask && unfinished) void execution.reload();
-  });
   useRefreshWhile(unfinished, () => void execution.reload());
 
   if (execution.error)
@@ -58,8 +50,7 @@ export default function ExecutionDetail() {
 
   async function cancel() {
     try {
-      await api.call(workflowEndpoints.cancelExecution, { params: { execution_id: run.id } });
-      await execution.reload();
+      await cancelRun.run({ params: { execution_id: run.id } });
     } catch (error) {
       notifications.show({ color: 'red', title: 'Could not cancel the run', message: messageOf(error) });
     }

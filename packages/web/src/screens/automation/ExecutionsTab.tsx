@@ -4,19 +4,14 @@ import { notifications } from '@mantine/notifications';
 import { IconActivity, IconPlayerStop } from '@tabler/icons-react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { executionStatusNames, workflowEndpoints } from '@rhizome/contracts/api/workflows';
-import { api, messageOf } from '../../lib/api.ts';
-import { useChanges } from '../../lib/changes.tsx';
+import { messageOf } from '../../lib/api.ts';
+import { useChangeMode } from '../../lib/ChangesProvider.tsx';
 import { countOf, formatDate, humanise } from '../../lib/format.ts';
-import { useLoad } from '../../lib/use-load.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
-import {
-  executeWorkflowTask,
-  executionStatusColors,
-  formatDuration,
-  loadAllWorkflows,
-  type Execution,
-} from './automation-data.ts';
+import { executionStatusColors, formatDuration, type Execution } from './automation-data.ts';
 import { useRefreshWhile } from './use-refresh-while.ts';
+import { useEndpoint, useEndpointPages } from '../../lib/data/use-endpoint.ts';
+import { useAction } from '../../lib/data/use-action.ts';
 
 type Status = Execution['status'];
 const pageSize = 100;
@@ -36,25 +31,16 @@ export function ExecutionsTab() {
       },
       { replace: true },
     );
-  const workflows = useLoad((signal) => loadAllWorkflows(signal), []);
-  const executions = useLoad(
-    (signal) =>
-      api.call(workflowEndpoints.allExecutions, {
-        query: { workflow_id: workflowId ?? undefined, status: status ?? undefined, page_size: pageSize },
-        signal,
-      }),
-    [workflowId, status],
-  );
+  const workflows = useEndpointPages(workflowEndpoints.list);
+  const executions = useEndpoint(workflowEndpoints.allExecutions, {
+    query: { workflow_id: workflowId ?? undefined, status: status ?? undefined, page_size: pageSize },
+  });
   const names = useMemo(
     () => new Map((workflows.data ?? []).map((workflow) => [workflow.id, workflow.name])),
     [workflows.data],
   );
-  const mode = useChanges(
-    (event) => {
-      if (event.type === 'task' && event.task.operation === executeWorkflowTask) void executions.reload();
-    },
-    () => void executions.reload(),
-  );
+  const mode = useChangeMode();
+  const cancelRun = useAction(workflowEndpoints.cancelExecution);
 
   useRefreshWhile(
     (executions.data?.data ?? []).some((execution) => execution.status === 'queued' || execution.status === 'running'),
@@ -64,8 +50,7 @@ export function ExecutionsTab() {
 
   async function cancel(execution: Execution) {
     try {
-      await api.call(workflowEndpoints.cancelExecution, { params: { execution_id: execution.id } });
-      await executions.reload();
+      await cancelRun.run({ params: { execution_id: execution.id } });
     } catch (error) {
       notifications.show({ color: 'red', title: 'Could not cancel the run', message: messageOf(error) });
     }

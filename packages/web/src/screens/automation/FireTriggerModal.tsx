@@ -3,19 +3,19 @@ import { Alert, Anchor, Button, Group, JsonInput, Modal, Stack, Text } from '@ma
 import { Link } from 'react-router-dom';
 import type { ResponseOf } from '@rhizome/contracts/endpoint';
 import { triggerEndpoints } from '@rhizome/contracts/api/triggers';
-import { api, messageOf } from '../../lib/api.ts';
+import { messageOf } from '../../lib/api.ts';
 import { isPlainObject, parseJsonField, type TriggerSummary } from './automation-data.ts';
+import { useAction } from '../../lib/data/use-action.ts';
+import { workflowEndpoints } from '@rhizome/contracts/api/workflows';
 
 /** Fires a trigger by hand with an event payload, and says whether its workflow started (the filters may not match). */
-export function FireTriggerModal({
-  trigger,
-  onClose,
-  onFired,
-}: {
-  trigger: TriggerSummary | null;
-  onClose: () => void;
-  onFired: () => void;
-}) {
+export function FireTriggerModal({ trigger, onClose }: { trigger: TriggerSummary | null; onClose: () => void }) {
+  const fireTrigger = useAction(triggerEndpoints.fire, {
+    refreshes: [
+      { tag: triggerEndpoints.stats.tag, endpoint: triggerEndpoints.stats },
+      { tag: 'workflows', endpoint: workflowEndpoints.allExecutions },
+    ],
+  });
   const [payload, setPayload] = useState('{}');
   const [error, setError] = useState<string | null>(null);
   const [result, setResult] = useState<ResponseOf<typeof triggerEndpoints.fire> | null>(null);
@@ -35,8 +35,7 @@ export function FireTriggerModal({
     setBusy(true);
     setError(null);
     try {
-      setResult(await api.call(triggerEndpoints.fire, { params: { trigger_id: trigger.id }, body: parsed.value }));
-      onFired();
+      setResult(await fireTrigger.run({ params: { trigger_id: trigger.id }, body: parsed.value }));
     } catch (failure) {
       setError(messageOf(failure));
     } finally {

@@ -2,19 +2,15 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { Alert, Button, Group, Modal, Skeleton, Stack } from '@mantine/core';
 import { useNavigate } from 'react-router-dom';
 import { workflowEndpoints } from '@rhizome/contracts/api/workflows';
-import { api, messageOf } from '../../lib/api.ts';
-import { useLoad } from '../../lib/use-load.ts';
+import { messageOf } from '../../lib/api.ts';
 import { JsonSchemaFields, schemaDefaults } from '../../components/JsonSchemaFields.tsx';
+import { useEndpoint } from '../../lib/data/use-endpoint.ts';
+import { useAction } from '../../lib/data/use-action.ts';
 
 /** Asks for the inputs the workflow declares, runs it and opens the execution. */
 export function RunWorkflowModal({ workflowId, onClose }: { workflowId: string | null; onClose: () => void }) {
-  const workflow = useLoad(
-    (signal) =>
-      workflowId
-        ? api.call(workflowEndpoints.get, { params: { workflow_id: workflowId }, signal })
-        : Promise.resolve(undefined),
-    [workflowId],
-  );
+  const runWorkflow = useAction(workflowEndpoints.run);
+  const workflow = useEndpoint(workflowEndpoints.get, workflowId ? { params: { workflow_id: workflowId } } : null);
   const [inputs, setInputs] = useState<Record<string, unknown>>({});
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -31,7 +27,7 @@ export function RunWorkflowModal({ workflowId, onClose }: { workflowId: string |
     setBusy(true);
     setError(null);
     try {
-      const queued = await api.call(workflowEndpoints.run, { params: { workflow_id: workflowId }, body: { inputs } });
+      const queued = await runWorkflow.run({ params: { workflow_id: workflowId }, body: { inputs } });
       onClose();
       navigate(`/automation/executions/${queued.execution_id}`);
     } catch (failure) {

@@ -19,10 +19,11 @@ import {
 import { toolEndpoints } from '@rhizome/contracts/api/tools';
 import { workflowEndpoints } from '@rhizome/contracts/api/workflows';
 import { RequestError } from '@rhizome/client';
-import { api, messageOf } from '../../lib/api.ts';
-import { useLoad } from '../../lib/use-load.ts';
+import { messageOf } from '../../lib/api.ts';
 import { isPlainObject, parseJsonField, type Step, type WorkflowDetail } from './automation-data.ts';
 import type { ToolCatalog } from './tool-catalog.ts';
+import { useEndpoint } from '../../lib/data/use-endpoint.ts';
+import { useAction } from '../../lib/data/use-action.ts';
 
 type ToolType = Step['tool_type'];
 
@@ -64,6 +65,8 @@ export function StepModal({
   onClose: () => void;
   onSaved: () => void;
 }) {
+  const updateStep = useAction(workflowEndpoints.updateStep);
+  const addStep = useAction(workflowEndpoints.addStep);
   const [name, setName] = useState('');
   const [id, setId] = useState('');
   const [idEdited, setIdEdited] = useState(false);
@@ -126,13 +129,7 @@ export function StepModal({
   );
   const [toolType, toolId] = tool ? (tool.split(/:(.*)/s) as [ToolType, string]) : [null, null];
   const schemaToolId = toolType && toolId ? systemToolOf(toolType, toolId, choices) : null;
-  const toolDetail = useLoad(
-    (signal) =>
-      schemaToolId
-        ? api.call(toolEndpoints.systemGet, { params: { tool_id: schemaToolId }, signal })
-        : Promise.resolve(undefined),
-    [schemaToolId],
-  );
+  const toolDetail = useEndpoint(toolEndpoints.systemGet, schemaToolId ? { params: { tool_id: schemaToolId } } : null);
   const inputSchema = toolDetail.data?.input_schema as
     { required?: string[]; properties?: Record<string, unknown> } | undefined;
   const otherSteps = workflow.steps
@@ -175,12 +172,12 @@ export function StepModal({
     setBusy(true);
     try {
       if (step)
-        await api.call(workflowEndpoints.updateStep, {
+        await updateStep.run({
           params: { workflow_id: workflow.id, step_id: step.id },
           body: fields,
         });
       else
-        await api.call(workflowEndpoints.addStep, {
+        await addStep.run({
           params: { workflow_id: workflow.id },
           body: { ...fields, ...(id.trim() ? { id: id.trim() } : {}) },
         });

@@ -1,23 +1,11 @@
 import { Group, Skeleton, Text } from '@mantine/core';
 import { toolEndpoints } from '@rhizome/contracts/api/tools';
-import { RequestError } from '@rhizome/client';
-import { api } from '../../lib/api.ts';
 import { countOf, formatDate } from '../../lib/format.ts';
-import { useLoad } from '../../lib/use-load.ts';
+import { useEndpointIfFound } from '../../lib/data/use-endpoint.ts';
 
 /** A tool's call statistics; the API answers 404 for a tool never called. */
 export function ToolStats({ type, id }: { type: 'system' | 'user'; id: string }) {
-  const stats = useLoad(
-    async (signal) => {
-      try {
-        return await api.call(toolEndpoints.stats, { params: { tool_type: type, tool_id: id }, signal });
-      } catch (error) {
-        if (error instanceof RequestError && error.status === 404) return null;
-        throw error;
-      }
-    },
-    [type, id],
-  );
+  const stats = useEndpointIfFound(toolEndpoints.stats, { params: { tool_type: type, tool_id: id } });
   if (stats.error)
     return (
       <Text fz="sm" c="red">

@@ -6,7 +6,6 @@ import {
   Button,
   Code,
   Group,
-  Modal,
   Paper,
   SimpleGrid,
   Skeleton,
@@ -17,20 +16,22 @@ import {
 } from '@mantine/core';
 import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { toolEndpoints } from '@rhizome/contracts/api/tools';
-import { api } from '../../lib/api.ts';
 import { runWithNotice } from '../../lib/notify-action.ts';
-import { useLoad } from '../../lib/use-load.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { JsonBlock } from '../../components/JsonBlock.tsx';
-import { loadAllUserTools, type SystemTool, type UserTool } from './automation-data.ts';
+import { type SystemTool, type UserTool } from './automation-data.ts';
 import { ToolSchema } from './ToolSchema.tsx';
 import { ToolStats } from './ToolStats.tsx';
 import { UserToolModal } from './UserToolModal.tsx';
+import { ConfirmDelete } from '../../components/ConfirmDelete.tsx';
+import { useEndpoint, useEndpointPages } from '../../lib/data/use-endpoint.ts';
+import { useAction } from '../../lib/data/use-action.ts';
 
 /** The built-in tools with their input and output schemas, and your own configured tools; each with its call statistics. */
 export function ToolsTab() {
-  const systemTools = useLoad((signal) => api.call(toolEndpoints.systemList, { signal }), []);
-  const userTools = useLoad((signal) => loadAllUserTools(signal), []);
+  const systemTools = useEndpoint(toolEndpoints.systemList);
+  const userTools = useEndpointPages(toolEndpoints.list);
+  const deleteTool = useAction(toolEndpoints.remove);
   const [editing, setEditing] = useState<UserTool | 'new' | null>(null);
   const [deleting, setDeleting] = useState<UserTool | null>(null);
   const [openTools, setOpenTools] = useState<string[]>([]);
@@ -41,8 +42,7 @@ export function ToolsTab() {
     setDeleting(null);
     await runWithNotice(
       async () => {
-        await api.call(toolEndpoints.remove, { params: { tool_id: id } });
-        userTools.set((current) => current?.filter((tool) => tool.id !== id));
+        await deleteTool.run({ params: { tool_id: id } });
       },
       { success: `The tool “${name}” is deleted.`, failure: `Could not delete “${name}”` },
     );
@@ -192,21 +192,14 @@ export function ToolsTab() {
           void userTools.reload();
         }}
       />
-      <Modal
+      <ConfirmDelete
         opened={deleting !== null}
-        onClose={() => setDeleting(null)}
+        onKeep={() => setDeleting(null)}
+        onDelete={() => void remove()}
         title={`Delete the tool “${deleting?.name ?? ''}”?`}
       >
-        <Text fz="sm">Steps that use it fail until they are given another tool.</Text>
-        <Group justify="flex-end" mt="md">
-          <Button variant="default" onClick={() => setDeleting(null)}>
-            Keep
-          </Button>
-          <Button color="red" onClick={() => void remove()}>
-            Delete
-          </Button>
-        </Group>
-      </Modal>
+        Steps that use it fail until they are given another tool.
+      </ConfirmDelete>
     </Stack>
   );
 }
@@ -214,7 +207,7 @@ export function ToolsTab() {
 /** Loaded when opened: the fields and the statistics of one built-in tool. */
 function SystemToolDetails({ tool }: { tool: SystemTool }) {
   const { id } = tool;
-  const detail = useLoad((signal) => api.call(toolEndpoints.systemGet, { params: { tool_id: id }, signal }), [id]);
+  const detail = useEndpoint(toolEndpoints.systemGet, { params: { tool_id: id } });
   return (
     <Stack gap="xs">
       <ToolStats type="system" id={id} />

@@ -15,8 +15,9 @@ import {
 } from '@mantine/core';
 import { triggerEndpoints } from '@rhizome/contracts/api/triggers';
 import { RequestError } from '@rhizome/client';
-import { api, messageOf } from '../../lib/api.ts';
+import { messageOf } from '../../lib/api.ts';
 import { builtInEvents, isPlainObject, parseJsonField, type Trigger, type Workflow } from './automation-data.ts';
+import { useAction } from '../../lib/data/use-action.ts';
 
 /** Creates a trigger or edits one: the event it listens to, the filters the event must match, the workflow it starts. */
 export function TriggerModal({
@@ -34,6 +35,8 @@ export function TriggerModal({
   onClose: () => void;
   onSaved: () => void;
 }) {
+  const update = useAction(triggerEndpoints.update);
+  const create = useAction(triggerEndpoints.create);
   const [name, setName] = useState('');
   const [eventSource, setEventSource] = useState('node.create');
   const [filters, setFilters] = useState('{}');
@@ -87,8 +90,8 @@ export function TriggerModal({
     };
     setBusy(true);
     try {
-      if (trigger) await api.call(triggerEndpoints.update, { params: { trigger_id: trigger.id }, body });
-      else await api.call(triggerEndpoints.create, { body });
+      if (trigger) await update.run({ params: { trigger_id: trigger.id }, body });
+      else await create.run({ body });
       onSaved();
     } catch (error) {
       if (error instanceof RequestError) {

@@ -5,7 +5,6 @@ import {
   Button,
   Group,
   Menu,
-  Modal,
   Paper,
   Select,
   Skeleton,
@@ -21,27 +20,23 @@ import { triggerEndpoints } from '@rhizome/contracts/api/triggers';
 import { api, messageOf } from '../../lib/api.ts';
 import { runWithNotice } from '../../lib/notify-action.ts';
 import { countOf } from '../../lib/format.ts';
-import { useLoad } from '../../lib/use-load.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
-import { eventLabel, formatRate, loadAllWorkflows, type Trigger, type TriggerSummary } from './automation-data.ts';
+import { eventLabel, formatRate, type Trigger, type TriggerSummary } from './automation-data.ts';
 import { FireTriggerModal } from './FireTriggerModal.tsx';
 import { TriggerModal } from './TriggerModal.tsx';
-
-async function loadAllTriggers(signal: AbortSignal): Promise<TriggerSummary[]> {
-  const all: TriggerSummary[] = [];
-  for (let page = 1; ; page += 1) {
-    const result = await api.call(triggerEndpoints.list, { query: { page, page_size: 1000 }, signal });
-    all.push(...result.data);
-    if (!result.pagination.has_next) return all;
-  }
-}
+import { ConfirmDelete } from '../../components/ConfirmDelete.tsx';
+import { useEndpoint, useEndpointPages } from '../../lib/data/use-endpoint.ts';
+import { workflowEndpoints } from '@rhizome/contracts/api/workflows';
+import { useAction } from '../../lib/data/use-action.ts';
 
 /** The triggers, lower priority first: what event starts which workflow, how often it ran and how it went. */
 export function TriggersTab() {
   const [searchParams, setSearchParams] = useSearchParams();
   const workflowId = searchParams.get('workflow');
-  const triggers = useLoad((signal) => loadAllTriggers(signal), []);
-  const workflows = useLoad((signal) => loadAllWorkflows(signal), []);
+  const triggers = useEndpointPages(triggerEndpoints.list);
+  const workflows = useEndpointPages(workflowEndpoints.list);
+  const update = useAction(triggerEndpoints.update);
+  const deleteTrigger = useAction(triggerEndpoints.remove);
   const names = useMemo(
     () => new Map((workflows.data ?? []).map((workflow) => [workflow.id, workflow.name])),
     [workflows.data],
@@ -49,7 +44,6 @@ export function TriggersTab() {
   const [editing, setEditing] = useState<Trigger | 'new' | null>(null);
   const [firing, setFiring] = useState<TriggerSummary | null>(null);
   const [deleting, setDeleting] = useState<TriggerSummary | null>(null);
-  const [statsVersion, setStatsVersion] = useState(0);
 
   async function edit(trigger: TriggerSummary) {
     try {
@@ -61,13 +55,7 @@ export function TriggersTab() {
   async function setEnabled(trigger: TriggerSummary, enabled: boolean) {
     await runWithNotice(
       async () => {
-        const saved = await api.call(triggerEndpoints.update, {
-          params: { trigger_id: trigger.id },
-          body: { enabled },
-        });
-        triggers.set((current) =>
-          current?.map((entry) => (entry.id === saved.id ? { ...entry, enabled: saved.enabled } : entry)),
-        );
+        await update.run({ params: { trigger_id: trigger.id }, body: { enabled } });
       },
       { failure: `Could not change “${trigger.name}”` },
     );
@@ -78,8 +66,7 @@ export function TriggersTab() {
     setDeleting(null);
     await runWithNotice(
       async () => {
-        await api.call(triggerEndpoints.remove, { params: { trigger_id: id } });
-        await triggers.reload();
+        await deleteTrigger.run({ params: { trigger_id: id } });
       },
       { success: `The trigger “${name}” is deleted.`, failure: `Could not delete “${name}”` },
     );
@@ -161,7 +148,7 @@ export function TriggersTab() {
                   </Table.Td>
                   <Table.Td visibleFrom="sm">{trigger.priority}</Table.Td>
                   <Table.Td>
-                    <TriggerStats id={trigger.id} version={statsVersion} />
+                    <TriggerStats id={trigger.id} />
                   </Table.Td>
                   <Table.Td>
                     <Switch
@@ -216,38 +203,22 @@ export function TriggersTab() {
           void triggers.reload();
         }}
       />
-      <FireTriggerModal
-        trigger={firing}
-        onClose={() => setFiring(null)}
-        onFired={() => setStatsVersion((version) => version + 1)}
-      />
-      <Modal
+      <FireTriggerModal trigger={firing} onClose={() => setFiring(null)} />
+      <ConfirmDelete
         opened={deleting !== null}
-        onClose={() => setDeleting(null)}
+        onKeep={() => setDeleting(null)}
+        onDelete={() => void remove()}
         title={`Delete the trigger “${deleting?.name ?? ''}”?`}
       >
-        <Text fz="sm">
-          The workflow stays; it is no longer started by this event. A built-in trigger is switched off instead.
-        </Text>
-        <Group justify="flex-end" mt="md">
-          <Button variant="default" onClick={() => setDeleting(null)}>
-            Keep
-          </Button>
-          <Button color="red" onClick={() => void remove()}>
-            Delete
-          </Button>
-        </Group>
-      </Modal>
+        The workflow stays; it is no longer started by this event. A built-in trigger is switched off instead.
+      </ConfirmDelete>
     </Stack>
   );
 }
 
 /** How many runs a trigger started and how many succeeded. */
-function TriggerStats({ id, version }: { id: string; version: number }) {
-  const stats = useLoad(
-    (signal) => api.call(triggerEndpoints.stats, { params: { trigger_id: id }, signal }),
-    [id, version],
-  );
+function TriggerStats({ id }: { id: string }) {
+  const stats = useEndpoint(triggerEndpoints.stats, { params: { trigger_id: id } });
   if (stats.error)
     return (
       <Text fz="xs" c="dimmed">

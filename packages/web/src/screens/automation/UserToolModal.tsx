@@ -15,8 +15,9 @@ import {
 } from '@mantine/core';
 import { toolEndpoints } from '@rhizome/contracts/api/tools';
 import { RequestError } from '@rhizome/client';
-import { api, messageOf } from '../../lib/api.ts';
+import { messageOf } from '../../lib/api.ts';
 import { isPlainObject, parseJsonField, type SystemTool, type UserTool } from './automation-data.ts';
+import { useAction } from '../../lib/data/use-action.ts';
 
 /** Creates or edits a user tool: a system tool with part of its input filled in, reusable by steps. */
 export function UserToolModal({
@@ -32,6 +33,8 @@ export function UserToolModal({
   onClose: () => void;
   onSaved: () => void;
 }) {
+  const update = useAction(toolEndpoints.update);
+  const create = useAction(toolEndpoints.create);
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
   const [systemToolId, setSystemToolId] = useState<string | null>(null);
@@ -74,8 +77,8 @@ export function UserToolModal({
     };
     setBusy(true);
     try {
-      if (tool) await api.call(toolEndpoints.update, { params: { tool_id: tool.id }, body: fields });
-      else await api.call(toolEndpoints.create, { body: { ...fields, system_tool_id: systemToolId } });
+      if (tool) await update.run({ params: { tool_id: tool.id }, body: fields });
+      else await create.run({ body: { ...fields, system_tool_id: systemToolId } });
       onSaved();
     } catch (error) {
       if (error instanceof RequestError) {

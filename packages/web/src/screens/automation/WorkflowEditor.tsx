@@ -7,7 +7,6 @@ import {
   Button,
   Card,
   Group,
-  Modal,
   Paper,
   Skeleton,
   Stack,
@@ -21,47 +20,39 @@ import { notifications } from '@mantine/notifications';
 import { IconDownload, IconPencil, IconPlayerPlay, IconPlus, IconTrash } from '@tabler/icons-react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { workflowEndpoints } from '@rhizome/contracts/api/workflows';
-import { api, messageOf } from '../../lib/api.ts';
-import { useChanges } from '../../lib/changes.tsx';
+import { messageOf } from '../../lib/api.ts';
 import { formatDate, humanise } from '../../lib/format.ts';
-import { useLoad } from '../../lib/use-load.ts';
 import { DagView } from '../../components/DagView.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
-import {
-  eventLabel,
-  executeWorkflowTask,
-  executionStatusColors,
-  formatDuration,
-  type Step,
-} from './automation-data.ts';
+import { eventLabel, executionStatusColors, formatDuration, type Step } from './automation-data.ts';
 import { RunWorkflowModal } from './RunWorkflowModal.tsx';
 import { StepModal } from './StepModal.tsx';
-import { loadToolCatalog, toolKindNames, toolNameOf } from './tool-catalog.ts';
+import { toolKindNames, toolNameOf, useToolCatalog } from './tool-catalog.ts';
 import { downloadWorkflow } from './workflow-files.ts';
 import { WorkflowSettings } from './WorkflowSettings.tsx';
+import { ConfirmDelete } from '../../components/ConfirmDelete.tsx';
+import { useEndpoint } from '../../lib/data/use-endpoint.ts';
+import { useAction } from '../../lib/data/use-action.ts';
+
+const listOfWorkflows = { tag: workflowEndpoints.list.tag, endpoint: workflowEndpoints.list };
 
 /** One workflow: its steps as a graph and a list (add, edit, delete), its settings, the triggers that start it and its latest runs. */
 export default function WorkflowEditor() {
   const { workflowId = '' } = useParams();
   const navigate = useNavigate();
   const params = { workflow_id: workflowId };
-  const workflow = useLoad((signal) => api.call(workflowEndpoints.get, { params, signal }), [workflowId]);
-  const triggers = useLoad((signal) => api.call(workflowEndpoints.triggers, { params, signal }), [workflowId]);
-  const executions = useLoad(
-    (signal) => api.call(workflowEndpoints.executions, { params, query: { page_size: 10 }, signal }),
-    [workflowId],
-  );
-  const choices = useLoad((signal) => loadToolCatalog(signal), []);
+  const workflow = useEndpoint(workflowEndpoints.get, { params });
+  const triggers = useEndpoint(workflowEndpoints.triggers, { params });
+  const executions = useEndpoint(workflowEndpoints.executions, { params, query: { page_size: 10 } });
+  const choices = useToolCatalog();
   const [editing, setEditing] = useState<Step | 'new' | null>(null);
   const [removing, setRemoving] = useState<Step | null>(null);
   const [running, setRunning] = useState(false);
   const [deleting, setDeleting] = useState(false);
-  useChanges(
-    (event) => {
-      if (event.type === 'task' && event.task.operation === executeWorkflowTask) void executions.reload();
-    },
-    () => void executions.reload(),
-  );
+  const deleteStep = useAction(workflowEndpoints.removeStep);
+  // The workflow's own reads would answer 404 before the screen is left.
+  const deleteWorkflow = useAction(workflowEndpoints.remove, { refreshes: [listOfWorkflows] });
+  const update = useAction(workflowEndpoints.update);
 
   if (workflow.error)
     return (
@@ -80,8 +71,7 @@ export default function WorkflowEditor() {
     const step = removing;
     setRemoving(null);
     try {
-      await api.call(workflowEndpoints.removeStep, { params: { workflow_id: current.id, step_id: step.id } });
-      await workflow.reload();
+      await deleteStep.run({ params: { workflow_id: current.id, step_id: step.id } });
     } catch (error) {
       notifications.show({
         color: 'red',
@@ -94,7 +84,7 @@ export default function WorkflowEditor() {
   async function removeWorkflow() {
     setDeleting(false);
     try {
-      await api.call(workflowEndpoints.remove, { params });
+      await deleteWorkflow.run({ params });
       notifications.show({ color: 'teal', message: `The workflow “${current.name}” is deleted.` });
       navigate('/automation/workflows');
     } catch (error) {
@@ -103,8 +93,7 @@ export default function WorkflowEditor() {
   }
   async function setActive(is_active: boolean) {
     try {
-      const saved = await api.call(workflowEndpoints.update, { params, body: { is_active } });
-      workflow.set(() => saved);
+      await update.run({ params, body: { is_active } });
     } catch (error) {
       notifications.show({ color: 'red', message: messageOf(error) });
     }
@@ -296,7 +285,7 @@ export default function WorkflowEditor() {
         )}
       </Card>
 
-      <WorkflowSettings key={current.updated_at} workflow={current} onSaved={(saved) => workflow.set(() => saved)} />
+      <WorkflowSettings key={current.updated_at} workflow={current} />
 
       <Card withBorder radius="md">
         <Group justify="space-between" mb="xs">
@@ -370,34 +359,22 @@ export default function WorkflowEditor() {
         />
       )}
       <RunWorkflowModal workflowId={running ? current.id : null} onClose={() => setRunning(false)} />
-      <Modal
+      <ConfirmDelete
         opened={removing !== null}
-        onClose={() => setRemoving(null)}
+        onKeep={() => setRemoving(null)}
+        onDelete={() => void removeStep()}
         title={`Delete the step “${removing?.name ?? ''}”?`}
       >
-        <Text fz="sm">Steps that run after it or read its output must be changed first.</Text>
-        <Group justify="flex-end" mt="md">
-          <Button variant="default" onClick={() => setRemoving(null)}>
-            Keep
-          </Button>
-          <Button color="red" onClick={() => void removeStep()}>
-            Delete
-          </Button>
-        </Group>
-      </Modal>
-      <Modal opened={deleting} onClose={() => setDeleting(false)} title={`Delete “${current.name}”?`}>
-        <Text fz="sm">
-          Its steps, its executions and the triggers that start it are deleted too. This cannot be undone.
-        </Text>
-        <Group justify="flex-end" mt="md">
-          <Button variant="default" onClick={() => setDeleting(false)}>
-            Keep
-          </Button>
-          <Button color="red" onClick={() => void removeWorkflow()}>
-            Delete
-          </Button>
-        </Group>
-      </Modal>
+        Steps that run after it or read its output must be changed first.
+      </ConfirmDelete>
+      <ConfirmDelete
+        opened={deleting}
+        onKeep={() => setDeleting(false)}
+        onDelete={() => void removeWorkflow()}
+        title={`Delete “${current.name}”?`}
+      >
+        Its steps, its executions and the triggers that start it are deleted too. This cannot be undone.
+      </ConfirmDelete>
     </Stack>
   );
 }

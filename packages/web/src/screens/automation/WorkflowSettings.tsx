@@ -18,19 +18,15 @@ import {
 import { notifications } from '@mantine/notifications';
 import { workflowEndpoints } from '@rhizome/contracts/api/workflows';
 import { RequestError } from '@rhizome/client';
-import { api, messageOf } from '../../lib/api.ts';
+import { messageOf } from '../../lib/api.ts';
 import { isPlainObject, parseJsonField, type WorkflowDetail } from './automation-data.ts';
+import { useAction } from '../../lib/data/use-action.ts';
 
 const pretty = (value: unknown) => (value === null || value === undefined ? '' : JSON.stringify(value, null, 2));
 
 /** A workflow's own fields: names, limits, and the JSON schema of its inputs. Built-in workflows can only be switched on or off. */
-export function WorkflowSettings({
-  workflow,
-  onSaved,
-}: {
-  workflow: WorkflowDetail;
-  onSaved: (workflow: WorkflowDetail) => void;
-}) {
+export function WorkflowSettings({ workflow }: { workflow: WorkflowDetail }) {
+  const update = useAction(workflowEndpoints.update);
   const [name, setName] = useState(workflow.name);
   const [description, setDescription] = useState(workflow.description ?? '');
   const [category, setCategory] = useState(workflow.category);
@@ -66,7 +62,7 @@ export function WorkflowSettings({
     if (Object.keys(found).length || 'error' in input || 'error' in output) return;
     setBusy(true);
     try {
-      const saved = await api.call(workflowEndpoints.update, {
+      const saved = await update.run({
         params: { workflow_id: workflow.id },
         body: {
           name: name.trim(),
@@ -81,7 +77,6 @@ export function WorkflowSettings({
           output_schema: (output.value as Record<string, unknown> | null) ?? null,
         },
       });
-      onSaved(saved);
       notifications.show({ color: 'teal', message: `The workflow “${saved.name}” is saved.` });
     } catch (error) {
       if (error instanceof RequestError) {

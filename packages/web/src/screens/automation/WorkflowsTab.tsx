@@ -30,19 +30,23 @@ import {
 import { Link, useNavigate } from 'react-router-dom';
 import { workflowEndpoints } from '@rhizome/contracts/api/workflows';
 import { RequestError } from '@rhizome/client';
-import { api, messageOf } from '../../lib/api.ts';
+import { messageOf } from '../../lib/api.ts';
 import { countOf, formatDate, humanise } from '../../lib/format.ts';
 import { runWithNotice } from '../../lib/notify-action.ts';
-import { useLoad } from '../../lib/use-load.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
-import { formatDuration, formatRate, loadAllWorkflows, type Workflow } from './automation-data.ts';
+import { formatDuration, formatRate, type Workflow } from './automation-data.ts';
 import { RunWorkflowModal } from './RunWorkflowModal.tsx';
 import { downloadWorkflow, importWorkflow } from './workflow-files.ts';
+import { ConfirmDelete } from '../../components/ConfirmDelete.tsx';
+import { useEndpoint, useEndpointPages } from '../../lib/data/use-endpoint.ts';
+import { useAction } from '../../lib/data/use-action.ts';
 
 /** The workflows with their outcome statistics: create, import, run, export, switch on and off, delete. */
 export function WorkflowsTab() {
-  const workflows = useLoad((signal) => loadAllWorkflows(signal), []);
-  const stats = useLoad((signal) => api.call(workflowEndpoints.stats, { signal }), []);
+  const workflows = useEndpointPages(workflowEndpoints.list);
+  const stats = useEndpoint(workflowEndpoints.stats);
+  const update = useAction(workflowEndpoints.update);
+  const deleteWorkflow = useAction(workflowEndpoints.remove);
   const navigate = useNavigate();
   const [creating, setCreating] = useState(false);
   const [running, setRunning] = useState<Workflow | null>(null);
@@ -70,13 +74,7 @@ export function WorkflowsTab() {
   async function setActive(workflow: Workflow, is_active: boolean) {
     await runWithNotice(
       async () => {
-        const saved = await api.call(workflowEndpoints.update, {
-          params: { workflow_id: workflow.id },
-          body: { is_active },
-        });
-        workflows.set((current) =>
-          current?.map((entry) => (entry.id === saved.id ? { ...entry, is_active: saved.is_active } : entry)),
-        );
+        await update.run({ params: { workflow_id: workflow.id }, body: { is_active } });
       },
       { failure: `Could not change “${workflow.name}”` },
     );
@@ -88,8 +86,7 @@ export function WorkflowsTab() {
     setDeleting(null);
     await runWithNotice(
       async () => {
-        await api.call(workflowEndpoints.remove, { params: { workflow_id: id } });
-        workflows.set((current) => current?.filter((entry) => entry.id !== id));
+        await deleteWorkflow.run({ params: { workflow_id: id } });
       },
       { success: `The workflow “${name}” is deleted.`, failure: `Could not delete “${name}”` },
     );
@@ -244,19 +241,14 @@ export function WorkflowsTab() {
         onCreated={(id) => navigate(`/automation/workflows/${id}`)}
       />
       <RunWorkflowModal workflowId={running?.id ?? null} onClose={() => setRunning(null)} />
-      <Modal opened={deleting !== null} onClose={() => setDeleting(null)} title={`Delete “${deleting?.name ?? ''}”?`}>
-        <Text fz="sm">
-          Its steps, its executions and the triggers that start it are deleted too. This cannot be undone.
-        </Text>
-        <Group justify="flex-end" mt="md">
-          <Button variant="default" onClick={() => setDeleting(null)}>
-            Keep
-          </Button>
-          <Button color="red" onClick={() => void remove()}>
-            Delete
-          </Button>
-        </Group>
-      </Modal>
+      <ConfirmDelete
+        opened={deleting !== null}
+        onKeep={() => setDeleting(null)}
+        onDelete={() => void remove()}
+        title={`Delete “${deleting?.name ?? ''}”?`}
+      >
+        Its steps, its executions and the triggers that start it are deleted too. This cannot be undone.
+      </ConfirmDelete>
     </Stack>
   );
 }
@@ -284,6 +276,7 @@ function NewWorkflowModal({
   onClose: () => void;
   onCreated: (id: string) => void;
 }) {
+  const createWorkflow = useAction(workflowEndpoints.create);
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -294,7 +287,7 @@ function NewWorkflowModal({
     setBusy(true);
     setError(null);
     try {
-      const created = await api.call(workflowEndpoints.create, {
+      const created = await createWorkflow.run({
         body: { name: name.trim(), description: description.trim() || null },
       });
       setName('');

@@ -2,7 +2,6 @@ import type { ResponseOf } from '@rhizome/contracts/endpoint';
 import { toolEndpoints } from '@rhizome/contracts/api/tools';
 import { triggerEndpoints } from '@rhizome/contracts/api/triggers';
 import { workflowEndpoints } from '@rhizome/contracts/api/workflows';
-import { api } from '../../lib/api.ts';
 
 export type Workflow = ResponseOf<typeof workflowEndpoints.list>['data'][number];
 export type WorkflowDetail = ResponseOf<typeof workflowEndpoints.get>;
@@ -35,26 +34,6 @@ export const builtInEvents = Object.keys(builtInEventNames);
 /** When a trigger fires, in words: the graph's own events by meaning, other events by the name they are fired with. */
 export const eventLabel = (source: string) => builtInEventNames[source] ?? `when “${source}” is fired`;
 
-/** Every workflow, page after page. */
-export async function loadAllWorkflows(signal?: AbortSignal): Promise<Workflow[]> {
-  const all: Workflow[] = [];
-  for (let page = 1; ; page += 1) {
-    const result = await api.call(workflowEndpoints.list, { query: { page, page_size: 1000 }, signal });
-    all.push(...result.data);
-    if (!result.pagination.has_next) return all;
-  }
-}
-
-/** Every user tool, page after page. */
-export async function loadAllUserTools(signal?: AbortSignal): Promise<UserTool[]> {
-  const all: UserTool[] = [];
-  for (let page = 1; ; page += 1) {
-    const result = await api.call(toolEndpoints.list, { query: { page, page_size: 1000 }, signal });
-    all.push(...result.data);
-    if (!result.pagination.has_next) return all;
-  }
-}
-
 /** A duration the way a person reads it: 840 ms, 3.2 s, 4 min 10 s. */
 export function formatDuration(ms: number | null | undefined): string {
   if (ms === null || ms === undefined) return '—';
@@ -82,6 +61,3 @@ export const isPlainObject = (value: unknown): value is Record<string, unknown> 
 
 /** A success rate (0 to 1) as a percentage. */
 export const formatRate = (rate: number) => `${Math.round(rate * 100)}%`;
-
-/** The queue operation that runs a workflow: its task events mean an execution changed. */
-export const executeWorkflowTask = 'automation.execute_workflow';

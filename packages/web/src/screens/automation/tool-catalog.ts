@@ -1,13 +1,8 @@
 import { toolEndpoints } from '@rhizome/contracts/api/tools';
-import { api } from '../../lib/api.ts';
+import { workflowEndpoints } from '@rhizome/contracts/api/workflows';
+import { useEndpoint, useEndpointPages } from '../../lib/data/use-endpoint.ts';
 import { humanise } from '../../lib/format.ts';
-import {
-  loadAllUserTools,
-  loadAllWorkflows,
-  type SystemTool,
-  type UserTool,
-  type Workflow,
-} from './automation-data.ts';
+import type { SystemTool, UserTool, Workflow } from './automation-data.ts';
 
 /** Everything a step can run: the built-in tools, your own tools, and the workflows (run as a step). */
 export interface ToolCatalog {
@@ -16,13 +11,17 @@ export interface ToolCatalog {
   workflows: Workflow[];
 }
 
-export async function loadToolCatalog(signal?: AbortSignal): Promise<ToolCatalog> {
-  const [systemTools, userTools, workflows] = await Promise.all([
-    api.call(toolEndpoints.systemList, { signal }),
-    loadAllUserTools(signal),
-    loadAllWorkflows(signal),
-  ]);
-  return { systemTools, userTools, workflows };
+/** The catalog once its three lists have loaded. */
+export function useToolCatalog(): { data: ToolCatalog | undefined } {
+  const systemTools = useEndpoint(toolEndpoints.systemList);
+  const userTools = useEndpointPages(toolEndpoints.list);
+  const workflows = useEndpointPages(workflowEndpoints.list);
+  return {
+    data:
+      systemTools.data && userTools.data && workflows.data
+        ? { systemTools: systemTools.data, userTools: userTools.data, workflows: workflows.data }
+        : undefined,
+  };
 }
 
 /** The name a person knows a step's tool by; its id made readable while the catalog loads or when the tool is gone. */

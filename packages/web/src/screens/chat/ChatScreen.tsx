@@ -15,12 +15,13 @@ import {
 import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
 import { IconMessagePlus, IconSearch } from '@tabler/icons-react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
-import { chatEndpoints, type ChatBody } from '@rhizome/contracts/api/chats';
-import { api, messageOf } from '../../lib/api.ts';
+import { chatEndpoints } from '@rhizome/contracts/api/chats';
+import { messageOf } from '../../lib/api.ts';
 import { countOf, formatDate } from '../../lib/format.ts';
-import { useLoad } from '../../lib/use-load.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { Conversation, newChatTitle } from './Conversation.tsx';
+import { useEndpoint } from '../../lib/data/use-endpoint.ts';
+import { useAction } from '../../lib/data/use-action.ts';
 
 type Scoped = 'all' | 'scoped' | 'unscoped';
 
@@ -34,20 +35,16 @@ export default function ChatScreen() {
   const [scoped, setScoped] = useState<Scoped>('all');
   const [creating, setCreating] = useState(false);
   const [createError, setCreateError] = useState<string | null>(null);
-  const chats = useLoad(
-    () =>
-      api.call(chatEndpoints.list, {
-        query: { page_size: 200, q: q || undefined, scoped: scoped === 'all' ? undefined : scoped === 'scoped' },
-      }),
-    [q, scoped],
-  );
+  const chats = useEndpoint(chatEndpoints.list, {
+    query: { page_size: 200, q: q || undefined, scoped: scoped === 'all' ? undefined : scoped === 'scoped' },
+  });
 
+  const createChat = useAction(chatEndpoints.create);
   const create = async () => {
     setCreating(true);
     setCreateError(null);
     try {
-      const chat = await api.call(chatEndpoints.create, { body: { title: newChatTitle } });
-      await chats.reload();
+      const chat = await createChat.run({ body: { title: newChatTitle } });
       navigate(`/chat/${chat.id}`);
     } catch (error) {
       setCreateError(messageOf(error));
@@ -55,25 +52,6 @@ export default function ChatScreen() {
       setCreating(false);
     }
   };
-  const changed = (chat: ChatBody) =>
-    chats.set(
-      (current) =>
-        current && {
-          ...current,
-          data: current.data.map((item) =>
-            item.id === chat.id
-              ? {
-                  ...item,
-                  title: chat.title,
-                  status: chat.status,
-                  source_ids: chat.source_ids,
-                  message_count: chat.message_count,
-                }
-              : item,
-          ),
-        },
-    );
-
   const list = (
     <Stack gap="xs" h="100%">
       <Button leftSection={<IconMessagePlus size={18} />} onClick={() => void create()} loading={creating}>
@@ -130,7 +108,7 @@ export default function ChatScreen() {
   );
 
   const conversation = chatId ? (
-    <Conversation key={chatId} chatId={chatId} onChanged={changed} />
+    <Conversation key={chatId} chatId={chatId} />
   ) : (
     <Stack align="center" justify="center" h="100%" gap="xs">
       <Text fw={600}>Chat with your sources</Text>

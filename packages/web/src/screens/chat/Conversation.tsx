@@ -29,15 +29,16 @@ import {
   IconSend,
   IconSparkles,
 } from '@tabler/icons-react';
-import { chatEndpoints, type ChatBody } from '@rhizome/contracts/api/chats';
+import { chatEndpoints } from '@rhizome/contracts/api/chats';
 import { api, messageOf } from '../../lib/api.ts';
-import { useLoad } from '../../lib/use-load.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { JsonBlock } from '../../components/JsonBlock.tsx';
 import { MessageContent } from './MessageContent.tsx';
 import { ScopePicker } from './ScopePicker.tsx';
 import { citationsOf, type ChatStreamEvent } from './stream-events.ts';
 import { chatToolTitle, describeToolCall } from './tool-calls.ts';
+import { useEndpoint } from '../../lib/data/use-endpoint.ts';
+import { useAction, useRefresh } from '../../lib/data/use-action.ts';
 
 export const newChatTitle = 'New chat';
 
@@ -55,8 +56,19 @@ interface Turn {
 }
 
 /** One conversation: its messages, the streamed answer, and every control of a turn. */
-export function Conversation({ chatId, onChanged }: { chatId: string; onChanged: (chat: ChatBody) => void }) {
-  const chat = useLoad(() => api.call(chatEndpoints.get, { params: { chat_id: chatId } }), [chatId]);
+export function Conversation({ chatId }: { chatId: string }) {
+  const chat = useEndpoint(chatEndpoints.get, { params: { chat_id: chatId } });
+  const refreshList = useRefresh();
+  const nameChat = useAction(chatEndpoints.generateTitle);
+  const renameChat = useAction(chatEndpoints.rename);
+  // The stream follows the turn and the chat reloads when it ends.
+  const sendMessage = useAction(chatEndpoints.send, { refreshes: [] });
+  const cancel = useAction(chatEndpoints.cancel, { refreshes: [] });
+  const answerTool = useAction(chatEndpoints.toolDecision, { refreshes: [] });
+  const retry = useAction(chatEndpoints.retry, { refreshes: [] });
+  const regenerate = useAction(chatEndpoints.regenerate, { refreshes: [] });
+  /** The question just sent, shown until the stored chat has it: its text and how many messages came before. */
+  const [asked, setAsked] = useState<{ content: string; after: number } | null>(null);
   const [turn, setTurn] = useState<Turn | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const [draft, setDraft] = useState('');
@@ -66,13 +78,11 @@ export function Conversation({ chatId, onChanged }: { chatId: string; onChanged:
   const params = { chat_id: chatId };
 
   const refresh = async () => {
-    let fresh = await api.call(chatEndpoints.get, { params });
+    const fresh = await chat.reload();
     // A chat still called as it was created gets a title from its first question once it has an answer.
-    if (fresh.title === newChatTitle && fresh.messages.some((message) => message.role === 'assistant'))
-      fresh = await api.call(chatEndpoints.generateTitle, { params });
-    chat.set(() => fresh);
-    onChanged(fresh);
-    return fresh;
+    if (fresh?.title === newChatTitle && fresh.messages.some((message) => message.role === 'assistant'))
+      await nameChat.run({ params });
+    else await refreshList([{ tag: chatEndpoints.list.tag, endpoint: chatEndpoints.list }]);
   };
 
   /** Follows the chat's events until its turn ends, then shows the stored answer. */
@@ -134,25 +144,17 @@ export function Conversation({ chatId, onChanged }: { chatId: string; onChanged:
     event?.preventDefault();
     const content = draft.trim();
     if (!content || turn) return;
-    chat.set(
-      (current) =>
-        current && {
-          ...current,
-          messages: [
-            ...current.messages,
-            { id: 'pending', role: 'user', content, timestamp: new Date().toISOString(), extra_metadata: null },
-          ],
-        },
-    );
+    setAsked({ content, after: chat.data?.messages.length ?? 0 });
     setDraft('');
-    if (!(await start('Could not send', () => api.call(chatEndpoints.send, { params, body: { content } })))) {
+    if (!(await start('Could not send', () => sendMessage.run({ params, body: { content } })))) {
       setDraft(content);
+      setAsked(null);
       await refresh().catch(() => undefined);
     }
   };
   const stop = async () => {
     try {
-      await api.call(chatEndpoints.cancel, { params });
+      await cancel.run({ params });
     } catch (error) {
       notifications.show({ color: 'red', title: 'Could not stop the answer', message: messageOf(error) });
     }
@@ -162,7 +164,7 @@ export function Conversation({ chatId, onChanged }: { chatId: string; onChanged:
     if (!approval) return;
     setTurn((current) => current && { ...current, approval: null });
     try {
-      await api.call(chatEndpoints.toolDecision, { params, body: { tool_call_id: approval.toolCallId, decision } });
+      await answerTool.run({ params, body: { tool_call_id: approval.toolCallId, decision } });
     } catch (error) {
       setFailure(`Could not ${decision} the tool call: ${messageOf(error)}`);
     }
@@ -173,17 +175,14 @@ export function Conversation({ chatId, onChanged }: { chatId: string; onChanged:
     setRenaming(null);
     if (!title || title === chat.data?.title) return;
     try {
-      onChanged(await api.call(chatEndpoints.rename, { params, body: { title } }));
-      await refresh();
+      await renameChat.run({ params, body: { title } });
     } catch (error) {
       notifications.show({ color: 'red', title: 'Could not rename the chat', message: messageOf(error) });
     }
   };
   const generateTitle = async () => {
     try {
-      const titled = await api.call(chatEndpoints.generateTitle, { params });
-      chat.set(() => titled);
-      onChanged(titled);
+      await nameChat.run({ params });
     } catch (error) {
       notifications.show({ color: 'red', title: 'Could not generate a title', message: messageOf(error) });
     }
@@ -204,7 +203,20 @@ export function Conversation({ chatId, onChanged }: { chatId: string; onChanged:
   if (chat.error)
     return <ErrorNotice title="Could not open the chat" message={chat.error} onRetry={() => void chat.reload()} />;
   if (!chat.data) return <Skeleton h={400} />;
-  const messages = chat.data.messages;
+  const stored = chat.data.messages;
+  const messages =
+    asked && stored.length <= asked.after
+      ? [
+          ...stored,
+          {
+            id: 'pending',
+            role: 'user',
+            content: asked.content,
+            timestamp: new Date().toISOString(),
+            extra_metadata: null,
+          },
+        ]
+      : stored;
   const lastUser = [...messages].reverse().find((message) => message.role === 'user');
   const endsWithUser = messages.at(-1)?.role === 'user';
 
@@ -253,13 +265,7 @@ export function Conversation({ chatId, onChanged }: { chatId: string; onChanged:
           />
         )}
         <Group gap="xs" wrap="nowrap">
-          <ScopePicker
-            chat={chat.data}
-            onChanged={(updated) => {
-              chat.set(() => updated);
-              onChanged(updated);
-            }}
-          />
+          <ScopePicker chat={chat.data} />
           <Menu position="bottom-end" withinPortal>
             <Menu.Target>
               <Button variant="default" size="xs" leftSection={<IconDownload size={14} />}>
@@ -364,7 +370,7 @@ export function Conversation({ chatId, onChanged }: { chatId: string; onChanged:
                   mt="xs"
                   display="block"
                   leftSection={<IconRefresh size={14} />}
-                  onClick={() => void start('Could not retry', () => api.call(chatEndpoints.retry, { params }))}
+                  onClick={() => void start('Could not retry', () => retry.run({ params }))}
                 >
                   Retry
                 </Button>
@@ -391,7 +397,7 @@ export function Conversation({ chatId, onChanged }: { chatId: string; onChanged:
             size="xs"
             variant="default"
             leftSection={<IconRefresh size={14} />}
-            onClick={() => void start('Could not retry', () => api.call(chatEndpoints.retry, { params }))}
+            onClick={() => void start('Could not retry', () => retry.run({ params }))}
           >
             Retry
           </Button>
@@ -401,7 +407,7 @@ export function Conversation({ chatId, onChanged }: { chatId: string; onChanged:
             size="xs"
             variant="default"
             leftSection={<IconArrowBackUp size={14} />}
-            onClick={() => void start('Could not regenerate', () => api.call(chatEndpoints.regenerate, { params }))}
+            onClick={() => void start('Could not regenerate', () => regenerate.run({ params }))}
           >
             Regenerate
           </Button>

@@ -4,24 +4,21 @@ import { notifications } from '@mantine/notifications';
 import { IconFilter } from '@tabler/icons-react';
 import { chatEndpoints, type ChatBody } from '@rhizome/contracts/api/chats';
 import { sourceEndpoints } from '@rhizome/contracts/api/sources';
-import { api, messageOf } from '../../lib/api.ts';
+import { messageOf } from '../../lib/api.ts';
 import { countOf } from '../../lib/format.ts';
-import { useLoad } from '../../lib/use-load.ts';
+import { useEndpoint } from '../../lib/data/use-endpoint.ts';
+import { useAction } from '../../lib/data/use-action.ts';
 
 /** Which sources a chat searches: all enabled ones, or the chosen sources and tagged sources. */
-export function ScopePicker({ chat, onChanged }: { chat: ChatBody; onChanged: (chat: ChatBody) => void }) {
+export function ScopePicker({ chat }: { chat: ChatBody }) {
   const [opened, setOpened] = useState(false);
   const [sourceIds, setSourceIds] = useState<string[]>(chat.source_ids ?? []);
   const [tagIds, setTagIds] = useState<string[]>([]);
   const [busy, setBusy] = useState(false);
-  const options = useLoad(async () => {
-    if (!opened) return null;
-    const [sources, tags] = await Promise.all([
-      api.call(sourceEndpoints.list, { query: { page_size: 1000 } }),
-      api.call(sourceEndpoints.listTags),
-    ]);
-    return { sources: sources.data, tags: tags.tags };
-  }, [opened]);
+  const sources = useEndpoint(sourceEndpoints.list, opened ? { query: { page_size: 1000 } } : null);
+  const tags = useEndpoint(sourceEndpoints.listTags, opened ? {} : null);
+  const clearScope = useAction(chatEndpoints.clearScope);
+  const setScope = useAction(chatEndpoints.setScope);
 
   const apply = async (clear: boolean) => {
     setBusy(true);
@@ -29,9 +26,8 @@ export function ScopePicker({ chat, onChanged }: { chat: ChatBody; onChanged: (c
       const params = { chat_id: chat.id };
       const updated =
         clear || (!sourceIds.length && !tagIds.length)
-          ? await api.call(chatEndpoints.clearScope, { params })
-          : await api.call(chatEndpoints.setScope, { params, body: { source_ids: sourceIds, tag_ids: tagIds } });
-      onChanged(updated);
+          ? await clearScope.run({ params })
+          : await setScope.run({ params, body: { source_ids: sourceIds, tag_ids: tagIds } });
       setSourceIds(updated.source_ids ?? []);
       setTagIds([]);
       setOpened(false);
@@ -63,7 +59,7 @@ export function ScopePicker({ chat, onChanged }: { chat: ChatBody; onChanged: (c
             label="Sources"
             searchable
             clearable
-            data={(options.data?.sources ?? []).map((source) => ({
+            data={(sources.data?.data ?? []).map((source) => ({
               value: source.id,
               label: source.title ?? source.filename ?? source.id,
             }))}
@@ -74,7 +70,7 @@ export function ScopePicker({ chat, onChanged }: { chat: ChatBody; onChanged: (c
           <MultiSelect
             label="Sources with the tags"
             clearable
-            data={(options.data?.tags ?? []).map((tag) => ({ value: tag.id, label: tag.name }))}
+            data={(tags.data?.tags ?? []).map((tag) => ({ value: tag.id, label: tag.name }))}
             value={tagIds}
             onChange={setTagIds}
             comboboxProps={{ withinPortal: false }}

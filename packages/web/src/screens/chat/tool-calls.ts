@@ -22,6 +22,11 @@ const chatTools: Record<string, ChatToolWords> = {
     action: (args) =>
       `search the knowledge graph and the documents for ${quoted(args.query)}${atMost(args.limit, 'result')}`,
   },
+  fused_search: {
+    title: 'Search in every mode',
+    action: (args) =>
+      `search the documents and the knowledge graph in every way (words, meaning, graph) for ${quoted(args.query)}`,
+  },
   search_chunks: {
     title: 'Passage search',
     action: (args) => `search the document passages for ${quoted(args.query)}${atMost(args.limit, 'passage')}`,

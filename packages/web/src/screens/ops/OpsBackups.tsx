@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { ActionIcon, Alert, Badge, Button, Card, Group, Modal, Table, Text, Title, Tooltip } from '@mantine/core';
+import { ActionIcon, Alert, Badge, Button, Card, Group, Modal, Table, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconDatabaseExport, IconDownload, IconRestore, IconTrash } from '@tabler/icons-react';
 import { backupEndpoints } from '@rhizome/contracts/api/backup';
@@ -7,14 +7,19 @@ import type { ResponseOf } from '@rhizome/contracts/endpoint';
 import { api, messageOf } from '../../lib/api.ts';
 import { formatBytes, formatDate } from '../../lib/format.ts';
 import { runWithNotice } from '../../lib/notify-action.ts';
-import { useLoad } from '../../lib/use-load.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { ConfirmDelete } from '../../components/ConfirmDelete.tsx';
+import { useEndpoint } from '../../lib/data/use-endpoint.ts';
+import { useAction } from '../../lib/data/use-action.ts';
 
 type Restored = ResponseOf<typeof backupEndpoints.restore>;
 
 /** Backups of the active database: take one now, download, restore (after a safety copy), delete. */
 export function OpsBackups() {
-  const backups = useLoad(() => api.call(backupEndpoints.list, { query: { page_size: 200 } }), []);
+  const backups = useEndpoint(backupEndpoints.list, { query: { page_size: 200 } });
+  const createBackup = useAction(backupEndpoints.create);
+  const restoreBackup = useAction(backupEndpoints.restore);
+  const deleteBackup = useAction(backupEndpoints.remove);
   const [creating, setCreating] = useState(false);
   const [restoring, setRestoring] = useState<string | null>(null);
   const [restoreBusy, setRestoreBusy] = useState(false);
@@ -23,17 +28,10 @@ export function OpsBackups() {
 
   async function create() {
     setCreating(true);
-    await runWithNotice(
-      async () => {
-        const backup = await api.call(backupEndpoints.create);
-        await backups.reload();
-        return backup;
-      },
-      {
-        success: (backup) => `Backup ${backup.filename} taken (${formatBytes(backup.size)}).`,
-        failure: 'Could not take a backup',
-      },
-    );
+    await runWithNotice(() => createBackup.run(), {
+      success: (backup) => `Backup ${backup.filename} taken (${formatBytes(backup.size)}).`,
+      failure: 'Could not take a backup',
+    });
     setCreating(false);
   }
 
@@ -41,9 +39,8 @@ export function OpsBackups() {
     if (!restoring) return;
     setRestoreBusy(true);
     try {
-      setRestored(await api.call(backupEndpoints.restore, { params: { filename: restoring } }));
+      setRestored(await restoreBackup.run({ params: { filename: restoring } }));
       setRestoring(null);
-      await backups.reload();
     } catch (error) {
       notifications.show({ color: 'red', title: 'Could not restore the backup', message: messageOf(error) });
     } finally {
@@ -55,15 +52,7 @@ export function OpsBackups() {
     if (!removing) return;
     const filename = removing;
     setRemoving(null);
-    await runWithNotice(
-      async () => {
-        await api.call(backupEndpoints.remove, { params: { filename } });
-        backups.set(
-          (current) => current && { ...current, data: current.data.filter((backup) => backup.filename !== filename) },
-        );
-      },
-      { failure: 'Could not delete the backup' },
-    );
+    await runWithNotice(() => deleteBackup.run({ params: { filename } }), { failure: 'Could not delete the backup' });
   }
 
   const list = backups.data?.data ?? [];
@@ -138,18 +127,18 @@ export function OpsBackups() {
                   <Table.Td visibleFrom="sm">{formatBytes(backup.size)}</Table.Td>
                   <Table.Td visibleFrom="sm">{formatDate(backup.created_at)}</Table.Td>
                   <Table.Td>
-                    <Group gap={4} justify="flex-end" wrap="nowrap">
-                      <Tooltip label="Download">
-                        <ActionIcon
-                          component="a"
-                          variant="subtle"
-                          href={api.url(backupEndpoints.download, { params: { filename: backup.filename } })}
-                          download={backup.filename}
-                          aria-label={`Download ${backup.filename}`}
-                        >
-                          <IconDownload size={16} />
-                        </ActionIcon>
-                      </Tooltip>
+                    <Group gap={4} justify="flex-end">
+                      <Button
+                        component="a"
+                        size="compact-sm"
+                        variant="default"
+                        leftSection={<IconDownload size={14} />}
+                        href={api.url(backupEndpoints.download, { params: { filename: backup.filename } })}
+                        download={backup.filename}
+                        aria-label={`Download ${backup.filename}`}
+                      >
+                        Download
+                      </Button>
                       <Button
                         size="compact-sm"
                         variant="light"
@@ -200,19 +189,16 @@ export function OpsBackups() {
           </Button>
         </Group>
       </Modal>
-      <Modal opened={removing !== null} onClose={() => setRemoving(null)} title="Delete this backup?">
+      <ConfirmDelete
+        opened={removing !== null}
+        onKeep={() => setRemoving(null)}
+        onDelete={() => void remove()}
+        title="Delete this backup?"
+      >
         <Text fz="sm" ff="monospace">
           {removing}
         </Text>
-        <Group justify="flex-end" mt="md">
-          <Button variant="default" onClick={() => setRemoving(null)}>
-            Keep
-          </Button>
-          <Button color="red" onClick={() => void remove()}>
-            Delete
-          </Button>
-        </Group>
-      </Modal>
+      </ConfirmDelete>
     </Card>
   );
 }

@@ -1,24 +1,28 @@
 import { useState, type FormEvent } from 'react';
-import { ActionIcon, Alert, Badge, Button, Card, Group, Modal, Table, Text, TextInput, Title } from '@mantine/core';
+import { ActionIcon, Alert, Badge, Button, Card, Group, Table, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconTrash } from '@tabler/icons-react';
 import { databaseEndpoints } from '@rhizome/contracts/api/databases';
-import { api, messageOf } from '../../lib/api.ts';
-import { useChanges } from '../../lib/changes.tsx';
+import { messageOf } from '../../lib/api.ts';
+import { useAction } from '../../lib/data/use-action.ts';
+import { useEndpoint } from '../../lib/data/use-endpoint.ts';
 import { formatBytes, formatDate } from '../../lib/format.ts';
 import { runWithNotice } from '../../lib/notify-action.ts';
-import { useLoad } from '../../lib/use-load.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { ConfirmDelete } from '../../components/ConfirmDelete.tsx';
 
 /** The databases on this machine: create one, switch to it, delete one (the server refuses the default and the active one). */
 export function OpsDatabases() {
-  const databases = useLoad(async () => {
-    const [list, current] = await Promise.all([api.call(databaseEndpoints.list), api.call(databaseEndpoints.current)]);
-    return { list: list.databases, current: current.current };
-  }, []);
-  useChanges((event) => {
-    if (event.type === 'database') void databases.reload();
-  });
+  const list = useEndpoint(databaseEndpoints.list);
+  const active = useEndpoint(databaseEndpoints.current);
+  const createDatabase = useAction(databaseEndpoints.create);
+  const switchDatabase = useAction(databaseEndpoints.switch);
+  const deleteDatabase = useAction(databaseEndpoints.remove);
+  const databases = {
+    data: list.data && active.data ? { list: list.data.databases, current: active.data.current } : undefined,
+    error: list.error ?? active.error,
+    reload: () => Promise.all([list.reload(), active.reload()]),
+  };
   const [name, setName] = useState('');
   const [creating, setCreating] = useState(false);
   const [createError, setCreateError] = useState<string | null>(null);
@@ -33,9 +37,8 @@ export function OpsDatabases() {
     setCreating(true);
     setCreateError(null);
     try {
-      const created = await api.call(databaseEndpoints.create, { body: { name: name.trim() } });
+      const created = await createDatabase.run({ body: { name: name.trim() } });
       setName('');
-      await databases.reload();
       notifications.show({ color: 'teal', message: `The database “${created.name}” is ready.` });
     } catch (error) {
       setCreateError(messageOf(error));
@@ -48,8 +51,7 @@ export function OpsDatabases() {
     setSwitching(target);
     await runWithNotice(
       async () => {
-        await api.call(databaseEndpoints.switch, { body: { name: target } });
-        databases.set((current) => current && { ...current, current: target });
+        await switchDatabase.run({ body: { name: target } });
       },
       { success: `Now working in the database “${target}”.`, failure: 'Could not switch the database' },
     );
@@ -67,10 +69,7 @@ export function OpsDatabases() {
     setDeleteBusy(true);
     setDeleteError(null);
     try {
-      await api.call(databaseEndpoints.remove, { params: { name: deleting } });
-      databases.set(
-        (current) => current && { ...current, list: current.list.filter((database) => database.name !== deleting) },
-      );
+      await deleteDatabase.run({ params: { name: deleting } });
       notifications.show({ color: 'teal', message: `The database “${deleting}” was deleted.` });
       setDeleting(null);
     } catch (error) {
@@ -182,10 +181,15 @@ export function OpsDatabases() {
           </Table>
         </Table.ScrollContainer>
       )}
-      <Modal
+      <ConfirmDelete
         opened={deleting !== null}
-        onClose={() => setDeleting(null)}
+        onKeep={() => setDeleting(null)}
+        onDelete={() => void remove()}
         title={`Delete the database “${deleting ?? ''}”?`}
+        keepLabel="Keep it"
+        deleteLabel="Delete the database"
+        busy={deleteBusy}
+        disabled={typed !== deleting}
       >
         <Text fz="sm" mb="sm">
           Its graph, sources, templates and workflows are removed for good. Type its name to confirm.
@@ -202,15 +206,7 @@ export function OpsDatabases() {
             {deleteError}
           </Alert>
         )}
-        <Group justify="flex-end" mt="md">
-          <Button variant="default" onClick={() => setDeleting(null)}>
-            Keep it
-          </Button>
-          <Button color="red" loading={deleteBusy} disabled={typed !== deleting} onClick={() => void remove()}>
-            Delete the database
-          </Button>
-        </Group>
-      </Modal>
+      </ConfirmDelete>
     </Card>
   );
 }

@@ -1,12 +1,11 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Badge, Box, Card, Group, NumberInput, ScrollArea, Select, Switch, Table, Text, Title } from '@mantine/core';
 import { opsEndpoints } from '@rhizome/contracts/api/ops';
-import { api } from '../../lib/api.ts';
 import { countOf, humanise } from '../../lib/format.ts';
-import { useLoad } from '../../lib/use-load.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { JsonBlock } from '../../components/JsonBlock.tsx';
 import { isAtLeast, logLevelColors, parseLogLine, type LogEntry, type LogLevel } from './log-entries.ts';
+import { useEndpoint } from '../../lib/data/use-endpoint.ts';
 
 const services = [
   { value: 'all', label: 'All services' },
@@ -32,22 +31,18 @@ export function OpsLogs() {
   const [follow, setFollow] = useState(false);
   const [level, setLevel] = useState<LogLevel | 'all'>('all');
   const viewport = useRef<HTMLDivElement>(null);
-  const logs = useLoad(
-    () =>
-      service === 'all'
-        ? api.call(opsEndpoints.logs, { query: { lines } })
-        : api.call(opsEndpoints.serviceLogs, { params: { service_name: service }, query: { lines } }),
-    [service, lines],
+  const refreshMs = follow ? followMs : false;
+  const allLogs = useEndpoint(opsEndpoints.logs, service === 'all' ? { query: { lines } } : null, { refreshMs });
+  const serviceLogs = useEndpoint(
+    opsEndpoints.serviceLogs,
+    service === 'all' ? null : { params: { service_name: service }, query: { lines } },
+    { refreshMs },
   );
-  const status = useLoad(() => api.call(opsEndpoints.logsStatus), []);
+  const logs = service === 'all' ? allLogs : serviceLogs;
+  const status = useEndpoint(opsEndpoints.logsStatus);
   const entries = useMemo(() => (logs.data?.lines ?? []).map(parseLogLine), [logs.data]);
   const shown = entries.filter((entry) => isAtLeast(entry, level));
 
-  useEffect(() => {
-    if (!follow) return;
-    const timer = setInterval(() => void logs.reload(), followMs);
-    return () => clearInterval(timer);
-  }, [follow, logs.reload]);
   useEffect(() => {
     // The newest lines are at the bottom: keep them in view.
     viewport.current?.scrollTo({ top: viewport.current.scrollHeight });

@@ -7,6 +7,7 @@ import { countOf, formatBytes, humanise } from '../../lib/format.ts';
 import { OpsImportReport, type ImportReport } from './OpsImportReport.tsx';
 import { OpsTaskProgress } from './OpsTaskProgress.tsx';
 import { useTask } from './use-task.ts';
+import { useAction } from '../../lib/data/use-action.ts';
 
 const parts = [
   ['include_templates', 'Templates'],
@@ -31,6 +32,7 @@ export function OpsPackages() {
 }
 
 function ExportCard() {
+  const startExport = useAction(exportEndpoints.exportAll);
   const [include, setInclude] = useState<Record<Part, boolean>>({
     include_templates: true,
     include_knowledge: true,
@@ -47,7 +49,7 @@ function ExportCard() {
     setFailure(null);
     setTaskId(null);
     try {
-      setTaskId((await api.call(exportEndpoints.exportAll, { query: include })).task_id);
+      setTaskId((await startExport.run({ query: include })).task_id);
     } catch (error) {
       setFailure(messageOf(error));
     }

@@ -23,12 +23,13 @@ import { requestErrorOf } from '@rhizome/client';
 import { api, messageOf } from '../../lib/api.ts';
 import { countOf, humanise } from '../../lib/format.ts';
 import { sentenceCase } from '../../lib/sentence-case.ts';
-import { useLoad } from '../../lib/use-load.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { OpsImportReport, type ImportReport } from './OpsImportReport.tsx';
 import { OpsRegistrySignIn } from './OpsRegistrySignIn.tsx';
 import { OpsTaskProgress } from './OpsTaskProgress.tsx';
 import { useTask } from './use-task.ts';
+import { useEndpoint } from '../../lib/data/use-endpoint.ts';
+import { useAction } from '../../lib/data/use-action.ts';
 
 type Found = ResponseOf<typeof registryEndpoints.search>;
 type PackageType = 'FULL' | 'TEMPLATES' | 'KNOWLEDGE' | 'WORKFLOWS' | 'MIXED';
@@ -36,13 +37,13 @@ const packageTypes: PackageType[] = ['FULL', 'TEMPLATES', 'KNOWLEDGE', 'WORKFLOW
 
 /** The package registry: sign in with a device code, search and import packages, publish one. */
 export function OpsRegistry() {
-  const status = useLoad(() => api.call(registryEndpoints.status), []);
+  const logout = useAction(registryEndpoints.logout);
+  const status = useEndpoint(registryEndpoints.status);
   const reloadStatus = useCallback(() => void status.reload(), [status.reload]);
 
   async function signOut() {
     try {
-      await api.call(registryEndpoints.logout);
-      await status.reload();
+      await logout.run();
     } catch (error) {
       notifications.show({ color: 'red', title: 'Could not sign out of the registry', message: messageOf(error) });
     }
@@ -81,6 +82,7 @@ export function OpsRegistry() {
 }
 
 function SearchCard() {
+  const startImport = useAction(registryEndpoints.import);
   const [query, setQuery] = useState('');
   const [type, setType] = useState<PackageType | null>(null);
   const [found, setFound] = useState<Found | null>(null);
@@ -106,7 +108,7 @@ function SearchCard() {
 
   async function importPackage(owner: string, name: string) {
     try {
-      const queued = await api.call(registryEndpoints.import, { body: { owner_username: owner, repo_name: name } });
+      const queued = await startImport.run({ body: { owner_username: owner, repo_name: name } });
       setImporting({ name: `${owner}/${name}`, taskId: queued.task_id });
     } catch (error) {
       notifications.show({ color: 'red', title: `Could not import ${owner}/${name}`, message: messageOf(error) });

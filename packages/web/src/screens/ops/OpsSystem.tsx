@@ -7,8 +7,9 @@ import { settingsEndpoints } from '@rhizome/contracts/api/settings';
 import { logLevelNames } from '@rhizome/contracts/settings';
 import type { ResponseOf } from '@rhizome/contracts/endpoint';
 import { api, messageOf } from '../../lib/api.ts';
-import { useLoad } from '../../lib/use-load.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { useEndpoint } from '../../lib/data/use-endpoint.ts';
+import { useAction } from '../../lib/data/use-action.ts';
 
 /** The log level, the diagnostics bundle for a bug report, and schema upgrades of the active database. */
 export function OpsSystem() {
@@ -39,14 +40,14 @@ export function OpsSystem() {
 }
 
 function LogLevel() {
-  const level = useLoad(() => api.call(settingsEndpoints.getLogLevel), []);
+  const level = useEndpoint(settingsEndpoints.getLogLevel);
+  const setLogLevel = useAction(settingsEndpoints.setLogLevel);
   async function change(next: string | null) {
     if (!next || next === level.data?.level) return;
     try {
-      const answer = await api.call(settingsEndpoints.setLogLevel, {
+      const answer = await setLogLevel.run({
         body: { level: next as (typeof logLevelNames)[number] },
       });
-      level.set((current) => current && { ...current, level: answer.new_level });
       notifications.show({ color: 'teal', message: answer.message });
     } catch (error) {
       notifications.show({ color: 'red', title: 'Could not change the level', message: messageOf(error) });
@@ -70,21 +71,22 @@ function LogLevel() {
 }
 
 function Upgrades() {
-  const pending = useLoad(() => api.call(upgradeEndpoints.pending), []);
+  const pending = useEndpoint(upgradeEndpoints.pending);
+  const applyUpgrades = useAction(upgradeEndpoints.apply);
+  const rollBack = useAction(upgradeEndpoints.rollback);
   const [busy, setBusy] = useState<'apply' | 'rollback' | null>(null);
   const [outcome, setOutcome] = useState<{ color: string; text: string } | null>(null);
 
   async function apply() {
     setBusy('apply');
     try {
-      const result: ResponseOf<typeof upgradeEndpoints.apply> = await api.call(upgradeEndpoints.apply);
+      const result: ResponseOf<typeof upgradeEndpoints.apply> = await applyUpgrades.run();
       setOutcome({
         color: 'teal',
         text: result.applied.length
           ? `Applied ${result.applied.join(', ')}.${result.backup_path ? ` A backup was taken first: ${result.backup_path}.` : ''}`
           : 'Nothing to apply: the database is up to date.',
       });
-      await pending.reload();
     } catch (error) {
       setOutcome({ color: 'red', text: messageOf(error) });
     } finally {
@@ -95,9 +97,8 @@ function Upgrades() {
   async function rollback() {
     setBusy('rollback');
     try {
-      const result = await api.call(upgradeEndpoints.rollback);
+      const result = await rollBack.run();
       setOutcome({ color: 'teal', text: `Restored from ${result.restored_from}.` });
-      await pending.reload();
     } catch (error) {
       setOutcome({ color: 'red', text: messageOf(error) });
     } finally {

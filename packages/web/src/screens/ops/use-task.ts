@@ -1,8 +1,6 @@
-import { useEffect, useState } from 'react';
 import { queueEndpoints } from '@rhizome/contracts/api/queue';
 import type { ResponseOf } from '@rhizome/contracts/endpoint';
-import { api, messageOf } from '../../lib/api.ts';
-import { useChanges } from '../../lib/changes.tsx';
+import { useEndpoint } from '../../lib/data/use-endpoint.ts';
 
 export type Task = ResponseOf<typeof queueEndpoints.get>;
 
@@ -17,49 +15,23 @@ export interface TaskState {
 const pollMs = 1_000;
 const finished = new Set(['completed', 'failed', 'cancelled']);
 
-/** Follows a queued task until it ends (task events when live, a poll as the floor), then fetches its result. */
+/** Follows a queued task until it ends (task events when live, a poll as the floor), then reads its result. */
 export function useTask(taskId: string | null): TaskState {
-  const [state, setState] = useState<TaskState>({ task: null, result: undefined, error: null, done: false });
-  const [nudge, setNudge] = useState(0);
-
-  useChanges((event) => {
-    if (event.type === 'task' && event.task.task_id === taskId) setNudge((count) => count + 1);
+  const params = { task_id: taskId ?? '' };
+  // Another task's state must never show as this one's.
+  const task = useEndpoint(queueEndpoints.get, taskId ? { params } : null, {
+    refreshMs: (data) => (data && finished.has(data.status) ? false : pollMs),
+    keepPrevious: false,
   });
-
-  useEffect(() => {
-    setState({ task: null, result: undefined, error: null, done: false });
-  }, [taskId]);
-
-  useEffect(() => {
-    if (!taskId || state.done) return;
-    let stopped = false;
-    const check = async () => {
-      try {
-        const task = await api.call(queueEndpoints.get, { params: { task_id: taskId } });
-        if (stopped) return;
-        if (!finished.has(task.status)) return setState((current) => ({ ...current, task }));
-        const result =
-          task.status === 'completed'
-            ? (await api.call(queueEndpoints.result, { params: { task_id: taskId } })).result
-            : undefined;
-        if (!stopped)
-          setState({
-            task,
-            result,
-            error: task.status === 'failed' ? (task.error ?? 'The task failed.') : null,
-            done: true,
-          });
-      } catch (error) {
-        if (!stopped) setState((current) => ({ ...current, error: messageOf(error), done: true }));
-      }
-    };
-    void check();
-    const timer = setInterval(() => void check(), pollMs);
-    return () => {
-      stopped = true;
-      clearInterval(timer);
-    };
-  }, [taskId, state.done, nudge]);
-
-  return state;
+  const status = task.data?.status;
+  const completed = status === 'completed';
+  const result = useEndpoint(queueEndpoints.result, completed ? { params } : null, { keepPrevious: false });
+  const failed = status === 'failed' ? (task.data?.error ?? 'The task failed.') : null;
+  const error = task.error ?? result.error ?? failed;
+  return {
+    task: task.data ?? null,
+    result: result.data?.result,
+    error,
+    done: Boolean(error) || (status !== undefined && finished.has(status) && (!completed || result.data !== undefined)),
+  };
 }

@@ -7,7 +7,6 @@ import {
   Code,
   CopyButton,
   Group,
-  Modal,
   Table,
   Text,
   TextInput,
@@ -18,29 +17,32 @@ import { notifications } from '@mantine/notifications';
 import { IconCheck, IconCopy, IconTrash } from '@tabler/icons-react';
 import { authEndpoints } from '@rhizome/contracts/api/auth';
 import { RequestError } from '@rhizome/client';
-import { api, messageOf } from '../../lib/api.ts';
+import { messageOf } from '../../lib/api.ts';
 import { formatDate } from '../../lib/format.ts';
-import { useLoad } from '../../lib/use-load.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { ConfirmDelete } from '../../components/ConfirmDelete.tsx';
+import { useEndpoint } from '../../lib/data/use-endpoint.ts';
+import { useAction } from '../../lib/data/use-action.ts';
 
 /** API keys: create one (its secret is shown once, with a copy button), see when each was used, revoke. */
 export function ApiKeys() {
-  const keys = useLoad(() => api.call(authEndpoints.listKeys), []);
+  const keys = useEndpoint(authEndpoints.listKeys);
   const [name, setName] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [created, setCreated] = useState<{ name: string; key: string } | null>(null);
   const [revoking, setRevoking] = useState<{ id: string; name: string } | null>(null);
+  const createKey = useAction(authEndpoints.createKey);
+  const revokeKey = useAction(authEndpoints.revokeKey);
 
   async function create(event: FormEvent) {
     event.preventDefault();
     setBusy(true);
     setError(null);
     try {
-      const key = await api.call(authEndpoints.createKey, { body: { name: name.trim() } });
+      const key = await createKey.run({ body: { name: name.trim() } });
       setCreated({ name: key.name, key: key.key });
       setName('');
-      await keys.reload();
     } catch (failure) {
       setError(failure instanceof RequestError ? (failure.issueFor('name') ?? failure.message) : messageOf(failure));
     } finally {
@@ -53,8 +55,7 @@ export function ApiKeys() {
     const { id, name: keyName } = revoking;
     setRevoking(null);
     try {
-      await api.call(authEndpoints.revokeKey, { params: { key_id: id } });
-      keys.set((current) => current?.filter((key) => key.id !== id));
+      await revokeKey.run({ params: { key_id: id } });
       notifications.show({ color: 'teal', message: `The key “${keyName}” is revoked.` });
     } catch (failure) {
       notifications.show({ color: 'red', title: 'Could not revoke the key', message: messageOf(failure) });
@@ -164,17 +165,15 @@ export function ApiKeys() {
           </Table>
         </Table.ScrollContainer>
       )}
-      <Modal opened={revoking !== null} onClose={() => setRevoking(null)} title={`Revoke “${revoking?.name ?? ''}”?`}>
-        <Text fz="sm">Scripts using this key are refused from now on.</Text>
-        <Group justify="flex-end" mt="md">
-          <Button variant="default" onClick={() => setRevoking(null)}>
-            Keep
-          </Button>
-          <Button color="red" onClick={() => void revoke()}>
-            Revoke
-          </Button>
-        </Group>
-      </Modal>
+      <ConfirmDelete
+        opened={revoking !== null}
+        onKeep={() => setRevoking(null)}
+        onDelete={() => void revoke()}
+        title={`Revoke “${revoking?.name ?? ''}”?`}
+        deleteLabel="Revoke"
+      >
+        Scripts using this key are refused from now on.
+      </ConfirmDelete>
     </Card>
   );
 }

@@ -2,12 +2,13 @@ import { useState, type FormEvent } from 'react';
 import { Alert, Button, Card, PasswordInput, Text, Title } from '@mantine/core';
 import { authEndpoints } from '@rhizome/contracts/api/auth';
 import { RequestError } from '@rhizome/client';
-import { useSession } from '../../auth/session.tsx';
-import { api } from '../../lib/api.ts';
+import { useSession } from '../../auth/SessionGate.tsx';
 import { useSubmit } from '../../lib/use-submit.ts';
+import { useAction } from '../../lib/data/use-action.ts';
 
 /** Changing the password ends every session, this one included: the sign-in screen follows. */
 export function PasswordChange() {
+  const changePassword = useAction(authEndpoints.password);
   const { ended } = useSession();
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
@@ -19,7 +20,7 @@ export function PasswordChange() {
     event.preventDefault();
     if (mismatch) return;
     await run(async () => {
-      await api.call(authEndpoints.password, { body: { old_password: current, new_password: next } });
+      await changePassword.run({ body: { old_password: current, new_password: next } });
       ended('Your password was changed: sign in with the new one.');
     });
   }

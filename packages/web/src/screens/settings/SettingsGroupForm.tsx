@@ -3,15 +3,15 @@ import { Alert, Button, Card, Group, SimpleGrid, Text, Title } from '@mantine/co
 import { notifications } from '@mantine/notifications';
 import { settingsEndpoints } from '@rhizome/contracts/api/settings';
 import { RequestError } from '@rhizome/client';
-import { api, messageOf } from '../../lib/api.ts';
+import { messageOf } from '../../lib/api.ts';
 import { patchOf, valuesOf, type SettingGroup } from './settings-fields.ts';
 import { changesOf, fieldKeyOf, fieldMessage, toFormValue, type FormValue } from './settings-values.ts';
 import { SettingsField } from './SettingsField.tsx';
+import { useAction } from '../../lib/data/use-action.ts';
 
 interface Props {
   group: SettingGroup;
   settings: Record<string, unknown>;
-  onSaved: (settings: Record<string, unknown>) => void;
 }
 
 type Warning = { field: string; message: string; severity: string };
@@ -23,7 +23,8 @@ const formOf = (group: SettingGroup, saved: Record<string, unknown>) =>
   >;
 
 /** One settings group as a form generated from the schema: save sends only what changed; errors show at their field. */
-export function SettingsGroupForm({ group, settings, onSaved }: Props) {
+export function SettingsGroupForm({ group, settings }: Props) {
+  const patch = useAction(settingsEndpoints.patch);
   const saved = useMemo(() => valuesOf(group, settings), [group, settings]);
   const [form, setForm] = useState(() => formOf(group, saved));
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -68,9 +69,8 @@ export function SettingsGroupForm({ group, settings, onSaved }: Props) {
     }
     setBusy(true);
     try {
-      const answer = await api.call(settingsEndpoints.patch, { body: patchOf(group, result.changed) });
+      const answer = await patch.run({ body: patchOf(group, result.changed) });
       setWarnings(answer.warnings);
-      onSaved(answer.settings);
       notifications.show({ color: 'teal', message: `${group.title} saved.` });
     } catch (error) {
       if (error instanceof RequestError && error.issues.length) {

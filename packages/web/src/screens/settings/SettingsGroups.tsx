@@ -17,21 +17,23 @@ import {
 import { notifications } from '@mantine/notifications';
 import { useSearchParams } from 'react-router-dom';
 import { settingsEndpoints } from '@rhizome/contracts/api/settings';
-import { api, messageOf } from '../../lib/api.ts';
-import { useLoad } from '../../lib/use-load.ts';
+import { messageOf } from '../../lib/api.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { settingGroups } from './settings-fields.ts';
 import { SettingsGroupForm } from './SettingsGroupForm.tsx';
+import { useEndpoint } from '../../lib/data/use-endpoint.ts';
+import { useAction } from '../../lib/data/use-action.ts';
 
 const groupId = (key: string) => key || 'general';
 
 /** Every settings group, one at a time, with the reset of everything to the defaults. */
 export function SettingsGroups() {
-  const settings = useLoad(() => api.call(settingsEndpoints.get), []);
+  const settings = useEndpoint(settingsEndpoints.get);
   const [params, setParams] = useSearchParams();
   const chosen = settingGroups.find((group) => groupId(group.key) === params.get('group')) ?? settingGroups[0];
   const [confirming, setConfirming] = useState(false);
   const [resetting, setResetting] = useState(false);
+  const resetAll = useAction(settingsEndpoints.reset);
 
   const choose = (key: string) =>
     setParams(
@@ -46,8 +48,7 @@ export function SettingsGroups() {
   async function reset() {
     setResetting(true);
     try {
-      const defaults = await api.call(settingsEndpoints.reset);
-      settings.set(() => defaults);
+      await resetAll.run();
       setConfirming(false);
       notifications.show({ color: 'teal', message: 'Every setting is back to its default.' });
     } catch (error) {
@@ -97,7 +98,7 @@ export function SettingsGroups() {
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 9 }}>
           <Stack gap="md">
-            <SettingsGroupForm group={chosen} settings={settings.data} onSaved={(next) => settings.set(() => next)} />
+            <SettingsGroupForm group={chosen} settings={settings.data} />
             <Card withBorder radius="md">
               <Group justify="space-between" gap="sm">
                 <div>

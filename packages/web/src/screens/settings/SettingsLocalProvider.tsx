@@ -21,6 +21,7 @@ import type { LocalLlmInstance } from '@rhizome/contracts/settings';
 import type { ResponseOf } from '@rhizome/contracts/endpoint';
 import { api, messageOf } from '../../lib/api.ts';
 import { countOf } from '../../lib/format.ts';
+import { useAction } from '../../lib/data/use-action.ts';
 
 export interface LocalDraft {
   instances: LocalLlmInstance[];
@@ -43,6 +44,7 @@ interface Props {
 
 /** Local model servers (Ollama-compatible): their addresses with a connection test, the models to use, and the VRAM presets. */
 export function SettingsLocalProvider({ draft, onChange, installed, presets, onPresetApplied }: Props) {
+  const applyChosen = useAction(presetEndpoints.apply);
   const [verifications, setVerifications] = useState<Record<string, Verification | 'checking'>>({});
   const [preset, setPreset] = useState<string | null>(null);
   const [applying, setApplying] = useState(false);
@@ -97,7 +99,7 @@ export function SettingsLocalProvider({ draft, onChange, installed, presets, onP
     if (!preset) return;
     setApplying(true);
     try {
-      const result = await api.call(presetEndpoints.apply, { body: { preset_id: preset } });
+      const result = await applyChosen.run({ body: { preset_id: preset } });
       setPresetOutcome({ message: result.message, missing: result.missing_models });
       onPresetApplied();
       notifications.show({ color: 'teal', message: `Preset “${result.preset_name}” applied.` });

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Alert, Badge, Button, Card, Group, Radio, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { settingsEndpoints } from '@rhizome/contracts/api/settings';
@@ -8,10 +8,11 @@ import type { ResponseOf } from '@rhizome/contracts/endpoint';
 import { secretPlaceholder, type ChatProvider, type Settings } from '@rhizome/contracts/settings';
 import { RequestError } from '@rhizome/client';
 import { api, messageOf } from '../../lib/api.ts';
-import { useLoad } from '../../lib/use-load.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { SettingsCloudProvider, type CloudDraft } from './SettingsCloudProvider.tsx';
 import { SettingsLocalProvider, type LocalDraft } from './SettingsLocalProvider.tsx';
+import { useEndpoint } from '../../lib/data/use-endpoint.ts';
+import { useAction } from '../../lib/data/use-action.ts';
 
 type Cloud = 'openai' | 'anthropic' | 'gemini';
 type Llm = Settings['llm'];
@@ -86,23 +87,34 @@ const cloudFieldOf: Record<string, 'apiKey' | 'baseUrl' | 'model'> = {
   chat_model: 'model',
 };
 
+/** Stable, so the loaded settings do not change (and reset the draft) on every render. */
+const noModels: { name: string }[] = [];
+
 /** Which model provider answers chats and extracts entities: choose, enter keys, pick models, save and verify. */
 export function SettingsProviders() {
-  const loaded = useLoad(async () => {
-    const [settings, presets, catalog, local] = await Promise.all([
-      api.call(settingsEndpoints.get),
-      api.call(presetEndpoints.list),
-      api.call(presetEndpoints.cloudModels),
-      // No local server configured or reachable: the lists come from connection tests instead.
-      api.call(llmEndpoints.localModels).catch(() => ({ models: [] })),
-    ]);
-    return {
-      llm: (settings as unknown as Settings).llm,
-      presets: presets.presets,
-      catalog: catalog.providers,
-      installed: local.models.map((model) => model.name),
-    };
-  }, []);
+  const settings = useEndpoint(settingsEndpoints.get);
+  const presetList = useEndpoint(presetEndpoints.list);
+  const cloudModels = useEndpoint(presetEndpoints.cloudModels);
+  // No local server configured or reachable: the lists come from connection tests instead.
+  const local = useEndpoint(llmEndpoints.localModels);
+  const localModels = local.error ? noModels : local.data?.models;
+  const patch = useAction(settingsEndpoints.patch);
+  const loaded = {
+    error: settings.error ?? presetList.error ?? cloudModels.error,
+    reload: () => Promise.all([settings.reload(), presetList.reload(), cloudModels.reload(), local.reload()]),
+    data: useMemo(
+      () =>
+        settings.data && presetList.data && cloudModels.data && localModels
+          ? {
+              llm: (settings.data as unknown as Settings).llm,
+              presets: presetList.data.presets,
+              catalog: cloudModels.data.providers,
+              installed: localModels.map((model) => model.name),
+            }
+          : undefined,
+      [settings.data, presetList.data, cloudModels.data, localModels],
+    ),
+  };
   const [draft, setDraft] = useState<Draft | null>(null);
   const [saving, setSaving] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
@@ -136,9 +148,8 @@ export function SettingsProviders() {
     setFailure(null);
     setCloudErrors({});
     try {
-      const answer = await api.call(settingsEndpoints.patch, { body: { llm: patchOf(draft) } });
+      const answer = await patch.run({ body: { llm: patchOf(draft) } });
       const llm = (answer.settings as unknown as Settings).llm;
-      loaded.set((current) => current && { ...current, llm });
       notifications.show({
         color: 'teal',
         message: `Now using ${providers.find((item) => item.value === llm.chat_provider)?.label ?? llm.chat_provider}.`,

@@ -139,6 +139,11 @@ export const settingTexts: Record<string, SettingText> = {
   'embedding.max_text_length': { label: 'Longest text embedded', unit: 'chars', description: 'Longer text is cut.' },
   'embedding.allow_model_download': { label: 'Allow downloading the embedding model' },
   'embedding.enable_auto_embedding': { label: 'Embed new passages automatically' },
+  'embedding.vector_sweep_interval_seconds': {
+    label: 'Look for nodes left without a vector every',
+    unit: 's',
+    description: 'Nodes still lacking one after this long are embedded then.',
+  },
 
   'search.enable_vector_search': { label: 'Search by meaning', description: 'Adds semantic matches to word matches.' },
   'search.embedding_model': { label: 'Model of the stored vectors' },
@@ -193,6 +198,7 @@ export const settingTexts: Record<string, SettingText> = {
     description: 'Higher merges only very close names.',
   },
   'source_processing.entity_max_description_length': { label: 'Longest entity description', unit: 'chars' },
+  'source_processing.merge_undo_retention_days': { label: 'Days a merge can be undone', unit: 'days' },
   'source_processing.relationship_confidence_threshold': { label: 'Lowest relationship confidence kept' },
 
   'web.allow_private_addresses': {
@@ -412,6 +418,14 @@ export const settingTexts: Record<string, SettingText> = {
   'backup.keep': { label: 'Backups kept' },
 
   'mcp.mode': { label: 'What AI agents may do', description: 'Read only, or also write to the graph.' },
+  'mcp.auto_extract': {
+    label: 'Extract what agents add with the server model',
+    description: 'Off: a document an agent adds is only indexed, and the agent extracts it itself.',
+  },
+  'mcp.confirmation_required_default': {
+    label: 'Agent documents wait for domain confirmation',
+    description: 'Unless the agent asks to confirm the detected domain at once.',
+  },
   'mcp.max_extraction_payload_bytes': {
     label: 'Largest extraction an agent may send',
     unit: 'KB',

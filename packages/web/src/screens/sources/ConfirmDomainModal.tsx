@@ -1,8 +1,9 @@
 import { useState } from 'react';
 import { Alert, Button, Group, Modal, Progress, Radio, Stack, Text } from '@mantine/core';
 import { sourceEndpoints, type SourceResponseBody } from '@rhizome/contracts/api/sources';
-import { api, messageOf } from '../../lib/api.ts';
+import { messageOf } from '../../lib/api.ts';
 import { sentenceCase } from '../../lib/sentence-case.ts';
+import { useAction } from '../../lib/data/use-action.ts';
 
 interface Proposal {
   detected_domain: string;
@@ -38,6 +39,7 @@ export function ConfirmDomainModal({
   onClose: () => void;
   onConfirmed: () => void;
 }) {
+  const confirmDomain = useAction(sourceEndpoints.confirm);
   const proposal = source ? proposalOf(source) : null;
   const [choice, setChoice] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -49,7 +51,7 @@ export function ConfirmDomainModal({
     setBusy(true);
     setError(null);
     try {
-      await api.call(sourceEndpoints.confirm, { params: { source_id: source.id }, body: domain ? { domain } : {} });
+      await confirmDomain.run({ params: { source_id: source.id }, body: domain ? { domain } : {} });
       onConfirmed();
       setChoice(null);
     } catch (failure) {

@@ -1,12 +1,11 @@
 import { Badge, Box, Card, Group, Progress, Stack, Text, Title } from '@mantine/core';
 import { extractionEndpoints } from '@rhizome/contracts/api/extraction';
 import type { SourceResponseBody } from '@rhizome/contracts/api/sources';
-import { api } from '../../lib/api.ts';
 import { countOf, formatCount } from '../../lib/format.ts';
 import { sentenceCase } from '../../lib/sentence-case.ts';
-import { useLoad } from '../../lib/use-load.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { ResponsiveTable } from '../../components/ResponsiveTable.tsx';
+import { useEndpoint } from '../../lib/data/use-endpoint.ts';
 
 const taskColors: Record<string, string> = {
   completed: 'teal',
@@ -19,15 +18,19 @@ const taskColors: Record<string, string> = {
 
 /** The latest extraction: overall progress and each batch of passages with its counts and errors. */
 export function ExtractionPanel({ source }: { source: SourceResponseBody }) {
-  // Reloaded whenever the source changes (its live updates arrive through the parent).
-  const extraction = useLoad(async () => {
-    const params = { source_id: source.id };
-    const progress = await api.call(extractionEndpoints.progress, { params });
-    const tasks = progress.has_extraction_job
-      ? (await api.call(extractionEndpoints.tasks, { params, query: { page_size: 200 } })).data
-      : [];
-    return { progress, tasks };
-  }, [source.id, source.updated_at]);
+  // Both reads are of the sources tag: a change of the source refreshes them.
+  const params = { source_id: source.id };
+  const progressRead = useEndpoint(extractionEndpoints.progress, { params });
+  const started = progressRead.data?.has_extraction_job;
+  const tasksRead = useEndpoint(extractionEndpoints.tasks, started ? { params, query: { page_size: 200 } } : null);
+  const extraction = {
+    error: progressRead.error ?? tasksRead.error,
+    reload: () => Promise.all([progressRead.reload(), tasksRead.reload()]),
+    data:
+      progressRead.data && (!started || tasksRead.data)
+        ? { progress: progressRead.data, tasks: tasksRead.data?.data ?? [] }
+        : undefined,
+  };
 
   const progress = extraction.data?.progress;
   return (
@@ -61,7 +64,8 @@ export function ExtractionPanel({ source }: { source: SourceResponseBody }) {
               {progress.error_message}
             </Text>
           )}
-          <Box mah={260} style={{ overflowY: 'auto' }}>
+          {/* Focusable, so a keyboard can scroll a long list of batches. */}
+          <Box mah={260} style={{ overflowY: 'auto' }} tabIndex={0} role="region" aria-label="Batch list">
             <ResponsiveTable
               label="Extraction batches"
               rows={extraction.data.tasks}
@@ -83,7 +87,13 @@ export function ExtractionPanel({ source }: { source: SourceResponseBody }) {
                   header: 'Status',
                   phone: 'aside',
                   cell: (task) => (
-                    <Badge size="xs" variant="light" tt="none" color={taskColors[task.status] ?? 'gray'}>
+                    <Badge
+                      size="xs"
+                      variant="light"
+                      tt="none"
+                      miw="max-content"
+                      color={taskColors[task.status] ?? 'gray'}
+                    >
                       {sentenceCase(task.status)}
                       {task.attempts > 1 ? `, ${countOf(task.attempts, 'attempt')}` : ''}
                     </Badge>

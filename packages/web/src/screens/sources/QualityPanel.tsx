@@ -1,19 +1,15 @@
 import { Card, Group, Progress, SimpleGrid, Text, Title } from '@mantine/core';
 import { qualityEndpoints } from '@rhizome/contracts/api/quality';
 import type { SourceResponseBody } from '@rhizome/contracts/api/sources';
-import { api } from '../../lib/api.ts';
 import { countOf } from '../../lib/format.ts';
-import { useLoad } from '../../lib/use-load.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { QualityGrade } from '../../components/QualityGrade.tsx';
+import { useEndpoint } from '../../lib/data/use-endpoint.ts';
 
 /** The quality grade of a committed source and the scores behind it. */
 export function QualityPanel({ source }: { source: SourceResponseBody }) {
   const committed = source.status === 'committed';
-  const quality = useLoad(
-    async () => (committed ? api.call(qualityEndpoints.source, { params: { source_id: source.id } }) : null),
-    [source.id, committed],
-  );
+  const quality = useEndpoint(qualityEndpoints.source, committed ? { params: { source_id: source.id } } : null);
   return (
     <Card withBorder radius="md">
       <Title order={2} fz="md" mb="xs">
@@ -27,7 +23,7 @@ export function QualityPanel({ source }: { source: SourceResponseBody }) {
       {quality.error && <ErrorNotice message={quality.error} onRetry={() => void quality.reload()} />}
       {quality.data && (
         <>
-          <QualityGrade grade={quality.data.quality_grade} />
+          <QualityGrade grade={quality.data.quality_grade} label={quality.data.quality_label} />
           <SimpleGrid mt="sm" cols={2} spacing="xs">
             {(
               [

@@ -1,4 +1,4 @@
-import { ActionIcon, Button, Group, Menu, Modal, Text } from '@mantine/core';
+import { ActionIcon, Menu } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import {
@@ -11,9 +11,12 @@ import {
   IconTrash,
 } from '@tabler/icons-react';
 import { extractionEndpoints } from '@rhizome/contracts/api/extraction';
+import { opsEndpoints } from '@rhizome/contracts/api/ops';
 import { sourcePauseEndpoints } from '@rhizome/contracts/api/queue';
 import { sourceEndpoints, type SourceResponseBody } from '@rhizome/contracts/api/sources';
-import { api, messageOf } from '../../lib/api.ts';
+import { messageOf } from '../../lib/api.ts';
+import { ConfirmDelete } from '../../components/ConfirmDelete.tsx';
+import { useAction } from '../../lib/data/use-action.ts';
 
 const busyStatuses = new Set<SourceResponseBody['status']>([
   'pending',
@@ -25,25 +28,34 @@ const busyStatuses = new Set<SourceResponseBody['status']>([
   'committing',
 ]);
 
+const listReads = [
+  { tag: sourceEndpoints.list.tag, endpoint: sourceEndpoints.list },
+  { tag: opsEndpoints.dashboard.tag, endpoint: opsEndpoints.dashboard },
+];
+
 /** Everything that can be done to one source; each action reports its own failure. */
 export function SourceActions({
   source,
-  onChanged,
   onDeleted,
   onReview,
   defaultOpened = false,
 }: {
   source: SourceResponseBody;
-  onChanged: () => void;
-  onDeleted: (id: string) => void;
+  /** After a delete, for a screen that showed only this source. */
+  onDeleted?: () => void;
   onReview: (source: SourceResponseBody) => void;
   defaultOpened?: boolean;
 }) {
   const name = source.title ?? source.filename ?? source.id;
+  const resume = useAction(sourcePauseEndpoints.resume);
+  const pause = useAction(sourcePauseEndpoints.pause);
+  const stop = useAction(sourceEndpoints.stopProcessing);
+  const reextract = useAction(extractionEndpoints.start);
+  // The source's own reads would answer 404 before its page is left.
+  const deleteSource = useAction(sourceEndpoints.delete, { refreshes: listReads });
   const run = async (what: string, action: () => Promise<unknown>) => {
     try {
       await action();
-      onChanged();
     } catch (error) {
       notifications.show({ color: 'red', title: `Could not ${what} “${name}”`, message: messageOf(error) });
     }
@@ -60,26 +72,16 @@ export function SourceActions({
   const remove = () => {
     keep();
     void run('delete', async () => {
-      await api.call(sourceEndpoints.delete, { params });
-      onDeleted(source.id);
+      await deleteSource.run({ params });
+      onDeleted?.();
     });
   };
 
   return (
     <>
-      <Modal opened={deleting} onClose={keep} title={`Delete “${name}”?`}>
-        <Text fz="sm">
-          Its chunks, citations and the entities and relationships only it supports are removed. This cannot be undone.
-        </Text>
-        <Group justify="flex-end" mt="md">
-          <Button variant="default" onClick={keep}>
-            Keep
-          </Button>
-          <Button color="red" onClick={remove}>
-            Delete
-          </Button>
-        </Group>
-      </Modal>
+      <ConfirmDelete opened={deleting} onKeep={keep} onDelete={remove} title={`Delete “${name}”?`}>
+        Its chunks, citations and the entities and relationships only it supports are removed. This cannot be undone.
+      </ConfirmDelete>
       <Menu position="bottom-end" withinPortal defaultOpened={defaultOpened}>
         <Menu.Target>
           <ActionIcon variant="subtle" color="gray" aria-label={`Actions for ${name}`}>
@@ -95,7 +97,7 @@ export function SourceActions({
           {source.paused ? (
             <Menu.Item
               leftSection={<IconPlayerPlay size={16} />}
-              onClick={() => void run('resume', () => api.call(sourcePauseEndpoints.resume, { params }))}
+              onClick={() => void run('resume', () => resume.run({ params }))}
             >
               Resume
             </Menu.Item>
@@ -103,9 +105,7 @@ export function SourceActions({
             <Menu.Item
               leftSection={<IconPlayerPause size={16} />}
               disabled={!busy}
-              onClick={() =>
-                void run('pause', () => api.call(sourcePauseEndpoints.pause, { params, body: { reason: null } }))
-              }
+              onClick={() => void run('pause', () => pause.run({ params, body: { reason: null } }))}
             >
               Pause
             </Menu.Item>
@@ -113,16 +113,14 @@ export function SourceActions({
           <Menu.Item
             leftSection={<IconPlayerStop size={16} />}
             disabled={!busy}
-            onClick={() => void run('stop', () => api.call(sourceEndpoints.stopProcessing, { params }))}
+            onClick={() => void run('stop', () => stop.run({ params }))}
           >
             Stop processing
           </Menu.Item>
           <Menu.Item
             leftSection={<IconRefresh size={16} />}
             disabled={!canExtract}
-            onClick={() =>
-              void run('re-extract', () => api.call(extractionEndpoints.start, { params, body: { force: true } }))
-            }
+            onClick={() => void run('re-extract', () => reextract.run({ params, body: { force: true } }))}
           >
             Re-extract
           </Menu.Item>

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import {
+  Alert,
   Anchor,
   Badge,
   Button,
@@ -19,10 +20,11 @@ import { IconDownload } from '@tabler/icons-react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { sourceEndpoints, type SourceResponseBody } from '@rhizome/contracts/api/sources';
 import { api } from '../../lib/api.ts';
-import { useChanges } from '../../lib/changes.tsx';
+import { useChanges } from '../../lib/ChangesProvider.tsx';
+import { useExtractor } from '../../lib/extractor.ts';
 import { countOf, formatBytes, formatCount, formatDate } from '../../lib/format.ts';
 import { sentenceCase } from '../../lib/sentence-case.ts';
-import { useLoad } from '../../lib/use-load.ts';
+import { AgentExtractionOffer } from '../../components/AgentExtractionOffer.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { Highlighted } from '../../components/Highlighted.tsx';
 import { PassageViewer } from '../../components/PassageViewer.tsx';
@@ -33,6 +35,7 @@ import { SourceEntities } from './SourceEntities.tsx';
 import { ExtractionPanel } from './ExtractionPanel.tsx';
 import { QualityPanel } from './QualityPanel.tsx';
 import { SourceTags } from './SourceTags.tsx';
+import { useEndpoint } from '../../lib/data/use-endpoint.ts';
 
 const chunksPerPage = 20;
 
@@ -41,19 +44,17 @@ export default function SourceDetail() {
   const { sourceId = '' } = useParams();
   const [search, setSearch] = useSearchParams();
   const navigate = useNavigate();
-  const source = useLoad(() => api.call(sourceEndpoints.get, { params: { source_id: sourceId } }), [sourceId]);
+  const extractor = useExtractor();
+  const source = useEndpoint(sourceEndpoints.get, { params: { source_id: sourceId } });
   const [reviewing, setReviewing] = useState<SourceResponseBody | null>(null);
   const openChunk = search.get('chunk');
   const cited = search.getAll('highlight');
   const [tab, setTab] = useState<string | null>(openChunk ? 'passages' : 'overview');
 
-  useChanges(
-    (event) => {
-      if (event.type === 'source' && event.source.id === sourceId) source.set(() => event.source);
-      if (event.type === 'source_deleted' && event.source_id === sourceId) navigate('/sources');
-    },
-    () => void source.reload(),
-  );
+  // The source itself reloads through the cache; a deleted one has nothing left to show.
+  useChanges((event) => {
+    if (event.type === 'source_deleted' && event.source_id === sourceId) navigate('/sources');
+  });
 
   if (source.error)
     return (
@@ -63,6 +64,7 @@ export default function SourceDetail() {
   const data = source.data;
   const progress = progressOf(data);
   const name = data.title ?? data.filename ?? data.origin_url ?? data.id;
+  const reason = detectionReason(data);
 
   return (
     <Stack gap="md">
@@ -89,6 +91,11 @@ export default function SourceDetail() {
               </Badge>
             )}
           </Group>
+          {reason && (
+            <Text fz="xs" c="dimmed" mt={4}>
+              {reason}
+            </Text>
+          )}
         </div>
         <Group gap="xs" wrap="nowrap">
           {data.source_type !== 'webpage' && (
@@ -105,12 +112,7 @@ export default function SourceDetail() {
           {data.status === 'awaiting_confirmation' && (
             <Button onClick={() => setReviewing(data)}>Review the domain</Button>
           )}
-          <SourceActions
-            source={data}
-            onChanged={() => void source.reload()}
-            onDeleted={() => navigate('/sources')}
-            onReview={setReviewing}
-          />
+          <SourceActions source={data} onDeleted={() => navigate('/sources')} onReview={setReviewing} />
         </Group>
       </Group>
       <Card withBorder radius="md" p="sm">
@@ -135,9 +137,9 @@ export default function SourceDetail() {
           </Text>
         )}
         {data.loader_warnings.length > 0 && (
-          <Text c="yellow.8" fz="sm" mt={6}>
-            {data.loader_warnings.join(' · ')}
-          </Text>
+          <Alert color="yellow" p="xs" mt={6}>
+            <Text fz="sm">{data.loader_warnings.join(' · ')}</Text>
+          </Alert>
         )}
       </Card>
       <Tabs value={tab} onChange={setTab} keepMounted={false}>
@@ -170,10 +172,15 @@ export default function SourceDetail() {
                     ],
                     ['Entities', formatCount(data.extraction_entities_count)],
                     ['Relationships', formatCount(data.extraction_relationships_count)],
-                    [
-                      'AI model use',
-                      `${countOf(data.llm_total_calls, 'call')}, ${countOf(data.llm_total_input_tokens + data.llm_total_output_tokens, 'token')}`,
-                    ],
+                    extractor === 'builtin'
+                      ? [
+                          'Extractor',
+                          `Built-in, pattern-based (no AI model): ${countOf(data.llm_total_calls, 'pass', 'passes')}`,
+                        ]
+                      : [
+                          'AI model use',
+                          `${countOf(data.llm_total_calls, 'call')}, ${countOf(data.llm_total_input_tokens + data.llm_total_output_tokens, 'token')}`,
+                        ],
                   ].map(([label, value]) => (
                     <Table.Tr key={label}>
                       <Table.Th w={130}>{label}</Table.Th>
@@ -192,13 +199,13 @@ export default function SourceDetail() {
                   )}
                 </Table.Tbody>
               </Table>
-              <SourceTags
-                source={data}
-                onChanged={(tags) => source.set((current) => current && { ...current, tags })}
-              />
+              <SourceTags source={data} />
             </Card>
             <Stack gap="md">
               <ExtractionPanel source={data} />
+              {extractor === 'builtin' && data.status === 'committed' && data.llm_total_calls > 0 && (
+                <AgentExtractionOffer />
+              )}
               <QualityPanel source={data} />
             </Stack>
           </SimpleGrid>
@@ -240,11 +247,10 @@ function Passages({
   onOpen: (chunkId: string) => void;
 }) {
   const [page, setPage] = useState(1);
-  const chunks = useLoad(
-    () =>
-      api.call(sourceEndpoints.chunks, { params: { source_id: sourceId }, query: { page, page_size: chunksPerPage } }),
-    [sourceId, page],
-  );
+  const chunks = useEndpoint(sourceEndpoints.chunks, {
+    params: { source_id: sourceId },
+    query: { page, page_size: chunksPerPage },
+  });
   if (chunks.error)
     return (
       <ErrorNotice title="Could not load the passages" message={chunks.error} onRetry={() => void chunks.reload()} />
@@ -306,4 +312,11 @@ function Passages({
       )}
     </SimpleGrid>
   );
+}
+
+/** Why detection fell back or was unsure, when the source uses the detected domain (a domain chosen by hand needs none). */
+function detectionReason(source: SourceResponseBody): string | null {
+  const proposal = source.detection_proposal as { detected_domain?: unknown; reason?: unknown } | null;
+  if (source.forced_domain || typeof proposal?.reason !== 'string') return null;
+  return proposal.detected_domain === source.extraction_domain ? proposal.reason : null;
 }

@@ -1,30 +1,31 @@
 import { Badge, Button, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { edgeEndpoints, nodeEndpoints } from '@rhizome/contracts/api/graph-nodes';
 import { templateEndpoints } from '@rhizome/contracts/api/templates';
-import { api } from '../../lib/api.ts';
 import { humanise } from '../../lib/format.ts';
-import { useLoad } from '../../lib/use-load.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { useInspector } from '../../components/Inspector.tsx';
+import { useEndpoint } from '../../lib/data/use-endpoint.ts';
 
 /** The entities and relationships extracted from one source; each entity opens its node. */
 export function SourceEntities({ sourceId }: { sourceId: string }) {
   const { openNode } = useInspector();
-  const graph = useLoad(async () => {
-    const [nodes, edges, templates] = await Promise.all([
-      api.call(nodeEndpoints.list, { query: { source_ids: sourceId, minimal: true, page_size: 500 } }),
-      api.call(edgeEndpoints.list, { query: { source_ids: sourceId, minimal: true, page_size: 500 } }),
-      api.call(templateEndpoints.list, { query: { template_type: 'node', page_size: 1000 } }),
-    ]);
-    const templateNames = new Map(templates.data.map((template) => [template.id, template.name]));
-    return {
-      nodes: nodes.data,
-      edges: edges.data,
-      totalNodes: nodes.pagination.total,
-      totalEdges: edges.pagination.total,
-      templateNames,
-    };
-  }, [sourceId]);
+  const nodes = useEndpoint(nodeEndpoints.list, { query: { source_ids: sourceId, minimal: true, page_size: 500 } });
+  const edges = useEndpoint(edgeEndpoints.list, { query: { source_ids: sourceId, minimal: true, page_size: 500 } });
+  const templates = useEndpoint(templateEndpoints.list, { query: { template_type: 'node', page_size: 1000 } });
+  const graph = {
+    error: nodes.error ?? edges.error ?? templates.error,
+    reload: () => Promise.all([nodes.reload(), edges.reload(), templates.reload()]),
+    data:
+      nodes.data && edges.data && templates.data
+        ? {
+            nodes: nodes.data.data,
+            edges: edges.data.data,
+            totalNodes: nodes.data.pagination.total,
+            totalEdges: edges.data.pagination.total,
+            templateNames: new Map(templates.data.data.map((template) => [template.id, template.name])),
+          }
+        : undefined,
+  };
   if (graph.error)
     return (
       <ErrorNotice title="Could not load the entities" message={graph.error} onRetry={() => void graph.reload()} />

@@ -18,13 +18,9 @@ const rowHeights = { wide: 64, phone: 76 };
  */
 export function SourceTable({
   sources,
-  onChanged,
-  onDeleted,
   onReview,
 }: {
   sources: SourceResponseBody[];
-  onChanged: (id: string) => void;
-  onDeleted: (id: string) => void;
   onReview: (source: SourceResponseBody) => void;
 }) {
   const scroller = useRef<HTMLDivElement>(null);
@@ -79,8 +75,6 @@ export function SourceTable({
               source={sources[item.index]}
               index={item.index}
               phone={phone}
-              onChanged={onChanged}
-              onDeleted={onDeleted}
               onReview={onReview}
             />
           ))}
@@ -95,13 +89,11 @@ interface RowProps {
   source: SourceResponseBody;
   index: number;
   phone: boolean;
-  onChanged: (id: string) => void;
-  onDeleted: (id: string) => void;
   onReview: (source: SourceResponseBody) => void;
 }
 
 /** One row; unchanged rows are not rendered again while the table scrolls or other rows update. */
-const SourceRow = memo(function SourceRow({ source, index, phone, onChanged, onDeleted, onReview }: RowProps) {
+const SourceRow = memo(function SourceRow({ source, index, phone, onReview }: RowProps) {
   const progress = progressOf(source);
   const name = source.title ?? source.filename ?? source.origin_url ?? source.id;
   const detail = source.error_message ?? source.step_description ?? '';
@@ -170,7 +162,7 @@ const SourceRow = memo(function SourceRow({ source, index, phone, onChanged, onD
       </td>
       <td className="source-widest source-meta">{formatDate(source.created_at)}</td>
       <td>
-        <RowActions source={source} name={name} onChanged={onChanged} onDeleted={onDeleted} onReview={onReview} />
+        <RowActions source={source} name={name} onReview={onReview} />
       </td>
     </tr>
   );
@@ -216,24 +208,9 @@ function SourceStatus({
 }
 
 /** A plain button until first used: the full actions menu is mounted only for rows someone opens. */
-function RowActions({
-  source,
-  name,
-  onChanged,
-  onDeleted,
-  onReview,
-}: Omit<RowProps, 'index' | 'phone'> & { name: string }) {
+function RowActions({ source, name, onReview }: Omit<RowProps, 'index' | 'phone'> & { name: string }) {
   const [used, setUsed] = useState(false);
-  if (used)
-    return (
-      <SourceActions
-        source={source}
-        onChanged={() => onChanged(source.id)}
-        onDeleted={onDeleted}
-        onReview={onReview}
-        defaultOpened
-      />
-    );
+  if (used) return <SourceActions source={source} onReview={onReview} defaultOpened />;
   return (
     <ActionIcon variant="subtle" color="gray" aria-label={`Actions for ${name}`} onClick={() => setUsed(true)}>
       <IconDots size={18} />

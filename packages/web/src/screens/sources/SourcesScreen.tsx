@@ -1,17 +1,18 @@
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { Badge, Button, Group, Paper, Select, Skeleton, Stack, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconFiles, IconSearch } from '@tabler/icons-react';
+import { useSearchParams } from 'react-router-dom';
 import {
   sourceEndpoints,
   sourceStatuses,
   type SourceResponseBody,
   type SourceStatus,
 } from '@rhizome/contracts/api/sources';
-import { api } from '../../lib/api.ts';
 import { countOf } from '../../lib/format.ts';
-import { useChanges } from '../../lib/changes.tsx';
-import { useLoad } from '../../lib/use-load.ts';
+import { useChangeMode } from '../../lib/ChangesProvider.tsx';
+import { useRefresh } from '../../lib/data/use-action.ts';
+import { useEndpoint, useEndpointPages } from '../../lib/data/use-endpoint.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { ConfirmDomainModal } from './ConfirmDomainModal.tsx';
@@ -19,90 +20,46 @@ import { statusLabel } from './progress.ts';
 import { SourceTable } from './SourceTable.tsx';
 import { UploadPanel } from './UploadPanel.tsx';
 
-interface Filters {
-  status: SourceStatus | null;
-  sourceType: string | null;
-  tagId: string | null;
-  search: string;
-}
-
-const pageSize = 1000;
-
-/** All sources matching the filters, page after page (the table is virtualised). */
-async function loadAll(filters: Filters, signal: AbortSignal): Promise<SourceResponseBody[]> {
-  const all: SourceResponseBody[] = [];
-  for (let page = 1; ; page += 1) {
-    const result = await api.call(sourceEndpoints.list, {
-      query: {
-        page,
-        page_size: pageSize,
-        status: filters.status ?? undefined,
-        source_type: filters.sourceType ?? undefined,
-        tag_id: filters.tagId ?? undefined,
-        search: filters.search || undefined,
-      },
-      signal,
-    });
-    all.push(...result.data);
-    if (!result.pagination.has_next) return all;
-  }
-}
-
-function matches(source: SourceResponseBody, filters: Filters): boolean {
-  if (filters.status && source.status !== filters.status) return false;
-  if (filters.sourceType && source.source_type !== filters.sourceType) return false;
-  if (filters.tagId && !source.tags.some((tag) => tag.id === filters.tagId)) return false;
-  const needle = filters.search.trim().toLowerCase();
-  return (
-    !needle || [source.title, source.filename, source.origin_url].some((text) => text?.toLowerCase().includes(needle))
+/** The status filter lives in the address (`?status=awaiting_confirmation`), so a link can open the list filtered. */
+function useStatusFilter(): [SourceStatus | null, (status: SourceStatus | null) => void] {
+  const [search, setSearch] = useSearchParams();
+  const wanted = search.get('status');
+  const status = sourceStatuses.find((known) => known === wanted) ?? null;
+  const setStatus = useCallback(
+    (next: SourceStatus | null) =>
+      setSearch(
+        (current) => {
+          const updated = new URLSearchParams(current);
+          if (next) updated.set('status', next);
+          else updated.delete('status');
+          return updated;
+        },
+        { replace: true },
+      ),
+    [setSearch],
   );
+  return [status, setStatus];
 }
 
 export default function SourcesScreen() {
-  const [status, setStatus] = useState<SourceStatus | null>(null);
+  const [status, setStatus] = useStatusFilter();
   const [sourceType, setSourceType] = useState<string | null>(null);
   const [tagId, setTagId] = useState<string | null>(null);
   const [searchText, setSearchText] = useState('');
   const [search] = useDebouncedValue(searchText, 250);
-  const filters = useMemo<Filters>(() => ({ status, sourceType, tagId, search }), [status, sourceType, tagId, search]);
-  const sources = useLoad((signal) => loadAll(filters, signal), [filters]);
-  const tags = useLoad(() => api.call(sourceEndpoints.listTags), []);
-  const [reviewing, setReviewing] = useState<SourceResponseBody | null>(null);
-
-  const { set } = sources;
-  const upsert = useCallback(
-    (changed: SourceResponseBody[]) =>
-      set((current) => {
-        const list = [...(current ?? [])];
-        for (const source of changed) {
-          const at = list.findIndex((known) => known.id === source.id);
-          const keep = matches(source, filters);
-          if (at >= 0) {
-            if (keep) list[at] = source;
-            else list.splice(at, 1);
-          } else if (keep) list.unshift(source);
-        }
-        return list;
-      }),
-    [set, filters],
-  );
-  const refresh = useCallback(
-    (id: string) =>
-      void api.call(sourceEndpoints.get, { params: { source_id: id } }).then(
-        (source) => upsert([source]),
-        () => undefined,
-      ),
-    [upsert],
-  );
-  const removed = useCallback((id: string) => set((current) => current?.filter((source) => source.id !== id)), [set]);
-  const mode = useChanges(
-    (event) => {
-      if (event.type === 'source') upsert([event.source]);
-      else if (event.type === 'source_deleted') removed(event.source_id);
-      else if (event.type === 'database') void sources.reload();
+  const sources = useEndpointPages(sourceEndpoints.list, {
+    query: {
+      status: status ?? undefined,
+      source_type: sourceType ?? undefined,
+      tag_id: tagId ?? undefined,
+      search: search || undefined,
     },
-    () => void sources.reload(),
-  );
+  });
+  const tags = useEndpoint(sourceEndpoints.listTags);
+  const [reviewing, setReviewing] = useState<SourceResponseBody | null>(null);
+  const mode = useChangeMode();
+  const refresh = useRefresh();
+  const changed = useCallback(() => void refresh([{ tag: 'sources' }]), [refresh]);
 
   const filtered = Boolean(status || sourceType || tagId || search);
   const list = sources.data ?? [];
@@ -120,7 +77,7 @@ export default function SourcesScreen() {
           {mode === 'live' ? 'Live' : 'Reconnecting'}
         </Badge>
       </PageHeader>
-      <UploadPanel onAdded={upsert} />
+      <UploadPanel onAdded={changed} />
       <Group gap="xs" align="flex-end">
         <TextInput
           aria-label="Search sources"
@@ -195,9 +152,7 @@ export default function SourcesScreen() {
           )}
         </Paper>
       )}
-      {list.length > 0 && (
-        <SourceTable sources={list} onChanged={refresh} onDeleted={removed} onReview={setReviewing} />
-      )}
+      {list.length > 0 && <SourceTable sources={list} onReview={setReviewing} />}
       <ConfirmDomainModal
         source={reviewing}
         onClose={() => setReviewing(null)}

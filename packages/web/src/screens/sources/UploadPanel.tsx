@@ -4,15 +4,16 @@ import { Dropzone } from '@mantine/dropzone';
 import { IconCloudUpload, IconLink } from '@tabler/icons-react';
 import { notifications } from '@mantine/notifications';
 import { sourceEndpoints, type SourceResponseBody } from '@rhizome/contracts/api/sources';
-import { api, messageOf } from '../../lib/api.ts';
-
-/** Files go up in batches of this many (the server's default batching.max_upload_files). */
-const batchSize = 20;
+import { messageOf } from '../../lib/api.ts';
+import { countOf } from '../../lib/format.ts';
+import { uploadFiles, type UploadFailure } from './upload-files.ts';
+import { useAction } from '../../lib/data/use-action.ts';
 
 /** Drag-and-drop (or pick) many files, or import a web page by URL. */
 export function UploadPanel({ onAdded }: { onAdded: (sources: SourceResponseBody[]) => void }) {
+  const importPage = useAction(sourceEndpoints.importUrl);
   const [uploading, setUploading] = useState(false);
-  const [failures, setFailures] = useState<{ filename: string; error: string }[]>([]);
+  const [failures, setFailures] = useState<UploadFailure[]>([]);
   const [extract, setExtract] = useState(true);
   const [url, setUrl] = useState('');
   const [importing, setImporting] = useState(false);
@@ -21,25 +22,13 @@ export function UploadPanel({ onAdded }: { onAdded: (sources: SourceResponseBody
   async function upload(files: File[]) {
     setUploading(true);
     setFailures([]);
-    const failed: { filename: string; error: string }[] = [];
-    let added = 0;
-    for (let start = 0; start < files.length; start += batchSize) {
-      const batch = files.slice(start, start + batchSize);
-      try {
-        const result = await api.upload(sourceEndpoints.uploadBatch, batch, { extract_entities: extract });
-        added += result.files.length;
-        onAdded(result.files);
-        failed.push(...result.errors);
-      } catch (error) {
-        failed.push(...batch.map((file) => ({ filename: file.name, error: messageOf(error) })));
-      }
-    }
+    const { added, failed } = await uploadFiles(files, extract, onAdded);
     setFailures(failed);
     setUploading(false);
-    if (added)
+    if (added.length)
       notifications.show({
         color: 'teal',
-        message: `${added} ${added === 1 ? 'file' : 'files'} added: reading and indexing has started.`,
+        message: `${countOf(added.length, 'file')} added: reading and indexing has started.`,
       });
   }
 
@@ -48,7 +37,7 @@ export function UploadPanel({ onAdded }: { onAdded: (sources: SourceResponseBody
     setImporting(true);
     setUrlError(null);
     try {
-      const source = await api.call(sourceEndpoints.importUrl, {
+      const source = await importPage.run({
         body: { url: url.trim(), extract_entities: extract },
       });
       onAdded([source]);
@@ -118,8 +107,8 @@ export function UploadPanel({ onAdded }: { onAdded: (sources: SourceResponseBody
           onClose={() => setFailures([])}
         >
           <List size="sm">
-            {failures.map((failure) => (
-              <List.Item key={failure.filename}>
+            {failures.map((failure, index) => (
+              <List.Item key={`${index}:${failure.filename}`}>
                 <b>{failure.filename}</b>: {failure.error}
               </List.Item>
             ))}

@@ -1,11 +1,13 @@
 import { useEffect, useState } from 'react';
-import { Alert, Button, Group, Modal, Text } from '@mantine/core';
+import { Alert, Text } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { templateEndpoints, type TemplateResponse } from '@rhizome/contracts/api/templates';
 import { RequestError } from '@rhizome/client';
-import { api, messageOf } from '../../lib/api.ts';
+import { messageOf } from '../../lib/api.ts';
 import { countOf } from '../../lib/format.ts';
 import { templateLabel } from '../../lib/graph-labels.ts';
+import { ConfirmDelete } from '../../components/ConfirmDelete.tsx';
+import { useAction } from '../../lib/data/use-action.ts';
 
 interface InUse {
   node_count: number;
@@ -24,8 +26,9 @@ export function DeleteTemplateModal({
 }: {
   template: TemplateResponse | null;
   onClose: () => void;
-  onDeleted: (id: string) => void;
+  onDeleted: () => void;
 }) {
+  const removeTemplate = useAction(templateEndpoints.remove);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [inUse, setInUse] = useState<InUse | null>(null);
@@ -39,11 +42,11 @@ export function DeleteTemplateModal({
     setBusy(true);
     setError(null);
     try {
-      await api.call(templateEndpoints.remove, {
+      await removeTemplate.run({
         params: { template_id: template.id },
         query: force ? { force: true } : {},
       });
-      onDeleted(template.id);
+      onDeleted();
     } catch (failure) {
       if (failure instanceof RequestError && failure.status === 409) {
         const details = failure.details ?? {};
@@ -67,10 +70,13 @@ export function DeleteTemplateModal({
         .join(' and ')
     : '';
   return (
-    <Modal
+    <ConfirmDelete
       opened={template !== null}
-      onClose={onClose}
+      onKeep={onClose}
+      onDelete={() => void remove(Boolean(inUse))}
       title={`Delete the template “${template ? templateLabel(template.name) : ''}”?`}
+      deleteLabel={inUse ? `Delete the template and ${users}` : 'Delete'}
+      busy={busy}
     >
       {!inUse && <Text fz="sm">Nodes and edges can no longer be given this type. This cannot be undone.</Text>}
       {inUse && (
@@ -86,20 +92,6 @@ export function DeleteTemplateModal({
           {error}
         </Text>
       )}
-      <Group justify="flex-end" mt="md">
-        <Button variant="default" onClick={onClose}>
-          Keep
-        </Button>
-        {inUse ? (
-          <Button color="red" loading={busy} onClick={() => void remove(true)}>
-            Delete the template and {users}
-          </Button>
-        ) : (
-          <Button color="red" loading={busy} onClick={() => void remove(false)}>
-            Delete
-          </Button>
-        )}
-      </Group>
-    </Modal>
+    </ConfirmDelete>
   );
 }

@@ -24,15 +24,15 @@ import { IconAlertTriangle, IconLock, IconPlus, IconTrash } from '@tabler/icons-
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { templateEndpoints, type TemplateResponse, type TemplateTypeName } from '@rhizome/contracts/api/templates';
 import { RequestError } from '@rhizome/client';
-import { api, messageOf } from '../../lib/api.ts';
+import { messageOf } from '../../lib/api.ts';
 import { templateLabel } from '../../lib/graph-labels.ts';
-import { useLoad } from '../../lib/use-load.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { DeleteTemplateModal } from './DeleteTemplateModal.tsx';
-import { loadAllTemplates } from './load-templates.ts';
 import { definitionsOf, draftOf, emptyDraft, type DraftErrors, type PropertyDraft } from './property-drafts.ts';
 import { PropertyEditor } from './PropertyEditor.tsx';
-import { TemplateIcon, templateIcons } from './template-icons.tsx';
+import { TemplateIcon, templateIcons } from './TemplateIcon.tsx';
+import { useEndpointPages, useEndpoint } from '../../lib/data/use-endpoint.ts';
+import { useAction } from '../../lib/data/use-action.ts';
 
 interface Fields {
   name: string;
@@ -87,14 +87,10 @@ export default function TemplateEditor() {
   const [searchParams] = useSearchParams();
   const creating = templateId === 'new';
   const navigate = useNavigate();
-  const template = useLoad(
-    (signal) =>
-      creating
-        ? Promise.resolve(undefined)
-        : api.call(templateEndpoints.get, { params: { template_id: templateId }, signal }),
-    [templateId],
-  );
-  const all = useLoad((signal) => loadAllTemplates(signal), []);
+  const template = useEndpoint(templateEndpoints.get, creating ? null : { params: { template_id: templateId } });
+  const create = useAction(templateEndpoints.create);
+  const update = useAction(templateEndpoints.update);
+  const all = useEndpointPages(templateEndpoints.list);
   const [fields, setFields] = useState<Fields>(() =>
     fieldsOf(undefined, searchParams.get('type') === 'edge' ? 'edge' : 'node'),
   );
@@ -150,18 +146,17 @@ export default function TemplateEditor() {
     setBusy(true);
     try {
       if (creating) {
-        const created = await api.call(templateEndpoints.create, {
+        const created = await create.run({
           body: { ...body, template_type: fields.template_type },
         });
         notifications.show({ color: 'teal', message: `The template “${templateLabel(created.name)}” is created.` });
         navigate(`/templates/${encodeURIComponent(created.id)}`, { replace: true });
       } else {
         const { name, ...rest } = body;
-        const saved = await api.call(templateEndpoints.update, {
+        const saved = await update.run({
           params: { template_id: templateId },
           body: template.data?.is_system ? rest : { name, ...rest },
         });
-        template.set(() => saved);
         notifications.show({ color: 'teal', message: `The template “${templateLabel(saved.name)}” is saved.` });
       }
     } catch (error) {

@@ -18,13 +18,13 @@ import { Link } from 'react-router-dom';
 import type { TemplateResponse, TemplateTypeName } from '@rhizome/contracts/api/templates';
 import { countOf } from '../../lib/format.ts';
 import { templateLabel } from '../../lib/graph-labels.ts';
-import { useLoad } from '../../lib/use-load.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { DeleteTemplateModal } from './DeleteTemplateModal.tsx';
-import { loadAllTemplates } from './load-templates.ts';
-import { TemplateIcon } from './template-icons.tsx';
-import { loadTemplateUsage } from './template-usage.ts';
+import { TemplateIcon } from './TemplateIcon.tsx';
+import { useTemplateUsage } from './template-usage.ts';
+import { useEndpointPages } from '../../lib/data/use-endpoint.ts';
+import { templateEndpoints } from '@rhizome/contracts/api/templates';
 
 type Shown = TemplateTypeName | 'all';
 
@@ -35,11 +35,8 @@ function usageText(template: TemplateResponse, usage: Map<string, number> | unde
 
 /** Node and edge templates with how many nodes or edges use each; a row opens the editor. */
 export default function TemplatesScreen() {
-  const templates = useLoad((signal) => loadAllTemplates(signal), []);
-  const usage = useLoad(
-    (signal) => (templates.data ? loadTemplateUsage(templates.data, signal) : Promise.resolve(undefined)),
-    [templates.data],
-  );
+  const templates = useEndpointPages(templateEndpoints.list);
+  const usage = useTemplateUsage(templates.data);
   const [shown, setShown] = useState<Shown>('node');
   const [search, setSearch] = useState('');
   const [deleting, setDeleting] = useState<TemplateResponse | null>(null);
@@ -57,10 +54,9 @@ export default function TemplatesScreen() {
       .sort((a, b) => Number(a.is_system) - Number(b.is_system) || a.name.localeCompare(b.name));
   }, [templates.data, shown, search]);
 
-  const deleted = (id: string) => {
+  const deleted = () => {
     const name = deleting?.name ?? '';
     setDeleting(null);
-    templates.set((current) => current?.filter((template) => template.id !== id));
     notifications.show({ color: 'teal', message: `The template “${templateLabel(name)}” is deleted.` });
   };
 

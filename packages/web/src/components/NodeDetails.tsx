@@ -6,15 +6,16 @@ import { RequestError } from '@rhizome/client';
 import { nodeEndpoints } from '@rhizome/contracts/api/graph-nodes';
 import { templateEndpoints } from '@rhizome/contracts/api/templates';
 import type { ResponseOf } from '@rhizome/contracts/endpoint';
-import { api } from '../lib/api.ts';
 import { countOf, humanise } from '../lib/format.ts';
 import { templateLabel } from '../lib/graph-labels.ts';
 import { announceGraphChanged } from '../lib/graph-changes.ts';
-import { useLoad, type Loaded } from '../lib/use-load.ts';
+import type { Loaded } from '../lib/data/use-endpoint.ts';
 import { useSubmit } from '../lib/use-submit.ts';
 import { ErrorNotice } from './ErrorNotice.tsx';
-import { NodeActions } from './graph-node-actions.tsx';
-import { fromDraft, PropertyField, toDraft, type Draft, type PropertyDefinition } from './graph-property-field.tsx';
+import { NodeActions } from './NodeActions.tsx';
+import { fromDraft, PropertyField, toDraft, type Draft, type PropertyDefinition } from './PropertyField.tsx';
+import { useEndpoint, useEndpointIfFound } from '../lib/data/use-endpoint.ts';
+import { useAction } from '../lib/data/use-action.ts';
 
 type Connection = ResponseOf<typeof nodeEndpoints.connections>['data'][number];
 type Citation = ResponseOf<typeof nodeEndpoints.citations>['data'][number];
@@ -39,20 +40,17 @@ export function NodeDetails({
   onLabel?: (label: string) => void;
 }) {
   const params = { node_id: nodeId };
-  const node = useLoad(() => api.call(nodeEndpoints.get, { params }), [nodeId]);
-  const connections = useLoad(
-    () => api.call(nodeEndpoints.connections, { params, query: { page_size: 200, sort_by: 'relationship' } }),
-    [nodeId],
-  );
-  const citations = useLoad(() => api.call(nodeEndpoints.citations, { params, query: { page_size: 100 } }), [nodeId]);
+  const node = useEndpoint(nodeEndpoints.get, { params });
+  const connections = useEndpoint(nodeEndpoints.connections, {
+    params,
+    query: { page_size: 200, sort_by: 'relationship' },
+  });
+  const citations = useEndpoint(nodeEndpoints.citations, { params, query: { page_size: 100 } });
   const detail = node.data;
   const templateId = detail?.template_id;
-  const template = useLoad(
-    async () =>
-      templateId
-        ? api.call(templateEndpoints.get, { params: { template_id: templateId } }).catch(() => null)
-        : undefined,
-    [templateId],
+  const template = useEndpointIfFound(
+    templateEndpoints.get,
+    templateId ? { params: { template_id: templateId } } : null,
   );
   const label = detail?.label;
   useEffect(() => {
@@ -62,7 +60,12 @@ export function NodeDetails({
   if (node.error)
     return <ErrorNotice title="Could not open the entity" message={node.error} onRetry={() => void node.reload()} />;
   if (!detail) return <Skeleton h={240} />;
-  const definitions = template.data === undefined || template.loading ? undefined : (template.data?.properties ?? []);
+  // Without its template (gone, or unreadable) an entity's properties are edited as they are.
+  const definitions = template.error
+    ? []
+    : template.data === undefined || template.loading
+      ? undefined
+      : (template.data?.properties ?? []);
   const changed = () => {
     void node.reload();
     void connections.reload();
@@ -151,6 +154,7 @@ function PropertiesForm({
   definitions: PropertyDefinition[];
   onSaved: () => void;
 }) {
+  const update = useAction(nodeEndpoints.update);
   const defined = useMemo(() => new Set(definitions.map((definition) => definition.name)), [definitions]);
   const initial = () =>
     Object.fromEntries(
@@ -176,7 +180,7 @@ function PropertiesForm({
         if (value !== null) next[definition.name] = value;
       }
       if (aliases.length) next.aliases = aliases;
-      await api.call(nodeEndpoints.update, { params: { node_id: nodeId }, body: { properties: next } });
+      await update.run({ params: { node_id: nodeId }, body: { properties: next } });
       notifications.show({ color: 'teal', message: 'Properties saved.' });
       announceGraphChanged();
       onSaved();

@@ -11,6 +11,7 @@ import { api } from '../lib/api.ts';
 import { countOf } from '../lib/format.ts';
 import { announceGraphChanged } from '../lib/graph-changes.ts';
 import { useSubmit, type Failure } from '../lib/use-submit.ts';
+import { useAction } from '../lib/data/use-action.ts';
 
 export interface ActionNode {
   id: string;
@@ -96,12 +97,13 @@ function FailureAlert({ failure }: { failure: Failure }) {
 }
 
 function RenameForm({ node, onDone }: { node: ActionNode; onDone: () => void }) {
+  const update = useAction(nodeEndpoints.update);
   const [label, setLabel] = useState(node.label);
   const { busy, failure, run } = useSubmit();
   const submit = (event: FormEvent) => {
     event.preventDefault();
     void run(async () => {
-      await api.call(nodeEndpoints.update, { params: { node_id: node.id }, body: { label: label.trim() } });
+      await update.run({ params: { node_id: node.id }, body: { label: label.trim() } });
       onDone();
     });
   };
@@ -127,11 +129,9 @@ function RenameForm({ node, onDone }: { node: ActionNode; onDone: () => void }) 
   );
 }
 
-/**
- * The API has no way to change a node's template in place: a node of the new type is created with the
- * same name and properties, and this one merged into it, so its edges, citations and aliases follow.
- */
+/** Retypes the node in place: it keeps its id, so links to it, its edges, citations and aliases stay. */
 function RetypeForm({ node, onDone }: { node: ActionNode; onDone: (id: string) => void }) {
+  const update = useAction(nodeEndpoints.update);
   const [templateId, setTemplateId] = useState<string | null>(null);
   const [templates, setTemplates] = useState<{ value: string; label: string }[]>([]);
   const { busy, failure, run } = useSubmit();
@@ -151,19 +151,8 @@ function RetypeForm({ node, onDone }: { node: ActionNode; onDone: (id: string) =
     event.preventDefault();
     if (!templateId) return;
     void run(async () => {
-      const replacement = await api.call(nodeEndpoints.create, {
-        body: { template_id: templateId, label: node.label, properties: node.properties },
-      });
-      try {
-        await api.call(nodeMergeEndpoints.merge, {
-          params: { node_id: replacement.id },
-          body: { node_ids: [node.id] },
-        });
-      } catch (error) {
-        await api.call(nodeEndpoints.remove, { params: { node_id: replacement.id } }).catch(() => undefined);
-        throw error;
-      }
-      onDone(replacement.id);
+      await update.run({ params: { node_id: node.id }, body: { template_id: templateId } });
+      onDone(node.id);
     });
   };
   return (
@@ -194,6 +183,7 @@ function RetypeForm({ node, onDone }: { node: ActionNode; onDone: (id: string) =
 }
 
 function MergeForm({ node, onCancel, onDone }: { node: ActionNode; onCancel: () => void; onDone: () => void }) {
+  const merge = useAction(nodeMergeEndpoints.merge);
   const [query, setQuery] = useState('');
   const [options, setOptions] = useState<{ value: string; label: string }[]>([]);
   const [other, setOther] = useState<string | null>(null);
@@ -221,7 +211,7 @@ function MergeForm({ node, onCancel, onDone }: { node: ActionNode; onCancel: () 
     event.preventDefault();
     if (!other) return;
     void run(async () => {
-      await api.call(nodeMergeEndpoints.merge, { params: { node_id: node.id }, body: { node_ids: [other] } });
+      await merge.run({ params: { node_id: node.id }, body: { node_ids: [other] } });
       onDone();
     });
   };
@@ -261,6 +251,10 @@ function MergeForm({ node, onCancel, onDone }: { node: ActionNode; onCancel: () 
 }
 
 function DeleteForm({ node, onCancel, onDone }: { node: ActionNode; onCancel: () => void; onDone: () => void }) {
+  // The entity's own reads would answer 404 before its panel closes.
+  const remove = useAction(nodeEndpoints.remove, {
+    refreshes: [{ tag: nodeEndpoints.list.tag, endpoint: nodeEndpoints.list }],
+  });
   const { busy, failure, run } = useSubmit();
   return (
     <Stack gap="sm">
@@ -275,7 +269,7 @@ function DeleteForm({ node, onCancel, onDone }: { node: ActionNode; onCancel: ()
           loading={busy}
           onClick={() =>
             void run(async () => {
-              await api.call(nodeEndpoints.remove, { params: { node_id: node.id } });
+              await remove.run({ params: { node_id: node.id } });
               onDone();
             })
           }

@@ -75,3 +75,10 @@ export function useChanges(listener: Listener, onPoll?: () => void, pollMs = 5_0
   }, [changes.mode, pollMs]);
   return changes.mode;
 }
+
+/** Whether changes arrive live (for a badge); screens read through `useEndpoint` and need no listener. */
+export function useChangeMode(): ChangeMode {
+  const changes = useContext(ChangesContext);
+  if (!changes) throw new Error('useChangeMode outside ChangesProvider');
+  return changes.mode;
+}
