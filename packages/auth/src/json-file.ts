@@ -5,8 +5,14 @@ import path from 'node:path';
 export function writeJsonAtomic(file: string, value: unknown, mode = 0o600): void {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const temp = `${file}.${process.pid}.${Date.now()}.tmp`;
-  fs.writeFileSync(temp, `${JSON.stringify(value, null, 2)}\n`, { mode });
-  fs.renameSync(temp, file);
+  try {
+    fs.writeFileSync(temp, `${JSON.stringify(value, null, 2)}\n`, { mode });
+    fs.renameSync(temp, file);
+  } catch (error) {
+    // A full disk leaves a half-written temp file; the old file stays as it was.
+    fs.rmSync(temp, { force: true });
+    throw error;
+  }
 }
 
 /**

@@ -21,13 +21,20 @@ export class KeyUsageFile {
     return this.safeRead()[keyId] ?? null;
   }
 
-  /** Called on every API-key request: allocates nothing unless the use is persisted. */
+  /**
+   * Called on every API-key request: allocates nothing unless the use is persisted. Best-effort: a write that
+   * fails (a full disk, a read-only data directory) never fails the request it records.
+   */
   recordUse(keyId: string, atMs = Date.now()): void {
     const previous = this.lastPersisted.get(keyId);
     if (previous !== undefined && atMs - previous < persistIntervalMs) return;
     this.lastPersisted.set(keyId, atMs);
     const usage = { ...this.safeRead(), [keyId]: new Date(atMs).toISOString() };
-    writeJsonAtomic(this.file, usage);
+    try {
+      writeJsonAtomic(this.file, usage);
+    } catch {
+      // Kept from the last write; the next use a second later tries again.
+    }
   }
 
   forget(keyId: string): void {

@@ -47,6 +47,11 @@ export class Verifier {
   private readonly sessionSecret: string;
   /** SHA-256 of a presented key → the stored key it matched; bcrypt runs only on a miss. */
   private readonly verifiedKeys = new Map<string, { keyId: string; hash: string }>();
+  /**
+   * SHA-256 of a presented key → its bcrypt check under way. Many clients starting at once with one key
+   * share a single check instead of each occupying a libuv thread, which the database driver needs too.
+   */
+  private readonly keysBeingVerified = new Map<string, Promise<Identity | null>>();
   /** Authentic cookie values → their claims, so a repeat request skips the HMAC; epoch and expiry are still checked. */
   private readonly verifiedCookies = new Map<string, SessionClaims>();
 
@@ -120,7 +125,13 @@ export class Verifier {
       this.verifiedKeys.delete(fingerprint);
       return null;
     }
-    return this.verifyUnseenKey(presented, fingerprint, credentials);
+    const underWay = this.keysBeingVerified.get(fingerprint);
+    if (underWay) return underWay;
+    const verifying = this.verifyUnseenKey(presented, fingerprint, credentials).finally(() =>
+      this.keysBeingVerified.delete(fingerprint),
+    );
+    this.keysBeingVerified.set(fingerprint, verifying);
+    return verifying;
   }
 
   private async verifyUnseenKey(

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CredentialsFile, type Credentials } from '../src/credentials.ts';
 import { GenerationCounter } from '../src/generation.ts';
+import { untilHolds } from '../../../tests/support/wait.ts';
 
 const credentials = (epoch: number): Credentials => ({
   version: 1,
@@ -43,6 +44,14 @@ describe('credentials change detection across processes', () => {
     expect(reader.read()?.session_epoch).toBe(3);
     fs.writeFileSync(`${file}.tmp`, JSON.stringify(credentials(9)));
     fs.renameSync(`${file}.tmp`, file);
-    await expect.poll(() => reader.read()?.session_epoch, { timeout: 3000, interval: 100 }).toBe(9);
+    await untilHolds(
+      () => reader.read()?.session_epoch,
+      (epoch) => epoch === 9,
+      {
+        timeoutMs: 3000,
+        intervalMs: 100,
+        what: 'the hand-edited session epoch',
+      },
+    );
   });
 });

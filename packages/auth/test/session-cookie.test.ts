@@ -75,7 +75,7 @@ describe('session cookie value', () => {
 describe('cookie headers', () => {
   const options = { name: 'cc_session', ttlSeconds: 2_592_000, secure: false };
 
-  it('sets the spec attributes, Secure only when asked', () => {
+  it('sets the documented cookie attributes, Secure only when asked', () => {
     const header = sessionCookieHeader('v.s', options);
     expect(header.split('; ').slice(0, 5)).toEqual([
       'cc_session=v.s',

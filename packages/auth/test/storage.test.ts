@@ -75,3 +75,30 @@ describe('credentials.json', () => {
     expect(fs.readdirSync(dir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
   });
 });
+
+describe('API key verification', () => {
+  it('checks a key many clients present at once with one bcrypt comparison, and caches the answer', async () => {
+    const dir = tempDir();
+    const verifier = new Verifier(
+      { credentialsFile: path.join(dir, 'credentials.json'), secretsDir: path.join(dir, 'secrets') },
+      () => 'cc_session',
+    );
+    const account = new AccountService(verifier, () => ({ name: 'cc_session', ttlSeconds: 60, secure: false }));
+    await account.setup('operator', 'plaintext-password-123');
+    const { key } = await account.createKey('ci');
+    const authorization = `Bearer ${key}`;
+
+    const concurrent = Array.from({ length: 32 }, () => verifier.verify({ authorization }));
+    expect(concurrent.every((answer) => answer instanceof Promise)).toBe(true);
+    expect(new Set(concurrent).size).toBe(1);
+    for (const identity of await Promise.all(concurrent))
+      expect(identity).toMatchObject({ username: 'operator', method: 'api_key' });
+    // Verified once, a key is answered without a promise.
+    expect(verifier.verify({ authorization })).toMatchObject({ username: 'operator', method: 'api_key' });
+
+    const wrong = `Bearer ${key.slice(0, -1)}${key.at(-1) === 'A' ? 'B' : 'A'}`;
+    const refused = Array.from({ length: 8 }, () => verifier.verify({ authorization: wrong }));
+    expect(new Set(refused).size).toBe(1);
+    expect(await Promise.all(refused)).toEqual(Array(8).fill(null));
+  });
+});

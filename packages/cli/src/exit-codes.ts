@@ -13,6 +13,8 @@ export const ExitCode = {
   unauthorized: 4,
   /** What the command names does not exist. */
   notFound: 5,
+  /** A source waits for a decision only a person makes (its domain to be confirmed), so it did not get where the command was to take it. */
+  needsDecision: 6,
 } as const;
 
 /** A failure a command reports in one line and ends with, instead of a stack trace. */
@@ -23,6 +25,15 @@ export class CliFailure extends Error {
   ) {
     super(message);
   }
+}
+
+/** Authentication asked of a command that has no key at all: there was never a session or key to end, only none given. */
+export function noCredentialFailure(error: unknown, url: string): CliFailure | null {
+  if (!(error instanceof RequestError) || error.status !== 401 || error.code !== 'authentication_required') return null;
+  return new CliFailure(
+    `no credential is configured for ${url}: run 'rhizome login --url ${url}' (it stores a key for this machine), or set RHIZOME_API_KEY (or pass --api-key)`,
+    ExitCode.unauthorized,
+  );
 }
 
 /** The one-line message and exit code of whatever a command failed with. */

@@ -1,4 +1,5 @@
 import { Command, CommanderError } from 'commander';
+import cliPackage from '../package.json' with { type: 'json' };
 import { registerAdd } from './commands/add.ts';
 import { registerAsk } from './commands/ask.ts';
 import { registerCompletion } from './commands/completion.ts';
@@ -17,7 +18,8 @@ import { migrationStatus, rollback, serve, upgrade, worker } from './service-com
 const environment = `
 Environment: HOST, PORT (default 127.0.0.1:8888), RHIZOME_DATA_DIR, RHIZOME_CONFIG_DIR for the service;
 RHIZOME_URL and RHIZOME_API_KEY (or 'rhizome login') for the commands that talk to a running server.
-Exit codes: 0 done, 1 failed, 2 wrong usage, 3 no server at the URL, 4 not authenticated, 5 not found.
+Exit codes: 0 done, 1 failed, 2 wrong usage, 3 no server at the URL, 4 not authenticated, 5 not found,
+6 a source waits for its domain to be confirmed.
 Run 'rhizome <command> --help' for a command's options.`;
 
 const dbUsage = `Usage: rhizome db <command>
@@ -36,6 +38,7 @@ function buildProgram(io: Io, runner: CommandRunner): Command {
     .option('--url <url>', 'the Rhizome server (default RHIZOME_URL, the login, or http://127.0.0.1:8888)')
     .option('--api-key <key>', 'an API key (default RHIZOME_API_KEY or the login)')
     .option('--json', 'print JSON instead of text')
+    .version(cliPackage.version, '-V, --version', 'print the version')
     .addHelpText('after', environment);
 
   program

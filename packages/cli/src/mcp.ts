@@ -5,6 +5,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { authEndpoints } from '@rhizome/contracts/api/auth';
+import { mcpModeHeader, mcpServerExtractionHeader } from '@rhizome/contracts/api/mcp';
 import { CliFailure, ExitCode, failureOf } from './exit-codes.ts';
 import type { Io, Out } from './output.ts';
 import { remoteOf, type Remote } from './remote.ts';
@@ -13,6 +14,8 @@ export interface McpOptions {
   database?: string;
   url?: string;
   apiKey?: string;
+  mode?: 'read' | 'write';
+  serverExtraction?: boolean;
 }
 
 /**
@@ -58,15 +61,18 @@ async function checkedRemote(options: McpOptions, io: Io): Promise<Remote> {
 export async function runMcp(options: McpOptions, io: Io): Promise<number> {
   const remote = options.url ? await checkedRemote(options, io) : null;
   const stdio = new StdioServerTransport(process.stdin, protocolStdout());
-  return remote ? relay(stdio, remote.url, remote.apiKey as string, io.err) : serveDirect(stdio, options.database);
+  return remote
+    ? relay(stdio, remote.url, remote.apiKey as string, options, io.err)
+    : serveDirect(stdio, options.database, { mode: options.mode, autoExtract: options.serverExtraction });
 }
 
 /** Every message both ways between the agent on stdio and the server's HTTP endpoint. */
-async function relay(stdio: Transport, url: string, apiKey: string, err: Out): Promise<number> {
+async function relay(stdio: Transport, url: string, apiKey: string, session: McpOptions, err: Out): Promise<number> {
   const endpoint = new URL(`${url}/api/v1/mcp`);
-  const remote = new StreamableHTTPClientTransport(endpoint, {
-    requestInit: { headers: { authorization: `Bearer ${apiKey}` } },
-  });
+  const headers: Record<string, string> = { authorization: `Bearer ${apiKey}` };
+  if (session.mode) headers[mcpModeHeader] = session.mode;
+  if (session.serverExtraction) headers[mcpServerExtractionHeader] = 'true';
+  const remote = new StreamableHTTPClientTransport(endpoint, { requestInit: { headers } });
   const closed = new Promise<number>((resolve) => {
     stdio.onclose = () => {
       void remote.close().finally(() => resolve(0));
@@ -102,7 +108,11 @@ async function relay(stdio: Transport, url: string, apiKey: string, err: Out): P
  * database is migrated as `rhizome serve` would; an existing one with migrations pending is opened as it
  * is, and the server offers only the upgrade tools until they are applied.
  */
-async function serveDirect(stdio: Transport, database: string | undefined): Promise<number> {
+async function serveDirect(
+  stdio: Transport,
+  database: string | undefined,
+  session: { mode?: McpOptions['mode']; autoExtract?: boolean },
+): Promise<number> {
   const [
     { createPlatform, startBackgroundJobs },
     { DataPaths, resolveDataDir },
@@ -131,9 +141,10 @@ async function serveDirect(stdio: Transport, database: string | undefined): Prom
   }
   const worker = createNeuronWorker({ platform });
   const background = startBackgroundJobs(platform);
-  const server = createMcpServer(platform);
+  const server = createMcpServer(platform, session);
+  // On the transport: the server's own onclose is its cleanup, which connect() chains after this.
   const closed = new Promise<void>((resolve) => {
-    server.onclose = resolve;
+    stdio.onclose = resolve;
   });
   await server.connect(stdio);
   await closed;

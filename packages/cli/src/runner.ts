@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { CliFailure, failureOf } from './exit-codes.ts';
+import { CliFailure, failureOf, noCredentialFailure } from './exit-codes.ts';
 import type { Io } from './output.ts';
 import { remoteOf, type Remote, type RemoteOptions } from './remote.ts';
 
@@ -34,7 +34,7 @@ export class CommandRunner {
       try {
         this.exitCode = (await action(remote, ...(args.slice(0, -1) as A))) ?? 0;
       } catch (error) {
-        this.fail(failureOf(error, remote.url));
+        this.fail((!remote.apiKey && noCredentialFailure(error, remote.url)) || failureOf(error, remote.url));
       }
     };
   }

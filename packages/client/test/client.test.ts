@@ -4,6 +4,7 @@ import { eventEndpoints, type ChangeEventBody } from '@rhizome/contracts/api/eve
 import { sourceEndpoints } from '@rhizome/contracts/api/sources';
 import { RequestError, RhizomeClient } from '../src/index.ts';
 import { setUpAccount, startTestServer, type TestServer } from '../../../tests/support/server.ts';
+import { until } from '../../../tests/support/wait.ts';
 
 describe('RhizomeClient against a real server', () => {
   let server: TestServer;
@@ -61,15 +62,16 @@ describe('RhizomeClient against a real server', () => {
         abort.signal,
       )
       .catch(() => undefined);
-    await expect.poll(() => seen.map((event) => event.type)).toContain('ready');
+    await until(() => seen.some((event) => event.type === 'ready'), { what: 'the ready event' });
     const file = new File(['The client uploads a note about tidal mills and their wheels.'], 'mills.md', {
       type: 'text/markdown',
     });
     const uploaded = await client.upload(sourceEndpoints.upload, [file], { extract_entities: false });
     expect(uploaded).toMatchObject({ filename: 'mills.md', status: expect.any(String) });
-    await expect
-      .poll(() => seen.some((event) => event.type === 'source' && event.source.id === uploaded.id), { timeout: 10_000 })
-      .toBe(true);
+    await until(() => seen.some((event) => event.type === 'source' && event.source.id === uploaded.id), {
+      timeoutMs: 10_000,
+      what: 'an event about the uploaded source',
+    });
     abort.abort();
     await following;
   });

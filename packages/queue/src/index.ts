@@ -6,6 +6,7 @@ export type { TaskStore } from './store.ts';
 export { EmbeddedTaskStore } from './embedded/store.ts';
 export {
   OperationRegistry,
+  type FailureHandler,
   type HandlerContext,
   type OperationOptions,
   type TaskHandler,

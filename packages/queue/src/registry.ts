@@ -1,4 +1,4 @@
-import type { QueueName, TaskRecord } from './task.ts';
+import type { QueueName, TaskFailure, TaskRecord } from './task.ts';
 
 /** The few log methods the queue uses (the services' winston loggers have them). */
 export interface QueueLogger {
@@ -18,6 +18,12 @@ export interface HandlerContext {
 
 export type TaskHandler = (context: HandlerContext) => Promise<unknown>;
 
+/**
+ * Settles what a task worked on once the task failed for good, whatever the reason: its handler's error,
+ * an error escaping it, or the reconciler failing it after its worker died. Runs where the handlers run.
+ */
+export type FailureHandler = (task: TaskRecord, failure: TaskFailure) => Promise<void>;
+
 export interface OperationOptions {
   queue: QueueName;
   /** False when the handler owns its retries: any failure is final. */
@@ -33,6 +39,7 @@ export interface OperationOptions {
 export interface Operation {
   options: Required<Omit<OperationOptions, 'sourceIdField'>> & Pick<OperationOptions, 'sourceIdField'>;
   handler?: TaskHandler;
+  onFailed?: FailureHandler;
 }
 
 /**
@@ -42,10 +49,12 @@ export interface Operation {
 export class OperationRegistry {
   private readonly operations = new Map<string, Operation>();
 
-  define(name: string, options: OperationOptions, handler?: TaskHandler): void {
+  define(name: string, options: OperationOptions, handler?: TaskHandler, onFailed?: FailureHandler): void {
+    const earlier = this.operations.get(name);
     this.operations.set(name, {
       options: { retryOnTransient: true, retryOnCrash: true, pausable: false, ...options },
-      handler: handler ?? this.operations.get(name)?.handler,
+      handler: handler ?? earlier?.handler,
+      onFailed: onFailed ?? earlier?.onFailed,
     });
   }
 

@@ -1,3 +1,4 @@
+import { crashFailures } from './crashes.ts';
 import { backoffMs, classifyError, PermanentTaskError, TaskCancelledError } from './errors.ts';
 import { newWorkerId } from './ids.ts';
 import type { HandlerContext, OperationRegistry, QueueLogger, TaskHandler } from './registry.ts';
@@ -8,6 +9,7 @@ import {
   type ClaimFilter,
   type QueueName,
   type ReconcileCounts,
+  type TaskFailure,
   type TaskRecord,
 } from './task.ts';
 import { describeError } from '@rhizome/contracts/errors';
@@ -217,7 +219,7 @@ export class WorkerRuntime {
     return Promise.race([runInTaskScope(onEscape, () => handler(context)), escaped]).finally(() => (settled = true));
   }
 
-  private async failFor(task: TaskRecord, failure: { message: string; type: string }): Promise<void> {
+  private async failFor(task: TaskRecord, failure: TaskFailure): Promise<void> {
     const recorded = await this.options.store.fail(
       task.task_id,
       this.workerId,
@@ -229,6 +231,19 @@ export class WorkerRuntime {
     if (!recorded) return;
     this.options.logger.error(`task ${task.task_id} (${task.operation}) failed: ${failure.type}: ${failure.message}`);
     this.options.onTaskFailed?.(task, failure);
+    await this.settle(task, failure);
+  }
+
+  /** Lets the task's operation settle what it worked on now, rather than leave it for a stall scan. */
+  private async settle(task: TaskRecord, failure: TaskFailure): Promise<void> {
+    const onFailed = this.options.registry.get(task.operation)?.onFailed;
+    try {
+      await onFailed?.(task, failure);
+    } catch (error) {
+      this.options.logger.warning(
+        `task ${task.task_id} (${task.operation}): settling its failure: ${describeError(error)}`,
+      );
+    }
   }
 
   private async beat(queues: readonly QueueName[], ttlMs: number): Promise<void> {
@@ -249,7 +264,15 @@ export class WorkerRuntime {
   private async reconcile(): Promise<void> {
     try {
       const now = this.clock();
-      const counts = await this.options.store.reconcile(undefined, this.heartbeatTimeoutMs, now);
+      const { counts, failedTaskIds } = await this.options.store.reconcile(undefined, this.heartbeatTimeoutMs, now);
+      for (const taskId of failedTaskIds) {
+        const task = await this.options.store.get(taskId);
+        if (task?.status === 'failed')
+          await this.settle(task, {
+            message: task.error ?? '',
+            type: task.error_type ?? crashFailures.unrecoverable.type,
+          });
+      }
       await this.options.store.purgeExpired(now);
       if (counts.recovered_crashed || counts.failed_unrecoverable || counts.recovered_orphans) {
         this.options.logger.warning(`reconciled abandoned tasks: ${JSON.stringify(counts)}`);

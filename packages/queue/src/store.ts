@@ -4,7 +4,7 @@ import type {
   LaneCounts,
   NewTask,
   QueueName,
-  ReconcileCounts,
+  ReconcileOutcome,
   TaskFailure,
   TaskRecord,
 } from './task.ts';
@@ -65,9 +65,10 @@ export interface TaskStore {
   /**
    * Running tasks whose worker is gone (no heartbeat within `heartbeatTimeoutMs`, or a local worker
    * process that no longer exists) go back to queued when `retry_on_crash` and attempts remain, else
-   * fail with error_type `worker_crashed`; running entries with no task behind them are removed.
+   * fail with error_type `worker_crashed` (`crashed_twice` at a second death); running entries with no task
+   * behind them are removed.
    */
-  reconcile(queue: QueueName | undefined, heartbeatTimeoutMs: number, now: number): Promise<ReconcileCounts>;
+  reconcile(queue: QueueName | undefined, heartbeatTimeoutMs: number, now: number): Promise<ReconcileOutcome>;
   /** A worker announces it serves `queue`; the mark expires after `ttlMs` unless renewed. */
   reportWorker(queue: QueueName, workerId: string, ttlMs: number, now: number): Promise<void>;
   workerCount(queue: QueueName, now: number): Promise<number>;

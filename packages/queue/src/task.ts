@@ -1,4 +1,4 @@
-/** The spec's task model (Part C "Task") shared by every queue adapter. */
+/** The task model the queue endpoints show (docs/api-conventions.md#asynchronous-work), shared by every queue adapter. */
 
 export const queueNames = ['operations', 'llm'] as const;
 export type QueueName = (typeof queueNames)[number];
@@ -73,6 +73,12 @@ export interface ReconcileCounts {
   recovered_orphans: number;
   recovered_crashed: number;
   failed_unrecoverable: number;
+}
+
+export interface ReconcileOutcome {
+  counts: ReconcileCounts;
+  /** The tasks failed for good (`failed_unrecoverable`), so what they worked on can be settled. */
+  failedTaskIds: string[];
 }
 
 export type CancelOutcome = 'cancelled' | 'not_found' | 'finished';

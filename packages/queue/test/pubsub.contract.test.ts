@@ -1,6 +1,8 @@
+import { isDeepStrictEqual } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InProcessPubSub, RedisPubSub, type PubSub } from '../src/index.ts';
 import { startRedis, type TestRedis } from '../../../tests/support/redis.ts';
+import { sleep, untilHolds } from '../../../tests/support/wait.ts';
 
 let redis: TestRedis;
 beforeAll(async () => {
@@ -26,10 +28,14 @@ describe.each(adapters)('pub/sub contract: %s', (_name, connect) => {
     const unsubscribe = await subscriber.subscribe('contract:a', (message) => received.push(message));
     await publisher.publish('contract:a', 'hello');
     await publisher.publish('contract:other', 'not for a');
-    await expect.poll(() => received).toEqual(['hello']);
+    await untilHolds(
+      () => received,
+      (messages) => isDeepStrictEqual(messages, ['hello']),
+      { what: 'the one message' },
+    );
     await unsubscribe();
     await publisher.publish('contract:a', 'after unsubscribe');
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await sleep(100);
     expect(received).toEqual(['hello']);
     await publisher.close();
     if (subscriber !== publisher) await subscriber.close();
@@ -42,12 +48,15 @@ describe.each(adapters)('pub/sub contract: %s', (_name, connect) => {
     await subscriber.subscribe('contract:b', (message) => first.push(message));
     await subscriber.subscribe('contract:b', (message) => second.push(message));
     for (const message of ['1', '2', '3']) await publisher.publish('contract:b', message);
-    await expect
-      .poll(() => [first, second])
-      .toEqual([
-        ['1', '2', '3'],
-        ['1', '2', '3'],
-      ]);
+    await untilHolds(
+      () => [first, second],
+      (both) =>
+        isDeepStrictEqual(both, [
+          ['1', '2', '3'],
+          ['1', '2', '3'],
+        ]),
+      { what: 'all three messages at both handlers' },
+    );
     await publisher.close();
     if (subscriber !== publisher) await subscriber.close();
   });

@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { RedisTaskStore, type RedisStoreOptions } from '../src/redis/store.ts';
 import { QueueUnavailableError, type ClaimFilter, type NewTask, type QueueName } from '../src/task.ts';
 import { startRedis, type TestRedis } from '../../../tests/support/redis.ts';
+import { sleep } from '../../../tests/support/wait.ts';
 
 let redis: TestRedis;
 let admin: Redis;
@@ -151,12 +152,12 @@ describe('RedisTaskStore', () => {
     const task = await store.enqueue(newTask(), 1);
     await store.claim('operations', 1, 'gone:1:a', noFilter, 1_000);
 
-    expect(await other.reconcile('operations', 30_000, 20_000)).toEqual({
+    expect((await other.reconcile('operations', 30_000, 20_000)).counts).toEqual({
       recovered_orphans: 0,
       recovered_crashed: 0,
       failed_unrecoverable: 0,
     });
-    expect(await other.reconcile('operations', 30_000, 40_000)).toEqual({
+    expect((await other.reconcile('operations', 30_000, 40_000)).counts).toEqual({
       recovered_orphans: 0,
       recovered_crashed: 1,
       failed_unrecoverable: 0,
@@ -182,7 +183,7 @@ describe('RedisTaskStore', () => {
     const store = await connect();
     const task = await store.enqueue(newTask({ retry_on_crash: false }), 1);
     await store.claim('operations', 1, `${os.hostname()}:${child.pid}:x`, noFilter, 2);
-    expect(await store.reconcile(undefined, 60_000, 3)).toEqual({
+    expect((await store.reconcile(undefined, 60_000, 3)).counts).toEqual({
       recovered_orphans: 0,
       recovered_crashed: 0,
       failed_unrecoverable: 1,
@@ -196,7 +197,7 @@ describe('RedisTaskStore', () => {
     const task = await store.enqueue(newTask(), 1);
     await store.claim('operations', 1, 'w', noFilter, 2);
     await admin.del(`${prefix}:task:${task.task_id}`);
-    expect(await store.reconcile('operations', 60_000, 3)).toEqual({
+    expect((await store.reconcile('operations', 60_000, 3)).counts).toEqual({
       recovered_orphans: 1,
       recovered_crashed: 0,
       failed_unrecoverable: 0,
@@ -225,7 +226,7 @@ describe('RedisTaskStore', () => {
     const latencies: number[] = [];
     for (let round = 0; round < 5; round++) {
       const waiting = consumer.waitForWork('llm', 5_000);
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      await sleep(20);
       const started = performance.now();
       await producer.enqueue(newTask({ queue: 'llm' }), Date.now());
       await waiting;

@@ -17,6 +17,7 @@ import {
 import { startRedis, type TestRedis } from '../../../tests/support/redis.ts';
 import { embeddedTarget, openStore, type AdapterTarget, type StoreOptions } from './support/adapters.ts';
 import { testRegistry } from './support/test-operations.ts';
+import { sleep, until, untilHolds } from '../../../tests/support/wait.ts';
 
 let redis: TestRedis;
 let prefixCounter = 0;
@@ -54,21 +55,23 @@ function newTask(overrides: Partial<NewTask> = {}): NewTask {
   };
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 async function waitFor(
   store: TaskStore,
   taskId: string,
   wanted: (task: TaskRecord) => boolean,
   timeoutMs = 20_000,
 ): Promise<TaskRecord> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const task = await store.get(taskId);
-    if (task && wanted(task)) return task;
-    if (Date.now() > deadline)
-      throw new Error(`task ${taskId} stayed ${task?.status} (attempts ${task?.attempts}): ${task?.error}`);
-    await sleep(20);
+  let task: TaskRecord | undefined;
+  try {
+    return await until(
+      async () => {
+        task = (await store.get(taskId)) ?? undefined;
+        return task && wanted(task) ? task : undefined;
+      },
+      { timeoutMs, intervalMs: 20 },
+    );
+  } catch (cause) {
+    throw new Error(`task ${taskId} stayed ${task?.status} (attempts ${task?.attempts}): ${task?.error}`, { cause });
   }
 }
 
@@ -113,7 +116,7 @@ describe.each(adapters)('task queue contract: %s', (_name, target) => {
     return worker;
   }
 
-  it('enqueues a queued task with every field of the spec', async () => {
+  it('enqueues a queued task with every field of the task model', async () => {
     const queue = await store();
     const task = await queue.enqueue(
       newTask({ data: { a: 1 }, metadata: { source: 'x' }, priority: 70 }),
@@ -203,9 +206,11 @@ describe.each(adapters)('task queue contract: %s', (_name, target) => {
     registry.define('ops', { queue: 'operations' }, track('operations'));
     for (let n = 0; n < 9; n++) await queue.enqueue(newTask({ operation: 'ops' }), Date.now());
     runtime(queue, registry).start(['operations']);
-    await expect
-      .poll(async () => (await queue.counts()).find((c) => c.queue === 'operations'))
-      .toMatchObject({ queued: 0, running: 0 });
+    await untilHolds(
+      async () => (await queue.counts()).find((c) => c.queue === 'operations'),
+      (counts) => counts?.queued === 0 && counts.running === 0,
+      { what: 'the operations lane to drain' },
+    );
     expect(peak.operations).toBe(3);
 
     running = 0;
@@ -313,7 +318,7 @@ describe.each(adapters)('task queue contract: %s', (_name, target) => {
     worker.start(['operations']);
     await waitForStatus(queue, running.task_id, 'running');
     expect(await queue.cancel(running.task_id, Date.now())).toBe('cancelled');
-    await expect.poll(() => stoppedBySignal).toBe(true);
+    await until(() => stoppedBySignal, { what: 'the handler to stop on the cancel signal' });
     // Once the worker has stopped, whatever it wrote after the handler ended is in the store.
     await worker.stop();
     expect((await queue.get(running.task_id))!.status).toBe('cancelled');
@@ -339,7 +344,7 @@ describe.each(adapters)('task queue contract: %s', (_name, target) => {
     await queue.cancel(task.task_id, Date.now());
     await queue.clearHistory({ finishedBefore: Number.MAX_SAFE_INTEGER });
     expect(await queue.get(task.task_id)).toBeNull();
-    await expect.poll(() => stopped).toBe(true);
+    await until(() => stopped, { what: 'the handler of the cleared task to stop' });
   });
 
   it('cancels every active task of a queue, or those whose metadata matches', async () => {
@@ -439,14 +444,14 @@ describe.each(adapters)('task queue contract: %s', (_name, target) => {
     await waitForStatus(queue, once.task_id, 'running', 20_000);
     await worker.kill();
 
-    expect(await queue.reconcile('operations', 60_000, Date.now())).toEqual({
+    expect((await queue.reconcile('operations', 60_000, Date.now())).counts).toEqual({
       recovered_orphans: 0,
       recovered_crashed: 1,
       failed_unrecoverable: 1,
     });
     expect(await queue.get(retried.task_id)).toMatchObject({ status: 'queued', attempts: 1 });
     expect(await queue.get(once.task_id)).toMatchObject({ status: 'failed', error_type: 'worker_crashed' });
-    expect(await queue.reconcile('operations', 60_000, Date.now())).toEqual({
+    expect((await queue.reconcile('operations', 60_000, Date.now())).counts).toEqual({
       recovered_orphans: 0,
       recovered_crashed: 0,
       failed_unrecoverable: 0,
@@ -498,16 +503,45 @@ describe.each(adapters)('task queue contract: %s', (_name, target) => {
     expect(worker.child.exitCode).toBeNull();
   }, 60_000);
 
+  it("settles a failed task's work at once, whether its handler failed or the reconciler failed it", async () => {
+    const queue = await store();
+    const settled: string[] = [];
+    const registry = new OperationRegistry();
+    const settle = async (task: TaskRecord, failure: { type: string }) => {
+      settled.push(`${task.task_id} ${failure.type}`);
+    };
+    registry.define(
+      'bad',
+      { queue: 'operations' },
+      async () => {
+        throw new PermanentTaskError('the input is not a PDF', 'ValidationError');
+      },
+      settle,
+    );
+    registry.define('abandoned', { queue: 'operations' }, async () => undefined, settle);
+    // Abandoned by a silent worker once, re-queued, then abandoned again: the runtime's reconcile fails it.
+    const abandoned = await queue.enqueue(newTask({ operation: 'abandoned' }), 1);
+    await queue.claim('operations', 1, 'gone:1:a', noFilter, 1);
+    await queue.reconcile(undefined, 30_000, 60_000);
+    await queue.claim('operations', 1, 'gone:2:b', noFilter, 60_000);
+    const bad = await queue.enqueue(newTask({ operation: 'bad' }), Date.now());
+    runtime(queue, registry).start(['operations']);
+    await waitForStatus(queue, bad.task_id, 'failed');
+    expect(await waitForStatus(queue, abandoned.task_id, 'failed')).toMatchObject({ error_type: 'crashed_twice' });
+    await until(() => settled.length === 2);
+    expect(settled.sort()).toEqual([`${abandoned.task_id} crashed_twice`, `${bad.task_id} ValidationError`].sort());
+  });
+
   it('treats a running task without a heartbeat for the timeout as abandoned', async () => {
     const queue = await store();
     const task = await queue.enqueue(newTask({ max_tries: 1 }), 1);
     await queue.claim('operations', 1, 'elsewhere:1:w', noFilter, 1_000);
     await queue.heartbeat([task.task_id], 'elsewhere:1:w', 5_000);
-    expect(await queue.reconcile(undefined, 30_000, 30_000)).toMatchObject({
+    expect((await queue.reconcile(undefined, 30_000, 30_000)).counts).toMatchObject({
       recovered_crashed: 0,
       failed_unrecoverable: 0,
     });
-    expect(await queue.reconcile(undefined, 30_000, 35_001)).toMatchObject({ failed_unrecoverable: 1 });
+    expect((await queue.reconcile(undefined, 30_000, 35_001)).counts).toMatchObject({ failed_unrecoverable: 1 });
   });
 
   it('counts a worker while its health mark lives', async () => {
@@ -537,7 +571,11 @@ describe.each(adapters)('task queue contract: %s', (_name, target) => {
     // Settles once the worker has claimed twice more: whatever it was going to take, it has looked at.
     const twoMoreClaims = async () => {
       const seen = claims;
-      await expect.poll(() => claims).toBeGreaterThan(seen + 1);
+      await untilHolds(
+        () => claims,
+        (count) => count > seen + 1,
+        { what: 'two more claims' },
+      );
     };
     runtime(queue, registry, { pauseFilter }).start(['operations']);
     await waitForStatus(queue, first.task_id, 'running');

@@ -4,6 +4,7 @@ import { RequestError } from '@rhizome/client';
 import { sourceEndpoints, type SourceResponseBody } from '@rhizome/contracts/api/sources';
 import type { Command } from 'commander';
 import { ExitCode } from '../exit-codes.ts';
+import { confirmationHint } from './confirmation.ts';
 import { resolveInputs } from '../inputs.ts';
 import { printJson } from '../output.ts';
 import type { Remote } from '../remote.ts';
@@ -36,12 +37,17 @@ const stepsOf: Record<SourceResponseBody['progress'], number> = {
   ready: 4,
 };
 
-/** Where a source stops needing the CLI's attention: indexed without extraction, or done with it, or failed. */
-function settled(source: SourceResponseBody, extract: boolean): boolean {
-  if (source.status === 'error') return true;
-  if (!extract)
-    return source.status !== 'pending' && source.status !== 'indexing' && source.status !== 'vision_pending';
-  return ['awaiting_confirmation', 'extracted', 'committed'].includes(source.status);
+/**
+ * Where a source stands for `--wait`: still moving; done (indexed, or with extraction extracted); failed; or
+ * parked at the confirmation gate, where it stays until someone confirms its domain.
+ */
+type Standing = 'moving' | 'done' | 'failed' | 'parked';
+
+function standingOf(status: string, extract: boolean): Standing {
+  if (status === 'error') return 'failed';
+  if (status === 'awaiting_confirmation') return 'parked';
+  if (!extract) return ['pending', 'indexing', 'vision_pending'].includes(status) ? 'moving' : 'done';
+  return status === 'extracted' || status === 'committed' ? 'done' : 'moving';
 }
 
 async function inParallel<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
@@ -65,7 +71,8 @@ class AddRun {
     const drawn = remote.io.interactive && !remote.json;
     this.bars = drawn
       ? new MultiBar(
-          { format: ' {bar} {name} | {state}', hideCursor: true, clearOnComplete: false, stream: process.stderr },
+          // The state before the name: a line too long for the terminal is cut at its end.
+          { format: ' {bar} {state} | {name}', hideCursor: true, clearOnComplete: false, stream: process.stderr },
           Presets.shades_grey,
         )
       : null;
@@ -80,10 +87,21 @@ class AddRun {
     this.barOf.set(added, this.bars?.create(this.steps, 0, { name: added.input, state: added.status }) as SingleBar);
   }
 
+  standing(added: Added): Standing {
+    return standingOf(added.status, this.options.extract);
+  }
+
   private show(added: Added, source?: SourceResponseBody): void {
-    const done = added.status === 'error' || (source && settled(source, this.options.extract));
-    const value = done ? this.steps : source ? Math.min(stepsOf[source.progress], this.steps) : 0;
-    this.barOf.get(added)?.update(value, { state: added.error ? `error: ${added.error}` : added.status });
+    const standing = this.standing(added);
+    const finished = standing === 'done' || standing === 'failed';
+    const value = finished ? this.steps : source ? Math.min(stepsOf[source.progress], this.steps) : 0;
+    const state =
+      standing === 'failed'
+        ? `error: ${added.error ?? 'failed'}`
+        : standing === 'parked'
+          ? 'needs a decision'
+          : added.status;
+    this.barOf.get(added)?.update(value, { state });
   }
 
   private accept(added: Added, source: SourceResponseBody): void {
@@ -121,18 +139,22 @@ class AddRun {
     }
   }
 
-  /** Follows every accepted source until it settles, moving its bar; each finished one is named when there are no bars. */
+  /**
+   * Follows every accepted source until it is done, failed or parked, moving its bar; each one done is named
+   * when there are no bars (the failed and parked are reported at the end).
+   */
   async wait(): Promise<void> {
-    let pending = this.results.filter((added) => added.source_id && added.status !== 'error');
+    let pending = this.results.filter((added) => added.source_id && this.standing(added) === 'moving');
     while (pending.length) {
       await new Promise((resolve) => setTimeout(resolve, pollMs));
       const still: Added[] = [];
       await inParallel(pending, parallelUploads, async (added) => {
         const source = await this.remote.client.call(sourceEndpoints.get, { params: { source_id: added.source_id! } });
         this.accept(added, source);
-        if (!settled(source, this.options.extract)) still.push(added);
-        else if (!this.bars && !this.remote.json)
-          this.remote.io.err(`${added.input}: ${added.status}${added.error ? ` (${added.error})` : ''}`);
+        const standing = this.standing(added);
+        if (standing === 'moving') still.push(added);
+        else if (standing === 'done' && !this.bars && !this.remote.json)
+          this.remote.io.err(`${added.input}: ${added.status}`);
       });
       pending = still;
     }
@@ -160,16 +182,20 @@ async function add(remote: Remote, inputs: string[], options: AddOptions): Promi
   } finally {
     run.stop();
   }
-  const failed = run.results.filter((added) => added.status === 'error');
+  const failed = run.results.filter((added) => run.standing(added) === 'failed');
+  const parked = run.results.filter((added) => run.standing(added) === 'parked');
   if (remote.json) printJson(remote.io, run.results);
   else {
     for (const added of failed) remote.io.err(`${added.input}: ${added.error ?? 'failed'}`);
+    for (const added of parked) remote.io.err(`${added.input}: ${confirmationHint(added.source_id)}`);
     const state = options.wait ? (options.extract ? 'processed' : 'indexed') : 'accepted';
+    const got = run.results.length - failed.length - parked.length;
     remote.io.out(
-      `${run.results.length - failed.length} of ${run.results.length} ${state}${failed.length ? `, ${failed.length} failed` : ''}`,
+      `${got} of ${run.results.length} ${state}${parked.length ? `, ${parked.length} waiting for a decision` : ''}${failed.length ? `, ${failed.length} failed` : ''}`,
     );
   }
-  return failed.length ? ExitCode.failed : ExitCode.ok;
+  if (failed.length) return ExitCode.failed;
+  return parked.length ? ExitCode.needsDecision : ExitCode.ok;
 }
 
 export function registerAdd(program: Command, runner: CommandRunner): void {
@@ -185,6 +211,9 @@ export function registerAdd(program: Command, runner: CommandRunner): void {
     )
     .option('--domain <domain>', 'the extraction domain instead of the detected one')
     .option('--no-extract', 'index only: no entity extraction')
-    .option('--wait', 'wait until every source is processed, with a progress bar per file')
+    .option(
+      '--wait',
+      'wait until every source is processed, with a progress bar per file; one that waits for its domain to be confirmed ends the wait with exit code 6',
+    )
     .action(runner.remote((remote, inputs: string[], options: AddOptions) => add(remote, inputs, options)));
 }

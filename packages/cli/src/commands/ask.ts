@@ -23,8 +23,8 @@ interface Chunk {
 const modelOf = (options: AskOptions) => modelName({ mode: options.mode ?? null, database: options.database ?? null });
 
 /**
- * One answer through the server's OpenAI-compatible endpoint, written as it streams: the server takes the
- * citation markers out and ends the answer with its numbered sources, which read as footnotes here.
+ * One answer through the server's OpenAI-compatible endpoint, written as it streams: the server numbers
+ * the citations inline (`[1]`) and ends the answer with its numbered sources, which read as footnotes here.
  */
 async function streamAnswer(remote: Remote, messages: Message[], options: AskOptions): Promise<string> {
   let answer = '';

@@ -1,4 +1,6 @@
-import { searchEndpoints, searchTypes, type SearchType } from '@rhizome/contracts/api/search';
+import { RequestError } from '@rhizome/client';
+import { searchEndpoints, searchTypes, type SearchResultBody, type SearchType } from '@rhizome/contracts/api/search';
+import { templateEndpoints } from '@rhizome/contracts/api/templates';
 import { Option, type Command } from 'commander';
 import { printJson } from '../output.ts';
 import type { Remote } from '../remote.ts';
@@ -14,6 +16,21 @@ const oneLine = (text: string, max = 160) => {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 };
 
+/** The display names ("Item") of the templates of the entities among `hits`, by template id. */
+async function templateNames(remote: Remote, hits: SearchResultBody[]): Promise<Map<string, string>> {
+  const ids = new Set(hits.flatMap((hit) => (hit.node?.template_id ? [hit.node.template_id] : [])));
+  const names = new Map<string, string>();
+  for (const id of ids) {
+    try {
+      names.set(id, (await remote.client.call(templateEndpoints.get, { params: { template_id: id } })).name);
+    } catch (error) {
+      // A template deleted since the search leaves its id to show.
+      if (!(error instanceof RequestError && error.status === 404)) throw error;
+    }
+  }
+  return names;
+}
+
 async function search(remote: Remote, query: string, options: SearchOptions): Promise<void> {
   const limit = options.limit === undefined ? undefined : Number(options.limit);
   const result = await remote.client.call(searchEndpoints.search, {
@@ -22,15 +39,17 @@ async function search(remote: Remote, query: string, options: SearchOptions): Pr
   if (remote.json) return printJson(remote.io, result);
   if (result.fallback) remote.io.err(`(${result.fallback})`);
   if (!result.data.length) return remote.io.out('No results.');
+  const templates = await templateNames(remote, result.data);
   result.data.forEach((hit, index) => {
     const score = hit.score.toFixed(2);
     if (hit.chunk) {
       const page = hit.chunk.page_number === null ? '' : `, p. ${hit.chunk.page_number}`;
       remote.io.out(`${index + 1}. [${score}] ${hit.chunk.filename}${page}\n   ${oneLine(hit.chunk.content)}`);
-    } else if (hit.node)
-      remote.io.out(
-        `${index + 1}. [${score}] ${hit.node.label} (${hit.node.template_id ?? 'entity'}, ${hit.node.edge_count} edges)`,
-      );
+    } else if (hit.node) {
+      const { label, template_id: templateId, edge_count: edges } = hit.node;
+      const kind = (templateId && templates.get(templateId)) || templateId || 'entity';
+      remote.io.out(`${index + 1}. [${score}] ${label} (${kind}, ${edges} edges)`);
+    }
   });
 }
 

@@ -7,9 +7,11 @@ import {
   type SourceStatus,
 } from '@rhizome/contracts/api/sources';
 import { Option, type Command } from 'commander';
+import { ExitCode } from '../exit-codes.ts';
 import { printJson, table } from '../output.ts';
 import type { Remote } from '../remote.ts';
 import type { CommandRunner } from '../runner.ts';
+import { confirmationHint } from './confirmation.ts';
 
 interface ListOptions {
   status?: SourceStatus;
@@ -42,16 +44,46 @@ async function list(remote: Remote, options: ListOptions): Promise<void> {
   );
 }
 
-/** One action applied to each source named, reported one line each. */
-function each(verb: string, act: (remote: Remote, id: string) => Promise<unknown>) {
+/** One action applied to each source named, reported one line each (`say` words what it did). */
+function each<R>(act: (remote: Remote, id: string) => Promise<R>, say: (result: R) => string) {
   return async (remote: Remote, ids: string[]): Promise<void> => {
     const results: { source_id: string; result: unknown }[] = [];
     for (const id of ids) {
-      results.push({ source_id: id, result: (await act(remote, id)) ?? null });
-      if (!remote.json) remote.io.out(`${id}: ${verb}`);
+      const result = await act(remote, id);
+      results.push({ source_id: id, result: result ?? null });
+      if (!remote.json) remote.io.out(`${id}: ${say(result)}`);
     }
     if (remote.json) printJson(remote.io, results);
   };
+}
+
+/** Confirms each parked source's domain (the detected one unless `domain` is given), which starts its extraction. */
+const confirm = (remote: Remote, ids: string[], { domain }: { domain?: string }) =>
+  each(
+    (on, id) => on.client.call(sourceEndpoints.confirm, { params: { source_id: id }, body: domain ? { domain } : {} }),
+    (result) => `confirmed (domain ${result.domain ?? 'detected'}), extraction starts`,
+  )(remote, ids);
+
+/**
+ * Extracts each source again; one parked at the confirmation gate (already, or parked by this request because
+ * its domain was never chosen) gets no run until its domain is confirmed, which is said, with exit code 6.
+ */
+async function reextract(remote: Remote, ids: string[]): Promise<number> {
+  const results: { source_id: string; result: unknown }[] = [];
+  let parked = 0;
+  for (const id of ids) {
+    const source = await remote.client.call(sourceEndpoints.get, { params: { source_id: id } });
+    const result =
+      source.status === 'awaiting_confirmation'
+        ? null
+        : await remote.client.call(extractionEndpoints.start, { params: { source_id: id }, body: { force: true } });
+    const waits = !result || result.status === 'awaiting_confirmation';
+    if (waits) parked += 1;
+    results.push({ source_id: id, result: result ?? { source_id: id, status: source.status } });
+    if (!remote.json) remote.io.out(`${id}: ${waits ? confirmationHint(id) : 're-extraction queued'}`);
+  }
+  if (remote.json) printJson(remote.io, results);
+  return parked ? ExitCode.needsDecision : ExitCode.ok;
 }
 
 export function registerSources(program: Command, runner: CommandRunner): void {
@@ -69,7 +101,10 @@ export function registerSources(program: Command, runner: CommandRunner): void {
     .argument('<ids...>')
     .action(
       runner.remote(
-        each('deleted', (remote, id) => remote.client.call(sourceEndpoints.delete, { params: { source_id: id } })),
+        each(
+          (remote, id) => remote.client.call(sourceEndpoints.delete, { params: { source_id: id } }),
+          () => 'deleted',
+        ),
       ),
     );
   sources
@@ -78,8 +113,9 @@ export function registerSources(program: Command, runner: CommandRunner): void {
     .argument('<ids...>')
     .action(
       runner.remote(
-        each('paused', (remote, id) =>
-          remote.client.call(sourcePauseEndpoints.pause, { params: { source_id: id }, body: {} }),
+        each(
+          (remote, id) => remote.client.call(sourcePauseEndpoints.pause, { params: { source_id: id }, body: {} }),
+          () => 'paused',
         ),
       ),
     );
@@ -89,18 +125,21 @@ export function registerSources(program: Command, runner: CommandRunner): void {
     .argument('<ids...>')
     .action(
       runner.remote(
-        each('resumed', (remote, id) => remote.client.call(sourcePauseEndpoints.resume, { params: { source_id: id } })),
+        each(
+          (remote, id) => remote.client.call(sourcePauseEndpoints.resume, { params: { source_id: id } }),
+          () => 'resumed',
+        ),
       ),
     );
+  sources
+    .command('confirm')
+    .description('Confirm the domain of sources waiting for it; their extraction starts')
+    .argument('<ids...>')
+    .option('--domain <domain>', 'the extraction domain instead of the detected one')
+    .action(runner.remote((remote, ids: string[], options: { domain?: string }) => confirm(remote, ids, options)));
   sources
     .command('reextract')
     .description('Extract sources again (replacing what they contributed)')
     .argument('<ids...>')
-    .action(
-      runner.remote(
-        each('re-extraction queued', (remote, id) =>
-          remote.client.call(extractionEndpoints.start, { params: { source_id: id }, body: { force: true } }),
-        ),
-      ),
-    );
+    .action(runner.remote((remote, ids: string[]) => reextract(remote, ids)));
 }

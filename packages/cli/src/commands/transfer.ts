@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { backupEndpoints } from '@rhizome/contracts/api/backup';
 import { exportEndpoints } from '@rhizome/contracts/api/exports';
+import { queueEndpoints } from '@rhizome/contracts/api/queue';
 import type { Command } from 'commander';
 import { CliFailure, ExitCode } from '../exit-codes.ts';
 import { printJson, table } from '../output.ts';
@@ -19,17 +20,34 @@ async function exportPackage(remote: Remote, file: string | undefined): Promise<
   else remote.io.out(`Exported to ${target} (${blob.size} bytes)`);
 }
 
-async function importPackage(remote: Remote, file: string, options: { merge?: boolean; wait: boolean }): Promise<void> {
+interface ImportOptions {
+  merge?: boolean;
+  replace?: boolean;
+  wait: boolean;
+}
+
+/** Merges unless `--replace` is given: replacing is never what happens by leaving a flag out. */
+async function importPackage(remote: Remote, file: string, options: ImportOptions): Promise<void> {
+  if (options.merge && options.replace) throw new CliFailure('Give --merge or --replace, not both', ExitCode.usage);
+  const merge = !options.replace;
   const bytes = await fs.readFile(file).catch(() => {
     throw new CliFailure(`'${file}' cannot be read`, ExitCode.notFound);
   });
   const queued = await remote.client.upload(exportEndpoints.import, [new File([bytes], path.basename(file))], {
-    merge: options.merge ?? false,
+    merge,
   });
-  if (options.wait) await waitForTask(remote, queued.task_id, 'the import');
-  if (remote.json)
-    printJson(remote.io, { task_id: queued.task_id, status: options.wait ? 'completed' : queued.status });
-  else remote.io.out(options.wait ? `Imported ${file}` : `Import queued (task ${queued.task_id})`);
+  const mode = merge ? 'merge' : 'replace';
+  if (!options.wait) {
+    if (remote.json) printJson(remote.io, { task_id: queued.task_id, status: queued.status, mode });
+    else remote.io.out(`Import queued (task ${queued.task_id}, ${merge ? 'merging' : 'replacing the contents'})`);
+    return;
+  }
+  await waitForTask(remote, queued.task_id, 'the import');
+  const { result } = await remote.client.call(queueEndpoints.result, { params: { task_id: queued.task_id } });
+  const safety_backup = (result as { safety_backup?: string | null } | null)?.safety_backup ?? null;
+  if (remote.json) printJson(remote.io, { task_id: queued.task_id, status: 'completed', mode, safety_backup });
+  else if (merge) remote.io.out(`Imported ${file} (merged with what was there)`);
+  else remote.io.out(`Imported ${file} (replaced what was there; it is kept in the backup ${safety_backup})`);
 }
 
 const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
@@ -44,13 +62,10 @@ export function registerTransfer(program: Command, runner: CommandRunner): void 
     .command('import')
     .description('Import a .ccx package into the active database')
     .argument('<file>')
-    .option('--merge', 'add alongside what is there instead of replacing it')
+    .option('--merge', 'add alongside what is there (the default)')
+    .option('--replace', 'replace what is there (after a safety backup)')
     .option('--no-wait', 'return once the import is queued')
-    .action(
-      runner.remote((remote, file: string, options: { merge?: boolean; wait: boolean }) =>
-        importPackage(remote, file, options),
-      ),
-    );
+    .action(runner.remote((remote, file: string, options: ImportOptions) => importPackage(remote, file, options)));
 
   const backup = program.command('backup').description('Back up and restore the active database');
   backup

@@ -11,6 +11,7 @@ import {
   type NewTask,
   type QueueName,
   type ReconcileCounts,
+  type ReconcileOutcome,
   type TaskFailure,
   type TaskRecord,
   type TaskStatus,
@@ -319,7 +320,7 @@ export class EmbeddedTaskStore implements TaskStore {
     );
   }
 
-  async reconcile(queue: QueueName | undefined, heartbeatTimeoutMs: number, now: number): Promise<ReconcileCounts> {
+  async reconcile(queue: QueueName | undefined, heartbeatTimeoutMs: number, now: number): Promise<ReconcileOutcome> {
     type Running = Pick<
       TaskRow,
       | 'task_id'
@@ -338,6 +339,7 @@ export class EmbeddedTaskStore implements TaskStore {
       [queue ?? null, queue ?? null],
     );
     const counts: ReconcileCounts = { recovered_orphans: 0, recovered_crashed: 0, failed_unrecoverable: 0 };
+    const failedTaskIds: string[] = [];
     for (const task of running) {
       const silent = (task.heartbeat_at ?? 0) < now - heartbeatTimeoutMs;
       if (!silent && !isDeadLocalWorker(task.worker_id ?? '')) continue;
@@ -356,13 +358,15 @@ export class EmbeddedTaskStore implements TaskStore {
           crashes >= crashLimit
             ? { type: crashFailures.crashedTwice.type, message: crashedTwicePostMortem(task) }
             : crashFailures.unrecoverable;
-        counts.failed_unrecoverable += await this.db.run(
+        const changed = await this.db.run(
           `UPDATE tasks SET status = 'failed', completed_at = ?, error = ?, error_type = ?, retain_until = ?, crashes = ? ${guard}`,
           [now, failure.message, failure.type, now + failedRetentionMs, crashes, task.task_id, task.worker_id],
         );
+        counts.failed_unrecoverable += changed;
+        if (changed) failedTaskIds.push(task.task_id);
       }
     }
-    return counts;
+    return { counts, failedTaskIds };
   }
 
   async reportWorker(queue: QueueName, workerId: string, ttlMs: number, now: number): Promise<void> {

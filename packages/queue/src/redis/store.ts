@@ -13,6 +13,7 @@ import {
   type NewTask,
   type QueueName,
   type ReconcileCounts,
+  type ReconcileOutcome,
   type TaskFailure,
   type TaskRecord,
 } from '../task.ts';
@@ -61,7 +62,7 @@ const deleteBatch = 500;
 const batchSize = 200;
 
 /**
- * The Redis/Valkey adapter: the task hash is the source of truth of everything the spec shows; per lane
+ * The Redis/Valkey adapter: the task hash is the source of truth of everything the API shows; per lane
  * a `pending` sorted set orders the due tasks by priority, then creation, and one Lua script per call
  * (or per batch of calls) moves tasks between the lane's sets, so a claim, a completion or a cancel is
  * atomic and a lane's running tasks are capped across processes. docs/queue-redis-mapping.md has the
@@ -293,9 +294,10 @@ export class RedisTaskStore implements TaskStore {
     });
   }
 
-  reconcile(queue: QueueName | undefined, heartbeatTimeoutMs: number, now: number): Promise<ReconcileCounts> {
+  reconcile(queue: QueueName | undefined, heartbeatTimeoutMs: number, now: number): Promise<ReconcileOutcome> {
     return this.guarded(async () => {
       const counts: ReconcileCounts = { recovered_orphans: 0, recovered_crashed: 0, failed_unrecoverable: 0 };
+      const failedTaskIds: string[] = [];
       for (const lane of queue ? [queue] : queueNames) {
         const running = await this.client.smembers(this.keys.queue(lane).running);
         const states = await Promise.all(
@@ -330,14 +332,17 @@ export class RedisTaskStore implements TaskStore {
             crashFailures.rerun.message,
             ...suspects,
           ])) as [string, 'orphan' | 'requeued' | 'failed'][];
-          for (const [, outcome] of outcomes) {
+          for (const [taskId, outcome] of outcomes) {
             if (outcome === 'orphan') counts.recovered_orphans++;
             else if (outcome === 'requeued') counts.recovered_crashed++;
-            else counts.failed_unrecoverable++;
+            else {
+              counts.failed_unrecoverable++;
+              failedTaskIds.push(taskId);
+            }
           }
         }
       }
-      return counts;
+      return { counts, failedTaskIds };
     });
   }
 

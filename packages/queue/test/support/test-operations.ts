@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { OperationRegistry } from '../../src/registry.ts';
+import { sleep } from '../../../../tests/support/wait.ts';
 
 /** Operations the contract suite and its child worker share. */
 export function testRegistry(): OperationRegistry {
@@ -7,7 +8,7 @@ export function testRegistry(): OperationRegistry {
   const block = async ({ checkCancelled }: { checkCancelled(): Promise<void> }) => {
     for (;;) {
       await checkCancelled();
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      await sleep(20);
     }
   };
   registry.define('test.block', { queue: 'operations' }, block);
