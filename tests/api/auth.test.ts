@@ -5,8 +5,8 @@ import { createSessionValue, type SessionClaims } from '@rhizome/auth/session-co
 import { startTestServer, type CallOptions, type CallResult, type TestServer } from '../support/server.ts';
 import { sleep } from '../support/wait.ts';
 
-// Spec Part A: "Local account", "API key record", "Account setup", "Session and keys", the Auth
-// endpoint table, "Authentication" and "Errors", exercised against the embedded default.
+// The account, API keys, setup, sessions, the auth endpoints, authentication and errors
+// (docs/api-conventions.md#authentication, #errors), exercised against the embedded default.
 
 const proxy401 = '{"error":"authentication_required"}';
 const thirtyDays = 2_592_000;
@@ -202,7 +202,7 @@ describe('auth in the embedded default', () => {
       expect(wrongUsername.body).toEqual(wrongPassword.body);
     });
 
-    it('logs in: 200 {username} and a working cookie with the spec attributes', async () => {
+    it('logs in: 200 {username} and a working cookie with the documented attributes', async () => {
       const result = await login(username, password);
       expect(result.status).toBe(200);
       expect(result.body).toEqual({ username });

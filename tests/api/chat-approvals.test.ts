@@ -3,7 +3,7 @@ import type { ChatBody } from '@rhizome/contracts/api/chats';
 import { createChat, readEvents, sendMessage, waitIdle } from '../support/chats.ts';
 import { validationIssuesOf } from '../support/api-assertions.ts';
 import { setUpAccount, startTestServer, type TestServer } from '../support/server.ts';
-import { sleep } from '../support/wait.ts';
+import { until } from '../support/wait.ts';
 
 interface Approval {
   tool_call_id: string;
@@ -21,15 +21,15 @@ describe('chats: unknown scope ids and tool approvals a client can use', () => {
   const call = (method: string, apiPath: string, body?: unknown) => server.call(method, apiPath, { cookie, body });
 
   /** Polls the chat's approvals of `status` until there are `count`. */
-  async function approvalsOf(chatId: string, status: string, count: number): Promise<Approval[]> {
-    const deadline = Date.now() + 15_000;
-    for (;;) {
-      const listed = await call('GET', `/chats/${chatId}/tool_approvals?status=${status}`);
-      expect(listed.status, listed.text).toBe(200);
-      if ((listed.body as Approval[]).length >= count) return listed.body as Approval[];
-      if (Date.now() > deadline) throw new Error(`no ${status} approval for ${chatId}: ${listed.text}`);
-      await sleep(25);
-    }
+  function approvalsOf(chatId: string, status: string, count: number): Promise<Approval[]> {
+    return until(
+      async () => {
+        const listed = await call('GET', `/chats/${chatId}/tool_approvals?status=${status}`);
+        expect(listed.status, listed.text).toBe(200);
+        return (listed.body as Approval[]).length >= count ? (listed.body as Approval[]) : undefined;
+      },
+      { timeoutMs: 15_000, intervalMs: 25, what: `${count} ${status} approvals of ${chatId}` },
+    );
   }
 
   beforeAll(async () => {
@@ -72,7 +72,7 @@ describe('chats: unknown scope ids and tool approvals a client can use', () => {
     // The worker is already waiting for the decision when the client connects.
     const [pending] = await approvalsOf(chat.id, 'pending', 1);
     expect(pending).toMatchObject({
-      tool_name: 'graphrag_search',
+      tool_name: 'fused_search',
       arguments: { query: 'What is the lighthouse?' },
       status: 'pending',
       decided_at: null,
@@ -89,7 +89,7 @@ describe('chats: unknown scope ids and tool approvals a client can use', () => {
     expect(joined.events.every((event) => event.replayed === true)).toBe(true);
     expect(joined.events.at(-1)).toMatchObject({
       tool_call_id: pending.tool_call_id,
-      tool_name: 'graphrag_search',
+      tool_name: 'fused_search',
       arguments: pending.arguments,
     });
 

@@ -1,50 +1,19 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeOllama, type FakeOllama } from '../support/fakes/ollama.ts';
 import { freePort } from '../support/ports.ts';
 import { startRedis, type TestRedis } from '../support/redis.ts';
 import { call, tempDataDir } from '../support/server.ts';
 import { readEvents } from '../support/chats-sse.ts';
-import { sleep } from '../support/wait.ts';
+import { startService, type ServiceProcess } from '../support/services.ts';
 
-const repo = path.resolve(__dirname, '../..');
 const model = 'qwen3:8b';
-
-interface Service {
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-function start(entry: string, env: Record<string, string>): Service {
-  let output = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
-    cwd: repo,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  return { child, output: () => output, exited: new Promise((resolve) => child.once('exit', (code) => resolve(code))) };
-}
-
-async function waitFor(service: Service, pattern: RegExp): Promise<RegExpMatchArray> {
-  const deadline = Date.now() + 45_000;
-  for (;;) {
-    const match = service.output().match(pattern);
-    if (match) return match;
-    if (service.child.exitCode !== null || Date.now() > deadline) throw new Error(`no ${pattern}: ${service.output()}`);
-    await sleep(50);
-  }
-}
 
 /** cortex-api and neuron-worker as separate processes: the answer streams from the worker to the client over Redis. */
 describe('chats across processes (Redis pub/sub)', () => {
   let redis: TestRedis;
   let ollama: FakeOllama;
-  let cortex: Service;
-  let worker: Service;
+  let cortex: ServiceProcess;
+  let worker: ServiceProcess;
   let base: string;
   let cookie: string;
   const api = (method: string, apiPath: string, body?: unknown) => call(base, method, apiPath, { cookie, body });
@@ -53,10 +22,10 @@ describe('chats across processes (Redis pub/sub)', () => {
     redis = await startRedis();
     ollama = await startFakeOllama({ models: [model] });
     const env = { RHIZOME_DATA_DIR: tempDataDir(), RHIZOME_QUEUE_URL: `${redis.url}/0` };
-    cortex = start('services/cortex-api/src/main.ts', { ...env, PORT: String(await freePort()) });
-    const [, url] = await waitFor(cortex, /cortex-api listening on (http:\/\/[\d.:]+)/);
-    worker = start('services/neuron-worker/src/main.ts', env);
-    await waitFor(worker, /neuron-worker ready/);
+    cortex = startService('services/cortex-api/src/main.ts', { ...env, PORT: String(await freePort()) });
+    const [, url] = await cortex.waitFor(/cortex-api listening on (http:\/\/[\d.:]+)/);
+    worker = startService('services/neuron-worker/src/main.ts', env);
+    await worker.waitFor(/neuron-worker ready/);
     base = `${url}/api/v1`;
     cookie = (await call(base, 'POST', '/auth/setup', { body: { username: 'operator', password: 'long enough pw' } }))
       .cookie!;
@@ -71,10 +40,7 @@ describe('chats across processes (Redis pub/sub)', () => {
     expect(configured.status, configured.text).toBe(200);
   });
   afterAll(async () => {
-    for (const service of [worker, cortex]) {
-      if (service?.child.exitCode === null) service.child.kill('SIGTERM');
-      await service?.exited;
-    }
+    for (const service of [worker, cortex]) await service?.stop();
     await ollama?.close();
     await redis?.stop();
   });

@@ -56,7 +56,7 @@ describe('chats (builtin provider)', () => {
   });
   afterAll(() => server.stop());
 
-  it('creates, lists, filters, renames, counts and deletes chats in the spec shape', async () => {
+  it('creates, lists, filters, renames, counts and deletes chats in the documented shape', async () => {
     const tag = await call('POST', '/sources/tags', { name: 'fruit' });
     expect(tag.status, tag.text).toBe(201);
     const tagId = (tag.body as { id: string }).id;
@@ -164,7 +164,7 @@ describe('chats (builtin provider)', () => {
     expect((await call('GET', '/chats/stats/count')).body).toEqual({ count: 0 });
   });
 
-  it('mounts and documents every /chats endpoint of the spec', async () => {
+  it('mounts and documents every /chats endpoint of the endpoint list', async () => {
     const document = (await call('GET', '/openapi.json')).body as { paths: Record<string, Record<string, unknown>> };
     const documented = Object.entries(document.paths).flatMap(([route, methods]) =>
       Object.keys(methods).map((method) => `${method.toUpperCase()} ${route}`),

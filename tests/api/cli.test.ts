@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -5,6 +6,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runRhizome, startServeProcess, type ServeProcess } from '../support/cli.ts';
 import { tempDataDir } from '../support/server.ts';
+import { until } from '../support/wait.ts';
 
 const serving: ServeProcess[] = [];
 afterEach(async () => {
@@ -78,6 +80,44 @@ describe('the rhizome command line', () => {
       pid: server.child.pid,
     });
   }, 60_000);
+
+  it('pnpm start ends without a failure after a clean stop on SIGTERM, and the server with it', async () => {
+    const dataDir = tempDataDir();
+    const lockFile = path.join(dataDir, 'run', 'serve.lock');
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      RHIZOME_DATA_DIR: dataDir,
+      RHIZOME_CONFIG_DIR: path.join(dataDir, 'config'),
+    };
+    delete env.RHIZOME_QUEUE_URL;
+    const pnpm = spawn('pnpm', ['start'], {
+      cwd: path.resolve(import.meta.dirname, '../..'),
+      env: { ...env, HOST: '127.0.0.1', PORT: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    for (const stream of [pnpm.stdout, pnpm.stderr]) stream.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    // 'exit', not 'close': a server left running would hold the output pipes open.
+    const exited = new Promise<number | string>((resolve) =>
+      pnpm.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown')),
+    );
+    try {
+      const url = await until(() => /listening on (http:\/\/\S+)/.exec(output)?.[1], {
+        timeoutMs: 120_000,
+        what: 'pnpm start to listen',
+      });
+      pnpm.kill('SIGTERM');
+      expect(await exited, output).toBe(0);
+      await until(() => output.includes('stopped'), { what: 'the server to say it stopped' });
+      expect(output).not.toContain('ELIFECYCLE');
+      await expect(fetch(`${url}/api/v1/auth/status`)).rejects.toThrow();
+      expect(fs.existsSync(lockFile)).toBe(false);
+    } finally {
+      pnpm.kill('SIGKILL');
+      // A server the signal did not reach outlives pnpm; its lock names it.
+      if (fs.existsSync(lockFile)) process.kill((JSON.parse(fs.readFileSync(lockFile, 'utf8')) as { pid: number }).pid);
+    }
+  }, 180_000);
 
   it('says in one line that the port is in use, and exits 1', async () => {
     const blocker = net.createServer();

@@ -5,7 +5,7 @@ import { setUpAccount, startTestServer, type CallResult, type TestServer } from 
 import { type PageOf, isoPattern, validationIssuesOf } from '../support/api-assertions.ts';
 import type { BatchResult } from '@rhizome/contracts/api/batch';
 import type { GraphEdge as Edge } from '@rhizome/core/graph';
-import { sleep } from '../support/wait.ts';
+import { sleep, waitForTask } from '../support/wait.ts';
 
 const person = 'system_template_person';
 const link = 'system_template_link';
@@ -61,15 +61,7 @@ describe('edges endpoints', () => {
   }
 
   async function taskResult(taskId: string): Promise<BatchResult> {
-    const deadline = Date.now() + 20_000;
-    for (;;) {
-      const task = (await call('GET', `/queue/tasks/${taskId}`)).body as { status: string; error: string | null };
-      if (task.status === 'completed') break;
-      if (task.status === 'failed' || task.status === 'cancelled' || Date.now() > deadline)
-        throw new Error(`task ${taskId} is ${task.status}: ${task.error}`);
-      await sleep(20);
-    }
-    return ((await call('GET', `/queue/tasks/${taskId}/result`)).body as { result: BatchResult }).result;
+    return (await waitForTask(call, taskId, { statuses: ['completed'], timeoutMs: 20_000 })).result as BatchResult;
   }
 
   beforeAll(async () => {

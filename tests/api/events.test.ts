@@ -4,6 +4,7 @@ import type { SourceResponseBody } from '@rhizome/contracts/api/sources';
 import { readEventStream } from '@rhizome/client/sse';
 import { setUpAccount, startTestServer, type TestServer } from '../support/server.ts';
 import { uploadSources } from '../support/sources.ts';
+import { until, untilHolds } from '../support/wait.ts';
 
 /** GET /events: the live feed of source and task changes the web interface follows. */
 describe('change events', () => {
@@ -39,7 +40,7 @@ describe('change events', () => {
 
   it('streams every step of a source from upload to deletion, and the task changes behind it', async () => {
     const stream = await follow();
-    await expect.poll(() => stream.events[0]?.type).toBe('ready');
+    await until(() => stream.events[0]?.type === 'ready', { what: 'the ready event' });
     const upload = await uploadSources(
       server,
       cookie,
@@ -58,20 +59,20 @@ describe('change events', () => {
       stream.events.flatMap((event) =>
         event.type === 'source' && event.source.id === id ? [event.source.status] : [],
       );
-    await expect.poll(statuses, { timeout: 15_000 }).toContain('indexed');
+    await untilHolds(statuses, (seen) => seen.includes('indexed'), { timeoutMs: 15_000, what: 'the source indexed' });
     expect(stream.events.some((event) => event.type === 'task')).toBe(true);
     expect(stream.events.some((event) => event.type === 'lanes')).toBe(true);
 
     expect((await server.call('DELETE', `/sources/${id}`, { cookie })).status).toBe(204);
-    await expect
-      .poll(() => stream.events.some((event) => event.type === 'source_deleted' && event.source_id === id))
-      .toBe(true);
+    await until(() => stream.events.some((event) => event.type === 'source_deleted' && event.source_id === id), {
+      what: 'the source_deleted event',
+    });
     await stream.stop();
   });
 
   it('sends only the topics asked for', async () => {
     const stream = await follow('?topics=tasks');
-    await expect.poll(() => stream.events.some((event) => event.type === 'lanes')).toBe(true);
+    await until(() => stream.events.some((event) => event.type === 'lanes'), { what: 'a lanes event' });
     await uploadSources(
       server,
       cookie,
@@ -79,7 +80,10 @@ describe('change events', () => {
       [{ name: 'weirs.md', content: 'Weirs hold back river water so that a mill race keeps a steady head.' }],
       { extract_entities: 'false', auto_confirm: 'true' },
     );
-    await expect.poll(() => stream.events.some((event) => event.type === 'task'), { timeout: 15_000 }).toBe(true);
+    await until(() => stream.events.some((event) => event.type === 'task'), {
+      timeoutMs: 15_000,
+      what: 'a task event',
+    });
     expect(stream.events.filter((event) => event.type === 'source')).toEqual([]);
     await stream.stop();
   });

@@ -77,9 +77,9 @@ describe('extraction through the builtin provider', () => {
     expect(marie.extracted).toBe(1);
     // One template per type, shared by every source: extracted people are typed by the system Person template.
     expect(marie.template_id).toBe('system_template_person');
-    // Committed nodes are embedded (the builtin embedder: 100 dimensions).
+    // Committed nodes are embedded (the builtin embedder: 356 dimensions, word vectors and the corpus part).
     expect(((await call('GET', `/nodes/${marie.id}`)).body as { embedding: number[] | null }).embedding).toHaveLength(
-      100,
+      356,
     );
     const citations = await citationsOf(marie.id);
     expect(citations.length).toBeGreaterThan(0);
@@ -151,6 +151,41 @@ describe('extraction through the builtin provider', () => {
     expect(Number(onlySecond.n)).toBe(0);
     expect(await (await db())('relationship_citations').where({ source_id: second }).first()).toBeUndefined();
     expect(await (await db())('graph_templates').where({ source_id: second }).first()).toBeUndefined();
+  });
+
+  it('commits a later extraction of an entity made by hand onto that node, which deleting the source keeps', async () => {
+    const made = await call('POST', '/nodes', {
+      template_id: 'system_template_person',
+      label: 'Guido van Rossum',
+      properties: { description: 'Made by hand.' },
+    });
+    expect(made.status, made.text).toBe(201);
+    const guido = (made.body as { id: string }).id;
+    // A node stored before every node kept a name key is found all the same.
+    const google = await call('POST', '/nodes', { template_id: 'system_template_organization', label: 'Google' });
+    expect(google.status, google.text).toBe(201);
+    const googleId = (google.body as { id: string }).id;
+    await (await db())('graph_nodes').where({ id: googleId }).update({ name_key: null });
+    const text = [
+      'Guido van Rossum was a Dutch programmer who was born in Haarlem in 1956.',
+      'Guido van Rossum created the Python language in Amsterdam in 1991.',
+      'Guido van Rossum worked at Google in California from 2005.',
+    ].join(' ');
+    const id = await uploadText('guido.txt', text);
+    expect((await committed(id)).status).toBe('committed');
+
+    const named = await nodeNamed('Guido van Rossum');
+    expect(named.map((node) => node.id)).toEqual([guido]);
+    expect(named[0]).toMatchObject({ template_id: 'system_template_person', extracted: 0 });
+    expect(JSON.parse(named[0].properties)).toMatchObject({ description: expect.stringContaining('Made by hand.') });
+    expect((await citationsOf(guido)).map((citation) => citation.source.id)).toEqual([id]);
+    const linked = await (await db())('node_sources').where({ node_id: guido, source_id: id }).first();
+    expect(linked).toBeDefined();
+    expect((await nodeNamed('Google')).map((node) => node.id)).toEqual([googleId]);
+
+    expect((await call('DELETE', `/sources/${id}`)).status).toBe(204);
+    expect((await call('GET', `/nodes/${guido}`)).status).toBe(200);
+    expect(await citationsOf(guido)).toEqual([]);
   });
 
   it('refuses extraction outside indexed/extracted (400), for a missing source (404), and over the token budget', async () => {

@@ -5,7 +5,7 @@ import type { SourceStatus } from '@rhizome/contracts/api/sources';
 import { type PageOf } from '../support/api-assertions.ts';
 import type { CanvasPayload as Canvas } from '@rhizome/core/graph';
 import type { GraphBreakdown as Breakdown } from '@rhizome/core/graph';
-import { sleep, waitForTask } from '../support/wait.ts';
+import { until, waitForTask } from '../support/wait.ts';
 
 interface GroundNode {
   id: string;
@@ -159,11 +159,10 @@ describe('graph endpoints', () => {
   }
 
   async function idle(): Promise<void> {
-    const deadline = Date.now() + 10_000;
-    while ((await server.platform.tasks.counts()).some((lane) => lane.queued + lane.running > 0)) {
-      if (Date.now() > deadline) throw new Error('the queue did not drain');
-      await sleep(20);
-    }
+    await until(async () => (await server.platform.tasks.counts()).every((lane) => lane.queued + lane.running === 0), {
+      intervalMs: 20,
+      what: 'the queue to drain',
+    });
   }
 
   beforeAll(async () => {
@@ -359,6 +358,33 @@ describe('graph endpoints', () => {
       });
     });
 
+    it('scopes and hides the nodes extraction links to their sources, as graph search does', async () => {
+      await addSource('on', { source_type: 'text' });
+      await addSource('off', { source_type: 'text', enabled: false });
+      // Extraction leaves source_id empty and links each node to every source that gave it.
+      for (const id of ['x_on', 'x_off', 'x_both']) await addNode(id);
+      await db('node_sources').insert([
+        { node_id: 'x_on', source_id: 'on' },
+        { node_id: 'x_off', source_id: 'off' },
+        { node_id: 'x_both', source_id: 'on' },
+        { node_id: 'x_both', source_id: 'off' },
+      ]);
+      await addEdge('e_on_both', 'x_on', 'x_both');
+      await addEdge('e_off_on', 'x_off', 'x_on');
+
+      const all = ok<Canvas>(await call('GET', '/graph/canvas'));
+      expect({ nodes: ids(all.nodes), edges: ids(all.edges), total_nodes: all.total_nodes }).toEqual({
+        nodes: ['x_both', 'x_on'],
+        edges: ['e_on_both'],
+        total_nodes: 2,
+      });
+      const scoped = ok<Canvas>(await call('GET', '/graph/canvas?source_ids=on'));
+      expect({ nodes: ids(scoped.nodes), total_edges: scoped.total_edges }).toEqual({
+        nodes: ['x_both', 'x_on'],
+        total_edges: 1,
+      });
+    });
+
     it('truncates by degree among the visible nodes only (disabled sources and the source filter apply first)', async () => {
       await addSource('s1', { source_type: 'text' });
       await addSource('off', { source_type: 'text', enabled: false });
@@ -462,6 +488,19 @@ describe('graph endpoints', () => {
       await addEdge('e1', 'hub', 'a', { source: 's1' });
       await addEdge('e2', 'hub', 'b');
       await addEdge('e3', 'c', 'hub');
+      // What extraction contributes is linked through node_sources and edge_sources, not source_id.
+      await addSource('s2', { source_type: 'text', title: 'Extracted' });
+      await db('node_sources').insert([
+        { node_id: 'hub', source_id: 's1' },
+        { node_id: 'b', source_id: 's1' },
+        { node_id: 'c', source_id: 's2' },
+        { node_id: 'lonely', source_id: 's2' },
+        { node_id: 'hub', source_id: 's2' },
+      ]);
+      await db('edge_sources').insert([
+        { edge_id: 'e2', source_id: 's1' },
+        { edge_id: 'e3', source_id: 's2' },
+      ]);
       const before = (await tasksOf('graph.snapshot_build')).length;
 
       const first = await call('GET', '/graph/snapshot');
@@ -472,7 +511,7 @@ describe('graph endpoints', () => {
 
       const breakdown = await snapshotOnceBuilt();
       expect(Date.now() - Date.parse(breakdown.generated_at)).toBeLessThan(60_000);
-      expect(breakdown.totals).toEqual({ nodes: 5, edges: 3, templates: 7, sources: 1 });
+      expect(breakdown.totals).toEqual({ nodes: 5, edges: 3, templates: 7, sources: 2 });
       expect(breakdown.node_templates).toEqual([
         { template_id: person, name: 'Person', color: '#2563eb', icon: 'user', count: 4 },
         { template_id: item, name: 'Item', color: '#64748b', icon: 'circle', count: 1 },
@@ -480,7 +519,10 @@ describe('graph endpoints', () => {
       expect(breakdown.edge_templates).toEqual([
         { template_id: link, name: 'Link', color: '#94a3b8', icon: 'link', count: 3 },
       ]);
-      expect(breakdown.sources).toEqual([{ source_id: 's1', title: 'Doc', node_count: 2, edge_count: 1 }]);
+      expect(breakdown.sources).toEqual([
+        { source_id: 's1', title: 'Doc', node_count: 3, edge_count: 2 },
+        { source_id: 's2', title: 'Extracted', node_count: 3, edge_count: 1 },
+      ]);
       // Degrees: hub 3, a 1, b 1, c 1, lonely 0.
       expect(breakdown.degree).toEqual({ min: 0, max: 3, mean: 1.2, median: 1, p90: 3, isolated_nodes: 1 });
       expect(breakdown.top_hubs).toEqual([

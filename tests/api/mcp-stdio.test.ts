@@ -133,7 +133,14 @@ describe('rhizome mcp over stdio', () => {
     } finally {
       await client.close();
     }
-  }, 60_000);
+    const writable = stdioClient(dataDir, ['--mode', 'write']);
+    await writable.client.connect(writable.transport);
+    try {
+      expect(await toolNames(writable.client)).toContain('create_node');
+    } finally {
+      await writable.client.close();
+    }
+  }, 90_000);
 });
 
 describe('rhizome mcp on a data directory with a pending migration', () => {

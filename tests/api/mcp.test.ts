@@ -14,14 +14,24 @@ const curie = [
 ].join(' ');
 
 const readTools = [
+  'find_shortest_path',
+  'find_similar_nodes',
   'get_chunk',
+  'get_document_status',
   'get_node',
+  'get_node_context',
+  'get_node_edges',
+  'get_summary_context',
   'graph_search',
   'graph_statistics',
+  'graphrag_search',
+  'list_edges',
   'list_sources',
+  'list_templates',
   'node_context',
   'node_edges',
   'resolve_alias',
+  'resolve_node',
   'search_chunks',
   'search_nodes',
   'search_templates',
@@ -29,9 +39,11 @@ const readTools = [
   'similar_nodes',
   'source_progress',
   'traverse',
+  'traverse_path',
 ];
 const writeTools = [
   'add_document',
+  'confirm_extraction',
   'confirm_source_domain',
   'create_edge',
   'create_node',
@@ -64,6 +76,8 @@ describe('MCP over Streamable HTTP', () => {
   const setMode = async (mode: 'read' | 'write') => {
     expect((await server.call('PATCH', '/settings', { cookie, body: { mcp: { mode } } })).status).toBe(200);
   };
+  const restEdge = async (id: string) =>
+    (await server.call('GET', `/edges/${id}`, { cookie })).body as { label: string };
 
   beforeAll(async () => {
     server = await startTestServer();
@@ -253,15 +267,123 @@ describe('MCP over Streamable HTTP', () => {
     const restChunk = (await server.call('GET', `/sources/${curieId}/chunks/${graph.passages[0].chunk_id}`, { cookie }))
       .body as { content: string };
     expect(chunk.text).toBe(restChunk.content);
-    const chunks = await toolResult<{ passages: { chunk_id: string }[] }>(client, 'search_chunks', {
+    const chunks = await toolResult<{ chunks: { chunk_id: string }[] }>(client, 'search_chunks', {
       query: 'Warsaw',
       mode: 'keyword',
     });
-    expect(chunks.passages.length).toBeGreaterThan(0);
+    expect(chunks.chunks.length).toBeGreaterThan(0);
     expect(
       (await toolResult<{ templates: { id: string }[] }>(client, 'search_templates', { query: 'person' })).templates
         .length,
     ).toBeGreaterThan(0);
+  });
+
+  it('answers by the tool names, arguments and result keys agents of the original system use', async () => {
+    const graph = await toolResult<{
+      success: boolean;
+      chunks: { chunk_id: string; source_id: string }[];
+      graph_context: { entities: { id: string }[]; relationships: unknown[] };
+      retrieval_stats: { mode: string; chunks_returned: number };
+    }>(client, 'graphrag_search', { query: 'Who did Marie Curie marry?', limit: 3, seed_limit: 2 });
+    expect(graph.success).toBe(true);
+    expect(graph.chunks.length).toBeGreaterThan(0);
+    expect(graph.chunks.length).toBeLessThanOrEqual(3);
+    expect(graph.graph_context.entities.length).toBeLessThanOrEqual(2);
+    expect(graph.retrieval_stats).toMatchObject({ mode: 'graph', chunks_returned: graph.chunks.length });
+
+    const resolved = await toolResult<{
+      resolved_node: { id: string; label: string };
+      confidence: number;
+      search_method: string;
+      alternatives: unknown[];
+    }>(client, 'resolve_node', { query: 'marie curie' });
+    expect(resolved).toMatchObject({
+      resolved_node: { label: 'Marie Curie' },
+      confidence: 1,
+      search_method: 'exact_label',
+    });
+    const marie = resolved.resolved_node.id;
+    const pierre = (
+      await toolResult<{ resolved_node: { id: string } }>(client, 'resolve_node', { query: 'Pierre Curie' })
+    ).resolved_node.id;
+    expect(await toolResult(client, 'resolve_node', { query: 'Nobody Of That Name Anywhere' })).toMatchObject({
+      success: false,
+    });
+
+    const restNode = (await server.call('GET', `/nodes/${marie}`, { cookie })).body as { outgoing_edge_count: number };
+    const context = await toolResult<{
+      node: Record<string, unknown>;
+      outgoing_edges: { edge_id: string; target: { id: string; label: string } }[];
+      incoming_edges: unknown[];
+      edge_summary: { outgoing_count: number; incoming_count: number };
+      related_chunks?: { chunk_id: string }[];
+    }>(client, 'get_node_context', { node_id: marie, include_chunks: true });
+    expect(Object.keys(context.node).sort()).toEqual(
+      ['created_at', 'id', 'label', 'properties', 'source_id', 'template_id', 'updated_at'].sort(),
+    );
+    expect(context.edge_summary.outgoing_count).toBe(restNode.outgoing_edge_count);
+    expect(context.outgoing_edges.map((edge) => edge.target.id)).toContain(pierre);
+    expect(context.related_chunks?.length).toBeGreaterThan(0);
+    expect(await toolResult(client, 'get_node_context', { node_id: marie, include_edges: false })).not.toHaveProperty(
+      'outgoing_edges',
+    );
+
+    const married = context.outgoing_edges.find((edge) => edge.target.id === pierre)!;
+    const edges = await toolResult<{ count: number; edge_type_filter: string; edges: { edge_id: string }[] }>(
+      client,
+      'get_node_edges',
+      { node_id: marie, direction: 'outgoing', edge_type: (await restEdge(married.edge_id)).label },
+    );
+    expect(edges.edges.map((edge) => edge.edge_id)).toContain(married.edge_id);
+    const listed = await toolResult<{ count: number; edges: { id: string }[] }>(client, 'list_edges', {
+      node_id: marie,
+    });
+    expect(listed.edges.map((edge) => edge.id)).toContain(married.edge_id);
+
+    expect(await toolResult(client, 'find_shortest_path', { source_id: marie, target_id: pierre })).toEqual({
+      success: true,
+      path: [expect.objectContaining({ id: marie }), expect.objectContaining({ id: pierre })],
+      length: 1,
+    });
+    const walk = await toolResult<{ start_node: { id: string }; nodes_found: number; results: { node_id: string }[] }>(
+      client,
+      'traverse_path',
+      { start_node_id: marie, max_depth: 1 },
+    );
+    expect(walk.start_node.id).toBe(marie);
+    expect(walk.results.map((entry) => entry.node_id)).toContain(pierre);
+    expect(walk.nodes_found).toBe(walk.results.length);
+    const similar = await toolResult<{ count: number; similar_nodes: { id: string }[]; source_node: { id: string } }>(
+      client,
+      'find_similar_nodes',
+      { node_id: marie },
+    );
+    expect(similar.source_node.id).toBe(marie);
+    expect(similar.similar_nodes.map((node) => node.id)).not.toContain(marie);
+
+    const templates = await toolResult<{ count: number; templates: { template_type: string }[] }>(
+      client,
+      'list_templates',
+      { template_type: 'edge' },
+    );
+    expect(templates.count).toBe(templates.templates.length);
+    expect(new Set(templates.templates.map((template) => template.template_type))).toEqual(new Set(['edge']));
+
+    const summary = await toolResult<{
+      strategy: string;
+      chunks_selected: number;
+      sources_used: number;
+      chunks: unknown[];
+    }>(client, 'get_summary_context', { query: 'Curie', limit: 5 });
+    expect(summary).toMatchObject({ strategy: 'diverse_sources', sources_used: 1 });
+    expect(summary.chunks_selected).toBe(summary.chunks.length);
+
+    const status = await toolResult<{ documents: { id: string; status: string }[] }>(client, 'get_document_status');
+    expect(status.documents).toEqual([expect.objectContaining({ id: curieId, status: 'committed' })]);
+    const nodes = await toolResult<{ success: boolean; count: number; query: string }>(client, 'search_nodes', {
+      query: 'Curie',
+    });
+    expect(nodes).toMatchObject({ success: true, query: 'Curie' });
   });
 
   it('refuses bad arguments with a 422 envelope and changes nothing', async () => {

@@ -177,6 +177,63 @@ describe('POST /nodes/{node_id}/merge', () => {
     expect(((await call('GET', `/nodes/${referrer}`)).body as Node).properties.designer_ref).toBe(kept);
   });
 
+  it('cites each sentence of a passage once on the kept node when both nodes were cited by it', async () => {
+    const first = 'Ada Lovelace wrote the notes.';
+    const second = 'Augusta Ada King met Charles Babbage.';
+    const kept = await node('Ada Lovelace');
+    const merged = await node('Augusta Ada King');
+    const babbage = await node('Babbage');
+    const keptKnows = await edge(kept, babbage, 'knows');
+    const mergedKnows = await edge(merged, babbage, 'knows');
+    await cite('src_both', kept, keptKnows);
+    const content = `${first} ${second}`;
+    await db('document_chunks').where({ id: 'src_both_chunk' }).update({ content });
+    const spans = [first, second].map((text) => ({
+      start: content.indexOf(text),
+      end: content.indexOf(text) + text.length,
+    }));
+    const metadata = (sentences: typeof spans) => JSON.stringify({ chunk_index: 0, sentences });
+    await db('source_citations')
+      .where({ id: 'src_both_cite' })
+      .update({ context_snippet: first, citation_metadata: metadata([spans[0]]), confidence: 0.6 });
+    const now = new Date().toISOString();
+    await db('source_citations').insert({
+      id: 'src_both_cite_merged',
+      entity_uri: merged,
+      source_id: 'src_both',
+      chunk_id: 'src_both_chunk',
+      context_snippet: `${first} … ${second}`,
+      citation_metadata: metadata(spans),
+      confidence: 0.9,
+      created_at: now,
+    });
+    await db('relationship_citations').insert({
+      id: 'src_both_rcite_merged',
+      edge_id: mergedKnows,
+      source_id: 'src_both',
+      chunk_id: 'src_both_chunk',
+      context_snippet: 'Passage',
+      created_at: now,
+    });
+    await db('relationship_citations').where({ id: 'src_both_rcite' }).update({ context_snippet: 'Passage' });
+
+    const result = await call('POST', `/nodes/${kept}/merge`, { node_ids: [merged] });
+    expect(result.status, result.text).toBe(200);
+    const citations = (await call('GET', `/nodes/${kept}/citations`)).body as {
+      data: { id: string; context_snippet: string; confidence: number; citation_metadata: { sentences: unknown } }[];
+    };
+    expect(citations.data).toHaveLength(1);
+    expect(citations.data[0]).toMatchObject({
+      context_snippet: `${first} … ${second}`,
+      confidence: 0.9,
+      citation_metadata: { sentences: spans },
+    });
+    expect(await db('source_citations').where({ entity_uri: kept }).count({ n: '*' })).toEqual([{ n: 1 }]);
+    expect((await call('GET', `/nodes/${kept}`)).body).toMatchObject({ citation_count: 1 });
+    // The relationship that collapsed into the kept node's own cites its passage once too.
+    expect(await db('relationship_citations').where({ edge_id: keptKnows }).count({ n: '*' })).toEqual([{ n: 1 }]);
+  });
+
   it('merges several nodes at once', async () => {
     const kept = await node('Paris');
     const first = await node('Paname');

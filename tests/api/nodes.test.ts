@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { setUpAccount, startTestServer, type CallResult, type TestServer } from '../support/server.ts';
 import { type PageOf, isoPattern, validationIssuesOf } from '../support/api-assertions.ts';
-import { sleep } from '../support/wait.ts';
+import { sleep, waitForTask } from '../support/wait.ts';
 
 interface Node {
   id: string;
@@ -95,19 +95,9 @@ describe('nodes endpoints', () => {
     return ((await db('fts_nodes').where({ node_id: nodeId }).first('label')) as { label: string } | undefined)?.label;
   }
 
-  /** Polls a queued task to its end and returns its result. */
+  /** Waits for a queued task to complete and returns its result. */
   async function taskResult<T>(taskId: string): Promise<T> {
-    const deadline = Date.now() + 20_000;
-    for (;;) {
-      const task = (await call('GET', `/queue/tasks/${taskId}`)).body as { status: string; error: string | null };
-      if (task.status === 'completed') break;
-      if (task.status === 'failed' || task.status === 'cancelled' || Date.now() > deadline)
-        throw new Error(`task ${taskId} is ${task.status}: ${task.error}`);
-      await sleep(20);
-    }
-    const result = await call('GET', `/queue/tasks/${taskId}/result`);
-    expect(result.status, result.text).toBe(200);
-    return (result.body as { result: T }).result;
+    return (await waitForTask(call, taskId, { statuses: ['completed'], timeoutMs: 20_000 })).result as T;
   }
 
   beforeAll(async () => {
@@ -368,6 +358,105 @@ describe('nodes endpoints', () => {
         'body',
         'label',
       ]);
+    });
+
+    it('PATCH template_id changes the type in place: the id, edges, sources, citations, vector and aliases stay', async () => {
+      const node = await createNode({
+        template_id: person,
+        label: 'Acme Works',
+        properties: { aliases: ['Acme'], description: 'Makes anvils.' },
+        embedding: [0.5, 0.25],
+      });
+      const other = await createNode({ template_id: person, label: 'Wile' });
+      const edge = await createEdge(other.id, node.id, 'buys_from');
+      await insertSource('src_retype');
+      await db('node_sources').insert({ node_id: node.id, source_id: 'src_retype' });
+      await db('source_citations').insert({
+        id: 'cit_retype',
+        entity_uri: node.id,
+        source_id: 'src_retype',
+        confidence: 1,
+        extraction_method: 'llm',
+        created_at: new Date().toISOString(),
+      });
+
+      const result = await call('PATCH', `/nodes/${node.id}`, { template_id: company, properties: { founded: 1949 } });
+      expect(result.status, result.text).toBe(200);
+      expect(result.body).toMatchObject({
+        id: node.id,
+        template_id: company,
+        label: 'Acme Works',
+        properties: { founded: 1949, status: 'active' },
+        embedding: [0.5, 0.25],
+        edge_count: 1,
+        citation_count: 1,
+      });
+      expect((await call('GET', `/nodes/${node.id}`)).body).toMatchObject({ template_id: company });
+      expect((await call('GET', `/edges/${edge}`)).body).toMatchObject({ target_node_id: node.id });
+      expect((await call('GET', `/nodes?source_ids=src_retype`)).body).toMatchObject({
+        data: [{ id: node.id, template_id: company }],
+      });
+      expect(((await call('GET', `/nodes/${node.id}/citations`)).body as PageOf<{ id: string }>).data).toEqual([
+        expect.objectContaining({ id: 'cit_retype' }),
+      ]);
+      expect((await call('GET', `/nodes?template_id=${person}`)).body).not.toMatchObject({
+        data: expect.arrayContaining([expect.objectContaining({ id: node.id })]),
+      });
+
+      // Without properties, the node's own are kept (aliases included) and checked against the new type.
+      const back = await call('PATCH', `/nodes/${node.id}`, { template_id: person });
+      expect(back.status, back.text).toBe(200);
+      expect(back.body).toMatchObject({ id: node.id, template_id: person, properties: { founded: 1949 } });
+      const kept = await call('PATCH', `/nodes/${node.id}`, {
+        template_id: person,
+        properties: { aliases: ['Acme'], description: 'Makes anvils.' },
+      });
+      expect((kept.body as Node).properties).toEqual({ aliases: ['Acme'], description: 'Makes anvils.' });
+    });
+
+    it('PATCH template_id refuses an unknown template (404), an edge template or properties the type rejects (422), changing nothing', async () => {
+      const node = await createNode({ template_id: person, label: 'Stays a person', properties: { aliases: ['SAP'] } });
+      const unknown = await call('PATCH', `/nodes/${node.id}`, { template_id: 'tpl_missing' });
+      expect(unknown.status).toBe(404);
+      expect(unknown.body).toMatchObject({ error: 'NOT_FOUND', message: expect.stringContaining('tpl_missing') });
+      expect(validationIssuesOf(await call('PATCH', `/nodes/${node.id}`, { template_id: employs }))[0].loc).toEqual([
+        'body',
+        'template_id',
+      ]);
+      const lacking = validationIssuesOf(
+        await call('PATCH', `/nodes/${node.id}`, { template_id: company, label: 'X' }),
+      );
+      expect(lacking.map((issue) => issue.loc)).toEqual([['body', 'properties', 'founded']]);
+      expect((await call('GET', `/nodes/${node.id}`)).body).toEqual(node);
+    });
+
+    it('PATCH template_id refuses a type that another node referencing it does not accept (422), changing nothing', async () => {
+      const staff = await call('POST', '/templates', {
+        name: 'Staff member',
+        template_type: 'node',
+        properties: [
+          {
+            name: 'employer',
+            display_name: 'Employer',
+            property_type: 'node_reference',
+            allowed_node_types: [company],
+          },
+        ],
+      });
+      expect(staff.status, staff.text).toBe(201);
+      const employer = await createNode({ template_id: company, label: 'Employer Ltd', properties: { founded: 1 } });
+      const worker = await createNode({
+        template_id: (staff.body as { id: string }).id,
+        label: 'Worker',
+        properties: { employer: employer.id },
+      });
+      const refused = await call('PATCH', `/nodes/${employer.id}`, { template_id: person });
+      const issues = validationIssuesOf(refused);
+      expect(issues).toEqual([
+        expect.objectContaining({ loc: ['body', 'template_id'], msg: expect.stringContaining(worker.id) }),
+      ]);
+      expect(issues[0].msg).toContain("'employer'");
+      expect((await call('GET', `/nodes/${employer.id}`)).body).toEqual(employer);
     });
 
     it('PATCH /position moves the node, refreshes the index and publishes no event', async () => {
@@ -687,7 +776,7 @@ describe('nodes endpoints', () => {
   });
 
   describe('GET /nodes/{node_id}/citations', () => {
-    it('is empty until citations exist, then lists them in the spec shape, page size capped at 100', async () => {
+    it('is empty until citations exist, then lists them in the documented shape, page size capped at 100', async () => {
       const node = await createNode({ template_id: person, label: 'Cited' });
       const empty = await call('GET', `/nodes/${node.id}/citations`);
       expect(empty.status).toBe(200);

@@ -136,7 +136,7 @@ describe('the OpenAI-compatible API', () => {
     expect(chunks.at(-1)!.usage!.completion_tokens).toBeGreaterThan(0);
   });
 
-  it('streams a fake Ollama answer token by token, markers taken out, and saves it as a chat when asked', async () => {
+  it('streams a fake Ollama answer token by token, markers numbered, and saves it as a chat when asked', async () => {
     await useOllama();
     ollama.scriptChat(
       {
@@ -161,7 +161,9 @@ describe('the OpenAI-compatible API', () => {
       chatId ??= (chunk as unknown as Extensions).chat_id;
     }
     expect(deltas.length).toBeGreaterThanOrEqual(4);
-    expect(deltas.join('')).toBe('Looking. It was built in 1871 by Miriam Holloway.\n\nSources:\n[1] lighthouse.txt');
+    expect(deltas.join('')).toBe(
+      'Looking. It was built in 1871 [1] by Miriam Holloway [1].\n\nSources:\n[1] lighthouse.txt',
+    );
     const saved = await call('GET', `/chats/${chatId}`);
     expect(saved.status).toBe(200);
     expect((saved.body as { messages: { role: string }[] }).messages.map((message) => message.role)).toEqual([

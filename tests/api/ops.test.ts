@@ -3,6 +3,7 @@ import path from 'node:path';
 import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setUpAccount, startTestServer, type TestServer } from '../support/server.ts';
+import { untilHolds } from '../support/wait.ts';
 
 describe('operations endpoints', () => {
   let server: TestServer;
@@ -32,7 +33,13 @@ describe('operations endpoints', () => {
   });
 
   it('serves edition and counts', async () => {
-    expect((await call('GET', '/edition')).body).toMatchObject({ edition: 'community', version: '0.1.0' });
+    const edition = (await call('GET', '/edition')).body as { features: string[]; license: { type: string } };
+    expect(edition).toMatchObject({ edition: 'community', version: '0.1.0', license: { expires: null } });
+    const manifest = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, '../../package.json'), 'utf8'));
+    expect(edition.license.type).toBe(manifest.license);
+    expect(fs.readFileSync(path.join(import.meta.dirname, '../../LICENSE'), 'utf8')).toContain('Apache License');
+    for (const feature of ['sources', 'graph', 'chats', 'mcp', 'workflows'])
+      expect(edition.features).toContain(feature);
     const counts = await call('GET', '/counts');
     expect(counts.body).toMatchObject({ database: 'default', counts: { templates: 7, databases: 1 } });
   });
@@ -200,8 +207,10 @@ describe('error envelope', () => {
     expect(result.status).toBe(500);
     expect(result.body).toEqual({ error: 'INTERNAL_ERROR', message: 'An unexpected error occurred', details: null });
     expect(result.text).not.toMatch(/at \w+.*\.ts/);
-    await expect
-      .poll(() => fs.readFileSync(path.join(server.dataDir, 'logs', 'cortex.log'), 'utf8'))
-      .toMatch(/diagnostics\/export failed: Error.*\\n\s+at /);
+    await untilHolds(
+      () => fs.readFileSync(path.join(server.dataDir, 'logs', 'cortex.log'), 'utf8'),
+      (log) => /diagnostics\/export failed: Error.*\\n\s+at /.test(log),
+      { what: 'the logged stack of the failure' },
+    );
   });
 });

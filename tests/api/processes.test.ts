@@ -6,7 +6,7 @@ import { runCli } from '@rhizome/cli/main';
 import { call, setUpAccount, startTestServer, tempDataDir } from '../support/server.ts';
 import { freePort } from '../support/ports.ts';
 import { startRedis, type TestRedis } from '../support/redis.ts';
-import { sleep } from '../support/wait.ts';
+import { until, untilHolds } from '../support/wait.ts';
 
 const repo = path.resolve(__dirname, '../..');
 
@@ -30,14 +30,15 @@ function run(args: string[], env: Record<string, string>): Running {
 }
 
 async function waitFor(running: Running, pattern: RegExp, timeoutMs = 30_000): Promise<RegExpMatchArray> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const match = running.output().match(pattern);
-    if (match) return match;
-    if (running.child.exitCode !== null) throw new Error(`process exited: ${running.output()}`);
-    await sleep(50);
-  }
-  throw new Error(`timed out waiting for ${pattern}: ${running.output()}`);
+  return until(
+    () => {
+      const match = running.output().match(pattern);
+      if (match) return match;
+      if (running.child.exitCode !== null) throw new Error(`process exited: ${running.output()}`);
+      return undefined;
+    },
+    { timeoutMs, intervalMs: 50, what: `${pattern} in the output` },
+  );
 }
 
 const started: Running[] = [];
@@ -47,6 +48,9 @@ afterEach(async () => {
     await running.exited;
   }
 });
+
+// Each of these starts real processes, which take several seconds each on a loaded two-core machine.
+const processPatience = 120_000;
 
 describe('the rhizome command', () => {
   it('prints help for every command', async () => {
@@ -72,26 +76,30 @@ describe('the rhizome command', () => {
     expect(err.join('\n')).toContain('Commands:');
   });
 
-  it('serves the embedded default, logs one ready line with its URL and stops cleanly on SIGTERM and SIGINT', async () => {
-    for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-      const dataDir = tempDataDir();
-      const port = await freePort();
-      const serve = run(['packages/cli/bin/rhizome.mjs', 'serve'], {
-        RHIZOME_DATA_DIR: dataDir,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-      });
-      started.push(serve);
-      const [, url] = await waitFor(serve, /listening on (http:\/\/127\.0\.0\.1:\d+)/);
-      expect(url).toBe(`http://127.0.0.1:${port}`);
-      expect((serve.output().match(/listening on/g) ?? []).length).toBe(1);
-      const status = await call(`${url}/api/v1`, 'GET', '/auth/status');
-      expect(status.body).toEqual({ setup_needed: true, authenticated: false, username: null });
-      serve.child.kill(signal);
-      expect(await serve.exited).toBe(0);
-      expect(fs.existsSync(path.join(dataDir, 'databases', 'default', 'app.db'))).toBe(true);
-    }
-  });
+  it(
+    'serves the embedded default, logs one ready line with its URL and stops cleanly on SIGTERM and SIGINT',
+    async () => {
+      for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+        const dataDir = tempDataDir();
+        const port = await freePort();
+        const serve = run(['packages/cli/bin/rhizome.mjs', 'serve'], {
+          RHIZOME_DATA_DIR: dataDir,
+          PORT: String(port),
+          HOST: '127.0.0.1',
+        });
+        started.push(serve);
+        const [, url] = await waitFor(serve, /listening on (http:\/\/127\.0\.0\.1:\d+)/);
+        expect(url).toBe(`http://127.0.0.1:${port}`);
+        expect((serve.output().match(/listening on/g) ?? []).length).toBe(1);
+        const status = await call(`${url}/api/v1`, 'GET', '/auth/status');
+        expect(status.body).toEqual({ setup_needed: true, authenticated: false, username: null });
+        serve.child.kill(signal);
+        expect(await serve.exited).toBe(0);
+        expect(fs.existsSync(path.join(dataDir, 'databases', 'default', 'app.db'))).toBe(true);
+      }
+    },
+    processPatience,
+  );
 });
 
 describe('restart', () => {
@@ -130,33 +138,37 @@ describe('the services as separate processes over Redis', () => {
   });
   afterAll(() => redis.stop());
 
-  it('hot-reloads a settings change made through cortex-api in neuron-worker', async () => {
-    const dataDir = tempDataDir();
-    const env = { RHIZOME_DATA_DIR: dataDir, RHIZOME_QUEUE_URL: `${redis.url}/0` };
-    const port = await freePort();
-    const cortex = run(['--import', 'tsx', 'services/cortex-api/src/main.ts'], { ...env, PORT: String(port) });
-    started.push(cortex);
-    const [, url] = await waitFor(cortex, /cortex-api listening on (http:\/\/[\d.:]+)/);
-    const worker = run(['--import', 'tsx', 'services/neuron-worker/src/main.ts'], env);
-    started.push(worker);
-    await waitFor(worker, /neuron-worker ready, queue redis:\/\/127\.0\.0\.1:\d+\/0/);
+  it(
+    'hot-reloads a settings change made through cortex-api in neuron-worker',
+    async () => {
+      const dataDir = tempDataDir();
+      const env = { RHIZOME_DATA_DIR: dataDir, RHIZOME_QUEUE_URL: `${redis.url}/0` };
+      const port = await freePort();
+      const cortex = run(['--import', 'tsx', 'services/cortex-api/src/main.ts'], { ...env, PORT: String(port) });
+      started.push(cortex);
+      const [, url] = await waitFor(cortex, /cortex-api listening on (http:\/\/[\d.:]+)/);
+      const worker = run(['--import', 'tsx', 'services/neuron-worker/src/main.ts'], env);
+      started.push(worker);
+      await waitFor(worker, /neuron-worker ready, queue redis:\/\/127\.0\.0\.1:\d+\/0/);
 
-    const base = `${url}/api/v1`;
-    const setup = await call(base, 'POST', '/auth/setup', {
-      body: { username: 'operator', password: 'long enough pw' },
-    });
-    const patched = await call(base, 'PATCH', '/settings', {
-      cookie: setup.cookie,
-      body: { logging: { level: 'DEBUG' } },
-    });
-    expect(patched.status).toBe(200);
-    await waitFor(worker, /settings reloaded after a change in another process/);
+      const base = `${url}/api/v1`;
+      const setup = await call(base, 'POST', '/auth/setup', {
+        body: { username: 'operator', password: 'long enough pw' },
+      });
+      const patched = await call(base, 'PATCH', '/settings', {
+        cookie: setup.cookie,
+        body: { logging: { level: 'DEBUG' } },
+      });
+      expect(patched.status).toBe(200);
+      await waitFor(worker, /settings reloaded after a change in another process/);
 
-    worker.child.kill('SIGTERM');
-    cortex.child.kill('SIGTERM');
-    expect(await worker.exited).toBe(0);
-    expect(await cortex.exited).toBe(0);
-  });
+      worker.child.kill('SIGTERM');
+      cortex.child.kill('SIGTERM');
+      expect(await worker.exited).toBe(0);
+      expect(await cortex.exited).toBe(0);
+    },
+    processPatience,
+  );
 });
 
 describe('a database file replaced by another process', () => {
@@ -193,7 +205,14 @@ describe('a database file replaced by another process', () => {
 
       await api.databases.restore('default', backup);
       expect(await templates(api)).toBe(7);
-      await expect.poll(() => templates(worker), { timeout: 5000 }).toBe(7);
+      await untilHolds(
+        () => templates(worker),
+        (count) => count === 7,
+        {
+          timeoutMs: 5000,
+          what: 'the worker to see the restored templates',
+        },
+      );
     } finally {
       await worker.close();
       await api.close();

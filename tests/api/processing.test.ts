@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Blocker } from '../support/blocking-operation.ts';
 import { setUpAccount, startTestServer, type TestServer } from '../support/server.ts';
 import { isoPattern } from '../support/api-assertions.ts';
-import { sleep, waitForTask } from '../support/wait.ts';
+import { until, waitForTask } from '../support/wait.ts';
 
 interface SystemEvent {
   id: number;
@@ -217,12 +217,13 @@ describe('system processing pause and event log', () => {
   it('records a task_failed event naming the failed task', async () => {
     const taskId = await submit({ queue: 'operations', operation: 'test.fail', data: {} });
     await waitFor(taskId, 'failed');
-    const deadline = Date.now() + 3000;
-    let failures = await events('?event_type=task_failed');
-    while (failures.length === 0 && Date.now() < deadline) {
-      await sleep(15);
-      failures = await events('?event_type=task_failed');
-    }
+    const failures = await until(
+      async () => {
+        const logged = await events('?event_type=task_failed');
+        return logged.length ? logged : undefined;
+      },
+      { timeoutMs: 3000, intervalMs: 15, what: 'a task_failed event' },
+    );
     expect(failures).toEqual([
       {
         id: expect.any(Number),

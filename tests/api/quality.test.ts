@@ -7,7 +7,7 @@ import type {
 import type { SourceResponseBody } from '@rhizome/contracts/api/sources';
 import { setUpAccount, startTestServer, type TestServer } from '../support/server.ts';
 import { uploadSources, waitForSource } from '../support/sources.ts';
-import { sleep } from '../support/wait.ts';
+import { until } from '../support/wait.ts';
 
 const lovelace = [
   'Ada Lovelace was an English mathematician who was born in London in 1815.',
@@ -34,7 +34,7 @@ interface Analysis {
   avg_relationship_quality: number;
 }
 
-/** Every field of a SourceQualityScore within its spec range. */
+/** Every field of a SourceQualityScore within its schema range. */
 function expectInRange(score: SourceQualityScoreBody): void {
   for (const field of [
     'avg_entity_quality',
@@ -326,12 +326,13 @@ describe('quality scores of sources extracted through the builtin provider', () 
     await database.raw('ALTER TABLE source_quality_scores RENAME TO source_quality_scores_away');
     try {
       await ok('POST', '/system/processing/resume');
-      const deadline = Date.now() + 60_000;
-      let status = '';
-      while (!['committed', 'error'].includes(status) && Date.now() < deadline) {
-        await sleep(50);
-        status = ((await database('sources').where({ id }).first('status')) as { status: string }).status;
-      }
+      const status = await until(
+        async () => {
+          const row = (await database('sources').where({ id }).first('status')) as { status: string };
+          return ['committed', 'error'].includes(row.status) ? row.status : undefined;
+        },
+        { timeoutMs: 60_000, intervalMs: 50, what: `source ${id} to settle` },
+      );
       expect(status).toBe('committed');
     } finally {
       await database.raw('ALTER TABLE source_quality_scores_away RENAME TO source_quality_scores');

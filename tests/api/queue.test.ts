@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Blocker } from '../support/blocking-operation.ts';
 import { setUpAccount, startTestServer, type CallResult, type TestServer } from '../support/server.ts';
 import { isoPattern } from '../support/api-assertions.ts';
-import { sleep, waitForTask } from '../support/wait.ts';
+import { sleep, until, waitForTask } from '../support/wait.ts';
 
 interface Task {
   task_id: string;
@@ -628,12 +628,13 @@ describe('queue endpoints (embedded default)', () => {
 
   describe('stats, health and reconcile', () => {
     it('GET /queue/stats shows both lanes with the in-process worker', async () => {
-      const deadline = Date.now() + 3000;
-      let stats = (await call('GET', '/queue/stats')).body as { queues: { workers: number }[] };
-      while (stats.queues.some((lane) => lane.workers !== 1) && Date.now() < deadline) {
-        await sleep(20);
-        stats = (await call('GET', '/queue/stats')).body as { queues: { workers: number }[] };
-      }
+      const stats = await until(
+        async () => {
+          const current = (await call('GET', '/queue/stats')).body as { queues: { workers: number }[] };
+          return current.queues.every((lane) => lane.workers === 1) ? current : undefined;
+        },
+        { timeoutMs: 3000, intervalMs: 20, what: 'a worker on each lane' },
+      );
       expect(stats).toEqual({
         queues: [
           { queue: 'operations', queued: 0, running: 0, completed_recent: 0, failed_recent: 0, workers: 1 },

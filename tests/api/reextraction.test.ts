@@ -3,7 +3,7 @@ import type { SourceResponseBody } from '@rhizome/contracts/api/sources';
 import type { BulkExtractionProgressBody } from '@rhizome/contracts/api/extraction';
 import { setUpAccount, startTestServer, type TestServer } from '../support/server.ts';
 import { uploadSources, waitForSource } from '../support/sources.ts';
-import { sleep } from '../support/wait.ts';
+import { until } from '../support/wait.ts';
 
 const curie =
   'Marie Curie was a physicist who was born in Warsaw. Marie Curie married Pierre Curie in Paris in 1895. Marie Curie worked at the University of Paris.';
@@ -55,17 +55,17 @@ describe('re-extraction of committed sources', () => {
       .orderBy('id')
       .select('id', 'entity_uri')) as { id: string }[];
 
-  /** Polls a bulk extraction until `count` of its sources completed (or a minute passed). */
-  const followed = async (taskId: string, count: number) => {
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      const polled = await call('GET', `/sources/extraction/${taskId}`);
-      expect(polled.status, polled.text).toBe(200);
-      const progress = polled.body as BulkExtractionProgressBody;
-      if (progress.completed === count || Date.now() > deadline) return progress;
-      await sleep(50);
-    }
-  };
+  /** Polls a bulk extraction until `count` of its sources completed. */
+  const followed = (taskId: string, count: number) =>
+    until(
+      async () => {
+        const polled = await call('GET', `/sources/extraction/${taskId}`);
+        expect(polled.status, polled.text).toBe(200);
+        const progress = polled.body as BulkExtractionProgressBody;
+        return progress.completed === count ? progress : undefined;
+      },
+      { timeoutMs: 60_000, intervalMs: 50, what: `${count} completed sources of bulk extraction ${taskId}` },
+    );
 
   beforeAll(async () => {
     server = await startTestServer();

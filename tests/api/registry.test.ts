@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportedPackage } from '../support/ccx-package.ts';
 import { startRegistryFake, type RegistryFake } from '../support/fakes/registry-server.ts';
 import { setUpAccount, startTestServer, type TestServer } from '../support/server.ts';
-import { sleep } from '../support/wait.ts';
+import { waitForTask } from '../support/wait.ts';
 
 const upstreamFailure = {
   error: 'REGISTRY_UPSTREAM_ERROR',
@@ -359,12 +359,7 @@ describe('package registry', () => {
       });
       expect(fake.requests.at(-1)!.path).toBe('/api/v1/packages/ada/chemistry/latest');
       const taskId = (queued.body as { task_id: string }).task_id;
-      let status = '';
-      for (let attempt = 0; attempt < 400 && !['completed', 'failed'].includes(status); attempt++) {
-        status = ((await call('GET', `/queue/tasks/${taskId}`)).body as { status: string }).status;
-        if (status !== 'completed') await sleep(50);
-      }
-      expect(status).toBe('completed');
+      expect((await waitForTask(call, taskId, { timeoutMs: 20_000 })).status).toBe('completed');
       expect(await labels()).toEqual(['Marie Curie', 'Polonium']);
     });
 

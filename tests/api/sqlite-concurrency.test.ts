@@ -2,6 +2,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openSqlite, type Db } from '@rhizome/core/storage';
 import { tempDataDir } from '../support/server.ts';
+import { sleep } from '../support/wait.ts';
 
 describe('two connections writing one SQLite file (API and worker processes)', () => {
   const opened: Db[] = [];
@@ -29,7 +30,7 @@ describe('two connections writing one SQLite file (API and worker processes)', (
     await api.transaction(async (trx) => {
       const row = await trx('counters').where({ id: 'edges' }).first();
       otherCommit = worker('counters').where({ id: 'edges' }).increment('value', 10).then();
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await sleep(50);
       await trx('counters')
         .where({ id: 'edges' })
         .update({ value: row.value + 1 });

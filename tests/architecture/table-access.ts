@@ -84,3 +84,27 @@ export function tableAccesses(fileName: string, text: string, tables: ReadonlySe
   visit(file);
   return found;
 }
+
+/** Knex calls that take SQL text: `db.raw(…)`, `.whereRaw(…)`, `.joinRaw(…)` and the other `…Raw` builders. */
+const isRawCall = (name: string) => name === 'raw' || /^[a-z]+Raw$/.test(name);
+
+/**
+ * Every query a file builds, whatever table it names: a knex handle called as a query builder (`db(x)`,
+ * `trx(x)`, `knex(x)`, even with a table name computed at run time) and every raw SQL call. An adapter
+ * (services/, the CLI) must build none: it calls a module's service.
+ */
+export function queryCalls(fileName: string, text: string): { call: string; line: number }[] {
+  const file = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true);
+  const found: { call: string; line: number }[] = [];
+  const visit = (node: ts.Node) => {
+    if (ts.isCallExpression(node) && node.arguments.length) {
+      const name = calleeName(node);
+      const builder = ts.isIdentifier(node.expression) || ts.isPropertyAccessExpression(node.expression);
+      if (builder && (handles.has(name) || (ts.isPropertyAccessExpression(node.expression) && isRawCall(name))))
+        found.push({ call: name, line: file.getLineAndCharacterOfPosition(node.getStart()).line + 1 });
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(file);
+  return found;
+}

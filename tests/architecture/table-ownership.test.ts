@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { featureModules } from '@rhizome/core/platform';
-import { tableAccesses } from './table-access.ts';
+import { queryCalls, tableAccesses } from './table-access.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const core = path.join(root, 'packages/core/src');
@@ -33,8 +33,6 @@ const knownDebts = [
   'extraction/agent/service.ts reads sources',
   'extraction/service.ts reads node_sources',
   'extraction/service.ts reads edge_sources',
-  'graph/nodes/merge.ts writes source_citations',
-  'graph/nodes/merge.ts writes relationship_citations',
   'graph/nodes/repo.ts reads source_citations',
 ];
 
@@ -52,6 +50,35 @@ async function foreignAccesses(): Promise<string[]> {
     }
   }
   return [...found];
+}
+
+/**
+ * The adapters (every service's src/ and the CLI) reach the domain through module services only, so
+ * they name no table and build no query (docs/architecture.md).
+ */
+async function adapterDirs(): Promise<string[]> {
+  const services = (await readdir(path.join(root, 'services'))).sort().map((name) => `services/${name}/src`);
+  return [...services, 'packages/cli/src'];
+}
+
+/** What `file` (relative to the repository) does to tables: each access and each query it builds. */
+function adapterFindings(file: string, text: string): string[] {
+  return [
+    ...tableAccesses(file, text, tables).map((access) => `${file}:${access.line} ${access.kind}s ${access.table}`),
+    ...queryCalls(file, text).map((query) => `${file}:${query.line} builds a query (${query.call})`),
+  ];
+}
+
+async function adapterQueries(): Promise<string[]> {
+  const found: string[] = [];
+  for (const dir of await adapterDirs()) {
+    for (const file of (await readdir(path.join(root, dir), { recursive: true })).sort()) {
+      if (!file.endsWith('.ts') || file.endsWith('.test.ts')) continue;
+      const relative = `${dir}/${file.split(path.sep).join('/')}`;
+      found.push(...adapterFindings(relative, await readFile(path.join(root, relative), 'utf8')));
+    }
+  }
+  return found;
 }
 
 describe('table ownership', () => {
@@ -74,6 +101,24 @@ describe('table ownership', () => {
       'read graph_templates',
       'write node_sources',
       'write template_sources',
+    ]);
+  });
+
+  it('services and the CLI name no table and build no query: they call module services', async () => {
+    expect(await adapterQueries()).toEqual([]);
+  });
+
+  it('is able to fail: an adapter reading, writing or querying any table, named or computed, is seen', async () => {
+    const file = 'tests/architecture/fixtures/adapter-builds-queries.ts';
+    expect(adapterFindings(file, await readFile(path.join(root, file), 'utf8'))).toEqual([
+      `${file}:5 reads graph_nodes`,
+      `${file}:6 reads graph_edges`,
+      `${file}:8 writes sources`,
+      `${file}:5 builds a query (db)`,
+      `${file}:6 builds a query (raw)`,
+      `${file}:7 builds a query (whereRaw)`,
+      `${file}:7 builds a query (db)`,
+      `${file}:8 builds a query (trx)`,
     ]);
   });
 });

@@ -2,7 +2,7 @@ import { expect } from 'vitest';
 import type { ValidationIssue } from '@rhizome/contracts/errors';
 import type { CallResult } from './server.ts';
 
-/** A page of the spec's list envelope. */
+/** A page of the list envelope (docs/api-conventions.md#pagination). */
 export interface PageOf<T> {
   data: T[];
   pagination: {

@@ -3,7 +3,6 @@ import { expect } from 'vitest';
 import type { Knex } from 'knex';
 import { startLocalWeb, type LocalWeb } from './local-web.ts';
 import { setUpAccount, startTestServer, type CallResult, type TestServer } from './server.ts';
-import { sleep } from './wait.ts';
 import { until } from './wait.ts';
 
 /** An execution as the automation tests read it back from the API. */
@@ -57,16 +56,9 @@ export function automationClient(server: TestServer, cookie: string) {
     return waitForExecution(queued.execution_id);
   }
 
-  /** Polls `probe` until it returns a value other than undefined. */
-  async function eventually<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 30_000): Promise<T> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const value = await probe();
-      if (value !== undefined) return value;
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-      await sleep(25);
-    }
-  }
+  /** Polls `probe` until it returns a value other than undefined (or false). */
+  const eventually = <T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 30_000): Promise<T> =>
+    until(probe, { timeoutMs, what });
 
   const createWorkflow = async (body: Record<string, unknown>) =>
     ok<{ id: string; steps: { id: string }[] }>(await call('POST', '/workflows', body), 201);

@@ -1,5 +1,5 @@
 import type { HandlerContext } from '@rhizome/queue';
-import { sleep } from './wait.ts';
+import { sleep, until } from './wait.ts';
 
 /**
  * A handler that holds its worker slot until the test releases its `data.key` (or the task is
@@ -29,8 +29,7 @@ export class Blocker {
 
   /** Waits until no blocking handler runs any more (cancelled ones stop at their next check). */
   async settled(timeoutMs = 3000): Promise<number> {
-    const deadline = Date.now() + timeoutMs;
-    while (this.active > 0 && Date.now() < deadline) await sleep(10);
+    await until(() => this.active === 0, { timeoutMs, intervalMs: 10, what: 'the blocking handlers to stop' });
     return this.active;
   }
 }

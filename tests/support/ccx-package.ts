@@ -23,3 +23,23 @@ export async function exportedPackage(
   if (task.status !== 'completed') throw new Error(`export task ${task_id} is ${task.status}: ${task.error ?? ''}`);
   return fs.promises.readFile(exportFile(platform.paths, task_id));
 }
+
+/** Submits a package to `POST /exports/import`, asking to merge in the form and the query; the import task's id. */
+export async function submitMergeImport(
+  base: string,
+  cookie: string,
+  bytes: Uint8Array<ArrayBuffer>,
+  filename: string,
+): Promise<string> {
+  const form = new FormData();
+  form.append('merge', 'true');
+  form.append('file', new Blob([bytes]), filename);
+  const submitted = await fetch(`${base}/exports/import?merge=true`, {
+    method: 'POST',
+    headers: { cookie },
+    body: form,
+  });
+  const text = await submitted.text();
+  if (submitted.status !== 202) throw new Error(`import refused: ${submitted.status} ${text}`);
+  return (JSON.parse(text) as { task_id: string }).task_id;
+}

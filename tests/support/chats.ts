@@ -4,7 +4,7 @@ import type { SourceResponseBody } from '@rhizome/contracts/api/sources';
 import type { TestServer } from './server.ts';
 import type { EventRead } from './chats-sse.ts';
 import { uploadSources, waitForSource } from './sources.ts';
-import { sleep } from './wait.ts';
+import { until } from './wait.ts';
 
 /** What the chat tests share: setting up chats and sources (the event stream reader is `chats-sse.ts`). */
 
@@ -47,13 +47,13 @@ export async function waitIdle(
   chatId: string,
   timeoutMs = 30_000,
 ): Promise<ChatBody> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const chat = await getChat(server, cookie, chatId);
-    if (chat.status !== 'processing') return chat;
-    if (Date.now() > deadline) throw new Error(`chat ${chatId} still processing`);
-    await sleep(30);
-  }
+  return until(
+    async () => {
+      const chat = await getChat(server, cookie, chatId);
+      return chat.status !== 'processing' ? chat : undefined;
+    },
+    { timeoutMs, intervalMs: 30, what: `chat ${chatId} to stop processing` },
+  );
 }
 
 /** Uploads a text source without extraction and waits until it is indexed. */

@@ -71,7 +71,11 @@ export interface ServeProcess extends CliRun {
 export async function startServeProcess(dataDir: string, env: Record<string, string> = {}): Promise<ServeProcess> {
   const run = spawnRhizome(['serve', '--port', '0'], dataDir, env);
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`rhizome serve did not start:\n${run.output()}`)), 60_000);
+    // One that did not start in time is ended: no test holds it to stop it later.
+    const timer = setTimeout(() => {
+      run.child.kill('SIGKILL');
+      reject(new Error(`rhizome serve did not start:\n${run.output()}`));
+    }, 60_000);
     const look = () => {
       const match = /listening on (http:\/\/\S+)/.exec(run.output());
       if (match) {

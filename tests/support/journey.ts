@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { readEvents } from './chats-sse.ts';
 import { call, type CallOptions, type CallResult } from './server.ts';
-import { sleep } from './wait.ts';
+import { until } from './wait.ts';
 
 /**
  * A new operator's first session over plain HTTP: setup → upload → extraction → search → chat → export.
@@ -27,15 +27,7 @@ export function journeySteps(base: () => string): { credentials: () => { cookie:
     expect(result.status, `${method} ${route}: ${result.text.slice(0, 300)}`).toBe(status);
     return result.body;
   };
-  const until = async <T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 60_000): Promise<T> => {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const value = await probe();
-      if (value !== undefined) return value;
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-      await sleep(100);
-    }
-  };
+  const slowly = { timeoutMs: 60_000, intervalMs: 100 };
 
   it('journey: sets up the account, whose session creates an API key that authenticates', async () => {
     const setup = await call(base(), 'POST', '/auth/setup', { body: account });
@@ -59,14 +51,17 @@ export function journeySteps(base: () => string): { credentials: () => { cookie:
     expect(uploaded.status, await uploaded.clone().text()).toBe(202);
     sourceId = ((await uploaded.json()) as { id: string }).id;
 
-    const source = await until(async () => {
-      const current = (await ok('GET', `/sources/${sourceId}`, 200)) as {
-        status: string;
-        error_message: string | null;
-        extraction_entities_count: number;
-      };
-      return ['committed', 'error'].includes(current.status) ? current : undefined;
-    }, 'the source to be committed');
+    const source = await until(
+      async () => {
+        const current = (await ok('GET', `/sources/${sourceId}`, 200)) as {
+          status: string;
+          error_message: string | null;
+          extraction_entities_count: number;
+        };
+        return ['committed', 'error'].includes(current.status) ? current : undefined;
+      },
+      { ...slowly, what: 'the source to be committed' },
+    );
     expect(source.status, source.error_message ?? '').toBe('committed');
     expect(source.extraction_entities_count).toBeGreaterThanOrEqual(3);
     expect(await ok('GET', `/sources/${sourceId}/extraction`, 200)).toMatchObject({
@@ -121,10 +116,13 @@ export function journeySteps(base: () => string): { credentials: () => { cookie:
 
   it('journey: exports the database as a .ccx package and downloads it', async () => {
     const { task_id: taskId } = (await ok('POST', '/exports', 202)) as { task_id: string };
-    const task = await until(async () => {
-      const current = (await ok('GET', `/queue/tasks/${taskId}`, 200)) as { status: string; error: unknown };
-      return ['completed', 'failed', 'cancelled'].includes(current.status) ? current : undefined;
-    }, 'the export task');
+    const task = await until(
+      async () => {
+        const current = (await ok('GET', `/queue/tasks/${taskId}`, 200)) as { status: string; error: unknown };
+        return ['completed', 'failed', 'cancelled'].includes(current.status) ? current : undefined;
+      },
+      { ...slowly, what: 'the export task' },
+    );
     expect(task.status, JSON.stringify(task.error)).toBe('completed');
 
     const download = await fetch(`${base()}/exports/${taskId}/download`, {

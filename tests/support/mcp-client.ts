@@ -8,11 +8,15 @@ export interface ToolAnswer<T = Record<string, unknown>> {
 }
 
 /** The SDK's own client over Streamable HTTP to the test server, authenticated with an API key. */
-export async function connectHttp(server: TestServer, key: string): Promise<Client> {
+export async function connectHttp(
+  server: TestServer,
+  key: string,
+  headers: Record<string, string> = {},
+): Promise<Client> {
   const client = new Client({ name: 'rhizome-tests', version: '1.0.0' });
   await client.connect(
     new StreamableHTTPClientTransport(new URL(`${server.base}/mcp`), {
-      requestInit: { headers: { authorization: `Bearer ${key}` } },
+      requestInit: { headers: { authorization: `Bearer ${key}`, ...headers } },
     }),
   );
   return client;

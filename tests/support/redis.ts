@@ -7,9 +7,9 @@ export interface TestRedis {
   stop(): Promise<void>;
 }
 
-/** A real redis-server (or valkey-server) on a free loopback port, without persistence. */
-export async function startRedis(): Promise<TestRedis> {
-  const port = await freePort();
+/** A real redis-server (or valkey-server) on a free loopback port (or `port`, to replace one that died), without persistence. */
+export async function startRedis(port?: number): Promise<TestRedis> {
+  port ??= await freePort();
   const binary = requireBinary('valkey-server', 'redis-server');
   const child: ChildProcess = spawn(
     binary,

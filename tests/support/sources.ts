@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { expect } from 'vitest';
 import type { SourceResponseBody } from '@rhizome/contracts/api/sources';
 import type { CallResult, TestServer } from './server.ts';
 import { until } from './wait.ts';
@@ -56,4 +58,33 @@ export async function waitForSource(
   } catch (error) {
     throw new Error(`source ${id} still ${last?.status}: ${last?.step_description}`, { cause: error });
   }
+}
+
+/**
+ * Uploads documents of tests/fixtures/technical in one batch, auto-confirmed, and waits until each is
+ * committed; answers file name → source id.
+ */
+export async function uploadTechnicalFixtures(
+  server: TestServer,
+  cookie: string,
+  documents: readonly string[],
+): Promise<Map<string, string>> {
+  const fixture = (name: string) => readFileSync(new URL(`../fixtures/technical/${name}`, import.meta.url), 'utf8');
+  const accepted = await uploadSources(
+    server,
+    cookie,
+    '/sources/batch',
+    documents.map((name) => ({ name, content: fixture(name) })),
+    { auto_confirm: 'true' },
+  );
+  expect(accepted.status, accepted.text).toBe(202);
+  const { files } = accepted.body as { files: SourceResponseBody[] };
+  expect(files.map((file) => file.filename).sort()).toEqual([...documents].sort());
+  const ids = new Map<string, string>();
+  for (const { id, filename } of files) {
+    const source = await waitForSource(server, cookie, id, ['committed', 'error'], 120_000);
+    expect(source.status, source.error_message ?? '').toBe('committed');
+    ids.set(filename ?? id, id);
+  }
+  return ids;
 }

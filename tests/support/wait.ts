@@ -1,13 +1,16 @@
 /** The one way tests wait: a pause, polling until something holds, and waiting for a queued task. */
+import { inspect } from 'node:util';
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export interface UntilOptions {
   timeoutMs?: number;
   intervalMs?: number;
-  /** Named in the timeout error: "timed out after 5000 ms waiting for <what>". */
-  what?: string;
+  /** Named in the timeout error: "timed out after 5000 ms waiting for <what>"; a function is asked at the timeout. */
+  what?: string | (() => string);
 }
+
+const described = (what: UntilOptions['what'] = 'a condition') => (typeof what === 'function' ? what() : what);
 
 /**
  * Polls `probe` until it returns something other than `undefined` (or `false`) and returns that; throws
@@ -17,14 +20,38 @@ export async function until<T>(
   probe: () => Promise<T | undefined | false> | T | undefined | false,
   options: UntilOptions = {},
 ): Promise<T> {
-  const { timeoutMs = 10_000, intervalMs = 25, what = 'a condition' } = options;
+  const { timeoutMs = 10_000, intervalMs = 25 } = options;
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
     if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    if (Date.now() > deadline)
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${described(options.what)}`);
     await sleep(intervalMs);
   }
+}
+
+/**
+ * Polls `probe` until `holds` accepts its value and returns that value; the timeout error shows the last
+ * value seen, so a failed wait tells what it saw instead.
+ */
+export async function untilHolds<T>(
+  probe: () => Promise<T> | T,
+  holds: (value: T) => boolean,
+  options: UntilOptions = {},
+): Promise<T> {
+  let last: { value: T } | undefined;
+  const seen = await until(
+    async () => {
+      last = { value: await probe() };
+      return holds(last.value) && last;
+    },
+    {
+      ...options,
+      what: () => `${described(options.what)} (last value: ${last ? inspect(last.value) : 'none'})`,
+    },
+  );
+  return seen.value;
 }
 
 export const finishedTaskStatuses = ['completed', 'failed', 'cancelled'];

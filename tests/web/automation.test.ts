@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { setUpAccount, startTestServer, type TestServer } from '../support/server.ts';
-import { captureScreen, openBrowser, type Session } from './support/browser.ts';
+import { captureScreen, eventually, openBrowser, testTimeout, type Session, signInAt } from './support/browser.ts';
 import { expectNoSidewaysScroll } from './support/layout.ts';
 
 const password = 'correct horse battery';
@@ -28,7 +28,7 @@ interface Execution {
  * editor, a trigger on node creation, a node created, and the run seen succeeding with each step's output;
  * then firing the trigger by hand, the tools with their statistics, and export then import of the workflow.
  */
-describe('web interface: automation', { timeout: 180_000 }, () => {
+describe('web interface: automation', { timeout: testTimeout }, () => {
   let server: TestServer;
   let session: Session;
   let page: Page;
@@ -65,12 +65,9 @@ describe('web interface: automation', { timeout: 180_000 }, () => {
     cookie = await setUpAccount(server, 'operator', password);
     session = await openBrowser(server.url);
     page = session.page;
-    await page.goto('/automation');
-    await page.getByLabel('Username').fill('operator');
-    await page.getByLabel(/^Password/).fill(password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signInAt(page, '/automation', password);
     await page.getByRole('heading', { name: 'Automation' }).waitFor();
-  });
+  }, testTimeout);
   afterAll(async () => {
     await session?.close();
     await server?.stop();
@@ -106,8 +103,8 @@ describe('web interface: automation', { timeout: 180_000 }, () => {
     );
     await page.locator('tr[data-step-id="pick_node_id"]').getByText('Collect', { exact: true }).waitFor();
     const dag = page.getByTestId('dag-view');
-    await expect.poll(() => dag.locator('.react-flow__node').count()).toBe(2);
-    await expect.poll(() => dag.locator('.react-flow__edge').count()).toBe(1);
+    await eventually(() => dag.locator('.react-flow__node').count()).toBe(2);
+    await eventually(() => dag.locator('.react-flow__edge').count()).toBe(1);
     // Tools by the names people know them by, in the list and the graph.
     await page.locator('tr[data-step-id="pick_node_id"]').getByText('Extract Data', { exact: true }).waitFor();
     await dag.getByText('Merge Data').waitFor();
@@ -173,7 +170,7 @@ describe('web interface: automation', { timeout: 180_000 }, () => {
     });
     await page.getByRole('tab', { name: 'Executions' }).click();
     const run = page.locator('tr[data-execution-id]', { hasText: 'Note new nodes' });
-    await run.getByTestId('execution-status').getByText('completed').waitFor({ timeout: 60_000 });
+    await run.getByTestId('execution-status').getByText('completed').waitFor();
     await captureScreen(page, 'automation-executions', expectNoSidewaysScroll);
 
     await run.getByRole('link', { name: 'Note new nodes' }).click();
@@ -194,9 +191,9 @@ describe('web interface: automation', { timeout: 180_000 }, () => {
     const visible = await page.locator('main').innerText();
     expect(visible).not.toMatch(/data\.(merge|extract)|\{"|": /);
     await output.getByText('Raw').click();
-    await expect
-      .poll(() => output.getByLabel('Output of Pick node id as JSON').innerText())
-      .toContain(`"value": "${node.id}"`);
+    await eventually(() => output.getByLabel('Output of Pick node id as JSON').innerText()).toContain(
+      `"value": "${node.id}"`,
+    );
     await output.getByText('Raw').click();
     await captureScreen(page, 'execution-detail', expectNoSidewaysScroll);
     const executionId = new URL(page.url()).pathname.split('/').at(-1)!;
@@ -224,15 +221,12 @@ describe('web interface: automation', { timeout: 180_000 }, () => {
     await dialog.getByText('The workflow started').waitFor();
     await captureScreen(page, 'trigger-fire');
     await dialog.getByRole('button', { name: 'Done' }).click();
-    await expect
-      .poll(
-        async () =>
-          (await api<{ data: Execution[] }>('GET', `/workflows/executions?workflow_id=${workflowId}`)).data.filter(
-            (entry) => entry.status === 'completed',
-          ).length,
-        { timeout: 30_000 },
-      )
-      .toBe(2);
+    await eventually(
+      async () =>
+        (await api<{ data: Execution[] }>('GET', `/workflows/executions?workflow_id=${workflowId}`)).data.filter(
+          (entry) => entry.status === 'completed',
+        ).length,
+    ).toBe(2);
     await page.reload();
     await row.getByText('2 runs').waitFor();
     await captureScreen(page, 'automation-triggers', expectNoSidewaysScroll);
@@ -280,7 +274,7 @@ describe('web interface: automation', { timeout: 180_000 }, () => {
       buffer: fs.readFileSync(file),
     });
     await page.getByText(/is imported with 2 steps/).waitFor();
-    await expect.poll(() => page.getByTestId('dag-view').locator('.react-flow__edge').count()).toBe(1);
+    await eventually(() => page.getByTestId('dag-view').locator('.react-flow__edge').count()).toBe(1);
     const copyId = new URL(page.url()).pathname.split('/').at(-1)!;
     expect(copyId).not.toBe(workflowId);
     expect((await api<{ steps: unknown[] }>('GET', `/workflows/${copyId}`)).steps).toHaveLength(2);
@@ -289,7 +283,7 @@ describe('web interface: automation', { timeout: 180_000 }, () => {
     const dialog = page.getByRole('dialog', { name: /Run/ });
     await dialog.getByRole('textbox', { name: 'entity_id' }).fill('typed-by-hand');
     await dialog.getByRole('button', { name: 'Run', exact: true }).click();
-    await page.getByTestId('execution-status').getByText('completed').waitFor({ timeout: 60_000 });
+    await page.getByTestId('execution-status').getByText('completed').waitFor();
     const executionId = new URL(page.url()).pathname.split('/').at(-1)!;
     expect((await api<Execution>('GET', `/workflows/executions/${executionId}`)).steps.at(-1)?.output).toEqual({
       value: 'typed-by-hand',
@@ -313,7 +307,7 @@ describe('web interface: automation', { timeout: 180_000 }, () => {
       await page.goto(`/automation/workflows/${workflow.id}`);
       await page.getByRole('button', { name: 'Run…' }).click();
       await page.getByRole('dialog', { name: /Run/ }).getByRole('button', { name: 'Run', exact: true }).click();
-      await page.getByTestId('execution-status').getByText('running').waitFor({ timeout: 20_000 });
+      await page.getByTestId('execution-status').getByText('running').waitFor();
       await page.getByRole('button', { name: 'Cancel the run' }).click();
       await page.getByTestId('execution-status').getByText('cancelled').waitFor();
       const executionId = new URL(page.url()).pathname.split('/').at(-1)!;

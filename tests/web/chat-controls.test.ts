@@ -2,11 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { setUpAccount, startTestServer, type TestServer } from '../support/server.ts';
 import { indexedText } from '../support/chats.ts';
-import { captureScreen, openBrowser, type Session } from './support/browser.ts';
+import { captureScreen, eventually, openBrowser, testTimeout, type Session } from './support/browser.ts';
 import { expectNoSidewaysScroll } from './support/layout.ts';
 
 /** A turn's controls in the browser: tool approval (allow, deny), stop, regenerate and retry. */
-describe('web interface: chat turn controls', { timeout: 60_000 }, () => {
+describe('web interface: chat turn controls', { timeout: testTimeout }, () => {
   let server: TestServer;
   let session: Session;
   let page: Page;
@@ -33,7 +33,7 @@ describe('web interface: chat turn controls', { timeout: 60_000 }, () => {
     page = session.page;
     const [name, ...value] = cookie.split('=');
     await session.context.addCookies([{ name, value: value.join('='), url: server.url }]);
-  });
+  }, testTimeout);
   afterAll(async () => {
     await session?.close();
     await server?.stop();
@@ -48,15 +48,15 @@ describe('web interface: chat turn controls', { timeout: 60_000 }, () => {
     // What the tool will do, in a sentence, with its arguments as labelled values (the JSON only under "Raw").
     await approval()
       .getByText(
-        'The assistant wants to search the knowledge graph and the documents for “When was the Kestrel Point lighthouse built?” (at most 8 results).',
+        'The assistant wants to search the documents and the knowledge graph in every way (words, meaning, graph) for “When was the Kestrel Point lighthouse built?”.',
       )
       .waitFor();
-    const given = approval().getByRole('group', { name: 'What knowledge graph search is given' });
-    expect(await given.getByRole('term').allInnerTexts()).toEqual(['query', 'limit']);
-    expect(await approval().innerText()).not.toMatch(/graphrag_search|\{"/);
+    const given = approval().getByRole('group', { name: 'What search in every mode is given' });
+    expect(await given.getByRole('term').allInnerTexts()).toEqual(['query']);
+    expect(await approval().innerText()).not.toMatch(/fused_search|graphrag_search|\{"/);
     await captureScreen(page, 'chat-approval', expectNoSidewaysScroll);
     await approval().getByRole('button', { name: 'Deny' }).click();
-    await page.getByRole('button', { name: 'Regenerate' }).waitFor({ timeout: 30_000 });
+    await page.getByRole('button', { name: 'Regenerate' }).waitFor();
     expect(await answers().count()).toBe(1);
   });
 
@@ -67,14 +67,14 @@ describe('web interface: chat turn controls', { timeout: 60_000 }, () => {
     await answers()
       .last()
       .getByText(/stopped by the user/i)
-      .waitFor({ timeout: 30_000 });
+      .waitFor();
     await page.getByRole('button', { name: 'Regenerate' }).waitFor();
   });
 
   it('regenerates the answer, and an allowed tool leads to a cited answer', async () => {
     await page.getByRole('button', { name: 'Regenerate' }).click();
     await approval().getByRole('button', { name: 'Allow' }).click();
-    await page.getByTestId('citation-chip').first().waitFor({ timeout: 30_000 });
+    await page.getByTestId('citation-chip').first().waitFor();
     expect(await answers().count()).toBe(1);
   });
 
@@ -88,7 +88,7 @@ describe('web interface: chat turn controls', { timeout: 60_000 }, () => {
     await page.reload();
     await page.getByRole('button', { name: 'Retry' }).click();
     await approval().getByRole('button', { name: 'Allow' }).click();
-    await expect.poll(() => answers().count(), { timeout: 30_000 }).toBe(2);
-    await expect.poll(async () => answers().last().innerText()).toMatch(/Holloway/);
+    await eventually(() => answers().count()).toBe(2);
+    await eventually(async () => answers().last().innerText()).toMatch(/Holloway/);
   });
 });

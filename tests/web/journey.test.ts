@@ -2,7 +2,15 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { captureScreen, dropFiles, openBrowser, viewports, type Session } from './support/browser.ts';
+import {
+  captureScreen,
+  dropFiles,
+  eventually,
+  openBrowser,
+  testTimeout,
+  viewports,
+  type Session,
+} from './support/browser.ts';
 import { journeyDocuments, sentences } from './support/documents.ts';
 import { expectPhoneFit } from './support/shell.ts';
 import { expectPlainWording } from './support/wording.ts';
@@ -28,7 +36,7 @@ const nav = (page: Page, name: string) => page.getByRole('navigation', { name: '
  * cited sentence, and the export. Each screen is captured at two sizes in light and dark and checked
  * with axe on the way.
  */
-describe('web interface: the first-run journey', { timeout: 180_000 }, () => {
+describe('web interface: the first-run journey', { timeout: testTimeout }, () => {
   let server: TestServer;
   let session: Session;
   let page: Page;
@@ -37,7 +45,7 @@ describe('web interface: the first-run journey', { timeout: 180_000 }, () => {
     server = await startTestServer();
     session = await openBrowser(server.url);
     page = session.page;
-  });
+  }, testTimeout);
   afterAll(async () => {
     await session?.close();
     await server?.stop();
@@ -60,15 +68,39 @@ describe('web interface: the first-run journey', { timeout: 180_000 }, () => {
     await nav(page, 'Sources').click();
     await page.getByText('No sources yet').waitFor();
     await captureScreen(page, 'sources-empty', expectPhoneFit);
-    await dropFiles(page, '[data-testid="dropzone"]', await journeyDocuments());
+    // An empty file in the drop is refused on its own: the others are added, and the message names it alone.
+    const empty = { name: 'empty.txt', mimeType: 'text/plain', buffer: Buffer.alloc(0) };
+    await dropFiles(page, '[data-testid="dropzone"]', [...(await journeyDocuments()), empty]);
     const rows = page.locator('tr[data-source-id]');
-    await expect.poll(() => rows.count(), { timeout: 15_000 }).toBe(3);
+    await eventually(() => rows.count()).toBe(3);
+    const refused = page.getByRole('alert').filter({ hasText: 'not added' });
+    await refused.getByText('1 file was not added').waitFor();
+    expect(await refused.getByRole('listitem').allInnerTexts()).toEqual([
+      expect.stringMatching(/^empty\.txt: .*empty/),
+    ]);
+    expect(await refused.innerText()).not.toMatch(/lighthouse|orchard|tide-mill/);
+    await captureScreen(page, 'sources-upload-refused', expectPhoneFit);
+    await refused.getByRole('button', { name: 'Dismiss' }).click();
+
+    // Sources waiting for their domain to be confirmed are work for the person: the dashboard says so and links to them.
+    await eventually(() => page.getByRole('button', { name: /^Confirm domain of/ }).count()).toBe(3);
+    await nav(page, 'Dashboard').click();
+    const awaiting = page.getByTestId('awaiting-confirmation');
+    await awaiting.getByText('3 sources wait for you to confirm the domain before extraction.').waitFor();
+    expect(await page.getByText(/^Nothing to do/).count()).toBe(0);
+    await captureScreen(page, 'dashboard-awaiting', expectPhoneFit);
+    await awaiting.getByRole('link', { name: 'Review them' }).click();
+    await page.getByRole('heading', { name: 'Sources' }).waitFor();
+    expect(new URL(page.url()).search).toBe('?status=awaiting_confirmation');
+    await eventually(() => rows.count()).toBe(3);
+    await nav(page, 'Sources').click();
+    await eventually(() => page.getByRole('combobox', { name: 'Status' }).inputValue()).toBe('');
 
     // The confirmation gate: each parked source shows its detected domain and ranking before extraction.
     const gate = page.getByRole('dialog');
     for (let confirmed = 0; confirmed < 3; confirmed += 1) {
       const review = page.getByRole('button', { name: /^Confirm domain of/ }).first();
-      await review.waitFor({ timeout: 30_000 });
+      await review.waitFor();
       await review.click();
       await gate.getByText('(detected)').waitFor();
       if (confirmed === 0) {
@@ -86,12 +118,9 @@ describe('web interface: the first-run journey', { timeout: 180_000 }, () => {
       await gate.waitFor({ state: 'hidden' });
     }
     // The rows change without a reload: the events stream carries every step.
-    await expect
-      .poll(() => page.locator('[data-testid="source-status"]', { hasText: 'In the graph' }).count(), {
-        timeout: 90_000,
-        interval: 500,
-      })
-      .toBe(3);
+    await eventually(() => page.locator('[data-testid="source-status"]', { hasText: 'In the graph' }).count(), {
+      interval: 500,
+    }).toBe(3);
     await captureScreen(page, 'sources', expectPhoneFit);
     await expectPlainWording(page, 'sources');
     // On a phone a row keeps the title and the status; the other columns are left to the source page.
@@ -106,6 +135,9 @@ describe('web interface: the first-run journey', { timeout: 180_000 }, () => {
     await page.getByRole('heading', { name: /lighthouse/i }).waitFor();
     await page.getByText('Quality', { exact: true }).waitFor();
     await page.locator('text=/\\d+ \\/ 100|\\/ 100/').first().waitFor();
+    // Extracted by the builtin provider: no model, so no model calls or tokens to report.
+    await page.getByRole('row', { name: /^Extractor Built-in, pattern-based \(no AI model\): \d+ pass/ }).waitFor();
+    expect(await page.getByText('AI model use').count()).toBe(0);
     await captureScreen(page, 'source-detail', expectPhoneFit);
     await expectPlainWording(page, 'source-detail');
     const [original] = await Promise.all([
@@ -148,17 +180,15 @@ describe('web interface: the first-run journey', { timeout: 180_000 }, () => {
         const column = page.getByTestId(`results-${mode}`);
         await column.waitFor();
         if (mode === 'graph') {
-          await expect
-            .poll(() => column.locator('button').count(), { message: `graph mode for ${query}` })
-            .toBeGreaterThan(0);
+          await eventually(() => column.locator('button').count(), {
+            message: `graph mode for ${query}`,
+          }).toBeGreaterThan(0);
           continue;
         }
-        await expect
-          .poll(
-            async () => (await column.getByTestId('chunk-result').allInnerTexts()).join('\n').replace(/\s+/g, ' '),
-            { message: `${mode} for ${query}` },
-          )
-          .toContain(sentence.split(' ').slice(1, 5).join(' '));
+        await eventually(
+          async () => (await column.getByTestId('chunk-result').allInnerTexts()).join('\n').replace(/\s+/g, ' '),
+          { message: `${mode} for ${query}` },
+        ).toContain(sentence.split(' ').slice(1, 5).join(' '));
       }
     }
     await captureScreen(page, 'search', expectPhoneFit);
@@ -182,9 +212,10 @@ describe('web interface: the first-run journey', { timeout: 180_000 }, () => {
     const quoted = '## Today\n\nThe Woodbridge Tide Mill Trust restored the mill in 1968.';
     await page.goto(`${passageAddress}&highlight=${encodeURIComponent(quoted)}`);
     const cited = page.getByTestId('passage-viewer').getByTestId('cited-sentence');
-    await expect
-      .poll(() => cited.allInnerTexts())
-      .toEqual(['Today', 'The Woodbridge Tide Mill Trust restored the mill in 1968.']);
+    await eventually(() => cited.allInnerTexts()).toEqual([
+      'Today',
+      'The Woodbridge Tide Mill Trust restored the mill in 1968.',
+    ]);
   });
 
   it('answers in a chat with a citation that opens the cited sentence highlighted, and exports the chat', async () => {
@@ -194,7 +225,7 @@ describe('web interface: the first-run journey', { timeout: 180_000 }, () => {
     await page.getByLabel('Message').fill('When was the Kestrel Point lighthouse built?');
     await page.getByRole('button', { name: 'Send' }).click();
     const chip = page.getByTestId('citation-chip').first();
-    await chip.waitFor({ timeout: 30_000 });
+    await chip.waitFor();
     await captureScreen(page, 'chat');
     await chip.click();
     const cited = page.getByTestId('passage-viewer').getByTestId('cited-sentence');
@@ -234,10 +265,15 @@ describe('web interface: the first-run journey', { timeout: 180_000 }, () => {
     await captureScreen(page, 'dashboard', expectPhoneFit);
     await expectPlainWording(page, 'dashboard');
 
-    // The average grade's band is honest about the number, and the bands are explained on focus.
-    const grade = Number(await page.getByTestId('quality-grade').innerText());
+    // The grade reads on the API's one scale: its label, the number written so it never contradicts it, the bands on focus.
+    const dashboard = (await (await page.request.get('/api/v1/system/dashboard')).json()) as {
+      quality: { avg_quality_grade: number; quality_label: string };
+    };
     const band = page.getByTestId('quality-band');
-    expect(await band.innerText()).toMatch(grade >= 80 ? /^Good/ : grade >= 60 ? /^Fair/ : /^Needs attention/);
+    expect(await page.getByTestId('quality-grade').innerText()).toBe(
+      String(Math.floor(dashboard.quality.avg_quality_grade)),
+    );
+    expect(await band.innerText()).toMatch(new RegExp(`^${dashboard.quality.quality_label}`));
     // Reached with the keyboard (a tooltip opens for keyboard focus, not for a script's or a click's).
     await band.focus();
     await page.keyboard.press('Shift+Tab');
@@ -245,8 +281,11 @@ describe('web interface: the first-run journey', { timeout: 180_000 }, () => {
     expect(await band.evaluate((element) => element === document.activeElement)).toBe(true);
     await page
       .getByRole('tooltip')
-      .getByText('Good: 80 or more · Fair: 60 to 79 · Needs attention: below 60')
+      .getByText('Outstanding: 85 or more · Excellent: 70 to 84 · Good: 50 to 69 · Fair: 30 to 49 · Low: below 30')
       .waitFor();
+    // The builtin provider has no model: the queue says what extracts.
+    await page.getByText('Extracting with the built-in extractor').waitFor();
+    expect(await page.getByText(/AI model/).count()).toBe(0);
 
     // A neutral badge ("0 waiting") is the same readable bordered chip in both schemes.
     for (const colorScheme of ['light', 'dark'] as const) {

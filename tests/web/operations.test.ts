@@ -4,13 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { setUpAccount, startTestServer, type TestServer } from '../support/server.ts';
 import { startRegistryFake, type RegistryFake } from '../support/fakes/registry-server.ts';
-import { captureScreen, openBrowser, type Session } from './support/browser.ts';
+import { captureScreen, eventually, openBrowser, testTimeout, type Session, signInAt } from './support/browser.ts';
 import { expectNoSidewaysScroll } from './support/layout.ts';
 
 const password = 'correct horse battery';
 
 /** Databases, backups, export and import, the registry's device sign-in and search, logs, diagnostics and upgrades. */
-describe('web interface: operations', { timeout: 150_000 }, () => {
+describe('web interface: operations', { timeout: testTimeout }, () => {
   let server: TestServer;
   let registry: RegistryFake;
   let session: Session;
@@ -32,14 +32,11 @@ describe('web interface: operations', { timeout: 150_000 }, () => {
     ).toBe(200);
     session = await openBrowser(server.url);
     page = session.page;
-    await page.goto('/');
-    await page.getByLabel('Username').fill('operator');
-    await page.getByLabel(/^Password/).fill(password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signInAt(page, '/', password);
     await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Operations' }).click();
     await page.getByRole('heading', { name: 'Operations' }).waitFor();
-  });
+  }, testTimeout);
   afterAll(async () => {
     await session?.close();
     await Promise.all([server?.stop(), registry?.close()]);
@@ -74,7 +71,10 @@ describe('web interface: operations', { timeout: 150_000 }, () => {
     await page.getByRole('button', { name: 'Back up now' }).click();
     const restore = page.getByRole('button', { name: /^Restore app_/ });
     await restore.waitFor();
-    const href = await page.getByRole('link', { name: /^Download app_/ }).getAttribute('href');
+    // A button that says what it does, beside Restore, not an unlabelled icon.
+    const downloadLink = page.getByRole('link', { name: /^Download app_/ });
+    expect(await downloadLink.innerText()).toBe('Download');
+    const href = await downloadLink.getAttribute('href');
     const download = await page.request.get(href!);
     expect(download.status()).toBe(200);
     expect((await download.body()).subarray(0, 15).toString()).toBe('SQLite format 3');
@@ -134,15 +134,15 @@ describe('web interface: operations', { timeout: 150_000 }, () => {
     );
     await tab('Registry');
     await page.getByRole('button', { name: 'Sign in to the registry' }).click();
-    await expect.poll(async () => (await page.getByTestId('registry-user-code').innerText()).trim()).toBe('WDJB-MJHT');
+    await eventually(async () => (await page.getByTestId('registry-user-code').innerText()).trim()).toBe('WDJB-MJHT');
     await captureScreen(page, 'operations-registry-device', expectNoSidewaysScroll);
     registry.setDevice(await polledDeviceCode(), 'approved', 'alice');
-    await page.getByText('Signed in as').waitFor({ timeout: 20_000 });
+    await page.getByText('Signed in as').waitFor();
 
     await page.getByRole('textbox', { name: 'Search the registry' }).fill('periodic');
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     await page.getByRole('button', { name: 'Import alice/periodic-table' }).click();
-    await page.getByRole('region', { name: 'Import report' }).waitFor({ timeout: 20_000 });
+    await page.getByRole('region', { name: 'Import report' }).waitFor();
     await captureScreen(page, 'operations-registry', expectNoSidewaysScroll);
   });
 
@@ -179,7 +179,7 @@ describe('web interface: operations', { timeout: 150_000 }, () => {
     await page.getByRole('option', { name: 'API server (cortex)' }).click();
     await page.getByRole('switch', { name: 'Follow' }).check();
     fs.appendFileSync(logFile, entry('warning', 'a line written later'));
-    await lines.locator('[data-level="warning"]', { hasText: 'a line written later' }).waitFor({ timeout: 10_000 });
+    await lines.locator('[data-level="warning"]', { hasText: 'a line written later' }).waitFor();
     await page.getByRole('switch', { name: 'Follow' }).uncheck();
     await captureScreen(page, 'operations-logs', expectNoSidewaysScroll);
   });
@@ -197,7 +197,7 @@ describe('web interface: operations', { timeout: 150_000 }, () => {
   /** The device code the service polls the registry with (its first poll comes after the code's interval). */
   async function polledDeviceCode(): Promise<string> {
     const polls = () => registry.requests.filter((request) => request.path.endsWith('/auth/device/token'));
-    await expect.poll(() => polls().length, { timeout: 15_000 }).toBeGreaterThan(0);
+    await eventually(() => polls().length).toBeGreaterThan(0);
     const body = polls()[0].body.toString();
     return body.startsWith('{')
       ? (JSON.parse(body) as { device_code: string }).device_code

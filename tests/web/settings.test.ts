@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { setUpAccount, startTestServer, type TestServer } from '../support/server.ts';
 import { startFakeOllama, type FakeOllama } from '../support/fakes/ollama.ts';
-import { captureScreen, openBrowser, type Session } from './support/browser.ts';
+import { captureScreen, eventually, openBrowser, testTimeout, type Session, signInAt } from './support/browser.ts';
 import { expectNoSidewaysScroll } from './support/layout.ts';
 
 const password = 'correct horse battery';
@@ -15,7 +15,7 @@ interface Llm {
 }
 
 /** Providers (a fake Ollama server, verified), masked keys, and the schema-generated settings forms with field errors and reset. */
-describe('web interface: settings', { timeout: 120_000 }, () => {
+describe('web interface: settings', { timeout: testTimeout }, () => {
   let server: TestServer;
   let ollama: FakeOllama;
   let session: Session;
@@ -41,12 +41,9 @@ describe('web interface: settings', { timeout: 120_000 }, () => {
     cookie = await setUpAccount(server, 'operator', password);
     session = await openBrowser(server.url);
     page = session.page;
-    await page.goto('/');
-    await page.getByLabel('Username').fill('operator');
-    await page.getByLabel(/^Password/).fill(password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signInAt(page, '/', password);
     await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
-  });
+  }, testTimeout);
   afterAll(async () => {
     await session?.close();
     await Promise.all([server?.stop(), ollama?.close()]);
@@ -168,32 +165,46 @@ describe('web interface: settings', { timeout: 120_000 }, () => {
 
   it('shows at most three notices at once, and on a phone two, at the top, briefly, never over a dialog', async () => {
     const notices = page.locator('.mantine-Notification-root');
+    const field = page.getByRole('textbox', { name: 'Most search results' });
+    const save = page.getByRole('button', { name: 'Save search' });
+    /** Page time for the notices' transitions to finish, well inside their 3 s on screen. */
+    const transition = 300;
     const saveFiveTimes = async () => {
-      await page.goto('/settings?tab=all&group=search');
-      const field = page.getByRole('textbox', { name: 'Most search results' });
-      const save = page.getByRole('button', { name: 'Save search' });
       for (const value of ['41', '42', '43', '44', '45']) {
         await field.fill(value);
         await field.press('Enter');
         // Saved when Save is off without being busy (it turns off while busy too).
-        await expect
-          .poll(async () => (await save.isDisabled()) && (await save.getAttribute('data-loading')) === null)
-          .toBe(true);
+        await eventually(
+          async () => (await save.isDisabled()) && (await save.getAttribute('data-loading')) === null,
+        ).toBe(true);
+        await page.clock.runFor(transition);
       }
     };
-    await saveFiveTimes();
-    expect(await notices.count()).toBe(3);
-
-    await page.setViewportSize({ width: 390, height: 844 });
+    /** Lets page time pass until every notice has left, at most `within` ms of it. */
+    const leaveWithin = async (within: number) => {
+      for (let passed = 0; passed < within && (await notices.count()) > 0; passed += 250) await page.clock.runFor(250);
+      await eventually(() => notices.count()).toBe(0);
+    };
+    await page.goto('/settings?tab=all&group=search');
+    await field.waitFor();
+    // The test holds the page's clock: notices stay until it lets their time pass, however slow the machine is.
+    await page.clock.install();
+    await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1000);
     try {
       await saveFiveTimes();
-      expect(await notices.count()).toBe(2);
+      await eventually(() => notices.count()).toBe(3);
+      // They leave within seconds (the queued ones after them).
+      await leaveWithin(15_000);
+
+      await page.setViewportSize({ width: 390, height: 844 });
+      await saveFiveTimes();
+      await eventually(() => notices.count()).toBe(2);
       // Over the header, not over the form the person is working in.
       for (const box of await notices.evaluateAll((all) => all.map((notice) => notice.getBoundingClientRect().bottom)))
         expect(box).toBeLessThan(844 / 3);
-      await captureScreen(page, 'notices-phone');
       // A dialog opened meanwhile is above them: a notice never covers what a dialog asks.
       await page.getByRole('button', { name: 'Reset all settings…' }).click();
+      await page.clock.runFor(transition);
       await page.getByRole('dialog').waitFor();
       const covered = await notices.evaluateAll((all) =>
         all.map((notice) => {
@@ -201,12 +212,15 @@ describe('web interface: settings', { timeout: 120_000 }, () => {
           return !notice.contains(document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2));
         }),
       );
-      expect(covered.length).toBeGreaterThan(0);
-      expect(covered.every(Boolean)).toBe(true);
+      expect(covered).toEqual([true, true]);
       await page.keyboard.press('Escape');
-      // They leave within seconds (the queued ones after them).
-      await expect.poll(() => notices.count(), { timeout: 15_000 }).toBe(0);
+      await page.clock.runFor(transition);
+      await page.getByRole('dialog').waitFor({ state: 'hidden' });
+      await page.clock.resume();
+      await captureScreen(page, 'notices-phone');
+      await eventually(() => notices.count()).toBe(0);
     } finally {
+      await page.clock.resume();
       await page.setViewportSize({ width: 1280, height: 800 });
     }
   });

@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { setUpAccount, startTestServer, type TestServer } from '../support/server.ts';
-import { captureScreen, openBrowser, viewports, type Session } from './support/browser.ts';
+import {
+  captureScreen,
+  eventually,
+  openBrowser,
+  testTimeout,
+  viewports,
+  type Session,
+  signInAt,
+} from './support/browser.ts';
 import { expectNoSidewaysScroll } from './support/layout.ts';
 
 const password = 'correct horse battery';
@@ -20,7 +28,7 @@ interface Template {
 }
 
 /** Templates: create one with a required enum and a pattern (and the API's validation error), edit it, delete one in use. */
-describe('web interface: templates', { timeout: 90_000 }, () => {
+describe('web interface: templates', { timeout: testTimeout }, () => {
   let server: TestServer;
   let session: Session;
   let page: Page;
@@ -42,11 +50,8 @@ describe('web interface: templates', { timeout: 90_000 }, () => {
     expect(extracted.status, extracted.text).toBe(201);
     session = await openBrowser(server.url);
     page = session.page;
-    await page.goto('/templates');
-    await page.getByLabel('Username').fill('operator');
-    await page.getByLabel(/^Password/).fill(password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-  });
+    await signInAt(page, '/templates', password);
+  }, testTimeout);
   afterAll(async () => {
     await session?.close();
     await server?.stop();
@@ -60,7 +65,7 @@ describe('web interface: templates', { timeout: 90_000 }, () => {
     expect(item.status, item.text).toBe(201);
     await page.getByRole('heading', { name: 'Templates' }).waitFor();
     const person = page.locator('tr[data-template-id="system_template_person"]');
-    await expect.poll(() => person.getByTestId('template-usage').innerText()).toBe('1 node');
+    await eventually(() => person.getByTestId('template-usage').innerText()).toBe('1 node');
     await captureScreen(page, 'templates', expectNoSidewaysScroll);
     // On a phone the counts move under the name instead of needing columns of their own.
     await page.setViewportSize(viewports.phone);
@@ -167,7 +172,7 @@ describe('web interface: templates', { timeout: 90_000 }, () => {
     }
     await nav(page, 'Templates').click();
     const row = page.locator(`tr[data-template-id="${vessel.id}"]`);
-    await expect.poll(() => row.getByTestId('template-usage').innerText()).toBe('2 nodes');
+    await eventually(() => row.getByTestId('template-usage').innerText()).toBe('2 nodes');
     await row.getByRole('button', { name: 'Delete Vessel' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByRole('button', { name: 'Delete', exact: true }).click();

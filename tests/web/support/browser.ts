@@ -1,14 +1,55 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { inspect, isDeepStrictEqual } from 'node:util';
 import { AxeBuilder } from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { colorSchemeKey } from '../../../packages/web/src/shell/theme.ts';
+import { untilHolds } from '../../support/wait.ts';
 
 /** Debian's chromium (tools/install-system-deps); no browser download is possible here. */
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const screenshotDir = path.resolve(import.meta.dirname, '../screenshots');
 export const viewports = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } } as const;
+
+/**
+ * How long a browser test waits for a state before it fails. A wait ends as soon as its state holds, so a
+ * generous bound costs nothing when all is well and keeps a loaded 2-core machine from failing a test.
+ */
+export const patience = 90_000;
+/** The bound of one browser test (or a hook that builds its data): several waits in a row, each up to `patience`. */
+export const testTimeout = 10 * patience;
+
+/**
+ * Polls `probe` until its value meets the matcher, within `patience`: `await eventually(() => rows.count()).toBe(3)`.
+ * A probe that throws (a page between two documents) is asked again; the timeout error shows the last answer.
+ */
+export function eventually<T>(probe: () => T | Promise<T>, options: { message?: string; interval?: number } = {}) {
+  const answer = async (): Promise<{ value: T } | { error: unknown }> => {
+    try {
+      return { value: await probe() };
+    } catch (error) {
+      return { error };
+    }
+  };
+  const meets = (matcher: string, expected: unknown, holds: (value: T) => boolean) =>
+    untilHolds(answer, (last) => 'value' in last && holds(last.value), {
+      timeoutMs: patience,
+      intervalMs: options.interval ?? 100,
+      what: `${options.message ? `${options.message}: ` : ''}${matcher}(${inspect(expected)})`,
+    }).then(() => undefined);
+  return {
+    toBe: (expected: T) => meets('toBe', expected, (value) => Object.is(value, expected)),
+    toEqual: (expected: T) => meets('toEqual', expected, (value) => isDeepStrictEqual(value, expected)),
+    toContain: (item: T extends string ? string : T extends readonly (infer E)[] ? E : never) =>
+      meets('toContain', item, (value) =>
+        typeof value === 'string' ? value.includes(item as string) : (value as unknown[]).includes(item),
+      ),
+    toMatch: (pattern: RegExp) => meets('toMatch', pattern, (value) => pattern.test(String(value))),
+    toBeGreaterThan: (bound: number) => meets('toBeGreaterThan', bound, (value) => (value as number) > bound),
+  };
+}
 
 export interface Session {
   browser: Browser;
@@ -41,8 +82,16 @@ export async function openBrowser(baseURL: string): Promise<Session> {
     acceptDownloads: true,
   });
   const page = await context.newPage();
-  page.setDefaultTimeout(15_000);
+  page.setDefaultTimeout(patience);
   return { browser, context, page, close: () => browser.close() };
+}
+
+/** Opens `path` signed out and signs in as the operator through the form, as a person would. */
+export async function signInAt(page: Page, path: string, password: string): Promise<void> {
+  await page.goto(path);
+  await page.getByLabel('Username').fill('operator');
+  await page.getByLabel(/^Password/).fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
 }
 
 /** Fails on any serious or critical accessibility violation of what the page shows now. */
@@ -74,7 +123,7 @@ export async function captureScreen(page: Page, name: string, settle?: (page: Pa
       await page.setViewportSize(viewport);
       for (const scheme of ['light', 'dark'] as const) {
         await page.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' });
-        await page.waitForTimeout(150);
+        await settled(page, scheme);
         await settle?.(page);
         await page.screenshot({ path: path.join(screenshotDir, `${name}-${size}-${scheme}.png`) });
         await expectAccessible(page, `${name} ${size} ${scheme}`);
@@ -84,6 +133,47 @@ export async function captureScreen(page: Page, name: string, settle?: (page: Pa
     await page.setViewportSize(viewports.desktop);
     await page.emulateMedia({ colorScheme: 'light', reducedMotion: 'reduce' });
   }
+}
+
+/** The screen at 1440 px as well, light and dark, checked with axe like the other sizes: for wide layouts. */
+export async function captureWide(page: Page, name: string): Promise<void> {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  try {
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' });
+      await settled(page, scheme);
+      await page.screenshot({ path: path.join(screenshotDir, `${name}-wide-${scheme}.png`) });
+      await expectAccessible(page, `${name} wide ${scheme}`);
+    }
+  } finally {
+    await page.setViewportSize(viewports.desktop);
+    await page.emulateMedia({ colorScheme: 'light', reducedMotion: 'reduce' });
+  }
+}
+
+/**
+ * Waits until the page shows its final picture after a resize or a scheme change: fonts loaded, the
+ * interface in the emulated scheme (unless this browser chose one), and no transition or finite
+ * animation still running (spinners and progress stripes repeat forever and are not waited for).
+ */
+export async function settled(page: Page, scheme: 'light' | 'dark'): Promise<void> {
+  await page.evaluate(() => document.fonts.ready.then(() => undefined));
+  await page.waitForFunction(
+    ({ emulated, key }) => {
+      const chosen = window.localStorage.getItem(key);
+      const expected = chosen === 'light' || chosen === 'dark' ? chosen : emulated;
+      return document.documentElement.dataset.mantineColorScheme === expected;
+    },
+    { emulated: scheme, key: colorSchemeKey },
+  );
+  await page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every(
+        (animation) =>
+          animation.playState !== 'running' || animation.effect?.getComputedTiming().iterations === Infinity,
+      ),
+  );
 }
 
 /** Drops files onto an element the way a person drags them from the file manager: a real drop event carrying a DataTransfer. */
