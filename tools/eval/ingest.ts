@@ -1,10 +1,10 @@
 /**
- * Ingests the kit's passages as a user would: each passage its own text source named after its title,
- * uploaded through POST /sources/batch with `auto_confirm` and `extract_entities`, then waits until
+ * Ingests the kit's passages as a user would: each passage its own text source named after its title
+ * (or by number, see `Naming`), uploaded through POST /sources/batch with `auto_confirm` and `extract_entities`, then waits until
  * every source is indexed and extracted (or failed).
  */
 import type { EvalClient } from './client.ts';
-import { passageFilename, passageText, type Passage } from './kit.ts';
+import { passageFilenames, passageText, type Naming, type Passage } from './kit.ts';
 
 export interface IngestTimes {
   /** Upload until no source is waiting to be indexed (chunks and their vectors written). */
@@ -32,19 +32,20 @@ const settled = ['committed', 'error'];
 export async function ingestPassages(
   client: EvalClient,
   passages: readonly Passage[],
-  options: { extract: boolean; log?: (line: string) => void },
+  options: { extract: boolean; names?: Naming; log?: (line: string) => void },
 ): Promise<IngestTimes> {
   const log = options.log ?? (() => {});
   const settings = await client.json<{ batching: { max_upload_files: number } }>('GET', '/settings');
   const perBatch = settings.batching.max_upload_files;
+  const filenames = passageFilenames(passages, options.names);
   const started = performance.now();
   for (let start = 0; start < passages.length; start += perBatch) {
     const form = new FormData();
     form.append('auto_confirm', 'true');
     form.append('extract_entities', String(options.extract));
-    for (const passage of passages.slice(start, start + perBatch)) {
-      form.append('files', new Blob([passageText(passage)], { type: 'text/plain' }), passageFilename(passage));
-    }
+    passages.slice(start, start + perBatch).forEach((passage, offset) => {
+      form.append('files', new Blob([passageText(passage)], { type: 'text/plain' }), filenames[start + offset]);
+    });
     const result = await client.form<{ failed: number; errors: unknown[] }>('/sources/batch', form);
     if (result.failed) throw new Error(`upload refused: ${JSON.stringify(result.errors).slice(0, 500)}`);
     if ((start / perBatch) % 50 === 0)

@@ -47,7 +47,14 @@ export function passageText(passage: Passage): string {
   return `${passage.title}\n\n${passage.text}`;
 }
 
-/** A passage's upload filename: its title, made safe for a filename, with `.txt`. */
-export function passageFilename(passage: Passage): string {
-  return `${passage.title.replace(/[/\\\0]/g, '_')}.txt`;
+/** How the eval names the uploaded files: after the passage's title, or by number (the title only in the text). */
+export type Naming = 'titles' | 'numbered';
+
+/** Each passage's upload filename, in passage order: its title made safe for a filename, or `doc-0001.txt` …. */
+export function passageFilenames(passages: readonly Passage[], naming: Naming = 'titles'): string[] {
+  return passages.map((passage, index) =>
+    naming === 'numbered'
+      ? `doc-${String(index + 1).padStart(4, '0')}.txt`
+      : `${passage.title.replace(/[/\\\0]/g, '_')}.txt`,
+  );
 }

@@ -9,7 +9,7 @@
  */
 import { bm25Index } from './bm25.ts';
 import type { EvalClient } from './client.ts';
-import { passageFilename, type Kit } from './kit.ts';
+import { passageFilenames, type Kit, type Naming } from './kit.ts';
 
 export interface ModeScore {
   mode: string;
@@ -62,8 +62,15 @@ export function scoreRankings(
 }
 
 /** Every question through GET /search in `mode`. */
-export async function scoreMode(client: EvalClient, kit: Kit, mode: string, k: number): Promise<ModeScore> {
-  const titles = new Map(kit.passages.map((passage) => [passageFilename(passage), passage.title] as const));
+export async function scoreMode(
+  client: EvalClient,
+  kit: Kit,
+  mode: string,
+  k: number,
+  names: Naming = 'titles',
+): Promise<ModeScore> {
+  const filenames = passageFilenames(kit.passages, names);
+  const titles = new Map(kit.passages.map((passage, index) => [filenames[index], passage.title] as const));
   const rankings: string[][] = [];
   const times: number[] = [];
   let fallbacks = 0;

@@ -10,17 +10,18 @@
 //   --modes LIST     comma-separated search modes (default keyword,semantic,hybrid,graph)
 //   --settings JSON  a PATCH /settings body applied before ingesting, e.g. another provider:
 //                    '{"embedding":{"provider":"localllm","model":"nomic-embed-text"},"llm":{...}}'
+//   --names MODE     `titles` (default): files named after their passage's title; `numbered`: named
+//                    doc-0001.txt …, the title only in the text as its first line
 //   --no-extract     ingest without entity extraction
 //   --json FILE      also write the figures as JSON
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { startEmbedded } from '@rhizome/cli/embedded';
-import { connect } from './client.ts';
 import { ingestPassages, type IngestTimes } from './ingest.ts';
-import { loadKit, subsetKit } from './kit.ts';
+import { loadKit, subsetKit, type Naming } from './kit.ts';
 import { scoreBm25, scoreMode, type ModeScore } from './questions.ts';
+import { startEvalServer } from './server.ts';
 
 const { values: options } = parseArgs({
   options: {
@@ -29,6 +30,7 @@ const { values: options } = parseArgs({
     questions: { type: 'string' },
     modes: { type: 'string', default: 'keyword,semantic,hybrid,graph' },
     settings: { type: 'string' },
+    names: { type: 'string', default: 'titles' },
     'no-extract': { type: 'boolean', default: false },
     json: { type: 'string' },
     k: { type: 'string', default: '8' },
@@ -46,6 +48,9 @@ const kit =
       )
     : fullKit;
 const k = Number(options.k);
+if (options.names !== 'titles' && options.names !== 'numbered')
+  throw new Error(`--names is titles or numbered, not ${options.names}`);
+const names: Naming = options.names;
 const keep = options['data-dir'] !== undefined;
 const dataDir = options['data-dir'] ?? fs.mkdtempSync(path.join(os.tmpdir(), 'rhizome-eval-'));
 fs.mkdirSync(dataDir, { recursive: true });
@@ -53,33 +58,28 @@ const manifestPath = path.join(dataDir, 'eval-manifest.json');
 
 interface Manifest {
   passages: number;
+  names: Naming;
   settings: unknown;
   extract: boolean;
   times: IngestTimes;
 }
 
-const env: NodeJS.ProcessEnv = {
-  ...process.env,
-  RHIZOME_DATA_DIR: dataDir,
-  RHIZOME_CONFIG_DIR: path.join(dataDir, 'config'),
-  RHIZOME_LOG_LEVEL: 'warning',
-};
-delete env.RHIZOME_QUEUE_URL;
-const server = await startEmbedded({ host: '127.0.0.1', port: 0 }, env);
+const { server, client } = await startEvalServer(dataDir);
 try {
-  const client = await connect(`${server.url}/api/v1`);
   let manifest: Manifest;
   if (fs.existsSync(manifestPath)) {
     manifest = JSON.parse(fs.readFileSync(manifestPath, 'utf8')) as Manifest;
     if (manifest.passages !== kit.passages.length)
       throw new Error(`${dataDir} holds ${manifest.passages} passages, this run asks for ${kit.passages.length}`);
+    if ((manifest.names ?? 'titles') !== names)
+      throw new Error(`${dataDir} holds files named by ${manifest.names ?? 'titles'}, this run asks for ${names}`);
     log(`reusing the ${manifest.passages} passages ingested in ${dataDir}`);
   } else {
     const settings = options.settings ? (JSON.parse(options.settings) as unknown) : null;
     if (settings) await client.json('PATCH', '/settings', settings);
     log(`ingesting ${kit.passages.length} passages into ${dataDir}`);
-    const times = await ingestPassages(client, kit.passages, { extract: !options['no-extract'], log });
-    manifest = { passages: kit.passages.length, settings, extract: !options['no-extract'], times };
+    const times = await ingestPassages(client, kit.passages, { extract: !options['no-extract'], names, log });
+    manifest = { passages: kit.passages.length, names, settings, extract: !options['no-extract'], times };
     fs.writeFileSync(manifestPath, JSON.stringify(manifest, null, 2));
   }
 
@@ -89,13 +89,13 @@ try {
     .map((name) => name.trim())
     .filter(Boolean)) {
     // One untimed pass warms the caches (term counts, vector index, graph adjacency) a server builds once.
-    await scoreMode(client, { ...kit, questions: kit.questions.slice(0, 1) }, mode, k);
-    scores.push(await scoreMode(client, kit, mode, k));
+    await scoreMode(client, { ...kit, questions: kit.questions.slice(0, 1) }, mode, k, names);
+    scores.push(await scoreMode(client, kit, mode, k, names));
   }
 
   const { times } = manifest;
   console.log(
-    `${kit.passages.length} passages, ${kit.questions.length} questions, settings ${manifest.settings ? JSON.stringify(manifest.settings) : 'defaults (builtin)'}`,
+    `${kit.passages.length} passages named by ${names}, ${kit.questions.length} questions, settings ${manifest.settings ? JSON.stringify(manifest.settings) : 'defaults (builtin)'}`,
   );
   console.log(
     `ingest ${times.ingestSeconds.toFixed(1)} s, ingest + extraction ${times.totalSeconds.toFixed(1)} s, ${times.failed} failed, ${times.entities} entities, ${times.relationships} relationships`,
@@ -110,7 +110,7 @@ try {
     fs.writeFileSync(
       options.json,
       JSON.stringify(
-        { passages: kit.passages.length, questions: kit.questions.length, k, ingest: times, scores },
+        { passages: kit.passages.length, names, questions: kit.questions.length, k, ingest: times, scores },
         null,
         2,
       ),
