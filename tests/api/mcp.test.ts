@@ -18,6 +18,9 @@ const readTools = [
   'find_similar_nodes',
   'get_chunk',
   'get_document_status',
+  'get_extraction_chunks',
+  'get_extraction_progress',
+  'get_extraction_tasks',
   'get_node',
   'get_node_context',
   'get_node_edges',
@@ -51,7 +54,6 @@ const writeTools = [
   'delete_node',
   'delete_template',
   'finalize_extraction',
-  'get_extraction_tasks',
   'remove_document',
   'submit_chunk_extraction',
   'update_node',
@@ -512,6 +514,92 @@ describe('MCP over Streamable HTTP', () => {
       }>(client, 'node_context', { node_id: ada.id });
       expect(context.edges.map((edge) => edge.node.label)).toContain('Charles Babbage');
       expect(context.citations.map((citation) => citation.source_id)).toContain(added.source_id);
+    } finally {
+      await setMode('read');
+    }
+  }, 90_000);
+
+  it('takes a whole group in one call as the upstream tools send it, and reads a run under way in read mode', async () => {
+    await setMode('write');
+    let sourceId = '';
+    try {
+      const added = await toolResult<{ source_id: string }>(client, 'add_document', {
+        text: "Rosalind Franklin worked with Maurice Wilkins at King's College London in 1951.",
+        title: 'Franklin',
+        extract_entities: false,
+      });
+      sourceId = added.source_id;
+      await toolResult(client, 'wait_for_document', { source_id: sourceId, until: 'indexed' });
+      const tasks = await toolResult<{ chunk_indices: number[]; total_chunks: number }>(
+        client,
+        'get_extraction_tasks',
+        { source_id: sourceId, domain: 'biographical' },
+      );
+      expect(tasks.chunk_indices).toEqual([0]);
+      const chunks = await toolResult<{ chunks: { index: number; text: string; sentences: { ref: string }[] }[] }>(
+        client,
+        'get_extraction_chunks',
+        { source_id: sourceId, chunk_indices: [0] },
+      );
+      expect(chunks.chunks[0]).toMatchObject({ index: 0, sentences: [{ ref: 'S1' }] });
+      expect(chunks.chunks[0].text).toContain('Rosalind Franklin');
+
+      await setMode('read');
+      const read = await toolResult<{ job_id: string; chunk_indices: number[] }>(client, 'get_extraction_tasks', {
+        source_id: sourceId,
+      });
+      expect(read.chunk_indices).toEqual([0]);
+      expect(await toolResult(client, 'get_extraction_progress', { source_id: sourceId })).toMatchObject({
+        submitted_indices: [],
+        missing_indices: [0],
+        ready_to_finalize: false,
+      });
+      await setMode('write');
+
+      const why =
+        "a scientist named in the passage who worked at King's College London on the structure of DNA in 1951";
+      const submitted = await toolResult<{
+        chunks_submitted: number;
+        chunks_total: number;
+        ready_to_finalize: boolean;
+        relationships: number;
+        relationships_left_out: number;
+      }>(client, 'submit_chunk_extraction', {
+        source_id: sourceId,
+        chunk_group_index: 0,
+        entities_text: [
+          `E|1951|Date||0.2|S1|${why}, a year and nothing else in this sentence of the document.`,
+          `E|Rosalind Franklin|Person|Franklin|0.95|S1|Chemist, ${why}.`,
+          `E|Maurice Wilkins|Person|Wilkins|0.9|S1|Physicist, ${why}.`,
+        ].join('\n'),
+        // Numbered as the E lines are: 1 is Franklin, 2 is Wilkins; 0 is whatever the harvest makes of the year.
+        relationships_text:
+          "R|1|2|collaborates_with|0.9|S1|S1 says Rosalind Franklin worked with Maurice Wilkins at King's College London.",
+      });
+      expect(submitted).toMatchObject({
+        chunks_submitted: 1,
+        chunks_total: 1,
+        ready_to_finalize: true,
+        relationships: 1,
+      });
+      const done = await toolResult<{ source: { status: string } }>(client, 'finalize_extraction', {
+        source_id: sourceId,
+        timeout_seconds: 60,
+      });
+      expect(done.source.status).toBe('committed');
+      const franklin = (
+        await toolResult<{ matches: { id: string }[] }>(client, 'resolve_alias', { name: 'Rosalind Franklin' })
+      ).matches[0];
+      const context = await toolResult<{ edges: { relationship: string; node: { label: string } }[] }>(
+        client,
+        'node_context',
+        { node_id: franklin.id },
+      );
+      expect(context.edges.map((edge) => edge.node.label)).toContain('Maurice Wilkins');
+
+      await setMode('read');
+      const refused = await callTool(client, 'get_extraction_tasks', { source_id: sourceId });
+      expect(refused).toMatchObject({ isError: true, body: { status: 403 } });
     } finally {
       await setMode('read');
     }

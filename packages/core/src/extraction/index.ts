@@ -4,4 +4,5 @@ export { extractionModule } from './module.ts';
 export { ExtractionService } from './service.ts';
 export type { Evidence, FinalizeResult } from './types.ts';
 export { AgentExtraction } from './agent/service.ts';
+export { submitWholeGroup } from './agent/whole-group.ts';
 export { agentExtractionFor } from './agent/abandonment.ts';

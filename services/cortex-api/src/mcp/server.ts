@@ -11,7 +11,7 @@ import {
   ReadResourceRequestSchema,
   type Tool as McpTool,
 } from '@modelcontextprotocol/sdk/types.js';
-import { Conflict, Forbidden } from '@rhizome/contracts/errors';
+import { Conflict } from '@rhizome/contracts/errors';
 import type { Settings } from '@rhizome/contracts/settings';
 import type { TSchema } from '@sinclair/typebox';
 import type { Platform } from '@rhizome/core/platform';
@@ -19,7 +19,7 @@ import { RequestScope } from '../http/request-scope.ts';
 import { compileValidator } from '../http/validation.ts';
 import { extractSourceMessages, extractSourcePrompt } from './prompts.ts';
 import { listResources, readResource, resourceTemplates } from './resources.ts';
-import { jsonResult, type McpMode, type McpSessionOptions, type Tool } from './tool.ts';
+import { jsonResult, readOnlyRefusal, sessionMode, type McpSessionOptions, type Tool } from './tool.ts';
 import { toolError } from './tool-errors.ts';
 import { allTools, pendingMigrations } from './tools/index.ts';
 
@@ -71,15 +71,10 @@ class SchemaState {
 
 const schemaStates = new WeakMap<Platform, SchemaState>();
 
-/** The mode a session works in: its own when it was opened with one, else the setting's. */
-function modeOf(platform: Platform, session: McpSessionOptions): McpMode {
-  return session.mode ?? platform.settings.get().mcp.mode;
-}
-
 /** The tools offered now: the maintenance ones while the schema is behind; else read ones, and write ones in write mode. */
 async function offered(platform: Platform, schema: SchemaState, session: McpSessionOptions): Promise<Tool[]> {
   if (await schema.behind()) return allTools.filter((tool) => tool.kind === 'maintenance');
-  const write = modeOf(platform, session) === 'write';
+  const write = sessionMode(platform, session) === 'write';
   return allTools.filter((tool) => tool.kind === 'read' || (write && tool.kind === 'write'));
 }
 
@@ -92,11 +87,7 @@ async function refusal(tool: Tool, platform: Platform, schema: SchemaState): Pro
       'UPGRADE_REQUIRED',
     );
   }
-  if (tool.kind === 'write')
-    return new Forbidden(
-      `${tool.name} changes the knowledge base, and the MCP server is read-only: set mcp.mode to "write" (PATCH /api/v1/settings) or start the session with --mode write to allow it`,
-      { setting: 'mcp.mode' },
-    );
+  if (tool.kind === 'write') return readOnlyRefusal(tool.name);
   return new Conflict(`${tool.name} is only offered while migrations are pending`);
 }
 

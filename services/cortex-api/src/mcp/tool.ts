@@ -1,5 +1,6 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Forbidden } from '@rhizome/contracts/errors';
 import type { Settings } from '@rhizome/contracts/settings';
 import type { Platform } from '@rhizome/core/platform';
 import type { RequestScope } from '../http/request-scope.ts';
@@ -47,6 +48,19 @@ export function tool<S extends TSchema>(definition: Tool<S>): Tool {
  */
 export function deprecated(replacement: string, definition: Tool): Tool {
   return { ...definition, description: `Deprecated: use ${replacement}. ${definition.description}` };
+}
+
+/** The mode a session works in: its own when it was opened with one, else the setting's. */
+export function sessionMode(platform: Platform, session: McpSessionOptions): McpMode {
+  return session.mode ?? platform.settings.get().mcp.mode;
+}
+
+/** What a call that would change the knowledge base gets from a read-only session. */
+export function readOnlyRefusal(toolName: string): Forbidden {
+  return new Forbidden(
+    `${toolName} changes the knowledge base, and the MCP server is read-only: set mcp.mode to "write" (PATCH /api/v1/settings) or start the session with --mode write to allow it`,
+    { setting: 'mcp.mode' },
+  );
 }
 
 /** A result as one JSON text block: what every MCP client shows and every model reads. */

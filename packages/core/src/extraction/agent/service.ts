@@ -12,7 +12,7 @@ import {
 import type { Db } from '../../storage/index.ts';
 import { harvestGroup } from '../harvest/index.ts';
 import { entityPrompt, relationshipPrompt } from '../harvest/prompts.ts';
-import { splitSentences } from '../harvest/sentences.ts';
+import { promptText, splitSentences } from '../harvest/sentences.ts';
 import {
   activeJobStatuses,
   finalizeWhenDone,
@@ -74,6 +74,24 @@ export interface SubmitOutcome {
   /** Pass 2's prompt when the group now waits for relationships. */
   next_prompt: string | null;
   groups_left: number;
+}
+
+/** Which groups of a run are done and which are left. */
+export interface AgentProgress {
+  source_id: string;
+  status: SourceRow['status'];
+  total_chunks: number;
+  submitted_indices: number[];
+  missing_indices: number[];
+  ready_to_finalize: boolean;
+}
+
+/** One group's text as the prompts number it, for an agent that writes its own prompt. */
+export interface AgentGroupText {
+  index: number;
+  text: string;
+  sentences: { ref: string; text: string }[];
+  token_estimate: number;
 }
 
 /** Entity lines of a group kept between its two passes (on the group row, which is `running` meanwhile). */
@@ -260,6 +278,42 @@ export class AgentExtraction {
         : null,
       groups_left: left,
     };
+  }
+
+  /** Which groups are done: a group is submitted once both its passes are in (or its only one). */
+  async progress(sourceId: string): Promise<AgentProgress> {
+    const source = await this.source(sourceId);
+    const job = await this.activeJob(sourceId);
+    const groups = await listGroups(this.deps.db, job.id);
+    const done = (group: GroupRow) => group.status === 'completed';
+    const missing = groups.filter((group) => !done(group)).map((group) => group.group_index);
+    return {
+      source_id: sourceId,
+      status: source.status,
+      total_chunks: job.total_groups,
+      submitted_indices: groups.filter(done).map((group) => group.group_index),
+      missing_indices: missing,
+      ready_to_finalize: missing.length === 0,
+    };
+  }
+
+  /** The groups' texts with their numbered sentences (`S1` …), as the prompts show them. */
+  async groupTexts(sourceId: string, groupIndices: readonly number[]): Promise<AgentGroupText[]> {
+    const job = await this.activeJob(sourceId);
+    const texts: AgentGroupText[] = [];
+    for (const index of groupIndices) {
+      const group = await getGroup(this.deps.db, job.id, index);
+      if (!group) throw NotFound.resource('Extraction group', `${sourceId}#${index}`);
+      const { chunks, sentences } = await this.sentences(job, group);
+      const text = chunks.map((chunk) => chunk.content).join('\n\n');
+      texts.push({
+        index,
+        text,
+        sentences: sentences.map((sentence) => ({ ref: `S${sentence.number}`, text: promptText(sentence) })),
+        token_estimate: Math.ceil(text.length / 4),
+      });
+    }
+    return texts;
   }
 
   /**

@@ -1,8 +1,9 @@
+import { BadInput } from '@rhizome/contracts/errors';
 import { Type } from '@sinclair/typebox';
-import { agentExtractionFor, type AgentExtraction } from '@rhizome/core/extraction';
+import { agentExtractionFor, submitWholeGroup, type AgentExtraction } from '@rhizome/core/extraction';
 import { sourcesModule } from '@rhizome/core/sources';
 import type { ToolContext } from '../tool.ts';
-import { tool } from '../tool.ts';
+import { readOnlyRefusal, sessionMode, tool } from '../tool.ts';
 import { sourceProgress } from './source-tools.ts';
 
 const SourceId = Type.String({
@@ -22,9 +23,9 @@ const finished = ['committed', 'error', 'indexed'];
 export const extractionTools = [
   tool({
     name: 'get_extraction_tasks',
-    kind: 'write',
+    kind: 'read',
     description:
-      "Start (or resume) extracting a source yourself: returns its groups, each with the prompt the server's extractor would send; answer each with submit_chunk_extraction.",
+      "Start (or resume) extracting a source yourself: returns its groups, each with the prompt the server's extractor would send; answer each with submit_chunk_extraction. Starting needs write mode; a run under way can be read in read mode.",
     input: Type.Object({
       source_id: SourceId,
       domain: Type.Optional(
@@ -44,13 +45,21 @@ export const extractionTools = [
     }),
     async run({ source_id, domain, analysis_depth, force, offset, limit }, context) {
       const service = await agentExtraction(context);
-      const job = await service.start(source_id, { domain, analysis_depth, force });
-      const { tasks } = await service.tasks(source_id, { offset, limit });
+      const writable = sessionMode(context.platform, context.session) === 'write';
+      if (writable) await service.start(source_id, { domain, analysis_depth, force });
+      const { job, tasks } = await service.tasks(source_id, { offset, limit }).catch((error: unknown) => {
+        throw writable ? error : readOnlyRefusal('get_extraction_tasks (starting an agent extraction)');
+      });
+      const progress = await service.progress(source_id);
       return {
         source_id,
         job_id: job.id,
+        status: progress.status,
         domain: job.domain,
+        extraction_depth: (JSON.parse(job.options) as { depth: string }).depth,
         total_groups: job.total_groups,
+        total_chunks: job.total_groups,
+        chunk_indices: progress.missing_indices,
         offset,
         tasks,
         how:
@@ -61,21 +70,72 @@ export const extractionTools = [
     },
   }),
   tool({
+    name: 'get_extraction_progress',
+    kind: 'read',
+    description:
+      "Which groups of a source's agent extraction are submitted and which are left; ready_to_finalize once none is.",
+    input: Type.Object({ source_id: SourceId }),
+    async run({ source_id }, context) {
+      return { success: true, ...(await (await agentExtraction(context)).progress(source_id)) };
+    },
+  }),
+  tool({
+    name: 'get_extraction_chunks',
+    kind: 'read',
+    description:
+      "The text of groups of a source's agent extraction with their numbered sentences (S1 …), for writing your own prompt; sent_ref fields cite these numbers.",
+    input: Type.Object({
+      source_id: SourceId,
+      chunk_indices: Type.Array(Type.Integer({ minimum: 0 }), {
+        minItems: 1,
+        maxItems: 50,
+        description: 'group indices, as get_extraction_tasks and get_extraction_progress list them',
+      }),
+    }),
+    async run({ source_id, chunk_indices }, context) {
+      return { source_id, chunks: await (await agentExtraction(context)).groupTexts(source_id, chunk_indices) };
+    },
+  }),
+  tool({
     name: 'submit_chunk_extraction',
     kind: 'write',
     description:
-      "Submit your answer to one group's prompt: E and P lines (pass entities) or R lines (pass relationships), checked exactly like the server model's answer.",
+      "Submit your answer to one group: either its E and P lines and its R lines at once (chunk_group_index, entities_text, relationships_text; R lines number entities in the order of your E lines), or one pass at a time (group_index, pass, lines). Checked exactly like the server model's answer.",
     input: Type.Object({
       source_id: SourceId,
-      group_index: Type.Integer({ minimum: 0 }),
-      pass: Type.Union([Type.Literal('entities'), Type.Literal('relationships')]),
-      lines: Type.Array(Type.String({ maxLength: 20_000 }), {
-        maxItems: 5000,
-        description: 'one record per item, e.g. "E|Ada Lovelace|Person||0.9|S1|…"',
-      }),
+      chunk_group_index: Type.Optional(Type.Integer({ minimum: 0, description: 'the group answered whole' })),
+      entities_text: Type.Optional(Type.String({ maxLength: 10_000_000, description: 'E and P lines, one per line' })),
+      relationships_text: Type.Optional(
+        Type.String({ maxLength: 10_000_000, description: 'R lines, one per line; may be empty' }),
+      ),
+      group_index: Type.Optional(Type.Integer({ minimum: 0, description: 'the group answered one pass at a time' })),
+      pass: Type.Optional(Type.Union([Type.Literal('entities'), Type.Literal('relationships')])),
+      lines: Type.Optional(
+        Type.Array(Type.String({ maxLength: 20_000 }), {
+          maxItems: 5000,
+          description: 'one record per item, e.g. "E|Ada Lovelace|Person||0.9|S1|…"',
+        }),
+      ),
     }),
-    async run({ source_id, group_index, pass, lines }, context) {
-      return (await agentExtraction(context)).submit(source_id, group_index, pass, lines);
+    async run(args, context) {
+      const service = await agentExtraction(context);
+      if (args.chunk_group_index !== undefined) {
+        if (args.entities_text === undefined)
+          throw BadInput.field('entities_text is required with chunk_group_index', 'entities_text');
+        return submitWholeGroup(
+          service,
+          args.source_id,
+          args.chunk_group_index,
+          args.entities_text,
+          args.relationships_text ?? '',
+        );
+      }
+      if (args.group_index === undefined || args.pass === undefined || args.lines === undefined)
+        throw BadInput.field(
+          'Send chunk_group_index with entities_text and relationships_text, or group_index with pass and lines',
+          'chunk_group_index',
+        );
+      return service.submit(args.source_id, args.group_index, args.pass, args.lines);
     },
   }),
   tool({
