@@ -209,7 +209,16 @@ describe('MCP over Streamable HTTP', () => {
     expect(marie && pierre).toBeTruthy();
     const restNode = (await server.call('GET', `/nodes/${marie!.id}`, { cookie })).body as Record<string, unknown>;
     const { embedding: _vector, ...expectedNode } = restNode;
-    expect(await toolResult(client, 'get_node', { node_id: marie!.id })).toEqual(expectedNode);
+    expect(await toolResult(client, 'get_node', { node_id: marie!.id })).toEqual({
+      ...expectedNode,
+      success: true,
+      node: expectedNode,
+    });
+    expect(await toolResult(client, 'get_node', { query: 'marie curie' })).toEqual({
+      success: true,
+      node: expectedNode,
+      search_query: 'marie curie',
+    });
 
     const context = await toolResult<{
       node: { id: string };

@@ -1,3 +1,4 @@
+import { Invalid, NotFound } from '@rhizome/contracts/errors';
 import { Type } from '@sinclair/typebox';
 import { graphModule, type GraphService, type NeighborDirection } from '@rhizome/core/graph';
 import { deprecated, tool, type ToolContext } from '../tool.ts';
@@ -137,10 +138,25 @@ export const nodeTools = [
   tool({
     name: 'get_node',
     kind: 'read',
-    description: 'Read one node: label, template, properties (aliases, description) and edge and citation counts.',
-    input: Type.Object({ node_id: NodeId }),
-    async run({ node_id }, { scope }) {
-      return nodeView(await scope.service(graphModule), node_id);
+    description:
+      'Read one node by id, or the node a name means (query): label, template, properties (aliases, description) and edge and citation counts.',
+    input: Type.Object({
+      node_id: Type.Optional(NodeId),
+      query: Type.Optional(
+        Type.String({ minLength: 1, maxLength: 500, description: 'a name, when no node_id is known' }),
+      ),
+    }),
+    async run({ node_id, query }, context) {
+      const graph = await context.scope.service(graphModule);
+      if (node_id) {
+        // The node's own fields at the top, as this tool has always answered, and under `node` as well.
+        const node = await nodeView(graph, node_id);
+        return { ...node, success: true, node };
+      }
+      if (!query) throw new Invalid([{ loc: ['node_id'], msg: 'Send node_id, or query with a name', type: 'missing' }]);
+      const [best] = await resolutionCandidates(context, query, 1);
+      if (!best) throw NotFound.resource('Node named', query);
+      return { success: true, node: await nodeView(graph, best.id), search_query: query };
     },
   }),
   deprecated(
