@@ -81,6 +81,43 @@ describe('builtin extraction: names a reader would write down', () => {
     expect(found['Victorian Football League'].aliases).toContain('VFL');
     expect(found.VFL).toBeUndefined();
   });
+
+  it('takes a title with a comma or an opening pronoun whole only when the copula says it is a work', () => {
+    const titles = byName(
+      entities(
+        'Love, Honor and Obey is a 1920 American silent drama film. My Dear Muthachan is a 1992 Malayalam film.',
+      ),
+    );
+    expect(titles['Love, Honor and Obey'].type).toBe('Creative Work');
+    expect(titles['My Dear Muthachan'].type).toBe('Creative Work');
+    expect(titles.Malayalam).toBeUndefined();
+    const names = entities(
+      'The Curie Institute in Paris is named after her. Paris, France is a city. My Brother is a doctor.',
+    ).map((entity) => entity.name);
+    expect(names).toEqual(expect.arrayContaining(['Curie Institute', 'Paris', 'France']));
+    expect(names).not.toContain('Curie Institute in Paris');
+    expect(names).not.toContain('Paris, France');
+    expect(names).not.toContain('My Brother');
+  });
+
+  it("types a definition's subject by the head of the noun phrase, not by a noun modifying it", () => {
+    const found = byName(
+      entities(
+        'Nick Krause( born April 14, 1992) is an American film and television actor. Pinewood Studios is a British film studio.',
+      ),
+    );
+    expect(found['Nick Krause'].type).toBe('Person');
+    expect(found['Pinewood Studios'].type).toBe('Organization');
+  });
+
+  it('keeps a son named after his father apart from him', () => {
+    const found = byName(entities('James Watt was a Scottish inventor. His son James Watt Jr. was born in Glasgow.'));
+    expect(found['James Watt'].aliases).not.toContain('James Watt Jr.');
+    expect(found['James Watt Jr.'].type).toBe('Person');
+    expect(byName(entities('Marie Curie was a physicist. Curie won a prize.'))['Marie Curie'].aliases).toContain(
+      'Curie',
+    );
+  });
 });
 
 describe('builtin extraction: relations from patterns', () => {
@@ -123,6 +160,24 @@ describe('builtin extraction: relations from patterns', () => {
     expect(relations('The Louvre is a museum located in Paris, France.')).toEqual([
       'Louvre -located_in-> Paris',
       'Paris -located_in-> France',
+    ]);
+  });
+
+  it("links the people of a film to its whole title, not to the film's language", () => {
+    expect(
+      relations(
+        'My Dear Muthachan is a 1992 Malayalam film written by Sreenivasan and directed by Sathyan Anthikad. It stars Thilakan and Madhurima.',
+      ),
+    ).toEqual([
+      'Sreenivasan -wrote-> My Dear Muthachan',
+      'Sathyan Anthikad -directed-> My Dear Muthachan',
+      'Thilakan -acted_in-> My Dear Muthachan',
+      'Madhurima -acted_in-> My Dear Muthachan',
+    ]);
+    expect(relations('James Watt was born in Greenock. His son James Watt Jr. was born in Glasgow.')).toEqual([
+      'James Watt -born_in-> Greenock',
+      'James Watt -parent_of-> James Watt Jr.',
+      'James Watt Jr. -born_in-> Glasgow',
     ]);
   });
 });

@@ -46,6 +46,7 @@ interface Group {
 
 /** Words that join two names into a third ("University of Paris"), unlike particles such as "van". */
 const joiningWords = new Set(['of', 'the', 'and', '&', 'for']);
+const GENERATIONS = new Set(['jr', 'sr', 'ii', 'iii', 'iv']);
 const PLACE_CUES = new Set(['born in', 'died in', 'located in', 'based in', 'situated in', 'born at', 'died at']);
 
 function containsWords(longer: string, shorter: string): boolean {
@@ -129,7 +130,9 @@ function ownerOf(short: Group, groups: Iterable<Group>): Group | null | 'ambiguo
     const prefix = longWords.slice(0, n).join(' ') === short.key && !joiningWords.has(longWords[n]);
     const suffix =
       longWords.slice(-n).join(' ') === short.key && !joiningWords.has(longWords[longWords.length - n - 1]);
-    if (prefix || suffix) owners.push(long);
+    // "James Watt Jr." is James Watt's son, not another way to write "James Watt".
+    const generation = prefix && longWords.length === n + 1 && GENERATIONS.has(longWords[n].replace(/\.$/, ''));
+    if ((prefix && !generation) || suffix) owners.push(long);
   }
   if (owners.length > 1) return 'ambiguous';
   return owners[0] ?? null;

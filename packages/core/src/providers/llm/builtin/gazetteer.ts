@@ -18,7 +18,9 @@ export const demonyms = list(`
   slovenian, somali, south african, soviet, spanish, sri lankan, sudanese, swedish, swiss, syrian, taiwanese, tanzanian, thai, tibetan,
   tunisian, turkish, ugandan, ukrainian, uruguayan, uzbek, venezuelan, vietnamese, welsh, yemeni, yugoslav, yugoslavian, zambian,
   zimbabwean, african, asian, latin, arab, arabic, hebrew, hindi, latino, anglo, roman, byzantine, ottoman, frankish, norman, saxon,
-  north american, south american, latin american, new zealander, nordic, scandinavian, franco, anglo-american, afro-american, african-american
+  north american, south american, latin american, new zealander, nordic, scandinavian, franco, anglo-american, afro-american, african-american,
+  malayalam, tamil, telugu, kannada, marathi, punjabi, gujarati, urdu, odia, assamese, sinhala, cantonese, mandarin, tagalog, swahili,
+  yiddish
 `);
 
 /** Titles and honorifics stripped from the front of a person's name into a `title` property. */
@@ -78,7 +80,7 @@ export const workNouns = list(`
 
 export const personNouns = list(`
   actor, actress, singer, songwriter, composer, lyricist, musician, writer, author, novelist, poet, playwright, screenwriter, director,
-  filmmaker, producer, painter, artist, sculptor, architect, photographer, politician, statesman, diplomat, lawyer, judge, physician,
+  filmmaker, film maker, producer, painter, artist, sculptor, architect, photographer, politician, statesman, diplomat, lawyer, judge, physician,
   scientist, physicist, chemist, biologist, mathematician, philosopher, theologian, historian, economist, engineer, inventor, astronaut,
   footballer, player, athlete, cyclist, boxer, wrestler, swimmer, runner, coach, manager, cricketer, golfer, racing driver, driver, jockey,
   journalist, businessman, businesswoman, entrepreneur, bishop, priest, monk, nun, saint, king, queen, prince, princess, emperor, empress,

@@ -47,6 +47,8 @@ const TITLE_JOINERS = new Set([
   "'s",
   '’s',
 ]);
+/** Joiners of a title that elsewhere join a name to what follows it ("the Curie Institute in Paris"). */
+const TITLE_ONLY_JOINERS = new Set(['in', 'on', 'to', 'with', 'a', 'an']);
 /** Words that open a sentence without naming anything ("However, Paris is …", "In 1895 …"). */
 const OPENERS = new Set([
   'however',
@@ -118,39 +120,51 @@ const BROADCAST_WORDS = new Set([
 
 const isCapitalised = (token: Token) => /^\p{Lu}/u.test(token.text) || /^\p{N}/u.test(token.text);
 
-/** The kind named by the first noun after "is a"/"was the" (past determiners, dates, nationalities and adjectives). */
+/** What the noun after "is a"/"was the" names, or null. */
+function kindOfNoun(tokens: readonly Token[], i: number): EntityKind | null {
+  const token = tokens[i];
+  const technical = technicalNouns.get(token.key);
+  // "an archiving program" is software; "a television program" a work.
+  if (
+    technical &&
+    technical !== 'setting' &&
+    technical !== 'organisation' &&
+    !BROADCAST_WORDS.has(tokens[i - 1]?.key ?? '')
+  )
+    return technical === 'command' ? 'software' : technical;
+  const two = i + 1 < tokens.length ? `${token.key} ${tokens[i + 1].key}` : '';
+  for (const candidate of [two, token.key, token.key.replace(/s$/, '')]) {
+    if (!candidate) continue;
+    if (workNouns.has(candidate)) return 'work';
+    if (personNouns.has(candidate)) return 'person';
+    if (organisationNouns.has(candidate)) return 'organisation';
+    if (placeNouns.has(candidate)) return 'place';
+  }
+  return null;
+}
+
+/**
+ * The kind named by the noun phrase after "is a"/"was the" (past determiners, dates, nationalities and
+ * adjectives): its last kind-naming noun, the head, so "a film and television actor" is a person and
+ * "a film studio" an organisation.
+ */
 function kindAfterCopula(tokens: readonly Token[], from: number): EntityKind | null {
+  let kind: EntityKind | null = null;
   for (let i = from; i < tokens.length && i < from + 10; i++) {
     const token = tokens[i];
     if (
       token.text === ',' ||
       token.text === '.' ||
       token.pos === 'VERB' ||
+      token.pos === 'AUX' ||
       token.pos === 'ADP' ||
       token.key === 'who' ||
       token.key === 'which'
     )
       break;
-    const two = i + 1 < tokens.length ? `${token.key} ${tokens[i + 1].key}` : '';
-    const noun = token.key.replace(/s$/, '');
-    const technical = technicalNouns.get(token.key);
-    // "an archiving program" is software; "a television program" a work.
-    if (
-      technical &&
-      technical !== 'setting' &&
-      technical !== 'organisation' &&
-      !BROADCAST_WORDS.has(tokens[i - 1]?.key ?? '')
-    )
-      return technical === 'command' ? 'software' : technical;
-    for (const candidate of [two, token.key, noun]) {
-      if (!candidate) continue;
-      if (workNouns.has(candidate)) return 'work';
-      if (personNouns.has(candidate)) return 'person';
-      if (organisationNouns.has(candidate)) return 'organisation';
-      if (placeNouns.has(candidate)) return 'place';
-    }
+    kind = kindOfNoun(tokens, i) ?? kind;
   }
-  return null;
+  return kind;
 }
 
 /** Whether the brackets opening at `open` hold a life span ("born 1950", "1643 – 1702", "died 875"). */
@@ -166,12 +180,12 @@ function bracketsHoldLifeSpan(tokens: readonly Token[], open: number): boolean {
 /** The sentence's subject when it is a short name followed by a copula or brackets. */
 function definitionSubject(tokens: readonly Token[], start: number): NameMention | null {
   const first = tokens[start];
-  if (!first || !isCapitalised(first) || OPENERS.has(first.key) || first.pos === 'PRON') return null;
+  if (!first || !isCapitalised(first)) return null;
   let end = start;
   while (end < tokens.length && end - start < MAX_TITLE_WORDS + 2) {
     const token = tokens[end];
     if (COPULA.has(token.key) || token.text === '(') break;
-    if (!isCapitalised(token) && !TITLE_JOINERS.has(token.key)) return null;
+    if (!isCapitalised(token) && !TITLE_JOINERS.has(token.key) && !TITLE_JOINERS.has(token.text)) return null;
     end++;
   }
   const terminator = tokens[end];
@@ -185,6 +199,13 @@ function definitionSubject(tokens: readonly Token[], start: number): NameMention
   } else {
     kind = kindAfterCopula(tokens, end + 1);
   }
+  // Only a title opens with a pronoun or an opener ("My Dear Muthachan", "In Cold Blood") or holds a
+  // comma or "in" ("Love, Honor and Obey"); elsewhere they start or end a clause ("The Curie Institute in Paris").
+  const onlyInTitles =
+    OPENERS.has(first.key) ||
+    first.pos === 'PRON' ||
+    tokens.slice(start + 1, end).some((token) => TITLE_ONLY_JOINERS.has(token.key) || token.text === ',');
+  if (onlyInTitles && (kind !== 'work' || end - start < 2)) return null;
   // "The Black Marble" is the title; "The Curie Institute" is the Curie Institute.
   const from = first.key === 'the' && kind !== 'work' && end - start > 1 ? start + 1 : start;
   const text = trimName(spanText(tokens, from, end));

@@ -53,11 +53,11 @@ export function nameKey(text: string): string {
 
 /**
  * Drops trailing punctuation and a possessive 's, which compromise and wink leave on names; keeps the
- * final period of initials ("U.S.", "John F.").
+ * final period of initials ("U.S.", "John F.") and of a generational suffix ("James Watt Jr.").
  */
 export function trimName(text: string): string {
   const trimmed = text.trim();
-  if (/(?:^|[\s.])\p{Lu}\.$/u.test(trimmed)) return trimmed;
+  if (/(?:^|[\s.])\p{Lu}\.$/u.test(trimmed) || /\s[JS]r\.$/u.test(trimmed)) return trimmed;
   return trimmed.replace(/(?:['’]s)?[\s.,;:!?'’"”)\]]*$/u, '').trim();
 }
 
