@@ -174,6 +174,20 @@ describe('builtin extraction: relations from patterns', () => {
       'Thilakan -acted_in-> My Dear Muthachan',
       'Madhurima -acted_in-> My Dear Muthachan',
     ]);
+    expect(
+      relations(
+        'Siti Noerbaja( Perfected Spelling: Siti Nurbaya) is a 1941 film. Directed by Lie Tek Swie, it was the first adaptation. Starring Asmanah, Momo, and Soerjono, it follows two lovers.',
+      ),
+    ).toEqual([
+      'Lie Tek Swie -directed-> Siti Noerbaja',
+      'Asmanah -acted_in-> Siti Noerbaja',
+      'Momo -acted_in-> Siti Noerbaja',
+      'Soerjono -acted_in-> Siti Noerbaja',
+    ]);
+    // "In Debian, …" sets the scene; it does not say where FFmpeg is.
+    expect(relations('FFmpeg is a multimedia framework. In Debian, FFmpeg uses GnuTLS.')).not.toContain(
+      'FFmpeg -located_in-> Debian',
+    );
     expect(relations('James Watt was born in Greenock. His son James Watt Jr. was born in Glasgow.')).toEqual([
       'James Watt -born_in-> Greenock',
       'James Watt -parent_of-> James Watt Jr.',

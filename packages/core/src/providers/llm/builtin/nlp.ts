@@ -175,11 +175,13 @@ function isCapitalised(token: Token): boolean {
   return /^\p{Lu}/u.test(token.text);
 }
 
-function isNamePart(token: Token, position: number): boolean {
+function isNamePart(token: Token, position: number, next?: Token): boolean {
   if (calendarWords.test(token.text)) return false;
   if (token.pos === 'PROPN') return /\p{L}/u.test(token.text);
-  // wink tags the head noun of some names as NOUN ("New York City"); a capital mid-sentence is the tell.
-  return position > 0 && isCapitalised(token) && (token.pos === 'NOUN' || token.pos === 'ADJ');
+  if (position === 0 || !isCapitalised(token)) return false;
+  // wink tags the head noun of some names as NOUN ("New York City"), and a given name before a surname
+  // as a verb ("Lie Tek Swie"); a capital mid-sentence is the tell.
+  return token.pos === 'NOUN' || token.pos === 'ADJ' || (token.pos === 'VERB' && next?.pos === 'PROPN');
 }
 
 /** Keeps the longest of overlapping spans (then the earliest), returned in text order. */
@@ -204,10 +206,11 @@ function knownNameSpans(tokens: readonly Token[], knownNames: readonly string[][
       const to = from + keys.length;
       if (!keys.every((key, i) => tokens[from + i].key === key)) continue;
       const [first, last] = [tokens[from], tokens[to - 1]];
+      // compromise reads through brackets: "Siti Noerbaja( Perfected Spelling: …)" is no one's name.
       if (
         !isCapitalised(first) ||
         !isCapitalised(last) ||
-        tokens.slice(from, to).some((token) => calendarWords.test(token.text))
+        tokens.slice(from, to).some((token) => calendarWords.test(token.text) || /^[()[\]:;]$/.test(token.text))
       )
         continue;
       spans.push({ from, to, text: trimName(spanText(tokens, from, to)) });
@@ -226,14 +229,14 @@ export function properNounSpans(tokens: readonly Token[], knownNames: readonly s
   const spans: Span[] = [];
   let i = 0;
   while (i < tokens.length) {
-    if (!isNamePart(tokens[i], i) || tokens[i].stopWord) {
+    if (!isNamePart(tokens[i], i, tokens[i + 1]) || tokens[i].stopWord) {
       i++;
       continue;
     }
     const from = i;
     let to = i + 1;
     for (;;) {
-      if (to < tokens.length && isNamePart(tokens[to], to)) {
+      if (to < tokens.length && isNamePart(tokens[to], to, tokens[to + 1])) {
         to++;
         continue;
       }
@@ -254,7 +257,13 @@ export function properNounSpans(tokens: readonly Token[], knownNames: readonly s
         (nameConnectors.has(tokens[gap].key) || (gap > to && tokens[gap].key === 'the'))
       )
         gap++;
-      if (gap > to && gap < tokens.length && isNamePart(tokens[gap], gap) && isCapitalised(tokens[gap])) to = gap;
+      if (
+        gap > to &&
+        gap < tokens.length &&
+        isNamePart(tokens[gap], gap, tokens[gap + 1]) &&
+        isCapitalised(tokens[gap])
+      )
+        to = gap;
       else break;
     }
     i = to;

@@ -163,7 +163,9 @@ function sentenceSubject(
   context: Context,
 ): { subject: number | null; pronoun: Mention | null } {
   const opening = named[0];
-  if (opening && opening.from <= 1) return { subject: opening.entity, pronoun: null };
+  // "The Louvre is …" opens with its subject; "Starring Asmanah, …" with a verb about something else.
+  if (opening && (opening.from === 0 || (opening.from === 1 && sentence[0].pos !== 'VERB')))
+    return { subject: opening.entity, pronoun: null };
   const first = sentence[0]?.key;
   const stand = (entity: number | null) =>
     entity === null || named.some((mention) => mention.entity === entity)
