@@ -16,7 +16,8 @@ export async function startEvalServer(dataDir: string): Promise<EvalServer> {
     ...process.env,
     RHIZOME_DATA_DIR: dataDir,
     RHIZOME_CONFIG_DIR: path.join(dataDir, 'config'),
-    RHIZOME_LOG_LEVEL: 'warning',
+    // Quiet unless the run asks for more (RHIZOME_LOG_LEVEL=info shows the corpus model's passes).
+    RHIZOME_LOG_LEVEL: process.env.RHIZOME_LOG_LEVEL ?? 'warning',
   };
   delete env.RHIZOME_QUEUE_URL;
   const server = await startEmbedded({ host: '127.0.0.1', port: 0 }, env);
