@@ -1,6 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { call, type CallOptions, type CallResult } from './server.ts';
+import {
+  call,
+  setUpAccount,
+  startTestServer,
+  tempDataDir,
+  type CallOptions,
+  type CallResult,
+  type TestServer,
+} from './server.ts';
 
 const bin = path.resolve(import.meta.dirname, '../../packages/cli/bin/rhizome.mjs');
 
@@ -91,4 +99,33 @@ export async function startServeProcess(dataDir: string, env: Record<string, str
   });
   const base = `${url}/api/v1`;
   return { ...run, url, base, call: (method, apiPath, options) => call(base, method, apiPath, options) };
+}
+
+export interface CliServer {
+  server: TestServer;
+  cookie: string;
+  key: string;
+  /** A directory for the CLI's config and the test's files. */
+  work: string;
+  /** `rhizome <args>` against the server with its key. */
+  rhizome(args: string[], env?: Record<string, string>): Promise<{ code: number | string; output: string }>;
+}
+
+/** A real server with an account and an API key, for CLI tests that talk to a running server. */
+export async function startCliServer(
+  options: { env?: Record<string, string>; keyName?: string } = {},
+): Promise<CliServer> {
+  const server = await startTestServer({ env: options.env });
+  const cookie = await setUpAccount(server);
+  const created = await server.call('POST', '/auth/keys', { cookie, body: { name: options.keyName ?? 'cli test' } });
+  const key = (created.body as { key: string }).key;
+  const work = tempDataDir();
+  return {
+    server,
+    cookie,
+    key,
+    work,
+    rhizome: (args, env = {}) =>
+      runRhizome(args, work, { RHIZOME_URL: server.url, RHIZOME_API_KEY: key, ...env }, 110_000),
+  };
 }

@@ -6,17 +6,33 @@ import type { Command } from 'commander';
 import { ExitCode } from '../exit-codes.ts';
 import { confirmationHint } from './confirmation.ts';
 import { resolveInputs } from '../inputs.ts';
+import { repeated } from '../options.ts';
 import { printJson } from '../output.ts';
 import type { Remote } from '../remote.ts';
 import type { CommandRunner } from '../runner.ts';
+import { runFields, withRunFlags, type RunFlags } from './sources.ts';
 import { tagIds } from './tags.ts';
 
-interface AddOptions {
+interface AddOptions extends RunFlags {
   tag: string[];
-  domain?: string;
   extract: boolean;
   wait?: boolean;
+  quick?: boolean;
+  vision?: boolean;
+  normalize?: boolean;
+  contentFiltering?: boolean;
+  skipDuplicates?: boolean;
 }
+
+/** The upload fields the options set; one not given is left to the server's settings. */
+const uploadFields = (options: AddOptions) => ({
+  extract_entities: options.extract,
+  ...runFields({ ...options, depth: options.quick ? 'quick' : options.depth }),
+  ...(options.vision === undefined ? {} : { enable_vision: options.vision }),
+  ...(options.normalize === undefined ? {} : { enable_normalization: options.normalize }),
+  ...(options.contentFiltering === undefined ? {} : { content_filtering: options.contentFiltering }),
+  ...(options.skipDuplicates ? { skip_duplicates: true } : {}),
+});
 
 interface Added {
   input: string;
@@ -168,7 +184,7 @@ class AddRun {
 async function add(remote: Remote, inputs: string[], options: AddOptions): Promise<number> {
   const { files, urls } = resolveInputs(inputs);
   const tags = await tagIds(remote, options.tag);
-  const fields = { extract_entities: options.extract, ...(options.domain ? { domain: options.domain } : {}) };
+  const fields = uploadFields(options);
   const run = new AddRun(remote, options);
   try {
     await inParallel(files, parallelUploads, (file) => run.upload(file, fields));
@@ -199,21 +215,25 @@ async function add(remote: Remote, inputs: string[], options: AddOptions): Promi
 }
 
 export function registerAdd(program: Command, runner: CommandRunner): void {
-  program
+  const command = program
     .command('add')
     .description('Add files, directories (recursively), globs and URLs as sources')
     .argument('<inputs...>', 'files, directories, quoted globs ("notes/**/*.md") or http(s) URLs')
-    .option(
-      '--tag <name>',
-      'tag the sources (repeatable; created when missing)',
-      (value: string, all: string[]) => [...all, value],
-      [],
-    )
-    .option('--domain <domain>', 'the extraction domain instead of the detected one')
+    .option('--tag <name>', 'tag the sources (repeatable; created when missing)', repeated, []);
+  withRunFlags(command)
+    .option('--quick', 'a quick extraction (the same as --depth quick)')
     .option('--no-extract', 'index only: no entity extraction')
+    .option('--vision', 'describe images and scanned pages with the vision model')
+    .option('--no-vision', 'no vision model')
+    .option('--normalize', 'normalise entity names')
+    .option('--no-normalize', 'no name normalisation')
+    .option('--content-filtering', 'leave out boilerplate (navigation, footers) before extraction')
+    .option('--no-content-filtering', 'extract from all the text')
+    .option('--skip-duplicates', 'skip a file whose content is already a source instead of refusing it')
     .option(
       '--wait',
       'wait until every source is processed, with a progress bar per file; one that waits for its domain to be confirmed ends the wait with exit code 6',
     )
+    .addHelpText('after', '\nAn option not given is left to the settings (--vision, --normalize, --content-filtering).')
     .action(runner.remote((remote, inputs: string[], options: AddOptions) => add(remote, inputs, options)));
 }

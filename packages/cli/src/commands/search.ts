@@ -2,13 +2,14 @@ import { RequestError } from '@rhizome/client';
 import { searchEndpoints, searchTypes, type SearchResultBody, type SearchType } from '@rhizome/contracts/api/search';
 import { templateEndpoints } from '@rhizome/contracts/api/templates';
 import { Option, type Command } from 'commander';
+import { positiveInteger } from '../options.ts';
 import { printJson } from '../output.ts';
 import type { Remote } from '../remote.ts';
 import type { CommandRunner } from '../runner.ts';
 
 interface SearchOptions {
   mode: SearchType;
-  limit?: string;
+  limit?: number;
 }
 
 const oneLine = (text: string, max = 160) => {
@@ -32,9 +33,8 @@ async function templateNames(remote: Remote, hits: SearchResultBody[]): Promise<
 }
 
 async function search(remote: Remote, query: string, options: SearchOptions): Promise<void> {
-  const limit = options.limit === undefined ? undefined : Number(options.limit);
   const result = await remote.client.call(searchEndpoints.search, {
-    query: { q: query, search_type: options.mode, limit },
+    query: { q: query, search_type: options.mode, limit: options.limit },
   });
   if (remote.json) return printJson(remote.io, result);
   if (result.fallback) remote.io.err(`(${result.fallback})`);
@@ -53,12 +53,16 @@ async function search(remote: Remote, query: string, options: SearchOptions): Pr
   });
 }
 
-export function registerSearch(program: Command, runner: CommandRunner): void {
-  program
+/** A `search` command under `parent` (the top level, and `sources`). */
+export function registerSearchOn(parent: Command, runner: CommandRunner, description: string): void {
+  parent
     .command('search')
-    .description('Search the knowledge base')
+    .description(description)
     .argument('<query>')
-    .addOption(new Option('--mode <mode>', 'how to search').choices(searchTypes).default('hybrid'))
-    .option('--limit <n>', 'at most this many results')
+    .addOption(new Option('-m, --mode <mode>', 'how to search').choices(searchTypes).default('hybrid'))
+    .option('-l, --limit <n>', 'at most this many results', positiveInteger)
     .action(runner.remote((remote, query: string, options: SearchOptions) => search(remote, query, options)));
 }
+
+export const registerSearch = (program: Command, runner: CommandRunner) =>
+  registerSearchOn(program, runner, 'Search the knowledge base');
