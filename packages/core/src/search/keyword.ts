@@ -8,6 +8,7 @@ import {
   type TermMatch,
 } from './common-terms.ts';
 import { ftsQuery } from './fts-query.ts';
+import { contentTerms } from './stop-words.ts';
 import { chunkMatchSpec, nodeMatchSpec, nodesLabelled, type MatchSpec } from './read-model/keyword-matches.ts';
 import type { ModeResult, RankedItem, SearchContext, SearchScope } from './types.ts';
 
@@ -197,11 +198,27 @@ const chunksOnly: KeywordRun = async (db, match, _terms, scope, limit) =>
   normalised('chunk', await matchChunks(db, match, scope, limit));
 
 /**
- * Every term is required except common ones (see `commonTermRows`: words in so many rows that they add
- * nothing to the ranking but cost, or in most rows of the collection). When no chunk holds every
- * required term (no node either, when a template leaves chunks out), they are ORed instead, so BM25
- * ranks whatever holds any of them (the rare ones weigh most), and `fallback` says so. Input
- * without a searchable term gives no results.
+ * `extra` after `first`, up to `limit`: the items `first` lacks, each scored below the last of
+ * `first` (its own relative score times that one's), so the two rankings keep their order.
+ */
+function appended(first: RankedItem[], extra: RankedItem[], limit: number): RankedItem[] {
+  const seen = new Set(first.map((item) => `${item.kind}:${item.id}`));
+  const floor = first.at(-1)?.score ?? 1;
+  const added = extra
+    .filter((item) => !seen.has(`${item.kind}:${item.id}`))
+    .map((item) => ({ ...item, score: item.score * floor }));
+  return [...first, ...added].slice(0, limit);
+}
+
+/**
+ * Every term is required except function words (`contentTerms`) and common ones (see
+ * `commonTermRows`: words in so many rows that they add nothing to the ranking but cost, or in most
+ * rows of the collection). The items holding every required term come first; when they are fewer
+ * than `limit`, the items holding any of them follow (BM25 ranks those by the rare ones), as a
+ * question naming two things ("born first, X or Y") is answered by passages each naming one. When
+ * no chunk holds every required term (no node either, when a template leaves chunks out), the
+ * ranking is the any-term one alone and `fallback` says so. Input without a searchable term gives
+ * no results.
  */
 async function rankByKeyword(
   context: SearchContext,
@@ -213,9 +230,10 @@ async function rankByKeyword(
   const parsed = ftsQuery(query);
   const size = Number.isFinite(limit) ? Math.max(1, Math.floor(limit)) : 1;
   if (!parsed || (scope.sourceIds && scope.sourceIds.length === 0)) return { items: [], fallback: null };
-  const counts = await termRowCounts(context.db, parsed.terms);
+  const terms = contentTerms(parsed.terms);
+  const counts = await termRowCounts(context.db, terms);
   const indexRows = await indexedRows(context.db);
-  const required = requiredTerms(parsed.terms, counts, indexRows);
+  const required = requiredTerms(terms, counts, indexRows);
   const ranked: RankedTerms = { terms: required, counts, indexRows };
   const items = await run(
     context.db,
@@ -224,11 +242,7 @@ async function rankByKeyword(
     scope,
     size,
   );
-  // Passages are what a search must not come back without: entities holding every term (often through
-  // their properties) while no chunk does still leave the question to the chunks holding some of them.
-  const passagesWanted = scope.templateId === null;
-  const found = passagesWanted ? items.some((item) => item.kind === 'chunk') : items.length > 0;
-  if (found || required.length === 1) return { items, fallback: null };
+  if (required.length === 1 || items.length >= size) return { items, fallback: null };
   const relaxed = await run(
     context.db,
     { expression: required.join(' OR '), many: mayMatchMany(required, counts, 'any') },
@@ -236,6 +250,11 @@ async function rankByKeyword(
     scope,
     size,
   );
+  // Passages are what a search must not come back without: entities holding every term (often through
+  // their properties) while no chunk does still leave the question to the chunks holding some of them.
+  const passagesWanted = scope.templateId === null;
+  const found = passagesWanted ? items.some((item) => item.kind === 'chunk') : items.length > 0;
+  if (found) return { items: appended(items, relaxed, size), fallback: null };
   return { items: relaxed, fallback: relaxed.length ? anyTermFallback : null };
 }
 

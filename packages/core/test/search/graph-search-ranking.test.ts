@@ -1,6 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createGraphSearch } from '../../src/search/graph/index.ts';
-import { fusedPassages, passageLead, withEntities } from '../../src/search/graph/ranking.ts';
+import {
+  fusedPassages,
+  keywordLead,
+  passageLead,
+  withEntities,
+  withKeywordLead,
+} from '../../src/search/graph/ranking.ts';
 import type { RankedItem, SearchScope } from '../../src/search/types.ts';
 import {
   addChunk,
@@ -28,6 +34,26 @@ describe('graph search ranking', () => {
     // Without the retrieval's weight the walk's order stands and nothing else comes in.
     expect(fusedPassages(walk, retrieved, 0, 10)).toEqual([chunk('a', 1), chunk('b', 0.5)]);
     expect(fusedPassages(walk, retrieved, 1, 2).map((item) => item.id)).toEqual(['b', 'a']);
+  });
+
+  it("puts the keyword ranking's first passages ahead of the walk's, the walk ordering the rest", () => {
+    const walk = [chunk('hop', 1), chunk('w1', 0.8), chunk('k2', 0.5), chunk('w2', 0.4)];
+    const keyword = [chunk('k1', 1), chunk('k2', 0.9), chunk('k3', 0.8)];
+    const led = withKeywordLead(walk, keyword, 10);
+    expect(led.map((item) => item.id)).toEqual([
+      ...keyword.slice(0, keywordLead).map((item) => item.id),
+      'hop',
+      'w1',
+      'w2',
+    ]);
+    // The lead scores as the best passage, so sorting the list again (with entities) keeps it in front.
+    expect(
+      withEntities(led, [node('hub', 1)], 10)
+        .slice(0, keywordLead)
+        .map((item) => item.id),
+    ).toEqual(['k1', 'k2']);
+    expect(withKeywordLead(walk, [], 10)).toEqual(walk);
+    expect(withKeywordLead(walk, keyword, 1).map((item) => item.id)).toEqual(['k1']);
   });
 
   it('lets no entity into the first passages, and keeps the list ordered by score', () => {

@@ -51,6 +51,8 @@ describe('keyword search', () => {
       ...Array.from({ length: 30 }, (_, index) => chunk(`off_${index}`, 'off', index, 'alpha alpha alpha')),
       chunk('on_0', 'on', 0, 'alpha is mentioned once among many other words in this longer chunk of text'),
       chunk('on_1', 'on', 1, 'alpha alpha and gamma'),
+      chunk('on_2', 'on', 2, 'kappa and lambda'),
+      chunk('on_3', 'on', 3, 'kappa alone'),
     ]);
     const nodes = [
       { id: 'manual', template_id: 'tpl_a', label: 'Gamma manual', source_id: null },
@@ -118,6 +120,24 @@ describe('keyword search', () => {
     expect(any.fallback).toBe(anyTermFallback);
     expect(any.items.map((item) => item.id)).toEqual(['manual']);
     expect(await keywordSearch(context, '*** ""', everywhere, 10)).toEqual({ items: [], fallback: null });
+  });
+
+  it('follows the chunks holding every term with those holding some, below them', async () => {
+    // on_2 holds both terms; on_3 only "kappa": it comes after, scored under on_2, with no fallback.
+    const both = await keywordSearch(context, 'kappa lambda', everywhere, 50);
+    expect(both.fallback).toBeNull();
+    expect(both.items.map((item) => item.id)).toEqual(['on_2', 'on_3']);
+    expect(both.items[1].score).toBeLessThan(both.items[0].score);
+    // A limit the every-term items fill leaves no room for the others.
+    expect(await ids('kappa lambda', everywhere, 1)).toEqual(['chunk:on_2']);
+  });
+
+  it("leaves a question's function words out of the terms every result must hold", async () => {
+    // "which", "is", "in" and "the" are in no chunk: the question is asked by "mentioned" and "longer".
+    const question = await keywordSearch(context, 'which is mentioned in the longer', everywhere, 10);
+    expect(question).toEqual({ items: [{ kind: 'chunk', id: 'on_0', score: 1 }], fallback: null });
+    // Function words alone are searched as they are.
+    expect((await ids('and')).sort()).toEqual(['chunk:on_1', 'chunk:on_2']);
   });
 
   it('ranks a node by the share of the query its label holds', async () => {

@@ -21,7 +21,7 @@
  * 3. Passages by their mass (`ranking.ts`): relative to the best passage, and, when the query names no
  *    entity as a name (a query typed without capitals links runs of words, guesses), fused with the
  *    seeding retrieval's own scores, so a walk without good seeds keeps the retrieval's order instead
- *    of burying it. The top `graphrag.ppr_top_k` entities (of `scope.templateId` when set), relative
+ *    of burying it; the first `keywordLead` keyword passages ahead of them all. The top `graphrag.ppr_top_k` entities (of `scope.templateId` when set), relative
  *    to the best entity, follow a lead of `passageLead` passages. A template filter returns entities
  *    only, as keyword search does. The top entities' 1-hop triples come along (at most
  *    `batching.graphrag_edge_query_limit` per direction and `graphrag.max_triples` in all).
@@ -34,7 +34,7 @@ import { linkEntities } from './link.ts';
 import { passageGraph, type PassageGraph } from './passages.ts';
 import { personalizedPageRank, seedRegion, topNodes, type PprResult } from './ppr.ts';
 import { passageMask, scopeMask } from './scope.ts';
-import { fusedPassages, withEntities } from './ranking.ts';
+import { fusedPassages, withEntities, withKeywordLead } from './ranking.ts';
 import { entitySeeds, passageSeeds, relative, retrievalScores } from './seeds.ts';
 import { collectTriples, hydrateTriples } from './triples.ts';
 
@@ -191,8 +191,8 @@ export function createGraphSearch(deps: GraphSearchDeps, options: GraphSearchOpt
       outside.map((id, i) => ({ id, score: walk.restart * personalization.get(graph.nodeCount + i)! })),
     );
     // A query naming no entity gave the walk only guesses to start from: its retrieval keeps its say.
-    const ranked = fusedPassages(passages, retrieved, named ? 0 : retrievalWeight, limit);
-    const items = withEntities(ranked, nodes, limit);
+    const fused = fusedPassages(passages, retrieved, named ? 0 : retrievalWeight, limit);
+    const items = withEntities(withKeywordLead(fused, keyword, limit), nodes, limit);
     return { items, fallback: null, triples };
   };
 }

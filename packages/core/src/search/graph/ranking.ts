@@ -45,6 +45,30 @@ export function fusedPassages(
 }
 
 /**
+ * The first passages of the keyword ranking, which keep their places ahead of the walk: the passages
+ * that hold the query's own rarest words are the surest of all, and a walk from poor seeds or over a
+ * generic graph (a name every document shares, few typed relations) would otherwise bury them. The
+ * walk still orders everything after them, which is where a second hop is found.
+ */
+export const keywordLead = 2;
+
+/**
+ * `passages` with the first `keywordLead` of `keyword` (best first) moved to the front in keyword
+ * order, each scored as the best passage so the order holds wherever the list is sorted again (the
+ * sorts are stable), at most `limit`.
+ */
+export function withKeywordLead(
+  passages: readonly RankedItem[],
+  keyword: readonly RankedItem[],
+  limit: number,
+): RankedItem[] {
+  const best = passages[0]?.score ?? 1;
+  const lead = keyword.slice(0, keywordLead).map((item): RankedItem => ({ kind: 'chunk', id: item.id, score: best }));
+  const led = new Set(lead.map((item) => item.id));
+  return [...lead, ...passages.filter((item) => !led.has(item.id))].slice(0, limit);
+}
+
+/**
  * Passages and entities in one list of at most `limit`, best first: each entity's score (relative to
  * the best entity) is scaled by the score of the last passage of the lead, so the first `passageLead`
  * passages come first and the rest of both follow by score, a passage first on a tie.
