@@ -174,6 +174,36 @@ const states: [pattern: string, sentence: string, relation: string][] = [
   ],
   ['depends on, a list', 'The Redis package depends on Jemalloc and Lua.', 'Redis -depends_on-> Lua'],
   ['uses', 'In Debian, FFmpeg uses GnuTLS as its TLS implementation.', 'FFmpeg -uses-> GnuTLS'],
+  [
+    'succeeding',
+    'Andy Jassy was named chief executive of Amazon in July 2021, succeeding Jeff Bezos.',
+    'Andy Jassy -successor_of-> Jeff Bezos',
+  ],
+  [
+    'replacing',
+    'Rishi Sunak became prime minister in October 2022, replacing Liz Truss.',
+    'Rishi Sunak -successor_of-> Liz Truss',
+  ],
+  [
+    "the organisation's chief executive",
+    "Nvidia's chief executive Jensen Huang said on Wednesday that demand for its chips remained strong.",
+    'Jensen Huang -leads-> Nvidia',
+  ],
+  [
+    'X-based, before the organisation',
+    'The London-based bank Barclays reported higher profits on Tuesday.',
+    'Barclays -located_in-> London',
+  ],
+  [
+    'X-based, after the organisation',
+    'OpenAI, the San Francisco-based company behind ChatGPT, was founded in 2015.',
+    'OpenAI -located_in-> San Francisco',
+  ],
+  [
+    'the company behind',
+    'OpenAI, the San Francisco-based company behind ChatGPT, was founded in 2015.',
+    'OpenAI -developed-> ChatGPT',
+  ],
 ];
 
 const silent: [why: string, sentence: string, relation: string][] = [
@@ -221,6 +251,21 @@ const silent: [why: string, sentence: string, relation: string][] = [
     'two names on either side of a comma state nothing',
     'Keir Starmer, the leader of the Labour Party, became prime minister.',
     'Keir Starmer -related_to-> Labour Party',
+  ],
+  [
+    'the place before "-based" is not where the next name is',
+    'OpenAI, the San Francisco-based company behind ChatGPT, was founded in 2015.',
+    'San Francisco -located_in-> ChatGPT',
+  ],
+  [
+    'a person is no seat of an organisation',
+    'Ai Weiwei, the Berlin-based artist, met Angela Merkel.',
+    'Ai Weiwei -located_in-> Berlin',
+  ],
+  [
+    'a possessive without a role states no leadership',
+    "Nvidia's engineer Bill Dally presented the chip.",
+    'Bill Dally -leads-> Nvidia',
   ],
 ];
 

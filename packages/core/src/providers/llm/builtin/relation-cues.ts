@@ -100,6 +100,8 @@ const rules: [RegExp, CanonicalRelation, CueOptions?][] = [
   [/\b(?:music|score|songs) (?:was |were |is )?(?:\S+ )?by$/, 'composed', { agent: true }],
   [by('published|released|issued'), 'published', { agent: true }],
   [by('developed|maintained'), 'developed', { agent: true }],
+  // "OpenAI, the company behind ChatGPT".
+  [/\b(?:company|firm|start-up|startup|developer|maker|team) behind$/, 'developed'],
   [/\b(?:developed|develops|maintains|maintained)$|\b(?:developer|maintainer) of$/, 'developed', { appositive: true }],
   [by('founded|established|co-founded|formed'), 'founded', { agent: true }],
   [/\b(?:founded|co-founded|established|founder of|co-founder of)$/, 'founded', { appositive: true }],
@@ -111,12 +113,19 @@ const rules: [RegExp, CanonicalRelation, CueOptions?][] = [
     'leads',
     { appositive: true },
   ],
+  // "Nvidia's chief executive Jensen Huang": the role of the person after the organisation's possessive.
+  [
+    /^['’]s (?:chief executive(?: officer)?|ceo|president|chairman|chairwoman|chair|leader|head|boss)$/,
+    'leads',
+    { agent: true },
+  ],
+  [/^['’]s (?:founder|co-founder)$/, 'founded', { agent: true }],
   [by('acquired|bought|purchased'), 'acquired', { agent: true }],
   [/\b(?:acquired|bought|acquires|buys|acquisition of|takeover of)$/, 'acquired'],
   [by('succeeded|superseded|replaced|followed'), 'successor_of', { agent: true }],
   [
     new RegExp(
-      `\\b(?:succeeded|succeeds|superseded|supersedes|replaced|replaces)(?: (?:his|her|their))?(?: (?:${relatives}))?$|\\bsuccessor (?:of|to)$`,
+      `\\b(?:succeeded|succeeds|succeeding|superseded|supersedes|replaced|replaces|replacing)(?: (?:his|her|their))?(?: (?:${relatives}))?$|\\bsuccessor (?:of|to)$`,
     ),
     'successor_of',
     { appositive: true },

@@ -225,6 +225,28 @@ function cueOtherEnd(
   return other;
 }
 
+/** "-based" written onto the name before it: "San Francisco-based" is an adjective, not a verb. */
+function isBased(word: Word | undefined): boolean {
+  return word?.key === 'based' && word.space === '' && !word.commaBefore;
+}
+
+/**
+ * The organisation a "Paris-based" place is the seat of: the name before it ("OpenAI, the San
+ * Francisco-based company"), else the one after it ("the London-based bank Barclays").
+ */
+function basedOrganisation(
+  sentence: readonly Word[],
+  mentions: readonly Mention[],
+  k: number,
+  context: Context,
+): number | null {
+  const place = mentions[k];
+  if (!context.isPlace(place.entity) || !isBased(sentence[place.to])) return null;
+  const seat = (other: Mention | undefined) =>
+    other && !context.isPerson(other.entity) && !context.isPlace(other.entity) ? other.entity : null;
+  return seat(mentions[k - 1]) ?? seat(mentions[k + 1]);
+}
+
 /** The links of one sentence, each mention against the one before it or the subject. */
 function sentenceLinks(
   sentence: readonly Word[],
@@ -239,6 +261,8 @@ function sentenceLinks(
   mentions.forEach((mention, k) => {
     const previous = k > 0 ? mentions[k - 1] : null;
     const window = sentence.slice(previous?.to ?? 0, mention.from);
+    const based = basedOrganisation(sentence, mentions, k, context);
+    if (based !== null) links.push(typed('located_in', based, mention.entity, 0.8, edgeTypes));
     const penalty = mention.viaPronoun || previous?.viaPronoun ? 0.15 : 0;
     const sameClause = !sentence[mention.from]?.breakBefore && window.every((word) => !word.breakBefore);
     const cue = cueIn(window);
@@ -282,7 +306,7 @@ function sentenceLinks(
       return;
     }
     carried = null;
-    if (listed || window.length === 0 || window.length > MAX_UNTYPED_GAP) return;
+    if (listed || window.length === 0 || window.length > MAX_UNTYPED_GAP || isBased(window[0])) return;
     // "also known as", "described as": a second name or a description, not a relation.
     if (window.some((word, i) => word.key === 'as' && i > 0 && ['VERB', 'ADJ'].includes(window[i - 1].pos))) return;
     // wink tags some participles as adjectives ("Marie Curie married Pierre Curie").
