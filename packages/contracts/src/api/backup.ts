@@ -14,6 +14,25 @@ export const BackupInfoSchema = Type.Object({
   created_at: Timestamp,
 });
 
+/** A backup as scripts written for the older system list it: its time as the compact YYYYMMDD_HHMMSS of the filename. */
+const BackupListing = Type.Object({
+  filename: Type.String(),
+  size: Type.Integer(),
+  created_at: Type.String({ pattern: '^\\d{8}_\\d{6}$' }),
+});
+
+const download = (path: string, summary: string) =>
+  endpoint({
+    method: 'GET',
+    path,
+    tag,
+    status: 200,
+    errors: [400, 404],
+    produces: 'application/vnd.sqlite3',
+    summary,
+    params: Filename,
+  });
+
 export const backupEndpoints = {
   create: endpoint({
     method: 'POST',
@@ -32,18 +51,10 @@ export const backupEndpoints = {
     errors: [422],
     summary: 'Backups of the active database, newest first, with size and time',
     query: Type.Object(PageQuery),
-    response: Page(BackupInfoSchema),
+    response: Type.Composite([Page(BackupInfoSchema), Type.Object({ backups: Type.Array(BackupListing) })]),
   }),
-  download: endpoint({
-    method: 'GET',
-    path: '/backup/{filename}',
-    tag,
-    status: 200,
-    errors: [400, 404],
-    produces: 'application/vnd.sqlite3',
-    summary: 'Download a backup file',
-    params: Filename,
-  }),
+  download: download('/backup/{filename}', 'Download a backup file'),
+  downloadAlias: download('/backup/{filename}/download', 'Download a backup file (the same as GET /backup/{filename})'),
   restore: endpoint({
     method: 'POST',
     path: '/backup/{filename}/restore',

@@ -16,6 +16,13 @@ const ServiceStatus = Type.Object({
   start_time: Nullable(Type.String()),
   description: Type.String(),
 });
+const CheckItem = Type.Object({
+  status: OneOf(['ok', 'warning', 'error'] as const),
+  message: Type.String(),
+  details: Type.Optional(AnyObject),
+  category: OneOf(['resource', 'service', 'operational'] as const),
+  auto_recoverable: Type.Optional(Type.Boolean()),
+});
 const QueueStats = Type.Object({ queues: Type.Array(AnyObject), note: Type.String() });
 
 export const opsEndpoints = {
@@ -25,10 +32,11 @@ export const opsEndpoints = {
     tag: 'health',
     status: 200,
     summary:
-      'Overall status (healthy, degraded or unhealthy), `healthy` (false only when a subsystem is unavailable: what wait scripts and load balancers poll) and each subsystem (database, queue, vector_index, llm, embeddings, disk) with its real state',
+      'Overall status (ok, or degraded while a check is not ok), `healthy` (false only when a subsystem is unavailable: what wait scripts and load balancers poll), `checks` (embeddings, queue, search_index, graph, disk_space, database, provider, llm_worker, ops_worker) and each subsystem with its raw state',
     response: Type.Object({
-      status: Type.String(),
       healthy: Type.Boolean(),
+      status: OneOf(['ok', 'degraded'] as const),
+      checks: Type.Record(Type.String(), CheckItem),
       version: Type.String(),
       timestamp: Type.String(),
       subsystems: Type.Record(
@@ -66,8 +74,19 @@ export const opsEndpoints = {
     path: '/counts',
     tag: 'counts',
     status: 200,
-    summary: 'Aggregate counts of the active database',
-    response: Type.Object({ database: Type.String(), counts: Type.Record(Type.String(), Type.Integer()) }),
+    summary:
+      'Aggregate counts of the active database: the seven dashboard figures at the top level, and every registered count (plus databases) under `counts`',
+    response: Type.Object({
+      knowledge_nodes: Type.Integer(),
+      links: Type.Integer(),
+      templates: Type.Integer(),
+      workflows: Type.Integer(),
+      lenses: Type.Integer(),
+      sources: Type.Integer(),
+      awaiting_confirmation: Type.Integer(),
+      database: Type.String(),
+      counts: Type.Record(Type.String(), Type.Integer()),
+    }),
   }),
   logs: endpoint({
     method: 'GET',

@@ -133,6 +133,18 @@ const TagBody = {
   color: Type.Optional(Nullable(Type.String({ pattern: '^#[0-9A-Fa-f]{6}$' }))),
 };
 const TagParams = Type.Object({ tag_id: Type.String() });
+const SourceCitation = Type.Object({
+  id: Type.String(),
+  entity_uri: Type.String(),
+  entity_label: Type.String(),
+  entity_type: Type.String(),
+  source_id: Type.String(),
+  chunk_id: Nullable(Type.String()),
+  confidence: Type.Number(),
+  extraction_method: Type.String(),
+  context_snippet: Nullable(Type.String()),
+  created_at: Type.String(),
+});
 const SourceTagParams = Type.Object({ source_id: Type.String(), tag_id: Type.String() });
 const ConfirmationOptions = {
   domain: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 100 }))),
@@ -281,6 +293,16 @@ export const sourceEndpoints = {
     body: Body(TagBody),
     response: SourceTag,
   }),
+  getTag: endpoint({
+    method: 'GET',
+    path: '/sources/tags/{tag_id}',
+    tag,
+    status: 200,
+    errors: [404],
+    summary: 'One source tag with how many sources carry it',
+    params: TagParams,
+    response: Type.Intersect([SourceTag, Type.Object({ source_count: Type.Integer() })]),
+  }),
   updateTag: endpoint({
     method: 'PATCH',
     path: '/sources/tags/{tag_id}',
@@ -368,6 +390,22 @@ export const sourceEndpoints = {
     summary: 'One chunk',
     params: ChunkParams,
     response: Chunk,
+  }),
+  citations: endpoint({
+    method: 'GET',
+    path: '/sources/{source_id}/citations',
+    tag,
+    status: 200,
+    errors: [404, 422],
+    summary: 'The citations a source holds (entity, chunk, confidence, snippet), oldest first, a page at a time',
+    params: SourceId,
+    query: Type.Object(PageQuery),
+    response: Type.Object({
+      citations: Type.Array(SourceCitation),
+      total: Type.Integer(),
+      page: Type.Integer(),
+      page_size: Type.Integer(),
+    }),
   }),
   sourceStats: endpoint({
     method: 'GET',

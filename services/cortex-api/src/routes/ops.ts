@@ -1,5 +1,5 @@
 import { opsEndpoints as api } from '@rhizome/contracts/api/ops';
-import { buildDiagnosticsZip, systemInfo } from '@rhizome/core/observability';
+import { buildDiagnosticsZip, healthChecks, overallStatus, systemInfo } from '@rhizome/core/observability';
 import { readAllLogs, readServiceLog } from '@rhizome/core/observability';
 import { getServiceStatus } from '@rhizome/core/observability';
 import { workflowStats } from '@rhizome/core/automation';
@@ -25,17 +25,36 @@ const dashboardCounts = [
   'lenses',
   'sources',
   'awaiting_confirmation',
-];
+] as const;
 
 export function mountOpsRoutes(routes: RouteTable, deps: CortexDeps): void {
   const { platform } = deps;
   const { paths, databases } = platform;
 
-  routes.add(api.health, async () => ({
-    ...(await platform.health.check()),
-    version: platform.version,
-    timestamp: new Date().toISOString(),
-  }));
+  routes.add(api.health, async ({ scope }) => {
+    const report = await platform.health.check();
+    const { db } = await scope.database();
+    const now = Date.now();
+    const [graph, llmWorkers, opsWorkers] = await Promise.all([
+      platform.counts.collect(db, ['knowledge_nodes', 'links']),
+      platform.tasks.workerCount('llm', now),
+      platform.tasks.workerCount('operations', now),
+    ]);
+    const checks = healthChecks(report, {
+      entities: graph.knowledge_nodes,
+      relationships: graph.links,
+      llmWorkers,
+      opsWorkers,
+    });
+    return {
+      healthy: report.healthy,
+      status: overallStatus(checks),
+      checks,
+      version: platform.version,
+      timestamp: new Date().toISOString(),
+      subsystems: report.subsystems,
+    };
+  });
   routes.add(api.edition, () => ({
     edition: 'community',
     version: platform.version,
@@ -44,7 +63,12 @@ export function mountOpsRoutes(routes: RouteTable, deps: CortexDeps): void {
   }));
   routes.add(api.counts, async ({ scope }) => {
     const { name, db } = await scope.database();
-    return { database: name, counts: { ...(await platform.counts.collect(db)), databases: databases.list().length } };
+    return {
+      // collect answers every name asked for, so the dashboard figures are all present.
+      ...((await platform.counts.collect(db, dashboardCounts)) as Record<(typeof dashboardCounts)[number], number>),
+      database: name,
+      counts: { ...(await platform.counts.collect(db)), databases: databases.list().length },
+    };
   });
   routes.add(api.logs, ({ query }) => readAllLogs(paths.logsDir, query.lines ?? defaultLogLines));
   routes.add(api.logsStatus, () => getServiceStatus(deps.supervisorUrl));

@@ -4,6 +4,7 @@ import { ApiError } from '@rhizome/contracts/errors';
 import { incomingDir, originalPath } from '@rhizome/core/sources';
 import { allowedType } from '@rhizome/core/sources';
 import { sourcesModule, type ReceivedFile } from '@rhizome/core/sources';
+import { sourceCitations } from '@rhizome/core/observability';
 import { pageWindow, pagination } from '../http/pagination.ts';
 import type { Request, Response } from 'express';
 import { emptyFileError, receiveUpload, type UploadedFile } from '../http/upload.ts';
@@ -159,8 +160,23 @@ export function mountSourceRoutes(routes: RouteTable, { platform }: CortexDeps):
       },
     };
   });
+  routes.add(api.citations, async ({ params, query, scope }) => {
+    await (await scope.service(sourcesModule)).require(params.source_id);
+    const window = pageWindow(query, settings.get().pagination);
+    const { db } = await scope.database();
+    const { items, total } = await sourceCitations(db, params.source_id, {
+      offset: window.offset,
+      limit: window.pageSize,
+    });
+    return { citations: items, total, page: window.page, page_size: window.pageSize };
+  });
   const tagsOf = async (scope: RequestScope) => (await scope.service(sourcesModule)).tags;
   routes.add(api.listTags, async ({ scope }) => ({ tags: await (await tagsOf(scope)).list() }));
+  routes.add(api.getTag, async ({ params, scope }) => {
+    const found = (await (await tagsOf(scope)).list()).find((tag) => tag.id === params.tag_id);
+    if (!found) throw ApiError.notFound('tag', params.tag_id);
+    return found;
+  });
   routes.add(api.createTag, async ({ body, scope }) => (await tagsOf(scope)).create(body.name, body.color ?? null));
   routes.add(api.updateTag, async ({ params, body, scope }) => (await tagsOf(scope)).update(params.tag_id, body));
   routes.add(api.deleteTag, async ({ params, scope }) => (await tagsOf(scope)).delete(params.tag_id));
