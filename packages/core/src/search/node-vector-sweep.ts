@@ -62,7 +62,11 @@ async function updateCorpusOf(host: SearchHost, name: string, signal: AbortSigna
     database: name,
     embeddings: host.providers.embeddings,
     chunks: host.vectorWriters.chunks.openSink(name),
-    nodes: host.vectorWriters.nodes.openSink(name),
+    // Only indexes this process has open: like the sinks, the sweep never opens a second writer.
+    reindex: async (identity) => {
+      for (const writers of [host.vectorWriters.chunks, host.vectorWriters.nodes])
+        await (await writers.opened(name))?.rebuild(identity);
+    },
     waveSize: settings.batching.embedding_wave_size,
     signal,
   });

@@ -122,13 +122,13 @@ export async function embedLackingChunks(
   return embedded;
 }
 
-/** Stores the vectors of a wave of chunks (replacing those they had) and hands them to the chunk index. */
+/** Stores the vectors of a wave of chunks (replacing those they had) and hands them to the chunk index, when a sink is given. */
 export async function storeChunkWave(
   db: Db,
   identity: EmbeddingIdentity,
   wave: readonly { rowid: number }[],
   vectors: readonly Float32Array[],
-  sink: VectorSink,
+  sink?: VectorSink,
 ): Promise<void> {
   await db.transaction((trx) =>
     storeChunkVectors(
@@ -136,7 +136,7 @@ export async function storeChunkWave(
       wave.map((chunk, index) => ({ rowid: chunk.rowid, model: identity.model, vector: vectors[index] })),
     ),
   );
-  await sink.upsert(
+  await sink?.upsert(
     wave.map((chunk, index) => ({ label: chunk.rowid, vector: vectors[index] })),
     identity,
   );
