@@ -37,23 +37,26 @@ describe('graph search ranking', () => {
   });
 
   it("puts the keyword ranking's first passages ahead of the walk's, the walk ordering the rest", () => {
-    const walk = [chunk('hop', 1), chunk('w1', 0.8), chunk('k2', 0.5), chunk('w2', 0.4)];
-    const keyword = [chunk('k1', 1), chunk('k2', 0.9), chunk('k3', 0.8)];
-    const led = withKeywordLead(walk, keyword, 10);
-    expect(led.map((item) => item.id)).toEqual([
-      ...keyword.slice(0, keywordLead).map((item) => item.id),
-      'hop',
-      'w1',
-      'w2',
-    ]);
+    const keyword = Array.from({ length: keywordLead + 1 }, (_, i) => chunk(`k${i}`, 1 - i / 10));
+    const lead = keyword.slice(0, keywordLead).map((item) => item.id);
+    // The walk ranks a hop first and the second keyword passage low; the last keyword one is past the lead.
+    const walk = [
+      chunk('hop', 1),
+      chunk('w1', 0.8),
+      chunk('k1', 0.5),
+      chunk(`k${keywordLead}`, 0.45),
+      chunk('w2', 0.4),
+    ];
+    const led = withKeywordLead(walk, keyword, 20);
+    expect(led.map((item) => item.id)).toEqual([...lead, 'hop', 'w1', `k${keywordLead}`, 'w2']);
     // The lead scores as the best passage, so sorting the list again (with entities) keeps it in front.
     expect(
-      withEntities(led, [node('hub', 1)], 10)
+      withEntities(led, [node('hub', 1)], 20)
         .slice(0, keywordLead)
         .map((item) => item.id),
-    ).toEqual(['k1', 'k2']);
-    expect(withKeywordLead(walk, [], 10)).toEqual(walk);
-    expect(withKeywordLead(walk, keyword, 1).map((item) => item.id)).toEqual(['k1']);
+    ).toEqual(lead);
+    expect(withKeywordLead(walk, [], 20)).toEqual(walk);
+    expect(withKeywordLead(walk, keyword, 1).map((item) => item.id)).toEqual(['k0']);
   });
 
   it('lets no entity into the first passages, and keeps the list ordered by score', () => {

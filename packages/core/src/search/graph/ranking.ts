@@ -50,7 +50,7 @@ export function fusedPassages(
  * generic graph (a name every document shares, few typed relations) would otherwise bury them. The
  * walk still orders everything after them, which is where a second hop is found.
  */
-export const keywordLead = 2;
+export const keywordLead = 4;
 
 /**
  * `passages` with the first `keywordLead` of `keyword` (best first) moved to the front in keyword
