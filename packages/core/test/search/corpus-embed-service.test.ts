@@ -13,6 +13,18 @@ const everything = { sourceIds: null, templateId: null };
 const passages = wikiCorpus.slice(0, 60);
 const corpusComponents = 256;
 
+function cosine(a: Float32Array, b: Float32Array): number {
+  let dot = 0;
+  let aa = 0;
+  let bb = 0;
+  for (let i = 0; i < a.length; i++) {
+    dot += a[i] * b[i];
+    aa += a[i] * a[i];
+    bb += b[i] * b[i];
+  }
+  return dot / Math.sqrt(aa * bb);
+}
+
 interface StateRow {
   documents: number;
   refreshed_documents: number;
@@ -113,6 +125,20 @@ describe('the corpus model of a running server', () => {
     expect(refreshed.documents).toBe(await chunkCount());
     expect(answers.length).toBeGreaterThan(0);
     expect(answers.filter((answer) => answer.fallback !== null || answer.items === 0)).toEqual([]);
+    // The refresh wrote the re-made vectors to SQLite only: the rebuilt chunk index holds those, not the ones it had.
+    const writers = server.platform.vectorWriters.chunks;
+    await writers.settled();
+    const index = (await writers.opened('default'))!;
+    const rows = (await db('chunk_vectors').select('chunk_rowid', 'dimensions', 'vector')) as {
+      chunk_rowid: number;
+      dimensions: number;
+      vector: Buffer;
+    }[];
+    const stale = rows.filter((row) => {
+      const held = index.vector(row.chunk_rowid);
+      return !held || cosine(held, decodeVector(row.vector, row.dimensions)) < 0.9999;
+    });
+    expect([rows.length, stale.map((row) => row.chunk_rowid)]).toEqual([refreshed.documents, []]);
   }, 120_000);
 
   it('is reused after a restart: the same query gets the same answer at once', async () => {
