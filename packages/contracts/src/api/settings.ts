@@ -63,3 +63,25 @@ export const settingsEndpoints = {
     }),
   }),
 };
+
+/**
+ * Operator endpoints of the system this API was modelled on that Rhizome serves elsewhere: each answers 404
+ * with a message naming the Rhizome endpoint that does the job, so a script fails with a pointer.
+ */
+export const movedOperatorEndpoints = (
+  [
+    ['GET', '/settings/embedding/models', 'GET /settings/cloudmodels and GET /settings/localllm/models'],
+    ['POST', '/settings/reset/chats', 'DELETE /chats'],
+    ['POST', '/settings/reset/queue', 'DELETE /queue/tasks and DELETE /queue/tasks/history'],
+    ['POST', '/settings/reset/knowledge', 'DELETE /databases/{name} then POST /databases'],
+    ['POST', '/settings/reset/all', 'DELETE /databases/{name} then POST /databases, and POST /settings/reset'],
+    ['POST', '/settings/reset/workflows', 'DELETE /workflows/{workflow_id} per workflow'],
+    ['POST', '/settings/reset/source_processing', 'DELETE /sources/{source_id}/extraction per source'],
+    ['POST', '/settings/cleanup/orphans', 'POST /graph/cleanup'],
+    ['POST', '/sources/cleanup/orphan_tasks', 'POST /queue/reconcile'],
+    ['POST', '/settings/seed/templates', 'POST /templates/batch (a new database starts with the default templates)'],
+  ] as const
+).map(([method, path, instead]) => ({
+  instead,
+  endpoint: endpoint({ method, path, tag, status: 404, errors: [404], summary: `Not served here: use ${instead}` }),
+}));

@@ -1,5 +1,5 @@
-import { settingsEndpoints as api } from '@rhizome/contracts/api/settings';
-import { Invalid, type ValidationIssue } from '@rhizome/contracts/errors';
+import { movedOperatorEndpoints, settingsEndpoints as api } from '@rhizome/contracts/api/settings';
+import { ApiError, ErrorCode, Invalid, type ValidationIssue } from '@rhizome/contracts/errors';
 import { currentLogLevel, isLogLevel, logLevels, numericLevel } from '@rhizome/core/logging';
 import { namesMetadataHost } from '@rhizome/core/providers';
 import type { RouteTable } from '../http/route.ts';
@@ -82,4 +82,15 @@ export function mountSettingsRoutes(routes: RouteTable, { platform }: CortexDeps
     await announceSettingsChanged();
     return { success: true, old_level: oldLevel, new_level: newLevel, message: `Logging level set to ${newLevel}` };
   });
+  for (const { endpoint, instead } of movedOperatorEndpoints)
+    routes.add(endpoint, () => {
+      throw new ApiError(
+        404,
+        ErrorCode.notFound,
+        `${endpoint.method} ${endpoint.path} is not served by Rhizome: use ${instead}`,
+        {
+          instead,
+        },
+      );
+    });
 }
