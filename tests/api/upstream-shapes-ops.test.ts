@@ -76,4 +76,29 @@ describe('health, counts and backups in the shapes older clients read', () => {
     expect(Number(download.headers.get('content-length'))).toBe(size);
     expect((await call('GET', '/backup/app_20200102_000000.db/download')).status).toBe(404);
   });
+
+  it('GET /edition names the edition, the licence and every community feature group', async () => {
+    const body = (await call('GET', '/edition')).body as {
+      edition: unknown;
+      license: { type: unknown; holder: unknown; expires: unknown };
+      features: unknown[];
+    };
+    expect(body.edition).toBe('community');
+    expect(typeof body.license.type).toBe('string');
+    expect(typeof body.license.holder).toBe('string');
+    expect(body.license.expires).toBeNull();
+    const community = ['auth', 'backup', 'chats', 'counts', 'databases', 'diagnostics', 'edges', 'export', 'graph'];
+    community.push('health', 'lexicon', 'llm', 'logs', 'mcp', 'nodes', 'quality', 'queue', 'search', 'settings');
+    community.push('sources', 'templates', 'tools', 'triggers', 'workflows');
+    expect(body.features).toEqual(expect.arrayContaining(community));
+  });
+
+  it('GET /workflows/stats answers the workflow and execution figures with a float success rate', async () => {
+    const body = (await call('GET', '/workflows/stats')).body as Record<string, unknown>;
+    const integers = ['total_workflows', 'active_workflows', 'inactive_workflows', 'total_executions'];
+    integers.push('successful_executions', 'failed_executions', 'cancelled_executions');
+    for (const key of integers) expect(Number.isInteger(body[key]), key).toBe(true);
+    expect(typeof body.success_rate).toBe('number');
+    expect(body.total_workflows).toBe(Number(body.active_workflows) + Number(body.inactive_workflows));
+  });
 });
