@@ -284,6 +284,19 @@ function judge(content: string, categories: readonly ContentCategory[], level: A
   return { kind: 'keep', content: rest, categories: stripping, lines: strip.size };
 }
 
+/**
+ * The categories `content` falls under at a mode's cut-offs: those whose hits would drop it or whose
+ * lines would be stripped from it.
+ */
+export function contentCategoriesOf(
+  content: string,
+  categories: readonly ContentCategory[],
+  mode: Exclude<FilteringMode, 'unfiltered'> = 'balanced',
+): ContentCategory[] {
+  const verdict = judge(content, categories, AGGRESSIVENESS[mode]);
+  return verdict.kind === 'drop' ? verdict.dropped.categories : verdict.categories;
+}
+
 /** Copies of `chunks` fit for extraction, in order; chunks no category touched come back unchanged. */
 export function filterForExtraction<T extends { id: string; content: string }>(
   chunks: readonly T[],

@@ -6,3 +6,4 @@ export type { Evidence, FinalizeResult } from './types.ts';
 export { AgentExtraction } from './agent/service.ts';
 export { submitWholeGroup } from './agent/whole-group.ts';
 export { agentExtractionFor } from './agent/abandonment.ts';
+export { contentCategoriesOf } from './content-filter.ts';
