@@ -73,4 +73,22 @@ describe('source citations and tags in the shapes older clients read', () => {
     expect(tag.body).toEqual({ id, name: 'engines', color: '#336699', source_count: 1 });
     expect((await call('GET', '/sources/tags/tag_missing')).status).toBe(404);
   });
+
+  it('GET /sources/{id}/extraction/tasks carries tasks, total, page and page_size next to the data page', async () => {
+    const result = await call('GET', `/sources/${sourceId}/extraction/tasks?page_size=1`);
+    expect(result.status, result.text).toBe(200);
+    const body = result.body as {
+      data: unknown[];
+      pagination: { total: number };
+      tasks: { status: unknown }[];
+      total: unknown;
+      page: unknown;
+      page_size: unknown;
+    };
+    expect(body).toMatchObject({ page: 1, page_size: 1, total: body.pagination.total });
+    expect(body.total).toBeGreaterThan(0);
+    expect(body.tasks).toEqual(body.data);
+    expect(body.tasks).toHaveLength(1);
+    expect(typeof body.tasks[0].status).toBe('string');
+  });
 });

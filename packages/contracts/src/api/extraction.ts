@@ -151,9 +151,18 @@ export const extractionEndpoints = {
     tag,
     status: 200,
     errors: [404, 422],
-    summary: 'Per-group status, attempts, entity and relationship counts and errors of the latest extraction',
+    summary:
+      'Per-group status, attempts, entity and relationship counts and errors of the latest extraction: a page under `data`, and the same page as `tasks` with `total`, `page` and `page_size`',
     params: SourceId,
     query: Type.Object(PageQuery),
-    response: Page(ExtractionTask),
+    response: Type.Composite([
+      Page(ExtractionTask),
+      Type.Object({
+        tasks: Type.Array(ExtractionTask),
+        total: Type.Integer(),
+        page: Type.Integer(),
+        page_size: Type.Integer(),
+      }),
+    ]),
   }),
 };

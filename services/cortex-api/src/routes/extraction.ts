@@ -35,9 +35,14 @@ export function mountExtractionRoutes(routes: RouteTable, { platform }: CortexDe
     const job = await service.job(params.source_id);
     if (!job) throw ApiError.notFound('Extraction job', params.source_id);
     const window = pageWindow(query, platform.settings.get().pagination);
+    const groups = await service.groups(job, { offset: window.offset, limit: window.pageSize });
     return {
-      data: await service.groups(job, { offset: window.offset, limit: window.pageSize }),
+      data: groups,
       pagination: pagination(job.total_groups, window),
+      tasks: groups,
+      total: job.total_groups,
+      page: window.page,
+      page_size: window.pageSize,
     };
   });
 }
