@@ -3,9 +3,11 @@ import cliPackage from '../package.json' with { type: 'json' };
 import { registerAdd } from './commands/add.ts';
 import { registerAsk } from './commands/ask.ts';
 import { registerCompletion } from './commands/completion.ts';
+import { registerGraph } from './commands/graph.ts';
 import { registerKeys } from './commands/keys.ts';
 import { registerLogin } from './commands/login.ts';
 import { registerMcp } from './mcp-command.ts';
+import { registerQualityOn } from './commands/quality.ts';
 import { registerSearch } from './commands/search.ts';
 import { registerSources } from './commands/sources.ts';
 import { registerStatus } from './commands/status.ts';
@@ -88,6 +90,7 @@ function buildProgram(io: Io, runner: CommandRunner): Command {
     registerAdd,
     registerSources,
     registerSearch,
+    registerGraph,
     registerAsk,
     registerTransfer,
     registerKeys,
@@ -95,6 +98,7 @@ function buildProgram(io: Io, runner: CommandRunner): Command {
     registerMcp,
   ])
     register(program, runner);
+  registerQualityOn(program, runner);
   registerCompletion(program, runner);
   return program;
 }

@@ -16,6 +16,7 @@ import { printJson, table } from '../output.ts';
 import type { Remote } from '../remote.ts';
 import type { CommandRunner } from '../runner.ts';
 import { confirmationHint } from './confirmation.ts';
+import { registerQualityOn } from './quality.ts';
 import { registerSearchOn } from './search.ts';
 
 interface ListOptions {
@@ -266,5 +267,6 @@ export function registerSources(program: Command, runner: CommandRunner): Comman
     .command('rebuild-search')
     .description('Rebuild the search indexes (re-embedding everything when the embedding model changed)')
     .action(runner.remote((remote) => rebuildSearch(remote)));
+  registerQualityOn(sources, runner);
   return sources;
 }
