@@ -200,6 +200,16 @@ const states: [pattern: string, sentence: string, relation: string][] = [
     'OpenAI -located_in-> San Francisco',
   ],
   [
+    '"the company" for the organisation named before',
+    'Andy Jassy was named chief executive of Amazon in July 2021, succeeding Jeff Bezos, who founded the company in 1994.',
+    'Jeff Bezos -founded-> Amazon',
+  ],
+  [
+    '"the band" for the band of the sentence before',
+    'Queen was formed in London in 1970. Brian May joined the band as its guitarist.',
+    'Brian May -member_of-> Queen',
+  ],
+  [
     'the company behind',
     'OpenAI, the San Francisco-based company behind ChatGPT, was founded in 2015.',
     'OpenAI -developed-> ChatGPT',
@@ -261,6 +271,11 @@ const silent: [why: string, sentence: string, relation: string][] = [
     'a person is no seat of an organisation',
     'Ai Weiwei, the Berlin-based artist, met Angela Merkel.',
     'Ai Weiwei -located_in-> Berlin',
+  ],
+  [
+    '"the company" with no organisation named before stands for nobody',
+    'Mikhail Gorbachev was born in Privolnoye. He founded the company in 1993.',
+    'Mikhail Gorbachev -founded-> Privolnoye',
   ],
   [
     'a possessive without a role states no leadership',

@@ -86,7 +86,8 @@ function createNlp(wink: WinkMethods, compromise: typeof compromiseModule, loadM
             pos: token.out(its.pos) as PartOfSpeech,
             lemma: String(token.out(lemma)).toLowerCase(),
             stem: String(token.out(stem)).toLowerCase(),
-            stopWord: token.out(its.stopWordFlag) === true,
+            // The stop word is the modal; "May" inside a sentence is a month or a name ("Brian May").
+            stopWord: token.out(its.stopWordFlag) === true && !(tokens.length > 0 && value === 'May'),
             space: String(token.out(its.precedingSpaces)),
           });
         });
@@ -184,6 +185,12 @@ function isNamePart(token: Token, position: number, next?: Token): boolean {
   return token.pos === 'NOUN' || token.pos === 'ADJ' || (token.pos === 'VERB' && next?.pos === 'PROPN');
 }
 
+/** A month written after a given name, with no day or year after it, is a surname: "Brian May", "Theresa May". */
+function isMonthSurname(tokens: readonly Token[], at: number): boolean {
+  const next = tokens[at + 1];
+  return at > 0 && /^(?:April|May|June|August)$/.test(tokens[at].text) && !(next && /^\d/.test(next.text));
+}
+
 /** Keeps the longest of overlapping spans (then the earliest), returned in text order. */
 export function longestFirst<T extends { from: number; to: number }>(spans: readonly T[]): T[] {
   const sorted = [...spans].sort((a, b) => b.to - b.from - (a.to - a.from) || a.from - b.from);
@@ -210,7 +217,13 @@ function knownNameSpans(tokens: readonly Token[], knownNames: readonly string[][
       if (
         !isCapitalised(first) ||
         !isCapitalised(last) ||
-        tokens.slice(from, to).some((token) => calendarWords.test(token.text) || /^[()[\]:;]$/.test(token.text))
+        tokens
+          .slice(from, to)
+          .some(
+            (token, i) =>
+              (calendarWords.test(token.text) && !(i > 0 && isMonthSurname(tokens, from + i))) ||
+              /^[()[\]:;]$/.test(token.text),
+          )
       )
         continue;
       spans.push({ from, to, text: trimName(spanText(tokens, from, to)) });
@@ -236,7 +249,7 @@ export function properNounSpans(tokens: readonly Token[], knownNames: readonly s
     const from = i;
     let to = i + 1;
     for (;;) {
-      if (to < tokens.length && isNamePart(tokens[to], to, tokens[to + 1])) {
+      if (to < tokens.length && (isNamePart(tokens[to], to, tokens[to + 1]) || isMonthSurname(tokens, to))) {
         to++;
         continue;
       }

@@ -154,6 +154,42 @@ interface Context {
   topic: number | null;
   /** The last person a sentence opened with. */
   lastPerson: number | null;
+  /** The last organisation (or name of no known kind) a sentence named. */
+  lastOrganisation: number | null;
+}
+
+/** Nouns that, after "the", stand for an organisation named before ("the company", "the band"). */
+const ORGANISATION_ANAPHORS = new Set([
+  'company',
+  'firm',
+  'carmaker',
+  'start-up',
+  'startup',
+  'bank',
+  'airline',
+  'band',
+  'club',
+  'team',
+  'studio',
+]);
+const mayBeOrganisation = (context: Context, entity: number) =>
+  context.kindOf(entity) === 'organisation' || context.kindOf(entity) === 'generic';
+
+/**
+ * "the company", "the band": a definite organisation noun stands for the organisation named last
+ * before it ("Jeff Bezos, who founded the company in 1994").
+ */
+function organisationAnaphors(sentence: readonly Word[], named: readonly Mention[], context: Context): Mention[] {
+  const found: Mention[] = [];
+  for (let i = 0; i + 1 < sentence.length; i++) {
+    if (sentence[i].key !== 'the' || !ORGANISATION_ANAPHORS.has(sentence[i + 1].key)) continue;
+    if (named.some((mention) => mention.from <= i + 1 && i < mention.to)) continue;
+    const antecedent =
+      named.filter((mention) => mention.to <= i && mayBeOrganisation(context, mention.entity)).at(-1)?.entity ??
+      context.lastOrganisation;
+    if (antecedent !== null) found.push({ entity: antecedent, from: i, to: i + 2, viaPronoun: true });
+  }
+  return found;
 }
 
 /** Who the sentence is about, and the mention standing for it when a pronoun opens the sentence. */
@@ -341,6 +377,7 @@ export function extractRelationships(nlp: BuiltinNlp, task: RelationshipTask): O
     kindOf: (entity) => kinds[entity],
     topic: null,
     lastPerson: null,
+    lastOrganisation: null,
   };
   const untyped = relatedToType(task.edgeTypes);
   const found = new Map<string, Omit<RelationshipRecord, 'kind'>>();
@@ -353,9 +390,14 @@ export function extractRelationships(nlp: BuiltinNlp, task: RelationshipTask): O
     if (subject !== null && (context.isPerson(subject) || (index === 0 && context.mayBePerson(subject))))
       context.lastPerson = subject;
     else context.lastPerson = named.find((mention) => context.isPerson(mention.entity))?.entity ?? context.lastPerson;
-    const mentions = (pronoun ? [pronoun, ...named] : named)
-      .sort((a, b) => a.from - b.from)
-      .filter((mention, i, all) => all.findIndex((other) => other.entity === mention.entity) === i);
+    const mentions = [
+      ...(pronoun ? [pronoun, ...named] : named).filter(
+        (mention, i, all) => all.findIndex((other) => other.entity === mention.entity) === i,
+      ),
+      ...organisationAnaphors(sentence, named, context),
+    ].sort((a, b) => a.from - b.from);
+    context.lastOrganisation =
+      named.filter((mention) => mayBeOrganisation(context, mention.entity)).at(-1)?.entity ?? context.lastOrganisation;
 
     for (const { source, target, type, confidence } of sentenceLinks(sentence, mentions, subject, context)) {
       if (source === target) continue;
