@@ -71,7 +71,7 @@ describe('builtin extraction on man pages', () => {
     expect(typesByName(found)).toMatchObject({
       ssh: 'Command',
       EscapeChar: 'Configuration Option',
-      ssh_config: 'Protocol',
+      ssh_config: 'File Format',
     });
   });
 
@@ -158,6 +158,13 @@ describe('builtin extraction on a README, a copyright file and an HTML page', ()
     });
     expect(Object.keys(found).filter((name) => /\b(?:This|Copyright)\b/.test(name))).toEqual([]);
   });
+
+  it('types the RFCs of a standards list as standards and the paths of a page as files', async () => {
+    const standards = typesByName(await entitiesOf(section('ssh.1.txt', 'STANDARDS', 'AUTHORS')));
+    expect(standards).toMatchObject({ 'RFC 4251': 'Standard', 'RFC 4253': 'Standard' });
+    const files = typesByName(await entitiesOf('The master files are /etc/passwd and /etc/group.'));
+    expect(files).toMatchObject({ '/etc/passwd': 'File', '/etc/group': 'File' });
+  });
 });
 
 describe('builtin extraction on the technical labelled set', () => {
@@ -167,6 +174,7 @@ describe('builtin extraction on the technical labelled set', () => {
     expect(score.typedEntities.precision).toBeGreaterThanOrEqual(0.7);
     expect(score.typedEntities.recall).toBeGreaterThanOrEqual(0.7);
     expect(score.junkShare).toBeLessThanOrEqual(0.02);
+    expect(score.fallbackTypeShare).toBeLessThanOrEqual(0.2);
     const generic = summarise(await scorePassages({ ...set, domain: 'generic' }));
     expect(generic.fallbackTypeShare).toBeLessThanOrEqual(0.2);
   }, 120_000);

@@ -216,7 +216,7 @@ describe('built-in domain files', () => {
     expect(filteringModes).toContain(domain.extraction_filtering_mode);
     const { node_templates: nodes, edge_templates: edges } = domain.templates;
     expect(nodes.length).toBeGreaterThanOrEqual(8);
-    expect(nodes.length).toBeLessThanOrEqual(16);
+    expect(nodes.length).toBeLessThanOrEqual(20);
     expect(edges.length).toBeGreaterThanOrEqual(10);
     expect(edges.length).toBeLessThanOrEqual(25);
     expect(edges.some((edge) => edge.inverse)).toBe(true);

@@ -127,13 +127,14 @@ export function kindOfType(typeName: string): EntityKind {
     'work',
     'language',
     'command',
+    // Before protocol and document, which also take "standard" and "specification" for their own.
+    'standard',
     'protocol',
     'format',
     'setting',
     'file',
     'code',
     'document',
-    'standard',
     'software',
   ] as const;
   for (const kind of kinds) if (kindWords[kind].includes(whole)) return kind;
