@@ -25,9 +25,24 @@ async function status(remote: Remote): Promise<number> {
   return health.healthy ? ExitCode.ok : ExitCode.failed;
 }
 
+/** Every health check of the server, one line each; exits 0 only when every one passes. */
+async function health(remote: Remote): Promise<number> {
+  const report = await remote.client.call(opsEndpoints.health);
+  const failing = Object.entries(report.checks).filter(([, check]) => check.status !== 'ok');
+  if (remote.json) printJson(remote.io, report);
+  else
+    for (const [name, check] of Object.entries(report.checks))
+      remote.io.out(`${check.status === 'ok' ? 'ok  ' : 'FAIL'} ${name.padEnd(14)} ${check.status}: ${check.message}`);
+  return failing.length ? ExitCode.failed : ExitCode.ok;
+}
+
 export function registerStatus(program: Command, runner: CommandRunner): void {
   program
     .command('status')
     .description("The server's health and the active database's counts")
     .action(runner.remote((remote) => status(remote)));
+  program
+    .command('health')
+    .description("The server's health checks; exits 0 only when every one passes, 1 otherwise")
+    .action(runner.remote((remote) => health(remote)));
 }
