@@ -36,6 +36,9 @@ export const SourceQualityScore = Type.Object({
   hub_skew: Type.Number({ minimum: 1 }),
   reciprocal_rate: upTo(1),
   coverage_score: upTo(100),
+  related_to_share: upTo(1),
+  duplicate_rate: upTo(1),
+  vagueness_penalty: upTo(15),
 });
 export type SourceQualityScoreBody = Static<typeof SourceQualityScore>;
 

@@ -3,6 +3,7 @@ export { countNodes } from './counts.ts';
 export type { EdgeRow, GraphEdge } from './edges/repo.ts';
 export { GraphEventBus, publishBulkCreations, type GraphEvent } from './events.ts';
 export { groundingNeighbors, groundingNodeDetail, neighborDirections, type NeighborDirection } from './grounding.ts';
+export { probablyDuplicated } from './duplicates/proposals.ts';
 export { entityNodeId, newEdgeId, newNodeId, newTemplateId, relationshipEdgeId } from './ids.ts';
 export { graphModule } from './module.ts';
 export { mergeAliases, normalizeNameKey } from './names.ts';

@@ -53,3 +53,26 @@ export function reciprocalPenalty(rate: number): number {
 
 /** Hub and reciprocal penalties summed, capped at 15. */
 export const structuralPenalty = (hub: number, reciprocal: number) => Math.min(maxPenalty, hub + reciprocal);
+
+const genericLinksAllowed = 0.2;
+
+/** Above 20% of relationships typed only "related to": 12.5 points per unit of share above 0.20, at most 10. */
+export function genericLinkPenalty(share: number): number {
+  if (share <= genericLinksAllowed) return 0;
+  return Math.min(10, (share - genericLinksAllowed) * 12.5);
+}
+
+const duplicatesAllowed = 0.05;
+
+/** Above 5% of entities proposed as probable duplicates: 40 points per unit of rate above 0.05, at most 10. */
+export function duplicatePenalty(rate: number): number {
+  if (rate <= duplicatesAllowed) return 0;
+  return Math.min(10, (rate - duplicatesAllowed) * 40);
+}
+
+/** The "related to" and duplicate penalties summed, capped at 15. */
+export const vaguenessPenalty = (genericLinks: number, duplicates: number) =>
+  Math.min(maxPenalty, genericLinks + duplicates);
+
+/** A part of a whole, 0 when the whole is empty. */
+export const shareOf = (part: number, whole: number) => (whole > 0 ? part / whole : 0);

@@ -2,12 +2,16 @@ import type { SourceQualityDetailsBody } from '@rhizome/contracts/api/quality';
 import { scoreEntity, type EntityFacts } from './entity.ts';
 import { qualityGrade, qualityLabel } from './grade.ts';
 import {
+  duplicatePenalty,
+  genericLinkPenalty,
   hubPenalty,
   hubSkew,
   pollutionPenalty,
   reciprocalPenalty,
   reciprocalRate,
+  shareOf,
   structuralPenalty,
+  vaguenessPenalty,
 } from './penalties.ts';
 import { scoreRelationship, type RelationshipFacts } from './relationship.ts';
 import { connectivityRatio, countBelow, coverageScore, richness } from './source.ts';
@@ -40,8 +44,15 @@ function rounded<T extends object>(value: T): T {
   return copy as T;
 }
 
-/** The whole formula over one source's graph: every item's score and the source's. */
-export function scoreSource(graph: SourceGraph, params: ScoringParams): SourceQualityDetailsBody {
+/**
+ * The whole formula over one source's graph: every item's score and the source's. `probableDuplicates`
+ * are the entities proposed as probably one with another entity.
+ */
+export function scoreSource(
+  graph: SourceGraph,
+  params: ScoringParams,
+  probableDuplicates: ReadonlySet<string> = new Set(),
+): SourceQualityDetailsBody {
   const entityIds = new Set(graph.entities.map((entity) => entity.id));
   const degrees = new Map<string, number>();
   const relationshipScores = graph.relationships.map((edge) => {
@@ -85,6 +96,15 @@ export function scoreSource(graph: SourceGraph, params: ScoringParams): SourceQu
     graph.relationships.map((edge) => ({ source: edge.sourceNodeId, target: edge.targetNodeId, type: edge.type })),
   );
   const structural = structuralPenalty(hubPenalty(skew, entityCount), reciprocalPenalty(reciprocal));
+  const relatedToShare = shareOf(
+    graph.relationships.filter((edge) => isGenericLink(edge.type)).length,
+    relationshipCount,
+  );
+  const duplicateRate = shareOf(
+    graph.entities.filter((entity) => probableDuplicates.has(entity.id)).length,
+    entityCount,
+  );
+  const vagueness = vaguenessPenalty(genericLinkPenalty(relatedToShare), duplicatePenalty(duplicateRate));
   const avgEntityQuality = mean(entityTotals);
   const avgRelationshipQuality = mean(relationshipTotals);
   // Labelled as reported, so a grade shown as 85 is never labelled Excellent.
@@ -97,6 +117,7 @@ export function scoreSource(graph: SourceGraph, params: ScoringParams): SourceQu
       topology,
       pollutionPenalty: pollution,
       structuralPenalty: structural,
+      vaguenessPenalty: vagueness,
     }),
   );
 
@@ -123,6 +144,9 @@ export function scoreSource(graph: SourceGraph, params: ScoringParams): SourceQu
       hub_skew: skew,
       reciprocal_rate: reciprocal,
       coverage_score: coverageScore(entityCount, graph.chunkCount),
+      related_to_share: relatedToShare,
+      duplicate_rate: duplicateRate,
+      vagueness_penalty: vagueness,
     }),
     entity_scores: entityScores,
     relationship_scores: relationshipScores,

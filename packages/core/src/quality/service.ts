@@ -5,6 +5,7 @@ import type {
 } from '@rhizome/contracts/api/quality';
 import { NotFound, describeError } from '@rhizome/contracts/errors';
 import type { Settings } from '@rhizome/contracts/settings';
+import { probablyDuplicated } from '../graph/index.ts';
 import { domainRegistryFor } from '../sources/index.ts';
 import type { DomainDefinition } from '../sources/index.ts';
 import { requireSources } from '../sources/index.ts';
@@ -163,8 +164,12 @@ export class QualityService {
     const graphs = await loadSourceGraphs(db, ids);
     const registry = await domainRegistryFor(db);
     const threshold = this.deps.settings().analysis.low_quality_threshold;
+    const duplicated = await probablyDuplicated(
+      db,
+      graphs.flatMap((graph) => graph.entities.map((entity) => entity.id)),
+    );
     const details = graphs.map((graph) =>
-      scoreSource(graph, scoringParams(graph.domain ? registry.get(graph.domain) : undefined, threshold)),
+      scoreSource(graph, scoringParams(graph.domain ? registry.get(graph.domain) : undefined, threshold), duplicated),
     );
     await storeScores(db, details.map(withoutItems));
     return details;

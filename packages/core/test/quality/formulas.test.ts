@@ -282,6 +282,7 @@ describe('grade and label', () => {
     topology: 40,
     pollutionPenalty: 0,
     structuralPenalty: 0,
+    vaguenessPenalty: 0,
     ...overrides,
   });
 
@@ -296,8 +297,12 @@ describe('grade and label', () => {
     );
   });
 
-  it('subtracts both penalties, clamps to 0-100, and grades a source without entities 0', () => {
+  it('subtracts the penalties, clamps to 0-100, and grades a source without entities 0', () => {
     expect(qualityGrade(inputs({ pollutionPenalty: 10, structuralPenalty: 5 }))).toBeCloseTo(67 - 15, 10);
+    expect(qualityGrade(inputs({ pollutionPenalty: 10, structuralPenalty: 5, vaguenessPenalty: 7 }))).toBeCloseTo(
+      67 - 22,
+      10,
+    );
     expect(
       qualityGrade(inputs({ avgEntityQuality: 0, avgRelationshipQuality: 0, topology: 0, pollutionPenalty: 15 })),
     ).toBe(0);

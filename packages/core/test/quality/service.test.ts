@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { defaultSettings } from '@rhizome/contracts/settings';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scoringVersion } from '../../src/quality/grade.ts';
 import { corpusGrade } from '../../src/quality/read-model/scores.ts';
 import { cachedGrades } from '../../src/sources/read-model.ts';
 import { loadSourceGraphs } from '../../src/quality/read-model/source-graphs.ts';
@@ -193,7 +194,7 @@ describe('quality scores of a database', () => {
       quality_grade: number;
       score: string;
     };
-    expect(row.cached_scores_version).toBe(8);
+    expect(row.cached_scores_version).toBe(scoringVersion);
     expect(row.quality_grade).toBe(details.quality_grade);
     expect(JSON.parse(row.score)).not.toHaveProperty('entity_scores');
   });
@@ -240,8 +241,8 @@ describe('quality scores of a database', () => {
     expect(outdated.outdated_count).toBe(2);
     expect(outdated.sources).toEqual(
       expect.arrayContaining([
-        { id: 'src_bad', title: 'Bad', cached_scores_version: null, current_version: 8 },
-        { id: 'src_b', title: 'SRC_B', cached_scores_version: 6, current_version: 8 },
+        { id: 'src_bad', title: 'Bad', cached_scores_version: null, current_version: scoringVersion },
+        { id: 'src_b', title: 'SRC_B', cached_scores_version: 6, current_version: scoringVersion },
       ]),
     );
     await service.recalculate('historical');

@@ -48,12 +48,12 @@ export function pairId(a: string, b: string): string {
  * Every pair of nodes scoring at least the floor, highest first. Nodes are grouped by blocking keys of
  * their names and aliases (whole key, tokens, prefixes of long tokens, initials), pairs are taken only
  * inside a block, and only pairs with some name evidence are scored further: shared neighbours, vectors
- * of the same model, and whether their types agree.
+ * of the same model, and whether their types agree. With `among`, only pairs with a node of it are kept.
  */
-export async function findDuplicatePairs(db: Db): Promise<FoundPair[]> {
+export async function findDuplicatePairs(db: Db, among?: ReadonlySet<string>): Promise<FoundPair[]> {
   const entries = await loadEntries(db);
   const templates = await templateNames(db);
-  const { pairs: named } = candidatePairs(entries);
+  const { pairs: named } = candidatePairs(entries, among && ((index) => among.has(entries[index].id)));
   const involved = [...new Set(named.flatMap(({ a, b }) => [entries[a].id, entries[b].id]))];
   const neighbours = await neighboursOf(db, involved);
   const vectors = await vectorsOf(db, involved);
@@ -135,8 +135,14 @@ interface NamedPair {
   names: Evidence[];
 }
 
-/** Pairs inside a block that their names alone make worth scoring, and how many pairs were compared. */
-export function candidatePairs(entries: (NamedNode & { label: string })[]): { pairs: NamedPair[]; compared: number } {
+/**
+ * Pairs inside a block that their names alone make worth scoring, and how many pairs were compared; with
+ * `wanted`, only pairs with an entry it accepts.
+ */
+export function candidatePairs(
+  entries: (NamedNode & { label: string })[],
+  wanted?: (index: number) => boolean,
+): { pairs: NamedPair[]; compared: number } {
   const blocks = new Map<string, number[]>();
   entries.forEach((entry, index) => {
     if (!entry.key) return;
@@ -158,6 +164,7 @@ export function candidatePairs(entries: (NamedNode & { label: string })[]): { pa
       for (let j = i + 1; j < members.length; j += 1) {
         const [a, b] = [members[i], members[j]];
         if (abbreviated && !hasInitial(entries[a]) && !hasInitial(entries[b])) continue;
+        if (wanted && !wanted(a) && !wanted(b)) continue;
         const code = a * entries.length + b;
         if (seen.has(code)) continue;
         seen.add(code);

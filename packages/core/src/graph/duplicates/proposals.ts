@@ -50,6 +50,21 @@ export async function openPairs(db: Db, minScore: number): Promise<FoundPair[]> 
   return pairs.filter((pair) => pair.score >= minScore && !rejected.has(pair.id));
 }
 
+/** The proposal score from which two nodes count as probably one. */
+export const probableScore = 0.5;
+
+/** Which of `nodeIds` are in an open proposal scoring `probableScore` or more. */
+export async function probablyDuplicated(db: Db, nodeIds: string[]): Promise<Set<string>> {
+  const wanted = new Set(nodeIds);
+  const [pairs, rejected] = await Promise.all([findDuplicatePairs(db, wanted), rejectedPairIds(db)]);
+  const found = new Set<string>();
+  for (const pair of pairs) {
+    if (pair.score < probableScore || rejected.has(pair.id)) continue;
+    for (const id of pair.nodeIds) if (wanted.has(id)) found.add(id);
+  }
+  return found;
+}
+
 /** One page of proposals, each with both nodes described and the one to keep suggested. */
 export async function listDuplicateProposals(
   db: Db,
