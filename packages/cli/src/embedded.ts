@@ -1,5 +1,5 @@
 import http from 'node:http';
-import { createAuthServices, createCortexApi } from '@rhizome/cortex-api';
+import { createAuthServices, createCortexApi, serveTlsOnSamePort, tlsStoreOf } from '@rhizome/cortex-api';
 import { createNeuronWorker } from '@rhizome/neuron-worker';
 import { createPlatform, startBackgroundJobs, type Platform } from '@rhizome/core/platform';
 import { closeServer, listen, type ListenOptions } from '@rhizome/core/runtime';
@@ -25,9 +25,12 @@ export async function startEmbedded(
   const { app } = createCortexApi({ platform, ...auth, authMode: 'embedded' });
   const worker = createNeuronWorker({ platform });
   const server = http.createServer(app);
+  // HTTPS on the same port once a certificate is installed (POST /api/v1/settings/tls/…), no restart.
+  serveTlsOnSamePort(server, app, tlsStoreOf(platform));
   let url: string;
   try {
     url = await listen(server, listenOn);
+    if (tlsStoreOf(platform).read()) url = url.replace(/^http:/, 'https:');
   } catch (error) {
     // Nothing may keep the process alive once it cannot serve (a port in use).
     await worker.stop();

@@ -28,6 +28,7 @@ import { mountSourcePauseRoutes } from './routes/source-pause.ts';
 import { mountSourceRoutes } from './routes/sources.ts';
 import { mountExtractionRoutes } from './routes/extraction.ts';
 import { mountSettingsRoutes } from './routes/settings.ts';
+import { mountTlsRoutes } from './routes/tls.ts';
 import { mountTemplateRoutes } from './routes/templates.ts';
 import { mountUpgradeRoutes } from './routes/upgrade.ts';
 import { mountQualityRoutes } from './routes/quality.ts';
@@ -44,6 +45,7 @@ export type { CortexDeps } from './deps.ts';
 
 const featureRoutes = [
   mountAuthRoutes,
+  mountTlsRoutes,
   mountSettingsRoutes,
   mountPresetRoutes,
   mountLocalLlmRoutes,

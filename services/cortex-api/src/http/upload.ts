@@ -116,13 +116,15 @@ export function emptyFileError(file: UploadedFile, field: string): ApiError {
   );
 }
 
+/** A failure writing a part (disk full, permissions) is ours; anything else is the multipart parser refusing the body (400). */
+export function multipartParseError(error: unknown): unknown {
+  if ((error as NodeJS.ErrnoException).syscall) return error;
+  return ApiError.badRequest(`Malformed multipart body: ${(error as Error).message ?? String(error)}`);
+}
+
 function uploadError(error: unknown, limits: UploadLimits): unknown {
   if (error instanceof ApiError) return error;
-  if (!(error instanceof multer.MulterError)) {
-    // A failure writing the file (disk full, permissions) is ours; anything else is the multipart parser refusing the body.
-    if ((error as NodeJS.ErrnoException).syscall) return error;
-    return ApiError.badRequest(`Malformed multipart body: ${(error as Error).message ?? String(error)}`);
-  }
+  if (!(error instanceof multer.MulterError)) return multipartParseError(error);
   switch (error.code) {
     case 'LIMIT_FILE_SIZE':
       return new ApiError(
