@@ -129,6 +129,8 @@ function misspelling(a: string[], b: string[]): number | null {
   const [x, y] = [a[differing[0]], b[differing[0]]];
   const budget = typoBudget(Math.min(x.length, y.length));
   if (!budget || Math.abs(x.length - y.length) > budget) return null;
+  // A single word grown by a letter at either end is another word: Prussia, Russia; Johann, Johanna.
+  if (a.length === 1 && x.length !== y.length && (x.includes(y) || y.includes(x))) return null;
   const distance = editDistance(x, y);
   if (distance > budget) return null;
   // Below ten letters one letter changed is as often another name (Jon, Jan; Hollywood, Bollywood) as a
@@ -213,9 +215,8 @@ function nearName(a: NamedNode, b: NamedNode): NameEvidence | null {
       weight: 0.45,
     };
   }
-  const meaningful = short.filter((token) => !connectives.has(token));
-  if (meaningful.length && meaningful.every((token) => token.length >= 3 && long.includes(token))) {
-    const several = meaningful.length >= 2;
+  if (headContained(short, long)) {
+    const several = short.length >= 2;
     return {
       kind: 'near_name',
       detail: `every word of the shorter name is in the longer one`,
@@ -223,6 +224,24 @@ function nearName(a: NamedNode, b: NamedNode): NameEvidence | null {
     };
   }
   return null;
+}
+
+/**
+ * Whether the shorter name is the longer one's head: its first and last words ("Janis Joplin", "Janis Lyn
+ * Joplin"), its last word alone (a surname), or its words around a connective. Other names with a connective are titles and institutions, where a
+ * contained name is another thing ("Duke of Saxe-Weimar", "Saxe-Weimar").
+ */
+function headContained(short: string[], long: string[]): boolean {
+  const words = (tokens: string[]) =>
+    tokens
+      .filter((token) => !connectives.has(token))
+      .sort()
+      .join(' ');
+  // The same words around a connective: "Oxford University", "University of Oxford".
+  if (short.length >= 2 && words(short) === words(long)) return true;
+  if ([...short, ...long].some((token) => connectives.has(token))) return false;
+  if (short.some((token) => token.length < 3 || !long.includes(token))) return false;
+  return short.length === 1 ? short[0] === long.at(-1) : short[0] === long[0] && short.at(-1) === long.at(-1);
 }
 
 export function round(value: number): number {
