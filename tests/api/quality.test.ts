@@ -133,6 +133,10 @@ describe('quality scores of sources extracted through the builtin provider', () 
     expectInRange(details);
     expect(details.entity_scores).toHaveLength(details.entity_count);
     expect(details.relationship_scores).toHaveLength(details.relationship_count);
+    const generic = details.relationship_scores.filter((score) => score.relationship_type === 'related_to').length;
+    expect(details.related_to_share).toBeCloseTo(generic / details.relationship_count, 4);
+    expect(details.duplicate_rate).toBeGreaterThanOrEqual(0);
+    expect(details.vagueness_penalty).toBeGreaterThanOrEqual(0);
     for (const entity of details.entity_scores) {
       expect(entity.total_score).toBeCloseTo(
         entity.description_score +
@@ -204,7 +208,7 @@ describe('quality scores of sources extracted through the builtin provider', () 
     const outdated = await ok<{ outdated_count: number; sources: unknown[] }>('GET', '/quality/outdated');
     expect(outdated).toEqual({
       outdated_count: 1,
-      sources: [{ id: flemingId, title: 'fleming.txt', cached_scores_version: 6, current_version: 8 }],
+      sources: [{ id: flemingId, title: 'fleming.txt', cached_scores_version: 6, current_version: 9 }],
     });
     expect(await ok('POST', '/quality/recalculate', { domain: null })).toEqual({ recalculated_count: 2, errors: [] });
     expect((await ok<{ outdated_count: number }>('GET', '/quality/outdated')).outdated_count).toBe(0);
