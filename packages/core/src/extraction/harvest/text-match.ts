@@ -20,12 +20,33 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
+/**
+ * A bounded memo of `make`: emptied when full, which costs a few recomputations and keeps memory flat.
+ * The harvest asks whether each name occurs in each sentence of a group, thousands of times a source,
+ * so folding a sentence and compiling a name's pattern once each is most of its time saved.
+ */
+function memo<T>(limit: number, make: (key: string) => T): (key: string) => T {
+  const cache = new Map<string, T>();
+  return (key) => {
+    if (cache.has(key)) return cache.get(key) as T;
+    if (cache.size >= limit) cache.clear();
+    const value = make(key);
+    cache.set(key, value);
+    return value;
+  };
+}
+
+const foldedText = memo(1024, foldText);
+const namePattern = memo(4096, (name): RegExp | null => {
+  const needle = foldText(name);
+  if (needle === '' || !/[\p{L}\p{N}]/u.test(needle)) return null;
+  return new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(needle).replace(/ /g, '\\s+')}(?![\\p{L}\\p{N}])`, 'u');
+});
+
 /** Whether `name` occurs in `text` as whole words (not "Ann" inside "Annual"). Both are folded first. */
 export function mentions(text: string, name: string): boolean {
-  const needle = foldText(name);
-  if (needle === '' || !/[\p{L}\p{N}]/u.test(needle)) return false;
-  const pattern = new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(needle).replace(/ /g, '\\s+')}(?![\\p{L}\\p{N}])`, 'u');
-  return pattern.test(foldText(text));
+  const pattern = namePattern(name);
+  return pattern !== null && pattern.test(foldedText(text));
 }
 
 /** Whether any of `names` occurs in `text` as whole words. */
