@@ -6,6 +6,7 @@ import type { ChatMessage, ChatStreamEvent, RetrievedPassage, TokenUsage, ToolCa
 import type { SearchContext, SearchType } from '../search/index.ts';
 import type { Db } from '../storage/index.ts';
 import { awaitDecision, needsApproval, requestApproval } from './approval.ts';
+import { markBoilerplate } from './boilerplate.ts';
 import { compactToolResults, estimateTokens, fitHistory } from './context-budget.ts';
 import type { ChatEvent, ToolCallSummary } from './events.ts';
 import { RetrievalLedger } from './ledger.ts';
@@ -314,7 +315,7 @@ class ChatTurn {
           passages.push({ text: sentence, marker: `[[cite:${chunk.alias}:S${from + index + 1}|${chunk.filename}]]` }),
         );
     }
-    await this.stream({ messages: history, passages });
+    await this.stream({ messages: history, passages: markBoilerplate(passages) });
     this.state.text = markEntityMentions(this.state.text, this.state.ledger.nodes.values());
   }
 }

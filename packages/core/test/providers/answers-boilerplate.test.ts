@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { markBoilerplate } from '../../src/chat/boilerplate.ts';
 import { contentCategoriesOf } from '../../src/extraction/index.ts';
 import { extractiveAnswer } from '../../src/providers/llm/builtin/answers.ts';
 import { loadBuiltinNlp, type BuiltinNlp } from '../../src/providers/llm/builtin/nlp.ts';
@@ -13,15 +14,17 @@ beforeAll(async () => {
 const fixture = (name: string) =>
   fs.readFileSync(new URL(`../../../../tests/fixtures/technical/${name}`, import.meta.url), 'utf8');
 
-/** A document's sentences as chat offers them: one passage per sentence, marked with the file. */
+/** A document's sentences as chat offers them: one passage per sentence, marked with the file, boilerplate marked. */
 function passagesOf(...files: string[]) {
-  return files.flatMap((file) => {
-    const text = fixture(file);
-    return sentenceSpans(text).map(([start, end]) => ({
-      text: text.slice(start, end).replace(/\s+/g, ' '),
-      marker: `[${file}]`,
-    }));
-  });
+  return markBoilerplate(
+    files.flatMap((file) => {
+      const text = fixture(file);
+      return sentenceSpans(text).map(([start, end]) => ({
+        text: text.slice(start, end).replace(/\s+/g, ' '),
+        marker: `[${file}]`,
+      }));
+    }),
+  );
 }
 
 describe('builtin chat answers and boilerplate', () => {

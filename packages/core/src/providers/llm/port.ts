@@ -52,6 +52,8 @@ export interface RetrievedPassage {
   text: string;
   /** The citation marker the answer writes after a sentence taken from this passage, e.g. `[1]`. */
   marker: string;
+  /** Part of a reference list, a table of contents or a licence block: an answer quotes it only when nothing else answers. */
+  boilerplate?: boolean;
 }
 
 /** Who a call is made for: sums per source and per chat, and attribution in /llm/stats. */

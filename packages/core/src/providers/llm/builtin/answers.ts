@@ -1,4 +1,3 @@
-import { contentCategoriesOf } from '../../../extraction/index.ts';
 import type { RetrievedPassage } from '../port.ts';
 import { nameKey, type BuiltinNlp, type Sentence, type Token } from './nlp.ts';
 
@@ -30,8 +29,6 @@ const HEADING_MAX_WORDS = 8;
  * only a question that nothing else covers nearly as well ("which RFC describes the architecture").
  */
 const BOILERPLATE_WEIGHT = 0.5;
-/** Passages on either side whose text, with a sentence's, shows it belongs to a licence block. */
-const BLOCK_RADIUS = 1;
 
 /**
  * Whether a sentence has a verb. An instruction opening a manual's description ("Filter the archive
@@ -148,29 +145,6 @@ function statementWeight(sentence: Sentence): number {
   return Math.max(weight, 0.25);
 }
 
-/**
- * A citation of a numbered standard ending in its date, as a standards list writes them ("T. Ylonen
- * and C. Lonvick, The Secure Shell (SSH) Protocol Architecture, RFC 4251, January 2006.").
- */
-const STANDARD_CITATION =
-  /\b(?:RFC|STD|BCP|FIPS|ISO(?:\/IEC)?|IEEE(?: Std)?|ECMA-?)\s?\d{2,5}(?:[-.:]\d+)*,.{0,40}\b(?:19|20)\d{2}\.?$/;
-
-/**
- * Which passages are boilerplate: a sentence that is an entry of a reference list or a table of
- * contents on its own, or that reads as a licence together with its neighbours (legal wording is
- * counted, and one clause of it alone is no licence).
- */
-function boilerplate(texts: readonly string[]): boolean[] {
-  return texts.map(
-    (text, index) =>
-      STANDARD_CITATION.test(text) ||
-      contentCategoriesOf(text, ['bibliography', 'toc']).length > 0 ||
-      contentCategoriesOf(texts.slice(Math.max(0, index - BLOCK_RADIUS), index + BLOCK_RADIUS + 1).join('\n'), [
-        'legal',
-      ]).length > 0,
-  );
-}
-
 interface Candidate {
   text: string;
   marker: string;
@@ -198,7 +172,6 @@ export function extractiveAnswer(nlp: BuiltinNlp, question: string, passages: re
   const askedSet = new WordSet(queryWords);
   // Passages come in reading order (a chunk's sentences one by one), so a heading passage heads the next.
   let heading: WordSet | null = null;
-  const boilerplatePassages = boilerplate(passages.map((passage) => passage.text));
   const candidates: Candidate[] = passages.flatMap((passage, index) =>
     passageSentences(nlp, passage.text).map((sentence) => {
       const words = contentWords(sentence.tokens);
@@ -209,7 +182,7 @@ export function extractiveAnswer(nlp: BuiltinNlp, question: string, passages: re
         context: heading,
         adds: words.some((word) => askedSet.count(word) === 0),
         order: 1 - index / passages.length,
-        weight: Math.min(statementWeight(sentence), boilerplatePassages[index] ? BOILERPLATE_WEIGHT : 1),
+        weight: Math.min(statementWeight(sentence), passage.boilerplate ? BOILERPLATE_WEIGHT : 1),
       };
       heading = isHeading(sentence) ? candidate.words : null;
       return candidate;
