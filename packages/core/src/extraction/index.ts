@@ -7,3 +7,4 @@ export { AgentExtraction } from './agent/service.ts';
 export { submitWholeGroup } from './agent/whole-group.ts';
 export { agentExtractionFor } from './agent/abandonment.ts';
 export { contentCategoriesOf } from './content-filter.ts';
+export { sourceCitations, type SourceCitation } from './read-model/source-citations.ts';

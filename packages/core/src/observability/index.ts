@@ -5,6 +5,5 @@ export { healthChecks, overallStatus, type CheckItem, type CheckFigures } from '
 export { readAllLogs, readServiceLog } from './logs.ts';
 export { observabilityModule } from './module.ts';
 export { PluginCaches } from './plugin-caches.ts';
-export { sourceCitations, type SourceCitation } from './source-citations.ts';
 export { sourceCount, sourceIds, sourceStamps, sourcesUpdatedSince } from './read-model.ts';
 export { getServiceStatus, type ServiceStatus } from './supervisor.ts';

@@ -4,7 +4,7 @@ import { ApiError } from '@rhizome/contracts/errors';
 import { incomingDir, originalPath } from '@rhizome/core/sources';
 import { allowedType } from '@rhizome/core/sources';
 import { sourcesModule, type ReceivedFile } from '@rhizome/core/sources';
-import { sourceCitations } from '@rhizome/core/observability';
+import { sourceCitations } from '@rhizome/core/extraction';
 import { pageWindow, pagination } from '../http/pagination.ts';
 import type { Request, Response } from 'express';
 import { emptyFileError, receiveUpload, type UploadedFile } from '../http/upload.ts';

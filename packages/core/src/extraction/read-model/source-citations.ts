@@ -1,4 +1,8 @@
-import type { Db } from '../storage/index.ts';
+/**
+ * What the citations listing of a source reads of the graph feature's tables (`graph_nodes`, `graph_templates`):
+ * each cited entity's label and type.
+ */
+import type { Db } from '../../storage/index.ts';
 
 /** One citation of a source: which entity it attributes to which chunk, with the entity's label and type. */
 export interface SourceCitation {
