@@ -116,6 +116,14 @@ describe('builtin extraction on a README, a copyright file and an HTML page', ()
     expect(found.Redis).toBe('Software Project');
   });
 
+  it('never takes a list item\'s verb with its object ("Try Redis directly …") for the name', async () => {
+    const found = typesByName(
+      await entitiesOf(section('redis-README.md', 'If you want to know more', 'Building Redis')),
+    );
+    expect(found).not.toHaveProperty(['Try Redis']);
+    expect(found.Redis).toBe('Software Project');
+  });
+
   it('types build variables and packages as what they are, not their parts ("USE", "SUFFIX")', async () => {
     const found = typesByName(
       await entitiesOf(section('redis-README.md', 'To build with systemd support', 'You can build a 32 bit')),

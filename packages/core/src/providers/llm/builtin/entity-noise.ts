@@ -65,6 +65,11 @@ function isGerundVerb(token: Token): boolean {
   return token.key.endsWith('ing') && isOrdinary(token.key);
 }
 
+/** A verb before a name ("Try Redis directly", "Building Redis"), never the first word of one. */
+function isVerb(token: Token): boolean {
+  return isGerundVerb(token) || (token.pos === 'VERB' && !NAME_OPENERS.has(token.key));
+}
+
 function isCapitalisedWord(token: Token): boolean {
   return /^\p{Lu}/u.test(token.text);
 }
@@ -97,16 +102,18 @@ export function cleanNameSpan(
   };
   // "Colin Watson This", "Joey Hess Copyright": a pronoun or licence word run on from the next line.
   trailing((token) => token.stopWord || RUN_ONS.has(token.key));
-  // A heading's verb ("Building Redis", "Installing OpenSSH") makes the NLP see a place or an organisation.
-  const headingVerb = opensSentence(tokens, context.start, from) && isGerundVerb(tokens[from]);
-  if (to > from && !headingVerb && context.known(keyOf(from, to))) return isOption(tokens, from) ? null : { from, to };
+  // A heading's verb ("Building Redis", "Installing OpenSSH") or a list item's ("Try Redis directly") makes
+  // the NLP see one name where a verb stands before a name of its own.
+  const leadingVerb = to - from >= 2 && opensSentence(tokens, context.start, from) && isVerb(tokens[from]);
+  if (to > from && !leadingVerb && context.known(keyOf(from, to))) return isOption(tokens, from) ? null : { from, to };
   trailing((token) => isOrdinary(token.key));
   while (!shaped && from < to - 1) {
     const token = tokens[from];
     const opening = opensSentence(tokens, context.start, from);
     const letter = token.text.length === 1;
     if (NAME_OPENERS.has(token.key)) break;
-    if (!(letter || (opening && isOrdinaryWord(token, true, context)) || isOrdinary(token.key))) break;
+    const ordinary = opening && (isOrdinaryWord(token, true, context) || isVerb(token));
+    if (!(letter || ordinary || isOrdinary(token.key))) break;
     from++;
     if (context.known(keyOf(from, to))) return { from, to };
   }
