@@ -2,44 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { CcxHost } from './host.ts';
 import { newImportFile } from './files.ts';
-import type { CcxPackageInfo } from './model.ts';
 import { importCcxOperation } from './operation-names.ts';
-import { readCcxPackage } from './read-package.ts';
-
-/** What a valid package holds, as checked before anything is queued or written. */
-export interface ValidatedCcx extends CcxPackageInfo {
-  counts: {
-    templates: number;
-    nodes: number;
-    edges: number;
-    sources: number;
-    chunks: number;
-    workflows: number;
-    triggers: number;
-  };
-  warnings: string[];
-}
-
-/**
- * Reads the whole package (zip safety, manifest, every checksum, every file's shape); throws BadInput
- * 400 naming the first problem. The import task reads it again from the stored copy.
- */
-export async function validateCcxPackage(bytes: Buffer): Promise<ValidatedCcx> {
-  const content = readCcxPackage(bytes);
-  return {
-    ...content.info,
-    counts: {
-      templates: content.templates.length,
-      nodes: content.nodes.length,
-      edges: content.edges.length,
-      sources: content.sources.length,
-      chunks: content.sources.reduce((sum, source) => sum + source.chunks.length, 0),
-      workflows: content.workflows.length,
-      triggers: content.triggers.length,
-    },
-    warnings: content.warnings,
-  };
-}
+import { validateCcxPackage } from './read-in-thread.ts';
 
 /** Validates the package, stores it under the data directory and queues its import (operations lane). */
 export async function queueCcxImport(

@@ -1,4 +1,5 @@
 export { ccxModule } from './module.ts';
 export { exportFile } from './files.ts';
-export { queueCcxImport, validateCcxPackage } from './import-service.ts';
+export { queueCcxImport } from './import-service.ts';
+export { validateCcxPackage } from './read-in-thread.ts';
 export { exportGraphOperation } from './operation-names.ts';

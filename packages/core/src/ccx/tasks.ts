@@ -20,7 +20,7 @@ import { exportDatabase, type CcxExportOptions } from './export-service.ts';
 import { exportFile, exportFilename, isImportFile, pruneExports } from './files.ts';
 import { applyCcxImport } from './import-apply.ts';
 import { exportBySourcesOperation, exportGraphOperation, importCcxOperation } from './operation-names.ts';
-import { readCcxPackage } from './read-package.ts';
+import { readCcxInThread } from './read-in-thread.ts';
 import { allSourceIds } from './read-model.ts';
 import { workflowImporter } from './workflows.ts';
 
@@ -104,7 +104,7 @@ export function defineCcxOperations(registry: TaskRegistrar, deps: CcxOperationD
       try {
         let content;
         try {
-          content = readCcxPackage(await fs.promises.readFile(file));
+          content = await readCcxInThread(file);
         } catch (error) {
           if (error instanceof DomainError) throw new PermanentTaskError(error.message, 'ValidationError');
           throw error;
