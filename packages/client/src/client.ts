@@ -77,19 +77,19 @@ export class RhizomeClient {
     return (await parsed(response)) as ResponseOf<E>;
   }
 
-  /** A multipart upload: the contract's form fields plus the files under its file field. */
+  /** A multipart upload: the contract's form fields plus the files under its file field, and the query if it takes one. */
   async upload<E extends AnyEndpoint>(
     endpoint: E,
     files: Blob[],
     fields: Partial<BodyOf<E>> = {},
-    signal?: AbortSignal,
+    { query, signal }: { query?: Partial<QueryOf<E>>; signal?: AbortSignal } = {},
   ): Promise<ResponseOf<E>> {
     if (!endpoint.files) throw new Error(`${endpoint.method} ${endpoint.path} takes no files`);
     const form = new FormData();
     for (const [key, value] of Object.entries(fields as Record<string, unknown>))
       if (value !== undefined && value !== null) form.append(key, String(value));
     for (const file of files) form.append(endpoint.files.field, file, file instanceof File ? file.name : 'upload');
-    const response = await this.send(this.locate(endpoint), { method: endpoint.method, body: form, signal });
+    const response = await this.send(this.locate(endpoint, { query }), { method: endpoint.method, body: form, signal });
     return (await parsed(response)) as ResponseOf<E>;
   }
 
