@@ -8,6 +8,7 @@ import { registerKeys } from './commands/keys.ts';
 import { registerLogin } from './commands/login.ts';
 import { registerMcp } from './mcp-command.ts';
 import { registerQualityOn } from './commands/quality.ts';
+import { registerRegistry } from './commands/registry.ts';
 import { registerSearch } from './commands/search.ts';
 import { registerSources } from './commands/sources.ts';
 import { registerStatus } from './commands/status.ts';
@@ -93,6 +94,7 @@ function buildProgram(io: Io, runner: CommandRunner): Command {
     registerGraph,
     registerAsk,
     registerTransfer,
+    registerRegistry,
     registerKeys,
     registerStatus,
     registerMcp,

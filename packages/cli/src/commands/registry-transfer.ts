@@ -1,0 +1,88 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { queueEndpoints } from '@rhizome/contracts/api/queue';
+import { registryEndpoints } from '@rhizome/contracts/api/registry';
+import { CliFailure, ExitCode } from '../exit-codes.ts';
+import { printJson } from '../output.ts';
+import type { Remote } from '../remote.ts';
+import { waitForTask } from './task-wait.ts';
+
+/** `OWNER/NAME` as the registry names a package; anything else is a usage error. */
+export function packageName(spec: string): { owner: string; name: string } {
+  const match = /^([^/\s]+)\/([^/\s]+)$/.exec(spec);
+  if (!match) throw new CliFailure(`'${spec}' is not a package name: give it as OWNER/NAME`, ExitCode.usage);
+  return { owner: match[1], name: match[2] };
+}
+
+export interface PullOptions {
+  packageVersion?: string;
+  output?: string;
+  extract?: boolean;
+}
+
+/** "2 nodes imported, 1 template skipped" from an import's counters, leaving out the zeros. */
+function importedCounts(stats: Record<string, unknown>): string {
+  const parts = Object.entries(stats).flatMap(([key, value]) => {
+    const counter = /^(\w+?)s?_(imported|updated|skipped|restored)$/.exec(key);
+    if (!counter || typeof value !== 'number' || value === 0) return [];
+    return [`${value} ${counter[1]}${value === 1 ? '' : 's'} ${counter[2]}`];
+  });
+  return parts.length ? parts.join(', ') : 'nothing new';
+}
+
+/** Imports a registry package into the active database (merged), through the server, and waits for it. */
+export async function pullPackage(remote: Remote, spec: string, options: PullOptions): Promise<void> {
+  const { owner, name } = packageName(spec);
+  if (options.output || options.extract)
+    throw new CliFailure(
+      "the server downloads registry packages only to import them, so --output and --extract cannot be served; leave them out to import the package into the active database (then 'rhizome export FILE' writes a .ccx)",
+    );
+  const queued = await remote.client.call(registryEndpoints.import, {
+    body: { owner_username: owner, repo_name: name, version: options.packageVersion ?? 'latest' },
+  });
+  if (!remote.json) remote.io.err(queued.message);
+  await waitForTask(remote, queued.task_id, 'the import');
+  const { result } = await remote.client.call(queueEndpoints.result, { params: { task_id: queued.task_id } });
+  const stats = (result ?? {}) as Record<string, unknown>;
+  const pulled = `${owner}/${name}@${queued.version}`;
+  if (remote.json) return printJson(remote.io, { package: pulled, task_id: queued.task_id, stats });
+  remote.io.out(`Imported ${pulled}: ${importedCounts(stats)}`);
+  for (const warning of (stats.warnings as string[] | undefined) ?? []) remote.io.err(`warning: ${warning}`);
+}
+
+export interface PushOptions {
+  message?: string;
+  public?: boolean;
+  private?: boolean;
+}
+
+/** The package to publish: PATH itself, or the one .ccx in the directory PATH. */
+async function packageFile(target: string): Promise<string> {
+  const stat = await fs.stat(target).catch(() => {
+    throw new CliFailure(`'${target}' does not exist`, ExitCode.notFound);
+  });
+  if (!stat.isDirectory()) return target;
+  const packages = (await fs.readdir(target)).filter((entry) => entry.toLowerCase().endsWith('.ccx'));
+  if (packages.length === 1) return path.join(target, packages[0]);
+  if (!packages.length) throw new CliFailure(`'${target}' holds no .ccx package`, ExitCode.notFound);
+  throw new CliFailure(`'${target}' holds ${packages.length} .ccx packages: name the one to push`, ExitCode.usage);
+}
+
+/** Publishes a .ccx to the registry with the server's registry login. */
+export async function pushPackage(remote: Remote, target: string, options: PushOptions): Promise<void> {
+  if (options.public && options.private) throw new CliFailure('Give --public or --private, not both', ExitCode.usage);
+  const file = await packageFile(target);
+  const bytes = await fs.readFile(file);
+  const published = await remote.client.upload(
+    registryEndpoints.upload,
+    [new File([bytes], path.basename(file))],
+    undefined,
+    {
+      query: { public: !options.private, message: options.message ?? null },
+    },
+  );
+  if (remote.json) return printJson(remote.io, published);
+  remote.io.out(
+    `Published ${published.owner_username}/${published.name} (${published.is_public ? 'public' : 'private'}, ${published.version_count} version${published.version_count === 1 ? '' : 's'})`,
+  );
+}
