@@ -3,6 +3,7 @@ import cliPackage from '../package.json' with { type: 'json' };
 import { registerAdd } from './commands/add.ts';
 import { registerAsk } from './commands/ask.ts';
 import { registerCompletion } from './commands/completion.ts';
+import { registerDoctor } from './commands/doctor.ts';
 import { registerGraph } from './commands/graph.ts';
 import { registerKeys } from './commands/keys.ts';
 import { registerLogin } from './commands/login.ts';
@@ -97,6 +98,7 @@ function buildProgram(io: Io, runner: CommandRunner): Command {
     registerRegistry,
     registerKeys,
     registerStatus,
+    registerDoctor,
     registerMcp,
   ])
     register(program, runner);
