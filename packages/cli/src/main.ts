@@ -3,6 +3,7 @@ import cliPackage from '../package.json' with { type: 'json' };
 import { registerAdd } from './commands/add.ts';
 import { registerAsk } from './commands/ask.ts';
 import { registerCompletion } from './commands/completion.ts';
+import { registerDiagnostics } from './commands/diagnostics.ts';
 import { registerDoctor } from './commands/doctor.ts';
 import { registerGraph } from './commands/graph.ts';
 import { registerKeys } from './commands/keys.ts';
@@ -99,6 +100,7 @@ function buildProgram(io: Io, runner: CommandRunner): Command {
     registerKeys,
     registerStatus,
     registerDoctor,
+    registerDiagnostics,
     registerMcp,
   ])
     register(program, runner);
