@@ -155,7 +155,7 @@ export function registerRegistry(program: Command, runner: CommandRunner): void 
   registry
     .command('search')
     .description("Search the registry's packages")
-    .argument('[query]', 'words in the name or description (default: every package)', '')
+    .argument('[query]', 'words in the name or description (default: every package)')
     .option('-n, --limit <count>', 'at most this many (1-100)', positiveInteger, 20)
     .option('-a, --author <username>', "only this owner's packages")
     .addOption(
@@ -169,7 +169,11 @@ export function registerRegistry(program: Command, runner: CommandRunner): void 
       ]),
     )
     .action(
-      runner.remote(registryAction((remote, query: string, options: SearchOptions) => search(remote, query, options))),
+      runner.remote(
+        registryAction((remote, query: string | undefined, options: SearchOptions) =>
+          search(remote, query ?? '', options),
+        ),
+      ),
     );
   registry
     .command('info')
