@@ -56,6 +56,43 @@ describe('undoing a node merge', () => {
     for (const edgeId of edgeIds) await db('edge_sources').insert({ edge_id: edgeId, source_id: id });
   }
 
+  /** A passage of `sourceId` cited for a node or an edge. */
+  async function cite(id: string, sourceId: string, target: { node: string } | { edge: string }, snippet: string) {
+    const now = new Date().toISOString();
+    const chunkId = `${sourceId}_chunk`;
+    if (!(await db('document_chunks').where({ id: chunkId }).first()))
+      await db('document_chunks').insert({
+        id: chunkId,
+        source_id: sourceId,
+        chunk_index: 0,
+        content: snippet,
+        created_at: now,
+      });
+    const columns = {
+      id,
+      source_id: sourceId,
+      chunk_id: chunkId,
+      context_snippet: snippet,
+      confidence: 0.7,
+      created_at: now,
+    };
+    if ('node' in target) await db('source_citations').insert({ ...columns, entity_uri: target.node });
+    else await db('relationship_citations').insert({ ...columns, edge_id: target.edge });
+  }
+
+  /** The citations of `nodeIds` and `sourceIds` as the API lists them. */
+  async function citationsRead(nodeIds: string[], sourceIds: string[]) {
+    const read = async (apiPath: string) => {
+      const result = await call('GET', apiPath);
+      expect(result.status, result.text).toBe(200);
+      return result.body;
+    };
+    return {
+      nodes: await Promise.all(nodeIds.map((id) => read(`/nodes/${id}/citations`))),
+      sources: await Promise.all(sourceIds.map((id) => read(`/sources/${id}/citations`))),
+    };
+  }
+
   /** Every graph row a merge touches, in storage order, with the rowids that order them. */
   async function graphState() {
     const read = (sql: string) => db.raw(sql) as Promise<unknown[]>;
@@ -68,6 +105,8 @@ describe('undoing a node merge', () => {
         'SELECT node_id, model, dimensions, hex(vector) AS vector FROM node_embeddings ORDER BY node_id',
       ),
       fts_nodes: await read('SELECT rowid AS rowid_, node_id, label, body FROM fts_nodes ORDER BY rowid'),
+      source_citations: await read('SELECT rowid AS rowid_, * FROM source_citations ORDER BY rowid'),
+      relationship_citations: await read('SELECT rowid AS rowid_, * FROM relationship_citations ORDER BY rowid'),
     };
   }
 
@@ -92,7 +131,7 @@ describe('undoing a node merge', () => {
   });
   afterAll(() => server.stop());
 
-  it('restores both entities, their edges, aliases, properties, sources and vectors byte for byte', async () => {
+  it('restores both entities, their edges, aliases, properties, sources, citations and vectors byte for byte', async () => {
     const kept = await node(
       'Ada Lovelace',
       { aliases: ['Countess of Lovelace'], description: 'Mathematician' },
@@ -106,13 +145,25 @@ describe('undoing a node merge', () => {
     const mergedKnows = await edge(merged, babbage, 'knows', { where: 'London' });
     const livedIn = await edge(merged, london, 'lived_in');
     await edge(babbage, merged, 'corresponded_with');
-    await edge(kept, merged, 'same_as');
+    const sameAs = await edge(kept, merged, 'same_as');
     await source('src_kept', [kept, babbage], [keptKnows]);
     await source('src_merged', [merged, london], [mergedKnows, livedIn]);
+    await source('src_both', [kept, merged], [keptKnows, mergedKnows, sameAs]);
+    // Citations that move, one passage cited for both (united by the merge), and one of an edge the merge removes.
+    await cite('cite_kept', 'src_kept', { node: kept }, 'Ada wrote the notes.');
+    await cite('cite_merged', 'src_merged', { node: merged }, 'Augusta Ada King lived in London.');
+    await cite('cite_both_kept', 'src_both', { node: kept }, 'Ada, the countess,');
+    await cite('cite_both_merged', 'src_both', { node: merged }, 'born Augusta Ada King.');
+    await cite('rcite_kept', 'src_both', { edge: keptKnows }, 'Ada knew Babbage.');
+    await cite('rcite_merged', 'src_both', { edge: mergedKnows }, 'Augusta knew Babbage.');
+    await cite('rcite_lived', 'src_merged', { edge: livedIn }, 'She lived in London.');
+    await cite('rcite_same', 'src_both', { edge: sameAs }, 'Ada is Augusta.');
     const before = await graphState();
+    const citationsBefore = await citationsRead([kept, merged], ['src_kept', 'src_merged', 'src_both']);
 
     const mergeId = await merge(kept, [merged]);
     const mergedState = await graphState();
+    expect(mergedState.source_citations).not.toEqual(before.source_citations);
     expect(mergedState.graph_nodes.some((row) => (row as { id: string }).id === merged)).toBe(false);
     expect(await merges()).toEqual([
       expect.objectContaining({
@@ -128,6 +179,7 @@ describe('undoing a node merge', () => {
     expect(undone.status, undone.text).toBe(200);
     expect(undone.body).toEqual({ merge_id: mergeId, restored_node_ids: [merged], kept_node_id: kept });
     expect(await graphState()).toEqual(before);
+    expect(await citationsRead([kept, merged], ['src_kept', 'src_merged', 'src_both'])).toEqual(citationsBefore);
     // The restored node reads as before through the API, and search finds it by its own name again.
     const restored = await call('GET', `/nodes/${merged}`);
     expect(restored.body).toMatchObject({ label: 'Augusta Ada King', properties: { born: '1815' } });

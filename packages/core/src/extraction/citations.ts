@@ -1,18 +1,18 @@
 import type { MergedCitations } from '../graph/index.ts';
 import type { Db } from '../storage/index.ts';
+import {
+  captureCitations,
+  changedCitations,
+  restoreCitations,
+  targetColumns,
+  type CitationTable,
+} from './citation-journal.ts';
 
 /** The longest context snippet a citation keeps. */
 export const snippetMaxChars = 1000;
 
 /** How a citation's snippet joins the supporting sentences it quotes. */
 export const sentenceSeparator = ' … ';
-
-export type CitationTable = 'source_citations' | 'relationship_citations';
-
-const targetColumns: Record<CitationTable, string> = {
-  source_citations: 'entity_uri',
-  relationship_citations: 'edge_id',
-};
 
 interface CitationRow {
   id: string;
@@ -35,7 +35,7 @@ interface Quoted {
   span: Span | null;
 }
 
-/** How a node merge of the graph carries the citations of the nodes and edges it removes along. */
+/** How a node merge of the graph carries the citations of the nodes and edges it removes along, and its undo gives them back. */
 export const mergedCitations: MergedCitations = {
   async moveNodeCitations(trx, keptId, mergedIds) {
     const moved = await trx('source_citations').whereIn('entity_uri', mergedIds).update({ entity_uri: keptId });
@@ -46,6 +46,9 @@ export const mergedCitations: MergedCitations = {
     await trx('relationship_citations').whereIn('edge_id', duplicateIds).update({ edge_id: survivorId });
     await collapseCitations(trx, 'relationship_citations', [survivorId]);
   },
+  captureCitations,
+  changedCitations,
+  restoreCitations,
 };
 
 /**

@@ -7,7 +7,7 @@ export { probablyDuplicated } from './duplicates/proposals.ts';
 export { entityNodeId, newEdgeId, newNodeId, newTemplateId, relationshipEdgeId } from './ids.ts';
 export { graphModule } from './module.ts';
 export { mergeAliases, normalizeNameKey } from './names.ts';
-export type { MergedCitations } from './nodes/merge.ts';
+export type { CitationRows, MergedCitations } from './nodes/merge.ts';
 export type { NodeRow } from './nodes/repo.ts';
 export { nodesOfDisabledSourcesOnly, nodesOfSources } from './read-model.ts';
 export { textChanged } from './nodes/service.ts';

@@ -59,7 +59,7 @@ export interface GraphServiceDeps {
   queue: QueueService;
   tasks: TaskStore;
   logger: Logger;
-  /** The citations' owner, which a node merge carries them along through. */
+  /** The citations' owner, which a node merge carries them along through and its undo gives them back through. */
   citations: MergedCitations;
 }
 
@@ -110,7 +110,7 @@ export class GraphService {
   }
 
   undoMerge(mergeId: string) {
-    return undoMerge(this.deps.db, mergeId);
+    return undoMerge(this.deps.db, this.deps.citations, mergeId);
   }
 
   /** Pairs of nodes that are probably one, highest score first, without the pairs a person rejected. */

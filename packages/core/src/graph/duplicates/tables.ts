@@ -15,6 +15,8 @@ export interface NodeMergeRow {
   merged: string;
   before: string;
   after: string;
+  /** JSON of the citation rows the merge changed or removed, as they were; null for a merge journalled before 0017. */
+  citations: string | null;
   merged_at: string;
   expires_at: string;
   undone_at: string | null;

@@ -5,6 +5,7 @@ import { missingSources } from '../duplicates/read-model.ts';
 import type { Window } from '../items.ts';
 import { indexNode } from '../search-index.ts';
 import { captureRows, changesSince, restoreRows, type GraphRows } from './merge-journal.ts';
+import type { CitationRows, MergedCitations } from './merge.ts';
 import { parseJsonObject } from './sql.ts';
 
 const dayMs = 24 * 60 * 60 * 1000;
@@ -24,6 +25,8 @@ export interface MergeJournalEntry {
   keptId: string;
   before: GraphRows;
   after: GraphRows;
+  /** The citations the merge changed or removed, as they were. */
+  citations: CitationRows;
   retentionDays: number;
 }
 
@@ -40,6 +43,7 @@ export async function recordMerge(trx: Db, entry: MergeJournalEntry): Promise<vo
     merged: JSON.stringify(mergedIds.map((id) => ({ id, label: label(id) }))),
     before: JSON.stringify(entry.before),
     after: JSON.stringify(entry.after),
+    citations: JSON.stringify(entry.citations),
     merged_at: now.toISOString(),
     expires_at: new Date(now.getTime() + entry.retentionDays * dayMs).toISOString(),
   });
@@ -85,9 +89,11 @@ export interface UndoOutcome {
 /**
  * Undoes a merge in one transaction, when the graph it left is unchanged: 404 for a merge not kept (unknown
  * or past its retention window), 409 for one undone already or when something changed since that an
- * exact restore would overwrite or cannot bring back (the message says what).
+ * exact restore would overwrite or cannot bring back (the message says what). The citations the merge
+ * moved, united or removed are given back through their owner once the nodes and edges they cite exist
+ * again.
  */
-export async function undoMerge(db: Db, mergeId: string): Promise<UndoOutcome> {
+export async function undoMerge(db: Db, citations: MergedCitations, mergeId: string): Promise<UndoOutcome> {
   return db.transaction(async (trx) => {
     await forgetExpired(trx, new Date());
     const record = (await trx('node_merges').where({ id: mergeId }).first()) as NodeMergeRow | undefined;
@@ -112,6 +118,7 @@ export async function undoMerge(db: Db, mergeId: string): Promise<UndoOutcome> {
     }
 
     await restoreRows(trx, before, keptId);
+    if (record.citations) await citations.restoreCitations(trx, JSON.parse(record.citations) as CitationRows);
     for (const row of [...before.nodes, ...before.referrers]) {
       const current = (await trx('graph_nodes')
         .where({ id: row.id as string })

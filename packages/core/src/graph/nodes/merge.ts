@@ -11,15 +11,25 @@ import { getNode, requireNodeRow, type GraphScope, type NodeResponse } from './s
 import { placeholders, parseJsonObject } from './sql.ts';
 import { findTemplate, nodeTemplateLookup } from './template-rules.ts';
 
+/** Citation rows as they were, by table, in a form the merge journal stores as JSON and hands back unread. */
+export type CitationRows = Record<string, Record<string, unknown>[]>;
+
 /**
  * What a node merge asks of the owner of the citations (extraction), inside the merge's transaction: the
- * citations of what goes move to what survives, each passage then cited once.
+ * citations of what goes move to what survives, each passage then cited once; and, so the merge can be
+ * undone, the citations it changed or removed as they were, and putting those back.
  */
 export interface MergedCitations {
   /** Moves the merged nodes' citations to the kept node; returns how many moved. */
   readonly moveNodeCitations: (trx: Db, keptId: string, mergedIds: string[]) => Promise<number>;
   /** Moves the citations of edges that collapse into `survivorId` to it, before they are deleted. */
   readonly moveEdgeCitations: (trx: Db, survivorId: string, duplicateIds: string[]) => Promise<void>;
+  /** The citations of `nodeIds` and `edgeIds` as they are now. */
+  readonly captureCitations: (trx: Db, nodeIds: string[], edgeIds: string[]) => Promise<CitationRows>;
+  /** Of the rows `before` holds, those changed or deleted since, as they were then. */
+  readonly changedCitations: (trx: Db, before: CitationRows) => Promise<CitationRows>;
+  /** Puts rows `changedCitations` answered back as they were (same ids and values). */
+  readonly restoreCitations: (trx: Db, rows: CitationRows) => Promise<void>;
 }
 
 export interface NodeMergeOutcome {
@@ -50,7 +60,8 @@ interface EdgeRow {
  * labels and aliases become aliases, their properties fill what the kept node lacks (where its template
  * accepts them), references to them in other nodes' properties point to the kept node, and they are
  * deleted. 404 for an unknown node and 422 for merging a node into itself, before anything is written.
- * The graph's rows before and after are recorded, so the merge can be undone for `retentionDays`.
+ * The graph's rows before and after, and the citations it changed, are recorded, so the merge can be undone
+ * for `retentionDays`.
  */
 export async function mergeNodes(
   scope: GraphScope,
@@ -74,6 +85,11 @@ export async function mergeNodes(
     for (const id of mergedIds) merged.push(toNode(await requireNodeRow(trx, id)));
     const referrerIds = await referringNodeIds(trx, mergedIds, [keptId, ...mergedIds]);
     const before = await captureRows(trx, [keptId, ...mergedIds], referrerIds);
+    const citationsBefore = await citations.captureCitations(
+      trx,
+      [keptId, ...mergedIds],
+      before.edges.map((edge) => edge.id as string),
+    );
 
     const edges = await moveEdges(trx, citations, keptId, mergedIds);
     const citationsMoved = await citations.moveNodeCitations(trx, keptId, mergedIds);
@@ -96,7 +112,8 @@ export async function mergeNodes(
     await repointReferences(trx, mergedIds, keptId);
     const mergeId = newMergeId();
     const after = await captureRows(trx, [keptId], referrerIds);
-    await recordMerge(trx, { mergeId, keptId, before, after, retentionDays });
+    const citationChanges = await citations.changedCitations(trx, citationsBefore);
+    await recordMerge(trx, { mergeId, keptId, before, after, citations: citationChanges, retentionDays });
     return { merge_id: mergeId, ...edges, citations_moved: citationsMoved, needsEmbedding };
   });
   const { merge_id, ...moved } = counts;

@@ -15,6 +15,7 @@ import * as duplicates from './0013_duplicates.ts';
 import * as documentLinks from './0014_document_links.ts';
 import * as corpusModel from './0015_corpus_model.ts';
 import * as chunkTitles from './0016_chunk_titles.ts';
+import * as mergeCitations from './0017_merge_citations.ts';
 
 export interface Migration {
   /** `<revision>_<slug>`: the revision is the four-digit prefix. */
@@ -41,6 +42,7 @@ export const shippedMigrations: Migration[] = [
   { name: '0014_document_links', ...documentLinks },
   { name: '0015_corpus_model', ...corpusModel },
   { name: '0016_chunk_titles', ...chunkTitles },
+  { name: '0017_merge_citations', ...mergeCitations },
 ];
 
 export function revisionOf(migrationName: string): string {
