@@ -3,6 +3,7 @@ import cliPackage from '../package.json' with { type: 'json' };
 import { registerAdd } from './commands/add.ts';
 import { registerAsk } from './commands/ask.ts';
 import { registerCompletion } from './commands/completion.ts';
+import { registerDatabases } from './commands/databases.ts';
 import { registerDiagnostics } from './commands/diagnostics.ts';
 import { registerDoctor } from './commands/doctor.ts';
 import { registerGraph } from './commands/graph.ts';
@@ -12,6 +13,7 @@ import { registerMcp } from './mcp-command.ts';
 import { registerQualityOn } from './commands/quality.ts';
 import { registerRegistry } from './commands/registry.ts';
 import { registerSearch } from './commands/search.ts';
+import { registerSetup } from './commands/setup.ts';
 import { registerSources } from './commands/sources.ts';
 import { registerStatus } from './commands/status.ts';
 import { registerTransfer } from './commands/transfer.ts';
@@ -30,10 +32,16 @@ Run 'rhizome <command> --help' for a command's options.`;
 const dbUsage = `Usage: rhizome db <command>
 
 Commands:
+  db list                List the databases (-q: names only)
+  db current             Show the active database (-v: its path, size and last change)
+  db create <name>       Create a database
+  db switch <name>       Make a database the active one
+  db info <name>         A database's path, size and last change
+  db delete <name>       Delete a database permanently (-y: without asking)
   db migrate status      Show the schema revision of each database
   db migrate rollback    Restore a database's newest pre-upgrade backup
 
-Run 'rhizome db migrate <command> --help' for a command's options.`;
+Run 'rhizome db <command> --help' for a command's options.`;
 
 /** The command tree: the service commands run here, the others talk to a running server. */
 function buildProgram(io: Io, runner: CommandRunner): Command {
@@ -66,7 +74,7 @@ function buildProgram(io: Io, runner: CommandRunner): Command {
     .action(runner.local(() => worker()));
   const db = program
     .command('db')
-    .description('Schema migrations of the databases')
+    .description('Manage the databases and their schema migrations')
     .usage('<command>')
     .configureHelp({ formatHelp: () => dbUsage });
   const migrate = db
@@ -83,6 +91,7 @@ function buildProgram(io: Io, runner: CommandRunner): Command {
     .description("Restore a database's newest pre-upgrade backup (stop the service first)")
     .option('--database <name>', 'the database (default: the active one)')
     .action(runner.local((options: { database?: string }) => rollback(options.database, io.out, io.err)));
+  registerDatabases(db, runner);
   program
     .command('upgrade')
     .description('Apply pending schema migrations to every database, each after a backup')
@@ -101,6 +110,7 @@ function buildProgram(io: Io, runner: CommandRunner): Command {
     registerStatus,
     registerDoctor,
     registerDiagnostics,
+    registerSetup,
     registerMcp,
   ])
     register(program, runner);
