@@ -3,6 +3,7 @@ import cliPackage from '../package.json' with { type: 'json' };
 import { registerAdd } from './commands/add.ts';
 import { registerAsk } from './commands/ask.ts';
 import { registerCompletion } from './commands/completion.ts';
+import { registerConfig } from './commands/config-command.ts';
 import { registerDatabases } from './commands/databases.ts';
 import { registerDiagnostics } from './commands/diagnostics.ts';
 import { registerDoctor } from './commands/doctor.ts';
@@ -112,6 +113,7 @@ function buildProgram(io: Io, runner: CommandRunner): Command {
     registerDiagnostics,
     registerSetup,
     registerMcp,
+    registerConfig,
   ])
     register(program, runner);
   registerQualityOn(program, runner);
