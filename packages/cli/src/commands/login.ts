@@ -21,7 +21,7 @@ async function readStdin(): Promise<string> {
   return text.replace(/\r?\n$/, '');
 }
 
-async function ask(question: string): Promise<string> {
+export async function ask(question: string): Promise<string> {
   if (!process.stdin.isTTY)
     throw new CliFailure('no terminal to ask on: pass --api-key, or --username with --password-stdin', ExitCode.usage);
   const prompt = readline.createInterface({ input: process.stdin, output: process.stderr });
@@ -32,15 +32,11 @@ async function ask(question: string): Promise<string> {
   }
 }
 
-/** Signs in with the account's password (a session), and creates an API key for this machine with it. */
-async function keyFromPassword(remote: Remote, options: LoginOptions): Promise<string> {
-  const username = options.username ?? (await ask('Username: '));
-  const password = options.passwordStdin
-    ? await readStdin()
-    : (process.env.RHIZOME_PASSWORD ?? (await ask('Password: ')));
+/** A client that keeps the session cookie the server sets, as a browser does. */
+export function sessionClient(url: string): RhizomeClient {
   let cookie = '';
-  const session = new RhizomeClient({
-    baseUrl: `${remote.url}/api/v1`,
+  return new RhizomeClient({
+    baseUrl: `${url}/api/v1`,
     fetch: async (input, init) => {
       const headers = new Headers(init?.headers);
       if (cookie) headers.set('cookie', cookie);
@@ -49,18 +45,37 @@ async function keyFromPassword(remote: Remote, options: LoginOptions): Promise<s
       return response;
     },
   });
-  await session.call(authEndpoints.login, { body: { username, password } });
+}
+
+/** Creates an API key for this machine with a signed-in session. */
+export async function createMachineKey(session: RhizomeClient): Promise<string> {
   const created = await session.call(authEndpoints.createKey, {
     body: { name: `rhizome CLI on ${os.hostname()}`.slice(0, 64) },
   });
   return created.key;
 }
 
+/** Signs in with the account's password (a session), and creates an API key for this machine with it. */
+async function keyFromPassword(remote: Remote, options: LoginOptions): Promise<string> {
+  const username = options.username ?? (await ask('Username: '));
+  const password = options.passwordStdin
+    ? await readStdin()
+    : (process.env.RHIZOME_PASSWORD ?? (await ask('Password: ')));
+  const session = sessionClient(remote.url);
+  await session.call(authEndpoints.login, { body: { username, password } });
+  return createMachineKey(session);
+}
+
+/** Checks the key against the server, then stores it as this machine's login for the server. */
+export async function storeVerifiedKey(url: string, apiKey: string): Promise<{ username: string; file: string }> {
+  const verified = new RhizomeClient({ baseUrl: `${url}/api/v1`, apiKey });
+  const { username } = await verified.call(authEndpoints.me);
+  return { username, file: writeLogin({ url, api_key: apiKey }) };
+}
+
 async function login(remote: Remote, options: LoginOptions): Promise<number> {
   const apiKey = options.apiKey ?? (await keyFromPassword(remote, options));
-  const verified = new RhizomeClient({ baseUrl: `${remote.url}/api/v1`, apiKey });
-  const { username } = await verified.call(authEndpoints.me);
-  const file = writeLogin({ url: remote.url, api_key: apiKey });
+  const { username, file } = await storeVerifiedKey(remote.url, apiKey);
   if (remote.json) printJson(remote.io, { url: remote.url, username, config_file: file });
   else remote.io.out(`Logged in to ${remote.url} as ${username}; the key is stored in ${file}`);
   return ExitCode.ok;

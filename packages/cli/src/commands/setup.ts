@@ -1,0 +1,124 @@
+import { authEndpoints } from '@rhizome/contracts/api/auth';
+import { opsEndpoints } from '@rhizome/contracts/api/ops';
+import { searchEndpoints } from '@rhizome/contracts/api/search';
+import { settingsEndpoints } from '@rhizome/contracts/api/settings';
+import { Option, type Command } from 'commander';
+import { CliFailure, ExitCode } from '../exit-codes.ts';
+import { remoteOf, type Remote } from '../remote.ts';
+import type { CommandRunner } from '../runner.ts';
+import { ask, createMachineKey, sessionClient, storeVerifiedKey } from './login.ts';
+
+const providers = ['builtin', 'ollama', 'openai', 'anthropic', 'gemini'] as const;
+type Provider = (typeof providers)[number];
+
+interface SetupOptions {
+  nonInteractive?: boolean;
+  provider?: Provider;
+  model?: string;
+  baseUrl?: string;
+  apiKeyEnv?: string;
+  username?: string;
+  password?: string;
+  test: boolean;
+  force?: boolean;
+}
+
+/** The settings changes that make `provider` answer chats and extraction, and embed with what suits it. */
+function providerSettings(provider: Provider, options: SetupOptions): Record<string, Record<string, unknown>> {
+  const providerKey = options.apiKeyEnv ? process.env[options.apiKeyEnv] : undefined;
+  if (options.apiKeyEnv && !providerKey)
+    throw new CliFailure(`the environment variable ${options.apiKeyEnv} is not set`, ExitCode.usage);
+  if (provider === 'builtin') return { llm: { chat_provider: 'builtin' }, embedding: { provider: 'builtin' } };
+  if (provider === 'ollama')
+    return {
+      llm: {
+        chat_provider: 'localllm',
+        ...(options.model ? { localllm_chat_model: options.model, localllm_extraction_model: options.model } : {}),
+        ...(options.baseUrl
+          ? { localllm_instances: [{ id: 'default', name: 'Local', base_url: options.baseUrl, enabled: true }] }
+          : {}),
+      },
+      embedding: { provider: 'localllm' },
+    };
+  // Anthropic has no embeddings: the builtin embedder serves it.
+  const embedding = provider === 'anthropic' ? 'builtin' : provider;
+  return {
+    llm: {
+      chat_provider: provider,
+      ...(options.model ? { [`${provider}_chat_model`]: options.model } : {}),
+      ...(options.baseUrl ? { [`${provider}_base_url`]: options.baseUrl } : {}),
+      ...(providerKey ? { [`${provider}_api_key`]: providerKey } : {}),
+    },
+    embedding: { provider: embedding, ...(providerKey && embedding !== 'builtin' ? { api_key: providerKey } : {}) },
+  };
+}
+
+/** The account's name and password: the options, then RHIZOME_USERNAME / RHIZOME_PASSWORD, then prompts. */
+async function credentials(options: SetupOptions): Promise<{ username: string; password: string }> {
+  const username = options.username ?? process.env.RHIZOME_USERNAME;
+  const password = options.password ?? process.env.RHIZOME_PASSWORD;
+  if (options.nonInteractive && (!username || !password))
+    throw new CliFailure(
+      'pass --username and --password, or set RHIZOME_USERNAME and RHIZOME_PASSWORD',
+      ExitCode.usage,
+    );
+  return {
+    username: username || (await ask('Username: ')),
+    password: password || (await ask('Password (at least 8 characters): ')),
+  };
+}
+
+/** The server answers healthy and a search goes through with the stored key. */
+async function verify(remote: Remote): Promise<void> {
+  const health = await remote.client.call(opsEndpoints.health);
+  if (!health.healthy) throw new CliFailure(`the server reports itself unhealthy (${health.status})`);
+  await remote.client.call(searchEndpoints.search, { query: { q: 'rhizome setup check', limit: 1 } });
+  remote.io.out('Verified: the server is healthy and search answers.');
+}
+
+async function setup(remote: Remote, options: SetupOptions): Promise<number> {
+  if (!options.nonInteractive && !process.stdin.isTTY)
+    throw new CliFailure(
+      'no terminal to ask on: pass --non-interactive (with --username and --password)',
+      ExitCode.usage,
+    );
+  const { setup_needed: fresh } = await remote.client.call(authEndpoints.status);
+  if (!fresh && !options.force) {
+    remote.io.out(`${remote.url} is already set up (pass --force to set it up again).`);
+    if (options.test) await verify(remote);
+    return ExitCode.ok;
+  }
+  const account = await credentials(options);
+  const provider =
+    options.provider ??
+    (options.nonInteractive
+      ? 'builtin'
+      : (((await ask(`Model provider (${providers.join('|')}) [builtin]: `)) || 'builtin') as Provider));
+  if (!providers.includes(provider)) throw new CliFailure(`unknown provider '${provider}'`, ExitCode.usage);
+  const session = sessionClient(remote.url);
+  await session.call(fresh ? authEndpoints.setup : authEndpoints.login, { body: account });
+  const { file } = await storeVerifiedKey(remote.url, await createMachineKey(session));
+  remote.io.out(`${fresh ? 'Created' : 'Signed in to'} the account ${account.username}; the key is stored in ${file}`);
+  const signedIn = remoteOf({ url: remote.url }, remote.io);
+  await signedIn.client.call(settingsEndpoints.patch, { body: providerSettings(provider, options) });
+  remote.io.out(`Model provider: ${provider}${options.model ? ` (${options.model})` : ''}`);
+  if (options.test) await verify(signedIn);
+  return ExitCode.ok;
+}
+
+export function registerSetup(program: Command, runner: CommandRunner): void {
+  program
+    .command('setup')
+    .description('Set up a fresh server: the account, a key for this machine, the model provider; then verify')
+    .option('--non-interactive', 'ask nothing: the account from --username/--password or RHIZOME_USERNAME/PASSWORD')
+    .addOption(new Option('-p, --provider <name>', 'the model provider (default builtin)').choices(providers))
+    .option('--model <name>', "the provider's chat and extraction model")
+    .option('--base-url <url>', "the provider's URL (ollama: the model server)")
+    .option('--api-key-env <variable>', "the environment variable holding the provider's API key")
+    .option('--username <name>', 'the account name')
+    .option('--password <password>', 'the account password (prefer RHIZOME_PASSWORD)')
+    .option('--test', 'verify the server afterwards (default)', true)
+    .option('--no-test', 'skip the verification')
+    .option('-f, --force', 'set up an already set-up server again (signs in with the account)')
+    .action(runner.remote((remote, options: SetupOptions) => setup(remote, options)));
+}
