@@ -15,7 +15,6 @@ import { registerQualityOn } from './commands/quality.ts';
 import { registerRegistry } from './commands/registry.ts';
 import { registerSearch } from './commands/search.ts';
 import { registerSetup } from './commands/setup.ts';
-import { registerSetup } from './commands/setup.ts';
 import { registerSources } from './commands/sources.ts';
 import { registerStatus } from './commands/status.ts';
 import { registerTransfer } from './commands/transfer.ts';
@@ -112,7 +111,6 @@ function buildProgram(io: Io, runner: CommandRunner): Command {
     registerStatus,
     registerDoctor,
     registerDiagnostics,
-    registerSetup,
     registerSetup,
     registerMcp,
     registerConfig,
