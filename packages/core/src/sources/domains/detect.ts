@@ -53,21 +53,18 @@ const compiled = new WeakMap<DomainDefinition, CompiledDetection>();
  * A keyword term counts once however often it occurs, so longer documents do not inflate scores.
  */
 export function detectDomain(input: DetectionInput, domains: DomainDefinition[]): DetectionProposal {
-  const lowered = input.samples.map((sample) => sample.toLowerCase());
   const extension = extensionOf(input.filename);
   const docType = input.docType?.trim().toLowerCase() ?? '';
-  let blocks: Blocks | undefined;
+  const blocks = textBlocks(input.samples);
 
   const scored = domains.map((domain) => {
     if (domain.name === fallbackDomain) {
       const score = domain.detection.confidence.min_threshold;
       return { domain, score, coverage: 1, tier: 1 };
     }
-    const score = scoreDomain(domain, input.samples, lowered, extension, docType);
-    const coverage =
-      score >= domain.detection.confidence.min_threshold
-        ? coverageOf(domain, (blocks ??= textBlocks(input.samples)))
-        : 0;
+    const cues = blockCues(domain, blocks);
+    const score = scoreDomain(domain, cues, extension, docType);
+    const coverage = score >= domain.detection.confidence.min_threshold ? coverageOf(domain, blocks, cues) : 0;
     const tier = score >= domain.detection.confidence.min_threshold && coverage >= minCoverage ? 0 : 2;
     return { domain, score, coverage, tier };
   });
@@ -99,40 +96,40 @@ function lowConfidenceReason(
   return `The ${domain.name} cues cover only ${Math.round(coverage * 100)}% of the text, one part of it rather than the whole document: ${chosen}.`;
 }
 
-function scoreDomain(
-  domain: DomainDefinition,
-  samples: string[],
-  lowered: string[],
-  extension: string,
-  docType: string,
-): number {
+/** What a domain's cues found in each block of the text, in block order; read once, by score and coverage. */
+interface BlockCues {
+  /** The distinct keyword terms in each block. */
+  terms: Set<string>[];
+  /** Per pattern, its matches in each block (at most the hit cap); null when a custom domain's patterns ran out of time. */
+  patternHits: number[][] | null;
+}
+
+function blockCues(domain: DomainDefinition, blocks: Blocks): BlockCues {
+  const { keywords, patterns } = compile(domain);
+  const terms = keywords ? blocks.lowered.map((block) => wholeWordMatches(keywords, block)) : [];
+  const hits = () =>
+    patterns.map(({ regex }) => blocks.text.map((block) => boundedMatchCount(regex, block, patternHitCap)));
+  const patternHits = domain.builtin ? hits() : withinTimeLimit(hits, customPatternBudgetMs);
+  return { terms, patternHits };
+}
+
+function scoreDomain(domain: DomainDefinition, cues: BlockCues, extension: string, docType: string): number {
   const { confidence, file_extensions, doc_types } = domain.detection;
   const detection = compile(domain);
   let score = confidence.base_score;
 
-  if (detection.keywords) {
-    for (const term of wholeWordMatches(detection.keywords, lowered))
-      score += confidence.per_keyword_boost * (detection.termWeights.get(term) ?? 0);
-  }
+  for (const term of new Set(cues.terms.flatMap((found) => [...found])))
+    score += confidence.per_keyword_boost * (detection.termWeights.get(term) ?? 0);
   if (extension && file_extensions.includes(extension)) score += confidence.extension_boost;
   if (docType && doc_types.some((type) => type.toLowerCase() === docType)) score += confidence.doc_type_boost;
-  const patternScore = () =>
-    detection.patterns.reduce(
-      (sum, pattern) => sum + patternHits(pattern.regex, samples) * confidence.pattern_boost * pattern.weight,
-      0,
+  cues.patternHits?.forEach((perBlock, index) => {
+    const hits = Math.min(
+      patternHitCap,
+      perBlock.reduce((sum, count) => sum + count, 0),
     );
-  if (detection.patterns.length > 0)
-    score += domain.builtin ? patternScore() : (withinTimeLimit(patternScore, customPatternBudgetMs) ?? 0);
+    score += hits * confidence.pattern_boost * detection.patterns[index].weight;
+  });
   return score;
-}
-
-function patternHits(pattern: RegExp, samples: string[]): number {
-  let hits = 0;
-  for (const sample of samples) {
-    if (hits >= patternHitCap) break;
-    hits += boundedMatchCount(pattern, sample, patternHitCap - hits);
-  }
-  return hits;
 }
 
 /** Longest stretch counted as one block for coverage; a longer paragraph is cut at line ends. */
@@ -170,26 +167,19 @@ interface Blocks {
  * keyword terms (one for a domain with a single term) or a pattern match. A domain with neither
  * (detected by extension or doc type alone) covers the whole text.
  */
-function coverageOf(domain: DomainDefinition, blocks: Blocks): number {
+function coverageOf(domain: DomainDefinition, blocks: Blocks, cues: BlockCues): number {
   const detection = compile(domain);
   const total = blocks.offsets[blocks.text.length];
   if ((!detection.keywords && detection.patterns.length === 0) || total === 0) return 1;
-  const terms = Math.min(blockCueTerms, detection.termWeights.size);
-  const byKeyword = (index: number) =>
-    detection.keywords !== null && wholeWordMatches(detection.keywords, [blocks.lowered[index]]).size >= terms;
-  const byPattern = (index: number) =>
-    detection.patterns.some(({ regex }) => boundedMatchCount(regex, blocks.text[index], 1) > 0);
-  const span = (cued: (index: number) => boolean) => {
-    let first = 0;
-    while (first < blocks.text.length && !cued(first)) first += 1;
-    if (first === blocks.text.length) return 0;
-    let last = blocks.text.length - 1;
-    while (!cued(last)) last -= 1;
-    return (blocks.offsets[last + 1] - blocks.offsets[first]) / total;
-  };
-  const withPatterns = () => span((index) => byKeyword(index) || byPattern(index));
-  if (domain.builtin) return withPatterns();
-  return withinTimeLimit(withPatterns, customPatternBudgetMs) ?? span(byKeyword);
+  const needed = Math.min(blockCueTerms, detection.termWeights.size);
+  const cued = (index: number) =>
+    (cues.terms[index]?.size ?? 0) >= needed || (cues.patternHits?.some((perBlock) => perBlock[index] > 0) ?? false);
+  let first = 0;
+  while (first < blocks.text.length && !cued(first)) first += 1;
+  if (first === blocks.text.length) return 0;
+  let last = blocks.text.length - 1;
+  while (!cued(last)) last -= 1;
+  return (blocks.offsets[last + 1] - blocks.offsets[first]) / total;
 }
 
 function compile(domain: DomainDefinition): CompiledDetection {
@@ -218,17 +208,15 @@ function compile(domain: DomainDefinition): CompiledDetection {
 const wordChar = /[\p{L}\p{N}_]/u;
 
 /**
- * The distinct terms found in the samples. The regex ends each match at a word end; a match that does
+ * The distinct terms found in the text. The regex ends each match at a word end; a match that does
  * not begin at a word start is skipped here (a lookbehind in the regex makes it several times slower).
  */
-function wholeWordMatches(keywords: RegExp, samples: string[]): Set<string> {
+function wholeWordMatches(keywords: RegExp, text: string): Set<string> {
   const found = new Set<string>();
-  for (const sample of samples) {
-    keywords.lastIndex = 0;
-    for (let match = keywords.exec(sample); match; match = keywords.exec(sample)) {
-      if (match.index > 0 && wordChar.test(sample[match.index - 1])) keywords.lastIndex = match.index + 1;
-      else found.add(normaliseTerm(match[0]));
-    }
+  keywords.lastIndex = 0;
+  for (let match = keywords.exec(text); match; match = keywords.exec(text)) {
+    if (match.index > 0 && wordChar.test(text[match.index - 1])) keywords.lastIndex = match.index + 1;
+    else found.add(normaliseTerm(match[0]));
   }
   return found;
 }
