@@ -65,18 +65,18 @@ describe('MCP tool list changes', () => {
       const client = await connect();
       try {
         const changes = countListChanges(client);
-        expect(await toolNames(client)).toHaveLength(42);
+        expect(await toolNames(client)).toHaveLength(43);
 
         await setMode('read');
         await until(() => changes.count === 1, { what: 'the first list_changed' });
-        expect(await toolNames(client)).toHaveLength(29);
+        expect(await toolNames(client)).toHaveLength(30);
 
         // A change elsewhere in the settings leaves the tools as they are: nothing is announced.
         const other = await server.call('PATCH', '/settings', { cookie, body: { mcp: { abandon_after_hours: 48 } } });
         expect(other.status, other.text).toBe(200);
         await setMode('write');
         await until(() => changes.count === 2, { what: 'the second list_changed' });
-        expect(await toolNames(client)).toHaveLength(42);
+        expect(await toolNames(client)).toHaveLength(43);
         expect(changes.count).toBe(2);
       } finally {
         await client.close();

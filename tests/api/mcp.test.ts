@@ -14,6 +14,7 @@ const curie = [
 ].join(' ');
 
 const readTools = [
+  'analyze_graph_structure',
   'find_shortest_path',
   'find_similar_nodes',
   'get_chunk',
@@ -265,6 +266,18 @@ describe('MCP over Streamable HTTP', () => {
     };
     expect(stats.counts.nodes).toBe(restStats.pagination.total);
     expect(stats.top_nodes_by_pagerank.length).toBeGreaterThan(0);
+
+    const structure = await toolResult<{
+      success: boolean;
+      statistics: { node_count: number; edge_count: number; num_communities: number };
+      communities: { size: number; sample_members: { id: string; label: string }[] }[];
+      top_nodes: { id: string; label: string; pagerank: number }[];
+    }>(client, 'analyze_graph_structure', {});
+    expect(structure.success).toBe(true);
+    expect(structure.statistics.node_count).toBe(restStats.pagination.total);
+    expect(structure.statistics.edge_count).toBeGreaterThan(0);
+    expect(structure.communities[0].sample_members.map((member) => member.label)).not.toContain(null);
+    expect(structure.top_nodes[0].label).toEqual(expect.any(String));
 
     const sources = await toolResult<{ sources: { source_id: string; status: string }[] }>(client, 'list_sources', {});
     expect(sources.sources).toEqual([expect.objectContaining({ source_id: curieId, status: 'committed' })]);

@@ -4,6 +4,7 @@ import type { QueueService } from '@rhizome/queue';
 import type { EmbeddingService } from '../providers/index.ts';
 import type { Db } from '../storage/index.ts';
 import { centralNodes } from './graph/centrality.ts';
+import { graphStructure, type GraphStructureOptions } from './graph/structure.ts';
 import { hydrate } from './read-model/results.ts';
 import { runSearch, type SearchType } from './modes.ts';
 import { semanticNodes } from './semantic.ts';
@@ -64,6 +65,10 @@ export class SearchService {
   /** The `top` most central nodes of the graph by PageRank, best first. */
   centralNodes(top: number) {
     return centralNodes(this.deps.db, top);
+  }
+
+  graphStructure(options: GraphStructureOptions) {
+    return graphStructure(this.deps.db, options);
   }
 
   stats() {

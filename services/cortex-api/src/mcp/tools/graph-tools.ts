@@ -217,4 +217,42 @@ export const graphTools = [
       };
     },
   }),
+  tool({
+    name: 'analyze_graph_structure',
+    kind: 'read',
+    description:
+      'The structure of the graph, or of the nodes of some templates: node and edge counts, average degree, isolated nodes, communities (Louvain) with sample members, average clustering and the most central nodes by PageRank.',
+    input: Type.Object({
+      template_ids: Type.Optional(
+        Type.Array(Type.String({ minLength: 1 }), { description: 'analyse only nodes of these templates' }),
+      ),
+    }),
+    async run({ template_ids }, { scope }) {
+      const structure = await (await scope.service(searchModule)).graphStructure({ templateIds: template_ids });
+      const named = await (
+        await scope.service(graphModule)
+      ).nodeNames([
+        ...structure.communities.flatMap((community) => community.members),
+        ...structure.top_nodes.map((node) => node.id),
+        ...structure.isolated_nodes,
+      ]);
+      const view = (id: string) => ({
+        id,
+        label: named.get(id)?.label ?? null,
+        template_id: named.get(id)?.template_id ?? null,
+      });
+      return {
+        success: true,
+        statistics: structure.statistics,
+        communities: structure.communities.map(({ id, size, members }) => ({
+          id,
+          size,
+          sample_members: members.map(view),
+        })),
+        top_nodes: structure.top_nodes.map(({ id, pagerank }) => ({ ...view(id), pagerank })),
+        isolated_nodes: structure.isolated_nodes.map(view),
+        ...(template_ids?.length ? { template_filter: template_ids } : {}),
+      };
+    },
+  }),
 ];
