@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
@@ -65,6 +66,50 @@ describe('rhizome config', () => {
   );
 
   it(
+    'edit opens the settings as YAML in $EDITOR and applies only what was changed',
+    async () => {
+      const editor = (name: string, body: string) => {
+        const script = path.join(cli.work, name);
+        writeFileSync(script, `import fs from 'node:fs';\nconst file = process.argv[2];\n${body}\n`);
+        return `${process.execPath} ${script}`;
+      };
+      const before = await serverSettings();
+      const changing = editor(
+        'change.mjs',
+        "fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace(/^(  small_chunk_size:) .*$/m, '$1 640'));",
+      );
+      const edited = await cli.rhizome(['config', 'edit'], { EDITOR: changing, VISUAL: '' });
+      expect(edited.code, edited.output).toBe(0);
+      expect(edited.output.trim()).toBe('chunking.small_chunk_size = 640');
+      const after = await serverSettings();
+      expect(after.chunking.small_chunk_size).toBe(640);
+      expect(after.search).toEqual(before.search);
+
+      const untouched = await cli.rhizome(['config', 'edit'], { EDITOR: editor('keep.mjs', ''), VISUAL: '' });
+      expect(untouched.output).toContain('No setting changed');
+
+      const broken = editor('break.mjs', "fs.writeFileSync(file, 'search: [unclosed');");
+      const invalid = await cli.rhizome(['config', 'edit'], { EDITOR: broken, VISUAL: '' });
+      expect(invalid.code).toBe(2);
+      expect(invalid.output).toContain('no valid YAML');
+
+      const refused = editor(
+        'refused.mjs',
+        "fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace(/^(  default_result_limit:) .*$/m, '$1 many'));",
+      );
+      const rejected = await cli.rhizome(['config', 'edit'], { EDITOR: refused, VISUAL: '' });
+      expect(rejected.code).toBe(1);
+      expect(rejected.output).toMatch(/search\.default_result_limit: must be (integer|number)/);
+
+      const failed = await cli.rhizome(['config', 'edit'], { EDITOR: 'false', VISUAL: '' });
+      expect(failed.code).toBe(1);
+      expect(failed.output).toContain('nothing was changed');
+      expect((await serverSettings()).chunking.small_chunk_size).toBe(640);
+    },
+    patience,
+  );
+
+  it(
     "path names the CLI's login file and the server's settings file",
     async () => {
       const settingsFile = (await serverSettings()).paths.settings_file;
@@ -90,11 +135,11 @@ describe('rhizome config', () => {
       const unconfirmed = await cli.rhizome(['config', 'reset']);
       expect(unconfirmed.code).toBe(2);
       expect(unconfirmed.output).toContain('pass --force');
-      expect((await serverSettings()).chunking.small_chunk_size).toBe(800);
+      expect((await serverSettings()).chunking.small_chunk_size).toBe(640);
 
       const reset = await cli.rhizome(['config', 'reset', '--force']);
       expect(reset.code, reset.output).toBe(0);
-      expect((await serverSettings()).chunking.small_chunk_size).not.toBe(800);
+      expect((await serverSettings()).chunking.small_chunk_size).not.toBe(640);
     },
     patience,
   );

@@ -1,8 +1,12 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { settingsEndpoints } from '@rhizome/contracts/api/settings';
 import { secretSettingPaths } from '@rhizome/contracts/settings';
 import { Option, type Command } from 'commander';
-import { stringify as toYaml } from 'yaml';
+import { parse as parseYaml, stringify as toYaml } from 'yaml';
 import { loginFile } from '../config.ts';
 import { CliFailure, ExitCode, failureOf } from '../exit-codes.ts';
 import { printJson } from '../output.ts';
@@ -109,6 +113,68 @@ async function paths(remote: Remote): Promise<void> {
   if (serverFile) remote.io.out(`Server settings:  ${serverFile} (${remote.url})`);
 }
 
+/** The leaves of `after` that differ from `before`, nested as a settings change; null when none does. */
+function changedLeaves(before: Tree, after: Tree): Tree | null {
+  const change: Tree = {};
+  for (const [key, value] of Object.entries(after)) {
+    const old = before[key];
+    const inner =
+      isTree(value) && isTree(old) ? changedLeaves(old, value) : isDeepStrictEqual(value, old) ? null : value;
+    if (inner !== null) change[key] = inner;
+  }
+  return Object.keys(change).length > 0 ? change : null;
+}
+
+const leafKeys = (tree: Tree, prefix = ''): string[] =>
+  Object.entries(tree).flatMap(([key, value]) =>
+    isTree(value) ? leafKeys(value, `${prefix}${key}.`) : [`${prefix}${key}`],
+  );
+
+/** Runs `$VISUAL` or `$EDITOR` (through the shell, so it may carry arguments: `code --wait`) on the file. */
+function runEditor(file: string): Promise<void> {
+  const editor = process.env.VISUAL || process.env.EDITOR || 'vi';
+  return new Promise((resolve, reject) => {
+    const child = spawn(`${editor} '${file}'`, { shell: true, stdio: 'inherit' });
+    child.on('error', (error) => reject(new CliFailure(`the editor '${editor}' did not start: ${error.message}`)));
+    child.on('exit', (code) =>
+      code === 0
+        ? resolve()
+        : reject(new CliFailure(`the editor '${editor}' exited with code ${String(code)}: nothing was changed`)),
+    );
+  });
+}
+
+/** The settings as YAML in an editor; what was changed goes to the server as one change, which it validates whole. */
+async function edit(remote: Remote): Promise<void> {
+  const before = await settingsOf(remote);
+  const dir = mkdtempSync(join(tmpdir(), 'rhizome-settings-'));
+  const file = join(dir, 'settings.yaml');
+  try {
+    writeFileSync(file, toYaml(before), { mode: 0o600 });
+    await runEditor(file);
+    let after: unknown;
+    try {
+      after = parseYaml(readFileSync(file, 'utf8'));
+    } catch (error) {
+      throw new CliFailure(`the edited settings are no valid YAML: ${(error as Error).message}`, ExitCode.usage);
+    }
+    if (!isTree(after))
+      throw new CliFailure('the edited settings are not a mapping: nothing was changed', ExitCode.usage);
+    const change = changedLeaves(before, after);
+    if (!change) {
+      if (remote.json) return printJson(remote.io, { changed: [], warnings: [] });
+      return remote.io.out('No setting changed');
+    }
+    const { settings, warnings } = await remote.client.call(settingsEndpoints.patch, { body: change });
+    const changed = leafKeys(change);
+    if (remote.json) return printJson(remote.io, { changed, warnings });
+    for (const warning of warnings) remote.io.err(`warning: ${warning.field}: ${warning.message}`);
+    for (const key of changed) remote.io.out(`${key} = ${scalar(valueAt(settings, key.split('.')))}`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 async function reset(remote: Remote, options: { force?: boolean }): Promise<void> {
   if (!options.force)
     await confirmOrRefuse(remote.io, `reset every setting of the server at ${remote.url} to its default`, '--force');
@@ -137,6 +203,10 @@ export function registerConfig(program: Command, runner: CommandRunner): void {
     .argument('<key>')
     .argument('<value>')
     .action(runner.remote(set));
+  config
+    .command('edit')
+    .description('Edit the settings as YAML in $VISUAL or $EDITOR; the changes are applied when the editor exits')
+    .action(runner.remote(edit));
   config
     .command('path')
     .description("Where the CLI keeps its login, and the server's settings file")
