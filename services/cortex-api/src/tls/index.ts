@@ -1,6 +1,5 @@
-import path from 'node:path';
 import type { Platform } from '@rhizome/core/platform';
-import { TlsStore } from './store.ts';
+import { TlsStore, tlsStoreIn } from './store.ts';
 
 export { serveTlsOnSamePort } from './same-port.ts';
 export { selfSignedCredentials } from './self-signed.ts';
@@ -13,7 +12,7 @@ const stores = new WeakMap<Platform, TlsStore>();
 export function tlsStoreOf(platform: Platform): TlsStore {
   let store = stores.get(platform);
   if (!store) {
-    store = new TlsStore(path.join(platform.paths.root, 'tls'));
+    store = tlsStoreIn(platform.paths.root);
     stores.set(platform, store);
   }
   return store;

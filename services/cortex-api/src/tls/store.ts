@@ -63,6 +63,11 @@ export class TlsStore {
 
   constructor(readonly dir: string) {}
 
+  /** Where the certificate and key are, for a server that reads them itself (nginx in front of the stack). */
+  get files(): { cert: string; key: string } {
+    return { cert: path.join(this.dir, files.cert), key: path.join(this.dir, files.key) };
+  }
+
   read(): TlsCredentials | null {
     try {
       const [cert, key, mode] = Object.values(files).map((name) => fs.readFileSync(path.join(this.dir, name), 'utf8'));
@@ -130,4 +135,9 @@ export class TlsStore {
     const credentials = this.read();
     for (const listener of this.listeners) listener(credentials);
   }
+}
+
+/** The TLS store of a data directory, in `<data dir>/tls/`. */
+export function tlsStoreIn(dataDir: string): TlsStore {
+  return new TlsStore(path.join(dataDir, 'tls'));
 }
