@@ -6,9 +6,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { SecretName, ensureSecrets, readOrCreateSecret } from '@rhizome/auth/secrets';
 import { DataPaths, resolveConfigDir } from '@rhizome/core/paths';
 import { getServiceStatus, type ServiceStatus } from '@rhizome/core/observability';
+import { tlsStoreIn } from '@rhizome/cortex-api/tls/store';
 import { requireBinary } from './binaries.ts';
+import { followTls, nginxTlsOf } from './nginx-tls.ts';
 import { assertPortsFree } from './ports.ts';
-import { renderNginxConf } from './render-nginx.ts';
+import { nginxTlsSockets, renderNginxConf, type NginxTls } from './render-nginx.ts';
 import { renderRedisConf } from './render-redis.ts';
 import { renderSupervisordConf } from './render-supervisord.ts';
 import { repoDir } from './template.ts';
@@ -26,7 +28,8 @@ export interface StackOptions {
 }
 
 export interface RunningStack {
-  publicUrl: string;
+  /** nginx's address: `https://` while it answers HTTPS. */
+  readonly publicUrl: string;
   apiDirectUrl: string;
   supervisorUrl: string;
   queueUrl: string;
@@ -81,23 +84,33 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   const queueUrl = `redis://:${encodeURIComponent(secrets.queuePassword)}@127.0.0.1:${options.redisPort}/0`;
   const supervisorUrl = `http://rhizome:${encodeURIComponent(secrets.supervisorPassword)}@127.0.0.1:${options.supervisorPort}/RPC2`;
   const urlHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
-  const publicUrl = `http://${urlHost}:${options.publicPort}`;
+  const publicAddress = `${urlHost}:${options.publicPort}`;
+  const plainUrl = `http://${publicAddress}`;
   const apiDirectUrl = `http://127.0.0.1:${options.apiPort}`;
 
   const supervisordConf = path.join(paths.runDir, 'supervisord.conf');
-  await writePrivate(
-    path.join(paths.runDir, 'nginx.conf'),
-    await renderNginxConf({
-      listenHost: host,
-      listenPort: options.publicPort,
-      apiUpstream: `127.0.0.1:${options.apiPort}`,
-      authUpstream: `127.0.0.1:${options.authPort}`,
-      runDir: paths.runDir,
-      logsDir: paths.logsDir,
-      edgeToken: secrets.edgeToken,
-      runAsRoot: process.getuid?.() === 0,
-    }),
-  );
+  const nginxConf = path.join(paths.runDir, 'nginx.conf');
+  const renderNginxTo = async (file: string, tls: NginxTls | null) =>
+    writePrivate(
+      file,
+      await renderNginxConf({
+        listenHost: host,
+        listenPort: options.publicPort,
+        apiUpstream: `127.0.0.1:${options.apiPort}`,
+        authUpstream: `127.0.0.1:${options.authPort}`,
+        runDir: paths.runDir,
+        logsDir: paths.logsDir,
+        edgeToken: secrets.edgeToken,
+        runAsRoot: process.getuid?.() === 0,
+        tls,
+      }),
+    );
+  // The certificate the API installs there is what nginx serves; nginx is reloaded when it changes.
+  const tlsSource = { store: tlsStoreIn(paths.root), nginxBin: binaries.nginx };
+  await fs.mkdir(tlsSource.store.dir, { recursive: true, mode: 0o700 });
+  // Left behind only by an nginx that was killed; nginx cannot listen on them again.
+  for (const socket of Object.values(nginxTlsSockets(paths.runDir))) await fs.rm(socket, { force: true });
+  await renderNginxTo(nginxConf, nginxTlsOf(tlsSource));
   await writePrivate(
     path.join(paths.runDir, 'valkey.conf'),
     await renderRedisConf({
@@ -139,10 +152,18 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   const stopOnExit = () => supervisord.kill('SIGTERM');
   process.on('exit', stopOnExit);
 
+  const tls = followTls({
+    ...tlsSource,
+    confFile: nginxConf,
+    pidFile: path.join(paths.runDir, 'nginx.pid'),
+    logsDir: paths.logsDir,
+    renderTo: renderNginxTo,
+  });
   let stopping: Promise<void> | undefined;
   const stop = (): Promise<void> => {
     stopping ??= (async () => {
       process.off('exit', stopOnExit);
+      tls.close();
       await shutDown(supervisord, supervisorUrl);
     })();
     return stopping;
@@ -153,7 +174,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       supervisord,
       output,
       supervisorUrl,
-      publicUrl,
+      publicUrl: plainUrl,
       apiDirectUrl,
       authPort: options.authPort,
       logsDir: paths.logsDir,
@@ -162,7 +183,15 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     await stop();
     throw error;
   }
-  return { publicUrl, apiDirectUrl, supervisorUrl, queueUrl, stop };
+  return {
+    get publicUrl() {
+      return `${tls.enabled ? 'https' : 'http'}://${publicAddress}`;
+    },
+    apiDirectUrl,
+    supervisorUrl,
+    queueUrl,
+    stop,
+  };
 }
 
 async function writePrivate(file: string, content: string): Promise<void> {
@@ -208,7 +237,8 @@ async function waitUntilReady(target: ReadinessTarget): Promise<void> {
       Object.keys(programLogs).every((name) => services.some((s) => s.name === name && s.state === 'RUNNING'));
     if (
       allRunning &&
-      (await answers(`${target.publicUrl}/api/v1/auth/status`, (code) => code === 200)) &&
+      // 308: plain HTTP from another machine while nginx answers HTTPS.
+      (await answers(`${target.publicUrl}/api/v1/auth/status`, (code) => code === 200 || code === 308)) &&
       (await answers(`${target.apiDirectUrl}/api/v1/auth/status`, (code) => code === 200)) &&
       (await answers(`http://127.0.0.1:${target.authPort}/api/v1/auth/verify`, (code) => code === 200 || code === 401))
     ) {
@@ -231,7 +261,7 @@ async function waitUntilReady(target: ReadinessTarget): Promise<void> {
 
 async function answers(url: string, accept: (status: number) => boolean): Promise<boolean> {
   try {
-    const response = await fetch(url, { signal: AbortSignal.timeout(2000) });
+    const response = await fetch(url, { redirect: 'manual', signal: AbortSignal.timeout(2000) });
     await response.arrayBuffer();
     return accept(response.status);
   } catch {
