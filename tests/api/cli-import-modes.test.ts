@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ccx2Package } from '../support/ccx-build.ts';
 import { runRhizome } from '../support/cli.ts';
@@ -65,4 +66,27 @@ describe('rhizome import: merge or replace', () => {
       await waitForTask((method, apiPath) => server.call(method, apiPath, { cookie }), vector_task_id),
     ).toMatchObject({ status: 'completed' });
   }, 60_000);
+
+  it('graph package export writes what its flags keep, and graph package load merges it back', async () => {
+    const packed = async (args: string[]) => {
+      const file = path.join(work, `${args.join('_').replace(/[^a-z]/g, '') || 'all'}.ccx`);
+      const { code, output } = await rhizome(['graph', 'package', 'export', '-o', file, ...args]);
+      expect(code, output).toBe(0);
+      expect(output).toContain(`Exported to ${file}`);
+      const zip = await JSZip.loadAsync(fs.readFileSync(file));
+      const knowledge = await zip.file(/knowledge\.jsonld$/)[0]?.async('string');
+      return { file, knowledge: knowledge ?? '' };
+    };
+    const whole = await packed([]);
+    expect(whole.knowledge).toContain('Ada Lovelace');
+    expect((await packed(['--no-knowledge', '--no-sources'])).knowledge).not.toContain('Ada Lovelace');
+
+    const both = await rhizome(['graph', 'package', 'export', 'a.ccx', '-o', 'b.ccx']);
+    expect(both.code).toBe(2);
+
+    const loaded = await rhizome(['graph', 'package', 'load', whole.file]);
+    expect(loaded.code, loaded.output).toBe(0);
+    expect(loaded.output).toContain('merged with what was there');
+    expect(await labels()).toEqual(['Ada Lovelace', 'Charles Babbage']);
+  }, 90_000);
 });

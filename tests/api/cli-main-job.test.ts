@@ -171,5 +171,8 @@ describe('the rhizome command line for the main job', () => {
       expect(output).toContain('rhizome');
       expect(output).toContain('search');
     }
+    const plural = await rhizome(['completions', 'bash']);
+    expect(plural.code).toBe(0);
+    expect(plural.output).toBe((await rhizome(['completion', 'bash'])).output);
   }, 60_000);
 });

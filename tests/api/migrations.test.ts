@@ -156,6 +156,8 @@ describe('schema migrations', () => {
     expect(err.join('\n')).toMatch(/No pre-upgrade backup for database 'default'/);
     expect(await runCli(['upgrade'], (line) => out.push(line))).toBe(0);
     expect(out.at(-1)).toBe('default: up to date');
+    expect(await runCli(['db', 'migrate', 'apply'], (line) => out.push(line))).toBe(0);
+    expect(out.at(-1)).toBe('default: up to date');
     expect(fs.existsSync(path.join(dataDir, 'databases', 'default', 'app.db'))).toBe(true);
   });
 });

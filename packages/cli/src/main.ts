@@ -40,6 +40,7 @@ Commands:
   db info <name>         A database's path, size and last change
   db delete <name>       Delete a database permanently (-y: without asking)
   db migrate status      Show the schema revision of each database
+  db migrate apply       Apply pending migrations to every database, each after a backup
   db migrate rollback    Restore a database's newest pre-upgrade backup
 
 Run 'rhizome db <command> --help' for a command's options.`;
@@ -87,6 +88,10 @@ function buildProgram(io: Io, runner: CommandRunner): Command {
     .command('status')
     .description('Show the schema revision of each database')
     .action(runner.local(() => migrationStatus(io.out)));
+  migrate
+    .command('apply')
+    .description('Apply pending schema migrations to every database, each after a backup (as upgrade)')
+    .action(runner.local(() => upgrade(io.out)));
   migrate
     .command('rollback')
     .description("Restore a database's newest pre-upgrade backup (stop the service first)")

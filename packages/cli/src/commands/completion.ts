@@ -77,6 +77,7 @@ const shells = { bash, zsh, fish };
 export function registerCompletion(program: Command, runner: CommandRunner): void {
   program
     .command('completion')
+    .alias('completions')
     .description('Print the shell completion script (bash, zsh or fish)')
     .addArgument(new Argument('<shell>').choices(Object.keys(shells)))
     .action(

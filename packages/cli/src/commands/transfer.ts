@@ -10,8 +10,28 @@ import type { Remote } from '../remote.ts';
 import type { CommandRunner } from '../runner.ts';
 import { waitForTask } from './task-wait.ts';
 
-async function exportPackage(remote: Remote, file: string | undefined): Promise<void> {
-  const { task_id } = await remote.client.call(exportEndpoints.exportAll);
+interface ExportOptions {
+  output?: string;
+  templates: boolean;
+  knowledge: boolean;
+  workflows: boolean;
+  sources: boolean;
+  embeddings: boolean;
+}
+
+async function exportPackage(remote: Remote, argument: string | undefined, options: ExportOptions): Promise<void> {
+  if (argument && options.output && argument !== options.output)
+    throw new CliFailure('Give the file as an argument or with -o/--output, not both', ExitCode.usage);
+  const file = argument ?? options.output;
+  const { task_id } = await remote.client.call(exportEndpoints.exportAll, {
+    query: {
+      include_templates: options.templates,
+      include_knowledge: options.knowledge,
+      include_workflows: options.workflows,
+      include_sources: options.sources,
+      include_embeddings: options.embeddings,
+    },
+  });
   await waitForTask(remote, task_id, 'the export');
   const { blob, filename } = await remote.client.download(exportEndpoints.download, { params: { task_id } });
   const target = path.resolve(file ?? filename ?? `rhizome-${task_id}.ccx`);
@@ -52,20 +72,40 @@ async function importPackage(remote: Remote, file: string, options: ImportOption
 
 const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
-export function registerTransfer(program: Command, runner: CommandRunner): void {
-  program
+/** `export` and `import`, on the program and again as `graph package export|load`. */
+function registerPackageCommands(parent: Command, runner: CommandRunner, names: { load: string }): void {
+  parent
     .command('export')
     .description('Export the active database as a .ccx package')
     .argument('[file]', "where to write it (default: the server's file name)")
-    .action(runner.remote((remote, file: string | undefined) => exportPackage(remote, file)));
-  program
-    .command('import')
+    .option('-o, --output <file>', 'where to write it (the same as the argument)')
+    .option('--no-templates', 'leave the templates out')
+    .option('--no-knowledge', 'leave the nodes and edges out')
+    .option('--no-workflows', 'leave the workflows out')
+    .option('--no-sources', 'leave the sources, their chunks and citations out')
+    .option('--embeddings', 'include node and chunk vectors')
+    .action(
+      runner.remote((remote, file: string | undefined, options: ExportOptions) => exportPackage(remote, file, options)),
+    );
+  parent
+    .command(names.load)
     .description('Import a .ccx package into the active database')
     .argument('<file>')
     .option('--merge', 'add alongside what is there (the default)')
     .option('--replace', 'replace what is there (after a safety backup)')
     .option('--no-wait', 'return once the import is queued')
     .action(runner.remote((remote, file: string, options: ImportOptions) => importPackage(remote, file, options)));
+}
+
+export function registerTransfer(program: Command, runner: CommandRunner): void {
+  registerPackageCommands(program, runner, { load: 'import' });
+  const graph = program.commands.find((command) => command.name() === 'graph');
+  if (graph)
+    registerPackageCommands(
+      graph.command('package').description('Export and load .ccx packages (as export and import)'),
+      runner,
+      { load: 'load' },
+    );
 
   const backup = program.command('backup').description('Back up and restore the active database');
   backup
