@@ -8,8 +8,9 @@ import path from 'node:path';
 import type { TLSSocket } from 'node:tls';
 import { generate } from 'selfsigned';
 import { describe, expect, it } from 'vitest';
+import { startStack } from '../../tools/stack/launch.ts';
 import { nginxTlsSockets } from '../../tools/stack/render-nginx.ts';
-import { useStack, waitFor } from './helpers.ts';
+import { freePorts, useStack, waitFor } from './helpers.ts';
 
 const account = { username: 'admin', password: 'correct-horse-battery' };
 
@@ -162,4 +163,37 @@ describe('HTTPS through nginx in front of the stack', () => {
     // nginx listens on the public port itself again, without its internal sockets.
     await expect(redirectedFromElsewhere('/')).rejects.toThrow(/ENOENT/);
   }, 60_000);
+});
+
+describe('a stack started with a certificate installed', () => {
+  const running = useStack('rhizome-stack-tls-restart-');
+
+  it('answers HTTPS on the public port from the start', async () => {
+    const base = `${running.stack.publicUrl}/api/v1`;
+    const setup = await call(`${base}/auth/setup`, json(account));
+    const cookie = sessionCookie(setup).split(';')[0];
+    const enabled = await call(`${base}/settings/tls/selfsigned`, { method: 'POST', headers: { cookie } });
+    const { fingerprint256 } = JSON.parse(enabled.body) as { fingerprint256: string };
+    const pem = (await call(`${base}/settings/tls/certificate`, { headers: { cookie } })).body;
+    await running.stack.stop();
+
+    const [publicPort, apiPort, authPort, redisPort, supervisorPort] = await freePorts(5);
+    const again = await startStack({
+      dataDir: running.dataDir,
+      configDir: path.join(running.dataDir, 'config'),
+      publicPort,
+      apiPort,
+      authPort,
+      redisPort,
+      supervisorPort,
+    });
+    try {
+      expect(again.publicUrl).toBe(`https://127.0.0.1:${publicPort}`);
+      const status = await call(`${again.publicUrl}/api/v1/auth/status`, { ca: pem });
+      expect(status.status).toBe(200);
+      expect(status.fingerprint).toBe(fingerprint256);
+    } finally {
+      await again.stop();
+    }
+  }, 120_000);
 });
