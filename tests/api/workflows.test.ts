@@ -8,7 +8,7 @@ import { isoPattern, validationIssuesOf, type PageOf } from '../support/api-asse
 interface Workflow {
   id: string;
   name: string;
-  version: number;
+  version: string;
   is_active: boolean;
   is_system: boolean;
   step_count: number;
@@ -53,7 +53,7 @@ describe('workflows: definitions, steps, validation and the engine', () => {
         timeout_seconds: 3600,
         max_retries: 3,
         tags: ['demo'],
-        version: 1,
+        version: '1',
         step_count: 1,
       });
       expect(detail.created_at).toMatch(isoPattern);
@@ -76,8 +76,8 @@ describe('workflows: definitions, steps, validation and the engine', () => {
       const patched = client.ok<Workflow>(
         await client.call('PATCH', `/workflows/${created.id}`, { name: 'Greeter 2', is_active: false }),
       );
-      expect(patched).toMatchObject({ name: 'Greeter 2', is_active: false, version: 2 });
-      expect((await client.call('POST', `/workflows/${created.id}/executions`, { inputs: {} })).status).toBe(409);
+      expect(patched).toMatchObject({ name: 'Greeter 2', is_active: false, version: '2' });
+      expect((await client.call('POST', `/workflows/${created.id}/executions`, { inputs: {} })).status).toBe(400);
 
       expect((await client.call('DELETE', `/workflows/${created.id}`)).status).toBe(204);
       expect((await client.call('GET', `/workflows/${created.id}`)).status).toBe(404);
@@ -135,7 +135,7 @@ describe('workflows: definitions, steps, validation and the engine', () => {
       expect(moved).toMatchObject({ step_number: 5, name: 'Renamed' });
       const steps = client.ok<{ id: string }[]>(await client.call('GET', `/workflows/${id}/steps`));
       expect(steps.map((step) => step.id)).toEqual(['step_2', 'first']);
-      expect(client.ok<Workflow>(await client.call('GET', `/workflows/${id}`)).version).toBe(4);
+      expect(client.ok<Workflow>(await client.call('GET', `/workflows/${id}`)).version).toBe('4');
 
       // step_2 reads first's output: first cannot go while step_2 needs it.
       const refused = validationIssuesOf(await client.call('DELETE', `/workflows/${id}/steps/first`));
@@ -614,10 +614,10 @@ describe('workflows: definitions, steps, validation and the engine', () => {
         async () => (web.abandoned > abandonedBefore ? true : undefined),
         'the HTTP call to be dropped',
       );
-      expect((await client.call('POST', `/workflows/executions/${queued.execution_id}/cancel`)).status).toBe(409);
+      expect((await client.call('POST', `/workflows/executions/${queued.execution_id}/cancel`)).status).toBe(400);
     });
 
-    it('runs executions of a workflow one at a time when parallel execution is off', async () => {
+    it('refuses a second run while one is active when parallel execution is off, and runs fired ones one at a time', async () => {
       const { id } = await client.createWorkflow({
         name: 'One at a time',
         allow_parallel_execution: false,
@@ -627,20 +627,31 @@ describe('workflows: definitions, steps, validation and the engine', () => {
         await client.call('POST', `/workflows/${id}/executions`, {}),
         202,
       );
-      const second = client.ok<{ execution_id: string }>(
-        await client.call('POST', `/workflows/${id}/executions`, {}),
-        202,
+      const refused = await client.call('POST', `/workflows/${id}/executions`, {});
+      expect(refused.status, refused.text).toBe(409);
+      expect((refused.body as { error: string }).error).toBe('CONFLICT');
+      expect((await client.waitForExecution(first.execution_id)).status).toBe('completed');
+
+      const trigger = client.ok<{ id: string }>(
+        await client.call('POST', '/triggers', {
+          name: 'Hook',
+          event_source: 'hook.one',
+          filters: {},
+          workflow_id: id,
+        }),
+        201,
       );
-      const [a, b] = [
-        await client.waitForExecution(first.execution_id),
-        await client.waitForExecution(second.execution_id),
-      ];
-      expect([a.status, b.status]).toEqual(['completed', 'completed']);
-      const [earlier, later] = a.started_at! <= b.started_at! ? [a, b] : [b, a];
+      const fire = async () =>
+        client.ok<{ execution_id: string }>(await client.call('POST', `/triggers/${trigger.id}/fire`, {}), 202)
+          .execution_id;
+      const [a, b] = [await fire(), await fire()];
+      const [runA, runB] = [await client.waitForExecution(a), await client.waitForExecution(b)];
+      expect([runA.status, runB.status]).toEqual(['completed', 'completed']);
+      const [earlier, later] = runA.started_at! <= runB.started_at! ? [runA, runB] : [runB, runA];
       expect(later.started_at! >= earlier.completed_at!).toBe(true);
     });
 
-    it('exports a definition and imports it as a new workflow that runs the same', async () => {
+    it('exports a document and imports it as a new workflow that runs the same; takes rhizome.workflow definitions too', async () => {
       const original = await client.createWorkflow({
         name: 'Portable',
         input_schema: { type: 'object', properties: { x: { type: 'integer' } } },
@@ -649,15 +660,23 @@ describe('workflows: definitions, steps, validation and the engine', () => {
           toolStep('two', 'data.extract', { data: '{{steps.one.output.result}}', path: 'x' }, { depends_on: ['one'] }),
         ],
       });
-      const definition = client.ok<{ format: string; workflow: { id: string }; steps: unknown[] }>(
-        await client.call('GET', `/workflows/${original.id}/export`),
-      );
-      expect(definition).toMatchObject({
-        format: 'rhizome.workflow',
-        version: 1,
-        workflow: { id: original.id, name: 'Portable' },
+      const exported = client.ok<{
+        data: { version: string; workflow: Record<string, unknown>; steps: Record<string, unknown>[] };
+        message: string;
+      }>(await client.call('GET', `/workflows/${original.id}/export`));
+      expect(exported.message).toBe('Workflow exported successfully');
+      expect(exported.data).toMatchObject({
+        version: '1.0',
+        workflow: { name: 'Portable' },
+        steps: [{ id: 'one' }, { id: 'two', depends_on: ['one'] }],
       });
-      const imported = client.ok<Workflow>(await client.call('POST', '/workflows/import', definition), 201);
+      expect(exported.data.workflow).not.toHaveProperty('id');
+      const imported = client.ok<Workflow & { workflow_id: string; was_existing: boolean }>(
+        await client.call('POST', '/workflows/import', { workflow_data: exported.data, on_duplicate: 'rename' }),
+        201,
+      );
+      expect(imported).toMatchObject({ name: 'Portable (imported)', was_existing: false });
+      expect(imported.workflow_id).toBe(imported.id);
       expect(imported.id).not.toBe(original.id);
       expect(imported.steps.map((step) => [step.id, step.depends_on])).toEqual([
         ['one', []],
@@ -665,14 +684,21 @@ describe('workflows: definitions, steps, validation and the engine', () => {
       ]);
       expect((await client.runToEnd(imported.id, { x: 42 })).outputs).toEqual({ two: { value: 42 } });
 
-      const fresh = client.ok<Workflow>(
-        await client.call('POST', '/workflows/import', {
-          ...definition,
-          workflow: { ...definition.workflow, id: 'wf_imported_here' },
-        }),
+      const definition = {
+        format: 'rhizome.workflow',
+        version: 1,
+        workflow: {
+          id: 'wf_imported_here',
+          name: 'Portable definition',
+          input_schema: exported.data.workflow.input_schema,
+        },
+        steps: exported.data.steps,
+      };
+      const fresh = client.ok<Workflow & { workflow_id: string }>(
+        await client.call('POST', '/workflows/import', definition),
         201,
       );
-      expect(fresh.id).toBe('wf_imported_here');
+      expect([fresh.id, fresh.workflow_id]).toEqual(['wf_imported_here', 'wf_imported_here']);
       const bad = validationIssuesOf(
         await client.call('POST', '/workflows/import', { ...definition, steps: [toolStep('x', 'no.such', {})] }),
       );

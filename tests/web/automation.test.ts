@@ -258,9 +258,9 @@ describe('web interface: automation', { timeout: testTimeout }, () => {
       page.getByRole('menuitem', { name: 'Export JSON' }).click(),
     ]);
     const file = await download.path();
-    const definition = JSON.parse(fs.readFileSync(file, 'utf8')) as { format: string; steps: unknown[] };
+    const definition = JSON.parse(fs.readFileSync(file, 'utf8')) as { version: string; steps: unknown[] };
     expect(definition).toMatchObject({
-      format: 'rhizome.workflow',
+      version: '1.0',
       steps: [{ id: 'collect' }, { id: 'pick_node_id', depends_on: ['collect'] }],
     });
 

@@ -107,12 +107,15 @@ export const WorkflowUpdateBody = Body(Type.Partial(Type.Object(workflowFields))
 
 export const WorkflowSummary = Type.Object({
   id: Type.String(),
+  database_name: Type.String({ description: 'the database the workflow belongs to' }),
   ...workflowFields,
   is_system: Type.Boolean(),
-  version: Type.Integer(),
+  version: Type.String({ description: 'the revision of the definition, counting up from "1" with every change' }),
+  created_by: Nullable(Type.String()),
   step_count: Type.Integer(),
   created_at: Timestamp,
   updated_at: Timestamp,
+  last_executed_at: Nullable(Timestamp),
 });
 
 export const WorkflowResponse = Type.Object({ ...WorkflowSummary.properties, steps: Type.Array(StepResponse) });
@@ -121,13 +124,17 @@ export const ExecutionSummary = Type.Object({
   id: Type.String(),
   workflow_id: Type.String(),
   task_id: Nullable(Type.String()),
+  triggered_by: Type.String({ description: '"manual" or what the starter named, "trigger", "workflow" (nested)' }),
   trigger_id: Nullable(Type.String()),
   parent_execution_id: Nullable(Type.String()),
   depth: Type.Integer(),
   status: OneOf(executionStatusNames),
   inputs: AnyObject,
   outputs: Nullable(AnyObject),
+  current_step_id: Nullable(Type.String({ description: 'a step running now' })),
+  failed_step_id: Nullable(Type.String({ description: 'the step whose failure ended the execution' })),
   error: Nullable(Type.String()),
+  error_message: Nullable(Type.String({ description: 'the same as error' })),
   created_at: Timestamp,
   started_at: Nullable(Timestamp),
   completed_at: Nullable(Timestamp),
@@ -150,10 +157,33 @@ export const StepRunResponse = Type.Object({
   duration_ms: Nullable(Type.Integer()),
 });
 
+/** A step run in the flat form: the run's row id, its execution, and inputs/outputs named as on the execution. */
+export const StepExecutionResponse = Type.Object({
+  id: Type.String(),
+  execution_id: Type.String(),
+  step_id: Type.String(),
+  inputs: Type.Unknown(),
+  outputs: Type.Unknown(),
+  status: OneOf(stepRunStatusNames),
+  error_message: Nullable(Type.String()),
+  duration_ms: Nullable(Type.Integer()),
+  created_at: Nullable(Timestamp),
+  started_at: Nullable(Timestamp),
+  completed_at: Nullable(Timestamp),
+});
+
 export const ExecutionResponse = Type.Object({
   ...ExecutionSummary.properties,
   steps: Type.Array(StepRunResponse),
+  step_executions: Type.Array(StepExecutionResponse, { description: 'the same step runs as `steps`, flat' }),
   child_execution_ids: Type.Array(Type.String(), { description: 'executions of nested workflows' }),
+});
+
+export const ExecutionCancelled = Type.Object({
+  ...ExecutionSummary.properties,
+  success: Type.Literal(true),
+  execution_id: Type.String(),
+  message: Type.String(),
 });
 
 export const ExecutionQueued = Type.Object({
@@ -174,6 +204,22 @@ export const WorkflowStatsResponse = Type.Object({
   pending_executions: Type.Integer(),
   success_rate: Type.Number(),
   average_duration_ms: Type.Integer(),
+});
+
+export const WorkflowExecutionStats = Type.Object({
+  workflow_id: Type.String(),
+  total_executions: Type.Integer(),
+  successful_executions: Type.Integer(),
+  failed_executions: Type.Integer(),
+  cancelled_executions: Type.Integer(),
+  success_rate: Type.Number({ description: 'completed among finished top-level executions, 0 to 1' }),
+  avg_duration_ms: Type.Integer(),
+  min_duration_ms: Nullable(Type.Integer()),
+  max_duration_ms: Nullable(Type.Integer()),
+  last_execution_at: Nullable(Timestamp),
+  last_success_at: Nullable(Timestamp),
+  last_failure_at: Nullable(Timestamp),
+  updated_at: Timestamp,
 });
 
 /** A workflow definition as exported and imported: no ids but the steps' own (they are scoped to the workflow). */
@@ -199,9 +245,50 @@ export const WorkflowDefinition = Type.Object({
 });
 export type WorkflowDefinitionBody = Static<typeof WorkflowDefinition>;
 
+/**
+ * A workflow as GET /workflows/{id}/export hands it out and POST /workflows/import takes it in
+ * `workflow_data`: no workflow id; each step keeps its own `id`, which `depends_on` and
+ * `{{steps.<id>…}}` name (a document without step ids gets `step_<n>`).
+ */
+export const WorkflowDocument = Type.Object({
+  version: Type.Literal('1.0'),
+  exported_at: Timestamp,
+  workflow: Type.Object({
+    ...workflowFields,
+    is_system: Type.Boolean(),
+    version: Type.String(),
+  }),
+  steps: Type.Array(Type.Object({ id: StepIdSchema, ...stepFields })),
+});
+export type WorkflowDocumentBody = Static<typeof WorkflowDocument>;
+
+export const duplicateNamePolicies = ['fail', 'skip', 'rename'] as const;
+
+export const WorkflowImportRequest = Body({
+  workflow_data: Type.Record(Type.String(), Type.Unknown(), {
+    description: 'an exported document; a malformed one is a 400 naming what is wrong',
+  }),
+  on_duplicate: Type.Optional(OneOf(duplicateNamePolicies)),
+  new_name: Type.Optional(Nullable(Name)),
+  import_as_inactive: Type.Optional(Type.Boolean()),
+});
+export type WorkflowImportRequestBody = Static<typeof WorkflowImportRequest>;
+
+/** What an import or a duplication made (or, skipping, found): the workflow itself plus these three. */
+export const WorkflowImported = Type.Object({
+  workflow_id: Type.String(),
+  message: Type.String(),
+  was_existing: Type.Boolean({ description: 'true when a workflow of that name was answered instead (skip)' }),
+  ...WorkflowResponse.properties,
+});
+
 const WorkflowId = Type.Object({ workflow_id: Type.String({ minLength: 1 }) });
 const StepPath = Type.Object({ workflow_id: Type.String({ minLength: 1 }), step_id: Type.String({ minLength: 1 }) });
 const ExecutionId = Type.Object({ execution_id: Type.String({ minLength: 1 }) });
+const WorkflowExecutionPath = Type.Object({
+  workflow_id: Type.String({ minLength: 1 }),
+  execution_id: Type.String({ minLength: 1 }),
+});
 
 export const workflowEndpoints = {
   list: endpoint({
@@ -215,6 +302,7 @@ export const workflowEndpoints = {
       category: Type.Optional(Type.String()),
       is_active: Type.Optional(Type.Boolean()),
       is_system: Type.Optional(Type.Boolean()),
+      expose_as_ai_tool: Type.Optional(Type.Boolean()),
       search: Type.Optional(Type.String({ description: 'part of the name' })),
       ...PageQuery,
     }),
@@ -244,10 +332,12 @@ export const workflowEndpoints = {
     path: '/workflows/import',
     tag,
     status: 201,
-    errors: [422],
-    summary: 'Create a workflow from an exported definition',
-    body: WorkflowDefinition,
-    response: WorkflowResponse,
+    errors: [400, 409, 422],
+    summary:
+      'Create a workflow from an exported document ({workflow_data, on_duplicate, new_name, import_as_inactive}; a taken name: fail 409, skip answers the existing one, rename adds " (imported)", then " (imported) (2)"…) or from a rhizome.workflow definition',
+    // The definition first: a body checked against the request's closed object first would lose its other keys.
+    body: Type.Union([WorkflowDefinition, WorkflowImportRequest]),
+    response: WorkflowImported,
   }),
   allExecutions: endpoint({
     method: 'GET',
@@ -278,10 +368,10 @@ export const workflowEndpoints = {
     path: '/workflows/executions/{execution_id}/cancel',
     tag,
     status: 200,
-    errors: [404, 409],
-    summary: 'Cancel a queued or running execution (running steps stop cooperatively)',
+    errors: [400, 404],
+    summary: 'Cancel a queued or running execution (running steps stop cooperatively); 400 once it finished',
     params: ExecutionId,
-    response: ExecutionSummary,
+    response: ExecutionCancelled,
   }),
   get: endpoint({
     method: 'GET',
@@ -314,6 +404,26 @@ export const workflowEndpoints = {
       'Delete a workflow with its steps, executions and triggers (refused while another workflow runs it as a step)',
     params: WorkflowId,
   }),
+  duplicate: endpoint({
+    method: 'POST',
+    path: '/workflows/{workflow_id}/duplicate',
+    tag,
+    status: 201,
+    errors: [404],
+    summary: 'Copy a workflow with its steps as "<name> (imported)" (then "(imported) (2)"…)',
+    params: WorkflowId,
+    response: WorkflowImported,
+  }),
+  workflowStats: endpoint({
+    method: 'GET',
+    path: '/workflows/{workflow_id}/stats',
+    tag,
+    status: 200,
+    errors: [404],
+    summary: "The workflow's top-level executions by outcome, with durations and the latest of each",
+    params: WorkflowId,
+    response: WorkflowExecutionStats,
+  }),
   steps: endpoint({
     method: 'GET',
     path: '/workflows/{workflow_id}/steps',
@@ -333,6 +443,27 @@ export const workflowEndpoints = {
     summary: 'Add a step',
     params: WorkflowId,
     body: StepCreateBody,
+    response: StepResponse,
+  }),
+  reorderSteps: endpoint({
+    method: 'PUT',
+    path: '/workflows/{workflow_id}/steps/reorder',
+    tag,
+    status: 200,
+    errors: [400, 404, 422],
+    summary: 'Renumber the steps 1, 2, … in the order given (steps not named follow in their current order)',
+    params: WorkflowId,
+    body: Body({ step_order: Type.Array(Type.String({ minLength: 1 }), { maxItems: 200, uniqueItems: true }) }),
+    response: Type.Array(StepResponse),
+  }),
+  step: endpoint({
+    method: 'GET',
+    path: '/workflows/{workflow_id}/steps/{step_id}',
+    tag,
+    status: 200,
+    errors: [404],
+    summary: 'One step',
+    params: StepPath,
     response: StepResponse,
   }),
   updateStep: endpoint({
@@ -360,10 +491,14 @@ export const workflowEndpoints = {
     path: '/workflows/{workflow_id}/executions',
     tag,
     status: 202,
-    errors: [404, 409, 422, 503],
-    summary: 'Run the workflow with inputs (checked against its input_schema) on the operations queue',
+    errors: [400, 404, 409, 422, 503],
+    summary:
+      'Run the workflow with inputs (checked against its input_schema) on the operations queue; 400 while it is inactive, 409 while it runs already and allows no parallel executions',
     params: WorkflowId,
-    body: Body({ inputs: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { default: {} })) }),
+    body: Body({
+      inputs: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { default: {} })),
+      triggered_by: Type.Optional(Type.String({ minLength: 1, maxLength: 100, default: 'manual' })),
+    }),
     response: ExecutionQueued,
   }),
   executions: endpoint({
@@ -377,15 +512,35 @@ export const workflowEndpoints = {
     query: Type.Object({ status: Type.Optional(OneOf(executionStatusNames)), ...PageQuery }),
     response: Page(ExecutionSummary),
   }),
+  workflowExecution: endpoint({
+    method: 'GET',
+    path: '/workflows/{workflow_id}/executions/{execution_id}',
+    tag,
+    status: 200,
+    errors: [404],
+    summary: 'One execution of this workflow with every step run',
+    params: WorkflowExecutionPath,
+    response: ExecutionResponse,
+  }),
+  cancelWorkflowExecution: endpoint({
+    method: 'POST',
+    path: '/workflows/{workflow_id}/executions/{execution_id}/cancel',
+    tag,
+    status: 200,
+    errors: [400, 404],
+    summary: 'Cancel a queued or running execution of this workflow; 400 once it finished',
+    params: WorkflowExecutionPath,
+    response: ExecutionCancelled,
+  }),
   export: endpoint({
     method: 'GET',
     path: '/workflows/{workflow_id}/export',
     tag,
     status: 200,
     errors: [404],
-    summary: 'The workflow definition as JSON, for POST /workflows/import',
+    summary: 'The workflow as a document for POST /workflows/import (workflow_data)',
     params: WorkflowId,
-    response: WorkflowDefinition,
+    response: Type.Object({ data: WorkflowDocument, message: Type.String() }),
   }),
   triggers: endpoint({
     method: 'GET',

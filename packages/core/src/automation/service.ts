@@ -23,8 +23,15 @@ import {
   type TriggerInput,
   type TriggerPatch,
 } from './triggers/repo.ts';
+import type { WorkflowImportRequestBody } from '@rhizome/contracts/api/workflows';
+import {
+  duplicateWorkflow,
+  exportWorkflowDocument,
+  importedDefinition,
+  importWorkflowDocument,
+} from './workflows/copies.ts';
 import { executionDetail, executionOutcomes, listExecutions, type ExecutionStatus } from './workflows/executions.ts';
-import { exportWorkflowDefinition, importWorkflowDefinition } from './workflows/portable.ts';
+import { importWorkflowDefinition } from './workflows/portable.ts';
 import {
   listWorkflows,
   requireWorkflowRow,
@@ -32,17 +39,20 @@ import {
   workflowSteps,
   type WorkflowFilter,
 } from './workflows/repo.ts';
-import { cancelExecution, startExecution } from './workflows/run.ts';
+import { cancelExecution, startRequestedExecution } from './workflows/run.ts';
 import {
   addStep,
   createWorkflow,
   deleteStep,
   deleteWorkflow,
+  reorderSteps,
   updateStep,
   updateWorkflow,
+  workflowStep,
   type StepPatch,
 } from './workflows/service.ts';
-import { workflowStats } from './workflows/stats.ts';
+import { workflowExecutionStats, workflowStats } from './workflows/stats.ts';
+import type { Workflow } from './workflows/types.ts';
 import type { StepInput, WorkflowInput, WorkflowPatch } from './workflows/types.ts';
 
 export interface AutomationServiceDeps {
@@ -76,20 +86,26 @@ export class AutomationService {
     return result;
   }
 
-  listWorkflows(filter: WorkflowFilter, window: Window) {
-    return listWorkflows(this.db, filter, window);
+  /** A workflow as the API shows it: with the database it belongs to. */
+  private located<T extends Workflow>(workflow: T): T & { database_name: string } {
+    return { ...workflow, database_name: this.deps.database };
   }
 
-  workflow(id: string) {
-    return workflowDetail(this.db, id);
+  async listWorkflows(filter: WorkflowFilter, window: Window) {
+    const { items, total } = await listWorkflows(this.db, filter, window);
+    return { items: items.map((workflow) => this.located(workflow)), total };
   }
 
-  createWorkflow(input: WorkflowInput) {
-    return createWorkflow(this.db, input);
+  async workflow(id: string) {
+    return this.located(await workflowDetail(this.db, id));
+  }
+
+  async createWorkflow(input: WorkflowInput) {
+    return this.located(await createWorkflow(this.db, input));
   }
 
   async updateWorkflow(id: string, patch: WorkflowPatch) {
-    const workflow = await updateWorkflow(this.db, id, patch);
+    const workflow = this.located(await updateWorkflow(this.db, id, patch));
     // Triggers only fire for active workflows.
     return patch.is_active === undefined ? workflow : this.triggersChanged(workflow);
   }
@@ -103,17 +119,38 @@ export class AutomationService {
     return workflowStats(this.db);
   }
 
-  importWorkflow(definition: unknown) {
-    return importWorkflowDefinition(this.db, definition);
+  workflowExecutionStats(id: string) {
+    return workflowExecutionStats(this.db, id);
   }
 
-  exportWorkflow(id: string) {
-    return exportWorkflowDefinition(this.db, id);
+  /** An exported document in `workflow_data`, or a rhizome.workflow definition. */
+  async importWorkflow(body: WorkflowImportRequestBody | Record<string, unknown>) {
+    const made =
+      'workflow_data' in body
+        ? await importWorkflowDocument(this.db, body as WorkflowImportRequestBody)
+        : importedDefinition(await importWorkflowDefinition(this.db, body));
+    return this.located(made);
+  }
+
+  async duplicateWorkflow(id: string) {
+    return this.located(await duplicateWorkflow(this.db, id));
+  }
+
+  async exportWorkflow(id: string) {
+    return { data: await exportWorkflowDocument(this.db, id), message: 'Workflow exported successfully' };
   }
 
   async steps(workflowId: string) {
     await requireWorkflowRow(this.db, workflowId);
     return workflowSteps(this.db, workflowId);
+  }
+
+  step(workflowId: string, stepId: string) {
+    return workflowStep(this.db, workflowId, stepId);
+  }
+
+  reorderSteps(workflowId: string, stepOrder: string[]) {
+    return reorderSteps(this.db, workflowId, stepOrder);
   }
 
   addStep(workflowId: string, input: StepInput) {
@@ -128,8 +165,8 @@ export class AutomationService {
     return deleteStep(this.db, workflowId, stepId);
   }
 
-  run(workflowId: string, inputs: Record<string, unknown>) {
-    return startExecution(this.db, this.deps.database, this.deps.automation, workflowId, inputs);
+  run(workflowId: string, request: { inputs: Record<string, unknown>; triggeredBy?: string }) {
+    return startRequestedExecution(this.db, this.deps.database, this.deps.automation, workflowId, request);
   }
 
   /** Executions, newest first. */
@@ -143,12 +180,13 @@ export class AutomationService {
     return listExecutions(this.db, { workflowId, status }, window);
   }
 
-  execution(id: string) {
-    return executionDetail(this.db, id);
+  /** One execution; given `workflowId`, 404 unless it is an execution of that workflow. */
+  execution(id: string, workflowId?: string) {
+    return executionDetail(this.db, id, workflowId);
   }
 
-  cancelExecution(id: string) {
-    return cancelExecution(this.db, id, this.deps.cancelTask);
+  cancelExecution(id: string, workflowId?: string) {
+    return cancelExecution(this.db, id, this.deps.cancelTask, workflowId);
   }
 
   async workflowTriggers(workflowId: string) {

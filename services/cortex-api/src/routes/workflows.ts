@@ -23,6 +23,7 @@ export function mountWorkflowRoutes(routes: RouteTable, { platform }: CortexDeps
       category: query.category,
       isActive: query.is_active,
       isSystem: query.is_system,
+      exposeAsAiTool: query.expose_as_ai_tool,
       search: query.search,
     };
     return page(query, (at) => automation.listWorkflows(filter, at));
@@ -49,7 +50,19 @@ export function mountWorkflowRoutes(routes: RouteTable, { platform }: CortexDeps
   routes.add(api.remove, async ({ params, scope }) =>
     (await scope.service(automationModule)).deleteWorkflow(params.workflow_id),
   );
+  routes.add(api.duplicate, async ({ params, scope }) =>
+    (await scope.service(automationModule)).duplicateWorkflow(params.workflow_id),
+  );
+  routes.add(api.workflowStats, async ({ params, scope }) =>
+    (await scope.service(automationModule)).workflowExecutionStats(params.workflow_id),
+  );
   routes.add(api.steps, async ({ params, scope }) => (await scope.service(automationModule)).steps(params.workflow_id));
+  routes.add(api.reorderSteps, async ({ params, body, scope }) =>
+    (await scope.service(automationModule)).reorderSteps(params.workflow_id, body.step_order),
+  );
+  routes.add(api.step, async ({ params, scope }) =>
+    (await scope.service(automationModule)).step(params.workflow_id, params.step_id),
+  );
   routes.add(api.addStep, async ({ params, body, scope }) =>
     (await scope.service(automationModule)).addStep(params.workflow_id, body),
   );
@@ -60,7 +73,16 @@ export function mountWorkflowRoutes(routes: RouteTable, { platform }: CortexDeps
     (await scope.service(automationModule)).deleteStep(params.workflow_id, params.step_id),
   );
   routes.add(api.run, async ({ params, body, scope }) =>
-    (await scope.service(automationModule)).run(params.workflow_id, body.inputs ?? {}),
+    (await scope.service(automationModule)).run(params.workflow_id, {
+      inputs: body.inputs ?? {},
+      triggeredBy: body.triggered_by,
+    }),
+  );
+  routes.add(api.workflowExecution, async ({ params, scope }) =>
+    (await scope.service(automationModule)).execution(params.execution_id, params.workflow_id),
+  );
+  routes.add(api.cancelWorkflowExecution, async ({ params, scope }) =>
+    (await scope.service(automationModule)).cancelExecution(params.execution_id, params.workflow_id),
   );
   routes.add(api.executions, async ({ params, query, scope }) => {
     const automation = await scope.service(automationModule);

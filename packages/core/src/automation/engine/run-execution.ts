@@ -49,7 +49,7 @@ export async function runExecution(
     : !workflowRow.is_active
       ? `workflow '${row.workflow_id}' is inactive`
       : null;
-  const workflow = workflowRow && toWorkflow(workflowRow, 0);
+  const workflow = workflowRow && toWorkflow(workflowRow);
   const inputs = JSON.parse(row.inputs) as Record<string, unknown>;
   const inputProblems = workflow ? schemaProblems(workflow.input_schema, inputs) : [];
   const early =

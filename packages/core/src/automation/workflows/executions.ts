@@ -11,6 +11,8 @@ export interface ExecutionRow {
   id: string;
   workflow_id: string;
   task_id: string | null;
+  /** Null for executions recorded before it was kept: `originOf` reads it from the trigger and parent. */
+  triggered_by: string | null;
   trigger_id: string | null;
   parent_execution_id: string | null;
   depth: number;
@@ -43,18 +45,41 @@ export interface StepRunRow {
 /** A step run as the API shows it: input and output parsed. */
 export type StepRun = Omit<StepRunRow, 'input' | 'output'> & { input: unknown; output: unknown };
 
-export function toExecution(row: ExecutionRow) {
+/** Who starts an execution when the starter does not say: its trigger, the workflow it is nested in, or a person. */
+function originOf(execution: { trigger_id?: string | null; parent_execution_id?: string | null }): string {
+  if (execution.trigger_id) return 'trigger';
+  return execution.parent_execution_id ? 'workflow' : 'manual';
+}
+
+/** An execution row with the steps read alongside it: the one running now and the one that failed it. */
+type ListedExecutionRow = ExecutionRow & { current_step_id: string | null; failed_step_id: string | null };
+
+function listedColumns(db: Db) {
+  const stepWith = (status: StepRunStatus) =>
+    `(SELECT r.step_id FROM workflow_step_runs r WHERE r.execution_id = workflow_executions.id AND r.status = '${status}' ORDER BY r.step_number, r.id LIMIT 1)`;
+  return [
+    'workflow_executions.*',
+    db.raw(`${stepWith('running')} AS current_step_id`),
+    db.raw(`CASE WHEN workflow_executions.status = 'failed' THEN ${stepWith('failed')} END AS failed_step_id`),
+  ];
+}
+
+function toExecution(row: ListedExecutionRow) {
   return {
     id: row.id,
     workflow_id: row.workflow_id,
     task_id: row.task_id,
+    triggered_by: row.triggered_by ?? originOf(row),
     trigger_id: row.trigger_id,
     parent_execution_id: row.parent_execution_id,
     depth: row.depth,
     status: row.status,
     inputs: fromJson<Record<string, unknown>>(row.inputs, {}),
     outputs: fromJson<Record<string, unknown> | null>(row.outputs, null),
+    current_step_id: row.current_step_id,
+    failed_step_id: row.failed_step_id,
     error: row.error,
+    error_message: row.error,
     created_at: row.created_at,
     started_at: row.started_at,
     completed_at: row.completed_at,
@@ -82,10 +107,29 @@ function toStepRun(row: StepRunRow): StepRun {
   return { ...row, input: fromJson(row.input, null), output: fromJson(row.output, null) };
 }
 
+/** A step run in the flat form beside `steps`; a run is recorded when it starts, so that is when it was created. */
+function toStepExecution(executionId: string, row: StepRunRow & { id: number }) {
+  return {
+    id: String(row.id),
+    execution_id: executionId,
+    step_id: row.step_id,
+    inputs: fromJson(row.input, null),
+    outputs: fromJson(row.output, null),
+    status: row.status,
+    error_message: row.error,
+    duration_ms: row.duration_ms,
+    created_at: row.started_at,
+    started_at: row.started_at,
+    completed_at: row.completed_at,
+  };
+}
+
 export interface NewExecution {
   id: string;
   workflowId: string;
   inputs: Record<string, unknown>;
+  /** Who started it; by default read from the trigger and parent (`originOf`). */
+  triggeredBy?: string;
   triggerId?: string | null;
   parentExecutionId?: string | null;
   depth?: number;
@@ -99,6 +143,9 @@ export async function insertExecution(db: Db, execution: NewExecution): Promise<
       id: execution.id,
       workflow_id: execution.workflowId,
       task_id: execution.taskId ?? null,
+      triggered_by:
+        execution.triggeredBy ??
+        originOf({ trigger_id: execution.triggerId, parent_execution_id: execution.parentExecutionId }),
       trigger_id: execution.triggerId ?? null,
       parent_execution_id: execution.parentExecutionId ?? null,
       depth: execution.depth ?? 0,
@@ -114,15 +161,28 @@ export async function findExecutionRow(db: Db, id: string): Promise<ExecutionRow
   return db('workflow_executions').where({ id }).first();
 }
 
-export async function executionDetail(db: Db, id: string) {
-  const row = await findExecutionRow(db, id);
+/** One execution as the API shows it; 404 when there is none (or, given `workflowId`, none of that workflow). */
+export async function execution(db: Db, id: string, workflowId?: string) {
+  const row = (await db('workflow_executions')
+    .where({ id, ...(workflowId === undefined ? {} : { workflow_id: workflowId }) })
+    .first(...listedColumns(db))) as ListedExecutionRow | undefined;
   if (!row) throw NotFound.resource('execution', id);
-  const steps = await db('workflow_step_runs')
+  return toExecution(row);
+}
+
+export async function executionDetail(db: Db, id: string, workflowId?: string) {
+  const summary = await execution(db, id, workflowId);
+  const steps = (await db('workflow_step_runs')
     .where({ execution_id: id })
-    .select(stepRunColumns)
-    .orderBy([{ column: 'step_number' }, { column: 'id' }]);
+    .select([...stepRunColumns, 'id'])
+    .orderBy([{ column: 'step_number' }, { column: 'id' }])) as (StepRunRow & { id: number })[];
   const children = await db('workflow_executions').where({ parent_execution_id: id }).orderBy('created_at').pluck('id');
-  return { ...toExecution(row), steps: steps.map(toStepRun), child_execution_ids: children };
+  return {
+    ...summary,
+    steps: steps.map(({ id: _id, ...run }) => toStepRun(run)),
+    step_executions: steps.map((run) => toStepExecution(id, run)),
+    child_execution_ids: children,
+  };
 }
 
 export async function listExecutions(
@@ -134,13 +194,14 @@ export async function listExecutions(
   if (filter.workflowId) query.where({ workflow_id: filter.workflowId });
   if (filter.status) query.where({ status: filter.status });
   const [{ n }] = await query.clone().count({ n: '*' });
-  const rows = await query
+  const rows = (await query
+    .select(...listedColumns(db))
     .orderBy([
       { column: 'created_at', order: 'desc' },
       { column: 'id', order: 'desc' },
     ])
     .offset(window.offset)
-    .limit(window.limit);
+    .limit(window.limit)) as ListedExecutionRow[];
   return { items: rows.map(toExecution), total: Number(n) };
 }
 

@@ -42,7 +42,10 @@ export interface StepRow {
   updated_at: string;
 }
 
-export function toWorkflow(row: WorkflowRow, stepCount: number): Workflow {
+/** A workflow row with what is counted from other tables alongside it (0 and null where not read). */
+export type ListedWorkflowRow = WorkflowRow & { step_count?: number; last_executed_at?: string | null };
+
+export function toWorkflow(row: ListedWorkflowRow): Workflow {
   return {
     id: row.id,
     name: row.name,
@@ -58,10 +61,12 @@ export function toWorkflow(row: WorkflowRow, stepCount: number): Workflow {
     max_retries: row.max_retries,
     tags: fromJson(row.tags, null),
     icon: row.icon,
-    version: row.version,
-    step_count: stepCount,
+    version: String(row.version),
+    created_by: null,
+    step_count: Number(row.step_count ?? 0),
     created_at: row.created_at,
     updated_at: row.updated_at,
+    last_executed_at: row.last_executed_at ?? null,
   };
 }
 
@@ -166,16 +171,30 @@ export async function workflowSteps(db: Db, workflowId: string): Promise<Workflo
   return rows.map(toStep);
 }
 
+/** Every column of `workflows` plus its step count and the time it last started an execution. */
+function listedColumns(db: Db) {
+  return [
+    'workflows.*',
+    db.raw('(SELECT COUNT(*) FROM workflow_steps s WHERE s.workflow_id = workflows.id) AS step_count'),
+    db.raw(
+      '(SELECT MAX(e.created_at) FROM workflow_executions e WHERE e.workflow_id = workflows.id) AS last_executed_at',
+    ),
+  ];
+}
+
 export async function workflowDetail(db: Db, id: string): Promise<WorkflowDetail> {
-  const row = await requireWorkflowRow(db, id);
-  const steps = await workflowSteps(db, id);
-  return { ...toWorkflow(row, steps.length), steps };
+  const row = (await db('workflows')
+    .where({ id })
+    .first(...listedColumns(db))) as ListedWorkflowRow | undefined;
+  if (!row) throw NotFound.resource('workflow', id);
+  return { ...toWorkflow(row), steps: await workflowSteps(db, id) };
 }
 
 export interface WorkflowFilter {
   category?: string;
   isActive?: boolean;
   isSystem?: boolean;
+  exposeAsAiTool?: boolean;
   search?: string;
 }
 
@@ -184,18 +203,16 @@ export async function listWorkflows(db: Db, filter: WorkflowFilter, window: { of
   if (filter.category !== undefined) query.where({ category: filter.category });
   if (filter.isActive !== undefined) query.where({ is_active: filter.isActive });
   if (filter.isSystem !== undefined) query.where({ is_system: filter.isSystem });
+  if (filter.exposeAsAiTool !== undefined) query.where({ expose_as_ai_tool: filter.exposeAsAiTool });
   if (filter.search)
     query.whereRaw("name LIKE ? ESCAPE '\\'", [`%${filter.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`]);
   const [{ n }] = await query.clone().count({ n: '*' });
   const rows = (await query
-    .select(
-      'workflows.*',
-      db.raw('(SELECT COUNT(*) FROM workflow_steps s WHERE s.workflow_id = workflows.id) AS step_count'),
-    )
+    .select(...listedColumns(db))
     .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id' }])
     .offset(window.offset)
-    .limit(window.limit)) as (WorkflowRow & { step_count: number })[];
-  return { items: rows.map((row) => toWorkflow(row, row.step_count)), total: Number(n) };
+    .limit(window.limit)) as ListedWorkflowRow[];
+  return { items: rows.map(toWorkflow), total: Number(n) };
 }
 
 export async function insertSteps(db: Db, steps: WorkflowStep[]): Promise<void> {

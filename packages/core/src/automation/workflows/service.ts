@@ -175,3 +175,36 @@ export async function deleteStep(db: Db, workflowId: string, stepId: string): Pr
     await touchWorkflow(trx, workflowId);
   });
 }
+
+/**
+ * Renumbers the steps 1, 2, … in the order of `stepOrder`; steps it leaves out follow in their current
+ * order. The numbers only order display and the start among ready steps, so the set stays valid.
+ */
+export async function reorderSteps(db: Db, workflowId: string, stepOrder: string[]): Promise<WorkflowStep[]> {
+  return db.transaction(async (trx) => {
+    refuseSystemChange(await requireWorkflowRow(trx, workflowId), 'its steps cannot be changed');
+    const existing = await workflowSteps(trx, workflowId);
+    const known = new Set(existing.map((step) => step.id));
+    const unknown = stepOrder.filter((id) => !known.has(id));
+    if (unknown.length)
+      throw new BadInput(`workflow '${workflowId}' has no step ${unknown.map((id) => `'${id}'`).join(', ')}`, {
+        field: 'step_order',
+        step_ids: unknown,
+      });
+    const order = [...stepOrder, ...existing.map((step) => step.id).filter((id) => !stepOrder.includes(id))];
+    const at = now();
+    for (const [index, id] of order.entries())
+      await trx('workflow_steps')
+        .where({ workflow_id: workflowId, id })
+        .update({ step_number: index + 1, updated_at: at });
+    await touchWorkflow(trx, workflowId);
+    return workflowSteps(trx, workflowId);
+  });
+}
+
+export async function workflowStep(db: Db, workflowId: string, stepId: string): Promise<WorkflowStep> {
+  await requireWorkflowRow(db, workflowId);
+  const step = (await workflowSteps(db, workflowId)).find((candidate) => candidate.id === stepId);
+  if (!step) throw NotFound.resource('step', stepId);
+  return step;
+}

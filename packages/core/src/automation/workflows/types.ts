@@ -53,10 +53,12 @@ export interface Workflow {
   max_retries: number;
   tags: string[] | null;
   icon: string | null;
-  version: number;
+  version: string;
+  created_by: string | null;
   step_count: number;
   created_at: string;
   updated_at: string;
+  last_executed_at: string | null;
 }
 
 export type WorkflowDetail = Workflow & { steps: WorkflowStep[] };

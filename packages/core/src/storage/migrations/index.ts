@@ -16,6 +16,7 @@ import * as documentLinks from './0014_document_links.ts';
 import * as corpusModel from './0015_corpus_model.ts';
 import * as chunkTitles from './0016_chunk_titles.ts';
 import * as mergeCitations from './0017_merge_citations.ts';
+import * as executionOrigin from './0019_execution_origin.ts';
 
 export interface Migration {
   /** `<revision>_<slug>`: the revision is the four-digit prefix. */
@@ -43,6 +44,7 @@ export const shippedMigrations: Migration[] = [
   { name: '0015_corpus_model', ...corpusModel },
   { name: '0016_chunk_titles', ...chunkTitles },
   { name: '0017_merge_citations', ...mergeCitations },
+  { name: '0019_execution_origin', ...executionOrigin },
 ];
 
 export function revisionOf(migrationName: string): string {
