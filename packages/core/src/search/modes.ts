@@ -1,6 +1,7 @@
 import { Invalid } from '@rhizome/contracts/errors';
 import type { SearchType } from '@rhizome/contracts/api/search';
 import { createGraphSearch, type GraphSearchDeps } from './graph/index.ts';
+import { passageLead } from './graph/ranking.ts';
 import { keywordChunks, keywordSearch } from './keyword.ts';
 import { semanticChunks, semanticNodes, semanticSearch } from './semantic.ts';
 import type { ModeResult, SearchContext, SearchScope } from './types.ts';
@@ -36,10 +37,14 @@ const graphDeps: GraphSearchDeps = {
 const graph = createGraphSearch(graphDeps);
 
 /**
- * Keyword and vector hits, each list scored relative to its best, summed per passage and spread
- * through the graph: the graph walk seeded by both retrievals alike (whatever the embedder), without
- * the triples. With no graph (nothing extracted) every passage stands alone and this is the relative
- * score fusion of the two lists. Keyword alone (and why) when the semantic side has no results.
+ * Keyword and vector hits, keyword's relative to its best and vector's spread between its lowest and
+ * best similarity (`spread`), summed per passage and spread through the graph: the graph walk seeded
+ * by both retrievals alike (whatever the embedder), without the triples. With no graph (nothing
+ * extracted) every passage stands alone and this is the relative score fusion of the two lists. The
+ * first `passageLead` keyword passages lead, so the first results hold every passage keyword search
+ * ranks there: vector hits and the walk order what follows, where a weak embedder's guesses cannot
+ * push the passage holding the query's words out. Keyword alone (and why) when the semantic side has
+ * no results.
  */
 const hybrid: SearchMode = async (context, query, scope, limit) => {
   let vectorFallback: string | null = null;
@@ -54,7 +59,7 @@ const hybrid: SearchMode = async (context, query, scope, limit) => {
         return result.items;
       },
     },
-    { vectorPassages: 'always' },
+    { vectorPassages: 'always', keywordLead: passageLead },
   );
   const { items } = await search(context, query, scope, limit);
   const fallback = vectorFound

@@ -7,6 +7,7 @@ import {
   withEntities,
   withKeywordLead,
 } from '../../src/search/graph/ranking.ts';
+import { retrievalScores, spread } from '../../src/search/graph/seeds.ts';
 import type { RankedItem, SearchScope } from '../../src/search/types.ts';
 import {
   addChunk,
@@ -57,6 +58,26 @@ describe('graph search ranking', () => {
     ).toEqual(lead);
     expect(withKeywordLead(walk, [], 20)).toEqual(walk);
     expect(withKeywordLead(walk, keyword, 1).map((item) => item.id)).toEqual(['k0']);
+    // A longer lead (hybrid search's) keeps the next keyword passage ahead of the walk too.
+    expect(withKeywordLead(walk, keyword, 20, keywordLead + 1).map((item) => item.id)).toEqual([
+      ...lead,
+      `k${keywordLead}`,
+      'hop',
+      'w1',
+      'w2',
+    ]);
+  });
+
+  it("spreads similarities from the list's lowest to its best, so a vector hit adds little for being listed", () => {
+    const similar = [chunk('a', 0.31), chunk('b', 0.29), chunk('c', 0.26), chunk('d', 0.21)];
+    const spreadOut = spread(similar);
+    expect(spreadOut.map((item) => item.id)).toEqual(['a', 'b', 'c', 'd']);
+    expect(spreadOut.map((item) => item.score)).toEqual([1, 0.8, 0.5, 0].map((score) => expect.closeTo(score, 9)));
+    // Relative to the best alone the last hit would still add 0.68 to a passage's retrieval score.
+    expect(retrievalScores([similar]).get('d')).toBeCloseTo(0.21 / 0.31, 9);
+    expect(retrievalScores([spreadOut]).get('d')).toBe(0);
+    expect(spread([chunk('x', 0.4), chunk('y', 0.4)]).map((item) => item.score)).toEqual([1, 1]);
+    expect(spread([])).toEqual([]);
   });
 
   it('lets no entity into the first passages, and keeps the list ordered by score', () => {

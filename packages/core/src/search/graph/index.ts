@@ -8,8 +8,9 @@
  *      (1 / the passages mentioning it); when it names none, the entities most similar to it by
  *      vector (`seedNodes`, ≥ `graphrag.seed_similarity_threshold`, best `seedLimit`);
  *    - the passages keyword (`keywordChunks`) and vector search (`vectorChunks`) find, best
- *      `passageSeeds` of each, by score relative to each list's best (the builtin embedder's only when
- *      keyword search finds none); and the first passage of every source whose title such a passage
+ *      `passageSeeds` of each, keyword's by score relative to its best, vector's spread between the
+ *      list's lowest and best similarity (`spread`; the builtin embedder's only when keyword search
+ *      finds none); and the first passage of every source whose title such a passage
  *      names.
  *    The entities share `entityShare` of the mass and the passages the rest (either side takes it all
  *    when the other has none): a fifth, as a name matched word for word is as often a generic one
@@ -34,8 +35,8 @@ import { linkEntities } from './link.ts';
 import { passageGraph, type PassageGraph } from './passages.ts';
 import { personalizedPageRank, seedRegion, topNodes, type PprResult } from './ppr.ts';
 import { passageMask, scopeMask } from './scope.ts';
-import { fusedPassages, withEntities, withKeywordLead } from './ranking.ts';
-import { entitySeeds, passageSeeds, relative, retrievalScores } from './seeds.ts';
+import { fusedPassages, keywordLead, withEntities, withKeywordLead } from './ranking.ts';
+import { entitySeeds, passageSeeds, relative, retrievalScores, spread } from './seeds.ts';
 import { collectTriples, hydrateTriples } from './triples.ts';
 
 export {
@@ -84,6 +85,8 @@ export interface GraphSearchOptions {
    * order, the walk lifting a passage only where it gives it much more mass than the others.
    */
   retrievalWeight?: number;
+  /** Keyword passages placed first, in keyword order, ahead of the walk's ranking (default `keywordLead`). */
+  keywordLead?: number;
 }
 
 export type GraphSearchMode = (
@@ -110,6 +113,7 @@ export function createGraphSearch(deps: GraphSearchDeps, options: GraphSearchOpt
   const entityShare = options.entityShare ?? 0.2;
   const vectorPassages = options.vectorPassages ?? 'unless-builtin';
   const retrievalWeight = options.retrievalWeight ?? 4;
+  const leadCount = options.keywordLead ?? keywordLead;
   return async (context, query, scope, limit) => {
     if (limit <= 0) return { items: [], fallback: null, triples: [] };
     const { db, settings } = context;
@@ -136,7 +140,7 @@ export function createGraphSearch(deps: GraphSearchDeps, options: GraphSearchOpt
     const keyword = shownChunks(keywordItems, contents);
     const vectorWanted = vectorPassages === 'always' || settings.embedding.provider !== 'builtin' || !keyword.length;
     const vectorSeeds = vectorWanted ? vector.slice(0, passageCount) : [];
-    const retrieved = retrievalScores([keyword.slice(0, passageCount), vectorSeeds]);
+    const retrieved = retrievalScores([keyword.slice(0, passageCount), spread(vectorSeeds)]);
     const passageWeights = passageSeeds(graph, retrieved, contents);
     if (!entityWeights.size && !passageWeights.size)
       return { items: vector.slice(0, limit), fallback: noSeedsFallback, triples: [] };
@@ -192,7 +196,7 @@ export function createGraphSearch(deps: GraphSearchDeps, options: GraphSearchOpt
     );
     // A query naming no entity gave the walk only guesses to start from: its retrieval keeps its say.
     const fused = fusedPassages(passages, retrieved, named ? 0 : retrievalWeight, limit);
-    const items = withEntities(withKeywordLead(fused, keyword, limit), nodes, limit);
+    const items = withEntities(withKeywordLead(fused, keyword, limit, leadCount), nodes, limit);
     return { items, fallback: null, triples };
   };
 }

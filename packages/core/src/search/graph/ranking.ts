@@ -53,17 +53,18 @@ export function fusedPassages(
 export const keywordLead = 4;
 
 /**
- * `passages` with the first `keywordLead` of `keyword` (best first) moved to the front in keyword
- * order, each scored as the best passage so the order holds wherever the list is sorted again (the
- * sorts are stable), at most `limit`.
+ * `passages` with the first `count` of `keyword` (best first) moved to the front in keyword order,
+ * each scored as the best passage so the order holds wherever the list is sorted again (the sorts are
+ * stable), at most `limit`.
  */
 export function withKeywordLead(
   passages: readonly RankedItem[],
   keyword: readonly RankedItem[],
   limit: number,
+  count = keywordLead,
 ): RankedItem[] {
   const best = passages[0]?.score ?? 1;
-  const lead = keyword.slice(0, keywordLead).map((item): RankedItem => ({ kind: 'chunk', id: item.id, score: best }));
+  const lead = keyword.slice(0, count).map((item): RankedItem => ({ kind: 'chunk', id: item.id, score: best }));
   const led = new Set(lead.map((item) => item.id));
   return [...lead, ...passages.filter((item) => !led.has(item.id))].slice(0, limit);
 }

@@ -41,6 +41,20 @@ export function relative(items: readonly RankedItem[]): RankedItem[] {
   return items.map((item) => ({ ...item, score: best > 0 ? item.score / best : 0 }));
 }
 
+/**
+ * Similarities spread over [0, 1]: the best 1, the lowest of the list 0, the rest in proportion. A
+ * cosine similarity has no zero for "unrelated" the way BM25 has (every passage is somewhat similar to
+ * every query, so a list's last hit is barely below its first): relative to the best alone, every
+ * vector hit would add nearly a whole point to a passage's retrieval score and drown the keyword
+ * ranking's differences. The list's lowest similarity stands in for the unrelated level. A list whose
+ * hits are all alike scores them all 1.
+ */
+export function spread(items: readonly RankedItem[]): RankedItem[] {
+  const best = items[0]?.score ?? 0;
+  const floor = items.reduce((lowest, item) => Math.min(lowest, item.score), best);
+  return items.map((item) => ({ ...item, score: best > floor ? (item.score - floor) / (best - floor) : 1 }));
+}
+
 /** Each retrieved list's passages by their score relative to its best hit, summed over the lists (chunk id → score). */
 export function retrievalScores(lists: readonly RankedItem[][]): Map<string, number> {
   const scores = new Map<string, number>();
