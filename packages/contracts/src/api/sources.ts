@@ -131,7 +131,17 @@ const ChunkParams = Type.Object({ source_id: Type.String(), chunk_id: Type.Strin
 const TagBody = {
   name: Type.String({ minLength: 1, maxLength: 64 }),
   color: Type.Optional(Nullable(Type.String({ pattern: '^#[0-9A-Fa-f]{6}$' }))),
+  description: Type.Optional(Nullable(Type.String({ maxLength: 1000 }))),
 };
+const Tag = Type.Object({
+  id: Type.String(),
+  database_name: Type.String(),
+  name: Type.String(),
+  color: Nullable(Type.String()),
+  description: Nullable(Type.String()),
+  created_at: Type.String(),
+});
+const CountedTag = Type.Intersect([Tag, Type.Object({ source_count: Type.Integer() })]);
 const TagParams = Type.Object({ tag_id: Type.String() });
 const SourceCitation = Type.Object({
   id: Type.String(),
@@ -278,20 +288,18 @@ export const sourceEndpoints = {
     path: '/sources/tags',
     tag,
     status: 200,
-    summary: 'Source tags with how many sources carry each',
-    response: Type.Object({
-      tags: Type.Array(Type.Intersect([SourceTag, Type.Object({ source_count: Type.Integer() })])),
-    }),
+    summary: 'Source tags, by name, with how many sources carry each',
+    response: Type.Array(CountedTag),
   }),
   createTag: endpoint({
     method: 'POST',
     path: '/sources/tags',
     tag,
     status: 201,
-    errors: [409, 422],
-    summary: 'Create a source tag',
+    errors: [422],
+    summary: 'Create a source tag; a name that exists (in any case) answers that tag instead',
     body: Body(TagBody),
-    response: SourceTag,
+    response: Tag,
   }),
   getTag: endpoint({
     method: 'GET',
@@ -301,7 +309,7 @@ export const sourceEndpoints = {
     errors: [404],
     summary: 'One source tag with how many sources carry it',
     params: TagParams,
-    response: Type.Intersect([SourceTag, Type.Object({ source_count: Type.Integer() })]),
+    response: CountedTag,
   }),
   updateTag: endpoint({
     method: 'PATCH',
@@ -309,10 +317,10 @@ export const sourceEndpoints = {
     tag,
     status: 200,
     errors: [404, 409, 422],
-    summary: 'Rename or recolour a tag',
+    summary: 'Rename, recolour or describe a tag',
     params: TagParams,
-    body: Body({ name: Type.Optional(TagBody.name), color: TagBody.color }),
-    response: SourceTag,
+    body: Body({ name: Type.Optional(TagBody.name), color: TagBody.color, description: TagBody.description }),
+    response: Tag,
   }),
   deleteTag: endpoint({
     method: 'DELETE',
@@ -458,28 +466,26 @@ export const sourceEndpoints = {
     tag,
     status: 200,
     errors: [404],
-    summary: 'Tags of a source',
+    summary: 'Tags of a source, by name',
     params: SourceId,
-    response: Type.Object({ tags: Type.Array(SourceTag) }),
+    response: Type.Array(Tag),
   }),
   addTag: endpoint({
     method: 'POST',
     path: '/sources/{source_id}/tags/{tag_id}',
     tag,
-    status: 200,
+    status: 204,
     errors: [404],
-    summary: 'Tag a source',
+    summary: 'Tag a source (404 SOURCE_OR_TAG_NOT_FOUND when either is unknown)',
     params: SourceTagParams,
-    response: Type.Object({ tags: Type.Array(SourceTag) }),
   }),
   removeTag: endpoint({
     method: 'DELETE',
     path: '/sources/{source_id}/tags/{tag_id}',
     tag,
-    status: 200,
+    status: 204,
     errors: [404],
-    summary: 'Untag a source',
+    summary: 'Untag a source (404 when the source does not carry the tag)',
     params: SourceTagParams,
-    response: Type.Object({ tags: Type.Array(SourceTag) }),
   }),
 };

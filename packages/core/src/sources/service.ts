@@ -215,7 +215,7 @@ export class SourceService {
   }
 
   get tags(): SourceTags {
-    return new SourceTags(this.deps.db);
+    return new SourceTags(this.deps.db, this.deps.database);
   }
 
   /**

@@ -37,7 +37,7 @@ declare module 'knex/types/tables.js' {
     document_chunks: ChunkRow;
     chunk_groups: ChunkGroupRow;
     chunk_vectors: ChunkVectorRow;
-    source_tags: TagRow & { created_at: string; updated_at: string };
+    source_tags: TagRow & { description: string | null; created_at: string; updated_at: string };
     source_tag_links: { source_id: string; tag_id: string };
     custom_domains: { name: string; definition: string };
   }

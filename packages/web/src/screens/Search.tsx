@@ -159,7 +159,7 @@ export default function Search() {
           aria-label="Only sources with these tags"
           placeholder={tagIds.length ? '' : 'Any tag'}
           clearable
-          data={(tags.data?.tags ?? []).map((tag) => ({ value: tag.id, label: tag.name }))}
+          data={(tags.data ?? []).map((tag) => ({ value: tag.id, label: tag.name }))}
           value={tagIds}
           onChange={setTagIds}
           w={{ base: '100%', sm: 200 }}

@@ -171,30 +171,28 @@ export function mountSourceRoutes(routes: RouteTable, { platform }: CortexDeps):
     return { citations: items, total, page: window.page, page_size: window.pageSize };
   });
   const tagsOf = async (scope: RequestScope) => (await scope.service(sourcesModule)).tags;
-  routes.add(api.listTags, async ({ scope }) => ({ tags: await (await tagsOf(scope)).list() }));
-  routes.add(api.getTag, async ({ params, scope }) => {
-    const found = (await (await tagsOf(scope)).list()).find((tag) => tag.id === params.tag_id);
-    if (!found) throw ApiError.notFound('tag', params.tag_id);
-    return found;
-  });
-  routes.add(api.createTag, async ({ body, scope }) => (await tagsOf(scope)).create(body.name, body.color ?? null));
+  routes.add(api.listTags, async ({ scope }) => (await tagsOf(scope)).list());
+  routes.add(api.getTag, async ({ params, scope }) => (await tagsOf(scope)).get(params.tag_id));
+  routes.add(api.createTag, async ({ body, scope }) =>
+    (await tagsOf(scope)).create(body.name, body.color ?? null, body.description ?? null),
+  );
   routes.add(api.updateTag, async ({ params, body, scope }) => (await tagsOf(scope)).update(params.tag_id, body));
   routes.add(api.deleteTag, async ({ params, scope }) => (await tagsOf(scope)).delete(params.tag_id));
   routes.add(api.sourceTags, async ({ params, scope }) => {
     const service = await scope.service(sourcesModule);
     await service.require(params.source_id);
-    return { tags: await service.tags.ofSource(params.source_id) };
+    return service.tags.ofSource(params.source_id);
   });
   routes.add(api.addTag, async ({ params, scope }) => {
-    const service = await scope.service(sourcesModule);
-    await service.require(params.source_id);
-    return { tags: await service.tags.attach(params.source_id, params.tag_id) };
+    if (!(await (await tagsOf(scope)).attach(params.source_id, params.tag_id)))
+      throw new ApiError(
+        404,
+        'SOURCE_OR_TAG_NOT_FOUND',
+        `Source '${params.source_id}' or tag '${params.tag_id}' not found`,
+        { source_id: params.source_id, tag_id: params.tag_id },
+      );
   });
-  routes.add(api.removeTag, async ({ params, scope }) => {
-    const service = await scope.service(sourcesModule);
-    await service.require(params.source_id);
-    return { tags: await service.tags.detach(params.source_id, params.tag_id) };
-  });
+  routes.add(api.removeTag, async ({ params, scope }) => (await tagsOf(scope)).detach(params.source_id, params.tag_id));
   routes.add(api.original, async ({ params, res, scope }) => {
     const service = await scope.service(sourcesModule);
     const row = await service.require(params.source_id);

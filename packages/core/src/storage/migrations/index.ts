@@ -16,6 +16,7 @@ import * as documentLinks from './0014_document_links.ts';
 import * as corpusModel from './0015_corpus_model.ts';
 import * as chunkTitles from './0016_chunk_titles.ts';
 import * as mergeCitations from './0017_merge_citations.ts';
+import * as tagDescriptions from './0018_tag_descriptions.ts';
 import * as executionOrigin from './0019_execution_origin.ts';
 
 export interface Migration {
@@ -44,6 +45,7 @@ export const shippedMigrations: Migration[] = [
   { name: '0015_corpus_model', ...corpusModel },
   { name: '0016_chunk_titles', ...chunkTitles },
   { name: '0017_merge_citations', ...mergeCitations },
+  { name: '0018_tag_descriptions', ...tagDescriptions },
   { name: '0019_execution_origin', ...executionOrigin },
 ];
 

@@ -70,7 +70,7 @@ export function ScopePicker({ chat }: { chat: ChatBody }) {
           <MultiSelect
             label="Sources with the tags"
             clearable
-            data={(tags.data?.tags ?? []).map((tag) => ({ value: tag.id, label: tag.name }))}
+            data={(tags.data ?? []).map((tag) => ({ value: tag.id, label: tag.name }))}
             value={tagIds}
             onChange={setTagIds}
             comboboxProps={{ withinPortal: false }}

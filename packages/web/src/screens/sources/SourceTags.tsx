@@ -22,10 +22,9 @@ export function SourceTags({ source }: { source: SourceResponseBody }) {
       for (const tag of source.tags.filter((known) => !names.includes(known.name)))
         await api.call(sourceEndpoints.removeTag, { params: params(tag.id) });
       for (const name of names.filter((wanted) => !source.tags.some((known) => known.name === wanted))) {
-        const existing =
-          all.data?.tags.find((tag) => tag.name === name) ??
-          (await api.call(sourceEndpoints.createTag, { body: { name } }));
-        await api.call(sourceEndpoints.addTag, { params: params(existing.id) });
+        // Creating a name that exists, in any case, answers the existing tag.
+        const tag = await api.call(sourceEndpoints.createTag, { body: { name } });
+        await api.call(sourceEndpoints.addTag, { params: params(tag.id) });
       }
     } catch (error) {
       notifications.show({ color: 'red', title: 'Could not change the tags', message: messageOf(error) });
@@ -42,7 +41,7 @@ export function SourceTags({ source }: { source: SourceResponseBody }) {
       placeholder="Add a tag and press Enter"
       value={source.tags.map((tag) => tag.name)}
       onChange={(names) => void change(names)}
-      data={(all.data?.tags ?? []).map((tag) => tag.name)}
+      data={(all.data ?? []).map((tag) => tag.name)}
       disabled={busy}
       clearable={false}
       maxLength={64}

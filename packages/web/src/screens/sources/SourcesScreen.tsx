@@ -112,7 +112,7 @@ export default function SourcesScreen() {
           aria-label="Tag"
           placeholder="Any tag"
           clearable
-          data={(tags.data?.tags ?? []).map((tag) => ({ value: tag.id, label: `${tag.name} (${tag.source_count})` }))}
+          data={(tags.data ?? []).map((tag) => ({ value: tag.id, label: `${tag.name} (${tag.source_count})` }))}
           value={tagId}
           onChange={setTagId}
           w={{ base: '100%', sm: 170 }}
