@@ -237,7 +237,9 @@ describe('/llm and /settings/localllm over HTTP', () => {
     );
     expect(page.data.map((task) => task.task_id)).toContain(llmTaskId);
     expect(page.data.every((task) => task.queue === 'llm')).toBe(true);
-    expect(ok<{ task_id: string }>(await call('GET', `/llm/tasks/${llmTaskId}`)).task_id).toBe(llmTaskId);
+    expect(ok<{ data: { task_id: string } }>(await call('GET', `/llm/tasks/${llmTaskId}`)).data.task_id).toBe(
+      llmTaskId,
+    );
     expect((await call('GET', `/llm/tasks/${(opsTask.body as { task_id: string }).task_id}`)).status).toBe(404);
 
     const answer = await server.platform.providers.llm.complete({
@@ -250,9 +252,8 @@ describe('/llm and /settings/localllm over HTTP', () => {
     const stats = await until(
       async () => {
         const body = ok<{
-          totals: { calls: number };
-          by_model: { provider: string; operation: string; calls: number; errors: number }[];
-        }>(await call('GET', '/llm/stats?hours=1'));
+          data: { by_model: { provider: string; operation: string; calls: number; errors: number }[] };
+        }>(await call('GET', '/llm/stats?hours=1')).data;
         return body.by_model.some((row) => row.operation === 'embedding') ? body : undefined;
       },
       { timeoutMs: 20_000, intervalMs: 50, what: 'embedding calls in the statistics' },

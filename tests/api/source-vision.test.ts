@@ -102,9 +102,11 @@ describe('vision for image sources over HTTP', () => {
     expect(source.index_timings).toMatchObject({ vision_ms: expect.any(Number) });
     // One vision call, counted for the source (its other call is the embedding) and in /llm/stats.
     expect(source).toMatchObject({ llm_total_calls: 2, llm_failed_calls: 0 });
-    const stats = (await call('GET', '/llm/stats')).body as {
-      by_model: { provider: string; model: string; operation: string; calls: number }[];
-    };
+    const stats = (
+      (await call('GET', '/llm/stats')).body as {
+        data: { by_model: { provider: string; model: string; operation: string; calls: number }[] };
+      }
+    ).data;
     expect(stats.by_model.filter((row) => row.operation === 'vision')).toEqual([
       expect.objectContaining({ provider: 'localllm', model: 'qwen3-vl:8b', calls: 1 }),
     ]);

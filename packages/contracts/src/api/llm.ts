@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { endpoint } from '../endpoint.ts';
 import { Body, Nullable, Pagination, PageNumber } from './common.ts';
-import { TaskDetail, TaskSummary } from './queue.ts';
+import { TaskDetail } from './queue.ts';
 
 const tag = 'llm';
 
@@ -58,20 +58,66 @@ const StatsRow = Type.Object({
   p95_duration_ms: Type.Number(),
   last_call_at: Type.String(),
 });
-const LlmStats = Type.Object({
-  since: Type.String({ format: 'date-time' }),
-  totals: Type.Object({
-    calls: Type.Integer(),
-    errors: Type.Integer(),
-    input_tokens: Type.Integer(),
-    output_tokens: Type.Integer(),
-    estimated_cost_usd: Type.Number({
-      description:
-        'tokens of non-builtin, non-local calls priced with llm.cost_input_per_million / cost_output_per_million',
-    }),
+const TokenTotals = {
+  total_input_tokens: Type.Integer(),
+  total_output_tokens: Type.Integer(),
+  total_tokens: Type.Integer(),
+  total_cost_usd: Type.Number({
+    description:
+      'tokens of non-builtin, non-local calls priced with llm.cost_input_per_million / cost_output_per_million',
+  }),
+};
+const LlmQueue = Type.Object({
+  queue: Type.Literal('llm'),
+  queued: Type.Integer(),
+  running: Type.Integer(),
+  completed_recent: Type.Integer({ description: 'not tracked: always 0, as in GET /queue/stats' }),
+  failed_recent: Type.Integer({ description: 'not tracked: always 0, as in GET /queue/stats' }),
+  workers: Type.Integer({ description: 'worker processes serving the llm lane' }),
+  max_depth: Type.Integer({ description: 'pending tasks the lane accepts before it answers queue full' }),
+  depth_percent: Type.Number({ minimum: 0, maximum: 100 }),
+  ...TokenTotals,
+});
+const Estimate = Nullable(
+  Type.String({ description: '"45s", "3m 5s" or "1h 2m"; null when no finished task tells how long one takes' }),
+);
+const SlotStats = Type.Object(
+  {
+    max_concurrent: Type.Integer({ description: 'tasks the llm lane runs at once' }),
+    reserved_high_priority: Type.Integer(),
+    active_count: Type.Integer({ description: 'running llm tasks' }),
+    active_high_priority: Type.Integer(),
+    active_low_priority: Type.Integer(),
+    waiting_high_priority: Type.Integer(),
+    waiting_low_priority: Type.Integer(),
+    total_high_priority: Type.Integer(),
+    total_low_priority: Type.Integer(),
+    avg_wait_time_high: Nullable(Type.Number()),
+    avg_wait_time_low: Nullable(Type.Number()),
+  },
+  {
+    description:
+      'model calls are limited by the llm lane running max_concurrent tasks at once; there is no separate ' +
+      'priority semaphore, so its reservation, priority split and waits are 0 (averages null)',
+  },
+);
+export const LlmQueueStats = Type.Object({
+  queues: Type.Array(LlmQueue),
+  total_queued: Type.Integer(),
+  ...TokenTotals,
+  estimated_completion_time_seconds: Nullable(Type.Integer({ description: 'of the llm lane' })),
+  estimated_completion_time_human: Estimate,
+  estimated_completion_times_human: Type.Object({ llm: Estimate, operations: Estimate }),
+  semaphore_stats: SlotStats,
+  since: Type.String({
+    format: 'date-time',
+    description: 'calls counted from here: `hours` ago, or the last DELETE /llm/stats if later',
   }),
   by_model: Type.Array(StatsRow),
 });
+const LlmTask = Type.Intersect([TaskDetail, Type.Object({ payload_version: Type.Integer() })]);
+const TaskId = Type.Object({ task_id: Type.String() });
+
 const VerifyResult = Type.Object({
   success: Type.Boolean(),
   message: Type.String(),
@@ -117,10 +163,22 @@ export const llmEndpoints = {
     path: '/llm/stats',
     tag,
     status: 200,
-    errors: [422],
-    summary: 'Calls, errors, tokens and latency per provider, model and operation',
+    errors: [422, 503],
+    summary: 'The llm lane, model call tokens and cost, and how long the queued work should take',
     query: Type.Object({ hours: Type.Optional(Type.Integer({ minimum: 1, maximum: 8760, default: 24 })) }),
-    response: LlmStats,
+    response: Type.Object({ data: LlmQueueStats }),
+  }),
+  clearStats: endpoint({
+    method: 'DELETE',
+    path: '/llm/stats',
+    tag,
+    status: 204,
+    errors: [422, 503],
+    summary:
+      'Restart the token and cost totals from now and drop finished llm tasks older than older_than_hours (0: all)',
+    query: Type.Object({
+      older_than_hours: Type.Optional(Type.Integer({ minimum: 0, maximum: 8760, default: 24 })),
+    }),
   }),
   tasks: endpoint({
     method: 'GET',
@@ -133,7 +191,7 @@ export const llmEndpoints = {
       page: Type.Optional(PageNumber),
       page_size: Type.Optional(Type.Integer({ minimum: 1, default: 50 })),
     }),
-    response: Type.Object({ data: Type.Array(TaskSummary), pagination: Pagination }),
+    response: Type.Object({ data: Type.Array(LlmTask), pagination: Pagination }),
   }),
   task: endpoint({
     method: 'GET',
@@ -142,8 +200,40 @@ export const llmEndpoints = {
     status: 200,
     errors: [404, 503],
     summary: 'One task of the llm lane',
-    params: Type.Object({ task_id: Type.String() }),
-    response: TaskDetail,
+    params: TaskId,
+    response: Type.Object({ data: LlmTask }),
+  }),
+  cancelTask: endpoint({
+    method: 'DELETE',
+    path: '/llm/tasks/{task_id}',
+    tag,
+    status: 204,
+    errors: [400, 503],
+    summary: 'Cancel a queued or running task of the llm lane (400 when there is none to cancel)',
+    params: TaskId,
+  }),
+  cancelTasks: endpoint({
+    method: 'DELETE',
+    path: '/llm/tasks',
+    tag,
+    status: 200,
+    errors: [503],
+    summary: 'Cancel every queued and running task of the llm lane',
+    response: Type.Object({ data: Type.Object({ cancelled: Type.Integer(), message: Type.String() }) }),
+  }),
+  clearSemaphore: endpoint({
+    method: 'DELETE',
+    path: '/llm/semaphore',
+    tag,
+    status: 200,
+    summary: 'Release callers waiting for a model call slot; the llm lane has no such waiters, so always 0',
+    response: Type.Object({
+      data: Type.Object({
+        high_priority_cleared: Type.Integer(),
+        low_priority_cleared: Type.Integer(),
+        total_cleared: Type.Integer(),
+      }),
+    }),
   }),
   verifyLocal: endpoint({
     method: 'POST',

@@ -34,6 +34,7 @@ export { LocalLlmPool } from './localllm/pool.ts';
 export { LlmMetrics, type LlmTotals } from './metrics.ts';
 export { namesMetadataHost } from './model-server-fetch.ts';
 export { providersModule } from './module.ts';
+export { llmQueueStats } from './queue-monitor.ts';
 export type { ReadinessGate } from './readiness.ts';
 export { sleep } from './retry.ts';
 export { estimatedCost, hoursAgo, usageTotals, usesLocalServers } from './usage.ts';

@@ -50,6 +50,7 @@ CREATE TABLE IF NOT EXISTS llm_calls (
 CREATE INDEX IF NOT EXISTS llm_calls_at ON llm_calls (at);
 CREATE INDEX IF NOT EXISTS llm_calls_source ON llm_calls (database_name, source_id) WHERE source_id IS NOT NULL;
 CREATE INDEX IF NOT EXISTS llm_calls_chat ON llm_calls (database_name, chat_id) WHERE chat_id IS NOT NULL;
+CREATE TABLE IF NOT EXISTS llm_monitor (id INTEGER PRIMARY KEY CHECK (id = 1), reset_at TEXT NOT NULL);
 `;
 
 const retentionDays = 90;
@@ -112,6 +113,19 @@ export class LlmMetrics {
       avg_duration_ms: round(row.avg_duration_ms),
       p95_duration_ms: round(row.p95_duration_ms),
     }));
+  }
+
+  /**
+   * The queue monitor's totals restart at `at`. The call records stay: sources and chats keep what they
+   * spent, only the monitor counts from the later of its window and this moment.
+   */
+  async resetMonitor(at: Date): Promise<void> {
+    await this.db('llm_monitor').insert({ id: 1, reset_at: at.toISOString() }).onConflict('id').merge();
+  }
+
+  async monitorResetAt(): Promise<Date | null> {
+    const row = (await this.db('llm_monitor').where({ id: 1 }).first('reset_at')) as { reset_at: string } | undefined;
+    return row ? new Date(row.reset_at) : null;
   }
 
   async totalsBy(database: string, column: 'source_id' | 'chat_id', ids: string[]): Promise<Map<string, LlmTotals>> {

@@ -15,11 +15,11 @@ const instanceHealthJob: BackgroundJob<ProvidersHost> = {
 /**
  * Language-model and embedding providers. They are process-wide (`platform.providers`), not per
  * database; the module contributes their health probes, the instance-health job and owns the call
- * metrics kept in the system database (`llm_calls`).
+ * metrics kept in the system database (`llm_calls`, and `llm_monitor`: when the queue monitor's totals restart).
  */
 export const providersModule: FeatureModule<unknown, ProvidersHost> = {
   name: 'providers',
-  tables: ['llm_calls'],
+  tables: ['llm_calls', 'llm_monitor'],
   health: (host) => providerHealth(host.providers),
   background: [instanceHealthJob],
 };

@@ -1,12 +1,18 @@
 import { llmEndpoints as api } from '@rhizome/contracts/api/llm';
-import { NotFound } from '@rhizome/contracts/errors';
-import { llmConcurrency, taskDetail, taskSummary } from '@rhizome/core/tasks';
-import { estimatedCost, hoursAgo, usageTotals, usesLocalServers } from '@rhizome/core/providers';
+import { BadInput, NotFound } from '@rhizome/contracts/errors';
+import type { TaskRecord } from '@rhizome/queue';
+import { llmConcurrency, taskDetail } from '@rhizome/core/tasks';
+import { hoursAgo, llmQueueStats, usageTotals, usesLocalServers } from '@rhizome/core/providers';
 import { pageWindow, pagination } from '../http/pagination.ts';
 import type { RouteTable } from '../http/route.ts';
 import type { CortexDeps } from '../deps.ts';
 
-/** The /llm group: provider health and status, call statistics, and the llm lane's tasks. */
+const hourMs = 3_600_000;
+
+/** A task of the llm lane as the /llm task endpoints show it. */
+const llmTask = (task: TaskRecord) => ({ ...taskDetail(task), payload_version: task.payload_version });
+
+/** The /llm group: provider health and status, the llm lane's monitor, and its tasks. */
 export function mountLlmRoutes(routes: RouteTable, { platform }: CortexDeps): void {
   const { providers, settings, tasks } = platform;
 
@@ -38,23 +44,41 @@ export function mountLlmRoutes(routes: RouteTable, { platform }: CortexDeps): vo
       last_24h: usageTotals(recent),
     };
   });
-  routes.add(api.stats, async ({ query }) => {
-    const since = hoursAgo(query.hours ?? 24);
-    const rows = await providers.metrics.stats(since);
-    return {
-      since: since.toISOString(),
-      totals: { ...usageTotals(rows), estimated_cost_usd: estimatedCost(rows, settings.get()) },
-      by_model: rows,
-    };
+  routes.add(api.stats, async ({ query }) => ({
+    data: await llmQueueStats(
+      { tasks, metrics: providers.metrics, settings: settings.get() },
+      hoursAgo(query.hours ?? 24),
+    ),
+  }));
+  routes.add(api.clearStats, async ({ query }) => {
+    const hours = query.older_than_hours ?? 24;
+    await providers.metrics.resetMonitor(new Date());
+    await tasks.clearHistory({
+      queue: 'llm',
+      finishedBefore: hours === 0 ? Number.MAX_SAFE_INTEGER : Date.now() - hours * hourMs,
+    });
   });
   routes.add(api.tasks, async ({ query }) => {
     const window = pageWindow(query, settings.get().pagination);
     const { tasks: page, total } = await tasks.list({ queues: ['llm'], offset: window.offset, limit: window.pageSize });
-    return { data: page.map(taskSummary), pagination: pagination(total, window) };
+    return { data: page.map(llmTask), pagination: pagination(total, window) };
   });
   routes.add(api.task, async ({ params }) => {
     const task = await tasks.get(params.task_id);
     if (!task || task.queue !== 'llm') throw NotFound.resource('llm_task', params.task_id);
-    return taskDetail(task);
+    return { data: llmTask(task) };
   });
+  routes.add(api.cancelTask, async ({ params }) => {
+    const task = await tasks.get(params.task_id);
+    const outcome = task?.queue === 'llm' ? await tasks.cancel(params.task_id, Date.now()) : 'not_found';
+    if (outcome === 'not_found') throw new BadInput(`No llm task '${params.task_id}' to cancel`);
+    if (outcome === 'finished') throw new BadInput(`Task '${params.task_id}' is already ${task!.status}`);
+  });
+  routes.add(api.cancelTasks, async () => {
+    const cancelled = await tasks.cancelMatching({ queue: 'llm' }, Date.now());
+    return { data: { cancelled, message: `Cancelled ${cancelled} llm task${cancelled === 1 ? '' : 's'}` } };
+  });
+  routes.add(api.clearSemaphore, () => ({
+    data: { high_priority_cleared: 0, low_priority_cleared: 0, total_cleared: 0 },
+  }));
 }

@@ -5,6 +5,8 @@ import { getServiceStatus } from '@rhizome/core/observability';
 import { workflowStats } from '@rhizome/core/automation';
 import { corpusGrade } from '@rhizome/core/quality';
 import { queueStats } from '@rhizome/core/tasks';
+import { hoursAgo, llmQueueStats } from '@rhizome/core/providers';
+import { QueueUnavailableError } from '@rhizome/queue';
 import { SecretName, readOrCreateSecret } from '@rhizome/auth';
 import type { RouteTable } from '../http/route.ts';
 import type { CortexDeps } from '../deps.ts';
@@ -97,13 +99,24 @@ export function mountOpsRoutes(routes: RouteTable, deps: CortexDeps): void {
     const { db } = await scope.database();
     return {
       counts: await platform.counts.collect(db, dashboardCounts),
-      llm: { data: {} },
+      llm: { data: await dashboardLlm(deps) },
       queue: await queueStats(platform.tasks),
       workflows: dashboardWorkflows(await workflowStats(db)),
       processing: await platform.processing.status(),
       quality: await corpusGrade(db),
     };
   });
+}
+
+/** The llm monitor as GET /llm/stats answers it; empty while the queue store cannot be reached. */
+async function dashboardLlm({ platform }: CortexDeps) {
+  const sources = { tasks: platform.tasks, metrics: platform.providers.metrics, settings: platform.settings.get() };
+  try {
+    return await llmQueueStats(sources, hoursAgo(24));
+  } catch (error) {
+    if (error instanceof QueueUnavailableError) return {};
+    throw error;
+  }
 }
 
 /** Every secret value on this machine, so the diagnostics bundle can redact them wherever they appear. */
