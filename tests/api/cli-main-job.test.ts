@@ -116,6 +116,28 @@ describe('the rhizome command line for the main job', () => {
     expect(badMode.output).toContain("'fuzzy' is invalid");
   }, 60_000);
 
+  it('chat MESSAGE answers at once, from the sources -s names only, below the -S instructions', async () => {
+    const question = 'When was the Kestrel Point lighthouse built?';
+    const listed = await json<{ id: string; filename: string }[]>(['sources', 'ls']);
+    const idOf = (name: string) => listed.find((source) => source.filename === name)!.id;
+    const whole = await json<{ citations: { filename: string }[] }>(['chat', question]);
+    expect(whole.citations.map((citation) => citation.filename)).toContain('lighthouse.pdf');
+    const scoped = await json<{ citations: { filename: string }[] }>([
+      'chat',
+      question,
+      '-s',
+      idOf('harbour.txt'),
+      '-s',
+      idOf('orchard.md'),
+      '-S',
+      'Answer in one sentence.',
+    ]);
+    expect(scoped.citations.map((citation) => citation.filename)).not.toContain('lighthouse.pdf');
+    const unknown = await rhizome(['chat', question, '-s', 'src_missing']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.output).toContain('src_missing');
+  }, 60_000);
+
   it('exports a package and imports it back', async () => {
     const target = path.join(work, 'kb.ccx');
     const exported = await json<{ file: string; bytes: number }>(['export', target]);

@@ -368,6 +368,26 @@ describe('the OpenAI-compatible API', () => {
     expect(await chatCount()).toBe(before);
   });
 
+  it('answers from the sources and tags metadata names only, and refuses an unknown one leaving no chat', async () => {
+    await useBuiltin();
+    const listed = (await call('GET', '/sources')).body as { data: { id: string; filename: string }[] };
+    const lighthouse = listed.data.find((source) => source.filename === 'lighthouse.txt')!.id;
+    const ask = (metadata: Record<string, string>) =>
+      client.chat.completions.create({
+        model: 'rhizome',
+        messages: [{ role: 'user', content: 'When was the Kestrel Point lighthouse built?' }],
+        metadata,
+      });
+    const scoped = await ask({ source_ids: ` ${lighthouse} ` });
+    expect((scoped as unknown as Extensions).citations[0]).toMatchObject({ source_id: lighthouse });
+    const before = await chatCount();
+    const refused = await ask({ source_ids: 'src_nowhere', tag_ids: 'tag_nowhere' }).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(OpenAI.APIError);
+    expect((refused as InstanceType<typeof OpenAI.APIError>).status).toBe(400);
+    expect((refused as InstanceType<typeof OpenAI.APIError>).message).toMatch(/src_nowhere/);
+    expect(await chatCount()).toBe(before);
+  });
+
   it('appears in the OpenAPI document', async () => {
     const paths = ((await call('GET', '/openapi.json')).body as { paths: Record<string, unknown> }).paths;
     expect(Object.keys(paths)).toEqual(expect.arrayContaining(['/openai/v1/models', '/openai/v1/chat/completions']));

@@ -3,6 +3,7 @@ import { modelName, openAiEndpoints, type ChatCompletionRequestBody } from '@rhi
 import { searchTypes, type SearchType } from '@rhizome/contracts/api/search';
 import { Option, type Command } from 'commander';
 import { CliFailure } from '../exit-codes.ts';
+import { repeated } from '../options.ts';
 import { printJson } from '../output.ts';
 import type { Remote } from '../remote.ts';
 import type { CommandRunner } from '../runner.ts';
@@ -11,6 +12,9 @@ interface AskOptions {
   database?: string;
   mode?: SearchType;
   save?: boolean;
+  source: string[];
+  tag: string[];
+  system?: string;
 }
 
 type Message = ChatCompletionRequestBody['messages'][number];
@@ -22,17 +26,32 @@ interface Chunk {
 
 const modelOf = (options: AskOptions) => modelName({ mode: options.mode ?? null, database: options.database ?? null });
 
+/** Saving and the scope travel in the request's metadata, whose values are strings. */
+function metadataOf(options: AskOptions): ChatCompletionRequestBody['metadata'] {
+  const metadata = {
+    ...(options.save ? { save: true } : {}),
+    ...(options.source.length ? { source_ids: options.source.join(',') } : {}),
+    ...(options.tag.length ? { tag_ids: options.tag.join(',') } : {}),
+  };
+  return Object.keys(metadata).length ? metadata : undefined;
+}
+
+/** The conversation so far, below the user's own instructions when they gave some. */
+const withSystem = (messages: Message[], options: AskOptions): Message[] =>
+  options.system ? [{ role: 'system', content: options.system }, ...messages] : messages;
+
 /**
  * One answer through the server's OpenAI-compatible endpoint, written as it streams: the server numbers
  * the citations inline (`[1]`) and ends the answer with its numbered sources, which read as footnotes here.
  */
 async function streamAnswer(remote: Remote, messages: Message[], options: AskOptions): Promise<string> {
   let answer = '';
+  const metadata = metadataOf(options);
   const body = {
     model: modelOf(options),
-    messages,
+    messages: withSystem(messages, options),
     stream: true,
-    ...(options.save ? { metadata: { save: true } } : {}),
+    ...(metadata ? { metadata } : {}),
   };
   await remote.client.streamCall(openAiEndpoints.chatCompletions, { body }, (data) => {
     if (data === '[DONE]') return;
@@ -52,8 +71,9 @@ async function ask(remote: Remote, question: string, options: AskOptions): Promi
     await streamAnswer(remote, messages, options);
     return;
   }
+  const metadata = metadataOf(options);
   const completion = await remote.client.call(openAiEndpoints.chatCompletions, {
-    body: { model: modelOf(options), messages, ...(options.save ? { metadata: { save: true } } : {}) },
+    body: { model: modelOf(options), messages: withSystem(messages, options), ...(metadata ? { metadata } : {}) },
   });
   printJson(remote.io, {
     answer: completion.choices[0]?.message.content ?? '',
@@ -94,14 +114,24 @@ export function registerAsk(program: Command, runner: CommandRunner): void {
           searchTypes,
         ),
       )
-      .option('--save', 'keep the exchange as a chat in Rhizome');
+      .option('--save', 'keep the exchange as a chat in Rhizome')
+      .option('-s, --source <id>', 'answer from this source only (repeatable)', repeated, [])
+      .option('-t, --tag <id>', 'answer from the sources with this tag id (repeatable)', repeated, [])
+      .option('-S, --system <instructions>', 'instructions for the answers, below the citation rules');
   scope(
     program
       .command('ask')
       .description('Ask a question: the answer streams, its sources follow as footnotes')
       .argument('<question>'),
   ).action(runner.remote((remote, question: string, options: AskOptions) => ask(remote, question, options)));
-  scope(program.command('chat').description('Chat interactively with the knowledge base')).action(
-    runner.remote((remote, options: AskOptions) => chat(remote, options)),
+  scope(
+    program
+      .command('chat')
+      .description('Chat with the knowledge base: one question per line, or one MESSAGE answered at once')
+      .argument('[message]', 'a question to answer and return (as ask)'),
+  ).action(
+    runner.remote((remote, message: string | undefined, options: AskOptions) =>
+      message ? ask(remote, message, options) : chat(remote, options),
+    ),
   );
 }

@@ -84,8 +84,22 @@ export const ChatCompletionRequest = Type.Object(
     ),
     metadata: Type.Optional(
       Type.Object(
-        { save: Type.Optional(Type.Union([Type.Boolean(), Type.String()])) },
-        { description: 'save: true keeps the exchange as a Rhizome chat' },
+        {
+          save: Type.Optional(Type.Union([Type.Boolean(), Type.String()])),
+          source_ids: Type.Optional(
+            Type.String({ maxLength: 512, description: 'comma-separated ids of the only sources the answer draws on' }),
+          ),
+          tag_ids: Type.Optional(
+            Type.String({
+              maxLength: 512,
+              description: 'comma-separated ids of tags whose sources the answer draws on',
+            }),
+          ),
+        },
+        {
+          description:
+            'save: true keeps the exchange as a Rhizome chat; source_ids and tag_ids scope it as a chat is scoped',
+        },
       ),
     ),
   },

@@ -5,5 +5,5 @@ export { chatToMarkdown, exportFilename } from './export.ts';
 export { ChatEventFeed } from './feed.ts';
 export { chatModule } from './module.ts';
 export { reconcileChats } from './reconcile.ts';
-export { ChatService } from './service.ts';
+export { ChatService, type ScopeInput } from './service.ts';
 export type { TurnOptions } from './turn.ts';

@@ -22,6 +22,18 @@ export interface CompletionRequest {
 /** OpenAI's metadata values are strings: "true" saves as well as true. */
 const wantsSave = (body: ChatCompletionRequestBody) => body.metadata?.save === true || body.metadata?.save === 'true';
 
+const idList = (text: string | undefined) =>
+  (text ?? '')
+    .split(',')
+    .map((id) => id.trim())
+    .filter(Boolean);
+
+/** The sources the answer may draw on, as the metadata's comma-separated ids name them. */
+const scopeOf = (body: ChatCompletionRequestBody) => ({
+  source_ids: idList(body.metadata?.source_ids),
+  tag_ids: idList(body.metadata?.tag_ids),
+});
+
 function usageOf(answer: EngineAnswer, prompt: string, completion: string): CompletionUsageBody {
   const prompt_tokens = answer.inputTokens || estimatedTokens(prompt);
   const completion_tokens = answer.outputTokens || estimatedTokens(completion);
@@ -72,6 +84,7 @@ class Completion {
       turn: turnOptionsOf(body, target, instructions),
       user: body.user,
       save: wantsSave(body),
+      scope: scopeOf(body),
       signal,
       onEvent,
       onStarted,

@@ -4,6 +4,7 @@ import {
   subscribeChatEvents,
   type ChatEvent,
   type ChunkCitation,
+  type ScopeInput,
   type TurnOptions,
 } from '@rhizome/core/chat';
 import type { DatabaseHandle, Platform } from '@rhizome/core/platform';
@@ -31,6 +32,8 @@ export interface EngineTurnOptions {
   user?: string;
   /** Keep the exchange as a Rhizome chat instead of removing it once answered. */
   save: boolean;
+  /** The sources (and tagged sources) the answer may draw on; none given, every source. */
+  scope?: ScopeInput;
   /** Aborted when the client went away: the turn is cancelled. */
   signal: AbortSignal;
   /** Each event of the turn as it arrives: its text deltas, and what its tools retrieved. */
@@ -59,7 +62,7 @@ export async function answerWithEngine(
   options: EngineTurnOptions,
 ): Promise<EngineAnswer> {
   const chats = chatModule.service!(platform, database);
-  const chat = await chats.create({ title: titleOf(options.question) });
+  const chat = await chats.create({ title: titleOf(options.question), ...options.scope });
   let unsubscribe: (() => Promise<void>) | undefined;
   try {
     for (const turn of options.history) await chats.addMessage(chat.id, turn);
