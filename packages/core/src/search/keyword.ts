@@ -8,6 +8,7 @@ import {
   type TermMatch,
 } from './common-terms.ts';
 import { ftsQuery } from './fts-query.ts';
+import { namedAlternatives } from './named-alternatives.ts';
 import { contentTerms } from './stop-words.ts';
 import { chunkMatchSpec, nodeMatchSpec, nodesLabelled, type MatchSpec } from './read-model/keyword-matches.ts';
 import type { ModeResult, RankedItem, SearchContext, SearchScope } from './types.ts';
@@ -220,15 +221,14 @@ function appended(first: RankedItem[], extra: RankedItem[], limit: number): Rank
  * ranking is the any-term one alone and `fallback` says so. Input without a searchable term gives
  * no results.
  */
-async function rankByKeyword(
+async function rankByTerms(
   context: SearchContext,
   query: string,
   scope: SearchScope,
-  limit: number,
+  size: number,
   run: KeywordRun,
 ): Promise<ModeResult> {
   const parsed = ftsQuery(query);
-  const size = Number.isFinite(limit) ? Math.max(1, Math.floor(limit)) : 1;
   if (!parsed || (scope.sourceIds && scope.sourceIds.length === 0)) return { items: [], fallback: null };
   const terms = contentTerms(parsed.terms);
   const counts = await termRowCounts(context.db, terms);
@@ -256,6 +256,49 @@ async function rankByKeyword(
   const found = passagesWanted ? items.some((item) => item.kind === 'chunk') : items.length > 0;
   if (found) return { items: appended(items, relaxed, size), fallback: null };
   return { items: relaxed, fallback: relaxed.length ? anyTermFallback : null };
+}
+
+/**
+ * Several rankings in one, at most `limit`: each item at its best score in any of them, higher first,
+ * ties in turn (the first of each ranking, then the second of each …). The rankings score relative to
+ * their own best, so each one's best hit is among the first.
+ */
+function interleaved(rankings: readonly RankedItem[][], limit: number): RankedItem[] {
+  const best = new Map<string, RankedItem>();
+  const longest = Math.max(...rankings.map((ranking) => ranking.length));
+  for (let position = 0; position < longest; position++)
+    for (const ranking of rankings) {
+      const item = ranking[position];
+      if (!item) continue;
+      const key = `${item.kind}:${item.id}`;
+      const held = best.get(key);
+      if (!held || held.score < item.score) best.set(key, held ? { ...held, score: item.score } : item);
+    }
+  return [...best.values()].sort((a, b) => b.score - a.score).slice(0, limit);
+}
+
+/** How many results a limit asks for: a whole number, at least 1. */
+const resultCount = (limit: number) => (Number.isFinite(limit) ? Math.max(1, Math.floor(limit)) : 1);
+
+/**
+ * The ranking of `rankByTerms`; when the query sets names side by side (`namedAlternatives`: "born
+ * first, X or Y"), interleaved with one ranking per name, so the passage about each is found whichever
+ * name has the rarer words.
+ */
+async function rankByKeyword(
+  context: SearchContext,
+  query: string,
+  scope: SearchScope,
+  limit: number,
+  run: KeywordRun,
+): Promise<ModeResult> {
+  const size = resultCount(limit);
+  const whole = await rankByTerms(context, query, scope, size, run);
+  const names = namedAlternatives(query);
+  if (names.length < 2) return whole;
+  const perName: RankedItem[][] = [];
+  for (const name of names) perName.push((await rankByTerms(context, name, scope, size, run)).items);
+  return { items: interleaved([whole.items, ...perName], size), fallback: whole.fallback };
 }
 
 /**
