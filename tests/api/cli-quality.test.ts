@@ -47,4 +47,31 @@ describe('rhizome quality', () => {
     const table = await cli.rhizome(['quality', 'report']);
     expect(table.output).toContain(sourceId);
   }, 120_000);
+
+  it('analyzes the scored sources, recalculates scores and reports per domain', async () => {
+    const analyzed = await cli.rhizome(['quality', 'analyze', '-s', 'entities', '-n', '5', '--json']);
+    expect(analyzed.code, analyzed.output).toBe(0);
+    const body = JSON.parse(analyzed.output) as { total_sources: number; sources: { source_id: string }[] };
+    expect(body.total_sources).toBe(1);
+    expect(body.sources.map((source) => source.source_id)).toEqual([sourceId]);
+    const none = await cli.rhizome(['quality', 'analyze', '--min-entities', '1000']);
+    expect(none.output).toContain('0 source(s)');
+    expect((await cli.rhizome(['quality', 'analyze', '-s', 'colour'])).code).toBe(2);
+
+    const all = await cli.rhizome(['quality', 'recalculate', '--json']);
+    expect(all.code, all.output).toBe(0);
+    expect(JSON.parse(all.output)).toEqual({ recalculated_count: 1, errors: [] });
+    const one = await cli.rhizome(['source', 'quality', 'recalculate', '-s', sourceId]);
+    expect(one.output).toContain('Recalculated 1 source(s)');
+    const outdated = await cli.rhizome(['quality', 'recalculate', '--outdated-only']);
+    expect(outdated.output).toContain('Recalculated 0 source(s)');
+    expect((await cli.rhizome(['quality', 'recalculate', '-s', 'no-such-source'])).code).toBe(5);
+
+    const perDomain = await cli.rhizome(['quality', 'report', '--include-domains', '--json']);
+    const report = JSON.parse(perDomain.output) as { sources: unknown[]; domains: { domain: string }[] };
+    expect(report.sources).toHaveLength(1);
+    expect(report.domains.map((domain) => domain.domain)).toEqual(['generic']);
+    const otherDomain = await cli.rhizome(['quality', 'report', '-d', 'legal', '--json']);
+    expect(JSON.parse(otherDomain.output)).toEqual([]);
+  }, 120_000);
 });
