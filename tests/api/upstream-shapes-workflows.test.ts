@@ -382,6 +382,14 @@ describe('workflows and executions in the shapes older clients read', () => {
     expect(page.data.map((execution) => execution.id)).toEqual([executionId]);
     expectShape(page.data[0], executionShape, 'GET executions item');
     expect(page.data[0]).toMatchObject({ triggered_by: 'script', error_message: expect.any(String) });
+    for (const path of [`/workflows/${id}/executions?status=pending`, '/workflows/executions?status=pending']) {
+      const pending = client.ok<{ data: { status: string }[] }>(await client.call('GET', path));
+      expect(
+        pending.data.filter((execution) => execution.status !== 'queued'),
+        path,
+      ).toEqual([]);
+    }
+    expect((await client.call('GET', `/workflows/${id}/executions?status=stuck`)).status).toBe(422);
 
     const other = await create({ name: 'Shapes: other' });
     expect((await client.call('GET', `/workflows/${other.id}/executions/${executionId}`)).status).toBe(404);

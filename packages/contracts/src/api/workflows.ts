@@ -8,6 +8,8 @@ const tag = 'workflows';
 export const stepToolTypes = ['system_tool', 'user_tool', 'workflow'] as const;
 export const executionStatusNames = ['queued', 'running', 'completed', 'failed', 'cancelled'] as const;
 export const stepRunStatusNames = ['running', 'completed', 'failed', 'skipped', 'cancelled'] as const;
+/** The statuses an execution list filters by: `pending` is the older name of `queued`. */
+const executionStatusFilter = Type.Optional(OneOf([...executionStatusNames, 'pending']));
 
 const Name = Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' });
 const StepIdSchema = Type.String({
@@ -348,7 +350,7 @@ export const workflowEndpoints = {
     summary: 'Executions of every workflow (or of one), newest first',
     query: Type.Object({
       workflow_id: Type.Optional(Type.String({ minLength: 1 })),
-      status: Type.Optional(OneOf(executionStatusNames)),
+      status: executionStatusFilter,
       ...PageQuery,
     }),
     response: Page(ExecutionSummary),
@@ -509,7 +511,7 @@ export const workflowEndpoints = {
     errors: [404, 422],
     summary: 'Executions of a workflow, newest first',
     params: WorkflowId,
-    query: Type.Object({ status: Type.Optional(OneOf(executionStatusNames)), ...PageQuery }),
+    query: Type.Object({ status: executionStatusFilter, ...PageQuery }),
     response: Page(ExecutionSummary),
   }),
   workflowExecution: endpoint({

@@ -5,6 +5,10 @@ import { pageWindow, pagination } from '../http/pagination.ts';
 import type { RouteTable } from '../http/route.ts';
 
 /** Workflows, their steps and executions in the active database. */
+/** `pending`, as older clients name it, is `queued` here. */
+const executionStatus = <T extends string>(status: T | 'pending' | undefined) =>
+  status === 'pending' ? 'queued' : status;
+
 export function mountWorkflowRoutes(routes: RouteTable, { platform }: CortexDeps): void {
   const window = (query: { page?: number; page_size?: number }) =>
     pageWindow(query, platform.settings.get().pagination);
@@ -33,7 +37,9 @@ export function mountWorkflowRoutes(routes: RouteTable, { platform }: CortexDeps
   routes.add(api.import, async ({ body, scope }) => (await scope.service(automationModule)).importWorkflow(body));
   routes.add(api.allExecutions, async ({ query, scope }) => {
     const automation = await scope.service(automationModule);
-    return page(query, (at) => automation.executions({ workflowId: query.workflow_id, status: query.status }, at));
+    return page(query, (at) =>
+      automation.executions({ workflowId: query.workflow_id, status: executionStatus(query.status) }, at),
+    );
   });
   routes.add(api.execution, async ({ params, scope }) =>
     (await scope.service(automationModule)).execution(params.execution_id),
@@ -86,7 +92,7 @@ export function mountWorkflowRoutes(routes: RouteTable, { platform }: CortexDeps
   );
   routes.add(api.executions, async ({ params, query, scope }) => {
     const automation = await scope.service(automationModule);
-    return page(query, (at) => automation.workflowExecutions(params.workflow_id, query.status, at));
+    return page(query, (at) => automation.workflowExecutions(params.workflow_id, executionStatus(query.status), at));
   });
   routes.add(api.export, async ({ params, scope }) =>
     (await scope.service(automationModule)).exportWorkflow(params.workflow_id),
