@@ -41,9 +41,9 @@ const graph = createGraphSearch(graphDeps);
  * best similarity (`spread`), summed per passage and spread through the graph: the graph walk seeded
  * by both retrievals alike (whatever the embedder), without the triples. With no graph (nothing
  * extracted) every passage stands alone and this is the relative score fusion of the two lists. The
- * first `passageLead` keyword passages lead, so the first results hold every passage keyword search
- * ranks there: vector hits and the walk order what follows, where a weak embedder's guesses cannot
- * push the passage holding the query's words out. Keyword alone (and why) when the semantic side has
+ * first `passageLead` passages of the keyword ranking (`keywordChunks`) lead: vector hits and the walk
+ * order what follows, where a weak embedder's guesses cannot push out a passage holding the query's
+ * words. Keyword alone (and why) when the semantic side has
  * no results.
  */
 const hybrid: SearchMode = async (context, query, scope, limit) => {
