@@ -102,7 +102,7 @@ describe('rhizome registry', () => {
     expect((await cli.rhizome(['registry', 'info', 'medicine'])).code).toBe(2);
   }, 60_000);
 
-  it('pulls a package into the active database and prints what it brought; unknown is 5, --output is refused', async () => {
+  it('pulls a package into the active database and prints what it brought; unknown is 5', async () => {
     expect(await labels()).toEqual([]);
     const pulled = await cli.rhizome(['pull', 'ada/chemistry']);
     expect(pulled.code, pulled.output).toBe(0);
@@ -112,9 +112,26 @@ describe('rhizome registry', () => {
     const missing = await cli.rhizome(['registry', 'pull', 'ada/alchemy', '-v', '1.0.0']);
     expect(missing.code, missing.output).toBe(5);
     expect(fake.requests.at(-1)!.path).toBe('/api/v1/packages/ada/alchemy/1.0.0');
-    const output = await cli.rhizome(['pull', 'ada/chemistry', '-o', cli.work]);
-    expect(output.code).toBe(1);
-    expect(output.output).toContain('--output');
+  }, 90_000);
+
+  it('downloads a package with --output instead of importing it, and unpacks it with --extract', async () => {
+    const before = await labels();
+    const dir = path.join(cli.work, 'downloads');
+    const downloaded = await cli.rhizome(['pull', 'ada/chemistry', '-o', dir, '-v', '1.0.0']);
+    expect(downloaded.code, downloaded.output).toBe(0);
+    const file = path.join(dir, 'chemistry-1.0.0.ccx');
+    expect(downloaded.output).toContain(`Downloaded ada/chemistry@1.0.0 to ${file}`);
+    expect(fs.readFileSync(file).equals(ccx)).toBe(true);
+    expect(fake.requests.at(-1)!.path).toBe('/api/v1/packages/ada/chemistry/1.0.0');
+
+    const unpacked = await cli.rhizome(['registry', 'pull', 'ada/chemistry', '-o', dir, '-x', '--json']);
+    expect(unpacked.code, unpacked.output).toBe(0);
+    const report = JSON.parse(unpacked.output) as { directory: string; files: number };
+    expect(report.directory).toBe(path.join(dir, 'chemistry'));
+    expect(report.files).toBeGreaterThan(0);
+    expect(fs.readdirSync(report.directory)).toContain('manifest.json');
+    expect(await labels()).toEqual(before);
+    expect((await cli.rhizome(['pull', 'ada/alchemy', '-o', dir])).code).toBe(5);
   }, 90_000);
 
   it('pushes the one .ccx of a directory with its message and visibility', async () => {

@@ -1,5 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import JSZip from 'jszip';
 import { queueEndpoints } from '@rhizome/contracts/api/queue';
 import { registryEndpoints } from '@rhizome/contracts/api/registry';
 import { CliFailure, ExitCode } from '../exit-codes.ts';
@@ -30,13 +31,52 @@ function importedCounts(stats: Record<string, unknown>): string {
   return parts.length ? parts.join(', ') : 'nothing new';
 }
 
-/** Imports a registry package into the active database (merged), through the server, and waits for it. */
+/** The entries of a .ccx unpacked into `dir`; an entry that would land outside it is refused. */
+async function unpack(bytes: Buffer, dir: string): Promise<number> {
+  const zip = await JSZip.loadAsync(bytes).catch(() => {
+    throw new CliFailure('the registry sent a package that is not a zip archive');
+  });
+  const files = Object.values(zip.files).filter((entry) => !entry.dir);
+  for (const entry of files) {
+    const target = path.resolve(dir, entry.name);
+    if (!target.startsWith(`${path.resolve(dir)}${path.sep}`))
+      throw new CliFailure(`the package holds '${entry.name}', which points outside ${dir}: nothing more unpacked`);
+    await fs.mkdir(path.dirname(target), { recursive: true });
+    await fs.writeFile(target, await entry.async('nodebuffer'));
+  }
+  return files.length;
+}
+
+/** The package's .ccx written into the directory `output` (or unpacked there), not imported. */
+async function downloadPackage(remote: Remote, owner: string, name: string, options: PullOptions): Promise<void> {
+  const version = options.packageVersion ?? 'latest';
+  const { blob, filename } = await remote.client.download(registryEndpoints.download, {
+    params: { owner, name },
+    query: { version },
+  });
+  const bytes = Buffer.from(await blob.arrayBuffer());
+  const dir = path.resolve(options.output ?? '.');
+  await fs.mkdir(dir, { recursive: true });
+  const pulled = `${owner}/${name}@${version}`;
+  if (options.extract) {
+    const target = path.join(dir, name);
+    const files = await unpack(bytes, target);
+    if (remote.json) return printJson(remote.io, { package: pulled, directory: target, files });
+    return remote.io.out(`Unpacked ${pulled} into ${target} (${files} files)`);
+  }
+  const file = path.join(dir, filename ?? `${name}-${version}.ccx`);
+  await fs.writeFile(file, bytes);
+  if (remote.json) return printJson(remote.io, { package: pulled, file, bytes: bytes.length });
+  remote.io.out(`Downloaded ${pulled} to ${file} (${bytes.length} bytes)`);
+}
+
+/**
+ * Imports a registry package into the active database (merged), through the server, and waits for it;
+ * with --output or --extract it is downloaded instead.
+ */
 export async function pullPackage(remote: Remote, spec: string, options: PullOptions): Promise<void> {
   const { owner, name } = packageName(spec);
-  if (options.output || options.extract)
-    throw new CliFailure(
-      "the server downloads registry packages only to import them, so --output and --extract cannot be served; leave them out to import the package into the active database (then 'rhizome export FILE' writes a .ccx)",
-    );
+  if (options.output || options.extract) return downloadPackage(remote, owner, name, options);
   const queued = await remote.client.call(registryEndpoints.import, {
     body: { owner_username: owner, repo_name: name, version: options.packageVersion ?? 'latest' },
   });

@@ -99,8 +99,8 @@ function addPull(parent: Command, runner: CommandRunner): void {
     .description('Import a registry package into the active database (merged with what is there)')
     .argument('<package>', 'OWNER/NAME')
     .option('-v, --package-version <version>', 'the version (default: latest)')
-    .option('-o, --output <dir>', 'download the .ccx instead (the server offers no such download: refused)')
-    .option('-x, --extract', 'unpack the download (with --output; refused likewise)')
+    .option('-o, --output <dir>', 'download the .ccx into this directory instead of importing it')
+    .option('-x, --extract', 'unpack the download into <dir>/<name>/ (the current directory without --output)')
     .action(
       runner.remote(registryAction((remote, spec: string, options: PullOptions) => pullPackage(remote, spec, options))),
     );

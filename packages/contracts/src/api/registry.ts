@@ -155,6 +155,22 @@ export const registryEndpoints = {
     }),
     response: PackageInfo,
   }),
+  download: endpoint({
+    method: 'GET',
+    path: '/registry/r/{owner}/{name}/download',
+    tag,
+    status: 200,
+    errors: [400, 401, 403, 404, 408, 503],
+    produces: 'application/zip',
+    summary: "A package's .ccx file from the registry, with the server's registry login, without importing it",
+    params: Type.Object({
+      owner: Type.String({ minLength: 1, maxLength: 200 }),
+      name: Type.String({ minLength: 1, maxLength: 200 }),
+    }),
+    query: Type.Object({
+      version: Type.Optional(Type.String({ minLength: 1, maxLength: 100, default: 'latest' })),
+    }),
+  }),
   import: endpoint({
     method: 'POST',
     path: '/registry/import',

@@ -40,6 +40,15 @@ export function mountRegistryRoutes(routes: RouteTable, { platform }: CortexDeps
     (await scope.service(registryModule)).info(params.owner, params.name),
   );
 
+  routes.add(api.download, async ({ params, query, res, scope }) => {
+    const version = query.version ?? 'latest';
+    const bytes = await (await scope.service(registryModule)).download(params.owner, params.name, version);
+    const filename = `${params.name}-${version}.ccx`.replace(/[^\w.@-]/g, '_');
+    res.status(200).type('application/zip').setHeader('content-length', String(bytes.length));
+    res.setHeader('content-disposition', `attachment; filename="${filename}"`);
+    res.end(bytes);
+  });
+
   routes.add(api.import, async ({ body, scope }) => {
     const version = body.version ?? 'latest';
     const ccx = await scope.service(ccxModule);
