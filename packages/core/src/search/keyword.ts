@@ -10,7 +10,6 @@ import {
 import { ftsQuery } from './fts-query.ts';
 import { namedAlternatives } from './named-alternatives.ts';
 import { contentTerms } from './stop-words.ts';
-import { withTitledSources } from './title-links.ts';
 import { chunkMatchSpec, nodeMatchSpec, nodesLabelled, type MatchSpec } from './read-model/keyword-matches.ts';
 import type { ModeResult, RankedItem, SearchContext, SearchScope } from './types.ts';
 
@@ -305,17 +304,15 @@ async function rankByKeyword(
 /**
  * Keyword mode: BM25 over node labels and properties (label weighted 3, properties 1) and over chunk
  * text, each list cut at `limit` inside SQL after the scope and enabled-source filters, merged by
- * relative score (see mergeKeywordRankings); the terms as `rankByKeyword` chooses them. The sources
- * the leading passages name by title follow those passages (`withTitledSources`).
+ * relative score (see mergeKeywordRankings); the terms as `rankByKeyword` chooses them.
  */
-export async function keywordSearch(
+export function keywordSearch(
   context: SearchContext,
   query: string,
   scope: SearchScope,
   limit: number,
 ): Promise<ModeResult> {
-  const result = await rankByKeyword(context, query, scope, limit, nodesAndChunks);
-  return { ...result, items: await withTitledSources(context, result.items, scope, resultCount(limit)) };
+  return rankByKeyword(context, query, scope, limit, nodesAndChunks);
 }
 
 /** Chunks only, by the same terms and BM25, scored relative to the best (graph search's keyword passages). */

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultSettings } from '@rhizome/contracts/settings';
 import { forgetTermCounts } from '../../src/search/common-terms.ts';
-import { keywordChunks, keywordSearch } from '../../src/search/keyword.ts';
+import { keywordSearch } from '../../src/search/keyword.ts';
 import type { SearchContext, SearchScope } from '../../src/search/types.ts';
 import { openSqlite, type Db } from '../../src/storage/connection.ts';
 import { Migrator } from '../../src/storage/migrator.ts';
@@ -75,25 +75,6 @@ describe('keyword search and the names a query or passage types', () => {
   afterAll(async () => {
     await db.destroy();
     fs.rmSync(dir, { recursive: true, force: true });
-  });
-
-  it('follows a leading passage to the source it names by title, right after it', async () => {
-    // The musician's passage holds no word of the query; the film's passage names it.
-    expect(await ids('composer Inherent Vice')).toEqual(['vice_0', 'greenwood_0', 'notes_0']);
-  });
-
-  it('follows no title to a disabled source or one outside the scope', async () => {
-    expect(await ids('composer Inherent Vice')).not.toContain('pynchon_0');
-    expect(await ids('composer Inherent Vice', { sourceIds: ['vice', 'notes'], templateId: null })).toEqual([
-      'vice_0',
-      'notes_0',
-    ]);
-  });
-
-  it('leaves the titles alone in the passages it ranks for graph search', async () => {
-    forgetTermCounts(db);
-    const chunks = await keywordChunks(context, 'composer Inherent Vice', everywhere, 10);
-    expect(chunks.items.map((item) => item.id)).toEqual(['vice_0', 'notes_0']);
   });
 
   it('ranks each of two names a query sets side by side, whichever has the rarer words', async () => {

