@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { toolStep } from '../support/automation.ts';
 import { startCliServer, type CliServer } from '../support/cli.ts';
 
 interface Created {
@@ -143,4 +144,34 @@ describe('rhizome graph', () => {
     expect(inUse.code).toBe(1);
     expect((await cli.rhizome(['graph', 'template', 'delete', 'Tower', '--force'])).code).toBe(0);
   }, 240_000);
+
+  it('lists and shows workflows, filtered by category and state', async () => {
+    const created = await cli.server.call('POST', '/workflows', {
+      cookie: cli.cookie,
+      body: {
+        name: 'Merge notes',
+        category: 'notes',
+        is_active: false,
+        steps: [toolStep('merge', 'data.merge', { items: [{}] })],
+      },
+    });
+    expect(created.status, created.text).toBe(201);
+    const id = (created.body as { id: string }).id;
+
+    const all = await json<{ id: string; is_system: boolean }[]>(['graph', 'workflow', 'list']);
+    expect(all.map((workflow) => workflow.id)).toContain(id);
+    expect(all.some((workflow) => workflow.is_system)).toBe(true);
+    const notes = await json<{ id: string }[]>(['graph', 'workflow', 'list', '-c', 'notes', '--inactive']);
+    expect(notes.map((workflow) => workflow.id)).toEqual([id]);
+    expect(await json<unknown[]>(['graph', 'workflow', 'list', '-c', 'notes', '--active'])).toEqual([]);
+    const verbose = await cli.rhizome(['graph', 'workflow', 'list', '-v']);
+    expect(verbose.output).toMatch(/^ID +CATEGORY +ACTIVE +STEPS +NAME +LAST RUN +DESCRIPTION/);
+    expect((await cli.rhizome(['graph', 'workflow', 'list', '--active', '--inactive'])).code).toBe(2);
+
+    const shown = await cli.rhizome(['graph', 'workflow', 'get', id]);
+    expect(shown.code, shown.output).toBe(0);
+    expect(shown.output).toMatch(/name +Merge notes/);
+    expect(shown.output).toContain('1. merge (system_tool data.merge)');
+    expect((await cli.rhizome(['graph', 'workflow', 'get', 'wf_missing'])).code).toBe(5);
+  }, 90_000);
 });

@@ -8,6 +8,7 @@ import type { Remote } from '../remote.ts';
 import type { CommandRunner } from '../runner.ts';
 import { fields, formatOption, show, templateNamed, type Format } from './graph-shared.ts';
 import { registerTemplates } from './graph-templates.ts';
+import { registerWorkflows } from './graph-workflows.ts';
 
 interface PageFlags {
   page?: number;
@@ -305,4 +306,5 @@ export function registerGraph(program: Command, runner: CommandRunner): void {
       ),
     );
   registerTemplates(graph, runner);
+  registerWorkflows(graph, runner);
 }

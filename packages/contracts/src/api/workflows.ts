@@ -120,6 +120,8 @@ export const WorkflowSummary = Type.Object({
   last_executed_at: Nullable(Timestamp),
 });
 
+export type WorkflowSummaryBody = Static<typeof WorkflowSummary>;
+
 export const WorkflowResponse = Type.Object({ ...WorkflowSummary.properties, steps: Type.Array(StepResponse) });
 
 export const ExecutionSummary = Type.Object({
