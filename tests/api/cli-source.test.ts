@@ -57,8 +57,8 @@ describe('rhizome source and add options', () => {
     expect(bad.output).toContain("'sloppy'");
   }, 60_000);
 
-  it('source list, get and search show what was added; --limit and --awaiting filter it', async () => {
-    const added = await cli.rhizome(['add', fileB, '--no-extract', '--json']);
+  it('source add (as add), then source list, get and search show it; --limit and --awaiting filter it', async () => {
+    const added = await cli.rhizome(['source', 'add', fileB, '--no-extract', '--json']);
     expect(added.code, added.output).toBe(0);
     const [{ source_id: id }] = JSON.parse(added.output) as { source_id: string }[];
     await waitForSource(cli.server, cli.cookie, id, ['indexed']);

@@ -214,8 +214,9 @@ async function add(remote: Remote, inputs: string[], options: AddOptions): Promi
   return parked.length ? ExitCode.needsDecision : ExitCode.ok;
 }
 
-export function registerAdd(program: Command, runner: CommandRunner): void {
-  const command = program
+/** `add`, on the program and again as `source add`. */
+export function registerAdd(parent: Command, runner: CommandRunner): void {
+  const command = parent
     .command('add')
     .description('Add files, directories (recursively), globs and URLs as sources')
     .argument('<inputs...>', 'files, directories, quoted globs ("notes/**/*.md") or http(s) URLs')
