@@ -121,6 +121,8 @@ function buildProgram(io: Io, runner: CommandRunner): Command {
     registerConfig,
   ])
     register(program, runner);
+  const sources = program.commands.find((command) => command.name() === 'sources');
+  if (sources) registerAdd(sources, runner);
   registerQualityOn(program, runner);
   registerCompletion(program, runner);
   return program;

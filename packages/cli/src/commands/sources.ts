@@ -15,7 +15,6 @@ import { positiveInteger } from '../options.ts';
 import { printJson, table } from '../output.ts';
 import type { Remote } from '../remote.ts';
 import type { CommandRunner } from '../runner.ts';
-import { registerAdd } from './add.ts';
 import { confirmationHint } from './confirmation.ts';
 import { registerQualityOn } from './quality.ts';
 import { registerSearchOn } from './search.ts';
@@ -190,7 +189,6 @@ async function rebuildSearch(remote: Remote): Promise<void> {
 
 export function registerSources(program: Command, runner: CommandRunner): Command {
   const sources = program.command('sources').alias('source').description('List and manage sources');
-  registerAdd(sources, runner);
   sources
     .command('ls', { isDefault: true })
     .alias('list')
