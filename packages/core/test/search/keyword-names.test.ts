@@ -1,19 +1,15 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultSettings } from '@rhizome/contracts/settings';
 import { forgetTermCounts } from '../../src/search/common-terms.ts';
 import { keywordSearch } from '../../src/search/keyword.ts';
 import type { SearchContext, SearchScope } from '../../src/search/types.ts';
-import { openSqlite, type Db } from '../../src/storage/connection.ts';
-import { Migrator } from '../../src/storage/migrator.ts';
+import type { Db } from '../../src/storage/connection.ts';
+import { openTestDatabase, testContext, type TestDatabase } from './graph-support.ts';
 
 const everywhere: SearchScope = { sourceIds: null, templateId: null };
 const at = '2025-01-01T00:00:00.000Z';
 
 describe('keyword search and the names a query or passage types', () => {
-  let dir: string;
+  let test: TestDatabase;
   let db: Db;
   let context: SearchContext;
   const ids = async (query: string, scope: SearchScope = everywhere, limit = 10) => {
@@ -22,15 +18,9 @@ describe('keyword search and the names a query or passage types', () => {
   };
 
   beforeAll(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'keyword-names-'));
-    db = openSqlite(path.join(dir, 'app.db'));
-    await new Migrator(path.join(dir, 'backups')).apply(db);
-    context = {
-      db,
-      database: 'default',
-      settings: defaultSettings(),
-      embeddings: undefined as unknown as SearchContext['embeddings'],
-    };
+    test = await openTestDatabase('keyword-names-');
+    db = test.db;
+    context = testContext(db);
     const source = (id: string, title: string, enabled = true) => ({
       id,
       filename: `${id}.txt`,
@@ -73,8 +63,7 @@ describe('keyword search and the names a query or passage types', () => {
     ]);
   });
   afterAll(async () => {
-    await db.destroy();
-    fs.rmSync(dir, { recursive: true, force: true });
+    await test.close();
   });
 
   it('ranks each of two names a query sets side by side, whichever has the rarer words', async () => {

@@ -270,14 +270,19 @@ export async function executionOutcomes(db: Db, where: { trigger_id?: string; wo
     pending: number;
     average_ms: number | null;
   };
-  const finished = row.completed + row.failed + row.cancelled;
   return {
     total: row.total,
     completed: row.completed,
     failed: row.failed,
     cancelled: row.cancelled,
     pending: row.pending,
-    successRate: finished ? Math.round((row.completed / finished) * 10_000) / 10_000 : 0,
+    successRate: successRate(row),
     averageMs: Math.round(row.average_ms ?? 0),
   };
+}
+
+/** The share of finished executions that completed, to four places; 0 before any finished. */
+export function successRate(row: { completed: number; failed: number; cancelled: number }): number {
+  const finished = row.completed + row.failed + row.cancelled;
+  return finished ? Math.round((row.completed / finished) * 10_000) / 10_000 : 0;
 }

@@ -1,6 +1,6 @@
 import type { Db } from '../../storage/index.ts';
 import { now } from '../rows.ts';
-import { executionOutcomes } from './executions.ts';
+import { executionOutcomes, successRate } from './executions.ts';
 import { requireWorkflowRow } from './repo.ts';
 
 /** Workflows by state and top-level executions by outcome: GET /workflows/stats and the dashboard. */
@@ -55,14 +55,13 @@ export async function workflowExecutionStats(db: Db, workflowId: string) {
     last_success_at: string | null;
     last_failure_at: string | null;
   };
-  const finished = row.completed + row.failed + row.cancelled;
   return {
     workflow_id: workflowId,
     total_executions: row.total,
     successful_executions: row.completed,
     failed_executions: row.failed,
     cancelled_executions: row.cancelled,
-    success_rate: finished ? Math.round((row.completed / finished) * 10_000) / 10_000 : 0,
+    success_rate: successRate(row),
     avg_duration_ms: Math.round(row.average_ms ?? 0),
     min_duration_ms: row.min_ms,
     max_duration_ms: row.max_ms,
