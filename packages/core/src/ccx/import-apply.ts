@@ -21,7 +21,7 @@ import type { EmbeddingIdentity } from '../providers/index.ts';
 import { newSourceId, storeChunkVectorsById, type ChunkVectorById } from '../sources/index.ts';
 import type { Db } from '../storage/index.ts';
 import { ownIdOf } from './format-v2.ts';
-import type { CcxCitation, CcxContent, CcxEdge, CcxNode, CcxSource, CcxTemplate, CcxTrigger } from './model.ts';
+import type { CcxCitation, CcxContent, CcxEdge, CcxNode, CcxSource, CcxTag, CcxTemplate, CcxTrigger } from './model.ts';
 import { inSlices, insertRows } from './sql.ts';
 import { describeError } from '@rhizome/contracts/errors';
 
@@ -309,9 +309,8 @@ class ImportRun {
 
   /** Tags by name: an existing tag is reused, a new one created. */
   private async tagIds(list: CcxSource[]): Promise<Map<string, string>> {
-    const wanted = new Map<string, string | null>();
-    for (const source of list)
-      for (const tag of source.tags) if (!wanted.has(tag.name)) wanted.set(tag.name, tag.color);
+    const wanted = new Map<string, CcxTag>();
+    for (const source of list) for (const tag of source.tags) if (!wanted.has(tag.name)) wanted.set(tag.name, tag);
     const ids = new Map<string, string>();
     if (!wanted.size) return ids;
     const rows = await this.trx('source_tags')
@@ -320,8 +319,20 @@ class ImportRun {
     for (const row of rows) ids.set(row.name, row.id);
     const created = [...wanted]
       .filter(([name]) => !ids.has(name))
-      .map(([name, color]) => ({ id: shortId('tag'), name, color, created_at: now(), updated_at: now() }));
-    await insertRows(this.trx, 'source_tags', ['id', 'name', 'color', 'created_at', 'updated_at'], created);
+      .map(([name, { color, description }]) => ({
+        id: shortId('tag'),
+        name,
+        color,
+        description,
+        created_at: now(),
+        updated_at: now(),
+      }));
+    await insertRows(
+      this.trx,
+      'source_tags',
+      ['id', 'name', 'color', 'description', 'created_at', 'updated_at'],
+      created,
+    );
     for (const tag of created) ids.set(tag.name, tag.id);
     this.stats.tags_imported += created.length;
     return ids;

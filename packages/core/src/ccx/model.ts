@@ -84,6 +84,7 @@ export interface CcxCitation {
 export interface CcxTag {
   name: string;
   color: string | null;
+  description: string | null;
 }
 
 export interface CcxSource {

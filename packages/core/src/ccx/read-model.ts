@@ -253,7 +253,7 @@ export async function* sourceRecords(
         [source.id],
       )) as Row[];
       const tags = (await db.raw(
-        'SELECT t.id, t.name, t.color FROM source_tag_links l JOIN source_tags t ON t.id = l.tag_id WHERE l.source_id = ? ORDER BY t.name',
+        'SELECT t.id, t.name, t.color, t.description FROM source_tag_links l JOIN source_tags t ON t.id = l.tag_id WHERE l.source_id = ? ORDER BY t.name',
         [source.id],
       )) as Row[];
       yield {
@@ -314,7 +314,12 @@ export async function* sourceRecords(
             created_at: citation.created_at,
             metadata: json(citation.citation_metadata),
           })),
-        tags: tags.map((tag) => ({ tag_id: tag.id, tag_name: tag.name, tag_color: tag.color, tag_description: null })),
+        tags: tags.map((tag) => ({
+          tag_id: tag.id,
+          tag_name: tag.name,
+          tag_color: tag.color,
+          tag_description: tag.description ?? null,
+        })),
       };
     }
   }

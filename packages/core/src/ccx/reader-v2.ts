@@ -313,7 +313,7 @@ function readSources(text: string, name: string): CcxSource[] {
       ),
       tags: objects('tags').flatMap((tag) =>
         typeof tag.tag_name === 'string' && tag.tag_name
-          ? [{ name: tag.tag_name, color: stringOrNull(tag.tag_color) }]
+          ? [{ name: tag.tag_name, color: stringOrNull(tag.tag_color), description: stringOrNull(tag.tag_description) }]
           : [],
       ),
     };

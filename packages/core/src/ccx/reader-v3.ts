@@ -375,7 +375,7 @@ function readSourceRecords(archive: ZipArchive, text: string, declaredAssets: Se
         chunks: [],
         citations: [],
         relationship_citations: [],
-        tags: keywords.map((name) => ({ name, color: null })),
+        tags: keywords.map((name) => ({ name, color: null, description: null })),
       });
     } else throw invalidPackage(`${where}: unknown record type '${kind.join(', ') || 'none'}'`);
   });

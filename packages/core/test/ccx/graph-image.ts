@@ -37,7 +37,7 @@ export async function graphImage(db: Db): Promise<Record<string, string[]>> {
       FROM relationship_citations x JOIN graph_edges e ON e.id = x.edge_id JOIN graph_nodes a ON a.id = e.source_node_id JOIN graph_nodes b ON b.id = e.target_node_id
       JOIN sources s ON s.id = x.source_id LEFT JOIN document_chunks c ON c.id = x.chunk_id`),
     tags: await rows(
-      'SELECT s.title, t.name, t.color FROM source_tag_links l JOIN sources s ON s.id = l.source_id JOIN source_tags t ON t.id = l.tag_id',
+      'SELECT s.title, t.name, t.color, t.description FROM source_tag_links l JOIN sources s ON s.id = l.source_id JOIN source_tags t ON t.id = l.tag_id',
     ),
     fts: await rows('SELECT label, body FROM fts_nodes'),
   };

@@ -79,7 +79,7 @@ function content(overrides: Partial<CcxContent> = {}): CcxContent {
         metadata: { year: 1843 },
         created_at: null,
         updated_at: null,
-        tags: [{ name: 'history', color: null }],
+        tags: [{ name: 'history', color: null, description: 'Written before 1900' }],
         chunks: [
           {
             key: 'c1',
@@ -158,6 +158,9 @@ describe('applying a package', () => {
     expect(image.citations).toEqual([expect.stringContaining('"label":"Ada","title":"Letters","chunk_index":0')]);
     expect(image.templates).toEqual([expect.stringContaining('"owner":"Scientist@Letters"')]);
     expect(image.fts).toHaveLength(2);
+    expect(image.tags).toEqual([
+      expect.stringContaining('"name":"history","color":null,"description":"Written before 1900"'),
+    ]);
     expect(await countsOf(db)).toMatchObject({ node_embeddings: 2, source_tag_links: 1 });
   });
 
