@@ -84,6 +84,62 @@ describe('MCP tool list changes', () => {
     }, 60_000);
   }
 
+  it('announces a switch made before the session opened its event stream, once the stream opens', async () => {
+    await setMode('write');
+    const headers = {
+      authorization: `Bearer ${key}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    };
+    const post = (body: unknown, session?: string) =>
+      fetch(`${server.base}/mcp`, {
+        method: 'POST',
+        headers: {
+          ...headers,
+          ...(session ? { 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' } : {}),
+        },
+        body: JSON.stringify(body),
+      });
+    const opened = await post({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'slow agent', version: '1' } },
+    });
+    expect(opened.status).toBe(200);
+    const session = opened.headers.get('mcp-session-id')!;
+    await opened.text();
+    expect((await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, session)).status).toBe(202);
+
+    // The switch happens while the session has no event stream yet: the transport cannot deliver it then.
+    await setMode('read');
+    const stream = new AbortController();
+    const events = await fetch(`${server.base}/mcp`, {
+      headers: {
+        ...headers,
+        accept: 'text/event-stream',
+        'mcp-session-id': session,
+        'mcp-protocol-version': '2025-06-18',
+      },
+      signal: stream.signal,
+    });
+    expect(events.status).toBe(200);
+    const reader = events.body!.getReader();
+    let received = '';
+    try {
+      await until(
+        async () => {
+          const { value } = await reader.read();
+          received += new TextDecoder().decode(value);
+          return received.includes('notifications/tools/list_changed') ? true : undefined;
+        },
+        { what: 'the missed list_changed on the event stream' },
+      );
+    } finally {
+      stream.abort();
+    }
+  }, 60_000);
+
   it('opens a session in the mode it asks for, whatever mcp.mode says, and refuses a mode that is none', async () => {
     await setMode('read');
     for (const connect of [

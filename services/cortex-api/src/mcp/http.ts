@@ -6,12 +6,14 @@ import type { Identity } from '@rhizome/auth';
 import type { Platform } from '@rhizome/core/platform';
 import { requestState } from '../http/context.ts';
 import { mcpModeHeader, mcpServerExtractionHeader } from '@rhizome/contracts/api/mcp';
+import { MissedAnnouncements } from './missed-announcements.ts';
 import { createMcpServer } from './server.ts';
 import type { McpSessionOptions } from './tool.ts';
 import { refuseUnsafeJson } from '../http/json-guard.ts';
 
 interface Session {
   transport: StreamableHTTPServerTransport;
+  announcements: MissedAnnouncements;
   /** Who opened it (see `ownerOf`): a session is only ever used by the identity that opened it. */
   owner: string;
   lastSeen: number;
@@ -67,6 +69,7 @@ export function mcpRouter(platform: Platform): Router {
       if (!session || session.owner !== owner)
         return refuse(res, 404, 'NOT_FOUND', `MCP session '${id}' not found: initialize a new one`);
       session.lastSeen = Date.now();
+      if (req.method === 'GET') session.announcements.watchStream(res);
       return session.transport.handleRequest(req, res, req.body);
     }
     if (req.method !== 'POST' || !isInitializeRequest(req.body)) {
@@ -90,9 +93,10 @@ export function mcpRouter(platform: Platform): Router {
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (sessionId) => {
-        sessions.set(sessionId, { transport, owner, lastSeen: Date.now() });
+        sessions.set(sessionId, { transport, announcements, owner, lastSeen: Date.now() });
       },
     });
+    const announcements = new MissedAnnouncements(transport);
     transport.onclose = () => {
       if (transport.sessionId) sessions.delete(transport.sessionId);
     };
