@@ -241,7 +241,18 @@ describe('source tags and the llm monitor in the shapes older clients read', () 
       const stats = await llmStats();
       const dashboard = (await call('GET', '/system/dashboard')).body as { llm: { data: LlmStats } };
       expect(Math.abs(Date.parse(dashboard.llm.data.since) - Date.parse(stats.since))).toBeLessThan(5_000);
-      expect({ ...dashboard.llm.data, since: stats.since }).toEqual(stats);
+      // Read a moment apart, the lane's activity and what it estimates may move; the rest is the same object.
+      const settled = (value: LlmStats) => ({
+        ...value,
+        since: null,
+        queues: value.queues.map((queue) => Object.keys(queue).sort()),
+        total_queued: null,
+        estimated_completion_time_seconds: null,
+        estimated_completion_time_human: null,
+        estimated_completion_times_human: null,
+        semaphore_stats: Object.keys(value.semaphore_stats).sort(),
+      });
+      expect(settled(dashboard.llm.data)).toEqual(settled(stats));
     });
 
     it('DELETE /llm/stats restarts the totals (204) and keeps what sources and chats spent', async () => {
