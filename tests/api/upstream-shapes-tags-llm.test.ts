@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TagBody } from '@rhizome/contracts/api/sources';
 import { setUpAccount, startTestServer, type TestServer } from '../support/server.ts';
 import { uploadSources, waitForSource } from '../support/sources.ts';
 import { until } from '../support/wait.ts';
@@ -6,14 +7,7 @@ import { until } from '../support/wait.ts';
 const tagKeys = ['color', 'created_at', 'database_name', 'description', 'id', 'name'];
 const tokenKeys = ['total_cost_usd', 'total_input_tokens', 'total_output_tokens', 'total_tokens'];
 
-interface Tag {
-  id: string;
-  database_name: string;
-  name: string;
-  color: string | null;
-  description: string | null;
-  created_at: string;
-}
+type Tag = TagBody;
 
 interface LlmQueue {
   queue: string;

@@ -141,6 +141,7 @@ const Tag = Type.Object({
   description: Nullable(Type.String()),
   created_at: Type.String(),
 });
+export type TagBody = Static<typeof Tag>;
 const CountedTag = Type.Intersect([Tag, Type.Object({ source_count: Type.Integer() })]);
 const TagParams = Type.Object({ tag_id: Type.String() });
 const SourceCitation = Type.Object({

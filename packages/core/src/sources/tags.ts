@@ -1,16 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { NotFound, Conflict } from '@rhizome/contracts/errors';
+import type { TagBody } from '@rhizome/contracts/api/sources';
 import type { Db } from '../storage/index.ts';
 
 /** A source tag as the tag endpoints show it. */
-export interface SourceTag {
-  id: string;
-  database_name: string;
-  name: string;
-  color: string | null;
-  description: string | null;
-  created_at: string;
-}
+export type SourceTag = TagBody;
 
 export interface TagChanges {
   name?: string;
