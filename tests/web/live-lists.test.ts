@@ -1,31 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
-import { setUpAccount, startTestServer, type TestServer } from '../support/server.ts';
+import { describe, expect, it } from 'vitest';
 import { uploadSources } from '../support/sources.ts';
-import { captureScreen, eventually, openBrowser, testTimeout, type Session, signInAt } from './support/browser.ts';
+import { captureScreen, eventually, testTimeout, useSignedInBrowser } from './support/browser.ts';
 
 const password = 'correct horse battery';
 
 /** A list on screen follows the change stream: what another client adds or deletes shows without a reload. */
 describe('web interface: lists refresh from the change stream', { timeout: testTimeout }, () => {
-  let server: TestServer;
-  let session: Session;
-  let page: Page;
-  let cookie: string;
-
-  beforeAll(async () => {
-    server = await startTestServer();
-    cookie = await setUpAccount(server, 'operator', password);
-    session = await openBrowser(server.url);
-    page = session.page;
-    await signInAt(page, '/sources', password);
-  }, testTimeout);
-  afterAll(async () => {
-    await session?.close();
-    await server?.stop();
-  });
+  const signedIn = useSignedInBrowser('/sources', password);
 
   it('shows a source added through the API, then drops it when the API deletes it, on the same page', async () => {
+    const { server, page, cookie } = signedIn;
     await page.getByText('No sources yet').waitFor();
     await page.getByText('Live', { exact: true }).waitFor();
     // Survives only as long as the page is not loaded again.

@@ -1,34 +1,18 @@
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import type { SourceResponseBody } from '@rhizome/contracts/api/sources';
-import { setUpAccount, startTestServer, type TestServer } from '../support/server.ts';
 import { uploadSources, waitForSource } from '../support/sources.ts';
-import { captureScreen, openBrowser, testTimeout, type Session, signInAt } from './support/browser.ts';
+import { captureScreen, testTimeout, useSignedInBrowser } from './support/browser.ts';
 
 const password = 'correct horse battery';
 const history = readFileSync(new URL('../fixtures/everyday/python-history.txt', import.meta.url), 'utf8');
 
 /** The source page says why detection fell back and why finalisation relaxed its rules. */
 describe('web interface: a source page gives its reasons', { timeout: testTimeout }, () => {
-  let server: TestServer;
-  let session: Session;
-  let page: Page;
-  let cookie: string;
-
-  beforeAll(async () => {
-    server = await startTestServer();
-    cookie = await setUpAccount(server, 'operator', password);
-    session = await openBrowser(server.url);
-    page = session.page;
-    await signInAt(page, '/sources', password);
-  }, testTimeout);
-  afterAll(async () => {
-    await session?.close();
-    await server?.stop();
-  });
+  const signedIn = useSignedInBrowser('/sources', password);
 
   it('shows the generic fallback of a licence-closed history and the kept entities of a legal source', async () => {
+    const { server, page, cookie } = signedIn;
     const upload = async (name: string, content: string, fields: Record<string, string>) => {
       const accepted = await uploadSources(server, cookie, '/sources', [{ name, content }], {
         auto_confirm: 'true',

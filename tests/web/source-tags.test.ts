@@ -1,36 +1,22 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import type { SourceResponseBody } from '@rhizome/contracts/api/sources';
-import { setUpAccount, startTestServer, type TestServer } from '../support/server.ts';
 import { uploadSources, waitForSource } from '../support/sources.ts';
 import { until } from '../support/wait.ts';
-import { captureScreen, openBrowser, testTimeout, type Session, signInAt } from './support/browser.ts';
+import { captureScreen, testTimeout, useSignedInBrowser } from './support/browser.ts';
 
 const password = 'correct horse battery';
 
 /** Tags on the source page, by keyboard: typed and Enter adds, Backspace removes; the server holds what it shows. */
 describe('web interface: tagging a source', { timeout: testTimeout }, () => {
-  let server: TestServer;
-  let session: Session;
-  let page: Page;
-  let cookie: string;
-
-  beforeAll(async () => {
-    server = await startTestServer();
-    cookie = await setUpAccount(server, 'operator', password);
-    session = await openBrowser(server.url);
-    page = session.page;
-    await signInAt(page, '/sources', password);
-  }, testTimeout);
-  afterAll(async () => {
-    await session?.close();
-    await server?.stop();
-  });
+  const signedIn = useSignedInBrowser('/sources', password);
 
   const tagsOf = async (id: string) =>
-    ((await server.call('GET', `/sources/${id}/tags`, { cookie })).body as { name: string }[]).map((tag) => tag.name);
+    (
+      (await signedIn.server.call('GET', `/sources/${id}/tags`, { cookie: signedIn.cookie })).body as { name: string }[]
+    ).map((tag) => tag.name);
 
   it('adds an existing tag and a new one, then removes one, as the server records it', async () => {
+    const { server, page, cookie } = signedIn;
     const existing = await server.call('POST', '/sources/tags', { cookie, body: { name: 'Coast', color: null } });
     expect(existing.status, existing.text).toBe(201);
     const accepted = await uploadSources(

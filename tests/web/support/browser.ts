@@ -4,8 +4,9 @@ import path from 'node:path';
 import { inspect, isDeepStrictEqual } from 'node:util';
 import { AxeBuilder } from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { colorSchemeKey } from '../../../packages/web/src/shell/theme.ts';
+import { setUpAccount, startTestServer, type TestServer } from '../../support/server.ts';
 import { untilHolds } from '../../support/wait.ts';
 
 /** Debian's chromium (tools/install-system-deps); no browser download is possible here. */
@@ -92,6 +93,34 @@ export async function signInAt(page: Page, path: string, password: string): Prom
   await page.getByLabel('Username').fill('operator');
   await page.getByLabel(/^Password/).fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+export interface SignedInBrowser {
+  server: TestServer;
+  page: Page;
+  /** The operator's session cookie, for the API calls a test makes beside the browser. */
+  cookie: string;
+}
+
+/**
+ * For the describe block it is called in: a real server with the operator's account and a browser signed
+ * in at `path`, set up before its tests and closed after them. The fields are filled once set up.
+ */
+export function useSignedInBrowser(path: string, password: string): SignedInBrowser {
+  const ready = {} as SignedInBrowser;
+  let session: Session | undefined;
+  beforeAll(async () => {
+    ready.server = await startTestServer();
+    ready.cookie = await setUpAccount(ready.server, 'operator', password);
+    session = await openBrowser(ready.server.url);
+    ready.page = session.page;
+    await signInAt(ready.page, path, password);
+  }, testTimeout);
+  afterAll(async () => {
+    await session?.close();
+    await ready.server?.stop();
+  });
+  return ready;
 }
 
 /** Fails on any serious or critical accessibility violation of what the page shows now. */
