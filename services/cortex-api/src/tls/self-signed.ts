@@ -20,13 +20,14 @@ export async function selfSignedCredentials(hostname?: string): Promise<{ cert: 
       { name: 'organizationName', value: 'Rhizome' },
     ],
     {
-      keySize: 4096,
+      keyType: 'ec',
+      curve: 'P-256',
       algorithm: 'sha256',
       notBeforeDate,
       notAfterDate,
       extensions: [
         { name: 'basicConstraints', cA: false },
-        { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
+        { name: 'keyUsage', digitalSignature: true },
         { name: 'extKeyUsage', serverAuth: true },
         {
           name: 'subjectAltName',
