@@ -1,0 +1,43 @@
+import { useCallback, useState } from 'react';
+
+/** A bulk action running as queue tasks: what it does, and the tasks it was split into. */
+export interface BulkJob {
+  title: string;
+  taskIds: string[];
+}
+
+function read(storageKey: string): BulkJob | null {
+  try {
+    const stored = window.localStorage.getItem(storageKey);
+    return stored ? (JSON.parse(stored) as BulkJob) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The bulk job of one list, kept in the browser so its progress dialog opens again after a reload until
+ * the person closes it. The tasks run on the server whether or not the dialog is open.
+ */
+export function useBulkJob(storageKey: string) {
+  const [job, setJob] = useState<BulkJob | null>(() => read(storageKey));
+  const start = useCallback(
+    (next: BulkJob) => {
+      window.localStorage.setItem(storageKey, JSON.stringify(next));
+      setJob(next);
+    },
+    [storageKey],
+  );
+  const dismiss = useCallback(() => {
+    window.localStorage.removeItem(storageKey);
+    setJob(null);
+  }, [storageKey]);
+  return { job, start, dismiss };
+}
+
+/** Splits operations into batches of at most `size` (one queue task each). */
+export function chunked<T>(items: readonly T[], size: number): T[][] {
+  const chunks: T[][] = [];
+  for (let start = 0; start < items.length; start += size) chunks.push(items.slice(start, start + size));
+  return chunks;
+}
