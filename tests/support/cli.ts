@@ -22,8 +22,7 @@ export interface CliRun {
   stop(graceMs?: number): Promise<number | string>;
 }
 
-/** `rhizome <args>` as its own process, with its data and config in `dataDir`. */
-export function spawnRhizome(args: string[], dataDir: string, env: Record<string, string> = {}): CliRun {
+function cliEnv(dataDir: string, env: Record<string, string>): NodeJS.ProcessEnv {
   const childEnv: NodeJS.ProcessEnv = {
     ...process.env,
     RHIZOME_DATA_DIR: dataDir,
@@ -31,7 +30,10 @@ export function spawnRhizome(args: string[], dataDir: string, env: Record<string
     ...env,
   };
   delete childEnv.RHIZOME_QUEUE_URL;
-  const child = spawn(process.execPath, [bin, ...args], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  return childEnv;
+}
+
+function watched(child: ChildProcess): CliRun {
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -50,6 +52,56 @@ export function spawnRhizome(args: string[], dataDir: string, env: Record<string
         clearTimeout(timer);
       }
       return exited;
+    },
+  };
+}
+
+/** `rhizome <args>` as its own process, with its data and config in `dataDir`. */
+export function spawnRhizome(args: string[], dataDir: string, env: Record<string, string> = {}): CliRun {
+  return watched(
+    spawn(process.execPath, [bin, ...args], { env: cliEnv(dataDir, env), stdio: ['ignore', 'pipe', 'pipe'] }),
+  );
+}
+
+export interface TerminalRun extends CliRun {
+  /** Types into the terminal (`\r` is Enter, `\x1b[B` the down arrow). */
+  type(keys: string): void;
+  /** Resolves once the terminal has shown `text` after everything it showed before this call's last match. */
+  sees(text: string | RegExp, timeoutMs?: number): Promise<void>;
+}
+
+/**
+ * `rhizome <args>` on a pseudo-terminal (util-linux `script`), so that it prompts as it does for a person;
+ * what it shows is read back with its escape sequences removed.
+ */
+export function spawnRhizomeInTerminal(args: string[], dataDir: string, env: Record<string, string> = {}): TerminalRun {
+  const command = [process.execPath, bin, ...args].map((word) => `'${word.replaceAll("'", "'\\''")}'`).join(' ');
+  const run = watched(
+    spawn('script', ['-qfec', command, '/dev/null'], {
+      env: { ...cliEnv(dataDir, env), TERM: 'xterm-256color', COLUMNS: '120', LINES: '40' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    }),
+  );
+  let seenUpTo = 0;
+  // eslint-disable-next-line no-control-regex -- removing the terminal's escape sequences is the point
+  const screen = () => run.output().replace(/\x1b\[[0-9;?]*[A-Za-z]|\x1b[()][A-Z0-9]|\r/g, '');
+  return {
+    ...run,
+    type: (keys) => run.child.stdin!.write(keys),
+    async sees(text, timeoutMs = 20_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const shown = screen();
+        const rest = shown.slice(seenUpTo);
+        const at = typeof text === 'string' ? rest.indexOf(text) : rest.search(text);
+        if (at >= 0) {
+          seenUpTo += at + 1;
+          return;
+        }
+        if (Date.now() > deadline || run.child.exitCode !== null)
+          throw new Error(`the terminal did not show ${String(text)}:\n${shown}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
     },
   };
 }

@@ -15,6 +15,8 @@ export const ExitCode = {
   notFound: 5,
   /** A source waits for a decision only a person makes (its domain to be confirmed), so it did not get where the command was to take it. */
   needsDecision: 6,
+  /** The user ended a prompt (Ctrl+C), as a shell reports a process ended by SIGINT. */
+  interrupted: 130,
 } as const;
 
 /** A failure a command reports in one line and ends with, instead of a stack trace. */

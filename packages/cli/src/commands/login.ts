@@ -1,11 +1,12 @@
 import os from 'node:os';
-import readline from 'node:readline/promises';
+import { input, password as askSecret } from '@inquirer/prompts';
 import { RhizomeClient } from '@rhizome/client';
 import { authEndpoints } from '@rhizome/contracts/api/auth';
 import type { Command } from 'commander';
 import { writeLogin } from '../config.ts';
 import { CliFailure, ExitCode } from '../exit-codes.ts';
 import { printJson } from '../output.ts';
+import { promptContext, prompting } from '../prompts.ts';
 import type { Remote } from '../remote.ts';
 import type { CommandRunner } from '../runner.ts';
 
@@ -21,15 +22,13 @@ async function readStdin(): Promise<string> {
   return text.replace(/\r?\n$/, '');
 }
 
-export async function ask(question: string): Promise<string> {
+/** One answer from the terminal (a secret one is masked); prompts go to stderr, stdout stays the output. */
+async function ask(message: string, { secret = false } = {}): Promise<string> {
   if (!process.stdin.isTTY)
     throw new CliFailure('no terminal to ask on: pass --api-key, or --username with --password-stdin', ExitCode.usage);
-  const prompt = readline.createInterface({ input: process.stdin, output: process.stderr });
-  try {
-    return await prompt.question(question);
-  } finally {
-    prompt.close();
-  }
+  return prompting('login', () =>
+    secret ? askSecret({ message, mask: true }, promptContext) : input({ message, required: true }, promptContext),
+  );
 }
 
 /** A client that keeps the session cookie the server sets, as a browser does. */
@@ -57,10 +56,10 @@ export async function createMachineKey(session: RhizomeClient): Promise<string> 
 
 /** Signs in with the account's password (a session), and creates an API key for this machine with it. */
 async function keyFromPassword(remote: Remote, options: LoginOptions): Promise<string> {
-  const username = options.username ?? (await ask('Username: '));
+  const username = options.username ?? (await ask('Account name'));
   const password = options.passwordStdin
     ? await readStdin()
-    : (process.env.RHIZOME_PASSWORD ?? (await ask('Password: ')));
+    : (process.env.RHIZOME_PASSWORD ?? (await ask('Password', { secret: true })));
   const session = sessionClient(remote.url);
   await session.call(authEndpoints.login, { body: { username, password } });
   return createMachineKey(session);

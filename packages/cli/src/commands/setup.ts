@@ -1,4 +1,5 @@
 import { authEndpoints } from '@rhizome/contracts/api/auth';
+import { llmEndpoints } from '@rhizome/contracts/api/llm';
 import { opsEndpoints } from '@rhizome/contracts/api/ops';
 import { searchEndpoints } from '@rhizome/contracts/api/search';
 import { settingsEndpoints } from '@rhizome/contracts/api/settings';
@@ -6,10 +7,8 @@ import { Option, type Command } from 'commander';
 import { CliFailure, ExitCode } from '../exit-codes.ts';
 import { remoteOf, type Remote } from '../remote.ts';
 import type { CommandRunner } from '../runner.ts';
-import { ask, createMachineKey, sessionClient, storeVerifiedKey } from './login.ts';
-
-const providers = ['builtin', 'ollama', 'openai', 'anthropic', 'gemini'] as const;
-type Provider = (typeof providers)[number];
+import { createMachineKey, sessionClient, storeVerifiedKey } from './login.ts';
+import { askAccount, askProvider, providers, type Provider, type ProviderChoice } from './setup-questions.ts';
 
 interface SetupOptions {
   nonInteractive?: boolean;
@@ -23,34 +22,46 @@ interface SetupOptions {
   force?: boolean;
 }
 
-/** The settings changes that make `provider` answer chats and extraction, and embed with what suits it. */
-function providerSettings(provider: Provider, options: SetupOptions): Record<string, Record<string, unknown>> {
-  const providerKey = options.apiKeyEnv ? process.env[options.apiKeyEnv] : undefined;
-  if (options.apiKeyEnv && !providerKey)
-    throw new CliFailure(`the environment variable ${options.apiKeyEnv} is not set`, ExitCode.usage);
+/** The settings changes that make the chosen provider answer chats and extraction, and embed as chosen. */
+function providerSettings(choice: ProviderChoice): Record<string, Record<string, unknown>> {
+  const { provider, model, baseUrl, apiKey } = choice;
   if (provider === 'builtin') return { llm: { chat_provider: 'builtin' }, embedding: { provider: 'builtin' } };
+  const builtinEmbeddings = choice.embeddings === 'builtin' || provider === 'anthropic';
   if (provider === 'ollama')
     return {
       llm: {
         chat_provider: 'localllm',
-        ...(options.model ? { localllm_chat_model: options.model, localllm_extraction_model: options.model } : {}),
-        ...(options.baseUrl
-          ? { localllm_instances: [{ id: 'default', name: 'Local', base_url: options.baseUrl, enabled: true }] }
+        ...(model ? { localllm_chat_model: model, localllm_extraction_model: model } : {}),
+        ...(baseUrl
+          ? { localllm_instances: [{ id: 'default', name: 'Local', base_url: baseUrl, enabled: true }] }
           : {}),
       },
-      embedding: { provider: 'localllm' },
+      embedding: { provider: builtinEmbeddings ? 'builtin' : 'localllm' },
     };
-  // Anthropic has no embeddings: the builtin embedder serves it.
-  const embedding = provider === 'anthropic' ? 'builtin' : provider;
   return {
     llm: {
       chat_provider: provider,
-      ...(options.model ? { [`${provider}_chat_model`]: options.model } : {}),
-      ...(options.baseUrl ? { [`${provider}_base_url`]: options.baseUrl } : {}),
-      ...(providerKey ? { [`${provider}_api_key`]: providerKey } : {}),
+      ...(model ? { [`${provider}_chat_model`]: model } : {}),
+      ...(baseUrl ? { [`${provider}_base_url`]: baseUrl } : {}),
+      ...(apiKey ? { [`${provider}_api_key`]: apiKey } : {}),
     },
-    embedding: { provider: embedding, ...(providerKey && embedding !== 'builtin' ? { api_key: providerKey } : {}) },
+    embedding: builtinEmbeddings ? { provider: 'builtin' } : { provider, ...(apiKey ? { api_key: apiKey } : {}) },
   };
+}
+
+/** The provider from the command line (the default builtin with --non-interactive), else asked. */
+async function providerChoice(options: SetupOptions, signedIn: Remote): Promise<ProviderChoice> {
+  const apiKey = options.apiKeyEnv ? process.env[options.apiKeyEnv] : undefined;
+  if (options.apiKeyEnv && !apiKey)
+    throw new CliFailure(`the environment variable ${options.apiKeyEnv} is not set`, ExitCode.usage);
+  if (options.provider || options.nonInteractive) {
+    const { model, baseUrl } = options;
+    return { provider: options.provider ?? 'builtin', model, baseUrl, apiKey, embeddings: 'provider' };
+  }
+  return askProvider(async (url) => {
+    const result = await signedIn.client.call(llmEndpoints.verifyLocal, { body: { url, timeout: 10 } });
+    return { success: result.success, message: result.message, models: result.models };
+  });
 }
 
 /** The account's name and password: the options, then RHIZOME_USERNAME / RHIZOME_PASSWORD, then prompts. */
@@ -62,10 +73,7 @@ async function credentials(options: SetupOptions): Promise<{ username: string; p
       'pass --username and --password, or set RHIZOME_USERNAME and RHIZOME_PASSWORD',
       ExitCode.usage,
     );
-  return {
-    username: username || (await ask('Username: ')),
-    password: password || (await ask('Password (at least 8 characters): ')),
-  };
+  return askAccount({ username, password });
 }
 
 /** The server answers healthy and a search goes through with the stored key. */
@@ -89,19 +97,14 @@ async function setup(remote: Remote, options: SetupOptions): Promise<number> {
     return ExitCode.ok;
   }
   const account = await credentials(options);
-  const provider =
-    options.provider ??
-    (options.nonInteractive
-      ? 'builtin'
-      : (((await ask(`Model provider (${providers.join('|')}) [builtin]: `)) || 'builtin') as Provider));
-  if (!providers.includes(provider)) throw new CliFailure(`unknown provider '${provider}'`, ExitCode.usage);
   const session = sessionClient(remote.url);
   await session.call(fresh ? authEndpoints.setup : authEndpoints.login, { body: account });
   const { file } = await storeVerifiedKey(remote.url, await createMachineKey(session));
   remote.io.out(`${fresh ? 'Created' : 'Signed in to'} the account ${account.username}; the key is stored in ${file}`);
   const signedIn = remoteOf({ url: remote.url }, remote.io);
-  await signedIn.client.call(settingsEndpoints.patch, { body: providerSettings(provider, options) });
-  remote.io.out(`Model provider: ${provider}${options.model ? ` (${options.model})` : ''}`);
+  const choice = await providerChoice(options, signedIn);
+  await signedIn.client.call(settingsEndpoints.patch, { body: providerSettings(choice) });
+  remote.io.out(`Model provider: ${choice.provider}${choice.model ? ` (${choice.model})` : ''}`);
   if (options.test) await verify(signedIn);
   return ExitCode.ok;
 }
