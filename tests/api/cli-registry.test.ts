@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportedPackage } from '../support/ccx-package.ts';
 import { spawnRhizome, startCliServer, type CliServer } from '../support/cli.ts';
@@ -11,6 +12,7 @@ describe('rhizome registry', () => {
   let cli: CliServer;
   let fake: RegistryFake;
   let ccx: Buffer;
+  let manifestVersion: string;
   const call = (method: string, apiPath: string, body?: unknown) =>
     cli.server.call(method, apiPath, { cookie: cli.cookie, body });
   const labels = async () =>
@@ -36,6 +38,8 @@ describe('rhizome registry', () => {
         ).status,
       ).toBe(201);
     ccx = await exportedPackage(cli.server.platform, { database: 'default' });
+    const manifest = await (await JSZip.loadAsync(ccx)).file('manifest.json')!.async('string');
+    manifestVersion = (JSON.parse(manifest) as { package_version: string }).package_version;
     fake.addPackage({ name: 'chemistry', ownerUsername: 'ada', packageType: 'KNOWLEDGE' }, ccx);
     expect((await call('POST', '/databases', { name: 'pulled' })).status).toBe(201);
     expect((await call('PATCH', '/databases/current', { name: 'pulled' })).status).toBe(200);
@@ -106,13 +110,53 @@ describe('rhizome registry', () => {
     expect(await labels()).toEqual([]);
     const pulled = await cli.rhizome(['pull', 'ada/chemistry']);
     expect(pulled.code, pulled.output).toBe(0);
-    expect(pulled.output).toContain('Imported ada/chemistry@latest: 2 nodes imported');
+    expect(pulled.output).toContain(`Imported ada/chemistry@${manifestVersion}: 2 nodes imported`);
     expect(await labels()).toEqual(['Marie Curie', 'Polonium']);
     expect(fake.requests.at(-1)!.path).toBe('/api/v1/packages/ada/chemistry/latest');
     const missing = await cli.rhizome(['registry', 'pull', 'ada/alchemy', '-v', '1.0.0']);
     expect(missing.code, missing.output).toBe(5);
     expect(fake.requests.at(-1)!.path).toBe('/api/v1/packages/ada/alchemy/1.0.0');
   }, 90_000);
+
+  it('keeps pulled packages on this machine: list, info --local, a stored version imported again, remove', async () => {
+    const listed = await cli.rhizome(['lexicon', 'list', '--json']);
+    expect(listed.code, listed.output).toBe(0);
+    const [stored, ...others] = JSON.parse(listed.output) as {
+      owner: string;
+      name: string;
+      version: string;
+      file: string;
+    }[];
+    expect(others).toEqual([]);
+    expect(stored).toMatchObject({ owner: 'ada', name: 'chemistry', version: manifestVersion });
+    expect(fs.readFileSync(stored.file).equals(ccx)).toBe(true);
+    expect((await cli.rhizome(['lexicon', 'list', '-f', 'simple'])).output.trim()).toBe(
+      `ada/chemistry@${manifestVersion}`,
+    );
+
+    const local = await cli.rhizome(['lexicon', 'info', 'ada/chemistry', '--local']);
+    expect(local.code, local.output).toBe(0);
+    expect(local.output).toContain(`ada/chemistry@${manifestVersion}`);
+    expect(local.output).toMatch(/format\s+CCX \S+, \d+ files/);
+    expect((await cli.rhizome(['lexicon', 'info', 'ada/medicine', '--local'])).code).toBe(5);
+
+    const asked = fake.requests.length;
+    const again = await cli.rhizome(['pull', 'ada/chemistry', '-v', manifestVersion]);
+    expect(again.code, again.output).toBe(0);
+    expect(again.output).toContain('Importing the stored copy of');
+    expect(fake.requests.length).toBe(asked);
+    const forced = await cli.rhizome(['pull', 'ada/chemistry', '-v', manifestVersion, '--force']);
+    expect(forced.code, forced.output).toBe(0);
+    expect(fake.requests.at(-1)!.path).toBe(`/api/v1/packages/ada/chemistry/${manifestVersion}`);
+
+    const removed = await cli.rhizome(['lexicon', 'remove', 'ada/chemistry']);
+    expect(removed.code, removed.output).toBe(0);
+    expect(fs.existsSync(stored.file)).toBe(false);
+    expect((await cli.rhizome(['lexicon', 'list'])).output).toContain('No packages pulled on this machine');
+    expect((await cli.rhizome(['lexicon', 'remove', 'ada/chemistry'])).code).toBe(5);
+    expect((await cli.rhizome(['lexicon', 'remove', 'ada/chemistry', '-f'])).code).toBe(0);
+    expect(await labels()).toEqual(['Marie Curie', 'Polonium']);
+  }, 120_000);
 
   it('downloads a package with --output instead of importing it, and unpacks it with --extract', async () => {
     const before = await labels();

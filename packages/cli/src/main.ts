@@ -27,7 +27,7 @@ const environment = `
 Environment: HOST, PORT (default 127.0.0.1:8888), RHIZOME_DATA_DIR, RHIZOME_CONFIG_DIR for the service;
 RHIZOME_URL and RHIZOME_API_KEY (or 'rhizome login') for the commands that talk to a running server.
 Exit codes: 0 done, 1 failed, 2 wrong usage, 3 no server at the URL, 4 not authenticated, 5 not found,
-6 a source waits for its domain to be confirmed.
+6 a source waits for its domain to be confirmed, 130 a prompt ended with Ctrl+C.
 Run 'rhizome <command> --help' for a command's options.`;
 
 const dbUsage = `Usage: rhizome db <command>

@@ -1,12 +1,12 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import JSZip from 'jszip';
-import { queueEndpoints } from '@rhizome/contracts/api/queue';
 import { registryEndpoints } from '@rhizome/contracts/api/registry';
 import { CliFailure, ExitCode } from '../exit-codes.ts';
 import { printJson } from '../output.ts';
 import type { Remote } from '../remote.ts';
-import { waitForTask } from './task-wait.ts';
+import { keepPackage, storedVersions } from '../package-store.ts';
+import { importBytes } from './transfer.ts';
 
 /** `OWNER/NAME` as the registry names a package; anything else is a usage error. */
 export function packageName(spec: string): { owner: string; name: string } {
@@ -19,6 +19,7 @@ export interface PullOptions {
   packageVersion?: string;
   output?: string;
   extract?: boolean;
+  force?: boolean;
 }
 
 /** "2 nodes imported, 1 template skipped" from an import's counters, leaving out the zeros. */
@@ -50,11 +51,7 @@ async function unpack(bytes: Buffer, dir: string): Promise<number> {
 /** The package's .ccx written into the directory `output` (or unpacked there), not imported. */
 async function downloadPackage(remote: Remote, owner: string, name: string, options: PullOptions): Promise<void> {
   const version = options.packageVersion ?? 'latest';
-  const { blob, filename } = await remote.client.download(registryEndpoints.download, {
-    params: { owner, name },
-    query: { version },
-  });
-  const bytes = Buffer.from(await blob.arrayBuffer());
+  const { bytes, filename } = await fetchPackage(remote, owner, name, version);
   const dir = path.resolve(options.output ?? '.');
   await fs.mkdir(dir, { recursive: true });
   const pulled = `${owner}/${name}@${version}`;
@@ -70,22 +67,36 @@ async function downloadPackage(remote: Remote, owner: string, name: string, opti
   remote.io.out(`Downloaded ${pulled} to ${file} (${bytes.length} bytes)`);
 }
 
+async function fetchPackage(remote: Remote, owner: string, name: string, version: string) {
+  const { blob, filename } = await remote.client.download(registryEndpoints.download, {
+    params: { owner, name },
+    query: { version },
+  });
+  return { bytes: Buffer.from(await blob.arrayBuffer()), filename };
+}
+
 /**
- * Imports a registry package into the active database (merged), through the server, and waits for it;
- * with --output or --extract it is downloaded instead.
+ * Imports a registry package into the active database (merged) and keeps a copy in this machine's package
+ * store (`lexicon list`); a version asked for by number that the store holds is imported from there, unless
+ * `--force` downloads it again. With --output or --extract it is downloaded instead.
  */
 export async function pullPackage(remote: Remote, spec: string, options: PullOptions): Promise<void> {
   const { owner, name } = packageName(spec);
   if (options.output || options.extract) return downloadPackage(remote, owner, name, options);
-  const queued = await remote.client.call(registryEndpoints.import, {
-    body: { owner_username: owner, repo_name: name, version: options.packageVersion ?? 'latest' },
-  });
-  if (!remote.json) remote.io.err(queued.message);
-  await waitForTask(remote, queued.task_id, 'the import');
-  const { result } = await remote.client.call(queueEndpoints.result, { params: { task_id: queued.task_id } });
-  const stats = (result ?? {}) as Record<string, unknown>;
-  const pulled = `${owner}/${name}@${queued.version}`;
-  if (remote.json) return printJson(remote.io, { package: pulled, task_id: queued.task_id, stats });
+  const requested = options.packageVersion ?? 'latest';
+  const [kept] = requested === 'latest' || options.force ? [] : await storedVersions(owner, name, requested);
+  const stored =
+    kept ?? (await keepPackage(owner, name, requested, (await fetchPackage(remote, owner, name, requested)).bytes));
+  const pulled = `${owner}/${name}@${stored.version}`;
+  if (!remote.json)
+    remote.io.err(`${kept ? 'Importing the stored copy of' : 'Downloaded'} ${pulled}; importing it (merged)`);
+  const { task_id, result: stats } = await importBytes(
+    remote,
+    await fs.readFile(stored.file),
+    `${name}-${stored.version}.ccx`,
+    true,
+  );
+  if (remote.json) return printJson(remote.io, { package: pulled, task_id, stats, stored: stored.file });
   remote.io.out(`Imported ${pulled}: ${importedCounts(stats)}`);
   for (const warning of (stats.warnings as string[] | undefined) ?? []) remote.io.err(`warning: ${warning}`);
 }

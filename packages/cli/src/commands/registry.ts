@@ -7,6 +7,7 @@ import { positiveInteger } from '../options.ts';
 import { printJson, table } from '../output.ts';
 import type { Remote } from '../remote.ts';
 import type { CommandRunner } from '../runner.ts';
+import { infoStored, listStored, removeFromStore, type ListOptions, type RemoveOptions } from './registry-local.ts';
 import { registryLogin, type RegistryLoginOptions } from './registry-login.ts';
 import { packageName, pullPackage, pushPackage, type PullOptions, type PushOptions } from './registry-transfer.ts';
 
@@ -101,6 +102,7 @@ function addPull(parent: Command, runner: CommandRunner): void {
     .option('-v, --package-version <version>', 'the version (default: latest)')
     .option('-o, --output <dir>', 'download the .ccx into this directory instead of importing it')
     .option('-x, --extract', 'unpack the download into <dir>/<name>/ (the current directory without --output)')
+    .option('-f, --force', 'download again even when this machine stores that version')
     .action(
       runner.remote(registryAction((remote, spec: string, options: PullOptions) => pullPackage(remote, spec, options))),
     );
@@ -128,7 +130,9 @@ export function registerRegistry(program: Command, runner: CommandRunner): void 
   const registry = program
     .command('registry')
     .alias('lexicon')
-    .description('The package registry: log the server in, search, show, pull and push packages');
+    .description(
+      'The package registry: log the server in, search, show, pull and push packages; the pulled ones kept here',
+    );
   registry
     .command('login')
     .description('Log the server in to the registry: a token, a password, or else a code approved in a browser')
@@ -177,9 +181,31 @@ export function registerRegistry(program: Command, runner: CommandRunner): void 
     );
   registry
     .command('info')
-    .description('One package of the registry')
+    .description('One package of the registry, or with --local the copy this machine pulled')
     .argument('<package>', 'OWNER/NAME')
-    .action(runner.remote(registryAction((remote, spec: string) => info(remote, spec))));
+    .option('-l, --local', "the stored copy's manifest, without asking the registry")
+    .option('-v, --package-version <version>', 'with --local: that stored version (default: the newest pull)')
+    .action(
+      runner.remote(
+        registryAction((remote, spec: string, options: { local?: boolean; packageVersion?: string }) =>
+          options.local ? infoStored(remote, spec, options.packageVersion) : info(remote, spec),
+        ),
+      ),
+    );
+  registry
+    .command('list')
+    .description('The packages pulled on this machine (kept in its package store)')
+    .option('--all', 'every stored version, not only the newest pull of each')
+    .addOption(new Option('-f, --format <format>', 'the output (default: table)').choices(['table', 'json', 'simple']))
+    .action(runner.remote((remote, options: ListOptions) => listStored(remote, options)));
+  registry
+    .command('remove')
+    .description("Delete a package's stored copy from this machine (the database keeps what it imported)")
+    .argument('<package>', 'OWNER/NAME')
+    .option('-v, --package-version <version>', 'that version only')
+    .option('--all', 'every stored version')
+    .option('-f, --force', 'succeed when nothing is stored')
+    .action(runner.remote((remote, spec: string, options: RemoveOptions) => removeFromStore(remote, spec, options)));
   addPull(registry, runner);
   addPush(registry, runner);
 }

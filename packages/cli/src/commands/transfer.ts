@@ -46,6 +46,19 @@ interface ImportOptions {
   wait: boolean;
 }
 
+/** Uploads a package to import, waits for the import and answers its task id and result. */
+export async function importBytes(
+  remote: Remote,
+  bytes: Uint8Array<ArrayBuffer>,
+  filename: string,
+  merge: boolean,
+): Promise<{ task_id: string; result: Record<string, unknown> }> {
+  const queued = await remote.client.upload(exportEndpoints.import, [new File([bytes], filename)], { merge });
+  await waitForTask(remote, queued.task_id, 'the import');
+  const { result } = await remote.client.call(queueEndpoints.result, { params: { task_id: queued.task_id } });
+  return { task_id: queued.task_id, result: (result ?? {}) as Record<string, unknown> };
+}
+
 /** Merges unless `--replace` is given: replacing is never what happens by leaving a flag out. */
 async function importPackage(remote: Remote, file: string, options: ImportOptions): Promise<void> {
   if (options.merge && options.replace) throw new CliFailure('Give --merge or --replace, not both', ExitCode.usage);
@@ -53,19 +66,18 @@ async function importPackage(remote: Remote, file: string, options: ImportOption
   const bytes = await fs.readFile(file).catch(() => {
     throw new CliFailure(`'${file}' cannot be read`, ExitCode.notFound);
   });
-  const queued = await remote.client.upload(exportEndpoints.import, [new File([bytes], path.basename(file))], {
-    merge,
-  });
   const mode = merge ? 'merge' : 'replace';
   if (!options.wait) {
+    const queued = await remote.client.upload(exportEndpoints.import, [new File([bytes], path.basename(file))], {
+      merge,
+    });
     if (remote.json) printJson(remote.io, { task_id: queued.task_id, status: queued.status, mode });
     else remote.io.out(`Import queued (task ${queued.task_id}, ${merge ? 'merging' : 'replacing the contents'})`);
     return;
   }
-  await waitForTask(remote, queued.task_id, 'the import');
-  const { result } = await remote.client.call(queueEndpoints.result, { params: { task_id: queued.task_id } });
-  const safety_backup = (result as { safety_backup?: string | null } | null)?.safety_backup ?? null;
-  if (remote.json) printJson(remote.io, { task_id: queued.task_id, status: 'completed', mode, safety_backup });
+  const { task_id, result } = await importBytes(remote, bytes, path.basename(file), merge);
+  const safety_backup = (result as { safety_backup?: string | null }).safety_backup ?? null;
+  if (remote.json) printJson(remote.io, { task_id, status: 'completed', mode, safety_backup });
   else if (merge) remote.io.out(`Imported ${file} (merged with what was there)`);
   else remote.io.out(`Imported ${file} (replaced what was there; it is kept in the backup ${safety_backup})`);
 }
