@@ -166,6 +166,11 @@ describe('extraction through the builtin provider', () => {
     expect(google.status, google.text).toBe(201);
     const googleId = (google.body as { id: string }).id;
     await (await db())('graph_nodes').where({ id: googleId }).update({ name_key: null });
+    // Typed by hand as a Location while extraction types places with the database's Place template: one kind of thing.
+    const place = await call('POST', '/templates', { name: 'Place', template_type: 'node', properties: [] });
+    expect(place.status, place.text).toBe(201);
+    const haarlem = await call('POST', '/nodes', { template_id: 'system_template_location', label: 'Haarlem' });
+    expect(haarlem.status, haarlem.text).toBe(201);
     const text = [
       'Guido van Rossum was a Dutch programmer who was born in Haarlem in 1956.',
       'Guido van Rossum created the Python language in Amsterdam in 1991.',
@@ -182,6 +187,7 @@ describe('extraction through the builtin provider', () => {
     const linked = await (await db())('node_sources').where({ node_id: guido, source_id: id }).first();
     expect(linked).toBeDefined();
     expect((await nodeNamed('Google')).map((node) => node.id)).toEqual([googleId]);
+    expect((await nodeNamed('Haarlem')).map((node) => node.id)).toEqual([(haarlem.body as { id: string }).id]);
 
     expect((await call('DELETE', `/sources/${id}`)).status).toBe(204);
     expect((await call('GET', `/nodes/${guido}`)).status).toBe(200);

@@ -5,6 +5,7 @@ export { GraphEventBus, publishBulkCreations, type GraphEvent } from './events.t
 export { groundingNeighbors, groundingNodeDetail, neighborDirections, type NeighborDirection } from './grounding.ts';
 export { probablyDuplicated } from './duplicates/proposals.ts';
 export { entityNodeId, newEdgeId, newNodeId, newTemplateId, relationshipEdgeId } from './ids.ts';
+export { sameKindOfThing } from './type-kinds.ts';
 export { graphModule } from './module.ts';
 export { mergeAliases, normalizeNameKey } from './names.ts';
 export type { CitationRows, MergedCitations } from './nodes/merge.ts';

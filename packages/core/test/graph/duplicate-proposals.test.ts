@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { candidatePairs, findDuplicatePairs } from '../../src/graph/duplicates/find.ts';
+import { typeEvidence } from '../../src/graph/duplicates/evidence.ts';
 import { blockKeys, nameEvidence, namedNode } from '../../src/graph/duplicates/name-match.ts';
 import { normalizeNameKey } from '../../src/graph/names.ts';
 import { openTestDatabase, type TestDatabase } from '../search/graph-support.ts';
@@ -141,4 +142,15 @@ describe('duplicate proposals on a 100k-node graph', () => {
     console.log(`${proposed} proposals at 0.5 or more for ${planted.length} planted duplicates`);
     expect(proposed).toBeLessThan(typos.length * 1.2);
   }, 300_000);
+});
+
+describe('type evidence', () => {
+  const template = (id: string, name: string) => ({ id, name });
+  it('counts two names of one kind of thing as compatible, and different kinds against', () => {
+    expect(typeEvidence([template('t1', 'Place'), template('system_template_location', 'Location')]).weight).toBe(0.05);
+    expect(typeEvidence([template('t2', 'Institution'), template('t3', 'Organization')]).weight).toBe(0.05);
+    expect(typeEvidence([template('t4', 'Creative Work'), template('t5', 'Document')]).weight).toBe(0.05);
+    expect(typeEvidence([template('t6', 'Person'), template('t1', 'Place')]).weight).toBe(-0.35);
+    expect(typeEvidence([template('t6', 'Person'), template('t6', 'Person')]).weight).toBe(0.1);
+  });
 });

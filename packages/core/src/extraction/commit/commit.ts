@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
-import { entityNodeId, relationshipEdgeId } from '../../graph/index.ts';
+import { entityNodeId, relationshipEdgeId, sameKindOfThing } from '../../graph/index.ts';
 import {
   edgePropertiesById,
   insertEdges,
@@ -121,7 +121,10 @@ export async function commitExtraction(input: CommitInput): Promise<CommitOutcom
 }
 
 const compatible = (a: string, b: string) =>
-  typeKey(a) === typeKey(b) || GENERIC_TYPES.has(typeKey(a)) || GENERIC_TYPES.has(typeKey(b));
+  typeKey(a) === typeKey(b) ||
+  GENERIC_TYPES.has(typeKey(a)) ||
+  GENERIC_TYPES.has(typeKey(b)) ||
+  sameKindOfThing(typeKey(a), typeKey(b));
 
 /** The node already holding an entity: its name's node of a compatible type first, then one named by an alias. */
 function match(entity: FinalEntity, byKey: Map<string, KeyedNode[]>): KeyedNode | undefined {

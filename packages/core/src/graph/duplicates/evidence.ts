@@ -1,4 +1,5 @@
 import type { EvidenceKind } from '@rhizome/contracts/api/duplicates';
+import { sameKindOfThing } from '../type-kinds.ts';
 import { round } from './name-match.ts';
 
 /** What one finding says about two nodes being one entity; a negative weight speaks against it. */
@@ -34,7 +35,10 @@ export function vectorEvidence(cosine: number): Evidence | null {
   };
 }
 
-/** The same type adds a little, a generic one is neutral, two different specific types count against. */
+/**
+ * The same type adds a little, a generic one is neutral, as are two names of one kind of thing; two
+ * different specific types count against.
+ */
 export function typeEvidence(templates: [{ id: string; name: string }, { id: string; name: string }]): Evidence {
   const [a, b] = templates;
   if (a.id === b.id) {
@@ -44,6 +48,9 @@ export function typeEvidence(templates: [{ id: string; name: string }, { id: str
   }
   if (genericTemplateIds.has(a.id) || genericTemplateIds.has(b.id)) {
     return { kind: 'type', detail: `${a.name} and ${b.name} are compatible`, weight: 0 };
+  }
+  if (sameKindOfThing(a.name, b.name)) {
+    return { kind: 'type', detail: `${a.name} and ${b.name} are one kind of thing`, weight: 0.05 };
   }
   return { kind: 'type', detail: `${a.name} and ${b.name} are different types`, weight: -0.35 };
 }
