@@ -9,6 +9,7 @@ import {
   type CallResult,
   type TestServer,
 } from './server.ts';
+import { until } from './wait.ts';
 
 const bin = path.resolve(import.meta.dirname, '../../packages/cli/bin/rhizome.mjs');
 
@@ -89,19 +90,17 @@ export function spawnRhizomeInTerminal(args: string[], dataDir: string, env: Rec
     ...run,
     type: (keys) => run.child.stdin!.write(keys),
     async sees(text, timeoutMs = 20_000) {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const shown = screen();
-        const rest = shown.slice(seenUpTo);
-        const at = typeof text === 'string' ? rest.indexOf(text) : rest.search(text);
-        if (at >= 0) {
-          seenUpTo += at + 1;
-          return;
-        }
-        if (Date.now() > deadline || run.child.exitCode !== null)
-          throw new Error(`the terminal did not show ${String(text)}:\n${shown}`);
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+      const at = await until(
+        () => {
+          const rest = screen().slice(seenUpTo);
+          const found = typeof text === 'string' ? rest.indexOf(text) : rest.search(text);
+          if (found < 0 && run.child.exitCode !== null)
+            throw new Error(`the terminal ended without showing ${String(text)}:\n${screen()}`);
+          return found >= 0 && found;
+        },
+        { timeoutMs, intervalMs: 50, what: () => `the terminal to show ${String(text)}:\n${screen()}` },
+      );
+      seenUpTo += at + 1;
     },
   };
 }
