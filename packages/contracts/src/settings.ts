@@ -67,6 +67,19 @@ export const defaultAllowedContentTypes = [
   'image/jpeg',
   'image/webp',
   'image/gif',
+  'image/bmp',
+  'image/tiff',
+  'audio/mpeg',
+  'audio/wav',
+  'audio/flac',
+  'audio/mp4',
+  'audio/ogg',
+  'audio/aac',
+  'video/mp4',
+  'video/x-matroska',
+  'video/webm',
+  'video/quicktime',
+  'video/x-msvideo',
   'application/epub+zip',
   'application/msword',
   'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
@@ -135,6 +148,43 @@ const LlmGroup = Group({
   /** Spend caps; null means no cap. */
   max_tokens_per_source: NullableInteger(1),
   max_tokens_per_day: NullableInteger(1),
+});
+
+export const ocrModes = ['auto', 'ocr', 'vision', 'both'] as const;
+export type OcrMode = (typeof ocrModes)[number];
+
+/** Reading text from images and from PDF pages without a text layer. */
+const OcrGroup = Group({
+  /** auto: the vision model when one is configured, else tesseract; ocr / vision: only that one; both: the two texts together. */
+  mode: Enum(ocrModes, 'auto'),
+  /** tesseract languages joined by `+` (`eng`, `eng+deu`): each needs its `tesseract-ocr-<lang>` package. */
+  languages: Str('eng', { pattern: '^[A-Za-z0-9_]+(\\+[A-Za-z0-9_]+)*$' }),
+  /** Pages of one PDF read by OCR at most; later image-only pages are skipped with a warning. */
+  max_pages: Int(500, 1, 100_000),
+  page_timeout_seconds: Int(120, 1, 3600),
+  /** Largest page image rasterised for OCR; a larger page is rendered at a lower resolution. */
+  max_page_pixels: Int(40_000_000, 100_000, 400_000_000),
+});
+
+export const transcriptionProviders = ['auto', 'openai', 'pocketsphinx', 'none'] as const;
+export type TranscriptionProvider = (typeof transcriptionProviders)[number];
+
+/**
+ * Audio and video: the speech becomes text through any OpenAI-compatible `/audio/transcriptions` server
+ * (`openai`: OpenAI itself, whisper.cpp's or faster-whisper's server) or offline with pocketsphinx;
+ * `auto` takes the server when `api_base` is set, else pocketsphinx when it is installed.
+ */
+const TranscriptionGroup = Group({
+  provider: Enum(transcriptionProviders, 'auto'),
+  /** The server's base URL up to and including `/v1`, e.g. `https://api.openai.com/v1`. */
+  api_base: NullableString(null, { pattern: httpUrl }),
+  api_key: Secret(),
+  model: Str('whisper-1', { minLength: 1 }),
+  /** ISO-639-1 language of the speech; null lets the server detect it. */
+  language: NullableString(null, { pattern: '^[a-z]{2,3}$' }),
+  request_timeout_seconds: Int(600, 1, 86_400),
+  /** Longest recording read; the rest is dropped with a warning. */
+  max_duration_seconds: Int(4 * 3600, 1, 48 * 3600),
 });
 
 const QueueGroup = Group({
@@ -435,6 +485,8 @@ export const SettingsSchema = Type.Object(
     auto_enable: Bool(true),
     local_auth: LocalAuthGroup,
     llm: LlmGroup,
+    ocr: OcrGroup,
+    transcription: TranscriptionGroup,
     queue: QueueGroup,
     chunking: ChunkingGroup,
     embedding: EmbeddingGroup,
@@ -479,6 +531,7 @@ export const secretSettingPaths = [
   ['llm', 'anthropic_api_key'],
   ['llm', 'gemini_api_key'],
   ['embedding', 'api_key'],
+  ['transcription', 'api_key'],
   ['queue', 'queue_password'],
   ['registry', 'token'],
   ['registry', 'credentials'],

@@ -6,13 +6,16 @@ import { modelFor } from '../providers/index.ts';
 import type { LlmCallContext } from '../providers/index.ts';
 import type { LlmService } from '../providers/index.ts';
 import type { Db } from '../storage/index.ts';
-import { readImageInfo } from './loaders/image.ts';
+import { ocrImage } from '../media/ocr.ts';
+import { ToolFailedError, ToolMissingError } from '../media/run-tool.ts';
+import { readImageInfo, type ImageFormat } from './loaders/image.ts';
 import { updateSource } from './repo.ts';
 
 /**
- * Vision for image sources: the text of an image comes from a vision model. With the local provider that
- * is `llm.localllm_vision_model` (vision stays off until it is set); a cloud provider's chat model reads
- * images when the cloud catalogue says it does; the builtin provider has no vision.
+ * Vision for image sources: the text of an image comes from a vision model, from OCR with tesseract, or
+ * both (`ocr.mode`). With the local provider the model is `llm.localllm_vision_model` (vision stays off
+ * until it is set); a cloud provider's chat model reads images when the cloud catalogue says it does; the
+ * builtin provider has no vision, so by default images are read by OCR.
  */
 
 const noMetadataOnly = 'the image was stored with its metadata only';
@@ -132,17 +135,44 @@ export interface SourceVision {
   durationMs: number;
 }
 
+/** Image formats vision models take; BMP and TIFF are read by OCR only. */
+const visionFormats = new Set<ImageFormat>(['png', 'jpeg', 'gif', 'webp']);
+
+/** Who reads an image: the vision model, tesseract, both (OCR text first), or none (metadata only). */
+export interface ImageReaders {
+  vision: boolean;
+  ocr: boolean;
+  /** Why the vision model does not read it, when `ocr.mode` wanted it to. */
+  visionWarning: string | null;
+}
+
 /**
- * Describes an image source while it shows `vision_pending`. A transient model failure (rate limit,
- * unavailable, time-out) is thrown so the task is retried; a permanent one (model missing, refused
- * request, bad key) leaves the source indexed with its metadata and a warning instead of failing it.
+ * `ocr.mode`: auto takes the vision model when one is configured and OCR otherwise; vision and ocr only
+ * that one; both, the two. `enable_vision=false` reads neither (metadata only, as asked).
  */
-export async function describeSourceImage(input: SourceVisionInput): Promise<SourceVision> {
-  const started = performance.now();
-  const decision = visionDecision(input.settings, input.enableVision);
-  if (!decision.run) return { text: null, warnings: decision.warning ? [decision.warning] : [], durationMs: 0 };
-  const model = modelFor(input.settings.llm, 'vision');
-  const info = await readImageInfo(input.path);
+export function imageReaders(settings: Settings, enableVision: boolean | null, format: ImageFormat): ImageReaders {
+  if (enableVision === false) return { vision: false, ocr: false, visionWarning: null };
+  const decision = visionDecision(settings, enableVision);
+  const visionWarning = decision.run
+    ? visionFormats.has(format)
+      ? null
+      : `Vision models do not read ${format.toUpperCase()} images`
+    : decision.warning;
+  const vision = visionWarning === null;
+  switch (settings.ocr.mode) {
+    case 'vision':
+      return { vision, ocr: false, visionWarning };
+    case 'ocr':
+      return { vision: false, ocr: true, visionWarning: null };
+    case 'both':
+      return { vision, ocr: true, visionWarning };
+    case 'auto':
+      return { vision, ocr: !vision, visionWarning };
+  }
+}
+
+/** Marks the source `vision_pending` while `work` reads its image, then back to indexing. */
+async function whileReadingImage<T>(input: SourceVisionInput, description: string, work: () => Promise<T>): Promise<T> {
   await input.checkCancelled();
   await updateSource(
     input.db,
@@ -150,36 +180,13 @@ export async function describeSourceImage(input: SourceVisionInput): Promise<Sou
     {
       status: 'vision_pending',
       current_step: 'vision',
-      step_description: `Reading the image with the vision model ${model}`,
+      step_description: description,
       last_activity_at: new Date().toISOString(),
     },
     ['indexing'],
   );
   try {
-    const description = await describeImage({
-      llm: input.llm,
-      path: input.path,
-      mediaType: `image/${info.format}`,
-      settings: input.settings,
-      signal: input.signal,
-      context: { database: input.database, sourceId: input.sourceId },
-    });
-    const warnings: string[] = [];
-    if (!description.text)
-      warnings.push(`The vision model ${description.model} returned no text for the image: ${noMetadataOnly}`);
-    if (description.truncated)
-      warnings.push(
-        `The image description stopped at llm.vision_max_tokens (${input.settings.llm.vision_max_tokens} tokens) and may be incomplete`,
-      );
-    return { text: description.text || null, warnings, durationMs: Math.round(performance.now() - started) };
-  } catch (error) {
-    if (input.signal.aborted) await input.checkCancelled();
-    if (!(error instanceof LlmError) || error.transient || error.kind === 'cancelled') throw error;
-    return {
-      text: null,
-      warnings: [`The vision model ${model} could not read the image (${error.message}): ${noMetadataOnly}`],
-      durationMs: Math.round(performance.now() - started),
-    };
+    return await work();
   } finally {
     // Back to indexing unless the operator stopped the source meanwhile (stopping moves it on).
     await updateSource(
@@ -193,5 +200,95 @@ export async function describeSourceImage(input: SourceVisionInput): Promise<Sou
       },
       ['vision_pending'],
     );
+  }
+}
+
+/**
+ * Reads an image source while it shows `vision_pending`: with the vision model, tesseract or both
+ * (`imageReaders`). A transient model failure (rate limit, unavailable, time-out) is thrown so the task is
+ * retried; a permanent one (model missing, refused request, bad key), like an OCR failure, leaves the
+ * source indexed with what was read and a warning instead of failing it.
+ */
+export async function describeSourceImage(input: SourceVisionInput): Promise<SourceVision> {
+  const started = performance.now();
+  const info = await readImageInfo(input.path);
+  const readers = imageReaders(input.settings, input.enableVision, info.format);
+  if (!readers.vision && !readers.ocr)
+    return { text: null, warnings: readers.visionWarning ? [readers.visionWarning] : [], durationMs: 0 };
+  const model = modelFor(input.settings.llm, 'vision');
+  const description = [readers.ocr ? 'tesseract (OCR)' : null, readers.vision ? `the vision model ${model}` : null]
+    .filter(Boolean)
+    .join(' and ');
+  const { texts, warnings } = await whileReadingImage(input, `Reading the image with ${description}`, async () => {
+    const read: string[] = [];
+    const noted: string[] = [];
+    if (readers.ocr) {
+      const ocr = await readImageText(input);
+      if (ocr.text) read.push(ocr.text);
+      if (ocr.warning) noted.push(ocr.warning);
+    }
+    if (readers.vision) {
+      const vision = await describeWithModel(input, info.format, model);
+      if (vision.text) read.push(vision.text);
+      noted.push(...vision.warnings);
+    }
+    return { texts: read, warnings: noted };
+  });
+  const durationMs = Math.round(performance.now() - started);
+  if (texts.length) return { text: texts.join('\n\n'), warnings, durationMs };
+  // Nothing read: the reason vision did not run leads, so the remedy is named first.
+  const lead = readers.visionWarning ? [readers.visionWarning] : [];
+  if (lead.length && readers.ocr && warnings.length === 1 && warnings[0] === ocrFoundNothing)
+    return { text: null, warnings: [`${lead[0]}; OCR found no text in it either`], durationMs };
+  return { text: null, warnings: [...lead, ...warnings], durationMs };
+}
+
+const ocrFoundNothing = `OCR (tesseract) found no text in the image: ${noMetadataOnly}`;
+
+/** tesseract's text of the image; a failure (tesseract missing, say) is a warning, never an error. */
+async function readImageText(input: SourceVisionInput): Promise<{ text: string | null; warning: string | null }> {
+  try {
+    const text = await ocrImage(input.path, {
+      languages: input.settings.ocr.languages,
+      timeoutMs: input.settings.ocr.page_timeout_seconds * 1000,
+      signal: input.signal,
+    });
+    return text ? { text, warning: null } : { text: null, warning: ocrFoundNothing };
+  } catch (error) {
+    if (input.signal.aborted) await input.checkCancelled();
+    if (!(error instanceof ToolMissingError || error instanceof ToolFailedError)) throw error;
+    return { text: null, warning: `OCR could not read the image (${error.message})` };
+  }
+}
+
+async function describeWithModel(
+  input: SourceVisionInput,
+  format: ImageFormat,
+  model: string,
+): Promise<{ text: string | null; warnings: string[] }> {
+  try {
+    const description = await describeImage({
+      llm: input.llm,
+      path: input.path,
+      mediaType: `image/${format}`,
+      settings: input.settings,
+      signal: input.signal,
+      context: { database: input.database, sourceId: input.sourceId },
+    });
+    const warnings: string[] = [];
+    if (!description.text)
+      warnings.push(`The vision model ${description.model} returned no text for the image: ${noMetadataOnly}`);
+    if (description.truncated)
+      warnings.push(
+        `The image description stopped at llm.vision_max_tokens (${input.settings.llm.vision_max_tokens} tokens) and may be incomplete`,
+      );
+    return { text: description.text || null, warnings };
+  } catch (error) {
+    if (input.signal.aborted) await input.checkCancelled();
+    if (!(error instanceof LlmError) || error.transient || error.kind === 'cancelled') throw error;
+    return {
+      text: null,
+      warnings: [`The vision model ${model} could not read the image (${error.message}): ${noMetadataOnly}`],
+    };
   }
 }

@@ -38,8 +38,25 @@ export const formats: Record<LoaderFormat, FormatInfo> = {
   epub: { extensions: ['.epub'], mediaTypes: ['application/epub+zip'] },
   rst: { extensions: ['.rst', '.rest'], mediaTypes: ['text/plain', 'text/x-rst'] },
   image: {
-    extensions: ['.png', '.jpg', '.jpeg', '.gif', '.webp'],
-    mediaTypes: ['image/png', 'image/jpeg', 'image/gif', 'image/webp'],
+    extensions: ['.png', '.jpg', '.jpeg', '.gif', '.webp', '.bmp', '.tif', '.tiff'],
+    mediaTypes: ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/bmp', 'image/tiff'],
+  },
+  audio: {
+    extensions: ['.mp3', '.wav', '.flac', '.m4a', '.ogg', '.oga', '.aac', '.opus'],
+    mediaTypes: [
+      'audio/mpeg',
+      'audio/wav',
+      'audio/flac',
+      'audio/mp4',
+      'audio/ogg',
+      'audio/aac',
+      'audio/x-wav',
+      'audio/opus',
+    ],
+  },
+  video: {
+    extensions: ['.mp4', '.m4v', '.mkv', '.mov', '.webm', '.avi'],
+    mediaTypes: ['video/mp4', 'video/x-matroska', 'video/quicktime', 'video/webm', 'video/x-msvideo'],
   },
 };
 

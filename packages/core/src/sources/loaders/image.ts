@@ -1,9 +1,9 @@
-/** PNG, JPEG, GIF and WebP: format and pixel size from the header bytes; the text comes later, from vision. */
+/** PNG, JPEG, GIF, WebP, BMP and TIFF: format and pixel size from the header bytes; the text comes later, from vision or OCR. */
 import { open, type FileHandle } from 'node:fs/promises';
 import { defineLoader } from './formats.ts';
 import { UnreadableFileError, type LoadedDocument } from './port.ts';
 
-export type ImageFormat = 'png' | 'jpeg' | 'gif' | 'webp';
+export type ImageFormat = 'png' | 'jpeg' | 'gif' | 'webp' | 'bmp' | 'tiff';
 
 export interface ImageInfo {
   format: ImageFormat;
@@ -21,6 +21,15 @@ export function imageFormat(head: Uint8Array): ImageFormat | null {
   if (b.length >= 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return 'jpeg';
   if (b.length >= 6 && /^GIF8[79]a$/.test(b.toString('latin1', 0, 6))) return 'gif';
   if (b.length >= 12 && b.toString('latin1', 0, 4) === 'RIFF' && b.toString('latin1', 8, 12) === 'WEBP') return 'webp';
+  // A BMP's header size (at 14) is one of the few the format defines, which tells it from text starting "BM".
+  if (
+    b.length >= 18 &&
+    b.toString('latin1', 0, 2) === 'BM' &&
+    [12, 40, 52, 56, 64, 108, 124].includes(b.readUInt32LE(14))
+  )
+    return 'bmp';
+  if (b.length >= 4 && (b.toString('latin1', 0, 4) === 'II*\0' || b.toString('latin1', 0, 4) === 'MM\0*'))
+    return 'tiff';
   return null;
 }
 
@@ -35,6 +44,12 @@ function webpSize(b: Buffer): { width: number; height: number } | null {
     return { width: b.readUInt16LE(26) & 0x3fff, height: b.readUInt16LE(28) & 0x3fff };
   }
   return null;
+}
+
+/** Width and height from the BMP info header (a negative height means rows stored top-down). */
+function bmpSize(b: Buffer): { width: number; height: number } {
+  if (b.readUInt32LE(14) === 12) return { width: b.readUInt16LE(18), height: b.readUInt16LE(20) };
+  return { width: Math.abs(b.readInt32LE(18)), height: Math.abs(b.readInt32LE(22)) };
 }
 
 async function readAt(handle: FileHandle, position: number, length: number): Promise<Buffer> {
@@ -72,13 +87,14 @@ export async function readImageInfo(path: string): Promise<ImageInfo> {
     const { size } = await handle.stat();
     const head = await readAt(handle, 0, HEADER_BYTES);
     const format = imageFormat(head);
-    if (!format) throw new UnreadableFileError('The file is not a PNG, JPEG, GIF or WebP image');
+    if (!format) throw new UnreadableFileError('The file is not a PNG, JPEG, GIF, WebP, BMP or TIFF image');
     let dimensions: { width: number; height: number } | null = null;
     if (format === 'png' && head.length >= 24 && head.toString('latin1', 12, 16) === 'IHDR') {
       dimensions = { width: head.readUInt32BE(16), height: head.readUInt32BE(20) };
     } else if (format === 'gif' && head.length >= 10) {
       dimensions = { width: head.readUInt16LE(6), height: head.readUInt16LE(8) };
     } else if (format === 'webp') dimensions = webpSize(head);
+    else if (format === 'bmp' && head.length >= 26) dimensions = bmpSize(head);
     else if (format === 'jpeg') dimensions = await jpegSize(handle, size);
     return { format, width: dimensions?.width ?? null, height: dimensions?.height ?? null };
   } finally {

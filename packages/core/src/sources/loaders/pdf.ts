@@ -1,9 +1,14 @@
-/** PDF through pdfjs-dist (legacy build, the one that runs on Node 20): text per page, page numbers on spans. */
+/**
+ * PDF through pdfjs-dist (legacy build, the one that runs on Node 20): text per page, page numbers on spans;
+ * pages without a text layer (scans) are read by OCR (`pdf-scans.ts`).
+ */
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { TextAssembler } from './assemble.ts';
 import { defineLoader } from './formats.ts';
+import { mediaReadingOf } from './media-reading.ts';
 import { checkPdfStreams } from './pdf-bounds.ts';
+import { readScannedPages, type ScannedPage } from './pdf-scans.ts';
 import { UnreadableFileError, type LoadedDocument } from './port.ts';
 import { readWhole } from './read.ts';
 
@@ -68,19 +73,35 @@ export const pdfLoader = defineLoader('pdf', async (input): Promise<LoadedDocume
 
   try {
     const warnings: string[] = [];
-    const assembler = new TextAssembler(input.limits.maxTextChars);
+    const pageTexts: (string | null)[] = [];
+    const scanned: ScannedPage[] = [];
     let unreadablePages = 0;
-    for (let number = 1; number <= document.numPages && !assembler.full; number++) {
+    let textChars = 0;
+    for (let number = 1; number <= document.numPages && textChars < input.limits.maxTextChars; number++) {
       input.signal.throwIfAborted();
       try {
         const page = await document.getPage(number);
         const content = await page.getTextContent();
+        const text = pageText(content.items);
+        if (!text.trim()) {
+          const { width, height } = page.getViewport({ scale: 1 });
+          scanned.push({ number, widthPt: width, heightPt: height });
+        }
         page.cleanup();
-        assembler.add(pageText(content.items), number);
+        pageTexts.push(text);
+        textChars += text.length;
       } catch (error) {
         unreadablePages++;
+        pageTexts.push(null);
         warnings.push(`page ${number} could not be read: ${(error as Error).message}`);
       }
+    }
+    const scans = await readScannedPages(input.path, scanned, mediaReadingOf(input.limits).ocr, input.signal);
+    warnings.push(...scans.warnings);
+    const assembler = new TextAssembler(input.limits.maxTextChars);
+    for (let index = 0; index < pageTexts.length && !assembler.full; index++) {
+      const text = scans.texts.get(index + 1) ?? pageTexts[index];
+      if (text !== null) assembler.add(text, index + 1);
     }
     if (document.numPages === 0 || unreadablePages === document.numPages) {
       throw new UnreadableFileError(
@@ -101,6 +122,7 @@ export const pdfLoader = defineLoader('pdf', async (input): Promise<LoadedDocume
         producer: infoString(info, 'Producer'),
         pdfVersion: infoString(info, 'PDFFormatVersion'),
         encrypted: infoString(info, 'EncryptFilterName') !== null,
+        ...(scanned.length ? { pagesWithoutText: scanned.length, ocrPages: [...scans.texts.keys()] } : {}),
       },
     };
   } finally {

@@ -3,6 +3,7 @@
  * run in neuron-worker (never in the API process) and must bound what they read: a hostile file may
  * claim gigabytes once decompressed.
  */
+import type { OcrMode, TranscriptionProvider } from '@rhizome/contracts/settings';
 
 /** A stretch of the loaded text that came from one page, slide, sheet, chapter or section. */
 export interface TextSpan {
@@ -45,7 +46,9 @@ export type LoaderFormat =
   | 'pptx'
   | 'epub'
   | 'rst'
-  | 'image';
+  | 'image'
+  | 'audio'
+  | 'video';
 
 export interface LoaderLimits {
   /** Most bytes a loader may inflate from an archive-based format (docx, xlsx, pptx, epub). */
@@ -54,6 +57,30 @@ export interface LoaderLimits {
   maxEntries: number;
   /** Most characters of text a loader returns; the rest is dropped with a warning. */
   maxTextChars: number;
+  /** How scanned pages and recordings are read; the default settings' way when absent. */
+  media?: MediaReading;
+}
+
+/** The `ocr` and `transcription` settings as the loaders use them (durations in milliseconds). */
+export interface MediaReading {
+  ocr: {
+    mode: OcrMode;
+    languages: string;
+    maxPages: number;
+    pageTimeoutMs: number;
+    /** Resolution pages are rendered at (`llm.vision_dpi`). */
+    dpi: number;
+    maxPagePixels: number;
+  };
+  transcription: {
+    provider: TranscriptionProvider;
+    apiBase: string | null;
+    apiKey: string | null;
+    model: string;
+    language: string | null;
+    requestTimeoutMs: number;
+    maxSeconds: number;
+  };
 }
 
 export interface LoaderInput {

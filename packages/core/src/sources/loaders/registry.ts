@@ -10,6 +10,7 @@ import { pdfLoader } from './pdf.ts';
 import { UnreadableFileError, type LoadedDocument, type Loader, type LoaderFormat, type LoaderInput } from './port.ts';
 import { pptxLoader } from './pptx.ts';
 import { readHead } from './read.ts';
+import { audioLoader, videoLoader } from './recording.ts';
 import { rstLoader } from './rst.ts';
 import { describeUnsupported, SNIFF_BYTES, sniffMediaType } from './sniff.ts';
 import { markdownLoader, textLoader } from './text.ts';
@@ -32,6 +33,8 @@ export const allLoaders: readonly Loader[] = [
   epubLoader,
   rstLoader,
   imageLoader,
+  audioLoader,
+  videoLoader,
 ];
 
 const byFormat = new Map<LoaderFormat, Loader>(allLoaders.map((loader) => [loader.format, loader]));

@@ -7,6 +7,7 @@ import { decodeText, looksLikeText } from './encoding.ts';
 import { canonicalMediaType, extensionOf, formatForExtension } from './formats.ts';
 import { imageFormat } from './image.ts';
 import type { LoaderFormat } from './port.ts';
+import { sniffRecording } from './recording-sniff.ts';
 
 export interface SniffResult {
   mediaType: string;
@@ -115,6 +116,8 @@ function sniffText(head: Buffer, filename: string): SniffResult | null {
 export function sniffMediaType(head: Buffer, filename: string): SniffResult | null {
   const image = imageFormat(head);
   if (image) return { format: 'image', mediaType: `image/${image}` };
+  const recording = sniffRecording(head);
+  if (recording) return recording;
   const pdfHeader = head.subarray(0, 1024).indexOf('%PDF-');
   // pdfjs accepts a header up to 1 KB in (after a binary wrapper); text that merely mentions %PDF- is not one.
   if (pdfHeader === 0 || (pdfHeader > 0 && !looksLikeText(head.subarray(0, pdfHeader)))) return result('pdf');

@@ -1,0 +1,35 @@
+import { defaultSettings, type Settings } from '@rhizome/contracts/settings';
+import type { LoaderLimits, MediaReading } from './port.ts';
+
+/** The settings that say how scanned pages and recordings are read, as the loaders take them. */
+export function mediaReading(settings: Settings): MediaReading {
+  const { ocr, transcription } = settings;
+  return {
+    ocr: {
+      mode: ocr.mode,
+      languages: ocr.languages,
+      maxPages: ocr.max_pages,
+      pageTimeoutMs: ocr.page_timeout_seconds * 1000,
+      dpi: settings.llm.vision_dpi,
+      maxPagePixels: ocr.max_page_pixels,
+    },
+    transcription: {
+      provider: transcription.provider,
+      apiBase: transcription.api_base,
+      apiKey: transcription.api_key,
+      model: transcription.model,
+      language: transcription.language,
+      requestTimeoutMs: transcription.request_timeout_seconds * 1000,
+      maxSeconds: transcription.max_duration_seconds,
+    },
+  };
+}
+
+let defaults: MediaReading | null = null;
+
+/** The limits' media reading, or the default settings' when they carry none. */
+export function mediaReadingOf(limits: LoaderLimits): MediaReading {
+  if (limits.media) return limits.media;
+  defaults ??= mediaReading(defaultSettings());
+  return defaults;
+}
