@@ -1,6 +1,6 @@
 import { lazy, Suspense, useState } from 'react';
 import { Center, Loader } from '@mantine/core';
-import { Route, Routes, useLocation, useNavigate } from 'react-router-dom';
+import { Navigate, Route, Routes, useLocation, useNavigate, useParams } from 'react-router-dom';
 import { useQueryClient } from '@tanstack/react-query';
 import { ChangesProvider } from './lib/ChangesProvider.tsx';
 import { DataProvider } from './lib/data/DataProvider.tsx';
@@ -23,6 +23,32 @@ const TemplateEditor = lazy(() => import('./screens/templates/TemplateEditor.tsx
 const Automation = lazy(() => import('./screens/automation/AutomationScreen.tsx'));
 const WorkflowEditor = lazy(() => import('./screens/automation/WorkflowEditor.tsx'));
 const ExecutionDetail = lazy(() => import('./screens/automation/ExecutionDetail.tsx'));
+const Entities = lazy(() => import('./screens/entities/EntitiesScreen.tsx'));
+const EntityDetail = lazy(() => import('./screens/entities/EntityDetail.tsx'));
+
+/**
+ * Addresses bookmarked in the system many users come from, and where each lives here; `:id` and `:tab`
+ * carry over, and so does the query.
+ */
+const legacyRoutes: [from: string, to: string][] = [
+  ['/nodes', '/entities'],
+  ['/nodes/:id', '/entities/:id'],
+  ['/lexicon', '/operations?tab=registry'],
+  ['/automations', '/automation'],
+  ['/automations/:id', '/automation/:id'],
+];
+
+/** Replaces an old address by its new one, filling in its parameters. */
+function Moved({ to }: { to: string }) {
+  const params = useParams();
+  const { search } = useLocation();
+  const [path, query] = to.split('?');
+  const filled = path.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
+  const kept = new URLSearchParams(search);
+  for (const [key, value] of new URLSearchParams(query)) kept.set(key, value);
+  const suffix = kept.size ? `?${kept.toString()}` : '';
+  return <Navigate to={`${filled}${suffix}`} replace />;
+}
 
 /** The signed-in interface: one change stream and one read cache for every screen. */
 export function App() {
@@ -73,6 +99,11 @@ function Screens() {
             <Route path="/automation/:tab" element={<Automation />} />
             <Route path="/automation/workflows/:workflowId" element={<WorkflowEditor />} />
             <Route path="/automation/executions/:executionId" element={<ExecutionDetail />} />
+            <Route path="/entities" element={<Entities />} />
+            <Route path="/entities/:nodeId" element={<EntityDetail />} />
+            {legacyRoutes.map(([from, to]) => (
+              <Route key={from} path={from} element={<Moved to={to} />} />
+            ))}
             <Route path="*" element={<NotFound />} />
           </Routes>
         </Suspense>

@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import { Button, Group, List, Modal, ScrollArea, Stack, Text } from '@mantine/core';
 import type { BatchResult } from '@rhizome/contracts/api/batch';
 import { countOf } from '../../lib/format.ts';
@@ -12,7 +13,16 @@ const shownFailures = 50;
  * The progress of a bulk job, one bar per task, then per item what failed and why. It reopens after a
  * reload (the job is kept in the browser) and closes only when the person says so.
  */
-export function BulkJobDialog({ job, onClose }: { job: BulkJob | null; onClose: () => void }) {
+export function BulkJobDialog({
+  job,
+  onClose,
+  onSettled,
+}: {
+  job: BulkJob | null;
+  onClose: () => void;
+  /** Told each time one of the job's tasks ends, to load the changed list again. */
+  onSettled: () => void;
+}) {
   return (
     <Modal opened={job !== null} onClose={onClose} title={job?.title ?? ''} size="lg">
       {job && (
@@ -22,6 +32,7 @@ export function BulkJobDialog({ job, onClose }: { job: BulkJob | null; onClose: 
               key={taskId}
               taskId={taskId}
               label={job.taskIds.length > 1 ? `Part ${index + 1} of ${job.taskIds.length}` : 'Progress'}
+              onSettled={onSettled}
             />
           ))}
           <Group justify="flex-end">
@@ -37,8 +48,12 @@ interface BatchOperationData {
   operations?: { data?: { id?: unknown } }[];
 }
 
-function BatchTaskOutcome({ taskId, label }: { taskId: string; label: string }) {
+function BatchTaskOutcome({ taskId, label, onSettled }: { taskId: string; label: string; onSettled: () => void }) {
   const state = useTask(taskId);
+  const { done } = state;
+  useEffect(() => {
+    if (done) onSettled();
+  }, [done]);
   const result = state.result as BatchResult | undefined;
   // A failed operation is known by its index; the task's own data says which item that was.
   const operations = (state.task?.data as BatchOperationData | undefined)?.operations ?? [];

@@ -1,0 +1,97 @@
+import { useEffect, useMemo, useState } from 'react';
+import { Button, Group, Pagination, Skeleton, Stack, Text } from '@mantine/core';
+import { IconPlus } from '@tabler/icons-react';
+import { countOf } from '../../lib/format.ts';
+import { useRefresh } from '../../lib/data/use-action.ts';
+import { BulkBar } from '../../components/bulk/BulkBar.tsx';
+import { BulkJobDialog } from '../../components/bulk/BulkJobDialog.tsx';
+import { useBulkJob } from '../../components/bulk/use-bulk-job.ts';
+import { useSelection } from '../../components/bulk/use-selection.ts';
+import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { PageHeader } from '../../components/PageHeader.tsx';
+import { EntityBulkActions } from './EntityBulkActions.tsx';
+import { EntityTable } from './EntityTable.tsx';
+import { GraphListFilters } from './GraphListFilters.tsx';
+import { NewEntityModal } from './NewEntityModal.tsx';
+import { entityPageSize, useEntityPage } from './use-entity-list.ts';
+import { useSourceTitles } from './use-source-titles.ts';
+import { useTemplatesOf } from './use-templates-of.ts';
+import { useUrlFilter } from './use-url-filter.ts';
+
+const filterKeys = ['type', 'source', 'tag', 'q'] as const;
+
+/** Every entity of the graph, a server page at a time, to find, fix, retype, merge or delete many at once. */
+export default function EntitiesScreen() {
+  const [filter, setFilter] = useUrlFilter(filterKeys);
+  const page = useEntityPage(filter);
+  const { titles, options } = useSourceTitles();
+  const templates = useTemplatesOf('node');
+  const rows = page.rows ?? [];
+  const ids = useMemo(() => rows.map((row) => row.id), [rows]);
+  const selection = useSelection(ids, page.total);
+  const { job, start, dismiss } = useBulkJob('rhizome:bulk:entities');
+  const [creating, setCreating] = useState(false);
+  const refresh = useRefresh();
+  const { clear } = selection;
+  useEffect(clear, [filter.type, filter.source, filter.tag, filter.q, clear]);
+
+  const pages = Math.max(1, Math.ceil(page.total / entityPageSize));
+  return (
+    <Stack gap="md">
+      <PageHeader title="Entities" description="The people, places, things and ideas in your graph.">
+        <Button leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)}>
+          New entity
+        </Button>
+      </PageHeader>
+      <GraphListFilters
+        templateType="node"
+        values={filter}
+        sources={options}
+        searchLabel="Search entities"
+        onChange={setFilter}
+      />
+      <BulkBar selection={selection} noun={['entity', 'entities']}>
+        <EntityBulkActions
+          selection={selection}
+          rows={rows}
+          allIds={page.allIds}
+          onJob={start}
+          onDone={() => {
+            clear();
+            page.reload();
+          }}
+        />
+      </BulkBar>
+      {page.error ? (
+        <ErrorNotice title="Could not load the entities" message={page.error} onRetry={page.reload} />
+      ) : page.rows === undefined ? (
+        <Skeleton h={320} />
+      ) : rows.length === 0 ? (
+        <Text c="dimmed" fz="sm">
+          {filter.q || filter.type || filter.source || filter.tag
+            ? 'No entity matches these filters.'
+            : 'No entities yet: add a source and Rhizome extracts them, or create one.'}
+        </Text>
+      ) : (
+        <EntityTable rows={rows} selection={selection} sourceTitles={titles} typeName={templates.nameOf} />
+      )}
+      <Group justify="space-between">
+        <Text fz="sm" c="dimmed" aria-live="polite">
+          {page.loading ? 'Loading…' : countOf(page.total, 'entity', 'entities')}
+          {filter.q && page.total >= 1000 ? ' (the best 1,000 matches)' : ''}
+        </Text>
+        {pages > 1 && (
+          <Pagination
+            total={pages}
+            value={Math.min(filter.page, pages)}
+            onChange={(next) => setFilter({ page: next })}
+            getControlProps={(control) => ({ 'aria-label': `${control} page` })}
+            getItemProps={(item) => ({ 'aria-label': `Page ${item}` })}
+          />
+        )}
+      </Group>
+      <NewEntityModal opened={creating} onClose={() => setCreating(false)} />
+      <BulkJobDialog job={job} onClose={dismiss} onSettled={() => void refresh([{ tag: 'nodes' }])} />
+    </Stack>
+  );
+}

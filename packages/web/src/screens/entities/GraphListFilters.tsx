@@ -1,0 +1,81 @@
+import { useEffect, useState } from 'react';
+import { Group, Select, TextInput } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { IconSearch } from '@tabler/icons-react';
+import { sourceEndpoints } from '@rhizome/contracts/api/sources';
+import { useEndpoint } from '../../lib/data/use-endpoint.ts';
+import { useTemplatesOf } from './use-templates-of.ts';
+
+export interface SourceOption {
+  value: string;
+  label: string;
+}
+
+/** The type, source and tag filters and the search box of a graph list; the search is sent once typing pauses. */
+export function GraphListFilters({
+  templateType,
+  values,
+  sources,
+  searchLabel,
+  onChange,
+}: {
+  templateType: 'node' | 'edge';
+  values: { type: string; source: string; tag: string; q?: string };
+  sources: SourceOption[];
+  /** Leaves out the search box when not given. */
+  searchLabel?: string;
+  onChange: (change: Partial<Record<'type' | 'source' | 'tag' | 'q', string | null>>) => void;
+}) {
+  const templates = useTemplatesOf(templateType);
+  const tags = useEndpoint(sourceEndpoints.listTags);
+  const [text, setText] = useState(values.q ?? '');
+  const [typed] = useDebouncedValue(text, 300);
+  useEffect(() => {
+    if (searchLabel && typed !== (values.q ?? '')) onChange({ q: typed });
+  }, [typed]);
+
+  const tagOptions = (tags.data ?? []).map((tag) => ({ value: tag.id, label: tag.name }));
+  return (
+    <Group gap="sm" align="flex-end" wrap="wrap">
+      {searchLabel && (
+        <TextInput
+          label={searchLabel}
+          leftSection={<IconSearch size={16} />}
+          placeholder="Name or words in it"
+          value={text}
+          onChange={(event) => setText(event.currentTarget.value)}
+          w={{ base: '100%', sm: 240 }}
+        />
+      )}
+      <Select
+        label="Type"
+        placeholder="Every type"
+        data={templates.options}
+        value={values.type || null}
+        onChange={(type) => onChange({ type })}
+        clearable
+        searchable
+        w={{ base: '100%', sm: 190 }}
+      />
+      <Select
+        label="Source"
+        placeholder="Every source"
+        data={sources}
+        value={values.source || null}
+        onChange={(source) => onChange({ source })}
+        clearable
+        searchable
+        w={{ base: '100%', sm: 220 }}
+      />
+      <Select
+        label="Source tag"
+        placeholder="Any tag"
+        data={tagOptions}
+        value={values.tag || null}
+        onChange={(tag) => onChange({ tag })}
+        clearable
+        w={{ base: '100%', sm: 170 }}
+      />
+    </Group>
+  );
+}

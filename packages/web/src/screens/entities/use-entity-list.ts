@@ -1,0 +1,107 @@
+import { nodeEndpoints } from '@rhizome/contracts/api/graph-nodes';
+import { searchEndpoints, searchLimitMax } from '@rhizome/contracts/api/search';
+import { sourceEndpoints } from '@rhizome/contracts/api/sources';
+import type { ResponseOf } from '@rhizome/contracts/endpoint';
+import { api } from '../../lib/api.ts';
+import { useEndpoint, useEndpointEach, useEndpointPages } from '../../lib/data/use-endpoint.ts';
+
+export type Entity = ResponseOf<typeof nodeEndpoints.get>;
+
+export const entityPageSize = 50;
+
+export interface EntityFilter {
+  type: string;
+  source: string;
+  tag: string;
+  q: string;
+  page: number;
+}
+
+export interface EntityPage {
+  rows: Entity[] | undefined;
+  total: number;
+  loading: boolean;
+  error: string | null;
+  reload: () => void;
+  /** Every id the filter matches, across pages, for "all N matching". */
+  allIds: () => Promise<string[]>;
+}
+
+/**
+ * The sources the source and tag filters leave: `undefined` for no such filter, an empty list when they
+ * leave none. A tag stands for the sources that carry it.
+ */
+function useSourceScope(filter: Pick<EntityFilter, 'source' | 'tag'>): { scope: string[] | undefined; ready: boolean } {
+  const tagged = useEndpointPages(sourceEndpoints.list, filter.tag ? { query: { tag_id: filter.tag } } : null);
+  if (!filter.tag) return { scope: filter.source ? [filter.source] : undefined, ready: true };
+  if (!tagged.data) return { scope: undefined, ready: false };
+  const ids = tagged.data.map((source) => source.id);
+  return { scope: filter.source ? ids.filter((id) => id === filter.source) : ids, ready: true };
+}
+
+/**
+ * One page of entities from the server: `GET /nodes` a page at a time with their counts; with a search, the
+ * keyword search's entity hits (its best 1,000), each page's entities read in full.
+ */
+export function useEntityPage(filter: EntityFilter): EntityPage {
+  const { scope, ready } = useSourceScope(filter);
+  const none = scope !== undefined && scope.length === 0;
+  const templateId = filter.type || undefined;
+  const searching = filter.q.trim() !== '';
+  const listQuery = {
+    template_id: templateId,
+    source_ids: scope,
+    page: filter.page,
+    page_size: entityPageSize,
+    include_stats: true,
+  };
+  const listed = useEndpoint(nodeEndpoints.list, ready && !none && !searching ? { query: listQuery } : null);
+  const searchQuery = {
+    q: filter.q.trim(),
+    search_type: 'keyword' as const,
+    limit: searchLimitMax,
+    template_id: templateId,
+    source_ids: scope,
+  };
+  const found = useEndpoint(searchEndpoints.search, ready && !none && searching ? { query: searchQuery } : null);
+  const hitIds = (found.data?.data ?? []).flatMap((hit) => (hit.node ? [hit.node.id] : []));
+  const start = (filter.page - 1) * entityPageSize;
+  const pageIds = hitIds.slice(start, start + entityPageSize);
+  const hits = useEndpointEach(
+    nodeEndpoints.get,
+    found.data ? pageIds.map((node_id) => ({ params: { node_id } })) : undefined,
+  );
+
+  if (none) return { rows: [], total: 0, loading: false, error: null, reload: () => {}, allIds: async () => [] };
+  if (searching)
+    return {
+      rows: hits.data,
+      total: hitIds.length,
+      loading: found.loading || (found.data !== undefined && hits.data === undefined && !hits.error),
+      error: found.error ?? hits.error,
+      reload: () => void found.reload(),
+      allIds: async () => hitIds,
+    };
+  return {
+    rows: listed.data?.data as Entity[] | undefined,
+    total: listed.data?.pagination.total ?? 0,
+    loading: listed.loading || !ready,
+    error: listed.error,
+    reload: () => void listed.reload(),
+    allIds: () => allNodeIds({ template_id: templateId, source_ids: scope }),
+  };
+}
+
+const idPageSize = 1000;
+
+/** The ids of every node a filter matches, a page of minimal nodes at a time. */
+async function allNodeIds(query: { template_id?: string; source_ids?: string[] }): Promise<string[]> {
+  const ids: string[] = [];
+  for (let page = 1; ; page += 1) {
+    const answer = await api.call(nodeEndpoints.list, {
+      query: { ...query, page, page_size: idPageSize, minimal: true },
+    });
+    ids.push(...answer.data.map((node) => node.id));
+    if (!answer.pagination.has_next) return ids;
+  }
+}
