@@ -26,6 +26,7 @@ import { mountSearchRoutes } from './routes/search.ts';
 import { mountSearchIndexRoutes } from './routes/search-indexes.ts';
 import { mountSourcePauseRoutes } from './routes/source-pause.ts';
 import { mountSourceRoutes } from './routes/sources.ts';
+import { mountSourceDomainRoutes } from './routes/source-domains.ts';
 import { mountExtractionRoutes } from './routes/extraction.ts';
 import { mountSettingsRoutes } from './routes/settings.ts';
 import { mountTlsRoutes } from './routes/tls.ts';
@@ -56,6 +57,7 @@ const featureRoutes = [
   mountQueueRoutes,
   mountProcessingRoutes,
   mountSourcePauseRoutes,
+  mountSourceDomainRoutes,
   mountSourceRoutes,
   mountExtractionRoutes,
   mountTemplateRoutes,

@@ -6,10 +6,12 @@ import { workflowStats } from '@rhizome/core/automation';
 import { corpusGrade } from '@rhizome/core/quality';
 import { queueStats } from '@rhizome/core/tasks';
 import { hoursAgo, llmQueueStats } from '@rhizome/core/providers';
+import { domainRegistryFor } from '@rhizome/core/sources';
 import { QueueUnavailableError } from '@rhizome/queue';
 import { SecretName, readOrCreateSecret } from '@rhizome/auth';
 import type { RouteTable } from '../http/route.ts';
 import type { CortexDeps } from '../deps.ts';
+import { logDomainFiles } from './source-domains.ts';
 
 /** What this edition serves: every feature group of the API, and the package and registry formats. */
 const editionFeatures = [
@@ -94,7 +96,12 @@ export function mountOpsRoutes(routes: RouteTable, deps: CortexDeps): void {
     });
     res.status(200).type('application/zip').attachment('chaoscypher-diagnostics.zip').send(zip);
   });
-  routes.add(api.pluginsReload, () => platform.pluginCaches.clearAll());
+  routes.add(api.pluginsReload, async ({ scope }) => {
+    const { invalidated, total } = platform.pluginCaches.clearAll();
+    const domainFiles = (await domainRegistryFor((await scope.database()).db, paths.root)).reloadFiles();
+    logDomainFiles(platform.logger, domainFiles);
+    return { invalidated: [...invalidated, 'domains'], total: total + 1, domain_files: domainFiles };
+  });
   routes.add(api.dashboard, async ({ scope }) => {
     const { db } = await scope.database();
     return {

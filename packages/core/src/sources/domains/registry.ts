@@ -62,28 +62,41 @@ export function parseCustomDomain(candidate: unknown): DomainParseResult {
   return issues.length > 0 ? { ok: false, issues } : parsed;
 }
 
-/** The built-in domains plus one database's custom ones. */
-export class DomainRegistry {
-  private readonly byName = new Map<string, DomainDefinition>();
+/** Where a domain comes from: shipped, a drop-in file of the data directory, or stored in the database. */
+export type DomainOrigin = 'builtin' | 'file' | 'database';
 
-  /** Throws when a custom domain is marked builtin or repeats a name (a built-in's or another custom's). */
-  constructor(custom: DomainDefinition[]) {
-    for (const domain of builtinDomains()) this.byName.set(domain.name, domain);
+/** The built-in domains, the drop-in files' and one database's custom ones. */
+export class DomainRegistry {
+  private readonly byName = new Map<string, { domain: DomainDefinition; origin: DomainOrigin }>();
+
+  /**
+   * Throws when a custom domain is marked builtin or repeats a name (a built-in's or another custom's).
+   * A database's domain wins over a drop-in file of the same name: a file added later must not change
+   * what a database already extracts with.
+   */
+  constructor(custom: DomainDefinition[], files: readonly DomainDefinition[] = []) {
+    for (const domain of builtinDomains()) this.byName.set(domain.name, { domain, origin: 'builtin' });
+    for (const domain of files)
+      if (!this.byName.has(domain.name)) this.byName.set(domain.name, { domain, origin: 'file' });
     for (const domain of custom) {
       if (domain.builtin) throw new Error(`Custom domain '${domain.name}' is marked builtin`);
-      if (this.byName.has(domain.name))
+      if (['builtin', 'database'].includes(this.byName.get(domain.name)?.origin ?? ''))
         throw new Error(`Custom domain '${domain.name}' takes a name that is already in use`);
-      this.byName.set(domain.name, domain);
+      this.byName.set(domain.name, { domain, origin: 'database' });
     }
   }
 
-  /** Built-in domains first (by name), then custom ones in the order given. */
+  /** Built-in domains first (by name), then the files' and the database's in the order given. */
   all(): DomainDefinition[] {
-    return [...this.byName.values()];
+    return [...this.byName.values()].map((entry) => entry.domain);
   }
 
   get(name: string): DomainDefinition | undefined {
-    return this.byName.get(name);
+    return this.byName.get(name)?.domain;
+  }
+
+  originOf(name: string): DomainOrigin | undefined {
+    return this.byName.get(name)?.origin;
   }
 }
 
