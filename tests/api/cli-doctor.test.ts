@@ -30,12 +30,12 @@ describe('rhizome doctor', () => {
     expect(report.checks.map((check) => check.name)).toEqual([
       'data directory',
       'disk space',
+      'postgresql',
       'server',
       'authentication',
       'health',
       'model server',
       'queue',
-      'postgresql',
       'migrations',
     ]);
     expect(report.checks.filter((check) => check.status === 'fail')).toEqual([]);

@@ -1,5 +1,6 @@
 import { resolveDataDir, DataPaths } from '@rhizome/core/paths';
 import { lockDataDir } from '@rhizome/core/runtime';
+import { storageBackendRefusal } from '@rhizome/core/storage';
 import { FileLock } from '@rhizome/core/runtime';
 import { listenFailure, listenOptionsFromEnv, stopOnSignals, type ListenOptions } from '@rhizome/core/runtime';
 import type { EmbeddedServer } from './embedded.ts';
@@ -9,6 +10,11 @@ import type { Out } from './output.ts';
 
 export async function serve(host: string | undefined, port: string | undefined, err: Out): Promise<number> {
   const env = { ...process.env, ...(host ? { HOST: host } : {}), ...(port ? { PORT: port } : {}) };
+  const refusal = storageBackendRefusal(env);
+  if (refusal) {
+    err(`rhizome: ${refusal}`);
+    return 2;
+  }
   let listenOn: ListenOptions;
   try {
     listenOn = listenOptionsFromEnv(8888, env);

@@ -1,9 +1,15 @@
 import http from 'node:http';
 import { createPlatform, startBackgroundJobs } from '@rhizome/core/platform';
 import { closeServer, listen, listenFailure, listenOptionsFromEnv, stopOnSignals } from '@rhizome/core/runtime';
+import { storageBackendRefusal } from '@rhizome/core/storage';
 import { createCortexApi } from './app.ts';
 import { createAuthServices } from './auth-services.ts';
 
+const refusal = storageBackendRefusal();
+if (refusal) {
+  console.error(`cortex-api: ${refusal}`);
+  process.exit(2);
+}
 const platform = await createPlatform({ service: 'cortex', migrationPolicy: 'apply' });
 const auth = await createAuthServices(platform);
 const { app } = createCortexApi({

@@ -5,9 +5,9 @@ import { authEndpoints } from '@rhizome/contracts/api/auth';
 import { llmEndpoints } from '@rhizome/contracts/api/llm';
 import { opsEndpoints, upgradeEndpoints } from '@rhizome/contracts/api/ops';
 import { queueEndpoints } from '@rhizome/contracts/api/queue';
-import { settingsEndpoints } from '@rhizome/contracts/api/settings';
 import type { ResponseOf } from '@rhizome/contracts/endpoint';
 import { resolveDataDir } from '@rhizome/core/paths';
+import { reachPostgres, redactedUrl } from '@rhizome/core/storage';
 import type { Remote } from '../remote.ts';
 
 export type CheckStatus = 'ok' | 'warn' | 'fail' | 'info';
@@ -75,7 +75,7 @@ export async function localChecks(env: NodeJS.ProcessEnv = process.env): Promise
   return checks;
 }
 
-const remoteCheckNames = ['authentication', 'health', 'model server', 'queue', 'postgresql', 'migrations'] as const;
+const remoteCheckNames = ['authentication', 'health', 'model server', 'queue', 'migrations'] as const;
 
 const skipped = (names: readonly string[], reason: string) => names.map((name) => check(name, 'info', reason));
 
@@ -118,10 +118,7 @@ export async function serverChecks(remote: Remote): Promise<DoctorCheck[]> {
   const authentication = await authenticationCheck(remote);
   if (authentication.status === 'fail')
     return [server, authentication, ...skipped(remoteCheckNames.slice(1), 'skipped: needs authentication')];
-  const [health, settings] = await Promise.all([
-    client.call(opsEndpoints.health).catch((error: unknown) => error as Error),
-    client.call(settingsEndpoints.get).catch((error: unknown) => error as Error),
-  ]);
+  const health = await client.call(opsEndpoints.health).catch((error: unknown) => error as Error);
   return [
     server,
     authentication,
@@ -130,7 +127,6 @@ export async function serverChecks(remote: Remote): Promise<DoctorCheck[]> {
       asking('model server', () => modelServerCheck(remote)),
       asking('queue', () => queueCheck(remote)),
     ])),
-    postgresCheck(settings, health),
     await asking('migrations', () => migrationsCheck(remote)),
   ];
 }
@@ -207,25 +203,30 @@ async function queueCheck(remote: Remote): Promise<DoctorCheck> {
   return check('queue', 'ok', summary);
 }
 
-/** The settings' values that name a PostgreSQL server (a `backend` of postgres, a postgres:// URL). */
-function postgresSettings(value: unknown, at = ''): string[] {
-  if (typeof value === 'string') return /^postgres(?:ql)?(?::|$)/i.test(value) ? [at] : [];
-  if (typeof value !== 'object' || value === null) return [];
-  return Object.entries(value).flatMap(([key, child]) => postgresSettings(child, at ? `${at}.${key}` : key));
-}
-
-function postgresCheck(settings: Record<string, unknown> | Error, health: Health | Error): DoctorCheck {
-  if (settings instanceof Error)
-    return check('postgresql', 'fail', `the server did not return its settings: ${settings.message}`);
-  const named = postgresSettings(settings);
-  if (!named.length) return check('postgresql', 'info', 'not configured (the databases are SQLite files)');
-  const database = health instanceof Error ? undefined : health.checks.database;
-  if (database?.status === 'ok') return check('postgresql', 'ok', `configured (${named.join(', ')}) and answering`);
+/** The PostgreSQL server RHIZOME_DATABASE_URL names on this machine, reached directly. */
+export async function postgresCheck(env: NodeJS.ProcessEnv = process.env): Promise<DoctorCheck> {
+  const url = env.RHIZOME_DATABASE_URL;
+  if (!url)
+    return check(
+      'postgresql',
+      'info',
+      'not configured (RHIZOME_DATABASE_URL is unset: the databases are SQLite files)',
+    );
+  const reached = await reachPostgres(url);
+  if (!reached.ok) return check('postgresql', 'fail', `${redactedUrl(url)}: ${reached.problem}`);
+  const found = `PostgreSQL ${reached.server} answers at ${redactedUrl(url)} as ${reached.user}`;
+  if (!reached.canCreateSchemas)
+    return check(
+      'postgresql',
+      'fail',
+      `${found}, but ${reached.user} may not create schemas in ${reached.database}`,
+      `GRANT CREATE ON DATABASE ${reached.database} TO ${reached.user}`,
+    );
   return check(
     'postgresql',
-    'fail',
-    `configured (${named.join(', ')}), but the database check says: ${database?.message ?? 'no answer'}`,
-    'check that PostgreSQL runs and the connection settings are right',
+    'warn',
+    `${found}; this version stores every database in SQLite files and does not use it yet`,
+    'unset RHIZOME_DATABASE_URL until the PostgreSQL backend ships',
   );
 }
 
@@ -237,6 +238,6 @@ async function migrationsCheck(remote: Remote): Promise<DoctorCheck> {
 
 /** Every check, local first; the server's run whether or not the local ones pass. */
 export async function doctorChecks(remote: Remote): Promise<DoctorCheck[]> {
-  const [local, server] = await Promise.all([localChecks(), serverChecks(remote)]);
-  return [...local, ...server];
+  const [local, postgres, server] = await Promise.all([localChecks(), postgresCheck(), serverChecks(remote)]);
+  return [...local, postgres, ...server];
 }

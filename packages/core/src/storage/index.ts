@@ -4,3 +4,4 @@ export { revisionOf, shippedMigrations, type Migration } from './migrations/inde
 export { Migrator, restoreSqliteFile, type ApplyResult } from './migrator.ts';
 export { decodeVector, encodeVector } from './vector-blob.ts';
 export { countRows } from './count-rows.ts';
+export { reachPostgres, redactedUrl, storageBackendRefusal, type PostgresReach } from './postgres-check.ts';
