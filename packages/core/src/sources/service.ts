@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import type { SourceResponseBody, SourceStatus, UploadOptionsInput } from '@rhizome/contracts/api/sources';
-import { NotFound, Conflict } from '@rhizome/contracts/errors';
+import { NotFound, Conflict, Invalid } from '@rhizome/contracts/errors';
+import type { Settings } from '@rhizome/contracts/settings';
 import type { QueueService, TaskStore } from '@rhizome/queue';
 import type { Logger } from '../logging.ts';
 import type { DataPaths } from '../paths.ts';
@@ -13,7 +14,7 @@ import { chunkInContext } from './chunk-context.ts';
 import { chunkPage, chunkRowids, findChunk, type ChunkView } from './chunks.ts';
 import { domainRegistryFor } from './domains/custom.ts';
 import { domainSummary } from './domains/registry.ts';
-import { removeSourceFiles, storeOriginal } from './files.ts';
+import { incomingDir, removeSourceFiles, storeOriginal } from './files.ts';
 import { indexSourceOperation } from './operation-names.ts';
 import { cachedGrades, citationCount, contributedTotals, graphCountsBySource } from './read-model.ts';
 import {
@@ -29,6 +30,10 @@ import {
   type SourceRow,
 } from './repo.ts';
 import { SourceTags } from './tags.ts';
+import { containerKind, containerMediaTypes } from './unpack/kind.ts';
+import { unpackLimits } from './unpack/limits.ts';
+import { UnpackRefusal } from './unpack/refusal.ts';
+import { unpack } from './unpack/unpack.ts';
 import { fetchForImport } from './url-import/import.ts';
 import { sourceView } from './views.ts';
 
@@ -80,6 +85,14 @@ export interface NewSourceOrigin {
   sourceType: 'file' | 'webpage';
   originUrl?: string;
   title?: string | null;
+  /** Facts the file brought with it (a message's sender, recipients, date and subject), as `user_metadata`. */
+  userMetadata?: Record<string, unknown>;
+}
+
+/** The sources an archive or mailbox upload became, and its members that became none, each with why. */
+export interface ContainerUpload {
+  sources: SourceRow[];
+  refused: { filename: string; error: string }[];
 }
 
 const bool = (value: boolean | null | undefined) => (value === null || value === undefined ? null : value ? 1 : 0);
@@ -259,6 +272,7 @@ export class SourceService {
         current_step: 'queued',
         step_description: 'Waiting to be indexed',
         ...uploadOptionColumns(options),
+        ...(origin.userMetadata ? { user_metadata: JSON.stringify(origin.userMetadata) } : {}),
       });
     } catch (error) {
       await removeSourceFiles(this.deps.paths, this.deps.database, id);
@@ -269,6 +283,56 @@ export class SourceService {
       `source ${id}: uploaded ${file.filename} (${origin.sourceType === 'webpage' ? `${origin.originUrl}, ` : ''}${file.format}, ${file.size} bytes), indexing queued`,
     );
     return { source: await this.require(id), duplicate: false };
+  }
+
+  /**
+   * An upload that is an archive (.zip, .tar, .tar.gz) or mail (.eml, .mbox): each member that is a file
+   * Rhizome reads becomes a source named by its path in the upload and tagged with the upload's name; the
+   * others are listed. Null when the file is no container. A damaged or unsafe container is a 422 (`Invalid`)
+   * naming the member, and stores nothing.
+   */
+  async createFromContainer(
+    file: Omit<ReceivedFile, 'mediaType' | 'format'>,
+    options: UploadOptionsInput,
+    settings: Settings,
+  ): Promise<ContainerUpload | null> {
+    const kind = await containerKind(file.path, file.filename);
+    if (!kind) return null;
+    const allowed = settings.batching.allowed_content_types;
+    if (!allowed.includes('*') && !containerMediaTypes[kind].some((type) => allowed.includes(type)))
+      throw new Invalid(
+        [{ loc: ['body'], msg: `'${file.filename}' is an archive or mailbox`, type: 'content_type' }],
+        `'${file.filename}' is ${containerMediaTypes[kind][0]}, which batching.allowed_content_types does not allow`,
+      );
+    const unpacked = await unpack({
+      path: file.path,
+      filename: file.filename,
+      kind,
+      dir: incomingDir(this.deps.paths, this.deps.database),
+      limits: unpackLimits(settings),
+      allowed,
+    }).catch((error: unknown) => {
+      throw error instanceof UnpackRefusal ? error.toInvalid() : error;
+    });
+    const sources: SourceRow[] = [];
+    try {
+      const tag = unpacked.members.length
+        ? await this.tags.create(file.filename.slice(0, 64), null, `Unpacked from the upload ${file.filename}`)
+        : null;
+      for (const member of unpacked.members) {
+        const { source } = await this.createFromFile(member, options, {
+          sourceType: 'file',
+          title: member.title,
+          userMetadata: member.metadata,
+        });
+        sources.push(source);
+        if (tag) await this.tags.attach(source.id, tag.id);
+      }
+    } finally {
+      await Promise.all(unpacked.members.map((member) => fs.promises.rm(member.path, { force: true })));
+    }
+    await fs.promises.rm(file.path, { force: true });
+    return { sources: await Promise.all(sources.map((source) => this.require(source.id))), refused: unpacked.refused };
   }
 
   /**
