@@ -184,9 +184,23 @@ export const sourceEndpoints = {
     errors: [400, 413, 422],
     consumes: 'multipart/form-data',
     files: { field: 'file', multiple: false },
-    summary: 'Upload one file; it is indexed in the background',
+    summary:
+      'Upload one file; it is indexed in the background. An archive or mailbox answers with its first member, the others in `unpacked`',
     body: UploadForm,
-    response: SourceResponse,
+    response: Type.Intersect([
+      SourceResponse,
+      Type.Object({
+        unpacked: Type.Optional(
+          Type.Object(
+            {
+              source_ids: Type.Array(Type.String()),
+              errors: Type.Array(Type.Object({ filename: Type.String(), error: Type.String() })),
+            },
+            { description: 'An archive or mailbox: every source it became, and the members that became none' },
+          ),
+        ),
+      }),
+    ]),
   }),
   uploadBatch: endpoint({
     method: 'POST',

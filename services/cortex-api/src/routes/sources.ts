@@ -42,6 +42,16 @@ export function mountSourceRoutes(routes: RouteTable, { platform }: CortexDeps):
             { loc: ['body', 'file'], msg: 'A file is required (multipart field "file")', type: 'missing' },
           ]);
         const service = await scope.service(sourcesModule);
+        const container = await service.createFromContainer(file, body as UploadOptionsInput, settings.get());
+        if (container) {
+          // One source answers, as for any upload; the others and the refused members come beside it.
+          const [first, ...rest] = container.sources;
+          if (!first) throw noMemberError(file, container.refused);
+          return {
+            ...(await service.view(first)),
+            unpacked: { source_ids: [first, ...rest].map((source) => source.id), errors: container.refused },
+          };
+        }
         const received = await accept(file, 'file', settings.get().batching.allowed_content_types);
         const { source } = await service.createFromFile(received, body as UploadOptionsInput);
         return service.view(source);
@@ -62,6 +72,12 @@ export function mountSourceRoutes(routes: RouteTable, { platform }: CortexDeps):
         const errors: { filename: string; error: string }[] = [];
         for (const file of files) {
           try {
+            const container = await service.createFromContainer(file, body as UploadOptionsInput, settings.get());
+            if (container) {
+              created.push(...container.sources);
+              errors.push(...container.refused);
+              continue;
+            }
             created.push(
               (
                 await service.createFromFile(
@@ -230,4 +246,10 @@ async function accept(file: UploadedFile, field: string, allowed: string[]): Pro
   const type = await allowedType(file.path, file.filename, allowed);
   if ('refused' in type) throw refusal(type.refused);
   return { ...file, mediaType: type.mediaType, format: type.format };
+}
+
+/** An archive or mailbox none of whose members is a file Rhizome reads: a 422 listing why for each. */
+function noMemberError(file: UploadedFile, refused: { filename: string; error: string }[]): ApiError {
+  const msg = `'${file.filename}' holds no file Rhizome can read${refused.length ? `: ${refused.map((member) => member.error).join('; ')}` : ''}`;
+  return ApiError.validation([{ loc: ['body', 'file'], msg, type: 'content_type' }], msg);
 }

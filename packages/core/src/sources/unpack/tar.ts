@@ -55,7 +55,9 @@ export async function readTar(
     input.on('error', fail);
     parser.on('end', () => resolve());
     input.pipe(parser);
-  }).catch((error: unknown) => {
+  }).catch(async (error: unknown) => {
+    // A member still being written when the archive is refused must be done before its caller cleans up.
+    await handled.catch(() => undefined);
     if (error instanceof UnpackRefusal || failure) throw failure ?? error;
     throw new UnpackRefusal(`'${name}' is not a readable tar archive (${(error as Error).message})`);
   });
