@@ -25,6 +25,7 @@ const WorkflowEditor = lazy(() => import('./screens/automation/WorkflowEditor.ts
 const ExecutionDetail = lazy(() => import('./screens/automation/ExecutionDetail.tsx'));
 const Entities = lazy(() => import('./screens/entities/EntitiesScreen.tsx'));
 const EntityDetail = lazy(() => import('./screens/entities/EntityDetail.tsx'));
+const Queue = lazy(() => import('./screens/queue/QueueScreen.tsx'));
 
 /**
  * Addresses bookmarked in the system many users come from, and where each lives here; `:id` and `:tab`
@@ -33,6 +34,7 @@ const EntityDetail = lazy(() => import('./screens/entities/EntityDetail.tsx'));
 const legacyRoutes: [from: string, to: string][] = [
   ['/nodes', '/entities'],
   ['/nodes/:id', '/entities/:id'],
+  ['/queues', '/queue'],
   ['/lexicon', '/operations?tab=registry'],
   ['/automations', '/automation'],
   ['/automations/:id', '/automation/:id'],
@@ -101,6 +103,7 @@ function Screens() {
             <Route path="/automation/executions/:executionId" element={<ExecutionDetail />} />
             <Route path="/entities" element={<Entities />} />
             <Route path="/entities/:nodeId" element={<EntityDetail />} />
+            <Route path="/queue" element={<Queue />} />
             {legacyRoutes.map(([from, to]) => (
               <Route key={from} path={from} element={<Moved to={to} />} />
             ))}
