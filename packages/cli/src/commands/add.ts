@@ -139,9 +139,39 @@ class AddRun {
     this.track(added);
     try {
       const blob = new File([await fs.readFile(file.path)], file.name);
-      this.accept(added, await this.remote.client.upload(sourceEndpoints.upload, [blob], fields));
+      const source = await this.remote.client.upload(sourceEndpoints.upload, [blob], fields);
+      this.accept(added, source);
+      if (source.unpacked) await this.members(file.path, added, source, source.unpacked);
     } catch (error) {
       this.refuse(added, error);
+    }
+  }
+
+  /** An archive or mailbox became several sources: one line each, and one per member it refused. */
+  private async members(
+    archive: string,
+    first: Added,
+    source: SourceResponseBody,
+    unpacked: { source_ids: string[]; errors: { filename: string; error: string }[] },
+  ): Promise<void> {
+    const memberInput = (filename: string | null) => `${archive}: ${filename ?? '?'}`;
+    first.input = memberInput(source.filename);
+    this.barOf.get(first)?.update({ name: first.input });
+    for (const id of unpacked.source_ids.slice(1)) {
+      const member = await this.remote.client.call(sourceEndpoints.get, { params: { source_id: id } });
+      const added: Added = { input: memberInput(member.filename), source_id: null, status: 'uploading', error: null };
+      this.track(added);
+      this.accept(added, member);
+    }
+    for (const refused of unpacked.errors) {
+      const added: Added = {
+        input: memberInput(refused.filename),
+        source_id: null,
+        status: 'error',
+        error: refused.error,
+      };
+      this.track(added);
+      this.show(added);
     }
   }
 
@@ -218,8 +248,10 @@ async function add(remote: Remote, inputs: string[], options: AddOptions): Promi
 export function registerAdd(parent: Command, runner: CommandRunner): void {
   const command = parent
     .command('add')
-    .description('Add files, directories (recursively), globs and URLs as sources')
-    .argument('<inputs...>', 'files, directories, quoted globs ("notes/**/*.md") or http(s) URLs')
+    .description(
+      'Add files, directories (recursively, hidden files left out), globs and URLs as sources; an archive (.zip, .tar, .tar.gz) or mailbox (.eml, .mbox) adds each of its members',
+    )
+    .argument('<inputs...>', 'files, directories, archives, mailboxes, quoted globs ("notes/**/*.md") or http(s) URLs')
     .option('--tag <name>', 'tag the sources (repeatable; created when missing)', repeated, []);
   withRunFlags(command)
     .option('--quick', 'a quick extraction (the same as --depth quick)')
