@@ -3,28 +3,35 @@ import { AppShell, Burger, Group, NavLink, Text, UnstyledButton, useMantineColor
 import { useDisclosure, useReducedMotion } from '@mantine/hooks';
 import { IconFiles, IconLayoutDashboard, IconMessages, IconSearch, IconSettings } from '@tabler/icons-react';
 import { IconRoute, IconTemplate } from '@tabler/icons-react';
-import { IconCopy, IconGraph } from '@tabler/icons-react';
-import { IconServerCog } from '@tabler/icons-react';
+import { IconCircleDot, IconCopy, IconGraph, IconLine } from '@tabler/icons-react';
+import { IconListDetails, IconServerCog } from '@tabler/icons-react';
 import { Link, useLocation } from 'react-router-dom';
 import { settingsEndpoints } from '@rhizome/contracts/api/settings';
 import { Logo } from '../components/Logo.tsx';
+import { CommandPalette } from '../components/palette/CommandPalette.tsx';
+import { PaletteButton } from '../components/palette/PaletteButton.tsx';
+import type { PaletteScreen } from '../components/palette/palette-screens.ts';
 import { api } from '../lib/api.ts';
 import { ColorSchemeMenu } from './ColorSchemeMenu.tsx';
 import { DatabaseSwitcher } from './DatabaseSwitcher.tsx';
 import { hasStoredColorScheme } from './theme.ts';
 import { UserMenu } from './UserMenu.tsx';
 
-const sections = [
-  { to: '/', label: 'Dashboard', icon: IconLayoutDashboard },
-  { to: '/sources', label: 'Sources', icon: IconFiles },
-  { to: '/graph', label: 'Graph', icon: IconGraph },
-  { to: '/graph/duplicates', label: 'Duplicates', icon: IconCopy, under: '/graph' },
+/** The navigation, which the command palette also offers; a section `under` another is indented below it. */
+const sections: (PaletteScreen & { under?: string })[] = [
+  { to: '/', label: 'Dashboard', icon: IconLayoutDashboard, keywords: ['home', 'overview'] },
+  { to: '/sources', label: 'Sources', icon: IconFiles, keywords: ['documents', 'files'] },
+  { to: '/graph', label: 'Graph', icon: IconGraph, keywords: ['canvas'] },
+  { to: '/entities', label: 'Entities', icon: IconCircleDot, under: '/graph', keywords: ['nodes'] },
+  { to: '/relationships', label: 'Relationships', icon: IconLine, under: '/graph', keywords: ['edges', 'links'] },
+  { to: '/graph/duplicates', label: 'Duplicates', icon: IconCopy, under: '/graph', keywords: ['merge'] },
   { to: '/search', label: 'Search', icon: IconSearch },
-  { to: '/chat', label: 'Chat', icon: IconMessages },
-  { to: '/templates', label: 'Templates', icon: IconTemplate },
-  { to: '/automation', label: 'Automation', icon: IconRoute },
+  { to: '/chat', label: 'Chat', icon: IconMessages, keywords: ['ask'] },
+  { to: '/templates', label: 'Templates', icon: IconTemplate, keywords: ['types', 'lexicon'] },
+  { to: '/automation', label: 'Automation', icon: IconRoute, keywords: ['workflows', 'automations'] },
   { to: '/settings', label: 'Settings', icon: IconSettings },
-  { to: '/operations', label: 'Operations', icon: IconServerCog },
+  { to: '/queue', label: 'Queue', icon: IconListDetails, keywords: ['tasks', 'queues', 'jobs'] },
+  { to: '/operations', label: 'Operations', icon: IconServerCog, keywords: ['databases', 'backups'] },
 ];
 
 /** Header with the database and account, navigation on the side (a drawer on a phone). */
@@ -89,6 +96,7 @@ export function Layout({
             </UnstyledButton>
           </Group>
           <Group gap="xs" wrap="nowrap">
+            <PaletteButton />
             <DatabaseSwitcher onSwitched={onDatabaseSwitched} />
             <ColorSchemeMenu />
             <UserMenu />
@@ -112,6 +120,7 @@ export function Layout({
       <AppShell.Main id="main" tabIndex={-1}>
         {children}
       </AppShell.Main>
+      <CommandPalette screens={sections} onDatabaseSwitched={onDatabaseSwitched} />
     </AppShell>
   );
 }
