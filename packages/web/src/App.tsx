@@ -25,6 +25,8 @@ const WorkflowEditor = lazy(() => import('./screens/automation/WorkflowEditor.ts
 const ExecutionDetail = lazy(() => import('./screens/automation/ExecutionDetail.tsx'));
 const Entities = lazy(() => import('./screens/entities/EntitiesScreen.tsx'));
 const EntityDetail = lazy(() => import('./screens/entities/EntityDetail.tsx'));
+const Relationships = lazy(() => import('./screens/relationships/RelationshipsScreen.tsx'));
+const RelationshipDetail = lazy(() => import('./screens/relationships/RelationshipDetail.tsx'));
 const Queue = lazy(() => import('./screens/queue/QueueScreen.tsx'));
 
 /**
@@ -34,6 +36,8 @@ const Queue = lazy(() => import('./screens/queue/QueueScreen.tsx'));
 const legacyRoutes: [from: string, to: string][] = [
   ['/nodes', '/entities'],
   ['/nodes/:id', '/entities/:id'],
+  ['/edges', '/relationships'],
+  ['/edges/:id', '/relationships/:id'],
   ['/queues', '/queue'],
   ['/lexicon', '/operations?tab=registry'],
   ['/automations', '/automation'],
@@ -103,6 +107,8 @@ function Screens() {
             <Route path="/automation/executions/:executionId" element={<ExecutionDetail />} />
             <Route path="/entities" element={<Entities />} />
             <Route path="/entities/:nodeId" element={<EntityDetail />} />
+            <Route path="/relationships" element={<Relationships />} />
+            <Route path="/relationships/:edgeId" element={<RelationshipDetail />} />
             <Route path="/queue" element={<Queue />} />
             {legacyRoutes.map(([from, to]) => (
               <Route key={from} path={from} element={<Moved to={to} />} />

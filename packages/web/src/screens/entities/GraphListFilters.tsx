@@ -17,13 +17,16 @@ export function GraphListFilters({
   values,
   sources,
   searchLabel,
+  withType = true,
   onChange,
 }: {
   templateType: 'node' | 'edge';
-  values: { type: string; source: string; tag: string; q?: string };
+  values: { type?: string; source: string; tag: string; q?: string };
   sources: SourceOption[];
   /** Leaves out the search box when not given. */
   searchLabel?: string;
+  /** Whether the list can be filtered by template. */
+  withType?: boolean;
   onChange: (change: Partial<Record<'type' | 'source' | 'tag' | 'q', string | null>>) => void;
 }) {
   const templates = useTemplatesOf(templateType);
@@ -47,16 +50,18 @@ export function GraphListFilters({
           w={{ base: '100%', sm: 240 }}
         />
       )}
-      <Select
-        label="Type"
-        placeholder="Every type"
-        data={templates.options}
-        value={values.type || null}
-        onChange={(type) => onChange({ type })}
-        clearable
-        searchable
-        w={{ base: '100%', sm: 190 }}
-      />
+      {withType && (
+        <Select
+          label="Type"
+          placeholder="Every type"
+          data={templates.options}
+          value={values.type || null}
+          onChange={(type) => onChange({ type })}
+          clearable
+          searchable
+          w={{ base: '100%', sm: 190 }}
+        />
+      )}
       <Select
         label="Source"
         placeholder="Every source"

@@ -31,7 +31,10 @@ export interface EntityPage {
  * The sources the source and tag filters leave: `undefined` for no such filter, an empty list when they
  * leave none. A tag stands for the sources that carry it.
  */
-function useSourceScope(filter: Pick<EntityFilter, 'source' | 'tag'>): { scope: string[] | undefined; ready: boolean } {
+export function useSourceScope(filter: Pick<EntityFilter, 'source' | 'tag'>): {
+  scope: string[] | undefined;
+  ready: boolean;
+} {
   const tagged = useEndpointPages(sourceEndpoints.list, filter.tag ? { query: { tag_id: filter.tag } } : null);
   if (!filter.tag) return { scope: filter.source ? [filter.source] : undefined, ready: true };
   if (!tagged.data) return { scope: undefined, ready: false };

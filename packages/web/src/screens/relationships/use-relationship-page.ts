@@ -1,0 +1,42 @@
+import { edgeEndpoints, nodeEndpoints } from '@rhizome/contracts/api/graph-nodes';
+import type { ResponseOf } from '@rhizome/contracts/endpoint';
+import { api } from '../../lib/api.ts';
+import { useEndpoint, useEndpointEach } from '../../lib/data/use-endpoint.ts';
+
+export type Relationship = ResponseOf<typeof edgeEndpoints.get>;
+
+export const relationshipPageSize = 50;
+
+/** One server page of relationships (`GET /edges`), with the names of the entities at their ends. */
+export function useRelationshipPage(sourceIds: string[] | undefined, page: number) {
+  const none = sourceIds !== undefined && sourceIds.length === 0;
+  const listed = useEndpoint(
+    edgeEndpoints.list,
+    none ? null : { query: { source_ids: sourceIds, page, page_size: relationshipPageSize } },
+  );
+  const rows = listed.data?.data as Relationship[] | undefined;
+  const ends = [...new Set((rows ?? []).flatMap((row) => [row.source_node_id, row.target_node_id]))];
+  const nodes = useEndpointEach(nodeEndpoints.get, rows ? ends.map((node_id) => ({ params: { node_id } })) : undefined);
+  const names = new Map((nodes.data ?? []).map((node) => [node.id, node.label]));
+  return {
+    rows: none ? [] : rows,
+    total: none ? 0 : (listed.data?.pagination.total ?? 0),
+    loading: listed.loading,
+    error: listed.error,
+    reload: () => void listed.reload(),
+    nameOf: (id: string) => names.get(id) ?? '…',
+    allIds: () => allEdgeIds(sourceIds),
+  };
+}
+
+/** The ids of every edge the filter matches, a page of minimal edges at a time. */
+async function allEdgeIds(sourceIds: string[] | undefined): Promise<string[]> {
+  const ids: string[] = [];
+  for (let page = 1; ; page += 1) {
+    const answer = await api.call(edgeEndpoints.list, {
+      query: { source_ids: sourceIds, page, page_size: 1000, minimal: true },
+    });
+    ids.push(...answer.data.map((edge) => edge.id));
+    if (!answer.pagination.has_next) return ids;
+  }
+}
