@@ -29,6 +29,15 @@ const requiredDomains = [
   'medical',
   'financial',
   'news',
+  'cybersecurity',
+  'design',
+  'educational',
+  'intelligence',
+  'investigation',
+  'philosophical',
+  'political',
+  'reference',
+  'theological',
 ];
 
 const texts: Record<string, string> = {
@@ -94,6 +103,24 @@ conquered Constantinople in 1453, ending more than a thousand years of Byzantine
 The sultan's army then invaded Serbia, while the Kingdom of Hungary formed an alliance with Venice against the advancing troops. Historians
 regard the conquest as the end of the Middle Ages in the east. The succession struggles that followed Mehmed's death in 1481 weakened the
 dynasty for a generation, until Selim I seized the throne and the empire's wars turned towards Persia and Egypt.`,
+  cybersecurity:
+    'Threat actors exploited CVE-2023-34362, a SQL injection vulnerability in MOVEit Transfer, to gain remote code execution on internet-facing servers. The attackers deployed a web shell named LEMURLOOT and began exfiltration of data within hours. We attribute the campaign with moderate confidence to the Cl0p ransomware group.\n\nIndicators of compromise include the file human2.aspx and traffic to command and control servers. Incident response teams should apply the vendor patch, rotate credentials and hunt for lateral movement using the MITRE ATT&CK techniques T1190 and T1505.003. The advisory rates the flaw CVSS 9.8, critical severity.',
+  design:
+    'The new design system replaces our ad-hoc style guide with a single component library. Typography is set in Inter for the interface and Source Serif for long reading, on an 8px grid system with generous whitespace. The primary colour palette pairs a deep blue, #1D4ED8, with warm neutrals, and every text colour meets accessibility contrast ratios.\n\nWireframes and a clickable prototype were tested with five personas during usability testing. Designers found that the visual hierarchy of the old layout buried the main action, so the Primary Button now carries the brand identity while secondary actions recede. The mood board drew on Bauhaus posters and Swiss modernist typefaces.',
+  educational:
+    'Lesson 4: Fractions and Ratios. By the end of this lesson, students will be able to compare two fractions, simplify a ratio and explain the difference between the two. Prerequisites: Lesson 3 (equivalent fractions).\n\nThe teacher begins with a five-minute warm-up on the board, then pupils work in pairs on the worksheet. Exercise 4.1 asks students to order five fractions from smallest to largest; Exercise 4.2 applies ratios to a recipe. Homework: complete the review questions at the end of the chapter. The assessment rubric awards marks for correct working as well as the final answer, and the quiz next week covers both learning objectives.',
+  intelligence:
+    'Key judgments: We assess with moderate confidence that the group will attempt a further missile test before the end of the year. Reporting indicates that engineers have moved launchers to a facility near the coast, and imagery analysis shows new construction at the site.\n\nHUMINT sources describe a split within the leadership over the programme; we judge it almost certainly will not halt testing. OSINT collection on shipping records points to continued procurement of dual-use components through front companies, despite sanctions. Counterintelligence services in two allied states report increased surveillance of diaspora networks. We have low confidence in the timing, because collection on the command structure remains limited.',
+  investigation:
+    'Detectives interviewed the witness on 14 March. She stated that she saw the suspect leave the warehouse shortly before the fire and identified him from CCTV footage. The suspect denied being there and gave an alibi that investigators could not confirm.\n\nExhibit 12, a series of bank transfers to a shell company, supports the allegation that the warehouse owner paid for the fire to collect the insurance. Forensic examination of the scene found an accelerant, and the chain of custody for the samples was recorded. A whistleblower at the insurer had raised concerns of fraud a year earlier. The inquiry will decide whether to recommend charges for arson and insurance fraud.',
+  philosophical:
+    'In the Groundwork, Kant argues that the only thing good without qualification is a good will. Moral worth lies not in the consequences of an action but in the maxim from which it is done, and the categorical imperative commands us to act only on maxims we could will as universal law. This deontology stands against the utilitarianism of Mill, for whom the good is measured by happiness.\n\nAn obvious objection asks whether a maxim can be so described that almost anything passes the test. Hegel pressed a related critique: the formula is empty without the ethical life of a community. Defenders reply that the premises of the argument concern the form of reason, a priori, not its content, and that the thesis survives the objection.',
+  political:
+    "The governing coalition lost its majority in parliament after the Greens voted against the budget bill. The prime minister called a snap election for June, and early polling shows the opposition Social Democrats ahead with 31% of the vote.\n\nThe party's manifesto promises reform of the pension system and a referendum on electoral reform. Senators from the conservative party accused the government of breaking its campaign promises, while the minister of finance defended the policy as necessary. Analysts expect turnout to be high in urban constituencies, where left-wing candidates have gained ground, and the incumbent faces a difficult campaign trail.",
+  reference:
+    'aqueduct (n.) A channel or bridge built to carry water over a distance, especially one supported on arches. Etymology: from Latin aquae ductus, conduit of water. Plural: aqueducts. See also canal; viaduct.\n\naquifer (n.) A layer of porous rock that holds groundwater. Derived from Latin aqua, water, and ferre, to bear. Pronunciation: AK-wi-fer. Usage: chiefly in geology. Synonyms: water-bearing stratum. See also artesian well.\n\narchipelago (n.) A group of islands. Etymology: from Italian arcipelago, originally the name of the Aegean Sea. Abbreviation: archip. See also atoll.',
+  theological:
+    'In Romans 5:8 the apostle Paul writes that God shows his love for us in that while we were still sinners, Christ died for us. Augustine read the passage as the heart of the doctrine of grace: salvation is not earned but given. The Council of Orange in 529 upheld this teaching against the semi-Pelagians.\n\nLater theology drew the doctrine into the sacraments. For the church of the Middle Ages, baptism and the eucharist were the means by which grace reaches the soul, and Thomas Aquinas set out this view in the Summa. The reformers read the same scripture differently, and the covenant theology of the Puritans gave the resurrection and the gospel a new place in worship and prayer.',
 };
 
 const shoppingList = `milk

@@ -40,8 +40,7 @@ export interface DetectionProposal {
 }
 
 interface CompiledDetection {
-  /** One regex over every lower-cased term (a character trie), or null for a domain with none. */
-  keywords: RegExp | null;
+  /** Each normalised term with its highest weight. */
   termWeights: Map<string, number>;
   patterns: { regex: RegExp; weight: number }[];
 }
@@ -56,13 +55,15 @@ export function detectDomain(input: DetectionInput, domains: DomainDefinition[])
   const extension = extensionOf(input.filename);
   const docType = input.docType?.trim().toLowerCase() ?? '';
   const blocks = textBlocks(input.samples);
+  const keywords = keywordsOf(domains);
+  const foundPerBlock = blocks.lowered.map((block) => keywordMatches(keywords, block));
 
   const scored = domains.map((domain) => {
     if (domain.name === fallbackDomain) {
       const score = domain.detection.confidence.min_threshold;
       return { domain, score, coverage: 1, tier: 1 };
     }
-    const cues = blockCues(domain, blocks);
+    const cues = blockCues(domain, blocks, foundPerBlock);
     const score = scoreDomain(domain, cues, extension, docType);
     const coverage = score >= domain.detection.confidence.min_threshold ? coverageOf(domain, blocks, cues) : 0;
     const tier = score >= domain.detection.confidence.min_threshold && coverage >= minCoverage ? 0 : 2;
@@ -104,9 +105,13 @@ interface BlockCues {
   patternHits: number[][] | null;
 }
 
-function blockCues(domain: DomainDefinition, blocks: Blocks): BlockCues {
-  const { keywords, patterns } = compile(domain);
-  const terms = keywords ? blocks.lowered.map((block) => wholeWordMatches(keywords, block)) : [];
+/** `foundPerBlock`: every domain's terms found in each block; the domain keeps its own. */
+function blockCues(domain: DomainDefinition, blocks: Blocks, foundPerBlock: Set<string>[]): BlockCues {
+  const { termWeights, patterns } = compile(domain);
+  const terms =
+    termWeights.size > 0
+      ? foundPerBlock.map((found) => new Set([...found].filter((term) => termWeights.has(term))))
+      : [];
   const hits = () =>
     patterns.map(({ regex }) => blocks.text.map((block) => boundedMatchCount(regex, block, patternHitCap)));
   const patternHits = domain.builtin ? hits() : withinTimeLimit(hits, customPatternBudgetMs);
@@ -170,7 +175,7 @@ interface Blocks {
 function coverageOf(domain: DomainDefinition, blocks: Blocks, cues: BlockCues): number {
   const detection = compile(domain);
   const total = blocks.offsets[blocks.text.length];
-  if ((!detection.keywords && detection.patterns.length === 0) || total === 0) return 1;
+  if ((detection.termWeights.size === 0 && detection.patterns.length === 0) || total === 0) return 1;
   const needed = Math.min(blockCueTerms, detection.termWeights.size);
   const cued = (index: number) =>
     (cues.terms[index]?.size ?? 0) >= needed || (cues.patternHits?.some((perBlock) => perBlock[index] > 0) ?? false);
@@ -193,8 +198,6 @@ function compile(domain: DomainDefinition): CompiledDetection {
     }
   }
   const result: CompiledDetection = {
-    keywords:
-      termWeights.size > 0 ? new RegExp(`${trieSource([...termWeights.keys()])}(?!${wordChar.source})`, 'gu') : null,
     termWeights,
     patterns: domain.detection.patterns.map((pattern) => ({
       regex: new RegExp(pattern.regex, 'gm'),
@@ -203,6 +206,49 @@ function compile(domain: DomainDefinition): CompiledDetection {
   };
   compiled.set(domain, result);
   return result;
+}
+
+/**
+ * Every domain's terms in one regex, so a block is read once for all domains, not once per domain. The
+ * regex takes the longest term at a place; `alsoFound` gives back, for each term, the shorter terms it
+ * begins with that end at a word end there ("security" in "security advisory"), which a domain with
+ * only the shorter one would have found.
+ */
+interface CombinedKeywords {
+  regex: RegExp | null;
+  alsoFound: Map<string, string[]>;
+}
+
+/** The last domain list's keywords: detection runs over the same built-in and custom domains again and again. */
+let lastKeywords: { domains: readonly DomainDefinition[]; keywords: CombinedKeywords } | null = null;
+
+function keywordsOf(domains: readonly DomainDefinition[]): CombinedKeywords {
+  const same =
+    lastKeywords?.domains.length === domains.length &&
+    lastKeywords.domains.every((domain, index) => domain === domains[index]);
+  if (same && lastKeywords) return lastKeywords.keywords;
+  const terms = new Set(domains.flatMap((domain) => [...compile(domain).termWeights.keys()]));
+  const alsoFound = new Map<string, string[]>();
+  for (const term of terms) {
+    const prefixes = [...term]
+      .map((char, at) => (at > 0 && !wordChar.test(char) ? term.slice(0, at) : ''))
+      .filter((prefix) => prefix && terms.has(prefix));
+    if (prefixes.length > 0) alsoFound.set(term, prefixes);
+  }
+  const keywords = {
+    regex: terms.size > 0 ? new RegExp(`${trieSource([...terms])}(?!${wordChar.source})`, 'gu') : null,
+    alsoFound,
+  };
+  lastKeywords = { domains: [...domains], keywords };
+  return keywords;
+}
+
+/** Every domain's terms found in a lower-cased block. */
+function keywordMatches({ regex, alsoFound }: CombinedKeywords, block: string): Set<string> {
+  if (!regex) return new Set();
+  const found = wholeWordMatches(regex, block);
+  for (const term of [...found]) for (const prefix of alsoFound.get(term) ?? []) found.add(prefix);
+  return found;
 }
 
 const wordChar = /[\p{L}\p{N}_]/u;
