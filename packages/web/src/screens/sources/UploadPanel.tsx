@@ -1,20 +1,46 @@
-import { useState, type FormEvent } from 'react';
-import { Alert, Button, Checkbox, Group, List, Paper, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
+import { Alert, Button, Group, List, Paper, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { Dropzone } from '@mantine/dropzone';
 import { IconCloudUpload, IconLink } from '@tabler/icons-react';
 import { notifications } from '@mantine/notifications';
 import { sourceEndpoints, type SourceResponseBody } from '@rhizome/contracts/api/sources';
 import { messageOf } from '../../lib/api.ts';
 import { countOf } from '../../lib/format.ts';
+import { useLocation, useNavigate } from 'react-router-dom';
 import { uploadFiles, type UploadFailure } from './upload-files.ts';
 import { useAction } from '../../lib/data/use-action.ts';
+import { uploadOptionsOf } from './upload-options.ts';
+import { UploadOptions } from './UploadOptions.tsx';
+import { useUploadChoices } from './use-upload-choices.ts';
+
+/** The address fragment (from the command palette) that opens the file chooser on arrival. */
+const uploadFragment = '#upload';
+
+/** Opens the file chooser once when the sources screen is reached at `#upload`, then drops the fragment. */
+function useUploadOnArrival(openChooser: () => void) {
+  const { hash, pathname, search } = useLocation();
+  const navigate = useNavigate();
+  useEffect(() => {
+    if (hash !== uploadFragment) return;
+    openChooser();
+    navigate({ pathname, search }, { replace: true });
+  }, [hash, pathname, search, navigate, openChooser]);
+}
 
 /** Drag-and-drop (or pick) many files, or import a web page by URL. */
 export function UploadPanel({ onAdded }: { onAdded: (sources: SourceResponseBody[]) => void }) {
   const importPage = useAction(sourceEndpoints.importUrl);
   const [uploading, setUploading] = useState(false);
   const [failures, setFailures] = useState<UploadFailure[]>([]);
-  const [extract, setExtract] = useState(true);
+  const [choices, changeChoices, resetChoices] = useUploadChoices();
+  const options = uploadOptionsOf(choices);
+  const openRef = useRef<() => void>(null);
+  const dropzoneRef = useRef<HTMLDivElement>(null);
+  const openChooser = useCallback(() => {
+    dropzoneRef.current?.focus();
+    openRef.current?.();
+  }, []);
+  useUploadOnArrival(openChooser);
   const [url, setUrl] = useState('');
   const [importing, setImporting] = useState(false);
   const [urlError, setUrlError] = useState<string | null>(null);
@@ -22,7 +48,7 @@ export function UploadPanel({ onAdded }: { onAdded: (sources: SourceResponseBody
   async function upload(files: File[]) {
     setUploading(true);
     setFailures([]);
-    const { added, failed } = await uploadFiles(files, extract, onAdded);
+    const { added, failed } = await uploadFiles(files, options, onAdded);
     setFailures(failed);
     setUploading(false);
     if (added.length)
@@ -38,7 +64,7 @@ export function UploadPanel({ onAdded }: { onAdded: (sources: SourceResponseBody
     setUrlError(null);
     try {
       const source = await importPage.run({
-        body: { url: url.trim(), extract_entities: extract },
+        body: { url: url.trim(), ...options },
       });
       onAdded([source]);
       setUrl('');
@@ -55,6 +81,8 @@ export function UploadPanel({ onAdded }: { onAdded: (sources: SourceResponseBody
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
         <Dropzone
           onDrop={(files) => void upload(files)}
+          openRef={openRef}
+          ref={dropzoneRef}
           loading={uploading}
           multiple
           aria-label="Upload files: drop them here or press to choose"
@@ -90,13 +118,12 @@ export function UploadPanel({ onAdded }: { onAdded: (sources: SourceResponseBody
               </Button>
             </Group>
           </form>
-          <Checkbox
-            label="Extract entities and relationships after indexing"
-            checked={extract}
-            onChange={(event) => setExtract(event.currentTarget.checked)}
-          />
+          <Text fz="xs" c="dimmed">
+            Files and pages are read with the options below.
+          </Text>
         </Stack>
       </SimpleGrid>
+      <UploadOptions choices={choices} onChange={changeChoices} onReset={resetChoices} />
       {failures.length > 0 && (
         <Alert
           color="red"
