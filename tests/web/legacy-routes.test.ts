@@ -20,6 +20,7 @@ describe('web interface: routes users bring', { timeout: testTimeout }, () => {
     const cases: [from: string, path: string, heading: string, tab?: string][] = [
       ['/nodes', '/entities', 'Entities'],
       [`/nodes/${nodeId}`, `/entities/${nodeId}`, 'Kestrel Point'],
+      ['/edges', '/relationships', 'Relationships'],
       ['/queues', '/queue', 'Queue'],
       ['/lexicon', '/operations?tab=registry', 'Operations', 'Registry'],
       ['/automations', '/automation', 'Automation'],
