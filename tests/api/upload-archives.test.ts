@@ -122,6 +122,24 @@ describe('archives uploaded as sources', () => {
     expect(fromLamps[0]).toBe('pages/lamps.md');
     expect(fromLamps).toContain('index.md');
     expect(await cited('tallowmere lamps')).toEqual(['pages/lamps.md']);
+
+    // A link into a folder names the page by its path there.
+    const guide = await zipArchive([
+      {
+        name: 'start.md',
+        content: '# Start\n\nThe gorsewick tide tables are explained [here](deep/almanac.md).\n',
+      },
+      { name: 'deep/almanac.md', content: '# Reckoning\n\nSpring floods follow the new moon.\n' },
+    ]);
+    const guideBatch = await uploadSources(
+      server,
+      cookie,
+      '/sources/batch',
+      [{ name: 'guide.zip', content: guide }],
+      noIndex,
+    );
+    await indexed((guideBatch.body as Batch).files);
+    expect(await cited('gorsewick tide tables', 'graph')).toEqual(['start.md', 'deep/almanac.md']);
   }, 60_000);
 
   it('refuses a hostile or damaged archive with 422 naming the member, storing nothing', async () => {

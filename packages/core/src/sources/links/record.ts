@@ -7,6 +7,7 @@
  * earlier run recorded.
  */
 import { open } from 'node:fs/promises';
+import path from 'node:path';
 import type { DataPaths } from '../../paths.ts';
 import { insertRows, type Db } from '../../storage/index.ts';
 import { originalPath } from '../files.ts';
@@ -48,8 +49,11 @@ async function readOriginal(path: string): Promise<string> {
 /** The names `source` may be linked by, each once per kind and key. */
 export function sourceNames(source: SourceRow, firstChunk: string): { kind: string; name: string; name_key: string }[] {
   const title = source.title ?? source.filename ?? '';
+  // A member of an archive is named by its path there ("guide/install.md"); links name it by its file name.
+  const basename = path.posix.basename(source.filename ?? '');
   const named = [
     { kind: 'file', name: source.filename ?? '', name_key: nameKey(source.filename ?? '') },
+    { kind: 'file', name: basename, name_key: nameKey(basename) },
     { kind: 'title', name: title, name_key: nameKey(title) },
     ...titleAliases(title, firstChunk).map((alias) => ({ kind: 'alias', name: alias, name_key: nameKey(alias) })),
     {
