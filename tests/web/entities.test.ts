@@ -96,11 +96,11 @@ describe('web interface: entities', { timeout: testTimeout }, () => {
     await page.getByRole('heading', { name: 'Kestrel Old Harbour', level: 1 }).waitFor();
     expect((await api<Node>('GET', `/nodes/${id}`)).label).toBe('Kestrel Old Harbour');
 
-    for (const tab of ['Connections', 'Sources', 'Raw JSON']) {
+    for (const tab of ['Connections', 'Sources', 'JSON']) {
       await page.getByRole('tab', { name: tab }).click();
       await page.getByRole('tabpanel', { name: tab }).waitFor();
     }
-    await page.getByRole('tabpanel', { name: 'Raw JSON' }).getByText('"label": "Kestrel Old Harbour"').waitFor();
+    await page.getByRole('tabpanel', { name: 'JSON' }).getByText('"label": "Kestrel Old Harbour"').waitFor();
     await captureScreen(page, 'entity-detail-json');
 
     await page.getByRole('tab', { name: 'Details' }).click();

@@ -13,7 +13,7 @@ const tabLabels: Record<(typeof tabs)[number], string> = {
   details: 'Details',
   connections: 'Connections',
   sources: 'Sources',
-  json: 'Raw JSON',
+  json: 'JSON',
 };
 
 /** An entity's own page: what the graph's side panel shows, with its connections, sources and JSON on tabs. */
