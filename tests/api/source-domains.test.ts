@@ -13,7 +13,7 @@ interface Entry {
 const technicalFile = new URL('../../packages/core/src/sources/domains/data/technical.json', import.meta.url);
 const technical = () => JSON.parse(fs.readFileSync(technicalFile, 'utf8')) as Record<string, unknown>;
 /** A full definition of a custom domain, from the built-in technical one. */
-const definition = (name: string, changes: Record<string, unknown> = {}) => ({
+const definition = (name: string, changes: Record<string, unknown> = {}): Record<string, unknown> => ({
   ...technical(),
   name,
   builtin: false,
