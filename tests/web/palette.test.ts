@@ -24,7 +24,7 @@ describe('web interface: the command palette', { timeout: testTimeout }, () => {
       .waitFor();
     await page.keyboard.press('Control+k');
     await palette().waitFor();
-    await expect.poll(() => palette().evaluate((input) => input === document.activeElement)).toBe(true);
+    await eventually(() => palette().evaluate((input) => input === document.activeElement)).toBe(true);
   }
 
   /** Types into the palette and presses Enter once `first` is the selected (first) result. */
@@ -90,7 +90,7 @@ describe('web interface: the command palette', { timeout: testTimeout }, () => {
     await palette().fill('kestrel');
     // The palette offers to search for what was typed; choosing it switches to search mode in place.
     await results().getByRole('button', { name: 'Search passages and entities for “kestrel”' }).click();
-    await expect.poll(() => palette().inputValue()).toBe('? kestrel');
+    await eventually(() => palette().inputValue()).toBe('? kestrel');
     await eventually(() => page.locator('[data-action][data-selected]').first().innerText()).toContain(
       'coldest winters',
     );
