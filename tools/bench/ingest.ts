@@ -13,6 +13,7 @@ import { storeChunkRows } from '@rhizome/core/sources';
 import { openSqlite } from '@rhizome/core/storage';
 import { Migrator } from '@rhizome/core/storage';
 import { startBenchServer } from './api-client.ts';
+import { uploadSource, waitIndexed as waitIndexedSource } from './ingest-sources.ts';
 
 const corpusMb = Number(process.env.BENCH_MB ?? 50);
 const pdfPages = 200;
@@ -22,7 +23,8 @@ const probePauseMs = 10;
 const rssBudgetMb = 1536;
 const floorTarget = 0.8;
 
-const { server, base, dataDir, cookie, expectOk } = await startBenchServer('ingest');
+const bench = await startBenchServer('ingest');
+const { server, dataDir, expectOk } = bench;
 let peakRss = 0;
 const rssSampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 50);
 
@@ -77,33 +79,8 @@ async function pdfBytes(pages: number): Promise<Uint8Array> {
   return document.save();
 }
 
-async function upload(filename: string, content: Blob): Promise<string> {
-  const form = new FormData();
-  form.append('auto_confirm', 'true');
-  form.append('extract_entities', 'false');
-  form.append('file', content, filename);
-  const response = await fetch(`${base}/sources`, { method: 'POST', headers: { cookie }, body: form });
-  if (response.status !== 202) throw new Error(`upload ${filename}: ${response.status} ${await response.text()}`);
-  return ((await response.json()) as { id: string }).id;
-}
-
-interface SourceState {
-  status: string;
-  chunk_count: number;
-  error_message: string | null;
-  index_timings: Record<string, number> | null;
-  indexing_started_at: string;
-  indexing_completed_at: string;
-}
-
-async function waitIndexed(id: string): Promise<SourceState> {
-  for (;;) {
-    const source = (await expectOk('GET', `/sources/${id}`)) as SourceState;
-    if (source.status === 'indexed') return source;
-    if (source.status === 'error') throw new Error(`source ${id}: ${source.error_message}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+const upload = (filename: string, content: Blob) => uploadSource(bench, filename, content);
+const waitIndexed = (id: string) => waitIndexedSource(bench, id);
 
 async function readLatencies(nodeId: string, count: number): Promise<number[]> {
   const times: number[] = [];
