@@ -3,6 +3,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setUpAccount, startTestServer, tempDataDir, type TestServer } from '../support/server.ts';
 import { validationIssuesOf } from '../support/api-assertions.ts';
+import { uploadSources, waitForSource } from '../support/sources.ts';
+import type { SourceResponseBody } from '@rhizome/contracts/api/sources';
 
 interface Entry {
   origin: string;
@@ -64,6 +66,33 @@ describe('custom extraction domains', () => {
     expect((await call('GET', '/sources/domains/firmware')).body).toMatchObject({ origin: 'database' });
     expect(await listed()).toContainEqual(expect.objectContaining({ name: 'firmware', builtin: false }));
   });
+
+  it('detects a custom domain on an upload as soon as it is stored', async () => {
+    const created = await call(
+      'POST',
+      '/sources/domains',
+      definition('beekeeping', {
+        description: 'Hives, colonies and honey',
+        detection: {
+          ...(technical().detection as Record<string, unknown>),
+          keywords: [{ terms: ['hive', 'hives', 'brood', 'apiary', 'nectar', 'beekeeper', 'honey super'], weight: 3 }],
+          file_extensions: [],
+          doc_types: [],
+          patterns: [],
+        },
+      }),
+    );
+    expect(created.status, created.text).toBe(201);
+    const text =
+      'The beekeeper opened each hive in the apiary at noon. Brood frames were full, the nectar flow was strong, ' +
+      'and a honey super went onto every hive. Two hives were requeened; the brood pattern of the others was even.';
+    const uploaded = await uploadSources(server, cookie, '/sources', [{ name: 'apiary-log.txt', content: text }]);
+    expect(uploaded.status, uploaded.text).toBe(202);
+    const parked = await waitForSource(server, cookie, (uploaded.body as SourceResponseBody).id, [
+      'awaiting_confirmation',
+    ]);
+    expect((parked.detection_proposal as unknown as { detected_domain: string }).detected_domain).toBe('beekeeping');
+  }, 60_000);
 
   it('creates a domain from a full definition and replaces it', async () => {
     const created = await call('POST', '/sources/domains', definition('hardware'));

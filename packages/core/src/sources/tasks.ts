@@ -7,7 +7,7 @@ import type { EmbeddingService } from '../providers/index.ts';
 import type { LlmService } from '../providers/index.ts';
 import { taskDatabaseFor } from '../databases/index.ts';
 import { indexSource, type ChunkVectorSink } from './indexing.ts';
-import { builtinDomains } from './domains/registry.ts';
+import { domainRegistryFor } from './domains/custom.ts';
 import { incomingDir } from './files.ts';
 import { fetchUrlOperation, indexSourceOperation } from './operation-names.ts';
 import { stageUrl } from './url-import/staging.ts';
@@ -49,7 +49,7 @@ export function defineSourceOperations(registry: TaskRegistrar, deps: SourceOper
           embeddings: deps.embeddings,
           llm: deps.llm,
           vectors: await deps.chunkVectors(name),
-          domains: builtinDomains(),
+          domains: (await domainRegistryFor(db, deps.databases.paths.root)).all(),
           signal,
           checkCancelled,
         });
