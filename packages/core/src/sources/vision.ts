@@ -6,8 +6,7 @@ import { modelFor } from '../providers/index.ts';
 import type { LlmCallContext } from '../providers/index.ts';
 import type { LlmService } from '../providers/index.ts';
 import type { Db } from '../storage/index.ts';
-import { ocrImage } from '../media/ocr.ts';
-import { ToolFailedError, ToolMissingError } from '../media/run-tool.ts';
+import { ocrImage, ToolFailedError, ToolMissingError } from '../media/index.ts';
 import { readImageInfo, type ImageFormat } from './loaders/image.ts';
 import { updateSource } from './repo.ts';
 

@@ -103,6 +103,8 @@ describe('registry', () => {
       'epub',
       'rst',
       'image',
+      'audio',
+      'video',
     ];
     expect(allLoaders.map((loader) => loader.format).sort()).toEqual([...formats].sort());
     for (const format of formats) {

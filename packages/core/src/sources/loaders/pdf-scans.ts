@@ -2,9 +2,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { ocrImage } from '../../media/ocr.ts';
-import { boundedDpi, rasterisePage } from '../../media/pdf-raster.ts';
-import { ToolMissingError } from '../../media/run-tool.ts';
+import { ocrImage, boundedDpi, rasterisePage, ToolMissingError } from '../../media/index.ts';
 import type { MediaReading } from './port.ts';
 
 export interface ScannedPage {

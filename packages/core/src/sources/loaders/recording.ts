@@ -2,11 +2,18 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { extractSpeechWav, mediaDuration } from '../../media/audio.ts';
-import { openAiTranscriber } from '../../media/openai-transcriber.ts';
-import { pocketsphinxInstalled, pocketsphinxTranscriber } from '../../media/pocketsphinx.ts';
-import { ToolFailedError, ToolMissingError } from '../../media/run-tool.ts';
-import { TranscriptionUnavailableError, type Transcriber, type TranscriptSegment } from '../../media/transcriber.ts';
+import {
+  extractSpeechWav,
+  mediaDuration,
+  openAiTranscriber,
+  pocketsphinxInstalled,
+  pocketsphinxTranscriber,
+  ToolFailedError,
+  ToolMissingError,
+  TranscriptionUnavailableError,
+  type Transcriber,
+  type TranscriptSegment,
+} from '../../media/index.ts';
 import { TextAssembler } from './assemble.ts';
 import { defineLoader } from './formats.ts';
 import { mediaReadingOf } from './media-reading.ts';

@@ -56,6 +56,8 @@ const groupText: Record<string, [string, string]> = {
     'Language models',
     'Generation limits, temperatures, thinking and spend caps (the provider itself is under Providers).',
   ],
+  ocr: ['Text in images', 'How scans, photos and image-only PDF pages are read: a vision model or offline OCR.'],
+  transcription: ['Transcription', 'How the speech of audio and video sources becomes text.'],
   queue: ['Queue', 'Where background tasks wait: embedded, or a Redis-compatible server.'],
   chunking: ['Chunking', 'How documents are cut into passages and groups for extraction.'],
   embedding: ['Embeddings', 'The model that turns text into vectors for semantic search.'],
