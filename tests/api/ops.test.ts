@@ -106,7 +106,11 @@ describe('operations endpoints', () => {
   });
 
   it('reloads plugin caches and serves the dashboard', async () => {
-    expect((await call('POST', '/admin/plugins/reload')).body).toEqual({ invalidated: [], total: 0 });
+    expect((await call('POST', '/admin/plugins/reload')).body).toEqual({
+      invalidated: ['domains'],
+      total: 1,
+      domain_files: { directory: expect.stringMatching(/domains$/), loaded: [], problems: [] },
+    });
     const dashboard = await call('GET', '/system/dashboard');
     expect(dashboard.body).toMatchObject({
       // The system workflow (Generate Embeddings) is seeded in every database, as the system templates are.

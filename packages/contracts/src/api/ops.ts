@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { endpoint } from '../endpoint.ts';
+import { DomainFilesReport } from './source-domains.ts';
 import { AnyObject, Nullable, OneOf } from './common.ts';
 
 const LinesQuery = Type.Object({ lines: Type.Optional(Type.Integer({ minimum: 1, maximum: 10000 })) });
@@ -131,8 +132,12 @@ export const opsEndpoints = {
     path: '/admin/plugins/reload',
     tag: 'admin',
     status: 200,
-    summary: 'Clear plugin registry caches',
-    response: Type.Object({ invalidated: Type.Array(Type.String()), total: Type.Integer() }),
+    summary: 'Clear plugin registry caches and read the drop-in domain files again',
+    response: Type.Object({
+      invalidated: Type.Array(Type.String()),
+      total: Type.Integer(),
+      domain_files: Type.Optional(DomainFilesReport),
+    }),
   }),
   dashboard: endpoint({
     method: 'GET',
