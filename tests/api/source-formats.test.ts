@@ -72,7 +72,7 @@ describe('every format through upload and indexing', () => {
   });
 
   it('fails corrupt, encrypted and unsafe files with a clear error, not a stuck source', async () => {
-    for (const name of ['pdfEncrypted', 'pdfCorrupt', 'docxZipSlip', 'binaryJunk', 'plainZip'] as const) {
+    for (const name of ['pdfEncrypted', 'pdfCorrupt', 'docxZipSlip', 'binaryJunk'] as const) {
       const file = bad[name];
       const result = await upload(file);
       if (result.status !== 202) {
@@ -86,5 +86,12 @@ describe('every format through upload and indexing', () => {
         error_message: expect.any(String),
       });
     }
+  });
+
+  it('reads a zip that is no office document as an archive: each member a source', async () => {
+    const result = await upload(bad.plainZip);
+    expect(result.status).toBe(202);
+    const source = await settled(result.body.id);
+    expect(source).toMatchObject({ filename: 'readme.txt', status: 'indexed' });
   });
 });
