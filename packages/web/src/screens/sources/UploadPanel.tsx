@@ -95,7 +95,8 @@ export function UploadPanel({ onAdded }: { onAdded: (sources: SourceResponseBody
             <div>
               <Text fw={600}>Drop files here or click to choose</Text>
               <Text fz="sm" c="dimmed">
-                PDF, Word, Markdown, text, HTML, CSV, JSON, images… as many as you like.
+                PDF, Word, Excel, PowerPoint, Markdown, HTML, images and scans, audio and video, archives, mail… as many
+                as you like.
               </Text>
             </div>
           </Group>
