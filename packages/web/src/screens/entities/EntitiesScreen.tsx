@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import { Button, Group, Pagination, Skeleton, Stack, Text } from '@mantine/core';
+import { Button, Group, Pagination, Stack, Text } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { countOf } from '../../lib/format.ts';
 import { useRefresh } from '../../lib/data/use-action.ts';
@@ -7,7 +7,7 @@ import { BulkBar } from '../../components/bulk/BulkBar.tsx';
 import { BulkJobDialog } from '../../components/bulk/BulkJobDialog.tsx';
 import { useBulkJob } from '../../components/bulk/use-bulk-job.ts';
 import { useSelection } from '../../components/bulk/use-selection.ts';
-import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { ListStates } from '../../components/ListStates.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { EntityBulkActions } from './EntityBulkActions.tsx';
 import { EntityTable } from './EntityTable.tsx';
@@ -62,19 +62,19 @@ export default function EntitiesScreen() {
           }}
         />
       </BulkBar>
-      {page.error ? (
-        <ErrorNotice title="Could not load the entities" message={page.error} onRetry={page.reload} />
-      ) : page.rows === undefined ? (
-        <Skeleton h={320} />
-      ) : rows.length === 0 ? (
-        <Text c="dimmed" fz="sm">
-          {filter.q || filter.type || filter.source || filter.tag
+      <ListStates
+        what="entities"
+        error={page.error}
+        rows={page.rows}
+        onRetry={page.reload}
+        empty={
+          filter.q || filter.type || filter.source || filter.tag
             ? 'No entity matches these filters.'
-            : 'No entities yet: add a source and Rhizome extracts them, or create one.'}
-        </Text>
-      ) : (
+            : 'No entities yet: add a source and Rhizome extracts them, or create one.'
+        }
+      >
         <EntityTable rows={rows} selection={selection} sourceTitles={titles} typeName={templates.nameOf} />
-      )}
+      </ListStates>
       <Group justify="space-between">
         <Text fz="sm" c="dimmed" aria-live="polite">
           {page.loading ? 'Loading…' : countOf(page.total, 'entity', 'entities')}

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import { Alert, Anchor, Button, Group, Modal, Pagination, Skeleton, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Modal, Pagination, Stack, Text, TextInput } from '@mantine/core';
 import { Link } from 'react-router-dom';
 import { countOf, formatDate, humanise } from '../../lib/format.ts';
 import { announceGraphChanged } from '../../lib/graph-changes.ts';
@@ -11,7 +11,7 @@ import { queueGraphBatch, type GraphOperation } from '../../components/bulk/grap
 import { useBulkJob } from '../../components/bulk/use-bulk-job.ts';
 import { useSelection } from '../../components/bulk/use-selection.ts';
 import { ConfirmDelete } from '../../components/ConfirmDelete.tsx';
-import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { ListStates } from '../../components/ListStates.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { ResponsiveTable } from '../../components/ResponsiveTable.tsx';
 import { confidenceOf } from '../entities/EntityTable.tsx';
@@ -65,15 +65,13 @@ export default function RelationshipsScreen() {
           Delete
         </Button>
       </BulkBar>
-      {page.error ? (
-        <ErrorNotice title="Could not load the relationships" message={page.error} onRetry={page.reload} />
-      ) : page.rows === undefined ? (
-        <Skeleton h={320} />
-      ) : rows.length === 0 ? (
-        <Text c="dimmed" fz="sm">
-          {filter.source || filter.tag ? 'No relationship matches these filters.' : 'No relationships yet.'}
-        </Text>
-      ) : (
+      <ListStates
+        what="relationships"
+        error={page.error}
+        rows={page.rows}
+        onRetry={page.reload}
+        empty={filter.source || filter.tag ? 'No relationship matches these filters.' : 'No relationships yet.'}
+      >
         <ResponsiveTable<Relationship>
           label="Relationships"
           rows={rows}
@@ -125,7 +123,7 @@ export default function RelationshipsScreen() {
             { header: 'Updated', phone: 'hidden', width: 210, cell: (row) => formatDate(row.updated_at) },
           ]}
         />
-      )}
+      </ListStates>
       <Group justify="space-between">
         <Text fz="sm" c="dimmed" aria-live="polite">
           {page.loading ? 'Loading…' : countOf(page.total, 'relationship')}
