@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { startFakeTranscriber } from '../../packages/core/test/sources/loaders/fake-transcriber.ts';
-import { scannedPdf, toneWav } from '../../packages/core/test/sources/loaders/media-fixtures.ts';
+import { renderPage, scannedPdf, toneWav } from '../../packages/core/test/sources/loaders/media-fixtures.ts';
 import { startBenchServer } from './api-client.ts';
 import { uploadSource, waitIndexed } from './ingest-sources.ts';
 
@@ -58,21 +58,8 @@ try {
   );
   const bareStarted = performance.now();
   for (let page = 1; page <= pages; page++) {
-    const root = path.join(work, `bare-${page}`);
-    await run('pdftoppm', [
-      '-f',
-      String(page),
-      '-l',
-      String(page),
-      '-r',
-      String(dpi),
-      '-gray',
-      '-png',
-      '-singlefile',
-      pdf,
-      root,
-    ]);
-    await run('tesseract', [`${root}.png`, 'stdout', '-l', 'eng', '--psm', '3']);
+    const image = await renderPage(pdf, page, dpi, path.join(work, `bare-${page}.png`));
+    await run('tesseract', [image, 'stdout', '-l', 'eng', '--psm', '3']);
   }
   const bareOcr = seconds(bareStarted);
   const pipelineOcr = await ingest(pdf);
