@@ -12,6 +12,7 @@ import { registerKeys } from './commands/keys.ts';
 import { registerLogin } from './commands/login.ts';
 import { registerMcp } from './mcp-command.ts';
 import { registerQualityOn } from './commands/quality.ts';
+import { offerDatabaseOption } from './options.ts';
 import { registerRegistry } from './commands/registry.ts';
 import { registerSearch } from './commands/search.ts';
 import { registerSetup } from './commands/setup.ts';
@@ -124,6 +125,8 @@ function buildProgram(io: Io, runner: CommandRunner): Command {
   const sources = program.commands.find((command) => command.name() === 'sources');
   if (sources) registerAdd(sources, runner);
   registerQualityOn(program, runner);
+  const actingOnADatabase = new Set(['add', 'sources', 'search', 'graph', 'export', 'import', 'backup', 'quality']);
+  for (const command of program.commands) if (actingOnADatabase.has(command.name())) offerDatabaseOption(command);
   registerCompletion(program, runner);
   return program;
 }

@@ -9,6 +9,8 @@ export interface RemoteOptions {
   url?: string;
   apiKey?: string;
   json?: boolean;
+  /** `-d/--database`, on the commands that take it: the database to act on instead of the server's active one. */
+  database?: string;
 }
 
 export interface Remote {
@@ -30,6 +32,6 @@ export function remoteOf(options: RemoteOptions, io: Io, env: NodeJS.ProcessEnv 
     apiKey,
     io,
     json: options.json ?? false,
-    client: new RhizomeClient({ baseUrl: `${url}/api/v1`, apiKey }),
+    client: new RhizomeClient({ baseUrl: `${url}/api/v1`, apiKey, database: options.database }),
   };
 }

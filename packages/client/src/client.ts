@@ -1,6 +1,7 @@
 import type { BodyOf, Endpoint, ParamsOf, QueryOf, ResponseOf } from '@rhizome/contracts/endpoint';
 import { requestErrorOf } from './errors.ts';
 import { readEventStream } from './sse.ts';
+import { databaseHeader } from '@rhizome/contracts/api/databases';
 
 type AnyEndpoint = Endpoint;
 type QueryValue = string | number | boolean | null | undefined | readonly (string | number)[];
@@ -27,6 +28,8 @@ export interface ClientOptions {
   baseUrl?: string;
   /** An API key for scripts; a browser uses its session cookie. */
   apiKey?: string;
+  /** Every call works on this database instead of the server's active one. */
+  database?: string;
   fetch?: typeof fetch;
   /** Called when a call answers 401 (the session ended), before the error is thrown. */
   onUnauthorized?: () => void;
@@ -146,6 +149,7 @@ export class RhizomeClient {
   private async send(url: string, init: RequestInit): Promise<Response> {
     const headers = new Headers(init.headers);
     if (this.options.apiKey) headers.set('authorization', `Bearer ${this.options.apiKey}`);
+    if (this.options.database) headers.set(databaseHeader, this.options.database);
     const response = await this.fetcher(url, { ...init, headers, credentials: 'same-origin' });
     if (response.ok) return response;
     if (response.status === 401) this.options.onUnauthorized?.();

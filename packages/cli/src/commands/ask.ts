@@ -108,7 +108,7 @@ async function chat(remote: Remote, options: AskOptions): Promise<void> {
 export function registerAsk(program: Command, runner: CommandRunner): void {
   const scope = (command: Command) =>
     command
-      .option('--database <name>', 'answer from this database instead of the active one')
+      .option('-d, --database <name>', 'answer from this database instead of the active one')
       .addOption(
         new Option('--mode <mode>', "search only this way while answering (default: the engine's own mix)").choices(
           searchTypes,

@@ -3,6 +3,10 @@ import { endpoint } from '../endpoint.ts';
 import { Body, Nullable } from './common.ts';
 
 const tag = 'databases';
+
+/** A request header naming the database the request works on instead of the active one. */
+export const databaseHeader = 'x-rhizome-database';
+
 export const DatabaseResponse = Type.Object({
   name: Type.String(),
   path: Type.String(),

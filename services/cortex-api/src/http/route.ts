@@ -3,7 +3,7 @@ import type { NextFunction, Request, Response, Router } from 'express';
 import type { BodyOf, Endpoint, ParamsOf, QueryOf } from '@rhizome/contracts/endpoint';
 import type { Platform } from '@rhizome/core/platform';
 import { jsonBodyReader, publicBodyLimitBytes, refuseNonJsonBody } from './json-body.ts';
-import { RequestScope } from './request-scope.ts';
+import { RequestScope, requestedDatabase } from './request-scope.ts';
 import { compileValidator } from './validation.ts';
 
 export interface HandlerInput<E> {
@@ -76,7 +76,7 @@ export class RouteTable {
           body: (validateBody ? validateBody(req.body ?? emptyBodyDefault) : undefined) as BodyOf<E>,
           query: (validateQuery ? validateQuery({ ...(req.query as object) }) : {}) as QueryOf<E>,
           params: (validateParams ? validateParams({ ...req.params }) : {}) as ParamsOf<E>,
-          scope: new RequestScope(this.platform),
+          scope: new RequestScope(this.platform, requestedDatabase(req)),
           req,
           res,
         };

@@ -9,7 +9,7 @@ import { pageWindow, pagination } from '../http/pagination.ts';
 import type { Request, Response } from 'express';
 import { emptyFileError, receiveUpload, type UploadedFile } from '../http/upload.ts';
 import type { RouteTable } from '../http/route.ts';
-import type { RequestScope } from '../http/request-scope.ts';
+import { requestedDatabase, type RequestScope } from '../http/request-scope.ts';
 import { isRefusal } from '../http/errors.ts';
 import type { CortexDeps } from '../deps.ts';
 
@@ -19,10 +19,15 @@ type WithUploads = Request & { [receivedKey]?: UploadedFile[] };
 /** Upload, list, inspect, change and delete sources of the active database. */
 export function mountSourceRoutes(routes: RouteTable, { platform }: CortexDeps): void {
   const { settings } = platform;
+  // Checked before anything is written, so an unknown name never leaves a directory that looks like a database.
+  const uploadDatabase = (req: Request) => {
+    const requested = requestedDatabase(req);
+    return requested ? platform.databases.info(requested).name : platform.databases.currentName();
+  };
   const receiver = (field: string, multiple: boolean) => async (req: Request, res: Response) => {
     const current = settings.get().batching;
     const files = await receiveUpload(req, res, {
-      dir: incomingDir(platform.paths, platform.databases.currentName()),
+      dir: incomingDir(platform.paths, uploadDatabase(req)),
       field,
       multiple,
       maxBytes: current.max_upload_bytes,
