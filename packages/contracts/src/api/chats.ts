@@ -47,6 +47,10 @@ const Scope = {
   ),
 };
 
+/** A question to start a chat with, and the entities it is about. */
+export const ChatStarter = Type.Object({ question: Type.String(), node_ids: Type.Array(Type.String()) });
+export type ChatStarterBody = Static<typeof ChatStarter>;
+
 const TurnQueued = Type.Object({ task_id: Type.String(), status: Type.Literal('processing') });
 
 export const toolApprovalStatuses = ['pending', 'approved', 'rejected', 'expired'] as const;
@@ -125,6 +129,17 @@ export const chatEndpoints = {
     status: 200,
     summary: 'Number of chats',
     response: Type.Object({ count: Type.Integer() }),
+  }),
+  starters: endpoint({
+    method: 'GET',
+    path: '/chats/starters',
+    tag,
+    status: 200,
+    errors: [422],
+    summary:
+      "Questions to start a chat with, built from the graph's most central entities (PageRank); none while the graph is empty",
+    query: Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 12, default: 4 })) }),
+    response: Type.Object({ starters: Type.Array(ChatStarter) }),
   }),
   get: endpoint({
     method: 'GET',

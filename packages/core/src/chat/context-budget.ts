@@ -33,6 +33,8 @@ export interface HistoryFit<M> {
   messages: M[];
   dropped: number;
   budgetTokens: number;
+  /** What the kept messages cost, within the budget. */
+  usedTokens: number;
   window: number;
 }
 
@@ -52,7 +54,7 @@ export function fitHistory<M extends { content: string }>(
     kept.unshift(history[i]);
     used += cost;
   }
-  return { messages: kept, dropped: history.length - kept.length, budgetTokens, window };
+  return { messages: kept, dropped: history.length - kept.length, budgetTokens, usedTokens: used, window };
 }
 
 /** Older tool results are cut to this many characters once the prompt outgrows the window. */

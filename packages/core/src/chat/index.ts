@@ -6,4 +6,5 @@ export { ChatEventFeed } from './feed.ts';
 export { chatModule } from './module.ts';
 export { reconcileChats } from './reconcile.ts';
 export { ChatService, type ScopeInput } from './service.ts';
+export { chatStarters } from './starters.ts';
 export type { TurnOptions } from './turn.ts';

@@ -43,6 +43,8 @@ export class RetrievalLedger {
   private readonly byAlias = new Map<string, LedgerChunk>();
   private readonly byChunkId = new Map<string, LedgerChunk>();
   readonly nodes = new Map<string, LedgerNode>();
+  /** The relationships the turn was shown, as `A —type→ B` lines. */
+  readonly facts = new Set<string>();
 
   /** Registers chunks (new ones get the next alias), in the given order; unknown ids are skipped. */
   async addChunks(db: Db, chunkIds: readonly string[]): Promise<LedgerChunk[]> {
@@ -80,6 +82,10 @@ export class RetrievalLedger {
 
   addNodes(nodes: readonly LedgerNode[]): void {
     for (const node of nodes) this.nodes.set(node.id, node);
+  }
+
+  addFacts(facts: readonly string[]): void {
+    for (const fact of facts) this.facts.add(fact);
   }
 
   /** A chunk by alias (any case) or by its real id. */

@@ -8,6 +8,7 @@ import type { LlmService } from '../providers/index.ts';
 import type { TaskRegistrar } from '../module/index.ts';
 import type { Db } from '../storage/index.ts';
 import { finalizeAnswer } from './citations.ts';
+import { contextRecord } from './context-record.ts';
 import { chatProcessingFailed, publishChatEvent, subscribeChatControl, type ChatEvent } from './events.ts';
 import { findChat, finishTurn, insertMessages, listMessages, type ChatRow } from './repo.ts';
 import { TurnLog } from './turn-log.ts';
@@ -145,6 +146,7 @@ class TurnRunner {
       referenced_entities: answer.referenced_entities,
       tool_calls: toolCalls,
       llm_debug: debug,
+      ...(this.state.history ? { context: contextRecord(this.state.history, this.state.ledger) } : {}),
       ...(this.state.thinking ? { thinking: this.state.thinking } : {}),
       ...(this.state.warnings.length ? { warnings: this.state.warnings } : {}),
       ...(outcome === 'cancelled' ? { stopped: true } : {}),

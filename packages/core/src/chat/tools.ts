@@ -50,6 +50,7 @@ const nodeLine = (node: LedgerNode) =>
   `- [[node:${node.id}|${node.label}]]${node.template_id ? ` (${node.template_id})` : ''}`;
 const tripleLine = (triple: Triple) =>
   `- ${triple.source.label} (${triple.source.id}) —${triple.relationship}→ ${triple.target.label} (${triple.target.id})`;
+const tripleFact = (triple: Triple) => `${triple.source.label} —${triple.relationship}→ ${triple.target.label}`;
 
 async function rankedNodes(context: ToolContext, items: readonly RankedItem[]): Promise<LedgerNode[]> {
   const hits = await hydrate(
@@ -116,9 +117,11 @@ const graphragSearch = searchTool(
   8,
   async (context, result) => {
     const nodes = await rankedNodes(context, result.items);
+    const triples = result.triples?.slice(0, 40) ?? [];
+    context.ledger.addFacts(triples.map(tripleFact));
     const sections = [
       nodes.length ? `Entities:\n${nodes.map(nodeLine).join('\n')}` : 'Entities: none found.',
-      result.triples?.length ? `Relationships:\n${result.triples.slice(0, 40).map(tripleLine).join('\n')}` : '',
+      triples.length ? `Relationships:\n${triples.map(tripleLine).join('\n')}` : '',
       `Passages:\n${await chunkDocuments(context, chunkIdsOf(result))}`,
     ];
     return sections.filter(Boolean).join('\n\n');
@@ -179,6 +182,14 @@ async function neighborLines(
 ): Promise<string> {
   const { neighbors, total } = await groundingNeighbors(context.search.db, id, direction, size);
   context.ledger.addNodes(neighbors.map((neighbor) => neighbor.node));
+  const center = context.ledger.nodes.get(id)?.label ?? id;
+  context.ledger.addFacts(
+    neighbors.map((neighbor) =>
+      neighbor.direction === 'outgoing'
+        ? `${center} —${neighbor.relationship_type}→ ${neighbor.node.label}`
+        : `${neighbor.node.label} —${neighbor.relationship_type}→ ${center}`,
+    ),
+  );
   const lines = neighbors.map((neighbor) =>
     neighbor.direction === 'outgoing'
       ? `- —${neighbor.relationship_type}→ [[node:${neighbor.node.id}|${neighbor.node.label}]] (edge ${neighbor.edge_id})`
@@ -237,7 +248,8 @@ const getNodeEdges: ChatTool = {
   },
   async run(context, args) {
     const id = text(args, 'node_id');
-    await nodeOrMissing(context, id);
+    const { node } = await nodeOrMissing(context, id);
+    context.ledger.addNodes([node]);
     const direction = (['outgoing', 'incoming', 'both'] as const).find((value) => value === args.direction) ?? 'both';
     return neighborLines(context, id, direction, limit(args, 20));
   },

@@ -8,12 +8,14 @@ import type { Db } from '../storage/index.ts';
 import { awaitDecision, needsApproval, requestApproval } from './approval.ts';
 import { markBoilerplate } from './boilerplate.ts';
 import { compactToolResults, estimateTokens, fitHistory } from './context-budget.ts';
+import { historyShare, type HistoryShare } from './context-record.ts';
 import type { ChatEvent, ToolCallSummary } from './events.ts';
 import { RetrievalLedger } from './ledger.ts';
 import { markEntityMentions } from './mentions.ts';
 import { systemPrompt } from './prompt.ts';
 import { scopeOf, type ChatRow, type MessageRow } from './repo.ts';
 import { fusedSearch } from './extractive-retrieval.ts';
+import { ThinkBlockSplitter } from './think-blocks.ts';
 import { chatTools, runTool, type ChatTool, type ToolContext } from './tools.ts';
 
 /**
@@ -70,6 +72,8 @@ export class TurnState {
   readonly usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
   iterations = 0;
   model = '';
+  /** The window and the conversation sent, once the history was fitted. */
+  history: HistoryShare | null = null;
   /** Why the last model call stopped: 'length' when the output token limit cut the answer. */
   finishReason: Extract<ChatStreamEvent, { type: 'finish' }>['finishReason'] | null = null;
 }
@@ -112,6 +116,7 @@ class ChatTurn {
   async run(): Promise<void> {
     const system = systemPrompt(scopeOf(this.input.chat), this.input.options.instructions);
     const fit = fitHistory(this.deps.settings, system, conversation(this.input.history));
+    this.state.history = historyShare(fit, system);
     await this.deps.emit({
       type: 'context_info',
       context_window: fit.window,
@@ -154,13 +159,12 @@ class ChatTurn {
       signal: this.input.signal,
       context: { database: this.deps.search.database, chatId: this.input.chat.id, taskId: this.input.taskId },
     });
+    const thinkBlocks = new ThinkBlockSplitter();
     for await (const event of stream) {
       if (event.type === 'text') {
-        this.state.text += event.delta;
-        await this.deps.emit({ type: 'content', delta: event.delta, accumulated: this.state.text });
+        await this.publishText(thinkBlocks.feed(event.delta));
       } else if (event.type === 'reasoning') {
-        this.state.thinking += event.delta;
-        await this.deps.emit({ type: 'thinking_delta', thinking: event.delta });
+        await this.publishText({ text: '', thinking: event.delta });
       } else if (event.type === 'tool_call') {
         calls.push(event.call);
       } else {
@@ -172,7 +176,20 @@ class ChatTurn {
       // Cancellation lands between deltas: what streamed so far is the partial answer.
       this.input.signal.throwIfAborted();
     }
+    await this.publishText(thinkBlocks.flush());
     return calls;
+  }
+
+  /** Adds streamed answer text and thinking to the turn and publishes each. */
+  private async publishText({ text, thinking }: { text: string; thinking: string }): Promise<void> {
+    if (thinking) {
+      this.state.thinking += thinking;
+      await this.deps.emit({ type: 'thinking_delta', thinking });
+    }
+    if (text) {
+      this.state.text += text;
+      await this.deps.emit({ type: 'content', delta: text, accumulated: this.state.text });
+    }
   }
 
   private async runToolLoop(system: string, history: ChatMessage[], window: number): Promise<void> {

@@ -1,7 +1,9 @@
 import { chatEndpoints as api } from '@rhizome/contracts/api/chats';
 import { chatModule, isFinalEvent, subscribeChatEvents, type ChatEvent } from '@rhizome/core/chat';
 import { ChatEventFeed } from '@rhizome/core/chat';
-import { chatToMarkdown, exportFilename } from '@rhizome/core/chat';
+import { chatStarters, chatToMarkdown, exportFilename } from '@rhizome/core/chat';
+import { graphModule } from '@rhizome/core/graph';
+import { searchModule } from '@rhizome/core/search';
 import type { ChatService } from '@rhizome/core/chat';
 import type { Platform } from '@rhizome/core/platform';
 import type { Request, Response } from 'express';
@@ -62,6 +64,16 @@ export function mountChatRoutes(routes: RouteTable, { platform }: CortexDeps): v
   routes.add(api.create, async ({ body, scope }) => (await service(scope)).create(body));
   routes.add(api.deleteAll, async ({ scope }) => (await service(scope)).deleteAll());
   routes.add(api.count, async ({ scope }) => ({ count: await (await service(scope)).count() }));
+  routes.add(api.starters, async ({ query, scope }) => {
+    const limit = query.limit ?? 4;
+    const central = await (await scope.service(searchModule)).centralNodes(limit);
+    const named = await (await scope.service(graphModule)).nodeNames(central.map((node) => node.id));
+    const entities = central.flatMap(({ id }) => {
+      const label = named.get(id)?.label;
+      return label ? [{ id, label }] : [];
+    });
+    return { starters: chatStarters(entities, limit) };
+  });
   routes.add(api.get, async ({ params, scope }) => (await service(scope)).get(params.chat_id));
   routes.add(api.rename, async ({ params, body, scope }) => (await service(scope)).rename(params.chat_id, body.title));
   routes.add(api.setStatus, async ({ params, body, scope }) =>
