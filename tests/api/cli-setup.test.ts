@@ -37,6 +37,40 @@ describe('rhizome setup', () => {
     expect(output).toContain('already set up');
   }, 120_000);
 
+  it('--vram applies the largest model preset that fits, and refuses what no preset fits', async () => {
+    const fresh = await startTestServer();
+    try {
+      const env = { RHIZOME_URL: fresh.url, RHIZOME_USERNAME: 'operator', RHIZOME_PASSWORD: 'correct horse battery' };
+      const tooSmall = await runRhizome(['setup', '--non-interactive', '--vram', '8', '--no-test'], work, env, 110_000);
+      expect(tooSmall.code).toBe(2);
+      expect(tooSmall.output).toContain('no model preset fits 8 GB (the smallest needs 16 GB)');
+      const cookie = (
+        await fresh.call('POST', '/auth/login', { body: { username: 'operator', password: 'correct horse battery' } })
+      ).cookie;
+      const settings = async () =>
+        ((await fresh.call('GET', '/settings', { cookie })).body as { llm: Record<string, unknown> }).llm;
+      expect((await settings()).chat_provider).not.toBe('localllm');
+      const wrongProvider = await runRhizome(['setup', '--non-interactive', '-p', 'openai', '--vram', '24'], work, env);
+      expect(wrongProvider.code).toBe(2);
+
+      const { code, output } = await runRhizome(
+        ['setup', '--non-interactive', '--force', '--vram', '30', '--no-test'],
+        work,
+        env,
+        110_000,
+      );
+      expect(code, output).toBe(0);
+      expect(output).toContain('Preset: 24 GB VRAM (qwen3:30b)');
+      expect(await settings()).toMatchObject({
+        chat_provider: 'localllm',
+        localllm_chat_model: 'qwen3:30b',
+        localllm_extraction_model: 'qwen3:30b-instruct',
+      });
+    } finally {
+      await fresh.stop();
+    }
+  }, 240_000);
+
   it('refuses without a terminal unless --non-interactive', async () => {
     const { code, output } = await runRhizome(['setup'], work, env());
     expect(code).toBe(2);

@@ -12,6 +12,7 @@ import { repeated } from '../options.ts';
 import { table } from '../output.ts';
 import type { Remote } from '../remote.ts';
 import type { CommandRunner } from '../runner.ts';
+import { askTemplate, type TemplateAnswers } from './graph-questions.ts';
 import { fields, formatOption, listTemplates, show, templateNamed, type Format } from './graph-shared.ts';
 
 /** A `name[:type]` property option (type `string` when left out). */
@@ -58,20 +59,32 @@ async function get(remote: Remote, name: string, options: { format?: Format }): 
 
 interface CreateFlags {
   name?: string;
-  type: TemplateTypeName;
+  type?: TemplateTypeName;
   description?: string;
   property: string[];
+  interactive?: boolean;
+}
+
+/** The template the flags describe; with -i, asked for what they leave out. */
+async function templateToCreate(remote: Remote, options: CreateFlags): Promise<TemplateAnswers> {
+  const given = options.property.map(propertyOf);
+  if (options.interactive) {
+    if (!remote.io.interactive) throw new CliFailure('-i needs a terminal to ask on', ExitCode.usage);
+    const asked = await askTemplate({ name: options.name, type: options.type });
+    return {
+      ...asked,
+      description: options.description ?? asked.description,
+      properties: [...given, ...asked.properties],
+    };
+  }
+  if (!options.name) throw new CliFailure('give --name (or -i)', ExitCode.usage);
+  return { name: options.name, type: options.type ?? 'node', description: options.description, properties: given };
 }
 
 async function create(remote: Remote, options: CreateFlags): Promise<void> {
-  if (!options.name) throw new CliFailure('give --name', ExitCode.usage);
+  const { name, type, description, properties } = await templateToCreate(remote, options);
   const template = await remote.client.call(templateEndpoints.create, {
-    body: {
-      name: options.name,
-      template_type: options.type,
-      ...(options.description ? { description: options.description } : {}),
-      properties: options.property.map(propertyOf),
-    },
+    body: { name, template_type: type, ...(description ? { description } : {}), properties },
   });
   show(remote, undefined, template, () =>
     remote.io.out(`${template.id}: created ${template.template_type} template '${template.name}'`),
@@ -144,7 +157,7 @@ export function registerTemplates(graph: Command, runner: CommandRunner): void {
     .command('create')
     .description('Create a template')
     .option('-n, --name <name>', 'its name')
-    .addOption(typeOption().default('node'))
+    .addOption(typeOption().default(undefined, 'node'))
     .option('--description <text>', 'what it stands for')
     .option(
       '-p, --property <name[:type]>',
@@ -152,6 +165,7 @@ export function registerTemplates(graph: Command, runner: CommandRunner): void {
       repeated,
       [],
     )
+    .option('-i, --interactive', 'ask for the name, kind, description and properties the flags leave out')
     .action(runner.remote((remote, options: CreateFlags) => create(remote, options)));
   templates
     .command('update')

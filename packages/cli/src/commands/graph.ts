@@ -6,7 +6,8 @@ import { table } from '../output.ts';
 import { changed, jsonObjectOf, propertiesOf } from '../properties.ts';
 import type { Remote } from '../remote.ts';
 import type { CommandRunner } from '../runner.ts';
-import { fields, formatOption, show, templateNamed, type Format } from './graph-shared.ts';
+import { askNode } from './graph-questions.ts';
+import { fields, formatOption, listTemplates, show, templateNamed, type Format } from './graph-shared.ts';
 import { registerTemplates } from './graph-templates.ts';
 import { registerWorkflows } from './graph-workflows.ts';
 
@@ -64,15 +65,31 @@ async function getNode(remote: Remote, id: string, options: { format?: Format; i
   });
 }
 
-async function createNode(
-  remote: Remote,
-  options: { template?: string; label?: string; property: string[]; jsonProps?: string },
-): Promise<void> {
-  if (!options.template || !options.label) throw new CliFailure('give --template and --label', ExitCode.usage);
-  const template = await templateNamed(remote, options.template, 'node');
-  const properties = { ...jsonObjectOf(options.jsonProps), ...propertiesOf(options.property) };
+interface NodeCreateFlags {
+  template?: string;
+  label?: string;
+  property: string[];
+  jsonProps?: string;
+  interactive?: boolean;
+}
+
+/** The node the flags describe; with -i, asked for what they leave out (the flags' properties win). */
+async function nodeToCreate(remote: Remote, options: NodeCreateFlags) {
+  const given = { ...jsonObjectOf(options.jsonProps), ...propertiesOf(options.property) };
+  const named = options.template ? await templateNamed(remote, options.template, 'node') : undefined;
+  if (options.interactive) {
+    if (!remote.io.interactive) throw new CliFailure('-i needs a terminal to ask on', ExitCode.usage);
+    const asked = await askNode(await listTemplates(remote, 'node'), { template: named, label: options.label });
+    return { ...asked, properties: { ...asked.properties, ...given } };
+  }
+  if (!named || !options.label) throw new CliFailure('give --template and --label (or -i)', ExitCode.usage);
+  return { template: named, label: options.label, properties: given };
+}
+
+async function createNode(remote: Remote, options: NodeCreateFlags): Promise<void> {
+  const { template, label, properties } = await nodeToCreate(remote, options);
   const node = await remote.client.call(nodeEndpoints.create, {
-    body: { template_id: template.id, label: options.label, properties },
+    body: { template_id: template.id, label, properties },
   });
   show(remote, undefined, node, () => remote.io.out(`${node.id}: created ${template.name} '${node.label}'`));
 }
@@ -236,11 +253,8 @@ export function registerGraph(program: Command, runner: CommandRunner): void {
     .option('-l, --label <label>', 'its label')
     .option('-p, --property <key=value>', 'a property (repeatable; the value is JSON or text)', repeated, [])
     .option('-j, --json-props <json>', 'properties as a JSON object')
-    .action(
-      runner.remote((remote, options: { template?: string; label?: string; property: string[]; jsonProps?: string }) =>
-        createNode(remote, options),
-      ),
-    );
+    .option('-i, --interactive', 'ask for the template, label and each property the flags leave out')
+    .action(runner.remote((remote, options: NodeCreateFlags) => createNode(remote, options)));
   changeFlags(node.command('update').description('Change a node').argument('<id>')).action(
     runner.remote((remote, id: string, options: ChangeFlags) => updateNode(remote, id, options)),
   );

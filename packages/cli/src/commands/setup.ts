@@ -1,10 +1,12 @@
 import { authEndpoints } from '@rhizome/contracts/api/auth';
 import { llmEndpoints } from '@rhizome/contracts/api/llm';
 import { opsEndpoints } from '@rhizome/contracts/api/ops';
+import { presetEndpoints, type Preset } from '@rhizome/contracts/api/presets';
 import { searchEndpoints } from '@rhizome/contracts/api/search';
 import { settingsEndpoints } from '@rhizome/contracts/api/settings';
 import { Option, type Command } from 'commander';
 import { CliFailure, ExitCode } from '../exit-codes.ts';
+import { positiveInteger } from '../options.ts';
 import { remoteOf, type Remote } from '../remote.ts';
 import type { CommandRunner } from '../runner.ts';
 import { createMachineKey, sessionClient, storeVerifiedKey } from './login.ts';
@@ -20,6 +22,7 @@ interface SetupOptions {
   password?: string;
   test: boolean;
   force?: boolean;
+  vram?: number;
 }
 
 /** The settings changes that make the chosen provider answer chats and extraction, and embed as chosen. */
@@ -64,6 +67,26 @@ async function providerChoice(options: SetupOptions, signedIn: Remote): Promise<
   });
 }
 
+/** The largest model preset that fits `vram` GB of GPU memory. */
+async function presetFor(remote: Remote, vram: number): Promise<Preset> {
+  const { presets } = await remote.client.call(presetEndpoints.list);
+  const fitting = presets.filter((preset) => preset.vram_gb <= vram).sort((a, b) => b.vram_gb - a.vram_gb)[0];
+  if (fitting) return fitting;
+  const smallest = Math.min(...presets.map((preset) => preset.vram_gb));
+  throw new CliFailure(
+    `no model preset fits ${vram} GB (the smallest needs ${smallest} GB): the account is set up; run setup --force with --model instead`,
+    ExitCode.usage,
+  );
+}
+
+async function applyPreset(remote: Remote, preset: Preset): Promise<void> {
+  const applied = await remote.client.call(presetEndpoints.apply, { body: { preset_id: preset.name } });
+  const missing = applied.missing_models.length
+    ? `; pull ${applied.missing_models.join(', ')} on the model server`
+    : '';
+  remote.io.out(`Preset: ${preset.display_name} (${preset.localllm_settings.localllm_chat_model})${missing}`);
+}
+
 /** The account's name and password: the options, then RHIZOME_USERNAME / RHIZOME_PASSWORD, then prompts. */
 async function credentials(options: SetupOptions): Promise<{ username: string; password: string }> {
   const username = options.username ?? process.env.RHIZOME_USERNAME;
@@ -85,6 +108,10 @@ async function verify(remote: Remote): Promise<void> {
 }
 
 async function setup(remote: Remote, options: SetupOptions): Promise<number> {
+  if (options.vram !== undefined && (options.provider ?? 'ollama') !== 'ollama')
+    throw new CliFailure('--vram chooses a local model: it goes with -p ollama', ExitCode.usage);
+  if (options.vram !== undefined && options.model)
+    throw new CliFailure('pass --vram or --model, not both: --vram chooses the model', ExitCode.usage);
   if (!options.nonInteractive && !process.stdin.isTTY)
     throw new CliFailure(
       'no terminal to ask on: pass --non-interactive (with --username and --password)',
@@ -102,9 +129,11 @@ async function setup(remote: Remote, options: SetupOptions): Promise<number> {
   const { file } = await storeVerifiedKey(remote.url, await createMachineKey(session));
   remote.io.out(`${fresh ? 'Created' : 'Signed in to'} the account ${account.username}; the key is stored in ${file}`);
   const signedIn = remoteOf({ url: remote.url }, remote.io);
-  const choice = await providerChoice(options, signedIn);
+  const preset = options.vram === undefined ? undefined : await presetFor(signedIn, options.vram);
+  const choice = await providerChoice(preset ? { ...options, provider: 'ollama' } : options, signedIn);
   await signedIn.client.call(settingsEndpoints.patch, { body: providerSettings(choice) });
   remote.io.out(`Model provider: ${choice.provider}${choice.model ? ` (${choice.model})` : ''}`);
+  if (preset) await applyPreset(signedIn, preset);
   if (options.test) await verify(signedIn);
   return ExitCode.ok;
 }
@@ -116,6 +145,11 @@ export function registerSetup(program: Command, runner: CommandRunner): void {
     .option('--non-interactive', 'ask nothing: the account from --username/--password or RHIZOME_USERNAME/PASSWORD')
     .addOption(new Option('-p, --provider <name>', 'the model provider (default builtin)').choices(providers))
     .option('--model <name>', "the provider's chat and extraction model")
+    .option(
+      '--vram <gb>',
+      'with ollama: the models of the largest preset that fits this much GPU memory',
+      positiveInteger,
+    )
     .option('--base-url <url>', "the provider's URL (ollama: the model server)")
     .option('--api-key-env <variable>', "the environment variable holding the provider's API key")
     .option('--username <name>', 'the account name')
