@@ -27,6 +27,42 @@ const PageQuery = {
   ),
 };
 
+/** What GET /nodes and GET /edges sort by: creation order unless asked. */
+export const nodeSortFields = [
+  'created_at',
+  'label',
+  'template_id',
+  'source_count',
+  'degree',
+  'confidence',
+  'updated_at',
+] as const;
+export const edgeSortFields = ['created_at', 'label', 'source_count', 'confidence', 'updated_at'] as const;
+export type NodeSortField = (typeof nodeSortFields)[number];
+export type EdgeSortField = (typeof edgeSortFields)[number];
+export type SortOrder = 'asc' | 'desc';
+
+/** The order of a graph list, with the same parameters as the quality analysis list. */
+function SortQuery<const Fields extends string>(fields: readonly Fields[]) {
+  return {
+    sort_by: Type.Optional(
+      Type.Unsafe<Fields>({
+        type: 'string',
+        enum: [...fields],
+        description: `${fields.join(', ')}; created_at (creation order) by default. source_count counts the sources an item was found in, confidence is the extraction's (items without one come last)`,
+      }),
+    ),
+    sort_order: Type.Optional(
+      Type.Unsafe<SortOrder>({
+        type: 'string',
+        enum: ['asc', 'desc'],
+        description:
+          'asc by default for created_at, label and template_id; desc for the counts, confidence and updated_at',
+      }),
+    ),
+  };
+}
+
 export const NodeResponse = Type.Object({
   id: Type.String(),
   template_id: Type.String(),
@@ -180,11 +216,12 @@ export const nodeEndpoints = {
     tag: 'nodes',
     status: 200,
     errors: [422],
-    summary: 'Nodes of the active database, oldest first',
+    summary: 'Nodes of the active database, oldest first unless sorted',
     query: Type.Object({
       template_id: Type.Optional(Type.String()),
       source_ids: Type.Optional(RepeatedIds),
       ...PageQuery,
+      ...SortQuery(nodeSortFields),
       minimal: Type.Optional(Type.Boolean({ default: false, description: 'only id, label, template_id, position' })),
       include_stats: Type.Optional(
         Type.Boolean({ default: false, description: 'edge and citation counts; null otherwise' }),
@@ -292,12 +329,13 @@ export const edgeEndpoints = {
     tag: 'edges',
     status: 200,
     errors: [422],
-    summary: 'Edges of the active database, oldest first',
+    summary: 'Edges of the active database, oldest first unless sorted',
     query: Type.Object({
       source_node_id: Type.Optional(Type.String({ description: 'edges originating at that node' })),
       source_ids: Type.Optional(RepeatedIds),
       page: PageQuery.page,
       page_size: Type.Optional(Type.Integer({ minimum: 1, description: 'default from settings (50), at most 1000' })),
+      ...SortQuery(edgeSortFields),
       minimal: Type.Optional(
         Type.Boolean({ default: false, description: 'only id, source_node_id, target_node_id, label, template_id' }),
       ),

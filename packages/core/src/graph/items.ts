@@ -4,6 +4,7 @@
  */
 import type { Knex } from 'knex';
 import type { Db } from '../storage/index.ts';
+import { applyOrder, type ItemOrder } from './item-order.ts';
 import { checkLabel } from './nodes/template-rules.ts';
 
 export interface ItemTable {
@@ -18,7 +19,12 @@ export const edgeTable: ItemTable = { name: 'graph_edges', sourceLinks: { name: 
 export interface Window {
   offset: number;
   limit: number;
+  /** The order the rows are paged in; creation order when absent. */
+  order?: ItemOrder;
 }
+
+/** The table each query of `itemsQuery` reads, so that a page can order it by its own columns. */
+const tableOfQuery = new WeakMap<Knex.QueryBuilder, ItemTable>();
 
 /**
  * The table's rows, only those `sourceIds` own when given. A source's extracted items are owned through
@@ -32,21 +38,25 @@ export function itemsQuery(db: Db, table: ItemTable, sourceIds?: readonly string
       scope.whereIn('source_id', sourceIds).orWhereIn('id', db(name).whereIn('source_id', sourceIds).select(item)),
     );
   }
+  tableOfQuery.set(query, table);
   return query;
 }
 
-/** One page of the rows `matching` selects, in creation (rowid) order, and how many match. */
+/**
+ * One page of the rows `matching` (a query of `itemsQuery`) selects, in the window's order (creation order
+ * by default), and how many match.
+ */
 export async function itemPage<Row>(
   matching: () => Knex.QueryBuilder,
   columns: readonly string[],
   window: Window,
 ): Promise<{ rows: Row[]; total: number }> {
   const [{ total }] = await matching().count({ total: '*' });
-  const rows = (await matching()
-    .select(...columns)
-    .orderBy('rowid')
-    .limit(window.limit)
-    .offset(window.offset)) as Row[];
+  const page = matching().select(...columns);
+  const table = tableOfQuery.get(page);
+  if (!table) throw new Error('itemPage pages queries of itemsQuery only');
+  applyOrder(page, table, window.order);
+  const rows = (await page.limit(window.limit).offset(window.offset)) as Row[];
   return { rows, total: Number(total) };
 }
 

@@ -2,6 +2,7 @@ import { edgeEndpoints as api } from '@rhizome/contracts/api/graph-nodes';
 import { graphModule } from '@rhizome/core/graph';
 import { queryList } from '../http/query-lists.ts';
 import { pageWindow, pagination } from '../http/pagination.ts';
+import { orderedWindow } from './nodes.ts';
 import type { RouteTable } from '../http/route.ts';
 import type { CortexDeps } from '../deps.ts';
 
@@ -17,7 +18,7 @@ export function mountEdgeRoutes(routes: RouteTable, { platform }: CortexDeps): v
       await scope.service(graphModule)
     ).listEdges({
       filter: { sourceNodeId: query.source_node_id, sourceIds: queryList(query.source_ids) },
-      window: { offset: window.offset, limit: window.pageSize },
+      window: orderedWindow(window, query),
       minimal: query.minimal,
     });
     return { data: items, pagination: pagination(total, window) };

@@ -2,10 +2,27 @@ import { nodeEndpoints as api } from '@rhizome/contracts/api/graph-nodes';
 import { graphModule, textChanged } from '@rhizome/core/graph';
 import { queryList } from '../http/query-lists.ts';
 import { pageWindow, pagination } from '../http/pagination.ts';
+import type { PageWindow } from '../http/pagination.ts';
 import type { RouteTable } from '../http/route.ts';
 import type { CortexDeps } from '../deps.ts';
 
 const citationPageCap = 100;
+
+/**
+ * The rows of a page and the order they are paged in, for GET /nodes and GET /edges. Built apart from the
+ * list call: the graph's page type names only offset and limit, and the order travels along with them.
+ */
+export function orderedWindow<By extends string>(
+  window: PageWindow,
+  query: { sort_by?: By; sort_order?: 'asc' | 'desc' },
+): { offset: number; limit: number } {
+  const ordered = {
+    offset: window.offset,
+    limit: window.pageSize,
+    order: { by: query.sort_by ?? 'created_at', direction: query.sort_order },
+  };
+  return ordered;
+}
 
 export function mountNodeRoutes(routes: RouteTable, { platform }: CortexDeps): void {
   const limits = () => platform.settings.get().pagination;
@@ -16,7 +33,7 @@ export function mountNodeRoutes(routes: RouteTable, { platform }: CortexDeps): v
       await scope.service(graphModule)
     ).listNodes({
       filter: { templateId: query.template_id, sourceIds: queryList(query.source_ids) },
-      window: { offset: window.offset, limit: window.pageSize },
+      window: orderedWindow(window, query),
       minimal: query.minimal,
       includeStats: query.include_stats,
     });

@@ -13,12 +13,13 @@ import { EntityBulkActions } from './EntityBulkActions.tsx';
 import { EntityTable } from './EntityTable.tsx';
 import { GraphListFilters } from './GraphListFilters.tsx';
 import { NewEntityModal } from './NewEntityModal.tsx';
-import { entityPageSize, useEntityPage } from './use-entity-list.ts';
+import { SortControl } from './SortControl.tsx';
+import { entityPageSize, entitySortChoices, useEntityPage } from './use-entity-list.ts';
 import { useSourceTitles } from './use-source-titles.ts';
 import { useTemplatesOf } from './use-templates-of.ts';
 import { useUrlFilter } from './use-url-filter.ts';
 
-const filterKeys = ['type', 'source', 'tag', 'q'] as const;
+const filterKeys = ['type', 'source', 'tag', 'q', 'sort', 'order'] as const;
 
 /** Every entity of the graph, a server page at a time, to find, fix, retype, merge or delete many at once. */
 export default function EntitiesScreen() {
@@ -43,13 +44,22 @@ export default function EntitiesScreen() {
           New entity
         </Button>
       </PageHeader>
-      <GraphListFilters
-        templateType="node"
-        values={filter}
-        sources={options}
-        searchLabel="Search entities"
-        onChange={setFilter}
-      />
+      <Group gap="sm" align="flex-end" justify="space-between" wrap="wrap">
+        <GraphListFilters
+          templateType="node"
+          values={filter}
+          sources={options}
+          searchLabel="Search entities"
+          onChange={setFilter}
+        />
+        <SortControl
+          choices={entitySortChoices}
+          by={filter.sort}
+          order={filter.order}
+          disabled={filter.q.trim() !== ''}
+          onChange={setFilter}
+        />
+      </Group>
       <BulkBar selection={selection} noun={['entity', 'entities']}>
         <EntityBulkActions
           selection={selection}

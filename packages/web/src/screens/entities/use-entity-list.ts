@@ -1,9 +1,10 @@
-import { nodeEndpoints } from '@rhizome/contracts/api/graph-nodes';
+import { nodeEndpoints, type NodeSortField } from '@rhizome/contracts/api/graph-nodes';
 import { searchEndpoints, searchLimitMax } from '@rhizome/contracts/api/search';
 import { sourceEndpoints } from '@rhizome/contracts/api/sources';
 import type { ResponseOf } from '@rhizome/contracts/endpoint';
 import { api } from '../../lib/api.ts';
 import { useEndpoint, useEndpointEach, useEndpointPages } from '../../lib/data/use-endpoint.ts';
+import type { SortChoice, SortOrder } from './SortControl.tsx';
 
 export type Entity = ResponseOf<typeof nodeEndpoints.get>;
 
@@ -14,7 +15,32 @@ export interface EntityFilter {
   source: string;
   tag: string;
   q: string;
+  /** The sort field (creation order when empty) and its direction (the field's own when empty). */
+  sort: string;
+  order: string;
   page: number;
+}
+
+/** The orders the entity list offers, each starting the way a person reads it first. */
+export const entitySortChoices: readonly SortChoice<NodeSortField>[] = [
+  { value: 'created_at', label: 'Added', order: 'asc' },
+  { value: 'label', label: 'Name', order: 'asc' },
+  { value: 'template_id', label: 'Type', order: 'asc' },
+  { value: 'source_count', label: 'Sources', order: 'desc' },
+  { value: 'degree', label: 'Degree', order: 'desc' },
+  { value: 'confidence', label: 'Confidence', order: 'desc' },
+  { value: 'updated_at', label: 'Updated', order: 'desc' },
+];
+
+/** The list query's order for a sort field and direction read from the address; unknown values are dropped. */
+export function sortQuery<By extends string>(
+  choices: readonly SortChoice<By>[],
+  sort: string,
+  order: string,
+): { sort_by?: By; sort_order?: SortOrder } {
+  const chosen = choices.find((choice) => choice.value === sort);
+  const direction = order === 'asc' || order === 'desc' ? order : undefined;
+  return { sort_by: chosen?.value, sort_order: chosen || direction ? (direction ?? chosen?.order) : undefined };
 }
 
 export interface EntityPage {
@@ -57,6 +83,7 @@ export function useEntityPage(filter: EntityFilter): EntityPage {
     page: filter.page,
     page_size: entityPageSize,
     include_stats: true,
+    ...sortQuery(entitySortChoices, filter.sort, filter.order),
   };
   const listed = useEndpoint(nodeEndpoints.list, ready && !none && !searching ? { query: listQuery } : null);
   const searchQuery = {

@@ -16,18 +16,28 @@ import { PageHeader } from '../../components/PageHeader.tsx';
 import { ResponsiveTable } from '../../components/ResponsiveTable.tsx';
 import { confidenceOf } from '../entities/EntityTable.tsx';
 import { GraphListFilters } from '../entities/GraphListFilters.tsx';
-import { useSourceScope } from '../entities/use-entity-list.ts';
+import { SortControl } from '../entities/SortControl.tsx';
+import { sortQuery, useSourceScope } from '../entities/use-entity-list.ts';
 import { useSourceTitles } from '../entities/use-source-titles.ts';
 import { useUrlFilter } from '../entities/use-url-filter.ts';
-import { relationshipPageSize, useRelationshipPage, type Relationship } from './use-relationship-page.ts';
+import {
+  relationshipPageSize,
+  relationshipSortChoices,
+  useRelationshipPage,
+  type Relationship,
+} from './use-relationship-page.ts';
 
-const filterKeys = ['source', 'tag'] as const;
+const filterKeys = ['source', 'tag', 'sort', 'order'] as const;
 
 /** Every relationship of the graph, a server page at a time, to relabel or delete many at once. */
 export default function RelationshipsScreen() {
   const [filter, setFilter] = useUrlFilter(filterKeys);
   const { scope, ready } = useSourceScope({ ...filter });
-  const page = useRelationshipPage(ready ? scope : [], filter.page);
+  const page = useRelationshipPage(
+    ready ? scope : [],
+    filter.page,
+    sortQuery(relationshipSortChoices, filter.sort, filter.order),
+  );
   const { options } = useSourceTitles();
   const rows = page.rows ?? [];
   const ids = useMemo(() => rows.map((row) => row.id), [rows]);
@@ -56,7 +66,10 @@ export default function RelationshipsScreen() {
         title="Relationships"
         description="How the entities of your graph are linked, and where it says so."
       />
-      <GraphListFilters templateType="edge" withType={false} values={filter} sources={options} onChange={setFilter} />
+      <Group gap="sm" align="flex-end" justify="space-between" wrap="wrap">
+        <GraphListFilters templateType="edge" withType={false} values={filter} sources={options} onChange={setFilter} />
+        <SortControl choices={relationshipSortChoices} by={filter.sort} order={filter.order} onChange={setFilter} />
+      </Group>
       <BulkBar selection={selection} noun={['relationship', 'relationships']}>
         <Button size="xs" variant="default" onClick={() => setDialog('relabel')}>
           Change relationship

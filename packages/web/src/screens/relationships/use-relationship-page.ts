@@ -1,18 +1,32 @@
-import { edgeEndpoints, nodeEndpoints } from '@rhizome/contracts/api/graph-nodes';
+import { edgeEndpoints, nodeEndpoints, type EdgeSortField } from '@rhizome/contracts/api/graph-nodes';
 import type { ResponseOf } from '@rhizome/contracts/endpoint';
 import { api } from '../../lib/api.ts';
 import { useEndpoint, useEndpointEach } from '../../lib/data/use-endpoint.ts';
+import type { SortChoice, SortOrder } from '../entities/SortControl.tsx';
 
 export type Relationship = ResponseOf<typeof edgeEndpoints.get>;
 
 export const relationshipPageSize = 50;
 
+/** The orders the relationship list offers. */
+export const relationshipSortChoices: readonly SortChoice<EdgeSortField>[] = [
+  { value: 'created_at', label: 'Added', order: 'asc' },
+  { value: 'label', label: 'Relationship', order: 'asc' },
+  { value: 'source_count', label: 'Sources', order: 'desc' },
+  { value: 'confidence', label: 'Confidence', order: 'desc' },
+  { value: 'updated_at', label: 'Updated', order: 'desc' },
+];
+
 /** One server page of relationships (`GET /edges`), with the names of the entities at their ends. */
-export function useRelationshipPage(sourceIds: string[] | undefined, page: number) {
+export function useRelationshipPage(
+  sourceIds: string[] | undefined,
+  page: number,
+  order: { sort_by?: EdgeSortField; sort_order?: SortOrder },
+) {
   const none = sourceIds !== undefined && sourceIds.length === 0;
   const listed = useEndpoint(
     edgeEndpoints.list,
-    none ? null : { query: { source_ids: sourceIds, page, page_size: relationshipPageSize } },
+    none ? null : { query: { source_ids: sourceIds, page, page_size: relationshipPageSize, ...order } },
   );
   const rows = listed.data?.data as Relationship[] | undefined;
   const ends = [...new Set((rows ?? []).flatMap((row) => [row.source_node_id, row.target_node_id]))];
