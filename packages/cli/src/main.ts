@@ -22,7 +22,9 @@ import { registerTransfer } from './commands/transfer.ts';
 import { ExitCode } from './exit-codes.ts';
 import type { Io, Out } from './output.ts';
 import { CommandRunner } from './runner.ts';
-import { migrationStatus, rollback, serve, upgrade, worker } from './service-commands.ts';
+
+// The service commands load the whole server; a command against a running server should not pay for that.
+const serviceCommands = () => import('./service-commands.ts');
 
 const environment = `
 Environment: HOST, PORT (default 127.0.0.1:8888), RHIZOME_DATA_DIR, RHIZOME_CONFIG_DIR for the service;
@@ -66,7 +68,11 @@ function buildProgram(io: Io, runner: CommandRunner): Command {
       'after',
       '\nStarts the API, the worker and the auth check in one process (SQLite queue, in-process pub/sub).',
     )
-    .action(runner.local((options: { host?: string; port?: string }) => serve(options.host, options.port, io.err)));
+    .action(
+      runner.local(async (options: { host?: string; port?: string }) =>
+        (await serviceCommands()).serve(options.host, options.port, io.err),
+      ),
+    );
   program
     .command('worker')
     .description('Run a task worker process (against Redis/Valkey or the shared queue.db)')
@@ -74,7 +80,7 @@ function buildProgram(io: Io, runner: CommandRunner): Command {
       'after',
       "\nTakes tasks from the queue the settings select (RHIZOME_QUEUE_URL or queue.* settings for Redis/Valkey;\notherwise <data_dir>/queue.db, shared with a running 'rhizome serve'). Several workers may run at once.",
     )
-    .action(runner.local(() => worker()));
+    .action(runner.local(async () => (await serviceCommands()).worker()));
   const db = program
     .command('db')
     .description('Manage the databases and their schema migrations')
@@ -88,21 +94,25 @@ function buildProgram(io: Io, runner: CommandRunner): Command {
   migrate
     .command('status')
     .description('Show the schema revision of each database')
-    .action(runner.local(() => migrationStatus(io.out)));
+    .action(runner.local(async () => (await serviceCommands()).migrationStatus(io.out)));
   migrate
     .command('apply')
     .description('Apply pending schema migrations to every database, each after a backup (as upgrade)')
-    .action(runner.local(() => upgrade(io.out)));
+    .action(runner.local(async () => (await serviceCommands()).upgrade(io.out)));
   migrate
     .command('rollback')
     .description("Restore a database's newest pre-upgrade backup (stop the service first)")
     .option('--database <name>', 'the database (default: the active one)')
-    .action(runner.local((options: { database?: string }) => rollback(options.database, io.out, io.err)));
+    .action(
+      runner.local(async (options: { database?: string }) =>
+        (await serviceCommands()).rollback(options.database, io.out, io.err),
+      ),
+    );
   registerDatabases(db, runner);
   program
     .command('upgrade')
     .description('Apply pending schema migrations to every database, each after a backup')
-    .action(runner.local(() => upgrade(io.out)));
+    .action(runner.local(async () => (await serviceCommands()).upgrade(io.out)));
 
   for (const register of [
     registerLogin,

@@ -8,7 +8,6 @@ import { ExitCode } from '../exit-codes.ts';
 import { printJson } from '../output.ts';
 import type { Remote } from '../remote.ts';
 import type { CommandRunner } from '../runner.ts';
-import { doctorChecks } from './doctor-checks.ts';
 
 interface DiagnosticsOptions {
   output?: string;
@@ -26,7 +25,7 @@ async function clientEntries(remote: Remote, database: string | undefined): Prom
   const [edition, health, checks, described] = await Promise.all([
     remote.client.call(opsEndpoints.edition),
     remote.client.call(opsEndpoints.health),
-    doctorChecks(remote),
+    import('./doctor-checks.ts').then(({ doctorChecks }) => doctorChecks(remote)),
     database ? remote.client.call(databaseEndpoints.get, { params: { name: database } }) : undefined,
   ]);
   const entries = new Map([

@@ -3,13 +3,13 @@ import { ExitCode } from '../exit-codes.ts';
 import { printJson } from '../output.ts';
 import type { Remote } from '../remote.ts';
 import type { CommandRunner } from '../runner.ts';
-import { doctorChecks, type CheckStatus } from './doctor-checks.ts';
+import type { CheckStatus } from './doctor-checks.ts';
 
 const label: Record<CheckStatus, string> = { ok: 'ok  ', warn: 'warn', fail: 'FAIL', info: 'info' };
 
 /** Every check, one line each with what to do when it is not ok; exits 0 only when none fails. */
 async function doctor(remote: Remote): Promise<number> {
-  const checks = await doctorChecks(remote);
+  const checks = await (await import('./doctor-checks.ts')).doctorChecks(remote);
   const failed = checks.filter((item) => item.status === 'fail').length;
   if (remote.json) printJson(remote.io, { ok: failed === 0, url: remote.url, checks });
   else {
