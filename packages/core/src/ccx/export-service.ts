@@ -1,8 +1,10 @@
 import type { Settings } from '@rhizome/contracts/settings';
 import type { DatabaseManager } from '../databases/index.ts';
+import type { DataPaths } from '../paths.ts';
 import type { EmbeddingService } from '../providers/index.ts';
 import { configuredIdentity } from '../search/index.ts';
 import type { Db } from '../storage/index.ts';
+import { customDomainSource } from './domains.ts';
 import { citedNodeIds, existingSourceIds, type ExportScope } from './read-model.ts';
 import { workflowSource } from './workflows.ts';
 import { writeCcxPackage, type ExportSwitches, type WrittenPackage } from './writer.ts';
@@ -16,6 +18,7 @@ export interface CcxExportOptions extends Partial<ExportSwitches> {
 
 export interface CcxExportDeps {
   databases: DatabaseManager;
+  paths: DataPaths;
   settings(): Settings;
   embeddings: EmbeddingService;
   version: string;
@@ -59,6 +62,7 @@ export async function exportDatabase(
       embedder: identity,
     },
     workflowSource,
+    customDomainSource(deps.paths.root),
     target,
   );
   return { ...written, source_count: scope.sourceIds?.length ?? null };

@@ -20,6 +20,7 @@ import {
 import type { EmbeddingIdentity } from '../providers/index.ts';
 import { newSourceId, storeChunkVectorsById, type ChunkVectorById } from '../sources/index.ts';
 import type { Db } from '../storage/index.ts';
+import { importDomains } from './domains.ts';
 import { ownIdOf } from './format-v2.ts';
 import type { CcxCitation, CcxContent, CcxEdge, CcxNode, CcxSource, CcxTag, CcxTemplate, CcxTrigger } from './model.ts';
 import { inSlices, insertRows } from './sql.ts';
@@ -57,6 +58,10 @@ export interface ImportStats {
   workflows_skipped: number;
   triggers_imported: number;
   triggers_skipped: number;
+  /** Custom domains the package brought that this database did not have. */
+  domains_imported: number;
+  /** Brought domains not added: present already, a name taken by another definition (see warnings), or invalid. */
+  domains_skipped: number;
   embeddings_restored: number;
   embeddings_pending: number;
   /** The background re-embedding of what arrived without usable vectors, when one was queued. */
@@ -88,6 +93,8 @@ export interface ApplyOptions {
   /** The configured embedder: vectors of exactly this model and dimensions are restored, others re-embedded. */
   embedder: EmbeddingIdentity | null;
   workflows: WorkflowImporter | null;
+  /** The data directory whose drop-in domains count as present when the package's domains are added. */
+  dataDir?: string;
 }
 
 const now = () => new Date().toISOString();
@@ -121,6 +128,8 @@ export async function applyCcxImport(db: Db, content: CcxContent, options: Apply
     workflows_skipped: 0,
     triggers_imported: 0,
     triggers_skipped: 0,
+    domains_imported: 0,
+    domains_skipped: 0,
     embeddings_restored: 0,
     embeddings_pending: 0,
     reembed_task_id: null,
@@ -142,6 +151,8 @@ export async function applyCcxImport(db: Db, content: CcxContent, options: Apply
       await run.edges();
       await run.citations();
       await run.workflows();
+      const warn = (message: string) => stats.warnings.length < 200 && stats.warnings.push(message);
+      Object.assign(stats, await importDomains(trx, content.domains ?? [], options.dataDir, warn));
     })
     .finally(() => db.raw(`PRAGMA cache_size = ${Number(cacheSize)}`));
   return outcome;

@@ -136,6 +136,8 @@ export interface CcxContent {
   triggers: CcxTrigger[];
   /** The model and dimensions of the node vectors the package carries, when it carries any. */
   node_vector_model: { model: string; dimensions: number } | null;
+  /** Custom domain definitions the package carries (`domains.json`), checked when imported. */
+  domains?: unknown[];
   warnings: string[];
 }
 

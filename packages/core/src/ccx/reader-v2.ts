@@ -1,4 +1,5 @@
 import { digestMatches, digestsOf } from './checksums.ts';
+import { domainsPath, readDomainsPart } from './domains-part.ts';
 import { invalidPackage } from './errors.ts';
 import { Fields } from './fields.ts';
 import { dataFiles, manifestPath, nodeIdOfEntityUri, previewPath, readmePath, type DataFileType } from './format-v2.ts';
@@ -41,6 +42,7 @@ export function readCcx2(archive: ZipArchive, manifest: Record<string, unknown>)
       entry.name === manifestPath ||
       entry.name === readmePath ||
       entry.name === previewPath ||
+      entry.name === domainsPath ||
       dataPaths.has(entry.name)
     )
       continue;
@@ -69,6 +71,7 @@ export function readCcx2(archive: ZipArchive, manifest: Record<string, unknown>)
     workflowsDocument === null ? [] : readTriggers(listOf(workflowsDocument, 'triggers', dataFiles.workflows.path));
   const sourcesText = text('sources');
   const sources = sourcesText === null ? [] : readSources(sourcesText, name);
+  const domains = readDomainsPart(verified.get(domainsPath), warnings);
   const embeddings = objectOrNull(objectOrNull(manifest.knowledge_stats)?.embeddings);
   const model = stringOrNull(embeddings?.model_name);
   const dimensions =
@@ -88,6 +91,7 @@ export function readCcx2(archive: ZipArchive, manifest: Record<string, unknown>)
     triggers,
     node_vector_model:
       model && dimensions && knowledge.nodes.some((node) => node.embedding) ? { model, dimensions } : null,
+    domains,
     warnings,
   };
 }
@@ -127,9 +131,9 @@ function verifyDeclaredFiles(archive: ZipArchive, declared: DeclaredFile[]): Map
       throw invalidPackage(`checksum mismatch for '${file.path}'`);
     }
     covered.add(file.path);
-    if (dataPaths.has(file.path)) verified.set(file.path, data);
+    if (dataPaths.has(file.path) || file.path === domainsPath) verified.set(file.path, data);
   }
-  for (const path of [...Object.values(dataFiles).map((file) => file.path), previewPath]) {
+  for (const path of [...Object.values(dataFiles).map((file) => file.path), previewPath, domainsPath]) {
     if (archive.get(path) && !covered.has(path))
       throw invalidPackage(`'${path}' is not covered by a checksum in the manifest`);
   }

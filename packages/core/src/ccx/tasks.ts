@@ -120,6 +120,7 @@ export function defineCcxOperations(registry: TaskRegistrar, deps: CcxOperationD
           merge,
           embedder: identity,
           workflows: workflowImporter,
+          dataDir: deps.paths.root,
         });
         outcome.stats.safety_backup = safety;
         logger.info(

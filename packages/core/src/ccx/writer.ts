@@ -5,6 +5,8 @@ import JSZip from 'jszip';
 import type { EmbeddingIdentity } from '../providers/index.ts';
 import type { Db } from '../storage/index.ts';
 import { DataFileWriter } from './data-file.ts';
+import type { DomainSource } from './domains.ts';
+import { writeDomainsPart } from './domains-part.ts';
 import { edgeRecords, nodeRecords, sourceRecords, templateRecords, type ExportScope } from './read-model.ts';
 import {
   ccx2Version,
@@ -63,6 +65,7 @@ export async function writeCcxPackage(
   switches: ExportSwitches,
   metadata: PackageMetadata,
   workflows: WorkflowSource,
+  domains: DomainSource,
   target: string,
 ): Promise<WrittenPackage> {
   const workDir = `${target}.parts`;
@@ -73,6 +76,7 @@ export async function writeCcxPackage(
     const sourceStats = new SourceStatsCollector();
     const usedTemplates = new Set<string>();
     const keptEdges = scope.nodeIds ? new Set<string>() : null;
+    const usedDomains = new Set<string>();
     /** Writes one data file; `produce` says whether it has content worth keeping. A failure removes the file. */
     const dataFile = async (type: DataFileType, produce: (writer: DataFileWriter) => Promise<boolean>) => {
       const writer = new DataFileWriter(path.join(workDir, dataFiles[type].path));
@@ -145,6 +149,7 @@ export async function writeCcxPackage(
         let separator = '';
         for await (const source of sourceRecords(db, scope, switches.include_embeddings, keptEdges)) {
           sourceStats.add(source);
+          if (typeof source.extraction_domain === 'string') usedDomains.add(source.extraction_domain);
           await writer.write(separator + JSON.stringify(source));
           separator = '\n';
         }
@@ -153,6 +158,12 @@ export async function writeCcxPackage(
     }
 
     const contents = dataFileOrder.flatMap((type) => written.get(type) ?? []);
+    const packageType = contents.map((content) => content.type).sort();
+    const domainsPart = await writeDomainsPart(
+      workDir,
+      await domains.definitions(db, scope.sourceIds ? usedDomains : null),
+    );
+    if (domainsPart) contents.push(domainsPart);
     const now = new Date();
     const manifest = {
       version: 2,
@@ -162,7 +173,7 @@ export async function writeCcxPackage(
       stats: { total_nodes: knowledge.nodes, total_edges: knowledge.edges, total_sources: sourceStats.sources },
       sources: [],
       ccx_version: ccx2Version,
-      package_type: contents.map((content) => content.type).sort(),
+      package_type: packageType,
       name: metadata.name,
       package_version: metadata.package_version,
       author: null,

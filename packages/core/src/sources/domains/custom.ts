@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { Conflict, Invalid, NotFound, type ValidationIssue } from '@rhizome/contracts/errors';
 import type { SourceStatus } from '@rhizome/contracts/api/sources';
 import type { Db } from '../../storage/index.ts';
@@ -11,6 +12,10 @@ export interface DomainEntry {
   prompt_tokens: number;
   domain: DomainDefinition;
 }
+
+/** What became of a domain another database's package brought (`DatabaseDomains.adopt`). */
+export type AdoptedDomain =
+  { name: string; outcome: 'added' | 'present' } | { name: string; outcome: 'kept' | 'refused'; reason: string };
 
 /** Statuses of a source whose extraction has yet to use its domain: the domain cannot be deleted under it. */
 const awaitingExtraction: SourceStatus[] = [
@@ -75,6 +80,46 @@ export class DatabaseDomains extends DomainRegistry {
       updated_at: now,
     } as { name: string; definition: string });
     return { origin: 'database', prompt_tokens: promptTokens(domain), domain };
+  }
+
+  /** The domains users added (drop-in files and this database's), or only those of `names`. */
+  userDomains(names?: ReadonlySet<string>): DomainDefinition[] {
+    return this.all().filter(
+      (domain) => this.originOf(domain.name) !== 'builtin' && (!names || names.has(domain.name)),
+    );
+  }
+
+  /**
+   * Stores a domain another database exported, unless its name is taken: a built-in name is never
+   * overwritten, and a domain of the same name with other content is kept as it is ('kept', with why).
+   * An identical one is 'present'; a definition that does not validate is 'refused'.
+   */
+  async adopt(candidate: unknown): Promise<AdoptedDomain> {
+    const claimed = (candidate as { name?: unknown } | null)?.name;
+    const name = typeof claimed === 'string' ? claimed : '(unnamed)';
+    const existing = this.get(name);
+    if (existing) {
+      const origin = this.originOf(name)!;
+      if (origin !== 'builtin' && isDeepStrictEqual(parseCustomDomain(candidate), { ok: true, domain: existing }))
+        return { name, outcome: 'present' };
+      return {
+        name,
+        outcome: 'kept',
+        reason:
+          origin === 'builtin'
+            ? `'${name}' is a built-in domain, which an import never replaces`
+            : `a different domain '${name}' exists already (${origin}); it is kept`,
+      };
+    }
+    const result = parseCustomDomain(candidate);
+    if (!result.ok)
+      return {
+        name,
+        outcome: 'refused',
+        reason: result.issues.map((issue) => `${issue.loc.join('.') || 'domain'}: ${issue.msg}`).join('; '),
+      };
+    await this.create(result.domain);
+    return { name, outcome: 'added' };
   }
 
   /** Replaces a custom domain of this database with a full definition under the same name. */
