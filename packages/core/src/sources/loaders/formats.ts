@@ -58,6 +58,12 @@ export const formats: Record<LoaderFormat, FormatInfo> = {
     extensions: ['.mp4', '.m4v', '.mkv', '.mov', '.webm', '.avi'],
     mediaTypes: ['video/mp4', 'video/x-matroska', 'video/quicktime', 'video/webm', 'video/x-msvideo'],
   },
+  odt: { extensions: ['.odt', '.ott'], mediaTypes: ['application/vnd.oasis.opendocument.text'] },
+  ods: { extensions: ['.ods', '.ots'], mediaTypes: ['application/vnd.oasis.opendocument.spreadsheet'] },
+  odp: { extensions: ['.odp', '.otp'], mediaTypes: ['application/vnd.oasis.opendocument.presentation'] },
+  rtf: { extensions: ['.rtf'], mediaTypes: ['application/rtf', 'text/rtf'] },
+  xlsm: { extensions: ['.xlsm'], mediaTypes: ['application/vnd.ms-excel.sheet.macroEnabled.12'] },
+  doc: { extensions: ['.doc', '.dot'], mediaTypes: ['application/msword'] },
 };
 
 export function extensionOf(filename: string): string {

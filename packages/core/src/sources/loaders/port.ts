@@ -10,7 +10,7 @@ export interface TextSpan {
   /** Offsets into `LoadedDocument.text`, end exclusive. */
   start: number;
   end: number;
-  /** 1-based page (PDF), slide (PPTX) or sheet position (XLSX); null when the format has none. */
+  /** 1-based page (PDF), slide (PPTX, ODP) or sheet position (XLSX, ODS); null when the format has none. */
   page: number | null;
   /** Heading, sheet name, chapter title or similar; null when unknown. */
   section: string | null;
@@ -48,7 +48,13 @@ export type LoaderFormat =
   | 'rst'
   | 'image'
   | 'audio'
-  | 'video';
+  | 'video'
+  | 'odt'
+  | 'ods'
+  | 'odp'
+  | 'rtf'
+  | 'xlsm'
+  | 'doc';
 
 export interface LoaderLimits {
   /** Most bytes a loader may inflate from an archive-based format (docx, xlsx, pptx, epub). */

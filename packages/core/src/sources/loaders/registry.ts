@@ -1,20 +1,23 @@
 /** All loaders, and `loadDocument`: sniff the content, pick the loader, enforce the text limit. */
 import { truncateDocument } from './assemble.ts';
 import { csvLoader, tsvLoader } from './csv.ts';
+import { docLoader } from './doc.ts';
 import { docxLoader } from './docx.ts';
 import { epubLoader } from './epub.ts';
 import { htmlLoader } from './html.ts';
 import { imageLoader } from './image.ts';
 import { jsonLoader, jsonlLoader } from './json.ts';
+import { odpLoader, odsLoader, odtLoader } from './opendocument.ts';
 import { pdfLoader } from './pdf.ts';
 import { UnreadableFileError, type LoadedDocument, type Loader, type LoaderFormat, type LoaderInput } from './port.ts';
 import { pptxLoader } from './pptx.ts';
 import { readHead } from './read.ts';
 import { audioLoader, videoLoader } from './recording.ts';
 import { rstLoader } from './rst.ts';
-import { describeUnsupported, SNIFF_BYTES, sniffMediaType } from './sniff.ts';
+import { rtfLoader } from './rtf.ts';
+import { describeUnsupported, legacyRefusal, SNIFF_BYTES, sniffMediaType } from './sniff.ts';
 import { markdownLoader, textLoader } from './text.ts';
-import { xlsxLoader } from './xlsx.ts';
+import { xlsmLoader, xlsxLoader } from './xlsx.ts';
 import { xmlLoader } from './xml.ts';
 
 export const allLoaders: readonly Loader[] = [
@@ -35,6 +38,12 @@ export const allLoaders: readonly Loader[] = [
   imageLoader,
   audioLoader,
   videoLoader,
+  odtLoader,
+  odsLoader,
+  odpLoader,
+  rtfLoader,
+  xlsmLoader,
+  docLoader,
 ];
 
 const byFormat = new Map<LoaderFormat, Loader>(allLoaders.map((loader) => [loader.format, loader]));
@@ -53,6 +62,8 @@ export async function loadDocument(input: LoaderInput): Promise<LoadedDocument &
     throw new UnreadableFileError(`${input.filename} is empty (0 bytes): there is nothing to index`);
   const sniffed = sniffMediaType(head, input.filename);
   if (!sniffed) {
+    const legacy = legacyRefusal(head, input.filename);
+    if (legacy) throw new UnreadableFileError(legacy);
     const kind = describeUnsupported(head, input.filename);
     throw new UnreadableFileError(
       kind

@@ -6,6 +6,7 @@
 import { decodeText, looksLikeText } from './encoding.ts';
 import { canonicalMediaType, extensionOf, formatForExtension } from './formats.ts';
 import { imageFormat } from './image.ts';
+import { oleKind, oleRefusals } from './ole-sniff.ts';
 import type { LoaderFormat } from './port.ts';
 import { sniffRecording } from './recording-sniff.ts';
 
@@ -19,6 +20,17 @@ export const SNIFF_BYTES = 16 * 1024;
 
 const LOCAL_HEADER = Buffer.from('PK\x03\x04', 'latin1');
 const ZIP_FORMATS: Record<string, LoaderFormat> = { 'word/': 'docx', 'xl/': 'xlsx', 'ppt/': 'pptx' };
+/** The `mimetype` entry an OpenDocument package starts with (templates read as their documents). */
+const OPENDOCUMENT_TYPES: Record<string, LoaderFormat> = {
+  'application/vnd.oasis.opendocument.text': 'odt',
+  'application/vnd.oasis.opendocument.text-template': 'odt',
+  'application/vnd.oasis.opendocument.spreadsheet': 'ods',
+  'application/vnd.oasis.opendocument.spreadsheet-template': 'ods',
+  'application/vnd.oasis.opendocument.presentation': 'odp',
+  'application/vnd.oasis.opendocument.presentation-template': 'odp',
+};
+/** Zip-based formats a package-looking zip may be taken for by its extension alone. */
+const PACKAGE_FORMATS = new Set<LoaderFormat>(['docx', 'xlsx', 'xlsm', 'pptx', 'epub', 'odt', 'ods', 'odp']);
 const TEXT_FORMATS = new Set<LoaderFormat>(['text', 'markdown', 'csv', 'tsv', 'json', 'jsonl', 'xml', 'html', 'rst']);
 /** Text formats whose extension is trusted over content that merely starts with `<` or `{`. */
 const PLAIN_TEXT_FORMATS = new Set<LoaderFormat>(['text', 'markdown', 'csv', 'tsv', 'rst']);
@@ -49,17 +61,28 @@ function zipEntries(head: Buffer): { name: string; dataStart: number }[] {
   return entries;
 }
 
+/** The format a stored `mimetype` entry names (EPUB and OpenDocument put it first, uncompressed). */
+function mimetypeFormat(head: Buffer, dataStart: number): LoaderFormat | null {
+  const declared = head.toString('latin1', dataStart, Math.min(head.length, dataStart + 80));
+  if (declared.startsWith('application/epub+zip')) return 'epub';
+  const match = /^application\/vnd\.oasis\.opendocument\.[a-z-]+/.exec(declared);
+  return match ? (OPENDOCUMENT_TYPES[match[0]] ?? null) : null;
+}
+
 function sniffZip(head: Buffer, filename: string): SniffResult | null {
   const entries = zipEntries(head);
   const first = entries[0];
-  if (
-    first?.name === 'mimetype' &&
-    head.toString('latin1', first.dataStart, first.dataStart + 20) === 'application/epub+zip'
-  ) {
-    return result('epub');
-  }
+  const declared = first?.name === 'mimetype' ? mimetypeFormat(head, first.dataStart) : null;
+  if (declared) return result(declared);
   for (const { name } of entries) {
-    for (const [prefix, format] of Object.entries(ZIP_FORMATS)) if (name.startsWith(prefix)) return result(format);
+    for (const [prefix, format] of Object.entries(ZIP_FORMATS)) {
+      if (!name.startsWith(prefix)) continue;
+      // A macro-enabled workbook is told by its macro part or, when that lies past the head, its name.
+      const macros =
+        format === 'xlsx' &&
+        (extensionOf(filename) === '.xlsm' || entries.some((entry) => entry.name === 'xl/vbaProject.bin'));
+      return result(macros ? 'xlsm' : format);
+    }
   }
   // The telling entries may lie past the head; a package-looking zip then goes by its extension.
   const byExtension = formatForExtension(filename);
@@ -71,14 +94,17 @@ function sniffZip(head: Buffer, filename: string): SniffResult | null {
         name.startsWith('_rels/') ||
         name.startsWith('docProps/') ||
         name === 'mimetype' ||
-        name.startsWith('META-INF/'),
+        name.startsWith('META-INF/') ||
+        name === 'content.xml' ||
+        name === 'meta.xml',
     );
-  if (
-    looksLikePackage &&
-    (byExtension === 'docx' || byExtension === 'xlsx' || byExtension === 'pptx' || byExtension === 'epub')
-  )
-    return result(byExtension);
+  if (looksLikePackage && byExtension && PACKAGE_FORMATS.has(byExtension)) return result(byExtension);
   return null;
+}
+
+/** RTF starts with `{\rtf` (Word writes `{\rtf1`), possibly after a BOM or white space. */
+function isRtf(head: Buffer): boolean {
+  return /^(?:\uFEFF|\xEF\xBB\xBF)?\s*\{\\rtf/.test(head.toString('latin1', 0, 64));
 }
 
 type TextShape = 'html' | 'xml' | 'json' | 'plain';
@@ -122,6 +148,9 @@ export function sniffMediaType(head: Buffer, filename: string): SniffResult | nu
   // pdfjs accepts a header up to 1 KB in (after a binary wrapper); text that merely mentions %PDF- is not one.
   if (pdfHeader === 0 || (pdfHeader > 0 && !looksLikeText(head.subarray(0, pdfHeader)))) return result('pdf');
   if (head.length >= 4 && head.readUInt32LE(0) === 0x04034b50) return sniffZip(head, filename);
+  const ole = oleKind(head, filename);
+  if (ole) return ole === 'doc' ? result('doc') : null;
+  if (isRtf(head)) return result('rtf');
   if (head.length === 0) {
     const byExtension = formatForExtension(filename);
     return byExtension && TEXT_FORMATS.has(byExtension) ? result(byExtension) : null;
@@ -134,11 +163,18 @@ export function describeUnsupported(head: Buffer, filename: string): string | nu
   if (head.length >= 4 && (head.readUInt32LE(0) === 0x04034b50 || head.readUInt32LE(0) === 0x06054b50)) {
     return extensionOf(filename) === '.zip'
       ? 'a zip archive'
-      : 'a zip archive that is not a DOCX, XLSX, PPTX or EPUB document';
+      : 'a zip archive that is not a DOCX, XLSX, PPTX, EPUB or OpenDocument document';
   }
   if (head[0] === 0x1f && head[1] === 0x8b) return 'a gzip archive';
   if (head.length > 262 && head.toString('latin1', 257, 262) === 'ustar') return 'a tar archive';
-  if (head.length >= 8 && head.readUInt32BE(0) === 0xd0cf11e0 && head.readUInt32BE(4) === 0xa1b11ae1)
-    return 'a legacy Office document (.doc, .xls, .ppt)';
   return null;
+}
+
+/**
+ * The refusal of a legacy Office file Rhizome does not read (.xls, .ppt, other OLE files), naming the file,
+ * its format and what to do instead; null for any other content.
+ */
+export function legacyRefusal(head: Buffer, filename: string): string | null {
+  const kind = oleKind(head, filename);
+  return kind && kind !== 'doc' ? `'${filename}' is ${oleRefusals[kind]}` : null;
 }

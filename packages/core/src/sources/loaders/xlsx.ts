@@ -1,13 +1,14 @@
-/** Excel workbooks: shared strings and sheets read from the XML parts, one span per sheet, cells tab-joined. */
+/**
+ * Excel workbooks (.xlsx, and .xlsm, whose macros are never read): shared strings and sheets read from the
+ * XML parts, one span per sheet, cells tab-joined.
+ */
 import { TextAssembler } from './assemble.ts';
 import { defineLoader } from './formats.ts';
 import { coreProperties, mainPart, readRelationships, relationshipId } from './ooxml.ts';
-import { UnreadableFileError, type LoadedDocument } from './port.ts';
+import { UnreadableFileError, type LoadedDocument, type LoaderInput } from './port.ts';
 import { readWhole } from './read.ts';
 import { localName, scanXml } from './xml-scan.ts';
 import { openArchive } from './zip-bounds.ts';
-
-const WHAT = 'The XLSX file';
 
 /** Rich-text runs of a string item are concatenated; phonetic guides (`rPh`) are not text. */
 export function sharedStrings(xml: string): string[] {
@@ -116,11 +117,12 @@ export function sheetRows(
   return { lines, truncated: false };
 }
 
-export const xlsxLoader = defineLoader('xlsx', async (input): Promise<LoadedDocument> => {
+async function loadWorkbook(input: LoaderInput, format: 'xlsx' | 'xlsm'): Promise<LoadedDocument> {
+  const what = `The ${format.toUpperCase()} file`;
   input.signal.throwIfAborted();
-  const bytes = await readWhole(input.path, input.limits.maxUnpackedBytes, WHAT);
-  const archive = await openArchive(bytes, input.limits, WHAT);
-  const workbookPart = await mainPart(archive, 'xl/workbook.xml', WHAT);
+  const bytes = await readWhole(input.path, input.limits.maxUnpackedBytes, what);
+  const archive = await openArchive(bytes, input.limits, what);
+  const workbookPart = await mainPart(archive, 'xl/workbook.xml', what);
   const workbook = (await archive.readText(workbookPart))!;
   const relationships = await readRelationships(archive, workbookPart);
   const stringsPart =
@@ -136,7 +138,7 @@ export const xlsxLoader = defineLoader('xlsx', async (input): Promise<LoadedDocu
     if (relationship?.type === 'worksheet')
       sheets.push({ name: token.attrs.name ?? `Sheet ${sheets.length + 1}`, part: relationship.target });
   }
-  if (sheets.length === 0) throw new UnreadableFileError(`${WHAT} has no worksheets`);
+  if (sheets.length === 0) throw new UnreadableFileError(`${what} has no worksheets`);
 
   const assembler = new TextAssembler(input.limits.maxTextChars);
   const warnings: string[] = [];
@@ -156,9 +158,12 @@ export const xlsxLoader = defineLoader('xlsx', async (input): Promise<LoadedDocu
   return {
     ...result,
     warnings: [...warnings, ...result.warnings],
-    format: 'xlsx',
+    format,
     kind: 'structured',
     title: properties.title,
     metadata: { sheets: sheets.map((sheet) => sheet.name), sheetCount: sheets.length, author: properties.author },
   };
-});
+}
+
+export const xlsxLoader = defineLoader('xlsx', (input) => loadWorkbook(input, 'xlsx'));
+export const xlsmLoader = defineLoader('xlsm', (input) => loadWorkbook(input, 'xlsm'));
