@@ -175,6 +175,12 @@ const ConfirmationResult = Type.Object({
   message: Type.String(),
 });
 
+/** What POST /sources/bulk does to each source it is given. */
+export const sourceBulkActions = ['delete', 'enable', 'disable', 'tag', 'untag'] as const;
+export type SourceBulkAction = (typeof sourceBulkActions)[number];
+/** The most sources one bulk request takes, as for the bulk pause, resume and confirmation. */
+export const sourceBulkMax = 500;
+
 export const sourceEndpoints = {
   upload: endpoint({
     method: 'POST',
@@ -296,6 +302,33 @@ export const sourceEndpoints = {
           error: Nullable(Type.String()),
         }),
       ),
+    }),
+  }),
+  bulk: endpoint({
+    method: 'POST',
+    path: '/sources/bulk',
+    tag,
+    status: 200,
+    errors: [404, 422],
+    summary:
+      'Delete, enable, disable, tag or untag up to 500 sources at once; each source is reported on its own (a missing one fails alone), in the order given. tag and untag need tag_id; untagging a source without the tag succeeds',
+    body: Body({
+      action: OneOf(sourceBulkActions),
+      source_ids: Type.Array(Type.String({ minLength: 1 }), { minItems: 1, maxItems: sourceBulkMax }),
+      tag_id: Type.Optional(Type.String({ minLength: 1 })),
+    }),
+    response: Type.Object({
+      results: Type.Array(
+        Type.Object({
+          index: Type.Integer(),
+          operation: OneOf(sourceBulkActions),
+          success: Type.Boolean(),
+          id: Type.String(),
+          error: Type.Optional(Type.String()),
+        }),
+      ),
+      succeeded: Type.Integer(),
+      failed: Type.Integer(),
     }),
   }),
   listTags: endpoint({

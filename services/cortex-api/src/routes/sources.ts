@@ -1,6 +1,8 @@
 import fs from 'node:fs';
-import { sourceEndpoints as api, type UploadOptionsInput } from '@rhizome/contracts/api/sources';
-import { ApiError } from '@rhizome/contracts/errors';
+import { batchResult } from '@rhizome/contracts/api/batch';
+import { sourceEndpoints as api, type SourceBulkAction, type UploadOptionsInput } from '@rhizome/contracts/api/sources';
+import { ApiError, NotFound } from '@rhizome/contracts/errors';
+import type { ServiceOf } from '@rhizome/core/platform';
 import { incomingDir, originalPath } from '@rhizome/core/sources';
 import { allowedType } from '@rhizome/core/sources';
 import { sourcesModule, type ReceivedFile } from '@rhizome/core/sources';
@@ -150,6 +152,21 @@ export function mountSourceRoutes(routes: RouteTable, { platform }: CortexDeps):
     }
     return { confirmed: results.filter((result) => result.success).length, results };
   });
+  routes.add(api.bulk, async ({ body, scope }) => {
+    const service = await scope.service(sourcesModule);
+    const apply = await bulkAction(service, body);
+    const results = [];
+    for (const [index, sourceId] of body.source_ids.entries()) {
+      try {
+        await apply(sourceId);
+        results.push({ index, operation: body.action, success: true, id: sourceId });
+      } catch (error) {
+        if (!isRefusal(error)) throw error;
+        results.push({ index, operation: body.action, success: false, id: sourceId, error: error.message });
+      }
+    }
+    return batchResult(results);
+  });
   routes.add(api.chunks, async ({ params, query, scope }) => {
     const window = pageWindow(query, settings.get().pagination);
     const { rows, total } = await (
@@ -239,6 +256,43 @@ export function mountSourceRoutes(routes: RouteTable, { platform }: CortexDeps):
   routes.add(api.delete, async ({ params, scope }) => {
     await (await scope.service(sourcesModule)).delete(params.source_id);
   });
+}
+
+type SourceService = ServiceOf<typeof sourcesModule>;
+
+/**
+ * What one bulk request does to each source. The tag of a tag or untag is checked once up front: a missing
+ * one is the request's 404, not a failure per source.
+ */
+async function bulkAction(
+  service: SourceService,
+  body: { action: SourceBulkAction; tag_id?: string },
+): Promise<(sourceId: string) => Promise<unknown>> {
+  const tagId = body.tag_id;
+  if (body.action === 'tag' || body.action === 'untag') {
+    if (!tagId)
+      throw ApiError.validation([{ loc: ['body', 'tag_id'], msg: `'${body.action}' needs a tag_id`, type: 'missing' }]);
+    await service.tags.get(tagId);
+  }
+  switch (body.action) {
+    case 'delete':
+      return (sourceId) => service.delete(sourceId);
+    case 'enable':
+    case 'disable':
+      return (sourceId) => service.patch(sourceId, { enabled: body.action === 'enable' });
+    case 'tag':
+      return async (sourceId) => {
+        if (!(await service.tags.attach(sourceId, tagId!))) throw ApiError.notFound('source', sourceId);
+      };
+    case 'untag':
+      return async (sourceId) => {
+        await service.require(sourceId);
+        await service.tags.detach(sourceId, tagId!).catch((error: unknown) => {
+          // Not carrying the tag is what untagging asks for.
+          if (!(error instanceof NotFound)) throw error;
+        });
+      };
+  }
 }
 
 /**
