@@ -15,6 +15,8 @@ export interface FakeOllama extends FakeProviderControls {
   scriptChat(...answers: (string | ScriptedChat)[]): void;
   /** For each scripted answer served, in order: how many of its deltas were written before the client went away or it ended. */
   scriptedDeliveries: { deltas: number; delivered: number }[];
+  /** Each `/api/pull` served: the model, whether it ran to its end, and whether the client left before. */
+  pulls: { model: string; finished: boolean; abandoned: boolean }[];
 }
 
 /** A scripted chat answer, streamed as these deltas with a pause between them (so a client can cut it short). */
@@ -32,6 +34,11 @@ export interface FakeOllamaOptions {
   version?: string;
   /** `/api/show` capabilities per model; default `embedding` for names containing "embed", else completion, tools and thinking. */
   capabilities?: Record<string, string[]>;
+  /**
+   * Pause between `/api/pull` progress lines (default 0). A pull streams three layers' progress and then
+   * installs the model; a name starting with `missing` fails as an unknown model does.
+   */
+  pullIntervalMs?: number;
 }
 
 interface OllamaMessage {
@@ -65,7 +72,7 @@ class HttpFailure extends Error {
 
 /**
  * An Ollama server on 127.0.0.1 speaking the real wire format (`/api/version`, `/api/tags`, `/api/show`,
- * NDJSON `/api/chat`, `/api/embed`, errors as `{error}`), with the shared deterministic behaviour of
+ * NDJSON `/api/chat` and `/api/pull`, `/api/embed`, `/api/delete`, errors as `{error}`), with the shared deterministic behaviour of
  * `controls.ts`. `failNext` applies to every `/api` request, so a readiness check sees it too.
  */
 export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<FakeOllama> {
@@ -77,6 +84,7 @@ export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<
   const requests: FakeProviderControls['requests'] = [];
   const scripted: ScriptedChat[] = [];
   const scriptedDeliveries: FakeOllama['scriptedDeliveries'] = [];
+  const pulls: FakeOllama['pulls'] = [];
 
   const resolveModel = (name: unknown): string | undefined =>
     typeof name === 'string' ? models.find((model) => model === name || model === `${name}:latest`) : undefined;
@@ -134,6 +142,10 @@ export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<
         return await chat(res, (body ?? {}) as ChatBody);
       case 'POST /api/embed':
         return embed(res, (body ?? {}) as EmbedBody);
+      case 'POST /api/pull':
+        return await pull(res, (body ?? {}) as { model?: string });
+      case 'DELETE /api/delete':
+        return remove(res, (body ?? {}) as { model?: string });
       default:
         res.writeHead(404, { 'content-type': 'text/plain' }).end('404 page not found');
     }
@@ -242,6 +254,44 @@ export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<
     });
   }
 
+  /** NDJSON progress as Ollama streams it: the manifest, each layer's bytes, verification, success. */
+  async function pull(res: http.ServerResponse, body: { model?: string }): Promise<void> {
+    if (!body.model) throw new HttpFailure(400, 'model is required');
+    const name = body.model.includes(':') ? body.model : `${body.model}:latest`;
+    const record = { model: name, finished: false, abandoned: false };
+    pulls.push(record);
+    res.on('close', () => {
+      record.abandoned = !record.finished;
+    });
+    res.writeHead(200, { 'content-type': 'application/x-ndjson' });
+    const line = (value: unknown) => res.write(`${JSON.stringify(value)}\n`);
+    line({ status: 'pulling manifest' });
+    if (name.startsWith('missing')) {
+      line({ error: 'pull model manifest: file does not exist' });
+      res.end();
+      record.finished = true;
+      return;
+    }
+    const total = 3_000;
+    for (const completed of [1_000, 2_000, 3_000]) {
+      if (!(await waitUnlessGone(options.pullIntervalMs ?? 0, res))) return;
+      line({ status: 'pulling 6a0746a1ec1a', digest: 'sha256:6a0746a1ec1a', total, completed });
+    }
+    line({ status: 'verifying sha256 digest' });
+    line({ status: 'writing manifest' });
+    if (!models.includes(name)) models.push(name);
+    line({ status: 'success' });
+    res.end();
+    record.finished = true;
+  }
+
+  function remove(res: http.ServerResponse, body: { model?: string }): void {
+    const model = resolveModel(body.model);
+    if (!model) throw new HttpFailure(404, `model '${String(body.model)}' not found`);
+    models = models.filter((name) => name !== model);
+    res.writeHead(200).end();
+  }
+
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
 
@@ -264,6 +314,7 @@ export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<
       scripted.push(...answers.map((answer) => (typeof answer === 'string' ? { deltas: deltasOf(answer) } : answer)));
     },
     scriptedDeliveries,
+    pulls,
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));

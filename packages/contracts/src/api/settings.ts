@@ -3,6 +3,13 @@ import { endpoint } from '../endpoint.ts';
 import { AnyObject, Body, OneOf } from './common.ts';
 
 const tag = 'settings';
+const CloudEmbeddingModel = Type.Object({
+  name: Type.String(),
+  model: Type.String(),
+  dimensions: Type.Integer(),
+  mrl: Type.Boolean(),
+  current: Type.Boolean(),
+});
 const Level = OneOf(['DEBUG', 'INFO', 'WARNING', 'ERROR', 'CRITICAL']);
 
 export const settingsEndpoints = {
@@ -34,6 +41,30 @@ export const settingsEndpoints = {
     status: 200,
     summary: 'Overwrite the settings file with the defaults',
     response: AnyObject,
+  }),
+  embeddingModels: endpoint({
+    method: 'GET',
+    path: '/settings/embedding/models',
+    tag,
+    status: 200,
+    summary:
+      'Embedding models to choose from: curated (builtin and local-server models) and hosted, with their dimensions; ' +
+      'a model whose dimensions differ from current.vector_dimensions needs a re-embed (POST /search/indexes)',
+    response: Type.Object({
+      curated: Type.Array(
+        Type.Object({
+          name: Type.String(),
+          local: Type.Boolean(),
+          ollama: Type.Boolean(),
+          dimensions: Type.Integer(),
+          mrl: Type.Boolean(),
+          default: Type.Boolean(),
+          current: Type.Boolean(),
+        }),
+      ),
+      cloud: Type.Record(Type.String(), Type.Array(CloudEmbeddingModel)),
+      current: Type.Object({ provider: Type.String(), model: Type.String(), vector_dimensions: Type.Integer() }),
+    }),
   }),
   getLogLevel: endpoint({
     method: 'GET',
@@ -70,7 +101,6 @@ export const settingsEndpoints = {
  */
 export const movedOperatorEndpoints = (
   [
-    ['GET', '/settings/embedding/models', 'GET /settings/cloudmodels and GET /settings/localllm/models'],
     ['POST', '/settings/reset/chats', 'DELETE /chats'],
     ['POST', '/settings/reset/queue', 'DELETE /queue/tasks and DELETE /queue/tasks/history'],
     ['POST', '/settings/reset/knowledge', 'DELETE /databases/{name} then POST /databases'],

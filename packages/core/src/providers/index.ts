@@ -1,4 +1,5 @@
 export { cloudModelCatalog, cloudModelsOf, requireCloudModels } from './catalog/cloud-models.ts';
+export { embeddingModelCatalogue } from './catalog/embedding-models.ts';
 export { presetApplyOutcome, presetSettingsPatch, requirePreset, vramPresets } from './catalog/presets.ts';
 export { createAnthropicChatAdapter } from './cloud/anthropic.ts';
 export { createGeminiChatAdapter } from './cloud/gemini.ts';
@@ -30,6 +31,7 @@ export type { LlmService } from './llm/service.ts';
 export { createLocalLlmChatAdapter } from './localllm/chat-adapter.ts';
 export { verifyServer } from './localllm/client.ts';
 export { installedModels } from './localllm/installed.ts';
+export { modelDetails, pullModel, removeModel } from './localllm/model-admin.ts';
 export { LocalLlmPool } from './localllm/pool.ts';
 export { LlmMetrics, type LlmTotals } from './metrics.ts';
 export { namesMetadataHost } from './model-server-fetch.ts';

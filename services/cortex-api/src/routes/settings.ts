@@ -1,7 +1,7 @@
 import { movedOperatorEndpoints, settingsEndpoints as api } from '@rhizome/contracts/api/settings';
 import { ApiError, ErrorCode, Invalid, type ValidationIssue } from '@rhizome/contracts/errors';
 import { currentLogLevel, isLogLevel, logLevels, numericLevel } from '@rhizome/core/logging';
-import { namesMetadataHost } from '@rhizome/core/providers';
+import { embeddingModelCatalogue, namesMetadataHost } from '@rhizome/core/providers';
 import type { RouteTable } from '../http/route.ts';
 import type { CortexDeps } from '../deps.ts';
 
@@ -71,6 +71,7 @@ export function mountSettingsRoutes(routes: RouteTable, { platform }: CortexDeps
     await announceSettingsChanged();
     return result;
   });
+  routes.add(api.embeddingModels, () => embeddingModelCatalogue(settings.get()));
   routes.add(api.getLogLevel, () => {
     const level = currentLogLevel(logger);
     return { level, numeric_level: numericLevel(level), available_levels: [...logLevels].reverse() };
