@@ -10,6 +10,13 @@ const CloudEmbeddingModel = Type.Object({
   mrl: Type.Boolean(),
   current: Type.Boolean(),
 });
+/** A finished reset: `{success: true, data: {status: "completed", …counts}}`. */
+function Completed<T extends Parameters<typeof Type.Object>[0]>(counts: T) {
+  return Type.Object({
+    success: Type.Literal(true),
+    data: Type.Object({ status: Type.Literal('completed'), ...counts }),
+  });
+}
 const Level = OneOf(['DEBUG', 'INFO', 'WARNING', 'ERROR', 'CRITICAL']);
 
 export const settingsEndpoints = {
@@ -66,6 +73,38 @@ export const settingsEndpoints = {
       current: Type.Object({ provider: Type.String(), model: Type.String(), vector_dimensions: Type.Integer() }),
     }),
   }),
+  resetChats: endpoint({
+    method: 'POST',
+    path: '/settings/reset/chats',
+    tag,
+    status: 200,
+    summary: 'Delete every chat and message of the current database (irreversible)',
+    response: Completed({ chats_deleted: Type.Integer() }),
+  }),
+  resetQueue: endpoint({
+    method: 'POST',
+    path: '/settings/reset/queue',
+    tag,
+    status: 200,
+    summary:
+      'Cancel every queued and running task, then remove every finished one with its result (queue statistics start anew)',
+    response: Completed({ tasks_cancelled: Type.Integer(), tasks_deleted: Type.Integer() }),
+  }),
+  cleanupOrphans: endpoint({
+    method: 'POST',
+    path: '/settings/cleanup/orphans',
+    tag,
+    status: 202,
+    errors: [503],
+    summary:
+      'Queue the removal of dangling edges (an endpoint or template gone) and nodes whose template is gone; task result {nodes_removed, edges_removed}',
+    response: Type.Object({
+      task_id: Type.String(),
+      status: Type.Literal('queued'),
+      operation_type: Type.Literal('graph_cleanup'),
+      message: Type.String(),
+    }),
+  }),
   getLogLevel: endpoint({
     method: 'GET',
     path: '/settings/logging/level',
@@ -101,13 +140,10 @@ export const settingsEndpoints = {
  */
 export const movedOperatorEndpoints = (
   [
-    ['POST', '/settings/reset/chats', 'DELETE /chats'],
-    ['POST', '/settings/reset/queue', 'DELETE /queue/tasks and DELETE /queue/tasks/history'],
     ['POST', '/settings/reset/knowledge', 'DELETE /databases/{name} then POST /databases'],
     ['POST', '/settings/reset/all', 'DELETE /databases/{name} then POST /databases, and POST /settings/reset'],
     ['POST', '/settings/reset/workflows', 'DELETE /workflows/{workflow_id} per workflow'],
     ['POST', '/settings/reset/source_processing', 'DELETE /sources/{source_id}/extraction per source'],
-    ['POST', '/settings/cleanup/orphans', 'POST /graph/cleanup'],
     ['POST', '/sources/cleanup/orphan_tasks', 'POST /queue/reconcile'],
     ['POST', '/settings/seed/templates', 'POST /templates/batch (a new database starts with the default templates)'],
   ] as const

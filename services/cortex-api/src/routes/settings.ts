@@ -1,5 +1,7 @@
 import { movedOperatorEndpoints, settingsEndpoints as api } from '@rhizome/contracts/api/settings';
 import { ApiError, ErrorCode, Invalid, type ValidationIssue } from '@rhizome/contracts/errors';
+import { chatModule } from '@rhizome/core/chat';
+import { graphModule } from '@rhizome/core/graph';
 import { currentLogLevel, isLogLevel, logLevels, numericLevel } from '@rhizome/core/logging';
 import { embeddingModelCatalogue, namesMetadataHost } from '@rhizome/core/providers';
 import type { RouteTable } from '../http/route.ts';
@@ -71,6 +73,24 @@ export function mountSettingsRoutes(routes: RouteTable, { platform }: CortexDeps
     await announceSettingsChanged();
     return result;
   });
+  routes.add(api.resetChats, async ({ scope }) => {
+    const chats = await scope.service(chatModule);
+    const chatsDeleted = await chats.count();
+    await chats.deleteAll();
+    return { success: true as const, data: { status: 'completed' as const, chats_deleted: chatsDeleted } };
+  });
+  routes.add(api.resetQueue, async () => {
+    const tasksCancelled = await platform.tasks.cancelMatching({}, Date.now());
+    const tasksDeleted = await platform.tasks.clearHistory({ finishedBefore: Number.MAX_SAFE_INTEGER });
+    return {
+      success: true as const,
+      data: { status: 'completed' as const, tasks_cancelled: tasksCancelled, tasks_deleted: tasksDeleted },
+    };
+  });
+  routes.add(api.cleanupOrphans, async ({ scope }) => ({
+    ...(await (await scope.service(graphModule)).queueCleanup()),
+    operation_type: 'graph_cleanup' as const,
+  }));
   routes.add(api.embeddingModels, () => embeddingModelCatalogue(settings.get()));
   routes.add(api.getLogLevel, () => {
     const level = currentLogLevel(logger);
