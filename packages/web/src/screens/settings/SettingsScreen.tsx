@@ -4,9 +4,10 @@ import { PageHeader } from '../../components/PageHeader.tsx';
 import { ApiKeys } from './ApiKeys.tsx';
 import { PasswordChange } from './PasswordChange.tsx';
 import { SettingsGroups } from './SettingsGroups.tsx';
+import { SettingsMaintenance } from './SettingsMaintenance.tsx';
 import { SettingsProviders } from './SettingsProviders.tsx';
 
-const tabs = ['account', 'providers', 'all'] as const;
+const tabs = ['account', 'providers', 'maintenance', 'all'] as const;
 
 export default function SettingsScreen() {
   const [params, setParams] = useSearchParams();
@@ -22,6 +23,7 @@ export default function SettingsScreen() {
         <Tabs.List mb="md">
           <Tabs.Tab value="account">Account</Tabs.Tab>
           <Tabs.Tab value="providers">Providers</Tabs.Tab>
+          <Tabs.Tab value="maintenance">Maintenance</Tabs.Tab>
           <Tabs.Tab value="all">All settings</Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="account">
@@ -32,6 +34,9 @@ export default function SettingsScreen() {
         </Tabs.Panel>
         <Tabs.Panel value="providers">
           <SettingsProviders />
+        </Tabs.Panel>
+        <Tabs.Panel value="maintenance">
+          <SettingsMaintenance />
         </Tabs.Panel>
         <Tabs.Panel value="all">
           <SettingsGroups />
