@@ -26,6 +26,34 @@ describe('scoped resets and orphan clean-up', () => {
     expect((await call('POST', '/settings/reset/chats')).body).toMatchObject({ data: { chats_deleted: 0 } });
   });
 
+  it('deletes the workflows, triggers and executions and seeds the system workflow again', async () => {
+    const created = await call('POST', '/workflows', {
+      name: 'Nightly digest',
+      steps: [
+        { id: 'noop', name: 'noop', tool_type: 'system_tool', tool_id: 'data.merge', configuration: { items: [{}] } },
+      ],
+    });
+    expect(created.status, created.text).toBe(201);
+    const names = async () =>
+      ((await call('GET', '/workflows?page_size=100')).body as { data: { name: string; is_system: boolean }[] }).data
+        .map((workflow) => `${workflow.is_system ? 'system' : 'user'}:${workflow.name}`)
+        .sort();
+    expect(await names()).toEqual(['system:Generate Embeddings', 'user:Nightly digest']);
+    const reset = await call('POST', '/settings/reset/workflows');
+    expect(reset.status, reset.text).toBe(200);
+    expect(reset.body).toMatchObject({
+      success: true,
+      data: {
+        status: 'completed',
+        workflows_deleted: 2,
+        triggers_deleted: 1,
+        workflows_created: 1,
+        triggers_created: 1,
+      },
+    });
+    expect(await names()).toEqual(['system:Generate Embeddings']);
+  });
+
   it('queues the removal of dangling edges, and the queue reset clears the finished task', async () => {
     const { db } = await server.platform.databases.current();
     const template = async (type: string) =>

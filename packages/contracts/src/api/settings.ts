@@ -81,6 +81,24 @@ export const settingsEndpoints = {
     summary: 'Delete every chat and message of the current database (irreversible)',
     response: Completed({ chats_deleted: Type.Integer() }),
   }),
+  resetWorkflows: endpoint({
+    method: 'POST',
+    path: '/settings/reset/workflows',
+    tag,
+    status: 200,
+    summary:
+      'Delete every workflow with its steps and executions, every trigger and user tool, and seed the system workflow and trigger again',
+    response: Completed({
+      workflows_deleted: Type.Integer(),
+      workflow_executions_deleted: Type.Integer(),
+      user_tools_deleted: Type.Integer(),
+      triggers_deleted: Type.Integer(),
+      trigger_executions_deleted: Type.Integer(),
+      workflows_created: Type.Integer(),
+      system_tools_created: Type.Integer(),
+      triggers_created: Type.Integer(),
+    }),
+  }),
   resetQueue: endpoint({
     method: 'POST',
     path: '/settings/reset/queue',
@@ -142,7 +160,6 @@ export const movedOperatorEndpoints = (
   [
     ['POST', '/settings/reset/knowledge', 'DELETE /databases/{name} then POST /databases'],
     ['POST', '/settings/reset/all', 'DELETE /databases/{name} then POST /databases, and POST /settings/reset'],
-    ['POST', '/settings/reset/workflows', 'DELETE /workflows/{workflow_id} per workflow'],
     ['POST', '/settings/reset/source_processing', 'DELETE /sources/{source_id}/extraction per source'],
     ['POST', '/sources/cleanup/orphan_tasks', 'POST /queue/reconcile'],
     ['POST', '/settings/seed/templates', 'POST /templates/batch (a new database starts with the default templates)'],

@@ -1,6 +1,7 @@
 export { automationModule } from './module.ts';
 export { startAutomation, type Automation } from './automation.ts';
 export { schemaProblems, type JsonSchema } from './json-schema.ts';
+export { resetAutomation } from './reset.ts';
 export { setSystemTriggersEnabled } from './seeds.ts';
 export { findSystemTool, systemToolDetail, systemToolSummary, systemTools } from './tools/catalogue.ts';
 export { createTrigger, listTriggers, toTrigger } from './triggers/repo.ts';

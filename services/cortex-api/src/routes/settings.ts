@@ -1,5 +1,6 @@
 import { movedOperatorEndpoints, settingsEndpoints as api } from '@rhizome/contracts/api/settings';
 import { ApiError, ErrorCode, Invalid, type ValidationIssue } from '@rhizome/contracts/errors';
+import { resetAutomation } from '@rhizome/core/automation';
 import { chatModule } from '@rhizome/core/chat';
 import { graphModule } from '@rhizome/core/graph';
 import { currentLogLevel, isLogLevel, logLevels, numericLevel } from '@rhizome/core/logging';
@@ -78,6 +79,12 @@ export function mountSettingsRoutes(routes: RouteTable, { platform }: CortexDeps
     const chatsDeleted = await chats.count();
     await chats.deleteAll();
     return { success: true as const, data: { status: 'completed' as const, chats_deleted: chatsDeleted } };
+  });
+  routes.add(api.resetWorkflows, async ({ scope }) => {
+    const counts = await resetAutomation((await scope.database()).db);
+    // The reseeded system trigger follows the auto-embedding setting, and every process drops its cached triggers.
+    await platform.automation.setAutoEmbedding(settings.get().embedding.enable_auto_embedding);
+    return { success: true as const, data: { status: 'completed' as const, ...counts } };
   });
   routes.add(api.resetQueue, async () => {
     const tasksCancelled = await platform.tasks.cancelMatching({}, Date.now());

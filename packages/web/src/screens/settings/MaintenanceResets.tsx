@@ -69,6 +69,17 @@ export function MaintenanceResets() {
             }}
           />
           <ConfirmedReset
+            title="Reset workflows"
+            description="Deletes every workflow, trigger, user tool and run, then restores the system workflow that embeds new entities."
+            database={database}
+            action="Reset workflows"
+            run={async () => {
+              const reset = await api.call(settingsEndpoints.resetWorkflows);
+              await refresh([{ tag: 'workflows' }]);
+              return `Deleted ${countOf(reset.data.workflows_deleted, 'workflow')} and ${countOf(reset.data.triggers_deleted, 'trigger')}; the system workflow is back.`;
+            }}
+          />
+          <ConfirmedReset
             title="Clear the task queue"
             description="Cancels queued and running tasks and removes finished ones with their results, so the queue statistics start anew."
             database={database}
