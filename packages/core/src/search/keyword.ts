@@ -8,6 +8,7 @@ import {
   type TermMatch,
 } from './common-terms.ts';
 import { ftsQuery } from './fts-query.ts';
+import { namesFromBestPassages } from './mention-expansion.ts';
 import { namedAlternatives } from './named-alternatives.ts';
 import { contentTerms } from './stop-words.ts';
 import { chunkMatchSpec, nodeMatchSpec, nodesLabelled, type MatchSpec } from './read-model/keyword-matches.ts';
@@ -283,7 +284,8 @@ const resultCount = (limit: number) => (Number.isFinite(limit) ? Math.max(1, Mat
 /**
  * The ranking of `rankByTerms`; when the query sets names side by side (`namedAlternatives`: "born
  * first, X or Y"), interleaved with one ranking per name, so the passage about each is found whichever
- * name has the rarer words.
+ * name has the rarer words; with `followMentions`, also with the passages about what the best passages
+ * name (`mentionRankings`).
  */
 async function rankByKeyword(
   context: SearchContext,
@@ -291,15 +293,42 @@ async function rankByKeyword(
   scope: SearchScope,
   limit: number,
   run: KeywordRun,
+  followMentions: boolean,
 ): Promise<ModeResult> {
   const size = resultCount(limit);
   const whole = await rankByTerms(context, query, scope, size, run);
   const names = namedAlternatives(query);
-  if (names.length < 2) return whole;
   const perName: RankedItem[][] = [];
-  for (const name of names) perName.push((await rankByTerms(context, name, scope, size, run)).items);
-  return { items: interleaved([whole.items, ...perName], size), fallback: whole.fallback };
+  for (const name of names.length < 2 ? [] : names)
+    perName.push((await rankByTerms(context, name, scope, size, run)).items);
+  const found = perName.length ? interleaved([whole.items, ...perName], size) : whole.items;
+  const mentioned = followMentions ? await mentionRankings(context, found, query, scope) : [];
+  return { items: mentioned.length ? interleaved([found, ...mentioned], size) : found, fallback: whole.fallback };
 }
+
+/**
+ * The passages about what the best passages name: a question about "the director of Polish Easter" is
+ * answered by the film's passage, which names the director, and by the director's own passage, which
+ * shares no rare word with the question. Each name the best passages mention is searched as a phrase;
+ * its best passages score below the passage that named it (its relative score times that one's, scaled
+ * by `mentionWeight`), so they come after the question's own best passages and before its weak ones.
+ */
+async function mentionRankings(
+  context: SearchContext,
+  items: readonly RankedItem[],
+  query: string,
+  scope: SearchScope,
+): Promise<RankedItem[][]> {
+  const rankings: RankedItem[][] = [];
+  for (const { name, score } of await namesFromBestPassages(context.db, items, query)) {
+    const { items: about } = await rankByTerms(context, `"${name}"`, scope, mentionedDepth, chunksOnly);
+    rankings.push(about.map((item) => ({ ...item, score: item.score * score * mentionWeight })));
+  }
+  return rankings;
+}
+
+const mentionedDepth = 2;
+const mentionWeight = 0.6;
 
 /**
  * Keyword mode: BM25 over node labels and properties (label weighted 3, properties 1) and over chunk
@@ -312,15 +341,18 @@ export function keywordSearch(
   scope: SearchScope,
   limit: number,
 ): Promise<ModeResult> {
-  return rankByKeyword(context, query, scope, limit, nodesAndChunks);
+  return rankByKeyword(context, query, scope, limit, nodesAndChunks, true);
 }
 
-/** Chunks only, by the same terms and BM25, scored relative to the best (graph search's keyword passages). */
+/**
+ * Chunks only, by the same terms and BM25, scored relative to the best (graph search's keyword passages).
+ * Mentions are not followed: the graph walk reaches what a passage names through its own links.
+ */
 export function keywordChunks(
   context: SearchContext,
   query: string,
   scope: SearchScope,
   limit: number,
 ): Promise<ModeResult> {
-  return rankByKeyword(context, query, scope, limit, chunksOnly);
+  return rankByKeyword(context, query, scope, limit, chunksOnly, false);
 }

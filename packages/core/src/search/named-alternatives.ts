@@ -22,13 +22,13 @@ const capitalised = (word: string) => /^[\p{Lu}\p{Lt}\p{N}]/u.test(bare(word));
 /** A word ending a sentence: a name does not run past it (a comma or colon may belong to the name). */
 const endsSentence = (word: string) => /[?!;]$/u.test(word);
 
-interface Run {
+export interface Run {
   start: number;
   end: number;
 }
 
 /** The runs of capitalised words, each cut at the end of a sentence. */
-function nameRuns(words: readonly string[]): Run[] {
+export function nameRuns(words: readonly string[]): Run[] {
   const runs: Run[] = [];
   for (let index = 0; index < words.length; index++) {
     if (!capitalised(words[index])) continue;
@@ -39,7 +39,7 @@ function nameRuns(words: readonly string[]): Run[] {
   return runs;
 }
 
-const typed = (words: readonly string[], run: Run) =>
+export const typed = (words: readonly string[], run: Run) =>
   words
     .slice(run.start, run.end)
     .join(' ')

@@ -15,7 +15,7 @@ const functionWords = new Set(
 );
 
 /** Whether a quoted term (as `ftsQuery` makes them) is a single function word. */
-const isFunctionWord = (term: string) => functionWords.has(term.replace(/^"|"$/gu, '').toLowerCase());
+export const isFunctionWord = (term: string) => functionWords.has(term.replace(/^"|"$/gu, '').toLowerCase());
 
 /** The terms that say what a query is about: all but its function words, or all of them when nothing else is left. */
 export function contentTerms(terms: readonly string[]): string[] {

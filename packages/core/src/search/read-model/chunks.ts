@@ -74,3 +74,12 @@ export async function chunksInScope(
   )) as { id: string; content: string }[];
   return new Map(rows.map((row) => [row.id, row.content]));
 }
+
+/** The text of each of these chunks, by id. */
+export async function chunkContents(db: Db, ids: readonly string[]): Promise<Map<string, string>> {
+  if (!ids.length) return new Map();
+  const rows = (await db.raw('SELECT id, content FROM document_chunks WHERE id IN (SELECT value FROM json_each(?))', [
+    JSON.stringify(ids),
+  ])) as { id: string; content: string }[];
+  return new Map(rows.map((row) => [row.id, row.content]));
+}
