@@ -6,14 +6,9 @@ describe('operator endpoints served elsewhere', () => {
   let server: TestServer;
   let cookie: string;
   const moved: [string, string, string][] = [
-    ['GET', '/settings/embedding/models', '/settings/cloudmodels'],
-    ['POST', '/settings/reset/chats', 'DELETE /chats'],
-    ['POST', '/settings/reset/queue', 'DELETE /queue/tasks'],
     ['POST', '/settings/reset/knowledge', 'POST /databases'],
     ['POST', '/settings/reset/all', 'POST /databases'],
-    ['POST', '/settings/reset/workflows', 'DELETE /workflows/'],
     ['POST', '/settings/reset/source_processing', '/extraction'],
-    ['POST', '/settings/cleanup/orphans', 'POST /graph/cleanup'],
     ['POST', '/sources/cleanup/orphan_tasks', 'POST /queue/reconcile'],
     ['POST', '/settings/seed/templates', 'POST /templates/batch'],
   ];

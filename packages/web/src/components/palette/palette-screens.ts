@@ -16,6 +16,7 @@ export const screenTabs: readonly Omit<PaletteScreen, 'icon'>[] = [
   { to: '/automation/tools', label: 'Automation: tools' },
   { to: '/settings?tab=providers', label: 'Settings: model providers', keywords: ['llm', 'embedding'] },
   { to: '/settings?tab=all', label: 'Settings: all settings' },
+  { to: '/settings?tab=maintenance', label: 'Settings: maintenance', keywords: ['reset', 'models', 'orphans'] },
   { to: '/operations?tab=backups', label: 'Operations: backups' },
   { to: '/operations?tab=packages', label: 'Operations: export and import', keywords: ['package', 'ccx'] },
   { to: '/operations?tab=registry', label: 'Operations: registry' },
