@@ -5,3 +5,8 @@ export { Migrator, restoreSqliteFile, type ApplyResult } from './migrator.ts';
 export { decodeVector, encodeVector } from './vector-blob.ts';
 export { countRows } from './count-rows.ts';
 export { reachPostgres, redactedUrl, storageBackendRefusal, type PostgresReach } from './postgres-check.ts';
+export { postgresBackups, sqliteBackups, type DatabaseBackups } from './backups.ts';
+export type { Dialect } from './dialect.ts';
+export { PostgresServer, type PostgresServerOptions } from './postgres/server.ts';
+export { quoteIdentifier, schemaOf, schemaPrefix } from './postgres/identifiers.ts';
+export { dumpSchema, restoreSchema } from './postgres/schema-dump.ts';

@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Knex } from 'knex';
-import { backupSqlite, type Db } from './connection.ts';
+import { sqliteBackups, type DatabaseBackups } from './backups.ts';
+import type { Db } from './connection.ts';
+import { bodyFor } from './migrations/dialect-bodies.ts';
 import { revisionOf, shippedMigrations, type Migration } from './migrations/index.ts';
 
 const migrationsTable = 'knex_migrations' as const;
@@ -19,18 +21,22 @@ export interface ApplyResult {
 }
 
 /**
- * Applies the shipped knex migrations to one database. Before pending migrations touch a database that
- * already has data, it writes `backups/pre-<first pending revision>-<timestamp>.db`; rollback restores the
+ * Applies the shipped knex migrations to one database, each revision's body for the database's dialect.
+ * Before pending migrations touch a database that already has data, it writes
+ * `backups/pre-<first pending revision>-<timestamp>.db` (`.sql` on PostgreSQL); rollback restores the
  * newest such file (docs/api-conventions.md#versioning-and-migrations).
  */
 export class Migrator {
   constructor(
     private readonly backupsDir: string,
     private readonly migrations: Migration[] = shippedMigrations,
+    private readonly backups: DatabaseBackups = sqliteBackups,
   ) {}
 
   private config(): Knex.MigratorConfig {
-    const byName = new Map(this.migrations.map((migration) => [migration.name, migration]));
+    const byName = new Map(
+      this.migrations.map((migration) => [migration.name, bodyFor(migration, this.backups.dialect)]),
+    );
     return {
       tableName: migrationsTable,
       migrationSource: {
@@ -60,8 +66,9 @@ export class Migrator {
       return { applied: [], current_revision: before.current_revision, backup_path: null };
     let backupPath: string | null = null;
     if (before.applied.length > 0 && !options.alreadyBackedUp) {
-      backupPath = path.join(this.backupsDir, `pre-${revisionOf(before.pending[0])}-${compactTimestamp()}.db`);
-      await backupSqlite(db, backupPath);
+      const name = `pre-${revisionOf(before.pending[0])}-${compactTimestamp()}${this.backups.extension}`;
+      backupPath = path.join(this.backupsDir, name);
+      await this.backups.write(db, backupPath);
     }
     await db.migrate.latest(this.config());
     const after = await this.status(db);
@@ -71,10 +78,11 @@ export class Migrator {
   /** The newest pre-upgrade backup, or null. */
   latestBackup(): string | null {
     if (!fs.existsSync(this.backupsDir)) return null;
+    const stamp = (name: string) => name.slice(9, 25);
     const files = fs
       .readdirSync(this.backupsDir)
-      .filter((name) => /^pre-\d{4}-\d{8}T\d{6}Z\.db$/.test(name))
-      .sort((a, b) => a.slice(-19).localeCompare(b.slice(-19)));
+      .filter((name) => /^pre-\d{4}-\d{8}T\d{6}Z\.[a-z]+$/.test(name) && name.endsWith(this.backups.extension))
+      .sort((a, b) => stamp(a).localeCompare(stamp(b)));
     return files.length ? path.join(this.backupsDir, files[files.length - 1]) : null;
   }
 

@@ -16,3 +16,6 @@ export async function down(db: Knex): Promise<void> {
     table.dropColumn('triggered_by');
   });
 }
+
+/** On PostgreSQL this revision creates the whole schema as it stands here (`dialect-bodies.ts`). */
+export { postgresHead as postgres } from './postgres-head.ts';

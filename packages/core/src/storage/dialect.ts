@@ -1,0 +1,2 @@
+/** The SQL dialects a Rhizome database is stored in. */
+export type Dialect = 'sqlite' | 'postgres';

@@ -1,0 +1,62 @@
+import knex from 'knex';
+import pg from 'pg';
+import type { Db } from '../connection.ts';
+import { schemaOf } from './identifiers.ts';
+import { SchemaBoundPostgresClient } from './schema-bound-client.ts';
+
+const int8 = 20;
+const numeric = 1700;
+
+/**
+ * Counts, sums and 64-bit columns arrive as numbers, as they do from SQLite: pg's default (strings, so no
+ * value above 2^53 loses digits) would turn every integer column the modules read into a string. No
+ * Rhizome value comes near 2^53.
+ */
+const types = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === int8 || oid === numeric
+      ? (value: string) => Number(value)
+      : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+};
+
+export interface PostgresServerOptions {
+  /** Connections the pool opens at most, shared by every database of this server. */
+  maxConnections?: number;
+  /** A statement running longer is cancelled by the server. */
+  statementTimeoutMs?: number;
+}
+
+/**
+ * One PostgreSQL server and the one connection pool every Rhizome database on it shares. A database is
+ * a schema; `database(name)` gives a knex bound to it whose connections set their `search_path` to it.
+ */
+export class PostgresServer {
+  readonly pool: pg.Pool;
+
+  constructor(
+    readonly url: string,
+    options: PostgresServerOptions = {},
+  ) {
+    this.pool = new pg.Pool({
+      connectionString: url,
+      max: options.maxConnections ?? 10,
+      statement_timeout: options.statementTimeoutMs,
+      types,
+    });
+    // An idle connection the server drops reports here; the pool replaces it on the next checkout.
+    this.pool.on('error', () => undefined);
+  }
+
+  /** A knex for the Rhizome database `name` (its schema need not exist yet). */
+  database(name: string): Db {
+    return knex({ client: SchemaBoundPostgresClient, connectionPool: this.pool, searchPath: schemaOf(name) });
+  }
+
+  async query<Row extends pg.QueryResultRow>(sql: string, values: unknown[] = []): Promise<Row[]> {
+    return (await this.pool.query<Row>(sql, values)).rows;
+  }
+
+  close(): Promise<void> {
+    return this.pool.end();
+  }
+}
