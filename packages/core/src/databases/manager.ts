@@ -2,20 +2,11 @@ import fs from 'node:fs';
 import { BadInput, NotFound } from '@rhizome/contracts/errors';
 import type { DatabaseHandle, SeedHook } from '../module/index.ts';
 import type { DataPaths } from '../paths.ts';
-import { openSqlite, type Db } from '../storage/index.ts';
-import { Migrator, restoreSqliteFile, type ApplyResult } from '../storage/index.ts';
-import type { Migration } from '../storage/index.ts';
+import { Migrator, type ApplyResult, type Db, type Migration } from '../storage/index.ts';
+import { databaseNamePattern, SqliteDatabaseStore } from './sqlite-store.ts';
+import type { DatabaseInfo, DatabaseStore } from './store.ts';
 
 export const defaultDatabaseName = 'default';
-const namePattern = /^[A-Za-z0-9_-]{1,64}$/;
-
-export interface DatabaseInfo {
-  name: string;
-  path: string;
-  exists: boolean;
-  size: number;
-  last_modified: string | null;
-}
 
 /**
  * `apply`: this process owns schema migrations (the API server, the embedded default, `rhizome upgrade`).
@@ -32,19 +23,25 @@ export interface DatabaseManagerOptions {
   migrationPolicy: MigrationPolicy;
   /** Told after a database's file was deleted or replaced, so other processes drop their connections. */
   onReplaced?: (name: string) => Promise<void>;
+  /** Where the databases are kept: SQLite files under the data directory unless a server's store is given. */
+  store?: DatabaseStore;
 }
 
 /**
- * The databases of one data directory (docs/api-conventions.md#databases): one directory and `app.db` each,
- * migrated and seeded before first use. Connections are opened once per process and shared.
+ * The databases of one data directory (docs/api-conventions.md#databases): one directory each, holding
+ * `app.db` (or naming the schema that holds its tables on a PostgreSQL server), migrated and seeded
+ * before first use. Connections are opened once per process and shared.
  */
 export class DatabaseManager {
+  private readonly store: DatabaseStore;
   private readonly open = new Map<string, Promise<Db>>();
   private readonly bulkWriters = new Map<string, Promise<Db>>();
   /** What readying each database applied in this process, for GET /upgrade/pending. */
   readonly startupResults = new Map<string, ApplyResult>();
 
-  constructor(private readonly options: DatabaseManagerOptions) {}
+  constructor(private readonly options: DatabaseManagerOptions) {
+    this.store = options.store ?? new SqliteDatabaseStore(options.paths);
+  }
 
   get paths(): DataPaths {
     return this.options.paths;
@@ -55,7 +52,7 @@ export class DatabaseManager {
   }
 
   migrator(name: string): Migrator {
-    return new Migrator(this.paths.migrationBackupsDir(name), this.options.migrations);
+    return new Migrator(this.paths.migrationBackupsDir(name), this.options.migrations, this.store.backups(name));
   }
 
   /** The active database, fixed for the caller even if another request switches it meanwhile. */
@@ -79,62 +76,73 @@ export class DatabaseManager {
    * do not queue behind their statements (WAL). One per database: every transaction begins IMMEDIATE and
    * waits for the lock inside a libuv thread, so a connection per writer could fill the thread pool with
    * waiters while the holder's next statement has no thread to run on; with one, the writers queue on it.
+   * On a server the pool already runs statements side by side: the bulk writer is the connection itself.
    */
   bulkWriter(name: string): Promise<Db> {
     let pending = this.bulkWriters.get(name);
     if (!pending) {
-      pending = this.connection(name).then(() => openSqlite(this.paths.appDb(name)));
+      pending = this.connection(name).then((main) => this.store.bulkWriter(name, main));
       this.bulkWriters.set(name, pending);
       pending.catch(() => this.bulkWriters.delete(name));
     }
     return pending;
   }
 
+  /** The databases that exist (on a server: as its catalogue was last read — `survey` reads it again). */
   list(): DatabaseInfo[] {
-    if (!fs.existsSync(this.paths.databasesDir)) return [];
-    return fs
-      .readdirSync(this.paths.databasesDir, { withFileTypes: true })
-      .filter((entry) => entry.isDirectory() && namePattern.test(entry.name))
-      .map((entry) => this.describe(entry.name))
-      .filter((info) => info.exists)
+    return this.store
+      .names()
+      .map((name) => this.store.describe(name))
+      .filter((info): info is DatabaseInfo => info?.exists === true)
       .sort((a, b) => a.name.localeCompare(b.name));
   }
 
+  /** `list` with the catalogue read again, sizes included. */
+  async survey(): Promise<DatabaseInfo[]> {
+    await this.store.refresh();
+    return this.list();
+  }
+
   info(name: string): DatabaseInfo {
-    if (!namePattern.test(name) || !fs.existsSync(this.paths.databaseDir(name)))
-      throw NotFound.resource('database', name);
-    return this.describe(name);
+    const info = this.store.describe(name);
+    if (!info) throw NotFound.resource('database', name);
+    return info;
   }
 
   async create(name: string): Promise<DatabaseInfo> {
-    if (!namePattern.test(name)) {
+    if (!databaseNamePattern.test(name)) {
       throw BadInput.field('Database names may contain only letters, digits, underscores and hyphens (1-64)', 'name');
     }
     // `/databases/current` is the active database: a database of that name could never be read or deleted by name.
     if (name === 'current')
       throw BadInput.field("'current' is reserved: /databases/current names the active database", 'name');
-    if (fs.existsSync(this.paths.databaseDir(name))) throw BadInput.field(`Database '${name}' already exists`, 'name');
+    const refusal = this.store.refusal(name);
+    if (refusal) throw BadInput.field(refusal, 'name');
+    await this.store.refresh();
+    if (this.store.describe(name)) throw BadInput.field(`Database '${name}' already exists`, 'name');
     await this.connection(name);
-    return this.describe(name);
+    await this.store.refresh();
+    return this.info(name);
   }
 
   async remove(name: string): Promise<void> {
     if (name === defaultDatabaseName) throw BadInput.field('The default database cannot be deleted', 'name');
     if (name === this.currentName()) throw BadInput.field('The active database cannot be deleted', 'name');
-    if (!namePattern.test(name) || !fs.existsSync(this.paths.databaseDir(name))) {
-      throw BadInput.field(`Database '${name}' does not exist`, 'name');
-    }
+    await this.store.refresh();
+    if (!this.store.describe(name)) throw BadInput.field(`Database '${name}' does not exist`, 'name');
     await this.closeOne(name);
+    await this.store.drop(name);
     fs.rmSync(this.paths.databaseDir(name), { recursive: true, force: true });
     await this.options.onReplaced?.(name);
   }
 
   /** Makes `name` active; an existing directory lacking app.db gets one. */
   async switchTo(name: string): Promise<DatabaseInfo> {
-    const info = this.info(name);
+    await this.store.refresh();
+    this.info(name);
     await this.connection(name);
     if (name !== this.currentName()) await this.options.setCurrentName(name);
-    return info.exists ? info : this.describe(name);
+    return this.info(name);
   }
 
   /**
@@ -144,8 +152,8 @@ export class DatabaseManager {
    */
   async restore(name: string, backupFile: string, options: { ready?: boolean } = {}): Promise<Db> {
     await this.closeOne(name);
-    restoreSqliteFile(backupFile, this.paths.appDb(name));
-    const db = options.ready ? this.connection(name) : Promise.resolve(openSqlite(this.paths.appDb(name)));
+    await this.store.restore(name, backupFile);
+    const db = options.ready ? this.connection(name) : this.store.open(name);
     this.open.set(name, db);
     await this.options.onReplaced?.(name);
     return db;
@@ -162,25 +170,14 @@ export class DatabaseManager {
     await Promise.all(
       [...new Set([...this.open.keys(), ...this.bulkWriters.keys()])].map((name) => this.closeOne(name)),
     );
-  }
-
-  private describe(name: string): DatabaseInfo {
-    const file = this.paths.appDb(name);
-    const stat = fs.statSync(file, { throwIfNoEntry: false });
-    return {
-      name,
-      path: this.paths.databaseDir(name),
-      exists: stat !== undefined,
-      size: stat?.size ?? 0,
-      last_modified: stat ? stat.mtime.toISOString() : null,
-    };
+    await this.store.close();
   }
 
   private async ready(name: string): Promise<Db> {
     for (const dir of ['sources', 'vectors', 'backups']) {
       fs.mkdirSync(`${this.paths.databaseDir(name)}/${dir}`, { recursive: true });
     }
-    const db = openSqlite(this.paths.appDb(name));
+    const db = await this.store.open(name);
     try {
       const policy = this.options.migrationPolicy;
       if (policy === 'none') return db;

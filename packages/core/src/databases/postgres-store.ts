@@ -1,0 +1,83 @@
+import type { DataPaths } from '../paths.ts';
+import {
+  postgresBackups,
+  quoteIdentifier,
+  restoreSchema,
+  schemaOf,
+  schemaPrefix,
+  type Db,
+  type PostgresServer,
+} from '../storage/index.ts';
+import type { DatabaseInfo, DatabaseStore } from './store.ts';
+
+/** PostgreSQL names hold 63 bytes; past that it cuts them, and two databases could share a schema. */
+const longestSchemaName = 63;
+
+/**
+ * Every database a schema `rhizome_<name>` of one PostgreSQL server, all sharing the server's pool. The
+ * database's directory under the data directory still holds its files (originals, the vector index
+ * cache, backups). Sizes are the server's: every table, index and TOAST table of the schema.
+ */
+export class PostgresDatabaseStore implements DatabaseStore {
+  private catalogue = new Map<string, number>();
+
+  constructor(
+    private readonly server: PostgresServer,
+    private readonly paths: DataPaths,
+  ) {}
+
+  describe(name: string): DatabaseInfo | null {
+    const size = this.catalogue.get(name);
+    if (size === undefined) return null;
+    return { name, path: this.paths.databaseDir(name), exists: true, size, last_modified: null };
+  }
+
+  names(): string[] {
+    return [...this.catalogue.keys()];
+  }
+
+  async refresh(): Promise<void> {
+    const rows = await this.server.query<{ schema: string; size: number }>(
+      `SELECT n.nspname AS schema, COALESCE(SUM(pg_total_relation_size(c.oid)), 0) AS size
+       FROM pg_namespace n LEFT JOIN pg_class c ON c.relnamespace = n.oid AND c.relkind IN ('r', 'm')
+       WHERE starts_with(n.nspname, $1) GROUP BY n.nspname`,
+      [schemaPrefix],
+    );
+    this.catalogue = new Map(rows.map((row) => [row.schema.slice(schemaPrefix.length), Number(row.size)]));
+  }
+
+  refusal(name: string): string | null {
+    const longest = longestSchemaName - schemaPrefix.length;
+    return Buffer.byteLength(name) > longest
+      ? `Database names have at most ${longest} characters on PostgreSQL (the schema rhizome_<name> holds 63)`
+      : null;
+  }
+
+  async open(name: string): Promise<Db> {
+    await this.server.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdentifier(schemaOf(name))}`);
+    await this.refresh();
+    return this.server.database(name);
+  }
+
+  bulkWriter(_name: string, main: Db): Db {
+    return main;
+  }
+
+  async drop(name: string): Promise<void> {
+    await this.server.query(`DROP SCHEMA IF EXISTS ${quoteIdentifier(schemaOf(name))} CASCADE`);
+    await this.refresh();
+  }
+
+  backups(name: string) {
+    return postgresBackups(this.server.url, schemaOf(name));
+  }
+
+  async restore(name: string, backup: string): Promise<void> {
+    await restoreSchema(this.server.url, schemaOf(name), backup);
+    await this.refresh();
+  }
+
+  close(): Promise<void> {
+    return this.server.close();
+  }
+}
