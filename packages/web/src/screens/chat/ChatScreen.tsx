@@ -13,11 +13,12 @@ import {
   TextInput,
 } from '@mantine/core';
 import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
-import { IconMessagePlus, IconSearch } from '@tabler/icons-react';
+import { IconMessagePlus, IconSearch, IconTrash } from '@tabler/icons-react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { chatEndpoints } from '@rhizome/contracts/api/chats';
 import { messageOf } from '../../lib/api.ts';
 import { countOf, formatDate } from '../../lib/format.ts';
+import { ConfirmDelete } from '../../components/ConfirmDelete.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { Conversation, newChatTitle } from './Conversation.tsx';
 import { useEndpoint } from '../../lib/data/use-endpoint.ts';
@@ -40,6 +41,20 @@ export default function ChatScreen() {
   });
 
   const createChat = useAction(chatEndpoints.create);
+  const deleteAll = useAction(chatEndpoints.deleteAll, {
+    refreshes: [{ tag: chatEndpoints.list.tag, endpoint: chatEndpoints.list }],
+  });
+  const [confirmingAll, setConfirmingAll] = useState(false);
+  const removeAll = async () => {
+    try {
+      navigate('/chat');
+      await deleteAll.run();
+      setConfirmingAll(false);
+    } catch (error) {
+      setCreateError(messageOf(error));
+      setConfirmingAll(false);
+    }
+  };
   const create = async () => {
     setCreating(true);
     setCreateError(null);
@@ -104,6 +119,27 @@ export default function ChatScreen() {
           ))}
         </nav>
       </ScrollArea>
+      {!!chats.data?.data.length && (
+        <Button
+          variant="subtle"
+          color="red"
+          size="xs"
+          leftSection={<IconTrash size={14} />}
+          onClick={() => setConfirmingAll(true)}
+        >
+          Delete all chats
+        </Button>
+      )}
+      <ConfirmDelete
+        opened={confirmingAll}
+        title="Delete every chat?"
+        onKeep={() => setConfirmingAll(false)}
+        onDelete={() => void removeAll()}
+        deleteLabel="Delete all"
+        busy={deleteAll.pending}
+      >
+        Every chat of this database and all their messages are deleted for good. Your sources and graph stay.
+      </ConfirmDelete>
     </Stack>
   );
 
