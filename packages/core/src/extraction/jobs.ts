@@ -226,7 +226,7 @@ export async function cancelActiveJobs(db: Db, sourceId: string, reason: string)
   return jobs.length;
 }
 
-/** Queues one pending group's extraction task (llm lane) and records the task on the group. */
+/** Queues one pending group's extraction task (llm lane) and records the task on the group; returns the task's id. */
 export async function queueGroup(
   db: Db,
   queue: QueueService,
@@ -234,16 +234,19 @@ export async function queueGroup(
   job: JobRow,
   groupIndex: number,
   priority: number,
-): Promise<void> {
+  /** A re-run with another model than the settings name. */
+  model?: string,
+): Promise<string> {
   const metadata = { database, source_id: job.source_id, job_id: job.id, group_index: groupIndex };
   const task = await queue.submit({
     queue: 'llm',
     operation: extractGroupOperation,
     priority,
-    data: metadata,
+    data: model ? { ...metadata, model } : metadata,
     metadata,
   });
   await moveGroup(db, job.id, groupIndex, ['pending'], { status: 'queued', task_id: task.task_id });
+  return task.task_id;
 }
 
 /**

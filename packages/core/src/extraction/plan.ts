@@ -9,6 +9,7 @@ import { filterForExtraction } from './content-filter.ts';
 import { extractionGroups, sampleGroups, type ExtractionGroup } from './groups.ts';
 import type { ExtractionOptions } from './options.ts';
 import type { GroupChunk } from './types.ts';
+import type { AttemptRecorder } from './attempts/recorder.ts';
 
 /** The chunks of a source between two indices, as the LLM sees them: content-filtered copies (stored chunks stay intact). */
 export async function groupChunks(
@@ -18,8 +19,22 @@ export async function groupChunks(
   last: number,
   options: ExtractionOptions,
   domain: DomainDefinition,
+  recorder?: AttemptRecorder,
 ): Promise<GroupChunk[]> {
-  return filtered(await chunkRange(db, sourceId, first, last), options, domain).map(toGroupChunk);
+  const rows = await chunkRange(db, sourceId, first, last);
+  const { kept, dropped } = filterForExtraction(rows, filterOptions(options, domain));
+  if (recorder) {
+    recorder.inputTextLength = kept.reduce((sum, row) => sum + row.content.length, 0);
+    const indexOf = new Map(rows.map((row) => [row.id, row.chunk_index]));
+    for (const chunk of dropped)
+      recorder.drop(
+        'content_filter',
+        'chunk',
+        `chunk ${indexOf.get(chunk.id)}`,
+        chunk.reason === 'too_short' ? 'too short once filtered' : `content filter: ${chunk.categories.join(', ')}`,
+      );
+  }
+  return kept.map(toGroupChunk);
 }
 
 const toGroupChunk = (row: ChunkRow): GroupChunk => ({
@@ -30,12 +45,14 @@ const toGroupChunk = (row: ChunkRow): GroupChunk => ({
   section: row.section,
 });
 
+const filterOptions = (options: ExtractionOptions, domain: DomainDefinition) => ({
+  enabled: options.contentFiltering,
+  mode: options.filteringMode,
+  categories: domain.content_exclusions.categories,
+});
+
 function filtered(rows: ChunkRow[], options: ExtractionOptions, domain: DomainDefinition): ChunkRow[] {
-  return filterForExtraction(rows, {
-    enabled: options.contentFiltering,
-    mode: options.filteringMode,
-    categories: domain.content_exclusions.categories,
-  }).kept;
+  return filterForExtraction(rows, filterOptions(options, domain)).kept;
 }
 
 export interface ExtractionPlan {

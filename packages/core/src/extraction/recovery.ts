@@ -1,6 +1,7 @@
 import type { QueueService, TaskStore } from '@rhizome/queue';
 import { idleSources, updateSource, withLoaderWarning, type SourceRow } from '../sources/index.ts';
 import type { Db } from '../storage/index.ts';
+import { recordRecoveryEvent } from './recovery-events.ts';
 import {
   activeJobStatuses,
   finalizeWhenDone,
@@ -50,21 +51,42 @@ export async function finishIdleExtractions(
   const finished: FinishedExtraction[] = [];
   for (const source of sources) {
     const job = source.extraction_job_id ? await getJob(db, source.extraction_job_id) : await latestJob(db, source.id);
-    const outcome =
+    const step =
       job && activeJobStatuses.includes(job.status)
         ? await finishActive(context, source, job)
-        : await settle(db, source, job);
-    if (outcome) finished.push({ sourceId: source.id, outcome });
+        : { outcome: await settle(db, source, job), action: 'settle_status', enqueued: 0 };
+    if (!step) continue;
+    finished.push({ sourceId: source.id, outcome: step.outcome });
+    await recordRecoveryEvent(db, {
+      sourceId: source.id,
+      fromStatus: source.status,
+      action: step.action,
+      reason: 'stalled',
+      enqueued: step.enqueued,
+      detail: step.outcome,
+    });
   }
   return finished;
 }
 
-async function finishActive(context: IdleExtractionContext, source: SourceRow, job: JobRow): Promise<string | null> {
+/** What recovery did to one source: the outcome it reports, the action it records and how many tasks it queued. */
+interface RecoveryStep {
+  outcome: string;
+  action: string;
+  enqueued: number;
+}
+
+async function finishActive(
+  context: IdleExtractionContext,
+  source: SourceRow,
+  job: JobRow,
+): Promise<RecoveryStep | null> {
   if (job.status !== 'queued' && job.status !== 'running') return null;
   if (job.total_groups > 0) {
     const requeued = await settleOrphanGroups(context, job);
-    if (await finalizeWhenDone(context.db, context.queue, context.database, job, context.priority)) return 'finalizing';
-    return requeued ? 'groups queued again' : null;
+    if (await finalizeWhenDone(context.db, context.queue, context.database, job, context.priority))
+      return { outcome: 'finalizing', action: 'finalize_extraction', enqueued: requeued + 1 };
+    return requeued ? { outcome: 'groups queued again', action: 'extract_chunk', enqueued: requeued } : null;
   }
   const at = new Date().toISOString();
   if (
@@ -91,7 +113,7 @@ async function finishActive(context: IdleExtractionContext, source: SourceRow, j
     },
     inExtraction,
   );
-  return 'indexed';
+  return { outcome: 'indexed', action: 'settle_status', enqueued: 0 };
 }
 
 /** Cancels open groups whose task ended without them and queues pending ones that have none; returns how many were queued. */

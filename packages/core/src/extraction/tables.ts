@@ -1,9 +1,13 @@
+import type { AttemptRow } from './attempts/store.ts';
 import type { GroupRow, JobRow } from './jobs.ts';
+import type { RecoveryEventRow } from './recovery-events.ts';
 
-/** The tables the extraction module owns (migration 0004): a run per source and its groups. */
+/** The tables the extraction module owns: a run per source and its groups (0004), each group's attempts and the recovery events (0020). */
 declare module 'knex/types/tables.js' {
   interface Tables {
     extraction_jobs: JobRow;
     extraction_groups: GroupRow;
+    extraction_attempts: AttemptRow;
+    recovery_events: RecoveryEventRow;
   }
 }

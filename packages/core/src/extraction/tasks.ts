@@ -19,6 +19,8 @@ import { getSource, updateSource, withLoaderWarning } from '../sources/index.ts'
 import { qualityServiceFor } from '../quality/index.ts';
 import { embedNodes, type VectorSink } from '../search/index.ts';
 import type { Db } from '../storage/index.ts';
+import { AttemptRecorder } from './attempts/recorder.ts';
+import { insertAttempt } from './attempts/store.ts';
 import { defineBulkExtractionOperation } from './bulk-tasks.ts';
 import { commitExtraction, type CommitOutcome } from './commit/commit.ts';
 import { finalizeExtraction } from './finalize/index.ts';
@@ -97,21 +99,44 @@ async function extractGroup({ task, signal, logger }: HandlerContext, deps: Deps
   const finalizeIfDone = () => finalizeWhenDone(db, deps.queue, name, job, deps.settings().priorities.background);
   const started = Date.now();
   await startGroup(db, job, group, task, started, logger);
+  const recorder = new AttemptRecorder();
+  const attempt = {
+    job,
+    group,
+    taskId: task.task_id,
+    provider: deps.settings().llm.chat_provider,
+    recorder,
+    startedAt: started,
+  };
   try {
     const context = { database: name, sourceId: job.source_id, taskId: task.task_id };
-    const harvest = await harvestOf(db, job, group, deps.llm, signal, context);
-    await moveGroup(db, jobId, groupIndex, ['running'], {
-      status: 'completed',
-      harvest: JSON.stringify(harvest),
-      entity_count: harvest.entities.length,
-      relationship_count: harvest.relationships.length,
-      completed_at: new Date().toISOString(),
-      duration_ms: Date.now() - started,
+    const model = typeof task.data.model === 'string' ? task.data.model : undefined;
+    const harvest = await harvestOf(db, job, group, { llm: deps.llm, signal, context, model, recorder });
+    // The attempt is written with the group's result: one transaction, one write-lock wait.
+    await db.transaction(async (trx) => {
+      await moveGroup(trx, jobId, groupIndex, ['running'], {
+        status: 'completed',
+        harvest: JSON.stringify(harvest),
+        entity_count: harvest.entities.length,
+        relationship_count: harvest.relationships.length,
+        completed_at: new Date().toISOString(),
+        duration_ms: Date.now() - started,
+      });
+      await insertAttempt(trx, { ...attempt, harvest });
     });
     await finalizeIfDone();
     return { entities: harvest.entities.length, relationships: harvest.relationships.length };
   } catch (error) {
-    if (await endFailedGroup(db, group, task, error, signal.aborted, started)) await finalizeIfDone();
+    const cancelled = error instanceof TaskCancelledError || signal.aborted;
+    const failure = classifyError(error);
+    const ended = await db.transaction(async (trx) => {
+      await insertAttempt(trx, {
+        ...attempt,
+        error: { message: cancelled ? 'cancelled' : failure.message, type: failure.type, cancelled },
+      });
+      return endFailedGroup(trx, group, task, error, signal.aborted, started);
+    });
+    if (ended) await finalizeIfDone();
     throw error;
   }
 }
@@ -140,21 +165,25 @@ async function harvestOf(
   db: Db,
   job: JobRow,
   group: GroupRow,
-  llm: LlmService,
-  signal: AbortSignal,
-  context: LlmCallContext,
+  call: { llm: LlmService; signal: AbortSignal; context: LlmCallContext; model?: string; recorder: AttemptRecorder },
 ): Promise<GroupHarvest> {
   const options = jobOptions(job);
   const domain = await jobDomain(db, job);
-  const chunks = await groupChunks(db, job.source_id, group.first_chunk_index, group.last_chunk_index, options, domain);
+  const chunks = await groupChunks(
+    db,
+    job.source_id,
+    group.first_chunk_index,
+    group.last_chunk_index,
+    options,
+    domain,
+    call.recorder,
+  );
   return harvestGroup({
     chunks,
     domain,
     preset: runPreset(options),
     strictEdgeTypes: options.strictEdgeTypes,
-    llm,
-    signal,
-    context,
+    ...call,
   });
 }
 

@@ -10,6 +10,15 @@ const idleExtractionAfterMs = 60_000;
 /** What the recovery scan asks of extraction (built on sources, so handed in). */
 export interface IdleExtractions {
   finishIdle(idleMs: number): Promise<{ sourceId: string; outcome: string }[]>;
+  /** Keeps what the scan did to a source, for its recovery events. */
+  recordRecovery(event: {
+    sourceId: string;
+    fromStatus: string;
+    action: string;
+    reason: string;
+    enqueued: number;
+    detail?: string;
+  }): Promise<void>;
 }
 
 /**
@@ -22,8 +31,18 @@ export async function recoverSources(
   logger: Pick<Logger, 'info'>,
 ): Promise<void> {
   for (const id of await sources.stalled(stalledAfterMs)) {
-    if (await sources.recover(id, { maxAttempts: maxRecoveryAttempts }))
+    const { status } = await sources.require(id);
+    if (await sources.recover(id, { maxAttempts: maxRecoveryAttempts })) {
       logger.info(`source ${id}: stalled indexing queued again`);
+      await extraction.recordRecovery({
+        sourceId: id,
+        fromStatus: status,
+        action: 'index_document',
+        reason: 'stalled',
+        enqueued: 1,
+        detail: 'indexing queued again',
+      });
+    }
   }
   for (const { sourceId, outcome } of await extraction.finishIdle(idleExtractionAfterMs)) {
     logger.info(`source ${sourceId}: extraction with no work left finished (${outcome})`);

@@ -1,6 +1,7 @@
 import type { LlmCallContext } from '../../providers/index.ts';
 import type { LlmService } from '../../providers/index.ts';
 import type { DomainDefinition } from '../../sources/index.ts';
+import type { AttemptRecorder } from '../attempts/recorder.ts';
 import type { FilteringPreset } from '../content-filter.ts';
 import type { GroupChunk, GroupHarvest } from '../types.ts';
 import { collectEntities } from './entities.ts';
@@ -33,6 +34,10 @@ export interface HarvestInput {
   context: LlmCallContext;
   /** Cap on the domain examples in each prompt (`llm.extraction_examples_max_chars`; default 800). */
   examplesMaxChars?: number;
+  /** Overrides the settings' extraction model (a re-run with another model). */
+  model?: string;
+  /** Keeps the calls and the dropped items of this attempt. */
+  recorder?: AttemptRecorder;
 }
 
 export async function harvestGroup(input: HarvestInput): Promise<GroupHarvest> {
@@ -50,6 +55,8 @@ export async function harvestGroup(input: HarvestInput): Promise<GroupHarvest> {
     context: input.context,
     retryEmpty,
     stats,
+    model: input.model,
+    recorder: input.recorder,
   };
 
   const entityPass = await runPass({
@@ -68,6 +75,7 @@ export async function harvestGroup(input: HarvestInput): Promise<GroupHarvest> {
     domain: input.domain,
     preset: input.preset,
     stats,
+    recorder: input.recorder,
   });
   if (entities.length < 2) return { entities, relationships: [], stats };
 
@@ -95,6 +103,7 @@ export async function harvestGroup(input: HarvestInput): Promise<GroupHarvest> {
     domain: input.domain,
     strictEdgeTypes: input.strictEdgeTypes,
     stats,
+    recorder: input.recorder,
   });
   return { entities, relationships, stats };
 }

@@ -1,6 +1,7 @@
 import { LineSplitter, parseLine, type ExtractionRecord } from '../../providers/index.ts';
 import type { ExtractionTask, LlmCallContext } from '../../providers/index.ts';
 import type { LlmService } from '../../providers/index.ts';
+import type { AttemptRecorder } from '../attempts/recorder.ts';
 import type { HarvestStats } from '../types.ts';
 import { isEntityLine, type StreamGuard } from './guards.ts';
 import { countRejected } from './stats.ts';
@@ -25,6 +26,10 @@ export interface PassRequest {
   retryEmpty: boolean;
   /** Counters of the whole harvest; the pass adds its calls, tokens and lines. */
   stats: HarvestStats;
+  /** Overrides the extraction model of the settings (a re-run with another model). */
+  model?: string;
+  /** Keeps each call's prompts and raw answer, and the lines turned down. */
+  recorder?: AttemptRecorder;
 }
 
 /**
@@ -65,7 +70,7 @@ export async function runPass(request: PassRequest): Promise<PassResult> {
 }
 
 async function attemptPass(request: PassRequest): Promise<Attempt> {
-  const { stats } = request;
+  const { stats, recorder } = request;
   request.signal.throwIfAborted();
   const stop = new AbortController();
   const guard = request.guard();
@@ -74,6 +79,14 @@ async function attemptPass(request: PassRequest): Promise<Attempt> {
   let tripped: string | null = null;
   let lines = 0;
   let finishReason: string | null = null;
+  let output = '';
+  let model: string | null = null;
+  const usage = { inputTokens: 0, outputTokens: 0 };
+  const started = performance.now();
+  const reject = (reason: string, raw: string) => {
+    countRejected(stats, reason);
+    recorder?.drop(reason === 'loop_guard' ? 'loop_guard' : 'parser', 'line', raw, reason);
+  };
 
   /** Takes one line; false when a guard tripped. */
   const take = (raw: string): boolean => {
@@ -83,14 +96,14 @@ async function attemptPass(request: PassRequest): Promise<Attempt> {
     const verdict = guard.observe(parsed);
     if (verdict.kind === 'trip') {
       tripped = verdict.guard;
-      countRejected(stats, 'loop_guard');
+      reject('loop_guard', raw);
       return false;
     }
     if (!parsed.ok) {
-      countRejected(stats, parsed.reason);
+      reject(parsed.reason, raw);
       if (request.extraction.pass === 'entities' && isEntityLine(parsed.line))
         records.push({ kind: 'unreadable_entity' });
-    } else if (verdict.kind === 'reject') countRejected(stats, verdict.reason);
+    } else if (verdict.kind === 'reject') reject(verdict.reason, raw);
     else {
       stats.linesParsed++;
       records.push(parsed.record);
@@ -107,9 +120,11 @@ async function attemptPass(request: PassRequest): Promise<Attempt> {
       extraction: request.extraction,
       signal: AbortSignal.any([request.signal, stop.signal]),
       context: request.context,
+      ...(request.model ? { model: request.model } : {}),
     });
     reading: for await (const event of events) {
       if (event.type === 'text') {
+        if (recorder) output += event.delta;
         for (const line of splitter.push(event.delta)) {
           if (!take(line)) {
             stop.abort(new Error(`loop guard: ${tripped}`));
@@ -119,7 +134,10 @@ async function attemptPass(request: PassRequest): Promise<Attempt> {
       } else if (event.type === 'finish') {
         stats.inputTokens += event.usage.inputTokens;
         stats.outputTokens += event.usage.outputTokens;
+        usage.inputTokens = event.usage.inputTokens;
+        usage.outputTokens = event.usage.outputTokens;
         finishReason = event.finishReason;
+        model = event.model;
       }
     }
   } catch (error) {
@@ -132,10 +150,21 @@ async function attemptPass(request: PassRequest): Promise<Attempt> {
       if (finishReason !== 'length') take(line);
       else if (parseLine(line)) {
         lines++;
-        countRejected(stats, 'truncated');
+        reject('truncated', line);
       }
     }
   }
+  recorder?.call({
+    pass: request.extraction.pass,
+    system: request.system,
+    user: request.user,
+    output,
+    finishReason: tripped ? 'loop_guard' : finishReason,
+    model,
+    ...usage,
+    durationMs: Math.round(performance.now() - started),
+    trippedBy: tripped,
+  });
   request.signal.throwIfAborted();
   return { records, tripped, empty: lines === 0 };
 }

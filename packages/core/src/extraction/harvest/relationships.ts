@@ -1,4 +1,5 @@
 import type { DomainDefinition } from '../../sources/index.ts';
+import type { AttemptRecorder } from '../attempts/recorder.ts';
 import type { GroupSentence, HarvestedEntity, HarvestedRelationship, HarvestStats } from '../types.ts';
 import { matchEdgeType } from './edge-types.ts';
 import type { PassItem } from './passes.ts';
@@ -21,6 +22,7 @@ export interface RelationshipInput {
   domain: DomainDefinition;
   strictEdgeTypes: boolean;
   stats: HarvestStats;
+  recorder?: AttemptRecorder;
 }
 
 export function collectRelationships({
@@ -30,6 +32,7 @@ export function collectRelationships({
   domain,
   strictEdgeTypes,
   stats,
+  recorder,
 }: RelationshipInput): HarvestedRelationship[] {
   const templateNames = domain.templates.edge_templates.map((template) => template.name);
   const byKey = new Map<string, HarvestedRelationship & { refs: number[] }>();
@@ -42,6 +45,12 @@ export function collectRelationships({
       stats.relationshipTypesUnmatched++;
       if (strictEdgeTypes) {
         stats.relationshipsDroppedStrictType++;
+        recorder?.drop(
+          'edge_type',
+          'relationship',
+          `${entities[sourceIndex].name} ${item.type} ${entities[targetIndex].name}`,
+          'its type matches no edge template and edge types are strict',
+        );
         continue;
       }
     }

@@ -1,4 +1,5 @@
 import type { DomainDefinition } from '../../sources/index.ts';
+import type { AttemptRecorder } from '../attempts/recorder.ts';
 import type { FilteringPreset } from '../content-filter.ts';
 import type { GroupSentence, HarvestedEntity, HarvestStats } from '../types.ts';
 import type { RawEntity } from './entities.ts';
@@ -22,9 +23,17 @@ export interface ValidationInput {
   domain: DomainDefinition;
   preset: FilteringPreset;
   stats: HarvestStats;
+  recorder?: AttemptRecorder;
 }
 
-export function validateEntities({ entities, sentences, domain, preset, stats }: ValidationInput): HarvestedEntity[] {
+export function validateEntities({
+  entities,
+  sentences,
+  domain,
+  preset,
+  stats,
+  recorder,
+}: ValidationInput): HarvestedEntity[] {
   const exclusions = new ExclusionFilter(domain);
   const survivors: HarvestedEntity[] = [];
   for (const entity of entities) {
@@ -32,10 +41,12 @@ export function validateEntities({ entities, sentences, domain, preset, stats }:
     const refs = validateEvidence({ name: entity.name, aliases, refs: entity.refs }, sentences, preset.evidenceMode);
     if (refs === null) {
       stats.droppedNoEvidence++;
+      recorder?.drop('evidence', 'entity', entity.name, `no cited sentence names it (${preset.evidenceMode} evidence)`);
       continue;
     }
     if (exclusions.isExcluded(entity.name)) {
       stats.droppedExcluded++;
+      recorder?.drop('exclusion', 'entity', entity.name, "excluded by the domain's exclusion rules");
       continue;
     }
     const resolved = resolveNodeType(entity.type, domain.templates.node_templates, preset.typeRescue);
@@ -47,8 +58,10 @@ export function validateEntities({ entities, sentences, domain, preset, stats }:
         { name: entity.name, confidence: entity.confidence, description: entity.description, named },
         namedType,
       );
-      if (score < (namedType ? preset.plausibility.named : preset.plausibility.nonNamed)) {
+      const threshold = namedType ? preset.plausibility.named : preset.plausibility.nonNamed;
+      if (score < threshold) {
         stats.droppedImplausible++;
+        recorder?.drop('plausibility', 'entity', entity.name, `plausibility ${score.toFixed(2)} below ${threshold}`);
         continue;
       }
     }

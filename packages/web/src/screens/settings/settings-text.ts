@@ -224,6 +224,11 @@ export const settingTexts: Record<string, SettingText> = {
   },
   'source_processing.entity_max_description_length': { label: 'Longest entity description', unit: 'chars' },
   'source_processing.merge_undo_retention_days': { label: 'Days a merge can be undone', unit: 'days' },
+  'source_processing.attempt_retention_days': {
+    label: 'Days extraction attempts are kept',
+    description: 'Prompts and raw model answers of each chunk, shown on the source page.',
+    unit: 'days',
+  },
   'source_processing.relationship_confidence_threshold': { label: 'Lowest relationship confidence kept' },
 
   'web.allow_private_addresses': {
