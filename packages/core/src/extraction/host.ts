@@ -10,7 +10,7 @@ import type { SettingsStore } from '../settings/index.ts';
 export interface ExtractionHost {
   databases: DatabaseManager;
   settings: Pick<SettingsStore, 'get'>;
-  providers: Pick<Providers, 'llm' | 'embeddings' | 'readiness'>;
+  providers: Pick<Providers, 'llm' | 'embeddings' | 'readiness' | 'metrics'>;
   queue: QueueService;
   tasks: TaskStore;
   graphEvents: GraphEventBus;

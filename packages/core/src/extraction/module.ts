@@ -1,5 +1,6 @@
 import type { DatabaseHandle, FeatureModule } from '../module/index.ts';
 import { agentAbandonmentSweep } from './agent/abandonment.ts';
+import { attemptRetentionSweep } from './attempts/retention.ts';
 import type { ExtractionHost } from './host.ts';
 import { ExtractionService } from './service.ts';
 import { defineExtractionOperations } from './tasks.ts';
@@ -12,13 +13,21 @@ function extractionService(host: ExtractionHost, { name, db }: DatabaseHandle): 
     tasks: host.tasks,
     settings: () => host.settings.get(),
     readiness: host.providers.readiness,
+    metrics: host.providers.metrics,
   });
 }
 
 /** Extraction: runs of a source's groups through the model, their finalisation and commit to the graph, bulk runs. */
 export const extractionModule: FeatureModule<ExtractionService, ExtractionHost> = {
   name: 'extraction',
-  tables: ['extraction_jobs', 'extraction_groups', 'source_citations', 'relationship_citations'],
+  tables: [
+    'extraction_jobs',
+    'extraction_groups',
+    'extraction_attempts',
+    'recovery_events',
+    'source_citations',
+    'relationship_citations',
+  ],
   defineTasks(registry, host) {
     defineExtractionOperations(registry, {
       databases: host.databases,
@@ -32,5 +41,5 @@ export const extractionModule: FeatureModule<ExtractionService, ExtractionHost> 
     });
   },
   service: extractionService,
-  background: [agentAbandonmentSweep],
+  background: [agentAbandonmentSweep, attemptRetentionSweep],
 };

@@ -2,7 +2,7 @@ import type { Settings } from '@rhizome/contracts/settings';
 import { BadInput, NotFound, Conflict, DomainError, ErrorCode } from '@rhizome/contracts/errors';
 import type { QueueService, TaskStore } from '@rhizome/queue';
 import type { Knex } from 'knex';
-import type { ReadinessGate } from '../providers/index.ts';
+import type { LlmMetrics, ReadinessGate } from '../providers/index.ts';
 import { domainRegistryFor } from '../sources/index.ts';
 import { fallbackDomain } from '../sources/index.ts';
 import { getSource, updateSource, withLoaderWarning, type SourceRow } from '../sources/index.ts';
@@ -35,6 +35,10 @@ import { jobProgress } from './progress.ts';
 import { finishIdleExtractions, type FinishedExtraction } from './recovery.ts';
 import { resolveExtractionOptions, type ExtractionRequest } from './options.ts';
 import { planExtraction } from './plan.ts';
+import { ExtractionHistory } from './attempts/history.ts';
+import { rerunGroups } from './attempts/rerun.ts';
+import { sweepAttempts } from './attempts/store.ts';
+import { recordRecoveryEvent, type RecoveryEvent } from './recovery-events.ts';
 
 export interface ExtractionServiceDeps {
   db: Db;
@@ -43,6 +47,8 @@ export interface ExtractionServiceDeps {
   tasks: TaskStore;
   settings(): Settings;
   readiness: Pick<ReadinessGate, 'assertReady'>;
+  /** The call records, read for a source's model metrics. */
+  metrics?: Pick<LlmMetrics, 'callsOf' | 'totals'>;
 }
 
 const enqueueConcurrency = 64;
@@ -70,7 +76,37 @@ const domainConfirmed = (source: SourceRow) =>
  * llm-lane task per group), cancel, and report progress. The queue handlers (tasks.ts) do the work.
  */
 export class ExtractionService {
-  constructor(private readonly deps: ExtractionServiceDeps) {}
+  /** Each group's attempts, the filtering log, statistics, charts, model calls and recovery events of a source. */
+  readonly history: ExtractionHistory;
+
+  constructor(private readonly deps: ExtractionServiceDeps) {
+    this.history = new ExtractionHistory({
+      db: deps.db,
+      database: deps.database,
+      metrics: deps.metrics,
+      contextWindow: () => {
+        const llm = deps.settings().llm;
+        return llm.chat_provider === 'localllm' ? llm.localllm_num_ctx : llm.ai_context_window;
+      },
+    });
+  }
+
+  /** Runs some of the current run's groups again, optionally with another model (see attempts/rerun.ts). */
+  rerun(sourceId: string, groupIndexes: readonly number[], model?: string) {
+    const { db, database, queue, readiness } = this.deps;
+    const priority = this.deps.settings().priorities.interactive;
+    return rerunGroups({ db, database, queue, readiness, priority }, sourceId, groupIndexes, model);
+  }
+
+  /** Deletes the attempts older than `source_processing.attempt_retention_days`; returns how many. */
+  sweepAttempts(now = new Date()): Promise<number> {
+    return sweepAttempts(this.deps.db, this.deps.settings().source_processing.attempt_retention_days, now);
+  }
+
+  /** Keeps what the recovery scan did to a source (GET /sources/{id}/recovery_events). */
+  recordRecovery(event: RecoveryEvent): Promise<void> {
+    return recordRecoveryEvent(this.deps.db, event);
+  }
 
   /**
    * Starts a run. A source indexed without extraction whose domain nobody chose (uploaded with

@@ -32,6 +32,26 @@ export interface LlmStatsRow {
   last_call_at: string;
 }
 
+/** One row of `llm_calls` as stored. */
+export interface LlmCallRow {
+  id: number;
+  at: string;
+  provider: string;
+  model: string;
+  operation: string;
+  instance_id: string | null;
+  input_tokens: number;
+  output_tokens: number;
+  duration_ms: number;
+  attempts: number;
+  success: number;
+  error_kind: string | null;
+  database_name: string | null;
+  source_id: string | null;
+  chat_id: string | null;
+  task_id: string | null;
+}
+
 /** What a source or chat has spent: the API's llm_total_* fields. */
 export interface LlmTotals {
   calls: number;
@@ -143,6 +163,23 @@ export class LlmMetrics {
       )) as (LlmTotals & { id: string })[];
     for (const { id, ...row } of rows) totals.set(id, { ...row, duration_ms: round(row.duration_ms) });
     return totals;
+  }
+
+  /** One page of a source's call records, newest first, and how many there are (optionally only the (un)successful ones). */
+  async callsOf(
+    database: string,
+    sourceId: string,
+    page: { offset: number; limit: number },
+    success?: boolean,
+  ): Promise<{ rows: LlmCallRow[]; total: number }> {
+    const query = () => {
+      const rows = this.db('llm_calls').where({ database_name: database, source_id: sourceId });
+      if (success !== undefined) rows.where({ success: success ? 1 : 0 });
+      return rows;
+    };
+    const rows = (await query().orderBy('id', 'desc').offset(page.offset).limit(page.limit).select()) as LlmCallRow[];
+    const counted = (await query().count({ n: '*' }).first()) as { n: number } | undefined;
+    return { rows, total: Number(counted?.n ?? 0) };
   }
 
   async totals(subject: { database: string; sourceId?: string; chatId?: string }): Promise<LlmTotals> {

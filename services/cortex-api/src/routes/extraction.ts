@@ -2,6 +2,7 @@ import { extractionEndpoints as api } from '@rhizome/contracts/api/extraction';
 import { extractionModule } from '@rhizome/core/extraction';
 import { ApiError } from '@rhizome/contracts/errors';
 import { pageWindow, pagination } from '../http/pagination.ts';
+import type { RequestScope } from '../http/request-scope.ts';
 import type { RouteTable } from '../http/route.ts';
 import type { CortexDeps } from '../deps.ts';
 
@@ -43,6 +44,49 @@ export function mountExtractionRoutes(routes: RouteTable, { platform }: CortexDe
       total: job.total_groups,
       page: window.page,
       page_size: window.pageSize,
+    };
+  });
+  mountChunkHistoryRoutes(routes, platform);
+}
+
+/** A chunk's attempts and re-runs, and what the source page reads about its extraction. */
+function mountChunkHistoryRoutes(routes: RouteTable, platform: CortexDeps['platform']): void {
+  const history = async (scope: RequestScope) => (await scope.service(extractionModule)).history;
+  const rerun = async (scope: RequestScope, sourceId: string, indexes: number[], model?: string) => {
+    const { job, reruns } = await (await scope.service(extractionModule)).rerun(sourceId, indexes, model);
+    return { source_id: sourceId, job_id: job.id, source_status: 'extracting', reruns };
+  };
+  routes.add(api.attempts, async ({ params, scope }) => ({
+    data: await (await history(scope)).attempts(params.source_id, params.chunk_index),
+  }));
+  routes.add(api.attempt, async ({ params, scope }) =>
+    (await history(scope)).attempt(params.source_id, params.chunk_index, params.attempt_id),
+  );
+  routes.add(api.rerun, async ({ params, body, scope }) =>
+    rerun(scope, params.source_id, [params.chunk_index], body.model),
+  );
+  routes.add(api.rerunMany, async ({ params, body, scope }) =>
+    rerun(scope, params.source_id, body.chunk_indexes, body.model),
+  );
+  routes.add(api.filteringLog, async ({ params, scope }) => (await history(scope)).filteringLog(params.source_id));
+  routes.add(api.stats, async ({ params, scope }) => (await history(scope)).stats(params.source_id));
+  routes.add(api.charts, async ({ params, scope }) => (await history(scope)).charts(params.source_id));
+  routes.add(api.llmMetrics, async ({ params, scope }) => (await history(scope)).llmSummary(params.source_id));
+  routes.add(api.llmCalls, async ({ params, query, scope }) => {
+    const window = pageWindow(query, platform.settings.get().pagination);
+    const { calls, total } = await (
+      await history(scope)
+    ).llmCalls(params.source_id, { offset: window.offset, limit: window.pageSize }, query.success);
+    return { calls, pagination: pagination(total, window) };
+  });
+  routes.add(api.recoveryEvents, async ({ params, query, scope }) => {
+    const window = pageWindow(query, platform.settings.get().pagination);
+    const { rows, total } = await (
+      await history(scope)
+    ).recoveryEvents(params.source_id, { offset: window.offset, limit: window.pageSize });
+    return {
+      data: rows.map((row) => ({ ...row, database_name: scope.databaseName() })),
+      pagination: pagination(total, window),
     };
   });
 }
