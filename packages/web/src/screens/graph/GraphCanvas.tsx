@@ -1,22 +1,17 @@
 import { forwardRef, useEffect, useImperativeHandle, useRef, type KeyboardEvent } from 'react';
 import { Box, useComputedColorScheme } from '@mantine/core';
 import Graph from 'graphology';
-import type { CameraState, NodeDisplayData } from 'sigma/types';
+import type { CameraState } from 'sigma/types';
 import type { KnowledgeGraph } from '../../lib/graph-model.ts';
+import { canvasHandle, duration, type CanvasHandle } from './canvas-handle.ts';
+import { wirePointer, type PointerHandlers } from './canvas-pointer.ts';
 import { canvasStyles, edgeViewDefaults, nodeViewDefaults } from './canvas-styles.ts';
 import { CanvasRenderer } from './canvas-renderer.ts';
 import { ViewStates, type CanvasView } from './view-states.ts';
 
 export type { CanvasView } from './view-states.ts';
+export type { CanvasHandle, CanvasTarget, Direction, Point } from './canvas-handle.ts';
 
-export interface CanvasHandle {
-  flyTo(id: string): void;
-  fit(ids?: string[]): void;
-  zoom(direction: 1 | -1): void;
-}
-
-const reducedMotion = () => window.matchMedia('(prefers-reduced-motion: reduce)').matches;
-const duration = () => (reducedMotion() ? 0 : 450);
 const panStep = 0.1;
 /**
  * What a big graph gives up to stay fluid: its edges and labels while the camera moves, and the labels of
@@ -30,30 +25,33 @@ const largeGraphSettings = (graph: KnowledgeGraph | null) => ({
 const emptyGraph = (): KnowledgeGraph => new Graph({ type: 'undirected', multi: true, allowSelfLoops: true });
 
 /**
- * The WebGL drawing of the graph: click to select, drag to move a node, wheel and drag to zoom and pan, arrow
- * keys and +/- too. The renderer is made on mount, so its shaders compile while the data is still on its way;
- * `graph` (null while loading) is then handed to it. While the camera moves the container carries
+ * The WebGL drawing of the graph: click to select, drag to move a node, Shift+drag from one node to another
+ * to link them, right-click for a menu, wheel and drag to zoom and pan, Shift+arrow keys and +/- too (other
+ * keys go to `onKeyDown`). The renderer is made on mount, so its shaders compile while the data is still on
+ * its way; `graph` (null while loading) is then handed to it. While the camera moves the container carries
  * `data-camera="moving"`.
  */
 export const GraphCanvas = forwardRef<
   CanvasHandle,
-  {
+  PointerHandlers & {
     graph: KnowledgeGraph | null;
     view: CanvasView;
     label: string;
-    onSelect: (id: string) => void;
-    onMoved: (id: string) => void;
+    /** Whether entities' names are drawn. */
+    labels: boolean;
+    onKeyDown: (event: KeyboardEvent) => void;
     onFirstFrame?: () => void;
   }
->(function GraphCanvas({ graph, view, label, onSelect, onMoved, onFirstFrame }, ref) {
+>(function GraphCanvas({ graph, view, label, labels, onKeyDown, onFirstFrame, ...pointer }, ref) {
   const container = useRef<HTMLDivElement>(null);
   const sigma = useRef<CanvasRenderer | null>(null);
   const states = useRef(new ViewStates());
   const camera = useRef<CameraState | null>(null);
   /** The graph whose first frame was announced (a new renderer for a new colour scheme does not announce it again). */
   const framed = useRef<KnowledgeGraph | null>(null);
-  const latest = useRef({ graph, view, onSelect, onMoved, onFirstFrame });
-  latest.current = { graph, view, onSelect, onMoved, onFirstFrame };
+  const frameListeners = useRef(new Set<() => void>());
+  const latest = useRef({ graph, view, labels, pointer, onFirstFrame });
+  latest.current = { graph, view, labels, pointer, onFirstFrame };
   const scheme = useComputedColorScheme('light');
 
   const show = (renderer: CanvasRenderer, next: KnowledgeGraph | null) => {
@@ -64,7 +62,7 @@ export const GraphCanvas = forwardRef<
       });
     }
     states.current.reset();
-    renderer.setSettings(largeGraphSettings(next));
+    renderer.setSettings({ ...largeGraphSettings(next), renderLabels: latest.current.labels });
     renderer.setGraph(next ?? emptyGraph());
     if (next) states.current.apply(next, latest.current.view, renderer);
   };
@@ -76,6 +74,7 @@ export const GraphCanvas = forwardRef<
       settings: {
         itemSizesReference: 'screen',
         enableNodeDrag: true,
+        enableEdgeEvents: true,
         renderEdgeLabels: true,
         minCameraRatio: 0.02,
         maxCameraRatio: 8,
@@ -85,8 +84,8 @@ export const GraphCanvas = forwardRef<
       customEdgeState: edgeViewDefaults,
     });
     if (camera.current) renderer.getCamera().setState(camera.current);
-    renderer.on('clickNode', ({ node }) => latest.current.onSelect(node));
-    renderer.on('nodeDragEnd', ({ node }) => latest.current.onMoved(node));
+    const unwire = wirePointer(renderer, element, () => latest.current.pointer);
+    renderer.on('afterRender', () => frameListeners.current.forEach((listener) => listener()));
     const cameraCaptor = renderer.getCamera();
     cameraCaptor.on('animationStart', () => element.setAttribute('data-camera', 'moving'));
     cameraCaptor.on('animationEnd', () => element.setAttribute('data-camera', 'still'));
@@ -96,6 +95,7 @@ export const GraphCanvas = forwardRef<
     const resized = new ResizeObserver(() => renderer.scheduleRender());
     resized.observe(element);
     return () => {
+      unwire();
       resized.disconnect();
       camera.current = renderer.getCamera().getState();
       renderer.kill();
@@ -113,63 +113,30 @@ export const GraphCanvas = forwardRef<
     if (renderer && graph && renderer.getGraph() === graph) states.current.apply(graph, view, renderer);
   }, [view]);
 
-  useImperativeHandle(
-    ref,
-    () => ({
-      flyTo(id) {
-        const renderer = sigma.current;
-        const display = renderer?.getNodeDisplayData(id);
-        if (!renderer || !display) return;
-        void renderer
-          .getCamera()
-          .animate(
-            { x: display.x, y: display.y, ratio: Math.min(renderer.getCamera().ratio, 0.25) },
-            { duration: duration() },
-          );
-      },
-      fit(ids) {
-        const renderer = sigma.current;
-        if (!renderer) return;
-        const points = (ids ?? [])
-          .map((id) => renderer.getNodeDisplayData(id))
-          .filter((display): display is NodeDisplayData => display !== undefined);
-        if (points.length === 0) {
-          void renderer.getCamera().animate({ x: 0.5, y: 0.5, ratio: 1, angle: 0 }, { duration: duration() });
-          return;
-        }
-        const xs = points.map((point) => point.x);
-        const ys = points.map((point) => point.y);
-        const span = Math.max(Math.max(...xs) - Math.min(...xs), Math.max(...ys) - Math.min(...ys));
-        const x = (Math.max(...xs) + Math.min(...xs)) / 2;
-        const y = (Math.max(...ys) + Math.min(...ys)) / 2;
-        void renderer
-          .getCamera()
-          .animate({ x, y, ratio: Math.min(1, Math.max(0.08, span * 1.4)) }, { duration: duration() });
-      },
-      zoom(direction) {
-        const camera = sigma.current?.getCamera();
-        if (!camera) return;
-        void (direction > 0 ? camera.zoomIn({ duration: duration() }) : camera.zoomOut({ duration: duration() }));
-      },
-    }),
-    [],
-  );
+  useEffect(() => {
+    sigma.current?.setSetting('renderLabels', labels);
+  }, [labels]);
 
-  const onKeyDown = (event: KeyboardEvent) => {
+  useImperativeHandle(ref, () => canvasHandle(() => sigma.current, frameListeners.current), []);
+
+  /** Shift+arrows pan and +/- zoom; everything else (plain arrows walk the entities) is the screen's. */
+  const keyDown = (event: KeyboardEvent) => {
     const camera = sigma.current?.getCamera();
     if (!camera) return;
     const step = panStep * camera.ratio;
-    const moves: Record<string, () => void> = {
+    const pans: Record<string, () => void> = {
       ArrowLeft: () => camera.setState({ x: camera.x - step }),
       ArrowRight: () => camera.setState({ x: camera.x + step }),
       ArrowUp: () => camera.setState({ y: camera.y + step }),
       ArrowDown: () => camera.setState({ y: camera.y - step }),
+    };
+    const zooms: Record<string, () => void> = {
       '+': () => void camera.zoomIn({ duration: duration() }),
       '=': () => void camera.zoomIn({ duration: duration() }),
       '-': () => void camera.zoomOut({ duration: duration() }),
     };
-    const move = moves[event.key];
-    if (!move) return;
+    const move = (event.shiftKey ? pans[event.key] : undefined) ?? zooms[event.key];
+    if (!move) return onKeyDown(event);
     event.preventDefault();
     move();
   };
@@ -183,7 +150,7 @@ export const GraphCanvas = forwardRef<
       aria-roledescription="graph canvas"
       aria-describedby="graph-canvas-help"
       tabIndex={0}
-      onKeyDown={onKeyDown}
+      onKeyDown={keyDown}
       data-testid="graph-canvas"
       data-camera="still"
     />

@@ -1,27 +1,61 @@
-import { useMemo, useRef, useState } from 'react';
-import { Alert, Anchor, Badge, Button, Group, Loader, Stack, Text } from '@mantine/core';
+import { useCallback, useMemo, useRef, useState } from 'react';
+import { Alert, Button, Group, Loader, Stack, Text } from '@mantine/core';
 import { countOf } from '../../lib/format.ts';
 import { useExtractor } from '../../lib/extractor.ts';
 import { AgentExtractionOffer } from '../../components/AgentExtractionOffer.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { useInspector } from '../../components/Inspector.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { CanvasDialogs } from './editing/CanvasDialogs.tsx';
+import { SelectionStatus } from './editing/SelectionStatus.tsx';
+import { useCanvasEdits } from './editing/use-canvas-edits.ts';
+import { useCanvasEditor } from './editing/use-canvas-editor.ts';
 import type { CanvasHandle } from './GraphCanvas.tsx';
 import type { LegendEntry } from './GraphLegend.tsx';
 import { GraphSidePanel } from './GraphSidePanel.tsx';
 import { GraphStage } from './GraphStage.tsx';
 import { GraphToolbar } from './GraphToolbar.tsx';
+import { ClusterLabels } from './layouts/ClusterLabels.tsx';
+import { LayoutControls } from './layouts/LayoutControls.tsx';
+import { useCanvasLayout } from './layouts/use-canvas-layout.ts';
+import { useViewChoices } from './layouts/use-view-choices.ts';
 import { useGraphData } from './use-graph-data.ts';
 import { useGraphWalk } from './use-graph-walk.ts';
 
-/** The knowledge graph drawn with WebGL: find, walk, filter and arrange entities; the side list is its text alternative. */
+/**
+ * The knowledge graph drawn with WebGL: find, walk, filter, arrange and edit entities and relationships with
+ * the pointer or the keyboard; the side list is its text alternative.
+ */
 export default function GraphScreen() {
   const [sourceIds, setSourceIds] = useState<string[]>([]);
   const canvas = useRef<CanvasHandle>(null);
   const { openNode } = useInspector();
-  const { loaded, graph, error, reload, layout, arrange, moved, typeName, sourceOptions } = useGraphData(sourceIds);
+  const choices = useViewChoices();
+  const { loaded, graph, error, reload, layout, arrange, moved, typeName, sourceOptions } = useGraphData(
+    sourceIds,
+    choices.layout === 'force',
+  );
   const walk = useGraphWalk(loaded, canvas);
+  const arrangement = useCanvasLayout(graph, choices.layout, walk.selected);
+  const edits = useCanvasEdits(loaded, walk.touch);
+  const view = useMemo(
+    () =>
+      arrangement.hiddenByClusters.size
+        ? { ...walk.view, hiddenNodes: new Set([...walk.view.hiddenNodes, ...arrangement.hiddenByClusters]) }
+        : walk.view,
+    [walk.view, arrangement.hiddenByClusters],
+  );
+  const isShown = useCallback(
+    (id: string) =>
+      !view.hiddenNodes.has(id) && !view.hiddenTemplates.has(graph?.getNodeAttribute(id, 'templateId') ?? ''),
+    [view, graph],
+  );
+  const editor = useCanvasEditor({ canvas, graph, walk, edits, isShown, openNode });
   const extractor = useExtractor();
+  const sourceTitles = useMemo(
+    () => new Map(sourceOptions.map((option) => [option.value, option.label])),
+    [sourceOptions],
+  );
 
   const legend = useMemo<LegendEntry[]>(() => {
     if (!loaded) return [];
@@ -40,7 +74,7 @@ export default function GraphScreen() {
     <Stack gap="sm">
       <PageHeader
         title="Graph"
-        description="Entities and their relationships. Click or search an entity to walk from it; drag to move it."
+        description="Entities and their relationships. Click or search an entity to walk from it; right-click, or press Enter on the canvas, to edit."
       >
         {layout ? (
           <Group gap="xs">
@@ -51,9 +85,17 @@ export default function GraphScreen() {
             </Button>
           </Group>
         ) : (
-          <Button size="xs" variant="default" disabled={!graph?.order} onClick={() => graph && arrange(graph)}>
-            Arrange again
-          </Button>
+          <LayoutControls
+            layout={choices.layout}
+            onLayout={(name) => {
+              choices.setLayout(name);
+              requestAnimationFrame(() => canvas.current?.fit());
+            }}
+            onArrange={() => (choices.layout === 'force' ? graph && arrange(graph) : arrangement.rearrange())}
+            arrangeDisabled={!graph?.order}
+            labels={choices.labels}
+            onLabels={choices.setLabels}
+          />
         )}
       </PageHeader>
       <GraphToolbar
@@ -67,6 +109,8 @@ export default function GraphScreen() {
         }}
         sourceOptions={sourceOptions}
         onHighlightSource={(id) => void walk.highlightSource(id)}
+        onActions={editor.openMenuHere}
+        onShortcuts={() => editor.setDialog({ kind: 'shortcuts' })}
       />
       {data?.truncated && (
         <Alert color="blue" variant="light" p="xs">
@@ -76,29 +120,44 @@ export default function GraphScreen() {
         </Alert>
       )}
       {extractor === 'builtin' && (data?.total_nodes ?? 0) > 0 && <AgentExtractionOffer />}
-      {walk.highlight.size > 0 && (
-        <Group gap="xs">
-          <Badge variant="light" tt="none">
-            {countOf(walk.highlight.size, 'highlighted entity', 'highlighted entities')}
-          </Badge>
-          <Anchor component="button" type="button" fz="sm" onClick={walk.clearHighlight}>
-            Clear the highlight
-          </Anchor>
-        </Group>
-      )}
+      <SelectionStatus graph={graph} walk={walk} editor={editor} typeName={typeName} />
       <Text id="graph-canvas-help" className="visually-hidden">
-        Arrow keys pan, plus and minus zoom. The list beside the canvas shows the selected entity and its neighbours.
+        Arrow keys select the nearest entity that way, Enter opens its menu, question mark lists every shortcut. Shift
+        with the arrow keys pans, plus and minus zoom. The list beside the canvas shows the selected entity and its
+        neighbours.
       </Text>
       <Group align="stretch" gap="sm" wrap="wrap">
         <GraphStage
           canvas={canvas}
           graph={graph}
-          view={walk.view}
-          onSelect={(id) => walk.select(id, false)}
+          view={view}
+          labels={choices.labels}
+          onSelect={editor.onSelect}
           onMoved={moved}
+          onMenu={editor.openMenu}
+          onLinkDrag={editor.onLinkDrag}
+          onKeyDown={editor.onKeyDown}
           onFirstFrame={walk.firstFrame}
+        >
+          {graph && <CanvasDialogs graph={graph} editor={editor} edits={edits} onSelect={(id) => walk.select(id)} />}
+          {choices.layout === 'sources' && (
+            <ClusterLabels
+              canvas={canvas}
+              clusters={arrangement.clusters}
+              collapsed={arrangement.collapsed}
+              titleOf={(id) => (id ? (sourceTitles.get(id) ?? 'A source') : 'Made by hand')}
+              onToggle={arrangement.toggleCluster}
+            />
+          )}
+        </GraphStage>
+        <GraphSidePanel
+          graph={graph}
+          walk={walk}
+          legend={legend}
+          typeName={typeName}
+          onOpen={openNode}
+          onEditEdge={(id) => editor.setDialog({ kind: 'edge', id })}
         />
-        <GraphSidePanel graph={graph} walk={walk} legend={legend} typeName={typeName} onOpen={openNode} />
       </Group>
     </Stack>
   );

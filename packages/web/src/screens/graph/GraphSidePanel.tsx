@@ -13,12 +13,14 @@ export function GraphSidePanel({
   legend,
   typeName,
   onOpen,
+  onEditEdge,
 }: {
   graph: KnowledgeGraph | undefined;
   walk: ReturnType<typeof useGraphWalk>;
   legend: LegendEntry[];
   typeName: (templateId: string) => string;
   onOpen: (id: string) => void;
+  onEditEdge: (id: string) => void;
 }) {
   const { selected, path, pathTarget } = walk;
   const [pathQuery, setPathQuery] = useState('');
@@ -57,6 +59,7 @@ export function GraphSidePanel({
                 walk.select(id);
               }}
               onOpen={onOpen}
+              onEditEdge={onEditEdge}
               onExpand={(id) => void walk.expand(id)}
               expanding={walk.expanding}
             />

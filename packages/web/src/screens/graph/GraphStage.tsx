@@ -1,26 +1,33 @@
-import type { RefObject } from 'react';
+import type { KeyboardEvent, ReactNode, RefObject } from 'react';
 import { ActionIcon, Button, Center, Loader, Paper, Stack, Text, Tooltip } from '@mantine/core';
 import { IconFocusCentered, IconZoomIn, IconZoomOut } from '@tabler/icons-react';
 import { Link } from 'react-router-dom';
 import { countOf } from '../../lib/format.ts';
 import type { KnowledgeGraph } from '../../lib/graph-model.ts';
+import type { PointerHandlers } from './canvas-pointer.ts';
 import { GraphCanvas, type CanvasHandle, type CanvasView } from './GraphCanvas.tsx';
 
-/** The canvas in its frame: zoom controls, a loader until the graph is in, and what to do when it is empty. */
+/**
+ * The canvas in its frame: zoom controls, a loader until the graph is in, what to do when it is empty, and
+ * what floats over the drawing (`children`: the menu's anchor, the clusters' names).
+ */
 export function GraphStage({
   canvas,
   graph,
   view,
-  onSelect,
-  onMoved,
+  labels,
   onFirstFrame,
-}: {
+  onKeyDown,
+  children,
+  ...pointer
+}: PointerHandlers & {
   canvas: RefObject<CanvasHandle | null>;
   graph: KnowledgeGraph | undefined;
   view: CanvasView;
-  onSelect: (id: string | null) => void;
-  onMoved: (id: string) => void;
+  labels: boolean;
   onFirstFrame: () => void;
+  onKeyDown: (event: KeyboardEvent) => void;
+  children?: ReactNode;
 }) {
   return (
     <Paper
@@ -58,10 +65,12 @@ export function GraphStage({
             ? `Graph of ${countOf(graph.order, 'entity', 'entities')} and ${countOf(graph.size, 'relationship')}`
             : 'Graph, loading'
         }
-        onSelect={onSelect}
-        onMoved={onMoved}
+        labels={labels}
+        onKeyDown={onKeyDown}
         onFirstFrame={onFirstFrame}
+        {...pointer}
       />
+      {children}
       {!graph && (
         <Center pos="absolute" inset={0}>
           <Loader aria-label="Loading the graph" />

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import { Badge, Button, Group, MultiSelect, Select } from '@mantine/core';
-import { IconCopy, IconFilter, IconSearch } from '@tabler/icons-react';
+import { IconCopy, IconFilter, IconKeyboard, IconMenu2, IconSearch } from '@tabler/icons-react';
 import { Link } from 'react-router-dom';
 import { findNodes, type KnowledgeGraph } from '../../lib/graph-model.ts';
 
@@ -11,7 +11,7 @@ interface Option {
 
 /**
  * Find an entity by name, keep only some sources' entities, highlight one source's (behind a button on a
- * phone); the duplicates to review are one link away.
+ * phone); the canvas's menu and its shortcuts; the duplicates to review are one link away.
  */
 export function GraphToolbar({
   graph,
@@ -21,6 +21,8 @@ export function GraphToolbar({
   onSourceIds,
   sourceOptions,
   onHighlightSource,
+  onActions,
+  onShortcuts,
 }: {
   graph: KnowledgeGraph | undefined;
   /** Changes when the graph changed in place, so the matches are found again. */
@@ -30,6 +32,9 @@ export function GraphToolbar({
   onSourceIds: (ids: string[]) => void;
   sourceOptions: Option[];
   onHighlightSource: (id: string | null) => void;
+  /** Opens the canvas's menu: the selected entity's, or the canvas's own. */
+  onActions: () => void;
+  onShortcuts: () => void;
 }) {
   const [query, setQuery] = useState('');
   const [filtersOpen, setFiltersOpen] = useState(false);
@@ -100,6 +105,12 @@ export function GraphToolbar({
           onChange={onHighlightSource}
         />
       </Group>
+      <Button variant="default" leftSection={<IconMenu2 size={16} />} aria-haspopup="menu" onClick={onActions}>
+        Actions
+      </Button>
+      <Button variant="default" leftSection={<IconKeyboard size={16} />} onClick={onShortcuts}>
+        Shortcuts
+      </Button>
       <Button component={Link} to="/graph/duplicates" variant="default" leftSection={<IconCopy size={16} />}>
         Duplicates
       </Button>

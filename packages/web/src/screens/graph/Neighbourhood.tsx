@@ -1,10 +1,11 @@
-import { Anchor, Badge, Button, Group, List, Stack, Text, Title } from '@mantine/core';
-import { IconArrowLeft, IconArrowRight } from '@tabler/icons-react';
+import { ActionIcon, Anchor, Badge, Button, Group, List, Stack, Text, Title } from '@mantine/core';
+import { IconArrowLeft, IconArrowRight, IconPencil } from '@tabler/icons-react';
 import { countOf } from '../../lib/format.ts';
 import type { KnowledgeGraph } from '../../lib/graph-model.ts';
 
 export interface NeighbourItem {
   id: string;
+  edgeId: string;
   label: string;
   /** The relationship as read ("works at") and as stored (`works_at`). */
   relationship: string;
@@ -15,11 +16,12 @@ export interface NeighbourItem {
 /** The selected node's edges in the loaded graph, outgoing first, then by relationship and label. */
 export function neighboursOf(graph: KnowledgeGraph, id: string): NeighbourItem[] {
   const items: NeighbourItem[] = [];
-  graph.forEachEdge(id, (_, attributes, source, target) => {
+  graph.forEachEdge(id, (edgeId, attributes, source, target) => {
     const outgoing = source === id;
     const other = outgoing ? target : source;
     items.push({
       id: other,
+      edgeId,
       label: graph.getNodeAttribute(other, 'label'),
       relationship: attributes.label,
       relationshipType: attributes.relationship,
@@ -36,7 +38,7 @@ export function neighboursOf(graph: KnowledgeGraph, id: string): NeighbourItem[]
 
 /**
  * The text alternative of the canvas: the selected node and its neighbours as a list of buttons (Tab and
- * Enter walk the graph the way clicks on the canvas do).
+ * Enter walk the graph the way clicks on the canvas do), each relationship with its edit button.
  */
 export function Neighbourhood({
   graph,
@@ -44,6 +46,7 @@ export function Neighbourhood({
   typeName,
   onSelect,
   onOpen,
+  onEditEdge,
   onExpand,
   expanding,
 }: {
@@ -52,6 +55,7 @@ export function Neighbourhood({
   typeName: (templateId: string) => string;
   onSelect: (id: string) => void;
   onOpen: (id: string) => void;
+  onEditEdge: (edgeId: string) => void;
   onExpand: (id: string) => void;
   expanding: boolean;
 }) {
@@ -82,8 +86,8 @@ export function Neighbourhood({
       </Text>
       {items.length > 0 && (
         <List listStyleType="none" spacing={2} aria-labelledby="neighbourhood-caption" size="sm">
-          {items.map((item, index) => (
-            <List.Item key={`${item.id}-${item.relationship}-${item.direction}-${index}`}>
+          {items.map((item) => (
+            <List.Item key={item.edgeId}>
               <Group gap={4} wrap="nowrap" align="baseline">
                 {item.direction === 'outgoing' ? (
                   <IconArrowRight size={12} aria-label="outgoing" />
@@ -96,6 +100,15 @@ export function Neighbourhood({
                 <Anchor component="button" type="button" fz="sm" ta="left" onClick={() => onSelect(item.id)}>
                   {item.label}
                 </Anchor>
+                <ActionIcon
+                  variant="subtle"
+                  size="sm"
+                  ml="auto"
+                  aria-label={`Edit the relationship ${item.relationship} ${item.label}`}
+                  onClick={() => onEditEdge(item.edgeId)}
+                >
+                  <IconPencil size={14} />
+                </ActionIcon>
               </Group>
             </List.Item>
           ))}

@@ -25,9 +25,10 @@ export interface LoadedGraph {
 
 /**
  * The graph of the chosen sources (all when none is chosen), built once per answer, kept laid out: a
- * graph without saved positions is arranged once and the positions kept for the next visit.
+ * graph without saved positions is arranged once (when `physical`, the force layout being the one shown)
+ * and the positions kept for the next visit.
  */
-export function useGraphData(sourceIds: string[]) {
+export function useGraphData(sourceIds: string[], physical: boolean) {
   const sources = useEndpoint(sourceEndpoints.list, { query: { page_size: 1000, status: 'committed' } });
   const canvas = useEndpoint(graphEndpoints.canvas, {
     query: { source_ids: sourceIds.length ? sourceIds : undefined },
@@ -63,20 +64,21 @@ export function useGraphData(sourceIds: string[]) {
     });
   }, []);
   useEffect(() => {
-    if (!graph || graph.order === 0) return;
+    if (!graph || graph.order === 0 || !physical) return;
     if (unsavedCount(graph) > graph.order * 0.2) arrange(graph);
     else if (unsavedCount(graph) > 0) void saveAllPositions(graph).catch(() => undefined);
-  }, [graph, arrange]);
+  }, [graph, arrange, physical]);
   useEffect(() => () => layout?.stop(), [layout]);
 
+  // A computed layout's positions are not kept: moving an entity there moves it for this visit only.
   const moved = useCallback(
     (id: string) => {
-      if (!graph) return;
+      if (!graph || !physical) return;
       void saveNodePosition(graph, id).catch((error: unknown) =>
         notifications.show({ color: 'red', title: 'Could not save the position', message: messageOf(error) }),
       );
     },
-    [graph],
+    [graph, physical],
   );
 
   const typeNames = useMemo(

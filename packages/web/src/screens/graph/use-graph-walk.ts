@@ -40,6 +40,7 @@ export function useGraphWalk(loaded: LoadedGraph | undefined, canvas: RefObject<
   const highlight = useMemo(() => new Set((params.get('highlight') ?? '').split(',').filter(Boolean)), [params]);
   const [selected, setSelected] = useState<string | null>(params.get('node'));
   const [hidden, setHidden] = useState<Set<string>>(new Set());
+  const [hiddenNodes, setHiddenNodes] = useState<Set<string>>(new Set());
   const [path, setPath] = useState<GraphPath | null>(null);
   const [pathTarget, setPathTarget] = useState<string | null>(null);
   const [expanding, setExpanding] = useState(false);
@@ -71,8 +72,11 @@ export function useGraphWalk(loaded: LoadedGraph | undefined, canvas: RefObject<
 
   const view: CanvasView = useMemo(() => {
     const focus = new Set<string>(path ? path.nodes : highlight);
-    return { focus, pathEdges: path?.edges ?? new Set(), hiddenTemplates: hidden, selected };
-  }, [path, highlight, hidden, selected, version]);
+    return { focus, pathEdges: path?.edges ?? new Set(), hiddenTemplates: hidden, hiddenNodes, selected };
+  }, [path, highlight, hidden, hiddenNodes, selected, version]);
+
+  /** The graph changed in place (an edit on the canvas): the views that depend on it are worked out again. */
+  const touch = useCallback(() => setVersion((value) => value + 1), []);
 
   const firstFrame = useCallback(() => {
     performance.mark('graph:first-frame');
@@ -112,7 +116,7 @@ export function useGraphWalk(loaded: LoadedGraph | undefined, canvas: RefObject<
         direction: item.direction,
       }));
       const added = addNeighbours(loaded.graph, id, neighbours, loaded.colors);
-      setVersion((value) => value + 1);
+      touch();
       const partial =
         answer.total > answer.neighbors.length
           ? ` (the first ${answer.neighbors.length.toLocaleString()} of ${countOf(answer.total, 'connection')})`
@@ -152,6 +156,13 @@ export function useGraphWalk(loaded: LoadedGraph | undefined, canvas: RefObject<
     walkTo,
     hidden,
     setHidden,
+    hiddenNodes,
+    hide: (id: string) => {
+      setHiddenNodes((current) => new Set(current).add(id));
+      if (id === selected) select(null);
+    },
+    showHidden: () => setHiddenNodes(new Set()),
+    touch,
     path,
     clearPath: () => setPath(null),
     pathTarget,

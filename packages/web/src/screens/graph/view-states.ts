@@ -6,6 +6,8 @@ export interface CanvasView {
   /** Edges drawn strong (a path). */
   pathEdges: Set<string>;
   hiddenTemplates: Set<string>;
+  /** Entities hidden one by one, or inside a collapsed cluster. */
+  hiddenNodes: Set<string>;
   selected: string | null;
 }
 
@@ -28,20 +30,18 @@ export interface EdgeFlags {
 const nodeBits = ['isHidden', 'isHighlighted', 'isFaded', 'isSelected'] as const;
 const edgeBits = ['isHidden', 'isFaded', 'isOnPath', 'isBesideSelected'] as const;
 
+const isHidden = (graph: KnowledgeGraph, view: CanvasView, node: string) =>
+  view.hiddenNodes.has(node) || view.hiddenTemplates.has(graph.getNodeAttribute(node, 'templateId'));
+
 function nodeMask(graph: KnowledgeGraph, view: CanvasView, node: string): number {
-  if (view.hiddenTemplates.has(graph.getNodeAttribute(node, 'templateId'))) return 1;
+  if (isHidden(graph, view, node)) return 1;
   if (node === view.selected) return 8;
   if (view.focus.size === 0) return 0;
   return view.focus.has(node) ? 2 : 4;
 }
 
 function edgeMask(graph: KnowledgeGraph, view: CanvasView, edge: string, source: string, target: string): number {
-  const hidden = view.hiddenTemplates;
-  if (
-    hidden.has(graph.getNodeAttribute(source, 'templateId')) ||
-    hidden.has(graph.getNodeAttribute(target, 'templateId'))
-  )
-    return 1;
+  if (isHidden(graph, view, source) || isHidden(graph, view, target)) return 1;
   const beside = view.selected === source || view.selected === target ? 8 : 0;
   if (view.pathEdges.has(edge)) return 4 | beside;
   return (view.focus.size > 0 && !(view.focus.has(source) && view.focus.has(target)) ? 2 : 0) | beside;
