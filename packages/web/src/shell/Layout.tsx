@@ -14,6 +14,7 @@ import type { PaletteScreen } from '../components/palette/palette-screens.ts';
 import { api } from '../lib/api.ts';
 import { ColorSchemeMenu } from './ColorSchemeMenu.tsx';
 import { DatabaseSwitcher } from './DatabaseSwitcher.tsx';
+import { ShellBanners } from './ShellBanners.tsx';
 import { hasStoredColorScheme } from './theme.ts';
 import { UserMenu } from './UserMenu.tsx';
 
@@ -118,6 +119,7 @@ export function Layout({
         ))}
       </AppShell.Navbar>
       <AppShell.Main id="main" tabIndex={-1}>
+        <ShellBanners />
         {children}
       </AppShell.Main>
       <CommandPalette screens={sections} onDatabaseSwitched={onDatabaseSwitched} />
