@@ -3,11 +3,21 @@ import { Box, Center, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { Logo } from '../components/Logo.tsx';
 
 /** The centred card of the setup and sign-in screens. */
-export function AuthLayout({ title, subtitle, children }: { title: string; subtitle: string; children: ReactNode }) {
+export function AuthLayout({
+  title,
+  subtitle,
+  width = 420,
+  children,
+}: {
+  title: string;
+  subtitle: string;
+  width?: number;
+  children: ReactNode;
+}) {
   return (
     <Box component="main" mih="100vh" bg="var(--mantine-color-body)">
       <Center mih="100vh" p="md">
-        <Stack w="100%" maw={420} gap="lg">
+        <Stack w="100%" maw={width} gap="lg">
           <Group gap="xs" justify="center">
             <Logo size={36} />
             <Text fw={700} fz="xl">

@@ -4,6 +4,8 @@ import { authEndpoints } from '@rhizome/contracts/api/auth';
 import { api, sessionEndedEvent } from '../lib/api.ts';
 import { SignInScreen } from './SignInScreen.tsx';
 import { SetupScreen } from './SetupScreen.tsx';
+import { FirstRunWizard } from './FirstRunWizard.tsx';
+import { MaintenanceGate } from '../screens/maintenance/MaintenanceGate.tsx';
 
 interface Session {
   username: string;
@@ -22,6 +24,7 @@ export function useSession(): Session {
 type State =
   | { kind: 'loading' }
   | { kind: 'setup' }
+  | { kind: 'first-run'; username: string }
   | { kind: 'signed-out'; notice?: string }
   | { kind: 'signed-in'; username: string }
   | { kind: 'unreachable'; message: string };
@@ -64,7 +67,9 @@ export function SessionGate({ children }: { children: ReactNode }) {
         </Center>
       );
     case 'setup':
-      return <SetupScreen onDone={signedIn} />;
+      return <SetupScreen onDone={(username) => setState({ kind: 'first-run', username })} />;
+    case 'first-run':
+      return <FirstRunWizard onDone={() => signedIn(state.username)} />;
     case 'signed-out':
       return <SignInScreen notice={state.notice} onDone={signedIn} onSetupNeeded={() => setState({ kind: 'setup' })} />;
     case 'unreachable':
@@ -76,6 +81,10 @@ export function SessionGate({ children }: { children: ReactNode }) {
         />
       );
     case 'signed-in':
-      return <SessionContext.Provider value={{ username: state.username, ended }}>{children}</SessionContext.Provider>;
+      return (
+        <SessionContext.Provider value={{ username: state.username, ended }}>
+          <MaintenanceGate>{children}</MaintenanceGate>
+        </SessionContext.Provider>
+      );
   }
 }
