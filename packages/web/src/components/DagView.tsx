@@ -35,7 +35,7 @@ const statusColors: Record<string, string> = {
 };
 
 /** Each step's column: one after the deepest step it depends on (unknown or cyclic dependencies count as none). */
-export function stepColumns(steps: DagStep[]): Map<string, number> {
+export function stepColumns(steps: Pick<DagStep, 'id' | 'depends_on'>[]): Map<string, number> {
   const byId = new Map(steps.map((step) => [step.id, step]));
   const columns = new Map<string, number>();
   const visiting = new Set<string>();

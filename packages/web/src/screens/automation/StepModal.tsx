@@ -16,57 +16,52 @@ import {
   Textarea,
   TextInput,
 } from '@mantine/core';
-import { toolEndpoints } from '@rhizome/contracts/api/tools';
-import { workflowEndpoints } from '@rhizome/contracts/api/workflows';
-import { RequestError } from '@rhizome/client';
-import { messageOf } from '../../lib/api.ts';
-import { isPlainObject, parseJsonField, type Step, type WorkflowDetail } from './automation-data.ts';
-import type { ToolCatalog } from './tool-catalog.ts';
-import { useEndpoint } from '../../lib/data/use-endpoint.ts';
-import { useAction } from '../../lib/data/use-action.ts';
+import { isPlainObject, parseJsonField } from './automation-data.ts';
+import { schemaProperties } from '../../components/JsonSchemaFields.tsx';
+import { draftProblems } from './builder/draft-problems.ts';
+import { defaultInput, toolKey, type ToolInfo } from './builder/tool-info.ts';
+import {
+  addStep,
+  conditionFrom,
+  conditionText,
+  freeId,
+  idFrom,
+  replaceStep,
+  type Draft,
+  type DraftStep,
+  type ToolType,
+} from './builder/workflow-draft.ts';
 
-type ToolType = Step['tool_type'];
-
-/** A step id from its name: "Look up node" → look_up_node (ids start with a letter). */
-const idFrom = (name: string) =>
-  name
-    .trim()
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '_')
-    .replace(/^[^a-z]+|_+$/g, '')
-    .slice(0, 64);
-const toolKey = (type: ToolType, id: string) => `${type}:${id}`;
-
-/** The system tool whose input a step's configuration fills: the tool itself, or the one a user tool configures. */
-function systemToolOf(type: ToolType, id: string, choices: ToolCatalog): string | null {
-  if (type === 'system_tool') return id;
-  if (type === 'user_tool') return choices.userTools.find((tool) => tool.id === id)?.system_tool_id ?? null;
-  return null;
+/** The tools a step may run, grouped as the palette groups them. */
+export function toolOptions(tools: Map<string, ToolInfo>) {
+  const groups = new Map<string, { value: string; label: string }[]>();
+  for (const tool of tools.values())
+    groups.set(tool.group, [...(groups.get(tool.group) ?? []), { value: tool.key, label: tool.name }]);
+  return [...groups].map(([group, items]) => ({ group, items }));
 }
 
-function conditionText(condition: unknown): string {
-  if (condition === null || condition === undefined) return '';
-  return typeof condition === 'string' ? condition : JSON.stringify(condition);
-}
-
-/** Adds a step to a workflow or edits one: its tool and the input it gets, the steps it waits for, and how it fails. */
+/**
+ * Adds a step to the draft or edits one, every field at once: its tool and the input it gets (as JSON),
+ * the steps it waits for, and how it fails. What the server would refuse is said here, before saving.
+ */
 export function StepModal({
-  workflow,
+  draft,
   step,
   opened,
-  choices,
+  tools,
+  inputSchema,
   onClose,
-  onSaved,
+  onDone,
 }: {
-  workflow: WorkflowDetail;
-  step: Step | null;
+  draft: Draft;
+  step: DraftStep | null;
   opened: boolean;
-  choices: ToolCatalog;
+  tools: Map<string, ToolInfo>;
+  inputSchema: unknown;
   onClose: () => void;
-  onSaved: () => void;
+  /** The next draft, with the step added or changed. */
+  onDone: (next: Draft) => void;
 }) {
-  const updateStep = useAction(workflowEndpoints.updateStep);
-  const addStep = useAction(workflowEndpoints.addStep);
   const [name, setName] = useState('');
   const [id, setId] = useState('');
   const [idEdited, setIdEdited] = useState(false);
@@ -80,8 +75,7 @@ export function StepModal({
   const [thinking, setThinking] = useState(false);
   const [timeout, setTimeoutSeconds] = useState<number | string>('');
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const [failure, setFailure] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<string[]>([]);
 
   useEffect(() => {
     if (!opened) return;
@@ -98,108 +92,69 @@ export function StepModal({
     setThinking(step?.thinking_mode ?? false);
     setTimeoutSeconds(step?.timeout_seconds ?? '');
     setErrors({});
-    setFailure(null);
+    setFailure([]);
   }, [opened, step]);
 
-  const toolOptions = useMemo(
-    () =>
-      [
-        {
-          group: 'Built-in tools',
-          items: choices.systemTools.map((entry) => ({
-            value: toolKey('system_tool', entry.id),
-            label: entry.name,
-          })),
-        },
-        {
-          group: 'Your tools',
-          items: choices.userTools.map((entry) => ({
-            value: toolKey('user_tool', entry.id),
-            label: `${entry.name} (${entry.system_tool.name})`,
-          })),
-        },
-        {
-          group: 'Workflows (run as a step)',
-          items: choices.workflows
-            .filter((entry) => entry.id !== workflow.id)
-            .map((entry) => ({ value: toolKey('workflow', entry.id), label: entry.name })),
-        },
-      ].filter((group) => group.items.length > 0),
-    [choices, workflow.id],
-  );
-  const [toolType, toolId] = tool ? (tool.split(/:(.*)/s) as [ToolType, string]) : [null, null];
-  const schemaToolId = toolType && toolId ? systemToolOf(toolType, toolId, choices) : null;
-  const toolDetail = useEndpoint(toolEndpoints.systemGet, schemaToolId ? { params: { tool_id: schemaToolId } } : null);
-  const inputSchema = toolDetail.data?.input_schema as
-    { required?: string[]; properties?: Record<string, unknown> } | undefined;
-  const otherSteps = workflow.steps
+  const options = useMemo(() => toolOptions(tools), [tools]);
+  const chosen = tool ? tools.get(tool) : undefined;
+  const inputFields = schemaProperties(chosen?.inputSchema);
+  const otherSteps = draft
     .filter((entry) => entry.id !== step?.id)
     .map((entry) => ({ value: entry.id, label: `${entry.name} (${entry.id})` }));
 
-  async function save(event: FormEvent) {
+  function chooseTool(key: string | null) {
+    setTool(key);
+    const next = key ? tools.get(key) : undefined;
+    // A new step starts with the chosen tool's defaults while nothing was typed yet.
+    if (!step && next && configuration.trim() === '{}') setConfiguration(JSON.stringify(defaultInput(next), null, 2));
+  }
+
+  function save(event: FormEvent) {
     event.preventDefault();
     const found: Record<string, string> = {};
     if (!name.trim()) found.name = 'Give the step a name';
-    if (!toolType || !toolId) found.tool_id = 'Choose the tool the step runs';
+    if (!chosen) found.tool_id = 'Choose the tool the step runs';
+    const chosenId = id.trim() || freeId(draft, idFrom(name));
+    if (!/^[A-Za-z][A-Za-z0-9_-]{0,63}$/.test(chosenId))
+      found.id = 'A step id starts with a letter and holds letters, digits, _ and -';
+    else if (chosenId !== step?.id && draft.some((entry) => entry.id === chosenId))
+      found.id = 'Another step has this id';
     const parsed = parseJsonField(configuration, 'the configuration', {});
     if ('error' in parsed) found.configuration = parsed.error;
     else if (!isPlainObject(parsed.value))
       found.configuration = 'The configuration is a JSON object: { "field": value }';
     setErrors(found);
-    setFailure(null);
-    if (Object.keys(found).length || !toolType || !toolId || 'error' in parsed) return;
-    let conditionValue: unknown = null;
-    if (condition.trim()) {
-      try {
-        conditionValue = JSON.parse(condition) as unknown;
-      } catch {
-        conditionValue = condition.trim();
-      }
-    }
-    const fields = {
+    setFailure([]);
+    if (Object.keys(found).length || !chosen || 'error' in parsed) return;
+    const next: DraftStep = {
+      id: chosenId,
       name: name.trim(),
       description: description.trim() || null,
-      tool_type: toolType,
-      tool_id: toolId,
+      tool_type: chosen.tool_type as ToolType,
+      tool_id: chosen.tool_id,
       configuration: parsed.value as Record<string, unknown>,
       depends_on: dependsOn,
-      condition: conditionValue,
+      condition: conditionFrom(condition),
       retry_on_failure: retry,
       continue_on_error: continueOnError,
       thinking_mode: thinking,
       timeout_seconds: typeof timeout === 'number' ? timeout : null,
     };
-    setBusy(true);
-    try {
-      if (step)
-        await updateStep.run({
-          params: { workflow_id: workflow.id, step_id: step.id },
-          body: fields,
-        });
-      else
-        await addStep.run({
-          params: { workflow_id: workflow.id },
-          body: { ...fields, ...(id.trim() ? { id: id.trim() } : {}) },
-        });
-      onSaved();
-    } catch (error) {
-      if (error instanceof RequestError) {
-        const placed: Record<string, string> = {};
-        for (const issue of error.issues) {
-          const field = issue.loc[0] === 'steps' ? issue.loc[2] : issue.loc[1];
-          if (typeof field === 'string') placed[field] = issue.msg;
-        }
-        setErrors(placed);
-        setFailure(error.message);
-      } else setFailure(messageOf(error));
-    } finally {
-      setBusy(false);
+    const result = step ? replaceStep(draft, step.id, next) : addStep(draft, next);
+    const refused = (draftProblems(result, tools, inputSchema).get(next.id) ?? []).filter(
+      (problem) => problem.blocking,
+    );
+    if (refused.length) {
+      setErrors(Object.fromEntries(refused.map((problem) => [problem.field, problem.message])));
+      setFailure(refused.map((problem) => `${next.name}: ${problem.message}`));
+      return;
     }
+    onDone(result);
   }
 
   return (
     <Modal opened={opened} onClose={onClose} title={step ? `Edit the step “${step.name}”` : 'Add a step'} size="xl">
-      <form onSubmit={(event) => void save(event)} noValidate>
+      <form onSubmit={save} noValidate>
         <Stack gap="sm">
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm" verticalSpacing="xs">
             <TextInput
@@ -232,18 +187,18 @@ export function StepModal({
           <Select
             label="Tool"
             required
-            data={toolOptions}
+            data={options}
             value={tool}
-            onChange={setTool}
+            onChange={chooseTool}
             searchable
             error={errors.tool_id}
             nothingFoundMessage="No tool matches"
           />
-          {toolDetail.data && (
+          {chosen && (
             <Text fz="xs" c="dimmed">
-              {toolDetail.data.description} Input fields:{' '}
-              {Object.keys(inputSchema?.properties ?? {})
-                .map((field) => `${field}${inputSchema?.required?.includes(field) ? ' (required)' : ''}`)
+              {chosen.description} Input fields:{' '}
+              {inputFields
+                .map(([field]) => `${field}${chosen.inputSchema.required?.includes(field) ? ' (required)' : ''}`)
                 .join(', ') || 'none'}
               .
             </Text>
@@ -314,18 +269,18 @@ export function StepModal({
               />
             </Stack>
           </SimpleGrid>
-          {failure && (
-            <Alert color="red" title="The step was not saved" role="alert">
-              {failure}
+          {failure.length > 0 && (
+            <Alert color="red" title="The step cannot be kept like this" role="alert">
+              {failure.map((line) => (
+                <div key={line}>{line}</div>
+              ))}
             </Alert>
           )}
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>
               Cancel
             </Button>
-            <Button type="submit" loading={busy}>
-              {step ? 'Save the step' : 'Add the step'}
-            </Button>
+            <Button type="submit">{step ? 'Keep the changes' : 'Add the step'}</Button>
           </Group>
         </Stack>
       </form>

@@ -1,33 +1,16 @@
 import { useState } from 'react';
-import {
-  ActionIcon,
-  Anchor,
-  Badge,
-  Breadcrumbs,
-  Button,
-  Card,
-  Group,
-  Paper,
-  Skeleton,
-  Stack,
-  Switch,
-  Table,
-  Text,
-  Title,
-  Tooltip,
-} from '@mantine/core';
+import { Anchor, Badge, Breadcrumbs, Button, Card, Group, Skeleton, Stack, Switch, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconDownload, IconPencil, IconPlayerPlay, IconPlus, IconTrash } from '@tabler/icons-react';
+import { IconDownload, IconPlayerPlay, IconTrash } from '@tabler/icons-react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { workflowEndpoints } from '@rhizome/contracts/api/workflows';
 import { messageOf } from '../../lib/api.ts';
 import { formatDate, humanise } from '../../lib/format.ts';
-import { DagView } from '../../components/DagView.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
-import { eventLabel, executionStatusColors, formatDuration, type Step } from './automation-data.ts';
+import { eventLabel, executionStatusColors, formatDuration } from './automation-data.ts';
 import { RunWorkflowModal } from './RunWorkflowModal.tsx';
-import { StepModal } from './StepModal.tsx';
-import { toolKindNames, toolNameOf, useToolCatalog } from './tool-catalog.ts';
+import { StepsEditor } from './builder/StepsEditor.tsx';
+import { useToolCatalog } from './tool-catalog.ts';
 import { downloadWorkflow } from './workflow-files.ts';
 import { WorkflowSettings } from './WorkflowSettings.tsx';
 import { ConfirmDelete } from '../../components/ConfirmDelete.tsx';
@@ -36,7 +19,7 @@ import { useAction } from '../../lib/data/use-action.ts';
 
 const listOfWorkflows = { tag: workflowEndpoints.list.tag, endpoint: workflowEndpoints.list };
 
-/** One workflow: its steps as a graph and a list (add, edit, delete), its settings, the triggers that start it and its latest runs. */
+/** One workflow: its steps on a canvas or in a list (one draft, saved at once), its settings, the triggers that start it and its latest runs. */
 export default function WorkflowEditor() {
   const { workflowId = '' } = useParams();
   const navigate = useNavigate();
@@ -45,11 +28,8 @@ export default function WorkflowEditor() {
   const triggers = useEndpoint(workflowEndpoints.triggers, { params });
   const executions = useEndpoint(workflowEndpoints.executions, { params, query: { page_size: 10 } });
   const choices = useToolCatalog();
-  const [editing, setEditing] = useState<Step | 'new' | null>(null);
-  const [removing, setRemoving] = useState<Step | null>(null);
   const [running, setRunning] = useState(false);
   const [deleting, setDeleting] = useState(false);
-  const deleteStep = useAction(workflowEndpoints.removeStep);
   // The workflow's own reads would answer 404 before the screen is left.
   const deleteWorkflow = useAction(workflowEndpoints.remove, { refreshes: [listOfWorkflows] });
   const update = useAction(workflowEndpoints.update);
@@ -66,21 +46,6 @@ export default function WorkflowEditor() {
   const current = workflow.data;
   const locked = current.is_system;
 
-  async function removeStep() {
-    if (!removing) return;
-    const step = removing;
-    setRemoving(null);
-    try {
-      await deleteStep.run({ params: { workflow_id: current.id, step_id: step.id } });
-    } catch (error) {
-      notifications.show({
-        color: 'red',
-        title: `Could not delete the step “${step.name}”`,
-        message: messageOf(error),
-        autoClose: false,
-      });
-    }
-  }
   async function removeWorkflow() {
     setDeleting(false);
     try {
@@ -99,11 +64,6 @@ export default function WorkflowEditor() {
     }
   }
 
-  const steps = [...current.steps]
-    .sort((a, b) => a.step_number - b.step_number)
-    .map((step) => ({ ...step, tool: toolNameOf(choices.data, step.tool_type, step.tool_id) }));
-  const names = new Map(steps.map((step) => [step.id, step.name]));
-  const after = (step: Step) => step.depends_on.map((id) => names.get(id) ?? id);
   return (
     <Stack gap="md">
       <Breadcrumbs>
@@ -162,7 +122,7 @@ export default function WorkflowEditor() {
           )}
           <Button
             leftSection={<IconPlayerPlay size={16} />}
-            disabled={!current.is_active || steps.length === 0}
+            disabled={!current.is_active || current.steps.length === 0}
             onClick={() => setRunning(true)}
           >
             Run…
@@ -170,120 +130,7 @@ export default function WorkflowEditor() {
         </Group>
       </Group>
 
-      <Card withBorder radius="md">
-        <Group justify="space-between" mb="sm">
-          <div>
-            <Title order={2} fz="lg">
-              Steps
-            </Title>
-            <Text fz="sm" c="dimmed">
-              A step starts when the steps it runs after have finished; steps with nothing in between run side by side.
-            </Text>
-          </div>
-          {!locked && (
-            <Button
-              variant="light"
-              leftSection={<IconPlus size={16} />}
-              onClick={() => setEditing('new')}
-              disabled={!choices.data}
-            >
-              Add a step
-            </Button>
-          )}
-        </Group>
-        {steps.length === 0 && (
-          <Paper withBorder p="lg" radius="md" ta="center">
-            <Text fz="sm" c="dimmed">
-              No steps yet: add the first one.
-            </Text>
-          </Paper>
-        )}
-        {steps.length > 0 && (
-          <Stack gap="sm">
-            <DagView steps={steps} label={`The steps of ${current.name} and the order they run in`} />
-            <Table.ScrollContainer minWidth={300}>
-              <Table verticalSpacing="xs" aria-label="Steps">
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th w={40}>#</Table.Th>
-                    <Table.Th>Step</Table.Th>
-                    <Table.Th visibleFrom="sm">Tool</Table.Th>
-                    <Table.Th visibleFrom="sm">Runs after</Table.Th>
-                    <Table.Th w={80}>
-                      <span className="visually-hidden">Actions</span>
-                    </Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {steps.map((step) => (
-                    <Table.Tr key={step.id} data-step-id={step.id}>
-                      <Table.Td>{step.step_number}</Table.Td>
-                      <Table.Td>
-                        <Text fz="sm" fw={600}>
-                          {step.name}
-                        </Text>
-                        <Text fz="xs" c="dimmed" ff="monospace">
-                          {step.id}
-                        </Text>
-                        <Text fz="xs" c="dimmed" hiddenFrom="sm">
-                          {step.tool} · {step.depends_on.length ? `after ${after(step).join(', ')}` : 'runs first'}
-                        </Text>
-                      </Table.Td>
-                      <Table.Td visibleFrom="sm">
-                        <Text fz="sm">{step.tool}</Text>
-                        <Text fz="xs" c="dimmed">
-                          {toolKindNames[step.tool_type] ?? humanise(step.tool_type)}
-                        </Text>
-                      </Table.Td>
-                      <Table.Td visibleFrom="sm">
-                        {step.depends_on.length ? (
-                          <Group gap={4}>
-                            {after(step).map((name) => (
-                              <Badge key={name} size="sm" variant="light" tt="none">
-                                {name}
-                              </Badge>
-                            ))}
-                          </Group>
-                        ) : (
-                          <Text fz="sm" c="dimmed">
-                            Runs first
-                          </Text>
-                        )}
-                      </Table.Td>
-                      <Table.Td>
-                        {!locked && (
-                          <Group gap={2} wrap="nowrap">
-                            <Tooltip label="Edit">
-                              <ActionIcon
-                                variant="subtle"
-                                color="gray"
-                                aria-label={`Edit ${step.name}`}
-                                onClick={() => setEditing(step)}
-                              >
-                                <IconPencil size={16} />
-                              </ActionIcon>
-                            </Tooltip>
-                            <Tooltip label="Delete">
-                              <ActionIcon
-                                variant="subtle"
-                                color="red"
-                                aria-label={`Delete ${step.name}`}
-                                onClick={() => setRemoving(step)}
-                              >
-                                <IconTrash size={16} />
-                              </ActionIcon>
-                            </Tooltip>
-                          </Group>
-                        )}
-                      </Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
-          </Stack>
-        )}
-      </Card>
+      <StepsEditor workflow={current} catalog={choices.data} onSaved={workflow.reload} />
 
       <WorkflowSettings key={current.updated_at} workflow={current} />
 
@@ -345,28 +192,7 @@ export default function WorkflowEditor() {
         ))}
       </Card>
 
-      {choices.data && (
-        <StepModal
-          workflow={current}
-          step={editing === 'new' ? null : editing}
-          opened={editing !== null}
-          choices={choices.data}
-          onClose={() => setEditing(null)}
-          onSaved={() => {
-            setEditing(null);
-            void workflow.reload();
-          }}
-        />
-      )}
       <RunWorkflowModal workflowId={running ? current.id : null} onClose={() => setRunning(false)} />
-      <ConfirmDelete
-        opened={removing !== null}
-        onKeep={() => setRemoving(null)}
-        onDelete={() => void removeStep()}
-        title={`Delete the step “${removing?.name ?? ''}”?`}
-      >
-        Steps that run after it or read its output must be changed first.
-      </ConfirmDelete>
       <ConfirmDelete
         opened={deleting}
         onKeep={() => setDeleting(false)}
