@@ -1,16 +1,17 @@
 import { useEffect } from 'react';
-import { Button, Group, List, Modal, ScrollArea, Stack, Text } from '@mantine/core';
-import type { BatchResult } from '@rhizome/contracts/api/batch';
+import { Button, Group, List, Modal, Progress, ScrollArea, Stack, Text } from '@mantine/core';
+import { batchResult, type BatchOutcome, type BatchResult } from '@rhizome/contracts/api/batch';
 import { countOf } from '../../lib/format.ts';
 import { OpsTaskProgress } from '../../screens/ops/OpsTaskProgress.tsx';
 import { useTask } from '../../screens/ops/use-task.ts';
-import type { BulkJob } from './use-bulk-job.ts';
+import type { BulkJob, RequestBulkJob } from './use-bulk-job.ts';
 
 /** The failures to list in full; the rest are counted. */
 const shownFailures = 50;
 
 /**
- * The progress of a bulk job, one bar per task, then per item what failed and why. It reopens after a
+ * The progress of a bulk job, one bar per task (or one for a job sent in parts), then per item what
+ * failed and why. It reopens after a
  * reload (the job is kept in the browser) and closes only when the person says so.
  */
 export function BulkJobDialog({
@@ -27,14 +28,18 @@ export function BulkJobDialog({
     <Modal opened={job !== null} onClose={onClose} title={job?.title ?? ''} size="lg">
       {job && (
         <Stack gap="md" data-testid="bulk-job">
-          {job.taskIds.map((taskId, index) => (
-            <BatchTaskOutcome
-              key={taskId}
-              taskId={taskId}
-              label={job.taskIds.length > 1 ? `Part ${index + 1} of ${job.taskIds.length}` : 'Progress'}
-              onSettled={onSettled}
-            />
-          ))}
+          {job.kind === 'requests' ? (
+            <RequestJobOutcome job={job} onSettled={onSettled} />
+          ) : (
+            job.taskIds.map((taskId, index) => (
+              <BatchTaskOutcome
+                key={taskId}
+                taskId={taskId}
+                label={job.taskIds.length > 1 ? `Part ${index + 1} of ${job.taskIds.length}` : 'Progress'}
+                onSettled={onSettled}
+              />
+            ))
+          )}
           <Group justify="flex-end">
             <Button onClick={onClose}>Close</Button>
           </Group>
@@ -48,35 +53,103 @@ interface BatchOperationData {
   operations?: { data?: { id?: unknown } }[];
 }
 
+/** What a bulk re-extraction answers: how many started, and each source skipped with the reason. */
+interface ExtractionResult {
+  requested: number;
+  skipped: { source_id: string; reason: string }[];
+}
+
+/** A task's result as per-item outcomes: a batch task's as they are, a bulk extraction's skips as failures. */
+function outcomesOf(result: unknown): BatchResult | undefined {
+  if (!result || typeof result !== 'object') return undefined;
+  if ('results' in result) return result as BatchResult;
+  if ('skipped' in result) {
+    const { requested, skipped } = result as ExtractionResult;
+    const failures = skipped.map<BatchOutcome>((skip, index) => ({
+      index,
+      operation: 're_extract',
+      success: false,
+      id: skip.source_id,
+      error: skip.reason,
+    }));
+    const started = Array.from({ length: requested - skipped.length }, (_, index) => ({
+      index: skipped.length + index,
+      operation: 're_extract',
+      success: true,
+    }));
+    return batchResult([...failures, ...started]);
+  }
+  return undefined;
+}
+
 function BatchTaskOutcome({ taskId, label, onSettled }: { taskId: string; label: string; onSettled: () => void }) {
   const state = useTask(taskId);
   const { done } = state;
   useEffect(() => {
     if (done) onSettled();
   }, [done]);
-  const result = state.result as BatchResult | undefined;
-  // A failed operation is known by its index; the task's own data says which item that was.
+  const result = outcomesOf(state.result);
+  // A failed operation of a batch is known by its index; the task's own data says which item that was.
   const operations = (state.task?.data as BatchOperationData | undefined)?.operations ?? [];
-  const failures = result?.results.filter((outcome) => !outcome.success) ?? [];
-  const itemOf = (index: number) => {
-    const id = operations[index]?.data?.id;
-    return typeof id === 'string' ? id : `item ${index + 1}`;
+  const itemOf = (outcome: BatchOutcome) => {
+    const id = outcome.id ?? operations[outcome.index]?.data?.id;
+    return typeof id === 'string' ? id : `item ${outcome.index + 1}`;
   };
   return (
     <div>
       <OpsTaskProgress state={state} label={label} />
-      {result && (
-        <Text fz="sm" mt={4} data-testid="bulk-job-summary">
-          {countOf(result.succeeded, 'item')} done, {countOf(result.failed, 'item')} failed
+      {result && <Outcomes result={result} itemOf={itemOf} />}
+    </div>
+  );
+}
+
+/** A job the browser sends in parts: how far it got, then what failed. */
+function RequestJobOutcome({ job, onSettled }: { job: RequestBulkJob; onSettled: () => void }) {
+  const finished = job.outcomes.length >= job.ids.length;
+  const sent = job.outcomes.length;
+  useEffect(() => {
+    if (sent > 0) onSettled();
+  }, [sent]);
+  const percent = job.ids.length ? Math.round((100 * sent) / job.ids.length) : 100;
+  return (
+    <div>
+      <Group justify="space-between" mb={4}>
+        <Text fz="sm" fw={500}>
+          Progress
         </Text>
+        <Text fz="sm" c="dimmed" aria-live="polite">
+          {finished ? 'Done' : `${sent.toLocaleString()} of ${job.ids.length.toLocaleString()}`}
+        </Text>
+      </Group>
+      <Progress
+        value={percent}
+        color={finished ? 'teal' : 'blue'}
+        animated={!finished}
+        striped={!finished}
+        aria-label="Progress"
+      />
+      {finished && (
+        <Outcomes result={batchResult(job.outcomes)} itemOf={(outcome) => outcome.id ?? `item ${outcome.index + 1}`} />
       )}
+    </div>
+  );
+}
+
+/** How many items succeeded and failed, and the first failures with their reasons. */
+function Outcomes({ result, itemOf }: { result: BatchResult; itemOf: (outcome: BatchOutcome) => string }) {
+  const failures = result.results.filter((outcome) => !outcome.success);
+  return (
+    <>
+      <Text fz="sm" mt={4} data-testid="bulk-job-summary">
+        {countOf(result.succeeded, 'item')} done, {countOf(result.failed, 'item')} failed
+      </Text>
       {failures.length > 0 && (
         <ScrollArea.Autosize mah={220} mt={4}>
           <List size="sm" spacing={2} aria-label="Items that failed">
             {failures.slice(0, shownFailures).map((outcome) => (
               <List.Item key={outcome.index}>
                 <Text span fz="sm" ff="monospace">
-                  {itemOf(outcome.index)}
+                  {itemOf(outcome)}
                 </Text>
                 : {outcome.error ?? 'failed'}
               </List.Item>
@@ -89,6 +162,6 @@ function BatchTaskOutcome({ taskId, label, onSettled }: { taskId: string; label:
           )}
         </ScrollArea.Autosize>
       )}
-    </div>
+    </>
   );
 }

@@ -1,10 +1,28 @@
 import { useCallback, useState } from 'react';
+import type { BatchOutcome } from '@rhizome/contracts/api/batch';
 
 /** A bulk action running as queue tasks: what it does, and the tasks it was split into. */
-export interface BulkJob {
+export interface TaskBulkJob {
+  kind?: 'tasks';
   title: string;
   taskIds: string[];
 }
+
+/**
+ * A bulk action the browser sends a part at a time (endpoints that answer each item at once): the items,
+ * what the action needs besides them, and the outcomes so far, so a reload goes on where it stopped.
+ */
+export interface RequestBulkJob {
+  kind: 'requests';
+  title: string;
+  action: string;
+  /** What the action takes besides the items (a tag, a domain). */
+  options: Record<string, string>;
+  ids: string[];
+  outcomes: BatchOutcome[];
+}
+
+export type BulkJob = TaskBulkJob | RequestBulkJob;
 
 function read(storageKey: string): BulkJob | null {
   try {
@@ -17,7 +35,8 @@ function read(storageKey: string): BulkJob | null {
 
 /**
  * The bulk job of one list, kept in the browser so its progress dialog opens again after a reload until
- * the person closes it. The tasks run on the server whether or not the dialog is open.
+ * the person closes it. Queue tasks run on the server whether or not the dialog is open; a job sent in
+ * parts goes on from its last finished part.
  */
 export function useBulkJob(storageKey: string) {
   const [job, setJob] = useState<BulkJob | null>(() => read(storageKey));

@@ -1,11 +1,12 @@
 import { memo, useEffect, useRef, useState } from 'react';
-import { ActionIcon, Badge, Box, Button, Progress, Table } from '@mantine/core';
+import { ActionIcon, Badge, Box, Button, Checkbox, Progress, Table } from '@mantine/core';
 import { IconDots } from '@tabler/icons-react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { Link } from 'react-router-dom';
 import type { SourceResponseBody } from '@rhizome/contracts/api/sources';
 import { countOf, formatBytes, formatDate } from '../../lib/format.ts';
 import { usePhone } from '../../lib/use-phone.ts';
+import type { Selection } from '../../components/bulk/use-selection.ts';
 import { progressOf, statusColors } from './progress.ts';
 import { SourceActions } from './SourceActions.tsx';
 
@@ -15,12 +16,15 @@ const rowHeights = { wide: 64, phone: 76 };
 /**
  * Every source in one scrollable table; only the rows in view are rendered, so thousands scroll smoothly.
  * On a phone it keeps what matters (title and status, one column) and leaves the rest to the source page.
+ * Each row has its checkbox for the bulk actions.
  */
 export function SourceTable({
   sources,
+  selection,
   onReview,
 }: {
   sources: SourceResponseBody[];
+  selection: Selection;
   onReview: (source: SourceResponseBody) => void;
 }) {
   const scroller = useRef<HTMLDivElement>(null);
@@ -54,6 +58,9 @@ export function SourceTable({
       <Table stickyHeader highlightOnHover verticalSpacing={6} layout="fixed" aria-rowcount={sources.length + 1}>
         <Table.Thead>
           <Table.Tr>
+            <Table.Th w={44}>
+              <span className="visually-hidden">Select</span>
+            </Table.Th>
             <Table.Th>{phone ? 'Source and status' : 'Source'}</Table.Th>
             {!phone && <Table.Th w={260}>Progress</Table.Th>}
             <Table.Th w={180} className="source-wide">
@@ -75,6 +82,8 @@ export function SourceTable({
               source={sources[item.index]}
               index={item.index}
               phone={phone}
+              selected={selection.isSelected(sources[item.index].id)}
+              onToggle={selection.toggle}
               onReview={onReview}
             />
           ))}
@@ -89,11 +98,13 @@ interface RowProps {
   source: SourceResponseBody;
   index: number;
   phone: boolean;
+  selected: boolean;
+  onToggle: (id: string) => void;
   onReview: (source: SourceResponseBody) => void;
 }
 
 /** One row; unchanged rows are not rendered again while the table scrolls or other rows update. */
-const SourceRow = memo(function SourceRow({ source, index, phone, onReview }: RowProps) {
+const SourceRow = memo(function SourceRow({ source, index, phone, selected, onToggle, onReview }: RowProps) {
   const progress = progressOf(source);
   const name = source.title ?? source.filename ?? source.origin_url ?? source.id;
   const detail = source.error_message ?? source.step_description ?? '';
@@ -121,6 +132,9 @@ const SourceRow = memo(function SourceRow({ source, index, phone, onReview }: Ro
       aria-rowindex={index + 2}
       data-source-id={source.id}
     >
+      <td>
+        <Checkbox aria-label={`Select ${name}`} checked={selected} onChange={() => onToggle(source.id)} />
+      </td>
       <td>
         <Link to={`/sources/${source.id}`} className="source-link" title={name}>
           {name}
@@ -208,7 +222,7 @@ function SourceStatus({
 }
 
 /** A plain button until first used: the full actions menu is mounted only for rows someone opens. */
-function RowActions({ source, name, onReview }: Omit<RowProps, 'index' | 'phone'> & { name: string }) {
+function RowActions({ source, name, onReview }: Pick<RowProps, 'source' | 'onReview'> & { name: string }) {
   const [used, setUsed] = useState(false);
   if (used) return <SourceActions source={source} onReview={onReview} defaultOpened />;
   return (

@@ -1,4 +1,4 @@
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Badge, Button, Group, Paper, Select, Skeleton, Stack, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconFiles, IconSearch } from '@tabler/icons-react';
@@ -13,10 +13,17 @@ import { countOf } from '../../lib/format.ts';
 import { useChangeMode } from '../../lib/ChangesProvider.tsx';
 import { useRefresh } from '../../lib/data/use-action.ts';
 import { useEndpoint, useEndpointPages } from '../../lib/data/use-endpoint.ts';
+import { BulkBar } from '../../components/bulk/BulkBar.tsx';
+import { BulkJobDialog } from '../../components/bulk/BulkJobDialog.tsx';
+import { sendSourcePart, sourcesPerRequest } from '../../components/bulk/source-requests.ts';
+import { useBulkJob } from '../../components/bulk/use-bulk-job.ts';
+import { useRequestJob } from '../../components/bulk/use-request-job.ts';
+import { useSelection } from '../../components/bulk/use-selection.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { ConfirmDomainModal } from './ConfirmDomainModal.tsx';
 import { statusLabel } from './progress.ts';
+import { SourceBulkActions } from './SourceActions.tsx';
 import { SourceTable } from './SourceTable.tsx';
 import { UploadPanel } from './UploadPanel.tsx';
 
@@ -62,7 +69,18 @@ export default function SourcesScreen() {
   const changed = useCallback(() => void refresh([{ tag: 'sources' }]), [refresh]);
 
   const filtered = Boolean(status || sourceType || tagId || search);
-  const list = sources.data ?? [];
+  const list = useMemo(() => sources.data ?? [], [sources.data]);
+  // Every matching source is loaded, so the page on view is all of them.
+  const ids = useMemo(() => list.map((source) => source.id), [list]);
+  const selection = useSelection(ids, list.length);
+  const { clear } = selection;
+  useEffect(clear, [status, sourceType, tagId, search, clear]);
+  const chosen = useMemo(
+    () => (selection.allMatching ? list : list.filter((source) => selection.isSelected(source.id))),
+    [list, selection],
+  );
+  const { job, start, dismiss } = useBulkJob('rhizome:bulk:sources');
+  useRequestJob(job, start, sendSourcePart, sourcesPerRequest);
   return (
     <Stack gap="md">
       <PageHeader title="Sources" description="Documents and pages Rhizome reads, indexes and turns into a graph.">
@@ -152,7 +170,21 @@ export default function SourcesScreen() {
           )}
         </Paper>
       )}
-      {list.length > 0 && <SourceTable sources={list} onReview={setReviewing} />}
+      {list.length > 0 && (
+        <>
+          <BulkBar selection={selection} noun={['source', 'sources']}>
+            <SourceBulkActions
+              chosen={chosen}
+              onJob={(next) => {
+                start(next);
+                clear();
+              }}
+            />
+          </BulkBar>
+          <SourceTable sources={list} selection={selection} onReview={setReviewing} />
+        </>
+      )}
+      <BulkJobDialog job={job} onClose={dismiss} onSettled={changed} />
       <ConfirmDomainModal
         source={reviewing}
         onClose={() => setReviewing(null)}
