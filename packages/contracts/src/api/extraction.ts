@@ -1,4 +1,4 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static, type TNumber } from '@sinclair/typebox';
 import { endpoint } from '../endpoint.ts';
 import { filteringModes } from '../settings.ts';
 import { AnyObject, Body, Nullable, OneOf, Page, PageQuery, QueuedTask } from './common.ts';
@@ -184,11 +184,12 @@ const FilteringLog = Type.Object({
   finalize: Nullable(Type.Record(Type.String(), Type.Number())),
 });
 export type FilteringLogBody = Static<typeof FilteringLog>;
-const minMaxAvg = (name: string) => ({
-  [`min_${name}`]: Type.Number(),
-  [`max_${name}`]: Type.Number(),
-  [`avg_${name}`]: Type.Number(),
-});
+const minMaxAvg = <N extends string>(name: N) =>
+  ({
+    [`min_${name}`]: Type.Number(),
+    [`max_${name}`]: Type.Number(),
+    [`avg_${name}`]: Type.Number(),
+  }) as Record<`min_${N}` | `max_${N}` | `avg_${N}`, TNumber>;
 const NamedTemplate = Type.Object({ name: Type.String(), description: Type.String() });
 const ExtractionStats = Type.Object({
   source_id: Type.String(),
