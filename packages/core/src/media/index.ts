@@ -8,4 +8,5 @@ export { openAiTranscriber } from './openai-transcriber.ts';
 export { boundedDpi, rasterisePage } from './pdf-raster.ts';
 export { pocketsphinxInstalled, pocketsphinxTranscriber } from './pocketsphinx.ts';
 export { ToolFailedError, ToolMissingError } from './run-tool.ts';
+export { transcriptionUsable } from './transcription-ready.ts';
 export { TranscriptionUnavailableError, type Transcriber, type TranscriptSegment } from './transcriber.ts';

@@ -11,6 +11,7 @@ import type { ChunkVectorSink } from './indexing.ts';
 import { recoverSources, type IdleExtractions } from './recovery.ts';
 import { SourceService, type ChunkVectorIndex, type SourceExtraction } from './service.ts';
 import { defineSourceOperations } from './tasks.ts';
+import { transcriptionRetryJob } from './transcription-retry.ts';
 
 const recoveryIntervalMs = 60_000;
 
@@ -20,7 +21,7 @@ export type SourcesExtraction = SourceExtraction & IdleExtractions;
 /** What the sources module needs of the process it runs in. */
 export interface SourcesHost {
   databases: DatabaseManager;
-  settings: Pick<SettingsStore, 'get'>;
+  settings: Pick<SettingsStore, 'get' | 'onChange'>;
   paths: DataPaths;
   processing: ProcessingControls;
   providers: Pick<Providers, 'metrics' | 'embeddings' | 'llm'>;
@@ -107,5 +108,5 @@ export const sourcesModule: FeatureModule<SourceService, SourcesHost> = {
     sources: (db) => countRows(db, 'sources'),
     awaiting_confirmation: (db) => countRows(db, 'sources', { status: 'awaiting_confirmation' }),
   },
-  background: [sourceRecovery],
+  background: [sourceRecovery, transcriptionRetryJob(sourceService)],
 };
