@@ -45,7 +45,7 @@ export function StepNode({ data, selected }: NodeProps<StepFlowNode>) {
         color: 'var(--mantine-color-text)',
       }}
     >
-      <Handle type="target" position={Position.Left} aria-label={`Connect into ${step.name}`} />
+      <Handle type="target" position={Position.Left} />
       <Text fz="sm" fw={700} truncate>
         {step.name}
       </Text>
@@ -71,7 +71,7 @@ export function StepNode({ data, selected }: NodeProps<StepFlowNode>) {
           )}
         </div>
       )}
-      <Handle type="source" position={Position.Right} aria-label={`Connect from ${step.name}`} />
+      <Handle type="source" position={Position.Right} />
     </div>
   );
 }
