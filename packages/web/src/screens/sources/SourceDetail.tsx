@@ -36,6 +36,7 @@ import { ExtractionPanel } from './ExtractionPanel.tsx';
 import { QualityPanel } from './QualityPanel.tsx';
 import { SourceTags } from './SourceTags.tsx';
 import { useEndpoint } from '../../lib/data/use-endpoint.ts';
+import { ExtractionTab } from './chunks/ExtractionTab.tsx';
 
 const chunksPerPage = 20;
 
@@ -147,6 +148,7 @@ export default function SourceDetail() {
           <Tabs.Tab value="overview">Overview</Tabs.Tab>
           <Tabs.Tab value="passages">Passages ({data.chunk_count})</Tabs.Tab>
           <Tabs.Tab value="entities">Entities ({data.extraction_entities_count})</Tabs.Tab>
+          <Tabs.Tab value="extraction">Extraction</Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="overview" pt="md">
           <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
@@ -220,6 +222,9 @@ export default function SourceDetail() {
         </Tabs.Panel>
         <Tabs.Panel value="entities" pt="md">
           <SourceEntities sourceId={data.id} />
+        </Tabs.Panel>
+        <Tabs.Panel value="extraction" pt="md">
+          <ExtractionTab sourceId={data.id} running={['extracting', 'extracted', 'committing'].includes(data.status)} />
         </Tabs.Panel>
       </Tabs>
       <ConfirmDomainModal
