@@ -70,7 +70,7 @@ export function ShellBanners() {
           <Text fz="sm">
             It answers by quoting your passages and finds entities by rules. A model server or a cloud provider writes
             real answers and extracts far more.{' '}
-            <Anchor component={Link} to="/settings?tab=providers" fz="sm">
+            <Anchor component={Link} to="/settings?tab=providers" fz="sm" c="inherit" fw={600} underline="always">
               Set up a model
             </Anchor>
           </Text>
