@@ -85,6 +85,11 @@ export const defaultAllowedContentTypes = [
   'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
   'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
   'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+  'application/vnd.ms-excel.sheet.macroEnabled.12',
+  'application/vnd.oasis.opendocument.text',
+  'application/vnd.oasis.opendocument.spreadsheet',
+  'application/vnd.oasis.opendocument.presentation',
+  'application/rtf',
 ];
 
 export const LocalLlmInstanceSchema = Type.Object(
@@ -275,6 +280,7 @@ const SourceProcessingGroup = Group({
   entity_max_description_length: Int(8000, 1),
   relationship_confidence_threshold: Num(0.5, 0, 1),
   merge_undo_retention_days: Int(30, 1, 3650),
+  attempt_retention_days: Int(14, 1, 3650),
 });
 
 const ExtractionGroup = Group({

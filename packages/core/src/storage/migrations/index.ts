@@ -18,12 +18,19 @@ import * as chunkTitles from './0016_chunk_titles.ts';
 import * as mergeCitations from './0017_merge_citations.ts';
 import * as tagDescriptions from './0018_tag_descriptions.ts';
 import * as executionOrigin from './0019_execution_origin.ts';
+import * as extractionAttempts from './0020_extraction_attempts.ts';
+import * as listOrders from './0021_list_orders.ts';
 
-export interface Migration {
-  /** `<revision>_<slug>`: the revision is the four-digit prefix. */
-  name: string;
+export interface MigrationBody {
   up(db: Knex): Promise<void>;
   down(db: Knex): Promise<void>;
+}
+
+export interface Migration extends MigrationBody {
+  /** `<revision>_<slug>`: the revision is the four-digit prefix. */
+  name: string;
+  /** What PostgreSQL runs instead, where the dialects need different statements (`dialect-bodies.ts`). */
+  postgres?: MigrationBody;
 }
 
 /** Every shipped migration, oldest first. Features append theirs here. */
@@ -47,6 +54,8 @@ export const shippedMigrations: Migration[] = [
   { name: '0017_merge_citations', ...mergeCitations },
   { name: '0018_tag_descriptions', ...tagDescriptions },
   { name: '0019_execution_origin', ...executionOrigin },
+  { name: '0020_extraction_attempts', ...extractionAttempts },
+  { name: '0021_list_orders', ...listOrders },
 ];
 
 export function revisionOf(migrationName: string): string {
