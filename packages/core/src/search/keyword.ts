@@ -9,6 +9,7 @@ import {
 } from './common-terms.ts';
 import { ftsQuery } from './fts-query.ts';
 import { namesFromBestPassages } from './mention-expansion.ts';
+import { chunkContents } from './read-model/chunks.ts';
 import { namedAlternatives } from './named-alternatives.ts';
 import { contentTerms } from './stop-words.ts';
 import { chunkMatchSpec, nodeMatchSpec, nodesLabelled, type MatchSpec } from './read-model/keyword-matches.ts';
@@ -284,7 +285,7 @@ const resultCount = (limit: number) => (Number.isFinite(limit) ? Math.max(1, Mat
 /**
  * The ranking of `rankByTerms`; when the query sets names side by side (`namedAlternatives`: "born
  * first, X or Y"), interleaved with one ranking per name, so the passage about each is found whichever
- * name has the rarer words; with `followMentions`, also with the passages about what the best passages
+ * name has the rarer words; and with the passages about what the best passages
  * name (`mentionRankings`).
  */
 async function rankByKeyword(
@@ -293,7 +294,6 @@ async function rankByKeyword(
   scope: SearchScope,
   limit: number,
   run: KeywordRun,
-  followMentions: boolean,
 ): Promise<ModeResult> {
   const size = resultCount(limit);
   const whole = await rankByTerms(context, query, scope, size, run);
@@ -302,7 +302,7 @@ async function rankByKeyword(
   for (const name of names.length < 2 ? [] : names)
     perName.push((await rankByTerms(context, name, scope, size, run)).items);
   const found = perName.length ? interleaved([whole.items, ...perName], size) : whole.items;
-  const mentioned = followMentions ? await mentionRankings(context, found, query, scope) : [];
+  const mentioned = await mentionRankings(context, found, query, scope);
   return { items: mentioned.length ? interleaved([found, ...mentioned], size) : found, fallback: whole.fallback };
 }
 
@@ -320,15 +320,22 @@ async function mentionRankings(
   scope: SearchScope,
 ): Promise<RankedItem[][]> {
   const rankings: RankedItem[][] = [];
-  for (const { name, score } of await namesFromBestPassages(context.db, items, query)) {
-    const { items: about } = await rankByTerms(context, `"${name}"`, scope, mentionedDepth, chunksOnly);
-    rankings.push(about.map((item) => ({ ...item, score: item.score * score * mentionWeight })));
+  for (const { name, score, sourceId } of await namesFromBestPassages(context.db, items, query)) {
+    const { items: about } = await rankByTerms(context, `"${name}"`, scope, mentionedDepth + 1, chunksOnly);
+    // What the passage names elsewhere: its own document's other passages repeat the name without being about it.
+    const sources = await chunkContents(
+      context.db,
+      about.map((item) => item.id),
+    );
+    const elsewhere = about.filter((item) => sources.get(item.id)?.sourceId !== sourceId).slice(0, mentionedDepth);
+    rankings.push(elsewhere.map((item) => ({ ...item, score: item.score * score * mentionWeight })));
   }
   return rankings;
 }
 
 const mentionedDepth = 2;
-const mentionWeight = 0.6;
+/** How far below the passage naming it a mentioned passage ranks. */
+const mentionWeight = 0.8;
 
 /**
  * Keyword mode: BM25 over node labels and properties (label weighted 3, properties 1) and over chunk
@@ -341,18 +348,15 @@ export function keywordSearch(
   scope: SearchScope,
   limit: number,
 ): Promise<ModeResult> {
-  return rankByKeyword(context, query, scope, limit, nodesAndChunks, true);
+  return rankByKeyword(context, query, scope, limit, nodesAndChunks);
 }
 
-/**
- * Chunks only, by the same terms and BM25, scored relative to the best (graph search's keyword passages).
- * Mentions are not followed: the graph walk reaches what a passage names through its own links.
- */
+/** Chunks only, by the same terms and BM25, scored relative to the best (graph search's keyword passages). */
 export function keywordChunks(
   context: SearchContext,
   query: string,
   scope: SearchScope,
   limit: number,
 ): Promise<ModeResult> {
-  return rankByKeyword(context, query, scope, limit, chunksOnly, false);
+  return rankByKeyword(context, query, scope, limit, chunksOnly);
 }

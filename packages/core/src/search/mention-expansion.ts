@@ -39,20 +39,26 @@ function namesIn(words: readonly string[], asked: ReadonlySet<string>, names: st
   }
 }
 
-/** The names the best passages of a ranking mention, each with the score of the passage it came from. */
-export async function namesFromBestPassages(
-  db: Db,
-  items: readonly RankedItem[],
-  query: string,
-): Promise<{ name: string; score: number }[]> {
+/** A name one of the best passages mentions, with that passage's score and source. */
+export interface Mention {
+  name: string;
+  score: number;
+  sourceId: string;
+}
+
+/** The names the best passages of a ranking mention, each with the passage it came from. */
+export async function namesFromBestPassages(db: Db, items: readonly RankedItem[], query: string): Promise<Mention[]> {
   const best = items.filter((item) => item.kind === 'chunk').slice(0, expandedPassages);
-  const contents = await chunkContents(
+  const chunks = await chunkContents(
     db,
     best.map((item) => item.id),
   );
-  const found: { name: string; score: number }[] = [];
-  for (const item of best)
-    for (const name of mentionedNames(contents.get(item.id) ?? '', query).slice(0, namesPerPassage))
-      if (!found.some((seen) => seen.name === name)) found.push({ name, score: item.score });
+  const found: Mention[] = [];
+  for (const item of best) {
+    const chunk = chunks.get(item.id);
+    if (!chunk) continue;
+    for (const name of mentionedNames(chunk.content, query).slice(0, namesPerPassage))
+      if (!found.some((seen) => seen.name === name)) found.push({ name, score: item.score, sourceId: chunk.sourceId });
+  }
   return found;
 }

@@ -75,11 +75,15 @@ export async function chunksInScope(
   return new Map(rows.map((row) => [row.id, row.content]));
 }
 
-/** The text of each of these chunks, by id. */
-export async function chunkContents(db: Db, ids: readonly string[]): Promise<Map<string, string>> {
+/** The text and source of each of these chunks, by id. */
+export async function chunkContents(
+  db: Db,
+  ids: readonly string[],
+): Promise<Map<string, { content: string; sourceId: string }>> {
   if (!ids.length) return new Map();
-  const rows = (await db.raw('SELECT id, content FROM document_chunks WHERE id IN (SELECT value FROM json_each(?))', [
-    JSON.stringify(ids),
-  ])) as { id: string; content: string }[];
-  return new Map(rows.map((row) => [row.id, row.content]));
+  const rows = (await db.raw(
+    'SELECT id, content, source_id FROM document_chunks WHERE id IN (SELECT value FROM json_each(?))',
+    [JSON.stringify(ids)],
+  )) as { id: string; content: string; source_id: string }[];
+  return new Map(rows.map((row) => [row.id, { content: row.content, sourceId: row.source_id }]));
 }
