@@ -4,7 +4,7 @@ import type { CortexDeps } from '../deps.ts';
 
 export function mountDatabaseRoutes(routes: RouteTable, { platform }: CortexDeps): void {
   const { databases } = platform;
-  routes.add(api.list, () => ({ databases: databases.list() }));
+  routes.add(api.list, async () => ({ databases: await databases.survey() }));
   routes.add(api.current, () => {
     const current = databases.currentName();
     return { current, info: databases.info(current) };

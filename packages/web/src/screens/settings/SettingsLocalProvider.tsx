@@ -15,13 +15,12 @@ import {
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconPlugConnected, IconPlus, IconTrash } from '@tabler/icons-react';
-import { llmEndpoints } from '@rhizome/contracts/api/llm';
 import { presetEndpoints, type Preset } from '@rhizome/contracts/api/presets';
 import type { LocalLlmInstance } from '@rhizome/contracts/settings';
-import type { ResponseOf } from '@rhizome/contracts/endpoint';
-import { api, messageOf } from '../../lib/api.ts';
+import { messageOf } from '../../lib/api.ts';
 import { countOf } from '../../lib/format.ts';
 import { useAction } from '../../lib/data/use-action.ts';
+import { useLocalServerCheck } from '../../lib/use-local-server-check.ts';
 
 export interface LocalDraft {
   instances: LocalLlmInstance[];
@@ -29,8 +28,6 @@ export interface LocalDraft {
   extractionModel: string;
   visionModel: string | null;
 }
-
-type Verification = ResponseOf<typeof llmEndpoints.verifyLocal>;
 
 interface Props {
   draft: LocalDraft;
@@ -45,7 +42,7 @@ interface Props {
 /** Local model servers (Ollama-compatible): their addresses with a connection test, the models to use, and the VRAM presets. */
 export function SettingsLocalProvider({ draft, onChange, installed, presets, onPresetApplied }: Props) {
   const applyChosen = useAction(presetEndpoints.apply);
-  const [verifications, setVerifications] = useState<Record<string, Verification | 'checking'>>({});
+  const { checks: verifications, verify } = useLocalServerCheck();
   const [preset, setPreset] = useState<string | null>(null);
   const [applying, setApplying] = useState(false);
   const [presetOutcome, setPresetOutcome] = useState<{ message: string; missing: string[] } | null>(null);
@@ -73,27 +70,6 @@ export function SettingsLocalProvider({ draft, onChange, installed, presets, onP
       ],
     });
   };
-
-  async function verify(url: string) {
-    setVerifications((current) => ({ ...current, [url]: 'checking' }));
-    try {
-      const result = await api.call(llmEndpoints.verifyLocal, { body: { url: url.trim() } });
-      setVerifications((current) => ({ ...current, [url]: result }));
-    } catch (error) {
-      setVerifications((current) => ({
-        ...current,
-        [url]: {
-          success: false,
-          message: messageOf(error),
-          version: null,
-          models: null,
-          model_count: null,
-          response_time_ms: null,
-          error_type: 'request',
-        },
-      }));
-    }
-  }
 
   async function applyPreset() {
     if (!preset) return;
