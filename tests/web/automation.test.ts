@@ -89,6 +89,8 @@ describe('web interface: automation', { timeout: testTimeout }, () => {
     );
     await page.getByRole('button', { name: 'Save the settings' }).click();
     await page.getByText('The workflow “Note new nodes” is saved.').waitFor();
+    // The table view, the keyboard way to edit the steps (remembered for the workflows opened later).
+    await page.getByText('Table', { exact: true }).click();
 
     await addStep(
       'Collect',
@@ -109,6 +111,8 @@ describe('web interface: automation', { timeout: testTimeout }, () => {
     await page.locator('tr[data-step-id="pick_node_id"]').getByText('Extract Data', { exact: true }).waitFor();
     await dag.getByText('Merge Data').waitFor();
     expect(await page.locator('main').innerText()).not.toMatch(/data\.(merge|extract)/);
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByText('The steps of “Note new nodes” are saved.').waitFor();
 
     const saved = await api<{ steps: { id: string; tool_id: string; depends_on: string[] }[] }>(
       'GET',
@@ -279,7 +283,7 @@ describe('web interface: automation', { timeout: testTimeout }, () => {
     expect(copyId).not.toBe(workflowId);
     expect((await api<{ steps: unknown[] }>('GET', `/workflows/${copyId}`)).steps).toHaveLength(2);
 
-    await page.getByRole('button', { name: 'Run…' }).click();
+    await page.getByRole('button', { name: 'Run…', exact: true }).click();
     const dialog = page.getByRole('dialog', { name: /Run/ });
     await dialog.getByRole('textbox', { name: 'entity_id' }).fill('typed-by-hand');
     await dialog.getByRole('button', { name: 'Run', exact: true }).click();
@@ -305,7 +309,7 @@ describe('web interface: automation', { timeout: testTimeout }, () => {
         ],
       });
       await page.goto(`/automation/workflows/${workflow.id}`);
-      await page.getByRole('button', { name: 'Run…' }).click();
+      await page.getByRole('button', { name: 'Run…', exact: true }).click();
       await page.getByRole('dialog', { name: /Run/ }).getByRole('button', { name: 'Run', exact: true }).click();
       await page.getByTestId('execution-status').getByText('running').waitFor();
       await page.getByRole('button', { name: 'Cancel the run' }).click();
