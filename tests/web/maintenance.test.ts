@@ -35,7 +35,7 @@ describe('web interface: maintenance screen and banners', { timeout: testTimeout
     cookie = await setUpAccount(first, 'operator', password);
     await first.stop();
     const { startEmbedded } = await import('@rhizome/cli/embedded');
-    const env = { ...process.env, RHIZOME_DATA_DIR: dataDir };
+    const env: NodeJS.ProcessEnv = { ...process.env, RHIZOME_DATA_DIR: dataDir };
     delete env.RHIZOME_QUEUE_URL;
     server = await startEmbedded({ host: '127.0.0.1', port: 0 }, env, [...shippedMigrations, addNotes]);
     base = `${server.url}/api/v1`;
