@@ -44,7 +44,7 @@ export function CanvasMenu({
   onClose,
 }: {
   request: MenuRequest | null;
-  /** The item the menu is about, read aloud as its label. */
+  /** The item the menu is about: the menu's accessible name. */
   title: string;
   commands: MenuCommands;
   onClose: () => void;
@@ -83,7 +83,6 @@ export function CanvasMenu({
         />
       </Menu.Target>
       <Menu.Dropdown aria-label={title} data-testid="canvas-menu">
-        <Menu.Label>{title}</Menu.Label>
         {items}
       </Menu.Dropdown>
     </Menu>
