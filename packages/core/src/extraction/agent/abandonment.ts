@@ -1,4 +1,4 @@
-import type { BackgroundJob, DatabaseHandle } from '../../module/index.ts';
+import { periodicJob, type DatabaseHandle } from '../../module/index.ts';
 import type { ExtractionHost } from '../host.ts';
 import { AgentExtraction } from './service.ts';
 
@@ -28,18 +28,8 @@ async function sweep(platform: ExtractionHost): Promise<void> {
  * once at start-up (runs left while no process was up), then every five minutes, so no agent has to call
  * in for a forgotten run to end.
  */
-export const agentAbandonmentSweep: BackgroundJob<ExtractionHost> = {
-  name: 'agent-extraction-abandonment',
-  start(platform) {
-    let running = sweep(platform);
-    const timer = setInterval(() => (running = sweep(platform)), sweepIntervalMs);
-    timer.unref();
-    return {
-      // Waits for a sweep in flight: a query issued after the database closed would hold the process.
-      stop: async () => {
-        clearInterval(timer);
-        await running;
-      },
-    };
-  },
-};
+export const agentAbandonmentSweep = periodicJob<ExtractionHost>(
+  'agent-extraction-abandonment',
+  sweepIntervalMs,
+  sweep,
+);

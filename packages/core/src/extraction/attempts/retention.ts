@@ -1,4 +1,4 @@
-import type { BackgroundJob } from '../../module/index.ts';
+import { periodicJob } from '../../module/index.ts';
 import type { ExtractionHost } from '../host.ts';
 import { sweepAttempts } from './store.ts';
 
@@ -20,17 +20,8 @@ async function sweep(platform: ExtractionHost): Promise<void> {
  * Extraction attempts of the active database (prompts and raw answers, the bulk of them) go once older
  * than `source_processing.attempt_retention_days`: at start-up, then every hour.
  */
-export const attemptRetentionSweep: BackgroundJob<ExtractionHost> = {
-  name: 'extraction-attempt-retention',
-  start(platform) {
-    let running = sweep(platform);
-    const timer = setInterval(() => (running = sweep(platform)), sweepIntervalMs);
-    timer.unref();
-    return {
-      stop: async () => {
-        clearInterval(timer);
-        await running;
-      },
-    };
-  },
-};
+export const attemptRetentionSweep = periodicJob<ExtractionHost>(
+  'extraction-attempt-retention',
+  sweepIntervalMs,
+  sweep,
+);
