@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SourceResponseBody } from '@rhizome/contracts/api/sources';
 import type {
   AttemptDetailBody,
   AttemptSummaryBody,
@@ -7,10 +6,9 @@ import type {
   FilteringLogBody,
 } from '@rhizome/contracts/api/extraction';
 import { extractionModule } from '@rhizome/core/extraction';
-import { startFakeOllama, type FakeOllama } from '../support/fakes/ollama.ts';
-import { setUpAccount, startTestServer, type TestServer } from '../support/server.ts';
-import { uploadSources, waitForSource } from '../support/sources.ts';
-import { chunkScript, twoGroupDocument, useTwoGroups } from './chunk-history-fixture.ts';
+import type { FakeOllama } from '../support/fakes/ollama.ts';
+import type { TestServer } from '../support/server.ts';
+import { chunkScript, committedTwoGroupSource } from './chunk-history-fixture.ts';
 
 describe('extraction attempts per chunk', () => {
   let server: TestServer;
@@ -20,19 +18,7 @@ describe('extraction attempts per chunk', () => {
   const call = (method: string, apiPath: string, body?: unknown) => server.call(method, apiPath, { cookie, body });
 
   beforeAll(async () => {
-    server = await startTestServer();
-    cookie = await setUpAccount(server);
-    ollama = await startFakeOllama({ models: ['qwen3:8b', 'qwen3:14b'] });
-    await useTwoGroups(call, ollama.url);
-    ollama.scriptChat(...chunkScript.first, ...chunkScript.second);
-    const accepted = await uploadSources(server, cookie, '/sources', [{ name: 'two.txt', content: twoGroupDocument }], {
-      domain: 'biographical',
-      auto_confirm: 'true',
-    });
-    expect(accepted.status, accepted.text).toBe(202);
-    sourceId = (accepted.body as SourceResponseBody).id;
-    const source = await waitForSource(server, cookie, sourceId, ['committed', 'error'], 60_000);
-    expect(source.status, source.error_message ?? '').toBe('committed');
+    ({ server, cookie, ollama, sourceId } = await committedTwoGroupSource());
   }, 90_000);
 
   afterAll(async () => {

@@ -1,4 +1,8 @@
 /** A two-group source and the fake model's answers for it, shared by the chunk history tests. */
+import type { SourceResponseBody } from '@rhizome/contracts/api/sources';
+import { startFakeOllama, type FakeOllama } from '../support/fakes/ollama.ts';
+import { setUpAccount, startTestServer, type TestServer } from '../support/server.ts';
+import { uploadSources, waitForSource } from '../support/sources.ts';
 
 const longer = (text: string) => `${text} It is described in many biographies, museum guides and school books.`;
 
@@ -48,4 +52,29 @@ export async function useTwoGroups(call: Call, url: string): Promise<void> {
     chunking: { small_chunk_size: 130, small_chunk_overlap: 0, min_chunk_size: 50, target_group_tokens: 1 },
   });
   if (configured.status !== 200) throw new Error(`settings: ${configured.status} ${configured.text}`);
+}
+
+export interface CommittedTwoGroups {
+  server: TestServer;
+  cookie: string;
+  ollama: FakeOllama;
+  sourceId: string;
+}
+
+/** A server whose one source, two groups long, was extracted by the fake model with `chunkScript` and committed. */
+export async function committedTwoGroupSource(): Promise<CommittedTwoGroups> {
+  const server = await startTestServer();
+  const cookie = await setUpAccount(server);
+  const ollama = await startFakeOllama({ models: ['qwen3:8b', 'qwen3:14b'] });
+  await useTwoGroups((method, apiPath, body) => server.call(method, apiPath, { cookie, body }), ollama.url);
+  ollama.scriptChat(...chunkScript.first, ...chunkScript.second);
+  const accepted = await uploadSources(server, cookie, '/sources', [{ name: 'two.txt', content: twoGroupDocument }], {
+    domain: 'biographical',
+    auto_confirm: 'true',
+  });
+  if (accepted.status !== 202) throw new Error(`upload: ${accepted.status} ${accepted.text}`);
+  const sourceId = (accepted.body as SourceResponseBody).id;
+  const source = await waitForSource(server, cookie, sourceId, ['committed', 'error'], 60_000);
+  if (source.status !== 'committed') throw new Error(`the source ended ${source.status}: ${source.error_message}`);
+  return { server, cookie, ollama, sourceId };
 }

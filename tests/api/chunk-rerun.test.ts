@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SourceResponseBody } from '@rhizome/contracts/api/sources';
 import type { AttemptSummaryBody, RerunResultBody } from '@rhizome/contracts/api/extraction';
-import { startFakeOllama, type FakeOllama } from '../support/fakes/ollama.ts';
-import { setUpAccount, startTestServer, type TestServer } from '../support/server.ts';
-import { uploadSources, waitForSource } from '../support/sources.ts';
+import type { FakeOllama } from '../support/fakes/ollama.ts';
+import type { TestServer } from '../support/server.ts';
+import { waitForSource } from '../support/sources.ts';
 import { until } from '../support/wait.ts';
-import { chunkScript, twoGroupDocument, useTwoGroups } from './chunk-history-fixture.ts';
+import { chunkScript, committedTwoGroupSource } from './chunk-history-fixture.ts';
 
 interface CitationRow {
   id: string;
@@ -40,19 +40,7 @@ describe('re-running one chunk of a committed source', () => {
   };
 
   beforeAll(async () => {
-    server = await startTestServer();
-    cookie = await setUpAccount(server);
-    ollama = await startFakeOllama({ models: ['qwen3:8b', 'qwen3:14b'] });
-    await useTwoGroups(call, ollama.url);
-    ollama.scriptChat(...chunkScript.first, ...chunkScript.second);
-    const accepted = await uploadSources(server, cookie, '/sources', [{ name: 'two.txt', content: twoGroupDocument }], {
-      domain: 'biographical',
-      auto_confirm: 'true',
-    });
-    expect(accepted.status, accepted.text).toBe(202);
-    sourceId = (accepted.body as SourceResponseBody).id;
-    const source = await waitForSource(server, cookie, sourceId, ['committed', 'error'], 60_000);
-    expect(source.status, source.error_message ?? '').toBe('committed');
+    ({ server, cookie, ollama, sourceId } = await committedTwoGroupSource());
   }, 90_000);
 
   afterAll(async () => {
