@@ -1,20 +1,6 @@
-import { useState, type FormEvent } from 'react';
-import {
-  Alert,
-  Anchor,
-  Badge,
-  Breadcrumbs,
-  Button,
-  Code,
-  Group,
-  Skeleton,
-  Stack,
-  Text,
-  TextInput,
-} from '@mantine/core';
+import { Anchor, Badge, Breadcrumbs, Code, Group, Skeleton, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { Link, useNavigate, useParams } from 'react-router-dom';
-import { RequestError } from '@rhizome/client';
 import { edgeEndpoints, nodeEndpoints } from '@rhizome/contracts/api/graph-nodes';
 import { templateEndpoints } from '@rhizome/contracts/api/templates';
 import { humanise } from '../../lib/format.ts';
@@ -22,12 +8,10 @@ import { announceGraphChanged } from '../../lib/graph-changes.ts';
 import { templateLabel } from '../../lib/graph-labels.ts';
 import { useAction } from '../../lib/data/use-action.ts';
 import { useEndpoint, useEndpointIfFound } from '../../lib/data/use-endpoint.ts';
-import { useSubmit } from '../../lib/use-submit.ts';
-import { ConfirmDelete } from '../../components/ConfirmDelete.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
-import { toDraft, type Draft, type PropertyDefinition } from '../../components/PropertyField.tsx';
-import { PropertyFields, propertiesOf } from '../entities/PropertyFields.tsx';
+import type { PropertyDefinition } from '../../components/PropertyField.tsx';
+import { RelationshipForm } from './RelationshipForm.tsx';
 import type { Relationship } from './use-relationship-page.ts';
 
 /** A relationship's page: its two ends, its label and properties (edited by its template's types), and delete. */
@@ -70,7 +54,7 @@ export default function RelationshipDetail() {
           To {to.data?.label ?? 'its end'}
         </Anchor>
       </Group>
-      <RelationshipForm key={detail.updated_at} edge={detail} definitions={template.data?.properties ?? []} />
+      <RelationshipEditor key={detail.updated_at} edge={detail} definitions={template.data?.properties ?? []} />
       <details>
         <summary>Raw JSON</summary>
         <Code block aria-label="The relationship as JSON" tabIndex={0} mt={4} style={{ whiteSpace: 'pre-wrap' }}>
@@ -81,76 +65,25 @@ export default function RelationshipDetail() {
   );
 }
 
-function RelationshipForm({ edge, definitions }: { edge: Relationship; definitions: PropertyDefinition[] }) {
-  const [label, setLabel] = useState(edge.label);
-  const [drafts, setDrafts] = useState<Record<string, Draft>>(() =>
-    Object.fromEntries(
-      definitions.map((definition) => [definition.name, toDraft(definition, edge.properties[definition.name])]),
-    ),
-  );
-  const [deleting, setDeleting] = useState(false);
+function RelationshipEditor({ edge, definitions }: { edge: Relationship; definitions: PropertyDefinition[] }) {
   const update = useAction(edgeEndpoints.update);
   const remove = useAction(edgeEndpoints.remove);
   const navigate = useNavigate();
-  const { busy, failure, run } = useSubmit();
-  const defined = new Set(definitions.map((definition) => definition.name));
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    void run(async () => {
-      // Properties outside the template (the extraction's confidence, say) are kept as they are.
-      const others = Object.fromEntries(Object.entries(edge.properties).filter(([key]) => !defined.has(key)));
-      await update.run({
-        params: { edge_id: edge.id },
-        body: { label: label.trim(), properties: { ...others, ...propertiesOf(definitions, drafts) } },
-      });
-      announceGraphChanged();
-      notifications.show({ color: 'teal', message: 'Relationship saved.' });
-    });
-  };
-  const removeIt = () =>
-    void run(async () => {
-      await remove.run({ params: { edge_id: edge.id } });
-      announceGraphChanged();
-      notifications.show({ color: 'teal', message: 'Relationship deleted.' });
-      navigate('/relationships', { replace: true });
-    });
   return (
-    <form onSubmit={submit}>
-      <Stack gap="sm" maw={640}>
-        <TextInput
-          label="Relationship"
-          value={label}
-          onChange={(event) => setLabel(event.currentTarget.value)}
-          required
-          error={failure instanceof RequestError ? failure.issueFor('label') : undefined}
-        />
-        <PropertyFields
-          definitions={definitions}
-          drafts={drafts}
-          failure={failure}
-          onChange={(name, value) => setDrafts((current) => ({ ...current, [name]: value }))}
-        />
-        {failure && (typeof failure === 'string' || failure.issues.length === 0) && (
-          <Alert color="red">{typeof failure === 'string' ? failure : failure.message}</Alert>
-        )}
-        <Group justify="space-between">
-          <Button color="red" variant="light" onClick={() => setDeleting(true)}>
-            Delete relationship
-          </Button>
-          <Button type="submit" loading={busy} disabled={!label.trim()}>
-            Save relationship
-          </Button>
-        </Group>
-      </Stack>
-      <ConfirmDelete
-        opened={deleting}
-        title="Delete this relationship?"
-        busy={busy}
-        onKeep={() => setDeleting(false)}
-        onDelete={removeIt}
-      >
-        The entities at its two ends stay.
-      </ConfirmDelete>
-    </form>
+    <RelationshipForm
+      edge={edge}
+      definitions={definitions}
+      onSave={async (change) => {
+        await update.run({ params: { edge_id: edge.id }, body: change });
+        announceGraphChanged();
+        notifications.show({ color: 'teal', message: 'Relationship saved.' });
+      }}
+      onDelete={async () => {
+        await remove.run({ params: { edge_id: edge.id } });
+        announceGraphChanged();
+        notifications.show({ color: 'teal', message: 'Relationship deleted.' });
+        navigate('/relationships', { replace: true });
+      }}
+    />
   );
 }

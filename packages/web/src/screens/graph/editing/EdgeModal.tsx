@@ -1,17 +1,12 @@
-import { useState, type FormEvent } from 'react';
-import { Button, Group, Modal, Skeleton, Stack, Text, TextInput } from '@mantine/core';
-import { RequestError } from '@rhizome/client';
+import { Modal, Skeleton, Text } from '@mantine/core';
 import { edgeEndpoints } from '@rhizome/contracts/api/graph-nodes';
 import { templateEndpoints } from '@rhizome/contracts/api/templates';
 import type { ResponseOf } from '@rhizome/contracts/endpoint';
-import { ConfirmDelete } from '../../../components/ConfirmDelete.tsx';
 import { ErrorNotice } from '../../../components/ErrorNotice.tsx';
-import { FormFailure } from '../../../components/canvas/FormFailure.tsx';
-import { toDraft, type Draft, type PropertyDefinition } from '../../../components/PropertyField.tsx';
+import type { PropertyDefinition } from '../../../components/PropertyField.tsx';
 import { useEndpoint, useEndpointIfFound } from '../../../lib/data/use-endpoint.ts';
 import { templateLabel } from '../../../lib/graph-labels.ts';
-import { useSubmit } from '../../../lib/use-submit.ts';
-import { PropertyFields, propertiesOf } from '../../entities/PropertyFields.tsx';
+import { RelationshipForm } from '../../relationships/RelationshipForm.tsx';
 import type { CanvasEdits } from './use-canvas-edits.ts';
 
 type Edge = ResponseOf<typeof edgeEndpoints.get>;
@@ -76,71 +71,24 @@ function EdgeForm({
   edits: Pick<CanvasEdits, 'saveEdge' | 'deleteEdge'>;
   onDone: () => void;
 }) {
-  const [label, setLabel] = useState(edge.label);
-  const [drafts, setDrafts] = useState<Record<string, Draft>>(() =>
-    Object.fromEntries(
-      definitions.map((definition) => [definition.name, toDraft(definition, edge.properties[definition.name])]),
-    ),
-  );
-  const [deleting, setDeleting] = useState(false);
-  const { busy, failure, run } = useSubmit();
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    // Properties outside the template (the extraction's confidence, say) are kept as they are.
-    const defined = new Set(definitions.map((definition) => definition.name));
-    const others = Object.fromEntries(Object.entries(edge.properties).filter(([key]) => !defined.has(key)));
-    void run(async () => {
-      await edits.saveEdge(edge.id, {
-        label: label.trim(),
-        properties: { ...others, ...propertiesOf(definitions, drafts) },
-      });
-      onDone();
-    });
-  };
-  const remove = () =>
-    void run(async () => {
-      await edits.deleteEdge(edge.id);
-      onDone();
-    });
   return (
-    <form onSubmit={submit}>
-      <Stack gap="sm">
+    <RelationshipForm
+      edge={edge}
+      definitions={definitions}
+      autoFocus
+      before={
         <Text fz="sm" c="dimmed">
           Type: {typeName}
         </Text>
-        <TextInput
-          label="Relationship"
-          value={label}
-          onChange={(event) => setLabel(event.currentTarget.value)}
-          required
-          data-autofocus
-          error={failure instanceof RequestError ? failure.issueFor('label') : undefined}
-        />
-        <PropertyFields
-          definitions={definitions}
-          drafts={drafts}
-          failure={failure}
-          onChange={(name, value) => setDrafts((current) => ({ ...current, [name]: value }))}
-        />
-        <FormFailure failure={failure} />
-        <Group justify="space-between">
-          <Button color="red" variant="light" onClick={() => setDeleting(true)}>
-            Delete relationship
-          </Button>
-          <Button type="submit" loading={busy} disabled={!label.trim()}>
-            Save relationship
-          </Button>
-        </Group>
-      </Stack>
-      <ConfirmDelete
-        opened={deleting}
-        title="Delete this relationship?"
-        busy={busy}
-        onKeep={() => setDeleting(false)}
-        onDelete={remove}
-      >
-        The entities at its two ends stay.
-      </ConfirmDelete>
-    </form>
+      }
+      onSave={async (change) => {
+        await edits.saveEdge(edge.id, change);
+        onDone();
+      }}
+      onDelete={async () => {
+        await edits.deleteEdge(edge.id);
+        onDone();
+      }}
+    />
   );
 }

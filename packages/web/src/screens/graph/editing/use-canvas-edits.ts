@@ -5,12 +5,7 @@ import { useAction } from '../../../lib/data/use-action.ts';
 import type { Point } from '../GraphCanvas.tsx';
 import type { LoadedGraph } from '../use-graph-data.ts';
 import { addCreatedNode, dropEdge, dropNode, putEdge } from './graph-edits.ts';
-
-export interface EntityInput {
-  templateId: string;
-  label: string;
-  properties: Record<string, unknown>;
-}
+import type { EntityInput } from '../../entities/EntityForm.tsx';
 
 export interface LinkInput {
   from: string;
