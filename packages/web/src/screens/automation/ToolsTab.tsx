@@ -1,20 +1,7 @@
 import { useState } from 'react';
-import {
-  Accordion,
-  ActionIcon,
-  Badge,
-  Button,
-  Code,
-  Group,
-  Paper,
-  SimpleGrid,
-  Skeleton,
-  Stack,
-  Text,
-  Title,
-  Tooltip,
-} from '@mantine/core';
-import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
+import { Accordion, Badge, Button, Code, Group, Paper, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { IconPlus } from '@tabler/icons-react';
+import { EditDeleteActions } from '../../components/EditDeleteActions.tsx';
 import { toolEndpoints } from '@rhizome/contracts/api/tools';
 import { runWithNotice } from '../../lib/notify-action.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
@@ -104,26 +91,11 @@ export function ToolsTab() {
                       )}
                     </Group>
                   </Accordion.Control>
-                  <Tooltip label="Edit">
-                    <ActionIcon
-                      variant="subtle"
-                      color="gray"
-                      aria-label={`Edit ${tool.name}`}
-                      onClick={() => setEditing(tool)}
-                    >
-                      <IconPencil size={16} />
-                    </ActionIcon>
-                  </Tooltip>
-                  <Tooltip label="Delete">
-                    <ActionIcon
-                      variant="subtle"
-                      color="red"
-                      aria-label={`Delete ${tool.name}`}
-                      onClick={() => setDeleting(tool)}
-                    >
-                      <IconTrash size={16} />
-                    </ActionIcon>
-                  </Tooltip>
+                  <EditDeleteActions
+                    name={tool.name}
+                    onEdit={() => setEditing(tool)}
+                    onDelete={() => setDeleting(tool)}
+                  />
                 </Group>
                 <Accordion.Panel>
                   <Stack gap="xs">

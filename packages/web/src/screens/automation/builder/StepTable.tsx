@@ -1,5 +1,5 @@
-import { ActionIcon, Badge, Group, Paper, Stack, Table, Text, Tooltip } from '@mantine/core';
-import { IconPencil, IconTrash } from '@tabler/icons-react';
+import { Badge, Group, Paper, Stack, Table, Text } from '@mantine/core';
+import { EditDeleteActions } from '../../../components/EditDeleteActions.tsx';
 import { DagView } from '../../../components/DagView.tsx';
 import { humanise } from '../../../lib/format.ts';
 import { toolKindNames } from '../tool-catalog.ts';
@@ -96,28 +96,7 @@ export function StepTable({
                 </Table.Td>
                 <Table.Td>
                   {!locked && (
-                    <Group gap={2} wrap="nowrap">
-                      <Tooltip label="Edit">
-                        <ActionIcon
-                          variant="subtle"
-                          color="gray"
-                          aria-label={`Edit ${step.name}`}
-                          onClick={() => onEdit(step)}
-                        >
-                          <IconPencil size={16} />
-                        </ActionIcon>
-                      </Tooltip>
-                      <Tooltip label="Delete">
-                        <ActionIcon
-                          variant="subtle"
-                          color="red"
-                          aria-label={`Delete ${step.name}`}
-                          onClick={() => onRemove(step)}
-                        >
-                          <IconTrash size={16} />
-                        </ActionIcon>
-                      </Tooltip>
-                    </Group>
+                    <EditDeleteActions name={step.name} onEdit={() => onEdit(step)} onDelete={() => onRemove(step)} />
                   )}
                 </Table.Td>
               </Table.Tr>
