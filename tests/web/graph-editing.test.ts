@@ -109,6 +109,7 @@ describe('web interface: editing on the graph canvas', { timeout: testTimeout },
   }, testTimeout);
 
   it('creates an entity in the middle of the view from the canvas menu, by keyboard', async () => {
+    await openGraph();
     await canvas().focus();
     await page.keyboard.press('Escape');
     await eventually(() => announcement().textContent()).toBe('');

@@ -7,7 +7,7 @@ export {
 } from './chunk-vectors.ts';
 export { chunkRange, sourceChunks, type ChunkRow, type ChunkView } from './chunks.ts';
 export { domainRegistryFor } from './domains/custom.ts';
-export { detectDomain, fallbackDomain } from './domains/detect.ts';
+export { detectDomain, detectionSamples, fallbackDomain } from './domains/detect.ts';
 export { builtinDomains, defaultExamplesMaxChars, promptTokens } from './domains/registry.ts';
 export { contentCategories } from './domains/schema.ts';
 export type {
