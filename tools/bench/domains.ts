@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { builtinDomains, detectDomain, detectionSamples } from '@rhizome/core/sources';
-import { repoDir } from './harness.ts';
+import { cpuMs, repoDir } from './harness.ts';
 
 const runs = Number(process.env.BENCH_RUNS ?? 200);
 const fixture = path.join(repoDir, 'packages/core/test/fixtures/domains/labelled.json');
@@ -22,8 +22,7 @@ function cpuPerCall(work: () => unknown): number {
   work();
   const started = process.cpuUsage();
   for (let index = 0; index < runs; index += 1) work();
-  const { user, system } = process.cpuUsage(started);
-  return (user + system) / 1000 / runs;
+  return cpuMs(process.cpuUsage(started)) / runs;
 }
 
 const baseline = cpuPerCall(() => samples.map((sample) => sample.toLowerCase().split(/\W+/)));

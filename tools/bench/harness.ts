@@ -6,6 +6,9 @@ export { freePort } from '../../tests/support/ports.ts';
 
 export const repoDir = path.resolve(import.meta.dirname, '../..');
 
+/** Milliseconds of CPU (user and system) in a `process.cpuUsage()` reading. */
+export const cpuMs = (usage: NodeJS.CpuUsage) => (usage.user + usage.system) / 1000;
+
 export interface Measurement {
   label: string;
   requestsPerSecond: number;

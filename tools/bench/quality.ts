@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import type { Db } from '@rhizome/core/storage';
 import { startBenchServer } from './api-client.ts';
-import { seededRandom } from './harness.ts';
+import { cpuMs, seededRandom } from './harness.ts';
 
 const sourceCount = Number(process.env.BENCH_SOURCES ?? 1_000);
 const entitiesPerSource = Number(process.env.BENCH_ENTITIES ?? 200);
@@ -27,7 +27,6 @@ const quantile = (values: number[], q: number) =>
   [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * q))];
 const figures = (values: number[]) =>
   `p50 ${quantile(values, 0.5).toFixed(0)} ms, p95 ${quantile(values, 0.95).toFixed(0)} ms`;
-const cpuMs = (usage: NodeJS.CpuUsage) => (usage.user + usage.system) / 1000;
 
 async function insertAll(trx: Db, table: string, rows: Record<string, unknown>[], size = 100): Promise<void> {
   for (let start = 0; start < rows.length; start += size) await trx(table).insert(rows.slice(start, start + size));
