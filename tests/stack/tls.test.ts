@@ -90,7 +90,8 @@ describe('HTTPS through nginx in front of the stack', () => {
     waitFor(
       async () => {
         const answer = await sendSecure('/auth/status', ca).catch(() => undefined);
-        return answer?.fingerprint === fingerprint ? answer : undefined;
+        // The stack's public URL follows the same change; both must have happened.
+        return answer?.fingerprint === fingerprint && running.stack.publicUrl.startsWith('https:') ? answer : undefined;
       },
       15_000,
       `nginx to answer HTTPS with ${fingerprint}`,
