@@ -332,6 +332,9 @@ export const edgeEndpoints = {
     summary: 'Edges of the active database, oldest first unless sorted',
     query: Type.Object({
       source_node_id: Type.Optional(Type.String({ description: 'edges originating at that node' })),
+      label: Type.Optional(
+        Type.String({ minLength: 1, description: 'only edges of this relationship type (the exact label)' }),
+      ),
       source_ids: Type.Optional(RepeatedIds),
       page: PageQuery.page,
       page_size: Type.Optional(Type.Integer({ minimum: 1, description: 'default from settings (50), at most 1000' })),

@@ -17,7 +17,7 @@ export function mountEdgeRoutes(routes: RouteTable, { platform }: CortexDeps): v
     const { items, total } = await (
       await scope.service(graphModule)
     ).listEdges({
-      filter: { sourceNodeId: query.source_node_id, sourceIds: queryList(query.source_ids) },
+      filter: { sourceNodeId: query.source_node_id, label: query.label, sourceIds: queryList(query.source_ids) },
       window: orderedWindow(window, query),
       minimal: query.minimal,
     });

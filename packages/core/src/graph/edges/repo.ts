@@ -32,6 +32,8 @@ export type MinimalEdge = Pick<GraphEdge, 'id' | 'source_node_id' | 'target_node
 export interface EdgeFilter {
   sourceNodeId?: string;
   targetNodeId?: string;
+  /** The relationship type: edges whose label is exactly this. */
+  label?: string;
   sourceIds?: string[];
 }
 
@@ -92,6 +94,7 @@ function filtered(db: Db, filter: EdgeFilter) {
   const query = itemsQuery(db, edgeTable, filter.sourceIds);
   if (filter.sourceNodeId !== undefined) query.where('source_node_id', filter.sourceNodeId);
   if (filter.targetNodeId !== undefined) query.where('target_node_id', filter.targetNodeId);
+  if (filter.label !== undefined) query.where('label', filter.label);
   return query;
 }
 
