@@ -65,7 +65,7 @@ describe('web interface: maintenance screen and banners', { timeout: testTimeout
       .waitFor();
     await page.getByRole('heading', { name: 'The database needs an upgrade' }).waitFor();
 
-    await page.getByRole('button', { name: 'Apply the upgrade' }).click();
+    await page.getByRole('button', { name: 'Upgrade now' }).click();
     await page.getByRole('navigation', { name: 'Main' }).waitFor();
     expect((await api('GET', '/upgrade/pending')).body).toMatchObject({ ready: true, blocked_on: [] });
   });

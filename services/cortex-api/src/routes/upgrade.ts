@@ -20,7 +20,7 @@ export function mountUpgradeRoutes(routes: RouteTable, { platform }: CortexDeps)
       ready: blocked.length === 0,
       blocked_on: blocked,
       message: blocked.length
-        ? `${blocked.length} migration(s) pending for '${name}'`
+        ? `${blocked.length} ${blocked.length === 1 ? 'migration' : 'migrations'} pending for '${name}'`
         : `Database '${name}' is up to date`,
       last_backup: migrator.latestBackup(),
       last_applied: databases.startupResults.get(name)?.applied ?? [],

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Button, Code, List, SimpleGrid, Text } from '@mantine/core';
+import { Alert, Button, Code, Group, List, Text } from '@mantine/core';
 import { IconArrowBackUp, IconDatabaseImport } from '@tabler/icons-react';
 import { upgradeEndpoints } from '@rhizome/contracts/api/ops';
 import { AuthLayout } from '../../auth/AuthLayout.tsx';
@@ -66,14 +66,14 @@ export function MaintenanceScreen({ pending, onChanged }: Props) {
           {outcome.message}
         </Alert>
       )}
-      <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="xs">
+      <Group gap="xs">
         <Button
           leftSection={<IconDatabaseImport size={16} />}
           loading={busy === 'apply'}
           disabled={busy !== null}
           onClick={() => void act('apply')}
         >
-          Apply the upgrade
+          Upgrade now
         </Button>
         <Button
           variant="default"
@@ -84,7 +84,7 @@ export function MaintenanceScreen({ pending, onChanged }: Props) {
         >
           Roll back
         </Button>
-      </SimpleGrid>
+      </Group>
     </AuthLayout>
   );
 }
