@@ -1,5 +1,6 @@
 import type { Settings } from '@rhizome/contracts/settings';
 import { mediaReading } from './media-reading.ts';
+import { pageVision } from './page-vision.ts';
 import type { LoaderLimits } from './port.ts';
 
 /**
@@ -11,6 +12,6 @@ export function loaderLimits(settings: Settings): LoaderLimits {
     maxUnpackedBytes: Math.min(settings.batching.max_upload_bytes, 500 * 1024 * 1024),
     maxEntries: 10_000,
     maxTextChars: 200_000_000,
-    media: mediaReading(settings),
+    media: mediaReading(settings, pageVision(settings)),
   };
 }

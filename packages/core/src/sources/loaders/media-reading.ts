@@ -1,8 +1,16 @@
 import { defaultSettings, type Settings } from '@rhizome/contracts/settings';
 import type { LoaderLimits, MediaReading } from './port.ts';
 
-/** The settings that say how scanned pages and recordings are read, as the loaders take them. */
-export function mediaReading(settings: Settings): MediaReading {
+/** The vision model pages are read with (`page-vision.ts`), or why there is none. */
+export type PageVision = Pick<MediaReading['ocr'], 'vision' | 'visionUnavailable'>;
+
+const noPageVision: PageVision = { vision: null, visionUnavailable: null };
+
+/**
+ * The settings that say how scanned pages and recordings are read, as the loaders take them; pages are
+ * read by a vision model only when `pageVision` names one.
+ */
+export function mediaReading(settings: Settings, pageVision: PageVision = noPageVision): MediaReading {
   const { ocr, transcription } = settings;
   return {
     ocr: {
@@ -12,6 +20,7 @@ export function mediaReading(settings: Settings): MediaReading {
       pageTimeoutMs: ocr.page_timeout_seconds * 1000,
       dpi: settings.llm.vision_dpi,
       maxPagePixels: ocr.max_page_pixels,
+      ...pageVision,
     },
     transcription: {
       provider: transcription.provider,

@@ -1,6 +1,6 @@
 /**
  * PDF through pdfjs-dist (legacy build, the one that runs on Node 20): text per page, page numbers on spans;
- * pages without a text layer (scans) are read by OCR (`pdf-scans.ts`).
+ * pages without a text layer (scans) are read by the vision model or OCR (`pdf-scans.ts`).
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -96,7 +96,13 @@ export const pdfLoader = defineLoader('pdf', async (input): Promise<LoadedDocume
         warnings.push(`page ${number} could not be read: ${(error as Error).message}`);
       }
     }
-    const scans = await readScannedPages(input.path, scanned, mediaReadingOf(input.limits).ocr, input.signal);
+    const scans = await readScannedPages(
+      input.path,
+      scanned,
+      mediaReadingOf(input.limits).ocr,
+      input.signal,
+      input.onProgress,
+    );
     warnings.push(...scans.warnings);
     const assembler = new TextAssembler(input.limits.maxTextChars);
     for (let index = 0; index < pageTexts.length && !assembler.full; index++) {
@@ -122,7 +128,9 @@ export const pdfLoader = defineLoader('pdf', async (input): Promise<LoadedDocume
         producer: infoString(info, 'Producer'),
         pdfVersion: infoString(info, 'PDFFormatVersion'),
         encrypted: infoString(info, 'EncryptFilterName') !== null,
-        ...(scanned.length ? { pagesWithoutText: scanned.length, ocrPages: [...scans.texts.keys()] } : {}),
+        ...(scanned.length
+          ? { pagesWithoutText: scanned.length, ocrPages: [...scans.texts.keys()], visionPages: scans.visionPages }
+          : {}),
       },
     };
   } finally {

@@ -4,6 +4,7 @@
  * claim gigabytes once decompressed.
  */
 import type { OcrMode, TranscriptionProvider } from '@rhizome/contracts/settings';
+import type { VisionConfig } from '../../providers/vision/reader.ts';
 
 /** A stretch of the loaded text that came from one page, slide, sheet, chapter or section. */
 export interface TextSpan {
@@ -77,6 +78,10 @@ export interface MediaReading {
     /** Resolution pages are rendered at (`llm.vision_dpi`). */
     dpi: number;
     maxPagePixels: number;
+    /** The configured vision model for pages without a text layer; null when there is none. */
+    vision: VisionConfig | null;
+    /** Why `vision` is null, for the warning when `mode` wanted it. */
+    visionUnavailable: string | null;
   };
   transcription: {
     provider: TranscriptionProvider;
@@ -96,6 +101,16 @@ export interface LoaderInput {
   filename: string;
   limits: LoaderLimits;
   signal: AbortSignal;
+  /** Told as a loader works through a long read (a scanned PDF, page by page). */
+  onProgress?: (progress: LoaderProgress) => void;
+}
+
+/** Where a page-by-page read stands: `done` of `total` pages, now reading `page` with `reader`. */
+export interface LoaderProgress {
+  reader: 'ocr' | 'vision';
+  page: number;
+  done: number;
+  total: number;
 }
 
 /** A file the loader cannot read at all (corrupt, encrypted, not what its name says): the source fails with this message. */

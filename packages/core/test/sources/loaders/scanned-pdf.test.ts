@@ -2,9 +2,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultSettings, type Settings } from '@rhizome/contracts/settings';
+import { defaultSettings, type OcrMode, type Settings } from '@rhizome/contracts/settings';
+import { bytesOfBase64 } from '../../../../../tests/support/fakes/controls.ts';
+import { startFakeOllama, type FakeOllama } from '../../../../../tests/support/fakes/ollama.ts';
+import { loaderLimits } from '../../../src/sources/loaders/limits.ts';
 import { mediaReading } from '../../../src/sources/loaders/media-reading.ts';
-import type { LoaderLimits } from '../../../src/sources/loaders/port.ts';
+import type { LoadedDocument, LoaderLimits, LoaderProgress } from '../../../src/sources/loaders/port.ts';
 import { loadDocument } from '../../../src/sources/loaders/registry.ts';
 import { boundedDpi } from '../../../src/media/pdf-raster.ts';
 import { scannedPdf, textPdf } from './media-fixtures.ts';
@@ -88,5 +91,106 @@ describe('PDF pages without a text layer', () => {
     const doc = await load(await textPdf(path.join(dir, 'plain.pdf'), [['Only typed words here.']]));
     expect(doc.text).toBe('Only typed words here.');
     expect(doc.metadata).not.toHaveProperty('ocrPages');
+  });
+});
+
+/** Scanned pages read by a vision model over HTTP (a fake Ollama on 127.0.0.1), by tesseract, or both. */
+describe('PDF pages without a text layer and a vision model', () => {
+  let dir: string;
+  let mixed: string;
+  let ollama: FakeOllama;
+  const chatCalls = () => ollama.requests.filter((request) => request.path === '/api/chat');
+  const limitsFor = (mode: OcrMode) => {
+    const settings = defaultSettings();
+    settings.ocr.mode = mode;
+    settings.llm.chat_provider = 'localllm';
+    settings.llm.localllm_vision_model = 'qwen3-vl:8b';
+    settings.llm.localllm_instances = [{ id: 'gpu', name: 'GPU', base_url: ollama.url, enabled: true, healthy: true }];
+    settings.retries.llm_max_retries = 1;
+    settings.backoff.retry_delays = [0];
+    return loaderLimits(settings);
+  };
+  const load = (mode: OcrMode, onProgress?: (progress: LoaderProgress) => void) =>
+    loadDocument({
+      path: mixed,
+      filename: 'mixed.pdf',
+      limits: limitsFor(mode),
+      signal: new AbortController().signal,
+      onProgress,
+    });
+  const pageOf = (doc: LoadedDocument, word: string) => {
+    const at = doc.text.indexOf(word);
+    expect(at, `${word} in ${JSON.stringify(doc.text)}`).toBeGreaterThanOrEqual(0);
+    return doc.spans.find((span) => span.start <= at && at < span.end)?.page;
+  };
+
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'rhizome-scan-vision-'));
+    mixed = await scannedPdf(dir, 'mixed', [
+      { lines: ['The orchard ledger opens here.'], scan: false },
+      { lines: ['Scanned invoice from', 'Marmalade Harbour Company'], scan: true },
+      { lines: ['Closing remarks about pears.'], scan: false },
+      { lines: ['Second scan mentions', 'Lighthouse Quarterly'], scan: true },
+    ]);
+    ollama = await startFakeOllama({ models: ['qwen3-vl:8b'] });
+  });
+  afterAll(async () => {
+    await ollama.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('auto: the model reads each scanned page (its image sent), tesseract none, each text on its page', async () => {
+    ollama.requests.length = 0;
+    ollama.scriptChat('Kestrel tide tables', 'Gannet ferry timetable');
+    const told: LoaderProgress[] = [];
+    const doc = await load('auto', (progress) => told.push(progress));
+    expect(pageOf(doc, 'Kestrel')).toBe(2);
+    expect(pageOf(doc, 'Gannet')).toBe(4);
+    expect(pageOf(doc, 'orchard')).toBe(1);
+    expect(doc.text).not.toContain('Marmalade');
+    expect(doc.metadata).toMatchObject({ ocrPages: [2, 4], visionPages: [2, 4] });
+    expect(doc.warnings).toEqual([]);
+    const sent = chatCalls().map((request) => request.body as { model: string; messages: { images?: string[] }[] });
+    expect(sent.map((body) => body.model)).toEqual(['qwen3-vl:8b', 'qwen3-vl:8b']);
+    expect(
+      sent.every((body) => bytesOfBase64(body.messages.at(-1)!.images![0]).subarray(1, 4).toString() === 'PNG'),
+    ).toBe(true);
+    expect(told).toEqual([
+      { reader: 'vision', page: 2, done: 0, total: 2 },
+      { reader: 'vision', page: 4, done: 1, total: 2 },
+    ]);
+  });
+
+  it('auto: a page the model fails on (500, after its retry) is read by tesseract, the others by the model', async () => {
+    ollama.requests.length = 0;
+    ollama.failNext(500, 2);
+    ollama.scriptChat('Gannet ferry timetable');
+    const doc = await load('auto');
+    expect(pageOf(doc, 'Marmalade')).toBe(2);
+    expect(pageOf(doc, 'Gannet')).toBe(4);
+    expect(doc.metadata).toMatchObject({ visionPages: [4] });
+    expect(chatCalls()).toHaveLength(3);
+    expect(doc.warnings).toEqual([
+      expect.stringMatching(
+        /^The vision model qwen3-vl:8b could not read pages 2 \(page 2: .*\); they were read by OCR/,
+      ),
+    ]);
+  });
+
+  it('both: the model text, then the OCR text, on the same page', async () => {
+    ollama.scriptChat('Kestrel tide tables', 'Gannet ferry timetable');
+    const doc = await load('both');
+    expect(pageOf(doc, 'Kestrel')).toBe(2);
+    expect(pageOf(doc, 'Marmalade')).toBe(2);
+    expect(doc.text.indexOf('Kestrel')).toBeLessThan(doc.text.indexOf('Marmalade'));
+    expect(pageOf(doc, 'Lighthouse')).toBe(4);
+  });
+
+  it('ocr: tesseract alone, the model never called', async () => {
+    ollama.requests.length = 0;
+    const doc = await load('ocr');
+    expect(pageOf(doc, 'Marmalade')).toBe(2);
+    expect(doc.metadata).toMatchObject({ visionPages: [] });
+    expect(chatCalls()).toEqual([]);
   });
 });
