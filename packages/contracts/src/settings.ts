@@ -160,7 +160,10 @@ export type OcrMode = (typeof ocrModes)[number];
 
 /** Reading text from images and from PDF pages without a text layer. */
 const OcrGroup = Group({
-  /** auto: the vision model when one is configured, else tesseract; ocr / vision: only that one; both: the two texts together. */
+  /**
+   * auto: the vision model when one is configured, tesseract for a page it cannot read (and when there is
+   * none); both: the two texts kept, the model's first; ocr / vision: only that one.
+   */
   mode: Enum(ocrModes, 'auto'),
   /** tesseract languages joined by `+` (`eng`, `eng+deu`): each needs its `tesseract-ocr-<lang>` package. */
   languages: Str('eng', { pattern: '^[A-Za-z0-9_]+(\\+[A-Za-z0-9_]+)*$' }),

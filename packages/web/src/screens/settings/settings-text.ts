@@ -83,7 +83,8 @@ export const settingTexts: Record<string, SettingText> = {
   'llm.vision_dpi': { label: 'Page image resolution', unit: 'DPI', description: 'Used when pages are read as images.' },
   'ocr.mode': {
     label: 'Read text in images with',
-    description: 'Auto: the vision model when one is set, else the offline OCR (tesseract); or both together.',
+    description:
+      'Auto: the vision model when one is set, the offline OCR (tesseract) for a page it cannot read or when none is set. Both: the two texts, the model’s first.',
   },
   'ocr.languages': { label: 'OCR languages', description: 'Tesseract language codes joined by +, e.g. eng+deu.' },
   'ocr.max_pages': { label: 'Most scanned pages read per PDF', unit: 'pages' },
