@@ -6,9 +6,6 @@ describe('operator endpoints served elsewhere', () => {
   let server: TestServer;
   let cookie: string;
   const moved: [string, string, string][] = [
-    ['POST', '/settings/reset/knowledge', 'POST /databases'],
-    ['POST', '/settings/reset/all', 'POST /databases'],
-    ['POST', '/settings/reset/source_processing', '/extraction'],
     ['POST', '/sources/cleanup/orphan_tasks', 'POST /queue/reconcile'],
     ['POST', '/settings/seed/templates', 'POST /templates/batch'],
   ];

@@ -17,6 +17,15 @@ function Completed<T extends Parameters<typeof Type.Object>[0]>(counts: T) {
     data: Type.Object({ status: Type.Literal('completed'), ...counts }),
   });
 }
+/** A reset queued as a task of the operations lane. */
+function QueuedReset<T extends string>(operationType: T) {
+  return Type.Object({
+    task_id: Type.String(),
+    status: Type.Literal('queued'),
+    operation_type: Type.Literal(operationType),
+    message: Type.String(),
+  });
+}
 const Level = OneOf(['DEBUG', 'INFO', 'WARNING', 'ERROR', 'CRITICAL']);
 
 export const settingsEndpoints = {
@@ -108,6 +117,49 @@ export const settingsEndpoints = {
       'Cancel every queued and running task, then remove every finished one with its result (queue statistics start anew)',
     response: Completed({ tasks_cancelled: Type.Integer(), tasks_deleted: Type.Integer() }),
   }),
+  resetSourceProcessing: endpoint({
+    method: 'POST',
+    path: '/settings/reset/source_processing',
+    tag,
+    status: 200,
+    errors: [409],
+    summary:
+      'Delete the processing state: every extraction run with its staged groups, the per-chunk attempts and the recovery ' +
+      'events; staged sources return to indexed. Sources, chunks, vectors, the graph and its citations stay. ' +
+      '409 while a source is being processed',
+    response: Completed({
+      extraction_jobs_deleted: Type.Integer(),
+      staged_groups_deleted: Type.Integer(),
+      extraction_attempts_deleted: Type.Integer(),
+      recovery_events_deleted: Type.Integer(),
+      sources_reset: Type.Integer(),
+    }),
+  }),
+  resetKnowledge: endpoint({
+    method: 'POST',
+    path: '/settings/reset/knowledge',
+    tag,
+    status: 202,
+    errors: [409, 503],
+    summary:
+      'Queue the wipe of the knowledge: sources with their files, chunks and vectors, the graph, citations, the processing ' +
+      'state, and the search indexes rebuilt; templates, custom domains, chats, workflows and settings stay. ' +
+      '409 while a source is being processed; the task result counts what went',
+    response: QueuedReset('knowledge_reset'),
+  }),
+  resetAll: endpoint({
+    method: 'POST',
+    path: '/settings/reset/all',
+    tag,
+    status: 202,
+    errors: [400, 409, 422, 503],
+    summary:
+      'Queue the reset of everything in the database: the knowledge, templates but the system ones, custom domains, ' +
+      'chats and workflows (the system workflow and trigger are seeded again). Settings and the account stay. ' +
+      'Needs {confirmation: "CONFIRM"} (400 otherwise); 409 while a source is being processed',
+    body: Body({ confirmation: Type.String() }),
+    response: QueuedReset('full_reset'),
+  }),
   cleanupOrphans: endpoint({
     method: 'POST',
     path: '/settings/cleanup/orphans',
@@ -158,9 +210,6 @@ export const settingsEndpoints = {
  */
 export const movedOperatorEndpoints = (
   [
-    ['POST', '/settings/reset/knowledge', 'DELETE /databases/{name} then POST /databases'],
-    ['POST', '/settings/reset/all', 'DELETE /databases/{name} then POST /databases, and POST /settings/reset'],
-    ['POST', '/settings/reset/source_processing', 'DELETE /sources/{source_id}/extraction per source'],
     ['POST', '/sources/cleanup/orphan_tasks', 'POST /queue/reconcile'],
     ['POST', '/settings/seed/templates', 'POST /templates/batch (a new database starts with the default templates)'],
   ] as const

@@ -1,6 +1,7 @@
 export { mergedCitations } from './citations.ts';
 export { commitExtraction } from './commit/commit.ts';
 export { extractionModule } from './module.ts';
+export { clearCitations, clearProcessingState, type ClearedProcessingState } from './reset.ts';
 export { ExtractionService } from './service.ts';
 export type { Evidence, FinalizeResult } from './types.ts';
 export { AgentExtraction } from './agent/service.ts';

@@ -8,6 +8,7 @@ export { entityNodeId, newEdgeId, newNodeId, newTemplateId, relationshipEdgeId }
 export { sameKindOfThing } from './type-kinds.ts';
 export { graphModule } from './module.ts';
 export { mergeAliases, normalizeNameKey } from './names.ts';
+export { clearGraphContents, clearUserTemplates, type ClearedGraph } from './reset.ts';
 export type { CitationRows, MergedCitations } from './nodes/merge.ts';
 export type { NodeRow } from './nodes/repo.ts';
 export { nodesOfDisabledSourcesOnly, nodesOfSources } from './read-model.ts';

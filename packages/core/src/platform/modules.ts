@@ -10,6 +10,7 @@ import { pauseModule } from '../pause/index.ts';
 import { providersModule } from '../providers/index.ts';
 import { qualityModule } from '../quality/index.ts';
 import { registryModule } from '../registry/index.ts';
+import { resetsModule } from '../resets/index.ts';
 import { searchModule } from '../search/index.ts';
 import { sourcesModule } from '../sources/index.ts';
 import { tasksModule } from '../tasks/index.ts';
@@ -40,5 +41,6 @@ export const featureModules: readonly PlatformModule[] = [
   automationModule,
   backupModule,
   ccxModule,
+  resetsModule,
   registryModule,
 ];

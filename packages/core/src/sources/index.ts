@@ -33,6 +33,7 @@ export {
   type SourceRow,
 } from './repo.ts';
 export { requireSources } from './require-sources.ts';
+export { clearCustomDomains, clearSources, forgetExtractionRuns, processingSourceIds } from './reset.ts';
 export { newSourceId, type ReceivedFile } from './service.ts';
 export { pageAtOffset, type PageStart } from './text/chunk.ts';
 export { sentenceSpans } from './text/sentences.ts';

@@ -5,6 +5,7 @@ import { chatModule } from '@rhizome/core/chat';
 import { graphModule } from '@rhizome/core/graph';
 import { currentLogLevel, isLogLevel, logLevels, numericLevel } from '@rhizome/core/logging';
 import { embeddingModelCatalogue, namesMetadataHost } from '@rhizome/core/providers';
+import { resetsModule } from '@rhizome/core/resets';
 import type { RouteTable } from '../http/route.ts';
 import type { CortexDeps } from '../deps.ts';
 
@@ -93,6 +94,19 @@ export function mountSettingsRoutes(routes: RouteTable, { platform }: CortexDeps
       success: true as const,
       data: { status: 'completed' as const, tasks_cancelled: tasksCancelled, tasks_deleted: tasksDeleted },
     };
+  });
+  routes.add(api.resetSourceProcessing, async ({ scope }) => ({
+    success: true as const,
+    data: { status: 'completed' as const, ...(await (await scope.service(resetsModule)).processingState()) },
+  }));
+  routes.add(api.resetKnowledge, async ({ scope }) => (await scope.service(resetsModule)).queueKnowledge(false));
+  routes.add(api.resetAll, async ({ body, scope }) => {
+    // Of the resets only this one, which leaves the database as new, asks for a word the caller must send.
+    if (body.confirmation !== 'CONFIRM')
+      throw new ApiError(400, ErrorCode.validationFailed, 'Resetting everything needs {"confirmation": "CONFIRM"}', {
+        field: 'confirmation',
+      });
+    return (await scope.service(resetsModule)).queueKnowledge(true);
   });
   routes.add(api.cleanupOrphans, async ({ scope }) => ({
     ...(await (await scope.service(graphModule)).queueCleanup()),

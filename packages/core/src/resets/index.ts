@@ -1,0 +1,3 @@
+export { resetsModule } from './module.ts';
+export type { ProcessingStateReset } from './processing-state.ts';
+export type { QueuedReset } from './service.ts';
