@@ -1,5 +1,5 @@
 import type { EmbeddingIdentity } from '../providers/index.ts';
-import { encodeVector, type Db } from '../storage/index.ts';
+import { encodeVector, perDialect, selectRows, type Db } from '../storage/index.ts';
 
 /**
  * Chunk vectors: which chunks lack one (for a feature that embeds chunks again, on a change of embedder),
@@ -42,33 +42,67 @@ export async function chunksLackingVectors(
   after: number,
   limit: number,
 ): Promise<ChunkToEmbed[]> {
-  return (await db.raw(
+  return selectRows<ChunkToEmbed>(
+    db,
     `SELECT c.rowid AS rowid, c.id AS id, c.content AS content FROM document_chunks c LEFT JOIN chunk_vectors v ON v.chunk_rowid = c.rowid
      WHERE c.rowid > ? AND (v.chunk_rowid IS NULL OR v.model <> ? OR v.dimensions <> ?) ORDER BY c.rowid LIMIT ?`,
     [after, identity.model, identity.dimensions, limit],
-  )) as ChunkToEmbed[];
+  );
 }
 
 /**
  * Stores chunks' vectors, replacing any they had; run it in a transaction. The vectors of one call have
  * one dimension count. Each statement writes up to `rowsPerStatement` rows of one model: their vectors
- * concatenated in one BLOB that SQL cuts back into rows (`substr` over `json_each` of the rowids). A
- * vector of a chunk that no longer exists (deleted while it was being embedded) is left out.
+ * concatenated in one BLOB that SQL cuts back into rows (a slice per element of the JSON array of their
+ * keys). A vector of a chunk that no longer exists (deleted while it was being embedded) is left out.
  */
 export async function storeChunkVectors(db: Db, vectors: ChunkVector[]): Promise<void> {
-  await storePacked(db, vectors, (row) => row.rowid, 'c.rowid = keys.value');
+  await storePacked(db, vectors, (row) => row.rowid, 'rowid');
 }
 
 /** `storeChunkVectors` for chunks known by their id; a vector of an unknown chunk id is left out. */
 export async function storeChunkVectorsById(db: Db, vectors: ChunkVectorById[]): Promise<void> {
-  await storePacked(db, vectors, (row) => row.chunkId, 'c.id = keys.value');
+  await storePacked(db, vectors, (row) => row.chunkId, 'id');
 }
+
+/** The chunk column the keys of a packed batch name. */
+type ChunkKey = 'rowid' | 'id';
+
+interface PackedBatch {
+  model: string;
+  dimensions: number;
+  /** The batch's vectors, one after another, `bytes` each. */
+  packed: Buffer;
+  bytes: number;
+  /** JSON array of the chunks' keys, in the order of their vectors. */
+  keys: string;
+}
+
+/** Writes one packed batch, replacing the vectors its chunks had. */
+const storeBatch = perDialect<[ChunkKey, PackedBatch], Promise<unknown>>({
+  // CROSS JOIN keeps the keys the outer loop: one seek into document_chunks per row.
+  sqlite: (db, key, { model, dimensions, packed, bytes, keys }) =>
+    db.raw(
+      `INSERT OR REPLACE INTO chunk_vectors (chunk_rowid, model, dimensions, vector)
+       SELECT c.rowid, ?, ?, substr(?, keys.key * ? + 1, ?) FROM json_each(?) AS keys CROSS JOIN document_chunks c ON c.${key} = keys.value`,
+      [model, dimensions, packed, bytes, bytes, keys],
+    ),
+  postgres: (db, key, { model, dimensions, packed, bytes, keys }) =>
+    db.raw(
+      `INSERT INTO chunk_vectors (chunk_rowid, model, dimensions, vector)
+       SELECT c.rowid, ?, ?::bigint, substring(?::bytea FROM ((keys.position - 1) * ?::int + 1)::int FOR ?::int)
+       FROM json_array_elements_text(?::json) WITH ORDINALITY AS keys (value, position)
+       JOIN document_chunks c ON c.${key} = keys.value${key === 'rowid' ? '::bigint' : ''}
+       ON CONFLICT (chunk_rowid) DO UPDATE SET model = excluded.model, dimensions = excluded.dimensions, vector = excluded.vector`,
+      [model, dimensions, packed, bytes, bytes, keys],
+    ),
+});
 
 async function storePacked<Row extends { model: string; vector: Float32Array }>(
   db: Db,
   rows: Row[],
   keyOf: (row: Row) => number | string,
-  match: string,
+  key: ChunkKey,
 ): Promise<void> {
   if (!rows.length) return;
   const dimensions = rows[0].vector.length;
@@ -91,12 +125,7 @@ async function storePacked<Row extends { model: string; vector: Float32Array }>(
         batch.map((row) => encodeVector(row.vector)),
         batch.length * bytes,
       );
-      // CROSS JOIN keeps the keys the outer loop: one seek into document_chunks per row.
-      await db.raw(
-        `INSERT OR REPLACE INTO chunk_vectors (chunk_rowid, model, dimensions, vector)
-         SELECT c.rowid, ?, ?, substr(?, keys.key * ? + 1, ?) FROM json_each(?) AS keys CROSS JOIN document_chunks c ON ${match}`,
-        [model, dimensions, packed, bytes, bytes, JSON.stringify(batch.map(keyOf))],
-      );
+      await storeBatch(db, key, { model, dimensions, packed, bytes, keys: JSON.stringify(batch.map(keyOf)) });
     }
   }
 }

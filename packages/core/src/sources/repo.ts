@@ -1,5 +1,5 @@
 import type { SourceStatus } from '@rhizome/contracts/api/sources';
-import type { Db } from '../storage/index.ts';
+import { perDialect, type Db } from '../storage/index.ts';
 
 /** A sources row as stored (booleans as 0/1, JSON columns as text). */
 export interface SourceRow {
@@ -99,6 +99,9 @@ export async function findByContentHash(db: Db, contentHash: string): Promise<So
   return db('sources').where({ content_hash: contentHash }).orderBy('created_at').first();
 }
 
+/** SQLite's LIKE ignores (ASCII) case; PostgreSQL's matches case exactly, its ILIKE does not. */
+const caselessLike = perDialect({ sqlite: () => 'LIKE', postgres: () => 'ILIKE' });
+
 function filtered(db: Db, filter: SourceFilter) {
   const query = db('sources');
   if (filter.sourceType) query.where('source_type', filter.sourceType);
@@ -106,11 +109,12 @@ function filtered(db: Db, filter: SourceFilter) {
   if (filter.enabled !== undefined) query.where('enabled', filter.enabled ? 1 : 0);
   if (filter.search) {
     const pattern = `%${filter.search.replace(/[\\%_]/g, (match) => `\\${match}`)}%`;
+    const like = caselessLike(db);
     query.where((inner) =>
       inner
-        .whereRaw("title LIKE ? ESCAPE '\\'", [pattern])
-        .orWhereRaw("filename LIKE ? ESCAPE '\\'", [pattern])
-        .orWhereRaw("origin_url LIKE ? ESCAPE '\\'", [pattern]),
+        .whereRaw(`title ${like} ? ESCAPE '\\'`, [pattern])
+        .orWhereRaw(`filename ${like} ? ESCAPE '\\'`, [pattern])
+        .orWhereRaw(`origin_url ${like} ? ESCAPE '\\'`, [pattern]),
     );
   }
   if (filter.tagId) query.whereIn('id', db('source_tag_links').select('source_id').where('tag_id', filter.tagId));

@@ -1,2 +1,67 @@
+import type { Knex } from 'knex';
+
 /** The SQL dialects a Rhizome database is stored in. */
 export type Dialect = 'sqlite' | 'postgres';
+
+/** The dialect a handle (a database's knex or one of its transactions) speaks. */
+export function dialectOf(db: Knex): Dialect {
+  return (db.client as { dialect: string }).dialect === 'postgresql' ? 'postgres' : 'sqlite';
+}
+
+/**
+ * One function with an implementation per dialect: each call runs the one the handle it is given speaks.
+ * Repositories put their differing statements behind it, so callers (services, tasks, transactions they
+ * pass on) never ask which dialect they are on.
+ */
+export function perDialect<Args extends unknown[], Result>(
+  implementations: Record<Dialect, (db: Knex, ...args: Args) => Result>,
+): (db: Knex, ...args: Args) => Result {
+  return (db, ...args) => implementations[dialectOf(db)](db, ...args);
+}
+
+/** The rows a raw SELECT returns: an array from sqlite3, a result whose `rows` they are from pg. */
+export async function selectRows<Row>(
+  db: Knex,
+  sql: string,
+  bindings: readonly Knex.RawBinding[] | Knex.ValueDict = [],
+): Promise<Row[]> {
+  const result = (await db.raw(sql, bindings)) as Row[] | { rows: Row[] };
+  return Array.isArray(result) ? result : result.rows;
+}
+
+/**
+ * A subquery of the values of one bound JSON array, for `column IN (…)`: a list of ids bound as one
+ * parameter whatever its length. PostgreSQL gives the elements as text; `integer` casts them (rowids).
+ */
+export const jsonArrayValues = perDialect<[type?: 'text' | 'integer'], string>({
+  sqlite: () => 'SELECT value FROM json_each(?)',
+  postgres: (_db, type = 'text') =>
+    type === 'integer'
+      ? 'SELECT value::bigint FROM json_array_elements_text(?::json) AS value'
+      : 'SELECT json_array_elements_text(?::json)',
+});
+
+/** Runs `INSERT <into>`, skipping the rows a unique key already holds. */
+export const insertIgnoringDuplicates = perDialect<
+  [into: string, bindings: readonly Knex.RawBinding[]],
+  Promise<unknown>
+>({
+  sqlite: (db, into, bindings) => db.raw(`INSERT OR IGNORE ${into}`, bindings),
+  postgres: (db, into, bindings) => db.raw(`INSERT ${into} ON CONFLICT DO NOTHING`, bindings),
+});
+
+/**
+ * Rowids for `count` rows of `table` inserted again whose old rowid another row took: null lets SQLite
+ * choose a free one; PostgreSQL's identity column refuses null, so its sequence hands out the next ones.
+ */
+export const freshRowids = perDialect<[table: string, count: number], Promise<(number | null)[]>>({
+  sqlite: async (_db, _table, count) => new Array<null>(count).fill(null),
+  postgres: async (db, table, count) =>
+    (
+      await selectRows<{ rowid: number }>(
+        db,
+        "SELECT nextval(pg_get_serial_sequence(?, 'rowid')) AS rowid FROM generate_series(1, ?)",
+        [table, count],
+      )
+    ).map((row) => row.rowid),
+});

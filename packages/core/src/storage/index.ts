@@ -6,7 +6,15 @@ export { decodeVector, encodeVector } from './vector-blob.ts';
 export { countRows } from './count-rows.ts';
 export { reachPostgres, redactedUrl, storageBackendRefusal, type PostgresReach } from './postgres-check.ts';
 export { postgresBackups, sqliteBackups, type DatabaseBackups } from './backups.ts';
-export type { Dialect } from './dialect.ts';
+export {
+  dialectOf,
+  freshRowids,
+  insertIgnoringDuplicates,
+  jsonArrayValues,
+  perDialect,
+  selectRows,
+  type Dialect,
+} from './dialect.ts';
 export { PostgresServer, type PostgresServerOptions } from './postgres/server.ts';
 export { quoteIdentifier, schemaOf, schemaPrefix } from './postgres/identifiers.ts';
 export { dumpSchema, restoreSchema } from './postgres/schema-dump.ts';

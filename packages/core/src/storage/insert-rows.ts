@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { Db } from './connection.ts';
+import { perDialect } from './dialect.ts';
 
 /**
  * Rows a statement carries. Its rows are encoded and bound on the event loop, which in the embedded
@@ -7,20 +8,34 @@ import type { Db } from './connection.ts';
  */
 const rowsPerStatement = 500;
 
+type InsertVerb = 'INSERT' | 'INSERT OR IGNORE';
+
+const hasBlobs = (columns: readonly string[], rows: Record<string, unknown>[]) =>
+  rows.some((row) => columns.some((column) => Buffer.isBuffer(row[column])));
+
 /**
- * Multi-row INSERTs of `rows` (objects keyed by `columns`). Rows travel as one JSON array per batch
- * unpacked by `json_each`: binding tens of thousands of parameters one by one costs the sqlite3
- * driver more than SQLite spends parsing the JSON. Rows holding BLOBs (vectors) are bound instead.
+ * Multi-row INSERTs of `rows` (objects keyed by `columns`); `INSERT OR IGNORE` skips the rows a unique
+ * key already holds. Rows travel as one JSON array per batch, unpacked in SQL: binding tens of thousands
+ * of parameters one by one costs the driver more than the server spends parsing the JSON. Rows holding
+ * BLOBs (vectors) are bound instead.
  */
-export async function insertRows(
+export const insertRows: (
   db: Db,
   table: string,
   columns: readonly string[],
   rows: Record<string, unknown>[],
-  verb = 'INSERT',
+  verb?: InsertVerb,
+) => Promise<void> = perDialect({ sqlite: insertSqliteRows, postgres: insertPostgresRows });
+
+/** SQLite unpacks each batch with `json_each`. */
+async function insertSqliteRows(
+  db: Db,
+  table: string,
+  columns: readonly string[],
+  rows: Record<string, unknown>[],
+  verb: InsertVerb = 'INSERT',
 ): Promise<void> {
-  const hasBlobs = rows.some((row) => columns.some((column) => Buffer.isBuffer(row[column])));
-  if (hasBlobs) return insertBound(db, table, columns, rows, verb);
+  if (hasBlobs(columns, rows)) return insertBound(db, table, columns, rows, `${verb} INTO`, '');
   const values = columns.map((_, index) => `json_extract(value, '$[${index}]')`).join(', ');
   for (let start = 0; start < rows.length; start += rowsPerStatement) {
     const batch = rows
@@ -32,20 +47,46 @@ export async function insertRows(
   }
 }
 
-/** Statements also stay under SQLite's limit of bound variables (32,766 since 3.32). */
+/**
+ * PostgreSQL unpacks each batch with `json_populate_recordset` over the table's own row type, so every
+ * value arrives in its column's type (a JSON 1 or true in a boolean column, a number in a bigint one).
+ */
+async function insertPostgresRows(
+  db: Db,
+  table: string,
+  columns: readonly string[],
+  rows: Record<string, unknown>[],
+  verb: InsertVerb = 'INSERT',
+): Promise<void> {
+  const conflict = verb === 'INSERT OR IGNORE' ? ' ON CONFLICT DO NOTHING' : '';
+  if (hasBlobs(columns, rows)) return insertBound(db, table, columns, rows, 'INSERT INTO', conflict);
+  const list = columns.join(', ');
+  for (let start = 0; start < rows.length; start += rowsPerStatement) {
+    const batch = rows
+      .slice(start, start + rowsPerStatement)
+      .map((row) => Object.fromEntries(columns.map((column) => [column, row[column] ?? null])));
+    await db.raw(
+      `INSERT INTO ${table} (${list}) SELECT ${list} FROM json_populate_recordset(NULL::${table}, ?::json)${conflict}`,
+      [JSON.stringify(batch)],
+    );
+  }
+}
+
+/** Statements also stay under SQLite's limit of bound variables (32,766 since 3.32; PostgreSQL's is 65,535). */
 async function insertBound(
   db: Db,
   table: string,
   columns: readonly string[],
   rows: Record<string, unknown>[],
-  verb: string,
+  into: string,
+  conflict: string,
 ): Promise<void> {
   const perStatement = Math.min(rowsPerStatement, Math.max(1, Math.floor(30_000 / columns.length)));
   const row = `(${columns.map(() => '?').join(', ')})`;
   for (let start = 0; start < rows.length; start += perStatement) {
     const batch = rows.slice(start, start + perStatement);
     await db.raw(
-      `${verb} INTO ${table} (${columns.join(', ')}) VALUES ${batch.map(() => row).join(', ')}`,
+      `${into} ${table} (${columns.join(', ')}) VALUES ${batch.map(() => row).join(', ')}${conflict}`,
       batch.flatMap((item) => columns.map((column) => (item[column] ?? null) as Knex.Value)),
     );
   }

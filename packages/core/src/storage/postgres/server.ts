@@ -4,19 +4,23 @@ import type { Db } from '../connection.ts';
 import { schemaOf } from './identifiers.ts';
 import { SchemaBoundPostgresClient } from './schema-bound-client.ts';
 
+const bool = 16;
 const int8 = 20;
 const numeric = 1700;
 
 /**
  * Counts, sums and 64-bit columns arrive as numbers, as they do from SQLite: pg's default (strings, so no
  * value above 2^53 loses digits) would turn every integer column the modules read into a string. No
- * Rhizome value comes near 2^53.
+ * Rhizome value comes near 2^53. Booleans arrive as SQLite stores them, 1 and 0: the modules' rows type
+ * them as numbers and compare them with 1.
  */
 const types = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
     oid === int8 || oid === numeric
       ? (value: string) => Number(value)
-      : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+      : oid === bool
+        ? (value: string) => (value === 't' ? 1 : 0)
+        : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 };
 
 export interface PostgresServerOptions {
