@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { perDialect, selectRows } from '../storage/index.ts';
 
 /**
  * The one indexing hook every node write goes through, inside the write's transaction and after the
@@ -16,19 +17,31 @@ export async function indexNode(
   );
 }
 
+/** Index entries `[id, label, body]` as one JSON array, each joined to its node's rowid. */
+const insertEntries = perDialect<[entries: string], Promise<unknown>>({
+  sqlite: (db, entries) =>
+    db.raw(
+      `INSERT INTO fts_nodes (rowid, node_id, label, body)
+       SELECT n.rowid, n.id, json_extract(e.value, '$[1]'), json_extract(e.value, '$[2]')
+       FROM json_each(?) e JOIN graph_nodes n ON n.id = json_extract(e.value, '$[0]')`,
+      [entries],
+    ),
+  postgres: (db, entries) =>
+    db.raw(
+      `INSERT INTO fts_nodes (rowid, node_id, label, body)
+       SELECT n.rowid, n.id, e.value ->> 1, e.value ->> 2
+       FROM json_array_elements(?::json) e JOIN graph_nodes n ON n.id = e.value ->> 0`,
+      [entries],
+    ),
+});
+
 /** Indexes nodes just inserted (none has an entry yet) in one statement: the batch path. */
 export async function indexNewNodes(
   db: Knex,
   nodes: { id: string; label: string; properties: Record<string, unknown> }[],
 ): Promise<void> {
   if (nodes.length === 0) return;
-  const entries = JSON.stringify(nodes.map((node) => [node.id, node.label, propertyText(node.properties)]));
-  await db.raw(
-    `INSERT INTO fts_nodes (rowid, node_id, label, body)
-     SELECT n.rowid, n.id, json_extract(e.value, '$[1]'), json_extract(e.value, '$[2]')
-     FROM json_each(?) e JOIN graph_nodes n ON n.id = json_extract(e.value, '$[0]')`,
-    [entries],
-  );
+  await insertEntries(db, JSON.stringify(nodes.map((node) => [node.id, node.label, propertyText(node.properties)])));
 }
 
 const reindexBatch = 2_000;
@@ -42,10 +55,11 @@ export async function reindexNodes(db: Knex): Promise<number> {
   let nodes = 0;
   let after = 0;
   for (;;) {
-    const rows = (await db.raw(
+    const rows = await selectRows<{ rowid: number; id: string; label: string; properties: string }>(
+      db,
       'SELECT rowid, id, label, properties FROM graph_nodes WHERE rowid > ? ORDER BY rowid LIMIT ?',
       [after, reindexBatch],
-    )) as { rowid: number; id: string; label: string; properties: string }[];
+    );
     if (!rows.length) break;
     const last = rows[rows.length - 1].rowid;
     await db.transaction(async (trx) => {

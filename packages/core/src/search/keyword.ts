@@ -1,4 +1,4 @@
-import type { Db } from '../storage/index.ts';
+import { jsonArrayValues, selectRows, type Db } from '../storage/index.ts';
 import {
   commonTermRows,
   indexedRows,
@@ -12,13 +12,14 @@ import { namesFromBestPassages } from './mention-expansion.ts';
 import { chunkContents } from './read-model/chunks.ts';
 import { namedAlternatives } from './named-alternatives.ts';
 import { contentTerms } from './stop-words.ts';
+import { fulltextSql, type FulltextSql, type FulltextTable } from './read-model/fulltext-sql.ts';
 import { chunkMatchSpec, nodeMatchSpec, nodesLabelled, type MatchSpec } from './read-model/keyword-matches.ts';
 import type { ModeResult, RankedItem, SearchContext, SearchScope } from './types.ts';
 
 /** Why a keyword search relaxed its query: no item contained every term, so items with any term are ranked. */
 export const anyTermFallback = 'any_term: nothing contained every term, so results contain at least one of them';
 
-/** A BM25 match: SQLite's bm25() value, lower (more negative) is better. */
+/** A full-text match: its rank (bm25(), or ts_rank_cd negated), lower (more negative) is better. */
 export interface KeywordHit {
   id: string;
   rank: number;
@@ -41,11 +42,12 @@ interface RankedRow {
  * scoring's cost. Every result still matches the query; what is given up is the best-scoring older
  * match of a very common query. Null when every match fits.
  */
-async function rankingWindowStart(db: Db, fts: string, match: string): Promise<number | null> {
-  const rows = (await db.raw(`SELECT rowid FROM ${fts} WHERE ${fts} MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?`, [
-    match,
-    commonTermRows,
-  ])) as { rowid: number }[];
+async function rankingWindowStart(db: Db, sql: FulltextSql, fts: FulltextTable, query: string): Promise<number | null> {
+  const rows = await selectRows<{ rowid: number }>(
+    db,
+    `SELECT rowid FROM ${sql.source(fts)} WHERE ${sql.matches(fts)} ORDER BY rowid DESC LIMIT 1 OFFSET ?`,
+    [query, commonTermRows],
+  );
   return rows.length ? rows[0].rowid + 1 : null;
 }
 
@@ -68,19 +70,24 @@ async function topMatches(
   { expression: match, many }: TermMatch,
   limit: number,
 ): Promise<KeywordHit[]> {
-  const { fts, rank, from, alias, keep, bindings } = spec;
+  const { fts, from, alias, keep, bindings } = spec;
+  const sql = fulltextSql(db);
+  const query = sql.query(match);
+  const rank = sql.rank(fts);
   if (!spec.selective) {
     const fetch = limit * 2 + 20;
     // The term counts already say whether the window can apply: most searches skip the probe.
-    const windowStart = many ? await rankingWindowStart(db, fts, match) : null;
-    const ranked = (await db.raw(
-      `SELECT rowid, ${rank} AS rank FROM ${fts} WHERE ${fts} MATCH ? AND rowid >= ? ORDER BY rank, rowid LIMIT ?`,
-      [match, windowStart ?? 0, fetch],
-    )) as RankedRow[];
-    const kept = (await db.raw(
-      `SELECT ${alias}.rowid AS rowid, ${alias}.id AS id FROM ${from} WHERE ${alias}.rowid IN (SELECT value FROM json_each(?)) AND ${keep}`,
+    const windowStart = many ? await rankingWindowStart(db, sql, fts, query) : null;
+    const ranked = await selectRows<RankedRow>(
+      db,
+      `SELECT rowid, ${rank} AS rank FROM ${sql.source(fts)} WHERE ${sql.matches(fts)} AND rowid >= ? ORDER BY rank, rowid LIMIT ?`,
+      [query, windowStart ?? 0, fetch],
+    );
+    const kept = await selectRows<{ rowid: number; id: string }>(
+      db,
+      `SELECT ${alias}.rowid AS rowid, ${alias}.id AS id FROM ${from} WHERE ${alias}.rowid IN (${jsonArrayValues(db, 'integer')}) AND ${keep}`,
       [JSON.stringify(ranked.map((row) => row.rowid)), ...bindings],
-    )) as { rowid: number; id: string }[];
+    );
     const ids = new Map(kept.map((row) => [row.rowid, row.id]));
     const hits = ranked.flatMap((row) => {
       const id = ids.get(row.rowid);
@@ -88,17 +95,18 @@ async function topMatches(
     });
     if (hits.length >= limit || ranked.length < fetch) return hits.slice(0, limit);
   }
-  return db.raw(
-    `SELECT ${alias}.id AS id, ${rank} AS rank, ${alias}.rowid AS rowid FROM ${fts} CROSS JOIN ${from}
-     WHERE ${fts} MATCH ? AND ${alias}.rowid = ${fts}.rowid AND ${keep}
+  return selectRows<KeywordHit>(
+    db,
+    `SELECT ${alias}.id AS id, ${rank} AS rank, ${alias}.rowid AS rowid FROM ${sql.source(fts)} CROSS JOIN ${from}
+     WHERE ${sql.matches(fts)} AND ${alias}.rowid = ${fts}.rowid AND ${keep}
      ORDER BY rank, ${fts}.rowid LIMIT ?`,
-    [match, ...bindings, limit],
-  ) as Promise<KeywordHit[]>;
+    [query, ...bindings, limit],
+  );
 }
 
 /** Visible nodes (of the scope's template and sources) matching `match`, by BM25 with the label weighted 3 and properties 1. */
 function matchNodes(db: Db, match: TermMatch, scope: SearchScope, limit: number): Promise<KeywordHit[]> {
-  return topMatches(db, nodeMatchSpec(scope), match, limit);
+  return topMatches(db, nodeMatchSpec(db, scope), match, limit);
 }
 
 /** What a term tells apart: its inverse document frequency over the indexed rows. */
@@ -136,7 +144,7 @@ async function labelCoverage(
 async function matchChunks(db: Db, match: TermMatch, scope: SearchScope, limit: number): Promise<KeywordHit[]> {
   // A template narrows the search to nodes of that template: a chunk has none.
   if (scope.templateId !== null) return [];
-  return topMatches(db, chunkMatchSpec(scope), match, limit);
+  return topMatches(db, chunkMatchSpec(db, scope), match, limit);
 }
 
 /**

@@ -4,7 +4,7 @@
  * `source_citations` and the sources feature's `document_chunks` and `sources` (enabled, in scope) in
  * one statement each, as ranking needs them joined.
  */
-import type { Db } from '../../storage/index.ts';
+import { jsonArrayValues, selectRows, type Db } from '../../storage/index.ts';
 import type { RankedItem, SearchScope } from '../types.ts';
 
 export interface RankedEntity {
@@ -12,8 +12,8 @@ export interface RankedEntity {
   score: number;
 }
 
-const scopeClause = (scope: Pick<SearchScope, 'sourceIds'>) =>
-  scope.sourceIds ? 'AND d.source_id IN (SELECT value FROM json_each(?))' : '';
+const scopeClause = (db: Db, scope: Pick<SearchScope, 'sourceIds'>) =>
+  scope.sourceIds ? `AND d.source_id IN (${jsonArrayValues(db)})` : '';
 const scopeBindings = (scope: Pick<SearchScope, 'sourceIds'>) =>
   scope.sourceIds ? [JSON.stringify(scope.sourceIds)] : [];
 
@@ -41,7 +41,7 @@ export async function provenanceChunks(
        JOIN source_citations c ON c.entity_uri = top.id
        JOIN document_chunks d ON d.id = c.chunk_id
        JOIN sources s ON s.id = d.source_id
-       WHERE s.enabled = 1 ${scopeClause(scope)}
+       WHERE s.enabled = 1 ${scopeClause(db, scope)}
        GROUP BY top.rank, c.chunk_id),
      numbered AS (
        SELECT rank, chunk_id, confidence, ROW_NUMBER() OVER (PARTITION BY rank ORDER BY confidence DESC, chunk_id) AS n FROM cited),
@@ -67,11 +67,12 @@ export async function chunksInScope(
 ): Promise<Map<string, string>> {
   const ids = [...new Set(items.filter((item) => item.kind === 'chunk').map((item) => item.id))];
   if (!ids.length) return new Map();
-  const rows = (await db.raw(
+  const rows = await selectRows<{ id: string; content: string }>(
+    db,
     `SELECT d.id, d.content FROM document_chunks d JOIN sources s ON s.id = d.source_id
-     WHERE d.id IN (SELECT value FROM json_each(?)) AND s.enabled = 1 ${scopeClause(scope)}`,
+     WHERE d.id IN (${jsonArrayValues(db)}) AND s.enabled = TRUE ${scopeClause(db, scope)}`,
     [JSON.stringify(ids), ...scopeBindings(scope)],
-  )) as { id: string; content: string }[];
+  );
   return new Map(rows.map((row) => [row.id, row.content]));
 }
 
@@ -81,9 +82,10 @@ export async function chunkContents(
   ids: readonly string[],
 ): Promise<Map<string, { content: string; sourceId: string }>> {
   if (!ids.length) return new Map();
-  const rows = (await db.raw(
-    'SELECT id, content, source_id FROM document_chunks WHERE id IN (SELECT value FROM json_each(?))',
+  const rows = await selectRows<{ id: string; content: string; source_id: string }>(
+    db,
+    `SELECT id, content, source_id FROM document_chunks WHERE id IN (${jsonArrayValues(db)})`,
     [JSON.stringify(ids)],
-  )) as { id: string; content: string; source_id: string }[];
+  );
   return new Map(rows.map((row) => [row.id, { content: row.content, sourceId: row.source_id }]));
 }

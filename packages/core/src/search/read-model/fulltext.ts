@@ -3,25 +3,27 @@
  * keep) and search's own chunk index (`fts_chunks`), refilled here from the sources feature's
  * `document_chunks`. Raw SQL by rowid range: an index entry shares its row's rowid.
  */
-import type { Db } from '../../storage/index.ts';
+import { selectRows, type Db } from '../../storage/index.ts';
+import { fulltextSql } from './fulltext-sql.ts';
 
 const batchRows = 2_000;
 
-/** Entries of the full-text indexes (FTS5 keeps one `_docsize` row per document). */
+/** Entries of the full-text indexes. */
 export async function fulltextEntries(db: Db): Promise<number> {
-  const [row] = (await db.raw(
-    'SELECT (SELECT COUNT(*) FROM fts_nodes_docsize) + (SELECT COUNT(*) FROM fts_chunks_docsize) AS count',
-  )) as { count: number }[];
+  const [row] = await selectRows<{ count: number }>(db, fulltextSql(db).entries);
   return row.count;
 }
 
-/** Rows of the chunk and node indexes matching an FTS5 expression, each index counted up to `cap`. */
+/** Rows of the chunk and node indexes matching a MATCH expression `ftsQuery` made, each index counted up to `cap`. */
 export async function fulltextMatches(db: Db, match: string, cap: number): Promise<number> {
-  const rows = (await db.raw(
-    `SELECT (SELECT count(*) FROM (SELECT 1 FROM fts_chunks WHERE fts_chunks MATCH ? LIMIT ?))
-          + (SELECT count(*) FROM (SELECT 1 FROM fts_nodes WHERE fts_nodes MATCH ? LIMIT ?)) AS n`,
-    [match, cap, match, cap],
-  )) as { n: number }[];
+  const sql = fulltextSql(db);
+  const query = sql.query(match);
+  const rows = await selectRows<{ n: number }>(
+    db,
+    `SELECT (SELECT count(*) FROM (SELECT 1 FROM ${sql.source('fts_chunks')} WHERE ${sql.matches('fts_chunks')} LIMIT ?) AS chunks)
+          + (SELECT count(*) FROM (SELECT 1 FROM ${sql.source('fts_nodes')} WHERE ${sql.matches('fts_nodes')} LIMIT ?) AS nodes) AS n`,
+    [query, cap, query, cap],
+  );
   return rows[0]?.n ?? 0;
 }
 
@@ -35,10 +37,11 @@ export async function reindexChunks(db: Db): Promise<number> {
   let chunks = 0;
   let after = 0;
   for (;;) {
-    const rows = (await db.raw('SELECT rowid FROM document_chunks WHERE rowid > ? ORDER BY rowid LIMIT ?', [
-      after,
-      batchRows,
-    ])) as { rowid: number }[];
+    const rows = await selectRows<{ rowid: number }>(
+      db,
+      'SELECT rowid FROM document_chunks WHERE rowid > ? ORDER BY rowid LIMIT ?',
+      [after, batchRows],
+    );
     if (!rows.length) break;
     const last = rows[rows.length - 1].rowid;
     await db.transaction(async (trx) => {

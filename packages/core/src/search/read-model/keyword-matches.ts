@@ -2,19 +2,11 @@
  * Search's read model for keyword search: what a full-text match is ranked in and filtered by. Names the
  * graph's `graph_nodes`, `node_sources` and node full-text index (`fts_nodes`), the sources feature's
  * `document_chunks` and `sources`, and search's own `fts_chunks`, as SQL fragments `keyword.ts` runs:
- * BM25 ranking and the visibility filter must run inside one statement to stop at `limit`.
+ * the ranking and the visibility filter must run inside one statement to stop at `limit`.
  */
-import type { Db } from '../../storage/index.ts';
+import { jsonArrayValues, selectRows, type Db } from '../../storage/index.ts';
 import type { SearchScope } from '../types.ts';
-
-/** BM25 column weights of fts_nodes (node_id, label, body): a label hit counts three times a property hit. */
-const nodeWeights = '0, 3.0, 1.0';
-/**
- * BM25 column weights of fts_chunks (content, title): a term of the source's title counts three times a
- * term of the text, the title field of BM25F. The title names what the whole source is about, so every
- * chunk of it is about that too, whether or not its text repeats the name.
- */
-const chunkWeights = '1.0, 3.0';
+import { fulltextSql, type FulltextTable } from './fulltext-sql.ts';
 
 /**
  * Which nodes a search may return, as a predicate on alias `n` with its bindings. A node's sources are
@@ -23,30 +15,28 @@ const chunkWeights = '1.0, 3.0';
  * was made by hand and is always visible; otherwise at least one of its sources must be enabled, and,
  * when the scope names sources, be one of them.
  */
-function nodeVisibility(scope: SearchScope): { sql: string; bindings: string[] } {
+function nodeVisibility(db: Db, scope: SearchScope): { sql: string; bindings: string[] } {
   if (scope.sourceIds) {
     const ids = JSON.stringify(scope.sourceIds);
     return {
-      sql: `(EXISTS (SELECT 1 FROM sources s WHERE s.id = n.source_id AND s.enabled = 1 AND s.id IN (SELECT value FROM json_each(?)))
+      sql: `(EXISTS (SELECT 1 FROM sources s WHERE s.id = n.source_id AND s.enabled = TRUE AND s.id IN (${jsonArrayValues(db)}))
         OR EXISTS (SELECT 1 FROM node_sources ns JOIN sources s ON s.id = ns.source_id
-                   WHERE ns.node_id = n.id AND s.enabled = 1 AND ns.source_id IN (SELECT value FROM json_each(?))))`,
+                   WHERE ns.node_id = n.id AND s.enabled = TRUE AND ns.source_id IN (${jsonArrayValues(db)})))`,
       bindings: [ids, ids],
     };
   }
   return {
     sql: `((n.source_id IS NULL AND NOT EXISTS (SELECT 1 FROM node_sources ns WHERE ns.node_id = n.id))
-      OR EXISTS (SELECT 1 FROM sources s WHERE s.id = n.source_id AND s.enabled = 1)
-      OR EXISTS (SELECT 1 FROM node_sources ns JOIN sources s ON s.id = ns.source_id WHERE ns.node_id = n.id AND s.enabled = 1))`,
+      OR EXISTS (SELECT 1 FROM sources s WHERE s.id = n.source_id AND s.enabled = TRUE)
+      OR EXISTS (SELECT 1 FROM node_sources ns JOIN sources s ON s.id = ns.source_id WHERE ns.node_id = n.id AND s.enabled = TRUE))`,
     bindings: [],
   };
 }
 
 /** How to rank one full-text table and keep only the rows a search may return. */
 export interface MatchSpec {
-  /** The FTS5 table, whose rowid is the rowid of the row table. */
-  fts: string;
-  /** The BM25 expression (negative, lower is better). */
-  rank: string;
+  /** The full-text table, whose rowid is the rowid of the row table. */
+  fts: FulltextTable;
   /** The row table as `table alias`, with any table joined to it for the filter. */
   from: string;
   alias: string;
@@ -57,13 +47,12 @@ export interface MatchSpec {
   selective: boolean;
 }
 
-/** Nodes: the scope's template and sources, with the label weighted 3 and properties 1. */
-export function nodeMatchSpec(scope: SearchScope): MatchSpec {
-  const visible = nodeVisibility(scope);
+/** Nodes: the scope's template and sources. */
+export function nodeMatchSpec(db: Db, scope: SearchScope): MatchSpec {
+  const visible = nodeVisibility(db, scope);
   const template = scope.templateId === null ? '' : 'n.template_id = ? AND ';
   return {
     fts: 'fts_nodes',
-    rank: `bm25(fts_nodes, ${nodeWeights})`,
     from: 'graph_nodes n',
     alias: 'n',
     keep: `${template}${visible.sql}`,
@@ -72,25 +61,26 @@ export function nodeMatchSpec(scope: SearchScope): MatchSpec {
   };
 }
 
-/** Chunks of enabled sources, of the scope's when it names some, by BM25 over their text and their source's title. */
-export function chunkMatchSpec(scope: SearchScope): MatchSpec {
+/** Chunks of enabled sources, of the scope's when it names some, over their text and their source's title. */
+export function chunkMatchSpec(db: Db, scope: SearchScope): MatchSpec {
   return {
     fts: 'fts_chunks',
-    rank: `bm25(fts_chunks, ${chunkWeights})`,
-    from: 'document_chunks c CROSS JOIN sources s ON s.id = c.source_id',
+    from: fulltextSql(db).chunkRows,
     alias: 'c',
-    keep: scope.sourceIds ? 's.enabled = 1 AND c.source_id IN (SELECT value FROM json_each(?))' : 's.enabled = 1',
+    keep: scope.sourceIds ? `s.enabled = TRUE AND c.source_id IN (${jsonArrayValues(db)})` : 's.enabled = TRUE',
     bindings: scope.sourceIds ? [JSON.stringify(scope.sourceIds)] : [],
     selective: scope.sourceIds !== null,
   };
 }
 
-/** Which of the nodes (by rowid) hold the quoted FTS5 term in their label. */
+/** Which of the nodes (by rowid) hold the quoted term (as `ftsQuery` makes it) in their label. */
 export async function nodesLabelled(db: Db, rowids: readonly number[], term: string): Promise<Set<number>> {
   if (!rowids.length) return new Set();
-  const rows = (await db.raw(
-    'SELECT rowid FROM fts_nodes WHERE fts_nodes MATCH ? AND rowid IN (SELECT value FROM json_each(?))',
-    [`label : ${term}`, JSON.stringify(rowids)],
-  )) as { rowid: number }[];
+  const sql = fulltextSql(db);
+  const rows = await selectRows<{ rowid: number }>(
+    db,
+    `SELECT rowid FROM ${sql.source('fts_nodes')} WHERE ${sql.matches('fts_nodes')} AND rowid IN (${jsonArrayValues(db, 'integer')})`,
+    [sql.query(term, true), JSON.stringify(rowids)],
+  );
   return new Set(rows.map((row) => row.rowid));
 }

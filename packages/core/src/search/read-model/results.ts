@@ -5,7 +5,7 @@
  */
 import type { SearchResultBody } from '@rhizome/contracts/api/search';
 import { sentenceSpans } from '../../sources/index.ts';
-import type { Db } from '../../storage/index.ts';
+import { jsonArrayValues, selectRows, type Db } from '../../storage/index.ts';
 import { shownSentences } from '../overlap.ts';
 import type { RankedItem } from '../types.ts';
 
@@ -66,18 +66,20 @@ export async function hydrate(db: Db, items: RankedItem[]): Promise<SearchResult
   const nodes = new Map<string, NodeRow>();
   const chunks = new Map<string, ChunkRow>();
   if (nodeIds.length) {
-    const rows = (await db.raw(
-      'SELECT n.id, n.label, n.template_id, n.degree FROM graph_nodes n WHERE n.id IN (SELECT value FROM json_each(?))',
+    const rows = await selectRows<NodeRow>(
+      db,
+      `SELECT n.id, n.label, n.template_id, n.degree FROM graph_nodes n WHERE n.id IN (${jsonArrayValues(db)})`,
       [JSON.stringify(nodeIds)],
-    )) as NodeRow[];
+    );
     for (const row of rows) nodes.set(row.id, row);
   }
   if (chunkIds.length) {
-    const rows = (await db.raw(
+    const rows = await selectRows<ChunkRow>(
+      db,
       `SELECT c.id, c.source_id, c.chunk_index, c.content, c.page_number, c.section, c.start_offset, c.end_offset, COALESCE(s.filename, s.title, s.origin_url, '') AS filename
-       FROM document_chunks c JOIN sources s ON s.id = c.source_id WHERE c.id IN (SELECT value FROM json_each(?))`,
+       FROM document_chunks c JOIN sources s ON s.id = c.source_id WHERE c.id IN (${jsonArrayValues(db)})`,
       [JSON.stringify(chunkIds)],
-    )) as ChunkRow[];
+    );
     for (const row of rows) chunks.set(row.id, row);
   }
   const ranked = [...new Set(items.flatMap((item) => (item.kind === 'chunk' ? [item.id] : [])))];
