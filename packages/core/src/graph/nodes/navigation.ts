@@ -1,4 +1,4 @@
-import type { Db } from '../../storage/index.ts';
+import { perDialect, selectRows, type Db } from '../../storage/index.ts';
 
 export type ConnectionSort = 'edge_count' | 'label' | 'relationship';
 
@@ -27,11 +27,18 @@ const touching = `
   SELECT e.id, e.label, e.source_node_id, 'incoming'
     FROM graph_edges e WHERE e.target_node_id = :node AND e.source_node_id <> :node`;
 
-const orderings: Record<ConnectionSort, string> = {
-  edge_count: 'edge_count DESC, n.label COLLATE NOCASE, t.relationship COLLATE NOCASE, t.edge_id',
-  label: 'n.label COLLATE NOCASE, t.relationship COLLATE NOCASE, t.edge_id',
-  relationship: 't.relationship COLLATE NOCASE, n.label COLLATE NOCASE, t.edge_id',
+/** The orderings of a page, names compared regardless of case by `caseless`. */
+const orderingsBy = (caseless: (column: string) => string): Record<ConnectionSort, string> => {
+  const [label, relationship] = [caseless('n.label'), caseless('t.relationship')];
+  return {
+    edge_count: `edge_count DESC, ${label}, ${relationship}, t.edge_id`,
+    label: `${label}, ${relationship}, t.edge_id`,
+    relationship: `${relationship}, ${label}, t.edge_id`,
+  };
 };
+const sqliteOrderings = orderingsBy((column) => `${column} COLLATE NOCASE`);
+const postgresOrderings = orderingsBy((column) => `lower(${column})`);
+const orderings = perDialect({ sqlite: () => sqliteOrderings, postgres: () => postgresOrderings });
 
 /**
  * One page of the node's connections in one statement. The degree of each connected node (edge_count:
@@ -46,11 +53,16 @@ export async function connectionsPage(
   sort: ConnectionSort,
   window: Window,
 ): Promise<{ rows: Connection[]; total: number }> {
-  const [{ total }] = (await db.raw(`SELECT COUNT(*) AS total FROM (${touching})`, { node: nodeId })) as {
-    total: number;
-  }[];
+  const [{ total }] = await selectRows<{ total: number }>(
+    db,
+    `SELECT COUNT(*) AS total FROM (${touching}) AS touching`,
+    {
+      node: nodeId,
+    },
+  );
   if (!total || window.offset >= total) return { rows: [], total: Number(total) };
-  const rows = (await db.raw(
+  const rows = await selectRows<Connection>(
+    db,
     `WITH t AS (${touching}),
      degree AS (
        SELECT nb.id AS node_id,
@@ -61,9 +73,9 @@ export async function connectionsPage(
      SELECT t.other AS id, n.label AS label, n.template_id AS template_id, COALESCE(d.edge_count, 0) AS edge_count,
             t.relationship AS relationship, t.direction AS direction
        FROM t JOIN graph_nodes n ON n.id = t.other LEFT JOIN degree d ON d.node_id = t.other
-      ORDER BY ${orderings[sort]}
+      ORDER BY ${orderings(db)[sort]}
       LIMIT :limit OFFSET :offset`,
     { node: nodeId, limit: window.limit, offset: window.offset },
-  )) as Connection[];
+  );
   return { rows: rows.map((row) => ({ ...row, edge_count: Number(row.edge_count) })), total: Number(total) };
 }

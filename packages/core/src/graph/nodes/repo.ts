@@ -1,4 +1,4 @@
-import type { Db } from '../../storage/index.ts';
+import { selectRows, type Db } from '../../storage/index.ts';
 import { deleteItemRow, findItemRow, itemPage, itemsQuery, nodeTable, updateItemRow, type Window } from '../items.ts';
 import { normalizeNameKey } from '../names.ts';
 import { parseJsonArray, parseJsonObject, placeholders } from './sql.ts';
@@ -153,7 +153,8 @@ export function listNodeRows(db: Db, filter: NodeFilter, window: Window, minimal
 export async function nodeStats(db: Db, ids: string[]): Promise<Map<string, NodeStats>> {
   const stats = new Map<string, NodeStats>();
   if (!ids.length) return stats;
-  const rows = (await db.raw(
+  const rows = await selectRows<{ id: string } & Omit<NodeStats, 'edge_count'>>(
+    db,
     `SELECT n.id AS id,
        (SELECT COUNT(*) FROM graph_edges e WHERE e.target_node_id = n.id) AS incoming_edge_count,
        (SELECT COUNT(*) FROM graph_edges e WHERE e.source_node_id = n.id) AS outgoing_edge_count,
@@ -161,7 +162,7 @@ export async function nodeStats(db: Db, ids: string[]): Promise<Map<string, Node
        (SELECT COUNT(DISTINCT e.label) FROM graph_edges e WHERE e.source_node_id = n.id OR e.target_node_id = n.id) AS relationship_type_count
      FROM graph_nodes n WHERE n.id IN (${placeholders(ids.length)})`,
     ids,
-  )) as ({ id: string } & Omit<NodeStats, 'edge_count'>)[];
+  );
   for (const { id, ...counts } of rows)
     stats.set(id, { edge_count: counts.incoming_edge_count + counts.outgoing_edge_count, ...counts });
   return stats;

@@ -1,5 +1,5 @@
 import type { EmbeddingIdentity } from '../../providers/index.ts';
-import { encodeVector, type Db } from '../../storage/index.ts';
+import { encodeVector, perDialect, selectRows, type Db } from '../../storage/index.ts';
 import type { NodeEmbeddingRow } from '../tables.ts';
 
 /**
@@ -21,15 +21,38 @@ export interface NodeVectorRow {
 /** Rows per INSERT (4 bindings each). */
 const insertBatch = 100;
 
-async function replaceRows(db: Db, rows: NodeEmbeddingRow[]): Promise<void> {
-  for (let start = 0; start < rows.length; start += insertBatch) {
-    const batch = rows.slice(start, start + insertBatch);
-    await db.raw(
-      `INSERT OR REPLACE INTO node_embeddings (node_id, model, dimensions, vector) VALUES ${batch.map(() => '(?, ?, ?, ?)').join(', ')}`,
-      batch.flatMap((row) => [row.node_id, row.model, row.dimensions, row.vector]),
-    );
-  }
-}
+const valuesOf = (batch: NodeEmbeddingRow[]) => ({
+  rows: batch.map(() => '(?, ?, ?, ?)').join(', '),
+  bindings: batch.flatMap((row) => [row.node_id, row.model, row.dimensions, row.vector]),
+});
+
+/** Each node's row replaced by the last one given for it, under a new rowid. */
+const replaceRows = perDialect<[rows: NodeEmbeddingRow[]], Promise<void>>({
+  async sqlite(db, rows) {
+    for (let start = 0; start < rows.length; start += insertBatch) {
+      const { rows: values, bindings } = valuesOf(rows.slice(start, start + insertBatch));
+      await db.raw(
+        `INSERT OR REPLACE INTO node_embeddings (node_id, model, dimensions, vector) VALUES ${values}`,
+        bindings,
+      );
+    }
+  },
+  // An upsert would keep the row's rowid: the old row is deleted and the new one takes the next.
+  async postgres(db, rows) {
+    const last = [...new Map(rows.map((row) => [row.node_id, row])).values()];
+    for (let start = 0; start < last.length; start += insertBatch) {
+      const batch = last.slice(start, start + insertBatch);
+      await db('node_embeddings')
+        .whereIn(
+          'node_id',
+          batch.map((row) => row.node_id),
+        )
+        .delete();
+      const { rows: values, bindings } = valuesOf(batch);
+      await db.raw(`INSERT INTO node_embeddings (node_id, model, dimensions, vector) VALUES ${values}`, bindings);
+    }
+  },
+});
 
 /** Vectors the embedder made, with the JSON copy `graph_nodes.embedding` the API shows; run it in a transaction. */
 export async function storeNodeVectors(db: Db, rows: NodeVectorRow[]): Promise<void> {
@@ -88,10 +111,11 @@ export async function nodesLackingVectors(
   after: number,
   limit: number,
 ): Promise<{ rowid: number; id: string }[]> {
-  return (await db.raw(
+  return selectRows<{ rowid: number; id: string }>(
+    db,
     `SELECT n.rowid AS rowid, n.id AS id FROM graph_nodes n LEFT JOIN node_embeddings e ON e.node_id = n.id
      WHERE n.rowid > ? AND (e.node_id IS NULL OR (e.model <> ? AND (e.model <> ? OR e.dimensions <> ?)))
      ORDER BY n.rowid LIMIT ?`,
     [after, userVectorModel, identity.model, identity.dimensions, limit],
-  )) as { rowid: number; id: string }[];
+  );
 }
