@@ -6,6 +6,7 @@ import type { SearchResultBody } from '@rhizome/contracts/api/search';
 import type { SourceResponseBody } from '@rhizome/contracts/api/sources';
 import { scannedPdf } from '../../packages/core/test/sources/loaders/media-fixtures.ts';
 import { bytesOfBase64 } from '../support/fakes/controls.ts';
+import { serveOnLoopback } from '../support/fakes/http-fake.ts';
 import { startFakeOllama, type FakeOllama } from '../support/fakes/ollama.ts';
 import { setUpAccount, startTestServer, type TestServer } from '../support/server.ts';
 import { uploadSources, waitForSource } from '../support/sources.ts';
@@ -19,7 +20,7 @@ interface OllamaChat {
  * Image-only PDF pages read by a configured vision model (a real-HTTP fake Ollama), by tesseract when the
  * model fails, or by tesseract alone: found by keyword search and cited to their page.
  */
-describe('scanned PDF pages and the vision model over HTTP', () => {
+describe('scanned PDF pages and the vision model over HTTP', { timeout: 120_000 }, () => {
   let server: TestServer;
   let cookie: string;
   let dir: string;
@@ -118,12 +119,28 @@ describe('scanned PDF pages and the vision model over HTTP', () => {
 
   it('auto: when the vision model answers 500, the page is read by tesseract and the warning says so', async () => {
     await useMode('auto');
-    ollama.failNext(500);
-    const source = await uploadScan('granary', 'Marmalade Granary receipt');
-    expect(source.loader_warnings).toEqual([
-      expect.stringMatching(/^The vision model qwen3-vl:8b could not read pages 2 .*read by OCR \(tesseract\)$/),
-    ]);
-    expect(await citedPage('Marmalade Granary', source.id, 'Marmalade')).toBe(2);
+    // A model server of its own that answers every request 500 (the shared fake's health probes would take a `failNext`).
+    const chats: string[] = [];
+    const failing = await serveOnLoopback(async (req, res) => {
+      if (req.url === '/api/chat') chats.push(req.url);
+      res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'model runner crashed' }));
+    });
+    const useServer = (base_url: string) =>
+      call('PATCH', '/settings', {
+        llm: { localllm_instances: [{ id: 'gpu', name: 'GPU', base_url, enabled: true }] },
+      });
+    try {
+      expect((await useServer(failing.origin)).status).toBe(200);
+      const source = await uploadScan('granary', 'Marmalade Granary receipt');
+      expect(source.loader_warnings).toEqual([
+        expect.stringMatching(/^The vision model qwen3-vl:8b could not read pages 2 .*read by OCR \(tesseract\)$/),
+      ]);
+      expect(await citedPage('Marmalade Granary', source.id, 'Marmalade')).toBe(2);
+      expect(chats).toHaveLength(1);
+    } finally {
+      await useServer(ollama.url);
+      await failing.close();
+    }
   });
 
   it('ocr: tesseract alone reads the scanned page and the vision model is never called', async () => {

@@ -12,6 +12,8 @@ import { useAction } from '../../lib/data/use-action.ts';
 import { uploadOptionsOf } from './upload-options.ts';
 import { UploadOptions } from './UploadOptions.tsx';
 import { useUploadChoices } from './use-upload-choices.ts';
+import { UploadProgress } from './UploadProgress.tsx';
+import { trackUploads, type TrackedUpload } from './upload-progress.ts';
 
 /** The address fragment (from the command palette) that opens the file chooser on arrival. */
 const uploadFragment = '#upload';
@@ -32,6 +34,7 @@ export function UploadPanel({ onAdded }: { onAdded: (sources: SourceResponseBody
   const importPage = useAction(sourceEndpoints.importUrl);
   const [uploading, setUploading] = useState(false);
   const [failures, setFailures] = useState<UploadFailure[]>([]);
+  const [tracked, setTracked] = useState<TrackedUpload[]>([]);
   const [choices, changeChoices, resetChoices] = useUploadChoices();
   const options = uploadOptionsOf(choices);
   const openRef = useRef<() => void>(null);
@@ -50,6 +53,7 @@ export function UploadPanel({ onAdded }: { onAdded: (sources: SourceResponseBody
     setFailures([]);
     const { added, failed } = await uploadFiles(files, options, onAdded);
     setFailures(failed);
+    setTracked(trackUploads(files, added));
     setUploading(false);
     if (added.length)
       notifications.show({
@@ -124,6 +128,7 @@ export function UploadPanel({ onAdded }: { onAdded: (sources: SourceResponseBody
           </Text>
         </Stack>
       </SimpleGrid>
+      {tracked.length > 0 && <UploadProgress uploads={tracked} onDismiss={() => setTracked([])} />}
       <UploadOptions choices={choices} onChange={changeChoices} onReset={resetChoices} />
       {failures.length > 0 && (
         <Alert
