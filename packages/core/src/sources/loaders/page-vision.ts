@@ -1,20 +1,24 @@
 import type { Settings } from '@rhizome/contracts/settings';
 import { modelFor } from '../../providers/index.ts';
 import { llmCallPolicy } from '../../providers/llm/service.ts';
-import { visionAvailable } from '../vision.ts';
+import { visionDecision } from '../vision.ts';
 import type { PageVision } from './media-reading.ts';
 
 /**
- * The vision model that reads PDF pages without a text layer, as image sources are read: the local
- * server's `llm.localllm_vision_model`, or a cloud chat model the catalogue says reads images. Built where
- * the settings are (never on a preparation thread, which does not load the sources' storage).
+ * The vision model that reads PDF pages without a text layer, decided as for image sources: the local
+ * server's `llm.localllm_vision_model`, or a cloud chat model the catalogue says reads images (any cloud
+ * chat model when the source asks with `enable_vision=true`); none with `enable_vision=false`. Built
+ * where the settings are, never on a preparation thread, which does not load the sources' storage.
  */
-export function pageVision(settings: Settings): PageVision {
-  if (!visionAvailable(settings))
+export function pageVision(settings: Settings, enableVision: boolean | null): PageVision {
+  const decision = visionDecision(settings, enableVision);
+  if (!decision.run)
     return {
       vision: null,
       visionUnavailable:
-        'no vision model is configured (set llm.localllm_vision_model, or choose a vision-capable cloud model)',
+        enableVision === false
+          ? 'the source was uploaded with enable_vision=false'
+          : 'no vision model is configured (set llm.localllm_vision_model, or choose a vision-capable cloud model)',
     };
   return {
     vision: {

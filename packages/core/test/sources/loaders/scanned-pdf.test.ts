@@ -100,7 +100,7 @@ describe('PDF pages without a text layer and a vision model', () => {
   let mixed: string;
   let ollama: FakeOllama;
   const chatCalls = () => ollama.requests.filter((request) => request.path === '/api/chat');
-  const limitsFor = (mode: OcrMode) => {
+  const limitsFor = (mode: OcrMode, enableVision: boolean | null = null) => {
     const settings = defaultSettings();
     settings.ocr.mode = mode;
     settings.llm.chat_provider = 'localllm';
@@ -108,13 +108,13 @@ describe('PDF pages without a text layer and a vision model', () => {
     settings.llm.localllm_instances = [{ id: 'gpu', name: 'GPU', base_url: ollama.url, enabled: true, healthy: true }];
     settings.retries.llm_max_retries = 1;
     settings.backoff.retry_delays = [0];
-    return loaderLimits(settings);
+    return loaderLimits(settings, enableVision);
   };
-  const load = (mode: OcrMode, onProgress?: (progress: LoaderProgress) => void) =>
+  const load = (mode: OcrMode, onProgress?: (progress: LoaderProgress) => void, enableVision: boolean | null = null) =>
     loadDocument({
       path: mixed,
       filename: 'mixed.pdf',
-      limits: limitsFor(mode),
+      limits: limitsFor(mode, enableVision),
       signal: new AbortController().signal,
       onProgress,
     });
@@ -191,6 +191,17 @@ describe('PDF pages without a text layer and a vision model', () => {
     const doc = await load('ocr');
     expect(pageOf(doc, 'Marmalade')).toBe(2);
     expect(doc.metadata).toMatchObject({ visionPages: [] });
+    expect(chatCalls()).toEqual([]);
+  });
+
+  it('a source uploaded with enable_vision=false: tesseract alone, the model never called', async () => {
+    ollama.requests.length = 0;
+    const doc = await load('auto', undefined, false);
+    expect(pageOf(doc, 'Marmalade')).toBe(2);
+    expect(chatCalls()).toEqual([]);
+    const vision = await load('vision', undefined, false);
+    expect(vision.text).not.toContain('Marmalade');
+    expect(vision.warnings).toEqual([expect.stringMatching(/^pages 2, 4 have no text layer .*enable_vision=false/)]);
     expect(chatCalls()).toEqual([]);
   });
 });
