@@ -214,6 +214,86 @@ const states: [pattern: string, sentence: string, relation: string][] = [
     'OpenAI, the San Francisco-based company behind ChatGPT, was founded in 2015.',
     'OpenAI -developed-> ChatGPT',
   ],
+  [
+    'licensed under',
+    'Valgrind is licensed under the GNU General Public License, version 2.',
+    'Valgrind -licensed_under-> GNU General Public License',
+  ],
+  [
+    'are licensed under, after a few words',
+    'Most files in FFmpeg are licensed under the GNU Lesser General Public License version 2.1 or later.',
+    'FFmpeg -licensed_under-> GNU Lesser General Public License',
+  ],
+  [
+    'distributed under the terms of',
+    'Bash is free software, distributed under the terms of the GNU General Public License as published by the Free Software Foundation.',
+    'Bash -licensed_under-> GNU General Public License',
+  ],
+  [
+    'covered by a licence',
+    'Git is an Open Source project covered by the GNU General Public License version 2.',
+    'Git -licensed_under-> GNU General Public License',
+  ],
+  [
+    'a bracketed alias before the cue is an aside',
+    'Rodionov Publishing House (IDR, Izdatelsky Dom Rodionova) is a publishing house based in Moscow that owns eight magazines.',
+    'Rodionov Publishing House -located_in-> Moscow',
+  ],
+  [
+    'possessive kin: the child',
+    "He ruled for ten years, before he was killed by Siomón's son Muiredach Bolgrach.",
+    'Muiredach Bolgrach -child_of-> Siomón',
+  ],
+  [
+    'possessive kin: the cue before the possessor is about the kin',
+    "Suramarit married Monivong's daughter Sisowath Kosamak.",
+    'Suramarit -married_to-> Sisowath Kosamak',
+  ],
+  [
+    'a passive cue past a place',
+    'Spotify was founded in Stockholm in 2006 by Daniel Ek and Martin Lorentzon.',
+    'Martin Lorentzon -founded-> Spotify',
+  ],
+  [
+    '"as" gives the role to the name before it',
+    'Pat Gelsinger, who was succeeded by Lip-Bu Tan as chief executive of Intel in March, was born in Robesonia.',
+    'Lip-Bu Tan -leads-> Intel',
+  ],
+  [
+    'a list of relations of the same one',
+    'Inder Raj Anand was a writer. Rajiv Anand is the son of veteran writer Inder Raj Anand, brother of producer Bittu Anand.',
+    'Rajiv Anand -sibling_of-> Bittu Anand',
+  ],
+  [
+    'copular "is a town in"',
+    'Lima is a town in Pepin County, Wisconsin, United States.',
+    'Lima -located_in-> Pepin County',
+  ],
+  [
+    'places chained by commas alone',
+    'Lima is a town in Pepin County, Wisconsin, United States.',
+    'Pepin County -located_in-> Wisconsin',
+  ],
+  [
+    'copular "is a band from"',
+    'Bleed the Dream is an American rock band from Southern California.',
+    'Bleed the Dream -located_in-> Southern California',
+  ],
+  [
+    'as part of their',
+    'Theora is an open video codec being developed by the Xiph.org Foundation as part of their Ogg project.',
+    'Theora -part_of-> Ogg',
+  ],
+  [
+    'builds upon, a list with articles',
+    'MPC is a portable library for arbitrary precision arithmetic on complex numbers. It builds upon the GNU MP and the MPFR libraries.',
+    'MPC -depends_on-> MPFR',
+  ],
+  [
+    'joining',
+    'George Cawthray was an English first-class cricketer. He played for Brayton village side from 1928, along with Cawood and Selby Londesborough, before joining Hull Cricket Club where he scored 8,384 runs.',
+    'George Cawthray -member_of-> Hull Cricket Club',
+  ],
 ];
 
 const silent: [why: string, sentence: string, relation: string][] = [
@@ -282,6 +362,46 @@ const silent: [why: string, sentence: string, relation: string][] = [
     "Nvidia's engineer Bill Dally presented the chip.",
     'Bill Dally -leads-> Nvidia',
   ],
+  [
+    'released under a banner is no licence',
+    "The film's soundtrack was composed by Vishal- Shekhar, with lyrics written by Anvita Dutt Guptan, and released under the banner Zee Music Company.",
+    'Vishal- Shekhar -licensed_under-> Zee Music Company',
+  ],
+  [
+    'serving under someone is no licence',
+    'Thomas Picton served under the Duke of Wellington at Waterloo.',
+    'Thomas Picton -licensed_under-> Duke of Wellington',
+  ],
+  [
+    'a name in brackets after the cue is not what the cue describes',
+    'libusb is a library for USB device access. It is written in C (Haiku backend in C++) and licensed under the GNU Lesser General Public License.',
+    'libusb -written_in-> Haiku',
+  ],
+  [
+    'the possessor is not the one married',
+    "Suramarit married Monivong's daughter Sisowath Kosamak.",
+    'Suramarit -married_to-> Monivong',
+  ],
+  [
+    '"as" after the one succeeded gives the role to the successor, not to the name before it',
+    'Satya Nadella succeeded Steve Ballmer as chief executive of Microsoft in 2014.',
+    'Steve Ballmer -leads-> Microsoft',
+  ],
+  [
+    'a relative clause is not a list of relations of the one before',
+    'Andy Jassy was named chief executive of Amazon in July 2021, succeeding Jeff Bezos, who founded the company in 1994.',
+    'Andy Jassy -founded-> Amazon',
+  ],
+  [
+    'places ending in "and" are a list, not a chain',
+    'Lima is a town in Pepin County, Wisconsin, Minnesota and Iowa.',
+    'Wisconsin -located_in-> Minnesota',
+  ],
+  [
+    'a person from a place is not located in it',
+    'Ai Weiwei is a Chinese artist from Beijing.',
+    'Ai Weiwei -located_in-> Beijing',
+  ],
 ];
 
 const technical = builtinDomains().find((domain) => domain.name === 'technical')!;
@@ -323,5 +443,10 @@ describe('builtin relation patterns', () => {
     expect(cueBefore('depends on')).toMatchObject({ relation: 'depends_on', agent: false });
     expect(cueBefore('based on a novel by')).toBeNull();
     expect(cueBefore('said on')).toBeNull();
+    expect(cueBefore('is licensed under the')).toMatchObject({ relation: 'licensed_under' });
+    expect(cueBefore('was released under the alternative title')).toBeNull();
+    expect(cueBefore("'s eldest daughter")).toMatchObject({ relation: 'child_of', agent: true });
+    expect(cueBefore('is a village in')).toMatchObject({ relation: 'located_in' });
+    expect(cueBefore('is a 1998 film in')).toBeNull();
   });
 });

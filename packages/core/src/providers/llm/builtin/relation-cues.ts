@@ -5,7 +5,7 @@ import type { EntityKind } from './kinds.ts';
  * before it ("born in", "daughter of", "directed by", "written by", "depends on", "the capital of"),
  * and how each canonical relation is spelled among a domain's edge types. Each canonical relation
  * reads from its actor or part to the other end: a person wrote a book, a film is part of a series, a
- * program depends on a library, a city is the capital of a country.
+ * program depends on a library, a city is the capital of a country, a program is licensed under a licence.
  */
 
 export type CanonicalRelation =
@@ -38,7 +38,8 @@ export type CanonicalRelation =
   | 'written_in'
   | 'implements'
   | 'depends_on'
-  | 'uses';
+  | 'uses'
+  | 'licensed_under';
 
 export interface Cue {
   relation: CanonicalRelation;
@@ -120,6 +121,19 @@ const rules: [RegExp, CanonicalRelation, CueOptions?][] = [
     { agent: true },
   ],
   [/^['’]s (?:founder|co-founder)$/, 'founded', { agent: true }],
+  // "Monivong's daughter Sisowath Kosamak", "Siomón's son Muiredach Bolgrach": the kin after the possessive.
+  [
+    /^['’]s (?:(?:eldest|elder|younger|youngest|only|first|second|third|illegitimate) )?(?:son|daughter|child|heir)$/,
+    'child_of',
+    { agent: true },
+  ],
+  [/^['’]s (?:father|mother)$/, 'parent_of', { agent: true }],
+  [/^['’]s (?:(?:first|second|third|late) )?(?:wife|husband|spouse|widow|widower)$/, 'married_to', { agent: true }],
+  [
+    /^['’]s (?:(?:elder|younger|older|twin) )?(?:brother|sister|half-brother|half-sister)$/,
+    'sibling_of',
+    { agent: true },
+  ],
   [by('acquired|bought|purchased'), 'acquired', { agent: true }],
   [/\b(?:acquired|bought|acquires|buys|acquisition of|takeover of)$/, 'acquired'],
   [by('succeeded|superseded|replaced|followed'), 'successor_of', { agent: true }],
@@ -150,24 +164,36 @@ const rules: [RegExp, CanonicalRelation, CueOptions?][] = [
   [
     /\b(?:work|works|worked|working|employed|taught|teaches|professor|lecturer|coach|director|researcher|scientist|engineer)\b(?: \S+){0,4} (?:at|for|of)$/,
     'works_at',
-    { notOf: ['person'] },
+    { appositive: true, notOf: ['person'] },
   ],
   [
-    /\b(?:member|joined|joining|plays|played|playing|player|forward|midfielder|defender|goalkeeper|signed)\b(?: \S+){0,3} (?:of|for|with|by)$|\bjoined$/,
+    /\b(?:member|joined|joining|plays|played|playing|player|forward|midfielder|defender|goalkeeper|signed)\b(?: \S+){0,3} (?:of|for|with|by)$|\bjoin(?:s|ed|ing)$/,
     'member_of',
     { notOf: ['person'] },
   ],
   [/\b(?:written|implemented|programmed|coded) in$/, 'written_in', { notOf: ['person', 'place', 'organisation'] }],
   [/\b(?:an? |the )?(?:\S+ ){0,3}implementation of$|\bimplements$|\bimplementing$/, 'implements'],
   [
-    /\b(?:depends|depending|relies|relying) on$|\b(?:requires|built on|built upon|linked against|links against)$/,
+    /\b(?:depends|depending|relies|relying) on$|\b(?:requires|(?:build|builds|built) (?:up)?on|on top of|linked against|links against)$/,
     'depends_on',
   ],
   [/\b(?:uses|using|used)$/, 'uses', { notOf: ['person'] }],
+  // "distributed under the terms of the GNU GPL", "licensed under the MIT License", "covered by the GPL".
+  [
+    /\b(?:licen[cs]ed|released|distributed|available|open source|free software|redistribute it|modify it)\b(?: \S+){0,4} under(?: the (?:terms|conditions) of)?$|\bcovered by$/,
+    'licensed_under',
+    { notOf: ['person', 'place', 'organisation'] },
+  ],
   [/\b(?:part|component|module|subsidiary|division|branch|unit) of$|\bbelongs to$/, 'part_of', { appositive: true }],
   [
     /\b(?:located|situated|based|headquartered|lies|lying|formed|founded|established)\b(?: \S+){0,3} (?:in|at)$|^(?:is|was) in$/,
     'located_in',
+  ],
+  // "Lima is a town in Pepin County", "Bleed the Dream is an American rock band from Southern California".
+  [
+    /^(?:is|was|are|were) (?:\S+ ){0,5}(?:city|town|village|hamlet|suburb|neighbou?rhood|municipality|commune|county|district|province|region|river|lake|mountain|island|peninsula|valley|park|street|station|airport|port|church|cathedral|castle|museum|school|university|college|hospital|company|firm|band|group|club|team|newspaper|magazine|label|manufacturer|publisher|studio|bank|airline)s? (?:in|from)$/,
+    'located_in',
+    { notOf: ['person', 'work'] },
   ],
   // "Twickenham Studios in west London", "Tshopo province, in the Democratic Republic of the Congo".
   [
@@ -179,7 +205,7 @@ const rules: [RegExp, CanonicalRelation, CueOptions?][] = [
 
 /** The cue ending the words before a name (lowercase, single spaces), if there is one. */
 export function cueBefore(words: string): Cue | null {
-  words = words.replace(/(?: (?:the|a|an))+$/, '');
+  words = words.replace(/(?: (?:the|a|an|its|their))+$/, '');
   for (const [pattern, relation, options] of rules) {
     if (pattern.test(words))
       return {
@@ -224,6 +250,7 @@ const spellings: Record<CanonicalRelation, { names: string[]; inverse?: string[]
   implements: { names: ['implements'], inverse: ['implemented_by'] },
   depends_on: { names: ['depends_on', 'requires'], inverse: ['dependency_of'] },
   uses: { names: ['uses'], inverse: ['used_by'] },
+  licensed_under: { names: ['licensed_under', 'has_license', 'license'], inverse: ['license_of'] },
 };
 
 const snake = (type: string) =>

@@ -31,6 +31,8 @@ interface Word extends Token {
   commaBefore: boolean;
   /** A comma, bracket, colon or dash stands right before this word: a new clause or an aside starts. */
   breakBefore: boolean;
+  /** The word stands inside brackets: an aside ("Rodionov Publishing House (IDR) is based in Moscow"). */
+  inBrackets: boolean;
 }
 
 interface Mention {
@@ -72,13 +74,16 @@ function words(nlp: BuiltinNlp, text: string): Word[] {
   const result: Word[] = [];
   let comma = false;
   let clauseBreak = false;
+  let depth = 0;
   for (const token of nlp.tokens(text)) {
     if (token.pos === 'PUNCT') {
       comma ||= token.text === ',' || token.text === ';';
       clauseBreak ||= /^[,;:()[\]–—-]+$/.test(token.text);
+      if (/^[([]+$/.test(token.text)) depth++;
+      else if (/^[)\]]+$/.test(token.text)) depth = Math.max(0, depth - 1);
       continue;
     }
-    result.push({ ...token, commaBefore: comma, breakBefore: clauseBreak || comma });
+    result.push({ ...token, commaBefore: comma, breakBefore: clauseBreak || comma, inBrackets: depth > 0 });
     comma = false;
     clauseBreak = false;
   }
@@ -112,11 +117,18 @@ function findMentions(sentence: readonly Token[], forms: readonly string[][][]):
 /** Words that may stand between a cue and its name: "founded by American ordnance engineer Benjamin B. Hotchkiss". */
 const DESCRIPTIVE = new Set(['NOUN', 'ADJ', 'NUM', 'PROPN']);
 const MAX_DESCRIPTIVE = 3;
+/** "'s" and at most three words between a possessor and the name it stands before ("'s eldest daughter"). */
+const MAX_POSSESSIVE = 4;
 
-/** The cue ending the words before a name, looked for again without a few descriptive words at their end. */
-function cueIn(window: readonly Word[]): Cue | null {
+/**
+ * The cue ending the words before a name, looked for again without a few descriptive words at their
+ * end — words of the name's own phrase: a name in brackets after them ("written in C (Haiku backend
+ * …") is an aside, not what they describe.
+ */
+function cueIn(window: readonly Word[], name: Word | undefined): Cue | null {
   for (let cut = 0; cut <= Math.min(MAX_DESCRIPTIVE, window.length - 1); cut++) {
     if (cut > 0 && !DESCRIPTIVE.has(window[window.length - cut].pos)) return null;
+    if (cut > 0 && name?.inBrackets !== window[window.length - cut].inBrackets) return null;
     const cue = cueBefore(
       window
         .slice(0, window.length - cut)
@@ -223,12 +235,17 @@ function typed(
   return reversed ? { source: target, target: source, type, confidence } : { source, target, type, confidence };
 }
 
+/** Relations naming a role a person holds ("chief executive of", "professor at", "member of"). */
+const ROLES = new Set<CanonicalRelation>(['leads', 'works_at', 'member_of']);
+
 /** Where a cue's relation starts or ends, besides the name after the cue. */
 function cueOtherEnd(
   cue: Cue,
   at: {
     window: readonly Word[];
     previous: Mention | null;
+    /** The cue that linked the previous name, and the other end it linked it to, if one did. */
+    previousCue: { cue: Cue; other: number } | null;
     earlier: readonly Mention[];
     sameClause: boolean;
     subject: number | null;
@@ -248,6 +265,18 @@ function cueOtherEnd(
     !window.some((word) => LIST_JOINERS.has(word.key) || PRONOUNS.has(word.key));
   // "… when he invented the World Wide Web": the person the pronoun stands for did it.
   const personal = window.some((word) => word.key === 'he' || word.key === 'she');
+  // "succeeded by Lip-Bu Tan as chief executive of Intel": the role is the name's before "as" — not the
+  // predecessor's in "Nadella succeeded Ballmer as chief executive of Microsoft".
+  const role =
+    ROLES.has(cue.relation) &&
+    window[0]?.key === 'as' &&
+    !(at.previousCue?.cue.relation === 'successor_of' && !at.previousCue.cue.agent);
+  // A name given a role by "as" holds it, whatever its type says.
+  if (role && previous && !personal) return previous.entity;
+  // "the son of Inder Raj Anand, brother of producer Bittu Anand": a list of the same one's relations.
+  const previousCue = at.previousCue;
+  const nounPhrase = window.every((word) => !['VERB', 'AUX', 'PRON'].includes(word.pos));
+  if (appositive && nounPhrase && previousCue?.cue.appositive && !previousCue.cue.agent) return previousCue.other;
   let other = personal
     ? (lastPerson ?? context.lastPerson)
     : previous && (adjacent || appositive)
@@ -259,6 +288,32 @@ function cueOtherEnd(
   if (cue.relation === 'located_in' && previous && !context.isPerson(previous.entity) && !window[0]?.commaBefore)
     other = previous.entity;
   return other;
+}
+
+/** The name before a mention, past a bracketed aside unless the mention stands in the brackets too. */
+function nameBefore(sentence: readonly Word[], mentions: readonly Mention[], k: number): Mention | null {
+  const inBrackets = (mention: Mention) => sentence[mention.from]?.inBrackets ?? false;
+  for (let j = k - 1; j >= 0; j--) if (inBrackets(mentions[k]) || !inBrackets(mentions[j])) return mentions[j];
+  return null;
+}
+
+/**
+ * A passive "by" cue with another name between its verb and its agent ("Spotify was founded in
+ * Stockholm in 2006 by Daniel Ek"): read over the words from the name before that one, in one clause.
+ */
+function passiveAcross(
+  sentence: readonly Word[],
+  mentions: readonly Mention[],
+  k: number,
+  context: Context,
+): { cue: Cue; window: Word[]; previous: Mention | null } | null {
+  if (k < 1 || context.isPerson(mentions[k - 1].entity)) return null;
+  const previous = k >= 2 ? mentions[k - 2] : null;
+  const window = sentence.slice(previous?.to ?? 0, mentions[k].from);
+  const name = sentence[mentions[k].from];
+  if (window.length === 0 || window.some((word, i) => i > 0 && word.breakBefore) || name?.breakBefore) return null;
+  const cue = cueIn(window, name);
+  return cue?.agent ? { cue, window, previous } : null;
 }
 
 /** "-based" written onto the name before it: "San Francisco-based" is an adjective, not a verb. */
@@ -283,6 +338,46 @@ function basedOrganisation(
   return seat(mentions[k - 1]) ?? seat(mentions[k + 1]);
 }
 
+/**
+ * The name a possessor stands before ("married Monivong's daughter Sisowath Kosamak"): a cue before
+ * the possessor is about that name.
+ */
+function possessedAfter(sentence: readonly Word[], mentions: readonly Mention[], k: number): Mention | null {
+  const next = mentions[k + 1];
+  if (!next) return null;
+  const between = sentence.slice(mentions[k].to, next.from);
+  const possessive = /^['’]s$/.test(between[0]?.key ?? '') && between.length <= MAX_POSSESSIVE;
+  return possessive && !between.some((word) => word.breakBefore) && !sentence[next.from]?.breakBefore ? next : null;
+}
+
+/** The cue before a mention, the words it was read from, and the name before those words. */
+function cueAt(
+  sentence: readonly Word[],
+  mentions: readonly Mention[],
+  k: number,
+  window: Word[],
+  context: Context,
+): { cue: Cue; window: Word[]; previous: Mention | null } | null {
+  const cue = cueIn(window, sentence[mentions[k].from]);
+  if (cue) return { cue, window, previous: nameBefore(sentence, mentions, k) };
+  return passiveAcross(sentence, mentions, k, context);
+}
+
+/**
+ * Whether the names after a mention, separated by commas and "and"/"or" only, make it part of a list:
+ * a joiner ends a list ("California, New York and Ohio"); commas alone chain places ("Pepin County,
+ * Wisconsin, United States").
+ */
+function listFollows(sentence: readonly Word[], mentions: readonly Mention[], k: number): boolean {
+  for (let j = k; j + 1 < mentions.length; j++) {
+    const between = sentence.slice(mentions[j].to, mentions[j + 1].from);
+    if (!between.every((word) => LIST_JOINERS.has(word.key))) return false;
+    if (between.length > 0) return true;
+    if (!sentence[mentions[j + 1].from]?.commaBefore) return false;
+  }
+  return false;
+}
+
 /** The links of one sentence, each mention against the one before it or the subject. */
 function sentenceLinks(
   sentence: readonly Word[],
@@ -294,6 +389,7 @@ function sentenceLinks(
   const edgeTypes = context.task.edgeTypes;
   /** How the previous mention was linked, for the next name of a list ("starring A, B and C") to be linked the same way. */
   let carried: { other: number; relation: string; link: (entity: number, penalty: number) => Link } | null = null;
+  const cues: ({ cue: Cue; other: number } | null)[] = [];
   mentions.forEach((mention, k) => {
     const previous = k > 0 ? mentions[k - 1] : null;
     const window = sentence.slice(previous?.to ?? 0, mention.from);
@@ -301,27 +397,31 @@ function sentenceLinks(
     if (based !== null) links.push(typed('located_in', based, mention.entity, 0.8, edgeTypes));
     const penalty = mention.viaPronoun || previous?.viaPronoun ? 0.15 : 0;
     const sameClause = !sentence[mention.from]?.breakBefore && window.every((word) => !word.breakBefore);
-    const cue = cueIn(window);
-    if (cue && !cue.notOf.includes(context.kindOf(mention.entity))) {
-      const other = cueOtherEnd(cue, { window, previous, earlier: mentions.slice(0, k), sameClause, subject }, context);
-      if (other === null || other === mention.entity) return;
+    const found = cueAt(sentence, mentions, k, window, context);
+    const cue = found?.cue;
+    cues.push(null);
+    const named = (found && possessedAfter(sentence, mentions, k)) ?? mention;
+    if (found && cue && !cue.notOf.includes(context.kindOf(named.entity))) {
+      const other = cueOtherEnd(
+        cue,
+        { ...found, previousCue: cues[k - 1] ?? null, earlier: mentions.slice(0, k), sameClause, subject },
+        context,
+      );
+      if (other === null || other === named.entity) return;
       if (cue.relation === 'located_in' && context.isPerson(other)) return;
-      if (AUTHORED.has(cue.relation) && context.isPerson(cue.agent ? other : mention.entity)) return;
+      if (AUTHORED.has(cue.relation) && context.isPerson(cue.agent ? other : named.entity)) return;
       const cued = (entity: number, less: number) =>
         cue.agent
           ? typed(cue.relation, entity, other, 0.8 - less, edgeTypes)
           : typed(cue.relation, other, entity, 0.8 - less, edgeTypes);
-      links.push(cued(mention.entity, penalty));
+      links.push(cued(named.entity, penalty));
+      cues[k] = { cue, other };
       carried = { other, relation: cue.relation, link: cued };
       return;
     }
     if (!previous) return;
     // "Geneva, Switzerland"; also after "based in Santa Monica, California", where a list would carry the cue on.
-    const next = mentions[k + 1];
-    const listGoesOn =
-      next !== undefined &&
-      sentence.slice(mention.to, next.from).every((word) => LIST_JOINERS.has(word.key)) &&
-      (next.from > mention.to || sentence[next.from]?.commaBefore);
+    const listGoesOn = listFollows(sentence, mentions, k);
     if (
       window.length === 0 &&
       sentence[mention.from]?.commaBefore &&
@@ -333,8 +433,9 @@ function sentenceLinks(
       return;
     }
     // "starring A as the hero and B as her father": the role before the joiner is an aside of the list.
+    // "the GNU MP and the MPFR libraries": articles inside a list change nothing.
     const listed =
-      (window.every((word) => LIST_JOINERS.has(word.key)) ||
+      (window.every((word) => LIST_JOINERS.has(word.key) || (ARTICLES.has(word.key) && word !== window[0])) ||
         (window[0]?.key === 'as' && LIST_JOINERS.has(window[window.length - 1].key))) &&
       (window.length > 0 || sentence[mention.from]?.commaBefore);
     if (listed && carried && carried.other !== mention.entity) {
