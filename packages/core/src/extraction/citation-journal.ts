@@ -1,5 +1,5 @@
 import type { CitationRows } from '../graph/index.ts';
-import { insertRows, type Db } from '../storage/index.ts';
+import { freshRowids, insertRows, type Db } from '../storage/index.ts';
 import { existingPassages } from './read-model/cited-passages.ts';
 
 /** The citation tables, each with the column naming the node or edge its citations cite. */
@@ -75,8 +75,8 @@ export async function restoreCitations(trx: Db, rows: CitationRows): Promise<voi
     );
     const rowids = returning.map((row) => row.rowid as number);
     const takenRowids = new Set((await rowsWhereIn(trx, table, 'rowid', rowids)).map((row) => row.rowid));
-    // A null rowid lets SQLite choose a free one.
-    const inserted = returning.map((row) => (takenRowids.has(row.rowid) ? { ...row, rowid: null } : row));
+    const fresh = await freshRowids(trx, table, returning.filter((row) => takenRowids.has(row.rowid)).length);
+    const inserted = returning.map((row) => (takenRowids.has(row.rowid) ? { ...row, rowid: fresh.shift() } : row));
     if (inserted.length) await insertRows(trx, table, Object.keys(inserted[0]), inserted);
   }
 }

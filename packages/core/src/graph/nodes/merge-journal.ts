@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Db } from '../../storage/index.ts';
+import { selectRows, type Db } from '../../storage/index.ts';
 import '../duplicates/tables.ts';
 import { placeholders } from './sql.ts';
 import { userVectorModel } from './vectors.ts';
@@ -42,10 +42,11 @@ async function rowsWhereIn(trx: Db, table: string, column: string, ids: string[]
   for (let start = 0; start < ids.length; start += idBatch) {
     const batch = ids.slice(start, start + idBatch);
     rows.push(
-      ...((await trx.raw(
+      ...(await selectRows<Row>(
+        trx,
         `SELECT rowid AS "rowid", ${columns} FROM ${table} WHERE ${column} IN (${placeholders(batch.length)}) ORDER BY rowid`,
         batch,
-      )) as Row[]),
+      )),
     );
   }
   return rows;
@@ -54,10 +55,11 @@ async function rowsWhereIn(trx: Db, table: string, column: string, ids: string[]
 /** The rows of `nodeIds`, their edges, links and vectors, and of the referring nodes, as they are now. */
 export async function captureRows(trx: Db, nodeIds: string[], referrerIds: string[]): Promise<GraphRows> {
   const marks = placeholders(nodeIds.length);
-  const edges = (await trx.raw(
+  const edges = await selectRows<Row>(
+    trx,
     `SELECT rowid AS "rowid", * FROM graph_edges WHERE source_node_id IN (${marks}) OR target_node_id IN (${marks}) ORDER BY rowid`,
     [...nodeIds, ...nodeIds],
-  )) as Row[];
+  );
   const vectors = (
     await rowsWhereIn(trx, 'node_embeddings', 'node_id', nodeIds, 'node_id, model, dimensions, vector')
   ).map(({ rowid: _rowid, vector, ...row }) => ({ ...row, vector: (vector as Buffer).toString('base64') }));

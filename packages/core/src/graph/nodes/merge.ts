@@ -1,5 +1,5 @@
 import { Invalid } from '@rhizome/contracts/errors';
-import type { Db } from '../../storage/index.ts';
+import { insertIgnoringDuplicates, selectRows, type Db } from '../../storage/index.ts';
 import { dropDerivedNodeVector } from './vectors.ts';
 import { mergeAliases } from '../names.ts';
 import { indexNode } from '../search-index.ts';
@@ -93,8 +93,9 @@ export async function mergeNodes(
 
     const edges = await moveEdges(trx, citations, keptId, mergedIds);
     const citationsMoved = await citations.moveNodeCitations(trx, keptId, mergedIds);
-    await trx.raw(
-      `INSERT OR IGNORE INTO node_sources (node_id, source_id) SELECT ?, source_id FROM node_sources WHERE node_id IN (${placeholders(mergedIds.length)})`,
+    await insertIgnoringDuplicates(
+      trx,
+      `INTO node_sources (node_id, source_id) SELECT ?, source_id FROM node_sources WHERE node_id IN (${placeholders(mergedIds.length)})`,
       [keptId, ...mergedIds],
     );
     const next = await absorb(trx, kept, merged);
@@ -128,10 +129,11 @@ export async function mergeNodes(
 async function moveEdges(trx: Db, citations: MergedCitations, keptId: string, mergedIds: string[]) {
   const involved = [keptId, ...mergedIds];
   const marks = placeholders(involved.length);
-  const rows = (await trx.raw(
+  const rows = await selectRows<EdgeRow>(
+    trx,
     `SELECT id, source_node_id, target_node_id, label, properties, created_at FROM graph_edges WHERE source_node_id IN (${marks}) OR target_node_id IN (${marks}) ORDER BY created_at, id`,
     [...involved, ...involved],
-  )) as EdgeRow[];
+  );
   const merging = new Set(mergedIds);
   const moved = (id: string) => (merging.has(id) ? keptId : id);
   const wasSelfLoop = (edge: EdgeRow) => edge.source_node_id === edge.target_node_id;
@@ -164,8 +166,9 @@ async function moveEdges(trx: Db, citations: MergedCitations, keptId: string, me
     if (!duplicates.length) continue;
     const ids = duplicates.map((edge) => edge.id);
     await citations.moveEdgeCitations(trx, survivor.id, ids);
-    await trx.raw(
-      `INSERT OR IGNORE INTO edge_sources (edge_id, source_id) SELECT ?, source_id FROM edge_sources WHERE edge_id IN (${placeholders(ids.length)})`,
+    await insertIgnoringDuplicates(
+      trx,
+      `INTO edge_sources (edge_id, source_id) SELECT ?, source_id FROM edge_sources WHERE edge_id IN (${placeholders(ids.length)})`,
       [survivor.id, ...ids],
     );
     const properties = duplicates.reduce(
