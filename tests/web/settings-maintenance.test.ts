@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startFakeOllama, type FakeOllama } from '../support/fakes/ollama.ts';
 import { setUpAccount, startTestServer, type TestServer } from '../support/server.ts';
+import { uploadSources, waitForSource } from '../support/sources.ts';
 import { captureScreen, eventually, openBrowser, signInAt, testTimeout, type Session } from './support/browser.ts';
 import { expectNoSidewaysScroll } from './support/layout.ts';
 
@@ -47,6 +48,39 @@ describe('web interface: settings maintenance', { timeout: testTimeout }, () => 
     await button.click();
     await page.getByText('Deleted 2 chats.').waitFor();
     expect(((await call('GET', '/chats')).body as { pagination: { total: number } }).pagination.total).toBe(0);
+  });
+
+  it('deletes the knowledge only once the database name is typed, keeping the chats', async () => {
+    const accepted = await uploadSources(server, cookie, '/sources', [
+      { name: 'tides.txt', content: 'The tides of the Bay of Fundy are the highest in the world, twice a day.' },
+    ]);
+    expect(accepted.status, accepted.text).toBe(202);
+    const sourceId = (accepted.body as { id: string }).id;
+    await waitForSource(server, cookie, sourceId, ['indexed', 'awaiting_confirmation', 'committed'], 60_000);
+    expect((await call('POST', '/chats', { title: 'Kept' })).status).toBe(201);
+    const total = async (path: string) =>
+      ((await call('GET', `${path}?page_size=1`)).body as { pagination: { total: number } }).pagination.total;
+
+    await page.goto('/settings?tab=maintenance');
+    const card = page.getByRole('group', { name: 'Delete the knowledge' });
+    const button = card.getByRole('button', { name: 'Delete knowledge' });
+    const confirm = card.getByRole('textbox', { name: 'Type “default” to confirm' });
+    expect(await button.isDisabled()).toBe(true);
+    await confirm.fill('Default');
+    expect(await button.isDisabled()).toBe(true);
+    await button.click({ force: true });
+    expect(await total('/sources')).toBe(1);
+    await confirm.fill('default');
+    await button.click();
+    await card.getByText(/^Deleted 1 source, /).waitFor();
+    expect(await total('/sources')).toBe(0);
+    expect(await total('/chats')).toBe(1);
+    const hide = page.getByRole('button', { name: 'Hide this notice for the session' });
+    if (await hide.count()) await hide.click();
+    await captureScreen(page, 'settings-resets', async () => {
+      await card.scrollIntoViewIfNeeded();
+      await expectNoSidewaysScroll(page);
+    });
   });
 
   it('pulls a model with a progress bar, shows its details and removes it after confirming', async () => {

@@ -2,6 +2,12 @@ import { useState } from 'react';
 import { Button, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { messageOf } from '../../lib/api.ts';
 
+/** Shades that keep their contrast on the card in either colour scheme. */
+const outcomeColour = {
+  ok: 'light-dark(var(--mantine-color-teal-9), var(--mantine-color-teal-4))',
+  failed: 'light-dark(var(--mantine-color-red-9), var(--mantine-color-red-4))',
+};
+
 interface Props {
   title: string;
   description: string;
@@ -33,7 +39,7 @@ export function ConfirmedReset({ title, description, database, action, run }: Pr
   }
 
   return (
-    <Paper withBorder p="md" radius="md">
+    <Paper withBorder p="md" radius="md" role="group" aria-label={title}>
       <Stack gap="xs">
         <Title order={4}>{title}</Title>
         <Text size="sm" c="dimmed">
@@ -52,7 +58,7 @@ export function ConfirmedReset({ title, description, database, action, run }: Pr
           </Button>
         </Group>
         {outcome && (
-          <Text size="sm" c={outcome.ok ? 'teal.8' : 'red.8'} role="status">
+          <Text size="sm" c={outcome.ok ? outcomeColour.ok : outcomeColour.failed} role="status">
             {outcome.text}
           </Text>
         )}

@@ -10,6 +10,13 @@ import { useEndpoint } from '../../lib/data/use-endpoint.ts';
 import { ConfirmedReset } from './ConfirmedReset.tsx';
 
 const pollMs = 500;
+
+/** The counts a knowledge wipe's task result gives. */
+interface KnowledgeWipe {
+  sources_deleted: number;
+  nodes_deleted: number;
+  edges_deleted: number;
+}
 const patienceMs = 60_000;
 
 /** Waits for a queued task to end and answers its result (null when it did not complete). */
@@ -88,6 +95,45 @@ export function MaintenanceResets() {
               const reset = await api.call(settingsEndpoints.resetQueue);
               await refresh([{ tag: 'queue' }]);
               return `Cancelled ${countOf(reset.data.tasks_cancelled, 'task')}, removed ${countOf(reset.data.tasks_deleted, 'finished task')}.`;
+            }}
+          />
+          <ConfirmedReset
+            title="Reset the processing state"
+            description="Deletes every extraction run, staged result and per-chunk attempt (prompts and answers) and the recovery events. Sources, passages, the graph and its citations stay; sources waiting for a commit are indexed again."
+            database={database}
+            action="Reset processing state"
+            run={async () => {
+              const { data } = await api.call(settingsEndpoints.resetSourceProcessing);
+              await refresh([{ tag: 'sources' }]);
+              return `Deleted ${countOf(data.extraction_jobs_deleted, 'extraction run')} and ${countOf(data.extraction_attempts_deleted, 'attempt')}.`;
+            }}
+          />
+          <ConfirmedReset
+            title="Delete the knowledge"
+            description="Deletes every source with its files and passages, the graph's entities and relationships, their citations and vectors, and empties the search indexes. Templates, custom domains, chats, workflows and settings stay."
+            database={database}
+            action="Delete knowledge"
+            run={async () => {
+              const queued = await api.call(settingsEndpoints.resetKnowledge);
+              const result = (await taskResult(queued.task_id)) as KnowledgeWipe | null;
+              await refresh([{ tag: 'sources' }, { tag: 'graph' }]);
+              return result
+                ? `Deleted ${countOf(result.sources_deleted, 'source')}, ${countOf(result.nodes_deleted, 'entity', 'entities')} and ${countOf(result.edges_deleted, 'relationship')}.`
+                : `The reset (task ${queued.task_id}) did not complete: see the queue.`;
+            }}
+          />
+          <ConfirmedReset
+            title="Reset everything"
+            description="Leaves the database as new: the knowledge, every template but the built-in ones, custom domains, chats and workflows go, and the system workflow is restored. Settings and your account stay."
+            database={database}
+            action="Reset everything"
+            run={async () => {
+              const queued = await api.call(settingsEndpoints.resetAll, { body: { confirmation: 'CONFIRM' } });
+              const result = (await taskResult(queued.task_id)) as KnowledgeWipe | null;
+              await refresh([{ tag: 'sources' }, { tag: 'graph' }, { tag: 'chats' }, { tag: 'workflows' }]);
+              return result
+                ? `Deleted ${countOf(result.sources_deleted, 'source')} and ${countOf(result.nodes_deleted, 'entity', 'entities')}; the database is as new.`
+                : `The reset (task ${queued.task_id}) did not complete: see the queue.`;
             }}
           />
         </SimpleGrid>
