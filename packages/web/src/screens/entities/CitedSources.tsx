@@ -1,18 +1,30 @@
 import { useMemo } from 'react';
 import { Anchor, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router-dom';
-import { nodeEndpoints } from '@rhizome/contracts/api/graph-nodes';
+import type { nodeEndpoints } from '@rhizome/contracts/api/graph-nodes';
 import type { ResponseOf } from '@rhizome/contracts/endpoint';
 import { countOf, humanise } from '../../lib/format.ts';
-import { useEndpoint } from '../../lib/data/use-endpoint.ts';
+import type { Loaded } from '../../lib/data/use-endpoint.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { useInspector } from '../../components/Inspector.tsx';
 
-type Citation = ResponseOf<typeof nodeEndpoints.citations>['data'][number];
+type CitationPage = ResponseOf<typeof nodeEndpoints.citations>;
+type Citation = CitationPage['data'][number];
 
-/** The sources that name an entity, each with the passages that cite it (the first 100 citations). */
-export function EntitySources({ nodeId }: { nodeId: string }) {
-  const citations = useEndpoint(nodeEndpoints.citations, { params: { node_id: nodeId }, query: { page_size: 100 } });
+/**
+ * The sources that state something (an entity, a relationship), each with its sentences opening the passage
+ * they are in; `none` says why there is none.
+ */
+export function CitedSources({
+  citations,
+  none,
+  headingOrder = 2,
+}: {
+  citations: Loaded<CitationPage>;
+  none: string;
+  /** The level of each source's heading, under the page's own. */
+  headingOrder?: 2 | 3;
+}) {
   const { openPassage } = useInspector();
   const bySource = useMemo(() => {
     const groups = new Map<string, Citation[]>();
@@ -32,7 +44,7 @@ export function EntitySources({ nodeId }: { nodeId: string }) {
   if (bySource.length === 0)
     return (
       <Text fz="sm" c="dimmed">
-        No source cites this entity: it was made by hand or its sources were removed.
+        {none}
       </Text>
     );
   return (
@@ -41,7 +53,7 @@ export function EntitySources({ nodeId }: { nodeId: string }) {
         const { source } = group[0];
         return (
           <Paper key={source.id} withBorder p="sm" radius="md">
-            <Title order={2} fz="md">
+            <Title order={headingOrder} fz="md">
               <Anchor component={Link} to={`/sources/${encodeURIComponent(source.id)}`}>
                 {source.title}
               </Anchor>
