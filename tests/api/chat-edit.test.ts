@@ -117,6 +117,32 @@ describe('chat: edit and resend, thinking, the context sent, starters', () => {
     expect(answer.extra_metadata).toMatchObject({ thinking: 'The question is about dates.' });
   });
 
+  it('parts thoughts of separate blocks and tool rounds, and starts the answer after the block', async () => {
+    const chat = await createChat(server, cookie);
+    ollama.scriptChat(
+      {
+        deltas: ['<think>I should search.</think>'],
+        toolCalls: [{ name: 'graphrag_search', arguments: { query: 'Kestrel Point' } }],
+      },
+      {
+        deltas: [
+          '<think>The passage ',
+          'gives the year.</think>\n',
+          '\n<think>Say it briefly.</think>\n\nIt was 1871.',
+        ],
+      },
+    );
+    await sendMessage(server, cookie, chat.id, 'When was it built?');
+    const { events } = await readEvents(server, cookie, chat.id);
+    const thinking = events.filter((event) => event.type === 'thinking_delta').map((event) => event.thinking);
+    const thought = 'I should search.\n\nThe passage gives the year.\n\nSay it briefly.';
+    expect(thinking.join('')).toBe(thought);
+    const done = await waitIdle(server, cookie, chat.id);
+    const answer = done.messages.at(-1)!;
+    expect(answer.content).toBe('It was 1871.');
+    expect(answer.extra_metadata).toMatchObject({ thinking: thought });
+  });
+
   it('records with the answer the passages, entities and share of the context window it was sent', async () => {
     const chat = await createChat(server, cookie);
     ollama.scriptChat(

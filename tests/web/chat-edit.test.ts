@@ -90,7 +90,11 @@ describe('web interface: a chat that can be corrected', { timeout: testTimeout }
     const answer = answers().first();
     expect(await answer.innerText()).not.toContain('<think>');
     await answer.getByRole('button', { name: 'How the model thought it through' }).click();
-    await answer.getByText('I should search.The passage gives the year.').waitFor();
+    const thinking = answer.getByTestId('thinking');
+    await thinking.getByText('I should search.', { exact: false }).waitFor();
+    // Each round's thought is a paragraph of its own, not run into the next or into the answer.
+    expect(await thinking.innerText()).toContain('I should search.\n\nThe passage gives the year.');
+    expect(await answer.innerText()).toMatch(/The passage gives the year\.\n+It was built in 1871/);
     await answer.getByRole('button', { name: 'What was sent' }).click();
     const sent = answer.getByTestId('context-panel');
     await sent.getByRole('button', { name: 'lighthouse.txt' }).waitFor();

@@ -23,6 +23,15 @@ function partialTagLength(buffer: string, tag: string): number {
 export class ThinkBlockSplitter {
   private inside = false;
   private held = '';
+  /** The next thought begins a paragraph of its own: thinking came before it, in an earlier block or call. */
+  private separate: boolean;
+  /** A block just closed: the whitespace that parts it from the answer belongs to neither. */
+  private afterBlock = false;
+
+  /** `thoughtBefore`: the turn already has thinking (an earlier tool round), which this stream's must not run into. */
+  constructor(thoughtBefore = false) {
+    this.separate = thoughtBefore;
+  }
 
   feed(delta: string): SplitDelta {
     const out: SplitDelta = { text: '', thinking: '' };
@@ -34,11 +43,17 @@ export class ThinkBlockSplitter {
       this.append(out, buffer.slice(0, at));
       buffer = buffer.slice(at + tag.length);
       this.inside = !this.inside;
+      if (!this.inside) this.afterBlock = this.separate = true;
     }
     const keep = partialTagLength(buffer, this.inside ? tags.close : tags.open);
     this.append(out, buffer.slice(0, buffer.length - keep));
     this.held = buffer.slice(buffer.length - keep);
     return out;
+  }
+
+  /** Reasoning the provider streamed apart from the text: thinking as a block's content is. */
+  reasoning(delta: string): SplitDelta {
+    return { text: '', thinking: this.thought(delta) };
   }
 
   /** The end of the stream: whatever was held back was not a tag after all. */
@@ -50,7 +65,21 @@ export class ThinkBlockSplitter {
   }
 
   private append(out: SplitDelta, piece: string): void {
-    if (this.inside) out.thinking += piece;
-    else out.text += piece;
+    if (this.inside) out.thinking += this.thought(piece);
+    else out.text += this.answer(piece);
+  }
+
+  private thought(piece: string): string {
+    if (!piece) return '';
+    const separator = this.separate ? '\n\n' : '';
+    this.separate = false;
+    return separator + piece;
+  }
+
+  private answer(piece: string): string {
+    if (!this.afterBlock) return piece;
+    const text = piece.trimStart();
+    if (text) this.afterBlock = false;
+    return text;
   }
 }

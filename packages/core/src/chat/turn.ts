@@ -159,12 +159,12 @@ class ChatTurn {
       signal: this.input.signal,
       context: { database: this.deps.search.database, chatId: this.input.chat.id, taskId: this.input.taskId },
     });
-    const thinkBlocks = new ThinkBlockSplitter();
+    const thinkBlocks = new ThinkBlockSplitter(this.state.thinking !== '');
     for await (const event of stream) {
       if (event.type === 'text') {
         await this.publishText(thinkBlocks.feed(event.delta));
       } else if (event.type === 'reasoning') {
-        await this.publishText({ text: '', thinking: event.delta });
+        await this.publishText(thinkBlocks.reasoning(event.delta));
       } else if (event.type === 'tool_call') {
         calls.push(event.call);
       } else {

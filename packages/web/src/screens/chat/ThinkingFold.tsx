@@ -9,7 +9,7 @@ export function ThinkingFold({ thinking, live = false }: { thinking: string; liv
   if (!text) return null;
   const Chevron = opened ? IconChevronDown : IconChevronRight;
   return (
-    <Box mb={6} data-testid="thinking">
+    <Box mb="xs" data-testid="thinking">
       <Button
         variant="subtle"
         color="gray"
