@@ -3,8 +3,8 @@ import type { Knex } from 'knex';
 /** The SQL dialects a Rhizome database is stored in. */
 export type Dialect = 'sqlite' | 'postgres';
 
-/** The dialect a handle (a database's knex or one of its transactions) speaks. */
-export function dialectOf(db: Knex): Dialect {
+/** The dialect a handle (a database's knex, one of its transactions, or a query of either) speaks. */
+export function dialectOf(db: Pick<Knex, 'client'>): Dialect {
   return (db.client as { dialect: string }).dialect === 'postgresql' ? 'postgres' : 'sqlite';
 }
 

@@ -2,17 +2,18 @@
  * What the node vector sweep reads of tables other features own: the graph's `graph_nodes` and
  * `node_embeddings`, and automation's `triggers` and `workflows`. Only reads happen here.
  */
-import type { Db } from '../../storage/index.ts';
+import { selectRows, type Db } from '../../storage/index.ts';
 
 /**
  * Whether a system trigger on node.create (the seeded auto-embed trigger) is enabled with its workflow
  * active: while it is, every new node is meant to get a vector.
  */
 export async function autoEmbedArmed(db: Db): Promise<boolean> {
-  const rows = (await db.raw(
+  const rows = await selectRows<unknown>(
+    db,
     `SELECT 1 FROM triggers t JOIN workflows w ON w.id = t.workflow_id
-     WHERE t.is_system = 1 AND t.event_source = 'node.create' AND t.enabled = 1 AND w.is_active = 1 LIMIT 1`,
-  )) as unknown[];
+     WHERE t.is_system = TRUE AND t.event_source = 'node.create' AND t.enabled = TRUE AND w.is_active = TRUE LIMIT 1`,
+  );
   return rows.length > 0;
 }
 
@@ -22,9 +23,10 @@ export async function autoEmbedArmed(db: Db): Promise<boolean> {
  * far cheaper than looking for the nodes themselves.
  */
 export async function someNodeLacksVector(db: Db): Promise<boolean> {
-  const [row] = (await db.raw(
+  const [row] = await selectRows<{ lacking: number }>(
+    db,
     'SELECT (SELECT COUNT(*) FROM graph_nodes) - (SELECT COUNT(*) FROM node_embeddings) AS lacking',
-  )) as { lacking: number }[];
+  );
   return row.lacking > 0;
 }
 
@@ -35,10 +37,11 @@ export async function nodesWithoutVector(
   after: number,
   limit: number,
 ): Promise<{ rowid: number; id: string }[]> {
-  return (await db.raw(
+  return selectRows<{ rowid: number; id: string }>(
+    db,
     `SELECT n.rowid AS rowid, n.id AS id FROM graph_nodes n
      WHERE n.rowid > ? AND n.created_at < ? AND NOT EXISTS (SELECT 1 FROM node_embeddings e WHERE e.node_id = n.id)
      ORDER BY n.rowid LIMIT ?`,
     [after, createdBefore, limit],
-  )) as { rowid: number; id: string }[];
+  );
 }

@@ -1,7 +1,7 @@
 import type { Settings } from '@rhizome/contracts/settings';
 import type { EmbeddingIdentity } from '../../providers/index.ts';
 import type { EmbeddingService } from '../../providers/index.ts';
-import type { Db } from '../../storage/index.ts';
+import { selectRows, type Db } from '../../storage/index.ts';
 import type { VectorKind } from '../vectors/files.ts';
 import { userVectorModel } from '../../graph/index.ts';
 
@@ -74,7 +74,7 @@ export async function hasOrphanedVectors(db: Db, identity: EmbeddingIdentity): P
       probe(`${model} = ? AND ${dimensions} > ?`, [identity.model, identity.dimensions]);
     }
   }
-  const [row] = (await db.raw(`SELECT (${parts.join(' OR ')}) AS orphaned`, bindings)) as { orphaned: number }[];
+  const [row] = await selectRows<{ orphaned: number }>(db, `SELECT (${parts.join(' OR ')}) AS orphaned`, bindings);
   return row.orphaned === 1;
 }
 
@@ -92,9 +92,10 @@ export async function storedVectorGroups(db: Db): Promise<StoredVectorGroup[]> {
     VectorKind,
     (typeof vectorTables)[VectorKind],
   ][]) {
-    const rows = (await db.raw(
+    const rows = await selectRows<{ model: string; dimensions: number; count: number }>(
+      db,
       `SELECT ${model} AS model, ${dimensions} AS dimensions, COUNT(*) AS count FROM ${table} WHERE ${model} IS NOT NULL GROUP BY ${model}, ${dimensions}`,
-    )) as { model: string; dimensions: number; count: number }[];
+    );
     for (const row of rows) if (!shared.includes(row.model)) groups.push({ kind, ...row });
   }
   return groups;

@@ -1,4 +1,4 @@
-import { decodeVector, type Db } from '../../storage/index.ts';
+import { decodeVector, perDialect, selectRows, type Db } from '../../storage/index.ts';
 import { userVectorModel } from '../../graph/index.ts';
 import type { EmbeddingIdentity } from '../../providers/index.ts';
 import type { VectorKind } from '../vectors/files.ts';
@@ -42,8 +42,9 @@ export interface SqlVectorColumns {
   from: string;
   /**
    * `from` with the label's table as the outer loop (a CROSS JOIN fixes SQLite's join order), for the
-   * queries that walk or pick labels. Left to itself the planner reads the vectors through their model
-   * index and sorts them all by label for every batch: 12 s a batch at a million chunks.
+   * queries that walk or pick labels. Left to itself SQLite's planner reads the vectors through their model
+   * index and sorts them all by label for every batch: 12 s a batch at a million chunks. PostgreSQL, which
+   * has no such hint (nor CROSS JOIN … ON), plans `from` itself.
    */
   byLabel?: string;
   /** The table of the vectors alone, when `from` is a join that only adds the label: counts and sequences read it. */
@@ -68,7 +69,7 @@ const fetchBatch = 500;
 
 export function sqlVectorSource(columns: SqlVectorColumns): VectorSource {
   const { from, label, vector, model, dimensions, seq } = columns;
-  const byLabel = columns.byLabel ?? from;
+  const byLabelOn = perDialect({ sqlite: () => columns.byLabel ?? from, postgres: () => from });
   const shared = columns.sharedModels ?? [];
   const vectorTable = columns.vectorTable ?? from;
   const where = `${model} in (${['?', ...shared.map(() => '?')].join(', ')}) and ${dimensions} = ?`;
@@ -80,53 +81,60 @@ export function sqlVectorSource(columns: SqlVectorColumns): VectorSource {
   });
   return {
     async count(db, identity) {
-      const rows = (await db.raw(`select count(*) as count from ${vectorTable} where ${where}`, bind(identity))) as {
-        count: number;
-      }[];
+      const rows = await selectRows<{ count: number }>(
+        db,
+        `select count(*) as count from ${vectorTable} where ${where}`,
+        bind(identity),
+      );
       return rows[0].count;
     },
     async scan(db, identity, after, limit) {
-      const rows = (await db.raw(
-        `select ${label} as label, ${vector} as vector from ${byLabel} where ${where} and ${label} > ? order by ${label} limit ?`,
+      const rows = await selectRows<{ label: number; vector: Buffer }>(
+        db,
+        `select ${label} as label, ${vector} as vector from ${byLabelOn(db)} where ${where} and ${label} > ? order by ${label} limit ?`,
         [...bind(identity), after, limit],
-      )) as { label: number; vector: Buffer }[];
+      );
       return rows.map((row) => toItem(row, identity));
     },
     async fetch(db, identity, labels) {
       const items: VectorItem[] = [];
       for (let start = 0; start < labels.length; start += fetchBatch) {
         const batch = labels.slice(start, start + fetchBatch);
-        const rows = (await db.raw(
-          `select ${label} as label, ${vector} as vector from ${byLabel} where ${where} and ${label} in (${batch.map(() => '?').join(', ')})`,
+        const rows = await selectRows<{ label: number; vector: Buffer }>(
+          db,
+          `select ${label} as label, ${vector} as vector from ${byLabelOn(db)} where ${where} and ${label} in (${batch.map(() => '?').join(', ')})`,
           [...bind(identity), ...batch],
-        )) as { label: number; vector: Buffer }[];
+        );
         items.push(...rows.map((row) => toItem(row, identity)));
       }
       return items;
     },
     async labels(db, identity) {
-      const rows = (await db.raw(
-        `select ${label} as label from ${byLabel} where ${where} order by ${label}`,
+      const rows = await selectRows<{ label: number }>(
+        db,
+        `select ${label} as label from ${byLabelOn(db)} where ${where} order by ${label}`,
         bind(identity),
-      )) as { label: number }[];
+      );
       return rows.map((row) => row.label);
     },
     async lastSeq(db) {
-      const rows = (await db.raw(`select max(${seq}) as seq from ${vectorTable}`)) as { seq: number | null }[];
+      const rows = await selectRows<{ seq: number | null }>(db, `select max(${seq}) as seq from ${vectorTable}`);
       return rows[0].seq ?? 0;
     },
     async since(db, identity, after, limit) {
-      const rows = (await db.raw(
+      const rows = await selectRows<{ seq: number; label: number; vector: Buffer }>(
+        db,
         `select ${seq} as seq, ${label} as label, ${vector} as vector from ${from} where ${where} and ${seq} > ? order by ${seq} limit ?`,
         [...bind(identity), after, limit],
-      )) as { seq: number; label: number; vector: Buffer }[];
+      );
       return rows.map((row) => ({ seq: row.seq, ...toItem(row, identity) }));
     },
     async before(db, identity, before, limit) {
-      return (await db.raw(
+      return selectRows<{ seq: number; label: number }>(
+        db,
         `select ${seq} as seq, ${label} as label from ${from} where ${where} and ${seq} < ? order by ${seq} desc limit ?`,
         [...bind(identity), before, limit],
-      )) as { seq: number; label: number }[];
+      );
     },
   };
 }
@@ -198,10 +206,11 @@ export async function idsOfLabels(db: Db, kind: VectorKind, labels: number[]): P
   const ids = new Map<number, string>();
   for (let start = 0; start < labels.length; start += fetchBatch) {
     const batch = labels.slice(start, start + fetchBatch);
-    const rows = (await db.raw(
+    const rows = await selectRows<{ label: number; id: string }>(
+      db,
       `SELECT rowid AS label, id FROM ${rowTables[kind]} WHERE rowid IN (${batch.map(() => '?').join(', ')})`,
       batch,
-    )) as { label: number; id: string }[];
+    );
     for (const row of rows) ids.set(row.label, row.id);
   }
   return ids;
