@@ -20,11 +20,9 @@ import { registerSources } from './commands/sources.ts';
 import { registerStatus } from './commands/status.ts';
 import { registerTransfer } from './commands/transfer.ts';
 import { ExitCode } from './exit-codes.ts';
+import { loadServiceCommands as serviceCommands } from './local-modules.ts';
 import type { Io, Out } from './output.ts';
 import { CommandRunner } from './runner.ts';
-
-// The service commands load the whole server; a command against a running server should not pay for that.
-const serviceCommands = () => import('./service-commands.ts');
 
 const environment = `
 Environment: HOST, PORT (default 127.0.0.1:8888), RHIZOME_DATA_DIR, RHIZOME_CONFIG_DIR for the service;

@@ -1,4 +1,5 @@
 import { Option, type Command } from 'commander';
+import { loadMcp } from './local-modules.ts';
 import type { McpOptions } from './mcp.ts';
 import type { RemoteOptions } from './remote.ts';
 import type { CommandRunner } from './runner.ts';
@@ -27,7 +28,7 @@ export function registerMcp(program: Command, runner: CommandRunner): void {
     .addHelpText('after', help)
     .action(
       runner.local(async (_options: unknown, command: Command) => {
-        const { runMcp } = await import('./mcp.ts');
+        const { runMcp } = await loadMcp();
         return runMcp(command.optsWithGlobals<RemoteOptions & McpOptions>(), runner.io);
       }),
     );

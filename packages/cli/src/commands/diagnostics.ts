@@ -5,6 +5,7 @@ import { opsEndpoints } from '@rhizome/contracts/api/ops';
 import type { Command } from 'commander';
 import JSZip from 'jszip';
 import { ExitCode } from '../exit-codes.ts';
+import { loadDoctorChecks } from '../local-modules.ts';
 import { printJson } from '../output.ts';
 import type { Remote } from '../remote.ts';
 import type { CommandRunner } from '../runner.ts';
@@ -25,7 +26,7 @@ async function clientEntries(remote: Remote, database: string | undefined): Prom
   const [edition, health, checks, described] = await Promise.all([
     remote.client.call(opsEndpoints.edition),
     remote.client.call(opsEndpoints.health),
-    import('./doctor-checks.ts').then(({ doctorChecks }) => doctorChecks(remote)),
+    loadDoctorChecks().then(({ doctorChecks }) => doctorChecks(remote)),
     database ? remote.client.call(databaseEndpoints.get, { params: { name: database } }) : undefined,
   ]);
   const entries = new Map([

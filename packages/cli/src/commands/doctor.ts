@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { ExitCode } from '../exit-codes.ts';
+import { loadDoctorChecks } from '../local-modules.ts';
 import { printJson } from '../output.ts';
 import type { Remote } from '../remote.ts';
 import type { CommandRunner } from '../runner.ts';
@@ -9,7 +10,7 @@ const label: Record<CheckStatus, string> = { ok: 'ok  ', warn: 'warn', fail: 'FA
 
 /** Every check, one line each with what to do when it is not ok; exits 0 only when none fails. */
 async function doctor(remote: Remote): Promise<number> {
-  const checks = await (await import('./doctor-checks.ts')).doctorChecks(remote);
+  const checks = await (await loadDoctorChecks()).doctorChecks(remote);
   const failed = checks.filter((item) => item.status === 'fail').length;
   if (remote.json) printJson(remote.io, { ok: failed === 0, url: remote.url, checks });
   else {
