@@ -65,3 +65,9 @@ export const freshRowids = perDialect<[table: string, count: number], Promise<(n
       )
     ).map((row) => row.rowid),
 });
+
+/** A key naming the database a handle reaches, for caches shared by every database of a process: its file, or its schema. */
+export const databaseKey = perDialect<[], string>({
+  sqlite: (db) => (db.client as { config?: { connection?: { filename?: string } } }).config?.connection?.filename ?? '',
+  postgres: (db) => (db.client as { config?: { searchPath?: string } }).config?.searchPath ?? '',
+});

@@ -7,6 +7,7 @@ export { countRows } from './count-rows.ts';
 export { reachPostgres, redactedUrl, storageBackendRefusal, type PostgresReach } from './postgres-check.ts';
 export { postgresBackups, sqliteBackups, type DatabaseBackups } from './backups.ts';
 export {
+  databaseKey,
   dialectOf,
   freshRowids,
   insertIgnoringDuplicates,

@@ -4,7 +4,7 @@
  * `source_citations` and the sources feature's `document_chunks` and `sources` (enabled, in scope) in
  * one statement each, as ranking needs them joined.
  */
-import { jsonArrayValues, selectRows, type Db } from '../../storage/index.ts';
+import { jsonArrayValues, perDialect, selectRows, type Db } from '../../storage/index.ts';
 import type { RankedItem, SearchScope } from '../types.ts';
 
 export interface RankedEntity {
@@ -16,6 +16,13 @@ const scopeClause = (db: Db, scope: Pick<SearchScope, 'sourceIds'>) =>
   scope.sourceIds ? `AND d.source_id IN (${jsonArrayValues(db)})` : '';
 const scopeBindings = (scope: Pick<SearchScope, 'sourceIds'>) =>
   scope.sourceIds ? [JSON.stringify(scope.sourceIds)] : [];
+
+/** The elements of one bound JSON array of ids with their positions from 0, as `id` and `rank`. */
+const rankedIds = perDialect({
+  sqlite: () => 'SELECT value AS id, key AS rank FROM json_each(?)',
+  postgres: () =>
+    'SELECT value AS id, position - 1 AS rank FROM json_array_elements_text(?::json) WITH ORDINALITY AS ids (value, position)',
+});
 
 /**
  * Chunks citing the top entities, of enabled sources in scope: ordered by the citing entity's PPR rank,
@@ -33,15 +40,16 @@ export async function provenanceChunks(
 ): Promise<RankedItem[]> {
   if (!entities.length || size <= 0) return [];
   const share = Math.ceil(size / entities.length);
-  const rows = (await db.raw(
-    `WITH top AS (SELECT value AS id, key AS rank FROM json_each(?)),
+  const rows = await selectRows<{ rank: number; chunk_id: string; confidence: number }>(
+    db,
+    `WITH top AS (${rankedIds(db)}),
      cited AS (
        SELECT top.rank AS rank, c.chunk_id AS chunk_id, MAX(c.confidence) AS confidence
        FROM top
        JOIN source_citations c ON c.entity_uri = top.id
        JOIN document_chunks d ON d.id = c.chunk_id
        JOIN sources s ON s.id = d.source_id
-       WHERE s.enabled = 1 ${scopeClause(db, scope)}
+       WHERE s.enabled = TRUE ${scopeClause(db, scope)}
        GROUP BY top.rank, c.chunk_id),
      numbered AS (
        SELECT rank, chunk_id, confidence, ROW_NUMBER() OVER (PARTITION BY rank ORDER BY confidence DESC, chunk_id) AS n FROM cited),
@@ -51,7 +59,7 @@ export async function provenanceChunks(
        FROM numbered WHERE n <= ?)
      SELECT rank, chunk_id, confidence FROM placed WHERE place = 1 ORDER BY overflow, rank, n LIMIT ?`,
     [JSON.stringify(entities.map((entity) => entity.id)), ...scopeBindings(scope), share, share, size, size],
-  )) as { rank: number; chunk_id: string; confidence: number }[];
+  );
   return rows.map((row) => ({ kind: 'chunk', id: row.chunk_id, score: entities[row.rank].score * row.confidence }));
 }
 

@@ -8,7 +8,7 @@
  * edges as column arrays, not row objects) and answers each query with a few id-list lookups in
  * milliseconds. Only reads happen here.
  */
-import type { Db } from '../../storage/index.ts';
+import { jsonArrayValues, selectRows, type Db } from '../../storage/index.ts';
 import { scanColumns } from './scan.ts';
 
 /** The graph's change counters: `structure` moves with any node or edge write, `scope` with what decides which sources a node belongs to. */
@@ -19,7 +19,7 @@ export interface GraphVersion {
 
 /** The change counters of the graph (one single-row read). */
 export async function readGraphVersion(db: Db): Promise<GraphVersion> {
-  const rows = (await db.raw('SELECT structure, scope FROM graph_version WHERE id = 1')) as GraphVersion[];
+  const rows = await selectRows<GraphVersion>(db, 'SELECT structure, scope FROM graph_version WHERE id = 1');
   return rows[0] ?? { structure: 0, scope: 0 };
 }
 
@@ -57,27 +57,30 @@ export function scanCitedChunks(
 export async function passageStamps(
   db: Db,
 ): Promise<{ cited: number | null; chunks: number | null; sources: string | null }> {
-  const [row] = (await db.raw(
+  const [row] = await selectRows<{ cited: number | null; chunks: number | null; sources: string | null }>(
+    db,
     'SELECT (SELECT max(rowid) FROM source_citations) AS cited, (SELECT max(rowid) FROM document_chunks) AS chunks, (SELECT max(updated_at) FROM sources) AS sources',
-  )) as { cited: number | null; chunks: number | null; sources: string | null }[];
+  );
   return row ?? { cited: null, chunks: null, sources: null };
 }
 
 /** Each source's first chunk with the source's title (its filename when it has none). */
 export async function firstChunksOfSources(db: Db): Promise<{ id: string; source_id: string; title: string }[]> {
-  return (await db.raw(
+  return selectRows<{ id: string; source_id: string; title: string }>(
+    db,
     `SELECT * FROM (SELECT (SELECT c.id FROM document_chunks c WHERE c.source_id = s.id ORDER BY c.chunk_index LIMIT 1) AS id,
-                           s.id AS source_id, COALESCE(s.title, s.filename, '') AS title FROM sources s)
+                           s.id AS source_id, COALESCE(s.title, s.filename, '') AS title FROM sources s) AS firsts
      WHERE id IS NOT NULL`,
-  )) as { id: string; source_id: string; title: string }[];
+  );
 }
 
 /** Extracted nodes whose normalised name is one of `keys`. */
 export async function extractedNodesNamed(db: Db, keys: string[]): Promise<{ id: string; name_key: string }[]> {
-  return (await db.raw(
-    'SELECT id, name_key FROM graph_nodes WHERE extracted = 1 AND name_key IN (SELECT value FROM json_each(?))',
+  return selectRows<{ id: string; name_key: string }>(
+    db,
+    `SELECT id, name_key FROM graph_nodes WHERE extracted = TRUE AND name_key IN (${jsonArrayValues(db)})`,
     [JSON.stringify(keys)],
-  )) as { id: string; name_key: string }[];
+  );
 }
 
 /** Nodes whose normalised name is one of `keys` or whose label is one of `labels`. */
@@ -86,26 +89,29 @@ export async function nodesNamed(
   keys: string[],
   labels: string[],
 ): Promise<{ id: string; name_key: string | null; label: string }[]> {
-  return (await db.raw(
-    `SELECT id, name_key, label FROM graph_nodes WHERE name_key IN (SELECT value FROM json_each(?))
-     UNION SELECT id, name_key, label FROM graph_nodes WHERE label IN (SELECT value FROM json_each(?))`,
+  return selectRows<{ id: string; name_key: string | null; label: string }>(
+    db,
+    `SELECT id, name_key, label FROM graph_nodes WHERE name_key IN (${jsonArrayValues(db)})
+     UNION SELECT id, name_key, label FROM graph_nodes WHERE label IN (${jsonArrayValues(db)})`,
     [JSON.stringify(keys), JSON.stringify(labels)],
-  )) as { id: string; name_key: string | null; label: string }[];
+  );
 }
 
 /** Label and template of the nodes among `ids` that exist. */
 export async function nodeFacts(db: Db, ids: string[]): Promise<{ id: string; label: string; template_id: string }[]> {
-  return (await db.raw('SELECT id, label, template_id FROM graph_nodes WHERE id IN (SELECT value FROM json_each(?))', [
-    JSON.stringify(ids),
-  ])) as { id: string; label: string; template_id: string }[];
+  return selectRows<{ id: string; label: string; template_id: string }>(
+    db,
+    `SELECT id, label, template_id FROM graph_nodes WHERE id IN (${jsonArrayValues(db)})`,
+    [JSON.stringify(ids)],
+  );
 }
 
 /** The enabled sources, of `sourceIds` only when given. */
 export async function enabledSources(db: Db, sourceIds: string[] | null): Promise<string[]> {
-  const rows = (await (sourceIds
-    ? db.raw('SELECT id FROM sources WHERE enabled = 1 AND id IN (SELECT value FROM json_each(?))', [
+  const rows = await (sourceIds
+    ? selectRows<{ id: string }>(db, `SELECT id FROM sources WHERE enabled = TRUE AND id IN (${jsonArrayValues(db)})`, [
         JSON.stringify(sourceIds),
       ])
-    : db.raw('SELECT id FROM sources WHERE enabled = 1'))) as { id: string }[];
+    : selectRows<{ id: string }>(db, 'SELECT id FROM sources WHERE enabled = TRUE'));
   return rows.map((row) => row.id);
 }

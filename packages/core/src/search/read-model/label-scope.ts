@@ -1,4 +1,4 @@
-import type { Db } from '../../storage/index.ts';
+import { databaseKey, jsonArrayValues, selectRows, type Db } from '../../storage/index.ts';
 import type { SearchScope } from '../types.ts';
 import { LabelSet } from '../vectors/label-set.ts';
 import type { LabelFilter } from '../vectors/port.ts';
@@ -34,8 +34,8 @@ export function labelFilter(scope: LabelScope): LabelFilter | undefined {
   return (label) => (!allowed || allowed.has(label)) && !denied?.has(label);
 }
 
-async function labels(db: Db, sql: string, bindings: unknown[]): Promise<number[]> {
-  return ((await db.raw(sql, bindings as never[])) as { label: number }[]).map((row) => row.label);
+async function labels(db: Db, sql: string, bindings: (string | number)[]): Promise<number[]> {
+  return (await selectRows<{ label: number }>(db, sql, bindings)).map((row) => row.label);
 }
 
 /** The disabled sources with what changes when their chunks or nodes do: the key of the cached denied sets. */
@@ -57,23 +57,20 @@ export async function chunkLabelScope(db: Db, scope: SearchScope): Promise<Label
     const allowed = await labels(
       db,
       `SELECT c.rowid AS label FROM document_chunks c JOIN sources s ON s.id = c.source_id
-       WHERE s.enabled = 1 AND c.source_id IN (SELECT value FROM json_each(?)) ORDER BY c.rowid`,
+       WHERE s.enabled = TRUE AND c.source_id IN (${jsonArrayValues(db)}) ORDER BY c.rowid`,
       [JSON.stringify(scope.sourceIds)],
     );
     return allowed.length ? { empty: false, allowed, denied: null } : nothing;
   }
   const disabled = await disabledSources(db);
   if (!disabled.ids.length) return everything;
-  const file = (db.client as { config?: { connection?: { filename?: string } } }).config?.connection?.filename ?? '';
-  const key = `${file}\0${disabled.key}`;
+  const key = `${databaseKey(db)}\0${disabled.key}`;
   let denied = deniedChunks.get(key);
   if (!denied) {
     denied = LabelSet.of(
-      await labels(
-        db,
-        'SELECT rowid AS label FROM document_chunks WHERE source_id IN (SELECT value FROM json_each(?))',
-        [JSON.stringify(disabled.ids)],
-      ),
+      await labels(db, `SELECT rowid AS label FROM document_chunks WHERE source_id IN (${jsonArrayValues(db)})`, [
+        JSON.stringify(disabled.ids),
+      ]),
     );
     if (deniedChunks.size >= deniedCacheSize) deniedChunks.delete(deniedChunks.keys().next().value!);
     deniedChunks.set(key, denied);
@@ -90,10 +87,10 @@ export async function nodeLabelScope(db: Db, scope: SearchScope): Promise<LabelS
     const allowed = await labels(
       db,
       `SELECT n.rowid AS label FROM graph_nodes n JOIN sources s ON s.id = n.source_id
-         WHERE s.enabled = 1 AND s.id IN (SELECT value FROM json_each(?)) ${template}
+         WHERE s.enabled = TRUE AND s.id IN (${jsonArrayValues(db)}) ${template}
        UNION
        SELECT n.rowid AS label FROM node_sources ns JOIN sources s ON s.id = ns.source_id JOIN graph_nodes n ON n.id = ns.node_id
-         WHERE s.enabled = 1 AND ns.source_id IN (SELECT value FROM json_each(?)) ${template}
+         WHERE s.enabled = TRUE AND ns.source_id IN (${jsonArrayValues(db)}) ${template}
        ORDER BY label`,
       [ids, ...templateBinding, ids, ...templateBinding],
     );
@@ -111,11 +108,11 @@ export async function nodeLabelScope(db: Db, scope: SearchScope): Promise<LabelS
   // Only nodes a disabled source touched can have no enabled source left.
   const denied = await labels(
     db,
-    `WITH disabled(id) AS (SELECT value FROM json_each(?))
+    `WITH disabled(id) AS (${jsonArrayValues(db)})
      SELECT n.rowid AS label FROM graph_nodes n
      WHERE (n.source_id IN (SELECT id FROM disabled) OR n.id IN (SELECT node_id FROM node_sources WHERE source_id IN (SELECT id FROM disabled)))
-       AND NOT EXISTS (SELECT 1 FROM sources s WHERE s.id = n.source_id AND s.enabled = 1)
-       AND NOT EXISTS (SELECT 1 FROM node_sources ns JOIN sources s ON s.id = ns.source_id WHERE ns.node_id = n.id AND s.enabled = 1)`,
+       AND NOT EXISTS (SELECT 1 FROM sources s WHERE s.id = n.source_id AND s.enabled = TRUE)
+       AND NOT EXISTS (SELECT 1 FROM node_sources ns JOIN sources s ON s.id = ns.source_id WHERE ns.node_id = n.id AND s.enabled = TRUE)`,
     [JSON.stringify(disabled.ids)],
   );
   return { empty: false, allowed, denied: denied.length ? LabelSet.of(denied) : null };
