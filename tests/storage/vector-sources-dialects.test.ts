@@ -10,6 +10,13 @@ import { hasOrphanedVectors, storedVectorGroups } from '../../packages/core/src/
 import { idsOfLabels, vectorSources } from '../../packages/core/src/search/read-model/vector-sources.ts';
 import type { VectorItem } from '../../packages/core/src/search/vectors/port.ts';
 import { storeChunkVectors } from '../../packages/core/src/sources/chunk-vectors.ts';
+import {
+  corpusState,
+  learnChunks,
+  markRefreshed,
+  replaceCorpus,
+  termStats,
+} from '../../packages/core/src/search/vectors/corpus/store.ts';
 import { dialectDatabases, dialects } from '../support/dialects.ts';
 
 const at = '2026-01-01T00:00:00.000Z';
@@ -136,5 +143,33 @@ describe.each(dialects)('vector sources on %s', (dialect) => {
     expect(await autoEmbedArmed(db)).toBe(true);
     await db('workflows').where({ id: 'w' }).update({ is_active: false });
     expect(await autoEmbedArmed(db)).toBe(false);
+  });
+
+  it('learns the corpus model from chunks, term by term, and replaces it whole', async () => {
+    expect(await corpusState(db)).toMatchObject({ documents: 0, learnedThrough: 0 });
+    await learnChunks(db, [
+      { rowid: 4, content: 'radium glows' },
+      { rowid: 7, content: 'radium decays' },
+    ]);
+    await learnChunks(db, [{ rowid: 9, content: 'polonium decays' }]);
+    expect(await corpusState(db)).toMatchObject({ documents: 3, learnedThrough: 9, refreshedDocuments: 0 });
+    const stats = await termStats(db, ['radium', 'decays', 'polonium', 'absent']);
+    expect([...stats].map(([term, { documents }]) => [term, documents]).sort()).toEqual([
+      ['decays', 2],
+      ['polonium', 1],
+      ['radium', 2],
+    ]);
+    const context = stats.get('radium')!.context;
+    await replaceCorpus(db, {
+      seed: 7,
+      documents: 1,
+      learnedThrough: 4,
+      terms: new Map([['glows', { documents: 1, context }]]),
+    });
+    await markRefreshed(db, 1);
+    expect(await corpusState(db)).toEqual({ seed: 7, documents: 1, learnedThrough: 4, refreshedDocuments: 1 });
+    expect([...(await termStats(db, ['radium', 'glows']))].map(([term, value]) => [term, [...value.context]])).toEqual([
+      ['glows', [...context]],
+    ]);
   });
 });
