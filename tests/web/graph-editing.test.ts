@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { captureScreen, eventually, testTimeout, useSignedInBrowser } from './support/browser.ts';
+import { captureScreen, eventually, expectAccessible, testTimeout, useSignedInBrowser } from './support/browser.ts';
 import { expectNoSidewaysScroll } from './support/layout.ts';
 
 const password = 'correct horse battery';
@@ -20,7 +20,8 @@ interface Edge {
 }
 
 /**
- * Editing on the graph canvas in a real browser: an entity created from the canvas menu by keyboard, the
+ * Editing on the graph canvas in a real browser: an entity created from the canvas menu and linked to another
+ * by keyboard, the
  * shortcuts sheet, a relationship edited (by its template's types) and deleted from its own menu on the
  * canvas, and every layout. Each result is read back through the API.
  *
@@ -108,7 +109,7 @@ describe('web interface: editing on the graph canvas', { timeout: testTimeout },
     await page.evaluate(() => window.localStorage.setItem('rhizome:agent-extraction-offer-dismissed', 'test'));
   }, testTimeout);
 
-  it('creates an entity in the middle of the view from the canvas menu, by keyboard', async () => {
+  it('creates an entity in the middle of the view from the canvas menu and links it to another, by keyboard', async () => {
     await openGraph();
     await canvas().focus();
     await page.keyboard.press('Escape');
@@ -134,6 +135,39 @@ describe('web interface: editing on the graph canvas', { timeout: testTimeout },
     expect(club!.position!.x).toBeLessThan(100);
     expect(club!.position!.y).toBeGreaterThan(0);
     expect(club!.position!.y).toBeLessThan(100);
+
+    // The new entity is selected, the focus back on the canvas: its menu, then "Link from here".
+    await eventually(() => announcement().textContent()).toContain('Selected Difference Engine Club');
+    await page.keyboard.press('Enter');
+    await menu().getByRole('menuitem', { name: 'Link from here' }).waitFor();
+    await expectAccessible(page, 'canvas menu of an entity');
+    const focusedItem = () => page.evaluate(() => document.activeElement?.textContent);
+    // A menu opens with its first item focused, as menus do.
+    await eventually(focusedItem).toBe('Edit');
+    await page.keyboard.press('ArrowDown');
+    await eventually(focusedItem).toBe('Link from here');
+    await page.keyboard.press('Enter');
+    await page.getByRole('status').getByText('Linking from').waitFor();
+    await captureScreen(page, 'graph-linking');
+    // The target is walked to with the arrow keys (up, off the line from Ada to Charles that a later test
+    // right-clicks); Enter ends the link there.
+    await page.keyboard.press('ArrowUp');
+    await eventually(() => announcement().textContent()).toContain('Enter links Difference Engine Club to it.');
+    const target = /^Selected (.+?), /.exec((await announcement().textContent()) ?? '')![1];
+    await page.keyboard.press('Enter');
+    const link = page.getByRole('dialog', { name: 'Link Difference Engine Club to…' });
+    await link.getByText(`To ${target}`).waitFor();
+    await page.keyboard.type('meets_at');
+    await page.keyboard.press('Enter');
+    await link.waitFor({ state: 'detached' });
+    const targetNode = await nodeNamed(target);
+    expect(
+      (await edges()).some(
+        (edge) =>
+          edge.source_node_id === club!.id && edge.target_node_id === targetNode?.id && edge.label === 'meets_at',
+      ),
+      `an edge from the club to ${target}`,
+    ).toBe(true);
   });
 
   it('lists the shortcuts on ?', async () => {

@@ -14,6 +14,8 @@ export type CanvasTarget =
 export interface CanvasHandle {
   flyTo(id: string): void;
   fit(ids?: string[]): void;
+  /** Frames the area the graph positions span (what lies around the entities, like the clusters' discs). */
+  fitArea(points: Point[]): void;
   zoom(direction: 1 | -1): void;
   /** Pans to the entity when it is outside the view, keeping the zoom. */
   reveal(id: string): void;
@@ -27,6 +29,8 @@ export interface CanvasHandle {
   middle(): Point;
   /** The entity drawn nearest in a direction from another (or to the middle), among those `eligible`. */
   nearest(from: string | null, direction: Direction, eligible: (id: string) => boolean): string | null;
+  /** Hands the keyboard focus to the canvas. */
+  focus(): void;
   /** Calls `listener` after every frame drawn; returns the way to stop. */
   onFrame(listener: () => void): () => void;
 }
@@ -43,6 +47,21 @@ function alongAcross(direction: Direction, dx: number, dy: number): [number, num
   if (direction === 'right') return [dx, dy];
   if (direction === 'up') return [-dy, dx];
   return [dy, dx];
+}
+
+/**
+ * Moves the camera onto the box around `points` (in the renderer's framed coordinates), its ratio kept
+ * between 0.08 (the closest a fit zooms in) and `widest`.
+ */
+function frame(renderer: CanvasRenderer, points: Point[], widest: number): void {
+  const xs = points.map((point) => point.x);
+  const ys = points.map((point) => point.y);
+  const span = Math.max(Math.max(...xs) - Math.min(...xs), Math.max(...ys) - Math.min(...ys));
+  const x = (Math.max(...xs) + Math.min(...xs)) / 2;
+  const y = (Math.max(...ys) + Math.min(...ys)) / 2;
+  void renderer
+    .getCamera()
+    .animate({ x, y, ratio: Math.min(widest, Math.max(0.08, span * 1.4)) }, { duration: duration() });
 }
 
 /** The handle over whichever renderer is current (a new colour scheme makes a new one). */
@@ -78,14 +97,16 @@ export function canvasHandle(current: () => CanvasRenderer | null, frameListener
         void renderer.getCamera().animate({ x: 0.5, y: 0.5, ratio: 1, angle: 0 }, { duration: duration() });
         return;
       }
-      const xs = points.map((point) => point.x);
-      const ys = points.map((point) => point.y);
-      const span = Math.max(Math.max(...xs) - Math.min(...xs), Math.max(...ys) - Math.min(...ys));
-      const x = (Math.max(...xs) + Math.min(...xs)) / 2;
-      const y = (Math.max(...ys) + Math.min(...ys)) / 2;
-      void renderer
-        .getCamera()
-        .animate({ x, y, ratio: Math.min(1, Math.max(0.08, span * 1.4)) }, { duration: duration() });
+      frame(renderer, points, 1);
+    },
+    fitArea(points) {
+      const renderer = current();
+      if (renderer && points.length)
+        frame(
+          renderer,
+          points.map((point) => renderer.viewportToFramedGraph(renderer.graphToViewport(point))),
+          Number.POSITIVE_INFINITY,
+        );
     },
     zoom(direction) {
       const camera = current()?.getCamera();
@@ -130,6 +151,9 @@ export function canvasHandle(current: () => CanvasRenderer | null, frameListener
         }
       });
       return best;
+    },
+    focus() {
+      current()?.getContainer().focus();
     },
     onFrame(listener) {
       frameListeners.add(listener);

@@ -15,6 +15,16 @@ export class CanvasRenderer extends Sigma<NodeAttributes, EdgeAttributes, object
     return this.cameraMoves() ? { ...params, pickingFrameBuffer: null } : params;
   }
 
+  /**
+   * Sigma (4.0.4) keeps the graph it was made with in its index of parallel edges and never swaps it, so
+   * the first edge added to a graph handed over later throws ("could not find the edge"), and parallel
+   * edges are never spread. The index is pointed at the new graph before sigma takes it.
+   */
+  override setGraph(graph: Parameters<Sigma<NodeAttributes, EdgeAttributes>['setGraph']>[0]): this {
+    (this as unknown as { edgeGroups: { graph: typeof graph } }).edgeGroups.graph = graph;
+    return super.setGraph(graph);
+  }
+
   /** What sigma itself counts as moving when it hides edges and labels on move. */
   private cameraMoves(): boolean {
     const mouse = this.getMouseCaptor();

@@ -12,6 +12,9 @@ import {
 } from '@tabler/icons-react';
 import type { CanvasTarget, Point } from '../GraphCanvas.tsx';
 
+/** The red of a destructive item, the shade the app's styles keep at AA contrast in each scheme (Mantine's own is too pale on white). */
+const dangerText = 'var(--mantine-color-red-light-color)';
+
 export interface MenuRequest {
   target: CanvasTarget;
   /** Where the menu opens, in pixels from the canvas's top left. */
@@ -35,7 +38,9 @@ export interface MenuCommands {
 /**
  * The canvas's context menu, opened by a right-click or from the keyboard at the selected entity: on the
  * empty canvas, create an entity there; on an entity, its actions; on a relationship, edit or delete it.
- * Its items are reached with the arrow keys and Escape closes it, as in any menu.
+ * Its items are reached with the arrow keys and Escape closes it, as in any menu. The menu holds its items
+ * only: Mantine's focus placeholder would be a child a menu may not have, and the dropdown itself takes the
+ * first focus instead.
  */
 export function CanvasMenu({
   request,
@@ -49,8 +54,8 @@ export function CanvasMenu({
   commands: MenuCommands;
   onClose: () => void;
 }) {
-  const item = (label: string, icon: ReactNode, run: () => void, color?: string) => (
-    <Menu.Item key={label} leftSection={icon} color={color} onClick={run}>
+  const item = (label: string, icon: ReactNode, run: () => void, destructive?: boolean) => (
+    <Menu.Item key={label} leftSection={icon} color={destructive ? dangerText : undefined} onClick={run}>
       {label}
     </Menu.Item>
   );
@@ -66,16 +71,22 @@ export function CanvasMenu({
             item('Hide', <IconEyeOff size={14} />, () => commands.hide(target.id)),
             item('Duplicate', <IconCopy size={14} />, () => commands.duplicate(target.id)),
             item('Copy id', <IconId size={14} />, () => commands.copyId(target.id)),
-            item('Delete', <IconTrash size={14} />, () => commands.remove(target.id), 'red'),
+            item('Delete', <IconTrash size={14} />, () => commands.remove(target.id), true),
           ]
         : target?.kind === 'edge'
           ? [
               item('Edit relationship', <IconPencil size={14} />, () => commands.editEdge(target.id)),
-              item('Delete relationship', <IconTrash size={14} />, () => commands.removeEdge(target.id), 'red'),
+              item('Delete relationship', <IconTrash size={14} />, () => commands.removeEdge(target.id), true),
             ]
           : [];
   return (
-    <Menu opened={request !== null} onChange={(opened) => !opened && onClose()} position="bottom-start" withinPortal>
+    <Menu
+      opened={request !== null}
+      onChange={(opened) => !opened && onClose()}
+      position="bottom-start"
+      withinPortal
+      withInitialFocusPlaceholder={false}
+    >
       <Menu.Target>
         <div
           aria-hidden

@@ -21,8 +21,12 @@ export function SelectionStatus({
 }) {
   const selected = walk.selected && graph?.hasNode(walk.selected) ? walk.selected : null;
   const linking = editor.linking && graph?.hasNode(editor.linking) ? editor.linking : null;
+  const enterDoes =
+    linking && linking !== selected
+      ? `Enter links ${graph!.getNodeAttribute(linking, 'label')} to it.`
+      : 'Enter opens its menu.';
   const announcement = selected
-    ? `Selected ${graph!.getNodeAttribute(selected, 'label')}, ${typeName(graph!.getNodeAttribute(selected, 'templateId'))}, ${countOf(graph!.degree(selected), 'connection')}. Enter opens its menu.`
+    ? `Selected ${graph!.getNodeAttribute(selected, 'label')}, ${typeName(graph!.getNodeAttribute(selected, 'templateId'))}, ${countOf(graph!.degree(selected), 'connection')}. ${enterDoes}`
     : '';
   return (
     <>
@@ -32,7 +36,8 @@ export function SelectionStatus({
       {linking && (
         <Group gap="xs" role="status">
           <Text fz="sm">
-            Linking from <b>{graph!.getNodeAttribute(linking, 'label')}</b>: click the entity to link it to.
+            Linking from <b>{graph!.getNodeAttribute(linking, 'label')}</b>: click the target, or select it with the
+            arrow keys and press Enter.
           </Text>
           <Button
             size="compact-sm"

@@ -4,7 +4,7 @@ import { Kbd, Modal, Table } from '@mantine/core';
 export const canvasShortcuts: [keys: string[], what: string][] = [
   [['←', '↑', '→', '↓'], 'Select the nearest entity that way'],
   [['G'], 'Go to an entity by name'],
-  [['Enter'], 'Open the menu of the selected entity (or of the canvas)'],
+  [['Enter'], 'Open the menu of the selected entity (or of the canvas); while linking, link to it'],
   [['Shift', 'F10'], 'The same menu (or the Menu key)'],
   [['N'], 'Create an entity in the middle of the view'],
   [['L'], 'Link the selected entity to another'],

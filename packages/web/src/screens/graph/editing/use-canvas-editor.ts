@@ -94,6 +94,12 @@ export function useCanvasEditor({
     setMenu({ target, at: at ?? handle.middle() });
   };
 
+  /** Ends a pending link at `target`: the link's dialog opens on the two of them. */
+  const linkTo = (from: string, target: string) => {
+    setDialog({ kind: 'link', request: { from, to: target } });
+    setLinking(null);
+  };
+
   const walkTowards = (direction: Direction) => {
     const next = canvas.current?.nearest(selected, direction, isShown);
     if (!next) return;
@@ -102,7 +108,7 @@ export function useCanvasEditor({
   };
 
   const keys: Record<string, (() => void) | undefined> = {
-    Enter: openMenuHere,
+    Enter: linking && selected && selected !== linking ? () => linkTo(linking, selected) : openMenuHere,
     ContextMenu: openMenuHere,
     Delete: selected ? () => setDialog({ kind: 'delete-entity', id: selected }) : undefined,
     Backspace: selected ? () => setDialog({ kind: 'delete-entity', id: selected }) : undefined,
@@ -132,11 +138,7 @@ export function useCanvasEditor({
 
   /** A click on an entity: the target of the pending link, else the new selection. */
   const onSelect = (id: string) => {
-    if (linking && linking !== id) {
-      setDialog({ kind: 'link', request: { from: linking, to: id } });
-      setLinking(null);
-      return;
-    }
+    if (linking && linking !== id) return linkTo(linking, id);
     walk.select(id, false);
   };
 
@@ -148,7 +150,14 @@ export function useCanvasEditor({
     commands,
     dialog,
     setDialog,
-    closeDialog: () => setDialog(null),
+    /**
+     * Closes the dialog and gives the focus back to the canvas: the menu item that opened the dialog is gone
+     * (the dialog's own return of the focus finds nothing), and the keyboard carries on from the canvas.
+     */
+    closeDialog: () => {
+      setDialog(null);
+      canvas.current?.focus();
+    },
     linking,
     cancelLinking: () => setLinking(null),
     onSelect,
