@@ -1,4 +1,8 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DataPaths } from '@rhizome/core/paths';
 import type { Db } from '@rhizome/core/storage';
 import { decodeVector, insertRows } from '@rhizome/core/storage';
 import { storeChunkRows, type PreparedChunk } from '@rhizome/core/sources';
@@ -22,6 +26,9 @@ import {
   tagsBySource,
   updateSource,
 } from '../../packages/core/src/sources/repo.ts';
+import { originalPath } from '../../packages/core/src/sources/files.ts';
+import { recordDocumentLinks } from '../../packages/core/src/sources/links/record.ts';
+import { citationCount, contributedTotals, graphCountsBySource } from '../../packages/core/src/sources/read-model.ts';
 import { SourceTags } from '../../packages/core/src/sources/tags.ts';
 import { dialectDatabases, dialects } from '../support/dialects.ts';
 
@@ -214,5 +221,95 @@ describe.each(dialects)('sources and their chunks on %s', (dialect) => {
     await updateSource(db, 's_report', { chunk_count: 3 });
     await markChunksEmbedded(db, identity);
     expect(await getSource(db, 's_report')).toMatchObject({ embedding_model: 'm', embedding_dimensions: 2 });
+  });
+
+  it('records the names a source is linked by and the links its chunks make, replacing an earlier run', async () => {
+    const paths = new DataPaths(fs.mkdtempSync(path.join(os.tmpdir(), 'rhizome-links-')));
+    const text = '# Letters\n\nSee [[Field notes]] and [the report](https://example.org/Report).';
+    const file = originalPath(paths, 'sources', 's_links', 'letters.md');
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, text);
+    await insertSource(db, {
+      id: 's_links',
+      title: 'Letters',
+      filename: 'letters.md',
+      stored_filename: 'letters.md',
+      ...{ created_at: at(9), updated_at: at(9) },
+    });
+    await storeChunkRows(
+      db,
+      's_links',
+      [chunk(0, text)].map((row) => ({ ...row, id: 'links_0' })),
+      at(9),
+    );
+    const context = { writer: db, paths, database: 'sources', sourceId: 's_links' };
+    await recordDocumentLinks(context, 'markdown');
+    await recordDocumentLinks(context, 'markdown');
+    const names = await db('source_names')
+      .where({ source_id: 's_links' })
+      .orderBy(['kind', 'name'])
+      .select('kind', 'name');
+    expect(names).toEqual(
+      expect.arrayContaining([
+        { kind: 'file', name: 'letters.md' },
+        { kind: 'title', name: 'Letters' },
+      ]),
+    );
+    const links = await db('document_links')
+      .where({ source_id: 's_links' })
+      .orderBy('id')
+      .select('chunk_id', 'syntax', 'target');
+    expect([...new Set(links.map((link) => `${link.chunk_id}:${link.target}`))]).toEqual([
+      'links_0:Field notes',
+      'links_0:https://example.org/Report',
+    ]);
+    fs.rmSync(paths.root, { recursive: true, force: true });
+  });
+
+  it('counts what sources contributed to the graph and the citations of their chunks', async () => {
+    const stamps = { created_at: at(0), updated_at: at(0) };
+    await db('graph_templates').insert({
+      id: 'person',
+      name: 'Person',
+      template_type: 'node',
+      properties: '[]',
+      ...stamps,
+    });
+    await db('graph_templates').insert({
+      id: 'knows',
+      name: 'knows',
+      template_type: 'edge',
+      properties: '[]',
+      ...stamps,
+    });
+    await db('graph_nodes').insert([
+      { id: 'n1', template_id: 'person', label: 'One', ...stamps },
+      { id: 'n2', template_id: 'person', label: 'Two', source_id: 's_notes', ...stamps },
+      { id: 'n3', template_id: 'person', label: 'Three', ...stamps },
+    ]);
+    await db('graph_edges').insert({
+      id: 'e1',
+      template_id: 'knows',
+      source_node_id: 'n1',
+      target_node_id: 'n2',
+      label: 'knows',
+      ...stamps,
+    });
+    await db('node_sources').insert([
+      { node_id: 'n1', source_id: 's_report' },
+      { node_id: 'n2', source_id: 's_report' },
+    ]);
+    await db('edge_sources').insert({ edge_id: 'e1', source_id: 's_report' });
+    await db('source_citations').insert([
+      { id: 'c1', entity_uri: 'n1', source_id: 's_report', chunk_id: 'chk_0', created_at: at(0) },
+      { id: 'c2', entity_uri: 'n2', source_id: 's_report', chunk_id: 'chk_1', created_at: at(0) },
+      { id: 'c3', entity_uri: 'n2', source_id: 's_report', chunk_id: null, created_at: at(0) },
+    ]);
+    expect(Object.fromEntries(await graphCountsBySource(db, ['s_report', 's_notes']))).toEqual({
+      s_report: { entities: 2, relationships: 1 },
+      s_notes: { entities: 0, relationships: 0 },
+    });
+    expect(await contributedTotals(db)).toEqual({ total_entities: 2, total_relationships: 1 });
+    expect(await citationCount(db, 's_report')).toBe(2);
   });
 });
