@@ -155,4 +155,22 @@ describe.each(dialects)('keyword search on %s', (dialect) => {
       ['node', 'Pierre Curie'],
     ]);
   });
+
+  it('answers hostile input with results or none, never an error', async () => {
+    const alphabet = ['"', '*', '(', ')', ':', '&', '|', '!', '<->', '<2>', "'", "''", '\\', ' ', 'OR', 'AND', 'NOT'];
+    const words = ['curie', 'radium', 'é', '😀', '\u0000', '1', 'label', 'a:b', 'x*'];
+    let seed = 7;
+    const random = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    const pieces = [...alphabet, ...words];
+    for (let run = 0; run < 120; run++) {
+      const input = Array.from(
+        { length: 1 + Math.floor(random() * 12) },
+        () => pieces[Math.floor(random() * pieces.length)],
+      ).join(random() < 0.5 ? '' : ' ');
+      await expect(keywordSearch(context, input, everywhere, 5), input).resolves.toHaveProperty('items');
+    }
+  });
 });
