@@ -10,6 +10,7 @@ import { serveOnLoopback } from '../support/fakes/http-fake.ts';
 import { startFakeOllama, type FakeOllama } from '../support/fakes/ollama.ts';
 import { setUpAccount, startTestServer, type TestServer } from '../support/server.ts';
 import { uploadSources, waitForSource } from '../support/sources.ts';
+import { until } from '../support/wait.ts';
 
 interface OllamaChat {
   model: string;
@@ -115,6 +116,43 @@ describe('scanned PDF pages and the vision model over HTTP', { timeout: 120_000 
     expect(bytesOfBase64(sent.messages.at(-1)!.images![0]).subarray(1, 4).toString()).toBe('PNG');
     const quarry = await call('GET', '/search?q=Pemberton&search_type=keyword&limit=10');
     expect((quarry.body as { data: SearchResultBody[] }).data).toEqual([]);
+  });
+
+  it('shows each page while the model reads it: vision_pending and "scanned page n of 3" for each', async () => {
+    await useMode('auto');
+    const pdf = await scannedPdf(
+      dir,
+      'ledger',
+      ['Osprey', 'Heron', 'Plover'].map((bird) => ({ lines: ['Ledger page', `${bird} Estate rents`], scan: true })),
+    );
+    ollama.setDelay(700);
+    const accepted = await uploadSources(
+      server,
+      cookie,
+      '/sources',
+      [{ name: 'ledger.pdf', content: readFileSync(pdf) }],
+      {
+        auto_confirm: 'true',
+        extract_entities: 'false',
+      },
+    );
+    const id = (accepted.body as SourceResponseBody).id;
+    const seen = new Set<string>();
+    const source = await until(
+      async () => {
+        const now = (await call('GET', `/sources/${id}`)).body as SourceResponseBody;
+        if (now.status === 'vision_pending') seen.add(now.step_description ?? '');
+        return now.status === 'indexed' || now.status === 'error' ? now : undefined;
+      },
+      { timeoutMs: 45_000, intervalMs: 50, what: 'the ledger to be indexed' },
+    );
+    ollama.setDelay(0);
+    expect(source.status, source.error_message ?? '').toBe('indexed');
+    expect([...seen].sort()).toEqual([
+      'Reading scanned page 1 of 3 (page 1) with the vision model',
+      'Reading scanned page 2 of 3 (page 2) with the vision model',
+      'Reading scanned page 3 of 3 (page 3) with the vision model',
+    ]);
   });
 
   it('auto: when the vision model answers 500, the page is read by tesseract and the warning says so', async () => {

@@ -138,7 +138,10 @@ describe('vision for image sources over HTTP', () => {
     expect(source.status, source.error_message ?? '').toBe('indexed');
     expect(source.chunk_count).toBe(0);
     expect(source.loader_warnings).toEqual([
-      expect.stringMatching(/^The vision model llava:missing could not read the image .*metadata only/),
+      expect.stringMatching(
+        /^The vision model llava:missing could not read the image .*read by OCR \(tesseract\) instead$/,
+      ),
+      expect.stringMatching(/^OCR \(tesseract\) found no text in the image/),
     ]);
   });
 });

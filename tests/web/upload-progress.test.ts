@@ -35,6 +35,7 @@ describe('web interface: upload progress', { timeout: testTimeout }, () => {
     ]);
     const progress = page.getByRole('region', { name: 'Upload progress' });
     const item = (name: string) => progress.getByTestId('upload-progress-item').filter({ hasText: name });
+    await eventually(() => item('ledger.pdf').innerText()).toMatch(/OCR: page [1-6] of 6/);
     await eventually(() => item('notes.zip').innerText()).toContain('4 of 4 members read');
     await eventually(() => item('ledger.pdf').innerText()).toContain('Needs your confirmation');
     await eventually(() => page.getByRole('alert').innerText()).toContain('tool.exe');

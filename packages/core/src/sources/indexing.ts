@@ -14,6 +14,7 @@ import type { DomainDefinition } from './domains/schema.ts';
 import { loaderLimits } from './loaders/limits.ts';
 import { UnreadableFileError } from './loaders/port.ts';
 import { recordDocumentLinks } from './links/record.ts';
+import { PageProgressWriter } from './page-progress.ts';
 import { getSource, updateSource, type SourceRow } from './repo.ts';
 import { chunkGroups } from './text/chunk-groups.ts';
 import { prepareInThread } from './prepare/run-in-thread.ts';
@@ -188,24 +189,23 @@ function titleFromDocument(row: SourceRow, prepared: PreparedSummary): Partial<S
 /** Prepares the source's file (an image: its vision text), handing the chunks to `stream` as they come. */
 async function prepare(context: IndexContext, row: SourceRow, stream: ChunkStream): Promise<PreparedSummary> {
   if (!row.stored_filename) throw new PermanentTaskError('The source has no stored file', 'ValidationError');
+  const enableVision = row.enable_vision === null ? null : row.enable_vision === 1;
   try {
     const input: PrepareInput = {
       sourceId: row.id,
       path: originalPath(context.paths, context.database, row.id, row.stored_filename),
       filename: row.filename ?? row.stored_filename,
-      limits: loaderLimits(context.settings),
+      limits: loaderLimits(context.settings, enableVision),
       normalize: row.enable_normalization === null ? null : row.enable_normalization === 1,
       chunking: context.settings.chunking,
     };
     const toStream = (chunks: ChunkList) => stream.push(chunks);
-    const prepared = await prepareInThread(input, context.signal, toStream);
+    const pages = new PageProgressWriter(context.writer, row.id);
+    const prepared = await prepareInThread(input, context.signal, toStream, (progress) => pages.tell(progress));
+    await pages.settle();
     if (prepared.format !== 'image') return prepared;
     // An image has no text of its own: a vision model's transcription and description, prepared like any text, stands in.
-    const vision = await describeSourceImage({
-      ...context,
-      path: input.path,
-      enableVision: row.enable_vision === null ? null : row.enable_vision === 1,
-    });
+    const vision = await describeSourceImage({ ...context, path: input.path, enableVision });
     const described =
       vision.text === null
         ? prepared

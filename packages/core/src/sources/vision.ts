@@ -137,20 +137,23 @@ export interface SourceVision {
 /** Image formats vision models take; BMP and TIFF are read by OCR only. */
 const visionFormats = new Set<ImageFormat>(['png', 'jpeg', 'gif', 'webp']);
 
-/** Who reads an image: the vision model, tesseract, both (OCR text first), or none (metadata only). */
+/** Who reads an image: the vision model, tesseract, both (the model's text first), or none (metadata only). */
 export interface ImageReaders {
   vision: boolean;
   ocr: boolean;
+  /** tesseract reads the image when the model gave no text. */
+  ocrFallback: boolean;
   /** Why the vision model does not read it, when `ocr.mode` wanted it to. */
   visionWarning: string | null;
 }
 
 /**
- * `ocr.mode`: auto takes the vision model when one is configured and OCR otherwise; vision and ocr only
- * that one; both, the two. `enable_vision=false` reads neither (metadata only, as asked).
+ * `ocr.mode`: auto takes the vision model when one is configured, and OCR when there is none or the model
+ * gives no text; vision and ocr only that one; both, the two. `enable_vision=false` reads neither
+ * (metadata only, as asked).
  */
 export function imageReaders(settings: Settings, enableVision: boolean | null, format: ImageFormat): ImageReaders {
-  if (enableVision === false) return { vision: false, ocr: false, visionWarning: null };
+  if (enableVision === false) return { vision: false, ocr: false, ocrFallback: false, visionWarning: null };
   const decision = visionDecision(settings, enableVision);
   const visionWarning = decision.run
     ? visionFormats.has(format)
@@ -160,13 +163,13 @@ export function imageReaders(settings: Settings, enableVision: boolean | null, f
   const vision = visionWarning === null;
   switch (settings.ocr.mode) {
     case 'vision':
-      return { vision, ocr: false, visionWarning };
+      return { vision, ocr: false, ocrFallback: false, visionWarning };
     case 'ocr':
-      return { vision: false, ocr: true, visionWarning: null };
+      return { vision: false, ocr: true, ocrFallback: false, visionWarning: null };
     case 'both':
-      return { vision, ocr: true, visionWarning };
+      return { vision, ocr: true, ocrFallback: false, visionWarning };
     case 'auto':
-      return { vision, ocr: !vision, visionWarning };
+      return { vision, ocr: !vision, ocrFallback: vision, visionWarning };
   }
 }
 
@@ -221,15 +224,15 @@ export async function describeSourceImage(input: SourceVisionInput): Promise<Sou
   const { texts, warnings } = await whileReadingImage(input, `Reading the image with ${description}`, async () => {
     const read: string[] = [];
     const noted: string[] = [];
-    if (readers.ocr) {
+    if (readers.vision) {
+      const vision = await describeWithModel(input, info.format, model, readers.ocrFallback);
+      if (vision.text) read.push(vision.text);
+      noted.push(...vision.warnings);
+    }
+    if (readers.ocr || (readers.ocrFallback && !read.length)) {
       const ocr = await readImageText(input);
       if (ocr.text) read.push(ocr.text);
       if (ocr.warning) noted.push(ocr.warning);
-    }
-    if (readers.vision) {
-      const vision = await describeWithModel(input, info.format, model);
-      if (vision.text) read.push(vision.text);
-      noted.push(...vision.warnings);
     }
     return { texts: read, warnings: noted };
   });
@@ -260,11 +263,14 @@ async function readImageText(input: SourceVisionInput): Promise<{ text: string |
   }
 }
 
+/** The model's text of the image; when it gives none, the warning says what follows (`thenOcr`: tesseract reads it). */
 async function describeWithModel(
   input: SourceVisionInput,
   format: ImageFormat,
   model: string,
+  thenOcr: boolean,
 ): Promise<{ text: string | null; warnings: string[] }> {
+  const after = thenOcr ? 'it was read by OCR (tesseract) instead' : noMetadataOnly;
   try {
     const description = await describeImage({
       llm: input.llm,
@@ -276,7 +282,7 @@ async function describeWithModel(
     });
     const warnings: string[] = [];
     if (!description.text)
-      warnings.push(`The vision model ${description.model} returned no text for the image: ${noMetadataOnly}`);
+      warnings.push(`The vision model ${description.model} returned no text for the image: ${after}`);
     if (description.truncated)
       warnings.push(
         `The image description stopped at llm.vision_max_tokens (${input.settings.llm.vision_max_tokens} tokens) and may be incomplete`,
@@ -287,7 +293,7 @@ async function describeWithModel(
     if (!(error instanceof LlmError) || error.transient || error.kind === 'cancelled') throw error;
     return {
       text: null,
-      warnings: [`The vision model ${model} could not read the image (${error.message}): ${noMetadataOnly}`],
+      warnings: [`The vision model ${model} could not read the image (${error.message}): ${after}`],
     };
   }
 }

@@ -1,6 +1,6 @@
 import type { Settings } from '@rhizome/contracts/settings';
 import { detectionSamples } from '../domains/detect.ts';
-import type { LoaderFormat, LoaderLimits, TextSpan } from '../loaders/port.ts';
+import type { LoaderFormat, LoaderLimits, LoaderProgress, TextSpan } from '../loaders/port.ts';
 import { loadDocument } from '../loaders/registry.ts';
 import { documentTitle } from '../title.ts';
 import { chunkText, type Chunk } from '../text/chunk.ts';
@@ -46,6 +46,7 @@ export interface PreparedSummary {
 export async function prepareInSegments(
   input: PrepareInput,
   emit: (chunks: PreparedChunk[]) => void,
+  onProgress?: (progress: LoaderProgress) => void,
 ): Promise<PreparedSummary> {
   const timings: Record<string, number> = { loading_ms: 0, normalizing_ms: 0, chunking_ms: 0 };
   const time = async <T>(step: string, work: () => Promise<T> | T): Promise<T> => {
@@ -60,6 +61,7 @@ export async function prepareInSegments(
       filename: input.filename,
       limits: input.limits,
       signal: new AbortController().signal,
+      onProgress,
     }),
   );
   const document =

@@ -1,7 +1,8 @@
 import { collectGarbage } from '../../threads/index.ts';
 import { serveThread } from '../../threads/index.ts';
-import { packChunks, packedBuffers, type PackedChunks } from './packed.ts';
+import { packChunks, packedBuffers } from './packed.ts';
 import { prepareInSegments, type PrepareInput, type PreparedSummary } from './prepare.ts';
+import type { PreparePart } from './run-in-thread.ts';
 
 /**
  * Preparing a document leaves garbage of several times its size (copies of its text); above this size
@@ -14,17 +15,21 @@ let preparedBytes = 0;
 
 // Worker-thread entry: prepares documents, one request at a time; each segment's chunks are sent as soon
 // as they are ready, their texts transferred.
-serveThread<PrepareInput, PreparedSummary, PackedChunks>(
+serveThread<PrepareInput, PreparedSummary, PreparePart>(
   async (input, emit) => {
     preparedBytes = 0;
-    return prepareInSegments(input, (chunks) => {
-      const packed = packChunks(chunks);
-      preparedBytes += packed.contents.byteLength;
-      emit(packed);
-    });
+    return prepareInSegments(
+      input,
+      (chunks) => {
+        const packed = packChunks(chunks);
+        preparedBytes += packed.contents.byteLength;
+        emit({ chunks: packed });
+      },
+      (progress) => emit({ progress }),
+    );
   },
   {
-    transferPart: packedBuffers,
+    transferPart: (part) => ('chunks' in part ? packedBuffers(part.chunks) : []),
     afterAnswer: () => {
       if (preparedBytes > collectAfterBytes) collectGarbage();
     },

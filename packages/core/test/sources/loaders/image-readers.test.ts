@@ -13,10 +13,11 @@ function settingsWith(mode: OcrMode, visionModel: string | null) {
 
 /** Who reads an image under each ocr.mode, with and without a vision model. */
 describe('image readers', () => {
-  it('auto: the vision model when one is configured, tesseract otherwise', () => {
+  it('auto: the vision model when one is configured (tesseract when it gives no text), tesseract otherwise', () => {
     expect(imageReaders(settingsWith('auto', 'qwen3-vl:8b'), null, 'png')).toEqual({
       vision: true,
       ocr: false,
+      ocrFallback: true,
       visionWarning: null,
     });
     expect(imageReaders(settingsWith('auto', null), null, 'png')).toMatchObject({
@@ -31,11 +32,13 @@ describe('image readers', () => {
     expect(imageReaders(settingsWith('both', 'qwen3-vl:8b'), null, 'png')).toEqual({
       vision: true,
       ocr: true,
+      ocrFallback: false,
       visionWarning: null,
     });
     expect(imageReaders(settingsWith('ocr', 'qwen3-vl:8b'), null, 'png')).toEqual({
       vision: false,
       ocr: true,
+      ocrFallback: false,
       visionWarning: null,
     });
     expect(imageReaders(settingsWith('vision', null), null, 'png')).toMatchObject({ vision: false, ocr: false });
@@ -50,6 +53,7 @@ describe('image readers', () => {
     expect(imageReaders(settingsWith('both', 'qwen3-vl:8b'), false, 'png')).toEqual({
       vision: false,
       ocr: false,
+      ocrFallback: false,
       visionWarning: null,
     });
   });
