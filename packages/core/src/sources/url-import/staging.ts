@@ -68,13 +68,11 @@ export async function stageUrl(
         urlErrorTypes.failed,
       );
     }
-    const document = await loadDocument({ path: target, filename, limits: loaderLimits(settings), signal }).catch(
-      (error: unknown) => {
-        throw error instanceof UnreadableFileError
-          ? new PermanentTaskError(error.message, urlErrorTypes.failed)
-          : error;
-      },
-    );
+    // Only a check that the page has text: its scanned pages go to tesseract here, and to the model (if any) when indexed.
+    const limits = loaderLimits(settings, false);
+    const document = await loadDocument({ path: target, filename, limits, signal }).catch((error: unknown) => {
+      throw error instanceof UnreadableFileError ? new PermanentTaskError(error.message, urlErrorTypes.failed) : error;
+    });
     if (document.kind !== 'image' && document.text.trim().length < minimumTextChars) {
       throw new PermanentTaskError(
         `${fetched.finalUrl} has less than ${minimumTextChars} characters of text`,
