@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '@rhizome/core/storage';
+import type { Db } from '../../src/storage/index.ts';
 import {
   enabledSources,
   extractedNodesNamed,
@@ -11,15 +11,15 @@ import {
   scanCitedChunks,
   scanEdges,
   scanNodeTemplates,
-} from '../../packages/core/src/search/read-model/graph-rows.ts';
-import { chunksInScope, provenanceChunks } from '../../packages/core/src/search/read-model/chunks.ts';
+} from '../../src/search/read-model/graph-rows.ts';
+import { chunksInScope, provenanceChunks } from '../../src/search/read-model/chunks.ts';
 import {
   documentLinkStamp,
   resolvedDocumentLinks,
   titleAliasRows,
-} from '../../packages/core/src/search/read-model/document-links.ts';
-import { chunkLabelScope, nodeLabelScope } from '../../packages/core/src/search/read-model/label-scope.ts';
-import { dialectDatabases, dialects } from '../support/dialects.ts';
+} from '../../src/search/read-model/document-links.ts';
+import { chunkLabelScope, nodeLabelScope } from '../../src/search/read-model/label-scope.ts';
+import { dialectDatabases, dialects } from '../../../../tests/support/dialects.ts';
 
 const at = '2026-01-01T00:00:00.000Z';
 const stamps = { created_at: at, updated_at: at };

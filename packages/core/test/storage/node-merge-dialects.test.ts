@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '@rhizome/core/storage';
-import { mergedCitations } from '../../packages/core/src/extraction/citations.ts';
-import { GraphEventBus } from '../../packages/core/src/graph/events.ts';
-import { indexNewNodes } from '../../packages/core/src/graph/search-index.ts';
-import { mergeNodes } from '../../packages/core/src/graph/nodes/merge.ts';
-import { undoMerge } from '../../packages/core/src/graph/nodes/merge-undo.ts';
-import { insertNodeRows, type NodeRow } from '../../packages/core/src/graph/nodes/repo.ts';
-import { dialectDatabases, dialects } from '../support/dialects.ts';
+import type { Db } from '../../src/storage/index.ts';
+import { mergedCitations } from '../../src/extraction/citations.ts';
+import { GraphEventBus } from '../../src/graph/events.ts';
+import { indexNewNodes } from '../../src/graph/search-index.ts';
+import { mergeNodes } from '../../src/graph/nodes/merge.ts';
+import { undoMerge } from '../../src/graph/nodes/merge-undo.ts';
+import { insertNodeRows, type NodeRow } from '../../src/graph/nodes/repo.ts';
+import { dialectDatabases, dialects } from '../../../../tests/support/dialects.ts';
 
 const at = (second: number) => `2026-01-01T00:00:${String(second).padStart(2, '0')}.000Z`;
 

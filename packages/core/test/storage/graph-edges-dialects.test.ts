@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '@rhizome/core/storage';
+import type { Db } from '../../src/storage/index.ts';
 import {
   deleteEdgeRow,
   findEdgeRow,
@@ -8,8 +8,8 @@ import {
   toEdge,
   updateEdgeRow,
   type EdgeRow,
-} from '../../packages/core/src/graph/edges/repo.ts';
-import { dialectDatabases, dialects } from '../support/dialects.ts';
+} from '../../src/graph/edges/repo.ts';
+import { dialectDatabases, dialects } from '../../../../tests/support/dialects.ts';
 
 const at = '2026-01-01T00:00:00.000Z';
 const stamps = { created_at: at, updated_at: at };

@@ -2,17 +2,17 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DataPaths } from '@rhizome/core/paths';
-import type { Db } from '@rhizome/core/storage';
-import { decodeVector, insertRows } from '@rhizome/core/storage';
-import { storeChunkRows, type PreparedChunk } from '@rhizome/core/sources';
-import { chunkPage, chunkRange, chunkRowids, findChunk, sourceChunks } from '../../packages/core/src/sources/chunks.ts';
+import { DataPaths } from '../../src/paths.ts';
+import type { Db } from '../../src/storage/index.ts';
+import { decodeVector, insertRows } from '../../src/storage/index.ts';
+import { storeChunkRows, type PreparedChunk } from '../../src/sources/index.ts';
+import { chunkPage, chunkRange, chunkRowids, findChunk, sourceChunks } from '../../src/sources/chunks.ts';
 import {
   chunksLackingVectors,
   markChunksEmbedded,
   storeChunkVectors,
   storeChunkVectorsById,
-} from '../../packages/core/src/sources/chunk-vectors.ts';
+} from '../../src/sources/chunk-vectors.ts';
 import {
   findByContentHash,
   getSource,
@@ -25,12 +25,12 @@ import {
   sourceTotals,
   tagsBySource,
   updateSource,
-} from '../../packages/core/src/sources/repo.ts';
-import { originalPath } from '../../packages/core/src/sources/files.ts';
-import { recordDocumentLinks } from '../../packages/core/src/sources/links/record.ts';
-import { citationCount, contributedTotals, graphCountsBySource } from '../../packages/core/src/sources/read-model.ts';
-import { SourceTags } from '../../packages/core/src/sources/tags.ts';
-import { dialectDatabases, dialects } from '../support/dialects.ts';
+} from '../../src/sources/repo.ts';
+import { originalPath } from '../../src/sources/files.ts';
+import { recordDocumentLinks } from '../../src/sources/links/record.ts';
+import { citationCount, contributedTotals, graphCountsBySource } from '../../src/sources/read-model.ts';
+import { SourceTags } from '../../src/sources/tags.ts';
+import { dialectDatabases, dialects } from '../../../../tests/support/dialects.ts';
 
 const at = (minute: number) => `2026-01-01T00:${String(minute).padStart(2, '0')}:00.000Z`;
 

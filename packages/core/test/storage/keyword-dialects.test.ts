@@ -1,15 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultSettings } from '@rhizome/contracts/settings';
-import type { Db } from '@rhizome/core/storage';
-import { indexNewNodes, reindexNodes } from '../../packages/core/src/graph/search-index.ts';
-import { forgetTermCounts } from '../../packages/core/src/search/common-terms.ts';
-import { ftsQuery } from '../../packages/core/src/search/fts-query.ts';
-import { anyTermFallback, keywordChunks, keywordSearch } from '../../packages/core/src/search/keyword.ts';
-import { fulltextEntries, fulltextMatches, reindexChunks } from '../../packages/core/src/search/read-model/fulltext.ts';
-import { hydrate } from '../../packages/core/src/search/read-model/results.ts';
-import { tsqueryOf } from '../../packages/core/src/search/tsquery.ts';
-import type { SearchContext, SearchScope } from '../../packages/core/src/search/types.ts';
-import { dialectDatabases, dialects } from '../support/dialects.ts';
+import type { Db } from '../../src/storage/index.ts';
+import { indexNewNodes, reindexNodes } from '../../src/graph/search-index.ts';
+import { forgetTermCounts } from '../../src/search/common-terms.ts';
+import { ftsQuery } from '../../src/search/fts-query.ts';
+import { anyTermFallback, keywordChunks, keywordSearch } from '../../src/search/keyword.ts';
+import { fulltextEntries, fulltextMatches, reindexChunks } from '../../src/search/read-model/fulltext.ts';
+import { hydrate } from '../../src/search/read-model/results.ts';
+import { tsqueryOf } from '../../src/search/tsquery.ts';
+import type { SearchContext, SearchScope } from '../../src/search/types.ts';
+import { dialectDatabases, dialects } from '../../../../tests/support/dialects.ts';
 
 const at = '2026-01-01T00:00:00.000Z';
 const everywhere: SearchScope = { sourceIds: null, templateId: null };

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '@rhizome/core/storage';
-import { decodeVector } from '@rhizome/core/storage';
-import { connectionsPage } from '../../packages/core/src/graph/nodes/navigation.ts';
+import type { Db } from '../../src/storage/index.ts';
+import { decodeVector } from '../../src/storage/index.ts';
+import { connectionsPage } from '../../src/graph/nodes/navigation.ts';
 import {
   deleteNodeRow,
   findNodeRow,
@@ -11,15 +11,15 @@ import {
   nodeTemplates,
   updateNodeRow,
   type NodeRow,
-} from '../../packages/core/src/graph/nodes/repo.ts';
+} from '../../src/graph/nodes/repo.ts';
 import {
   dropDerivedNodeVector,
   nodesLackingVectors,
   setClientNodeVector,
   storeClientNodeVectors,
   storeNodeVectors,
-} from '../../packages/core/src/graph/nodes/vectors.ts';
-import { dialectDatabases, dialects } from '../support/dialects.ts';
+} from '../../src/graph/nodes/vectors.ts';
+import { dialectDatabases, dialects } from '../../../../tests/support/dialects.ts';
 
 const at = '2026-01-01T00:00:00.000Z';
 const stamps = { created_at: at, updated_at: at };

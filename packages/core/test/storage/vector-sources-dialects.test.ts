@@ -1,23 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '@rhizome/core/storage';
-import { storeClientNodeVectors, storeNodeVectors } from '../../packages/core/src/graph/nodes/vectors.ts';
+import type { Db } from '../../src/storage/index.ts';
+import { storeClientNodeVectors, storeNodeVectors } from '../../src/graph/nodes/vectors.ts';
 import {
   autoEmbedArmed,
   nodesWithoutVector,
   someNodeLacksVector,
-} from '../../packages/core/src/search/read-model/node-vector-gaps.ts';
-import { hasOrphanedVectors, storedVectorGroups } from '../../packages/core/src/search/read-model/vector-identity.ts';
-import { idsOfLabels, vectorSources } from '../../packages/core/src/search/read-model/vector-sources.ts';
-import type { VectorItem } from '../../packages/core/src/search/vectors/port.ts';
-import { storeChunkVectors } from '../../packages/core/src/sources/chunk-vectors.ts';
+} from '../../src/search/read-model/node-vector-gaps.ts';
+import { hasOrphanedVectors, storedVectorGroups } from '../../src/search/read-model/vector-identity.ts';
+import { idsOfLabels, vectorSources } from '../../src/search/read-model/vector-sources.ts';
+import type { VectorItem } from '../../src/search/vectors/port.ts';
+import { storeChunkVectors } from '../../src/sources/chunk-vectors.ts';
 import {
   corpusState,
   learnChunks,
   markRefreshed,
   replaceCorpus,
   termStats,
-} from '../../packages/core/src/search/vectors/corpus/store.ts';
-import { dialectDatabases, dialects } from '../support/dialects.ts';
+} from '../../src/search/vectors/corpus/store.ts';
+import { dialectDatabases, dialects } from '../../../../tests/support/dialects.ts';
 
 const at = '2026-01-01T00:00:00.000Z';
 const stamps = { created_at: at, updated_at: at };
