@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SourceResponseBody } from '@rhizome/contracts/api/sources';
-import type { AttemptSummaryBody, RerunResultBody } from '@rhizome/contracts/api/extraction';
+import type { AttemptDetailBody, AttemptSummaryBody, RerunResultBody } from '@rhizome/contracts/api/extraction';
+import type { FakeProviderControls } from '../support/fakes/controls.ts';
 import type { FakeOllama } from '../support/fakes/ollama.ts';
+import { startFakeOpenAi } from '../support/fakes/openai.ts';
 import type { TestServer } from '../support/server.ts';
 import { waitForSource } from '../support/sources.ts';
 import { until } from '../support/wait.ts';
@@ -18,6 +20,7 @@ describe('re-running one chunk of a committed source', () => {
   let server: TestServer;
   let cookie: string;
   let ollama: FakeOllama;
+  let openai: FakeProviderControls;
   let sourceId: string;
   const call = (method: string, apiPath: string, body?: unknown) => server.call(method, apiPath, { cookie, body });
   const db = async () => (await server.platform.databases.current()).db;
@@ -41,11 +44,13 @@ describe('re-running one chunk of a committed source', () => {
 
   beforeAll(async () => {
     ({ server, cookie, ollama, sourceId } = await committedTwoGroupSource());
+    openai = await startFakeOpenAi();
   }, 90_000);
 
   afterAll(async () => {
     await server.stop();
     await ollama.close();
+    await openai?.close();
   });
 
   it("replaces only that chunk's entities and citations at commit, with the model asked for", async () => {
@@ -122,5 +127,39 @@ describe('re-running one chunk of a committed source', () => {
     );
     const labels = (await contribution()).nodes.map((node) => node.label).sort();
     expect(labels).toEqual(['Marie Curie', 'Niels Bohr', 'University of Copenhagen', 'Warsaw']);
+  });
+  it('re-runs a chunk with another provider, refusing an unknown or unusable one, and records who answered', async () => {
+    const unknown = await call('POST', `/sources/${sourceId}/chunks/0/rerun`, { provider: 'mistral' });
+    expect(unknown.status, unknown.text).toBe(422);
+    const keyless = await call('POST', `/sources/${sourceId}/chunks/0/rerun`, { provider: 'openai' });
+    expect(keyless.status, keyless.text).toBe(400);
+    expect(keyless.body).toMatchObject({ message: expect.stringContaining('no API key is set for openai') });
+
+    const configured = await call('PATCH', '/settings', {
+      llm: { openai_api_key: 'sk-fake', openai_base_url: openai.url, openai_chat_model: 'gpt-4.1' },
+    });
+    expect(configured.status, configured.text).toBe(200);
+    const localCalls = ollama.requests.filter((request) => request.path === '/api/chat').length;
+    const queued = await call('POST', `/sources/${sourceId}/chunks/0/rerun`, { provider: 'openai' });
+    expect(queued.status, queued.text).toBe(202);
+    const source = await waitForSource(server, cookie, sourceId, ['committed', 'error'], 60_000);
+    expect(source.status, source.error_message ?? '').toBe('committed');
+
+    // The other provider answered; the configured local server was not asked.
+    const completions = openai.requests.filter((request) => request.path === '/v1/chat/completions');
+    expect(completions.length).toBeGreaterThan(0);
+    expect(completions.map((request) => (request.body as { model: string }).model)).toContain('gpt-4.1');
+    expect(ollama.requests.filter((request) => request.path === '/api/chat')).toHaveLength(localCalls);
+
+    const attempts = (await call('GET', `/sources/${sourceId}/chunks/0/attempts`)).body as {
+      data: AttemptSummaryBody[];
+    };
+    const [latest] = attempts.data;
+    expect([latest.provider, latest.model]).toEqual(['openai', 'gpt-4.1']);
+    const detail = (await call('GET', `/sources/${sourceId}/chunks/0/attempts/${latest.id}`)).body as AttemptDetailBody;
+    // The fake OpenAI echoes the prompt: its answer, not the local server's script, is what was recorded.
+    expect(detail.calls[0].raw_output).toMatch(/^echo: /);
+    expect(detail.calls[0].model).toBe('gpt-4.1');
+    expect(attempts.data.slice(1).every((attempt) => attempt.provider === 'localllm')).toBe(true);
   });
 });

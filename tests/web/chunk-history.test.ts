@@ -43,12 +43,16 @@ describe('web interface: a chunk’s extraction history', { timeout: testTimeout
     await page.getByRole('button', { name: 'Chunk 2', exact: true }).click();
     await page.getByRole('heading', { name: /Chunk 2: 1 attempt/ }).waitFor();
     ollama.scriptChat(...chunkScript.secondAgain);
+    // Another provider can be chosen too; this re-run keeps the configured one and names another model.
+    await page.getByRole('combobox', { name: 'Provider for the re-run' }).click();
+    await page.getByRole('option', { name: 'OpenAI' }).waitFor();
+    await page.keyboard.press('Escape');
     await page.getByLabel('Model for the re-run').fill('qwen3:14b');
     await page.getByRole('button', { name: 'Re-run this chunk' }).click();
     await eventually(() => page.getByRole('heading', { name: /Chunk 2: 2 attempts/ }).count(), {
       message: 'the re-run attempt listed',
     }).toBe(1);
-    await page.getByText(/qwen3:14b ·/).waitFor();
+    await page.getByText(/Local model server · qwen3:14b ·/).waitFor();
     expect((await waitForSource(server, cookie, id, ['committed', 'error'], 60_000)).status).toBe('committed');
     await page.getByRole('cell', { name: 'University of Copenhagen' }).first().waitFor();
     await captureScreen(page, 'chunk-rerun');

@@ -1,6 +1,6 @@
 import { Type, type Static, type TNumber } from '@sinclair/typebox';
 import { endpoint } from '../endpoint.ts';
-import { filteringModes } from '../settings.ts';
+import { chatProviders, filteringModes, type ChatProvider } from '../settings.ts';
 import { AnyObject, Body, Nullable, OneOf, Page, PageQuery, QueuedTask } from './common.ts';
 
 const tag = 'sources';
@@ -152,7 +152,14 @@ const Model = Type.Optional(
   Type.String({
     minLength: 1,
     maxLength: 200,
-    description: 'Another model of the configured provider for this re-run',
+    description: 'Another model for this re-run (of the provider given, else of the configured one)',
+  }),
+);
+const Provider = Type.Optional(
+  Type.Unsafe<ChatProvider>({
+    type: 'string',
+    enum: [...chatProviders],
+    description: 'Another provider for this re-run (its configured model unless model is given)',
   }),
 );
 const QueuedRerun = Type.Object({
@@ -393,9 +400,9 @@ export const extractionEndpoints = {
     status: 202,
     errors: [400, 404, 409, 422, 503],
     summary:
-      "Extract one chunk (group) again, optionally with another model: when it ends the source is finalised and committed again, the other chunks' results unchanged. 409 while the extraction finalises or commits, or the chunk is still running",
+      "Extract one chunk (group) again, optionally with another provider or model: when it ends the source is finalised and committed again, the other chunks' results unchanged. 409 while the extraction finalises or commits, or the chunk is still running",
     params: ChunkParams,
-    body: Body({ model: Model }),
+    body: Body({ provider: Provider, model: Model }),
     response: RerunResult,
   }),
   rerunMany: endpoint({
@@ -404,10 +411,12 @@ export const extractionEndpoints = {
     tag,
     status: 202,
     errors: [400, 404, 409, 422, 503],
-    summary: 'Extract several chunks (groups) again at once, optionally with another model; as the single re-run',
+    summary:
+      'Extract several chunks (groups) again at once, optionally with another provider or model; as the single re-run',
     params: SourceId,
     body: Body({
       chunk_indexes: Type.Array(Type.Integer({ minimum: 0 }), { minItems: 1, maxItems: 1000 }),
+      provider: Provider,
       model: Model,
     }),
     response: RerunResult,

@@ -1,3 +1,4 @@
+import type { ChatProvider } from '@rhizome/contracts/settings';
 import { randomBytes } from 'node:crypto';
 import type { QueueService } from '@rhizome/queue';
 import { BadInput } from '@rhizome/contracts/errors';
@@ -5,6 +6,12 @@ import type { Db } from '../storage/index.ts';
 import { extractGroupOperation, finalizeExtractionOperation } from './operation-names.ts';
 import type { ExtractionOptions } from './options.ts';
 import type { ExtractionPlan } from './plan.ts';
+
+/** Another provider and/or model than the settings name, for a re-run. */
+export interface ModelChoice {
+  provider?: ChatProvider;
+  model?: string;
+}
 
 export type JobStatus = 'queued' | 'running' | 'finalizing' | 'committing' | 'completed' | 'cancelled' | 'failed';
 export type GroupStatus = 'pending' | 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
@@ -234,15 +241,19 @@ export async function queueGroup(
   job: JobRow,
   groupIndex: number,
   priority: number,
-  /** A re-run with another model than the settings name. */
-  model?: string,
+  /** A re-run with another provider or model than the settings name. */
+  choice: ModelChoice = {},
 ): Promise<string> {
   const metadata = { database, source_id: job.source_id, job_id: job.id, group_index: groupIndex };
   const task = await queue.submit({
     queue: 'llm',
     operation: extractGroupOperation,
     priority,
-    data: model ? { ...metadata, model } : metadata,
+    data: {
+      ...metadata,
+      ...(choice.provider ? { provider: choice.provider } : {}),
+      ...(choice.model ? { model: choice.model } : {}),
+    },
     metadata,
   });
   await moveGroup(db, job.id, groupIndex, ['pending'], { status: 'queued', task_id: task.task_id });

@@ -30,6 +30,7 @@ import {
   queueGroup,
   type GroupRow,
   type JobRow,
+  type ModelChoice,
 } from './jobs.ts';
 import { jobProgress } from './progress.ts';
 import { finishIdleExtractions, type FinishedExtraction } from './recovery.ts';
@@ -91,11 +92,12 @@ export class ExtractionService {
     });
   }
 
-  /** Runs some of the current run's groups again, optionally with another model (see attempts/rerun.ts). */
-  rerun(sourceId: string, groupIndexes: readonly number[], model?: string) {
-    const { db, database, queue, readiness } = this.deps;
-    const priority = this.deps.settings().priorities.interactive;
-    return rerunGroups({ db, database, queue, readiness, priority }, sourceId, groupIndexes, model);
+  /** Runs some of the current run's groups again, optionally with another provider or model (see attempts/rerun.ts). */
+  rerun(sourceId: string, groupIndexes: readonly number[], choice: ModelChoice = {}) {
+    const { db, database, queue, readiness, settings } = this.deps;
+    const priority = settings().priorities.interactive;
+    const llm = () => settings().llm;
+    return rerunGroups({ db, database, queue, readiness, priority, llm }, sourceId, groupIndexes, choice);
   }
 
   /** Deletes the attempts older than `source_processing.attempt_retention_days`; returns how many. */

@@ -1,4 +1,4 @@
-import type { Settings } from '@rhizome/contracts/settings';
+import { chatProviders, type ChatProvider, type Settings } from '@rhizome/contracts/settings';
 import { countOf } from '@rhizome/contracts/wording';
 import {
   classifyError,
@@ -36,6 +36,7 @@ import {
   moveJob,
   type GroupRow,
   type JobRow,
+  type ModelChoice,
 } from './jobs.ts';
 import { commitExtractionOperation, extractGroupOperation, finalizeExtractionOperation } from './operation-names.ts';
 import { groupChunks } from './plan.ts';
@@ -100,18 +101,21 @@ async function extractGroup({ task, signal, logger }: HandlerContext, deps: Deps
   const started = Date.now();
   await startGroup(db, job, group, task, started, logger);
   const recorder = new AttemptRecorder();
+  const choice: ModelChoice = {
+    provider: providerOf(task.data.provider),
+    model: typeof task.data.model === 'string' ? task.data.model : undefined,
+  };
   const attempt = {
     job,
     group,
     taskId: task.task_id,
-    provider: deps.settings().llm.chat_provider,
+    provider: choice.provider ?? deps.settings().llm.chat_provider,
     recorder,
     startedAt: started,
   };
   try {
     const context = { database: name, sourceId: job.source_id, taskId: task.task_id };
-    const model = typeof task.data.model === 'string' ? task.data.model : undefined;
-    const harvest = await harvestOf(db, job, group, { llm: deps.llm, signal, context, model, recorder });
+    const harvest = await harvestOf(db, job, group, { ...choice, llm: deps.llm, signal, context, recorder });
     // The attempt is written with the group's result: one transaction, one write-lock wait.
     await db.transaction(async (trx) => {
       await moveGroup(trx, jobId, groupIndex, ['running'], {
@@ -160,12 +164,17 @@ async function startGroup(db: Db, job: JobRow, group: GroupRow, task: TaskRecord
   });
 }
 
+/** The provider a re-run's task names, when it names one. */
+function providerOf(value: unknown): ChatProvider | undefined {
+  return (chatProviders as readonly unknown[]).includes(value) ? (value as ChatProvider) : undefined;
+}
+
 /** The group's chunks, as the model sees them, harvested in two passes. */
 async function harvestOf(
   db: Db,
   job: JobRow,
   group: GroupRow,
-  call: { llm: LlmService; signal: AbortSignal; context: LlmCallContext; model?: string; recorder: AttemptRecorder },
+  call: ModelChoice & { llm: LlmService; signal: AbortSignal; context: LlmCallContext; recorder: AttemptRecorder },
 ): Promise<GroupHarvest> {
   const options = jobOptions(job);
   const domain = await jobDomain(db, job);

@@ -1,6 +1,7 @@
 import { extractionEndpoints as api } from '@rhizome/contracts/api/extraction';
 import { extractionModule } from '@rhizome/core/extraction';
 import { ApiError } from '@rhizome/contracts/errors';
+import type { ChatProvider } from '@rhizome/contracts/settings';
 import { pageWindow, pagination } from '../http/pagination.ts';
 import type { RequestScope } from '../http/request-scope.ts';
 import type { RouteTable } from '../http/route.ts';
@@ -52,8 +53,13 @@ export function mountExtractionRoutes(routes: RouteTable, { platform }: CortexDe
 /** A chunk's attempts and re-runs, and what the source page reads about its extraction. */
 function mountChunkHistoryRoutes(routes: RouteTable, platform: CortexDeps['platform']): void {
   const history = async (scope: RequestScope) => (await scope.service(extractionModule)).history;
-  const rerun = async (scope: RequestScope, sourceId: string, indexes: number[], model?: string) => {
-    const { job, reruns } = await (await scope.service(extractionModule)).rerun(sourceId, indexes, model);
+  const rerun = async (
+    scope: RequestScope,
+    sourceId: string,
+    indexes: number[],
+    choice: { provider?: ChatProvider; model?: string },
+  ) => {
+    const { job, reruns } = await (await scope.service(extractionModule)).rerun(sourceId, indexes, choice);
     return { source_id: sourceId, job_id: job.id, source_status: 'extracting', reruns };
   };
   routes.add(api.attempts, async ({ params, scope }) => ({
@@ -63,10 +69,10 @@ function mountChunkHistoryRoutes(routes: RouteTable, platform: CortexDeps['platf
     (await history(scope)).attempt(params.source_id, params.chunk_index, params.attempt_id),
   );
   routes.add(api.rerun, async ({ params, body, scope }) =>
-    rerun(scope, params.source_id, [params.chunk_index], body.model),
+    rerun(scope, params.source_id, [params.chunk_index], { provider: body.provider, model: body.model }),
   );
   routes.add(api.rerunMany, async ({ params, body, scope }) =>
-    rerun(scope, params.source_id, body.chunk_indexes, body.model),
+    rerun(scope, params.source_id, body.chunk_indexes, { provider: body.provider, model: body.model }),
   );
   routes.add(api.filteringLog, async ({ params, scope }) => (await history(scope)).filteringLog(params.source_id));
   routes.add(api.stats, async ({ params, scope }) => (await history(scope)).stats(params.source_id));

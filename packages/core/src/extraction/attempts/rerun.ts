@@ -1,4 +1,5 @@
-import { Conflict, NotFound } from '@rhizome/contracts/errors';
+import type { ChatProvider, Settings } from '@rhizome/contracts/settings';
+import { BadInput, Conflict, NotFound } from '@rhizome/contracts/errors';
 import type { QueueService } from '@rhizome/queue';
 import type { ReadinessGate } from '../../providers/index.ts';
 import { getSource, updateSource } from '../../sources/index.ts';
@@ -12,6 +13,7 @@ import {
   openGroupStatuses,
   queueGroup,
   type JobRow,
+  type ModelChoice,
 } from '../jobs.ts';
 
 export interface RerunDeps {
@@ -20,6 +22,28 @@ export interface RerunDeps {
   queue: QueueService;
   priority: number;
   readiness: Pick<ReadinessGate, 'assertReady'>;
+  /** The current LLM settings: a provider a re-run names must be usable under them. */
+  llm: () => Settings['llm'];
+}
+
+/** Refuses (400) a provider the settings do not make usable: a cloud one without its key, local servers with none enabled. */
+function assertUsable(llm: Settings['llm'], provider: ChatProvider): void {
+  const keys = { openai: llm.openai_api_key, anthropic: llm.anthropic_api_key, gemini: llm.gemini_api_key };
+  const problem =
+    provider === 'localllm'
+      ? llm.localllm_instances.some((instance) => instance.enabled)
+        ? null
+        : 'no local model server is enabled (llm.localllm_instances)'
+      : provider === 'builtin' || keys[provider]
+        ? null
+        : `no API key is set for ${provider} (llm.${provider}_api_key)`;
+  if (problem) throw BadInput.field(`Cannot re-run with ${provider}: ${problem}`, 'provider');
+}
+
+/** " with openai gpt-4.1", " with qwen3:14b" or nothing. */
+function describeChoice({ provider, model }: ModelChoice): string {
+  const named = [provider, model].filter(Boolean).join(' ');
+  return named ? ` with ${named}` : '';
 }
 
 export interface QueuedRerun {
@@ -32,7 +56,7 @@ export interface QueuedRerun {
 const reopenable: JobRow['status'][] = ['completed', 'failed', 'queued', 'running'];
 
 /**
- * Runs some groups of a source's current extraction again (optionally with another model): the groups
+ * Runs some groups of a source's current extraction again (optionally with another provider or model): the groups
  * go back to pending in their job, the job to running, the source to extracting. When they end, the job
  * is finalised and committed as any run: the other groups' harvests stay as they were, and the commit
  * replaces the source's contribution with the result (stable node, edge and citation ids, so only what
@@ -43,7 +67,7 @@ export async function rerunGroups(
   deps: RerunDeps,
   sourceId: string,
   groupIndexes: readonly number[],
-  model?: string,
+  choice: ModelChoice = {},
 ): Promise<{ job: JobRow; reruns: QueuedRerun[] }> {
   const { db } = deps;
   const source = await getSource(db, sourceId);
@@ -62,7 +86,9 @@ export async function rerunGroups(
     if (openGroupStatuses.includes(group.status))
       throw new Conflict(`Chunk ${index} of source '${sourceId}' is already ${group.status}`, { chunk_index: index });
   }
-  await deps.readiness.assertReady('extraction');
+  // Another provider is checked as such; the configured one goes through the readiness gate.
+  if (choice.provider) assertUsable(deps.llm(), choice.provider);
+  else await deps.readiness.assertReady('extraction');
   const now = new Date().toISOString();
   await db.transaction(async (trx) => {
     if (!(await moveJob(trx, job.id, reopenable, { status: 'running', completed_at: null, error_message: null })))
@@ -81,7 +107,7 @@ export async function rerunGroups(
       current_step: 'extracting',
       error_stage: null,
       error_message: null,
-      step_description: `Re-running ${indexes.length === 1 ? `chunk ${indexes[0]}` : `${indexes.length} chunks`}${model ? ` with ${model}` : ''}`,
+      step_description: `Re-running ${indexes.length === 1 ? `chunk ${indexes[0]}` : `${indexes.length} chunks`}${describeChoice(choice)}`,
       last_activity_at: now,
     });
   });
@@ -93,7 +119,7 @@ export async function rerunGroups(
       .where({ source_id: sourceId, group_index: index })
       .max({ n: 'attempt_number' })
       .first()) as { n: number | null } | undefined;
-    const taskId = await queueGroup(db, deps.queue, deps.database, reopenedJob, index, deps.priority, model);
+    const taskId = await queueGroup(db, deps.queue, deps.database, reopenedJob, index, deps.priority, choice);
     reruns.push({ chunk_index: index, queue_task_id: taskId, attempt_number: (previous?.n ?? 0) + 1 });
   }
   return { job: reopenedJob, reruns };

@@ -1,3 +1,4 @@
+import type { ChatProvider } from '@rhizome/contracts/settings';
 import type { LlmCallContext } from '../../providers/index.ts';
 import type { LlmService } from '../../providers/index.ts';
 import type { DomainDefinition } from '../../sources/index.ts';
@@ -36,6 +37,8 @@ export interface HarvestInput {
   examplesMaxChars?: number;
   /** Overrides the settings' extraction model (a re-run with another model). */
   model?: string;
+  /** Overrides the settings' provider (a re-run with another provider). */
+  provider?: ChatProvider;
   /** Keeps the calls and the dropped items of this attempt. */
   recorder?: AttemptRecorder;
 }
@@ -56,6 +59,7 @@ export async function harvestGroup(input: HarvestInput): Promise<GroupHarvest> {
     retryEmpty,
     stats,
     model: input.model,
+    provider: input.provider,
     recorder: input.recorder,
   };
 

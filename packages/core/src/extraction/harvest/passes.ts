@@ -1,3 +1,4 @@
+import type { ChatProvider } from '@rhizome/contracts/settings';
 import { LineSplitter, parseLine, type ExtractionRecord } from '../../providers/index.ts';
 import type { ExtractionTask, LlmCallContext } from '../../providers/index.ts';
 import type { LlmService } from '../../providers/index.ts';
@@ -28,6 +29,8 @@ export interface PassRequest {
   stats: HarvestStats;
   /** Overrides the extraction model of the settings (a re-run with another model). */
   model?: string;
+  /** Overrides the provider of the settings (a re-run with another provider). */
+  provider?: ChatProvider;
   /** Keeps each call's prompts and raw answer, and the lines turned down. */
   recorder?: AttemptRecorder;
 }
@@ -121,6 +124,7 @@ async function attemptPass(request: PassRequest): Promise<Attempt> {
       signal: AbortSignal.any([request.signal, stop.signal]),
       context: request.context,
       ...(request.model ? { model: request.model } : {}),
+      ...(request.provider ? { provider: request.provider } : {}),
     });
     reading: for await (const event of events) {
       if (event.type === 'text') {

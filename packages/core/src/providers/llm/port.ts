@@ -74,6 +74,8 @@ export interface ChatRequest {
   thinking?: boolean;
   /** Overrides the model the settings name for this operation. */
   model?: string;
+  /** Overrides the provider the settings name (a chunk re-run with another provider); its model unless `model` is given. */
+  provider?: ChatProvider;
   signal?: AbortSignal;
   /** Whole-call limit in ms (default `llm.llm_request_timeout`). */
   timeoutMs?: number;

@@ -31,7 +31,10 @@ export class LlmService {
   }
 
   #prepare(request: ChatRequest): { adapter: LlmAdapter; resolved: PolicyRequest; policy: CallPolicy } {
-    const settings = this.deps.settings();
+    const configured = this.deps.settings();
+    const settings = request.provider
+      ? { ...configured, llm: { ...configured.llm, chat_provider: request.provider } }
+      : configured;
     const sampling = samplingFor(settings.llm, request.operation);
     const resolved: PolicyRequest = {
       ...request,

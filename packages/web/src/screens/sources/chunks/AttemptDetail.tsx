@@ -2,6 +2,7 @@ import { Accordion, Badge, Code, Group, Skeleton, Stack, Table, Text } from '@ma
 import { extractionEndpoints } from '@rhizome/contracts/api/extraction';
 import { ErrorNotice } from '../../../components/ErrorNotice.tsx';
 import { useEndpoint } from '../../../lib/data/use-endpoint.ts';
+import { choiceLabel } from '../../settings/settings-text.ts';
 import { formatCount } from '../../../lib/format.ts';
 
 const preStyle = { whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', maxHeight: 320, overflow: 'auto' } as const;
@@ -32,6 +33,7 @@ export function AttemptDetail({
           {data.status}
         </Badge>
         <Text fz="sm">
+          {data.provider ? `${choiceLabel(data.provider)} · ` : ''}
           {data.model ?? 'model unknown'} · {formatCount(data.input_tokens)} tokens in,{' '}
           {formatCount(data.output_tokens)} out · {formatCount(data.llm_duration_ms)} ms
         </Text>

@@ -1,13 +1,17 @@
 import { useState } from 'react';
-import { Button, Card, Group, SegmentedControl, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Button, Card, Group, SegmentedControl, Select, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
 import { extractionEndpoints } from '@rhizome/contracts/api/extraction';
+import { chatProviders, type ChatProvider } from '@rhizome/contracts/settings';
 import { ErrorNotice } from '../../../components/ErrorNotice.tsx';
 import { api, messageOf } from '../../../lib/api.ts';
 import { useEndpoint } from '../../../lib/data/use-endpoint.ts';
 import { formatDate } from '../../../lib/format.ts';
+import { choiceLabel } from '../../settings/settings-text.ts';
 import { AttemptDetail } from './AttemptDetail.tsx';
 
-/** A chunk's attempts, newest first, the chosen one in full, and a re-run with an optional other model. */
+const providerChoices = chatProviders.map((provider) => ({ value: provider, label: choiceLabel(provider) }));
+
+/** A chunk's attempts, newest first, the chosen one in full, and a re-run with an optional other provider or model. */
 export function ChunkAttempts({
   sourceId,
   chunkIndex,
@@ -23,6 +27,7 @@ export function ChunkAttempts({
     { refreshMs: running ? 1000 : false },
   );
   const [chosen, setChosen] = useState<string | null>(null);
+  const [provider, setProvider] = useState<ChatProvider | null>(null);
   const [model, setModel] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   const [sending, setSending] = useState(false);
@@ -33,7 +38,7 @@ export function ChunkAttempts({
     try {
       await api.call(extractionEndpoints.rerun, {
         params: { source_id: sourceId, chunk_index: chunkIndex },
-        body: model.trim() ? { model: model.trim() } : {},
+        body: { ...(provider ? { provider } : {}), ...(model.trim() ? { model: model.trim() } : {}) },
       });
       setChosen(null);
     } catch (error) {
@@ -61,9 +66,18 @@ export function ChunkAttempts({
           Chunk {chunkIndex + 1}: {list.length === 1 ? '1 attempt' : `${list.length} attempts`}
         </Title>
         <Group align="flex-end" gap="xs">
+          <Select
+            label="Provider for the re-run"
+            placeholder="The configured one"
+            data={providerChoices}
+            value={provider}
+            onChange={(value) => setProvider(value as ChatProvider | null)}
+            clearable
+            style={{ flex: '1 1 160px' }}
+          />
           <TextInput
             label="Model for the re-run"
-            placeholder="The configured one"
+            placeholder={provider ? `${choiceLabel(provider)}'s configured one` : 'The configured one'}
             value={model}
             onChange={(event) => setModel(event.currentTarget.value)}
             style={{ flex: '1 1 160px' }}
