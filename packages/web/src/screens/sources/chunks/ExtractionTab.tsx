@@ -38,7 +38,6 @@ export function ExtractionTab({ sourceId, running }: { sourceId: string; running
               <Table.Thead>
                 <Table.Tr>
                   <Table.Th>Chunk</Table.Th>
-                  <Table.Th>Passages</Table.Th>
                   <Table.Th>Status</Table.Th>
                   <Table.Th>Found</Table.Th>
                 </Table.Tr>
@@ -52,23 +51,26 @@ export function ExtractionTab({ sourceId, running }: { sourceId: string; running
                         className="mantine-focus-auto"
                         onClick={() => setOpen(group.group_index)}
                         aria-pressed={open === group.group_index}
-                        style={{ all: 'unset', cursor: 'pointer', textDecoration: 'underline' }}
+                        style={{ all: 'unset', cursor: 'pointer', textDecoration: 'underline', whiteSpace: 'nowrap' }}
                       >
                         Chunk {group.group_index + 1}
                       </button>
+                      {/* The passages under the chunk's name, not a column of their own: the table fits a phone. */}
+                      <Text fz="xs" c="dimmed">
+                        {group.last_chunk_index !== group.first_chunk_index
+                          ? `passages #${group.first_chunk_index + 1}–${group.last_chunk_index + 1}`
+                          : `passage #${group.first_chunk_index + 1}`}
+                      </Text>
                     </Table.Td>
                     <Table.Td>
-                      #{group.first_chunk_index + 1}
-                      {group.last_chunk_index !== group.first_chunk_index ? `–${group.last_chunk_index + 1}` : ''}
-                    </Table.Td>
-                    <Table.Td>
-                      <Badge variant="light" color={statusColor[group.status] ?? 'gray'} tt="none">
+                      {/* Its whole word, never an ellipsis: the narrow table wraps the other columns instead. */}
+                      <Badge variant="light" color={statusColor[group.status] ?? 'gray'} tt="none" miw="max-content">
                         {group.status}
                       </Badge>
                     </Table.Td>
                     <Table.Td>
-                      {countOf(group.entity_count ?? 0, 'entity', 'entities')},{' '}
-                      {countOf(group.relationship_count ?? 0, 'relationship')}
+                      <div>{countOf(group.entity_count ?? 0, 'entity', 'entities')},</div>
+                      <div>{countOf(group.relationship_count ?? 0, 'relationship')}</div>
                     </Table.Td>
                   </Table.Tr>
                 ))}
