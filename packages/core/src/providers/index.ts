@@ -27,7 +27,7 @@ export type {
   ToolCall,
   ToolDefinition,
 } from './llm/port.ts';
-export type { LlmService } from './llm/service.ts';
+export { llmCallPolicy, type LlmService } from './llm/service.ts';
 export { createLocalLlmChatAdapter } from './localllm/chat-adapter.ts';
 export { verifyServer } from './localllm/client.ts';
 export { installedModels } from './localllm/installed.ts';
@@ -40,3 +40,4 @@ export { llmQueueStats } from './queue-monitor.ts';
 export type { ReadinessGate } from './readiness.ts';
 export { sleep } from './retry.ts';
 export { estimatedCost, hoursAgo, usageTotals, usesLocalServers } from './usage.ts';
+export { visionReader, type VisionConfig, type VisionReader } from './vision/reader.ts';

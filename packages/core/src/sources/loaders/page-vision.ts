@@ -1,6 +1,5 @@
 import type { Settings } from '@rhizome/contracts/settings';
-import { modelFor } from '../../providers/index.ts';
-import { llmCallPolicy } from '../../providers/llm/service.ts';
+import { llmCallPolicy, modelFor } from '../../providers/index.ts';
 import { visionDecision } from '../vision.ts';
 import type { PageVision } from './media-reading.ts';
 

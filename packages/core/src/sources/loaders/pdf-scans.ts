@@ -6,8 +6,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { ocrImage, boundedDpi, rasterisePage, ToolMissingError } from '../../media/index.ts';
-import { LlmError } from '../../providers/index.ts';
-import { visionReader, type VisionReader } from '../../providers/vision/reader.ts';
+import { LlmError, visionReader, type VisionReader } from '../../providers/index.ts';
 import { pageReaders, type PageReaders } from './page-readers.ts';
 import type { LoaderProgress, MediaReading } from './port.ts';
 

@@ -4,7 +4,7 @@
  * claim gigabytes once decompressed.
  */
 import type { OcrMode, TranscriptionProvider } from '@rhizome/contracts/settings';
-import type { VisionConfig } from '../../providers/vision/reader.ts';
+import type { VisionConfig } from '../../providers/index.ts';
 
 /** A stretch of the loaded text that came from one page, slide, sheet, chapter or section. */
 export interface TextSpan {
