@@ -5,6 +5,7 @@
  */
 import type { Knex } from 'knex';
 import type { EdgeSortField, NodeSortField, SortOrder } from '@rhizome/contracts/api/graph-nodes';
+import { dialectOf } from '../storage/index.ts';
 
 export interface ItemOrder {
   by: NodeSortField | EdgeSortField;
@@ -54,7 +55,7 @@ export function applyOrder(query: Knex.QueryBuilder, table: OrderedTable, order:
 
 /** A number stored under `key` of a JSON text column, or NULL, in the database's own dialect. */
 function jsonNumber(query: Knex.QueryBuilder, column: string, key: string): string {
-  if ((query.client.config as Knex.Config).client === 'pg')
+  if (dialectOf(query) === 'postgres')
     return `CASE WHEN jsonb_typeof(${column}::jsonb -> '${key}') = 'number' THEN (${column}::jsonb ->> '${key}')::double precision END`;
   return `CASE WHEN json_valid(${column}) AND json_type(${column}, '$.${key}') IN ('integer', 'real') THEN json_extract(${column}, '$.${key}') END`;
 }
