@@ -1,8 +1,9 @@
 /**
  * The graph's read model of the tables other features own, for what the graph API shows beside its own
- * rows: the sources feature's `sources` and `document_chunks` and the extraction's `source_citations`.
- * Reads only, in SQL joined with graph rows where a page needs them together (a node's citations, the
- * image sources' entities, the snapshot's per-source counts, which nodes a source scope shows).
+ * rows: the sources feature's `sources` and `document_chunks` and the extraction's `source_citations` and
+ * `relationship_citations`. Reads only, in SQL joined with graph rows where a page needs them together (a
+ * node's or an edge's citations, the image sources' entities, the snapshot's per-source counts, which nodes a
+ * source scope shows).
  */
 import type { Db } from '../storage/index.ts';
 import { parseJsonObject } from './nodes/sql.ts';
@@ -48,20 +49,39 @@ interface CitationRow {
   chunk_metadata: string | null;
 }
 
+/** The table holding the citations of an item kind, and its column naming the cited item. */
+const citationTables = {
+  node: { table: 'source_citations', item: 'entity_uri' },
+  edge: { table: 'relationship_citations', item: 'edge_id' },
+} as const;
+
 /** One page of the node's citations (source_citations ⨝ sources ⨝ document_chunks), oldest first. */
-export async function citationsPage(
+export function citationsPage(db: Db, nodeId: string, window: Window): Promise<{ rows: Citation[]; total: number }> {
+  return citationsOf(db, 'node', nodeId, window);
+}
+
+/** One page of the edge's citations (relationship_citations ⨝ sources ⨝ document_chunks), oldest first. */
+export function edgeCitationsPage(
   db: Db,
-  nodeId: string,
+  edgeId: string,
   window: Window,
 ): Promise<{ rows: Citation[]; total: number }> {
-  const [{ total }] = (await db('source_citations').where({ entity_uri: nodeId }).count({ total: '*' })) as {
-    total: number;
-  }[];
+  return citationsOf(db, 'edge', edgeId, window);
+}
+
+async function citationsOf(
+  db: Db,
+  kind: keyof typeof citationTables,
+  id: string,
+  window: Window,
+): Promise<{ rows: Citation[]; total: number }> {
+  const { table, item } = citationTables[kind];
+  const [{ total }] = (await db(table).where(item, id).count({ total: '*' })) as { total: number }[];
   if (!total || window.offset >= Number(total)) return { rows: [], total: Number(total) };
-  const rows = (await db('source_citations as c')
+  const rows = (await db(`${table} as c`)
     .join('sources as s', 's.id', 'c.source_id')
     .leftJoin('document_chunks as k', 'k.id', 'c.chunk_id')
-    .where('c.entity_uri', nodeId)
+    .where(`c.${item}`, id)
     .select(
       'c.id',
       'c.confidence',

@@ -9,6 +9,8 @@ import { canvasData, type CanvasOptions } from './canvas.ts';
 import {
   createEdge,
   deleteEdge,
+  edgeCitations,
+  edgeLabels,
   getEdge,
   listEdges,
   updateEdge,
@@ -144,6 +146,14 @@ export class GraphService {
 
   getEdge(id: string) {
     return getEdge(this.deps.db, id);
+  }
+
+  edgeLabels() {
+    return edgeLabels(this.deps.db);
+  }
+
+  edgeCitations(id: string, window: Window) {
+    return edgeCitations(this.deps.db, id, window);
   }
 
   createEdge(input: EdgeCreateInput) {

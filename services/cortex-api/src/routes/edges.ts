@@ -2,7 +2,7 @@ import { edgeEndpoints as api } from '@rhizome/contracts/api/graph-nodes';
 import { graphModule } from '@rhizome/core/graph';
 import { queryList } from '../http/query-lists.ts';
 import { pageWindow, pagination } from '../http/pagination.ts';
-import { orderedWindow } from './nodes.ts';
+import { citationWindow, orderedWindow } from './nodes.ts';
 import type { RouteTable } from '../http/route.ts';
 import type { CortexDeps } from '../deps.ts';
 
@@ -28,6 +28,14 @@ export function mountEdgeRoutes(routes: RouteTable, { platform }: CortexDeps): v
   routes.add(api.batch, async ({ body, scope }) =>
     (await scope.service(graphModule)).queueBatch('edge', body.operations),
   );
+  routes.add(api.labels, async ({ scope }) => ({ data: await (await scope.service(graphModule)).edgeLabels() }));
+  routes.add(api.citations, async ({ params, query, scope }) => {
+    const window = citationWindow(query, platform.settings.get().pagination);
+    const { rows, total } = await (
+      await scope.service(graphModule)
+    ).edgeCitations(params.edge_id, { offset: window.offset, limit: window.pageSize });
+    return { data: rows, pagination: pagination(total, window) };
+  });
   routes.add(api.get, async ({ params, scope }) => (await scope.service(graphModule)).getEdge(params.edge_id));
   routes.add(api.update, async ({ params, body, scope }) =>
     (await scope.service(graphModule)).updateEdge(params.edge_id, body),

@@ -24,6 +24,15 @@ export function orderedWindow<By extends string>(
   return ordered;
 }
 
+/** The page of a citation list: the settings' sizes, capped at 100 whatever they say. */
+export function citationWindow(
+  query: { page?: number; page_size?: number },
+  { default_page_size, max_citation_page_size }: { default_page_size: number; max_citation_page_size?: number },
+): PageWindow {
+  const cap = Math.min(max_citation_page_size ?? citationPageCap, citationPageCap);
+  return pageWindow(query, { default_page_size: Math.min(default_page_size, cap), max_page_size: cap });
+}
+
 export function mountNodeRoutes(routes: RouteTable, { platform }: CortexDeps): void {
   const limits = () => platform.settings.get().pagination;
 
@@ -67,9 +76,7 @@ export function mountNodeRoutes(routes: RouteTable, { platform }: CortexDeps): v
     return { data: rows, pagination: pagination(total, window) };
   });
   routes.add(api.citations, async ({ params, query, scope }) => {
-    const { default_page_size, max_citation_page_size } = limits();
-    const cap = Math.min(max_citation_page_size ?? citationPageCap, citationPageCap);
-    const window = pageWindow(query, { default_page_size: Math.min(default_page_size, cap), max_page_size: cap });
+    const window = citationWindow(query, limits());
     const { rows, total } = await (
       await scope.service(graphModule)
     ).nodeCitations(params.node_id, { offset: window.offset, limit: window.pageSize });

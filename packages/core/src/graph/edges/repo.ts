@@ -103,6 +103,16 @@ export function listEdgeRows(db: Db, filter: EdgeFilter, window: Window, minimal
   return itemPage<EdgeRow>(() => filtered(db, filter), minimal ? minimalColumns : columns, window);
 }
 
+/** Every relationship type in use with how many edges have it, the most used first. */
+export async function edgeLabelCounts(db: Db): Promise<{ label: string; count: number }[]> {
+  const rows = (await db(edgeTable.name)
+    .select('label')
+    .count({ count: '*' })
+    .groupBy('label')
+    .orderBy([{ column: 'count', order: 'desc' }, { column: 'label' }])) as { label: string; count: number | string }[];
+  return rows.map((row) => ({ label: row.label, count: Number(row.count) }));
+}
+
 export function updateEdgeRow(
   db: Db,
   id: string,

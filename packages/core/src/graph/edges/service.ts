@@ -2,6 +2,7 @@ import { NotFound } from '@rhizome/contracts/errors';
 import type { Db } from '../../storage/index.ts';
 import { newEdgeId } from '../ids.ts';
 import { patchItem } from '../items.ts';
+import { edgeCitationsPage } from '../read-model.ts';
 import { directLookups, type GraphScope, type NodeDraftLookups } from '../nodes/service.ts';
 import {
   checkedProperties,
@@ -12,6 +13,7 @@ import {
 } from '../nodes/template-rules.ts';
 import {
   deleteEdgeRow,
+  edgeLabelCounts,
   findEdgeRow,
   insertEdgeRows,
   listEdgeRows,
@@ -129,6 +131,17 @@ export interface EdgeListOptions {
 export async function listEdges(db: Db, options: EdgeListOptions) {
   const { rows, total } = await listEdgeRows(db, options.filter, options.window, options.minimal ?? false);
   return { items: options.minimal ? rows.map(toMinimalEdge) : rows.map(toEdge), total };
+}
+
+/** The relationship types in use, for choosing one to list. */
+export function edgeLabels(db: Db) {
+  return edgeLabelCounts(db);
+}
+
+/** Where the edge was found in the sources: the sentences that state it, with their passages. */
+export async function edgeCitations(db: Db, id: string, window: { offset: number; limit: number }) {
+  await requireEdgeRow(db, id);
+  return edgeCitationsPage(db, id, window);
 }
 
 /** PATCH: label and/or properties (a full replacement, checked against the edge's template). */
