@@ -46,7 +46,7 @@ export default function EntitiesScreen() {
       </PageHeader>
       <Group gap="sm" align="flex-end" justify="space-between" wrap="wrap">
         <GraphListFilters
-          templateType="node"
+          types={templates.options}
           values={filter}
           sources={options}
           searchLabel="Search entities"

@@ -4,32 +4,28 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
 import { sourceEndpoints } from '@rhizome/contracts/api/sources';
 import { useEndpoint } from '../../lib/data/use-endpoint.ts';
-import { useTemplatesOf } from './use-templates-of.ts';
 
-export interface SourceOption {
+export interface FilterOption {
   value: string;
   label: string;
 }
 
 /** The type, source and tag filters and the search box of a graph list; the search is sent once typing pauses. */
 export function GraphListFilters({
-  templateType,
+  types,
   values,
   sources,
   searchLabel,
-  withType = true,
   onChange,
 }: {
-  templateType: 'node' | 'edge';
-  values: { type?: string; source: string; tag: string; q?: string };
-  sources: SourceOption[];
+  /** The types the list can be filtered by (entity templates, relationship labels). */
+  types: FilterOption[];
+  values: { type: string; source: string; tag: string; q?: string };
+  sources: FilterOption[];
   /** Leaves out the search box when not given. */
   searchLabel?: string;
-  /** Whether the list can be filtered by template. */
-  withType?: boolean;
   onChange: (change: Partial<Record<'type' | 'source' | 'tag' | 'q', string | null>>) => void;
 }) {
-  const templates = useTemplatesOf(templateType);
   const tags = useEndpoint(sourceEndpoints.listTags);
   const [text, setText] = useState(values.q ?? '');
   const [typed] = useDebouncedValue(text, 300);
@@ -50,18 +46,16 @@ export function GraphListFilters({
           w={{ base: '100%', sm: 240 }}
         />
       )}
-      {withType && (
-        <Select
-          label="Type"
-          placeholder="Every type"
-          data={templates.options}
-          value={values.type || null}
-          onChange={(type) => onChange({ type })}
-          clearable
-          searchable
-          w={{ base: '100%', sm: 190 }}
-        />
-      )}
+      <Select
+        label="Type"
+        placeholder="Every type"
+        data={types}
+        value={values.type || null}
+        onChange={(type) => onChange({ type })}
+        clearable
+        searchable
+        w={{ base: '100%', sm: 190 }}
+      />
       <Select
         label="Source"
         placeholder="Every source"

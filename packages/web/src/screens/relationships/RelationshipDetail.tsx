@@ -1,4 +1,4 @@
-import { Anchor, Badge, Breadcrumbs, Code, Group, Skeleton, Stack, Text } from '@mantine/core';
+import { Anchor, Badge, Breadcrumbs, Code, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { edgeEndpoints, nodeEndpoints } from '@rhizome/contracts/api/graph-nodes';
@@ -11,10 +11,14 @@ import { useEndpoint, useEndpointIfFound } from '../../lib/data/use-endpoint.ts'
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import type { PropertyDefinition } from '../../components/PropertyField.tsx';
+import { RelationshipEvidence } from './RelationshipEvidence.tsx';
 import { RelationshipForm } from './RelationshipForm.tsx';
 import type { Relationship } from './use-relationship-page.ts';
 
-/** A relationship's page: its two ends, its label and properties (edited by its template's types), and delete. */
+/**
+ * A relationship's page: its two ends, its label and properties (edited by its template's types), delete,
+ * and the sentences of the sources that state it.
+ */
 export default function RelationshipDetail() {
   const { edgeId = '' } = useParams();
   const edge = useEndpoint(edgeEndpoints.get, { params: { edge_id: edgeId } });
@@ -55,6 +59,12 @@ export default function RelationshipDetail() {
         </Anchor>
       </Group>
       <RelationshipEditor key={detail.updated_at} edge={detail} definitions={template.data?.properties ?? []} />
+      <Stack gap="xs" component="section" aria-labelledby="relationship-evidence">
+        <Title order={2} fz="lg" id="relationship-evidence">
+          Evidence
+        </Title>
+        <RelationshipEvidence edgeId={detail.id} />
+      </Stack>
       <details>
         <summary>Raw JSON</summary>
         <Code block aria-label="The relationship as JSON" tabIndex={0} mt={4} style={{ whiteSpace: 'pre-wrap' }}>

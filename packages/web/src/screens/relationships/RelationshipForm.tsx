@@ -13,9 +13,9 @@ export interface RelationshipChange {
 }
 
 /**
- * A relationship's name and its template's properties, saved or deleted through the callbacks (their
+ * A relationship's name and its template's properties, saved (or deleted) through the callbacks (their
  * failures show in the form). Properties outside the template (the extraction's confidence, say) are
- * kept as they are.
+ * kept as they are. A new relationship starts from an empty one and has nothing to delete.
  */
 export function RelationshipForm({
   edge,
@@ -24,14 +24,20 @@ export function RelationshipForm({
   onDelete,
   before,
   autoFocus = false,
+  saveLabel = 'Save relationship',
+  complete = true,
 }: {
   edge: { label: string; properties: Record<string, unknown> };
   definitions: PropertyDefinition[];
   onSave: (change: RelationshipChange) => Promise<void>;
-  onDelete: () => Promise<void>;
-  /** Shown above the fields (the canvas names the type there). */
+  /** Offers deleting the relationship when given. */
+  onDelete?: () => Promise<void>;
+  /** Shown above the fields (the canvas names the type there; a new relationship picks its ends and type). */
   before?: ReactNode;
   autoFocus?: boolean;
+  saveLabel?: string;
+  /** Whether what `before` asks for is filled in, so the relationship can be saved. */
+  complete?: boolean;
 }) {
   const [label, setLabel] = useState(edge.label);
   const [drafts, setDrafts] = useState<Record<string, Draft>>(() =>
@@ -43,6 +49,7 @@ export function RelationshipForm({
   const { busy, failure, run } = useSubmit();
   const submit = (event: FormEvent) => {
     event.preventDefault();
+    if (!complete) return;
     const defined = new Set(definitions.map((definition) => definition.name));
     const others = Object.fromEntries(Object.entries(edge.properties).filter(([key]) => !defined.has(key)));
     void run(() => onSave({ label: label.trim(), properties: { ...others, ...propertiesOf(definitions, drafts) } }));
@@ -66,24 +73,28 @@ export function RelationshipForm({
           onChange={(name, value) => setDrafts((current) => ({ ...current, [name]: value }))}
         />
         <FormFailure failure={failure} />
-        <Group justify="space-between">
-          <Button color="red" variant="light" onClick={() => setDeleting(true)}>
-            Delete relationship
-          </Button>
-          <Button type="submit" loading={busy} disabled={!label.trim()}>
-            Save relationship
+        <Group justify={onDelete ? 'space-between' : 'flex-end'}>
+          {onDelete && (
+            <Button color="red" variant="light" onClick={() => setDeleting(true)}>
+              Delete relationship
+            </Button>
+          )}
+          <Button type="submit" loading={busy} disabled={!label.trim() || !complete}>
+            {saveLabel}
           </Button>
         </Group>
       </Stack>
-      <ConfirmDelete
-        opened={deleting}
-        title="Delete this relationship?"
-        busy={busy}
-        onKeep={() => setDeleting(false)}
-        onDelete={() => void run(onDelete)}
-      >
-        The entities at its two ends stay.
-      </ConfirmDelete>
+      {onDelete && (
+        <ConfirmDelete
+          opened={deleting}
+          title="Delete this relationship?"
+          busy={busy}
+          onKeep={() => setDeleting(false)}
+          onDelete={() => void run(onDelete)}
+        >
+          The entities at its two ends stay.
+        </ConfirmDelete>
+      )}
     </form>
   );
 }

@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Alert, Anchor, Button, Group, Modal, Pagination, Stack, Text, TextInput } from '@mantine/core';
 import { Link } from 'react-router-dom';
+import { IconPlus } from '@tabler/icons-react';
 import { countOf, formatDate, humanise } from '../../lib/format.ts';
 import { announceGraphChanged } from '../../lib/graph-changes.ts';
 import { useRefresh } from '../../lib/data/use-action.ts';
@@ -20,35 +21,40 @@ import { SortControl } from '../entities/SortControl.tsx';
 import { sortQuery, useSourceScope } from '../entities/use-entity-list.ts';
 import { useSourceTitles } from '../entities/use-source-titles.ts';
 import { useUrlFilter } from '../entities/use-url-filter.ts';
+import { NewRelationshipModal } from './NewRelationshipModal.tsx';
 import {
   relationshipPageSize,
   relationshipSortChoices,
   useRelationshipPage,
+  useRelationshipTypes,
   type Relationship,
 } from './use-relationship-page.ts';
 
-const filterKeys = ['source', 'tag', 'sort', 'order'] as const;
+const filterKeys = ['type', 'source', 'tag', 'sort', 'order'] as const;
 
-/** Every relationship of the graph, a server page at a time, to relabel or delete many at once. */
+/** Every relationship of the graph, a server page at a time, to find by type, create, relabel or delete many at once. */
 export default function RelationshipsScreen() {
   const [filter, setFilter] = useUrlFilter(filterKeys);
   const { scope, ready } = useSourceScope({ ...filter });
-  const page = useRelationshipPage(
-    ready ? scope : [],
-    filter.page,
-    sortQuery(relationshipSortChoices, filter.sort, filter.order),
-  );
+  const page = useRelationshipPage({
+    sourceIds: ready ? scope : [],
+    label: filter.type || undefined,
+    page: filter.page,
+    order: sortQuery(relationshipSortChoices, filter.sort, filter.order),
+  });
   const { options } = useSourceTitles();
+  const types = useRelationshipTypes();
   const rows = page.rows ?? [];
   const ids = useMemo(() => rows.map((row) => row.id), [rows]);
   const selection = useSelection(ids, page.total);
   const { job, start, dismiss } = useBulkJob('rhizome:bulk:relationships');
   const [dialog, setDialog] = useState<'delete' | 'relabel' | null>(null);
   const [label, setLabel] = useState('');
+  const [creating, setCreating] = useState(false);
   const { busy, failure, run } = useSubmit();
   const refresh = useRefresh();
   const { clear } = selection;
-  useEffect(clear, [filter.source, filter.tag, clear]);
+  useEffect(clear, [filter.type, filter.source, filter.tag, clear]);
   const what = countOf(selection.count, 'relationship');
 
   const queue = (title: string, operation: (id: string) => GraphOperation) =>
@@ -62,12 +68,13 @@ export default function RelationshipsScreen() {
   const pages = Math.max(1, Math.ceil(page.total / relationshipPageSize));
   return (
     <Stack gap="md">
-      <PageHeader
-        title="Relationships"
-        description="How the entities of your graph are linked, and where it says so."
-      />
+      <PageHeader title="Relationships" description="How the entities of your graph are linked, and where it says so.">
+        <Button leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)}>
+          New relationship
+        </Button>
+      </PageHeader>
       <Group gap="sm" align="flex-end" justify="space-between" wrap="wrap">
-        <GraphListFilters templateType="edge" withType={false} values={filter} sources={options} onChange={setFilter} />
+        <GraphListFilters types={types} values={filter} sources={options} onChange={setFilter} />
         <SortControl choices={relationshipSortChoices} by={filter.sort} order={filter.order} onChange={setFilter} />
       </Group>
       <BulkBar selection={selection} noun={['relationship', 'relationships']}>
@@ -83,7 +90,11 @@ export default function RelationshipsScreen() {
         error={page.error}
         rows={page.rows}
         onRetry={page.reload}
-        empty={filter.source || filter.tag ? 'No relationship matches these filters.' : 'No relationships yet.'}
+        empty={
+          filter.type || filter.source || filter.tag
+            ? 'No relationship matches these filters.'
+            : 'No relationships yet.'
+        }
       >
         <ResponsiveTable<Relationship>
           label="Relationships"
@@ -185,6 +196,7 @@ export default function RelationshipsScreen() {
           </Group>
         </Stack>
       </Modal>
+      <NewRelationshipModal opened={creating} onClose={() => setCreating(false)} />
       <BulkJobDialog job={job} onClose={dismiss} onSettled={() => void refresh([{ tag: 'edges' }])} />
     </Stack>
   );
