@@ -28,8 +28,6 @@ describe('web interface: entities', { timeout: testTimeout }, () => {
 
   it('retypes ten selected entities at once as a queue task, and the server holds the new type', async () => {
     const { page } = signedIn;
-    // The sign-in still running when the page moves on would be cut off, leaving the next screen signed out.
-    await page.getByRole('heading', { name: 'Sign in' }).waitFor({ state: 'detached' });
     const keeper = await template('Keeper');
     const lighthouse = await template('Lighthouse');
     for (let index = 1; index <= 12; index += 1)

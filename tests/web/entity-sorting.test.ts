@@ -22,8 +22,6 @@ describe('web interface: sorted entity and relationship lists', { timeout: testT
 
   it('sorts entities by degree in the list, both ways, and keeps the order in the address', async () => {
     const { page } = signedIn;
-    // The sign-in still running when the page moves on would be cut off, leaving the next screen signed out.
-    await page.getByRole('heading', { name: 'Sign in' }).waitFor({ state: 'detached' });
     const beacon = await api<{ id: string }>('POST', '/templates', { name: 'Beacon', template_type: 'node' });
     const lit = await api<{ id: string }>('POST', '/templates', { name: 'Lit by', template_type: 'edge' });
     // Degrees 0, 3, 1, 2 in creation order: the sorted list cannot come out right by accident.

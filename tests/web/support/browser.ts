@@ -93,6 +93,8 @@ export async function signInAt(page: Page, path: string, password: string): Prom
   await page.getByLabel('Username').fill('operator');
   await page.getByLabel(/^Password/).fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
+  // A test moving on while the sign-in still runs would cut it off and meet its next screen signed out.
+  await page.getByRole('heading', { name: 'Sign in' }).waitFor({ state: 'detached' });
 }
 
 export interface SignedInBrowser {
