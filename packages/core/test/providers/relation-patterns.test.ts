@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { extractEntities } from '../../src/providers/llm/builtin/entities.ts';
 import { loadBuiltinNlp, type BuiltinNlp } from '../../src/providers/llm/builtin/nlp.ts';
-import { cueBefore } from '../../src/providers/llm/builtin/relation-cues.ts';
+import { conjoinedCue, cueBefore } from '../../src/providers/llm/builtin/relation-cues.ts';
 import { extractRelationships } from '../../src/providers/llm/builtin/relationships.ts';
 import { sentenceSpans } from '../../src/sources/text/sentences.ts';
 import { builtinDomains } from '../../src/sources/domains/registry.ts';
@@ -294,6 +294,27 @@ const states: [pattern: string, sentence: string, relation: string][] = [
     'George Cawthray was an English first-class cricketer. He played for Brayton village side from 1928, along with Cawood and Selby Londesborough, before joining Hull Cricket Club where he scored 8,384 runs.',
     'George Cawthray -member_of-> Hull Cricket Club',
   ],
+  [
+    'written and directed by',
+    'Closet Land is a 1991 independent film written and directed by Radha Bharadwaj.',
+    'Radha Bharadwaj -wrote-> Closet Land',
+  ],
+  [
+    'written, co-produced and directed by',
+    'The Last Airbender is a 2010 American action- adventure fantasy film written, co-produced and directed by M. Night Shyamalan.',
+    'M. Night Shyamalan -produced-> The Last Airbender',
+  ],
+  [
+    'the novel after its author’s possessive',
+    "Karin Daughter of Ingmar is a 1920 Swedish silent drama film directed by Victor Sjöström. It is the second part in Sjöström's large- scale adaption of Selma Lagerlöf's novel Jerusalem.",
+    'Selma Lagerlöf -wrote-> Jerusalem',
+  ],
+  [
+    'starred in',
+    'Elena Lenina is a Russian actress. She starred in Irony of Fate 2.',
+    'Elena Lenina -acted_in-> Irony of Fate',
+  ],
+  ['a place, a town in another', 'He was born in Chambly, a town in Quebec.', 'Chambly -located_in-> Quebec'],
 ];
 
 const silent: [why: string, sentence: string, relation: string][] = [
@@ -402,6 +423,21 @@ const silent: [why: string, sentence: string, relation: string][] = [
     'Ai Weiwei is a Chinese artist from Beijing.',
     'Ai Weiwei -located_in-> Beijing',
   ],
+  [
+    '"based on" a person’s novel is no place',
+    "In 1956 he directed Graciela, based on Carmen Laforet's novel Nada.",
+    'Graciela -located_in-> Carmen Laforet',
+  ],
+  [
+    '"directed by" alone adds no second relation',
+    'The Black Marble is a 1980 film directed by Harold Becker, based on a novel by Joseph Wambaugh.',
+    'Harold Becker -wrote-> The Black Marble',
+  ],
+  [
+    'a song is no actor',
+    'Top Gun is a 1986 film. The song Danger Zone appeared in Top Gun.',
+    'Danger Zone -acted_in-> Top Gun',
+  ],
 ];
 
 const technical = builtinDomains().find((domain) => domain.name === 'technical')!;
@@ -448,5 +484,8 @@ describe('builtin relation patterns', () => {
     expect(cueBefore("'s eldest daughter")).toMatchObject({ relation: 'child_of', agent: true });
     expect(cueBefore('is a village in')).toMatchObject({ relation: 'located_in' });
     expect(cueBefore('is a 1998 film in')).toBeNull();
+    const directed = cueBefore('film written and directed by')!;
+    expect(conjoinedCue('film written and directed by', directed)).toMatchObject({ relation: 'wrote', agent: true });
+    expect(conjoinedCue('founded by and is owned by', cueBefore('founded by and is owned by')!)).toBeNull();
   });
 });

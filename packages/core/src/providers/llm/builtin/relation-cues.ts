@@ -88,6 +88,12 @@ const rules: [RegExp, CanonicalRelation, CueOptions?][] = [
   [by('directed'), 'directed', { agent: true }],
   [/\b(?:starring|stars|starred|co-starring|featuring)$/, 'acted_in', { agent: true }],
   [/\b(?:played|portrayed) by$/, 'acted_in', { agent: true }],
+  // "She starred in Irony of Fate 2 and appeared in Hitler Goes Kaput": the person's part in a work.
+  [
+    /\b(?:starred|stars|starring|co-starred|appeared|appears|appearing|acted|cast|role|roles|cameo) in$/,
+    'acted_in',
+    { notOf: ['person', 'place', 'organisation'] },
+  ],
   [by('produced'), 'produced', { agent: true }],
   [/\b(?:written|authored|co-written|penned)\b(?: \S+){0,5} by$/, 'wrote', { agent: true }],
   // "is a novel by X", "the screenplay is by X" — not "based on a novel by X" or "mentioning the new book by X".
@@ -121,6 +127,8 @@ const rules: [RegExp, CanonicalRelation, CueOptions?][] = [
     { agent: true },
   ],
   [/^['’]s (?:founder|co-founder)$/, 'founded', { agent: true }],
+  // "Marah Roesli's 1922 novel Sitti Nurbaya": the work after its author's possessive.
+  [/^['’]s (?:\S+ ){0,2}(?:novel|book|play|poem|memoir|essay|short story|story)$/, 'wrote'],
   // "Monivong's daughter Sisowath Kosamak", "Siomón's son Muiredach Bolgrach": the kin after the possessive.
   [
     /^['’]s (?:(?:eldest|elder|younger|youngest|only|first|second|third|illegitimate) )?(?:son|daughter|child|heir)$/,
@@ -191,9 +199,9 @@ const rules: [RegExp, CanonicalRelation, CueOptions?][] = [
   ],
   // "Lima is a town in Pepin County", "Bleed the Dream is an American rock band from Southern California".
   [
-    /^(?:is|was|are|were) (?:\S+ ){0,5}(?:city|town|village|hamlet|suburb|neighbou?rhood|municipality|commune|county|district|province|region|river|lake|mountain|island|peninsula|valley|park|street|station|airport|port|church|cathedral|castle|museum|school|university|college|hospital|company|firm|band|group|club|team|newspaper|magazine|label|manufacturer|publisher|studio|bank|airline)s? (?:in|from)$/,
+    /^(?:(?:is|was|are|were) |an? |the )(?:\S+ ){0,5}(?:city|town|village|hamlet|suburb|neighbou?rhood|municipality|commune|county|district|province|region|river|lake|mountain|island|peninsula|valley|park|street|station|airport|port|church|cathedral|castle|museum|school|university|college|hospital|company|firm|band|group|club|team|newspaper|magazine|label|manufacturer|publisher|studio|bank|airline)s? (?:in|from)$/,
     'located_in',
-    { notOf: ['person', 'work'] },
+    { appositive: true, notOf: ['person', 'work'] },
   ],
   // "Twickenham Studios in west London", "Tshopo province, in the Democratic Republic of the Congo".
   [
@@ -205,7 +213,7 @@ const rules: [RegExp, CanonicalRelation, CueOptions?][] = [
 
 /** The cue ending the words before a name (lowercase, single spaces), if there is one. */
 export function cueBefore(words: string): Cue | null {
-  words = words.replace(/(?: (?:the|a|an|its|their))+$/, '');
+  words = trimmed(words);
   for (const [pattern, relation, options] of rules) {
     if (pattern.test(words))
       return {
@@ -216,6 +224,20 @@ export function cueBefore(words: string): Cue | null {
       };
   }
   return null;
+}
+
+function trimmed(words: string): string {
+  return words.replace(/(?: (?:the|a|an|its|their))+$/, '');
+}
+
+/**
+ * The cue of a verb joined to a passive cue's verb ("written and directed by X": X wrote it too), if
+ * the words end in one.
+ */
+export function conjoinedCue(words: string, cue: Cue): Cue | null {
+  const first = cue.agent ? /\b(\S+) (?:and|&) \S+(?: \S+){0,2} by$/.exec(trimmed(words))?.[1] : undefined;
+  const joined = first ? cueBefore(`${first} by`) : null;
+  return joined?.agent && joined.relation !== cue.relation ? joined : null;
 }
 
 /** Each relation's other spellings in domain edge types, and its inverse (used reversed when only it exists). */

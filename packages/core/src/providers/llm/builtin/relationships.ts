@@ -2,7 +2,7 @@ import type { RelationshipRecord } from '../line-grammar.ts';
 import type { ExtractionTask } from '../port.ts';
 import { matchEdgeType, relatedToType } from './edge-types.ts';
 import { kindOfType, type EntityKind } from './kinds.ts';
-import { cueBefore, domainSpelling, type CanonicalRelation, type Cue } from './relation-cues.ts';
+import { conjoinedCue, cueBefore, domainSpelling, type CanonicalRelation, type Cue } from './relation-cues.ts';
 import { longestFirst, type BuiltinNlp, type Token } from './nlp.ts';
 
 /**
@@ -60,6 +60,7 @@ const PERSONAL = new Set<CanonicalRelation>([
   'member_of',
   'wrote',
   'leads',
+  'acted_in',
 ]);
 /** Relations read from "a book by", "music by": their other end is a work, never a person ("the new book by Dr. Morisset" is no book about Patin). */
 const AUTHORED = new Set<CanonicalRelation>(['wrote', 'composed']);
@@ -114,6 +115,8 @@ function findMentions(sentence: readonly Token[], forms: readonly string[][][]):
   return longestFirst(candidates);
 }
 
+const wordKeys = (window: readonly Word[]) => window.map(matchKey).join(' ');
+
 /** Words that may stand between a cue and its name: "founded by American ordnance engineer Benjamin B. Hotchkiss". */
 const DESCRIPTIVE = new Set(['NOUN', 'ADJ', 'NUM', 'PROPN']);
 const MAX_DESCRIPTIVE = 3;
@@ -129,12 +132,7 @@ function cueIn(window: readonly Word[], name: Word | undefined): Cue | null {
   for (let cut = 0; cut <= Math.min(MAX_DESCRIPTIVE, window.length - 1); cut++) {
     if (cut > 0 && !DESCRIPTIVE.has(window[window.length - cut].pos)) return null;
     if (cut > 0 && name?.inBrackets !== window[window.length - cut].inBrackets) return null;
-    const cue = cueBefore(
-      window
-        .slice(0, window.length - cut)
-        .map(matchKey)
-        .join(' '),
-    );
+    const cue = cueBefore(wordKeys(window.slice(0, window.length - cut)));
     if (cue) return cue;
   }
   return null;
@@ -285,6 +283,8 @@ function cueOtherEnd(
   const person = (entity: number) => context.isPerson(entity) || (entity === subject && context.mayBePerson(entity));
   if (PERSONAL.has(cue.relation) && !cue.agent && other !== null && !person(other))
     other = lastPerson ?? context.lastPerson ?? other;
+  // "The song Danger Zone appeared in Top Gun": only a person acts.
+  if (cue.relation === 'acted_in' && !cue.agent && other !== null && !person(other)) return null;
   if (cue.relation === 'located_in' && previous && !context.isPerson(previous.entity) && !window[0]?.commaBefore)
     other = previous.entity;
   return other;
@@ -357,10 +357,12 @@ function cueAt(
   k: number,
   window: Word[],
   context: Context,
-): { cue: Cue; window: Word[]; previous: Mention | null } | null {
+): { cue: Cue; also: Cue | null; window: Word[]; previous: Mention | null } | null {
   const cue = cueIn(window, sentence[mentions[k].from]);
-  if (cue) return { cue, window, previous: nameBefore(sentence, mentions, k) };
-  return passiveAcross(sentence, mentions, k, context);
+  const found = cue
+    ? { cue, window, previous: nameBefore(sentence, mentions, k) }
+    : passiveAcross(sentence, mentions, k, context);
+  return found && { ...found, also: conjoinedCue(wordKeys(found.window), found.cue) };
 }
 
 /**
@@ -388,7 +390,7 @@ function sentenceLinks(
   const links: Link[] = [];
   const edgeTypes = context.task.edgeTypes;
   /** How the previous mention was linked, for the next name of a list ("starring A, B and C") to be linked the same way. */
-  let carried: { other: number; relation: string; link: (entity: number, penalty: number) => Link } | null = null;
+  let carried: { other: number; relation: string; link: (entity: number, penalty: number) => Link[] } | null = null;
   const cues: ({ cue: Cue; other: number } | null)[] = [];
   mentions.forEach((mention, k) => {
     const previous = k > 0 ? mentions[k - 1] : null;
@@ -410,11 +412,14 @@ function sentenceLinks(
       if (other === null || other === named.entity) return;
       if (cue.relation === 'located_in' && context.isPerson(other)) return;
       if (AUTHORED.has(cue.relation) && context.isPerson(cue.agent ? other : named.entity)) return;
+      const relations = [cue.relation, ...(found.also ? [found.also.relation] : [])];
       const cued = (entity: number, less: number) =>
-        cue.agent
-          ? typed(cue.relation, entity, other, 0.8 - less, edgeTypes)
-          : typed(cue.relation, other, entity, 0.8 - less, edgeTypes);
-      links.push(cued(named.entity, penalty));
+        relations.map((relation) =>
+          cue.agent
+            ? typed(relation, entity, other, 0.8 - less, edgeTypes)
+            : typed(relation, other, entity, 0.8 - less, edgeTypes),
+        );
+      links.push(...cued(named.entity, penalty));
       cues[k] = { cue, other };
       carried = { other, relation: cue.relation, link: cued };
       return;
@@ -439,7 +444,7 @@ function sentenceLinks(
         (window[0]?.key === 'as' && LIST_JOINERS.has(window[window.length - 1].key))) &&
       (window.length > 0 || sentence[mention.from]?.commaBefore);
     if (listed && carried && carried.other !== mention.entity) {
-      links.push(carried.link(mention.entity, penalty));
+      links.push(...carried.link(mention.entity, penalty));
       return;
     }
     carried = null;
@@ -451,17 +456,20 @@ function sentenceLinks(
       window.filter((token) => token.pos === 'VERB' || token.pos === 'ADJ'),
       edgeTypes,
     );
+    // "Graciela, based on Carmen Laforet's novel": no one is where something is.
+    if (match?.type === domainSpelling('located_in', edgeTypes).type && context.isPerson(mention.entity)) return;
     const passive = window.some((token) => token.lemma === 'be') && window.some((token) => token.key === 'by');
     const reversed = match !== null && match.passive !== passive;
     // An untyped link needs a verb stating something between the two names, in one clause.
     if (!match && !(sameClause && window.some((token) => token.pos === 'VERB'))) return;
     const type = match?.type ?? relatedToType(edgeTypes);
     const confidence = match ? 0.7 : 0.4;
-    const verbLink = (entity: number, less: number): Link =>
+    const verbLink = (entity: number, less: number): Link[] => [
       reversed
         ? { source: entity, target: previous.entity, type, confidence: confidence - less }
-        : { source: previous.entity, target: entity, type, confidence: confidence - less };
-    links.push(verbLink(mention.entity, penalty));
+        : { source: previous.entity, target: entity, type, confidence: confidence - less },
+    ];
+    links.push(...verbLink(mention.entity, penalty));
     carried = { other: previous.entity, relation: type, link: verbLink };
   });
   return links;
