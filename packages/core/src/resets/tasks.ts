@@ -26,7 +26,9 @@ export function defineResetOperations(registry: TaskRegistrar, host: ResetsHost)
       const everything = task.data.everything === true;
       let wiped;
       try {
-        wiped = await wipeKnowledge(handle.db, handle.name, host.paths, { definitions: everything });
+        // One long transaction on the bulk-writer connection, so requests keep reading meanwhile.
+        const writer = await host.databases.bulkWriter(handle.name);
+        wiped = await wipeKnowledge(writer, handle.name, host.paths, { definitions: everything });
       } catch (error) {
         if (error instanceof Conflict) throw new PermanentTaskError(error.message, 'Conflict');
         throw error;
