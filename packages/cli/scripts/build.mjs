@@ -82,6 +82,7 @@ ${names.map((name) => `export const ${name} = fromSource;`).join('\n')}
   },
 };
 
+fs.rmSync(dist, { recursive: true, force: true }); // no chunk of an earlier build stays beside this one
 const result = await esbuild.build({
   entryPoints: [path.join(cli, 'src', 'main.ts')],
   outdir: dist,
