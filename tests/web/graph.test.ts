@@ -209,6 +209,53 @@ describe('web interface: the graph explorer and entity pages', { timeout: testTi
     await eventually(() => legend.getByRole('checkbox', { name: /Landmark/ }).isChecked()).toBe(true);
   });
 
+  it('groups the entities by source in labelled discs, each collapsing to one and expanding again', async () => {
+    // Two entities made in each source (its `source_id`): the canvas groups by the source an entity was made in.
+    const { data: sources } = await api<{ data: { id: string }[] }>('GET', '/sources?page_size=10');
+    expect(sources).toHaveLength(documents.length);
+    for (const [index, source] of sources.entries())
+      for (const copy of [1, 2])
+        await api('POST', '/nodes', {
+          template_id: landmark.template_id,
+          label: `Note ${index + 1}.${copy}`,
+          source_id: source.id,
+          position: { x: index * 10, y: copy * 10 },
+        });
+    await page.goto('/graph');
+    await page.waitForFunction(() => performance.getEntriesByName('graph:first-frame').length > 0);
+    const canvas = page.getByTestId('graph-canvas');
+    const layout = page.getByRole('combobox', { name: 'Layout' });
+    await layout.click();
+    await page.getByRole('option', { name: 'Grouped by source', exact: true }).click();
+    await cameraStill();
+    const labels = page.getByTestId('cluster-label');
+    // One cluster per source, and the entities made by hand (the landmark) in one more.
+    await eventually(() => labels.count()).toBe(documents.length + 1);
+    expect(await page.getByTestId('cluster-halos').locator('circle').count()).toBe(documents.length + 1);
+    const frame = (await canvas.boundingBox())!;
+    for (const label of await labels.all()) {
+      const box = (await label.boundingBox())!;
+      expect(box.y, `${await label.innerText()} below the top of the canvas`).toBeGreaterThanOrEqual(frame.y);
+      expect(box.y + box.height).toBeLessThanOrEqual(frame.y + frame.height);
+      expect(box.x + box.width / 2).toBeGreaterThan(frame.x);
+      expect(box.x + box.width / 2).toBeLessThan(frame.x + frame.width);
+    }
+    expect(await canvas.getAttribute('aria-label')).not.toContain('not drawn');
+
+    const lighthouse = page.getByRole('button', { name: /lighthouse.*, \d+ entit(y|ies): collapse$/ });
+    const members = Number(/, (\d+) entit/.exec((await lighthouse.getAttribute('aria-label'))!)![1]);
+    await lighthouse.click();
+    await page.getByRole('button', { name: /lighthouse.*: expand$/ }).waitFor();
+    await eventually(() => canvas.getAttribute('aria-label')).toContain(`, ${members} of the entities not drawn`);
+    await captureScreen(page, 'graph-clusters', expectNoSidewaysScroll);
+    await page.getByRole('button', { name: /lighthouse.*: expand$/ }).click();
+    await eventually(async () => (await canvas.getAttribute('aria-label'))?.includes('not drawn')).toBe(false);
+
+    await layout.click();
+    await page.getByRole('option', { name: 'Force', exact: true }).click();
+    await eventually(() => labels.count()).toBe(0);
+  });
+
   it('finds an entity by typing, lists its neighbourhood, expands it and finds a path', async () => {
     await openEntityFromSearch('Heritage', 'Kestrel Point Heritage Site');
     const neighbourhood = page.getByTestId('neighbourhood');

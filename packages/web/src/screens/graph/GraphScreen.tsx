@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Alert, Button, Group, Loader, Stack, Text } from '@mantine/core';
 import { countOf } from '../../lib/format.ts';
 import { useExtractor } from '../../lib/extractor.ts';
@@ -15,8 +15,10 @@ import type { LegendEntry } from './GraphLegend.tsx';
 import { GraphSidePanel } from './GraphSidePanel.tsx';
 import { GraphStage } from './GraphStage.tsx';
 import { GraphToolbar } from './GraphToolbar.tsx';
+import { ClusterHalos } from './layouts/ClusterHalos.tsx';
 import { ClusterLabels } from './layouts/ClusterLabels.tsx';
 import { LayoutControls } from './layouts/LayoutControls.tsx';
+import { discArea } from './layouts/source-clusters.ts';
 import { useCanvasLayout } from './layouts/use-canvas-layout.ts';
 import { useViewChoices } from './layouts/use-view-choices.ts';
 import { useGraphData } from './use-graph-data.ts';
@@ -50,6 +52,21 @@ export default function GraphScreen() {
       !view.hiddenNodes.has(id) && !view.hiddenTemplates.has(graph?.getNodeAttribute(id, 'templateId') ?? ''),
     [view, graph],
   );
+  const hiddenCount = useMemo(
+    () => (graph ? graph.order - graph.filterNodes(isShown).length : 0),
+    [graph, isShown, walk.version],
+  );
+  useEffect(() => {
+    const handle = canvas.current;
+    const { clusters } = arrangement;
+    if (!handle || !clusters.length) return;
+    // After the next frame: the one that frames the graph anew from the positions just applied.
+    const stop = handle.onFrame(() => {
+      stop();
+      handle.fitArea(discArea(clusters));
+    });
+    return stop;
+  }, [arrangement.clusters]);
   const editor = useCanvasEditor({ canvas, graph, walk, edits, isShown, openNode });
   const extractor = useExtractor();
   const sourceTitles = useMemo(
@@ -89,7 +106,8 @@ export default function GraphScreen() {
             layout={choices.layout}
             onLayout={(name) => {
               choices.setLayout(name);
-              requestAnimationFrame(() => canvas.current?.fit());
+              // Grouped by source, the view is framed on the clusters once they are made (below).
+              if (name !== 'sources') requestAnimationFrame(() => canvas.current?.fit());
             }}
             onArrange={() => (choices.layout === 'force' ? graph && arrange(graph) : arrangement.rearrange())}
             arrangeDisabled={!graph?.order}
@@ -132,12 +150,18 @@ export default function GraphScreen() {
           graph={graph}
           view={view}
           labels={choices.labels}
+          hiddenCount={hiddenCount}
           onSelect={editor.onSelect}
           onMoved={moved}
           onMenu={editor.openMenu}
           onLinkDrag={editor.onLinkDrag}
           onKeyDown={editor.onKeyDown}
           onFirstFrame={walk.firstFrame}
+          backdrop={
+            choices.layout === 'sources' && (
+              <ClusterHalos canvas={canvas} clusters={arrangement.clusters} collapsed={arrangement.collapsed} />
+            )
+          }
         >
           {graph && <CanvasDialogs graph={graph} editor={editor} edits={edits} onSelect={(id) => walk.select(id)} />}
           {choices.layout === 'sources' && (

@@ -9,15 +9,18 @@ import { GraphCanvas, type CanvasHandle, type CanvasView } from './GraphCanvas.t
 
 /**
  * The canvas in its frame: zoom controls, a loader until the graph is in, what to do when it is empty, and
- * what floats over the drawing (`children`: the menu's anchor, the clusters' names).
+ * what lies under the drawing (`backdrop`: the clusters' discs, seen through the transparent canvas) and what
+ * floats over it (`children`: the menu's anchor, the clusters' names).
  */
 export function GraphStage({
   canvas,
   graph,
   view,
   labels,
+  hiddenCount,
   onFirstFrame,
   onKeyDown,
+  backdrop,
   children,
   ...pointer
 }: PointerHandlers & {
@@ -25,8 +28,11 @@ export function GraphStage({
   graph: KnowledgeGraph | undefined;
   view: CanvasView;
   labels: boolean;
+  /** How many entities of the graph are not drawn (hidden, filtered out by type, in a collapsed cluster). */
+  hiddenCount: number;
   onFirstFrame: () => void;
   onKeyDown: (event: KeyboardEvent) => void;
+  backdrop?: ReactNode;
   children?: ReactNode;
 }) {
   return (
@@ -56,13 +62,14 @@ export function GraphStage({
           </ActionIcon>
         </Tooltip>
       </Stack>
+      {backdrop}
       <GraphCanvas
         ref={canvas}
         graph={graph ?? null}
         view={view}
         label={
           graph
-            ? `Graph of ${countOf(graph.order, 'entity', 'entities')} and ${countOf(graph.size, 'relationship')}`
+            ? `Graph of ${countOf(graph.order, 'entity', 'entities')} and ${countOf(graph.size, 'relationship')}${hiddenCount ? `, ${hiddenCount.toLocaleString()} of the entities not drawn` : ''}`
             : 'Graph, loading'
         }
         labels={labels}

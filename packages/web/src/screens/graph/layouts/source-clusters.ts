@@ -42,7 +42,7 @@ export function sourceClusterLayout(graph: KnowledgeGraph): { positions: Positio
     const radius = spacing * (Math.sqrt(members.length) * 0.6 + 1);
     if (x > 0 && x + radius * 2 > rowWidth) {
       x = 0;
-      y -= rowHeight + spacing * 2;
+      y -= rowHeight + spacing * 3;
       rowHeight = 0;
     }
     const centre = { x: x + radius, y: y - radius };
@@ -55,8 +55,16 @@ export function sourceClusterLayout(graph: KnowledgeGraph): { positions: Positio
       });
     });
     clusters.push({ sourceId, members, centre, radius });
-    x += radius * 2 + spacing * 2;
+    x += radius * 2 + spacing * 3;
     rowHeight = Math.max(rowHeight, radius * 2);
   }
   return { positions, clusters };
+}
+
+/** The corners of the box around every cluster's disc: what to frame to see them all whole. */
+export function discArea(clusters: SourceCluster[]): Point[] {
+  return clusters.flatMap(({ centre, radius }) => [
+    { x: centre.x - radius, y: centre.y - radius },
+    { x: centre.x + radius, y: centre.y + radius },
+  ]);
 }
