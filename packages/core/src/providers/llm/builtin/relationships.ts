@@ -308,6 +308,9 @@ function passiveAcross(
   context: Context,
 ): { cue: Cue; window: Word[]; previous: Mention | null } | null {
   if (k < 1 || context.isPerson(mentions[k - 1].entity)) return null;
+  // Only a "by" right before the name, or before a few descriptive words, can end such a cue.
+  const last = sentence.slice(Math.max(mentions[k - 1].to, mentions[k].from - MAX_DESCRIPTIVE - 1), mentions[k].from);
+  if (!last.some((word) => word.key === 'by')) return null;
   const previous = k >= 2 ? mentions[k - 2] : null;
   const window = sentence.slice(previous?.to ?? 0, mentions[k].from);
   const name = sentence[mentions[k].from];
