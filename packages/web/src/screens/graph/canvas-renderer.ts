@@ -16,12 +16,18 @@ export class CanvasRenderer extends Sigma<NodeAttributes, EdgeAttributes, object
   }
 
   /**
-   * Sigma (4.0.4) keeps the graph it was made with in its index of parallel edges and never swaps it, so
-   * the first edge added to a graph handed over later throws ("could not find the edge"), and parallel
-   * edges are never spread. The index is pointed at the new graph before sigma takes it.
+   * Sigma (4.0.4) keeps the graph it was made with in two helpers and never swaps it: its index of parallel
+   * edges (the first edge added to a graph handed over later throws "could not find the edge", and parallel
+   * edges are never spread) and its node drag (every drag throws before the node moves). Both are pointed at
+   * the new graph before sigma takes it.
    */
   override setGraph(graph: Parameters<Sigma<NodeAttributes, EdgeAttributes>['setGraph']>[0]): this {
-    (this as unknown as { edgeGroups: { graph: typeof graph } }).edgeGroups.graph = graph;
+    const stale = this as unknown as {
+      edgeGroups: { graph: typeof graph };
+      internals: { dragManager: { graph: typeof graph } };
+    };
+    stale.edgeGroups.graph = graph;
+    stale.internals.dragManager.graph = graph;
     return super.setGraph(graph);
   }
 
