@@ -1,6 +1,13 @@
 import type { Db } from '../storage/index.ts';
 import { disabledSourceIds, nodesOfDisabledSourcesOnly, nodesOfSources } from './read-model.ts';
 
+/**
+ * A node's source for the canvas (its clusters by source): the one it was made in, else the first of the
+ * sources extraction found it in, since extraction records those in node_sources only.
+ */
+const nodeColumns = `n.id, n.template_id, n.label, n.position_x, n.position_y,
+  COALESCE(n.source_id, (SELECT ns.source_id FROM node_sources ns WHERE ns.node_id = n.id ORDER BY ns.source_id LIMIT 1)) AS source_id`;
+
 export interface CanvasNode {
   id: string;
   template_id: string;
@@ -124,14 +131,11 @@ export async function buildCanvas(db: Db, options: CanvasOptions): Promise<Canva
 
   let nodeRows: NodeRow[];
   if (totalNodes <= options.maxNodes) {
-    nodeRows = await db.raw(
-      `SELECT n.id, n.template_id, n.label, n.position_x, n.position_y, n.source_id FROM graph_nodes n WHERE ${nodeFilter.sql}`,
-      nodeFilter.bindings,
-    );
+    nodeRows = await db.raw(`SELECT ${nodeColumns} FROM graph_nodes n WHERE ${nodeFilter.sql}`, nodeFilter.bindings);
   } else {
     // Rank ids only (a narrow sort), then read the columns of the kept ones, highest degree first.
     nodeRows = await db.raw(
-      `SELECT n.id, n.template_id, n.label, n.position_x, n.position_y, n.source_id FROM graph_nodes n
+      `SELECT ${nodeColumns} FROM graph_nodes n
        WHERE ${nodeFilter.sql} ORDER BY n.degree DESC, n.id LIMIT ?`,
       [...nodeFilter.bindings, options.maxNodes],
     );

@@ -61,7 +61,11 @@ export function NodeActions({
             <Menu.Item leftSection={<IconTag size={14} />} onClick={() => setAction('retype')}>
               Change type
             </Menu.Item>
-            <Menu.Item color="red" leftSection={<IconTrash size={14} />} onClick={() => setAction('delete')}>
+            <Menu.Item
+              color="var(--mantine-color-red-light-color)"
+              leftSection={<IconTrash size={14} />}
+              onClick={() => setAction('delete')}
+            >
               Delete
             </Menu.Item>
           </Menu.Dropdown>

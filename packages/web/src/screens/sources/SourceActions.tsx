@@ -149,7 +149,11 @@ export function SourceActions({
             Re-extract
           </Menu.Item>
           <Menu.Divider />
-          <Menu.Item color="red" leftSection={<IconTrash size={16} />} onClick={askDelete}>
+          <Menu.Item
+            color="var(--mantine-color-red-light-color)"
+            leftSection={<IconTrash size={16} />}
+            onClick={askDelete}
+          >
             Delete…
           </Menu.Item>
         </Menu.Dropdown>
