@@ -85,13 +85,13 @@ export function followTls(options: FollowOptions): NginxTlsFollower {
     fs.renameSync(next, confFile);
     const oldWorkers = nginxWorkers(options.pidFile);
     await run(nginxBin, ['-s', 'reload', '-c', confFile, '-e', errorLog]);
-    // New workers may answer the new way as soon as the signal lands, before the old ones have gone.
-    enabled = tls !== null;
     // Until the old workers are gone they may still take a connection on the public port the old way.
     const deadline = Date.now() + oldWorkersWaitMs;
     while (Date.now() < deadline && nginxWorkers(options.pidFile).some((pid) => oldWorkers.includes(pid)))
       await sleep(50);
     applied = key;
+    // Only now has the change taken over: until the old workers are gone, either way may answer.
+    enabled = tls !== null;
   };
 
   const watcher = fs.watch(store.dir, () => {
