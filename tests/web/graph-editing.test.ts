@@ -110,13 +110,15 @@ describe('web interface: editing on the graph canvas', { timeout: testTimeout },
   }, testTimeout);
 
   it('creates an entity in the middle of the view from the canvas menu and links it to another, by keyboard', async () => {
+    const focusedItem = () => page.evaluate(() => document.activeElement?.textContent);
     await openGraph();
     await canvas().focus();
     await page.keyboard.press('Escape');
     await eventually(() => announcement().textContent()).toBe('');
     await page.keyboard.press('Shift+F10');
     await menu().getByRole('menuitem', { name: 'Create entity here' }).waitFor();
-    await page.keyboard.press('ArrowDown');
+    // A menu opens with its first item focused, as menus do (once it has opened: wait for it).
+    await eventually(focusedItem).toBe('Create entity here');
     await page.keyboard.press('Enter');
     const dialog = page.getByRole('dialog', { name: 'New entity here' });
     await dialog.waitFor();
@@ -141,8 +143,6 @@ describe('web interface: editing on the graph canvas', { timeout: testTimeout },
     await page.keyboard.press('Enter');
     await menu().getByRole('menuitem', { name: 'Link from here' }).waitFor();
     await expectAccessible(page, 'canvas menu of an entity');
-    const focusedItem = () => page.evaluate(() => document.activeElement?.textContent);
-    // A menu opens with its first item focused, as menus do.
     await eventually(focusedItem).toBe('Edit');
     await page.keyboard.press('ArrowDown');
     await eventually(focusedItem).toBe('Link from here');

@@ -63,6 +63,8 @@ describe('web interface: templates', { timeout: testTimeout }, () => {
       body: { template_id: 'system_template_person', label: 'Ada Lovelace' },
     });
     expect(item.status, item.text).toBe(201);
+    // The list was read at sign-in, before this node: a node's creation is not on the change stream.
+    await page.reload();
     await page.getByRole('heading', { name: 'Templates' }).waitFor();
     const person = page.locator('tr[data-template-id="system_template_person"]');
     await eventually(() => person.getByTestId('template-usage').innerText()).toBe('1 node');
