@@ -10,7 +10,9 @@
  *    degree (target ≤ 300 ms), against the bare GET /nodes of that page; and the page scrolled for 3 s
  *    (target ≥ 50 fps) against the same scrolling of a bare page of as many rows;
  * 6. a bulk delete of 1,000 sources from the sources list: throughput in sources/s, and the longest frame
- *    gap of the page while it runs, against the same page idle.
+ *    gap of the page while it runs, against the same page idle;
+ * 7. a source of 5,000 chunks: navigation to its page until its details show, and to its first passages,
+ *    against the bare GET /sources/{id} (target ≤ 500 ms).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -19,6 +21,7 @@ import { chromium, type Browser } from 'playwright-core';
 import { subscribeChatEvents } from '@rhizome/core/chat';
 import { webDistDir } from '@rhizome/cortex-api/web/interface';
 import { startBenchServer } from './api-client.ts';
+import { uploadSource, waitIndexed } from './ingest-sources.ts';
 
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const loadSamples = 5;
@@ -26,7 +29,8 @@ const chatSamples = 10;
 const tableRows = 5_000;
 const entityRows = 100_000;
 const bulkSources = 1_000;
-/** BENCH_WEB_ONLY=scroll (or shell, load, chat) runs one part. */
+const sourceChunks = 5_000;
+/** BENCH_WEB_ONLY=scroll (or shell, load, chat, entities, bulk, source) runs one part. */
 const only = process.env.BENCH_WEB_ONLY;
 const runs = (part: string) => !only || only === part;
 
@@ -325,6 +329,43 @@ async function bulkDelete(
   return { seconds, perSecond: count / seconds, busyGap: Math.max(...gaps, 0), idleGap, text };
 }
 
+/** A text of `count` paragraphs of about 750 characters each: one chunk a paragraph. */
+function manyParagraphs(count: number): string {
+  const words = 'the river passes the mill before it reaches the estuary where the tide turns twice a day';
+  const paragraph = (index: number) => `Bench passage ${index + 1}. ${`${words} `.repeat(8).trim()}.`;
+  return Array.from({ length: count }, (_, index) => paragraph(index)).join('\n\n');
+}
+
+/** Navigation to a source's page until its details show, then to its passages, against the bare API read. */
+async function sourcePageOpens(browser: Browser, bench: Awaited<ReturnType<typeof startBenchServer>>, url: string) {
+  const id = await uploadSource(bench, 'long-source.txt', new Blob([manyParagraphs(sourceChunks)]));
+  const { chunk_count: chunks } = await waitIndexed(bench, id);
+  const { context, page } = await signedInPage(browser, url, bench.cookie);
+  await page.goto(`${url}/`);
+  await page.getByText('Extraction quality').waitFor({ timeout: 60_000 });
+  const details: number[] = [];
+  const passages: number[] = [];
+  const api: number[] = [];
+  for (let sample = 0; sample < loadSamples; sample += 1) {
+    const started = Date.now();
+    await bench.expectOk('GET', `/sources/${id}`);
+    api.push(Date.now() - started);
+    await page.evaluate(`window.history.pushState({}, '', '/'); dispatchEvent(new PopStateEvent('popstate'))`);
+    const shown = Date.now();
+    await page.evaluate(
+      `window.history.pushState({}, '', '/sources/${id}?b=${sample}'); dispatchEvent(new PopStateEvent('popstate'))`,
+    );
+    await page.getByRole('tab', { name: `Passages (${chunks})` }).waitFor({ timeout: 60_000 });
+    details.push(Date.now() - shown);
+    const opened = Date.now();
+    await page.getByRole('tab', { name: /^Passages/ }).click();
+    await page.getByText('Bench passage 1.', { exact: false }).first().waitFor({ timeout: 60_000 });
+    passages.push(Date.now() - opened);
+  }
+  await context.close();
+  return { chunks, details, passages, api };
+}
+
 const bench = await startBenchServer('web');
 const url = bench.server.url;
 const browser = await chromium.launch({
@@ -381,6 +422,19 @@ try {
     );
     console.log(
       `  longest frame gap while it runs ${deleted.busyGap.toFixed(0)} ms; idle ${deleted.idleGap.toFixed(0)} ms (${(deleted.busyGap / Math.max(1, deleted.idleGap)).toFixed(1)}×)`,
+    );
+  }
+  if (runs('source')) {
+    const opened = await sourcePageOpens(browser, bench, url);
+    const bare = Math.max(1, median(opened.api));
+    console.log(
+      `a source of ${opened.chunks.toLocaleString('en-US')} chunks, navigation to its page (${loadSamples} each):`,
+    );
+    console.log(
+      `  details on screen: median ${median(opened.details)} ms, max ${max(opened.details)} ms; bare GET /sources/{id} median ${median(opened.api)} ms (${(median(opened.details) / bare).toFixed(1)}×)   (target ≤ 500 ms)`,
+    );
+    console.log(
+      `  its Passages tab to the first passage: median ${median(opened.passages)} ms, max ${max(opened.passages)} ms`,
     );
   }
 } finally {
