@@ -1,7 +1,6 @@
 import { useMemo, useState } from 'react';
-import { Select } from '@mantine/core';
-import { IconSearch } from '@tabler/icons-react';
 import { findNodes, type KnowledgeGraph } from '../../lib/graph-model.ts';
+import { EntityNameSelect } from '../EntityNameSelect.tsx';
 
 /**
  * Picks an entity of the loaded graph by typing part of its name (the matches found as typed: a list of
@@ -32,20 +31,15 @@ export function EntityPicker({
     return found;
   }, [graph, query, value, exclude]);
   return (
-    <Select
+    <EntityNameSelect
       label={label}
-      placeholder="Type part of its name…"
-      leftSection={<IconSearch size={16} />}
-      searchable
-      searchValue={query}
-      onSearchChange={setQuery}
-      data={options}
-      filter={({ options: all }) => all}
-      nothingFoundMessage={query.trim() ? 'No entity with that name in the loaded graph' : undefined}
+      query={query}
+      onQueryChange={setQuery}
+      options={options}
+      nothingFound={query.trim() ? 'No entity with that name in the loaded graph' : undefined}
       value={value}
       onChange={onChange}
-      data-autofocus={autoFocus || undefined}
-      required
+      autoFocus={autoFocus}
     />
   );
 }

@@ -1,8 +1,7 @@
 import { useMemo, useState } from 'react';
-import { Select } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { IconSearch } from '@tabler/icons-react';
 import { searchEndpoints } from '@rhizome/contracts/api/search';
+import { EntityNameSelect } from '../../components/EntityNameSelect.tsx';
 import { asTyped } from '../../components/palette/matches.ts';
 import { useEndpoint } from '../../lib/data/use-endpoint.ts';
 
@@ -47,22 +46,17 @@ export function EntitySearchSelect({
     return hits;
   }, [found.data, value, exclude]);
   return (
-    <Select
+    <EntityNameSelect
       label={label}
-      placeholder="Type part of its name…"
-      leftSection={<IconSearch size={16} />}
-      searchable
-      searchValue={query}
-      onSearchChange={setQuery}
-      data={options}
-      filter={({ options: all }) => all}
-      nothingFoundMessage={
+      query={query}
+      onQueryChange={setQuery}
+      options={options}
+      nothingFound={
         query.trim().length < 2 ? 'Type at least two letters' : found.loading ? 'Searching…' : 'No entity by that name'
       }
       value={value?.id ?? null}
-      onChange={(id, option) => onChange(id && option ? { id, label: option.label } : null)}
-      data-autofocus={autoFocus || undefined}
-      required
+      onChange={(_id, option) => onChange(option ? { id: option.value, label: option.label } : null)}
+      autoFocus={autoFocus}
     />
   );
 }
