@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Button, Group, Modal, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { RequestError } from '@rhizome/client';
 import { EntityPicker } from '../../../components/canvas/EntityPicker.tsx';
 import { FormFailure } from '../../../components/canvas/FormFailure.tsx';
@@ -7,11 +7,10 @@ import type { Draft } from '../../../components/PropertyField.tsx';
 import type { KnowledgeGraph } from '../../../lib/graph-model.ts';
 import { useSubmit } from '../../../lib/use-submit.ts';
 import { PropertyFields, propertiesOf } from '../../entities/PropertyFields.tsx';
-import { useTemplatesOf } from '../../entities/use-templates-of.ts';
+import { RelationshipTypeSelect, useRelationshipType } from '../../relationships/RelationshipTypeSelect.tsx';
 import type { LinkInput } from './use-canvas-edits.ts';
 
 /** The plain relationship type every database has: offered first. */
-const plainLink = 'system_template_link';
 
 export interface LinkRequest {
   from: string;
@@ -50,15 +49,12 @@ function LinkForm({
   onLink: (input: LinkInput) => Promise<unknown>;
   onDone: () => void;
 }) {
-  const templates = useTemplatesOf('edge');
+  const type = useRelationshipType();
+  const { templateId, definitions } = type;
   const [to, setTo] = useState<string | null>(request.to);
-  const [chosenTemplate, setTemplateId] = useState<string | null>(null);
-  const templateId =
-    chosenTemplate ?? (templates.list.some((template) => template.id === plainLink) ? plainLink : null);
   const [label, setLabel] = useState('');
   const [drafts, setDrafts] = useState<Record<string, Draft>>({});
   const { busy, failure, run } = useSubmit();
-  const definitions = templates.list.find((template) => template.id === templateId)?.properties ?? [];
   const issue = (name: string) => (failure instanceof RequestError ? failure.issueFor(name) : undefined);
 
   const submit = (event: FormEvent) => {
@@ -101,16 +97,7 @@ function LinkForm({
           data-autofocus={request.to ? true : undefined}
           error={issue('label')}
         />
-        <Select
-          label="Relationship type"
-          data={templates.options}
-          value={templateId}
-          onChange={setTemplateId}
-          searchable
-          required
-          allowDeselect={false}
-          error={issue('template_id')}
-        />
+        <RelationshipTypeSelect type={type} error={issue('template_id')} />
         <PropertyFields
           definitions={definitions}
           drafts={drafts}
