@@ -20,6 +20,7 @@ import * as tagDescriptions from './0018_tag_descriptions.ts';
 import * as executionOrigin from './0019_execution_origin.ts';
 import * as extractionAttempts from './0020_extraction_attempts.ts';
 import * as listOrders from './0021_list_orders.ts';
+import * as nodeTagsAndBulkJobs from './0022_node_tags_and_bulk_jobs.ts';
 
 export interface MigrationBody {
   up(db: Knex): Promise<void>;
@@ -56,6 +57,7 @@ export const shippedMigrations: Migration[] = [
   { name: '0019_execution_origin', ...executionOrigin },
   { name: '0020_extraction_attempts', ...extractionAttempts },
   { name: '0021_list_orders', ...listOrders },
+  { name: '0022_node_tags_and_bulk_jobs', ...nodeTagsAndBulkJobs },
 ];
 
 export function revisionOf(migrationName: string): string {
