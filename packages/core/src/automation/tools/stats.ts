@@ -33,7 +33,7 @@ export async function toolStats(db: Db, toolType: ToolType, toolId: string) {
     .where({ tool_type: toolType, tool_id: toolId })
     .first(
       db.raw('COUNT(*) AS total'),
-      db.raw('COALESCE(SUM(success), 0) AS successful'),
+      db.raw('COUNT(*) FILTER (WHERE success = TRUE) AS successful'),
       db.raw('AVG(duration_ms) AS average'),
       db.raw('MAX(called_at) AS last_called_at'),
     )) as { total: number; successful: number; average: number | null; last_called_at: string | null };

@@ -257,10 +257,10 @@ export async function executionOutcomes(db: Db, where: { trigger_id?: string; wo
     .whereNull('parent_execution_id')
     .first(
       db.raw('COUNT(*) AS total'),
-      db.raw("COALESCE(SUM(status = 'completed'), 0) AS completed"),
-      db.raw("COALESCE(SUM(status = 'failed'), 0) AS failed"),
-      db.raw("COALESCE(SUM(status = 'cancelled'), 0) AS cancelled"),
-      db.raw("COALESCE(SUM(status IN ('queued', 'running')), 0) AS pending"),
+      db.raw("COUNT(*) FILTER (WHERE status = 'completed') AS completed"),
+      db.raw("COUNT(*) FILTER (WHERE status = 'failed') AS failed"),
+      db.raw("COUNT(*) FILTER (WHERE status = 'cancelled') AS cancelled"),
+      db.raw("COUNT(*) FILTER (WHERE status IN ('queued', 'running')) AS pending"),
       db.raw("AVG(CASE WHEN status IN ('completed', 'failed') THEN duration_ms END) AS average_ms"),
     )) as {
     total: number;

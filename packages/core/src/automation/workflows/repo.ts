@@ -1,5 +1,5 @@
 import { NotFound } from '@rhizome/contracts/errors';
-import type { Db } from '../../storage/index.ts';
+import { perDialect, type Db } from '../../storage/index.ts';
 import { bool, fromJson, now, toJson, type Flag } from '../rows.ts';
 import type { StepInput, Workflow, WorkflowDetail, WorkflowStep, StepToolType } from './types.ts';
 
@@ -198,6 +198,9 @@ export interface WorkflowFilter {
   search?: string;
 }
 
+/** SQLite's LIKE ignores (ASCII) case; PostgreSQL's matches case exactly, its ILIKE does not. */
+const caselessLike = perDialect({ sqlite: () => 'LIKE', postgres: () => 'ILIKE' });
+
 export async function listWorkflows(db: Db, filter: WorkflowFilter, window: { offset: number; limit: number }) {
   const query = db('workflows');
   if (filter.category !== undefined) query.where({ category: filter.category });
@@ -205,7 +208,9 @@ export async function listWorkflows(db: Db, filter: WorkflowFilter, window: { of
   if (filter.isSystem !== undefined) query.where({ is_system: filter.isSystem });
   if (filter.exposeAsAiTool !== undefined) query.where({ expose_as_ai_tool: filter.exposeAsAiTool });
   if (filter.search)
-    query.whereRaw("name LIKE ? ESCAPE '\\'", [`%${filter.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`]);
+    query.whereRaw(`name ${caselessLike(db)} ? ESCAPE '\\'`, [
+      `%${filter.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`,
+    ]);
   const [{ n }] = await query.clone().count({ n: '*' });
   const rows = (await query
     .select(...listedColumns(db))

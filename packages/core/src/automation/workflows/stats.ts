@@ -7,7 +7,7 @@ import { requireWorkflowRow } from './repo.ts';
 export async function workflowStats(db: Db) {
   const counts = (await db('workflows').first(
     db.raw('COUNT(*) AS total'),
-    db.raw('COALESCE(SUM(is_active), 0) AS active'),
+    db.raw('COUNT(*) FILTER (WHERE is_active = TRUE) AS active'),
   )) as { total: number; active: number };
   const executions = await executionOutcomes(db);
   return {
@@ -34,9 +34,9 @@ export async function workflowExecutionStats(db: Db, workflowId: string) {
     .where({ workflow_id: workflowId })
     .first(
       db.raw('COUNT(*) AS total'),
-      db.raw("COALESCE(SUM(status = 'completed'), 0) AS completed"),
-      db.raw("COALESCE(SUM(status = 'failed'), 0) AS failed"),
-      db.raw("COALESCE(SUM(status = 'cancelled'), 0) AS cancelled"),
+      db.raw("COUNT(*) FILTER (WHERE status = 'completed') AS completed"),
+      db.raw("COUNT(*) FILTER (WHERE status = 'failed') AS failed"),
+      db.raw("COUNT(*) FILTER (WHERE status = 'cancelled') AS cancelled"),
       db.raw("AVG(CASE WHEN status IN ('completed', 'failed') THEN duration_ms END) AS average_ms"),
       db.raw("MIN(CASE WHEN status IN ('completed', 'failed') THEN duration_ms END) AS min_ms"),
       db.raw("MAX(CASE WHEN status IN ('completed', 'failed') THEN duration_ms END) AS max_ms"),
