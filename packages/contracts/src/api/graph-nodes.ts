@@ -63,6 +63,9 @@ function SortQuery<const Fields extends string>(fields: readonly Fields[]) {
   };
 }
 
+/** What a node shows of each entity tag it carries. */
+export const NodeTagRef = Type.Object({ id: Type.String(), name: Type.String(), color: Nullable(Type.String()) });
+
 export const NodeResponse = Type.Object({
   id: Type.String(),
   template_id: Type.String(),
@@ -80,6 +83,9 @@ export const NodeResponse = Type.Object({
   outgoing_edge_count: Stat,
   citation_count: Stat,
   relationship_type_count: Stat,
+  tags: Type.Optional(
+    Type.Array(NodeTagRef, { description: 'the entity tags it carries, by name (a node read alone or listed)' }),
+  ),
 });
 export const MinimalNode = Type.Object({
   id: Type.String(),
@@ -220,6 +226,7 @@ export const nodeEndpoints = {
     query: Type.Object({
       template_id: Type.Optional(Type.String()),
       source_ids: Type.Optional(RepeatedIds),
+      tag_id: Type.Optional(Type.String({ minLength: 1, description: 'only nodes carrying this entity tag' })),
       ...PageQuery,
       ...SortQuery(nodeSortFields),
       minimal: Type.Optional(Type.Boolean({ default: false, description: 'only id, label, template_id, position' })),
@@ -319,6 +326,99 @@ export const nodeEndpoints = {
     params: NodeIdParam,
     query: Type.Object({ ...PageQuery }),
     response: Page(Citation),
+  }),
+};
+
+const NodeTagFields = {
+  name: Type.String({ minLength: 1, maxLength: 64 }),
+  color: Type.Optional(Nullable(Type.String({ pattern: '^#[0-9A-Fa-f]{6}$' }))),
+  description: Type.Optional(Nullable(Type.String({ maxLength: 1000 }))),
+};
+export const NodeTag = Type.Object({
+  id: Type.String(),
+  database_name: Type.String(),
+  name: Type.String(),
+  color: Nullable(Type.String()),
+  description: Nullable(Type.String()),
+  created_at: Type.String(),
+});
+const TagIdParam = Type.Object({ tag_id: Id });
+const NodeTagParams = Type.Object({ node_id: Id, tag_id: Id });
+/** The most nodes one tagging request takes. */
+export const maxTaggedNodes = 10_000;
+
+/** Entity tags: named labels on nodes, one name per database whatever its case. */
+export const nodeTagEndpoints = {
+  list: endpoint({
+    method: 'GET',
+    path: '/nodes/tags',
+    tag: 'nodes',
+    status: 200,
+    summary: 'Entity tags, by name, with how many nodes carry each',
+    response: Type.Array(Type.Intersect([NodeTag, Type.Object({ node_count: Type.Integer() })])),
+  }),
+  create: endpoint({
+    method: 'POST',
+    path: '/nodes/tags',
+    tag: 'nodes',
+    status: 201,
+    errors: [422],
+    summary: 'Create an entity tag; a name that exists (in any case) answers that tag instead',
+    body: Body(NodeTagFields),
+    response: NodeTag,
+  }),
+  update: endpoint({
+    method: 'PATCH',
+    path: '/nodes/tags/{tag_id}',
+    tag: 'nodes',
+    status: 200,
+    errors: [404, 409, 422],
+    summary: 'Rename, recolour or describe an entity tag',
+    params: TagIdParam,
+    body: Body({
+      name: Type.Optional(NodeTagFields.name),
+      color: NodeTagFields.color,
+      description: NodeTagFields.description,
+    }),
+    response: NodeTag,
+  }),
+  remove: endpoint({
+    method: 'DELETE',
+    path: '/nodes/tags/{tag_id}',
+    tag: 'nodes',
+    status: 204,
+    errors: [404],
+    summary: 'Delete an entity tag (its nodes keep everything else)',
+    params: TagIdParam,
+  }),
+  tagMany: endpoint({
+    method: 'POST',
+    path: '/nodes/tags/{tag_id}/nodes',
+    tag: 'nodes',
+    status: 200,
+    errors: [404, 422],
+    summary: `Put the tag on up to ${maxTaggedNodes.toLocaleString('en')} nodes; each is reported on its own in the order given (a missing one fails alone, one tagged already succeeds)`,
+    params: TagIdParam,
+    body: Body({ node_ids: Type.Array(Id, { minItems: 1, maxItems: maxTaggedNodes }) }),
+    response: BatchResult,
+  }),
+  assign: endpoint({
+    method: 'POST',
+    path: '/nodes/{node_id}/tags/{tag_id}',
+    tag: 'nodes',
+    status: 204,
+    errors: [404],
+    summary: 'Put the tag on the node (again is a no-op)',
+    params: NodeTagParams,
+  }),
+  unassign: endpoint({
+    method: 'DELETE',
+    path: '/nodes/{node_id}/tags/{tag_id}',
+    tag: 'nodes',
+    status: 204,
+    errors: [404],
+    summary: 'Take the tag off the node; 404 when it does not carry it',
+    params: NodeTagParams,
   }),
 };
 

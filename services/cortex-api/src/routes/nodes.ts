@@ -1,8 +1,10 @@
-import { nodeEndpoints as api } from '@rhizome/contracts/api/graph-nodes';
+import { batchResult } from '@rhizome/contracts/api/batch';
+import { nodeEndpoints as api, nodeTagEndpoints as tagApi } from '@rhizome/contracts/api/graph-nodes';
 import { graphModule, textChanged } from '@rhizome/core/graph';
 import { queryList } from '../http/query-lists.ts';
 import { pageWindow, pagination } from '../http/pagination.ts';
 import type { PageWindow } from '../http/pagination.ts';
+import type { RequestScope } from '../http/request-scope.ts';
 import type { RouteTable } from '../http/route.ts';
 import type { CortexDeps } from '../deps.ts';
 
@@ -41,7 +43,7 @@ export function mountNodeRoutes(routes: RouteTable, { platform }: CortexDeps): v
     const { items, total } = await (
       await scope.service(graphModule)
     ).listNodes({
-      filter: { templateId: query.template_id, sourceIds: queryList(query.source_ids) },
+      filter: { templateId: query.template_id, sourceIds: queryList(query.source_ids), tagId: query.tag_id },
       window: orderedWindow(window, query),
       minimal: query.minimal,
       includeStats: query.include_stats,
@@ -75,6 +77,19 @@ export function mountNodeRoutes(routes: RouteTable, { platform }: CortexDeps): v
     });
     return { data: rows, pagination: pagination(total, window) };
   });
+  const tags = async (scope: RequestScope) => (await scope.service(graphModule)).tags;
+  routes.add(tagApi.list, async ({ scope }) => (await tags(scope)).list());
+  routes.add(tagApi.create, async ({ body, scope }) =>
+    (await tags(scope)).create(body.name, body.color ?? null, body.description ?? null),
+  );
+  routes.add(tagApi.update, async ({ params, body, scope }) => (await tags(scope)).update(params.tag_id, body));
+  routes.add(tagApi.remove, async ({ params, scope }) => (await tags(scope)).delete(params.tag_id));
+  routes.add(tagApi.tagMany, async ({ params, body, scope }) => {
+    const outcomes = await (await tags(scope)).attachMany(params.tag_id, body.node_ids);
+    return batchResult(outcomes.map((outcome) => ({ ...outcome, operation: 'tag' })));
+  });
+  routes.add(tagApi.assign, async ({ params, scope }) => (await tags(scope)).attach(params.node_id, params.tag_id));
+  routes.add(tagApi.unassign, async ({ params, scope }) => (await tags(scope)).detach(params.node_id, params.tag_id));
   routes.add(api.citations, async ({ params, query, scope }) => {
     const window = citationWindow(query, limits());
     const { rows, total } = await (

@@ -6,8 +6,8 @@ import { userVectorModel } from './vectors.ts';
 
 /**
  * The graph's rows a node merge changes, as they were, so an undo can put them back exactly: the kept and
- * merged nodes, every edge touching them, their source links and vectors, and the nodes whose properties
- * referred to a merged node. Rows keep their rowids, so the restored graph reads in the same order (and the
+ * merged nodes, every edge touching them, their source links, tags and vectors, and the nodes whose
+ * properties referred to a merged node. Rows keep their rowids, so the restored graph reads in the same order (and the
  * full-text rows, keyed by a node's rowid, come back where they were).
  */
 export interface GraphRows {
@@ -17,6 +17,8 @@ export interface GraphRows {
   edgeSources: Row[];
   vectors: Row[];
   referrers: Row[];
+  /** Absent from journals written before entity tags. */
+  nodeTags?: Row[];
 }
 
 export type Row = Record<string, unknown>;
@@ -75,7 +77,21 @@ export async function captureRows(trx: Db, nodeIds: string[], referrerIds: strin
     ),
     vectors,
     referrers: await rowsWhereIn(trx, 'graph_nodes', 'id', referrerIds, 'id, properties'),
+    nodeTags: await tagLinksOf(trx, nodeIds),
   };
+}
+
+/** The tag assignments of `nodeIds` (a link table without rowids on PostgreSQL), in a stable order. */
+async function tagLinksOf(trx: Db, nodeIds: string[]): Promise<Row[]> {
+  const rows: Row[] = [];
+  for (let start = 0; start < nodeIds.length; start += idBatch)
+    rows.push(
+      ...(await trx('node_tag_links')
+        .whereIn('node_id', nodeIds.slice(start, start + idBatch))
+        .orderBy(['node_id', 'tag_id'])
+        .select('node_id', 'tag_id')),
+    );
+  return rows;
 }
 
 /**
@@ -96,6 +112,8 @@ export function changesSince(after: GraphRows, now: GraphRows): string[] {
   if (!same(after.edges, now.edges)) changes.push('edges of the kept node were added, removed or changed');
   if (!same(after.nodeSources, now.nodeSources) || !same(after.edgeSources, now.edgeSources))
     changes.push('the sources linked to the kept node or its edges changed');
+  if (after.nodeTags && now.nodeTags && !same(after.nodeTags, now.nodeTags))
+    changes.push("the kept node's tags changed");
   if (!same(after.vectors.filter(isClientVector), now.vectors.filter(isClientVector)))
     changes.push("the kept node's embedding was set by a client");
   if (!same(after.referrers, now.referrers))
@@ -143,6 +161,18 @@ export async function restoreRows(trx: Db, before: GraphRows, keptId: string): P
     before.edges.map((edge) => edge.id as string),
     before.edgeSources,
   );
+  if (before.nodeTags) {
+    // A tag deleted since the merge is not brought back, nor its assignments.
+    const tagIds = [...new Set(before.nodeTags.map((link) => link.tag_id as string))];
+    const live = new Set<string>(tagIds.length ? await trx('node_tags').whereIn('id', tagIds).pluck('id') : []);
+    await replaceLinks(
+      trx,
+      'node_tag_links',
+      'node_id',
+      nodeIds,
+      before.nodeTags.filter((link) => live.has(link.tag_id as string)),
+    );
+  }
   await restoreVectors(trx, nodeIds, before.vectors);
   for (const referrer of before.referrers)
     await trx('graph_nodes')

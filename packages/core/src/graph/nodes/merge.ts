@@ -56,7 +56,7 @@ interface EdgeRow {
 /**
  * Merges `mergedIds` into `keptId` in one transaction: edges and citations move to the kept node (an edge
  * that would duplicate one of its edges collapses into it, one between the merged and the kept node is
- * removed rather than turned into a self-loop; a passage cited for both becomes one citation), the sources that contributed them follow, the merged
+ * removed rather than turned into a self-loop; a passage cited for both becomes one citation), the sources that contributed them and the merged nodes' tags follow, the merged
  * labels and aliases become aliases, their properties fill what the kept node lacks (where its template
  * accepts them), references to them in other nodes' properties point to the kept node, and they are
  * deleted. 404 for an unknown node and 422 for merging a node into itself, before anything is written.
@@ -96,6 +96,11 @@ export async function mergeNodes(
     await insertIgnoringDuplicates(
       trx,
       `INTO node_sources (node_id, source_id) SELECT ?, source_id FROM node_sources WHERE node_id IN (${placeholders(mergedIds.length)})`,
+      [keptId, ...mergedIds],
+    );
+    await insertIgnoringDuplicates(
+      trx,
+      `INTO node_tag_links (node_id, tag_id) SELECT ?, tag_id FROM node_tag_links WHERE node_id IN (${placeholders(mergedIds.length)})`,
       [keptId, ...mergedIds],
     );
     const next = await absorb(trx, kept, merged);

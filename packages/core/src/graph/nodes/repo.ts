@@ -47,6 +47,8 @@ export type MinimalNode = Pick<GraphNode, 'id' | 'label' | 'template_id' | 'posi
 export interface NodeFilter {
   templateId?: string;
   sourceIds?: string[];
+  /** Only nodes carrying this entity tag. */
+  tagId?: string;
 }
 
 const columns = [
@@ -138,6 +140,8 @@ export async function nodeTemplates(db: Db, ids: string[]): Promise<Map<string, 
 function filtered(db: Db, filter: NodeFilter) {
   const query = itemsQuery(db, nodeTable, filter.sourceIds);
   if (filter.templateId !== undefined) query.where('template_id', filter.templateId);
+  if (filter.tagId !== undefined)
+    query.whereIn('id', db('node_tag_links').where('tag_id', filter.tagId).select('node_id'));
   return query;
 }
 

@@ -7,6 +7,7 @@ import { indexNewNodes, indexNode } from '../search-index.ts';
 import { dropDerivedNodeVector, setClientNodeVector, storeClientNodeVectors } from './vectors.ts';
 import type { NodeTemplateLookup } from '../templates/property-values.ts';
 import { citationsPage, sourceExists } from '../read-model.ts';
+import { nodeTagRefs, type NodeTagRef } from '../tags/store.ts';
 import { connectionsPage, type ConnectionSort } from './navigation.ts';
 import { templateAfterUpdate } from './retype.ts';
 import {
@@ -60,7 +61,8 @@ export interface NodeUpdateInput {
 
 type Loc = (string | number)[];
 type StatsFields = { [K in keyof NodeStats]: number | null };
-export type NodeResponse = GraphNode & StatsFields;
+/** A node as the API shows it: its counts (null in a list without include_stats) and, read alone or listed, its tags. */
+export type NodeResponse = GraphNode & StatsFields & { tags?: NodeTagRef[] };
 
 const noStats: StatsFields = {
   edge_count: null,
@@ -74,9 +76,10 @@ export function withStats(node: GraphNode, stats?: NodeStats): NodeResponse {
   return { ...node, ...(stats ?? noStats) };
 }
 
-/** A single node always carries its counts (lists only with include_stats, where they cost one statement per page). */
+/** A single node always carries its counts and tags (lists their counts only with include_stats, where they cost one statement per page). */
 async function withOwnStats(db: Db, node: GraphNode): Promise<NodeResponse> {
-  return withStats(node, (await nodeStats(db, [node.id])).get(node.id));
+  const [stats, tags] = await Promise.all([nodeStats(db, [node.id]), nodeTagRefs(db, [node.id])]);
+  return { ...withStats(node, stats.get(node.id)), tags: tags.get(node.id) ?? [] };
 }
 
 /** The lookups checking a new node needs; the batch passes cached ones that also see its pending rows. */
@@ -175,13 +178,15 @@ export interface NodeListOptions {
 export async function listNodes(db: Db, options: NodeListOptions) {
   const { rows, total } = await listNodeRows(db, options.filter, options.window, options.minimal ?? false);
   if (options.minimal) return { items: rows.map(toMinimalNode), total };
-  const stats = options.includeStats
-    ? await nodeStats(
-        db,
-        rows.map((row) => row.id),
-      )
-    : undefined;
-  return { items: rows.map((row) => withStats(toNode(row), stats?.get(row.id))), total };
+  const ids = rows.map((row) => row.id);
+  const [stats, tags] = await Promise.all([
+    options.includeStats ? nodeStats(db, ids) : undefined,
+    nodeTagRefs(db, ids),
+  ]);
+  return {
+    items: rows.map((row) => ({ ...withStats(toNode(row), stats?.get(row.id)), tags: tags.get(row.id) ?? [] })),
+    total,
+  };
 }
 
 /** Whether a PATCH rewrites what a node's vector is made of (its label and description) without supplying a vector. */
