@@ -1,4 +1,4 @@
-import type { Db } from '../storage/index.ts';
+import { jsonArrayValues, selectRows, type Db } from '../storage/index.ts';
 
 /**
  * What chat reads of other features' tables, in one place: the sources feature's `sources`,
@@ -32,9 +32,9 @@ export async function existingIds(
   table: 'sources' | 'source_tags',
   ids: readonly string[],
 ): Promise<Set<string>> {
-  const rows = (await db.raw(`SELECT id FROM ${table} WHERE id IN (SELECT value FROM json_each(?))`, [
+  const rows = await selectRows<{ id: string }>(db, `SELECT id FROM ${table} WHERE id IN (${jsonArrayValues(db)})`, [
     JSON.stringify(ids),
-  ])) as { id: string }[];
+  ]);
   return new Set(rows.map((row) => row.id));
 }
 
@@ -44,11 +44,12 @@ export async function sourcesTagged(db: Db, tagIds: readonly string[]): Promise<
 }
 
 export async function chunksWithSource(db: Db, chunkIds: readonly string[]): Promise<ChunkWithSource[]> {
-  return (await db.raw(
+  return selectRows<ChunkWithSource>(
+    db,
     `SELECT c.id, c.source_id, c.chunk_index, c.start_offset, c.end_offset, c.content, c.page_number, c.chunk_metadata, COALESCE(s.filename, s.title, s.origin_url, '') AS filename
-     FROM document_chunks c JOIN sources s ON s.id = c.source_id WHERE c.id IN (SELECT value FROM json_each(?))`,
+     FROM document_chunks c JOIN sources s ON s.id = c.source_id WHERE c.id IN (${jsonArrayValues(db)})`,
     [JSON.stringify(chunkIds)],
-  )) as ChunkWithSource[];
+  );
 }
 
 export async function entityLabels(db: Db, kind: 'node' | 'edge', ids: readonly string[]): Promise<EntityLabel[]> {
@@ -64,9 +65,11 @@ export async function edgesTouching(
   limit: number,
 ): Promise<{ id: string; label: string; a: string; b: string }[]> {
   const ids = JSON.stringify(nodeIds);
-  return (await db.raw(
+  const values = jsonArrayValues(db);
+  return selectRows<{ id: string; label: string; a: string; b: string }>(
+    db,
     `SELECT e.id, e.label, e.source_node_id AS a, e.target_node_id AS b FROM graph_edges e
-     WHERE e.source_node_id IN (SELECT value FROM json_each(?)) OR e.target_node_id IN (SELECT value FROM json_each(?)) LIMIT ?`,
+     WHERE e.source_node_id IN (${values}) OR e.target_node_id IN (${values}) LIMIT ?`,
     [ids, ids, limit],
-  )) as { id: string; label: string; a: string; b: string }[];
+  );
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { ChatStatus } from '@rhizome/contracts/api/chats';
-import type { Db } from '../storage/index.ts';
+import { perDialect, type Db } from '../storage/index.ts';
 
 /** Chats and their messages in SQL (migration 0008). */
 
@@ -62,12 +62,17 @@ export async function findChat(db: Db, id: string): Promise<ChatRow | undefined>
   return db('chats').where({ id }).first();
 }
 
+/** A position in lower(title) rather than LIKE: a `%` or `_` in the filter is matched literally. */
+const titleContains = perDialect<[], string>({
+  sqlite: () => 'instr(lower(title), ?) > 0',
+  postgres: () => 'strpos(lower(title), ?) > 0',
+});
+
 function listQuery(db: Db, filter: ChatListFilter) {
   const query = db('chats');
   if (filter.scoped === true) query.whereNotNull('source_ids');
   if (filter.scoped === false) query.whereNull('source_ids');
-  // instr on lower() rather than LIKE: a `%` or `_` in the filter is matched literally.
-  if (filter.q) query.whereRaw('instr(lower(title), ?) > 0', [filter.q.toLowerCase()]);
+  if (filter.q) query.whereRaw(titleContains(db), [filter.q.toLowerCase()]);
   return query;
 }
 
