@@ -19,7 +19,7 @@ import {
 } from '../graph/index.ts';
 import type { EmbeddingIdentity } from '../providers/index.ts';
 import { newSourceId, storeChunkVectorsById, type ChunkVectorById } from '../sources/index.ts';
-import type { Db } from '../storage/index.ts';
+import { jsonArrayValues, perDialect, selectRows, type Db } from '../storage/index.ts';
 import { importDomains } from './domains.ts';
 import { ownIdOf } from './format-v2.ts';
 import type { CcxCitation, CcxContent, CcxEdge, CcxNode, CcxSource, CcxTag, CcxTemplate, CcxTrigger } from './model.ts';
@@ -138,11 +138,8 @@ export async function applyCcxImport(db: Db, content: CcxContent, options: Apply
     warnings: [...content.warnings],
   };
   const outcome: ImportOutcome = { stats, nodesCreated: [], edgesCreated: [] };
-  // A large page cache while the import runs: its inserts land on random pages of several indexes.
-  const [{ cache_size: cacheSize }] = (await db.raw('PRAGMA cache_size')) as { cache_size: number }[];
-  await db.raw(`PRAGMA cache_size = ${importCacheKib}`);
-  await db
-    .transaction(async (trx) => {
+  await withImportCache(db, () =>
+    db.transaction(async (trx) => {
       if (!options.merge) await clearDatabase(trx, options.workflows);
       const run = new ImportRun(trx, content, options, outcome);
       await run.sources();
@@ -153,10 +150,23 @@ export async function applyCcxImport(db: Db, content: CcxContent, options: Apply
       await run.workflows();
       const warn = (message: string) => stats.warnings.length < 200 && stats.warnings.push(message);
       Object.assign(stats, await importDomains(trx, content.domains ?? [], options.dataDir, warn));
-    })
-    .finally(() => db.raw(`PRAGMA cache_size = ${Number(cacheSize)}`));
+    }),
+  );
   return outcome;
 }
+
+/**
+ * Runs the import with a large page cache on SQLite, whose connection's cache is small by default: the
+ * inserts land on random pages of several indexes. A server's shared buffers are its operator's setting.
+ */
+const withImportCache = perDialect<[work: () => Promise<void>], Promise<void>>({
+  sqlite: async (db, work) => {
+    const [{ cache_size: cacheSize }] = (await db.raw('PRAGMA cache_size')) as { cache_size: number }[];
+    await db.raw(`PRAGMA cache_size = ${importCacheKib}`);
+    await work().finally(() => db.raw(`PRAGMA cache_size = ${Number(cacheSize)}`));
+  },
+  postgres: (_db, work) => work(),
+});
 
 /** Everything a replacing import replaces; system templates and settings-like rows (custom domains) stay. */
 async function clearDatabase(trx: Db, workflows: WorkflowImporter | null): Promise<void> {
@@ -209,10 +219,12 @@ class ImportRun {
     if (!this.options.merge || !iris.length) return found;
     const rows = await inSlices(iris, async (slice) => {
       const ownIds = slice.flatMap((iri) => ownIdOf(iri, kind) ?? []);
-      return (await this.trx.raw(
-        `SELECT id, ccx_iri FROM ${table} WHERE ccx_iri IN (SELECT value FROM json_each(?)) OR id IN (SELECT value FROM json_each(?))`,
+      const values = jsonArrayValues(this.trx);
+      return selectRows<{ id: string; ccx_iri: string | null }>(
+        this.trx,
+        `SELECT id, ccx_iri FROM ${table} WHERE ccx_iri IN (${values}) OR id IN (${values})`,
         [JSON.stringify(slice), JSON.stringify(ownIds)],
-      )) as { id: string; ccx_iri: string | null }[];
+      );
     });
     const byId = new Map(rows.map((row) => [row.id, row.id]));
     for (const row of rows) if (row.ccx_iri) found.set(row.ccx_iri, row.id);

@@ -13,7 +13,7 @@ import type { EdgeRow } from '../graph/index.ts';
 import type { NodeRow } from '../graph/index.ts';
 import type { TemplateRow } from '../graph/index.ts';
 import type { EmbeddingIdentity } from '../providers/index.ts';
-import { decodeVector } from '../storage/index.ts';
+import { decodeVector, jsonArrayValues, selectRows } from '../storage/index.ts';
 import { userVectorModel } from '../graph/index.ts';
 import type { Db } from '../storage/index.ts';
 import { entityUri, ownIri } from './format-v2.ts';
@@ -41,17 +41,20 @@ const json = (text: unknown): unknown => {
 };
 
 export async function citedNodeIds(db: Db, sourceIds: string[]): Promise<Set<string>> {
-  const rows = (await db.raw(
-    'SELECT DISTINCT entity_uri AS id FROM source_citations WHERE source_id IN (SELECT value FROM json_each(?))',
+  const rows = await selectRows<{ id: string }>(
+    db,
+    `SELECT DISTINCT entity_uri AS id FROM source_citations WHERE source_id IN (${jsonArrayValues(db)})`,
     [JSON.stringify(sourceIds)],
-  )) as { id: string }[];
+  );
   return new Set(rows.map((row) => row.id));
 }
 
 export async function existingSourceIds(db: Db, sourceIds: string[]): Promise<string[]> {
-  const rows = (await db.raw('SELECT id FROM sources WHERE id IN (SELECT value FROM json_each(?)) ORDER BY rowid', [
-    JSON.stringify(sourceIds),
-  ])) as { id: string }[];
+  const rows = await selectRows<{ id: string }>(
+    db,
+    `SELECT id FROM sources WHERE id IN (${jsonArrayValues(db)}) ORDER BY rowid`,
+    [JSON.stringify(sourceIds)],
+  );
   return rows.map((row) => row.id);
 }
 
@@ -86,27 +89,29 @@ async function linkedSources(
   column: 'node_id' | 'edge_id',
   ids: string[],
 ): Promise<Map<string, string[]>> {
-  const rows = (await db.raw(
-    `SELECT ${column} AS id, source_id FROM ${table} WHERE ${column} IN (SELECT value FROM json_each(?))`,
+  const rows = await selectRows<{ id: string; source_id: string }>(
+    db,
+    `SELECT ${column} AS id, source_id FROM ${table} WHERE ${column} IN (${jsonArrayValues(db)})`,
     [JSON.stringify(ids)],
-  )) as { id: string; source_id: string }[];
+  );
   const byId = new Map<string, string[]>();
   for (const row of rows) byId.set(row.id, [...(byId.get(row.id) ?? []), row.source_id]);
   return byId;
 }
 
 async function nodeVectors(db: Db, ids: string[], identity: EmbeddingIdentity): Promise<Map<string, number[]>> {
-  const rows = (await db.raw(
-    'SELECT node_id, vector FROM node_embeddings WHERE node_id IN (SELECT value FROM json_each(?)) AND model IN (?, ?) AND dimensions = ?',
+  const rows = await selectRows<{ node_id: string; vector: Buffer }>(
+    db,
+    `SELECT node_id, vector FROM node_embeddings WHERE node_id IN (${jsonArrayValues(db)}) AND model IN (?, ?) AND dimensions = ?`,
     [JSON.stringify(ids), identity.model, userVectorModel, identity.dimensions],
-  )) as { node_id: string; vector: Buffer }[];
+  );
   return new Map(rows.map((row) => [row.node_id, Array.from(decodeVector(row.vector, identity.dimensions))]));
 }
 
 /** A whole table a page at a time, walking its rowids (`select` reads `rowid` and has no WHERE). */
 async function* byRowid<T extends { rowid: number }>(db: Db, select: string, limit: number): AsyncGenerator<T[]> {
   for (let after = -1; ;) {
-    const rows = (await db.raw(`${select} WHERE rowid > ? ORDER BY rowid LIMIT ?`, [after, limit])) as T[];
+    const rows = await selectRows<T>(db, `${select} WHERE rowid > ? ORDER BY rowid LIMIT ?`, [after, limit]);
     if (!rows.length) return;
     after = rows[rows.length - 1].rowid;
     yield rows;
@@ -128,10 +133,11 @@ async function* nodeRowPages(db: Db, scope: ExportScope): AsyncGenerator<NodeRow
   if (scope.nodeIds) {
     const ids = [...scope.nodeIds];
     for (let start = 0; start < ids.length; start += idBatch) {
-      yield (await db.raw(
-        `SELECT ${nodeColumns} FROM graph_nodes WHERE id IN (SELECT value FROM json_each(?)) ORDER BY rowid`,
+      yield await selectRows<NodeRowOut>(
+        db,
+        `SELECT ${nodeColumns} FROM graph_nodes WHERE id IN (${jsonArrayValues(db)}) ORDER BY rowid`,
         [JSON.stringify(ids.slice(start, start + idBatch))],
-      )) as NodeRowOut[];
+      );
     }
     return;
   }
@@ -173,10 +179,11 @@ async function* edgeRowPages(db: Db, scope: ExportScope): AsyncGenerator<EdgeRow
     const kept = scope.nodeIds;
     const ids = [...kept];
     for (let start = 0; start < ids.length; start += idBatch) {
-      const rows = (await db.raw(
-        `SELECT ${edgeColumns} FROM graph_edges WHERE source_node_id IN (SELECT value FROM json_each(?)) ORDER BY rowid`,
+      const rows = await selectRows<EdgeRowOut>(
+        db,
+        `SELECT ${edgeColumns} FROM graph_edges WHERE source_node_id IN (${jsonArrayValues(db)}) ORDER BY rowid`,
         [JSON.stringify(ids.slice(start, start + idBatch))],
-      )) as EdgeRowOut[];
+      );
       yield rows.filter((row) => kept.has(row.target_node_id));
     }
     return;
@@ -218,9 +225,11 @@ interface SourceRowOut {
 
 async function* sourceRowPages(db: Db, scope: ExportScope): AsyncGenerator<SourceRowOut[]> {
   if (scope.sourceIds) {
-    yield (await db.raw('SELECT rowid, * FROM sources WHERE id IN (SELECT value FROM json_each(?)) ORDER BY rowid', [
-      JSON.stringify(scope.sourceIds),
-    ])) as SourceRowOut[];
+    yield await selectRows<SourceRowOut>(
+      db,
+      `SELECT rowid, * FROM sources WHERE id IN (${jsonArrayValues(db)}) ORDER BY rowid`,
+      [JSON.stringify(scope.sourceIds)],
+    );
     return;
   }
   yield* byRowid<SourceRowOut>(db, 'SELECT rowid, * FROM sources', 100);
@@ -238,24 +247,28 @@ export async function* sourceRecords(
 ): AsyncGenerator<Row> {
   for await (const rows of sourceRowPages(db, scope)) {
     for (const source of rows) {
-      const chunks = (await db.raw(
+      const chunks = await selectRows<Row>(
+        db,
         `SELECT c.id, c.chunk_index, c.content, c.page_number, c.section, c.chunk_metadata, c.start_offset, c.end_offset, c.created_at${includeVectors ? ', e.model, e.dimensions, e.vector' : ''}
          FROM document_chunks c ${includeVectors ? 'LEFT JOIN chunk_vectors e ON e.chunk_rowid = c.rowid' : ''} WHERE c.source_id = ? ORDER BY c.chunk_index, c.rowid`,
         [source.id],
-      )) as Row[];
-      const citations = (await db.raw(
+      );
+      const citations = await selectRows<Row>(
+        db,
         `SELECT c.id, c.entity_uri, n.label AS entity_label, t.name AS entity_type, c.chunk_id, c.confidence, c.extraction_method, c.context_snippet, c.citation_metadata, c.created_at
          FROM source_citations c JOIN graph_nodes n ON n.id = c.entity_uri JOIN graph_templates t ON t.id = n.template_id WHERE c.source_id = ? ORDER BY c.rowid`,
         [source.id],
-      )) as Row[];
-      const relationshipCitations = (await db.raw(
+      );
+      const relationshipCitations = await selectRows<Row>(
+        db,
         'SELECT id, edge_id, chunk_id, confidence, extraction_method, context_snippet, citation_metadata, created_at FROM relationship_citations WHERE source_id = ? ORDER BY rowid',
         [source.id],
-      )) as Row[];
-      const tags = (await db.raw(
+      );
+      const tags = await selectRows<Row>(
+        db,
         'SELECT t.id, t.name, t.color, t.description FROM source_tag_links l JOIN source_tags t ON t.id = l.tag_id WHERE l.source_id = ? ORDER BY t.name',
         [source.id],
-      )) as Row[];
+      );
       yield {
         id: source.id,
         database_name: null,
