@@ -1,4 +1,4 @@
-import type { Db } from '../storage/index.ts';
+import { jsonArrayValues, perDialect, selectRows, type Db } from '../storage/index.ts';
 import { disabledSourceIds, nodesOfDisabledSourcesOnly, nodesOfSources } from './read-model.ts';
 
 /**
@@ -49,6 +49,19 @@ export interface CanvasOptions {
   sourceIds?: string[];
 }
 
+/**
+ * Edges leaving the nodes of one bound JSON id list whose target is in a second one (bound after it):
+ * driven from the listed nodes in order through the source_node_id index. On SQLite the unary + keeps the
+ * planner from probing an index once per (kept source, kept target) pair, and CROSS JOIN fixes the order;
+ * PostgreSQL plans the join itself.
+ */
+const edgesAmong = perDialect<[], string>({
+  sqlite: () =>
+    'FROM json_each(?) kept CROSS JOIN graph_edges e ON e.source_node_id = kept.value WHERE +e.target_node_id IN (SELECT value FROM json_each(?))',
+  postgres: (db) =>
+    `FROM json_array_elements_text(?::json) AS kept (value) JOIN graph_edges e ON e.source_node_id = kept.value WHERE e.target_node_id IN (${jsonArrayValues(db)})`,
+});
+
 interface NodeRow {
   id: string;
   template_id: string;
@@ -86,7 +99,7 @@ export async function buildCanvas(db: Db, options: CanvasOptions): Promise<Canva
   const disabled = await disabledSourceIds(db);
   const disabledJson = JSON.stringify(disabled);
   const edgeOfEnabled = disabled.length
-    ? 'AND (e.source_id IS NULL OR e.source_id NOT IN (SELECT value FROM json_each(?)))'
+    ? `AND (e.source_id IS NULL OR e.source_id NOT IN (${jsonArrayValues(db)}))`
     : '';
   const edgeBindings = disabled.length ? [disabledJson] : [];
 
@@ -100,30 +113,29 @@ export async function buildCanvas(db: Db, options: CanvasOptions): Promise<Canva
     if (!wanted.length)
       return { nodes: [], edges: [], templates: [], total_nodes: 0, total_edges: 0, truncated: false };
     const wantedJson = JSON.stringify(wanted);
-    nodeFilter = { sql: 'n.id IN (SELECT value FROM json_each(?))', bindings: [wantedJson] };
+    nodeFilter = { sql: `n.id IN (${jsonArrayValues(db)})`, bindings: [wantedJson] };
     totalNodes = wanted.length;
     // Edges leaving the selected sources' nodes whose target is one of them too.
-    totalEdges = await scalar(
-      db,
-      `SELECT COUNT(*) AS n FROM json_each(?) kept CROSS JOIN graph_edges e ON e.source_node_id = kept.value
-       WHERE +e.target_node_id IN (SELECT value FROM json_each(?)) ${edgeOfEnabled}`,
-      [wantedJson, wantedJson, ...edgeBindings],
-    );
+    totalEdges = await scalar(db, `SELECT COUNT(*) AS n ${edgesAmong(db)} ${edgeOfEnabled}`, [
+      wantedJson,
+      wantedJson,
+      ...edgeBindings,
+    ]);
   } else {
     // Everything minus what touches a node only disabled sources gave (cost proportional to that, not to the graph).
     const hidden = disabled.length ? await nodesOfDisabledSourcesOnly(db) : [];
     const hiddenJson = JSON.stringify(hidden);
     nodeFilter = hidden.length
-      ? { sql: 'n.id NOT IN (SELECT value FROM json_each(?))', bindings: [hiddenJson] }
-      : { sql: '1', bindings: [] };
+      ? { sql: `n.id NOT IN (${jsonArrayValues(db)})`, bindings: [hiddenJson] }
+      : { sql: 'TRUE', bindings: [] };
     totalNodes = (await scalar(db, 'SELECT COUNT(*) AS n FROM graph_nodes', [])) - hidden.length;
     totalEdges = await scalar(db, 'SELECT COUNT(*) AS n FROM graph_edges', []);
     if (disabled.length) {
-      const hiddenNodes = 'SELECT value FROM json_each(?)';
+      const listed = jsonArrayValues(db);
       totalEdges -= await scalar(
         db,
         `SELECT COUNT(*) AS n FROM graph_edges e
-         WHERE e.source_id IN (SELECT value FROM json_each(?)) OR e.source_node_id IN (${hiddenNodes}) OR e.target_node_id IN (${hiddenNodes})`,
+         WHERE e.source_id IN (${listed}) OR e.source_node_id IN (${listed}) OR e.target_node_id IN (${listed})`,
         [disabledJson, hiddenJson, hiddenJson],
       );
     }
@@ -131,10 +143,15 @@ export async function buildCanvas(db: Db, options: CanvasOptions): Promise<Canva
 
   let nodeRows: NodeRow[];
   if (totalNodes <= options.maxNodes) {
-    nodeRows = await db.raw(`SELECT ${nodeColumns} FROM graph_nodes n WHERE ${nodeFilter.sql}`, nodeFilter.bindings);
+    nodeRows = await selectRows<NodeRow>(
+      db,
+      `SELECT ${nodeColumns} FROM graph_nodes n WHERE ${nodeFilter.sql}`,
+      nodeFilter.bindings,
+    );
   } else {
     // Rank ids only (a narrow sort), then read the columns of the kept ones, highest degree first.
-    nodeRows = await db.raw(
+    nodeRows = await selectRows<NodeRow>(
+      db,
       `SELECT ${nodeColumns} FROM graph_nodes n
        WHERE ${nodeFilter.sql} ORDER BY n.degree DESC, n.id LIMIT ?`,
       [...nodeFilter.bindings, options.maxNodes],
@@ -142,12 +159,11 @@ export async function buildCanvas(db: Db, options: CanvasOptions): Promise<Canva
   }
 
   const idsJson = JSON.stringify(nodeRows.map((row) => row.id));
-  // Driven from the kept nodes in rank order through the source_node_id index; the target must be kept
-  // too. The unary + keeps SQLite from probing an index once per (kept source, kept target) pair.
-  const edgeRows: CanvasEdge[] = await db.raw(
+  // From the kept nodes in rank order; the target must be kept too.
+  const edgeRows = await selectRows<CanvasEdge>(
+    db,
     `SELECT e.id, e.source_node_id, e.target_node_id, e.template_id, e.label
-     FROM json_each(?) kept CROSS JOIN graph_edges e ON e.source_node_id = kept.value
-     WHERE +e.target_node_id IN (SELECT value FROM json_each(?)) ${edgeOfEnabled}
+     ${edgesAmong(db)} ${edgeOfEnabled}
      LIMIT ?`,
     [idsJson, idsJson, ...edgeBindings, options.maxEdges],
   );
@@ -163,8 +179,9 @@ export async function buildCanvas(db: Db, options: CanvasOptions): Promise<Canva
   for (const node of nodeRows) templateIds.add(node.template_id);
   for (const edge of edgeRows) templateIds.add(edge.template_id);
   const templates: CanvasTemplate[] = templateIds.size
-    ? await db.raw(
-        'SELECT id, name, template_type, icon, color, description FROM graph_templates WHERE id IN (SELECT value FROM json_each(?)) ORDER BY template_type DESC, name',
+    ? await selectRows<CanvasTemplate>(
+        db,
+        `SELECT id, name, template_type, icon, color, description FROM graph_templates WHERE id IN (${jsonArrayValues(db)}) ORDER BY template_type DESC, name`,
         [JSON.stringify([...templateIds])],
       )
     : [];
@@ -178,16 +195,18 @@ export async function buildCanvas(db: Db, options: CanvasOptions): Promise<Canva
   };
 }
 
-async function scalar(db: Db, sql: string, bindings: unknown[]): Promise<number> {
-  const rows = (await db.raw(sql, bindings as string[])) as { n: number }[];
+async function scalar(db: Db, sql: string, bindings: string[]): Promise<number> {
+  const rows = await selectRows<{ n: number }>(db, sql, bindings);
   return Number(rows[0]?.n ?? 0);
 }
 
 // ---------------------------------------------------------------------------------------------------
-// Cache: the canvas is read far more often than the graph changes. `PRAGMA data_version` changes when
-// another connection (the worker process) commits; `total_changes()` counts this connection's own
-// writes (the embedded worker shares it). Together they change whenever the database does, so a hit is
-// exactly what a rebuild would return. Kept per knex instance, so a reopened database starts empty.
+// Cache: the canvas is read far more often than the graph changes. On SQLite `PRAGMA data_version`
+// changes when another connection (the worker process) commits and `total_changes()` counts this
+// connection's own writes (the embedded worker shares it). On PostgreSQL the current snapshot changes
+// whenever a writing transaction of the server begins or ends (of any schema: a few needless rebuilds).
+// Either changes whenever the database does, so a hit is exactly what a rebuild would return. Kept per
+// knex instance, so a reopened database starts empty.
 // ---------------------------------------------------------------------------------------------------
 
 interface CacheEntry {
@@ -211,8 +230,12 @@ function remember(db: Db, key: string, marker: string, payload: CanvasPayload): 
   while (cache.size > maxEntries) cache.delete(cache.keys().next().value!);
 }
 
-async function changeMarker(db: Db): Promise<string> {
-  const rows = (await db.raw('SELECT total_changes() AS changes')) as { changes: number }[];
-  const version = (await db.raw('PRAGMA data_version')) as { data_version: number }[];
-  return `${version[0].data_version}:${rows[0].changes}`;
-}
+const changeMarker = perDialect<[], Promise<string>>({
+  sqlite: async (db) => {
+    const rows = (await db.raw('SELECT total_changes() AS changes')) as { changes: number }[];
+    const version = (await db.raw('PRAGMA data_version')) as { data_version: number }[];
+    return `${version[0].data_version}:${rows[0].changes}`;
+  },
+  postgres: async (db) =>
+    (await selectRows<{ snapshot: string }>(db, 'SELECT pg_current_snapshot()::text AS snapshot'))[0].snapshot,
+});

@@ -1,4 +1,4 @@
-import type { Db } from '../storage/index.ts';
+import { selectRows, type Db } from '../storage/index.ts';
 import { listEdgeRows, toEdge } from './edges/repo.ts';
 import { listNodeRows, toNode, type NodeRow } from './nodes/repo.ts';
 import { parseJsonObject } from './nodes/sql.ts';
@@ -86,16 +86,17 @@ export async function groundingNeighbors(db: Db, id: string, direction: Neighbor
   const neighbors: Neighbor[] = [];
   for (const side of sides) {
     total += Number(
-      ((await db.raw(`SELECT COUNT(*) AS n FROM graph_edges WHERE ${side.own} = ?`, [id])) as { n: number }[])[0].n,
+      (await selectRows<{ n: number }>(db, `SELECT COUNT(*) AS n FROM graph_edges WHERE ${side.own} = ?`, [id]))[0].n,
     );
     const room = limit - neighbors.length;
     if (room <= 0) continue;
-    const rows = (await db.raw(
+    const rows = await selectRows<NodeRow & { edge_id: string; edge_label: string; edge_properties: string }>(
+      db,
       `SELECT ${nodeColumns}, e.id AS edge_id, e.label AS edge_label, e.properties AS edge_properties
        FROM graph_edges e JOIN graph_nodes n ON n.id = e.${side.other}
        WHERE e.${side.own} = ? ORDER BY e.rowid LIMIT ?`,
       [id, room],
-    )) as (NodeRow & { edge_id: string; edge_label: string; edge_properties: string })[];
+    );
     for (const row of rows) {
       neighbors.push({
         node: groundingNode(row),

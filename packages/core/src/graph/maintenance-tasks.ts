@@ -1,6 +1,6 @@
 import { submitDatabaseTask } from '../tasks/index.ts';
 import type { QueueService, TaskStore } from '@rhizome/queue';
-import type { Db } from '../storage/index.ts';
+import { jsonArrayValues, perDialect, selectRows, type Db } from '../storage/index.ts';
 import type { DefineOperations } from './deps.ts';
 import { taskDatabase } from './task-database.ts';
 import { buildSnapshot } from './snapshot.ts';
@@ -48,24 +48,24 @@ const corruptEdge = `e.id IS NULL OR e.id = '' OR e.label IS NULL OR trim(e.labe
  */
 export async function cleanupGraph(db: Db): Promise<{ nodes_removed: number; edges_removed: number }> {
   return db.transaction(async (trx) => {
-    const nodes = (await trx.raw(`SELECT n.rowid AS row_id, n.id FROM graph_nodes n WHERE ${corruptNode}`)) as {
-      row_id: number;
-      id: string | null;
-    }[];
+    const nodes = await selectRows<{ row_id: number; id: string | null }>(
+      trx,
+      `SELECT n.rowid AS row_id, n.id FROM graph_nodes n WHERE ${corruptNode}`,
+    );
     let edgesRemoved = 0;
     for (let start = 0; start < nodes.length; start += 500) {
       const chunk = nodes.slice(start, start + 500);
       const ids = JSON.stringify(chunk.map((node) => node.id).filter((id) => id !== null));
-      edgesRemoved += await changes(
+      edgesRemoved += await deletedRows(
         trx,
-        'DELETE FROM graph_edges WHERE source_node_id IN (SELECT value FROM json_each(?)) OR target_node_id IN (SELECT value FROM json_each(?))',
+        `DELETE FROM graph_edges WHERE source_node_id IN (${jsonArrayValues(trx)}) OR target_node_id IN (${jsonArrayValues(trx)})`,
         [ids, ids],
       );
-      await trx.raw('DELETE FROM graph_nodes WHERE rowid IN (SELECT value FROM json_each(?))', [
+      await trx.raw(`DELETE FROM graph_nodes WHERE rowid IN (${jsonArrayValues(trx, 'integer')})`, [
         JSON.stringify(chunk.map((node) => node.row_id)),
       ]);
     }
-    edgesRemoved += await changes(
+    edgesRemoved += await deletedRows(
       trx,
       `DELETE FROM graph_edges WHERE rowid IN (SELECT e.rowid FROM graph_edges e WHERE ${corruptEdge})`,
       [],
@@ -74,10 +74,14 @@ export async function cleanupGraph(db: Db): Promise<{ nodes_removed: number; edg
   });
 }
 
-async function changes(db: Db, sql: string, bindings: string[]): Promise<number> {
-  await db.raw(sql, bindings);
-  return Number(((await db.raw('SELECT changes() AS n')) as { n: number }[])[0].n);
-}
+/** Runs a DELETE and tells how many rows it deleted. */
+const deletedRows = perDialect<[sql: string, bindings: string[]], Promise<number>>({
+  sqlite: async (db, sql, bindings) => {
+    await db.raw(sql, bindings);
+    return Number(((await db.raw('SELECT changes() AS n')) as { n: number }[])[0].n);
+  },
+  postgres: async (db, sql, bindings) => ((await db.raw(sql, bindings)) as { rowCount: number }).rowCount,
+});
 
 // ---------------------------------------------------------------------------------------------------
 // Queuing snapshot builds without piling them up. The API remembers, per database, the last build task

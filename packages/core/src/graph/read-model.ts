@@ -5,7 +5,7 @@
  * node's or an edge's citations, the image sources' entities, the snapshot's per-source counts, which nodes a
  * source scope shows).
  */
-import type { Db } from '../storage/index.ts';
+import { jsonArrayValues, perDialect, selectRows, type Db } from '../storage/index.ts';
 import { parseJsonObject } from './nodes/sql.ts';
 
 export interface Citation {
@@ -140,12 +140,18 @@ export async function sourceExists(db: Db, id: string): Promise<boolean> {
 
 /** The ids of the disabled sources. */
 export async function disabledSourceIds(db: Db): Promise<string[]> {
-  return ((await db.raw('SELECT id FROM sources WHERE enabled = 0')) as { id: string }[]).map((row) => row.id);
+  return (await selectRows<{ id: string }>(db, 'SELECT id FROM sources WHERE enabled = FALSE')).map((row) => row.id);
 }
 
+/** The ids a SELECT of `id`s yields, as one JSON array (one row, not a row per id). */
+const idArray = perDialect<[select: string], string>({
+  sqlite: (_db, select) => `SELECT json_group_array(id) AS ids FROM (${select})`,
+  postgres: (_db, select) => `SELECT COALESCE(json_agg(id), '[]')::text AS ids FROM (${select}) AS listed`,
+});
+
 async function idList(db: Db, sql: string, bindings: string[]): Promise<string[]> {
-  const rows = (await db.raw(`SELECT json_group_array(id) AS ids FROM (${sql})`, bindings)) as { ids: string }[];
-  return JSON.parse(rows[0].ids) as string[];
+  const [row] = await selectRows<{ ids: string }>(db, idArray(db, sql), bindings);
+  return JSON.parse(row.ids) as string[];
 }
 
 /** Nodes of the enabled sources among `sourceIds`: contributed (`node_sources`) or their own `source_id`. */
@@ -153,10 +159,10 @@ export function nodesOfSources(db: Db, sourceIds: string[]): Promise<string[]> {
   return idList(
     db,
     `SELECT ns.node_id AS id FROM node_sources ns JOIN sources s ON s.id = ns.source_id
-       WHERE ns.source_id IN (SELECT value FROM json_each(?)) AND s.enabled = 1
+       WHERE ns.source_id IN (${jsonArrayValues(db)}) AND s.enabled = TRUE
      UNION
      SELECT n.id FROM graph_nodes n JOIN sources s ON s.id = n.source_id
-       WHERE n.source_id IN (SELECT value FROM json_each(?)) AND s.enabled = 1`,
+       WHERE n.source_id IN (${jsonArrayValues(db)}) AND s.enabled = TRUE`,
     [JSON.stringify(sourceIds), JSON.stringify(sourceIds)],
   );
 }
@@ -165,18 +171,19 @@ export function nodesOfSources(db: Db, sourceIds: string[]): Promise<string[]> {
 export function nodesOfDisabledSourcesOnly(db: Db): Promise<string[]> {
   return idList(
     db,
-    `WITH off AS (SELECT id FROM sources WHERE enabled = 0),
-     touched AS (SELECT node_id AS id FROM node_sources WHERE source_id IN off UNION SELECT id FROM graph_nodes WHERE source_id IN off)
+    `WITH off AS (SELECT id FROM sources WHERE enabled = FALSE),
+     touched AS (SELECT node_id AS id FROM node_sources WHERE source_id IN (SELECT id FROM off)
+                 UNION SELECT id FROM graph_nodes WHERE source_id IN (SELECT id FROM off))
      SELECT t.id FROM touched t
-     WHERE NOT EXISTS (SELECT 1 FROM node_sources ns JOIN sources s ON s.id = ns.source_id WHERE ns.node_id = t.id AND s.enabled = 1)
-       AND NOT EXISTS (SELECT 1 FROM graph_nodes n JOIN sources s ON s.id = n.source_id WHERE n.id = t.id AND s.enabled = 1)`,
+     WHERE NOT EXISTS (SELECT 1 FROM node_sources ns JOIN sources s ON s.id = ns.source_id WHERE ns.node_id = t.id AND s.enabled = TRUE)
+       AND NOT EXISTS (SELECT 1 FROM graph_nodes n JOIN sources s ON s.id = n.source_id WHERE n.id = t.id AND s.enabled = TRUE)`,
     [],
   );
 }
 
 /** How many sources there are. */
 export async function sourceCount(db: Db): Promise<number> {
-  return Number(((await db.raw('SELECT COUNT(*) AS n FROM sources')) as { n: number }[])[0].n);
+  return Number((await selectRows<{ n: number }>(db, 'SELECT COUNT(*) AS n FROM sources'))[0].n);
 }
 
 /**
@@ -187,14 +194,15 @@ export async function sourceCount(db: Db): Promise<number> {
 export async function sourceContributions(
   db: Db,
 ): Promise<{ source_id: string; title: string | null; node_count: number; edge_count: number }[]> {
-  return (await db.raw(
+  return selectRows<{ source_id: string; title: string | null; node_count: number; edge_count: number }>(
+    db,
     `SELECT s.id AS source_id, s.title,
             (SELECT COUNT(*) FROM (SELECT node_id FROM node_sources WHERE source_id = s.id
-                                   UNION SELECT id FROM graph_nodes WHERE source_id = s.id)) AS node_count,
+                                   UNION SELECT id FROM graph_nodes WHERE source_id = s.id) AS nodes) AS node_count,
             (SELECT COUNT(*) FROM (SELECT edge_id FROM edge_sources WHERE source_id = s.id
-                                   UNION SELECT id FROM graph_edges WHERE source_id = s.id)) AS edge_count
+                                   UNION SELECT id FROM graph_edges WHERE source_id = s.id) AS edges) AS edge_count
      FROM sources s ORDER BY node_count DESC, edge_count DESC, s.id`,
-  )) as { source_id: string; title: string | null; node_count: number; edge_count: number }[];
+  );
 }
 
 export interface SourceGroup {
@@ -223,18 +231,20 @@ interface SourceRow {
  * Sources with no entity are left out.
  */
 export async function sourceGroups(db: Db): Promise<{ groups: SourceGroup[] }> {
-  const sources = (await db.raw(
+  const sources = await selectRows<SourceRow>(
+    db,
     "SELECT id, title, source_type, filename, extraction_domain FROM sources WHERE source_type = 'image' AND status = 'committed' ORDER BY created_at, id",
-  )) as SourceRow[];
+  );
   if (!sources.length) return { groups: [] };
   const idsJson = JSON.stringify(sources.map((source) => source.id));
-  const links = (await db.raw(
-    `SELECT source_id, id AS node_id FROM graph_nodes WHERE source_id IN (SELECT value FROM json_each(?))
+  const links = await selectRows<{ source_id: string; node_id: string }>(
+    db,
+    `SELECT source_id, id AS node_id FROM graph_nodes WHERE source_id IN (${jsonArrayValues(db)})
      UNION
-     SELECT source_id, entity_uri AS node_id FROM source_citations WHERE source_id IN (SELECT value FROM json_each(?))
+     SELECT source_id, entity_uri AS node_id FROM source_citations WHERE source_id IN (${jsonArrayValues(db)})
      ORDER BY 1, 2`,
     [idsJson, idsJson],
-  )) as { source_id: string; node_id: string }[];
+  );
   const bySource = new Map<string, string[]>();
   for (const link of links) {
     const list = bySource.get(link.source_id);

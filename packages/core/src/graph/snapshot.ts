@@ -1,4 +1,4 @@
-import type { Db } from '../storage/index.ts';
+import { selectRows, type Db } from '../storage/index.ts';
 import { sourceContributions, sourceCount } from './read-model.ts';
 
 /** Per-template count in a breakdown. */
@@ -47,7 +47,7 @@ const degreeSql = `(SELECT COUNT(*) FROM graph_edges WHERE source_node_id = n.id
 
 /** Computes the breakdown of the graph as it is now. */
 export async function computeBreakdown(db: Db, now: Date = new Date()): Promise<GraphBreakdown> {
-  const count = async (sql: string) => Number(((await db.raw(sql)) as { n: number }[])[0].n);
+  const count = async (sql: string) => Number((await selectRows<{ n: number }>(db, sql))[0].n);
   const [nodes, edges, templates, sources] = [
     await count('SELECT COUNT(*) AS n FROM graph_nodes'),
     await count('SELECT COUNT(*) AS n FROM graph_edges'),
@@ -55,23 +55,23 @@ export async function computeBreakdown(db: Db, now: Date = new Date()): Promise<
     await sourceCount(db),
   ];
   const perTemplate = (table: 'graph_nodes' | 'graph_edges') =>
-    db.raw(
+    selectRows<TemplateCount>(
+      db,
       `SELECT c.template_id, t.name, t.color, t.icon, c.count FROM (SELECT template_id, COUNT(*) AS count FROM ${table} GROUP BY template_id) c
        LEFT JOIN graph_templates t ON t.id = c.template_id ORDER BY c.count DESC, c.template_id`,
-    ) as Promise<TemplateCount[]>;
+    );
   const perSource = await sourceContributions(db);
   // The distribution as a histogram (degree → nodes): a few rows, whatever the size of the graph.
-  const histogram = (await db.raw(
-    `SELECT d AS degree, COUNT(*) AS nodes FROM (SELECT ${degreeSql} AS d FROM graph_nodes n) GROUP BY d ORDER BY d`,
-  )) as {
-    degree: number;
-    nodes: number;
-  }[];
-  const hubs = (await db.raw(
+  const histogram = await selectRows<{ degree: number; nodes: number }>(
+    db,
+    `SELECT d AS degree, COUNT(*) AS nodes FROM (SELECT ${degreeSql} AS d FROM graph_nodes n) AS degrees GROUP BY d ORDER BY d`,
+  );
+  const hubs = await selectRows<GraphBreakdown['top_hubs'][number]>(
+    db,
     `SELECT n.id, n.label, n.template_id, r.degree FROM (SELECT n.id AS id, ${degreeSql} AS degree FROM graph_nodes n ORDER BY degree DESC, n.id LIMIT ?) r
      JOIN graph_nodes n ON n.id = r.id WHERE r.degree > 0 ORDER BY r.degree DESC, r.id`,
     [hubCount],
-  )) as GraphBreakdown['top_hubs'];
+  );
   return {
     generated_at: now.toISOString(),
     totals: { nodes, edges, templates, sources },
@@ -141,7 +141,7 @@ export async function readSnapshot(db: Db): Promise<StoredSnapshot | null> {
 export async function isSnapshotStale(db: Db, snapshot: StoredSnapshot, now: number = Date.now()): Promise<boolean> {
   const generated = Date.parse(snapshot.generated_at);
   if (!Number.isFinite(generated) || now - generated > snapshotMaxAgeMs) return true;
-  const current = Number(((await db.raw('SELECT COUNT(*) AS n FROM graph_nodes')) as { n: number }[])[0].n);
+  const current = Number((await selectRows<{ n: number }>(db, 'SELECT COUNT(*) AS n FROM graph_nodes'))[0].n);
   if (snapshot.node_count === 0) return current > 0;
   return Math.abs(current - snapshot.node_count) / snapshot.node_count > snapshotMaxDrift;
 }

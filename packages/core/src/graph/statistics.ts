@@ -1,4 +1,4 @@
-import type { Db } from '../storage/index.ts';
+import { perDialect, selectRows, type Db } from '../storage/index.ts';
 
 /** The degree buckets of the distribution, in order. */
 export const degreeBuckets = ['0', '1', '2-3', '4-9', '10-99', '100+'] as const;
@@ -12,7 +12,15 @@ export interface GraphStatistics {
 }
 
 const countOf = async (db: Db, table: string) => Number((await db(table).count({ n: '*' }).first())?.n ?? 0);
-const rowsOf = async <T>(db: Db, sql: string) => (await db.raw(sql)) as T[];
+const rowsOf = <T>(db: Db, sql: string) => selectRows<T>(db, sql);
+
+/** Nodes per template name; PostgreSQL wants the name grouped too (it follows from the template id). */
+const nodeTypesSql = perDialect<[], string>({
+  sqlite: () =>
+    'SELECT t.name AS type, COUNT(*) AS count FROM graph_nodes n LEFT JOIN graph_templates t ON t.id = n.template_id GROUP BY n.template_id ORDER BY count DESC',
+  postgres: () =>
+    'SELECT t.name AS type, COUNT(*) AS count FROM graph_nodes n LEFT JOIN graph_templates t ON t.id = n.template_id GROUP BY n.template_id, t.name ORDER BY count DESC',
+});
 
 /** The shape of the graph: how many nodes, edges and templates, nodes per template, edges per label, degrees. */
 export async function graphStatistics(db: Db): Promise<GraphStatistics> {
@@ -20,10 +28,7 @@ export async function graphStatistics(db: Db): Promise<GraphStatistics> {
     countOf(db, 'graph_nodes'),
     countOf(db, 'graph_edges'),
     countOf(db, 'graph_templates'),
-    rowsOf<{ type: string | null; count: number }>(
-      db,
-      'SELECT t.name AS type, COUNT(*) AS count FROM graph_nodes n LEFT JOIN graph_templates t ON t.id = n.template_id GROUP BY n.template_id ORDER BY count DESC',
-    ),
+    rowsOf<{ type: string | null; count: number }>(db, nodeTypesSql(db)),
     rowsOf<{ type: string; count: number }>(
       db,
       'SELECT label AS type, COUNT(*) AS count FROM graph_edges GROUP BY label ORDER BY count DESC LIMIT 50',

@@ -1,4 +1,4 @@
-import type { Db } from '../storage/index.ts';
+import { jsonArrayValues, type Db } from '../storage/index.ts';
 
 /**
  * Walks over graph_edges one frontier at a time (one query per hop), so a walk costs what it visits,
@@ -36,7 +36,7 @@ async function edgesAt(db: Db, end: 'source_node_id' | 'target_node_id', ids: st
   const query = db('graph_edges')
     .whereIn(end, ids)
     .select<EdgeRow[]>('id', 'source_node_id', 'target_node_id', 'label');
-  if (types.length) query.whereRaw('lower(label) IN (SELECT value FROM json_each(?))', [JSON.stringify(types)]);
+  if (types.length) query.whereRaw(`lower(label) IN (${jsonArrayValues(db)})`, [JSON.stringify(types)]);
   return query;
 }
 

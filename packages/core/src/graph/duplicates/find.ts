@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { decodeVector, type Db } from '../../storage/index.ts';
+import { decodeVector, perDialect, selectRows, type Db } from '../../storage/index.ts';
 import { normalizeNameKey } from '../names.ts';
-import { placeholders } from '../nodes/sql.ts';
+import { parseJsonObject, placeholders } from '../nodes/sql.ts';
 import { cosineOf, neighbourEvidence, scoreOf, typeEvidence, vectorEvidence, type Evidence } from './evidence.ts';
 import {
   abbreviationBlock,
@@ -95,12 +95,13 @@ export async function findDuplicatePairs(db: Db, among?: ReadonlySet<string>): P
 }
 
 async function loadEntries(db: Db): Promise<Entry[]> {
-  const rows = (await db.raw(
-    `SELECT id, label, template_id, CASE WHEN json_valid(properties) THEN json_extract(properties, '$.aliases') END AS aliases
+  const rows = await selectRows<{ id: string; label: string; template_id: string; aliases: string | null }>(
+    db,
+    `SELECT id, label, template_id, ${aliasesColumn(db, 'properties')} AS aliases
      FROM graph_nodes ORDER BY rowid`,
-  )) as { id: string; label: string; template_id: string; aliases: string | null }[];
+  );
   return rows.map((row) => {
-    const aliases = aliasList(row.aliases);
+    const aliases = aliasesOf(db, row.aliases);
     return {
       ...namedNode(normalizeNameKey(row.label), aliases.map(normalizeNameKey).filter(Boolean)),
       id: row.id,
@@ -109,6 +110,29 @@ async function loadEntries(db: Db): Promise<Entry[]> {
       aliases,
     };
   });
+}
+
+/**
+ * What a SELECT reads of a JSON properties column for `aliasesOf`: on SQLite the `aliases` property
+ * (JSON text of a list, or a single name), null for malformed JSON; on PostgreSQL, which cannot test text
+ * for valid JSON before a cast fails, the properties of the rows naming aliases, parsed by `aliasesOf`.
+ */
+export const aliasesColumn = perDialect<[column: string], string>({
+  sqlite: (_db, column) => `CASE WHEN json_valid(${column}) THEN json_extract(${column}, '$.aliases') END`,
+  postgres: (_db, column) => `CASE WHEN strpos(${column}, '"aliases"') > 0 THEN ${column} END`,
+});
+
+/** The aliases a column `aliasesColumn` made holds. */
+export const aliasesOf = perDialect<[value: string | null], string[]>({
+  sqlite: (_db, value) => aliasList(value),
+  postgres: (_db, value) => aliasList(aliasesProperty(value)),
+});
+
+/** The `aliases` property of JSON properties as SQLite's json_extract gives it: a name as itself, else as JSON text. */
+function aliasesProperty(properties: string | null): string | null {
+  const aliases = parseJsonObject(properties)?.aliases;
+  if (aliases === undefined || aliases === null) return null;
+  return typeof aliases === 'string' ? aliases : JSON.stringify(aliases);
 }
 
 /** The aliases property, as JSON text (a list of names) or a single name. */
@@ -209,11 +233,12 @@ async function neighboursOf(db: Db, ids: string[]): Promise<Map<string, Set<stri
   for (let start = 0; start < ids.length; start += idBatch) {
     const batch = ids.slice(start, start + idBatch);
     const marks = placeholders(batch.length);
-    const rows = (await db.raw(
+    const rows = await selectRows<{ source: string; target: string }>(
+      db,
       `SELECT source_node_id AS source, target_node_id AS target FROM graph_edges WHERE source_node_id IN (${marks})
        UNION SELECT source_node_id, target_node_id FROM graph_edges WHERE target_node_id IN (${marks})`,
       [...batch, ...batch],
-    )) as { source: string; target: string }[];
+    );
     for (const { source, target } of rows) {
       add(source, target);
       add(target, source);

@@ -1,10 +1,10 @@
 import type { DuplicateProposal } from '@rhizome/contracts/api/duplicates';
 import { NotFound } from '@rhizome/contracts/errors';
-import type { Db } from '../../storage/index.ts';
+import { selectRows, type Db } from '../../storage/index.ts';
 import type { Window } from '../items.ts';
 import { nodeStats } from '../nodes/repo.ts';
 import { placeholders } from '../nodes/sql.ts';
-import { aliasList, findDuplicatePairs, type FoundPair } from './find.ts';
+import { aliasesColumn, aliasesOf, findDuplicatePairs, type FoundPair } from './find.ts';
 import './tables.ts';
 
 interface Cached {
@@ -20,12 +20,18 @@ const cache = new WeakMap<Db, Cached>();
  * property edited (the newest update), a vector written (the newest vector row).
  */
 async function graphStamp(db: Db): Promise<string> {
-  const [row] = (await db.raw(
+  const [row] = await selectRows<{
+    structure: number | null;
+    updated: string | null;
+    nodes: number;
+    vectors: number | null;
+  }>(
+    db,
     `SELECT (SELECT structure FROM graph_version WHERE id = 1) AS structure,
             (SELECT MAX(updated_at) FROM graph_nodes) AS updated,
             (SELECT COUNT(*) FROM graph_nodes) AS nodes,
             (SELECT MAX(rowid) FROM node_embeddings) AS vectors`,
-  )) as { structure: number | null; updated: string | null; nodes: number; vectors: number | null }[];
+  );
   return JSON.stringify(row);
 }
 
@@ -94,20 +100,21 @@ async function describeNodes(db: Db, ids: string[]): Promise<Map<string, Describ
   const described = new Map<string, DescribedNode>();
   if (!ids.length) return described;
   const marks = placeholders(ids.length);
-  const rows = (await db.raw(
-    `SELECT n.id AS id, n.label AS label, n.template_id AS template_id, t.name AS template_name,
-       CASE WHEN json_valid(n.properties) THEN json_extract(n.properties, '$.aliases') END AS aliases,
-       (SELECT COUNT(*) FROM node_sources s WHERE s.node_id = n.id) AS source_count
-     FROM graph_nodes n LEFT JOIN graph_templates t ON t.id = n.template_id WHERE n.id IN (${marks})`,
-    ids,
-  )) as {
+  const rows = await selectRows<{
     id: string;
     label: string;
     template_id: string;
     template_name: string | null;
     aliases: string | null;
     source_count: number;
-  }[];
+  }>(
+    db,
+    `SELECT n.id AS id, n.label AS label, n.template_id AS template_id, t.name AS template_name,
+       ${aliasesColumn(db, 'n.properties')} AS aliases,
+       (SELECT COUNT(*) FROM node_sources s WHERE s.node_id = n.id) AS source_count
+     FROM graph_nodes n LEFT JOIN graph_templates t ON t.id = n.template_id WHERE n.id IN (${marks})`,
+    ids,
+  );
   const stats = await nodeStats(db, ids);
   for (const row of rows) {
     const counts = stats.get(row.id);
@@ -116,7 +123,7 @@ async function describeNodes(db: Db, ids: string[]): Promise<Map<string, Describ
       label: row.label,
       template_id: row.template_id,
       template_name: row.template_name ?? row.template_id,
-      aliases: aliasList(row.aliases),
+      aliases: aliasesOf(db, row.aliases),
       edge_count: counts?.edge_count ?? 0,
       citation_count: counts?.citation_count ?? 0,
       source_count: row.source_count,

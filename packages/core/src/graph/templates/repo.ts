@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { TemplateResponse, TemplateTypeName } from '@rhizome/contracts/api/templates';
+import { perDialect } from '../../storage/index.ts';
 import type { PropertyDefinition, PropertyType } from './property-types.ts';
 
 /** A row of `graph_templates` as SQLite returns it (booleans as 0/1, properties as JSON text). */
@@ -40,6 +41,12 @@ const columns = [
   'created_at',
   'updated_at',
 ] as const;
+
+/** Names ignoring case: SQLite's NOCASE collation, PostgreSQL's lower(). */
+const byNameIgnoringCase = perDialect<[], string>({
+  sqlite: () => 'name COLLATE NOCASE',
+  postgres: () => 'lower(name)',
+});
 
 export function toTemplate(row: TemplateRow): TemplateResponse {
   return {
@@ -99,7 +106,7 @@ export async function listTemplates(
   const [{ count }] = await filtered().count({ count: '*' });
   const rows = await filtered()
     .select(...columns)
-    .orderByRaw('name COLLATE NOCASE')
+    .orderByRaw(byNameIgnoringCase(db))
     .orderBy('id')
     .offset(query.offset)
     .limit(query.limit);

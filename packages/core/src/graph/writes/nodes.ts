@@ -58,16 +58,29 @@ const nodeColumns = [
 ] as const;
 const keySlice = 500;
 
-/** Inserts nodes and their full-text entries in multi-row statements. With `skipExisting`, a node whose id is taken stays as it is. */
+/**
+ * Inserts nodes and their full-text entries in multi-row statements. With `skipExisting`, a node whose id
+ * is taken stays as it is, and so does its index entry.
+ */
 export async function insertNodes(trx: Db, nodes: NewNode[], options: { skipExisting?: boolean } = {}): Promise<void> {
+  const fresh = options.skipExisting ? await withoutExisting(trx, nodes) : nodes;
   await insertRows(
     trx,
     'graph_nodes',
     nodeColumns,
-    nodes.map((node) => ({ ...node, properties: JSON.stringify(node.properties) })),
-    options.skipExisting ? 'INSERT OR IGNORE' : 'INSERT',
+    fresh.map((node) => ({ ...node, properties: JSON.stringify(node.properties) })),
   );
-  await indexNewNodes(trx, nodes);
+  await indexNewNodes(trx, fresh);
+}
+
+/** The nodes whose id no node has yet (the caller's transaction keeps it so). */
+async function withoutExisting(trx: Db, nodes: NewNode[]): Promise<NewNode[]> {
+  const taken = new Set<string>();
+  for (let start = 0; start < nodes.length; start += keySlice) {
+    const ids = nodes.slice(start, start + keySlice).map((node) => node.id);
+    for (const row of (await trx('graph_nodes').whereIn('id', ids).select('id')) as { id: string }[]) taken.add(row.id);
+  }
+  return taken.size ? nodes.filter((node) => !taken.has(node.id)) : nodes;
 }
 
 /** Stores new properties (and labels, with `relabel`) of existing nodes and re-indexes them: one statement per node. */

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { insertRows, type Db } from '../../storage/index.ts';
+import { insertIgnoringDuplicates, insertRows, type Db } from '../../storage/index.ts';
 
 /**
  * Which sources stand behind the graph: `node_sources`, `edge_sources` and `template_sources`, written in
@@ -26,8 +26,9 @@ export async function linkEdgeSources(trx: Db, links: EdgeSourceLink[]): Promise
  * the templates of every node and edge the source contributed, whoever created them.
  */
 export async function linkSourceTemplates(trx: Db, sourceId: string): Promise<void> {
-  await trx.raw(
-    `INSERT OR IGNORE INTO template_sources (template_id, source_id)
+  await insertIgnoringDuplicates(
+    trx,
+    `INTO template_sources (template_id, source_id)
      SELECT DISTINCT n.template_id, ? FROM node_sources ns JOIN graph_nodes n ON n.id = ns.node_id WHERE ns.source_id = ?
      UNION SELECT DISTINCT e.template_id, ? FROM edge_sources es JOIN graph_edges e ON e.id = es.edge_id WHERE es.source_id = ?`,
     [sourceId, sourceId, sourceId, sourceId],
