@@ -10,7 +10,7 @@ import type {
 } from './task.ts';
 
 /**
- * What a queue backend provides. Both adapters (embedded SQLite, Redis/Valkey) implement it
+ * What a queue backend provides. Every adapter (embedded SQLite, Redis/Valkey, PostgreSQL) implements it
  * and pass one contract suite; the worker runtime and the HTTP layer use nothing else. Every time is
  * epoch milliseconds from the clock the caller passes, so tests control expiry and backoff.
  *
@@ -19,7 +19,7 @@ import type {
  * meanwhile keeps its newer state.
  */
 export interface TaskStore {
-  readonly kind: 'embedded' | 'redis';
+  readonly kind: 'embedded' | 'redis' | 'postgres';
 
   /** Adds a queued task; throws QueueFullError at the pending limit, QueueUnavailableError when down. */
   enqueue(task: NewTask, now: number): Promise<TaskRecord>;

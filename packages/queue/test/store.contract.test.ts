@@ -14,21 +14,24 @@ import {
   type QueueName,
   type TaskRecord,
 } from '../src/task.ts';
+import { startPostgres, type TestPostgres } from '../../../tests/support/postgres.ts';
 import { startRedis, type TestRedis } from '../../../tests/support/redis.ts';
 import { embeddedTarget, openStore, type AdapterTarget, type StoreOptions } from './support/adapters.ts';
 import { testRegistry } from './support/test-operations.ts';
 import { sleep, until, untilHolds } from '../../../tests/support/wait.ts';
 
 let redis: TestRedis;
+let postgres: TestPostgres;
 let prefixCounter = 0;
 beforeAll(async () => {
-  redis = await startRedis();
-});
-afterAll(() => redis.stop());
+  [redis, postgres] = await Promise.all([startRedis(), startPostgres()]);
+}, 60_000);
+afterAll(() => Promise.all([redis.stop(), postgres.stop()]));
 
 const adapters: [string, () => AdapterTarget][] = [
   ['embedded', embeddedTarget],
   ['redis', () => ({ kind: 'redis', location: redis.url, prefix: `contract${++prefixCounter}` })],
+  ['postgres', () => ({ kind: 'postgres', location: postgres.url, prefix: `queue_contract${++prefixCounter}` })],
 ];
 
 const noFilter: ClaimFilter = { excludeOperations: new Set(), excludeSourceIds: new Set() };

@@ -405,7 +405,7 @@ export class EmbeddedTaskStore implements TaskStore {
 }
 
 /** Post-mortem retention of tasks failed by the reconciler (failed_result_ttl's default: 14 days). */
-const failedRetentionMs = 14 * 24 * 3600 * 1000;
+export const failedRetentionMs = 14 * 24 * 3600 * 1000;
 
 async function addMissingColumns(db: SqliteFile): Promise<void> {
   const present = new Set((await db.all<{ name: string }>('PRAGMA table_info(tasks)')).map((column) => column.name));
@@ -421,7 +421,8 @@ function jsonPath(key: string): string {
   return `$."${key.replace(/"/g, '""')}"`;
 }
 
-function toRecord(row: TaskRow): TaskRecord {
+/** A stored row as the task model (the PostgreSQL store keeps the same columns). */
+export function toRecord(row: TaskRow): TaskRecord {
   return {
     task_id: row.task_id,
     queue: row.queue as QueueName,
