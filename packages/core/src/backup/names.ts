@@ -1,9 +1,9 @@
 import { BadInput } from '@rhizome/contracts/errors';
 
 /**
- * Names of operator backups: `app_YYYYMMDD_HHMMSS.db` (UTC), with `_<n>` when several are taken within
- * one second, and `pre-restore_…` / `pre-import_…` for the safety copy a restore or a replacing import
- * writes first. A name is accepted only when it matches exactly, so nothing outside the backups
+ * Names of operator backups: `app_YYYYMMDD_HHMMSS.db` (UTC; `.sql` for a PostgreSQL schema's dump),
+ * with `_<n>` when several are taken within one second, and `pre-restore_…` / `pre-import_…` for the
+ * safety copy a restore or a replacing import writes first. A name is accepted only when it matches exactly, so nothing outside the backups
  * directory can be addressed.
  */
 export type BackupKind = 'backup' | 'safety';
@@ -11,7 +11,8 @@ export type BackupKind = 'backup' | 'safety';
 export type BackupOccasion = 'backup' | 'restore' | 'import';
 
 const prefixes: Record<BackupOccasion, string> = { backup: 'app', restore: 'pre-restore', import: 'pre-import' };
-const namePattern = /^(app|pre-restore|pre-import)_(\d{4})(\d{2})(\d{2})_(\d{2})(\d{2})(\d{2})(?:_(\d{1,4}))?\.db$/;
+const namePattern =
+  /^(app|pre-restore|pre-import)_(\d{4})(\d{2})(\d{2})_(\d{2})(\d{2})(\d{2})(?:_(\d{1,4}))?\.(?:db|sql)$/;
 
 export interface ParsedBackupName {
   kind: BackupKind;
@@ -35,7 +36,7 @@ export function requireBackupName(filename: string): ParsedBackupName {
   const parsed = parseBackupName(filename);
   if (!parsed) {
     throw BadInput.field(
-      `'${filename}' is not a backup file name (app_, pre-restore_ or pre-import_YYYYMMDD_HHMMSS.db)`,
+      `'${filename}' is not a backup file name (app_, pre-restore_ or pre-import_YYYYMMDD_HHMMSS.db or .sql)`,
       'filename',
     );
   }
@@ -43,10 +44,10 @@ export function requireBackupName(filename: string): ParsedBackupName {
 }
 
 /** The candidate names for a backup taken at `at`, first the plain one, then with a counter. */
-export function* backupNames(occasion: BackupOccasion, at: Date): Generator<string> {
+export function* backupNames(occasion: BackupOccasion, at: Date, extension: '.db' | '.sql' = '.db'): Generator<string> {
   const stamp = stampOf(at);
-  yield `${prefixes[occasion]}_${stamp}.db`;
-  for (let counter = 2; counter < 10_000; counter += 1) yield `${prefixes[occasion]}_${stamp}_${counter}.db`;
+  yield `${prefixes[occasion]}_${stamp}${extension}`;
+  for (let counter = 2; counter < 10_000; counter += 1) yield `${prefixes[occasion]}_${stamp}_${counter}${extension}`;
 }
 
 function stampOf(at: Date): string {

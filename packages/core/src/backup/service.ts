@@ -3,7 +3,7 @@ import path from 'node:path';
 import { BadInput, NotFound, Conflict, describeError } from '@rhizome/contracts/errors';
 import type { QueueService } from '@rhizome/queue';
 import type { DatabaseManager } from '../databases/index.ts';
-import { checkBackupFile, copyLiveDatabase } from './files.ts';
+import { backupExtension, checkBackupFile, writeBackup } from './files.ts';
 import { restoreWaitMs, withIndexLock } from './index-lock.ts';
 import { backupNames, parseBackupName, requireBackupName, type BackupKind, type BackupOccasion } from './names.ts';
 import { rebuildVectorsOperation, thisProcess } from './tasks.ts';
@@ -79,17 +79,18 @@ export class BackupService {
   /**
    * Replaces the active database with a backup: the backup is checked first, then the database as it
    * stands is copied to a `pre-restore_` safety backup, then the file is swapped under the closed
-   * connection (stale WAL files removed), reopened, migrated if older, and every process told to drop
-   * its connection; when the backup cannot be readied, the safety copy goes back in. The vector indexes
+   * connection (stale WAL files removed) or, on PostgreSQL, the schema dropped and the dump replayed in
+   * one transaction; then reopened, migrated if older, and every process told to drop its connection;
+   * when the backup cannot be readied, the safety copy goes back in. The vector indexes
    * are rebuilt from the restored rows in the background; a restore waits for a rebuild still running
    * (up to `restoreWaitMs`, then 409) so that it never swaps the file under it.
    */
   restore(filename: string): Promise<RestoreResult> {
     return this.#exclusive(async () => {
       const { path: file } = this.locate(filename);
-      await checkBackupFile(file, filename);
       const database = this.database;
       const { databases } = this.deps;
+      await checkBackupFile(await databases.connection(database), file, filename);
       const safety = await withIndexLock(
         databases.paths,
         database,
@@ -149,16 +150,16 @@ export class BackupService {
     const dir = this.#dir(database);
     fs.mkdirSync(dir, { recursive: true });
     const taken = new Set(fs.readdirSync(dir));
+    // The connection readies the database (migrated) before it is copied.
+    const db = await this.deps.databases.connection(database);
     let filename = '';
-    for (const candidate of backupNames(occasion, at)) {
+    for (const candidate of backupNames(occasion, at, backupExtension(db))) {
       if (taken.has(candidate)) continue;
       filename = candidate;
       break;
     }
     if (!filename) throw new Conflict('Too many backups were taken within one second');
-    // The connection readies the database (migrated) before its file is copied.
-    await this.deps.databases.connection(database);
-    await copyLiveDatabase(this.deps.databases.paths.appDb(database), path.join(dir, filename));
+    await writeBackup(db, this.deps.databases.paths.appDb(database), path.join(dir, filename));
     return this.#describe(database, filename)!;
   }
 

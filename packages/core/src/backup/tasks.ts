@@ -29,7 +29,7 @@ export interface BackupOperationDeps {
 /**
  * The index files describe the rows of the database as it was before the restore, and a label (a rowid)
  * may now stand for another row, so they are discarded rather than reconciled: the open writers are
- * closed, the files removed, and each index is built again from the restored vectors in SQLite. Rebuilds
+ * closed, the files removed, and each index is built again from the restored vectors in the database. Rebuilds
  * of one database, and restores of it, take turns (`withIndexLock`).
  */
 export function defineBackupOperations(registry: TaskRegistrar, deps: BackupOperationDeps): void {
