@@ -3,7 +3,7 @@ import { clearGraphContents, clearUserTemplates, type ClearedGraph } from '../gr
 import { clearCustomDomains, clearSources, removeSourceFiles } from '../sources/index.ts';
 import type { DataPaths } from '../paths.ts';
 import type { Db } from '../storage/index.ts';
-import { refuseWhileProcessing } from './refusal.ts';
+import { refuseFullReset, refuseWhileProcessing } from './refusal.ts';
 
 export interface KnowledgeWipe extends ClearedGraph, ClearedProcessingState {
   sources_deleted: number;
@@ -21,23 +21,26 @@ export interface DefinitionsWipe {
  * the graph (nodes, edges, node vectors, merges, duplicate rejections, snapshots); the citations; the
  * processing state. The search indexes follow (the caller rebuilds them). Templates, custom domains,
  * chats, workflows and settings stay; so does the builtin embedder's learned word statistics, which the
- * kept templates' vectors were made with. With `definitions`, templates but the system ones and custom
- * domains go too, as for a new database.
+ * kept templates' vectors were made with. With `everything`, templates but the system ones and custom
+ * domains go too, as for a new database, and the wipe is refused while a chat is answered or a workflow
+ * runs (the caller deletes chats and workflows after it): checked again here, under the write lock, since
+ * one may have started after the request was accepted.
  */
 export async function wipeKnowledge(
   db: Db,
   database: string,
   paths: DataPaths,
-  options: { definitions: boolean },
+  options: { everything: boolean },
 ): Promise<KnowledgeWipe & Partial<DefinitionsWipe>> {
   const { ids, ...wiped } = await db.transaction(async (trx) => {
-    await refuseWhileProcessing(trx, 'the knowledge');
+    if (options.everything) await refuseFullReset(trx);
+    else await refuseWhileProcessing(trx, 'the knowledge');
     // Citations before the graph and the sources, whose cascades would delete them one by one.
     const citations = await clearCitations(trx);
     const processing = await clearProcessingState(trx);
     const graph = await clearGraphContents(trx);
     const sources = await clearSources(trx);
-    const definitions = options.definitions
+    const definitions = options.everything
       ? { templates_deleted: await clearUserTemplates(trx), custom_domains_deleted: await clearCustomDomains(trx) }
       : {};
     return { ...sources, ...graph, citations_deleted: citations, ...processing, ...definitions };

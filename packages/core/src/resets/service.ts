@@ -2,7 +2,7 @@ import type { QueueService } from '@rhizome/queue';
 import type { Db } from '../storage/index.ts';
 import { submitDatabaseTask } from '../tasks/index.ts';
 import { resetProcessingState } from './processing-state.ts';
-import { refuseWhileProcessing } from './refusal.ts';
+import { refuseFullReset, refuseWhileProcessing } from './refusal.ts';
 import { resetKnowledgeOperation } from './tasks.ts';
 
 export interface QueuedReset {
@@ -20,9 +20,13 @@ export class ResetService {
     return resetProcessingState(this.deps.db);
   }
 
-  /** Queues the knowledge wipe (`everything`: the database as new); refused at once while sources are processed. */
+  /**
+   * Queues the knowledge wipe (`everything`: the database as new); refused at once while sources are
+   * processed, and for `everything` while chats are answered or workflows run.
+   */
   async queueKnowledge(everything: boolean): Promise<QueuedReset> {
-    await refuseWhileProcessing(this.deps.db, everything ? 'the database' : 'the knowledge');
+    if (everything) await refuseFullReset(this.deps.db);
+    else await refuseWhileProcessing(this.deps.db, 'the knowledge');
     const task = await submitDatabaseTask(this.deps.queue, this.deps.database, resetKnowledgeOperation, { everything });
     return {
       task_id: task.task_id,

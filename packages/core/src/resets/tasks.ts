@@ -14,8 +14,9 @@ export const resetKnowledgeOperation = 'resets.knowledge';
  * `resets.knowledge` (data `{database, everything}`) on the operations lane, in the process that owns the
  * vector indexes: the knowledge goes, then the full-text index is rebuilt and the open vector indexes
  * reconciled with what is left. With `everything`, templates, custom domains, chats and workflows go too
- * and the system workflow and trigger are seeded again. Run once: a refusal (a source began processing
- * after it was queued) fails it without retries, having wiped nothing.
+ * and the system workflow and trigger are seeded again. Run once: a refusal (a source began processing,
+ * or for `everything` a chat answer or workflow run began, after it was queued) fails it without retries,
+ * having wiped nothing.
  */
 export function defineResetOperations(registry: TaskRegistrar, host: ResetsHost): void {
   registry.define(
@@ -28,7 +29,7 @@ export function defineResetOperations(registry: TaskRegistrar, host: ResetsHost)
       try {
         // One long transaction on the bulk-writer connection, so requests keep reading meanwhile.
         const writer = await host.databases.bulkWriter(handle.name);
-        wiped = await wipeKnowledge(writer, handle.name, host.paths, { definitions: everything });
+        wiped = await wipeKnowledge(writer, handle.name, host.paths, { everything });
       } catch (error) {
         if (error instanceof Conflict) throw new PermanentTaskError(error.message, 'Conflict');
         throw error;
