@@ -1,14 +1,17 @@
 import { isDeepStrictEqual } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InProcessPubSub, RedisPubSub, type PubSub } from '../src/index.ts';
+import { PostgresPubSub } from '../src/postgres-pubsub.ts';
+import { startPostgres, type TestPostgres } from '../../../tests/support/postgres.ts';
 import { startRedis, type TestRedis } from '../../../tests/support/redis.ts';
 import { sleep, untilHolds } from '../../../tests/support/wait.ts';
 
 let redis: TestRedis;
+let postgres: TestPostgres;
 beforeAll(async () => {
-  redis = await startRedis();
-});
-afterAll(() => redis.stop());
+  [redis, postgres] = await Promise.all([startRedis(), startPostgres()]);
+}, 60_000);
+afterAll(() => Promise.all([redis.stop(), postgres.stop()]));
 
 const adapters: [string, () => Promise<[PubSub, PubSub]>][] = [
   [
@@ -19,6 +22,7 @@ const adapters: [string, () => Promise<[PubSub, PubSub]>][] = [
     },
   ],
   ['redis', async () => [await RedisPubSub.connect(redis.url), await RedisPubSub.connect(redis.url)]],
+  ['postgres', async () => [await PostgresPubSub.connect(postgres.url), await PostgresPubSub.connect(postgres.url)]],
 ];
 
 describe.each(adapters)('pub/sub contract: %s', (_name, connect) => {
