@@ -10,7 +10,7 @@ import type { Out } from './output.ts';
 
 export async function serve(host: string | undefined, port: string | undefined, err: Out): Promise<number> {
   const env = { ...process.env, ...(host ? { HOST: host } : {}), ...(port ? { PORT: port } : {}) };
-  const refusal = storageBackendRefusal(env);
+  const refusal = await storageBackendRefusal(env);
   if (refusal) {
     err(`rhizome: ${refusal}`);
     return 2;

@@ -5,7 +5,7 @@ import { storageBackendRefusal } from '@rhizome/core/storage';
 import { createCortexApi } from './app.ts';
 import { createAuthServices } from './auth-services.ts';
 
-const refusal = storageBackendRefusal();
+const refusal = await storageBackendRefusal();
 if (refusal) {
   console.error(`cortex-api: ${refusal}`);
   process.exit(2);

@@ -21,7 +21,10 @@ export interface DatabaseManagerOptions {
   seeds: SeedHook[];
   migrations?: Migration[];
   migrationPolicy: MigrationPolicy;
-  /** Told after a database's file was deleted or replaced, so other processes drop their connections. */
+  /**
+   * Told after a database was created, deleted or replaced, so other processes drop their connections
+   * and read a server's catalogue again.
+   */
   onReplaced?: (name: string) => Promise<void>;
   /** Where the databases are kept: SQLite files under the data directory unless a server's store is given. */
   store?: DatabaseStore;
@@ -122,6 +125,7 @@ export class DatabaseManager {
     if (this.store.describe(name)) throw BadInput.field(`Database '${name}' already exists`, 'name');
     await this.connection(name);
     await this.store.refresh();
+    await this.options.onReplaced?.(name);
     return this.info(name);
   }
 

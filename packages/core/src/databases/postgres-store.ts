@@ -5,6 +5,7 @@ import {
   restoreSchema,
   schemaOf,
   schemaPrefix,
+  systemSchema,
   type Db,
   type PostgresServer,
 } from '../storage/index.ts';
@@ -40,13 +41,15 @@ export class PostgresDatabaseStore implements DatabaseStore {
     const rows = await this.server.query<{ schema: string; size: number }>(
       `SELECT n.nspname AS schema, COALESCE(SUM(pg_total_relation_size(c.oid)), 0) AS size
        FROM pg_namespace n LEFT JOIN pg_class c ON c.relnamespace = n.oid AND c.relkind IN ('r', 'm')
-       WHERE starts_with(n.nspname, $1) GROUP BY n.nspname`,
-      [schemaPrefix],
+       WHERE starts_with(n.nspname, $1) AND n.nspname <> $2 GROUP BY n.nspname`,
+      [schemaPrefix, systemSchema],
     );
     this.catalogue = new Map(rows.map((row) => [row.schema.slice(schemaPrefix.length), Number(row.size)]));
   }
 
   refusal(name: string): string | null {
+    if (schemaOf(name) === systemSchema)
+      return `'${name}' is reserved on PostgreSQL: the schema ${systemSchema} holds what every database shares`;
     const longest = longestSchemaName - schemaPrefix.length;
     return Buffer.byteLength(name) > longest
       ? `Database names have at most ${longest} characters on PostgreSQL (the schema rhizome_<name> holds 63)`
@@ -54,7 +57,7 @@ export class PostgresDatabaseStore implements DatabaseStore {
   }
 
   async open(name: string): Promise<Db> {
-    await this.server.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdentifier(schemaOf(name))}`);
+    await this.server.createSchema(schemaOf(name));
     await this.refresh();
     return this.server.database(name);
   }

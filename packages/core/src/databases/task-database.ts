@@ -9,7 +9,9 @@ export async function taskDatabaseFor(databases: DatabaseManager, name: unknown)
   try {
     databases.info(name);
   } catch {
-    throw new PermanentTaskError(`Database '${name}' does not exist`, 'NotFound');
+    // On a server, another process may have created it since this one last read the catalogue.
+    if (!(await databases.survey()).some((database) => database.name === name))
+      throw new PermanentTaskError(`Database '${name}' does not exist`, 'NotFound');
   }
   return { name, db: await databases.connection(name) };
 }

@@ -1,7 +1,7 @@
 import { OperationRegistry, QueueService, type PubSub, type TaskStore } from '@rhizome/queue';
 import { startAutomation, setSystemTriggersEnabled, type Automation } from '../automation/index.ts';
 import { reconcileChats } from '../chat/index.ts';
-import { DatabaseManager, type MigrationPolicy } from '../databases/index.ts';
+import { DatabaseManager, PostgresDatabaseStore, type MigrationPolicy } from '../databases/index.ts';
 import { extractionModule, mergedCitations, type ExtractionService } from '../extraction/index.ts';
 import { GraphEventBus, type MergedCitations } from '../graph/index.ts';
 import { createLogger, setLogLevel, type Logger } from '../logging.ts';
@@ -9,11 +9,19 @@ import { CountsRegistry, HealthRegistry, PluginCaches } from '../observability/i
 import { ProcessingControls } from '../pause/index.ts';
 import { DataPaths, resolveConfigDir, resolveDataDir } from '../paths.ts';
 import { LlmMetrics, Providers } from '../providers/index.ts';
-import { Broadcast, connectPubSub } from '../pubsub/index.ts';
+import { Broadcast, connectPubSub, queueUrl } from '../pubsub/index.ts';
 import { createVectorWriters, vectorReaders, type VectorWriters, type VectorWriterSet } from '../search/index.ts';
 import { SettingsStore } from '../settings/index.ts';
-import { openSqlite, type Db, type Migration } from '../storage/index.ts';
-import { maxTries, openTaskStore, PauseFilter } from '../tasks/index.ts';
+import {
+  openSqlite,
+  postgresPreviewWarning,
+  PostgresServer,
+  postgresServerOptions,
+  systemSchema,
+  type Db,
+  type Migration,
+} from '../storage/index.ts';
+import { llmConcurrency, maxTries, openTaskStore, PauseFilter } from '../tasks/index.ts';
 import type { TaskRegistrar } from '../module/index.ts';
 import { featureModules } from './modules.ts';
 
@@ -81,7 +89,8 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
   for (const warning of settings.loadWarnings) logger.warning(`settings: ${warning.field}: ${warning.message}`);
   settings.onChange((next) => setLogLevel(logger, next.logging.level));
 
-  const pubsub = options.pubsub ?? (await connectPubSub(settings.get()));
+  const databaseUrl = env.RHIZOME_DATABASE_URL;
+  const pubsub = options.pubsub ?? (await sharedPubSub(settings, databaseUrl));
   const origin = `${options.service}:${process.pid}`;
   // Hot reload: the one subscription point through which every process learns of a settings change.
   const settingsSync = new Broadcast<{ at: number }>(pubsub, 'rhizome:settings:changed', origin);
@@ -93,8 +102,12 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
   // A database deleted or restored from a backup elsewhere: drop the connection to the old file.
   const databaseSync = new Broadcast<{ name: string }>(pubsub, 'rhizome:database:replaced', origin);
 
+  // RHIZOME_DATABASE_URL: every database a schema of that server, the shared tables in `rhizome_system`.
+  const postgres = databaseUrl ? new PostgresServer(databaseUrl, postgresServerOptions(env)) : null;
+  if (postgres) logger.warning(postgresPreviewWarning);
   const databases = new DatabaseManager({
     paths,
+    store: postgres ? new PostgresDatabaseStore(postgres, paths) : undefined,
     currentName: () => settings.get().current_database,
     setCurrentName: async (name) => {
       settings.patch({ current_database: name });
@@ -111,14 +124,19 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     migrations: options.migrations,
     migrationPolicy: options.migrationPolicy,
   });
-  await databaseSync.listen(({ name }) => databases.closeOne(name));
+  await databaseSync.listen(async ({ name }) => {
+    await databases.closeOne(name);
+    await databases.survey();
+  });
+  // The catalogue of a server is read here first (the files of the embedded default are read as asked).
+  if (postgres) await databases.survey();
   // Migrations run before any request is served (docs/api-conventions.md).
   if (options.migrationPolicy === 'apply') await databases.current();
 
   const operations = new OperationRegistry();
-  const tasks = await openTaskStore(settings, paths.queueDb);
+  const tasks = await openQueue(settings, paths, databaseUrl, env);
   const queue = new QueueService(tasks, operations, () => maxTries(settings.get()));
-  const systemDb = openSqlite(paths.systemDb);
+  const systemDb = postgres ? await postgres.system() : openSqlite(paths.systemDb);
   const processing = await ProcessingControls.open(systemDb);
   const pauseFilter = new PauseFilter(processing, operations);
   const processingSync = new Broadcast<{ at: number }>(pubsub, 'rhizome:processing:changed', origin);
@@ -214,4 +232,27 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     for (const [name, count] of Object.entries(module.counts ?? {})) platform.counts.register(name, count);
   }
   return platform;
+}
+
+/** Redis when the queue settings name one; else the PostgreSQL server when the URL is set; else in this process. */
+async function sharedPubSub(settings: SettingsStore, databaseUrl: string | undefined): Promise<PubSub> {
+  if (queueUrl(settings.get()) || !databaseUrl) return connectPubSub(settings.get());
+  const { PostgresPubSub } = await import('@rhizome/queue/postgres-pubsub');
+  return PostgresPubSub.connect(databaseUrl);
+}
+
+/** As the pub/sub: Redis when configured, else the server's `rhizome_system`, else `<data_dir>/queue.db`. */
+async function openQueue(
+  settings: SettingsStore,
+  paths: DataPaths,
+  databaseUrl: string | undefined,
+  env: NodeJS.ProcessEnv,
+): Promise<TaskStore> {
+  if (queueUrl(settings.get()) || !databaseUrl) return openTaskStore(settings, paths.queueDb);
+  const { PostgresTaskStore } = await import('@rhizome/queue/postgres/store');
+  return PostgresTaskStore.connect(databaseUrl, {
+    schema: systemSchema,
+    globalLimit: (queue) => (queue === 'llm' ? llmConcurrency(settings.get()) : undefined),
+    statementTimeoutMs: postgresServerOptions(env).statementTimeoutMs,
+  });
 }

@@ -1,10 +1,18 @@
 export { backupSqlite, openSqlite, type Db } from './connection.ts';
 export { insertRows } from './insert-rows.ts';
+export { createTables } from './create-tables.ts';
 export { revisionOf, shippedMigrations, type Migration } from './migrations/index.ts';
 export { Migrator, restoreSqliteFile, type ApplyResult } from './migrator.ts';
 export { decodeVector, encodeVector } from './vector-blob.ts';
 export { countRows } from './count-rows.ts';
-export { reachPostgres, redactedUrl, storageBackendRefusal, type PostgresReach } from './postgres-check.ts';
+export {
+  postgresPreviewWarning,
+  postgresServerOptions,
+  reachPostgres,
+  redactedUrl,
+  storageBackendRefusal,
+  type PostgresReach,
+} from './postgres-check.ts';
 export { postgresBackups, sqliteBackups, type DatabaseBackups } from './backups.ts';
 export {
   databaseKey,
@@ -17,5 +25,5 @@ export {
   type Dialect,
 } from './dialect.ts';
 export { PostgresServer, type PostgresServerOptions } from './postgres/server.ts';
-export { quoteIdentifier, schemaOf, schemaPrefix } from './postgres/identifiers.ts';
+export { quoteIdentifier, schemaOf, schemaPrefix, systemSchema } from './postgres/identifiers.ts';
 export { dumpSchema, restoreSchema } from './postgres/schema-dump.ts';

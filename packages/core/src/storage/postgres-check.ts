@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { describeError } from '@rhizome/contracts/errors';
+import type { PostgresServerOptions } from './postgres/server.ts';
 
 /** What a PostgreSQL server at a URL answered: who and where, or one line saying what is wrong and how to fix it. */
 export type PostgresReach =
@@ -82,12 +83,52 @@ export async function reachPostgres(url: string, timeoutMs = 5_000): Promise<Pos
   }
 }
 
+/** The pool's settings, which cannot live in the settings the server holds: they are needed to reach it. */
+const connectionVariables = {
+  RHIZOME_DATABASE_POOL_MAX: { option: 'maxConnections', min: 1, max: 1000 },
+  RHIZOME_DATABASE_STATEMENT_TIMEOUT_MS: { option: 'statementTimeoutMs', min: 0, max: 86_400_000 },
+} as const;
+
 /**
- * Why a service must not start with these variables: RHIZOME_DATABASE_URL names a PostgreSQL server, but
- * every database is still a SQLite file, and running on SQLite while the operator asked for a shared
- * server would split their knowledge between machines without a word.
+ * The connection pool's size and statement timeout from RHIZOME_DATABASE_POOL_MAX and
+ * RHIZOME_DATABASE_STATEMENT_TIMEOUT_MS (0: none); SSL is the URL's `?sslmode=`. Throws one line for a bad value.
  */
-export function storageBackendRefusal(env: NodeJS.ProcessEnv = process.env): string | null {
-  if (!env.RHIZOME_DATABASE_URL) return null;
-  return `RHIZOME_DATABASE_URL is set (${redactedUrl(env.RHIZOME_DATABASE_URL)}), but this version keeps every database in SQLite files under the data directory: unset it to start ('rhizome doctor' checks the server it names)`;
+export function postgresServerOptions(env: NodeJS.ProcessEnv = process.env): PostgresServerOptions {
+  const options: PostgresServerOptions = {};
+  for (const [variable, { option, min, max }] of Object.entries(connectionVariables)) {
+    const raw = env[variable];
+    if (raw === undefined || raw === '') continue;
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < min || value > max)
+      throw new Error(`${variable} must be a whole number from ${min} to ${max}, not '${raw}'`);
+    options[option] = value || undefined;
+  }
+  return options;
 }
+
+/**
+ * Whether a service may start with these variables, and the one line that stops it when not: a set
+ * RHIZOME_DATABASE_URL must reach a server whose role may create schemas, with valid pool settings; and
+ * while some modules' statements are SQLite's only, the operator must say they want the preview
+ * (RHIZOME_POSTGRES_PREVIEW=1). Null: start, on SQLite when no URL is set.
+ */
+export async function storageBackendRefusal(env: NodeJS.ProcessEnv = process.env): Promise<string | null> {
+  const url = env.RHIZOME_DATABASE_URL;
+  if (!url) return null;
+  try {
+    postgresServerOptions(env);
+  } catch (error) {
+    return (error as Error).message;
+  }
+  if (env.RHIZOME_POSTGRES_PREVIEW !== '1')
+    return `RHIZOME_DATABASE_URL is set (${redactedUrl(url)}), but the PostgreSQL backend is a preview in this version (some features still run only on SQLite): set RHIZOME_POSTGRES_PREVIEW=1 to start on it anyway, or unset the URL`;
+  const reach = await reachPostgres(url);
+  if (!reach.ok) return reach.problem;
+  if (!reach.canCreateSchemas)
+    return `${reach.user} may not create schemas in the database '${reach.database}': grant it CREATE (GRANT CREATE ON DATABASE ${reach.database} TO ${reach.user})`;
+  return null;
+}
+
+/** The warning a service logs once when it starts on PostgreSQL. */
+export const postgresPreviewWarning =
+  'storage: the PostgreSQL backend is a preview: some features still run only on SQLite and fail on this server';

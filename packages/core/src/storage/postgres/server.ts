@@ -1,7 +1,7 @@
 import knex from 'knex';
 import pg from 'pg';
 import type { Db } from '../connection.ts';
-import { schemaOf } from './identifiers.ts';
+import { quoteIdentifier, schemaOf, systemSchema } from './identifiers.ts';
 import { SchemaBoundPostgresClient } from './schema-bound-client.ts';
 
 const bool = 16;
@@ -53,7 +53,27 @@ export class PostgresServer {
 
   /** A knex for the Rhizome database `name` (its schema need not exist yet). */
   database(name: string): Db {
-    return knex({ client: SchemaBoundPostgresClient, connectionPool: this.pool, searchPath: schemaOf(name) });
+    return this.schema(schemaOf(name));
+  }
+
+  /** A knex for the shared schema `rhizome_system`, created when missing. */
+  async system(): Promise<Db> {
+    await this.createSchema(systemSchema);
+    return this.schema(systemSchema);
+  }
+
+  /** Creates `schema` unless it exists; two processes starting together may both try. */
+  async createSchema(schema: string): Promise<void> {
+    try {
+      await this.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdentifier(schema)}`);
+    } catch (error) {
+      // IF NOT EXISTS does not cover a concurrent CREATE of the same name: that one won.
+      if ((error as { code?: string }).code !== '23505') throw error;
+    }
+  }
+
+  private schema(searchPath: string): Db {
+    return knex({ client: SchemaBoundPostgresClient, connectionPool: this.pool, searchPath });
   }
 
   async query<Row extends pg.QueryResultRow>(sql: string, values: unknown[] = []): Promise<Row[]> {
