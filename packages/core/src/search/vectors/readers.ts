@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { EmbeddingIdentity } from '../../providers/index.ts';
-import type { Db } from '../../storage/index.ts';
+import { perDialect, type Db } from '../../storage/index.ts';
 import type { VectorKind } from './files.ts';
 import { localStore } from './local-stores.ts';
 import type { LabelFilter, VectorHit } from './port.ts';
@@ -265,12 +265,23 @@ export class VectorReaders {
 /** The readers every search of this process shares. */
 export const vectorReaders = new VectorReaders();
 
-/** The directory of the database `db` is connected to (`<data_dir>/databases/<name>`), where its `vectors/` live. */
-export function databaseDirOf(db: Db): string {
-  const connection = (db.client as { config?: { connection?: { filename?: unknown } } }).config?.connection;
-  if (typeof connection?.filename !== 'string') throw new Error('the vector index needs a SQLite database file');
-  return path.dirname(path.resolve(connection.filename));
-}
+/**
+ * The directory of the database `db` is connected to (`<data_dir>/databases/<name>`), where its `vectors/`
+ * live: the SQLite file's, or, for a schema on a PostgreSQL server, the one its knex was made with
+ * (`directory` of its config), since the index files stay caches of each process.
+ */
+export const databaseDirOf = perDialect<[], string>({
+  sqlite: (db) => {
+    const connection = (db.client as { config?: { connection?: { filename?: unknown } } }).config?.connection;
+    if (typeof connection?.filename !== 'string') throw new Error('the vector index needs a SQLite database file');
+    return path.dirname(path.resolve(connection.filename));
+  },
+  postgres: (db) => {
+    const directory = (db.client as { config?: { directory?: unknown } }).config?.directory;
+    if (typeof directory !== 'string') throw new Error('the vector index needs the directory of the database');
+    return path.resolve(directory);
+  },
+});
 
 export function normalised(vector: Float32Array): Float32Array {
   let norm = 0;
