@@ -414,6 +414,11 @@ describe('CCX packages between SQLite and PostgreSQL', () => {
     const again = await importInto(copy, await exported(built[from]!, `again_${from}`), true);
     expect(again.stats).toMatchObject({ nodes_updated: 3, edges_updated: 2, sources_skipped: 2, nodes_imported: 0 });
     expect(await counts(copy)).toEqual(await counts(built[from]!));
+
+    // Imported again replacing the contents, the old rows go first: the same database once more.
+    await importInto(copy, await exported(built[from]!, `replace_${from}`));
+    expect(await counts(copy)).toEqual(await counts(built[from]!));
+    expect(await image(copy)).toEqual(await image(built[from]!));
   });
 
   it.each(['sqlite', 'postgres'] as const)(
