@@ -184,4 +184,16 @@ describe.each(dialects)('the pipeline on %s', (dialect) => {
     expect(listed).toMatchObject({ total: 1, rows: [{ id: chat.id, message_count: 2 }] });
     expect(await chats.list({ q: '%' }, { offset: 0, limit: 10 })).toMatchObject({ total: 0 });
   });
+
+  it('deletes the source with its chunks and what only it contributed to the graph', async () => {
+    await sourcesModule.service!(platform, await platform.databases.current()).delete(sourceId);
+    const left = async (table: string) => Number((await db(table).count({ n: '*' }).first())?.n);
+    expect(await left('sources')).toBe(0);
+    expect(await left('document_chunks')).toBe(0);
+    expect(await left('source_citations')).toBe(0);
+    expect(await left('relationship_citations')).toBe(0);
+    expect(await left('graph_nodes')).toBe(0);
+    expect(await left('graph_edges')).toBe(0);
+    expect(await left('source_quality_scores')).toBe(0);
+  });
 });
