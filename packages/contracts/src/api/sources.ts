@@ -175,6 +175,35 @@ const ConfirmationResult = Type.Object({
   message: Type.String(),
 });
 
+/** What narrows the source list; a bulk job given a filter acts on every source it matches. */
+const sourceListFilter = {
+  source_type: Type.Optional(Type.String()),
+  status: Type.Optional(OneOf(sourceStatuses)),
+  enabled: Type.Optional(OneOf(['enabled', 'disabled'] as const)),
+  search: Type.Optional(Type.String({ maxLength: 500 })),
+  tag_id: Type.Optional(Type.String()),
+};
+
+/** The most sources one bulk job is given by id (a filter may match more). */
+export const sourceBulkJobMax = 100_000;
+
+const SourceBulkJob = Type.Object({
+  job_id: Type.String(),
+  task_id: Nullable(Type.String()),
+  action: Type.String(),
+  tag_id: Nullable(Type.String()),
+  status: OneOf(['queued', 'running', 'completed', 'failed', 'cancelled'] as const),
+  total: Type.Integer(),
+  processed: Type.Integer(),
+  succeeded: Type.Integer(),
+  failed: Type.Integer(),
+  failures: Type.Array(Type.Object({ index: Type.Integer(), id: Type.String(), error: Type.String() }), {
+    description: 'each source the action failed on, with the reason, in the order tried',
+  }),
+  created_at: Type.String(),
+  updated_at: Type.String(),
+});
+
 /** What POST /sources/bulk does to each source it is given. */
 export const sourceBulkActions = ['delete', 'enable', 'disable', 'tag', 'untag'] as const;
 export type SourceBulkAction = (typeof sourceBulkActions)[number];
@@ -242,14 +271,7 @@ export const sourceEndpoints = {
     status: 200,
     errors: [422],
     summary: 'Sources, newest first',
-    query: Type.Object({
-      ...PageQuery,
-      source_type: Type.Optional(Type.String()),
-      status: Type.Optional(OneOf(sourceStatuses)),
-      enabled: Type.Optional(OneOf(['enabled', 'disabled'] as const)),
-      search: Type.Optional(Type.String({ maxLength: 500 })),
-      tag_id: Type.Optional(Type.String()),
-    }),
+    query: Type.Object({ ...PageQuery, ...sourceListFilter }),
     response: Page(SourceResponse),
   }),
   domains: endpoint({
@@ -330,6 +352,32 @@ export const sourceEndpoints = {
       succeeded: Type.Integer(),
       failed: Type.Integer(),
     }),
+  }),
+  startBulkJob: endpoint({
+    method: 'POST',
+    path: '/sources/bulk-jobs',
+    tag,
+    status: 202,
+    errors: [404, 422],
+    summary:
+      'Delete, enable, disable, tag or untag many sources as a queue task: the sources listed, or every one the list filter matches now. Progress and each failure with its reason are read from GET /sources/bulk-jobs/{job_id}',
+    body: Body({
+      action: OneOf(sourceBulkActions),
+      source_ids: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { minItems: 1, maxItems: sourceBulkJobMax })),
+      filter: Type.Optional(Body(sourceListFilter)),
+      tag_id: Type.Optional(Type.String({ minLength: 1 })),
+    }),
+    response: SourceBulkJob,
+  }),
+  bulkJob: endpoint({
+    method: 'GET',
+    path: '/sources/bulk-jobs/{job_id}',
+    tag,
+    status: 200,
+    errors: [404],
+    summary: "A bulk job: its task's state, how many sources were done, and each failure with its reason",
+    params: Type.Object({ job_id: Type.String({ minLength: 1 }) }),
+    response: SourceBulkJob,
   }),
   listTags: endpoint({
     method: 'GET',

@@ -7,6 +7,7 @@ import type { DataPaths } from '../paths.ts';
 import type { Providers } from '../providers/index.ts';
 import type { SettingsStore } from '../settings/index.ts';
 import { countRows, type Db } from '../storage/index.ts';
+import { SourceBulkJobs } from './bulk/jobs.ts';
 import type { ChunkVectorSink } from './indexing.ts';
 import { recoverSources, type IdleExtractions } from './recovery.ts';
 import { SourceService, type ChunkVectorIndex, type SourceExtraction } from './service.ts';
@@ -37,6 +38,9 @@ export interface SourcesHost {
   extraction: (database: string, db: Db) => SourcesExtraction;
 }
 
+/** What the sources module gives a request or task: the source service, with the bulk jobs over it. */
+export type SourcesFace = SourceService & { readonly bulk: SourceBulkJobs };
+
 function sourceService(host: SourcesHost, database: DatabaseHandle): SourceService {
   return new SourceService({
     db: database.db,
@@ -51,6 +55,18 @@ function sourceService(host: SourcesHost, database: DatabaseHandle): SourceServi
     chunkVectors: host.chunkVectors,
     urlFetchTimeoutSeconds: () => host.settings.get().timeouts.url_fetch,
   });
+}
+
+function sourcesFace(host: SourcesHost, database: DatabaseHandle): SourcesFace {
+  const service = sourceService(host, database);
+  const bulk = new SourceBulkJobs({
+    ...database,
+    database: database.name,
+    service,
+    queue: host.queue,
+    tasks: host.tasks,
+  });
+  return Object.assign(service, { bulk });
 }
 
 async function recoveryScan(host: SourcesHost): Promise<void> {
@@ -80,7 +96,7 @@ const sourceRecovery: BackgroundJob<SourcesHost> = {
 };
 
 /** Sources: uploads and URL imports, indexing (chunks, their embeddings, the domain gate), tags. */
-export const sourcesModule: FeatureModule<SourceService, SourcesHost> = {
+export const sourcesModule: FeatureModule<SourcesFace, SourcesHost> = {
   name: 'sources',
   tables: [
     'sources',
@@ -92,6 +108,7 @@ export const sourcesModule: FeatureModule<SourceService, SourcesHost> = {
     'custom_domains',
     'source_names',
     'document_links',
+    'source_bulk_jobs',
   ],
   defineTasks(registry, host) {
     defineSourceOperations(registry, {
@@ -101,9 +118,10 @@ export const sourcesModule: FeatureModule<SourceService, SourcesHost> = {
       llm: host.providers.llm,
       chunkVectors: async (name) => host.chunkVectors.sink(name),
       afterIndexed: (name, db, sourceId) => host.extraction(name, db).startAfterGate(sourceId),
+      bulkJobs: (database) => sourcesFace(host, database).bulk,
     });
   },
-  service: sourceService,
+  service: sourcesFace,
   counts: {
     sources: (db) => countRows(db, 'sources'),
     awaiting_confirmation: (db) => countRows(db, 'sources', { status: 'awaiting_confirmation' }),

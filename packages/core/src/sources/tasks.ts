@@ -6,6 +6,7 @@ import type { Db } from '../storage/index.ts';
 import type { EmbeddingService } from '../providers/index.ts';
 import type { LlmService } from '../providers/index.ts';
 import { taskDatabaseFor } from '../databases/index.ts';
+import { sourceBulkOperation, type SourceBulkJobs } from './bulk/jobs.ts';
 import { indexSource, type ChunkVectorSink } from './indexing.ts';
 import { domainRegistryFor } from './domains/custom.ts';
 import { incomingDir } from './files.ts';
@@ -22,6 +23,8 @@ export interface SourceOperationDeps {
   chunkVectors(database: string): Promise<ChunkVectorSink>;
   /** Called once a source is indexed (past the gate or parked at it): extraction starts from here. */
   afterIndexed(database: string, db: Db, sourceId: string): Promise<unknown>;
+  /** The bulk jobs of a database, with the service that acts on its sources. */
+  bulkJobs(database: { name: string; db: Db }): SourceBulkJobs;
 }
 
 /**
@@ -77,6 +80,16 @@ export function defineSourceOperations(registry: TaskRegistrar, deps: SourceOper
   registry.define(fetchUrlOperation, { queue: 'operations', retryOnTransient: false }, async ({ task, signal }) => {
     const { name } = await taskDatabaseFor(deps.databases, task.data.database);
     return stageUrl(String(task.data.url), incomingDir(deps.databases.paths, name), deps.settings(), signal);
+  });
+
+  // A bulk action on many sources (`source_bulk_jobs`): a re-run goes on from the progress last written.
+  registry.define(sourceBulkOperation, { queue: 'operations' }, async ({ task, checkCancelled, logger }) => {
+    const database = await taskDatabaseFor(deps.databases, task.data.database);
+    const outcome = await deps.bulkJobs(database).run(String(task.data.job_id), checkCancelled);
+    logger.info(
+      `bulk job ${outcome.job_id}: ${outcome.succeeded} of ${outcome.total} sources, ${outcome.failed} failed`,
+    );
+    return outcome;
   });
 }
 

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import { batchResult } from '@rhizome/contracts/api/batch';
-import { sourceEndpoints as api, type SourceBulkAction, type UploadOptionsInput } from '@rhizome/contracts/api/sources';
-import { ApiError, NotFound } from '@rhizome/contracts/errors';
-import type { ServiceOf } from '@rhizome/core/platform';
+import { sourceEndpoints as api, type UploadOptionsInput } from '@rhizome/contracts/api/sources';
+import type { QueryOf } from '@rhizome/contracts/endpoint';
+import { ApiError } from '@rhizome/contracts/errors';
 import { incomingDir, originalPath } from '@rhizome/core/sources';
 import { allowedType } from '@rhizome/core/sources';
 import { sourcesModule, type ReceivedFile } from '@rhizome/core/sources';
@@ -111,14 +111,7 @@ export function mountSourceRoutes(routes: RouteTable, { platform }: CortexDeps):
   routes.add(api.list, async ({ query, scope }) => {
     const service = await scope.service(sourcesModule);
     const window = pageWindow(query, settings.get().pagination);
-    const filter = {
-      sourceType: query.source_type,
-      status: query.status,
-      enabled: query.enabled === undefined ? undefined : query.enabled === 'enabled',
-      search: query.search,
-      tagId: query.tag_id,
-    };
-    const { rows, total } = await service.list(filter, { offset: window.offset, limit: window.pageSize });
+    const { rows, total } = await service.list(listFilter(query), { offset: window.offset, limit: window.pageSize });
     return { data: await service.views(rows), pagination: pagination(total, window) };
   });
   routes.add(api.stats, async ({ scope }) => (await scope.service(sourcesModule)).statistics());
@@ -153,8 +146,7 @@ export function mountSourceRoutes(routes: RouteTable, { platform }: CortexDeps):
     return { confirmed: results.filter((result) => result.success).length, results };
   });
   routes.add(api.bulk, async ({ body, scope }) => {
-    const service = await scope.service(sourcesModule);
-    const apply = await bulkAction(service, body);
+    const apply = await (await scope.service(sourcesModule)).bulk.step(body.action, body.tag_id);
     const results = [];
     for (const [index, sourceId] of body.source_ids.entries()) {
       try {
@@ -167,6 +159,17 @@ export function mountSourceRoutes(routes: RouteTable, { platform }: CortexDeps):
     }
     return batchResult(results);
   });
+  routes.add(api.startBulkJob, async ({ body, scope }) => {
+    const { action, tag_id: tagId, source_ids: sourceIds, filter } = body;
+    if ((sourceIds === undefined) === (filter === undefined))
+      throw ApiError.validation([{ loc: ['body'], msg: 'Give either source_ids or filter', type: 'value_error' }]);
+    return (await scope.service(sourcesModule)).bulk.start(
+      action,
+      tagId,
+      sourceIds ? { sourceIds } : { filter: listFilter(filter!) },
+    );
+  });
+  routes.add(api.bulkJob, async ({ params, scope }) => (await scope.service(sourcesModule)).bulk.get(params.job_id));
   routes.add(api.chunks, async ({ params, query, scope }) => {
     const window = pageWindow(query, settings.get().pagination);
     const { rows, total } = await (
@@ -258,41 +261,15 @@ export function mountSourceRoutes(routes: RouteTable, { platform }: CortexDeps):
   });
 }
 
-type SourceService = ServiceOf<typeof sourcesModule>;
-
-/**
- * What one bulk request does to each source. The tag of a tag or untag is checked once up front: a missing
- * one is the request's 404, not a failure per source.
- */
-async function bulkAction(
-  service: SourceService,
-  body: { action: SourceBulkAction; tag_id?: string },
-): Promise<(sourceId: string) => Promise<unknown>> {
-  const tagId = body.tag_id;
-  if (body.action === 'tag' || body.action === 'untag') {
-    if (!tagId)
-      throw ApiError.validation([{ loc: ['body', 'tag_id'], msg: `'${body.action}' needs a tag_id`, type: 'missing' }]);
-    await service.tags.get(tagId);
-  }
-  switch (body.action) {
-    case 'delete':
-      return (sourceId) => service.delete(sourceId);
-    case 'enable':
-    case 'disable':
-      return (sourceId) => service.patch(sourceId, { enabled: body.action === 'enable' });
-    case 'tag':
-      return async (sourceId) => {
-        if (!(await service.tags.attach(sourceId, tagId!))) throw ApiError.notFound('source', sourceId);
-      };
-    case 'untag':
-      return async (sourceId) => {
-        await service.require(sourceId);
-        await service.tags.detach(sourceId, tagId!).catch((error: unknown) => {
-          // Not carrying the tag is what untagging asks for.
-          if (!(error instanceof NotFound)) throw error;
-        });
-      };
-  }
+/** The source list's filter from its query, as GET /sources and a bulk job's filter give it. */
+function listFilter(query: Omit<QueryOf<typeof api.list>, 'page' | 'page_size'>) {
+  return {
+    sourceType: query.source_type,
+    status: query.status,
+    enabled: query.enabled === undefined ? undefined : query.enabled === 'enabled',
+    search: query.search,
+    tagId: query.tag_id,
+  };
 }
 
 /**
