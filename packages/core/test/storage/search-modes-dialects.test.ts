@@ -8,7 +8,13 @@ import { insertNodes } from '../../src/graph/writes/nodes.ts';
 import { linkEdgeSources, linkNodeSources } from '../../src/graph/writes/provenance.ts';
 import { ThreadedBuiltinEmbeddingAdapter } from '../../src/providers/embeddings/builtin/threaded.ts';
 import { EmbeddingService } from '../../src/providers/embeddings/service.ts';
+import { centralNodes } from '../../src/search/graph/centrality.ts';
+import { graphStructure } from '../../src/search/graph/structure.ts';
 import { runSearch, type SearchType } from '../../src/search/modes.ts';
+import { fulltextEntries } from '../../src/search/read-model/fulltext.ts';
+import { hasOrphanedVectors, storedVectorGroups } from '../../src/search/read-model/vector-identity.ts';
+import { embedderIdentity, embedLackingNodes, embedLackingTemplates } from '../../src/search/reembed.ts';
+import { searchTemplates } from '../../src/search/template-search.ts';
 import type { SearchContext, SearchScope } from '../../src/search/types.ts';
 import { updateCorpus } from '../../src/search/vectors/corpus/update.ts';
 import { vectorReaders } from '../../src/search/vectors/readers.ts';
@@ -232,12 +238,46 @@ describe.each(dialects)('search modes on %s', (dialect) => {
     expect(darwin.ids.length).toBeGreaterThan(0);
     expect(darwin.ids.every((id) => /^(node:(darwin|beagle|galapagos)|chunk:darwin_\d)$/.test(id))).toBe(true);
   });
+
+  it('reports its indexes, and finds templates, central nodes and communities', async () => {
+    const embed = (texts: string[]) => embeddings.embed(texts, { context: { database: 'search' } });
+    const identity = await embedderIdentity(embeddings, embed);
+    const sink = { upsert: async () => undefined, yieldingTo: <T>(work: () => Promise<T>) => work() };
+    expect(await embedLackingTemplates(context.db, identity, embed, sink)).toBe(5);
+    expect(await embedLackingTemplates(context.db, identity, embed, sink)).toBe(0);
+    expect(
+      (await embedLackingNodes(context.db, identity, embeddings, embed, sink, { keepGoing: false })).embedded,
+    ).toBe(0);
+    expect(await hasOrphanedVectors(context.db, identity)).toBe(false);
+    expect((await storedVectorGroups(context.db)).reduce((sum, group) => sum + group.count, 0)).toBe(
+      6 + entities.length + 5,
+    );
+    expect(await fulltextEntries(context.db)).toBe(6 + entities.length);
+
+    const templates = await searchTemplates(context, 'ship', 3);
+    expect(templates.fallback).toBeNull();
+    expect(templates.templates[0].id).toBe('ship');
+    found.set(
+      'templates ship',
+      templates.templates.map((template) => template.id),
+    );
+
+    const central = await centralNodes(context.db, 3);
+    expect(central[0].id).toBe('marie');
+    found.set(
+      'central',
+      central.map((node) => node.id),
+    );
+    const structure = await graphStructure(context.db, { templateIds: ['person', 'place', 'ship'] });
+    expect(structure.statistics).toMatchObject({ node_count: 8, edge_count: 5, isolated_nodes: 0 });
+    expect(structure.communities.map((community) => community.size)).toEqual([3, 3, 2]);
+  });
 });
 
 describe('search modes on both dialects', () => {
   it('rank the same vector and graph results in the same order', () => {
     const [sqlite, postgres] = dialects.map((dialect) => answers.get(dialect)!);
-    expect([sqlite.size, postgres.size]).toEqual([9, 9]);
+    expect([sqlite.size, postgres.size]).toEqual([11, 11]);
     for (const [query, ids] of sqlite)
       if (!query.startsWith('keyword ') && !query.startsWith('hybrid '))
         expect([query, postgres.get(query)]).toEqual([query, ids]);
