@@ -268,12 +268,13 @@ async function image(db: Db): Promise<Record<string, unknown[]>> {
       })),
     ),
     fts: sorted(await db('fts_nodes').select('label', 'body')),
-    workflows: sorted(users.map((definition) => ({ ...definition, workflow: { ...definition.workflow, id: 0 } }))),
+    // Ids are generated where a workflow is made (a copy keeps them); the builds on the two dialects made their own.
+    workflows: sorted(users.map((definition) => ({ ...definition, workflow: { ...definition.workflow, id: null } }))),
     triggers: sorted(
       ((await workflowSource.triggers(db)) as Record<string, unknown>[]).map(
         ({ id: _id, created_at: _created, updated_at: _updated, workflow_id, ...row }) => ({
           ...row,
-          workflow: workflowNames.get(workflow_id),
+          workflow: workflowNames.get(String(workflow_id)),
         }),
       ),
     ),
