@@ -12,8 +12,8 @@ export interface TestPostgres {
   url: string;
   port: number;
   password: string;
-  /** Runs SQL as the server's superuser (through its unix socket). */
-  superuser(sql: string): Promise<string>;
+  /** Runs SQL as the server's superuser (through its unix socket), in `database` (`postgres` by default). */
+  superuser(sql: string, database?: string): Promise<string>;
   /** Stops the server and deletes its files. */
   stop(): Promise<void>;
 }
@@ -58,8 +58,8 @@ export async function startPostgres(): Promise<TestPostgres> {
   const port = await freePort();
   const options = `-p ${port} -k ${socketDir} -c listen_addresses=127.0.0.1 -c fsync=off`;
   await as('pg_ctl', ['-D', data, '-o', options, '-l', path.join(dir, 'server.log'), '-w', 'start']);
-  const superuser = async (sql: string) =>
-    (await as('psql', ['-h', socketDir, '-p', String(port), '-U', 'postgres', '-d', 'postgres', '-At', '-c', sql]))
+  const superuser = async (sql: string, database = 'postgres') =>
+    (await as('psql', ['-h', socketDir, '-p', String(port), '-U', 'postgres', '-d', database, '-At', '-c', sql]))
       .stdout;
   const password = `pw-${Math.random().toString(36).slice(2)}`;
   await superuser(`CREATE ROLE rhizome LOGIN PASSWORD '${password}'`);

@@ -11,7 +11,7 @@ import { DataPaths, resolveConfigDir, resolveDataDir } from '../paths.ts';
 import { LlmMetrics, Providers } from '../providers/index.ts';
 import { Broadcast, connectPubSub, queueUrl } from '../pubsub/index.ts';
 import { createVectorWriters, vectorReaders, type VectorWriters, type VectorWriterSet } from '../search/index.ts';
-import { SettingsStore } from '../settings/index.ts';
+import { ServerSettings, SettingsStore } from '../settings/index.ts';
 import {
   openSqlite,
   postgresPreviewWarning,
@@ -84,27 +84,33 @@ export interface PlatformOptions {
 export async function createPlatform(options: PlatformOptions): Promise<Platform> {
   const env = options.env ?? process.env;
   const paths = new DataPaths(resolveDataDir(env));
-  const settings = SettingsStore.open(paths.settingsFile, env, { dataDir: paths.root });
+  // RHIZOME_DATABASE_URL: every database a schema of that server; settings, the queue and the system tables in `rhizome_system`.
+  const databaseUrl = env.RHIZOME_DATABASE_URL;
+  const postgres = databaseUrl ? new PostgresServer(databaseUrl, postgresServerOptions(env)) : null;
+  const systemDb = postgres ? await postgres.system() : openSqlite(paths.systemDb);
+  const settings = postgres
+    ? SettingsStore.kept(await ServerSettings.open(systemDb, paths.settingsFile), env, { dataDir: paths.root })
+    : SettingsStore.open(paths.settingsFile, env, { dataDir: paths.root });
   const logger = createLogger(options.service, paths.logsDir, settings.get().logging.level);
   for (const warning of settings.loadWarnings) logger.warning(`settings: ${warning.field}: ${warning.message}`);
   settings.onChange((next) => setLogLevel(logger, next.logging.level));
+  if (postgres) logger.warning(postgresPreviewWarning);
 
-  const databaseUrl = env.RHIZOME_DATABASE_URL;
   const pubsub = options.pubsub ?? (await sharedPubSub(settings, databaseUrl));
   const origin = `${options.service}:${process.pid}`;
   // Hot reload: the one subscription point through which every process learns of a settings change.
   const settingsSync = new Broadcast<{ at: number }>(pubsub, 'rhizome:settings:changed', origin);
-  await settingsSync.listen(() => {
-    settings.reload();
+  await settingsSync.listen(async () => {
+    await settings.refresh();
     logger.info('settings reloaded after a change in another process');
   });
-  const announceSettingsChanged = () => settingsSync.announce({ at: Date.now() });
+  const announceSettingsChanged = async () => {
+    await settings.saved();
+    await settingsSync.announce({ at: Date.now() });
+  };
   // A database deleted or restored from a backup elsewhere: drop the connection to the old file.
   const databaseSync = new Broadcast<{ name: string }>(pubsub, 'rhizome:database:replaced', origin);
 
-  // RHIZOME_DATABASE_URL: every database a schema of that server, the shared tables in `rhizome_system`.
-  const postgres = databaseUrl ? new PostgresServer(databaseUrl, postgresServerOptions(env)) : null;
-  if (postgres) logger.warning(postgresPreviewWarning);
   const databases = new DatabaseManager({
     paths,
     store: postgres ? new PostgresDatabaseStore(postgres, paths) : undefined,
@@ -136,7 +142,6 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
   const operations = new OperationRegistry();
   const tasks = await openQueue(settings, paths, databaseUrl, env);
   const queue = new QueueService(tasks, operations, () => maxTries(settings.get()));
-  const systemDb = postgres ? await postgres.system() : openSqlite(paths.systemDb);
   const processing = await ProcessingControls.open(systemDb);
   const pauseFilter = new PauseFilter(processing, operations);
   const processingSync = new Broadcast<{ at: number }>(pubsub, 'rhizome:processing:changed', origin);

@@ -1,1 +1,2 @@
+export { ServerSettings, SettingsFile, type SettingsDocument } from './documents.ts';
 export { SettingsStore } from './store.ts';

@@ -23,6 +23,12 @@ export function loadSettingsFile(file: string): LoadedSettings {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { settings: defaultSettings(), warnings: [] };
     return fallback(field, `cannot be read (${(error as Error).message}); using defaults`);
   }
+  return parseSettings(text, field);
+}
+
+/** The settings a stored document holds (`field` names it in warnings); none stored means defaults. */
+export function parseSettings(text: string | undefined, field: string): LoadedSettings {
+  if (text === undefined) return { settings: defaultSettings(), warnings: [] };
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

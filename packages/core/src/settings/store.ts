@@ -4,11 +4,10 @@ import { Invalid } from '@rhizome/contracts/errors';
 import { defaultSettings, type Settings, type SettingsWarning } from '@rhizome/contracts/settings';
 import { DataPaths } from '../paths.ts';
 import { applyEnvOverrides, readEnvOverrides, type EnvOverride } from './env-overrides.ts';
-import { loadSettingsFile } from './load.ts';
+import { SettingsFile, type SettingsDocument } from './documents.ts';
 import { maskSettings, normalizeSecretInput } from './mask.ts';
 import { mergeSettings } from './merge.ts';
 import { isPlainObject, type JsonObject } from './object-path.ts';
-import { writeFileAtomic } from './persist.ts';
 import { readOnlySettingKeys } from './schema-info.ts';
 import { validateSettings } from './validate.ts';
 import { changeWarnings } from './warnings.ts';
@@ -27,8 +26,9 @@ export interface PatchResult {
 export type SettingsListener = (next: Settings, prev: Settings) => void;
 
 /**
- * The settings of one data directory. Effective settings are defaults, overlaid with the settings
- * file, overlaid with environment overrides; only the first two are ever written back to the file.
+ * The settings of one deployment. Effective settings are defaults, overlaid with the stored settings
+ * (the data directory's file, or a server's row), overlaid with environment overrides; only the first
+ * two are ever written back.
  */
 export class SettingsStore {
   /** Defaults overlaid with the file: exactly what the file holds after the next write. */
@@ -43,7 +43,7 @@ export class SettingsStore {
   readonly #dataDir: string;
 
   private constructor(
-    readonly settingsFile: string,
+    private readonly document: SettingsDocument,
     env: NodeJS.ProcessEnv,
     dataDir: string,
   ) {
@@ -51,7 +51,7 @@ export class SettingsStore {
     const fromEnv = readEnvOverrides(env);
     this.#envOverrides = fromEnv.overrides;
     this.#envReadWarnings = fromEnv.warnings;
-    const loaded = loadSettingsFile(settingsFile);
+    const loaded = document.load();
     this.#stored = loaded.settings;
     this.#fileWarnings = loaded.warnings;
     this.#effective = this.#applyEnvironment();
@@ -63,7 +63,17 @@ export class SettingsStore {
     env: NodeJS.ProcessEnv = process.env,
     options: SettingsStoreOptions = {},
   ): SettingsStore {
-    return new SettingsStore(settingsFile, env, options.dataDir ?? path.dirname(settingsFile));
+    return new SettingsStore(new SettingsFile(settingsFile), env, options.dataDir ?? path.dirname(settingsFile));
+  }
+
+  /** The settings kept in `document` (a server's row, `ServerSettings`), read as it was opened. */
+  static kept(document: SettingsDocument, env: NodeJS.ProcessEnv, options: { dataDir: string }): SettingsStore {
+    return new SettingsStore(document, env, options.dataDir);
+  }
+
+  /** Where the stored settings are kept: the settings file's path, or the server's table. */
+  get settingsFile(): string {
+    return this.document.location;
   }
 
   /** Problems found in the settings file and the environment at the last load; the bad parts fell back to defaults. */
@@ -111,9 +121,28 @@ export class SettingsStore {
     return this.masked();
   }
 
-  /** Re-reads the file, e.g. after another process changed it. */
+  /** Re-reads the stored settings, e.g. after another process changed them. */
+  async refresh(): Promise<void> {
+    await this.document.refresh();
+    this.reload();
+  }
+
+  /**
+   * Resolves once every change made here is stored (at once for a file); when one could not be, the
+   * settings go back to what is stored and the failure is thrown.
+   */
+  async saved(): Promise<void> {
+    try {
+      await this.document.saved();
+    } catch (error) {
+      this.reload();
+      throw error;
+    }
+  }
+
+  /** Re-reads the file (or the server's copy as last read), e.g. after another process changed it. */
   reload(): void {
-    const loaded = loadSettingsFile(this.settingsFile);
+    const loaded = this.document.load();
     this.#fileWarnings = loaded.warnings;
     this.#replace(loaded.settings);
   }
@@ -127,7 +156,7 @@ export class SettingsStore {
   #write(next: Settings): void {
     const persisted: JsonObject = structuredClone(next);
     for (const key of readOnlySettingKeys) delete persisted[key];
-    writeFileAtomic(this.settingsFile, `${JSON.stringify(persisted, null, 2)}\n`);
+    this.document.save(`${JSON.stringify(persisted, null, 2)}\n`);
     this.#replace(next);
   }
 

@@ -1,0 +1,73 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startPostgres, type TestPostgres } from '../support/postgres.ts';
+import { startOnPostgres, type PostgresService } from '../support/postgres-service.ts';
+
+let postgres: TestPostgres;
+let service: PostgresService;
+let cookie: string;
+
+beforeAll(async () => {
+  postgres = await startPostgres();
+  service = await startOnPostgres(postgres);
+}, 120_000);
+afterAll(async () => {
+  await service?.stop();
+  await postgres?.stop();
+});
+
+/** The platform on a PostgreSQL server, through HTTP: databases, settings, credentials and the queue. */
+describe('rhizome serve with RHIZOME_DATABASE_URL', () => {
+  it('starts with one preview warning and keeps the system tables in rhizome_system', async () => {
+    const setup = await service.call('POST', '/auth/setup', {
+      body: { username: 'operator', password: 'correct horse battery' },
+    });
+    expect(setup.status).toBe(201);
+    cookie = setup.cookie!;
+    expect(service.output().match(/PostgreSQL backend is a preview/g)).toHaveLength(1);
+    const schemas = await postgres.superuser(
+      "SELECT table_name FROM information_schema.tables WHERE table_schema = 'rhizome_system' ORDER BY 1",
+      'rhizome',
+    );
+    expect(schemas.split('\n')).toEqual(
+      expect.arrayContaining(['llm_calls', 'processing_state', 'system_events', 'tasks']),
+    );
+  }, 60_000);
+
+  it('creates, switches to and deletes a database, each a schema whose size GET /databases reports', async () => {
+    const created = await service.call('POST', '/databases', { cookie, body: { name: 'notes' } });
+    expect(created.status).toBeLessThan(300);
+    const listed = await service.call('GET', '/databases', { cookie });
+    const databases = (listed.body as { databases: { name: string; size: number }[] }).databases;
+    expect(databases.map((database) => database.name)).toEqual(['default', 'notes']);
+    expect(databases.every((database) => database.size > 0)).toBe(true);
+    const schemas = () =>
+      postgres.superuser("SELECT nspname FROM pg_namespace WHERE nspname LIKE 'rhizome_%' ORDER BY 1", 'rhizome');
+    expect(await schemas()).toBe('rhizome_default\nrhizome_notes\nrhizome_system\n');
+    expect((await service.call('POST', '/databases', { cookie, body: { name: 'system' } })).status).toBe(400);
+
+    const switched = await service.call('PATCH', '/databases/current', { cookie, body: { name: 'notes' } });
+    expect(switched.status).toBe(200);
+    expect((await service.call('GET', '/databases/current', { cookie })).body).toMatchObject({ current: 'notes' });
+    expect((await service.call('DELETE', '/databases/notes', { cookie })).status).toBe(400);
+    await service.call('PATCH', '/databases/current', { cookie, body: { name: 'default' } });
+    expect((await service.call('DELETE', '/databases/notes', { cookie })).status).toBeLessThan(300);
+    expect(await schemas()).toBe('rhizome_default\nrhizome_system\n');
+  }, 60_000);
+
+  it('keeps settings on the server, where a restart reads them', async () => {
+    const patched = await service.call('PATCH', '/settings', { cookie, body: { app_name: 'Shared brain' } });
+    expect(patched.status).toBe(200);
+    await service.restart();
+    const again = await service.call('GET', '/settings', { cookie });
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ app_name: 'Shared brain' });
+    const stored = await postgres.superuser(
+      "SELECT content FROM rhizome_system.settings_documents WHERE name = 'settings'",
+      'rhizome',
+    );
+    expect(JSON.parse(stored)).toMatchObject({ app_name: 'Shared brain' });
+    expect(fs.existsSync(path.join(service.dataDir, 'settings.json'))).toBe(false);
+  }, 120_000);
+});
