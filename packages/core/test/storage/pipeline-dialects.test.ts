@@ -5,16 +5,14 @@ import path from 'node:path';
 import { WorkerRuntime } from '@rhizome/queue';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chatModule } from '../../src/chat/index.ts';
-import { DatabaseManager, PostgresDatabaseStore } from '../../src/databases/index.ts';
 import { sourceCitations } from '../../src/extraction/read-model/source-citations.ts';
-import { createPlatform, featureModules, registerTaskHandlers, type Platform } from '../../src/platform/index.ts';
+import { createPlatform, registerTaskHandlers, type Platform } from '../../src/platform/index.ts';
 import { cachedScore, corpusGrade } from '../../src/quality/read-model/scores.ts';
-import { createVectorWriters } from '../../src/search/index.ts';
 import { sourcesModule } from '../../src/sources/module.ts';
-import { PostgresServer, type Db, type Dialect } from '../../src/storage/index.ts';
+import { dialectOf, type Db, type Dialect } from '../../src/storage/index.ts';
 import { runtimeSettings } from '../../src/tasks/index.ts';
 import { dialects } from '../../../../tests/support/dialects.ts';
-import { startPostgres, type TestPostgres } from '../../../../tests/support/postgres.ts';
+import { startPostgres } from '../../../../tests/support/postgres.ts';
 import { until } from '../../../../tests/support/wait.ts';
 
 const text = [
@@ -26,10 +24,11 @@ const text = [
 ].join('\n\n');
 
 /**
- * The process the embedded default runs, with its worker in this process. On PostgreSQL its databases
- * are schemas of a throw-away server: the same DatabaseManager, given the server's store.
+ * The process the embedded default runs, with its worker in this process; on PostgreSQL every database,
+ * the queue and the system tables are in a throw-away server, as RHIZOME_DATABASE_URL puts them.
  */
 async function pipelineOn(dialect: Dialect, dataDir: string) {
+  const server = dialect === 'postgres' ? await startPostgres() : undefined;
   const platform = await createPlatform({
     service: 'test',
     migrationPolicy: 'apply',
@@ -38,31 +37,9 @@ async function pipelineOn(dialect: Dialect, dataDir: string) {
       RHIZOME_DATA_DIR: dataDir,
       RHIZOME_CONFIG_DIR: path.join(dataDir, 'config'),
       RHIZOME_QUEUE_URL: '',
+      ...(server ? { RHIZOME_DATABASE_URL: server.url } : {}),
     },
   });
-  let postgres: { server: TestPostgres; pool: PostgresServer } | undefined;
-  if (dialect === 'postgres') {
-    const server = await startPostgres();
-    postgres = { server, pool: new PostgresServer(server.url) };
-    const sqlite = platform.databases;
-    platform.databases = new DatabaseManager({
-      paths: platform.paths,
-      currentName: () => 'default',
-      setCurrentName: async () => {},
-      seeds: featureModules.flatMap((module) => module.seeds ?? []),
-      migrationPolicy: 'apply',
-      store: new PostgresDatabaseStore(postgres.pool, platform.paths),
-    });
-    platform.vectorWriters = createVectorWriters(platform.databases, platform.providers.embeddings, (kind, error) =>
-      platform.logger.error(`${kind} vector index: ${String(error)}`),
-    );
-    platform.chunkVectors = platform.vectorWriters.chunks;
-    const close = platform.close.bind(platform);
-    platform.close = async () => {
-      await close();
-      await sqlite.close();
-    };
-  }
   registerTaskHandlers(platform);
   const worker = new WorkerRuntime({
     store: platform.tasks,
@@ -77,8 +54,7 @@ async function pipelineOn(dialect: Dialect, dataDir: string) {
     async close() {
       await worker.stop();
       await platform.close();
-      await postgres?.pool.close();
-      await postgres?.server.stop();
+      await server?.stop();
     },
   };
 }
@@ -126,6 +102,7 @@ describe.each(dialects)('the pipeline on %s', (dialect) => {
   });
 
   it('commits the entities and relationships the builtin extractor found, with their citations', async () => {
+    expect(dialectOf(db)).toBe(dialect);
     const nodes = (await db('graph_nodes as n')
       .join('node_sources as ns', 'ns.node_id', 'n.id')
       .where('ns.source_id', sourceId)
