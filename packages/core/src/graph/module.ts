@@ -36,7 +36,7 @@ function graphService(host: GraphHost, { name, db }: DatabaseHandle): GraphServi
 
 /**
  * The knowledge graph: nodes, edges and the templates typing them, the vectors clients give nodes, the
- * full-text entries of nodes, snapshots; batch, template and maintenance tasks; the system templates every
+ * full-text entries of nodes, entity tags, snapshots; batch, template and maintenance tasks; the system templates every
  * database starts with.
  */
 export const graphModule: FeatureModule<GraphService, GraphHost> = {
@@ -54,6 +54,8 @@ export const graphModule: FeatureModule<GraphService, GraphHost> = {
     'fts_nodes',
     'duplicate_rejections',
     'node_merges',
+    'node_tags',
+    'node_tag_links',
   ],
   defineTasks(registry, host) {
     defineGraphOperations(registry, {

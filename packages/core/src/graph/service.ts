@@ -51,6 +51,7 @@ import { isSnapshotStale, readSnapshot, type GraphBreakdown } from './snapshot.t
 import { graphStatistics } from './statistics.ts';
 import { sourceGroups } from './read-model.ts';
 import { TemplateService } from './templates/service.ts';
+import { NodeTags } from './tags/store.ts';
 import { templateBatchOperation, templateEmbeddingsOperation } from './templates/tasks.ts';
 import { shortestPath, traverse, type WalkFilter } from './walk.ts';
 
@@ -75,11 +76,14 @@ export interface Queued {
 /** The knowledge graph of one database: nodes, edges, templates, the canvas, snapshots and grounding reads. */
 export class GraphService {
   readonly templates: TemplateService;
+  /** The entity tags and their assignments. */
+  readonly tags: NodeTags;
   private readonly scope: GraphScope;
 
   constructor(private readonly deps: GraphServiceDeps) {
     this.scope = { db: deps.db, database: deps.database, events: deps.events };
     this.templates = new TemplateService(deps.db);
+    this.tags = new NodeTags(deps.db, deps.database);
   }
 
   get database(): string {
