@@ -1,11 +1,12 @@
 import type { EntityRecord } from '../line-grammar.ts';
 import { technicalKind, technicalCue } from './entity-kinds.ts';
 import { cleanNameSpan } from './entity-noise.ts';
-import { organisationHeads, placeHeads, places } from './gazetteer.ts';
+import { companyHeads, organisationHeads, placeHeads, places } from './gazetteer.ts';
 import { nodeTypeFor, type EntityKind } from './kinds.ts';
 import { nameMentions } from './mentions.ts';
 import { nameKey, spanText, trimName, type BuiltinNlp, type NamedKind, type Token } from './nlp.ts';
 import { isDemonym, labelLength, stripTitles } from './readable.ts';
+import { manualWords } from './technical-gazetteer.ts';
 import { technicalMentions, type TechnicalMention } from './technical-mentions.ts';
 
 /**
@@ -74,6 +75,8 @@ function gazetteerKind(key: string): EntityKind | null {
   if (words.length === 1) return null;
   const head = words[1] === 'of' || words[1] === 'for' ? words[0] : last;
   if (organisationHeads.has(head) || organisationHeads.has(last)) return 'organisation';
+  if (words.length <= 3 && companyHeads.has(last) && !words.includes('of') && !manualWords.has(words[0]))
+    return 'organisation';
   if (placeHeads.has(head) || placeHeads.has(last)) return 'place';
   return null;
 }

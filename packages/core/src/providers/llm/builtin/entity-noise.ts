@@ -123,7 +123,10 @@ export function cleanNameSpan(
   if (words.every((token) => token.stopWord || isOrdinary(token.key))) return null;
   if (words.length === 1) {
     const [word] = words;
-    if (word.text.length <= 1 || isOrdinaryWord(word, opensSentence(tokens, context.start, from), context)) return null;
+    // The subject of a definition ("Fontconfig is a library …") is a name even where the text also
+    // writes it in lowercase ("use fontconfig to find …").
+    const opening = !shaped && opensSentence(tokens, context.start, from);
+    if (word.text.length <= 1 || isOrdinaryWord(word, opening, context)) return null;
     // An acronym is short; a longer word in capitals is shouted ("LIMITED", "MERCHANTABILITY").
     if (/^\p{Lu}{6,}$/u.test(word.text)) return null;
   }

@@ -42,6 +42,20 @@ export const organisationHeads = list(`
   senate, service, society, studio, studios, team, trust, union, united, university, abbey, monastery, cathedral, seminary, society, house
 `);
 
+/**
+ * A company's trade after its own name ("Brightline Software", "Halvard Shipping"): an organisation only
+ * after a name of one or two words, since "Free Software" and "Users of Free Software" are no company.
+ */
+export const companyHeads = list(`
+  software, systems, technologies, analytics, shipping, energy, motors, labs, holdings, pharmaceuticals, logistics, airways, industries,
+  electronics, robotics, partners, ventures, insurance, telecom
+`);
+
+/** Head words of recurring events, whose year is part of the name ("the 1949 Cannes Film Festival"). */
+export const eventHeads = list(`
+  festival, olympics, games, championship, championships, cup, awards, exposition, expo, marathon, prix, biennale, congress
+`);
+
 /** Head words that make a name a place ("Hudson River", "County of Hanau"). */
 export const placeHeads = list(`
   avenue, bay, beach, bridge, canal, canyon, cape, castle, city, coast, county, creek, desert, district, duchy, empire, forest, fort, gulf,

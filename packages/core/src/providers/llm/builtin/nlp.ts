@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import type { ItemSentence, ItemToken, ItsFunction, PartOfSpeech, WinkMethods } from 'wink-nlp';
 import type compromiseModule from 'compromise';
-import { epithets } from './gazetteer.ts';
+import { companyHeads, epithets, eventHeads } from './gazetteer.ts';
 
 /**
  * The NLP the builtin provider stands on: wink-nlp (sentences, tokens, POS, lemmas) and compromise
@@ -61,6 +61,45 @@ export function trimName(text: string): string {
   return trimmed.replace(/(?:['’]s)?[\s.,;:!?'’"”)\]]*$/u, '').trim();
 }
 
+/** Letters the wink tokenizer splits words at, folded to the one ASCII letter they carry a mark on. */
+const FOLDS: Record<string, string> = {
+  ł: 'l',
+  Ł: 'L',
+  đ: 'd',
+  Đ: 'D',
+  ħ: 'h',
+  Ħ: 'H',
+  ı: 'i',
+  ŀ: 'l',
+  Ŀ: 'L',
+  ŧ: 't',
+  Ŧ: 'T',
+};
+
+/**
+ * The text with each letter beyond Latin-1 that has a base Latin letter replaced by it, one character
+ * for one ("Český" → "Cesky", "Władysław" → "Wladyslaw"): wink's English model cuts words at those
+ * letters ("Č eský", "W ł adys ł aw"), so a name written with them would never be one.
+ */
+export function foldLetters(text: string): string {
+  return text.replace(/[\u0100-\u024f\u1e00-\u1eff]/gu, (letter) => {
+    const base = FOLDS[letter] ?? letter.normalize('NFD')[0];
+    return /^[A-Za-z]$/.test(base) ? base : letter;
+  });
+}
+
+/** Reads pieces of `folded` in order and returns the same characters of `text` (of equal length). */
+function originalSlicer(text: string, folded: string): (part: string) => string {
+  if (text === folded) return (part) => part;
+  let cursor = 0;
+  return (part) => {
+    const at = folded.indexOf(part, cursor);
+    if (at === -1) return part;
+    cursor = at + part.length;
+    return text.slice(at, cursor);
+  };
+}
+
 /** The part of a compromise view this module reads; `people()` and `places()` return different view types. */
 interface CompromiseMatches {
   forEach(fn: (match: { text(): string }) => void): unknown;
@@ -73,13 +112,17 @@ function createNlp(wink: WinkMethods, compromise: typeof compromiseModule, loadM
   const stem = its.stem as unknown as ItsFunction<string>;
   const readSentences = (text: string): Sentence[] => {
     const result: Sentence[] = [];
+    // wink reads the folded text; each token and sentence takes back the original characters it covers.
+    const folded = foldLetters(text);
+    const [sentenceOriginal, tokenOriginal] = [originalSlicer(text, folded), originalSlicer(text, folded)];
     wink
-      .readDoc(text)
+      .readDoc(folded)
       .sentences()
       .each((sentence: ItemSentence) => {
         const tokens: Token[] = [];
+        const sentenceText = sentenceOriginal(sentence.out());
         sentence.tokens().each((token: ItemToken) => {
-          const value = token.out();
+          const value = tokenOriginal(token.out());
           tokens.push({
             text: value,
             key: nameKey(value),
@@ -91,7 +134,7 @@ function createNlp(wink: WinkMethods, compromise: typeof compromiseModule, loadM
             space: String(token.out(its.precedingSpaces)),
           });
         });
-        result.push({ text: sentence.out().trim(), tokens });
+        result.push({ text: sentenceText.trim(), tokens });
       });
     return result;
   };
@@ -181,8 +224,86 @@ function isNamePart(token: Token, position: number, next?: Token): boolean {
   if (token.pos === 'PROPN') return /\p{L}/u.test(token.text);
   if (position === 0 || !isCapitalised(token)) return false;
   // wink tags the head noun of some names as NOUN ("New York City"), and a given name before a surname
-  // as a verb ("Lie Tek Swie"); a capital mid-sentence is the tell.
-  return token.pos === 'NOUN' || token.pos === 'ADJ' || (token.pos === 'VERB' && next?.pos === 'PROPN');
+  // or a company's head word as a verb ("Lie Tek Swie", "Halvard Shipping"); a capital mid-sentence is the tell.
+  return (
+    token.pos === 'NOUN' ||
+    token.pos === 'ADJ' ||
+    (token.pos === 'VERB' && (next?.pos === 'PROPN' || companyHeads.has(token.key)))
+  );
+}
+
+const NOT_GIVEN_NAMES = new Set(['of', 'the', 'and', 'for', 'in', 'on', 'to', 'with', 'at', 'by', 'from', 'as', 'or']);
+
+/**
+ * A capitalised stop word inside a sentence, right before a surname-like name part, is a given name:
+ * "replacing Per Aasen", "with Will Ferrell".
+ */
+function isGivenNameStopWord(tokens: readonly Token[], i: number): boolean {
+  const [token, previous, next] = [tokens[i], tokens[i - 1], tokens[i + 1]];
+  return (
+    i > 0 &&
+    token.stopWord &&
+    /^\p{Lu}\p{Ll}+$/u.test(token.text) &&
+    ['ADP', 'AUX', 'SCONJ', 'VERB'].includes(token.pos) &&
+    !NOT_GIVEN_NAMES.has(token.key) &&
+    // Where a name stands: after a verb, a preposition, a conjunction or a comma ("replacing Per Aasen"), not after a noun ("kroner Per Person").
+    (['VERB', 'ADP', 'CCONJ'].includes(previous.pos) || previous.text === ',') &&
+    next !== undefined &&
+    next.pos === 'PROPN' &&
+    isCapitalised(next) &&
+    !calendarWords.test(next.text)
+  );
+}
+
+const REGNAL = /^(?:I|II|III|IV|V|VI|VII|VIII|IX|X|XI|XII|XIII|XIV|XV|XVI)$/;
+const AFTER_REGNAL = new Set(['of', 'the', ',', '.', '(', ')', 'and', ';']);
+
+/** A regnal number after a name ("Louis I of Hungary", "Henry VIII"): the one "I" that is no pronoun. */
+function isRegnalNumber(tokens: readonly Token[], at: number): boolean {
+  const token = tokens[at];
+  if (!token || !REGNAL.test(token.text) || at === 0 || !isCapitalised(tokens[at - 1])) return false;
+  return token.text !== 'I' || tokens[at + 1] === undefined || AFTER_REGNAL.has(tokens[at + 1].key);
+}
+
+/** Where an epithet after "the" ends: "the Great", and after a regnal number any one ("the Elbow-high"). */
+function epithetEnd(tokens: readonly Token[], to: number): number {
+  const [the, word] = [tokens[to], tokens[to + 1]];
+  if (the?.key !== 'the' || !word || !isCapitalised(word)) return to;
+  if (!epithets.has(word.key) && !(to > 0 && REGNAL.test(tokens[to - 1].text))) return to;
+  let end = to + 2;
+  // "Elbow-high" is read as three tokens with no space between them.
+  while (tokens[end]?.text === '-' && tokens[end].space === '' && tokens[end + 1]?.space === '' && tokens[end + 1])
+    end += 2;
+  return end;
+}
+
+/** "the 1949 Cannes Film Festival", "the 2014 Summer Youth Olympics": an event's year belongs to its name. */
+function withEventYear(tokens: readonly Token[], from: number, to: number): number {
+  const year = tokens[from - 1];
+  if (!year || !/^(?:1[5-9]|20)\d\d$/.test(year.text) || !eventHeads.has(tokens[to - 1].key)) return from;
+  return from - 1 === 0 || tokens[from - 2].key === 'the' ? from - 1 : from;
+}
+
+/**
+ * "the South Bohemian Region of the Czech Republic": two names the NLP knows each, joined by "of
+ * the", are two names — a region and the country it lies in — unless the whole is known too.
+ */
+function splitsInTwo(tokens: readonly Token[], from: number, to: number, known: ReadonlySet<string>): boolean {
+  const keys = (a: number, b: number) =>
+    tokens
+      .slice(a, b)
+      .map((token) => token.key)
+      .join(' ');
+  if (known.has(keys(from, to))) return false;
+  for (let at = from + 1; at + 2 < to; at++)
+    if (
+      tokens[at].key === 'of' &&
+      tokens[at + 1].key === 'the' &&
+      known.has(keys(from, at)) &&
+      known.has(keys(at + 2, to))
+    )
+      return true;
+  return false;
 }
 
 /** A month written after a given name, with no day or year after it, is a surname: "Brian May", "Theresa May". */
@@ -240,27 +361,27 @@ function knownNameSpans(tokens: readonly Token[], knownNames: readonly string[][
  */
 export function properNounSpans(tokens: readonly Token[], knownNames: readonly string[][] = []): Span[] {
   const spans: Span[] = [];
+  const known = new Set(knownNames.map((keys) => keys.join(' ')));
   let i = 0;
   while (i < tokens.length) {
-    if (!isNamePart(tokens[i], i, tokens[i + 1]) || tokens[i].stopWord) {
+    if ((!isNamePart(tokens[i], i, tokens[i + 1]) || tokens[i].stopWord) && !isGivenNameStopWord(tokens, i)) {
       i++;
       continue;
     }
-    const from = i;
+    let from = i;
     let to = i + 1;
     for (;;) {
-      if (to < tokens.length && (isNamePart(tokens[to], to, tokens[to + 1]) || isMonthSurname(tokens, to))) {
+      if (
+        to < tokens.length &&
+        (isNamePart(tokens[to], to, tokens[to + 1]) || isMonthSurname(tokens, to) || isRegnalNumber(tokens, to))
+      ) {
         to++;
         continue;
       }
       // An epithet belongs to the name: "Boso the Elder", "Alfred the Great".
-      if (
-        tokens[to]?.key === 'the' &&
-        tokens[to + 1] &&
-        isCapitalised(tokens[to + 1]) &&
-        epithets.has(tokens[to + 1].key)
-      ) {
-        to += 2;
+      const epithet = epithetEnd(tokens, to);
+      if (epithet > to) {
+        to = epithet;
         continue;
       }
       let gap = to;
@@ -280,6 +401,8 @@ export function properNounSpans(tokens: readonly Token[], knownNames: readonly s
       else break;
     }
     i = to;
+    if (splitsInTwo(tokens, from, to, known)) continue;
+    from = withEventYear(tokens, from, to);
     const text = trimName(spanText(tokens, from, to));
     if (!text || (to - from === 1 && !isCapitalised(tokens[from]))) continue;
     spans.push({ from, to, text });

@@ -287,7 +287,49 @@ const lowercaseDefinition: Finder = (sentence) => {
   return [mention(sentence.indexOf(match[1]), match[1], kind === 'software' ? 'command' : kind)];
 };
 
+const languagePattern = [...languages]
+  .sort((a, b) => b.length - a.length)
+  .map((name) => escape(name).replace(/ /g, '\\s+'))
+  .join('|');
+const languageName = `((?:${languagePattern}))(?![\\w+#-])`;
+/**
+ * "written in C", "implemented in C and C++", "(Haiku backend in C++)": a language after the verb that
+ * says so, and the languages listed with it; a name no word could be ("C++", "C#", "Objective-C") anywhere.
+ */
+const language: Finder = (sentence) => {
+  const found: TechnicalMention[] = [];
+  const cue = new RegExp(
+    `\\b(?:written|implemented|programmed|coded)\\s+(?:\\w+ly\\s+)?in\\s+${languageName}((?:\\s*(?:,|and|or|,\\s*and)\\s+${languageName.replace(/\(\(/, '(?:(')})*)`,
+    'giu',
+  );
+  for (const match of sentence.matchAll(cue)) {
+    const at = match.index ?? 0;
+    const first = at + match[0].length - match[2].length - match[1].length;
+    found.push(mention(first, match[1], 'language'));
+    for (const more of match[2].matchAll(new RegExp(languageName, 'giu')))
+      found.push(mention(first + match[1].length + (more.index ?? 0), more[1], 'language'));
+  }
+  found.push(...matches(sentence, /(?<![\w+#-])(C\+\+|C#|F#|Objective-C)(?![\w+#-])/g, () => 'language'));
+  return found.filter((name) => /^\p{Lu}/u.test(name.text) || name.text.length > 1);
+};
+
+/** "e2fsprogs", "ext4", "e2fsck", "x264": a lowercase word that mixes letters and digits names a program or format. */
+const alphanumericName: Finder = (sentence) =>
+  matches(sentence, /(?<![\w./:@#+-])([a-z][a-z]*\d[a-z0-9]*)(?![\w/+@-]|\.\w)/g, (match) =>
+    /^[0-9a-f]{7,}$/.test(match[1]) || /^[a-z]\d*$/.test(match[1]) || /^v\d/.test(match[1]) ? null : 'software',
+  );
+
+/** "the BSD license", "the Expat licence": a licence named by a capitalised word before "license". */
+const namedLicence: Finder = (sentence) =>
+  matches(
+    sentence,
+    /(?<![\w-])((?!(?:The|This|That|These|Its|Our|Your|Their|Each|Any|No|Such|Same|Original|Software|Free)\s)[A-Z][\w+-]*(?:\.\w[\w+-]*)*(?:\s[A-Z][\w+-]*(?:\.\w[\w+-]*)*){0,2}\s[Ll]icen[cs]e)\b/g,
+    () => 'document',
+  );
+
 const finders: Finder[] = [
+  language,
+  namedLicence,
   nameLine,
   gnuTool,
   lowercaseDefinition,
@@ -302,6 +344,8 @@ const finders: Finder[] = [
   packageName,
   pathOrFile,
   lowercaseKnown,
+  // Last, so that a kind the gazetteer knows for the same word wins ("bzip2" is a command, "deb822" a format).
+  alphanumericName,
 ];
 
 /** The technical mentions of one sentence, longest first where they overlap, in text order. */
