@@ -1,3 +1,4 @@
+import type { SourceStatus } from '@rhizome/contracts/api/sources';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bulkProgress, bulkTargets } from '../../src/extraction/bulk.ts';
 import { commitExtraction, type CommitOutcome } from '../../src/extraction/commit/commit.ts';
@@ -94,7 +95,7 @@ describe.each(dialects)('extraction on %s', (dialect) => {
 
   beforeAll(async () => {
     db = await databases.open('extraction');
-    const source = (id: string, status: string, extra: Record<string, unknown> = {}) => ({
+    const source = (id: string, status: SourceStatus, extra: Record<string, unknown> = {}) => ({
       id,
       title: id,
       status,

@@ -1,3 +1,4 @@
+import type { SourceStatus } from '@rhizome/contracts/api/sources';
 import { defaultSettings } from '@rhizome/contracts/settings';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scoringVersion } from '../../src/quality/grade.ts';
@@ -20,7 +21,7 @@ async function seed(db: Db): Promise<void> {
     { id: 'person', name: 'Person', template_type: 'node', created_at: at, updated_at: at },
     { id: 'link', name: 'link', template_type: 'edge', created_at: at, updated_at: at },
   ]);
-  const source = (id: string, status: string, domain: string | null) => ({
+  const source = (id: string, status: SourceStatus, domain: string | null) => ({
     id,
     title: id.toUpperCase(),
     status,
@@ -171,7 +172,7 @@ describe.each(dialects)('quality scores on %s', (dialect) => {
     );
     expect(ascending.sources.map((score) => score.source_id)).toEqual(['src_a']);
     expect(
-      (await service.analyze({ domain: 'historical' }, { sortBy: 'quality_grade', direction: 'asc' })).sources,
+      (await service.analyze({ domain: 'historical' }, { sortBy: 'entity_count', direction: 'asc' })).sources,
     ).toEqual([expect.objectContaining({ source_id: 'src_b', source_title: 'SRC_B', domain: 'historical' })]);
 
     const { domains } = await service.domains();
