@@ -1,4 +1,8 @@
 import type { SourceStatus } from '@rhizome/contracts/api/sources';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { EmbeddedTaskStore, OperationRegistry, QueueService } from '@rhizome/queue';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bulkProgress, bulkTargets } from '../../src/extraction/bulk.ts';
 import { commitExtraction, type CommitOutcome } from '../../src/extraction/commit/commit.ts';
@@ -22,6 +26,8 @@ import type { ExtractionPlan } from '../../src/extraction/plan.ts';
 import { existingPassages } from '../../src/extraction/read-model/cited-passages.ts';
 import { sourceCitations } from '../../src/extraction/read-model/source-citations.ts';
 import { recordRecoveryEvent, recoveryEvents } from '../../src/extraction/recovery-events.ts';
+import { finishIdleExtractions } from '../../src/extraction/recovery.ts';
+import { maxTries } from '../../src/tasks/index.ts';
 import type { FinalEntity, FinalizeResult, FinalRelationship } from '../../src/extraction/types.ts';
 import { builtinDomains } from '../../src/sources/domains/registry.ts';
 import { getSource } from '../../src/sources/repo.ts';
@@ -289,5 +295,66 @@ describe.each(dialects)('extraction on %s', (dialect) => {
 
     const found = await existingPassages(db, ['s1', 'gone', 's1'], ['s1_c0', 's2_c1', 'nope']);
     expect(found).toEqual({ sources: new Set(['s1']), chunks: new Set(['s1_c0', 's2_c1']) });
+  });
+
+  it('finishes extractions left idle: queues their unstarted groups, settles sources whose job ended', async () => {
+    const old = '2025-12-01T00:00:00.000Z';
+    const idle = (id: string, status: SourceStatus, jobId: string | null) => ({
+      id,
+      title: id,
+      status,
+      extraction_job_id: jobId,
+      last_activity_at: old,
+      created_at: old,
+      updated_at: old,
+    });
+    const open = newJob('r_open', 'biographical', options, plan(2), 'running', old);
+    const done = {
+      ...newJob('r_done', 'biographical', options, plan(0), 'running', old),
+      status: 'completed' as const,
+    };
+    const failed = {
+      ...newJob('r_failed', 'biographical', options, plan(0), 'running', old),
+      status: 'failed' as const,
+    };
+    failed.error_message = 'the model went away';
+    await db('sources').insert([
+      idle('r_open', 'extracting', open.id),
+      idle('r_done', 'committing', done.id),
+      idle('r_failed', 'extracted', failed.id),
+      idle('r_none', 'extracting', null),
+    ]);
+    await db.transaction(async (trx) => {
+      await insertJob(trx, open, plan(2));
+      await insertJob(trx, done, plan(0));
+      await insertJob(trx, failed, plan(0));
+    });
+    await moveGroup(db, open.id, 0, ['pending'], { status: 'completed', harvest: '{}' });
+
+    const queueDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rhizome-recovery-queue-'));
+    const tasks = await EmbeddedTaskStore.open(path.join(queueDir, 'queue.db'));
+    try {
+      const queue = new QueueService(tasks, new OperationRegistry(), () => maxTries(defaultSettings()));
+      const context = { db, database: 'extraction', queue, tasks, priority: 10 };
+      const finished = (await finishIdleExtractions(context, 60_000)).filter((item) => item.sourceId.startsWith('r_'));
+      expect(Object.fromEntries(finished.map((item) => [item.sourceId, item.outcome]))).toEqual({
+        r_done: 'committed',
+        r_failed: 'error',
+        r_none: 'indexed',
+        r_open: 'groups queued again',
+      });
+      const groups = await listGroups(db, open.id);
+      expect(groups.map((group) => [group.group_index, group.status, Boolean(group.task_id)])).toEqual([
+        [0, 'completed', false],
+        [1, 'queued', true],
+      ]);
+      expect((await tasks.get(groups[1].task_id!))?.operation).toBe('extraction.group');
+      expect(await getSource(db, 'r_failed')).toMatchObject({ status: 'error', error_message: 'the model went away' });
+      expect(await getSource(db, 'r_none')).toMatchObject({ status: 'indexed', extraction_job_id: null });
+      expect((await recoveryEvents(db, 'r_open', { offset: 0, limit: 5 })).total).toBe(1);
+    } finally {
+      await tasks.close();
+      fs.rmSync(queueDir, { recursive: true, force: true });
+    }
   });
 });
