@@ -75,7 +75,9 @@ describe.each(dialects)('chats on %s', (dialect) => {
   it('lists chats newest first, filtering titles caselessly with `%` and `_` taken literally', async () => {
     const first = await insertChat(db, { title: 'Physics 100% done', sourceIds: ['s1'] });
     const second = await insertChat(db, { title: 'Chemistry_notes', sourceIds: null });
-    await updateChat(db, first.id, { title: 'Physics 100% done' });
+    // Explicit times: two chats made in the same millisecond would order by their random ids.
+    await db('chats').where({ id: first.id }).update({ updated_at: '2026-01-02T00:00:00.000Z' });
+    await db('chats').where({ id: second.id }).update({ updated_at: '2026-01-01T00:00:00.000Z' });
     await insertMessages(db, second.id, [
       { role: 'user', content: 'hi' },
       { role: 'assistant', content: 'hello', extra_metadata: { turn_id: 't' } },
