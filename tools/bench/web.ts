@@ -29,6 +29,8 @@ const chatSamples = 10;
 const tableRows = 5_000;
 const entityRows = 100_000;
 const bulkSources = 1_000;
+/** Sources the bulk delete's bare baseline deletes one request at a time. */
+const bareSources = 200;
 const sourceChunks = 5_000;
 /** BENCH_WEB_ONLY=scroll (or shell, load, chat, entities, bulk, source) runs one part. */
 const only = process.env.BENCH_WEB_ONLY;
@@ -322,11 +324,51 @@ async function bulkDelete(
     .click();
   const gaps: number[] = [];
   const summary = page.getByTestId('bulk-job-summary');
+  const busyList = sampleWhile(
+    () => summary.isVisible(),
+    () => listLatency(bench),
+  );
   while (!(await summary.isVisible())) gaps.push(await page.evaluate<number>(frameGap(500)));
   const seconds = (Date.now() - started) / 1000;
   const text = await summary.textContent();
   await context.close();
-  return { seconds, perSecond: count / seconds, busyGap: Math.max(...gaps, 0), idleGap, text };
+  return {
+    seconds,
+    perSecond: count / seconds,
+    busyGap: Math.max(...gaps, 0),
+    idleGap,
+    busyList: median(await busyList),
+    text,
+  };
+}
+
+/** How long one page of 50 sources takes the API to answer, in ms. */
+async function listLatency(bench: Awaited<ReturnType<typeof startBenchServer>>): Promise<number> {
+  const started = performance.now();
+  await bench.expectOk('GET', '/sources?page_size=50');
+  return performance.now() - started;
+}
+
+/** `sample()` over and over, 200 ms apart, until `done()`; every figure it gave. */
+async function sampleWhile(done: () => Promise<boolean>, sample: () => Promise<number>): Promise<number[]> {
+  const figures: number[] = [];
+  while (!(await done())) {
+    figures.push(await sample());
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return figures;
+}
+
+/**
+ * The bare baseline of a bulk delete: `ids` deleted one request after another (DELETE /sources/{id}),
+ * with the list's latency measured before, idle.
+ */
+async function bareDeletes(bench: Awaited<ReturnType<typeof startBenchServer>>, ids: string[]) {
+  const idle: number[] = [];
+  for (let sample = 0; sample < 10; sample++) idle.push(await listLatency(bench));
+  const started = Date.now();
+  for (const id of ids) await bench.expectOk('DELETE', `/sources/${id}`, undefined, 204);
+  return { perSecond: ids.length / ((Date.now() - started) / 1000), idleList: median(idle) };
 }
 
 /** A text of `count` paragraphs of about 750 characters each: one chunk a paragraph. */
@@ -415,13 +457,18 @@ try {
   if (runs('bulk')) {
     const { db } = await bench.server.platform.databases.current();
     await db('sources').delete();
-    await fillSources(bench, bulkSources);
+    await fillSources(bench, bulkSources + bareSources);
+    const bareIds = Array.from({ length: bareSources }, (_, index) => `src_bench${String(index).padStart(6, '0')}`);
+    const bare = await bareDeletes(bench, bareIds);
     const deleted = await bulkDelete(browser, bench, url, bulkSources);
     console.log(
-      `bulk delete of ${bulkSources.toLocaleString('en-US')} sources from the list: ${deleted.seconds.toFixed(1)} s, ${deleted.perSecond.toFixed(0)} sources/s (${deleted.text})`,
+      `bulk delete of ${bulkSources.toLocaleString('en-US')} sources from the list, one server task: ${deleted.seconds.toFixed(1)} s, ${deleted.perSecond.toFixed(0)} sources/s (${deleted.text}); bare DELETE /sources/{id} one after another (${bareSources}) ${bare.perSecond.toFixed(0)} sources/s (${(deleted.perSecond / bare.perSecond).toFixed(2)}×)`,
     );
     console.log(
       `  longest frame gap while it runs ${deleted.busyGap.toFixed(0)} ms; idle ${deleted.idleGap.toFixed(0)} ms (${(deleted.busyGap / Math.max(1, deleted.idleGap)).toFixed(1)}×)`,
+    );
+    console.log(
+      `  GET /sources (50) while it runs: median ${deleted.busyList.toFixed(0)} ms; idle ${bare.idleList.toFixed(0)} ms (${(deleted.busyList / Math.max(1, bare.idleList)).toFixed(1)}×)`,
     );
   }
   if (runs('source')) {

@@ -4,15 +4,17 @@ import { batchResult, type BatchOutcome, type BatchResult } from '@rhizome/contr
 import { countOf } from '../../lib/format.ts';
 import { OpsTaskProgress } from '../../screens/ops/OpsTaskProgress.tsx';
 import { useTask } from '../../screens/ops/use-task.ts';
-import type { BulkJob, RequestBulkJob } from './use-bulk-job.ts';
+import { sourceEndpoints } from '@rhizome/contracts/api/sources';
+import { useEndpoint } from '../../lib/data/use-endpoint.ts';
+import type { BulkJob, RequestBulkJob, SourceTaskBulkJob } from './use-bulk-job.ts';
 
 /** The failures to list in full; the rest are counted. */
 const shownFailures = 50;
 
 /**
- * The progress of a bulk job, one bar per task (or one for a job sent in parts), then per item what
- * failed and why. It reopens after a
- * reload (the job is kept in the browser) and closes only when the person says so.
+ * The progress of a bulk job, one bar per task (or one for a job sent in parts or worked through by the
+ * server), then per item what failed and why. It reopens after a reload (the job is kept in the browser)
+ * and closes only when the person says so.
  */
 export function BulkJobDialog({
   job,
@@ -30,6 +32,8 @@ export function BulkJobDialog({
         <Stack gap="md" data-testid="bulk-job">
           {job.kind === 'requests' ? (
             <RequestJobOutcome job={job} onSettled={onSettled} />
+          ) : job.kind === 'source-job' ? (
+            <SourceJobOutcome job={job} onSettled={onSettled} />
           ) : (
             job.taskIds.map((taskId, index) => (
               <BatchTaskOutcome
@@ -105,33 +109,93 @@ function BatchTaskOutcome({ taskId, label, onSettled }: { taskId: string; label:
 
 /** A job the browser sends in parts: how far it got, then what failed. */
 function RequestJobOutcome({ job, onSettled }: { job: RequestBulkJob; onSettled: () => void }) {
-  const finished = job.outcomes.length >= job.ids.length;
   const sent = job.outcomes.length;
   useEffect(() => {
     if (sent > 0) onSettled();
   }, [sent]);
-  const percent = job.ids.length ? Math.round((100 * sent) / job.ids.length) : 100;
+  const finished = sent >= job.ids.length;
   return (
     <div>
-      <Group justify="space-between" mb={4}>
-        <Text fz="sm" fw={500}>
-          Progress
-        </Text>
-        <Text fz="sm" c="dimmed" aria-live="polite">
-          {finished ? 'Done' : `${sent.toLocaleString()} of ${job.ids.length.toLocaleString()}`}
-        </Text>
-      </Group>
-      <Progress
-        value={percent}
-        color={finished ? 'teal' : 'blue'}
-        animated={!finished}
-        striped={!finished}
-        aria-label="Progress"
-      />
+      <CountedProgress done={sent} total={job.ids.length} finished={finished} />
       {finished && (
         <Outcomes result={batchResult(job.outcomes)} itemOf={(outcome) => outcome.id ?? `item ${outcome.index + 1}`} />
       )}
     </div>
+  );
+}
+
+const ended = new Set(['completed', 'failed', 'cancelled']);
+const pollMs = 500;
+
+/** A job the server works through: its progress read by id until its task ends, then what failed and why. */
+function SourceJobOutcome({ job, onSettled }: { job: SourceTaskBulkJob; onSettled: () => void }) {
+  const read = useEndpoint(
+    sourceEndpoints.bulkJob,
+    { params: { job_id: job.jobId } },
+    { refreshMs: (data) => (data && ended.has(data.status) ? false : pollMs), keepPrevious: false },
+  );
+  const state = read.data;
+  const finished = state !== undefined && ended.has(state.status);
+  useEffect(() => {
+    if (finished) onSettled();
+  }, [finished]);
+  if (read.error) return <Text c="red">{read.error}</Text>;
+  if (!state) return <CountedProgress done={0} total={0} finished={false} />;
+  const stopped = state.status === 'failed' || state.status === 'cancelled';
+  const result: BatchResult = {
+    results: state.failures.map((failure) => ({ ...failure, operation: state.action, success: false })),
+    succeeded: state.succeeded,
+    failed: state.failed,
+  };
+  return (
+    <div>
+      <CountedProgress
+        done={state.processed}
+        total={state.total}
+        finished={finished}
+        stopped={stopped ? `Stopped (${state.status}) after ${state.processed.toLocaleString()}` : undefined}
+      />
+      {(finished || state.failed > 0) && <Outcomes result={result} itemOf={(outcome) => outcome.id ?? ''} />}
+    </div>
+  );
+}
+
+/** A bar of how many of the items are done, with the count beside its label. */
+function CountedProgress({
+  done,
+  total,
+  finished,
+  stopped,
+}: {
+  done: number;
+  total: number;
+  finished: boolean;
+  /** Said instead of "Done" for a job that ended before its last item. */
+  stopped?: string;
+}) {
+  const percent = total ? Math.round((100 * done) / total) : finished ? 100 : 0;
+  return (
+    <>
+      <Group justify="space-between" mb={4}>
+        <Text fz="sm" fw={500}>
+          Progress
+        </Text>
+        <Text fz="sm" c={stopped ? 'red' : 'dimmed'} aria-live="polite">
+          {finished
+            ? (stopped ?? 'Done')
+            : total
+              ? `${done.toLocaleString()} of ${total.toLocaleString()}`
+              : 'Starting'}
+        </Text>
+      </Group>
+      <Progress
+        value={percent}
+        color={stopped ? 'red' : finished ? 'teal' : 'blue'}
+        animated={!finished}
+        striped={!finished}
+        aria-label="Progress"
+      />
+    </>
   );
 }
 

@@ -2,10 +2,34 @@ import { sourcePauseEndpoints } from '@rhizome/contracts/api/queue';
 import { sourceEndpoints, sourceBulkMax, type SourceBulkAction } from '@rhizome/contracts/api/sources';
 import type { BatchOutcome } from '@rhizome/contracts/api/batch';
 import { api } from '../../lib/api.ts';
-import type { RequestBulkJob } from './use-bulk-job.ts';
+import type { QueryOf } from '@rhizome/contracts/endpoint';
+import type { RequestBulkJob, SourceTaskBulkJob } from './use-bulk-job.ts';
 
-/** What a person can do to many sources at once by request (re-extraction runs as a queue task instead). */
-export type SourceRequestAction = SourceBulkAction | 'pause' | 'resume' | 'confirm';
+/**
+ * What a person can do to many sources at once by request; delete, enable, disable, tag and untag run as a
+ * server task (`startSourceJob`), re-extraction as a queue task of its own.
+ */
+export type SourceRequestAction = 'pause' | 'resume' | 'confirm';
+
+/** The source list's filter, as GET /sources takes it. */
+export type SourceListFilter = Omit<QueryOf<typeof sourceEndpoints.list>, 'page' | 'page_size'>;
+
+/**
+ * Starts a bulk action on sources as a server task: on the sources given, or on every one `matching`
+ * selects (resolved by the server, so "all N matching" sends no list of ids).
+ */
+export async function startSourceJob(
+  title: string,
+  action: SourceBulkAction,
+  selection: { ids: string[] } | { matching: SourceListFilter },
+  tagId?: string,
+): Promise<SourceTaskBulkJob> {
+  const chosen = 'ids' in selection ? { source_ids: selection.ids } : { filter: selection.matching };
+  const started = await api.call(sourceEndpoints.startBulkJob, {
+    body: { action, ...chosen, ...(tagId ? { tag_id: tagId } : {}) },
+  });
+  return { kind: 'source-job', title, jobId: started.job_id };
+}
 
 /** Sources per request: small enough that the progress moves and a reload loses little, well under the cap. */
 export const sourcesPerRequest = Math.min(100, sourceBulkMax);
@@ -36,12 +60,6 @@ export async function sendSourcePart(job: RequestBulkJob, first: number, ids: st
           ...(result?.success ? {} : { error: result?.error ?? 'not confirmed' }),
         };
       });
-    }
-    default: {
-      const answer = await api.call(sourceEndpoints.bulk, {
-        body: { action, source_ids: ids, ...(job.options.tag_id ? { tag_id: job.options.tag_id } : {}) },
-      });
-      return answer.results.map((result) => ({ ...result, index: first + result.index }));
     }
   }
 }

@@ -22,7 +22,14 @@ export interface RequestBulkJob {
   outcomes: BatchOutcome[];
 }
 
-export type BulkJob = TaskBulkJob | RequestBulkJob;
+/** A bulk action on sources the server works through as one task, followed by its job id. */
+export interface SourceTaskBulkJob {
+  kind: 'source-job';
+  title: string;
+  jobId: string;
+}
+
+export type BulkJob = TaskBulkJob | RequestBulkJob | SourceTaskBulkJob;
 
 function read(storageKey: string): BulkJob | null {
   try {

@@ -1,11 +1,15 @@
 import { useEffect, useMemo, useState } from 'react';
+import { nodeTagEndpoints } from '@rhizome/contracts/api/graph-nodes';
+import { useEndpoint } from '../../lib/data/use-endpoint.ts';
 import { Button, Group, Pagination, Stack, Text } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { countOf } from '../../lib/format.ts';
 import { useRefresh } from '../../lib/data/use-action.ts';
 import { BulkBar } from '../../components/bulk/BulkBar.tsx';
 import { BulkJobDialog } from '../../components/bulk/BulkJobDialog.tsx';
+import { nodesPerTagRequest, sendNodeTagPart } from '../../components/bulk/node-tag-requests.ts';
 import { useBulkJob } from '../../components/bulk/use-bulk-job.ts';
+import { useRequestJob } from '../../components/bulk/use-request-job.ts';
 import { useSelection } from '../../components/bulk/use-selection.ts';
 import { ListStates } from '../../components/ListStates.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
@@ -19,7 +23,7 @@ import { useSourceTitles } from './use-source-titles.ts';
 import { useTemplatesOf } from './use-templates-of.ts';
 import { useUrlFilter } from './use-url-filter.ts';
 
-const filterKeys = ['type', 'source', 'tag', 'q', 'sort', 'order'] as const;
+const filterKeys = ['type', 'source', 'tag', 'entity_tag', 'q', 'sort', 'order'] as const;
 
 /** Every entity of the graph, a server page at a time, to find, fix, retype, merge or delete many at once. */
 export default function EntitiesScreen() {
@@ -31,10 +35,12 @@ export default function EntitiesScreen() {
   const ids = useMemo(() => rows.map((row) => row.id), [rows]);
   const selection = useSelection(ids, page.total);
   const { job, start, dismiss } = useBulkJob('rhizome:bulk:entities');
+  useRequestJob(job, start, sendNodeTagPart, nodesPerTagRequest);
+  const entityTags = useEndpoint(nodeTagEndpoints.list);
   const [creating, setCreating] = useState(false);
   const refresh = useRefresh();
   const { clear } = selection;
-  useEffect(clear, [filter.type, filter.source, filter.tag, filter.q, clear]);
+  useEffect(clear, [filter.type, filter.source, filter.tag, filter.entity_tag, filter.q, clear]);
 
   const pages = Math.max(1, Math.ceil(page.total / entityPageSize));
   return (
@@ -49,6 +55,7 @@ export default function EntitiesScreen() {
           types={templates.options}
           values={filter}
           sources={options}
+          entityTags={(entityTags.data ?? []).map((tag) => ({ value: tag.id, label: tag.name }))}
           searchLabel="Search entities"
           onChange={setFilter}
         />
@@ -78,7 +85,7 @@ export default function EntitiesScreen() {
         rows={page.rows}
         onRetry={page.reload}
         empty={
-          filter.q || filter.type || filter.source || filter.tag
+          filter.q || filter.type || filter.source || filter.tag || filter.entity_tag
             ? 'No entity matches these filters.'
             : 'No entities yet: add a source and Rhizome extracts them, or create one.'
         }

@@ -1,7 +1,10 @@
 import { useState } from 'react';
-import { Alert, Button, Group, Modal, Radio, Select, Stack, Text } from '@mantine/core';
+import { Alert, Autocomplete, Button, Group, Modal, Radio, Select, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
+import { nodeTagEndpoints } from '@rhizome/contracts/api/graph-nodes';
 import { maxMergedNodes, nodeMergeEndpoints } from '@rhizome/contracts/api/node-merge';
+import { api } from '../../lib/api.ts';
+import { useEndpoint } from '../../lib/data/use-endpoint.ts';
 import { countOf } from '../../lib/format.ts';
 import { messageOf } from '../../lib/api.ts';
 import { announceGraphChanged } from '../../lib/graph-changes.ts';
@@ -14,9 +17,12 @@ import type { Selection } from '../../components/bulk/use-selection.ts';
 import type { Entity } from './use-entity-list.ts';
 import { useTemplatesOf } from './use-templates-of.ts';
 
-type Dialog = 'delete' | 'retype' | 'merge';
+type Dialog = 'delete' | 'retype' | 'merge' | 'tag';
 
-/** Delete, change the type of, or merge the selected entities; the first two run as queue tasks. */
+/**
+ * Delete, change the type of, tag or merge the selected entities: delete and retype run as queue tasks,
+ * tagging is sent a part at a time; each reports in the bulk dialog.
+ */
 export function EntityBulkActions({
   selection,
   rows,
@@ -32,6 +38,8 @@ export function EntityBulkActions({
 }) {
   const [dialog, setDialog] = useState<Dialog | null>(null);
   const [templateId, setTemplateId] = useState<string | null>(null);
+  const [tagName, setTagName] = useState('');
+  const tags = useEndpoint(nodeTagEndpoints.list);
   const templates = useTemplatesOf('node');
   const { busy, failure, run } = useSubmit();
   const close = () => setDialog(null);
@@ -47,10 +55,31 @@ export function EntityBulkActions({
       onDone();
     });
 
+  const tag = () =>
+    run(async () => {
+      const ids = selection.allMatching ? await allIds() : selection.ids;
+      // Creating a name that exists, in any case, answers the existing tag.
+      const created = await api.call(nodeTagEndpoints.create, { body: { name: tagName.trim() } });
+      onJob({
+        kind: 'requests',
+        title: `Tagging ${what} “${created.name}”`,
+        action: 'tag',
+        options: { tag_id: created.id },
+        ids,
+        outcomes: [],
+      });
+      setTagName('');
+      close();
+      onDone();
+    });
+
   return (
     <>
       <Button size="xs" variant="default" onClick={() => setDialog('retype')}>
         Change type
+      </Button>
+      <Button size="xs" variant="default" onClick={() => setDialog('tag')}>
+        Tag
       </Button>
       <Button
         size="xs"
@@ -100,6 +129,25 @@ export function EntityBulkActions({
               }
             >
               Change type
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+      <Modal opened={dialog === 'tag'} onClose={close} title={`Tag ${what}`}>
+        <Stack gap="sm">
+          <Autocomplete
+            label="Tag"
+            description="An existing entity tag, or a new name"
+            data={(tags.data ?? []).map((known) => known.name)}
+            value={tagName}
+            onChange={setTagName}
+            maxLength={64}
+            data-autofocus
+          />
+          {failure && <Alert color="red">{typeof failure === 'string' ? failure : failure.message}</Alert>}
+          <Group justify="flex-end">
+            <Button disabled={!tagName.trim()} loading={busy} onClick={() => void tag()}>
+              Tag
             </Button>
           </Group>
         </Stack>

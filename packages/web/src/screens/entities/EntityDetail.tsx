@@ -7,6 +7,7 @@ import { NodeDetails } from '../../components/NodeDetails.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { EntityConnections } from './EntityConnections.tsx';
 import { EntitySources } from './EntitySources.tsx';
+import { EntityTags } from './EntityTags.tsx';
 
 const tabs = ['details', 'connections', 'sources', 'json'] as const;
 const tabLabels: Record<(typeof tabs)[number], string> = {
@@ -36,6 +37,7 @@ export default function EntityDetail() {
         <span>{label ?? 'Entity'}</span>
       </Breadcrumbs>
       <PageHeader title={label ?? 'Entity'} />
+      {node.data && <EntityTags nodeId={nodeId} tags={node.data.tags ?? []} />}
       <Tabs
         value={tab}
         onChange={(value) => setParams(value && value !== 'details' ? { tab: value } : {}, { replace: true })}

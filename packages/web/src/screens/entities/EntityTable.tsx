@@ -1,9 +1,10 @@
-import { Anchor, Badge, Text } from '@mantine/core';
+import { Anchor, Badge, Group, Text } from '@mantine/core';
 import { Link } from 'react-router-dom';
 import { formatDate } from '../../lib/format.ts';
 import { ResponsiveTable, type ResponsiveColumn } from '../../components/ResponsiveTable.tsx';
 import { SelectCheckbox } from '../../components/bulk/BulkBar.tsx';
 import type { Selection } from '../../components/bulk/use-selection.ts';
+import { TagBadge } from './EntityTags.tsx';
 import type { Entity } from './use-entity-list.ts';
 
 /** The confidence the extraction gave an entity (0–1) as a percentage; entities made by hand have none. */
@@ -12,7 +13,7 @@ export function confidenceOf(properties: Record<string, unknown>): string {
   return typeof value === 'number' ? `${Math.round(value * 100)} %` : '—';
 }
 
-/** One page of entities: name, type, source, degree, confidence and last change, each with its checkbox. */
+/** One page of entities: name, type, tags, source, degree, confidence and last change, each with its checkbox. */
 export function EntityTable({
   rows,
   selection,
@@ -49,6 +50,22 @@ export function EntityTable({
           {typeName(row.template_id)}
         </Badge>
       ),
+    },
+    {
+      header: 'Tags',
+      phone: 'detail',
+      cell: (row) =>
+        row.tags?.length ? (
+          <Group gap={4}>
+            {row.tags.map((tag) => (
+              <TagBadge key={tag.id} tag={tag} />
+            ))}
+          </Group>
+        ) : (
+          <Text fz="sm" c="dimmed" span>
+            —
+          </Text>
+        ),
     },
     {
       header: 'Source',

@@ -10,21 +10,27 @@ export interface FilterOption {
   label: string;
 }
 
-/** The type, source and tag filters and the search box of a graph list; the search is sent once typing pauses. */
+/**
+ * The type, source, source tag (and, for entities, entity tag) filters and the search box of a graph
+ * list; the search is sent once typing pauses.
+ */
 export function GraphListFilters({
   types,
   values,
   sources,
+  entityTags,
   searchLabel,
   onChange,
 }: {
   /** The types the list can be filtered by (entity templates, relationship labels). */
   types: FilterOption[];
-  values: { type: string; source: string; tag: string; q?: string };
+  values: { type: string; source: string; tag: string; entity_tag?: string; q?: string };
   sources: FilterOption[];
+  /** The entity tags to filter by; leaves out that filter when not given. */
+  entityTags?: FilterOption[];
   /** Leaves out the search box when not given. */
   searchLabel?: string;
-  onChange: (change: Partial<Record<'type' | 'source' | 'tag' | 'q', string | null>>) => void;
+  onChange: (change: Partial<Record<'type' | 'source' | 'tag' | 'entity_tag' | 'q', string | null>>) => void;
 }) {
   const tags = useEndpoint(sourceEndpoints.listTags);
   const [text, setText] = useState(values.q ?? '');
@@ -75,6 +81,18 @@ export function GraphListFilters({
         clearable
         w={{ base: '100%', sm: 170 }}
       />
+      {entityTags && (
+        <Select
+          label="Entity tag"
+          placeholder="Any tag"
+          data={entityTags}
+          value={values.entity_tag || null}
+          onChange={(entity_tag) => onChange({ entity_tag })}
+          clearable
+          searchable
+          w={{ base: '100%', sm: 170 }}
+        />
+      )}
     </Group>
   );
 }

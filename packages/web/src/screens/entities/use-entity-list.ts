@@ -13,7 +13,10 @@ export const entityPageSize = 50;
 export interface EntityFilter {
   type: string;
   source: string;
+  /** A source tag: the entities of the sources carrying it. */
   tag: string;
+  /** An entity tag: the entities carrying it. */
+  entity_tag: string;
   q: string;
   /** The sort field (creation order when empty) and its direction (the field's own when empty). */
   sort: string;
@@ -76,10 +79,12 @@ export function useEntityPage(filter: EntityFilter): EntityPage {
   const { scope, ready } = useSourceScope(filter);
   const none = scope !== undefined && scope.length === 0;
   const templateId = filter.type || undefined;
+  const tagId = filter.entity_tag || undefined;
   const searching = filter.q.trim() !== '';
   const listQuery = {
     template_id: templateId,
     source_ids: scope,
+    tag_id: tagId,
     page: filter.page,
     page_size: entityPageSize,
     include_stats: true,
@@ -94,7 +99,15 @@ export function useEntityPage(filter: EntityFilter): EntityPage {
     source_ids: scope,
   };
   const found = useEndpoint(searchEndpoints.search, ready && !none && searching ? { query: searchQuery } : null);
-  const hitIds = (found.data?.data ?? []).flatMap((hit) => (hit.node ? [hit.node.id] : []));
+  // The search knows no entity tags: its hits are narrowed to the tagged entities here.
+  const tagged = useEndpointPages(
+    nodeEndpoints.list,
+    searching && tagId ? { query: { tag_id: tagId, minimal: true } } : null,
+  );
+  const taggedIds = tagId && tagged.data ? new Set(tagged.data.map((node) => node.id)) : undefined;
+  const hitIds = (found.data?.data ?? []).flatMap((hit) =>
+    hit.node && (!taggedIds || taggedIds.has(hit.node.id)) ? [hit.node.id] : [],
+  );
   const start = (filter.page - 1) * entityPageSize;
   const pageIds = hitIds.slice(start, start + entityPageSize);
   const hits = useEndpointEach(
@@ -107,8 +120,11 @@ export function useEntityPage(filter: EntityFilter): EntityPage {
     return {
       rows: hits.data,
       total: hitIds.length,
-      loading: found.loading || (found.data !== undefined && hits.data === undefined && !hits.error),
-      error: found.error ?? hits.error,
+      loading:
+        found.loading ||
+        (tagId !== undefined && !tagged.data) ||
+        (found.data !== undefined && hits.data === undefined && !hits.error),
+      error: found.error ?? tagged.error ?? hits.error,
       reload: () => void found.reload(),
       allIds: async () => hitIds,
     };
@@ -118,14 +134,14 @@ export function useEntityPage(filter: EntityFilter): EntityPage {
     loading: listed.loading || !ready,
     error: listed.error,
     reload: () => void listed.reload(),
-    allIds: () => allNodeIds({ template_id: templateId, source_ids: scope }),
+    allIds: () => allNodeIds({ template_id: templateId, source_ids: scope, tag_id: tagId }),
   };
 }
 
 const idPageSize = 1000;
 
 /** The ids of every node a filter matches, a page of minimal nodes at a time. */
-async function allNodeIds(query: { template_id?: string; source_ids?: string[] }): Promise<string[]> {
+async function allNodeIds(query: { template_id?: string; source_ids?: string[]; tag_id?: string }): Promise<string[]> {
   const ids: string[] = [];
   for (let page = 1; ; page += 1) {
     const answer = await api.call(nodeEndpoints.list, {

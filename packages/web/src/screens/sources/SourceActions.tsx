@@ -31,13 +31,17 @@ import {
 import { extractionEndpoints } from '@rhizome/contracts/api/extraction';
 import { opsEndpoints } from '@rhizome/contracts/api/ops';
 import { sourcePauseEndpoints } from '@rhizome/contracts/api/queue';
-import { sourceEndpoints, type SourceResponseBody } from '@rhizome/contracts/api/sources';
+import { sourceEndpoints, type SourceBulkAction, type SourceResponseBody } from '@rhizome/contracts/api/sources';
 import { api, messageOf } from '../../lib/api.ts';
 import { countOf } from '../../lib/format.ts';
 import { sentenceCase } from '../../lib/sentence-case.ts';
 import { useSubmit } from '../../lib/use-submit.ts';
 import { ConfirmDelete } from '../../components/ConfirmDelete.tsx';
-import type { SourceRequestAction } from '../../components/bulk/source-requests.ts';
+import {
+  startSourceJob,
+  type SourceListFilter,
+  type SourceRequestAction,
+} from '../../components/bulk/source-requests.ts';
 import type { BulkJob } from '../../components/bulk/use-bulk-job.ts';
 import { useAction } from '../../lib/data/use-action.ts';
 import { useEndpoint } from '../../lib/data/use-endpoint.ts';
@@ -174,15 +178,19 @@ const reviewedShown = 12;
 
 /**
  * The actions for the sources ticked in the list: delete, confirm the detected domains, re-extract, pause,
- * resume, enable, disable, tag and untag. Re-extraction runs as a queue task; the others are sent a part at
- * a time, and both report in the bulk dialog.
+ * resume, enable, disable, tag and untag. Delete, enable, disable, tag and untag run as a server task on
+ * the sources chosen (or on every one the filter matches), re-extraction as a queue task of its own; the
+ * others are sent a part at a time. Each reports in the bulk dialog.
  */
 export function SourceBulkActions({
   chosen,
+  matching,
   onJob,
 }: {
   /** The sources the selection holds. */
   chosen: SourceResponseBody[];
+  /** The list's filter when the selection is every source it matches. */
+  matching?: SourceListFilter;
   onJob: (job: BulkJob) => void;
 }) {
   const [dialog, setDialog] = useState<'delete' | 'confirm' | 'tag' | 'untag' | null>(null);
@@ -203,6 +211,12 @@ export function SourceBulkActions({
     setDialog(null);
     setTagName('');
   };
+  const startJob = (title: string, action: SourceBulkAction, tagId?: string) =>
+    run(async () => {
+      onJob(await startSourceJob(title, action, matching ? { matching } : { ids }, tagId));
+      setDialog(null);
+      setTagName('');
+    });
   const reextract = () =>
     run(async () => {
       const queued = await api.call(extractionEndpoints.bulkStart, { body: { source_ids: ids } });
@@ -212,7 +226,7 @@ export function SourceBulkActions({
     run(async () => {
       // Creating a name that exists, in any case, answers the existing tag.
       const created = await api.call(sourceEndpoints.createTag, { body: { name: tagName.trim() } });
-      send(`Tagging ${what} “${created.name}”`, 'tag', ids, { tag_id: created.id });
+      await startJob(`Tagging ${what} “${created.name}”`, 'tag', created.id);
     });
   const untagId = (tags.data ?? []).find((known) => known.name === tagName)?.id;
 
@@ -241,10 +255,13 @@ export function SourceBulkActions({
           <Menu.Item leftSection={<IconPlayerPlay size={16} />} onClick={() => send(`Resuming ${what}`, 'resume', ids)}>
             Resume
           </Menu.Item>
-          <Menu.Item leftSection={<IconEye size={16} />} onClick={() => send(`Enabling ${what}`, 'enable', ids)}>
+          <Menu.Item leftSection={<IconEye size={16} />} onClick={() => void startJob(`Enabling ${what}`, 'enable')}>
             Enable
           </Menu.Item>
-          <Menu.Item leftSection={<IconEyeOff size={16} />} onClick={() => send(`Disabling ${what}`, 'disable', ids)}>
+          <Menu.Item
+            leftSection={<IconEyeOff size={16} />}
+            onClick={() => void startJob(`Disabling ${what}`, 'disable')}
+          >
             Disable
           </Menu.Item>
           <Menu.Item leftSection={<IconTag size={16} />} onClick={() => setDialog('tag')}>
@@ -267,7 +284,8 @@ export function SourceBulkActions({
         opened={dialog === 'delete'}
         title={`Delete ${what}?`}
         onKeep={() => setDialog(null)}
-        onDelete={() => send(`Deleting ${what}`, 'delete', ids)}
+        busy={busy}
+        onDelete={() => void startJob(`Deleting ${what}`, 'delete')}
       >
         Their chunks, citations and the entities and relationships only they support are removed. This cannot be undone;
         a dialog shows how it goes.
@@ -368,9 +386,7 @@ export function SourceBulkActions({
               disabled={dialog === 'tag' ? !tagName.trim() : !untagId}
               loading={busy}
               onClick={() =>
-                dialog === 'tag'
-                  ? void tag()
-                  : send(`Untagging ${what} “${tagName}”`, 'untag', ids, { tag_id: untagId ?? '' })
+                dialog === 'tag' ? void tag() : void startJob(`Untagging ${what} “${tagName}”`, 'untag', untagId)
               }
             >
               {dialog === 'tag' ? 'Tag' : 'Untag'}

@@ -54,14 +54,16 @@ export default function SourcesScreen() {
   const [tagId, setTagId] = useState<string | null>(null);
   const [searchText, setSearchText] = useState('');
   const [search] = useDebouncedValue(searchText, 250);
-  const sources = useEndpointPages(sourceEndpoints.list, {
-    query: {
+  const listFilter = useMemo(
+    () => ({
       status: status ?? undefined,
       source_type: sourceType ?? undefined,
       tag_id: tagId ?? undefined,
       search: search || undefined,
-    },
-  });
+    }),
+    [status, sourceType, tagId, search],
+  );
+  const sources = useEndpointPages(sourceEndpoints.list, { query: listFilter });
   const tags = useEndpoint(sourceEndpoints.listTags);
   const [reviewing, setReviewing] = useState<SourceResponseBody | null>(null);
   const mode = useChangeMode();
@@ -175,6 +177,7 @@ export default function SourcesScreen() {
           <BulkBar selection={selection} noun={['source', 'sources']}>
             <SourceBulkActions
               chosen={chosen}
+              matching={selection.allMatching ? listFilter : undefined}
               onJob={(next) => {
                 start(next);
                 clear();
