@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPostgres, type TestPostgres } from '../support/postgres.ts';
 import { startOnPostgres, type PostgresService } from '../support/postgres-service.ts';
+import { until } from '../support/wait.ts';
 
 let postgres: TestPostgres;
 let service: PostgresService;
@@ -69,5 +70,36 @@ describe('rhizome serve with RHIZOME_DATABASE_URL', () => {
     );
     expect(JSON.parse(stored)).toMatchObject({ app_name: 'Shared brain' });
     expect(fs.existsSync(path.join(service.dataDir, 'settings.json'))).toBe(false);
+  }, 120_000);
+
+  it('runs a task enqueued through the queue kept in rhizome_system', async () => {
+    const submitted = await service.call('POST', '/queue/tasks', {
+      cookie,
+      body: { queue: 'operations', operation: 'system.noop', data: {} },
+    });
+    expect(submitted.status).toBeLessThan(300);
+    const taskId = (submitted.body as { task_id: string }).task_id;
+    await until(
+      async () => {
+        const task = await service.call('GET', `/queue/tasks/${taskId}`, { cookie });
+        return (task.body as { status: string }).status === 'completed';
+      },
+      { timeoutMs: 30_000, what: 'the task to complete' },
+    );
+    expect(
+      await postgres.superuser(`SELECT status FROM rhizome_system.tasks WHERE task_id = '${taskId}'`, 'rhizome'),
+    ).toBe('completed\n');
+  }, 60_000);
+
+  it('keeps the sign-in and an API key across a restart', async () => {
+    const key = await service.call('POST', '/auth/keys', { cookie, body: { name: 'ci' } });
+    expect(key.status).toBeLessThan(300);
+    await service.restart();
+    expect((await service.call('GET', '/auth/me', { cookie })).status).toBe(200);
+    expect((await service.call('GET', '/databases', { key: (key.body as { key: string }).key })).status).toBe(200);
+    const login = await service.call('POST', '/auth/login', {
+      body: { username: 'operator', password: 'correct horse battery' },
+    });
+    expect(login.status).toBe(200);
   }, 120_000);
 });

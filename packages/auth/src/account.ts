@@ -1,6 +1,4 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import { NotFound, Conflict, NotReady, Unauthenticated, Forbidden } from '@rhizome/contracts/errors';
 import { SerialQueue } from '@rhizome/contracts/serial';
 import { generateApiKey, generateKeyId, hashApiKey, keyLookup } from './api-keys.ts';
@@ -59,8 +57,7 @@ export class AccountService {
         session_epoch: 0,
         api_keys: [],
       };
-      createExclusively(this.verifier.credentials.file, credentials);
-      this.verifier.credentials.announceChange();
+      await this.verifier.credentials.create(credentials);
       return { body: { username }, setCookie: this.issueCookie(username, 0) };
     });
   }
@@ -76,7 +73,7 @@ export class AccountService {
 
   logout(): Promise<AccountResult<null>> {
     return this.serially(async () => {
-      this.bumpEpoch();
+      await this.bumpEpoch();
       return { body: null, setCookie: clearedCookieHeader(this.cookieOptions()) };
     });
   }
@@ -88,7 +85,7 @@ export class AccountService {
         throw new Forbidden('Current password does not match');
       }
       const hash = await hashPassword(newPassword);
-      this.verifier.credentials.update((c) => ({
+      await this.verifier.credentials.update((c) => ({
         ...c,
         account: { ...c.account, password_hash: hash },
         session_epoch: c.session_epoch + 1,
@@ -103,7 +100,7 @@ export class AccountService {
       if (!(await verifyPassword(current.account.password_hash, password))) {
         throw new Forbidden('Password confirmation failed');
       }
-      const next = this.verifier.credentials.update((c) => ({
+      const next = await this.verifier.credentials.update((c) => ({
         ...c,
         account: { ...c.account, username: newUsername },
         session_epoch: c.session_epoch + 1,
@@ -123,7 +120,7 @@ export class AccountService {
         lookup: keyLookup(key),
         created_at: new Date().toISOString(),
       };
-      this.verifier.credentials.update((c) => ({ ...c, api_keys: [...c.api_keys, record] }));
+      await this.verifier.credentials.update((c) => ({ ...c, api_keys: [...c.api_keys, record] }));
       return { id: record.id, name, key, created_at: record.created_at };
     });
   }
@@ -142,7 +139,10 @@ export class AccountService {
     return this.serially(async () => {
       const credentials = this.requireCredentials();
       if (!credentials.api_keys.some((key) => key.id === keyId)) throw NotFound.resource('api_key', keyId);
-      this.verifier.credentials.update((c) => ({ ...c, api_keys: c.api_keys.filter((key) => key.id !== keyId) }));
+      await this.verifier.credentials.update((c) => ({
+        ...c,
+        api_keys: c.api_keys.filter((key) => key.id !== keyId),
+      }));
       this.verifier.usage.forget(keyId);
     });
   }
@@ -161,8 +161,8 @@ export class AccountService {
     return sessionCookieHeader(value, options);
   }
 
-  private bumpEpoch(): void {
-    this.verifier.credentials.update((c) => ({ ...c, session_epoch: c.session_epoch + 1 }));
+  private async bumpEpoch(): Promise<void> {
+    await this.verifier.credentials.update((c) => ({ ...c, session_epoch: c.session_epoch + 1 }));
   }
 
   private requireCredentials(): Credentials {
@@ -179,19 +179,4 @@ export class AccountService {
 function equalSecret(a: string, b: string): boolean {
   const digest = (value: string) => createHash('sha256').update(value).digest();
   return timingSafeEqual(digest(a), digest(b));
-}
-
-/** Creates the file only if it does not exist yet: a hard link of a complete temp file fails with EEXIST. */
-function createExclusively(file: string, credentials: Credentials): void {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  const temp = `${file}.${process.pid}.setup.tmp`;
-  fs.writeFileSync(temp, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
-  try {
-    fs.linkSync(temp, file);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new Conflict('The account is already set up');
-    throw error;
-  } finally {
-    fs.rmSync(temp, { force: true });
-  }
 }

@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { Conflict } from '@rhizome/contracts/errors';
 import { GenerationCounter } from './generation.ts';
 import { WatchedJsonFile, writeJsonAtomic } from './json-file.ts';
 
@@ -21,7 +24,19 @@ export interface Credentials {
   api_keys: StoredApiKey[];
 }
 
-function parseCredentials(raw: unknown): Credentials {
+/**
+ * Where the account, the session epoch and the API keys' hashes are kept: reads are synchronous (every
+ * request verifies against them), changes are made one at a time by the account service.
+ */
+export interface CredentialsStore {
+  read(): Credentials | undefined;
+  /** Stores the first credentials; Conflict when an account exists (another process may have set it up). */
+  create(credentials: Credentials): Promise<void>;
+  /** Applies a change to the current content; the caller guarantees the account exists. */
+  update(change: (current: Credentials) => Credentials): Promise<Credentials>;
+}
+
+export function parseCredentials(raw: unknown): Credentials {
   const value = raw as Partial<Credentials>;
   if (!value || typeof value !== 'object' || !value.account || typeof value.account.username !== 'string') {
     throw new Error('credentials file is malformed');
@@ -38,7 +53,7 @@ function parseCredentials(raw: unknown): Credentials {
  * `<data_dir>/credentials.json`: the single account, the session epoch and the hashed API keys. Every
  * write bumps `credentials.json.gen`, which readers check on each call before trusting their cache.
  */
-export class CredentialsFile {
+export class CredentialsFile implements CredentialsStore {
   private readonly watched: WatchedJsonFile<Credentials>;
   private readonly generation: GenerationCounter;
   private seenGeneration = -2;
@@ -66,13 +81,23 @@ export class CredentialsFile {
     this.generation.bump();
   }
 
-  /** Call after creating the file by other means than write(). */
-  announceChange(): void {
+  /** Creates the file only if it does not exist yet: a hard link of a complete temp file fails with EEXIST. */
+  async create(credentials: Credentials): Promise<void> {
+    fs.mkdirSync(path.dirname(this.file), { recursive: true });
+    const temp = `${this.file}.${process.pid}.setup.tmp`;
+    fs.writeFileSync(temp, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
+    try {
+      fs.linkSync(temp, this.file);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new Conflict('The account is already set up');
+      throw error;
+    } finally {
+      fs.rmSync(temp, { force: true });
+    }
     this.generation.bump();
   }
 
-  /** Applies a change to the current content; the caller guarantees the account exists. */
-  update(change: (current: Credentials) => Credentials): Credentials {
+  async update(change: (current: Credentials) => Credentials): Promise<Credentials> {
     const current = this.read();
     if (!current) throw new Error('credentials file does not exist');
     const next = change(structuredClone(current));

@@ -4,12 +4,19 @@ type Usage = Record<string, string>;
 
 const persistIntervalMs = 1000;
 
+/** When each API key was last used: recorded on every API-key request, never failing it. */
+export interface KeyUsageStore {
+  lastUsed(keyId: string): string | null;
+  recordUse(keyId: string, atMs?: number): void;
+  forget(keyId: string): void;
+}
+
 /**
  * `last_used_at` of API keys, kept apart from the credentials file so that a process recording a use
  * can never overwrite a concurrent revocation. Each key's first use is written at once; later uses
  * at most once a second per process, so heavy API-key traffic does not turn into disk writes.
  */
-export class KeyUsageFile {
+export class KeyUsageFile implements KeyUsageStore {
   private readonly watched: WatchedJsonFile<Usage>;
   private readonly lastPersisted = new Map<string, number>();
 

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { compareApiKey, hasApiKeyShape, keyLookup, sha256Hex } from './api-keys.ts';
-import { CredentialsFile, type Credentials } from './credentials.ts';
-import { KeyUsageFile } from './key-usage.ts';
+import { CredentialsFile, type Credentials, type CredentialsStore } from './credentials.ts';
+import { KeyUsageFile, type KeyUsageStore } from './key-usage.ts';
 import { SecretName, readOrCreateSecret } from './secrets.ts';
 import { findCookie, readSessionValue, type SessionClaims } from './session-cookie.ts';
 
@@ -23,6 +23,13 @@ export interface AuthFiles {
   secretsDir: string;
 }
 
+/** Credentials kept elsewhere than the data directory's files (a server's `rhizome_system`: `ServerAuthStore`). */
+export interface AuthStores {
+  credentials: CredentialsStore;
+  usage: KeyUsageStore;
+  sessionSecret: string;
+}
+
 /**
  * How often the credentials' change counter is consulted. `every-call` suits a process that also
  * changes the credentials; `once-per-turn` is for a reader that never writes them (auth-verify): every
@@ -42,8 +49,8 @@ export function keyUsageFileFor(credentialsFile: string): string {
  * other on its very next request.
  */
 export class Verifier {
-  readonly credentials: CredentialsFile;
-  readonly usage: KeyUsageFile;
+  readonly credentials: CredentialsStore;
+  readonly usage: KeyUsageStore;
   private readonly sessionSecret: string;
   /** SHA-256 of a presented key → the stored key it matched; bcrypt runs only on a miss. */
   private readonly verifiedKeys = new Map<string, { keyId: string; hash: string }>();
@@ -58,13 +65,19 @@ export class Verifier {
   private readonly currentCredentials: () => Credentials | undefined;
 
   constructor(
-    files: AuthFiles,
+    source: AuthFiles | AuthStores,
     private readonly cookieName: () => string,
     check: CredentialsCheck = 'every-call',
   ) {
-    this.credentials = new CredentialsFile(files.credentialsFile);
-    this.usage = new KeyUsageFile(keyUsageFileFor(files.credentialsFile));
-    this.sessionSecret = readOrCreateSecret(files.secretsDir, SecretName.session);
+    if ('credentials' in source) {
+      this.credentials = source.credentials;
+      this.usage = source.usage;
+      this.sessionSecret = source.sessionSecret;
+    } else {
+      this.credentials = new CredentialsFile(source.credentialsFile);
+      this.usage = new KeyUsageFile(keyUsageFileFor(source.credentialsFile));
+      this.sessionSecret = readOrCreateSecret(source.secretsDir, SecretName.session);
+    }
     const read = () => this.credentials.read();
     this.currentCredentials = check === 'once-per-turn' ? oncePerTurn(read) : read;
   }

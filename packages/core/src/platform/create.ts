@@ -36,6 +36,8 @@ export interface Platform {
   announceSettingsChanged(): Promise<void>;
   logger: Logger;
   pubsub: PubSub;
+  /** The PostgreSQL server RHIZOME_DATABASE_URL names, holding every database and `rhizome_system`; null on SQLite. */
+  server: PostgresServer | null;
   databases: DatabaseManager;
   health: HealthRegistry;
   counts: CountsRegistry;
@@ -194,6 +196,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     announceSettingsChanged,
     logger,
     pubsub,
+    server: postgres,
     databases,
     health: new HealthRegistry(),
     counts: new CountsRegistry(),
