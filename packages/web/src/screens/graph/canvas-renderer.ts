@@ -3,39 +3,82 @@ import type { RenderParams } from 'sigma/types';
 import type { EdgeAttributes, NodeAttributes } from '../../lib/graph-model.ts';
 import type { EdgeViewState, NodeViewState } from './canvas-styles.ts';
 
+type Graph = Parameters<Sigma<NodeAttributes, EdgeAttributes>['setGraph']>[0];
+type RefreshOptions = NonNullable<Parameters<Sigma<NodeAttributes, EdgeAttributes>['refresh']>[0]>;
+
+/** The parts of sigma (4.0.4) this class reaches past its public surface. */
+interface SigmaInternals {
+  edgeGroups: { graph: Graph };
+  internals?: {
+    dragManager: { graph: Graph; session: { allNodes: string[] } | null };
+    hoverResolver: { request(): void };
+  };
+}
+
 /**
- * Sigma, minus its picking layer (the offscreen copy of the scene that hover and click read back) while the
- * camera moves: on a software GL that second pass costs as much as the visible one, and nothing can be
- * hovered or clicked on a moving scene anyway. The frame drawn once the camera stops carries it again, the
- * same way edges hidden on move come back.
+ * Sigma, minus the work a moving scene cannot use. On a software GL (no GPU) each of these costs about a frame:
+ * - its picking layer (the offscreen copy of the scene that hover and click read back) is not drawn while
+ *   the camera moves or a node is dragged; the frame drawn once it stops carries it again, the same way
+ *   edges hidden on move come back;
+ * - nor read back meanwhile: each read makes the page wait for the GPU to finish every frame queued;
+ * - a dragged node is redrawn on its own, where sigma would re-place all the nodes and their labels at each
+ *   step of the pointer; all are re-placed once it is dropped.
  */
 export class CanvasRenderer extends Sigma<NodeAttributes, EdgeAttributes, object, NodeViewState, EdgeViewState> {
+  constructor(
+    ...args: ConstructorParameters<typeof Sigma<NodeAttributes, EdgeAttributes, object, NodeViewState, EdgeViewState>>
+  ) {
+    super(...args);
+    const resolver = this.hidden().internals!.hoverResolver;
+    const request = resolver.request.bind(resolver);
+    resolver.request = () => {
+      if (!this.inMotion()) request();
+    };
+    this.on('nodeDragEnd', ({ allDraggedNodes }) =>
+      this.refresh({ partialGraph: { nodes: allDraggedNodes }, schedule: true }),
+    );
+  }
+
   override getRenderParams(): RenderParams {
     const params = super.getRenderParams();
-    return this.cameraMoves() ? { ...params, pickingFrameBuffer: null } : params;
+    return this.inMotion() ? { ...params, pickingFrameBuffer: null } : params;
+  }
+
+  override refresh(options?: RefreshOptions): this {
+    // Sigma refreshes before its internals are all made, while it is constructed.
+    const dragged = this.hidden().internals?.dragManager.session?.allNodes;
+    const nodes = options?.partialGraph?.nodes;
+    const onlyDragged =
+      dragged && nodes && !options.partialGraph?.edges?.length && nodes.every((node) => dragged.includes(String(node)));
+    return super.refresh(onlyDragged ? { ...options, skipIndexation: true } : options);
   }
 
   /**
-   * Sigma (4.0.4) keeps the graph it was made with in two helpers and never swaps it: its index of parallel
-   * edges (the first edge added to a graph handed over later throws "could not find the edge", and parallel
-   * edges are never spread) and its node drag (every drag throws before the node moves). Both are pointed at
-   * the new graph before sigma takes it.
+   * Sigma keeps the graph it was made with in two helpers and never swaps it: its index of parallel edges
+   * (the first edge added to a graph handed over later throws "could not find the edge", and parallel edges
+   * are never spread) and its node drag (every drag throws before the node moves). Both are pointed at the
+   * new graph before sigma takes it.
    */
-  override setGraph(graph: Parameters<Sigma<NodeAttributes, EdgeAttributes>['setGraph']>[0]): this {
-    const stale = this as unknown as {
-      edgeGroups: { graph: typeof graph };
-      internals: { dragManager: { graph: typeof graph } };
-    };
+  override setGraph(graph: Graph): this {
+    const stale = this.hidden();
     stale.edgeGroups.graph = graph;
-    stale.internals.dragManager.graph = graph;
+    stale.internals!.dragManager.graph = graph;
     return super.setGraph(graph);
   }
 
-  /** What sigma itself counts as moving when it hides edges and labels on move. */
-  private cameraMoves(): boolean {
+  /** What sigma itself counts as moving when it hides edges and labels on move, or a node being dragged. */
+  private inMotion(): boolean {
     const mouse = this.getMouseCaptor();
     return (
-      this.getCamera().isAnimating() || mouse.isMoving || mouse.draggedEvents > 0 || mouse.currentWheelDirection !== 0
+      this.getCamera().isAnimating() ||
+      mouse.isMoving ||
+      mouse.draggedEvents > 0 ||
+      mouse.currentWheelDirection !== 0 ||
+      (this.hidden().internals?.dragManager.session ?? null) !== null
     );
+  }
+
+  private hidden(): SigmaInternals {
+    return this as unknown as SigmaInternals;
   }
 }
