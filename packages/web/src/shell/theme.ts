@@ -5,6 +5,7 @@ import {
   defaultVariantColorsResolver,
   Drawer,
   getDefaultZIndex,
+  Menu,
   Modal,
   Notification,
   ScrollArea,
@@ -59,6 +60,9 @@ export const theme = createTheme({
     }),
     // A scrolling region is reachable by keyboard, so its content can be scrolled without a mouse.
     ScrollArea: ScrollArea.extend({ defaultProps: { viewportProps: { tabIndex: 0 } } }),
+    // A menu holds only its items (Mantine's focus placeholder is a child a menu may not have): the first
+    // item takes the focus when it opens.
+    Menu: Menu.extend({ defaultProps: { withInitialFocusPlaceholder: false } }),
     Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
     Drawer: Drawer.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' }, zIndex: layers.drawer } }),
     Notification: Notification.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Dismiss' } } }),

@@ -38,9 +38,7 @@ export interface MenuCommands {
 /**
  * The canvas's context menu, opened by a right-click or from the keyboard at the selected entity: on the
  * empty canvas, create an entity there; on an entity, its actions; on a relationship, edit or delete it.
- * Its items are reached with the arrow keys and Escape closes it, as in any menu. The menu holds its items
- * only: Mantine's focus placeholder would be a child a menu may not have, and the dropdown itself takes the
- * first focus instead.
+ * Its items are reached with the arrow keys and Escape closes it, as in any menu; the first takes the focus.
  */
 export function CanvasMenu({
   request,
@@ -85,7 +83,6 @@ export function CanvasMenu({
       onChange={(opened) => !opened && onClose()}
       position="bottom-start"
       withinPortal
-      withInitialFocusPlaceholder={false}
     >
       <Menu.Target>
         <div
