@@ -35,8 +35,8 @@ const emptyGraph = (): KnowledgeGraph => new Graph({ type: 'undirected', multi: 
  * The WebGL drawing of the graph: click to select, drag to move a node, Shift+drag from one node to another
  * to link them, right-click for a menu, wheel and drag to zoom and pan, Shift+arrow keys and +/- too (other
  * keys go to `onKeyDown`). The renderer is made on mount, so its shaders compile while the data is still on
- * its way (and made again for a graph with a self-loop, see `edgePrimitives`); `graph` (null while loading) is then handed to it. While the camera moves the container carries
- * `data-camera="moving"`.
+ * its way (and made again for a graph with a self-loop, see `edgePrimitives`); `graph` (null while loading)
+ * is then handed to it. While the camera moves the container carries `data-camera="moving"`.
  */
 export const GraphCanvas = forwardRef<
   CanvasHandle,
@@ -54,7 +54,10 @@ export const GraphCanvas = forwardRef<
   const sigma = useRef<CanvasRenderer | null>(null);
   const states = useRef(new ViewStates());
   const camera = useRef<CameraState | null>(null);
-  /** The graph whose first frame was announced (a new renderer, for a new colour scheme or a self-loop, does not announce it again). */
+  /**
+   * The graph whose first frame was announced (a new renderer, for a new colour scheme or a self-loop, does
+   * not announce it again).
+   */
   const framed = useRef<KnowledgeGraph | null>(null);
   const frameListeners = useRef(new Set<() => void>());
   const latest = useRef({ graph, view, labels, pointer, onFirstFrame });
