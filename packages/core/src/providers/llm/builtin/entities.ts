@@ -46,8 +46,14 @@ interface Group {
 }
 
 /** Words that join two names into a third ("University of Paris"), unlike particles such as "van". */
-const joiningWords = new Set(['of', 'the', 'and', '&', 'for']);
+const joiningWords = new Set(['of', 'the', 'and', '&', 'for', 'ibn', 'bin', 'bint']);
 const GENERATIONS = new Set(['jr', 'sr', 'ii', 'iii', 'iv']);
+/** Titles held over a realm: "King of Poland", "Margrave of Tuscany", "Countess of Toulouse". */
+const REALM_TITLES = new Set(
+  'king queen prince princess emperor empress duke duchess archduke archduchess count countess margrave margravine earl baron baroness marquess marquis viscount landgrave elector tsar sultan shah emir caliph khan bishop archbishop abbot abbess'.split(
+    ' ',
+  ),
+);
 const PLACE_CUES = new Set(['born in', 'died in', 'located in', 'based in', 'situated in', 'born at', 'died at']);
 
 function containsWords(longer: string, shorter: string): boolean {
@@ -187,6 +193,16 @@ function isTitleLine(tokens: readonly Token[]): boolean {
   );
 }
 
+/**
+ * Where the realm of a title starts in a mention ("King of Poland" → "Poland"): a title is no one's
+ * name, its realm is a place. -1 when the mention is not a title over a realm.
+ */
+function realmStart(tokens: readonly Token[], from: number, to: number): number {
+  if (!REALM_TITLES.has(tokens[from].key) || tokens[from + 1]?.key !== 'of') return -1;
+  const start = tokens[from + 2]?.key === 'the' ? from + 3 : from + 2;
+  return start < to && /^\p{Lu}/u.test(tokens[start].text) ? start : -1;
+}
+
 /** Most of the sentence's words (at least five) are written in capitals. */
 function isShouting(tokens: readonly Token[]): boolean {
   const words = tokens.filter((token) => /\p{L}{2,}/u.test(token.text));
@@ -300,6 +316,9 @@ function collectMentions(nlp: BuiltinNlp, sentences: readonly string[]): Collect
             kind: span.from === found.from ? found.kind : null,
           }
         : found;
+      const realm = mention.kind === 'work' ? -1 : realmStart(tokens, mention.from, mention.to);
+      if (realm !== -1)
+        Object.assign(mention, { from: realm, text: trimName(spanText(tokens, realm, mention.to)), kind: 'place' });
       const whole = nameKey(mention.text);
       const keepsTitle = mention.kind !== null && mention.kind !== 'person';
       const organisation =

@@ -59,6 +59,8 @@ interface CueOptions {
 
 /** "… by" after the verb, with a few words between ("created in the early 1990s by"). */
 const by = (verbs: string) => new RegExp(`\\b(?:${verbs})\\b(?: \\S+){0,5} by$`);
+/** A person's kin is never a place, an organisation or a work ("daughter of the Queen of Aragon" names no Aragon). */
+const KIN_NOT_OF: readonly EntityKind[] = ['place', 'organisation', 'work'];
 const relatives = 'father|mother|brother|sister|uncle|aunt|cousin|son|daughter|nephew|niece|husband|wife|grandfather';
 
 /** First match wins: the passive "… by" cues come before the active verbs they share words with. */
@@ -68,22 +70,22 @@ const rules: [RegExp, CanonicalRelation, CueOptions?][] = [
   [
     /\b(?:married|marriage to|married to|wife of|husband of|widow of|widower of|spouse of|(?:his|her) (?:(?:first|second|third) )?(?:wife|husband|spouse))$/,
     'married_to',
-    { appositive: true },
+    { appositive: true, notOf: KIN_NOT_OF },
   ],
   [
     /\b(?:son|daughter|child|children|heir) of$|\b(?:his|her|their) (?:father|mother|parents?)$/,
     'child_of',
-    { appositive: true },
+    { appositive: true, notOf: KIN_NOT_OF },
   ],
   [
     /\b(?:father|mother|parent) of$|\b(?:his|her|their) (?:sons?|daughters?|children|child)$/,
     'parent_of',
-    { appositive: true },
+    { appositive: true, notOf: KIN_NOT_OF },
   ],
   [
     /\b(?:brother|sister|sibling|half-brother|half-sister) of$|\b(?:his|her|their) (?:brothers?|sisters?|siblings?)$/,
     'sibling_of',
-    { appositive: true },
+    { appositive: true, notOf: KIN_NOT_OF },
   ],
   [by('directed'), 'directed', { agent: true }],
   [/\b(?:starring|stars|starred|co-starring|featuring)$/, 'acted_in', { agent: true }],
@@ -143,7 +145,10 @@ const rules: [RegExp, CanonicalRelation, CueOptions?][] = [
     { agent: true },
   ],
   [by('acquired|bought|purchased'), 'acquired', { agent: true }],
-  [/\b(?:acquired|bought|acquires|buys|acquisition of|takeover of)$/, 'acquired'],
+  [
+    /\b(?:acquired|bought|acquires|buys|acquisition of|takeover of)$|\b(?:to|will|would) (?:buy|acquire|purchase)$/,
+    'acquired',
+  ],
   [by('succeeded|superseded|replaced|followed'), 'successor_of', { agent: true }],
   [
     new RegExp(
@@ -185,7 +190,27 @@ const rules: [RegExp, CanonicalRelation, CueOptions?][] = [
     /\b(?:depends|depending|relies|relying) on$|\b(?:requires|(?:build|builds|built) (?:up)?on|on top of|linked against|links against)$/,
     'depends_on',
   ],
-  [/\b(?:uses|using|used)$/, 'uses', { notOf: ['person'] }],
+  [/\b(?:uses|using|used)$|^use$/, 'uses', { notOf: ['person'] }],
+  // "It supports HTTP, HTTPS, and FTP protocols": support for a protocol or a format is an implementation of it.
+  [
+    /\b(?:supports|supported|supporting|support for)$/,
+    'implements',
+    {
+      notOf: [
+        'person',
+        'place',
+        'organisation',
+        'work',
+        'software',
+        'language',
+        'command',
+        'setting',
+        'file',
+        'code',
+        'generic',
+      ],
+    },
+  ],
   // "distributed under the terms of the GNU GPL", "licensed under the MIT License", "covered by the GPL".
   [
     /\b(?:licen[cs]ed|released|distributed|available|open source|free software|redistribute it|modify it)\b(?: \S+){0,4} under(?: the (?:terms|conditions) of)?$|\bcovered by$/,
@@ -197,6 +222,8 @@ const rules: [RegExp, CanonicalRelation, CueOptions?][] = [
     /\b(?:located|situated|based|headquartered|lies|lying|formed|founded|established)\b(?: \S+){0,3} (?:in|at)$|^(?:is|was) in$/,
     'located_in',
   ],
+  // "The town is home to the Egon Schiele Art Centrum": the named place or institution is in the subject.
+  [/\b(?:is|was|are|were) (?:also )?home to$/, 'located_in', { agent: true, notOf: ['person'] }],
   // "Lima is a town in Pepin County", "Bleed the Dream is an American rock band from Southern California".
   [
     /^(?:(?:is|was|are|were) |an? |the )(?:\S+ ){0,5}(?:city|town|village|hamlet|suburb|neighbou?rhood|municipality|commune|county|district|province|region|river|lake|mountain|island|peninsula|valley|park|street|station|airport|port|church|cathedral|castle|museum|school|university|college|hospital|company|firm|band|group|club|team|newspaper|magazine|label|manufacturer|publisher|studio|bank|airline)s? (?:in|from)$/,

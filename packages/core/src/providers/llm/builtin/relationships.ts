@@ -271,6 +271,20 @@ function cueOtherEnd(
     !(at.previousCue?.cue.relation === 'successor_of' && !at.previousCue.cue.agent);
   // A name given a role by "as" holds it, whatever its type says.
   if (role && previous && !personal) return previous.entity;
+  // "developed by Lasse Collin as the successor of LZMA Utils": after a passive's agent, "as" speaks of
+  // what the agent made, not of the agent.
+  if (window[0]?.key === 'as' && at.previousCue?.cue.agent && !ROLES.has(cue.relation)) return at.previousCue.other;
+  // "The Salt Roads, published by Cassava Republic Press": a passive right after a comma says who made the
+  // thing named before the comma.
+  if (
+    cue.agent &&
+    previous &&
+    window[0]?.commaBefore &&
+    window[0].pos === 'VERB' &&
+    window.length <= MAX_ADJACENT_CUE &&
+    !context.isPerson(previous.entity)
+  )
+    return previous.entity;
   // "the son of Inder Raj Anand, brother of producer Bittu Anand": a list of the same one's relations.
   const previousCue = at.previousCue;
   const nounPhrase = window.every((word) => !['VERB', 'AUX', 'PRON'].includes(word.pos));
@@ -287,6 +301,9 @@ function cueOtherEnd(
   if (cue.relation === 'acted_in' && !cue.agent && other !== null && !person(other)) return null;
   if (cue.relation === 'located_in' && previous && !context.isPerson(previous.entity) && !window[0]?.commaBefore)
     other = previous.entity;
+  // "named Ingrid Solberg as its chief executive, replacing Per Aasen": a company succeeds no one; the person named does.
+  if (cue.relation === 'successor_of' && !cue.agent && other !== null && context.kindOf(other) === 'organisation')
+    other = lastPerson ?? other;
   return other;
 }
 
@@ -338,7 +355,9 @@ function basedOrganisation(
   if (!context.isPlace(place.entity) || !isBased(sentence[place.to])) return null;
   const seat = (other: Mention | undefined) =>
     other && !context.isPerson(other.entity) && !context.isPlace(other.entity) ? other.entity : null;
-  return seat(mentions[k - 1]) ?? seat(mentions[k + 1]);
+  // "The Oslo-based company": the organisation named last before.
+  const anaphor = ORGANISATION_ANAPHORS.has(sentence[place.to + 1]?.key ?? '') ? context.lastOrganisation : null;
+  return seat(mentions[k - 1]) ?? seat(mentions[k + 1]) ?? anaphor;
 }
 
 /**
@@ -438,6 +457,24 @@ function sentenceLinks(
       (context.isPlace(previous.entity) || carried?.relation === 'located_in')
     ) {
       links.push(typed('located_in', previous.entity, mention.entity, 0.7 - penalty, edgeTypes));
+      return;
+    }
+    // "the South Bohemian Region of the Czech Republic": a place of a place lies in it.
+    const of = wordKeys(window);
+    if ((of === 'of' || of === 'of the') && context.isPlace(previous.entity) && context.isPlace(mention.entity)) {
+      links.push(typed('located_in', previous.entity, mention.entity, 0.7 - penalty, edgeTypes));
+      return;
+    }
+    // "studied at Newnham College, Cambridge": a place after an institution and a comma is where it stands.
+    if (
+      window.length === 0 &&
+      sentence[mention.from]?.commaBefore &&
+      !listGoesOn &&
+      context.isPlace(mention.entity) &&
+      context.kindOf(previous.entity) === 'organisation'
+    ) {
+      links.push(typed('located_in', previous.entity, mention.entity, 0.7 - penalty, edgeTypes));
+      carried = null;
       return;
     }
     // "starring A as the hero and B as her father": the role before the joiner is an aside of the list.
