@@ -49,7 +49,7 @@ export function GraphListFilters({
           placeholder="Name or words in it"
           value={text}
           onChange={(event) => setText(event.currentTarget.value)}
-          w={{ base: '100%', sm: 240 }}
+          w={{ base: '100%', sm: 220 }}
         />
       )}
       <Select
@@ -70,7 +70,7 @@ export function GraphListFilters({
         onChange={(source) => onChange({ source })}
         clearable
         searchable
-        w={{ base: '100%', sm: 220 }}
+        w={{ base: '100%', sm: 200 }}
       />
       <Select
         label="Source tag"
