@@ -102,4 +102,25 @@ describe('rhizome serve with RHIZOME_DATABASE_URL', () => {
     });
     expect(login.status).toBe(200);
   }, 120_000);
+
+  it('answers 503 in the error envelope while the server is away, and serves again once it is back', async () => {
+    await postgres.halt();
+    try {
+      const away = await service.call('GET', '/databases', { cookie });
+      expect(away.status).toBe(503);
+      expect(away.body).toMatchObject({ error: expect.any(String), message: expect.stringContaining('PostgreSQL') });
+      expect((await service.call('GET', '/queue/tasks', { cookie })).status).toBe(503);
+    } finally {
+      await postgres.resume();
+    }
+    await until(async () => (await service.call('GET', '/databases', { cookie })).status === 200, {
+      timeoutMs: 30_000,
+      what: 'GET /databases to answer again',
+    });
+    const submitted = await service.call('POST', '/queue/tasks', {
+      cookie,
+      body: { queue: 'operations', operation: 'system.noop', data: {} },
+    });
+    expect(submitted.status).toBeLessThan(300);
+  }, 120_000);
 });

@@ -14,6 +14,10 @@ export interface TestPostgres {
   password: string;
   /** Runs SQL as the server's superuser (through its unix socket), in `database` (`postgres` by default). */
   superuser(sql: string, database?: string): Promise<string>;
+  /** Stops the server as a crash would, keeping its files: connections drop, new ones are refused. */
+  halt(): Promise<void>;
+  /** Starts a halted server again on the same port. */
+  resume(): Promise<void>;
   /** Stops the server and deletes its files. */
   stop(): Promise<void>;
 }
@@ -57,7 +61,8 @@ export async function startPostgres(): Promise<TestPostgres> {
   ]);
   const port = await freePort();
   const options = `-p ${port} -k ${socketDir} -c listen_addresses=127.0.0.1 -c fsync=off`;
-  await as('pg_ctl', ['-D', data, '-o', options, '-l', path.join(dir, 'server.log'), '-w', 'start']);
+  const start = () => as('pg_ctl', ['-D', data, '-o', options, '-l', path.join(dir, 'server.log'), '-w', 'start']);
+  await start();
   const superuser = async (sql: string, database = 'postgres') =>
     (await as('psql', ['-h', socketDir, '-p', String(port), '-U', 'postgres', '-d', database, '-At', '-c', sql]))
       .stdout;
@@ -69,6 +74,12 @@ export async function startPostgres(): Promise<TestPostgres> {
     port,
     password,
     superuser,
+    async halt() {
+      await as('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
+    },
+    async resume() {
+      await start();
+    },
     async stop() {
       await as('pg_ctl', ['-D', data, '-m', 'immediate', 'stop']).catch(() => undefined);
       fs.rmSync(dir, { recursive: true, force: true });

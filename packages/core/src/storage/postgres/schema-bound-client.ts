@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import knex, { type Knex } from 'knex';
 import { quoteIdentifier } from './identifiers.ts';
+import { serverUnavailable } from './unavailable.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -19,6 +20,9 @@ interface PooledConnection {
 }
 
 const PostgresClient = require('knex/lib/dialects/postgres') as typeof knex.Client;
+const postgresQuery = (
+  PostgresClient.prototype as unknown as { _query: (connection: unknown, query: unknown) => Promise<unknown> }
+)._query;
 const PostgresTransactionBase =
   require('knex/lib/dialects/postgres/execution/pg-transaction') as PostgresTransactionClass;
 
@@ -48,7 +52,12 @@ class DatabaseLockedTransaction extends PostgresTransactionBase {
  */
 export class SchemaBoundPostgresClient extends PostgresClient {
   override async acquireConnection(): Promise<unknown> {
-    const connection = (await super.acquireConnection()) as PooledConnection;
+    let connection: PooledConnection;
+    try {
+      connection = (await super.acquireConnection()) as PooledConnection;
+    } catch (error) {
+      throw serverUnavailable(error);
+    }
     const schema = (this.config as { searchPath: string }).searchPath;
     if (connection.rhizomeSchema === schema) return connection;
     try {
@@ -60,10 +69,19 @@ export class SchemaBoundPostgresClient extends PostgresClient {
     } catch (error) {
       connection.__knex__disposed = error;
       await this.releaseConnection(connection);
-      throw error;
+      throw serverUnavailable(error);
     }
     connection.rhizomeSchema = schema;
     return connection;
+  }
+
+  /** Every statement's failure to reach the server answers 503 rather than 500. */
+  async _query(connection: unknown, query: unknown): Promise<unknown> {
+    try {
+      return await postgresQuery.call(this, connection, query);
+    } catch (error) {
+      throw serverUnavailable(error);
+    }
   }
 
   override transaction(...args: unknown[]): Knex.Transaction {

@@ -3,6 +3,7 @@ import pg from 'pg';
 import type { Db } from '../connection.ts';
 import { quoteIdentifier, schemaOf, systemSchema } from './identifiers.ts';
 import { SchemaBoundPostgresClient } from './schema-bound-client.ts';
+import { serverUnavailable } from './unavailable.ts';
 
 const bool = 16;
 const int8 = 20;
@@ -77,7 +78,11 @@ export class PostgresServer {
   }
 
   async query<Row extends pg.QueryResultRow>(sql: string, values: unknown[] = []): Promise<Row[]> {
-    return (await this.pool.query<Row>(sql, values)).rows;
+    try {
+      return (await this.pool.query<Row>(sql, values)).rows;
+    } catch (error) {
+      throw serverUnavailable(error);
+    }
   }
 
   close(): Promise<void> {
