@@ -3,6 +3,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPostgres, type TestPostgres } from '../support/postgres.ts';
 import { startOnPostgres, type PostgresService } from '../support/postgres-service.ts';
+import { runRhizome } from '../support/cli.ts';
+import { tempDataDir } from '../support/server.ts';
 import { until } from '../support/wait.ts';
 
 let postgres: TestPostgres;
@@ -123,4 +125,16 @@ describe('rhizome serve with RHIZOME_DATABASE_URL', () => {
     });
     expect(submitted.status).toBeLessThan(300);
   }, 120_000);
+
+  it('stops start-up with one line and exit 2 when the server refuses the password', async () => {
+    const wrong = postgres.url.replace(postgres.password, 'wrong-secret');
+    const { code, output } = await runRhizome(['serve', '--port', '0'], tempDataDir(), {
+      RHIZOME_DATABASE_URL: wrong,
+      RHIZOME_POSTGRES_PREVIEW: '1',
+    });
+    expect(code).toBe(2);
+    expect(output.trim().split('\n')).toHaveLength(1);
+    expect(output).toContain('refused the password of rhizome');
+    expect(output).not.toContain('wrong-secret');
+  }, 60_000);
 });

@@ -222,12 +222,14 @@ export async function postgresCheck(env: NodeJS.ProcessEnv = process.env): Promi
       `${found}, but ${reached.user} may not create schemas in ${reached.database}`,
       `GRANT CREATE ON DATABASE ${reached.database} TO ${reached.user}`,
     );
-  return check(
-    'postgresql',
-    'warn',
-    `${found}; this version stores every database in SQLite files and does not use it yet`,
-    'unset RHIZOME_DATABASE_URL until the PostgreSQL backend ships',
-  );
+  if (env.RHIZOME_POSTGRES_PREVIEW !== '1')
+    return check(
+      'postgresql',
+      'warn',
+      `${found}; the PostgreSQL backend is a preview in this version and starts only when asked for`,
+      'set RHIZOME_POSTGRES_PREVIEW=1 to start on it, or unset RHIZOME_DATABASE_URL',
+    );
+  return check('postgresql', 'warn', `${found}; the PostgreSQL backend is a preview: some features run only on SQLite`);
 }
 
 async function migrationsCheck(remote: Remote): Promise<DoctorCheck> {
