@@ -100,7 +100,7 @@ async function extractGroup({ task, signal, logger }: HandlerContext, deps: Deps
   const finalizeIfDone = () => finalizeWhenDone(db, deps.queue, name, job, deps.settings().priorities.background);
   const started = Date.now();
   await startGroup(db, job, group, task, started, logger);
-  const recorder = new AttemptRecorder();
+  const recorder = new AttemptRecorder(deps.settings().source_processing.attempt_retention_days > 0);
   const choice: ModelChoice = {
     provider: providerOf(task.data.provider),
     model: typeof task.data.model === 'string' ? task.data.model : undefined,

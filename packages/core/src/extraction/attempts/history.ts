@@ -4,7 +4,8 @@ import { domainRegistryFor, getSource } from '../../sources/index.ts';
 import type { Db } from '../../storage/index.ts';
 import { entityPrompt, relationshipPrompt, SYSTEM_PROMPT } from '../harvest/prompts.ts';
 import { getJob, latestJob, type JobRow } from '../jobs.ts';
-import type { DroppedItem, RecordedCall } from './recorder.ts';
+import { decodeCalls, promptSections } from './prompts.ts';
+import type { DroppedItem } from './recorder.ts';
 import { getAttempt, groupAttempts, latestAttemptsOf, type AttemptRow } from './store.ts';
 import { recoveryEvents } from '../recovery-events.ts';
 
@@ -19,9 +20,9 @@ export interface HistoryDeps {
 const parse = <T>(text: string | null, fallback: T): T => (text ? (JSON.parse(text) as T) : fallback);
 
 /** One attempt as the API shows it: the summary plus the prompts, raw answers, parsed and dropped items. */
-function attemptDetail(row: AttemptRow) {
+function attemptDetail(row: AttemptRow, sections: readonly string[] | undefined) {
   const { calls, parsed, dropped, ...summary } = row;
-  const recorded = parse<RecordedCall[]>(calls, []);
+  const recorded = decodeCalls(calls, sections);
   const items = parse<{ entities: unknown[]; relationships: unknown[] }>(parsed, { entities: [], relationships: [] });
   return {
     ...summary,
@@ -81,7 +82,7 @@ export class ExtractionHistory {
     await this.source(sourceId);
     const row = await getAttempt(this.deps.db, sourceId, attemptId);
     if (!row || row.group_index !== groupIndex) throw NotFound.resource('Attempt', attemptId);
-    return attemptDetail(row);
+    return attemptDetail(row, await promptSections(this.deps.db, row.job_id));
   }
 
   /** The latest attempt of each group of the current run. */

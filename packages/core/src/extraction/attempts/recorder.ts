@@ -2,6 +2,7 @@
  * What one attempt at a group did, gathered while it runs and written once at its end (attempts/store.ts):
  * each model call with its prompts and raw answer, and every item a filter or guard dropped, with why.
  * The harvest hands it along; each place that drops something calls `drop` — nothing else writes.
+ * A recorder that does not keep (`source_processing.attempt_retention_days` 0) gathers and writes nothing.
  */
 
 /** Where an item was dropped. */
@@ -36,6 +37,9 @@ const maxDroppedKept = 500;
 const maxItemChars = 300;
 
 export class AttemptRecorder {
+  /** `keeps`: false when attempts are not kept at all (a retention of 0 days): nothing is gathered or written. */
+  constructor(readonly keeps = true) {}
+
   readonly calls: RecordedCall[] = [];
   readonly dropped: DroppedItem[] = [];
   droppedCount = 0;
@@ -43,6 +47,7 @@ export class AttemptRecorder {
   inputTextLength = 0;
 
   drop(stage: DropStage, kind: DroppedItem['kind'], item: string, reason: string): void {
+    if (!this.keeps) return;
     this.droppedCount++;
     if (this.dropped.length < maxDroppedKept)
       this.dropped.push({
@@ -54,6 +59,6 @@ export class AttemptRecorder {
   }
 
   call(call: RecordedCall): void {
-    this.calls.push(call);
+    if (this.keeps) this.calls.push(call);
   }
 }

@@ -2,9 +2,10 @@ import { randomBytes } from 'node:crypto';
 import type { Db } from '../../storage/index.ts';
 import type { GroupRow, JobRow } from '../jobs.ts';
 import type { GroupHarvest } from '../types.ts';
-import type { AttemptRecorder } from './recorder.ts';
+import { encodeCalls, jobPromptRecord } from './prompts.ts';
+import type { AttemptRecorder, RecordedCall } from './recorder.ts';
 
-/** One attempt at one group of one job (migration 0020). */
+/** One attempt at one group of one job (migration 0020). `calls` as attempts/prompts.ts stores them. */
 export interface AttemptRow {
   id: string;
   source_id: string;
@@ -70,21 +71,23 @@ function parsedOf(harvest: GroupHarvest | undefined) {
   };
 }
 
-/** The row an attempt leaves, numbered after the group's earlier attempts (inside the caller's transaction). */
-export async function insertAttempt(trx: Db, outcome: AttemptOutcome): Promise<AttemptRow> {
+/**
+ * The row an attempt leaves, written inside the caller's transaction (the group's own): one statement,
+ * numbered after the group's earlier attempts by a subquery, its prompts as references to the job's
+ * prompt record (attempts/prompts.ts). Nothing when the recorder keeps nothing.
+ */
+export async function insertAttempt(trx: Db, outcome: AttemptOutcome): Promise<void> {
   const { job, group, recorder, harvest, error } = outcome;
-  const previous = (await trx('extraction_attempts')
-    .where({ source_id: job.source_id, group_index: group.group_index })
-    .max({ n: 'attempt_number' })
-    .first()) as { n: number | null } | undefined;
+  if (!recorder.keeps) return;
   const calls = recorder.calls;
+  const record = await jobPromptRecord(trx, job.id, calls);
   const last = calls.at(-1);
-  const row: AttemptRow = {
+  const sum = (value: (call: RecordedCall) => number) => calls.reduce((total, call) => total + value(call), 0);
+  const row: Omit<AttemptRow, 'attempt_number'> = {
     id: `att_${randomBytes(10).toString('hex')}`,
     source_id: job.source_id,
     job_id: job.id,
     group_index: group.group_index,
-    attempt_number: (previous?.n ?? 0) + 1,
     first_chunk_index: group.first_chunk_index,
     last_chunk_index: group.last_chunk_index,
     task_id: outcome.taskId,
@@ -94,23 +97,25 @@ export async function insertAttempt(trx: Db, outcome: AttemptOutcome): Promise<A
     entity_count: harvest?.entities.length ?? 0,
     relationship_count: harvest?.relationships.length ?? 0,
     dropped_count: recorder.droppedCount,
-    input_tokens: calls.reduce((sum, call) => sum + call.inputTokens, 0),
-    output_tokens: calls.reduce((sum, call) => sum + call.outputTokens, 0),
-    llm_duration_ms: calls.reduce((sum, call) => sum + call.durationMs, 0),
+    input_tokens: sum((call) => call.inputTokens),
+    output_tokens: sum((call) => call.outputTokens),
+    llm_duration_ms: sum((call) => call.durationMs),
     input_text_length: recorder.inputTextLength,
-    llm_response_length: calls.reduce((sum, call) => sum + call.output.length, 0),
+    llm_response_length: sum((call) => call.output.length),
     finish_reason: last?.finishReason ?? null,
     aborted_by_loop: calls.find((call) => call.trippedBy)?.trippedBy ?? null,
     error_message: error?.message ?? null,
     error_type: error?.type ?? null,
-    calls: JSON.stringify(calls),
+    calls: encodeCalls(calls, record),
     parsed: JSON.stringify(parsedOf(harvest)),
     dropped: JSON.stringify(recorder.dropped),
     started_at: new Date(outcome.startedAt).toISOString(),
     completed_at: new Date().toISOString(),
   };
-  await trx('extraction_attempts').insert(row);
-  return row;
+  const number = trx('extraction_attempts')
+    .where({ source_id: job.source_id, group_index: group.group_index })
+    .select(trx.raw('coalesce(max(attempt_number), 0) + 1'));
+  await trx('extraction_attempts').insert({ ...row, attempt_number: number as unknown as number });
 }
 
 const summaryColumns = [

@@ -21,6 +21,7 @@ import * as executionOrigin from './0019_execution_origin.ts';
 import * as extractionAttempts from './0020_extraction_attempts.ts';
 import * as listOrders from './0021_list_orders.ts';
 import * as nodeTagsAndBulkJobs from './0022_node_tags_and_bulk_jobs.ts';
+import * as extractionPrompts from './0023_extraction_prompts.ts';
 
 export interface MigrationBody {
   up(db: Knex): Promise<void>;
@@ -58,6 +59,7 @@ export const shippedMigrations: Migration[] = [
   { name: '0020_extraction_attempts', ...extractionAttempts },
   { name: '0021_list_orders', ...listOrders },
   { name: '0022_node_tags_and_bulk_jobs', ...nodeTagsAndBulkJobs },
+  { name: '0023_extraction_prompts', ...extractionPrompts },
 ];
 
 export function revisionOf(migrationName: string): string {
