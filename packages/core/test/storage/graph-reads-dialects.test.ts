@@ -87,7 +87,7 @@ describe.each(dialects)('the graph on %s', (dialect) => {
       filename: null,
       enabled: true,
       source_type: 'text',
-      status: 'indexed',
+      status: 'indexed' as const,
       ...stamps,
       ...extra,
     });
@@ -338,7 +338,7 @@ describe.each(dialects)('the graph on %s', (dialect) => {
     await insertNodes(db, [node('bob', 'Robert'), node('gil', 'Gil', {}, { template_id: 'zeta' })], {
       skipExisting: true,
     });
-    expect((await db('graph_nodes').where({ id: 'bob' }).first('label')).label).toBe('Bob');
+    expect(await db('graph_nodes').where({ id: 'bob' }).first('label')).toEqual({ label: 'Bob' });
     const identities = await templateIdentities(db);
     expect(identities.find((row) => row.id === 'knows')).toMatchObject({ name: 'knows', extracted: 0 });
     expect(identities.find((row) => row.id === 'zeta')).toMatchObject({ is_system: 0, extracted: 1 });

@@ -78,12 +78,7 @@ export function CanvasMenu({
             ]
           : [];
   return (
-    <Menu
-      opened={request !== null}
-      onChange={(opened) => !opened && onClose()}
-      position="bottom-start"
-      withinPortal
-    >
+    <Menu opened={request !== null} onChange={(opened) => !opened && onClose()} position="bottom-start" withinPortal>
       <Menu.Target>
         <div
           aria-hidden
