@@ -41,6 +41,7 @@ const nodeKeys = [
   'outgoing_edge_count',
   'citation_count',
   'relationship_type_count',
+  'tags',
 ].sort();
 
 describe('nodes endpoints', () => {
