@@ -69,6 +69,12 @@ function unavailable(error: unknown): unknown {
     : error;
 }
 
+/**
+ * A time for a bigint column: a jittered backoff makes fractional milliseconds, which the server refuses
+ * where SQLite keeps them. Rounded up, a task is never due before the moment asked for.
+ */
+const wholeMs = (time: number): number => Math.ceil(time);
+
 function quote(identifier: string): string {
   return `"${identifier.replace(/"/g, '""')}"`;
 }
@@ -448,13 +454,13 @@ export class PostgresTaskStore implements TaskStore {
         (await this.changed(
           `UPDATE tasks SET status = 'failed', completed_at = $1, error = $2, error_type = $3, retain_until = $4
            WHERE task_id = $5 AND worker_id = $6 AND status = 'running'`,
-          [now, failure.message, failure.type, retainUntil, taskId, workerId],
+          [wholeMs(now), failure.message, failure.type, wholeMs(retainUntil), taskId, workerId],
         )) === 1
       );
     const [row] = await this.rows<{ queue: string }>(
       `UPDATE tasks SET status = 'queued', run_after = $1, error = $2, error_type = $3, worker_id = NULL, heartbeat_at = NULL
        WHERE task_id = $4 AND worker_id = $5 AND status = 'running' RETURNING queue`,
-      [retryAt, failure.message, failure.type, taskId, workerId],
+      [wholeMs(retryAt), failure.message, failure.type, taskId, workerId],
     );
     if (row) await this.notify([row.queue]);
     return row !== undefined;
@@ -464,7 +470,7 @@ export class PostgresTaskStore implements TaskStore {
     const rows = await this.rows<{ queue: string }>(
       `UPDATE tasks SET status = 'queued', run_after = $1, attempts = attempts - 1, worker_id = NULL, heartbeat_at = NULL
        WHERE task_id = $2 AND worker_id = $3 AND status = 'running' RETURNING queue`,
-      [runAfter, taskId, workerId],
+      [wholeMs(runAfter), taskId, workerId],
     );
     await this.notify(rows.map((row) => row.queue));
   }
