@@ -105,6 +105,31 @@ describe('rhizome serve with RHIZOME_DATABASE_URL', () => {
     expect(login.status).toBe(200);
   }, 120_000);
 
+  it('shares the account, sessions and API keys with a second process on its own data directory', async () => {
+    const second = await startOnPostgres(postgres);
+    try {
+      // Set up on the first process: the second, with no credentials file, signs in the same operator.
+      expect((await second.call('GET', '/auth/me', { cookie })).status).toBe(200);
+      expect(
+        (await second.call('POST', '/auth/setup', { body: { username: 'x', password: 'another one here' } })).status,
+      ).toBe(409);
+      const key = await second.call('POST', '/auth/keys', { cookie, body: { name: 'second' } });
+      expect(key.status).toBeLessThan(300);
+      const { key: secret, id } = key.body as { key: string; id: string };
+      expect((await service.call('GET', '/databases', { key: secret })).status).toBe(200);
+      expect(fs.existsSync(path.join(second.dataDir, 'credentials.json'))).toBe(false);
+      expect(await postgres.superuser('SELECT count(*) FROM rhizome_system.auth_credentials', 'rhizome')).toBe('1\n');
+      // A key revoked on one process is refused by the other on its next request.
+      expect((await service.call('DELETE', `/auth/keys/${id}`, { cookie })).status).toBeLessThan(300);
+      await until(async () => (await second.call('GET', '/databases', { key: secret })).status === 401, {
+        timeoutMs: 10_000,
+        what: 'the revoked key to be refused by the second process',
+      });
+    } finally {
+      await second.stop();
+    }
+  }, 120_000);
+
   it('answers 503 in the error envelope while the server is away, and serves again once it is back', async () => {
     await postgres.halt();
     try {
