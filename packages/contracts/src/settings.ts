@@ -283,7 +283,7 @@ const SourceProcessingGroup = Group({
   entity_max_description_length: Int(8000, 1),
   relationship_confidence_threshold: Num(0.5, 0, 1),
   merge_undo_retention_days: Int(30, 1, 3650),
-  attempt_retention_days: Int(14, 1, 3650),
+  attempt_retention_days: Int(14, 0, 3650),
 });
 
 const ExtractionGroup = Group({

@@ -227,7 +227,8 @@ export const settingTexts: Record<string, SettingText> = {
   'source_processing.merge_undo_retention_days': { label: 'Days a merge can be undone', unit: 'days' },
   'source_processing.attempt_retention_days': {
     label: 'Days extraction attempts are kept',
-    description: 'Prompts and raw model answers of each chunk, shown on the source page.',
+    description:
+      'Prompts and raw model answers of each chunk, shown on the source page. 0 records none, and the hourly sweep then removes those kept.',
     unit: 'days',
   },
   'source_processing.relationship_confidence_threshold': { label: 'Lowest relationship confidence kept' },
