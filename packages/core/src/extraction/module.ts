@@ -24,6 +24,7 @@ export const extractionModule: FeatureModule<ExtractionService, ExtractionHost> 
     'extraction_jobs',
     'extraction_groups',
     'extraction_attempts',
+    'extraction_prompts',
     'recovery_events',
     'source_citations',
     'relationship_citations',
