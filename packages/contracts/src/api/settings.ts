@@ -156,7 +156,9 @@ export const settingsEndpoints = {
     summary:
       'Queue the reset of everything in the database: the knowledge, templates but the system ones, custom domains, ' +
       'chats and workflows (the system workflow and trigger are seeded again). Settings and the account stay. ' +
-      'Needs {confirmation: "CONFIRM"} (400 otherwise); 409 while a source is being processed',
+      'Needs {confirmation: "CONFIRM"} (400 otherwise); 409 while a source is being processed (details.code ' +
+      'SOURCES_PROCESSING with source_ids), and 409 while a chat is being answered or a workflow run is queued or ' +
+      'running (details.code TASKS_RUNNING with chat_ids and execution_ids)',
     body: Body({ confirmation: Type.String() }),
     response: QueuedReset('full_reset'),
   }),
