@@ -1,5 +1,5 @@
 import type { SourceStatus } from '@rhizome/contracts/api/sources';
-import { perDialect, type Db } from '../storage/index.ts';
+import { caselessLike, containingPattern, type Db } from '../storage/index.ts';
 
 /** A sources row as stored (booleans as 0/1, JSON columns as text). */
 export interface SourceRow {
@@ -99,22 +99,18 @@ export async function findByContentHash(db: Db, contentHash: string): Promise<So
   return db('sources').where({ content_hash: contentHash }).orderBy('created_at').first();
 }
 
-/** SQLite's LIKE ignores (ASCII) case; PostgreSQL's matches case exactly, its ILIKE does not. */
-const caselessLike = perDialect({ sqlite: () => 'LIKE', postgres: () => 'ILIKE' });
-
 function filtered(db: Db, filter: SourceFilter) {
   const query = db('sources');
   if (filter.sourceType) query.where('source_type', filter.sourceType);
   if (filter.status) query.where('status', filter.status);
   if (filter.enabled !== undefined) query.where('enabled', filter.enabled ? 1 : 0);
   if (filter.search) {
-    const pattern = `%${filter.search.replace(/[\\%_]/g, (match) => `\\${match}`)}%`;
-    const like = caselessLike(db);
+    const pattern = containingPattern(filter.search);
     query.where((inner) =>
       inner
-        .whereRaw(`title ${like} ? ESCAPE '\\'`, [pattern])
-        .orWhereRaw(`filename ${like} ? ESCAPE '\\'`, [pattern])
-        .orWhereRaw(`origin_url ${like} ? ESCAPE '\\'`, [pattern]),
+        .where(caselessLike(db, 'title', pattern))
+        .orWhere(caselessLike(db, 'filename', pattern))
+        .orWhere(caselessLike(db, 'origin_url', pattern)),
     );
   }
   if (filter.tagId) query.whereIn('id', db('source_tag_links').select('source_id').where('tag_id', filter.tagId));

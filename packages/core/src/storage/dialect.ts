@@ -71,3 +71,17 @@ export const databaseKey = perDialect<[], string>({
   sqlite: (db) => (db.client as { config?: { connection?: { filename?: string } } }).config?.connection?.filename ?? '',
   postgres: (db) => (db.client as { config?: { searchPath?: string } }).config?.searchPath ?? '',
 });
+
+/** A LIKE pattern matching any text that contains `text`, its `%`, `_` and `\` taken literally (see caselessLike). */
+export function containingPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (match) => `\\${match}`)}%`;
+}
+
+/**
+ * `column` matches the LIKE `pattern` (`\` escaping), ignoring (ASCII) case on both dialects: SQLite's
+ * LIKE ignores it, PostgreSQL's matches case exactly and its ILIKE does not.
+ */
+export const caselessLike = perDialect<[column: string, pattern: string], Knex.Raw>({
+  sqlite: (db, column, pattern) => db.raw(`?? LIKE ? ESCAPE '\\'`, [column, pattern]),
+  postgres: (db, column, pattern) => db.raw(`?? ILIKE ? ESCAPE '\\'`, [column, pattern]),
+});

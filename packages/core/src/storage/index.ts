@@ -15,6 +15,8 @@ export {
 } from './postgres-check.ts';
 export { postgresBackups, sqliteBackups, type DatabaseBackups } from './backups.ts';
 export {
+  caselessLike,
+  containingPattern,
   databaseKey,
   dialectOf,
   freshRowids,

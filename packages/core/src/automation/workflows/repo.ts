@@ -1,5 +1,5 @@
 import { NotFound } from '@rhizome/contracts/errors';
-import { perDialect, type Db } from '../../storage/index.ts';
+import { caselessLike, containingPattern, perDialect, type Db } from '../../storage/index.ts';
 import { bool, fromJson, now, toJson, type Flag } from '../rows.ts';
 import type { StepInput, Workflow, WorkflowDetail, WorkflowStep, StepToolType } from './types.ts';
 
@@ -198,19 +198,13 @@ export interface WorkflowFilter {
   search?: string;
 }
 
-/** SQLite's LIKE ignores (ASCII) case; PostgreSQL's matches case exactly, its ILIKE does not. */
-const caselessLike = perDialect({ sqlite: () => 'LIKE', postgres: () => 'ILIKE' });
-
 export async function listWorkflows(db: Db, filter: WorkflowFilter, window: { offset: number; limit: number }) {
   const query = db('workflows');
   if (filter.category !== undefined) query.where({ category: filter.category });
   if (filter.isActive !== undefined) query.where({ is_active: filter.isActive });
   if (filter.isSystem !== undefined) query.where({ is_system: filter.isSystem });
   if (filter.exposeAsAiTool !== undefined) query.where({ expose_as_ai_tool: filter.exposeAsAiTool });
-  if (filter.search)
-    query.whereRaw(`name ${caselessLike(db)} ? ESCAPE '\\'`, [
-      `%${filter.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`,
-    ]);
+  if (filter.search) query.where(caselessLike(db, 'name', containingPattern(filter.search)));
   const [{ n }] = await query.clone().count({ n: '*' });
   const rows = (await query
     .select(...listedColumns(db))
