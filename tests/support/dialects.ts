@@ -44,7 +44,7 @@ export function dialectDatabases(dialect: Dialect): DialectDatabases {
       } else {
         const { server, pool } = await serverPool();
         await pool.query(`CREATE SCHEMA ${quoteIdentifier(schemaOf(name))}`);
-        db = pool.database(name);
+        db = pool.database(name, path.join(dir, name));
         migrator = new Migrator(path.join(dir, 'backups'), undefined, postgresBackups(server.url, schemaOf(name)));
       }
       opened.push(db);

@@ -59,7 +59,7 @@ export class PostgresDatabaseStore implements DatabaseStore {
   async open(name: string): Promise<Db> {
     await this.server.createSchema(schemaOf(name));
     await this.refresh();
-    return this.server.database(name);
+    return this.server.database(name, this.paths.databaseDir(name));
   }
 
   bulkWriter(_name: string, main: Db): Db {

@@ -178,7 +178,6 @@ async function buildKnowledge(db: Db): Promise<void> {
  */
 describe.each(dialects)('search modes on %s', (dialect) => {
   const databases = dialectDatabases(dialect);
-  const vectorsDir = fs.mkdtempSync(path.join(os.tmpdir(), `rhizome-search-${dialect}-`));
   let context: SearchContext;
   const found = new Map<string, string[]>();
   answers.set(dialect, found);
@@ -191,15 +190,12 @@ describe.each(dialects)('search modes on %s', (dialect) => {
 
   beforeAll(async () => {
     const db = await databases.open('search');
-    // A schema's vector index files live in its database's directory, which its knex is told of.
-    if (dialect === 'postgres') Object.assign(db.client.config as object, { directory: vectorsDir });
     context = { db, database: 'search', settings, embeddings };
     await buildKnowledge(db);
   }, 180_000);
   afterAll(async () => {
     await vectorReaders.close();
     await databases.close();
-    fs.rmSync(vectorsDir, { recursive: true, force: true });
   });
 
   it('finds words by keyword, never in a disabled source', async () => {

@@ -1,4 +1,4 @@
-import knex from 'knex';
+import knex, { type Knex } from 'knex';
 import pg from 'pg';
 import type { Db } from '../connection.ts';
 import { quoteIdentifier, schemaOf, systemSchema } from './identifiers.ts';
@@ -52,9 +52,12 @@ export class PostgresServer {
     this.pool.on('error', () => undefined);
   }
 
-  /** A knex for the Rhizome database `name` (its schema need not exist yet). */
-  database(name: string): Db {
-    return this.schema(schemaOf(name));
+  /**
+   * A knex for the Rhizome database `name` (its schema need not exist yet). `directory` is the database's
+   * directory under the data directory, where its files live beside the schema (the vector index caches).
+   */
+  database(name: string, directory?: string): Db {
+    return this.schema(schemaOf(name), directory);
   }
 
   /** A knex for the shared schema `rhizome_system`, created when missing. */
@@ -73,8 +76,8 @@ export class PostgresServer {
     }
   }
 
-  private schema(searchPath: string): Db {
-    return knex({ client: SchemaBoundPostgresClient, connectionPool: this.pool, searchPath });
+  private schema(searchPath: string, directory?: string): Db {
+    return knex({ client: SchemaBoundPostgresClient, connectionPool: this.pool, searchPath, directory } as Knex.Config);
   }
 
   async query<Row extends pg.QueryResultRow>(sql: string, values: unknown[] = []): Promise<Row[]> {
