@@ -61,6 +61,14 @@ export class Fields {
       : this.refuse(field, 'a list of numbers');
   }
 
+  /** A list of objects; a list holding anything else refuses the package. */
+  objectList(field: string): Record<string, unknown>[] | null {
+    const value = this.present(field);
+    if (value === undefined) return null;
+    if (!Array.isArray(value)) return this.refuse(field, 'a list of objects');
+    return value.map((entry) => objectOrNull(entry) ?? this.refuse(field, 'a list of objects'));
+  }
+
   /** `{x, y}` of finite numbers. */
   point(field: string): { x: number; y: number } | null {
     const value = this.object(field);

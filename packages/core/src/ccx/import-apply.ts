@@ -28,7 +28,7 @@ import { describeError } from '@rhizome/contracts/errors';
 
 /**
  * Writes a read package into a database in one transaction. `merge=false` first clears the graph,
- * sources, chunks, citations and tags, so a failure anywhere leaves the old data as it was; `merge=true`
+ * sources, chunks, citations and source and entity tags, so a failure anywhere leaves the old data as it was; `merge=true`
  * adds alongside, reusing templates by name and type and recognising nodes, edges and sources imported
  * before by their stable identity (the package IRI, or the id inside one of Rhizome's own IRIs), which
  * are updated in place rather than duplicated. Every id is new; edges and citations are remapped.
@@ -54,6 +54,8 @@ export interface ImportStats {
   chunks_imported: number;
   citations_imported: number;
   tags_imported: number;
+  /** Entity tags the package brought that this database did not have (by name, whatever its case). */
+  entity_tags_imported: number;
   workflows_imported: number;
   workflows_skipped: number;
   triggers_imported: number;
@@ -100,6 +102,8 @@ export interface ApplyOptions {
 const now = () => new Date().toISOString();
 /** 64 MiB, as SQLite's negative cache_size counts KiB. */
 const importCacheKib = -65_536;
+/** An entity tag's unique key, as the tag store keeps it. */
+const nodeTagKey = (name: string) => name.toLowerCase();
 const shortId = (prefix: string) => `${prefix}_${randomBytes(12).toString('hex')}`;
 /** Nodes or edges written per batch. */
 const flushRows = 5_000;
@@ -124,6 +128,7 @@ export async function applyCcxImport(db: Db, content: CcxContent, options: Apply
     chunks_imported: 0,
     citations_imported: 0,
     tags_imported: 0,
+    entity_tags_imported: 0,
     workflows_imported: 0,
     workflows_skipped: 0,
     triggers_imported: 0,
@@ -171,8 +176,9 @@ const withImportCache = perDialect<[work: () => Promise<void>], Promise<void>>({
 /** Everything a replacing import replaces; system templates and settings-like rows (custom domains) stay. */
 async function clearDatabase(trx: Db, workflows: WorkflowImporter | null): Promise<void> {
   // Citations before the graph, which would otherwise delete them one by one through its cascades.
-  for (const table of ['relationship_citations', 'source_citations']) await trx(table).delete();
+  for (const table of ['relationship_citations', 'source_citations', 'node_tag_links']) await trx(table).delete();
   await clearGraph(trx);
+  await trx('node_tags').delete();
   for (const table of ['chunk_vectors', 'document_chunks', 'source_tag_links', 'source_tags'])
     await trx(table).delete();
   await trx('sources').delete();
@@ -361,6 +367,39 @@ class ImportRun {
     return ids;
   }
 
+  /** Entity tags by lowered name (names are unique whatever their case): an existing tag is reused, a new one created. */
+  private async nodeTagIds(list: CcxNode[]): Promise<Map<string, string>> {
+    const wanted = new Map<string, CcxTag>();
+    for (const node of list)
+      for (const tag of node.tags ?? []) if (!wanted.has(nodeTagKey(tag.name))) wanted.set(nodeTagKey(tag.name), tag);
+    const ids = new Map<string, string>();
+    if (!wanted.size) return ids;
+    const rows: { id: string; name_key: string }[] = await inSlices([...wanted.keys()], (slice) =>
+      this.trx('node_tags').whereIn('name_key', slice).select('id', 'name_key'),
+    );
+    for (const row of rows) ids.set(row.name_key, row.id);
+    const created = [...wanted]
+      .filter(([key]) => !ids.has(key))
+      .map(([key, { name, color, description }]) => ({
+        id: `ntag_${randomBytes(8).toString('hex')}`,
+        name,
+        name_key: key,
+        color,
+        description,
+        created_at: now(),
+        updated_at: now(),
+      }));
+    await insertRows(
+      this.trx,
+      'node_tags',
+      ['id', 'name', 'name_key', 'color', 'description', 'created_at', 'updated_at'],
+      created,
+    );
+    for (const tag of created) ids.set(tag.name_key, tag.id);
+    this.stats.entity_tags_imported += created.length;
+    return ids;
+  }
+
   async templates(): Promise<void> {
     for (const row of await templateIdentities(this.trx)) {
       this.templateIds.set(row.id, row.id);
@@ -481,6 +520,8 @@ class ImportRun {
     let links: NodeSourceLink[] = [];
     let vectors: { nodeId: string; model: string; vector: Float32Array }[] = [];
     const updated: { id: string; node: CcxNode }[] = [];
+    const tagIds = await this.nodeTagIds(list);
+    const tagLinks: { node_id: string; tag_id: string }[] = [];
     const model = this.content.node_vector_model;
     const restorable = model !== null && this.vectorRestorable(model.model, model.dimensions);
     // Written a batch at a time, so rows for the whole package are never held at once.
@@ -503,6 +544,8 @@ class ImportRun {
       const { id, existing } = this.place(node, known, this.nodeIds, newNodeId, (nodeId, sourceId) =>
         links.push({ node_id: nodeId, source_id: sourceId }),
       );
+      // A node recognised by a merge gains the package's tags beside its own.
+      for (const tag of node.tags ?? []) tagLinks.push({ node_id: id, tag_id: tagIds.get(nodeTagKey(tag.name))! });
       if (existing) {
         updated.push({ id, node });
         continue;
@@ -528,6 +571,7 @@ class ImportRun {
       if (created.length >= flushRows) await flush();
     }
     await flush();
+    await insertRows(this.trx, 'node_tag_links', ['node_id', 'tag_id'], tagLinks, 'INSERT OR IGNORE');
     await rewriteNodes(
       this.trx,
       updated.map(({ id, node }) => ({ id, label: node.label, properties: node.properties })),

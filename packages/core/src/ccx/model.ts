@@ -32,6 +32,8 @@ export interface CcxNode {
   primary_source_key: string | null;
   extracted: boolean;
   name_key: string | null;
+  /** Entity tags (knowledge.jsonld `nodes[].tags`); absent in packages written before entities had tags. */
+  tags?: CcxTag[];
   created_at: string | null;
   updated_at: string | null;
 }

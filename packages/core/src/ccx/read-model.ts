@@ -1,9 +1,10 @@
 /**
  * Read model of CCX exports. It reads, with raw SQL, tables other features own: graph_templates,
- * graph_nodes, graph_edges, node_embeddings (graph); sources, document_chunks, chunk_vectors,
- * source_citations, relationship_citations, source_tags, source_tag_links (sources). An export streams
- * every row of a database a page at a time and in the package's shape; going through each feature's
- * service row by row would cost an export minutes at a million rows.
+ * graph_nodes, graph_edges, node_embeddings, node_tags, node_tag_links (graph); sources,
+ * document_chunks, chunk_vectors, source_citations, relationship_citations, source_tags,
+ * source_tag_links (sources). An export streams every row of a database a page at a time and in the
+ * package's shape; going through each feature's service row by row would cost an export minutes at a
+ * million rows.
  *
  * The rows of one database as CCX 2.0 records: a full export takes everything; an export by sources
  * takes the entities cited by those sources, the edges with both ends among them, the templates those
@@ -108,6 +109,29 @@ async function nodeVectors(db: Db, ids: string[], identity: EmbeddingIdentity): 
   return new Map(rows.map((row) => [row.node_id, Array.from(decodeVector(row.vector, identity.dimensions))]));
 }
 
+/** The entity tags of `ids`, in the shape sources carry theirs; a node without tags has no entry. */
+async function nodeTags(db: Db, ids: string[]): Promise<Map<string, Row[]>> {
+  const rows = await selectRows<{
+    node_id: string;
+    id: string;
+    name: string;
+    color: string | null;
+    description: string | null;
+  }>(
+    db,
+    `SELECT l.node_id, t.id, t.name, t.color, t.description FROM node_tag_links l JOIN node_tags t ON t.id = l.tag_id
+     WHERE l.node_id IN (${jsonArrayValues(db)}) ORDER BY t.name_key, t.id`,
+    [JSON.stringify(ids)],
+  );
+  const byNode = new Map<string, Row[]>();
+  for (const row of rows)
+    byNode.set(row.node_id, [
+      ...(byNode.get(row.node_id) ?? []),
+      { tag_id: row.id, tag_name: row.name, tag_color: row.color, tag_description: row.description ?? null },
+    ]);
+  return byNode;
+}
+
 /** A whole table a page at a time, walking its rowids (`select` reads `rowid` and has no WHERE). */
 async function* byRowid<T extends { rowid: number }>(db: Db, select: string, limit: number): AsyncGenerator<T[]> {
   for (let after = -1; ;) {
@@ -144,12 +168,13 @@ async function* nodeRowPages(db: Db, scope: ExportScope): AsyncGenerator<NodeRow
   yield* byRowid<NodeRowOut>(db, `SELECT ${nodeColumns} FROM graph_nodes`, page);
 }
 
-/** Nodes as CCX 2.0 node records, a page at a time. */
+/** Nodes as CCX 2.0 node records (with their entity tags), a page at a time. */
 export async function* nodeRecords(db: Db, scope: ExportScope): AsyncGenerator<Row[]> {
   for await (const rows of nodeRowPages(db, scope)) {
     const ids = rows.map((row) => row.id);
     const sources = await linkedSources(db, 'node_sources', 'node_id', ids);
     const vectors = scope.vectors ? await nodeVectors(db, ids, scope.vectors) : null;
+    const tags = await nodeTags(db, ids);
     yield rows.map((row) => ({
       id: row.id,
       label: row.label,
@@ -162,6 +187,8 @@ export async function* nodeRecords(db: Db, scope: ExportScope): AsyncGenerator<R
       ...(vectors ? { embedding: vectors.get(row.id) ?? null } : {}),
       extracted: Boolean(row.extracted),
       name_key: row.name_key,
+      // Only tagged nodes carry `tags`: a package of untagged entities reads as it did before entities had tags.
+      ...(tags.has(row.id) ? { tags: tags.get(row.id) } : {}),
       ccx_iri: row.ccx_iri ?? ownIri('node', row.id),
       created_at: row.created_at,
       updated_at: row.updated_at,

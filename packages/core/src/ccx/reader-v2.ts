@@ -14,6 +14,7 @@ import {
   type CcxEdge,
   type CcxNode,
   type CcxSource,
+  type CcxTag,
   type CcxTemplate,
 } from './model.ts';
 import { readTriggers, workflowProblems } from './workflows.ts';
@@ -226,6 +227,7 @@ function readKnowledge(
       primary_source_key: primary,
       extracted: fields.boolean('extracted') ?? false,
       name_key: fields.string('name_key'),
+      tags: readTags(fields.objectList('tags') ?? []),
       created_at: fields.date('created_at'),
       updated_at: fields.date('updated_at'),
     };
@@ -315,14 +317,19 @@ function readSources(text: string, name: string): CcxSource[] {
       relationship_citations: objects('relationship_citations').map((entry, position) =>
         citation(requiredString(entry, 'edge_id', `${where}: relationship_citations[${position}]`))(entry),
       ),
-      tags: objects('tags').flatMap((tag) =>
-        typeof tag.tag_name === 'string' && tag.tag_name
-          ? [{ name: tag.tag_name, color: stringOrNull(tag.tag_color), description: stringOrNull(tag.tag_description) }]
-          : [],
-      ),
+      tags: readTags(objects('tags')),
     };
     return [source];
   });
+}
+
+/** Tags as sources and nodes carry them (`tag_name`, `tag_color`, `tag_description`); one without a name is left out. */
+function readTags(entries: Record<string, unknown>[]): CcxTag[] {
+  return entries.flatMap((tag) =>
+    typeof tag.tag_name === 'string' && tag.tag_name
+      ? [{ name: tag.tag_name, color: stringOrNull(tag.tag_color), description: stringOrNull(tag.tag_description) }]
+      : [],
+  );
 }
 
 function readChunk(chunk: Record<string, unknown>, where: string, position: number): CcxChunk {
