@@ -31,6 +31,11 @@ describe.each(dialects)('backups on %s', (dialect) => {
       database,
     });
   const titles = async (db: Db) => (await db('sources').orderBy('id').pluck('title')) as string[];
+  const entityTags = async (db: Db) =>
+    (await db('node_tag_links as l').join('node_tags as t', 't.id', 'l.tag_id').select('l.node_id', 't.name')) as {
+      node_id: string;
+      name: string;
+    }[];
   const addSource = (db: Db, id: string) => db('sources').insert({ id, title: id, created_at: at, updated_at: at });
 
   beforeAll(async () => {
@@ -55,6 +60,14 @@ describe.each(dialects)('backups on %s', (dialect) => {
       updated_at: at,
     });
     await db('graph_nodes').insert({ id: 'ada', template_id: 'person', label: 'Ada', created_at: at, updated_at: at });
+    await db('node_tags').insert({
+      id: 'ntag_maths',
+      name: 'Maths',
+      name_key: 'maths',
+      created_at: at,
+      updated_at: at,
+    });
+    await db('node_tag_links').insert({ node_id: 'ada', tag_id: 'ntag_maths' });
   }, 120_000);
   afterAll(async () => {
     await databases.close();
@@ -74,6 +87,7 @@ describe.each(dialects)('backups on %s', (dialect) => {
     await db('sources').where({ id: 'kept' }).delete();
     await addSource(db, 'later');
     await db('graph_nodes').update({ label: 'Ada Lovelace' });
+    await db('node_tags').delete();
 
     const restored = await backups.restore(taken.filename);
     expect(restored).toMatchObject({ database: 'default', restored_from: taken.filename });
@@ -82,6 +96,7 @@ describe.each(dialects)('backups on %s', (dialect) => {
     const back = await databases.connection('default');
     expect(await titles(back)).toEqual(['kept']);
     expect(await back('graph_nodes').pluck('label')).toEqual(['Ada']);
+    expect(await entityTags(back)).toEqual([{ node_id: 'ada', name: 'Maths' }]);
     // What the database counts on keeps working after the restore: triggers, keys, the full-text index.
     await back('graph_edges').insert({
       id: 'self',
@@ -99,6 +114,7 @@ describe.each(dialects)('backups on %s', (dialect) => {
     const undone = await databases.connection('default');
     expect(await titles(undone)).toEqual(['later']);
     expect(await undone('graph_nodes').pluck('label')).toEqual(['Ada Lovelace']);
+    expect(await entityTags(undone)).toEqual([]);
     expect(backups.list().map((info) => info.kind)).toEqual(['safety', 'safety', 'backup']);
   });
 
