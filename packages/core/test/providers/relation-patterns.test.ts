@@ -460,7 +460,7 @@ describe('builtin relation patterns', () => {
       /uses_protocol/,
     );
     const python = technicalRelations('Python was created by Guido van Rossum in the early 1990s.');
-    expect(python).toContain('Guido van Rossum -created-> Python');
+    expect(python).toContain('Python -created_by-> Guido van Rossum');
     expect(python.join(' ')).not.toMatch(/related_to/);
   });
 

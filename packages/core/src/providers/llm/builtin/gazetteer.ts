@@ -23,13 +23,17 @@ export const demonyms = list(`
   yiddish
 `);
 
-/** Titles and honorifics stripped from the front of a person's name into a `title` property. */
+/**
+ * Titles and honorifics stripped from the front of a person's name into a `title` property, with the roles
+ * news copy writes capitalised before a name ("Midfielder Tomás Ferreira", "Novelist Amara Okafor").
+ */
 export const honorifics = list(`
   mr, mrs, ms, miss, mx, dr, doctor, prof, professor, sir, dame, lord, lady, king, queen, prince, princess, emperor, empress, tsar, czar,
   president, vice president, prime minister, chancellor, minister, senator, governor, mayor, judge, justice, commander, captain, capt, general,
   gen, colonel, col, major, lieutenant, lt, sergeant, sgt, admiral, adm, marshal, field marshal, corporal, private, bishop, archbishop, cardinal,
   pope, reverend, rev, father, brother, sister, rabbi, imam, sheikh, duke, duchess, count, countess, baron, baroness, earl, marquess, viscount,
-  chief, coach, agent, officer, detective, inspector, pastor, saint
+  chief, coach, agent, officer, detective, inspector, pastor, saint,
+  midfielder, striker, defender, goalkeeper, winger, quarterback, novelist, actress, filmmaker, chairman, chairwoman
 `);
 
 /** Head words that make a name an organisation ("Marshall Space Flight Center", "Baylor University"). */

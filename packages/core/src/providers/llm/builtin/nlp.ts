@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import type { ItemSentence, ItemToken, ItsFunction, PartOfSpeech, WinkMethods } from 'wink-nlp';
 import type compromiseModule from 'compromise';
-import { companyHeads, epithets, eventHeads } from './gazetteer.ts';
+import { companyHeads, epithets, eventHeads, places } from './gazetteer.ts';
 
 /**
  * The NLP the builtin provider stands on: wink-nlp (sentences, tokens, POS, lemmas) and compromise
@@ -315,6 +315,53 @@ function isMonthSurname(tokens: readonly Token[], at: number): boolean {
   return at > 0 && /^(?:April|May|June|August)$/.test(tokens[at].text) && !(next && /^\d/.test(next.text));
 }
 
+/** Head words a patron's possessive stays part of: "King's College London", "St. Maurice's Abbey", "Guy's Hospital". */
+const POSSESSIVE_HEADS = new Set([
+  'abbey',
+  'basilica',
+  'cathedral',
+  'chapel',
+  'church',
+  'college',
+  'hospital',
+  'island',
+  'monastery',
+  'priory',
+  'school',
+  'university',
+]);
+
+/** Where a patron's possessive and the head word after it end ("King" + "'s College"), else `to`. */
+function possessiveHeadEnd(tokens: readonly Token[], to: number): number {
+  const [mark, head] = [tokens[to], tokens[to + 1]];
+  if (!mark || !head || !/^['’]s$/.test(mark.text) || mark.space !== '') return to;
+  // "Anna's College friends": a head word qualifying a lowercase noun is no institution's name.
+  const after = tokens[to + 2];
+  if (after && /^\p{Ll}/u.test(after.text) && (after.pos === 'NOUN' || after.pos === 'ADJ')) return to;
+  return isCapitalised(head) && POSSESSIVE_HEADS.has(head.key) ? to + 2 : to;
+}
+
+/**
+ * "Albert of Saxe-Coburg and Gotha", "the Ministry of Tourism and Antiquities": one name of the form
+ * "A of B and C" goes on past "and" to a last word C that stands alone (no name part after it), is no
+ * known name or part of one, and no country — not "the King of France and Mary", "the Bank of England
+ * and Barclays" when Barclays is known, "the Duke of York and Scotland".
+ */
+function ofAndEnd(tokens: readonly Token[], from: number, to: number, known: ReadonlySet<string>): number {
+  const [and, last, after] = [tokens[to], tokens[to + 1], tokens[to + 2]];
+  if (and?.key !== 'and' || !last || !isCapitalised(last) || last.pos !== 'PROPN') return to;
+  const of = tokens.slice(from, to).findIndex((token) => token.key === 'of');
+  // One or two words between "of" and "and" ("Saxe-Coburg" is three tokens with no space between them).
+  const between = tokens
+    .slice(from + of + 1, to)
+    .filter((token) => token.space !== '' || token === tokens[from + of + 1]);
+  if (of < 1 || between.length > 2) return to;
+  if (after && (isNamePart(after, to + 2, tokens[to + 3]) || after.text === '-' || /^['’]s$/.test(after.text)))
+    return to;
+  if (places.has(last.key) || [...known].some((name) => name.split(' ').includes(last.key))) return to;
+  return to + 2;
+}
+
 /** Keeps the longest of overlapping spans (then the earliest), returned in text order. */
 export function longestFirst<T extends { from: number; to: number }>(spans: readonly T[]): T[] {
   const sorted = [...spans].sort((a, b) => b.to - b.from - (a.to - a.from) || a.from - b.from);
@@ -387,6 +434,11 @@ export function properNounSpans(tokens: readonly Token[], knownNames: readonly s
         to = epithet;
         continue;
       }
+      const possessive = possessiveHeadEnd(tokens, to);
+      if (possessive > to) {
+        to = possessive;
+        continue;
+      }
       let gap = to;
       while (
         gap < tokens.length &&
@@ -403,6 +455,7 @@ export function properNounSpans(tokens: readonly Token[], knownNames: readonly s
         to = gap;
       else break;
     }
+    to = ofAndEnd(tokens, from, to, known);
     i = to;
     if (splitsInTwo(tokens, from, to, known)) continue;
     from = withEventYear(tokens, from, to);

@@ -105,6 +105,11 @@ const rules: [RegExp, CanonicalRelation, CueOptions?][] = [
     { agent: true },
   ],
   [/\b(?:wrote|writes|co-wrote|authored)$|\bauthor of$/, 'wrote', { appositive: true }],
+  // "won the prize for her story collection The Salt Roads": a written work a person's possessive owns is theirs.
+  [
+    /\b(?:for|in|with|of|from|on|through) (?:his|her) (?:(?:first|second|third|latest|new|debut|last|short|story|poetry|essay) ){0,2}(?:novel|book|memoir|poem|essays|collection|novella|story)$/,
+    'wrote',
+  ],
   [by('composed'), 'composed', { agent: true }],
   [/\b(?:music|score|songs) (?:was |were |is )?(?:\S+ )?by$/, 'composed', { agent: true }],
   [by('published|released|issued'), 'published', { agent: true }],

@@ -71,12 +71,33 @@ function matchKey(token: Token): string {
   return token.key.replace(/\.+$/, '');
 }
 
+/** "start-up", "long-running": lowercase words joined by a hyphen with no space, one word of the phrase. */
+const isInnerHyphen = (tokens: readonly Token[], i: number) =>
+  tokens[i].text === '-' &&
+  tokens[i].space === '' &&
+  tokens[i + 1]?.space === '' &&
+  /^\p{Ll}/u.test(tokens[i - 1]?.text ?? '') &&
+  /^\p{Ll}/u.test(tokens[i + 1]?.text ?? '');
+
 function words(nlp: BuiltinNlp, text: string): Word[] {
   const result: Word[] = [];
   let comma = false;
   let clauseBreak = false;
   let depth = 0;
-  for (const token of nlp.tokens(text)) {
+  const tokens = nlp.tokens(text);
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i];
+    const last = result[result.length - 1];
+    if (last && i > 0 && isInnerHyphen(tokens, i) && !comma && !clauseBreak) {
+      const part = tokens[++i];
+      last.text += `-${part.text}`;
+      last.key += `-${part.key}`;
+      last.lemma = last.key;
+      // "start-up" names a thing whatever its last part is tagged; "co-founded" keeps its verb.
+      if (!['VERB', 'ADJ', 'NOUN'].includes(part.pos)) last.pos = 'NOUN';
+      else last.pos = part.pos;
+      continue;
+    }
     if (token.pos === 'PUNCT') {
       comma ||= token.text === ',' || token.text === ';';
       clauseBreak ||= /^[,;:()[\]–—-]+$/.test(token.text);
@@ -402,6 +423,51 @@ function listFollows(sentence: readonly Word[], mentions: readonly Mention[], k:
   return false;
 }
 
+const EXECUTIVE = '(?:chief executive(?: officer)?|ceo|president|chairman|chairwoman|chair|head|boss|leader)';
+const STAFF = '(?:coach|head coach|manager|director)';
+const ROLE_WORDS = '(?:(?:new|former|current|interim|founding|first) )?';
+/** "Ek, its chief executive", "named Ingrid Solberg as its new chief executive": the organisation is "its". */
+const ITS_ROLE = new RegExp(`^(?:as )?(?:its|their) ${ROLE_WORDS}(${STAFF}|${EXECUTIVE})(?: |$)`);
+/** "Ek, the company's chief executive": after an organisation anaphor, its possessive. */
+const POSSESSED_ROLE = new RegExp(`^['’]s ${ROLE_WORDS}(${STAFF}|${EXECUTIVE})(?: |$)`);
+
+/**
+ * A role written after a person's name: "Ek, the company's chief executive, announced …", "named Ingrid
+ * Solberg as its new chief executive" — the person leads (or, as coach or manager, works at) the
+ * organisation "its" or "the company" stands for: the sentence's subject when that is an organisation,
+ * else the organisation named last.
+ */
+function rolesAfter(
+  sentence: readonly Word[],
+  mentions: readonly Mention[],
+  subject: number | null,
+  context: Context,
+): Link[] {
+  const links: Link[] = [];
+  const relation = (role: string): CanonicalRelation => (new RegExp(`^${STAFF}$`).test(role) ? 'works_at' : 'leads');
+  mentions.forEach((mention, k) => {
+    if (!context.isPerson(mention.entity) || mention.viaPronoun) return;
+    const next = mentions[k + 1];
+    const after = sentence.slice(mention.to, Math.min(next?.from ?? sentence.length, mention.to + 7));
+    const first = after[0] ?? (next ? sentence[next.from] : undefined);
+    if (!first || (!first.commaBefore && first.key !== 'as')) return;
+    const its = ITS_ROLE.exec(wordKeys(after));
+    if (its) {
+      const organisation =
+        subject !== null && context.kindOf(subject) === 'organisation' ? subject : context.lastOrganisation;
+      if (organisation !== null && organisation !== mention.entity)
+        links.push(typed(relation(its[1]), mention.entity, organisation, 0.7, context.task.edgeTypes));
+      return;
+    }
+    // The anaphor right after the comma ("Ek, the company's …").
+    if (!next?.viaPronoun || after.length > 0 || !sentence[next.from]?.commaBefore) return;
+    const possessed = POSSESSED_ROLE.exec(wordKeys(sentence.slice(next.to, next.to + 6)));
+    if (possessed && next.entity !== mention.entity)
+      links.push(typed(relation(possessed[1]), mention.entity, next.entity, 0.7, context.task.edgeTypes));
+  });
+  return links;
+}
+
 /** The links of one sentence, each mention against the one before it or the subject. */
 function sentenceLinks(
   sentence: readonly Word[],
@@ -512,6 +578,7 @@ function sentenceLinks(
     links.push(...verbLink(mention.entity, penalty));
     carried = { other: previous.entity, relation: type, link: verbLink };
   });
+  links.push(...rolesAfter(sentence, mentions, subject, context));
   return links;
 }
 
