@@ -79,9 +79,9 @@ describe('builtin provider: entity pass', () => {
       ['University of Paris', 'Organization', [2, 4]],
       ['Pierre Curie', 'Person', [2, 3]],
       ['Nobel Foundation', 'Organization', [3]],
-      // compromise types neither; they stay generic, with the lower confidence of an untyped span.
-      ['Nobel Prize', 'Concept', [3]],
-      ['Physics', 'Concept', [3]],
+      // compromise does not type it; it stays generic, with the lower confidence of an untyped span. The
+      // field an award is given in belongs to its name.
+      ['Nobel Prize in Physics', 'Concept', [3]],
       ['Paris', 'Location', [4]],
     ]);
     const byName = new Map(found.map((entity) => [entity.name, entity]));
@@ -91,8 +91,7 @@ describe('builtin provider: entity pass', () => {
       description: 'Marie Curie was born in Warsaw.',
     });
     expect(byName.get('Warsaw')?.confidence).toBe(0.9);
-    expect(byName.get('Nobel Prize')?.confidence).toBe(0.7);
-    expect(byName.get('Physics')?.confidence).toBe(0.6);
+    expect(byName.get('Nobel Prize in Physics')?.confidence).toBe(0.7);
   });
 
   it('writes no junk spans', () => {
@@ -126,18 +125,18 @@ describe('builtin provider: entity pass', () => {
       'Marie Curie': 'Person',
       Warsaw: 'Place',
       'Nobel Foundation': 'Organization',
-      Physics: 'Entity',
+      'Nobel Prize in Physics': 'Entity',
     });
     expect(await types(['PERSON', 'geographic_location', 'organisation'])).toMatchObject({
       'Marie Curie': 'PERSON',
       Warsaw: 'geographic_location',
       'Nobel Foundation': 'organisation',
-      Physics: 'Entity',
+      'Nobel Prize in Physics': 'Entity',
     });
     expect(await types(['Scientist', 'Thing'])).toMatchObject({
       'Marie Curie': 'Thing',
       Warsaw: 'Thing',
-      Physics: 'Thing',
+      'Nobel Prize in Physics': 'Thing',
     });
     expect(await types(['Scientist'])).toMatchObject({ 'Marie Curie': 'Entity' });
   });

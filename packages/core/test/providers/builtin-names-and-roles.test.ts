@@ -153,3 +153,97 @@ describe('builtin relations in the technical domain', () => {
     ).toContain('Guido van Rossum -created-> Python');
   });
 });
+
+describe('builtin titles, awards and makers', () => {
+  it('runs a title after a work noun across the lowercase words it holds', () => {
+    const found = extract(
+      'The director Céline Sciamma presented her new film Portrait of a Lady on Fire at the Cannes Film Festival. The film stars Noémie Merlant and Adèle Haenel.',
+    );
+    expect(found.names).toContain('Portrait of a Lady on Fire');
+    expect(found.relations).toEqual(
+      expect.arrayContaining([
+        'Noémie Merlant -acted_in-> Portrait of a Lady on Fire',
+        'Adèle Haenel -acted_in-> Portrait of a Lady on Fire',
+      ]),
+    );
+  });
+
+  it('stops a title at a place or a year, and at "at"', () => {
+    expect(extract('She saw the film Titanic in London with Tom Hanks.').names).toEqual(
+      expect.arrayContaining(['Titanic', 'London']),
+    );
+    expect(extract('The band released the album Blue in 1971 in Los Angeles.').names).toContain('Blue');
+    expect(extract('He showed the film Heat at the Venice Film Festival.').names).not.toContain(
+      'Heat at the Venice Film Festival',
+    );
+  });
+
+  it('gives "The film" to the work the text is about before a work named on the way', () => {
+    expect(
+      extract(
+        'Waiting Days is a film from 2003. It is based on a novel by Ana Lind titled" Tamara". The film was produced by Jon Berg.',
+      ).relations,
+    ).toContain('Jon Berg -produced-> Waiting Days');
+  });
+
+  it('reads a title and its subtitle before a copula as one work, and a list label as a label', () => {
+    const game = extract(
+      'Age of Empires II: The Age of Kings is a real-time strategy game developed by Ensemble Studios and published by Microsoft.',
+    );
+    expect(game.names).toContain('Age of Empires II: The Age of Kings');
+    expect(game.relations).toContain('Microsoft -published-> Age of Empires II: The Age of Kings');
+    expect(extract('Lead Vocals: Freddie Mercury is the singer.').names).toEqual(['Freddie Mercury']);
+  });
+
+  it('keeps the field of an award after "in" in its name, not a place', () => {
+    const prize = extract("The physicist Anne L'Huillier shared the Nobel Prize in Physics on Tuesday.");
+    expect(prize.names).toContain('Nobel Prize in Physics');
+    expect(prize.relations).toContain("Anne L'Huillier -received_award-> Nobel Prize in Physics");
+    expect(extract('Rita Levi-Montalcini won the Nobel Prize in Physiology or Medicine.').names).toContain(
+      'Nobel Prize in Physiology or Medicine',
+    );
+    expect(extract('She received the Nobel Prize in Stockholm in 1911.').names).toEqual(
+      expect.arrayContaining(['Nobel Prize', 'Stockholm']),
+    );
+    // Sharing names an award, not a person or a program.
+    expect(extract('Anna Berg shared Oslo with Ola Nordmann.').relations.join(' ')).not.toMatch(/received_award/);
+  });
+
+  it('keeps "A of B and C" apart when C opens a name of its own', () => {
+    const found = extract('Eleanor was the daughter of Alfonso II of Aragon and Sancha of Castile.');
+    expect(found.names).toEqual(expect.arrayContaining(['Alfonso II of Aragon', 'Sancha of Castile']));
+  });
+
+  it('keeps a program apart from the project that makes it, and a definition subject whole', () => {
+    const openssl = extract(
+      'OpenSSL is a toolkit for the Transport Layer Security and Secure Sockets Layer protocols. It is developed by the OpenSSL Project.',
+    );
+    expect(openssl.names).toEqual(expect.arrayContaining(['OpenSSL', 'OpenSSL Project']));
+    expect(openssl.relations).toEqual(
+      expect.arrayContaining([
+        'OpenSSL -implements-> Transport Layer Security',
+        'OpenSSL -implements-> Secure Sockets Layer',
+        'OpenSSL Project -developed-> OpenSSL',
+      ]),
+    );
+    const make = extract(
+      'GNU Make is a tool which controls the generation of executables. It is part of the GNU Project.',
+    );
+    expect(make.names).toEqual(expect.arrayContaining(['GNU Make', 'GNU Project']));
+    expect(make.relations).toContain('GNU Make -part_of-> GNU Project');
+    // A short name that abbreviates a longer one still merges ("Curie" of "Marie Curie").
+    expect(extract('Marie Curie was born in Warsaw. Curie moved to Paris.').names).not.toContain('Curie');
+  });
+
+  it('reads "a library for" a format or protocol, not for what the name qualifies', () => {
+    expect(extract('libpng is the official reference library for the PNG format.').relations).toContain(
+      'libpng -implements-> PNG',
+    );
+    expect(extract('libusb is a library for USB device access from Linux.').relations.join(' ')).not.toMatch(
+      /implements/,
+    );
+    expect(extract('PyGTK is a client library for the GNOME Foundation.').relations.join(' ')).not.toMatch(
+      /implements/,
+    );
+  });
+});

@@ -48,6 +48,7 @@ interface Group {
 /** Words that join two names into a third ("University of Paris"), unlike particles such as "van". */
 const joiningWords = new Set(['of', 'the', 'and', '&', 'for', 'ibn', 'bin', 'bint']);
 const GENERATIONS = new Set(['jr', 'sr', 'ii', 'iii', 'iv']);
+const MAKER_HEADS = new Set(['project', 'team', 'developers', 'community', 'authors', 'maintainers', 'contributors']);
 /** Titles held over a realm: "King of Poland", "Margrave of Tuscany", "Countess of Toulouse". */
 const REALM_TITLES = new Set(
   'king queen prince princess emperor empress duke duchess archduke archduchess count countess margrave margravine earl baron baroness marquess marquis viscount landgrave elector tsar sultan shah emir caliph khan bishop archbishop abbot abbess'.split(
@@ -141,7 +142,9 @@ function ownerOf(short: Group, groups: Iterable<Group>): Group | null | 'ambiguo
       longWords.slice(-n).join(' ') === short.key && !joiningWords.has(longWords[longWords.length - n - 1]);
     // "James Watt Jr." is James Watt's son, not another way to write "James Watt".
     const generation = prefix && longWords.length === n + 1 && GENERATIONS.has(longWords[n].replace(/\.$/, ''));
-    if ((prefix && !generation) || suffix) owners.push(long);
+    // "the OpenSSL Project" makes OpenSSL; "the Redis Team" works on Redis: the makers are not the thing.
+    const makers = prefix && longWords.length === n + 1 && MAKER_HEADS.has(longWords[n]);
+    if ((prefix && !generation && !makers) || suffix) owners.push(long);
   }
   if (owners.length > 1) return 'ambiguous';
   return owners[0] ?? null;

@@ -101,7 +101,8 @@ export function cleanNameSpan(
     while (to > from && (ordinary(tokens[to - 1]) || !/[\p{L}\p{N}]/u.test(tokens[to - 1].text))) to--;
   };
   // "Colin Watson This", "Joey Hess Copyright": a pronoun or licence word run on from the next line.
-  trailing((token) => token.stopWord || RUN_ONS.has(token.key));
+  // A definition's subject keeps a last word that is a verb elsewhere ("GNU Make is a tool").
+  trailing((token) => (token.stopWord && !(shaped && token.pos === 'VERB')) || RUN_ONS.has(token.key));
   // A heading's verb ("Building Redis", "Installing OpenSSH") or a list item's ("Try Redis directly") makes
   // the NLP see one name where a verb stands before a name of its own.
   const leadingVerb = to - from >= 2 && opensSentence(tokens, context.start, from) && isVerb(tokens[from]);

@@ -1,4 +1,4 @@
-import { organisationNouns, personNouns, placeNouns, workNouns } from './gazetteer.ts';
+import { organisationNouns, personNouns, placeNouns, places, workNouns } from './gazetteer.ts';
 import type { EntityKind } from './kinds.ts';
 import { longestFirst, nameKey, properNounSpans, spanText, trimName, type Span, type Token } from './nlp.ts';
 import { isHeading, labelLength } from './readable.ts';
@@ -185,7 +185,11 @@ function definitionSubject(tokens: readonly Token[], start: number): NameMention
   while (end < tokens.length && end - start < MAX_TITLE_WORDS + 2) {
     const token = tokens[end];
     if (COPULA.has(token.key) || token.text === '(') break;
-    if (!isCapitalised(token) && !TITLE_JOINERS.has(token.key) && !TITLE_JOINERS.has(token.text)) return null;
+    // "Age of Empires II: The Age of Kings is a … game": a colon inside a title, before a capital.
+    const subtitle =
+      token.text === ':' && end > start && tokens[end + 1] !== undefined && isCapitalised(tokens[end + 1]);
+    if (!isCapitalised(token) && !TITLE_JOINERS.has(token.key) && !TITLE_JOINERS.has(token.text) && !subtitle)
+      return null;
     end++;
   }
   const terminator = tokens[end];
@@ -204,7 +208,9 @@ function definitionSubject(tokens: readonly Token[], start: number): NameMention
   const onlyInTitles =
     OPENERS.has(first.key) ||
     first.pos === 'PRON' ||
-    tokens.slice(start + 1, end).some((token) => TITLE_ONLY_JOINERS.has(token.key) || token.text === ',');
+    tokens
+      .slice(start + 1, end)
+      .some((token) => TITLE_ONLY_JOINERS.has(token.key) || token.text === ',' || token.text === ':');
   if (onlyInTitles && (kind !== 'work' || end - start < 2)) return null;
   // "The Black Marble" is the title; "The Curie Institute" is the Curie Institute.
   const from = first.key === 'the' && kind !== 'work' && end - start > 1 ? start + 1 : start;
@@ -228,6 +234,56 @@ function quotedTitles(tokens: readonly Token[], from: number): NameMention[] {
     if (words.length === 0 || words.length > MAX_TITLE_WORDS + 2 || !isCapitalised(words[0])) continue;
     const text = trimName(spanText(tokens, start, end));
     if (text) found.push({ from: start, to: end, text, kind: 'work', acronym: null });
+  }
+  return found;
+}
+
+/** Nouns after which a capitalised phrase is the work's title ("the film Portrait of a Lady on Fire"). */
+const TITLE_NOUNS = new Set([
+  'film',
+  'movie',
+  'documentary',
+  'album',
+  'novel',
+  'book',
+  'play',
+  'musical',
+  'series',
+  'game',
+]);
+/** Lowercase words a title holds between capitalised ones. */
+const INNER_TITLE_WORDS = new Set(['of', 'a', 'an', 'the', 'on', 'in', 'and', 'to', 'for', 'with', 'at']);
+
+/**
+ * "her new film Portrait of a Lady on Fire at the Cannes Film Festival": after a work noun, a title runs
+ * across the lowercase words it holds, as long as a capitalised word follows them; it stops at a place
+ * or a year after "in", "on" or "at" ("the film Titanic in London", "the album Blue in 1971"), and is kept
+ * only when it holds such a word (a run of capitals alone is found anyway).
+ */
+function titlesAfterWorkNouns(tokens: readonly Token[], from: number, knownKeys: ReadonlySet<string>): NameMention[] {
+  const found: NameMention[] = [];
+  for (let i = Math.max(from, 1); i + 1 < tokens.length; i++) {
+    if (!TITLE_NOUNS.has(tokens[i - 1].key) || !isCapitalised(tokens[i]) || tokens[i].stopWord) continue;
+    let end = i + 1;
+    let inner = false;
+    while (end < tokens.length && end - i < MAX_TITLE_WORDS) {
+      if (isCapitalised(tokens[end])) {
+        end++;
+        continue;
+      }
+      let gap = end;
+      while (gap < tokens.length && INNER_TITLE_WORDS.has(tokens[gap].key) && gap - end < 2) gap++;
+      const next = tokens[gap];
+      if (gap === end || !next || !isCapitalised(next) || /^\p{N}/u.test(next.text)) break;
+      if (['in', 'on', 'at'].includes(tokens[gap - 1].key) && (knownKeys.has(next.key) || places.has(next.key))) break;
+      if (tokens[end].key === 'at' || tokens[gap - 1].key === 'at') break;
+      inner = true;
+      end = gap + 1;
+    }
+    if (!inner) continue;
+    const text = trimName(spanText(tokens, i, end));
+    if (text) found.push({ from: i, to: end, text, kind: 'work', acronym: null });
+    i = end - 1;
   }
   return found;
 }
@@ -258,12 +314,23 @@ export function nameMentions(
       .filter((span) => knownKeys.has(nameKey(span.text)))
       .map((span) => ({ ...span, kind: null, acronym: null }));
   }
-  const start = labelLength(tokens);
-  const subject = definitionSubject(tokens, start);
+  // A title with a subtitle ("Age of Empires II: The Age of Kings is a game") when it is the subject of a
+  // work's definition; a list label otherwise ("Lead Vocals: Freddie Mercury is …").
+  let start = labelLength(tokens, true);
+  let subject = definitionSubject(tokens, start);
+  if (start !== labelLength(tokens) && subject?.kind !== 'work') {
+    start = labelLength(tokens);
+    subject = definitionSubject(tokens, start);
+  }
   const runs = properNounSpans(tokens, knownNames)
     .filter((span) => span.from >= start)
     .map((span): NameMention => ({ ...span, kind: null, acronym: null }));
-  const spans = longestFirst([...(subject ? [subject] : []), ...quotedTitles(tokens, start), ...runs]);
+  const spans = longestFirst([
+    ...(subject ? [subject] : []),
+    ...quotedTitles(tokens, start),
+    ...titlesAfterWorkNouns(tokens, start, knownKeys),
+    ...runs,
+  ]);
   const acronymPositions = new Set<number>();
   for (const span of spans) {
     const found = acronymAfter(tokens, span);

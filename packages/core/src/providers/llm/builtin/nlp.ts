@@ -356,10 +356,53 @@ function ofAndEnd(tokens: readonly Token[], from: number, to: number, known: Rea
     .slice(from + of + 1, to)
     .filter((token) => token.space !== '' || token === tokens[from + of + 1]);
   if (of < 1 || between.length > 2) return to;
-  if (after && (isNamePart(after, to + 2, tokens[to + 3]) || after.text === '-' || /^['’]s$/.test(after.text)))
-    return to;
+  // "Alfonso II of Aragon and Sancha of Castile": C opens a name of its own.
+  const opensName =
+    after &&
+    (isNamePart(after, to + 2, tokens[to + 3]) ||
+      after.text === '-' ||
+      /^['’]s$/.test(after.text) ||
+      nameConnectors.has(after.key));
+  if (opensName) return to;
   if (places.has(last.key) || [...known].some((name) => name.split(' ').includes(last.key))) return to;
   return to + 2;
+}
+
+const AWARD_HEADS = new Set(['prize', 'award', 'awards', 'medal']);
+/** Fields an award is given "in": "the Nobel Prize in Physics", "the Wolf Prize in Mathematics". */
+const AWARD_FIELDS = new Set([
+  'physics',
+  'chemistry',
+  'literature',
+  'medicine',
+  'physiology',
+  'economics',
+  'economic',
+  'peace',
+  'mathematics',
+  'music',
+  'architecture',
+  'journalism',
+  'poetry',
+  'fiction',
+  'drama',
+  'history',
+  'philosophy',
+  'science',
+  'sciences',
+  'engineering',
+]);
+
+/** Where an award's field ends after "in" ("Nobel Prize in Physiology or Medicine"), else `to`. */
+function awardFieldEnd(tokens: readonly Token[], to: number): number {
+  if (!AWARD_HEADS.has(tokens[to - 1]?.key ?? '') || tokens[to]?.key !== 'in') return to;
+  let end = to + 1;
+  while (tokens[end] && isCapitalised(tokens[end]) && AWARD_FIELDS.has(tokens[end].key)) {
+    end++;
+    // "Physiology or Medicine", "Economic Sciences"
+    if (['or', 'and'].includes(tokens[end]?.key ?? '') && AWARD_FIELDS.has(tokens[end + 1]?.key ?? '')) end++;
+  }
+  return end > to + 1 ? end : to;
 }
 
 /** Keeps the longest of overlapping spans (then the earliest), returned in text order. */
@@ -432,6 +475,11 @@ export function properNounSpans(tokens: readonly Token[], knownNames: readonly s
       const epithet = epithetEnd(tokens, to);
       if (epithet > to) {
         to = epithet;
+        continue;
+      }
+      const field = awardFieldEnd(tokens, to);
+      if (field > to) {
+        to = field;
         continue;
       }
       const possessive = possessiveHeadEnd(tokens, to);

@@ -26,16 +26,35 @@ export function isHeading(tokens: readonly Token[]): boolean {
 
 /**
  * How many leading tokens are a list label ("- Vocals: Freddie Mercury", "Born: 1867"): at most four
- * words before a colon at the start of the sentence; 0 when there is none.
+ * words before a colon at the start of the sentence; 0 when there is none. With `subtitles`, a title
+ * and its subtitle before a copula are no label.
  */
-export function labelLength(tokens: readonly Token[]): number {
+export function labelLength(tokens: readonly Token[], subtitles = false): number {
   let start = 0;
   while (start < tokens.length && BULLET.test(tokens[start].text)) start++;
   for (let i = start; i < tokens.length && i - start <= 4; i++) {
-    if (tokens[i].text === ':') return i > start ? i + 1 : 0;
+    if (tokens[i].text === ':') return i > start && !(subtitles && isSubtitledSubject(tokens, start, i)) ? i + 1 : 0;
     if (!isWord(tokens[i])) return 0;
   }
   return 0;
+}
+
+const COPULAS = new Set(['is', 'was', 'are', 'were']);
+const SUBTITLE_JOINERS = new Set(['of', 'the', 'a', 'an', 'and', 'in', 'on', 'to', 'for']);
+
+/**
+ * "Age of Empires II: The Age of Kings is a … game": two or more capitalised words, a colon, and a
+ * capitalised subtitle right before a copula are the subject of a definition, not a label.
+ */
+function isSubtitledSubject(tokens: readonly Token[], start: number, colon: number): boolean {
+  const before = tokens.slice(start, colon);
+  if (before.length < 2 || !before.every((token) => /^\p{Lu}/u.test(token.text) || SUBTITLE_JOINERS.has(token.key)))
+    return false;
+  for (let i = colon + 1; i < tokens.length && i - colon <= 8; i++) {
+    if (COPULAS.has(tokens[i].key)) return i > colon + 1 && /^\p{Lu}/u.test(tokens[i - 1].text);
+    if (!/^\p{Lu}/u.test(tokens[i].text) && !SUBTITLE_JOINERS.has(tokens[i].key)) return false;
+  }
+  return false;
 }
 
 /** A name made only of nationalities or languages ("French", "Scottish", "South African"). */

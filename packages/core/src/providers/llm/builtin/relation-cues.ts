@@ -49,12 +49,15 @@ export interface Cue {
   appositive: boolean;
   /** Kinds the named entity cannot be for the cue to hold ("written in Paris" is no language). */
   notOf: readonly EntityKind[];
+  /** The word the name must be followed by, if any ("" for none): "for the PNG format", not "for USB device access". */
+  followedBy: RegExp | null;
 }
 
 interface CueOptions {
   agent?: boolean;
   appositive?: boolean;
   notOf?: readonly EntityKind[];
+  followedBy?: RegExp;
 }
 
 /** "… by" after the verb, with a few words between ("created in the early 1990s by"). */
@@ -167,6 +170,29 @@ const rules: [RegExp, CanonicalRelation, CueOptions?][] = [
     'received_award',
     { notOf: ['person', 'place', 'organisation'] },
   ],
+  // "shared the Nobel Prize in Physics": sharing names an award only when the thing shared is of no known kind.
+  [
+    /\b(?:shared|shares|sharing)$/,
+    'received_award',
+    {
+      notOf: [
+        'person',
+        'place',
+        'organisation',
+        'work',
+        'software',
+        'language',
+        'command',
+        'protocol',
+        'format',
+        'setting',
+        'file',
+        'code',
+        'document',
+        'standard',
+      ],
+    },
+  ],
   [/\bcapital (?:city )?of$/, 'capital_of', { appositive: true }],
   [
     /\b(?:studied|educated|graduated|attended|alumnus|alumna|student)\b(?: \S+){0,3} (?:at|from|of)$|\battended$/,
@@ -196,6 +222,16 @@ const rules: [RegExp, CanonicalRelation, CueOptions?][] = [
     'depends_on',
   ],
   [/\b(?:uses|using|used)$|^use$/, 'uses', { notOf: ['person'] }],
+  // "the reference library for the PNG format", "a toolkit for the Transport Layer Security protocol".
+  [
+    /\b(?:library|libraries|toolkit|implementation|engine|codec|client|server|daemon) for(?: the)?$/,
+    'implements',
+    {
+      notOf: ['person', 'place', 'organisation', 'work', 'software', 'language', 'command', 'setting', 'file', 'code'],
+      // What the library is for is the name itself, not a thing it qualifies ("for USB device access").
+      followedBy: /^(?:|and|or|formats?|protocols?|standards?|specifications?|files?|encoding|compression)$/,
+    },
+  ],
   // "It supports HTTP, HTTPS, and FTP protocols": support for a protocol or a format is an implementation of it.
   [
     /\b(?:supports|supported|supporting|support for)$/,
@@ -253,6 +289,7 @@ export function cueBefore(words: string): Cue | null {
         agent: options?.agent ?? false,
         appositive: options?.appositive ?? false,
         notOf: options?.notOf ?? [],
+        followedBy: options?.followedBy ?? null,
       };
   }
   return null;

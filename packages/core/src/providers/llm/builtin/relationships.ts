@@ -187,7 +187,12 @@ interface Context {
   lastPerson: number | null;
   /** The last organisation (or name of no known kind) a sentence named. */
   lastOrganisation: number | null;
+  /** The last creative work a sentence named. */
+  lastWork: number | null;
 }
+
+/** Nouns that, opening a sentence after "The", stand for the work named before ("The film stars …"). */
+const WORK_ANAPHORS = new Set(['film', 'movie', 'novel', 'book', 'album', 'game', 'series', 'play', 'documentary']);
 
 /** Nouns that, after "the", stand for an organisation named before ("the company", "the band"). */
 const ORGANISATION_ANAPHORS = new Set([
@@ -239,6 +244,11 @@ function sentenceSubject(
       ? null
       : { entity, from: 0, to: 1, viaPronoun: true };
   if (first === 'he' || first === 'she') return { subject: context.lastPerson, pronoun: stand(context.lastPerson) };
+  // "The film stars Noémie Merlant": the work the text is about, else the work named last before (a text
+  // about a film names the novel it is based on too).
+  const work = context.topic !== null && context.kindOf(context.topic) === 'work' ? context.topic : context.lastWork;
+  if (first === 'the' && WORK_ANAPHORS.has(sentence[1]?.key ?? '') && work !== null)
+    return { subject: work, pronoun: stand(work) };
   if (first && TOPIC_OPENERS.has(first)) return { subject: context.topic, pronoun: stand(context.topic) };
   return { subject: context.topic, pronoun: null };
 }
@@ -491,7 +501,9 @@ function sentenceLinks(
     const cue = found?.cue;
     cues.push(null);
     const named = (found && possessedAfter(sentence, mentions, k)) ?? mention;
-    if (found && cue && !cue.notOf.includes(context.kindOf(named.entity))) {
+    const next = sentence[named.to];
+    const follows = !cue?.followedBy || cue.followedBy.test(!next || next.breakBefore ? '' : next.key);
+    if (found && cue && follows && !cue.notOf.includes(context.kindOf(named.entity))) {
       const other = cueOtherEnd(
         cue,
         { ...found, previousCue: cues[k - 1] ?? null, earlier: mentions.slice(0, k), sameClause, subject },
@@ -594,6 +606,7 @@ export function extractRelationships(nlp: BuiltinNlp, task: RelationshipTask): O
     topic: null,
     lastPerson: null,
     lastOrganisation: null,
+    lastWork: null,
   };
   const untyped = relatedToType(task.edgeTypes);
   const found = new Map<string, Omit<RelationshipRecord, 'kind'>>();
@@ -614,6 +627,7 @@ export function extractRelationships(nlp: BuiltinNlp, task: RelationshipTask): O
     ].sort((a, b) => a.from - b.from);
     context.lastOrganisation =
       named.filter((mention) => mayBeOrganisation(context, mention.entity)).at(-1)?.entity ?? context.lastOrganisation;
+    context.lastWork = named.filter((mention) => kinds[mention.entity] === 'work').at(-1)?.entity ?? context.lastWork;
 
     for (const { source, target, type, confidence } of sentenceLinks(sentence, mentions, subject, context)) {
       if (source === target) continue;
