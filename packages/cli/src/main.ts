@@ -5,6 +5,7 @@ import { registerAsk } from './commands/ask.ts';
 import { registerCompletion } from './commands/completion.ts';
 import { registerConfig } from './commands/config-command.ts';
 import { registerDatabases } from './commands/databases.ts';
+import { registerDbCopy } from './commands/db-copy.ts';
 import { registerDiagnostics } from './commands/diagnostics.ts';
 import { registerDoctor } from './commands/doctor.ts';
 import { registerGraph } from './commands/graph.ts';
@@ -43,6 +44,7 @@ Commands:
   db migrate status      Show the schema revision of each database
   db migrate apply       Apply pending migrations to every database, each after a backup
   db migrate rollback    Restore a database's newest pre-upgrade backup
+  db copy                Copy a database (or --all) between SQLite and PostgreSQL, verified
 
 Run 'rhizome db <command> --help' for a command's options.`;
 
@@ -107,6 +109,7 @@ function buildProgram(io: Io, runner: CommandRunner): Command {
       ),
     );
   registerDatabases(db, runner);
+  registerDbCopy(db, runner);
   program
     .command('upgrade')
     .description('Apply pending schema migrations to every database, each after a backup')
