@@ -1,18 +1,45 @@
 import os from 'node:os';
 import path from 'node:path';
 import { defineConfig } from 'vitest/config';
+import { postgresFiles, sqliteOnlyTests } from './tests/postgres-files.ts';
+
+// One converted copy of the builtin word vectors for every test server of the run (see DataPaths.modelsDir).
+const env = { RHIZOME_MODELS_DIR: path.join(os.tmpdir(), 'rhizome-test-models') };
+// Every test that runs `rhizome` runs the prebuilt command line, built here when a source changed.
+const buildCli = 'tests/support/build-cli.ts';
 
 export default defineConfig({
   test: {
-    include: ['packages/*/test/**/*.test.ts', 'services/*/test/**/*.test.ts', 'tests/**/*.test.ts'],
-    // One converted copy of the builtin word vectors for every test server of the run (see DataPaths.modelsDir).
-    env: { RHIZOME_MODELS_DIR: path.join(os.tmpdir(), 'rhizome-test-models') },
-    // Every test that runs `rhizome` runs the prebuilt command line, built here when a source changed.
-    globalSetup: ['tests/support/build-cli.ts'],
     testTimeout: 30_000,
     hookTimeout: 90_000,
     pool: 'forks',
     fileParallelism: true,
     maxWorkers: 2,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'sqlite',
+          include: ['packages/*/test/**/*.test.ts', 'services/*/test/**/*.test.ts', 'tests/**/*.test.ts'],
+          env: { ...env, RHIZOME_TEST_BACKEND: 'sqlite' },
+          globalSetup: [buildCli],
+        },
+      },
+      {
+        // The API, MCP, OpenAI and CLI tests that reach every operation, again with every test server on
+        // a database of one throw-away PostgreSQL server (tests/support/test-backend.ts).
+        extends: true,
+        test: {
+          name: 'postgres',
+          // RHIZOME_TEST_BACKEND=postgres in the environment opens the project to any test file, to try one on PostgreSQL.
+          include: process.env.RHIZOME_TEST_BACKEND === 'postgres' ? ['tests/**/*.test.ts'] : postgresFiles,
+          testNamePattern: new RegExp(
+            `^(?!.*(?:${sqliteOnlyTests.map((name) => name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|')}))`,
+          ),
+          env: { ...env, RHIZOME_TEST_BACKEND: 'postgres' },
+          globalSetup: [buildCli, 'tests/support/postgres-run.ts'],
+        },
+      },
+    ],
   },
 });

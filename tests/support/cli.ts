@@ -9,6 +9,7 @@ import {
   type CallResult,
   type TestServer,
 } from './server.ts';
+import { knownBackendEnv } from './test-backend.ts';
 import { until } from './wait.ts';
 
 const bin = path.resolve(import.meta.dirname, '../../packages/cli/bin/rhizome.mjs');
@@ -28,6 +29,8 @@ function cliEnv(dataDir: string, env: Record<string, string>): NodeJS.ProcessEnv
     ...process.env,
     RHIZOME_DATA_DIR: dataDir,
     RHIZOME_CONFIG_DIR: path.join(dataDir, 'config'),
+    // A test server's data directory is read where that server stored it (a PostgreSQL run's database).
+    ...knownBackendEnv(env.RHIZOME_DATA_DIR ?? dataDir),
     ...env,
   };
   delete childEnv.RHIZOME_QUEUE_URL;

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startEmbedded, type EmbeddedServer } from '@rhizome/cli/embedded';
+import { backendEnv, keepOpenApi } from './test-backend.ts';
 
 export interface TestServer extends EmbeddedServer {
   dataDir: string;
@@ -32,7 +33,10 @@ export function tempDataDir(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'rhizome-test-'));
 }
 
-/** The embedded default on a free 127.0.0.1 port with its own data directory. */
+/**
+ * The embedded default on a free 127.0.0.1 port with its own data directory, storing where the run's
+ * backend says (tests/support/test-backend.ts): SQLite files there, or a PostgreSQL database of its own.
+ */
 export async function startTestServer(
   options: { dataDir?: string; env?: Record<string, string> } = {},
 ): Promise<TestServer> {
@@ -41,11 +45,13 @@ export async function startTestServer(
     ...process.env,
     RHIZOME_DATA_DIR: dataDir,
     RHIZOME_CONFIG_DIR: path.join(dataDir, 'config'),
+    ...(await backendEnv(dataDir)),
     ...options.env,
   };
   delete env.RHIZOME_QUEUE_URL;
   const server = await startEmbedded({ host: '127.0.0.1', port: 0 }, env);
   const base = `${server.url}/api/v1`;
+  await keepOpenApi(base);
   return {
     ...server,
     dataDir,
