@@ -116,18 +116,21 @@ async function extractGroup({ task, signal, logger }: HandlerContext, deps: Deps
   try {
     const context = { database: name, sourceId: job.source_id, taskId: task.task_id };
     const harvest = await harvestOf(db, job, group, { ...choice, llm: deps.llm, signal, context, recorder });
-    // The attempt is written with the group's result: one transaction, one write-lock wait.
-    await db.transaction(async (trx) => {
-      await moveGroup(trx, jobId, groupIndex, ['running'], {
-        status: 'completed',
-        harvest: JSON.stringify(harvest),
-        entity_count: harvest.entities.length,
-        relationship_count: harvest.relationships.length,
-        completed_at: new Date().toISOString(),
-        duration_ms: Date.now() - started,
-      });
-      await insertAttempt(trx, { ...attempt, harvest });
-    });
+    // The attempt is written with the group's result: one transaction, one write-lock wait, both
+    // statements sent at once rather than one after the other's answer.
+    await db.transaction((trx) =>
+      together(
+        moveGroup(trx, jobId, groupIndex, ['running'], {
+          status: 'completed',
+          harvest: JSON.stringify(harvest),
+          entity_count: harvest.entities.length,
+          relationship_count: harvest.relationships.length,
+          completed_at: new Date().toISOString(),
+          duration_ms: Date.now() - started,
+        }),
+        insertAttempt(trx, { ...attempt, harvest }),
+      ),
+    );
     await finalizeIfDone();
     return { entities: harvest.entities.length, relationships: harvest.relationships.length };
   } catch (error) {
@@ -143,6 +146,15 @@ async function extractGroup({ task, signal, logger }: HandlerContext, deps: Deps
     if (ended) await finalizeIfDone();
     throw error;
   }
+}
+
+/**
+ * Statements of one transaction run side by side, and it ends only once every one has: a failure never
+ * leaves another still running when the transaction rolls back.
+ */
+async function together(...statements: Promise<unknown>[]): Promise<void> {
+  const failed = (await Promise.allSettled(statements)).find((result) => result.status === 'rejected');
+  if (failed) throw failed.reason;
 }
 
 /** Marks the group (and, for its first group, the job) running. */

@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { Db } from '../../storage/index.ts';
 import type { GroupRow, JobRow } from '../jobs.ts';
 import type { GroupHarvest } from '../types.ts';
-import { encodeCalls, jobPromptRecord } from './prompts.ts';
-import type { AttemptRecorder, RecordedCall } from './recorder.ts';
+import { encodeCalls, jobPromptRecord, type PromptRecord } from './prompts.ts';
+import type { AttemptRecorder } from './recorder.ts';
 
 /** One attempt at one group of one job (migration 0020). `calls` as attempts/prompts.ts stores them. */
 export interface AttemptRow {
@@ -71,18 +71,64 @@ function parsedOf(harvest: GroupHarvest | undefined) {
   };
 }
 
+/** The columns an attempt's insert writes, in its bindings' order; `attempt_number` comes last, computed. */
+const writtenColumns = [
+  'id',
+  'source_id',
+  'job_id',
+  'group_index',
+  'first_chunk_index',
+  'last_chunk_index',
+  'task_id',
+  'status',
+  'provider',
+  'model',
+  'entity_count',
+  'relationship_count',
+  'dropped_count',
+  'input_tokens',
+  'output_tokens',
+  'llm_duration_ms',
+  'input_text_length',
+  'llm_response_length',
+  'finish_reason',
+  'aborted_by_loop',
+  'error_message',
+  'error_type',
+  'calls',
+  'parsed',
+  'dropped',
+  'started_at',
+  'completed_at',
+] as const satisfies readonly Exclude<keyof AttemptRow, 'attempt_number'>[];
+
 /**
- * The row an attempt leaves, written inside the caller's transaction (the group's own): one statement,
- * numbered after the group's earlier attempts by a subquery, its prompts as references to the job's
- * prompt record (attempts/prompts.ts). Nothing when the recorder keeps nothing.
+ * One statement, the same text for every attempt: the values, and the attempt's number after the group's
+ * earlier attempts (`extraction_attempts_group` index) in a subquery, so no lookup goes before it.
  */
-export async function insertAttempt(trx: Db, outcome: AttemptOutcome): Promise<void> {
+const insertSql =
+  `insert into extraction_attempts (${writtenColumns.join(', ')}, attempt_number) values (` +
+  `${writtenColumns.map(() => '?').join(', ')}, ` +
+  '(select coalesce(max(attempt_number), 0) + 1 from extraction_attempts where source_id = ? and group_index = ?))';
+
+/** The insert's bindings: the row's values in `writtenColumns` order, then the subquery's group. */
+function attemptBindings(outcome: AttemptOutcome, record: PromptRecord): (string | number | null)[] {
   const { job, group, recorder, harvest, error } = outcome;
-  if (!recorder.keeps) return;
   const calls = recorder.calls;
-  const record = await jobPromptRecord(trx, job.id, calls);
-  const last = calls.at(-1);
-  const sum = (value: (call: RecordedCall) => number) => calls.reduce((total, call) => total + value(call), 0);
+  let inputTokens = 0;
+  let outputTokens = 0;
+  let durationMs = 0;
+  let responseLength = 0;
+  let model: string | null = null;
+  let trippedBy: string | null = null;
+  for (const call of calls) {
+    inputTokens += call.inputTokens;
+    outputTokens += call.outputTokens;
+    durationMs += call.durationMs;
+    responseLength += call.output.length;
+    model ??= call.model || null;
+    trippedBy ??= call.trippedBy || null;
+  }
   const row: Omit<AttemptRow, 'attempt_number'> = {
     id: `att_${randomBytes(10).toString('hex')}`,
     source_id: job.source_id,
@@ -93,17 +139,17 @@ export async function insertAttempt(trx: Db, outcome: AttemptOutcome): Promise<v
     task_id: outcome.taskId,
     status: error ? (error.cancelled ? 'cancelled' : 'failed') : 'completed',
     provider: outcome.provider,
-    model: calls.find((call) => call.model)?.model ?? null,
+    model,
     entity_count: harvest?.entities.length ?? 0,
     relationship_count: harvest?.relationships.length ?? 0,
     dropped_count: recorder.droppedCount,
-    input_tokens: sum((call) => call.inputTokens),
-    output_tokens: sum((call) => call.outputTokens),
-    llm_duration_ms: sum((call) => call.durationMs),
+    input_tokens: inputTokens,
+    output_tokens: outputTokens,
+    llm_duration_ms: durationMs,
     input_text_length: recorder.inputTextLength,
-    llm_response_length: sum((call) => call.output.length),
-    finish_reason: last?.finishReason ?? null,
-    aborted_by_loop: calls.find((call) => call.trippedBy)?.trippedBy ?? null,
+    llm_response_length: responseLength,
+    finish_reason: calls.at(-1)?.finishReason ?? null,
+    aborted_by_loop: trippedBy,
     error_message: error?.message ?? null,
     error_type: error?.type ?? null,
     calls: encodeCalls(calls, record),
@@ -112,10 +158,19 @@ export async function insertAttempt(trx: Db, outcome: AttemptOutcome): Promise<v
     started_at: new Date(outcome.startedAt).toISOString(),
     completed_at: new Date().toISOString(),
   };
-  const number = trx('extraction_attempts')
-    .where({ source_id: job.source_id, group_index: group.group_index })
-    .select(trx.raw('coalesce(max(attempt_number), 0) + 1'));
-  await trx('extraction_attempts').insert({ ...row, attempt_number: number as unknown as number });
+  return [...writtenColumns.map((column) => row[column]), job.source_id, group.group_index];
+}
+
+/**
+ * The row an attempt leaves, written inside the caller's transaction (the group's own) as one
+ * statement with a constant text (no query building), numbered after the group's earlier attempts by
+ * its subquery, its prompts as references to the job's prompt record (attempts/prompts.ts; read once
+ * per job and process, then from memory). Nothing when the recorder keeps nothing.
+ */
+export async function insertAttempt(trx: Db, outcome: AttemptOutcome): Promise<void> {
+  if (!outcome.recorder.keeps) return;
+  const record = await jobPromptRecord(trx, outcome.job.id, outcome.recorder.calls);
+  await trx.raw(insertSql, attemptBindings(outcome, record));
 }
 
 const summaryColumns = [
