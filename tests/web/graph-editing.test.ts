@@ -1,6 +1,14 @@
+import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { captureScreen, eventually, expectAccessible, testTimeout, useSignedInBrowser } from './support/browser.ts';
+import {
+  captureScreen,
+  eventually,
+  expectAccessible,
+  screenshotDir,
+  testTimeout,
+  useSignedInBrowser,
+} from './support/browser.ts';
 import { expectNoSidewaysScroll } from './support/layout.ts';
 
 const password = 'correct horse battery';
@@ -21,9 +29,9 @@ interface Edge {
 
 /**
  * Editing on the graph canvas in a real browser: an entity created from the canvas menu and linked to another
- * by keyboard, the
- * shortcuts sheet, a relationship edited (by its template's types) and deleted from its own menu on the
- * canvas, and every layout. Each result is read back through the API.
+ * by keyboard, the shortcuts sheet, the header's menus beside the canvas's (account, colour scheme), a
+ * relationship edited (by its template's types) and deleted from its own menu on the canvas, and every
+ * layout. Each result is read back through the API.
  *
  * The entities are placed by hand so that nothing is laid out and the picture is known: Ada (0, 50) and
  * Charles (100, 50) with their relationship across the middle of the canvas, the Engine below, the Society
@@ -122,6 +130,8 @@ describe('web interface: editing on the graph canvas', { timeout: testTimeout },
     await page.keyboard.press('Enter');
     const dialog = page.getByRole('dialog', { name: 'New entity here' });
     await dialog.waitFor();
+    // Keys go to the dialog once its focus trap has moved the focus in (a moment after it shows).
+    await eventually(() => dialog.evaluate((element) => element.contains(document.activeElement))).toBe(true);
     await page.keyboard.type('Organization');
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('Enter');
@@ -157,7 +167,13 @@ describe('web interface: editing on the graph canvas', { timeout: testTimeout },
     await page.keyboard.press('Enter');
     const link = page.getByRole('dialog', { name: 'Link Difference Engine Club to…' });
     await link.getByText(`To ${target}`).waitFor();
+    // The form takes Enter once it shows a relationship type (until then its Link button is disabled, and an
+    // Enter does nothing) and its name field has the focus. The types are read with the canvas, well before.
+    await eventually(() => link.getByRole('combobox', { name: 'Relationship type' }).inputValue()).toBe('Link');
+    const relationship = link.getByRole('textbox', { name: 'Relationship' });
+    await eventually(() => relationship.evaluate((field) => field === document.activeElement)).toBe(true);
     await page.keyboard.type('meets_at');
+    await eventually(() => relationship.inputValue()).toBe('meets_at');
     await page.keyboard.press('Enter');
     await link.waitFor({ state: 'detached' });
     const targetNode = await nodeNamed(target);
@@ -188,6 +204,34 @@ describe('web interface: editing on the graph canvas', { timeout: testTimeout },
     // Mantine's focus placeholder (a presentation child that would take the first focus) is left out.
     expect(await open.locator(':scope > [role="presentation"]').count()).toBe(0);
     await expectAccessible(page, 'account menu');
+    await page.keyboard.press('Escape');
+    await open.waitFor({ state: 'detached' });
+  });
+
+  it("offers the header's colour schemes as one group of radio items, the current one checked", async () => {
+    const trigger = page.getByRole('button', { name: 'Colour scheme' });
+    await trigger.click();
+    const open = page.getByRole('menu');
+    const group = open.getByRole('group', { name: 'Colour scheme' });
+    await group.waitFor();
+    const choices = group.getByRole('menuitemradio');
+    await eventually(() => choices.allTextContents()).toEqual(['Light', 'Dark', 'Follow the system']);
+    const checked = () => open.locator('[role="menuitemradio"][aria-checked="true"]').allTextContents();
+    await eventually(checked).toEqual(['Follow the system']);
+    expect(await open.getByRole('menuitem').count(), 'no plain items').toBe(0);
+    await expectAccessible(page, 'colour scheme menu');
+    await page.screenshot({ path: path.join(screenshotDir, 'colour-scheme-menu-desktop-light.png') });
+    // By keyboard: the first item has the focus; Enter picks it and closes the menu.
+    await eventually(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Light');
+    await page.keyboard.press('Enter');
+    await open.waitFor({ state: 'detached' });
+    await trigger.click();
+    await eventually(checked).toEqual(['Light']);
+    await expectAccessible(page, 'colour scheme menu, light chosen');
+    await group.getByRole('menuitemradio', { name: 'Follow the system' }).click();
+    await open.waitFor({ state: 'detached' });
+    await trigger.click();
+    await eventually(checked).toEqual(['Follow the system']);
     await page.keyboard.press('Escape');
     await open.waitFor({ state: 'detached' });
   });

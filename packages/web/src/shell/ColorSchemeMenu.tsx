@@ -9,7 +9,11 @@ const choices: { value: MantineColorScheme; label: string; icon: typeof IconSun 
   { value: 'auto', label: 'Follow the system', icon: IconDeviceDesktop },
 ];
 
-/** Light, dark or the system's scheme; an explicit choice is also saved as settings.dark_mode for other browsers. */
+/**
+ * Light, dark or the system's scheme; an explicit choice is also saved as settings.dark_mode for other browsers.
+ * The choices are one group of radio items (Mantine's plain item is always a `menuitem`, on which
+ * `aria-checked` is not allowed), the current one checked; a choice closes the menu.
+ */
 export function ColorSchemeMenu() {
   const saveScheme = useAction(settingsEndpoints.patch);
   const { colorScheme, setColorScheme } = useMantineColorScheme();
@@ -26,18 +30,21 @@ export function ColorSchemeMenu() {
         </ActionIcon>
       </Menu.Target>
       <Menu.Dropdown>
-        {choices.map(({ value, label, icon: Icon }) => (
-          <Menu.Item
-            key={value}
-            leftSection={<Icon size={16} />}
-            onClick={() => choose(value)}
-            aria-checked={colorScheme === value}
-            role="menuitemradio"
-            fw={colorScheme === value ? 600 : undefined}
-          >
-            {label}
-          </Menu.Item>
-        ))}
+        <Menu.RadioGroup value={colorScheme} onChange={(value) => choose(value as MantineColorScheme)}>
+          <div role="group" aria-label="Colour scheme">
+            {choices.map(({ value, label, icon: Icon }) => (
+              <Menu.RadioItem
+                key={value}
+                value={value}
+                closeMenuOnClick
+                rightSection={<Icon size={16} aria-hidden />}
+                fw={colorScheme === value ? 600 : undefined}
+              >
+                {label}
+              </Menu.RadioItem>
+            ))}
+          </div>
+        </Menu.RadioGroup>
       </Menu.Dropdown>
     </Menu>
   );

@@ -5,6 +5,7 @@ import { ConfirmDelete } from '../../../components/ConfirmDelete.tsx';
 import { EntityPicker } from '../../../components/canvas/EntityPicker.tsx';
 import { messageOf } from '../../../lib/api.ts';
 import type { KnowledgeGraph } from '../../../lib/graph-model.ts';
+import { useTemplatesOf } from '../../entities/use-templates-of.ts';
 import { CanvasMenu } from './CanvasMenu.tsx';
 import { CreateEntityModal } from './CreateEntityModal.tsx';
 import { EdgeModal } from './EdgeModal.tsx';
@@ -30,9 +31,14 @@ export function CanvasDialogs({
   graph: KnowledgeGraph;
   editor: CanvasEditor;
   edits: CanvasEdits;
-  onSelect: (id: string | null) => void;
+  /** Selects an entity, the camera flown to it unless `fly` is false (one already in view). */
+  onSelect: (id: string | null, fly?: boolean) => void;
 }) {
   const { dialog, closeDialog } = editor;
+  // The types the create and link dialogs offer, read with the canvas: a dialog reading them only once open
+  // would ignore an Enter pressed before they arrived (its submit button waits for a type).
+  useTemplatesOf('node');
+  useTemplatesOf('edge');
   const [deleting, setDeleting] = useState(false);
   const target = editor.menu?.target;
   const menuTitle =
@@ -65,7 +71,8 @@ export function CanvasDialogs({
         onCreate={async (input) => {
           if (dialog?.kind !== 'create') return;
           const node = await edits.createEntity(input, dialog.point);
-          onSelect(node.id);
+          // Made where the canvas was pointed at, so in view: a flight there would only hide the edges a moment.
+          onSelect(node.id, false);
           notifications.show({ color: 'teal', message: `${node.label} created.` });
         }}
       />
