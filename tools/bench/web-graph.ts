@@ -22,6 +22,7 @@ import { profileDuring } from './cpu-profile.ts';
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const gl = glBackendFrom(process.env.BENCH_GL);
 const profileDir = process.env.BENCH_PROFILE;
+const frameDetail = Boolean(process.env.BENCH_FRAMES);
 const nodeCount = 5_000;
 const edgeCount = 15_000;
 
@@ -63,16 +64,53 @@ async function seed(bench: Awaited<ReturnType<typeof startBenchServer>>): Promis
   await db.batchInsert('graph_edges', edges, 100);
 }
 
-/** Frames per second while `act` runs (requestAnimationFrame counted in the page). */
-async function framesDuring(page: Page, act: () => Promise<void>): Promise<number> {
+/**
+ * Frames per second while `act` runs (requestAnimationFrame counted in the page). With BENCH_FRAMES set, the
+ * long frames meanwhile (the browser's long-animation-frame entries, 50 ms and more) are printed under `name`:
+ * how many, their time, and the scripts that took it.
+ */
+async function framesDuring(page: Page, act: () => Promise<void>, name = ''): Promise<number> {
   await page.evaluate(
-    `(() => { window.__frames = 0; window.__counting = true; const tick = () => { if (!window.__counting) return; window.__frames += 1; requestAnimationFrame(tick); }; requestAnimationFrame(tick); window.__started = performance.now(); })()`,
+    `(() => { window.__frames = 0; window.__counting = true; const tick = () => { if (!window.__counting) return; window.__frames += 1; requestAnimationFrame(tick); }; requestAnimationFrame(tick); window.__started = performance.now();
+      window.__long = []; window.__longObserver?.disconnect();
+      if (${frameDetail}) { window.__longObserver = new PerformanceObserver((list) => window.__long.push(...list.getEntries().map((entry) => entry.toJSON()))); window.__longObserver.observe({ type: 'long-animation-frame' }); } })()`,
   );
   await act();
-  const { frames, ms } = await page.evaluate<{ frames: number; ms: number }>(
-    `(() => { window.__counting = false; return { frames: window.__frames, ms: performance.now() - window.__started }; })()`,
+  const { frames, ms, long } = await page.evaluate<{ frames: number; ms: number; long: LongFrame[] }>(
+    `(() => { window.__counting = false; window.__longObserver?.disconnect(); return { frames: window.__frames, ms: performance.now() - window.__started, long: window.__long }; })()`,
   );
+  if (frameDetail) console.log(longFrames(name, ms, long));
   return (frames * 1000) / ms;
+}
+
+interface LongFrame {
+  duration: number;
+  blockingDuration: number;
+  renderStart: number;
+  styleAndLayoutStart: number;
+  startTime: number;
+  scripts: { invoker: string; sourceFunctionName: string; sourceURL: string; duration: number }[];
+}
+
+/** What the long frames of a part cost, and the scripts behind it (by invoker and function). */
+function longFrames(name: string, ms: number, frames: LongFrame[]): string {
+  const total = frames.reduce((sum, frame) => sum + frame.duration, 0);
+  const layout = frames.reduce(
+    (sum, frame) =>
+      sum + (frame.styleAndLayoutStart ? frame.startTime + frame.duration - frame.styleAndLayoutStart : 0),
+    0,
+  );
+  const scripts = new Map<string, number>();
+  for (const frame of frames)
+    for (const script of frame.scripts) {
+      const key = `${script.invoker} ${script.sourceFunctionName || '(anonymous)'} ${script.sourceURL.split('/').pop() ?? ''}`;
+      scripts.set(key, (scripts.get(key) ?? 0) + script.duration);
+    }
+  const rows = [...scripts.entries()].sort((a, b) => b[1] - a[1]).slice(0, 8);
+  return [
+    `  ${name}: ${frames.length} long frames, ${total.toFixed(0)} of ${ms.toFixed(0)} ms (style and layout ${layout.toFixed(0)} ms; longest ${Math.max(0, ...frames.map((frame) => frame.duration)).toFixed(0)} ms)`,
+    ...rows.map(([key, duration]) => `    ${duration.toFixed(0).padStart(6)} ms  ${key}`),
+  ].join('\n');
 }
 
 /** Runs `act`, under the CPU profiler when BENCH_PROFILE is set (the summary printed after the part's figures). */
@@ -132,13 +170,17 @@ async function measureEditing(page: Page, url: string, idleFps: number, panFps: 
   await page.evaluate('window.__longest = 0');
   let dragFps = 0;
   const dragPart = await part(page, 'drag', async () => {
-    dragFps = await framesDuring(page, async () => {
-      await page.mouse.move(centre.x, centre.y);
-      await page.mouse.down();
-      for (let step = 1; step <= 60; step += 1)
-        await page.mouse.move(centre.x + Math.sin(step / 6) * 160, centre.y + (1 - Math.cos(step / 6)) * 90);
-      await page.mouse.up();
-    });
+    dragFps = await framesDuring(
+      page,
+      async () => {
+        await page.mouse.move(centre.x, centre.y);
+        await page.mouse.down();
+        for (let step = 1; step <= 60; step += 1)
+          await page.mouse.move(centre.x + Math.sin(step / 6) * 160, centre.y + (1 - Math.cos(step / 6)) * 90);
+        await page.mouse.up();
+      },
+      'drag',
+    );
   });
   const dragLongest = await page.evaluate<number>('window.__longest');
   let after = before;
@@ -152,26 +194,30 @@ async function measureEditing(page: Page, url: string, idleFps: number, panFps: 
   await page.evaluate('window.__longest = 0');
   let createFps = 0;
   const createPart = await part(page, 'create-and-link', async () => {
-    createFps = await framesDuring(page, async () => {
-      await page.keyboard.press('n');
-      const create = page.getByRole('dialog', { name: 'New entity here' });
-      await create.getByRole('combobox', { name: 'Type' }).fill('Person');
-      await page.getByRole('option', { name: 'Person', exact: true }).click();
-      await create.getByRole('textbox', { name: 'Name' }).fill('Bench Newcomer');
-      await create.getByRole('button', { name: 'Create entity' }).click();
-      await create.waitFor({ state: 'detached' });
-      await page.waitForFunction(
-        `document.querySelector('[data-testid="selection-announcement"]').textContent.startsWith('Selected Bench Newcomer')`,
-      );
-      await page.getByTestId('graph-canvas').focus();
-      await page.keyboard.press('l');
-      const link = page.getByRole('dialog', { name: 'Link Bench Newcomer to…' });
-      await link.getByRole('combobox', { name: 'Target entity' }).fill('Entity 2');
-      await page.getByRole('option', { name: 'Entity 2', exact: true }).click();
-      await link.getByRole('textbox', { name: 'Relationship' }).fill('met');
-      await link.getByRole('button', { name: 'Link' }).click();
-      await link.waitFor({ state: 'detached' });
-    });
+    createFps = await framesDuring(
+      page,
+      async () => {
+        await page.keyboard.press('n');
+        const create = page.getByRole('dialog', { name: 'New entity here' });
+        await create.getByRole('combobox', { name: 'Type' }).fill('Person');
+        await page.getByRole('option', { name: 'Person', exact: true }).click();
+        await create.getByRole('textbox', { name: 'Name' }).fill('Bench Newcomer');
+        await create.getByRole('button', { name: 'Create entity' }).click();
+        await create.waitFor({ state: 'detached' });
+        await page.waitForFunction(
+          `document.querySelector('[data-testid="selection-announcement"]').textContent.startsWith('Selected Bench Newcomer')`,
+        );
+        await page.getByTestId('graph-canvas').focus();
+        await page.keyboard.press('l');
+        const link = page.getByRole('dialog', { name: 'Link Bench Newcomer to…' });
+        await link.getByRole('combobox', { name: 'Target entity' }).fill('Entity 2');
+        await page.getByRole('option', { name: 'Entity 2', exact: true }).click();
+        await link.getByRole('textbox', { name: 'Relationship' }).fill('met');
+        await link.getByRole('button', { name: 'Link' }).click();
+        await link.waitFor({ state: 'detached' });
+      },
+      'create-and-link',
+    );
   });
   const createLongest = await page.evaluate<number>('window.__longest');
   const linked = await page.evaluate<number>(
@@ -209,7 +255,8 @@ try {
   // Baselines: an empty page's frame rate, and the bare fetch and parse of the canvas data.
   await page.goto(`${url}/api/v1/health`);
   console.log(`WebGL (${gl}): ${await webglRenderer(page)}`);
-  const idleFps = await framesDuring(page, () => page.waitForTimeout(2_000));
+  const idleFps = await framesDuring(page, () => page.waitForTimeout(2_000), 'empty page');
+  console.log(`baseline: an empty page, ${idleFps.toFixed(1)} fps (the frame rates below are also given against it)`);
   const fetchMs = await page.evaluate<number>(
     `(async () => { const start = performance.now(); const data = await (await fetch('/api/v1/graph/canvas')).json(); if (data.nodes.length !== ${nodeCount}) throw new Error('canvas has ' + data.nodes.length + ' nodes'); return performance.now() - start; })()`,
   );
@@ -236,16 +283,20 @@ try {
   const box = await canvasInView(page);
   let layoutFps = 0;
   const layoutPart = await part(page, 'layout', async () => {
-    layoutFps = await framesDuring(page, async () => {
-      for (
-        let step = 0;
-        step < 40 && !(await page.getByRole('button', { name: 'Arrange again' }).isVisible());
-        step += 1
-      ) {
-        await page.mouse.move(box.x + 50 + (step % 10) * 30, box.y + 100 + (step % 7) * 20);
-        await page.waitForTimeout(100);
-      }
-    });
+    layoutFps = await framesDuring(
+      page,
+      async () => {
+        for (
+          let step = 0;
+          step < 40 && !(await page.getByRole('button', { name: 'Arrange again' }).isVisible());
+          step += 1
+        ) {
+          await page.mouse.move(box.x + 50 + (step % 10) * 30, box.y + 100 + (step % 7) * 20);
+          await page.waitForTimeout(100);
+        }
+      },
+      'layout',
+    );
   });
   const delays = await page.evaluate<number[]>('window.__delays');
   if (!delays.length) delays.push(Number.NaN);
@@ -261,22 +312,30 @@ try {
   let panFps = 0;
   let zoomFps = 0;
   const panPart = await part(page, 'pan', async () => {
-    panFps = await framesDuring(page, async () => {
-      await page.mouse.move(centre.x, centre.y);
-      await page.mouse.down();
-      for (let step = 0; step < 60; step += 1)
-        await page.mouse.move(centre.x + Math.sin(step / 6) * 200, centre.y + Math.cos(step / 6) * 120);
-      await page.mouse.up();
-    });
+    panFps = await framesDuring(
+      page,
+      async () => {
+        await page.mouse.move(centre.x, centre.y);
+        await page.mouse.down();
+        for (let step = 0; step < 60; step += 1)
+          await page.mouse.move(centre.x + Math.sin(step / 6) * 200, centre.y + Math.cos(step / 6) * 120);
+        await page.mouse.up();
+      },
+      'pan',
+    );
   });
   const zoomPart = await part(page, 'zoom', async () => {
-    zoomFps = await framesDuring(page, async () => {
-      for (let step = 0; step < 30; step += 1) {
-        await page.mouse.move(centre.x, centre.y);
-        await page.mouse.wheel(0, step < 15 ? -120 : 120);
-        await page.waitForTimeout(40);
-      }
-    });
+    zoomFps = await framesDuring(
+      page,
+      async () => {
+        for (let step = 0; step < 30; step += 1) {
+          await page.mouse.move(centre.x, centre.y);
+          await page.mouse.wheel(0, step < 15 ? -120 : 120);
+          await page.waitForTimeout(40);
+        }
+      },
+      'zoom',
+    );
   });
   console.log(
     `pan: ${panFps.toFixed(1)} fps, zoom: ${zoomFps.toFixed(1)} fps   (target ≥ 30 fps; ${ratio(panFps, idleFps)} and ${ratio(zoomFps, idleFps)} the empty page)`,

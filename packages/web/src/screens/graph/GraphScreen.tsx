@@ -163,7 +163,7 @@ export default function GraphScreen() {
             )
           }
         >
-          {graph && <CanvasDialogs graph={graph} editor={editor} edits={edits} onSelect={(id) => walk.select(id)} />}
+          {graph && <CanvasDialogs graph={graph} editor={editor} edits={edits} onSelect={walk.select} />}
           {choices.layout === 'sources' && (
             <ClusterLabels
               canvas={canvas}

@@ -52,6 +52,7 @@ export function GraphSidePanel({
           <>
             <Neighbourhood
               graph={graph}
+              version={walk.version}
               selected={present}
               typeName={typeName}
               onSelect={(id) => {

@@ -1,3 +1,4 @@
+import { memo, useMemo, useRef } from 'react';
 import { ActionIcon, Anchor, Badge, Button, Group, List, Stack, Text, Title } from '@mantine/core';
 import { IconArrowLeft, IconArrowRight, IconPencil } from '@tabler/icons-react';
 import { countOf } from '../../lib/format.ts';
@@ -39,9 +40,13 @@ export function neighboursOf(graph: KnowledgeGraph, id: string): NeighbourItem[]
 /**
  * The text alternative of the canvas: the selected node and its neighbours as a list of buttons (Tab and
  * Enter walk the graph the way clicks on the canvas do), each relationship with its edit button.
+ *
+ * The list is worked out and drawn again only when the selection or the graph (`version`) changes: a hub
+ * has hundreds of rows, and the screen renders again at every dialog opened or edit saved on the canvas.
  */
 export function Neighbourhood({
   graph,
+  version,
   selected,
   typeName,
   onSelect,
@@ -51,6 +56,8 @@ export function Neighbourhood({
   expanding,
 }: {
   graph: KnowledgeGraph;
+  /** Changes when the graph changed in place. */
+  version: number;
   selected: string;
   typeName: (templateId: string) => string;
   onSelect: (id: string) => void;
@@ -60,7 +67,17 @@ export function Neighbourhood({
   expanding: boolean;
 }) {
   const attributes = graph.getNodeAttributes(selected);
-  const items = neighboursOf(graph, selected);
+  const items = useMemo(() => neighboursOf(graph, selected), [graph, selected, version]);
+  // The rows call the latest handlers without taking new ones (which would draw them all again).
+  const handlers = useRef({ onSelect, onEditEdge });
+  handlers.current = { onSelect, onEditEdge };
+  const rowHandlers = useMemo(
+    () => ({
+      onSelect: (id: string) => handlers.current.onSelect(id),
+      onEditEdge: (id: string) => handlers.current.onEditEdge(id),
+    }),
+    [],
+  );
   return (
     <Stack gap="xs" data-testid="neighbourhood">
       <div>
@@ -84,36 +101,49 @@ export function Neighbourhood({
           ? 'No connections in the loaded graph.'
           : `${countOf(items.length, 'connection')} in the loaded graph`}
       </Text>
-      {items.length > 0 && (
-        <List listStyleType="none" spacing={2} aria-labelledby="neighbourhood-caption" size="sm">
-          {items.map((item) => (
-            <List.Item key={item.edgeId}>
-              <Group gap={4} wrap="nowrap" align="baseline">
-                {item.direction === 'outgoing' ? (
-                  <IconArrowRight size={12} aria-label="outgoing" />
-                ) : (
-                  <IconArrowLeft size={12} aria-label="incoming" />
-                )}
-                <Text span fz="xs" c="dimmed" title={item.relationshipType}>
-                  {item.relationship}
-                </Text>
-                <Anchor component="button" type="button" fz="sm" ta="left" onClick={() => onSelect(item.id)}>
-                  {item.label}
-                </Anchor>
-                <ActionIcon
-                  variant="subtle"
-                  size="sm"
-                  ml="auto"
-                  aria-label={`Edit the relationship ${item.relationship} ${item.label}`}
-                  onClick={() => onEditEdge(item.edgeId)}
-                >
-                  <IconPencil size={14} />
-                </ActionIcon>
-              </Group>
-            </List.Item>
-          ))}
-        </List>
-      )}
+      {items.length > 0 && <NeighbourList items={items} {...rowHandlers} />}
     </Stack>
   );
 }
+
+/** The neighbours' rows, drawn again only for a new list. */
+const NeighbourList = memo(function NeighbourList({
+  items,
+  onSelect,
+  onEditEdge,
+}: {
+  items: NeighbourItem[];
+  onSelect: (id: string) => void;
+  onEditEdge: (edgeId: string) => void;
+}) {
+  return (
+    <List listStyleType="none" spacing={2} aria-labelledby="neighbourhood-caption" size="sm">
+      {items.map((item) => (
+        <List.Item key={item.edgeId}>
+          <Group gap={4} wrap="nowrap" align="baseline">
+            {item.direction === 'outgoing' ? (
+              <IconArrowRight size={12} aria-label="outgoing" />
+            ) : (
+              <IconArrowLeft size={12} aria-label="incoming" />
+            )}
+            <Text span fz="xs" c="dimmed" title={item.relationshipType}>
+              {item.relationship}
+            </Text>
+            <Anchor component="button" type="button" fz="sm" ta="left" onClick={() => onSelect(item.id)}>
+              {item.label}
+            </Anchor>
+            <ActionIcon
+              variant="subtle"
+              size="sm"
+              ml="auto"
+              aria-label={`Edit the relationship ${item.relationship} ${item.label}`}
+              onClick={() => onEditEdge(item.edgeId)}
+            >
+              <IconPencil size={14} />
+            </ActionIcon>
+          </Group>
+        </List.Item>
+      ))}
+    </List>
+  );
+});

@@ -16,15 +16,26 @@ interface SigmaInternals {
 }
 
 /**
+ * How long the scene stays still after a move before hover is read back again: between the steps of a wheel
+ * zoom or a pan the camera pauses a moment, and a read then makes the page wait for the frame being drawn.
+ */
+const settleMs = 150;
+
+/**
  * Sigma, minus the work a moving scene cannot use. On a software GL (no GPU) each of these costs about a frame:
  * - its picking layer (the offscreen copy of the scene that hover and click read back) is not drawn while
  *   the camera moves or a node is dragged; the frame drawn once it stops carries it again, the same way
  *   edges hidden on move come back;
- * - nor read back meanwhile: each read makes the page wait for the GPU to finish every frame queued;
+ * - nor read back meanwhile, nor until the scene has been still a moment (`settleMs`): each read makes the
+ *   page wait for the GPU to finish every frame queued;
  * - a dragged node is redrawn on its own, where sigma would re-place all the nodes and their labels at each
  *   step of the pointer; all are re-placed once it is dropped.
  */
 export class CanvasRenderer extends Sigma<NodeAttributes, EdgeAttributes, object, NodeViewState, EdgeViewState> {
+  /** When the scene last moved (a frame drawn or hover asked for in motion). */
+  private movedAt = 0;
+  private settling: number | null = null;
+
   constructor(
     ...args: ConstructorParameters<typeof Sigma<NodeAttributes, EdgeAttributes, object, NodeViewState, EdgeViewState>>
   ) {
@@ -32,7 +43,16 @@ export class CanvasRenderer extends Sigma<NodeAttributes, EdgeAttributes, object
     const resolver = this.hidden().internals!.hoverResolver;
     const request = resolver.request.bind(resolver);
     resolver.request = () => {
-      if (!this.inMotion()) request();
+      if (this.inMotion()) {
+        this.movedAt = performance.now();
+        return;
+      }
+      const wait = this.movedAt + settleMs - performance.now();
+      if (wait <= 0) return request();
+      this.settling ??= window.setTimeout(() => {
+        this.settling = null;
+        resolver.request();
+      }, wait);
     };
     this.on('nodeDragEnd', ({ allDraggedNodes }) =>
       this.refresh({ partialGraph: { nodes: allDraggedNodes }, schedule: true }),
@@ -41,7 +61,15 @@ export class CanvasRenderer extends Sigma<NodeAttributes, EdgeAttributes, object
 
   override getRenderParams(): RenderParams {
     const params = super.getRenderParams();
-    return this.inMotion() ? { ...params, pickingFrameBuffer: null } : params;
+    if (!this.inMotion()) return params;
+    this.movedAt = performance.now();
+    return { ...params, pickingFrameBuffer: null };
+  }
+
+  override kill(): void {
+    if (this.settling !== null) window.clearTimeout(this.settling);
+    this.settling = null;
+    super.kill();
   }
 
   override refresh(options?: RefreshOptions): this {
