@@ -1,5 +1,5 @@
 import { NotFound } from '@rhizome/contracts/errors';
-import { caselessLike, containingPattern, perDialect, type Db } from '../../storage/index.ts';
+import { caselessLike, containingPattern, type Db } from '../../storage/index.ts';
 import { bool, fromJson, now, toJson, type Flag } from '../rows.ts';
 import type { StepInput, Workflow, WorkflowDetail, WorkflowStep, StepToolType } from './types.ts';
 
