@@ -8,6 +8,21 @@ const env = { RHIZOME_MODELS_DIR: path.join(os.tmpdir(), 'rhizome-test-models') 
 // Every test that runs `rhizome` runs the prebuilt command line, built here when a source changed.
 const buildCli = 'tests/support/build-cli.ts';
 
+/**
+ * The PostgreSQL run. Its tests that hold only on SQLite are left out by name: vitest reads
+ * `testNamePattern` of a project too, though its project type does not list it.
+ */
+const postgresProject = {
+  name: 'postgres',
+  // RHIZOME_TEST_BACKEND=postgres in the environment opens the project to any test file, to try one on PostgreSQL.
+  include: process.env.RHIZOME_TEST_BACKEND === 'postgres' ? ['tests/**/*.test.ts'] : postgresFiles,
+  testNamePattern: new RegExp(
+    `^(?!.*(?:${sqliteOnlyTests.map((name) => name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|')}))`,
+  ),
+  env: { ...env, RHIZOME_TEST_BACKEND: 'postgres' },
+  globalSetup: [buildCli, 'tests/support/postgres-run.ts'],
+};
+
 export default defineConfig({
   test: {
     testTimeout: 30_000,
@@ -25,21 +40,9 @@ export default defineConfig({
           globalSetup: [buildCli],
         },
       },
-      {
-        // The API, MCP, OpenAI and CLI tests that reach every operation, again with every test server on
-        // a database of one throw-away PostgreSQL server (tests/support/test-backend.ts).
-        extends: true,
-        test: {
-          name: 'postgres',
-          // RHIZOME_TEST_BACKEND=postgres in the environment opens the project to any test file, to try one on PostgreSQL.
-          include: process.env.RHIZOME_TEST_BACKEND === 'postgres' ? ['tests/**/*.test.ts'] : postgresFiles,
-          testNamePattern: new RegExp(
-            `^(?!.*(?:${sqliteOnlyTests.map((name) => name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|')}))`,
-          ),
-          env: { ...env, RHIZOME_TEST_BACKEND: 'postgres' },
-          globalSetup: [buildCli, 'tests/support/postgres-run.ts'],
-        },
-      },
+      // The API, MCP, OpenAI and CLI tests that reach every operation, again with every test server on a
+      // database of one throw-away PostgreSQL server (tests/support/test-backend.ts).
+      { extends: true, test: postgresProject },
     ],
   },
 });

@@ -16,7 +16,10 @@ export const postgresFiles = [
   'tests/api/chunk-attempts.test.ts',
   'tests/api/mcp-tool-list.test.ts',
   'tests/api/node-retype-mcp.test.ts',
-  'tests/api/openai-stream-citations.test.ts',
+  'tests/api/openai.test.ts',
+  'tests/api/presets.test.ts',
+  'tests/api/tls.test.ts',
+  'tests/api/source-pause.test.ts',
   'tests/api/cli-health.test.ts',
   'tests/api/cli-db.test.ts',
 ];
