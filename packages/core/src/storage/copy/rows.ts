@@ -91,29 +91,23 @@ export function keyOf(shape: TableShape, columns: readonly string[]): readonly s
 }
 
 /**
- * Inserts rows as read from the other dialect, ids and rowids as they are. PostgreSQL unpacks each batch
- * of JSON over the table's row type (`json_populate_recordset`), so each value arrives in its column's
- * type (1 and 0 as booleans, a BLOB's `\x` hex as bytea); SQLite unpacks it with `json_each`, and binds
- * the batches holding BLOBs instead.
+ * Inserts rows as read from the other dialect, ids and rowids as they are. Each batch travels as one JSON
+ * parameter: PostgreSQL unpacks it over the table's row type (`json_populate_recordset`), so each value
+ * arrives in its column's type (1 and 0 as booleans), SQLite with `json_each`. Batches holding BLOBs
+ * (vectors) are bound instead, the bytes sent as they are rather than as hex inside the JSON.
  */
 export async function insertBatch(db: Knex, table: string, columns: readonly string[], rows: Row[]): Promise<void> {
   const list = columns.map(columnSql).join(', ');
   for (let start = 0; start < rows.length; start += rowsPerStatement) {
     const batch = rows.slice(start, start + rowsPerStatement);
-    if (dialectOf(db) === 'postgres') {
-      const json = batch.map((row) =>
-        Object.fromEntries(
-          columns.map((column) => {
-            const value = row[column];
-            return [column, Buffer.isBuffer(value) ? `\\x${value.toString('hex')}` : (value ?? null)];
-          }),
-        ),
-      );
+    const blobs = batch.some((row) => columns.some((column) => Buffer.isBuffer(row[column])));
+    if (dialectOf(db) === 'postgres' && !blobs) {
+      const json = batch.map((row) => Object.fromEntries(columns.map((column) => [column, row[column] ?? null])));
       await db.raw(
         `INSERT INTO ${quoted(table)} (${list}) SELECT ${list} FROM json_populate_recordset(NULL::${quoted(table)}, ?::json)`,
         [JSON.stringify(json)],
       );
-    } else if (batch.some((row) => columns.some((column) => Buffer.isBuffer(row[column])))) {
+    } else if (blobs) {
       const perStatement = Math.max(1, Math.floor(30_000 / columns.length));
       for (let from = 0; from < batch.length; from += perStatement) {
         const part = batch.slice(from, from + perStatement);
