@@ -1,7 +1,7 @@
 // Precision and recall of the builtin extractor on the hand-labelled sets
 // (packages/core/test/fixtures/extraction/*-passages.json): entities by name, entities by name and
 // kind, typed relations, the share of `related_to` among the relations, of fallback-typed entities and
-// of junk names — per set, then per split and per kind of text.
+// of junk names — per set, then per split and per kind of text — and the CPU time the harvest took.
 //
 //   pnpm eval:extraction                          every set, every split
 //   pnpm eval:extraction --split development      one split only (tune on this one)
@@ -77,8 +77,14 @@ async function scoreSets(): Promise<void> {
   for (const name of names) {
     const set = loadLabelledSet(name);
     const passages = set.passages.filter((passage) => !options.split || passage.split === options.split);
+    const cpu = process.cpuUsage();
     const results = await scorePassages(set, passages);
+    const { user, system } = process.cpuUsage(cpu);
     const overall = summarise(results);
+    // CPU time, not wall time: on a shared machine the wall clock measures the neighbours too.
+    console.log(
+      `\n${set.name}: harvested ${passages.length} passages in ${((user + system) / 1e6).toFixed(2)} s of CPU (${((user + system) / 1e3 / Math.max(1, passages.length)).toFixed(1)} ms each)`,
+    );
     printScore(`${set.name}${options.split ? ` — ${options.split}` : ''}, domain ${set.domain}`, overall);
     const bySplit = groupBy(results, (result) => result.passage.split);
     if (bySplit.size > 1) for (const [split, group] of bySplit) printScore(`${set.name} — ${split}`, summarise(group));
