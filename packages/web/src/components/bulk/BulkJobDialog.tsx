@@ -4,8 +4,7 @@ import { batchResult, type BatchOutcome, type BatchResult } from '@rhizome/contr
 import { countOf } from '../../lib/format.ts';
 import { OpsTaskProgress } from '../../screens/ops/OpsTaskProgress.tsx';
 import { useTask } from '../../screens/ops/use-task.ts';
-import { sourceEndpoints } from '@rhizome/contracts/api/sources';
-import { useEndpoint } from '../../lib/data/use-endpoint.ts';
+import { useSourceBulkJob } from '../../screens/sources/use-source-bulk-job.ts';
 import type { BulkJob, RequestBulkJob, SourceTaskBulkJob } from './use-bulk-job.ts';
 
 /** The failures to list in full; the rest are counted. */
@@ -124,18 +123,11 @@ function RequestJobOutcome({ job, onSettled }: { job: RequestBulkJob; onSettled:
   );
 }
 
-const ended = new Set(['completed', 'failed', 'cancelled']);
-const pollMs = 500;
-
-/** A job the server works through: its progress read by id until its task ends, then what failed and why. */
+/** A job the server works through: its progress by id, live from the change stream, then what failed and why. */
 function SourceJobOutcome({ job, onSettled }: { job: SourceTaskBulkJob; onSettled: () => void }) {
-  const read = useEndpoint(
-    sourceEndpoints.bulkJob,
-    { params: { job_id: job.jobId } },
-    { refreshMs: (data) => (data && ended.has(data.status) ? false : pollMs), keepPrevious: false },
-  );
+  const read = useSourceBulkJob(job.jobId);
+  const { finished } = read;
   const state = read.data;
-  const finished = state !== undefined && ended.has(state.status);
   useEffect(() => {
     if (finished) onSettled();
   }, [finished]);
