@@ -216,5 +216,5 @@ describe('builtin extraction on the hand-labelled passages', () => {
     expect(score.relations.precision).toBeGreaterThanOrEqual(0.5);
     expect(score.relations.recall).toBeGreaterThanOrEqual(0.55);
     expect(score.relatedToShare).toBeLessThan(0.35);
-  }, 60_000);
+  }, 120_000);
 });
