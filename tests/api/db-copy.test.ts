@@ -335,6 +335,12 @@ describe('rhizome db copy', () => {
   }, 240_000);
 
   it('answers one line and its exit code for a bad URL, a server not answering, a missing database, a running service', async () => {
+    const help = await runRhizome(['db', 'copy', '--help'], finalData);
+    expect(help.code).toBe(0);
+    expect(help.output).toMatch(/^Usage: rhizome db copy \[options\][\s\S]*--replace[\s\S]*Stores:/);
+    const incomplete = await runRhizome(['db', 'copy', '--from', `sqlite:${originDb()}`], finalData);
+    expect(incomplete.code).toBe(2);
+    expect(incomplete.output).toMatch(/^rhizome: db copy needs --from and --to/);
     const bad = await runRhizome(
       ['db', 'copy', '--from', 'mysql://x', '--to', `sqlite:${finalData}/databases/x`],
       finalData,
@@ -373,7 +379,9 @@ describe('rhizome db copy', () => {
     // A source at an older revision than this code writes is refused, not copied into a newer schema.
     const older = path.join(finalData, 'databases', 'older');
     fs.mkdirSync(older, { recursive: true });
-    fs.copyFileSync(path.join(finalData, 'databases', 'default', 'app.db'), path.join(older, 'app.db'));
+    for (const file of ['app.db', 'app.db-wal'])
+      if (fs.existsSync(path.join(originDb(), file)))
+        fs.copyFileSync(path.join(originDb(), file), path.join(older, file));
     const stale = openSqlite(path.join(older, 'app.db'));
     await stale.raw('DELETE FROM knex_migrations WHERE id = (SELECT max(id) FROM knex_migrations)');
     await stale.destroy();

@@ -177,6 +177,8 @@ export function registerDbCopy(db: Command, runner: CommandRunner): void {
     .option('--all', 'copy every database of the source, each to the same name')
     .option('--replace', 'overwrite a target that already holds data')
     .option('--data-dir <dir>', "the data directory holding a PostgreSQL database's files (default RHIZOME_DATA_DIR)")
+    // Its own help, not the `db` overview the group's subcommands inherit.
+    .configureHelp({})
     .addHelpText('after', copyHelp)
     .action(
       runner.local(async (options: Parameters<typeof copy>[1], command: Command) => copy(runner.io, options, command)),
