@@ -3,6 +3,7 @@ import type { SourceResponseBody } from '@rhizome/contracts/api/sources';
 import { validationIssuesOf } from '../support/api-assertions.ts';
 import { setUpAccount, startTestServer, type TestServer } from '../support/server.ts';
 import { uploadSources } from '../support/sources.ts';
+import { until } from '../support/wait.ts';
 
 interface BulkJob {
   job_id: string;
@@ -26,16 +27,16 @@ describe('source bulk jobs', () => {
     expect(answer.status, answer.text).toBe(202);
     return answer.body as BulkJob;
   };
-  const settled = async (jobId: string) => {
-    for (let tries = 0; tries < 300; tries++) {
-      const answer = await call('GET', `/sources/bulk-jobs/${jobId}`);
-      expect(answer.status, answer.text).toBe(200);
-      const job = answer.body as BulkJob;
-      if (['completed', 'failed', 'cancelled'].includes(job.status)) return job;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    throw new Error(`job ${jobId} did not settle`);
-  };
+  const settled = (jobId: string) =>
+    until(
+      async () => {
+        const answer = await call('GET', `/sources/bulk-jobs/${jobId}`);
+        expect(answer.status, answer.text).toBe(200);
+        const job = answer.body as BulkJob;
+        return ['completed', 'failed', 'cancelled'].includes(job.status) ? job : undefined;
+      },
+      { timeoutMs: 30_000, intervalMs: 100, what: `job ${jobId} to settle` },
+    );
 
   const ids: string[] = [];
   beforeAll(async () => {

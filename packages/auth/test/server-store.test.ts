@@ -8,6 +8,7 @@ import { AccountService } from '../src/account.ts';
 import { ServerAuthStore } from '../src/server-store.ts';
 import { Verifier } from '../src/verifier.ts';
 import { startPostgres, type TestPostgres } from '../../../tests/support/postgres.ts';
+import { until } from '../../../tests/support/wait.ts';
 
 let postgres: TestPostgres;
 let pool: pg.Pool;
@@ -51,13 +52,21 @@ describe('credentials on a PostgreSQL server', () => {
     const session = setUp.setCookie!.split(';')[0];
     expect(b.verifier.verify({ cookie: session })).toMatchObject({ username: 'operator', method: 'cookie' });
     const key = await b.account.createKey('ci');
-    await expect
-      .poll(() => a.verifier.verify({ authorization: `Bearer ${key.key}` }))
-      .toMatchObject({ method: 'api_key' });
+    const accepted = await until(
+      async () => (await a.verifier.verify({ authorization: `Bearer ${key.key}` })) ?? false,
+      {
+        what: 'the new key to be accepted by the other process',
+      },
+    );
+    expect(accepted).toMatchObject({ method: 'api_key' });
     await a.account.revokeKey(key.id);
-    await expect.poll(() => b.verifier.verify({ authorization: `Bearer ${key.key}` })).toBeNull();
+    await until(async () => (await b.verifier.verify({ authorization: `Bearer ${key.key}` })) === null, {
+      what: 'the revoked key to be refused by the other process',
+    });
     await b.account.logout();
-    await expect.poll(() => a.verifier.verify({ cookie: session })).toBeNull();
+    await until(async () => (await a.verifier.verify({ cookie: session })) === null, {
+      what: 'the logged-out session to be refused by the other process',
+    });
   });
 
   it('applies a change made on a stale copy to the newer credentials', async () => {
