@@ -71,12 +71,13 @@ function parsedOf(harvest: GroupHarvest | undefined) {
   };
 }
 
-/** The columns an attempt's insert writes, in its bindings' order; `attempt_number` comes last, computed. */
-const writtenColumns = [
+/** An attempt's own figures: what a group's history lists (the raw material is read one attempt at a time). */
+const summaryColumns = [
   'id',
   'source_id',
   'job_id',
   'group_index',
+  'attempt_number',
   'first_chunk_index',
   'last_chunk_index',
   'task_id',
@@ -95,11 +96,16 @@ const writtenColumns = [
   'aborted_by_loop',
   'error_message',
   'error_type',
+  'started_at',
+  'completed_at',
+] as const;
+
+/** The columns the insert writes, in its bindings' order; the attempt number comes from its subquery. */
+const writtenColumns = [
+  ...summaryColumns.filter((column) => column !== 'attempt_number'),
   'calls',
   'parsed',
   'dropped',
-  'started_at',
-  'completed_at',
 ] as const satisfies readonly Exclude<keyof AttemptRow, 'attempt_number'>[];
 
 /**
@@ -172,34 +178,6 @@ export async function insertAttempt(trx: Db, outcome: AttemptOutcome): Promise<v
   const record = await jobPromptRecord(trx, outcome.job.id, outcome.recorder.calls);
   await trx.raw(insertSql, attemptBindings(outcome, record));
 }
-
-const summaryColumns = [
-  'id',
-  'source_id',
-  'job_id',
-  'group_index',
-  'attempt_number',
-  'first_chunk_index',
-  'last_chunk_index',
-  'task_id',
-  'status',
-  'provider',
-  'model',
-  'entity_count',
-  'relationship_count',
-  'dropped_count',
-  'input_tokens',
-  'output_tokens',
-  'llm_duration_ms',
-  'input_text_length',
-  'llm_response_length',
-  'finish_reason',
-  'aborted_by_loop',
-  'error_message',
-  'error_type',
-  'started_at',
-  'completed_at',
-] as const;
 
 export type AttemptSummaryRow = Pick<AttemptRow, (typeof summaryColumns)[number]>;
 
