@@ -5,43 +5,8 @@ import { loadServiceCommands } from '../local-modules.ts';
 import { printJson, type Io } from '../output.ts';
 import type { CommandRunner } from '../runner.ts';
 
-/** What this command uses of core's database copy (packages/core/src/storage/copy), loaded on demand. */
-interface CopyModule {
-  copyDatabases(request: {
-    from: string;
-    to: string;
-    all?: boolean;
-    replace?: boolean;
-    dataDir: string;
-    onDatabase?: (name: string, index: number, count: number) => void;
-    onProgress?: (progress: {
-      phase: 'rows' | 'verify' | 'files';
-      table?: string;
-      done: number;
-      total: number;
-    }) => void;
-  }): Promise<CopyReport[]>;
-  CopyRefusal: new (...args: never[]) => Error & { reason: string };
-}
-
-interface CopyReport {
-  from: string;
-  to: string;
-  revision: string;
-  tables: { name: string; rows: number; checksum: string }[];
-  rows: number;
-  checksum: string;
-  files: {
-    inPlace: boolean;
-    originals: { files: number; bytes: number };
-    vectors: { files: number; bytes: number };
-    missingOriginals: string[];
-  };
-  replaced: boolean;
-  copyMs: number;
-  verifyMs: number;
-  totalMs: number;
-}
+type CopyModule = Pick<typeof import('@rhizome/core/storage'), 'copyDatabases' | 'CopyRefusal'>;
+type CopyReport = import('@rhizome/core/storage').CopyReport;
 
 const copyHelp = `
 Stores:
@@ -73,8 +38,9 @@ const exitCodes: Record<string, number> = {
  */
 async function loadCopy(): Promise<CopyModule> {
   await loadServiceCommands();
-  const copyModule = new URL('../../../core/src/storage/copy/index.ts', import.meta.url).href;
-  return (await import(copyModule)) as CopyModule;
+  // A specifier the build does not follow: the storage code is loaded from the sources, not bundled.
+  const storage = '@rhizome/core/storage';
+  return (await import(storage)) as CopyModule;
 }
 
 function progressBar(io: Io): {

@@ -29,3 +29,4 @@ export {
 export { PostgresServer, type PostgresServerOptions } from './postgres/server.ts';
 export { quoteIdentifier, schemaOf, schemaPrefix, systemSchema } from './postgres/identifiers.ts';
 export { dumpSchema, restoreSchema } from './postgres/schema-dump.ts';
+export { copyDatabases, CopyRefusal, type CopyProgress, type CopyReport, type CopyRequest } from './copy/index.ts';
