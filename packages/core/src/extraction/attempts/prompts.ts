@@ -19,8 +19,8 @@ type SectionRef = number;
 
 /** A recorded call as stored: its prompts as section references. */
 interface StoredCall extends Omit<RecordedCall, 'system' | 'user'> {
-  system: SectionRef[];
-  user: SectionRef[];
+  system: readonly SectionRef[];
+  user: readonly SectionRef[];
 }
 
 /** The `calls` column of an attempt: its calls and the sections of them the job's record lacks. */
@@ -40,11 +40,20 @@ export interface PromptRecord {
   sections: readonly string[];
   /** Section text → its index in `sections`. */
   index: ReadonlyMap<string, number>;
+  /**
+   * Whole prompts made only of the record's sections → their references. Every group of a job sends the
+   * same system prompt: one lookup of it replaces splitting it and looking up each of its long sections.
+   */
+  whole: Map<string, readonly SectionRef[]>;
 }
+
+/** Whole prompts a record remembers; a job sends a handful (one system prompt per pass). */
+const wholeKept = 16;
 
 const recordOf = (sections: readonly string[]): PromptRecord => ({
   sections,
   index: new Map(sections.map((section, position) => [section, position])),
+  whole: new Map(),
 });
 
 /** The distinct sections of a set of calls' prompts, in the order they first appear. */
@@ -60,8 +69,10 @@ const split = (prompt: string) => prompt.split(separator);
 export function encodeCalls(calls: readonly RecordedCall[], record: PromptRecord): string {
   const texts: string[] = [];
   const own = new Map<string, number>();
-  const refer = (prompt: string): SectionRef[] =>
-    split(prompt).map((section) => {
+  const refer = (prompt: string): readonly SectionRef[] => {
+    const known = record.whole.get(prompt);
+    if (known) return known;
+    const refs = split(prompt).map((section) => {
       const shared = record.index.get(section);
       if (shared !== undefined) return shared;
       let position = own.get(section);
@@ -71,6 +82,9 @@ export function encodeCalls(calls: readonly RecordedCall[], record: PromptRecord
       }
       return -position - 1;
     });
+    if (record.whole.size < wholeKept && refs.every((ref) => ref >= 0)) record.whole.set(prompt, refs);
+    return refs;
+  };
   const stored: StoredCalls = {
     texts,
     calls: calls.map(({ system, user, ...rest }) => ({ ...rest, system: refer(system), user: refer(user) })),
@@ -87,7 +101,7 @@ export function decodeCalls(calls: string | null, sections: readonly string[] | 
   const stored = JSON.parse(calls) as StoredCalls | RecordedCall[];
   if (Array.isArray(stored)) return stored;
   const text = (ref: SectionRef) => (ref >= 0 ? (sections?.[ref] ?? '') : stored.texts[-ref - 1]);
-  const join = (refs: SectionRef[]) => refs.map(text).join(separator);
+  const join = (refs: readonly SectionRef[]) => refs.map(text).join(separator);
   return stored.calls.map(({ system, user, ...rest }) => ({ ...rest, system: join(system), user: join(user) }));
 }
 
