@@ -19,8 +19,13 @@ export interface ChangeChannel {
 }
 
 const changes = 'rhizome:credentials:changed';
-/** A change announced while this process could not hear it is still picked up this often. */
-const refreshIntervalMs = 5_000;
+/**
+ * A change announced while this process could not hear it (its LISTEN connection reopening) is still
+ * picked up within this: each poll reads the generation only, a revoked key is refused within a second.
+ */
+const pollIntervalMs = 400;
+/** The keys' last use (not announced) is read again every this many polls. */
+const refreshEvery = 12;
 const usagePersistIntervalMs = 1_000;
 const conflictRetries = 5;
 
@@ -38,6 +43,9 @@ export class ServerAuthStore implements CredentialsStore, KeyUsageStore {
   private readonly lastPersisted = new Map<string, number>();
   private timer: NodeJS.Timeout | undefined;
   private unsubscribe: (() => Promise<void>) | undefined;
+  private rereading: Promise<void> = Promise.resolve();
+  private nextReread: Promise<Credentials | undefined> | undefined;
+  private polls = 0;
 
   private constructor(
     private readonly sql: SqlRunner,
@@ -82,7 +90,7 @@ export class ServerAuthStore implements CredentialsStore, KeyUsageStore {
     ]);
     await store.refresh();
     store.unsubscribe = await channel.subscribe(changes, () => void store.refresh().catch(() => undefined));
-    store.timer = setInterval(() => void store.refresh().catch(() => undefined), refreshIntervalMs).unref();
+    store.timer = setInterval(() => void store.poll().catch(() => undefined), pollIntervalMs).unref();
     return { store, stores: { credentials: store, usage: store, sessionSecret: String(stored.value) } };
   }
 
@@ -90,11 +98,40 @@ export class ServerAuthStore implements CredentialsStore, KeyUsageStore {
     return `"${this.schema.replace(/"/g, '""')}".${name}`;
   }
 
+  /**
+   * The credentials as stored now, by a read that starts after this call: for a key this process has not
+   * seen, which another process may have created a moment ago, before its announcement arrived. Callers
+   * arriving while such a read runs share the next one, so unknown keys cost at most two reads at a time.
+   */
+  reread(): Promise<Credentials | undefined> {
+    this.nextReread ??= this.rereading
+      .catch(() => undefined)
+      .then(() => {
+        this.nextReread = undefined;
+        this.rereading = this.refresh();
+        return this.rereading;
+      })
+      .then(() => this.cached);
+    return this.nextReread;
+  }
+
+  /** Reads the credentials again when their generation moved on; everything again every `refreshEvery`-th poll. */
+  private async poll(): Promise<void> {
+    this.polls = (this.polls + 1) % refreshEvery;
+    if (this.polls === 0) return this.refresh();
+    const [row] = await this.sql.query(`SELECT generation FROM ${this.table('auth_credentials')}`);
+    if (Number(row?.generation ?? 0) !== this.generation) await this.refresh();
+  }
+
   /** Reads the credentials and the keys' last use again. */
   async refresh(): Promise<void> {
     const [row] = await this.sql.query(`SELECT content, generation FROM ${this.table('auth_credentials')}`);
-    this.cached = row ? parseCredentials(JSON.parse(String(row.content))) : undefined;
-    this.generation = row ? Number(row.generation) : 0;
+    // Reads overlap (an announcement, the poll, a reread): one that began before a change this process
+    // already holds must not put the older credentials back.
+    if (!row || Number(row.generation) >= this.generation) {
+      this.cached = row ? parseCredentials(JSON.parse(String(row.content))) : undefined;
+      this.generation = row ? Number(row.generation) : 0;
+    }
     const usage = await this.sql.query(`SELECT key_id, last_used_at FROM ${this.table('auth_key_usage')}`);
     this.usage = new Map(usage.map((entry) => [String(entry.key_id), String(entry.last_used_at)]));
   }
