@@ -1,16 +1,20 @@
 import type { Platform } from './create.ts';
+import { joinDeployment } from './leadership/index.ts';
 import { featureModules } from './modules.ts';
 
 /**
- * Starts every module's background jobs (in the API process: a deployment runs exactly one; see
- * docs/decisions/0028). Stopping waits for each job, in reverse order of starting.
+ * Jobs that keep this process's own caches warm: every node runs them, leader or not. The others act
+ * for the whole deployment (the health monitor, recovery scans, sweeps, the backup schedule) and run on
+ * one node at a time.
  */
-export function startBackgroundJobs(platform: Platform): { stop(): Promise<void> } {
-  const running = featureModules
-    .flatMap((module) => module.background ?? [])
-    .map((job) => ({ name: job.name, handle: job.start(platform) }));
-  platform.logger.info(`background jobs started: ${running.map((job) => job.name).join(', ')}`);
+const everyNode = new Set(['graph-search-warm-up']);
+
+type Job = NonNullable<(typeof featureModules)[number]['background']>[number];
+
+function startJobs(platform: Platform, jobs: Job[]) {
+  const running = jobs.map((job) => ({ name: job.name, handle: job.start(platform) }));
   return {
+    names: running.map((job) => job.name),
     async stop() {
       for (const job of running.reverse()) {
         await job.handle
@@ -19,6 +23,37 @@ export function startBackgroundJobs(platform: Platform): { stop(): Promise<void>
             platform.logger.warning(`background job ${job.name} did not stop cleanly: ${String(error)}`),
           );
       }
+    },
+  };
+}
+
+/**
+ * Starts every module's background jobs in an API process. With a PostgreSQL server several API nodes
+ * may serve one deployment: the jobs that act for all of it run only on the node holding the background
+ * lease, and move to another when it dies (docs/decisions/0042); on SQLite the one process always leads.
+ * Stopping waits for each job, in reverse order of starting, and gives the lease up.
+ */
+export function startBackgroundJobs(platform: Platform, service = 'cortex-api'): { stop(): Promise<void> } {
+  const jobs = featureModules.flatMap((module) => module.background ?? []);
+  const local = startJobs(
+    platform,
+    jobs.filter((job) => everyNode.has(job.name)),
+  );
+  const joined = joinDeployment(platform, service, () => {
+    const leading = startJobs(
+      platform,
+      jobs.filter((job) => !everyNode.has(job.name)),
+    );
+    platform.logger.info(`background jobs started: ${[...local.names, ...leading.names].join(', ')}`);
+    return leading;
+  }).catch((error: unknown) => {
+    platform.logger.error(`background jobs not started: ${String(error)}`);
+    return undefined;
+  });
+  return {
+    async stop() {
+      await (await joined)?.stop();
+      await local.stop();
     },
   };
 }

@@ -2,6 +2,7 @@ import { opsEndpoints as api } from '@rhizome/contracts/api/ops';
 import { buildDiagnosticsZip, healthChecks, overallStatus, systemInfo } from '@rhizome/core/observability';
 import { readAllLogs, readServiceLog } from '@rhizome/core/observability';
 import { getServiceStatus } from '@rhizome/core/observability';
+import { clusterNodes } from '@rhizome/core/platform';
 import { workflowStats } from '@rhizome/core/automation';
 import { corpusGrade } from '@rhizome/core/quality';
 import { queueStats } from '@rhizome/core/tasks';
@@ -39,10 +40,11 @@ export function mountOpsRoutes(routes: RouteTable, deps: CortexDeps): void {
     const report = await platform.health.check();
     const { db } = await scope.database();
     const now = Date.now();
-    const [graph, llmWorkers, opsWorkers] = await Promise.all([
+    const [graph, llmWorkers, opsWorkers, nodes] = await Promise.all([
       platform.counts.collect(db, ['knowledge_nodes', 'links']),
       platform.tasks.workerCount('llm', now),
       platform.tasks.workerCount('operations', now),
+      listedNodes(deps),
     ]);
     const checks = healthChecks(report, {
       entities: graph.knowledge_nodes,
@@ -57,6 +59,7 @@ export function mountOpsRoutes(routes: RouteTable, deps: CortexDeps): void {
       version: platform.version,
       timestamp: new Date().toISOString(),
       subsystems: report.subsystems,
+      nodes,
     };
   });
   routes.add(api.edition, () => ({
@@ -75,7 +78,10 @@ export function mountOpsRoutes(routes: RouteTable, deps: CortexDeps): void {
     };
   });
   routes.add(api.logs, ({ query }) => readAllLogs(paths.logsDir, query.lines ?? defaultLogLines));
-  routes.add(api.logsStatus, () => getServiceStatus(deps.supervisorUrl));
+  routes.add(api.logsStatus, async () => ({
+    ...(await getServiceStatus(deps.supervisorUrl)),
+    nodes: await listedNodes(deps),
+  }));
   routes.add(api.serviceLogs, ({ params, query }) =>
     readServiceLog(paths.logsDir, params.service_name, query.lines ?? defaultLogLines),
   );
@@ -113,6 +119,11 @@ export function mountOpsRoutes(routes: RouteTable, deps: CortexDeps): void {
       quality: await corpusGrade(db),
     };
   });
+}
+
+/** The deployment's nodes, their roles and heartbeats; empty while the server holding the list cannot be reached. */
+async function listedNodes({ platform }: CortexDeps) {
+  return clusterNodes(platform).catch(() => []);
 }
 
 /** The llm monitor as GET /llm/stats answers it; empty while the queue store cannot be reached. */

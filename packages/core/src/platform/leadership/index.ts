@@ -1,0 +1,1 @@
+export { clusterNodes, joinDeployment, leaseRetryMs, type ClusterNode } from './leadership.ts';
