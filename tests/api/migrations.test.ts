@@ -132,7 +132,9 @@ describe('schema migrations', () => {
     const previous = process.env.RHIZOME_DATA_DIR;
     process.env.RHIZOME_DATA_DIR = dataDir;
     cleanups.push(async () => {
-      process.env.RHIZOME_DATA_DIR = previous;
+      // Assigning undefined would store the string "undefined" for the next test file of this worker.
+      if (previous === undefined) delete process.env.RHIZOME_DATA_DIR;
+      else process.env.RHIZOME_DATA_DIR = previous;
     });
     const out: string[] = [];
     const err: string[] = [];

@@ -73,7 +73,7 @@ export async function backendEnv(dataDir: string): Promise<Record<string, string
     }
     databaseOfDir.set(dataDir, name);
     const { expect } = await import('vitest');
-    recordRequests(run.requestsFile, path.relative(process.cwd(), expect.getState().testPath ?? 'unknown'));
+    recordRequests(run.requestsFile, () => path.relative(process.cwd(), expect.getState().testPath ?? 'unknown'));
   }
   return { RHIZOME_DATABASE_URL: databaseUrl(run, name), RHIZOME_POSTGRES_PREVIEW: '1' };
 }
@@ -90,15 +90,17 @@ let recording = false;
  * Notes every request to /api/v1 that a server in this process answers, with its status, for the
  * report of the operations the PostgreSQL run exercised (Node's `http.server.request.start` channel).
  */
-function recordRequests(requestsFile: string, testFile: string): void {
+function recordRequests(requestsFile: string, testFile: () => string): void {
   if (recording) return;
   recording = true;
   diagnostics.subscribe('http.server.request.start', (message) => {
     const { request, response } = message as { request: IncomingMessage; response: ServerResponse };
     const pathname = (request.url ?? '').split('?')[0];
     if (!pathname.startsWith('/api/v1/')) return;
+    // Asked at each request: a worker runs several test files one after another in one process.
+    const file = testFile();
     response.once('finish', () => {
-      const line = `${request.method} ${pathname.slice('/api/v1'.length)} ${response.statusCode} ${testFile}\n`;
+      const line = `${request.method} ${pathname.slice('/api/v1'.length)} ${response.statusCode} ${file}\n`;
       fs.appendFileSync(requestsFile, line);
     });
   });

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { inspect, isDeepStrictEqual } from 'node:util';
-import { AxeBuilder } from '@axe-core/playwright';
+import axe from 'axe-core';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { colorSchemeKey } from '../../../packages/web/src/shell/theme.ts';
@@ -125,9 +125,16 @@ export function useSignedInBrowser(path: string, password: string): SignedInBrow
   return ready;
 }
 
-/** Fails on any serious or critical accessibility violation of what the page shows now. */
+/**
+ * Fails on any serious or critical accessibility violation of what the page shows now. axe is loaded into a
+ * document once and asked for violations only: the interface has no frames, and the playwright wrapper's
+ * per-call injection and finishing page cost eight times the check itself (docs/decisions/0043).
+ */
 export async function expectAccessible(page: Page, screen: string): Promise<void> {
-  const results = await new AxeBuilder({ page }).analyze();
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axe.source);
+  const results = await page.evaluate(() =>
+    (window as unknown as { axe: typeof axe }).axe.run(document, { resultTypes: ['violations'] }),
+  );
   const blocking = results.violations.filter(
     (violation) => violation.impact === 'serious' || violation.impact === 'critical',
   );
