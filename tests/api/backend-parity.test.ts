@@ -1,0 +1,136 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { graphSteps } from './parity/graph-steps.ts';
+import { reachedOperations, runStep, type Outcome, type Side, type Step } from './parity/pair.ts';
+import { platformSteps } from './parity/platform-steps.ts';
+import { sourceSteps } from './parity/scenario.ts';
+import { sweepSteps } from './parity/sweep.ts';
+import { documentedOperations } from '../support/openapi-operations.ts';
+import { startPostgres, type TestPostgres } from '../support/postgres.ts';
+import { setUpAccount, startTestServer, type TestServer } from '../support/server.ts';
+
+/**
+ * One differential run over the API: a server on SQLite and one on a throw-away PostgreSQL go through
+ * the same scenario, and every answer is compared — the same status, never a 5xx, the same shape, and
+ * for deterministic reads the same content once ids, times and sizes are set aside. The run counts
+ * the documented operations it reached; fewer than `operationsFloor` fails it.
+ */
+
+const operationsFloor = 240;
+
+// Addresses nothing listens on: a request that gets as far as an outside service fails fast, on this machine.
+const closedUrl = 'http://127.0.0.1:9';
+const env = {
+  RHIZOME_SETTINGS__LOCAL_AUTH__LOGIN_MAX_ATTEMPTS: '100000',
+  REGISTRY_URL: closedUrl,
+  RHIZOME_SETTINGS__LLM__OPENAI_BASE_URL: `${closedUrl}/v1`,
+  RHIZOME_SETTINGS__LLM__ANTHROPIC_BASE_URL: `${closedUrl}/v1`,
+  RHIZOME_SETTINGS__LLM__GEMINI_BASE_URL: `${closedUrl}/v1`,
+};
+
+/** Run after the sweep, in this order: they delete what the scenario made, reset, replace or sign out. */
+const closingSteps: Step[] = [
+  { method: 'DELETE', path: '/sources/{held}/processing' },
+  { method: 'DELETE', path: '/sources/{held}/extraction' },
+  { method: 'DELETE', path: '/nodes/tags/{ntag}' },
+  { method: 'DELETE', path: '/nodes/{univac}/tags/{ntag}' },
+  { method: 'DELETE', path: '/edges/{edge}' },
+  { method: 'DELETE', path: '/nodes/{univac}' },
+  { method: 'DELETE', path: '/templates/{machine}' },
+  { method: 'DELETE', path: '/sources/tags/{stag}' },
+  { method: 'DELETE', path: '/sources/{held}' },
+  { method: 'DELETE', path: '/chats/{chat}' },
+  { method: 'DELETE', path: '/chats' },
+  { method: 'DELETE', path: '/workflows/{workflow}' },
+  { method: 'DELETE', path: '/queue/tasks/{task}' },
+  { method: 'DELETE', path: '/queue/tasks/history' },
+  { method: 'DELETE', path: '/llm/tasks/{llmtask}' },
+  { method: 'DELETE', path: '/llm/tasks' },
+  { method: 'DELETE', path: '/llm/stats' },
+  { method: 'DELETE', path: '/llm/semaphore' },
+  { method: 'DELETE', path: '/system/processing/events' },
+  { method: 'POST', path: '/settings/reset/chats' },
+  { method: 'POST', path: '/settings/reset/workflows' },
+  { method: 'POST', path: '/settings/reset/queue' },
+  { method: 'POST', path: '/settings/reset/source_processing' },
+  { method: 'POST', path: '/settings/reset/knowledge' },
+  { method: 'POST', path: '/settings/reset/all', body: { confirmation: 'RESET' } },
+  { method: 'POST', path: '/settings/reset' },
+  { method: 'GET', path: '/upgrade/pending' },
+  { method: 'POST', path: '/upgrade/apply' },
+  { method: 'POST', path: '/upgrade/rollback' },
+  { method: 'POST', path: '/backup/{backup}/restore' },
+  { method: 'DELETE', path: '/backup/{backup}' },
+  { method: 'DELETE', path: '/queue/tasks' },
+  {
+    method: 'POST',
+    path: '/auth/password',
+    body: { old_password: 'correct horse battery', new_password: 'another horse battery' },
+  },
+  { method: 'POST', path: '/auth/username', body: { password: 'another horse battery', new_username: 'keeper' } },
+  { method: 'POST', path: '/auth/login', body: { username: 'keeper', password: 'another horse battery' } },
+  { method: 'DELETE', path: '/mcp', compare: 'status' },
+  { method: 'POST', path: '/auth/logout' },
+];
+
+/** Never swept: they reach outside services, change how the server listens, or are closing steps. */
+const notSwept = new Set([
+  'POST /settings/tls/selfsigned',
+  'POST /settings/tls/custom',
+  'DELETE /settings/tls',
+  'POST /auth/setup',
+  ...closingSteps.map((step) => `${step.method} ${step.path.replace(/\{(held|univac)\}/, '{source_id}')}`),
+]);
+
+let postgres: TestPostgres;
+let servers: TestServer[] = [];
+let sides: [Side, Side];
+let openApi: unknown;
+
+beforeAll(async () => {
+  postgres = await startPostgres();
+  const [sqlite, onPostgres] = await Promise.all([
+    startTestServer({ env }),
+    startTestServer({ env: { ...env, RHIZOME_DATABASE_URL: postgres.url, RHIZOME_POSTGRES_PREVIEW: '1' } }),
+  ]);
+  servers = [sqlite, onPostgres];
+  const cookies = await Promise.all(servers.map((server) => setUpAccount(server)));
+  sides = [
+    { backend: 'sqlite', server: sqlite, cookie: cookies[0], ids: new Map(), names: new Map() },
+    { backend: 'postgres', server: onPostgres, cookie: cookies[1], ids: new Map(), names: new Map() },
+  ];
+  openApi = (await sqlite.call('GET', '/openapi.json')).body;
+}, 120_000);
+
+afterAll(async () => {
+  await Promise.all(servers.map((server) => server.stop()));
+  await postgres?.stop();
+});
+
+describe('the API on SQLite and on PostgreSQL', () => {
+  it('answers every step of the scenario alike on both backends', async () => {
+    const started = Date.now();
+    const log: string[] = ['POST /auth/setup 201'];
+    const outcomes: Outcome[] = [];
+    for (const step of [...sourceSteps, ...graphSteps, ...platformSteps])
+      outcomes.push(await runStep(sides, step, log));
+    const operations = documentedOperations(openApi);
+    const scripted = reachedOperations(openApi, log).reached;
+    for (const step of sweepSteps(openApi, operations, scripted, notSwept))
+      outcomes.push(await runStep(sides, step, log));
+    for (const step of closingSteps) outcomes.push(await runStep(sides, step, log));
+
+    const { all, reached, succeeded } = reachedOperations(openApi, log);
+    const missed = all.map((operation) => `${operation.method} ${operation.path}`).filter((key) => !reached.has(key));
+    const failures = outcomes.filter((outcome) => outcome.problems.length);
+    console.log(
+      `backend parity: ${reached.size} of ${all.length} operations (${succeeded.size} answered 2xx) in ` +
+        `${((Date.now() - started) / 1000).toFixed(1)} s` +
+        `\n  never reached (${missed.length}): ${missed.join(', ')}` +
+        (failures.length
+          ? `\n  differences (${failures.length}):\n${failures.map((f) => `    ${f.step}: ${f.problems.join('; ')}`).join('\n')}`
+          : ''),
+    );
+    expect(failures.map((f) => `${f.step}: ${f.problems.join('; ')}`)).toEqual([]);
+    expect(reached.size).toBeGreaterThanOrEqual(operationsFloor);
+  }, 300_000);
+});
