@@ -19,8 +19,11 @@ const longestSchemaName = 63;
  * database's directory under the data directory still holds its files (originals, the vector index
  * cache, backups). Sizes are the server's: every table, index and TOAST table of the schema.
  */
+/** The tables whose rows carry `updated_at`: the latest of them is when the database last changed. */
+const changedTables = ['sources', 'graph_nodes', 'graph_edges', 'graph_templates'];
+
 export class PostgresDatabaseStore implements DatabaseStore {
-  private catalogue = new Map<string, number>();
+  private catalogue = new Map<string, { size: number; lastModified: string | null }>();
 
   constructor(
     private readonly server: PostgresServer,
@@ -28,9 +31,10 @@ export class PostgresDatabaseStore implements DatabaseStore {
   ) {}
 
   describe(name: string): DatabaseInfo | null {
-    const size = this.catalogue.get(name);
-    if (size === undefined) return null;
-    return { name, path: this.paths.databaseDir(name), exists: true, size, last_modified: null };
+    const entry = this.catalogue.get(name);
+    if (entry === undefined) return null;
+    const { size, lastModified } = entry;
+    return { name, path: this.paths.databaseDir(name), exists: true, size, last_modified: lastModified };
   }
 
   names(): string[] {
@@ -44,7 +48,34 @@ export class PostgresDatabaseStore implements DatabaseStore {
        WHERE starts_with(n.nspname, $1) AND n.nspname <> $2 GROUP BY n.nspname`,
       [schemaPrefix, systemSchema],
     );
-    this.catalogue = new Map(rows.map((row) => [row.schema.slice(schemaPrefix.length), Number(row.size)]));
+    const catalogue = new Map<string, { size: number; lastModified: string | null }>();
+    for (const row of rows)
+      catalogue.set(row.schema.slice(schemaPrefix.length), {
+        size: Number(row.size),
+        lastModified: await this.lastModified(row.schema),
+      });
+    this.catalogue = catalogue;
+  }
+
+  /**
+   * When the schema's data last changed, as SQLite's file time says for a file: the latest `updated_at`
+   * of its sources, nodes, edges and templates (ISO text, so the greatest string is the latest time);
+   * null while the schema has none of those tables yet.
+   */
+  private async lastModified(schema: string): Promise<string | null> {
+    const present = await this.server.query<{ table_name: string }>(
+      `SELECT table_name FROM information_schema.tables WHERE table_schema = $1 AND table_name = ANY($2)`,
+      [schema, changedTables],
+    );
+    if (!present.length) return null;
+    const latest = present
+      .map(
+        ({ table_name }) =>
+          `SELECT max(updated_at) AS at FROM ${quoteIdentifier(schema)}.${quoteIdentifier(table_name)}`,
+      )
+      .join(' UNION ALL ');
+    const [row] = await this.server.query<{ at: string | null }>(`SELECT max(at) AS at FROM (${latest}) AS changes`);
+    return row?.at ? new Date(row.at).toISOString() : null;
   }
 
   refusal(name: string): string | null {
