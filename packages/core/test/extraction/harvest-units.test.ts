@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { matchEdgeType } from '../../src/extraction/harvest/edge-types.ts';
+import { collectRelationships } from '../../src/extraction/harvest/relationships.ts';
 import { collectEntities, type RawEntity } from '../../src/extraction/harvest/entities.ts';
 import { validateEvidence } from '../../src/extraction/harvest/evidence.ts';
 import { cleanAliases, ExclusionFilter } from '../../src/extraction/harvest/exclusions.ts';
@@ -336,8 +337,51 @@ describe('harvest: relationship type matching', () => {
     expect(matchEdgeType('studied_with_mentor', names)).toEqual({ type: 'mentor_of', typeMatch: 'words' });
   });
 
+  it('turns the relation round when the model and the template differ in voice', () => {
+    // "A mentored B" is "B mentored_by A"; "A employed_by B" is "B employs A".
+    expect(matchEdgeType('mentored', names)).toEqual({ type: 'mentored_by', typeMatch: 'substring', reversed: true });
+    expect(matchEdgeType('employed_by', names)).toEqual({ type: 'employs', typeMatch: 'words', reversed: true });
+    expect(matchEdgeType('was_influenced_by', names)).toEqual({ type: 'influenced_by', typeMatch: 'substring' });
+  });
+
   it('keeps an unmatched type in snake_case', () => {
     expect(matchEdgeType('Orbits Around', names)).toEqual({ type: 'orbits_around', typeMatch: 'none' });
+  });
+
+  it('stores a relation stated in the other voice from the template’s end', () => {
+    const person = (name: string) => ({
+      name,
+      type: 'Person',
+      aliases: [],
+      confidence: 0.9,
+      description: '',
+      properties: {},
+      evidence: [],
+    });
+    const sentences = splitSentences([
+      { id: 'c', index: 0, content: 'Niels Bohr mentored Werner Heisenberg.', pageNumber: null, section: null },
+    ]);
+    const relationships = collectRelationships({
+      items: [
+        {
+          kind: 'relationship',
+          sourceIndex: 0,
+          targetIndex: 1,
+          type: 'mentored',
+          confidence: 0.8,
+          sentenceRefs: [1],
+          justification: 'Bohr mentored Heisenberg.',
+        },
+      ],
+      entities: [person('Niels Bohr'), person('Werner Heisenberg')],
+      sentences,
+      domain: biographical,
+      strictEdgeTypes: false,
+      stats: emptyHarvestStats(),
+    });
+    expect(relationships.map(({ sourceIndex, type, targetIndex }) => [sourceIndex, type, targetIndex])).toEqual([
+      [1, 'mentored_by', 0],
+    ]);
   });
 });
 

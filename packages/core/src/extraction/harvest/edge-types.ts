@@ -10,6 +10,9 @@ import { snakeCase, stem } from './text-match.ts';
  *   words     — they share a word of 3+ letters, compared by stem and ignoring auxiliaries such as
  *               "has" or "was" ("marries" → married_to); the most shared words win.
  * Within a tier, ties go to the first template of the domain. No match: `none`, type kept in snake_case.
+ * A substring or words match across voices — one of the two ends in `_by` and the other does not
+ * ("founded_by" → founded, "created" → created_by) — names the relation the other way round: `reversed`,
+ * and the caller swaps the relationship's ends.
  */
 
 export type TypeMatch = HarvestedRelationship['typeMatch'];
@@ -17,6 +20,15 @@ export type TypeMatch = HarvestedRelationship['typeMatch'];
 export interface EdgeTypeMatch {
   type: string;
   typeMatch: TypeMatch;
+  /** Set when the template states the relation from the other end: source and target swap. */
+  reversed?: true;
+}
+
+const passive = (key: string) => key.endsWith('_by') || key === 'by';
+
+/** A match in a looser tier, marked reversed when the model's type and the template differ in voice. */
+function loose(key: string, name: string, templateKey: string, typeMatch: TypeMatch): EdgeTypeMatch {
+  return passive(key) === passive(templateKey) ? { type: name, typeMatch } : { type: name, typeMatch, reversed: true };
 }
 
 const FUNCTION_WORDS = new Set([
@@ -80,7 +92,7 @@ export function matchEdgeType(rawType: string, templateNames: readonly string[])
       return Math.min(length, words.length) / Math.max(length, words.length);
     },
   );
-  if (substring) return { type: substring.name, typeMatch: 'substring' };
+  if (substring) return loose(key, substring.name, substring.key, 'substring');
 
   const stems = contentStems(words);
   const shared = best(templates, (template) => {
@@ -88,6 +100,6 @@ export function matchEdgeType(rawType: string, templateNames: readonly string[])
     const common = [...contentStems(templateWords)].filter((item) => stems.has(item)).length;
     return common / Math.max(templateWords.length, words.length);
   });
-  if (shared) return { type: shared.name, typeMatch: 'words' };
+  if (shared) return loose(key, shared.name, shared.key, 'words');
   return { type: key, typeMatch: 'none' };
 }

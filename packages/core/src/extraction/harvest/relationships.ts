@@ -38,9 +38,12 @@ export function collectRelationships({
   const byKey = new Map<string, HarvestedRelationship & { refs: number[] }>();
   for (const item of items) {
     if (item.kind !== 'relationship') continue;
-    const { sourceIndex, targetIndex } = item;
-    if (sourceIndex === targetIndex || sourceIndex >= entities.length || targetIndex >= entities.length) continue;
+    if (item.sourceIndex === item.targetIndex) continue;
+    if (item.sourceIndex >= entities.length || item.targetIndex >= entities.length) continue;
     const match = matchEdgeType(item.type, templateNames);
+    const [sourceIndex, targetIndex] = match.reversed
+      ? [item.targetIndex, item.sourceIndex]
+      : [item.sourceIndex, item.targetIndex];
     if (match.typeMatch === 'none') {
       stats.relationshipTypesUnmatched++;
       if (strictEdgeTypes) {
