@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCluster, type Cluster, type ClusterNode } from '../support/cluster.ts';
-import { untilHolds } from '../support/wait.ts';
+import { until, untilHolds } from '../support/wait.ts';
 
 interface ListedNode {
   id: string;
@@ -23,6 +23,11 @@ beforeAll(async () => {
   });
   expect(setup.status).toBe(201);
   cookie = setup.cookie!;
+  // The other node reads the new account on the announcement, a moment later.
+  await until(async () => (await cluster.nodes[1].call('GET', '/auth/me', { cookie })).status === 200, {
+    timeoutMs: 5_000,
+    what: 'node b to accept the cookie node a issued',
+  });
 }, 120_000);
 afterAll(async () => {
   await cluster?.stop();

@@ -32,6 +32,14 @@ describe('two nodes on one PostgreSQL server', () => {
   it('accepts on node B the cookie node A issued', async () => {
     const setup = await a.call('POST', '/auth/setup', { body: { username: 'operator', password } });
     expect(setup.status).toBe(201);
+    // B learns of the new account from the announcement: cookies are checked against its copy, synchronously.
+    const ms = await elapsedUntil(
+      Date.now(),
+      async () => (await b.call('GET', '/auth/me', { cookie: setup.cookie })).status === 200,
+      'B to accept the cookie of the account set up on A',
+    );
+    console.log(`account set up on A: its cookie accepted by B after ${ms} ms`);
+    expect(ms).toBeLessThanOrEqual(1_000);
     expect((await b.call('GET', '/auth/me', { cookie: setup.cookie })).body).toEqual({ username: 'operator' });
     const cookie = await login(a);
     expect((await b.call('GET', '/auth/me', { cookie })).status).toBe(200);

@@ -107,8 +107,9 @@ export class Leadership {
     this.logger.warning(`background jobs stopping on this node: ${reason}`);
     await jobs.stop();
     this.role = 'follower';
-    await this.registry.beat('follower').catch(() => undefined);
     await this.lease.release();
+    // The next turn writes the new role: a lease lost with its server is no moment to open connections.
+    this.lastBeat = 0;
   }
 }
 
