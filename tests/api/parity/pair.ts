@@ -20,6 +20,8 @@ export interface Answer {
   body: unknown;
   text: string;
   contentType: string;
+  /** The `name=value` of a Set-Cookie header. */
+  cookie?: string;
 }
 
 /** One request of the scenario, sent to both servers. */
@@ -27,7 +29,7 @@ export interface Step {
   method: string;
   /** `/nodes/{ada}`: each `{name}` is the id the scenario saved under that name, on each server. */
   path: string;
-  /** JSON; a string `{{name}}` inside it is replaced by that id on each server. */
+  /** JSON; a string `{{name}}` inside it is replaced by that id on each server; a function builds it per server. */
   body?: unknown;
   /** A multipart body, built per server. */
   form?: (side: Side) => FormData;
@@ -72,7 +74,9 @@ export async function send(side: Side, step: Step): Promise<Answer> {
   let body: BodyInit | undefined;
   if (step.form) body = step.form(side);
   else if (step.body !== undefined) {
-    body = JSON.stringify(fillBody(step.body, side));
+    body = JSON.stringify(
+      typeof step.body === 'function' ? (step.body as (side: Side) => unknown)(side) : fillBody(step.body, side),
+    );
     headers['content-type'] = 'application/json';
   }
   const url = `${side.server.base}${fill(step.path, side, /\{(\w+)\}/g)}`;
@@ -91,7 +95,8 @@ export async function send(side: Side, step: Step): Promise<Answer> {
     } catch {
       // a text body stays text
     }
-    return { status: response.status, body: parsed, text, contentType };
+    const cookie = response.headers.get('set-cookie')?.split(';')[0];
+    return { status: response.status, body: parsed, text, contentType, cookie };
   } catch (error) {
     return { status: 0, body: null, text: String(error), contentType: '' };
   } finally {

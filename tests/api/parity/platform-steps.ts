@@ -4,6 +4,8 @@ import { until, waitForTask } from '../../support/wait.ts';
 
 /** The CCX package each server exported, imported back into it. */
 const packages = new WeakMap<Side, Buffer>();
+/** The workflow document each server exported, imported back under another name. */
+const exported = new WeakMap<Side, unknown>();
 
 const saveId = (name: string) => (body: { id?: string }) => ({ [name]: body.id });
 
@@ -63,7 +65,7 @@ export const platformSteps: Step[] = [
   { method: 'POST', path: '/chats/{chat}/generate_title', after: chatIdle },
   { method: 'GET', path: '/chats/{chat}/export', compare: 'status' },
   { method: 'GET', path: '/chats/{chat}/events', compare: 'status' },
-  { method: 'PATCH', path: '/chats/{scratch}/status', body: { status: 'archived' } },
+  { method: 'PATCH', path: '/chats/{scratch}/status', body: { status: 'completed' } },
   { method: 'DELETE', path: '/chats/{scratch}' },
 
   // automation: tools, workflows, steps, executions, triggers
@@ -139,12 +141,19 @@ export const platformSteps: Step[] = [
   { method: 'POST', path: '/workflows/{workflow}/executions/{execution}/cancel' },
   { method: 'POST', path: '/workflows/executions/{execution}/cancel' },
   { method: 'GET', path: '/workflows/{workflow}/stats' },
-  { method: 'GET', path: '/workflows/{workflow}/export', save: () => ({}) },
+  {
+    method: 'GET',
+    path: '/workflows/{workflow}/export',
+    after: async (side, answer) => {
+      exported.set(side, (answer.body as { data: unknown }).data);
+    },
+  },
   { method: 'POST', path: '/workflows/{workflow}/duplicate', save: saveId('copy') },
   {
     method: 'POST',
     path: '/workflows/import',
-    body: { name: 'Imported', steps: [step('only', 'data.merge', { items: [] })] },
+    body: (side: Side) => ({ workflow_data: exported.get(side), on_duplicate: 'rename' }),
+    expect: 201,
   },
   {
     method: 'POST',
@@ -207,7 +216,7 @@ export const platformSteps: Step[] = [
   { method: 'GET', path: '/settings/cloudmodels/openai' },
   { method: 'GET', path: '/settings/embedding/models' },
   { method: 'GET', path: '/settings/logging/level', compare: 'content' },
-  { method: 'POST', path: '/settings/logging/level', body: { level: 'info' } },
+  { method: 'POST', path: '/settings/logging/level', body: { level: 'INFO' } },
   { method: 'GET', path: '/settings/tls/status', compare: 'content' },
   { method: 'GET', path: '/settings/tls/certificate', compare: 'status' },
   { method: 'POST', path: '/settings/seed/templates' },

@@ -148,12 +148,25 @@ export const sourceSteps: Step[] = [
     after: async (side) => settled(side, side.ids.get('held')!),
   },
   { method: 'POST', path: '/sources/confirmation', body: { source_ids: ['{{held}}'] } },
+  {
+    method: 'POST',
+    path: '/sources/extraction',
+    body: { source_ids: ['{{turing}}'], force: true },
+    after: async (side, answer) => {
+      await taskDone(side, taskOf(answer));
+      await settled(side, side.ids.get('turing')!);
+    },
+  },
   { method: 'POST', path: '/sources/{held}/pause', body: { reason: 'parity' } },
   { method: 'POST', path: '/sources/{held}/resume' },
   { method: 'POST', path: '/sources/pause', body: { source_ids: ['{{held}}'] } },
   { method: 'POST', path: '/sources/resume', body: { source_ids: ['{{held}}'] } },
   { method: 'GET', path: '/sources/domains', compare: 'content' },
-  { method: 'POST', path: '/sources/domains', body: { name: 'parity', description: 'for the parity run' } },
+  {
+    method: 'POST',
+    path: '/sources/domains',
+    body: { name: 'parity', copy_of: 'technical', description: 'for the parity run' },
+  },
   { method: 'GET', path: '/sources/domains/parity' },
   { method: 'PUT', path: '/sources/domains/parity', body: { description: 'changed' } },
   { method: 'DELETE', path: '/sources/domains/parity' },
