@@ -69,8 +69,12 @@ describe('operations endpoints', () => {
     expect((await call('GET', '/logs/nonsense')).status).toBe(404);
   });
 
-  it('says the process supervisor is unavailable in the embedded default', async () => {
-    expect((await call('GET', '/logs/status')).body).toEqual({ available: false, services: [] });
+  it('says the process supervisor is unavailable in the embedded default, and lists its one node leading', async () => {
+    const status = (await call('GET', '/logs/status')).body as { nodes: unknown[] };
+    expect(status).toMatchObject({ available: false, services: [] });
+    expect(status.nodes).toEqual([
+      expect.objectContaining({ role: 'leader', self: true, alive: true, pid: process.pid }),
+    ]);
   });
 
   it('exports a diagnostics ZIP without any secret', async () => {

@@ -24,6 +24,18 @@ const CheckItem = Type.Object({
   category: OneOf(['resource', 'service', 'operational'] as const),
   auto_recoverable: Type.Optional(Type.Boolean()),
 });
+/** One process of the deployment (docs/decisions/0042): the leader runs the deployment's background work. */
+const ClusterNode = Type.Object({
+  id: Type.String(),
+  service: Type.String(),
+  host: Type.String(),
+  pid: Type.Integer(),
+  role: OneOf(['leader', 'follower'] as const),
+  started_at: Type.String(),
+  last_heartbeat: Type.String(),
+  alive: Type.Boolean({ description: 'its last heartbeat is at most 15 s old' }),
+  self: Type.Boolean({ description: 'the node that answered' }),
+});
 const QueueStats = Type.Object({ queues: Type.Array(AnyObject), note: Type.String() });
 
 export const opsEndpoints = {
@@ -48,6 +60,9 @@ export const opsEndpoints = {
           details: Type.Optional(AnyObject),
         }),
       ),
+      nodes: Type.Array(ClusterNode, {
+        description: 'every node of the deployment, its role and last heartbeat (one node on SQLite)',
+      }),
     }),
   }),
   edition: endpoint({
@@ -104,8 +119,12 @@ export const opsEndpoints = {
     path: '/logs/status',
     tag: 'logs',
     status: 200,
-    summary: 'Process supervisor status of every service',
-    response: Type.Object({ available: Type.Boolean(), services: Type.Array(ServiceStatus) }),
+    summary: 'Process supervisor status of every service, and every node of the deployment with its role',
+    response: Type.Object({
+      available: Type.Boolean(),
+      services: Type.Array(ServiceStatus),
+      nodes: Type.Array(ClusterNode),
+    }),
   }),
   serviceLogs: endpoint({
     method: 'GET',
