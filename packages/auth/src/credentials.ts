@@ -34,6 +34,11 @@ export interface CredentialsStore {
   create(credentials: Credentials): Promise<void>;
   /** Applies a change to the current content; the caller guarantees the account exists. */
   update(change: (current: Credentials) => Credentials): Promise<Credentials>;
+  /**
+   * A store shared by several processes reads the credentials again, by a read that starts after the call
+   * (`ServerAuthStore`): a key another process created a moment ago is not in the copy yet.
+   */
+  reread?(): Promise<Credentials | undefined>;
 }
 
 export function parseCredentials(raw: unknown): Credentials {

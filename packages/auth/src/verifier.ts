@@ -153,6 +153,21 @@ export class Verifier {
     credentials: Credentials,
   ): Promise<Identity | null> {
     const lookup = keyLookup(presented);
+    const identity = await this.matchKey(presented, fingerprint, lookup, credentials);
+    if (identity || !this.credentials.reread || credentials.api_keys.some((key) => key.lookup === lookup)) {
+      return identity;
+    }
+    // No key here has its lookup: another process of the deployment may have created it a moment ago.
+    const fresh = await this.credentials.reread();
+    return fresh ? this.matchKey(presented, fingerprint, lookup, fresh) : null;
+  }
+
+  private async matchKey(
+    presented: string,
+    fingerprint: string,
+    lookup: string,
+    credentials: Credentials,
+  ): Promise<Identity | null> {
     for (const key of credentials.api_keys) {
       if (key.lookup !== lookup || !(await compareApiKey(presented, key.hash))) continue;
       this.verifiedKeys.set(fingerprint, { keyId: key.id, hash: key.hash });
