@@ -50,6 +50,10 @@ export class PostgresServer {
     });
     // An idle connection the server drops reports here; the pool replaces it on the next checkout.
     this.pool.on('error', () => undefined);
+    // A checked-out connection the server drops between two statements (a knex transaction awaiting its
+    // caller, a connection just opened as the server shuts down) has no pool listener: without one its
+    // 'error' would end the process. Its next statement fails and the pool discards it.
+    this.pool.on('connect', (client) => client.on('error', () => undefined));
   }
 
   /**
