@@ -74,7 +74,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     };
     const count = options.nodes ?? 2;
     const names = Array.from({ length: count }, (_, index) => String.fromCharCode(97 + index));
-    for (const name of names) nodes.push(await clusterNode(name, env));
+    for (const name of names) nodes.push(await serveNode(name, env));
     await nodes[0].start();
     await Promise.all(nodes.slice(1).map((node) => node.start()));
   } catch (error) {
@@ -84,8 +84,15 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
   return cluster;
 }
 
-async function clusterNode(name: string, extraEnv: Record<string, string>): Promise<ClusterNode> {
-  const dataDir = tempDataDir();
+/**
+ * A `rhizome serve` process on its own free port and data directory (a fresh one unless given), with
+ * `extraEnv` added to this process's environment; not started yet. A queue URL only when `extraEnv` names one.
+ */
+export async function serveNode(
+  name: string,
+  extraEnv: Record<string, string>,
+  dataDir = tempDataDir(),
+): Promise<ClusterNode> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}/api/v1`;
   const env: NodeJS.ProcessEnv = {
