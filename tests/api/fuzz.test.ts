@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { JsonSchema as Schema } from '../support/openapi-operations.ts';
 import { setUpAccount, startTestServer, type TestServer } from '../support/server.ts';
 
 /**
@@ -7,24 +8,6 @@ import { setUpAccount, startTestServer, type TestServer } from '../support/serve
  * malformed JSON and multipart, huge and negative numbers, odd path values). No answer may be a 5xx,
  * every 4xx carries the error envelope, and the server is healthy afterwards.
  */
-
-type Schema = {
-  type?: string | string[];
-  properties?: Record<string, Schema>;
-  required?: string[];
-  items?: Schema;
-  enum?: unknown[];
-  const?: unknown;
-  anyOf?: Schema[];
-  oneOf?: Schema[];
-  allOf?: Schema[];
-  default?: unknown;
-  format?: string;
-  minimum?: number;
-  maximum?: number;
-  minLength?: number;
-  minItems?: number;
-};
 
 interface Parameter {
   name: string;

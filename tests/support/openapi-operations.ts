@@ -1,5 +1,25 @@
 /** The operations of the OpenAPI document a server serves, as attack and fuzz runs walk them. */
 
+/** The part of JSON Schema the served document's request schemas use. */
+export interface JsonSchema {
+  type?: string | string[];
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  items?: JsonSchema;
+  enum?: unknown[];
+  const?: unknown;
+  anyOf?: JsonSchema[];
+  oneOf?: JsonSchema[];
+  allOf?: JsonSchema[];
+  default?: unknown;
+  format?: string;
+  minimum?: number;
+  maximum?: number;
+  minLength?: number;
+  minItems?: number;
+  $ref?: string;
+}
+
 export interface OperationParameter {
   name: string;
   in: 'path' | 'query' | 'header' | 'cookie';

@@ -1,5 +1,5 @@
 import type { Step } from './pair.ts';
-import type { DocumentedOperation } from '../../support/openapi-operations.ts';
+import type { DocumentedOperation, JsonSchema as Schema } from '../../support/openapi-operations.ts';
 
 /** The scenario's name for each path parameter: the thing of that kind it made (or a plain value). */
 function nameFor(operation: DocumentedOperation, parameter: string): string {
@@ -38,21 +38,6 @@ function nameFor(operation: DocumentedOperation, parameter: string): string {
 
 /** Operations that ask a local model server or the registry, which the run leaves unreachable. */
 const outsideServices = /^\/(settings\/localllm|registry)\//;
-
-interface Schema {
-  type?: string | string[];
-  properties?: Record<string, Schema>;
-  required?: string[];
-  items?: Schema;
-  enum?: unknown[];
-  const?: unknown;
-  anyOf?: Schema[];
-  oneOf?: Schema[];
-  default?: unknown;
-  minItems?: number;
-  minimum?: number;
-  $ref?: string;
-}
 
 /** The smallest request body the schema accepts: its required fields with their first or smallest value. */
 function sample(schema: Schema | undefined, resolve: (schema: Schema) => Schema, depth = 0): unknown {
