@@ -17,6 +17,11 @@ export type TaskRegistrar = Pick<OperationRegistry, 'define'>;
 /** Work that runs in the background for as long as the process that owns periodic work is up. */
 export interface BackgroundJob<Host> {
   readonly name: string;
+  /**
+   * `node`: it keeps this process's own caches and runs on every node. Otherwise it acts for the whole
+   * deployment and runs only on the node leading its background work (docs/decisions/0042).
+   */
+  readonly runsOn?: 'node';
   readonly start: (host: Host) => { stop(): Promise<void> };
 }
 

@@ -2,13 +2,6 @@ import type { Platform } from './create.ts';
 import { joinDeployment } from './leadership/index.ts';
 import { featureModules } from './modules.ts';
 
-/**
- * Jobs that keep this process's own caches warm: every node runs them, leader or not. The others act
- * for the whole deployment (the health monitor, recovery scans, sweeps, the backup schedule) and run on
- * one node at a time.
- */
-const everyNode = new Set(['graph-search-warm-up']);
-
 type Job = NonNullable<(typeof featureModules)[number]['background']>[number];
 
 function startJobs(platform: Platform, jobs: Job[]) {
@@ -37,12 +30,12 @@ export function startBackgroundJobs(platform: Platform, service = 'cortex-api'):
   const jobs = featureModules.flatMap((module) => module.background ?? []);
   const local = startJobs(
     platform,
-    jobs.filter((job) => everyNode.has(job.name)),
+    jobs.filter((job) => job.runsOn === 'node'),
   );
   const joined = joinDeployment(platform, service, () => {
     const leading = startJobs(
       platform,
-      jobs.filter((job) => !everyNode.has(job.name)),
+      jobs.filter((job) => job.runsOn !== 'node'),
     );
     platform.logger.info(`background jobs started: ${[...local.names, ...leading.names].join(', ')}`);
     return leading;

@@ -21,6 +21,7 @@ async function warmGraphSearch(platform: SearchHost): Promise<void> {
 /** Once at start-up; stop waits for it: a warm-up query issued after the database closed would hold the process for a minute. */
 export const graphSearchWarmUp: BackgroundJob<SearchHost> = {
   name: 'graph-search-warm-up',
+  runsOn: 'node',
   start(platform) {
     const warming = warmGraphSearch(platform);
     return { stop: () => warming };
