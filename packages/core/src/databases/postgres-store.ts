@@ -14,14 +14,14 @@ import type { DatabaseInfo, DatabaseStore } from './store.ts';
 /** PostgreSQL names hold 63 bytes; past that it cuts them, and two databases could share a schema. */
 const longestSchemaName = 63;
 
+/** The tables whose rows carry `updated_at`: the latest of them is when the database last changed. */
+const changedTables = ['sources', 'graph_nodes', 'graph_edges', 'graph_templates'];
+
 /**
  * Every database a schema `rhizome_<name>` of one PostgreSQL server, all sharing the server's pool. The
  * database's directory under the data directory still holds its files (originals, the vector index
  * cache, backups). Sizes are the server's: every table, index and TOAST table of the schema.
  */
-/** The tables whose rows carry `updated_at`: the latest of them is when the database last changed. */
-const changedTables = ['sources', 'graph_nodes', 'graph_edges', 'graph_templates'];
-
 export class PostgresDatabaseStore implements DatabaseStore {
   private catalogue = new Map<string, { size: number; lastModified: string | null }>();
 
@@ -48,34 +48,38 @@ export class PostgresDatabaseStore implements DatabaseStore {
        WHERE starts_with(n.nspname, $1) AND n.nspname <> $2 GROUP BY n.nspname`,
       [schemaPrefix, systemSchema],
     );
-    const catalogue = new Map<string, { size: number; lastModified: string | null }>();
-    for (const row of rows)
-      catalogue.set(row.schema.slice(schemaPrefix.length), {
-        size: Number(row.size),
-        lastModified: await this.lastModified(row.schema),
-      });
-    this.catalogue = catalogue;
+    const changed = await this.lastChanges(rows.map((row) => row.schema));
+    this.catalogue = new Map(
+      rows.map((row) => [
+        row.schema.slice(schemaPrefix.length),
+        { size: Number(row.size), lastModified: changed.get(row.schema) ?? null },
+      ]),
+    );
   }
 
   /**
-   * When the schema's data last changed, as SQLite's file time says for a file: the latest `updated_at`
-   * of its sources, nodes, edges and templates (ISO text, so the greatest string is the latest time);
-   * null while the schema has none of those tables yet.
+   * When each schema's data last changed, as SQLite's file time says for a file: the latest `updated_at`
+   * of its sources, nodes, edges and templates, in two statements for all schemas. A schema without
+   * those tables yet has no entry.
    */
-  private async lastModified(schema: string): Promise<string | null> {
-    const present = await this.server.query<{ table_name: string }>(
-      `SELECT table_name FROM information_schema.tables WHERE table_schema = $1 AND table_name = ANY($2)`,
-      [schema, changedTables],
+  private async lastChanges(schemas: string[]): Promise<Map<string, string>> {
+    const present = await this.server.query<{ table_schema: string; table_name: string }>(
+      `SELECT table_schema, table_name FROM information_schema.tables
+       WHERE table_schema = ANY($1) AND table_name = ANY($2)`,
+      [schemas, changedTables],
     );
-    if (!present.length) return null;
+    if (!present.length) return new Map();
     const latest = present
       .map(
-        ({ table_name }) =>
-          `SELECT max(updated_at) AS at FROM ${quoteIdentifier(schema)}.${quoteIdentifier(table_name)}`,
+        ({ table_schema, table_name }, index) =>
+          `SELECT $${index + 1}::text AS schema, max(updated_at) AS at FROM ${quoteIdentifier(table_schema)}.${quoteIdentifier(table_name)}`,
       )
       .join(' UNION ALL ');
-    const [row] = await this.server.query<{ at: string | null }>(`SELECT max(at) AS at FROM (${latest}) AS changes`);
-    return row?.at ? new Date(row.at).toISOString() : null;
+    const rows = await this.server.query<{ schema: string; at: string | null }>(
+      `SELECT schema, max(at) AS at FROM (${latest}) AS changes GROUP BY schema`,
+      present.map((table) => table.table_schema),
+    );
+    return new Map(rows.flatMap((row) => (row.at ? [[row.schema, new Date(row.at).toISOString()] as const] : [])));
   }
 
   refusal(name: string): string | null {
