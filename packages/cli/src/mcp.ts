@@ -140,7 +140,8 @@ async function serveDirect(
     throw new CliFailure((error as Error).message, ExitCode.notFound);
   }
   const worker = createNeuronWorker({ platform });
-  const background = startBackgroundJobs(platform);
+  // Listed among the deployment's nodes as what it is, not as an API server.
+  const background = startBackgroundJobs(platform, 'rhizome-mcp');
   const server = createMcpServer(platform, session);
   // On the transport: the server's own onclose is its cleanup, which connect() chains after this.
   const closed = new Promise<void>((resolve) => {
